@@ -1,0 +1,158 @@
+# pclc: one non-recursive GNU Makefile for the compiler, the runtime library
+# and every test.  Output goes to $(BUILD); `make check` builds a sanitizer
+# variant in build/san and runs every test there, then the valgrind tests.
+
+BUILD ?= build
+CC ?= cc
+PREFIX ?= /usr/local
+DESTDIR ?=
+OPT ?= -O2 -g
+BISON ?= bison
+FLEX ?= flex
+
+# SAN=1 builds with AddressSanitizer and UndefinedBehaviorSanitizer.
+ifeq ($(SAN),1)
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPT := -O1 -g
+endif
+
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wold-style-definition -Wwrite-strings -Wundef -Wformat=2 -Wvla \
+        -Wimplicit-fallthrough -Wdouble-promotion -Werror
+STD := -std=c11 -D_POSIX_C_SOURCE=200809L
+CFLAGS_ALL := $(STD) $(OPT) $(SAN_FLAGS) -MMD -MP
+CFLAGS_HAND := $(CFLAGS_ALL) $(WARN)
+# Generated scanner and parser: the project flags minus the ones flex and
+# bison output cannot meet.
+GEN_CFLAGS := $(CFLAGS_ALL) -Wall -Wextra -Werror -Wno-unused-function -Wno-sign-compare \
+              -Wno-unused-parameter
+LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
+
+COMPILER_LIBS := -ljansson -lgmp
+RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -lgmp -lm
+CUNIT_LIBS := -lcunit
+
+.DELETE_ON_ERROR:
+.PHONY: all check check-all check-unit check-golden check-corpus check-valgrind \
+        check-symbols update-golden demo deps install clean fuzz bench format lint
+
+all: $(BUILD)/pclc $(BUILD)/libpclrt.a
+
+# ---------------------------------------------------------------- front end
+GEN := $(BUILD)/gen
+$(GEN)/pcl.tab.c $(GEN)/pcl.tab.h &: grammar/pcl.y
+	@mkdir -p $(GEN)
+	$(BISON) -Wall -Werror -o $(GEN)/pcl.tab.c --header=$(GEN)/pcl.tab.h $<
+
+$(GEN)/pcl.lex.c $(GEN)/pcl.lex.h &: grammar/pcl.l
+	@mkdir -p $(GEN)
+	$(FLEX) -o $(GEN)/pcl.lex.c --header-file=$(GEN)/pcl.lex.h $<
+
+GEN_OBJS := $(BUILD)/obj/gen/pcl.tab.o $(BUILD)/obj/gen/pcl.lex.o
+$(BUILD)/obj/gen/%.o: $(GEN)/%.c $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
+	@mkdir -p $(dir $@)
+	$(CC) $(GEN_CFLAGS) -Icompiler -I$(GEN) -c $< -o $@
+
+# ----------------------------------------------------------------- compiler
+COMPILER_SRCS := $(wildcard compiler/*.c)
+COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/obj/%.o)
+COMPILER_LIB_OBJS := $(filter-out $(BUILD)/obj/compiler/main.o,$(COMPILER_OBJS)) $(GEN_OBJS)
+
+$(BUILD)/obj/compiler/%.o: compiler/%.c | $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HAND) -Icompiler -I$(GEN) -c $< -o $@
+
+$(BUILD)/pclc: $(COMPILER_OBJS) $(GEN_OBJS)
+	$(CC) $(LDFLAGS_ALL) $^ $(COMPILER_LIBS) -o $@
+
+# ------------------------------------------------------------------ runtime
+RUNTIME_SRCS := $(wildcard runtime/*.c)
+RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/obj/%.o)
+
+$(BUILD)/obj/runtime/%.o: runtime/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HAND) -Wconversion -Iruntime -c $< -o $@
+
+$(BUILD)/libpclrt.a: $(RUNTIME_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+# --------------------------------------------------------------- unit tests
+UNIT_C_SRCS := $(wildcard tests/unit/compiler/*.c)
+UNIT_R_SRCS := $(wildcard tests/unit/runtime/*.c)
+
+$(BUILD)/obj/tests/unit/compiler/%.o: tests/unit/compiler/%.c | $(GEN)/pcl.tab.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HAND) -Icompiler -I$(GEN) -Itests/unit/compiler -c $< -o $@
+
+$(BUILD)/obj/tests/unit/runtime/%.o: tests/unit/runtime/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HAND) -Iruntime -Itests/unit/runtime -c $< -o $@
+
+$(BUILD)/obj/tests/unit/main-%.o: tests/unit/unit_main.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HAND) -Itests/unit/$* -c $< -o $@
+
+$(BUILD)/tests/unit-compiler: $(UNIT_C_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/tests/unit/main-compiler.o \
+                              $(COMPILER_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) $^ $(CUNIT_LIBS) $(COMPILER_LIBS) -o $@
+
+$(BUILD)/tests/unit-runtime: $(UNIT_R_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/tests/unit/main-runtime.o \
+                             $(BUILD)/libpclrt.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) $^ $(CUNIT_LIBS) $(RUNTIME_LIBS) -o $@
+
+UNIT_BINS := $(if $(UNIT_C_SRCS),$(BUILD)/tests/unit-compiler) \
+             $(if $(UNIT_R_SRCS),$(BUILD)/tests/unit-runtime)
+
+# -------------------------------------------------------------------- tests
+# Every test target below runs against the binaries of $(BUILD).  `check`
+# runs them all on a sanitizer build, then the valgrind job on a plain one.
+check: deps
+	$(MAKE) --no-print-directory BUILD=build/san SAN=1 check-all
+	$(MAKE) --no-print-directory check-valgrind
+
+check-all: check-unit check-golden check-corpus check-symbols
+
+check-unit: $(UNIT_BINS)
+	@for t in $(UNIT_BINS); do echo "== $$t"; $$t || exit 1; done
+
+check-golden: $(BUILD)/pclc
+	tests/run-golden.sh $(BUILD)/pclc
+
+update-golden: $(BUILD)/pclc
+	UPDATE=1 tests/run-golden.sh $(BUILD)/pclc
+
+check-corpus: $(BUILD)/pclc
+	tests/corpus/parse-all.sh $(BUILD)/pclc
+
+# The parser tests again under valgrind, on a build without sanitizers.
+check-valgrind: $(BUILD)/pclc
+	VALGRIND=1 tests/run-golden.sh $(BUILD)/pclc ast errors
+
+# Every global symbol of the runtime library is in the pcl_ namespace.
+check-symbols: $(BUILD)/libpclrt.a
+	@bad=$$(nm -g --defined-only $< | awk 'NF == 3 && $$3 !~ /^pcl_/ {print $$3}'); \
+	if [ -n "$$bad" ]; then echo "symbols outside pcl_: $$bad"; exit 1; fi; \
+	echo "check-symbols: every exported symbol starts with pcl_"
+
+deps:
+	@.ci/deps
+
+demo: deps $(BUILD)/pclc
+	$(BUILD)/pclc --dump-ast samples/website/main.pp
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(BUILD)/pclc $(DESTDIR)$(PREFIX)/bin/pclc
+	install -m 644 $(BUILD)/libpclrt.a $(DESTDIR)$(PREFIX)/lib/libpclrt.a
+	install -m 644 runtime/pcl.h $(DESTDIR)$(PREFIX)/include/pcl.h
+
+format:
+	clang-format -i compiler/*.[ch] runtime/*.[ch] tests/unit/*/*.[ch]
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

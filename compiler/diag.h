@@ -1,0 +1,54 @@
+/* diag: diagnostics collected during a compilation and printed together.
+ *
+ * Phases report into a diag_list instead of printing and exiting; the driver
+ * prints the list (GCC layout: `path:line:col: error: message`, the source
+ * line, and a `^~~~` underline) and stops after any phase with errors.  At
+ * most DIAG_MAX_ERRORS errors are printed. */
+#ifndef PCLC_DIAG_H
+#define PCLC_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "src.h"
+
+enum { DIAG_MAX_ERRORS = 50 };
+
+typedef enum diag_severity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } diag_severity;
+
+typedef struct diag diag;
+struct diag {
+  diag_severity severity;
+  bool has_span;  /* False for diagnostics about no particular place. */
+  pcl_span span;  /* Where the problem is. */
+  char *message;  /* The text after "error: " (owned). */
+  diag *notes;    /* Notes attached to this diagnostic, in order. */
+  diag *next;     /* Next diagnostic (or note) in the list. */
+};
+
+typedef struct diag_list {
+  src_set *src;      /* Files the spans refer to (borrowed). */
+  diag *head, *tail; /* Diagnostics in the order reported. */
+  size_t errors;     /* Number of errors reported. */
+  size_t warnings;   /* Number of warnings reported. */
+} diag_list;
+
+void diag_init(diag_list *d, src_set *src);
+void diag_free(diag_list *d);
+/* Reports an error at span; returns it so notes can be attached. */
+diag *diag_error(diag_list *d, pcl_span span, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Reports a warning at span. */
+diag *diag_warning(diag_list *d, pcl_span span, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Reports an error that has no source location. */
+diag *diag_error_global(diag_list *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Attaches a note at span to the diagnostic parent. */
+void diag_note(diag *parent, pcl_span span, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Prints every diagnostic (at most DIAG_MAX_ERRORS errors) to out. */
+void diag_print(diag_list *d, FILE *out);
+
+#endif

@@ -1,0 +1,59 @@
+/* src: the source files of a compilation and positions within them.
+ *
+ * A position is stored as a byte-offset span {file, start, end}; line and
+ * column are computed only when needed (diagnostics, dumps), from a per-file
+ * table of line starts built on first use.  Lines and columns are 1-based and
+ * columns count Unicode code points. */
+#ifndef PCLC_SRC_H
+#define PCLC_SRC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A half-open byte range [start, end) in file number `file`. */
+typedef struct pcl_span {
+  uint32_t file;  /* Index into the compilation's src_set. */
+  uint32_t start; /* Byte offset of the first byte. */
+  uint32_t end;   /* Byte offset one past the last byte. */
+} pcl_span;
+
+typedef struct src_file {
+  char *path;           /* Path as given or as found in a directory (owned). */
+  char *text;           /* Contents, NUL-terminated (owned). */
+  size_t len;           /* Byte length of text, not counting the NUL. */
+  uint32_t *line_starts; /* Byte offset of each line's start; NULL until needed. */
+  size_t nlines;        /* Entries in line_starts. */
+} src_file;
+
+typedef struct src_set {
+  src_file *files; /* Every file read, in the order they were added. */
+  size_t count, cap;
+} src_set;
+
+typedef struct src_pos {
+  size_t line;   /* 1-based line. */
+  size_t column; /* 1-based column in code points. */
+} src_pos;
+
+void src_init(src_set *s);
+/* Frees every file. */
+void src_free(src_set *s);
+/* Adds a file from memory (the bytes are copied); returns its id. */
+uint32_t src_add(src_set *s, const char *path, const char *text, size_t len);
+/* Reads the file at path and adds it.  On failure returns false and sets
+ * *err to a static description of the failure (from errno). */
+bool src_read(src_set *s, const char *path, uint32_t *id, const char **err);
+/* Returns the file with the given id. */
+src_file *src_get(src_set *s, uint32_t id);
+/* Returns the line and column of byte offset `offset` in file `id`. */
+src_pos src_position(src_set *s, uint32_t id, uint32_t offset);
+/* Returns the start and length (without line break) of 1-based line `line`. */
+const char *src_line(src_set *s, uint32_t id, size_t line, size_t *len);
+
+/* Lists the `.pp` files directly inside dir in sorted order.  Returns false
+ * with *err set when the directory cannot be read.  The caller frees each
+ * path and the array. */
+bool src_list_dir(const char *dir, char ***paths, size_t *count, const char **err);
+
+#endif

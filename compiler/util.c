@@ -1,0 +1,51 @@
+/* util: allocation that never fails and internal-error reporting. */
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Noreturn void out_of_memory(size_t n) {
+  fprintf(stderr, "pclc: out of memory (allocating %zu bytes)\n", n);
+  abort();
+}
+
+void *xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p)
+    out_of_memory(n);
+  return p;
+}
+
+void *xcalloc(size_t count, size_t size) {
+  if (size && count > SIZE_MAX / size)
+    out_of_memory(SIZE_MAX);
+  void *p = calloc(count ? count : 1, size ? size : 1);
+  if (!p)
+    out_of_memory(count * size);
+  return p;
+}
+
+void *xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q)
+    out_of_memory(n);
+  return q;
+}
+
+char *xstrdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  return memcpy(xmalloc(n), s, n);
+}
+
+void util_ice(const char *file, int line, const char *fmt, ...) {
+  fprintf(stderr, "internal compiler error at %s:%d: ", file, line);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  abort();
+}

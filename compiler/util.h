@@ -1,0 +1,27 @@
+/* util: allocation that never fails and internal-error reporting.
+ *
+ * Every allocation in the compiler goes through xmalloc and friends, which
+ * abort on exhaustion so that no caller checks for NULL.  ice() reports an
+ * internal compiler error with its C source location and aborts. */
+#ifndef PCLC_UTIL_H
+#define PCLC_UTIL_H
+
+#include <stddef.h>
+
+/* Returns a new block of n bytes (n may be 0); aborts when memory is exhausted. */
+void *xmalloc(size_t n);
+/* Returns a zeroed block of count * size bytes; aborts on overflow or exhaustion. */
+void *xcalloc(size_t count, size_t size);
+/* Resizes p (which may be NULL) to n bytes; aborts on exhaustion. */
+void *xrealloc(void *p, size_t n);
+/* Returns a heap copy of the NUL-terminated string s; the caller frees it. */
+char *xstrdup(const char *s);
+
+/* Reports an internal compiler error at file:line and aborts. */
+_Noreturn void util_ice(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define ice(...) util_ice(__FILE__, __LINE__, __VA_ARGS__)
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

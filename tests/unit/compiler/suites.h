@@ -1,0 +1,1 @@
+/* Compiler unit-test suites: one X(name) per tests/unit/compiler/test_name.c. */

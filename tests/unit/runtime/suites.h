@@ -1,0 +1,1 @@
+/* Runtime unit-test suites: one X(name) per tests/unit/runtime/test_name.c. */
