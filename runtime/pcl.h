@@ -19,10 +19,474 @@ extern "C" {
 #endif
 
 /* ===================================================================== values
- * Tagged, refcounted, immutable values (runtime/value.c, bigint.c, str.c,
- * json.c). */
+ * Tagged, refcounted, immutable values (runtime/value.c, bigint.c, number.c,
+ * str.c, json.c, error.c).
+ *
+ * A value is a pcl_value *.  Heap values carry a reference count; static
+ * values (refs == 0) are immortal: pcl_retain and pcl_release skip them, so
+ * generated C declares its constants as static data with the PCL_STATIC_*
+ * initialisers below and passes their addresses around like any other value.
+ * Values are never mutated once shared, so they cannot form cycles.
+ *
+ * Kinds: null, bool, int (exact: int64 fast path, else a GMP magnitude),
+ * number (an IEEE double, never NaN), string (UTF-8 in NFC, length-counted,
+ * may contain NUL), list (also tuples), map (also objects; keys are strings
+ * sorted by bytes), set (sorted by pcl_compare, no duplicates), resource
+ * reference, asset, archive, unknown (not known during preview), secret (a
+ * value marked secret, nested inside plain values as the engine's property
+ * model allows) and eventual (an output future nested inside a plain value,
+ * e.g. an element of a resource input list; owned through an ops table so
+ * that this layer does not depend on the future layer).
+ *
+ * Fallible functions return NULL and store a new pcl_error in *err (err must
+ * not be NULL; the caller owns the error).  Allocation never fails: it aborts
+ * through pcl_xmalloc. */
+
+#include <stdarg.h>
+#include <stdio.h>
 
 typedef struct pcl_value pcl_value;
+typedef struct pcl_error pcl_error;
+
+/* The value kinds, once: X(NAME, "name"). */
+#define PCL_VALUE_KINDS(X)                                                   \
+  X(NULL, "null")                                                            \
+  X(BOOL, "bool")                                                            \
+  X(INT, "int")                                                              \
+  X(NUMBER, "number")                                                        \
+  X(STRING, "string")                                                        \
+  X(LIST, "list")                                                            \
+  X(MAP, "map")                                                              \
+  X(SET, "set")                                                              \
+  X(RESOURCE, "resource")                                                    \
+  X(ASSET, "asset")                                                          \
+  X(ARCHIVE, "archive")                                                      \
+  X(UNKNOWN, "unknown")                                                      \
+  X(SECRET, "secret")                                                        \
+  X(EVENTUAL, "eventual")
+
+typedef enum pcl_kind {
+#define PCL__KIND_ENUM(name, text) PCL_T_##name,
+  PCL_VALUE_KINDS(PCL__KIND_ENUM)
+#undef PCL__KIND_ENUM
+} pcl_kind;
+
+/* Flags in pcl_value.flags. */
+enum {
+  PCL_F_BIGINT = 1, /* An int held in u.big rather than u.i. */
+  PCL_F_ASCII = 2,  /* A string known to be pure ASCII (a hint; may be unset). */
+};
+
+/* Asset and archive subkinds (pcl_value.sub). */
+typedef enum pcl_asset_kind {
+  PCL_ASSET_FILE,   /* Payload: the path (string). */
+  PCL_ASSET_STRING, /* Payload: the text (string). */
+  PCL_ASSET_REMOTE, /* Payload: the URI (string). */
+} pcl_asset_kind;
+
+typedef enum pcl_archive_kind {
+  PCL_ARCHIVE_FILE,   /* Payload: the path of a file or directory (string). */
+  PCL_ARCHIVE_REMOTE, /* Payload: the URI (string). */
+  PCL_ARCHIVE_ASSETS, /* Payload: a map from names to assets and archives. */
+} pcl_archive_kind;
+
+/* How a value of kind EVENTUAL holds its object: the value owns one
+ * reference to ptr, taken with retain and dropped with release. */
+typedef struct pcl_eventual_ops {
+  const char *name;               /* A name for messages, e.g. "output". */
+  void (*retain)(void *ptr);      /* Takes one more reference to ptr. */
+  void (*release)(void *ptr);     /* Drops one reference to ptr. */
+} pcl_eventual_ops;
+
+/* The value representation.  It is public so that generated C can declare
+ * static values; everything else should use the functions below. */
+struct pcl_value {
+  uint32_t refs;  /* Reference count; 0 marks an immortal static value. */
+  uint8_t kind;   /* A pcl_kind. */
+  uint8_t flags;  /* PCL_F_* bits. */
+  uint16_t sub;   /* The pcl_asset_kind or pcl_archive_kind; else 0. */
+  union {
+    bool b;    /* BOOL. */
+    int64_t i; /* INT without PCL_F_BIGINT. */
+    struct {
+      int64_t size;          /* Signed limb count: the sign is the value's. */
+      const uint64_t *limbs; /* |size| 64-bit limbs, least significant first;
+                                the top limb is not zero. */
+    } big;                   /* INT with PCL_F_BIGINT (outside int64 only). */
+    double d;                /* NUMBER: finite or infinite, never NaN. */
+    struct {
+      size_t len;      /* Length in bytes, without the terminating NUL. */
+      const char *ptr; /* NFC UTF-8 bytes followed by a NUL. */
+    } str;             /* STRING. */
+    struct {
+      size_t n;                 /* Element count. */
+      pcl_value *const *items;  /* Elements (set: sorted, no duplicates). */
+    } list;                     /* LIST and SET. */
+    struct {
+      size_t n;                 /* Entry count. */
+      pcl_value *const *keys;   /* String keys, strictly ascending by bytes. */
+      pcl_value *const *vals;   /* Values, parallel to keys. */
+    } map;                      /* MAP. */
+    struct {
+      pcl_value *a; /* RESOURCE: urn; ASSET, ARCHIVE: payload; SECRET: the
+                       inner value. */
+      pcl_value *b; /* RESOURCE: id (string, null or unknown); else NULL. */
+      pcl_value *c; /* RESOURCE: package version (string or null); else NULL. */
+    } ref;
+    struct {
+      void *ptr;                   /* The eventual object. */
+      const pcl_eventual_ops *ops; /* How to retain and release it. */
+    } ev;                          /* EVENTUAL. */
+  } u;
+};
+
+/* Static initialisers for immortal values, e.g.
+ *   static pcl_value pclg_1 = PCL_STATIC_STRING("hello");
+ *   static pcl_value *pclg_2_items[] = {&pclg_1, &pclg_1};
+ *   static pcl_value pclg_2 = PCL_STATIC_LIST(pclg_2_items, 2);
+ * Static strings must already be valid NFC UTF-8; static map keys must be
+ * static strings in strictly ascending byte order; static set elements must
+ * be in pcl_compare order without duplicates; static big ints must lie
+ * outside the int64 range (smaller ones use PCL_STATIC_INT). */
+#define PCL_STATIC_NULL {.kind = PCL_T_NULL}
+#define PCL_STATIC_BOOL(v) {.kind = PCL_T_BOOL, .u = {.b = (v)}}
+#define PCL_STATIC_INT(v) {.kind = PCL_T_INT, .u = {.i = (v)}}
+/* limbs: a static const uint64_t array; size: the signed limb count. */
+#define PCL_STATIC_BIGINT(limbs, size) \
+  {.kind = PCL_T_INT, .flags = PCL_F_BIGINT, .u = {.big = {(size), (limbs)}}}
+#define PCL_STATIC_NUMBER(v) {.kind = PCL_T_NUMBER, .u = {.d = (v)}}
+/* lit: a string literal. */
+#define PCL_STATIC_STRING(lit) \
+  {.kind = PCL_T_STRING, .u = {.str = {sizeof(lit) - 1, (lit)}}}
+/* Like PCL_STATIC_STRING for a literal known to be pure ASCII. */
+#define PCL_STATIC_ASCII(lit) \
+  {.kind = PCL_T_STRING, .flags = PCL_F_ASCII, .u = {.str = {sizeof(lit) - 1, (lit)}}}
+/* ptr: NUL-terminated bytes of length len (which may contain NULs). */
+#define PCL_STATIC_STRING_N(ptr, len) \
+  {.kind = PCL_T_STRING, .u = {.str = {(len), (ptr)}}}
+#define PCL_STATIC_LIST(items, n) {.kind = PCL_T_LIST, .u = {.list = {(n), (items)}}}
+#define PCL_STATIC_SET(items, n) {.kind = PCL_T_SET, .u = {.list = {(n), (items)}}}
+#define PCL_STATIC_MAP(keys, vals, n) \
+  {.kind = PCL_T_MAP, .u = {.map = {(n), (keys), (vals)}}}
+
+/* -- Memory and lifetime. */
+
+/* Returns n bytes (n may be 0); aborts when memory is exhausted.  Free with free(). */
+void *pcl_xmalloc(size_t n);
+/* Returns count * size zeroed bytes; aborts on overflow or exhaustion. */
+void *pcl_xcalloc(size_t count, size_t size);
+/* Resizes p (which may be NULL) to n bytes; aborts on exhaustion. */
+void *pcl_xrealloc(void *p, size_t n);
+/* Returns an owned heap copy of the NUL-terminated string s. */
+char *pcl_xstrdup(const char *s);
+
+/* Frees a heap value whose count dropped to zero (internal to pcl_release). */
+void pcl__value_free(pcl_value *v);
+
+/* Returns v (which may be NULL) with one more reference; the caller owns it. */
+static inline pcl_value *pcl_retain(pcl_value *v) {
+  if (v != NULL && v->refs != 0) {
+    v->refs++;
+  }
+  return v;
+}
+
+/* Drops the caller's reference to v (NULL and immortal values are ignored). */
+static inline void pcl_release(pcl_value *v) {
+  if (v != NULL && v->refs != 0 && --v->refs == 0) {
+    pcl__value_free(v);
+  }
+}
+
+/* Returns the number of heap values currently alive. */
+size_t pcl_rt_live_values(void);
+/* Returns the bytes held by live heap values and GMP, as counted by the
+ * value layer's allocator (pcl_xmalloc blocks are not counted). */
+size_t pcl_rt_live_bytes(void);
+/* Installs the counting GMP allocator; idempotent.  It also runs as a
+ * constructor, so calling it is only needed before GMP is used directly. */
+void pcl_values_init(void);
+/* Reports live values and bytes to f (if not NULL) and returns true when
+ * none remain; debug builds call it at shutdown and fail when it is false. */
+bool pcl_values_check_leaks(FILE *f);
+
+/* -- Errors. */
+
+/* Returns a new error whose message is printf-formatted; the caller owns it. */
+pcl_error *pcl_error_new(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Like pcl_error_new with a va_list. */
+pcl_error *pcl_error_newv(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/* Returns an owned copy of e (message and location). */
+pcl_error *pcl_error_copy(const pcl_error *e);
+/* Prepends formatted context and ": " to e's message. */
+void pcl_error_prefix(pcl_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Attaches the PCL source location unless e already has one; file is
+ * copied.  line and col are 1-based. */
+void pcl_error_set_location(pcl_error *e, const char *file, unsigned line, unsigned col);
+/* Returns e's message (borrowed from e). */
+const char *pcl_error_message(const pcl_error *e);
+/* Returns e's location file (borrowed), or NULL when none is attached. */
+const char *pcl_error_file(const pcl_error *e);
+/* Returns e's location line and column (0 when none is attached). */
+unsigned pcl_error_line(const pcl_error *e);
+unsigned pcl_error_column(const pcl_error *e);
+/* Returns the D11 form "file:line:col: error: message" (or "error: message"
+ * without a location) as an owned NUL-terminated string (free()). */
+char *pcl_error_format(const pcl_error *e);
+/* Writes pcl_error_format(e) and a newline to f. */
+void pcl_error_print(const pcl_error *e, FILE *f);
+/* Frees e (NULL is ignored). */
+void pcl_error_free(pcl_error *e);
+
+/* -- Construction of scalars.  Results are owned. */
+
+/* The immortal null, true, false and unknown values. */
+extern pcl_value pcl_null_value, pcl_true_value, pcl_false_value, pcl_unknown_value;
+static inline pcl_value *pcl_null(void) { return &pcl_null_value; }
+static inline pcl_value *pcl_unknown(void) { return &pcl_unknown_value; }
+static inline pcl_value *pcl_bool(bool b) { return b ? &pcl_true_value : &pcl_false_value; }
+
+/* Returns the int v. */
+pcl_value *pcl_int_new(int64_t v);
+/* Returns the int written in decimal by text[0..len) (optional sign, digits
+ * only); NULL and *err when the text is not an integer. */
+pcl_value *pcl_int_parse(const char *text, size_t len, pcl_error **err);
+/* Returns the number d; d must not be NaN (that aborts). */
+pcl_value *pcl_number_new(double d);
+/* Returns the value of the decimal numeric literal text[0..len) (digits,
+ * optional fraction and exponent, optional sign): an exact int when the
+ * value is integral (1e40 has 41 digits), else the correctly rounded number.
+ * NULL and *err when the text is not a number or the int would be absurdly
+ * long (more than 100000 digits). */
+pcl_value *pcl_num_literal(const char *text, size_t len, pcl_error **err);
+
+/* -- Access.  Pointers returned by accessors are borrowed from the value. */
+
+static inline pcl_kind pcl_kind_of(const pcl_value *v) { return (pcl_kind)v->kind; }
+/* Returns the kind's name ("null", "int", ...), static. */
+const char *pcl_kind_name(pcl_kind k);
+/* Returns the boolean of a BOOL value. */
+static inline bool pcl_bool_get(const pcl_value *v) { return v->u.b; }
+/* Returns whether v is an INT or NUMBER. */
+static inline bool pcl_is_numeric(const pcl_value *v) {
+  return v->kind == PCL_T_INT || v->kind == PCL_T_NUMBER;
+}
+/* Stores an INT's value in *out and returns true when it fits int64. */
+bool pcl_int_get_i64(const pcl_value *v, int64_t *out);
+/* Returns -1, 0 or 1: the sign of an INT or NUMBER. */
+int pcl_num_sign(const pcl_value *v);
+/* Returns an INT or NUMBER as a double (ints rounded to nearest, ties to
+ * even; beyond the double range: infinity). */
+double pcl_num_to_double(const pcl_value *v);
+/* Returns a NUMBER's double. */
+static inline double pcl_number_get(const pcl_value *v) { return v->u.d; }
+/* Returns a STRING's bytes (NUL-terminated) and byte length. */
+static inline const char *pcl_str_data(const pcl_value *v) { return v->u.str.ptr; }
+static inline size_t pcl_str_len(const pcl_value *v) { return v->u.str.len; }
+/* Returns the number of extended grapheme clusters of a STRING. */
+size_t pcl_str_graphemes(const pcl_value *v);
+/* Returns the element count of a LIST or SET, or the entry count of a MAP. */
+size_t pcl_len(const pcl_value *v);
+/* Returns element i of a LIST or SET (borrowed); i < pcl_len(v). */
+static inline pcl_value *pcl_list_at(const pcl_value *v, size_t i) { return v->u.list.items[i]; }
+/* Returns the key or value of a MAP's entry i (borrowed). */
+static inline pcl_value *pcl_map_key_at(const pcl_value *v, size_t i) { return v->u.map.keys[i]; }
+static inline pcl_value *pcl_map_val_at(const pcl_value *v, size_t i) { return v->u.map.vals[i]; }
+/* Returns the value of a MAP's key (borrowed), or NULL when absent. */
+pcl_value *pcl_map_get(const pcl_value *map, const char *key, size_t key_len);
+/* Like pcl_map_get with a NUL-terminated key. */
+pcl_value *pcl_map_get_cstr(const pcl_value *map, const char *key);
+
+/* -- Strings. */
+
+/* Returns the string of the UTF-8 bytes s[0..len), NFC-normalised; NULL and
+ * *err when the bytes are not valid UTF-8. */
+pcl_value *pcl_str_new(const char *s, size_t len, pcl_error **err);
+/* Like pcl_str_new, but replaces invalid UTF-8 sequences by U+FFFD. */
+pcl_value *pcl_str_new_lossy(const char *s, size_t len);
+/* Returns pcl_str_new_lossy(s, strlen(s)). */
+pcl_value *pcl_str_from_cstr(const char *s);
+/* Returns the concatenation of the STRINGs a and b (NFC). */
+pcl_value *pcl_str_concat(const pcl_value *a, const pcl_value *b);
+/* Returns whether the STRING v equals the NUL-terminated s byte for byte. */
+bool pcl_str_eq_cstr(const pcl_value *v, const char *s);
+
+/* A growable byte buffer for building strings (templates, join, ...).
+ * Initialise with PCL_STRBUF_INIT or pcl_strbuf_init; the bytes are kept
+ * NUL-terminated. */
+typedef struct pcl_strbuf {
+  char *data; /* The bytes (NULL while empty and unallocated). */
+  size_t len; /* Bytes used, without the terminating NUL. */
+  size_t cap; /* Bytes allocated. */
+} pcl_strbuf;
+#define PCL_STRBUF_INIT {NULL, 0, 0}
+void pcl_strbuf_init(pcl_strbuf *b);
+/* Appends s[0..n) to b. */
+void pcl_strbuf_append(pcl_strbuf *b, const char *s, size_t n);
+void pcl_strbuf_append_cstr(pcl_strbuf *b, const char *s);
+void pcl_strbuf_append_char(pcl_strbuf *b, char c);
+void pcl_strbuf_appendf(pcl_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends the template form of v (borrowed): strings as they are, numbers
+ * and ints in decimal, bools as true/false; false and *err for null,
+ * unknown and other kinds (template interpolation rules). */
+bool pcl_strbuf_append_value(pcl_strbuf *b, const pcl_value *v, pcl_error **err);
+/* Returns the built string (validated, NFC) and empties b; NULL and *err
+ * when the bytes are not valid UTF-8 (b is emptied either way). */
+pcl_value *pcl_strbuf_finish(pcl_strbuf *b, pcl_error **err);
+/* Frees b's bytes and empties it. */
+void pcl_strbuf_free(pcl_strbuf *b);
+
+/* -- Collections.  Item arrays passed in are borrowed. */
+
+/* Returns a list of n slots that the caller fills with pcl_list_init_take
+ * before the list is used in any other way. */
+pcl_value *pcl_list_new(size_t n);
+/* Stores item (stolen) in slot i of a list made by pcl_list_new. */
+void pcl_list_init_take(pcl_value *list, size_t i, pcl_value *item);
+/* Returns the list of items[0..n) (each retained). */
+pcl_value *pcl_list_of(pcl_value *const *items, size_t n);
+/* Returns the list of items[0..n), stealing each item. */
+pcl_value *pcl_list_of_take(pcl_value *const *items, size_t n);
+/* Returns the set of items[0..n) (each retained), sorted by pcl_compare,
+ * duplicates (pcl_equal) removed. */
+pcl_value *pcl_set_of(pcl_value *const *items, size_t n);
+/* Like pcl_set_of, stealing each item. */
+pcl_value *pcl_set_of_take(pcl_value *const *items, size_t n);
+/* Returns the map of the pairs keys[i] -> vals[i] (each retained), sorted by
+ * key bytes; of equal keys the last pair wins.  Every key must be a STRING. */
+pcl_value *pcl_map_of(pcl_value *const *keys, pcl_value *const *vals, size_t n);
+/* Like pcl_map_of, stealing each key and value. */
+pcl_value *pcl_map_of_take(pcl_value *const *keys, pcl_value *const *vals, size_t n);
+
+/* A growable list of key/value pairs for building maps. */
+typedef struct pcl_mapbuf {
+  pcl_value **keys; /* Owned keys. */
+  pcl_value **vals; /* Owned values. */
+  size_t n;         /* Pairs used. */
+  size_t cap;       /* Pairs allocated. */
+} pcl_mapbuf;
+#define PCL_MAPBUF_INIT {NULL, NULL, 0, 0}
+/* Adds the pair key -> val, stealing both (key must be a STRING). */
+void pcl_mapbuf_put_take(pcl_mapbuf *b, pcl_value *key, pcl_value *val);
+/* Adds the pair with the NUL-terminated key, stealing val. */
+void pcl_mapbuf_put_cstr(pcl_mapbuf *b, const char *key, pcl_value *val);
+/* Returns the map of b's pairs (as pcl_map_of_take) and empties b. */
+pcl_value *pcl_mapbuf_finish(pcl_mapbuf *b);
+/* Releases b's pairs and empties it. */
+void pcl_mapbuf_free(pcl_mapbuf *b);
+
+/* -- Other kinds.  Arguments are borrowed. */
+
+/* Returns a resource reference; urn is a STRING, id a STRING, null or
+ * unknown (NULL means null), version a STRING or NULL (null). */
+pcl_value *pcl_resource_new(pcl_value *urn, pcl_value *id, pcl_value *version);
+static inline pcl_value *pcl_resource_urn(const pcl_value *v) { return v->u.ref.a; }
+static inline pcl_value *pcl_resource_id(const pcl_value *v) { return v->u.ref.b; }
+static inline pcl_value *pcl_resource_version(const pcl_value *v) { return v->u.ref.c; }
+/* Returns an asset; payload is the STRING path, text or URI. */
+pcl_value *pcl_asset_new(pcl_asset_kind kind, pcl_value *payload);
+/* Returns an archive; payload is a STRING path or URI, or for
+ * PCL_ARCHIVE_ASSETS a MAP whose values are assets and archives. */
+pcl_value *pcl_archive_new(pcl_archive_kind kind, pcl_value *payload);
+static inline pcl_asset_kind pcl_asset_kind_of(const pcl_value *v) { return (pcl_asset_kind)v->sub; }
+static inline pcl_archive_kind pcl_archive_kind_of(const pcl_value *v) {
+  return (pcl_archive_kind)v->sub;
+}
+/* Returns an asset's or archive's payload (borrowed). */
+static inline pcl_value *pcl_asset_payload(const pcl_value *v) { return v->u.ref.a; }
+/* Returns inner marked secret (a secret of a secret is the same secret). */
+pcl_value *pcl_secret_new(pcl_value *inner);
+/* Returns a SECRET's inner value (borrowed). */
+static inline pcl_value *pcl_secret_inner(const pcl_value *v) { return v->u.ref.a; }
+/* Returns an EVENTUAL value holding ptr, stealing the caller's reference to ptr. */
+pcl_value *pcl_eventual_new_take(void *ptr, const pcl_eventual_ops *ops);
+static inline void *pcl_eventual_ptr(const pcl_value *v) { return v->u.ev.ptr; }
+
+/* Returns whether v contains no UNKNOWN and no EVENTUAL anywhere. */
+bool pcl_is_wholly_known(const pcl_value *v);
+/* Returns whether v contains a SECRET anywhere. */
+bool pcl_has_secret(const pcl_value *v);
+/* Returns v with every SECRET wrapper removed, at any depth. */
+pcl_value *pcl_strip_secrets(pcl_value *v);
+
+/* -- Equality, ordering, operators. */
+
+/* Returns whether a and b are equal as PCL's == decides for known values:
+ * ints and numbers by exact numeric value (1 == 1.0), strings by bytes,
+ * collections element-wise, no conversion between kinds (1 != "1"). */
+bool pcl_equal(const pcl_value *a, const pcl_value *b);
+/* Returns <0, 0 or >0: a total order consistent with pcl_equal (kinds in
+ * enum order, with INT and NUMBER compared together by exact value). */
+int pcl_compare(const pcl_value *a, const pcl_value *b);
+
+/* Arithmetic on two operands converted to numbers first ("1" + 2 is 3).
+ * int op int is exact for + - * % (truncated remainder: -7 % 3 is -1); "/"
+ * yields a number (the exact quotient rounded once); an int zero divisor of
+ * "/" or "%" is an error; a number zero divisor gives infinity for "/" and
+ * the dividend for "%"; an operation that would give NaN is an error.  An
+ * UNKNOWN operand gives UNKNOWN.  NULL and *err on failure. */
+pcl_value *pcl_op_add(const pcl_value *a, const pcl_value *b, pcl_error **err);
+pcl_value *pcl_op_sub(const pcl_value *a, const pcl_value *b, pcl_error **err);
+pcl_value *pcl_op_mul(const pcl_value *a, const pcl_value *b, pcl_error **err);
+pcl_value *pcl_op_div(const pcl_value *a, const pcl_value *b, pcl_error **err);
+pcl_value *pcl_op_mod(const pcl_value *a, const pcl_value *b, pcl_error **err);
+pcl_value *pcl_op_neg(const pcl_value *a, pcl_error **err);
+/* Numeric comparisons (operands converted to numbers; exact for ints and
+ * int vs number); a BOOL result, UNKNOWN for an unknown operand. */
+pcl_value *pcl_op_lt(const pcl_value *a, const pcl_value *b, pcl_error **err);
+pcl_value *pcl_op_le(const pcl_value *a, const pcl_value *b, pcl_error **err);
+pcl_value *pcl_op_gt(const pcl_value *a, const pcl_value *b, pcl_error **err);
+pcl_value *pcl_op_ge(const pcl_value *a, const pcl_value *b, pcl_error **err);
+/* Compares two INT or NUMBER values exactly; returns <0, 0 or >0. */
+int pcl_num_compare(const pcl_value *a, const pcl_value *b);
+
+/* -- Conversions (types.md 4.5).  null converts to null and UNKNOWN to
+ * UNKNOWN; otherwise NULL and *err when the value does not convert. */
+
+/* number/int → decimal text (no exponent), bool → "true"/"false". */
+pcl_value *pcl_convert_to_string(const pcl_value *v, pcl_error **err);
+/* string → int or number (an int when the text's value is integral). */
+pcl_value *pcl_convert_to_number(const pcl_value *v, pcl_error **err);
+/* number/string → int when the value is an exact integer. */
+pcl_value *pcl_convert_to_int(const pcl_value *v, pcl_error **err);
+/* "true"/"1" → true, "false"/"0" → false. */
+pcl_value *pcl_convert_to_bool(const pcl_value *v, pcl_error **err);
+
+/* -- Formatting. */
+
+/* Appends the shortest decimal that reads back as d, without exponent
+ * ("1000000000000000000000", "0.0000001"); infinities as "+Inf"/"-Inf". */
+void pcl_number_format(pcl_strbuf *b, double d);
+/* Appends an INT's exact decimal digits. */
+void pcl_int_format(pcl_strbuf *b, const pcl_value *v);
+/* Returns a short printable form of v for error messages (strings quoted,
+ * collections abbreviated, at most about max bytes) as an owned C string. */
+char *pcl_value_repr(const pcl_value *v, size_t max);
+
+/* -- JSON (runtime/json.c).  Ints are exact in both directions. */
+
+enum {
+  PCL_JSON_PRETTY = 1,      /* Two-space indentation and newlines. */
+  PCL_JSON_HTML_ESCAPE = 2, /* Escape < > & as \u003c \u003e \u0026 (Go). */
+  /* Encode UNKNOWN, SECRET, RESOURCE, ASSET and ARCHIVE in Pulumi's wire
+   * form (the unknown sentinel string and the signature-keyed objects), and
+   * decode those forms back into such values. */
+  PCL_JSON_WIRE = 4,
+};
+/* Returns the JSON text of v as an owned NUL-terminated string (free()) and
+ * its length in *len (len may be NULL).  Map keys are sorted; numbers have
+ * no exponent; U+2028/U+2029 are escaped.  NULL and *err for infinity, and
+ * without PCL_JSON_WIRE for unknown, resource, asset, archive and eventual
+ * values (secrets are encoded as their inner value). */
+char *pcl_json_encode(const pcl_value *v, unsigned flags, size_t *len, pcl_error **err);
+/* Returns the JSON text as a string value (toJSON uses PCL_JSON_HTML_ESCAPE). */
+pcl_value *pcl_json_to_string(const pcl_value *v, unsigned flags, pcl_error **err);
+/* Writes the JSON text to f; false and *err on failure (nothing written). */
+bool pcl_json_write(FILE *f, const pcl_value *v, unsigned flags, pcl_error **err);
+/* Returns the value of the JSON text text[0..len): objects become maps,
+ * arrays lists, integral numbers exact ints (any length), other numbers
+ * numbers; NULL and *err (with the byte offset) for invalid JSON. */
+pcl_value *pcl_json_decode(const char *text, size_t len, unsigned flags, pcl_error **err);
 
 /* ==================================================================== futures
  * Output and promise futures and the scheduler loop (runtime/future.c,
