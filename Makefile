@@ -126,6 +126,7 @@ update-golden: $(BUILD)/pclc
 
 check-corpus: $(BUILD)/pclc
 	tests/corpus/parse-all.sh $(BUILD)/pclc
+	tests/corpus/stress.sh $(BUILD)/pclc
 
 # The parser tests again under valgrind, on a build without sanitizers.
 check-valgrind: $(BUILD)/pclc
@@ -136,6 +137,45 @@ check-symbols: $(BUILD)/libpclrt.a
 	@bad=$$(nm -g --defined-only $< | awk 'NF == 3 && $$3 !~ /^pcl_/ {print $$3}'); \
 	if [ -n "$$bad" ]; then echo "symbols outside pcl_: $$bad"; exit 1; fi; \
 	echo "check-symbols: every exported symbol starts with pcl_"
+
+# ------------------------------------------------------------ fuzz, bench
+# `make fuzz` builds the libFuzzer parser target with clang (ASan + UBSan),
+# seeds it with every golden .pp file and runs it for FUZZ_SECONDS; findings
+# land in $(BUILD)/fuzz/artifacts/.
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_CFLAGS := $(STD) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+               -fno-sanitize-recover=undefined -MMD -MP
+FUZZ_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out compiler/main.c,$(COMPILER_SRCS))) \
+             $(FUZZ_DIR)/obj/gen/pcl.tab.o $(FUZZ_DIR)/obj/gen/pcl.lex.o
+
+$(FUZZ_DIR)/obj/compiler/%.o: compiler/%.c | $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(filter-out -Werror,$(WARN)) \
+	  -Icompiler -I$(GEN) -c $< -o $@
+
+$(FUZZ_DIR)/obj/gen/%.o: $(GEN)/%.c $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Icompiler -I$(GEN) -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_parse: tests/fuzz/fuzz_parse.c $(FUZZ_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) -Icompiler -I$(GEN) $^ \
+	  $(COMPILER_LIBS) -o $@
+
+fuzz: $(FUZZ_DIR)/fuzz_parse
+	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds $(FUZZ_DIR)/artifacts
+	@find tests/golden -type f -name '*.pp' | while read -r f; do \
+	  cp "$$f" "$(FUZZ_DIR)/seeds/$$(echo "$$f" | tr / _)"; done
+	$(FUZZ_DIR)/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 \
+	  -dict=tests/fuzz/pcl.dict -artifact_prefix=$(FUZZ_DIR)/artifacts/ \
+	  -print_final_stats=1 $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+
+# `make bench` times the parser on generated 1k/10k/100k-resource programs;
+# use an optimised build (the default OPT) and no sanitizers.
+bench: $(BUILD)/pclc
+	bench/run.sh $(BUILD)/pclc $(BUILD)/bench
 
 deps:
 	@.ci/deps
@@ -155,4 +195,4 @@ format:
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/fuzz/obj -name '*.d' 2>/dev/null)
