@@ -248,8 +248,9 @@ static inline pcl_value *pcl_bool(bool b) { return b ? &pcl_true_value : &pcl_fa
 
 /* Returns the int v. */
 pcl_value *pcl_int_new(int64_t v);
-/* Returns the int written in decimal by text[0..len) (optional sign, digits
- * only); NULL and *err when the text is not an integer. */
+/* Returns the int written in decimal by text[0..len) (number syntax as
+ * pcl_num_literal: "42", "-7", "1e3", "10.0"); NULL and *err when the text
+ * is not a number or its value is not an integer ("1.5", "abc"). */
 pcl_value *pcl_int_parse(const char *text, size_t len, pcl_error **err);
 /* Returns the number d; d must not be NaN (that aborts). */
 pcl_value *pcl_number_new(double d);
@@ -437,6 +438,10 @@ pcl_value *pcl_op_lt(const pcl_value *a, const pcl_value *b, pcl_error **err);
 pcl_value *pcl_op_le(const pcl_value *a, const pcl_value *b, pcl_error **err);
 pcl_value *pcl_op_gt(const pcl_value *a, const pcl_value *b, pcl_error **err);
 pcl_value *pcl_op_ge(const pcl_value *a, const pcl_value *b, pcl_error **err);
+/* == and != as BOOL values (pcl_equal); UNKNOWN when either operand is not
+ * wholly known.  They never fail. */
+pcl_value *pcl_op_eq(const pcl_value *a, const pcl_value *b);
+pcl_value *pcl_op_ne(const pcl_value *a, const pcl_value *b);
 /* Compares two INT or NUMBER values exactly; returns <0, 0 or >0. */
 int pcl_num_compare(const pcl_value *a, const pcl_value *b);
 
@@ -490,7 +495,198 @@ pcl_value *pcl_json_decode(const char *text, size_t len, unsigned flags, pcl_err
 
 /* ==================================================================== futures
  * Output and promise futures and the scheduler loop (runtime/future.c,
- * sched.c). */
+ * sched.c).
+ *
+ * A future is a refcounted cell that is pending, then settles once: resolved
+ * with a value (plus the output bits of lowering.md §5: unknown, secret and
+ * the set of resource URNs the value depends on) or rejected with an error.
+ * A promise is a future that started without that output information;
+ * combining a promise with an output yields an output.
+ *
+ * Callbacks registered with pcl_future_then always run later, from the
+ * scheduler loop, never inside the call that registers them or settles the
+ * future, and each runs exactly once: a future that can never settle is
+ * rejected ("cancelled") when the loop gives up, so callback data is always
+ * handed back.  One loop per process, run only by pcl_main (or a test); it
+ * is not reentrant and there are no threads.
+ *
+ * Resolving normalises the value: a top-level SECRET sets the secret bit and
+ * is unwrapped, UNKNOWN sets the unknown bit, and an EVENTUAL (a future held
+ * in a value) is flattened: the future follows the inner one, merging bits
+ * and dependencies.  Values nested inside lists and maps keep their SECRET,
+ * UNKNOWN and EVENTUAL elements (an object with one unknown property is not
+ * wholly unknown); pcl_future_await_deep resolves nested EVENTUALs. */
+
+typedef struct pcl_future pcl_future;
+/* An immutable, refcounted set of resource URNs (NULL is the empty set). */
+typedef struct pcl_deps pcl_deps;
+
+typedef enum pcl_future_kind {
+  PCL_OUTPUT,  /* Carries known/secret/dependency information. */
+  PCL_PROMISE, /* Plain eventual value (an invoke's plain form). */
+} pcl_future_kind;
+
+typedef enum pcl_future_state {
+  PCL_FUTURE_PENDING,
+  PCL_FUTURE_RESOLVED,
+  PCL_FUTURE_REJECTED,
+} pcl_future_state;
+
+/* Output bits given to pcl_future_resolve and read back by the accessors. */
+enum {
+  PCL_FUT_UNKNOWN = 1, /* The value is not known (preview). */
+  PCL_FUT_SECRET = 2,  /* The value is secret. */
+};
+
+/* A future callback: f is the settled future (borrowed; NULL for a task
+ * posted with pcl_sched_post), data what was registered. */
+typedef void (*pcl_future_cb)(pcl_future *f, void *data);
+
+/* -- Dependency sets.  URN strings are interned for the life of the
+ * process's run (until pcl_sched_shutdown); they compare by pointer. */
+
+/* Returns the interned copy of the NUL-terminated urn (borrowed, lives until
+ * pcl_sched_shutdown). */
+const char *pcl_urn_intern(const char *urn);
+/* Returns the owned set {urn}. */
+pcl_deps *pcl_deps_one(const char *urn);
+/* Returns the owned union of a and b (either may be NULL; NULL when empty). */
+pcl_deps *pcl_deps_union(const pcl_deps *a, const pcl_deps *b);
+/* Returns d (may be NULL) with one more reference. */
+pcl_deps *pcl_deps_retain(const pcl_deps *d);
+/* Drops a reference to d (NULL is ignored). */
+void pcl_deps_release(pcl_deps *d);
+/* Returns the number of URNs in d (0 for NULL). */
+size_t pcl_deps_count(const pcl_deps *d);
+/* Stores d's URNs (borrowed, interned) into out[0..count) in strcmp order. */
+void pcl_deps_sorted(const pcl_deps *d, const char **out);
+/* Returns whether d contains the URN (by text). */
+bool pcl_deps_has(const pcl_deps *d, const char *urn);
+
+/* -- Futures. */
+
+/* Returns a new pending future (owned).  label (copied, may be NULL) names
+ * what it waits for in the error given when the loop stalls, e.g.
+ * "resource 'a' (simple:index:Resource)". */
+pcl_future *pcl_future_new(pcl_future_kind kind, const char *label);
+/* Returns f with one more reference. */
+pcl_future *pcl_future_retain(pcl_future *f);
+/* Drops a reference to f (NULL is ignored).  Dropping the last reference to
+ * a rejected future that nobody observed records its error as the loop's
+ * unhandled error (see pcl_sched_take_unhandled). */
+void pcl_future_release(pcl_future *f);
+/* Resolves the pending f with v (borrowed; NULL means null), the PCL_FUT_*
+ * bits and the dependencies deps (borrowed, may be NULL); see the header of
+ * this section for normalisation.  Settling a cancelled future is ignored;
+ * settling a settled one aborts. */
+void pcl_future_resolve(pcl_future *f, pcl_value *v, unsigned bits, const pcl_deps *deps);
+/* Rejects the pending f with a copy of err (borrowed). */
+void pcl_future_reject(pcl_future *f, const pcl_error *err);
+/* Rejects the pending f with err, stealing it. */
+void pcl_future_reject_take(pcl_future *f, pcl_error *err);
+/* Returns a new future already resolved as pcl_future_resolve would. */
+pcl_future *pcl_future_resolved(pcl_future_kind kind, pcl_value *v, unsigned bits,
+                                const pcl_deps *deps);
+/* Returns a new output already rejected with a copy of err. */
+pcl_future *pcl_future_rejected(const pcl_error *err);
+/* Registers cb(f, data) to run from the loop once f has settled (at once on
+ * the next loop turn when it already has).  Marks f's rejection handled. */
+void pcl_future_then(pcl_future *f, pcl_future_cb cb, void *data);
+/* Marks f's rejection as handled without registering a callback. */
+void pcl_future_mark_handled(pcl_future *f);
+
+/* Accessors (the pointers returned are borrowed from f). */
+pcl_future_state pcl_future_state_of(const pcl_future *f);
+pcl_future_kind pcl_future_kind_of(const pcl_future *f);
+/* Returns the PCL_FUT_* bits of a resolved future. */
+unsigned pcl_future_bits(const pcl_future *f);
+/* Returns the value of a resolved, known future (never SECRET, UNKNOWN or
+ * EVENTUAL at the top), or NULL when unknown or not resolved. */
+pcl_value *pcl_future_value(const pcl_future *f);
+/* Returns the error of a rejected future, else NULL. */
+const pcl_error *pcl_future_error(const pcl_future *f);
+/* Returns the dependencies of a resolved future (may be NULL). */
+const pcl_deps *pcl_future_deps(const pcl_future *f);
+/* Returns f's label or NULL. */
+const char *pcl_future_label(const pcl_future *f);
+
+/* -- Futures inside values. */
+
+/* Returns an EVENTUAL value holding f (f is retained, the value is owned). */
+pcl_value *pcl_future_to_value(pcl_future *f);
+/* Returns the future an EVENTUAL value holds (borrowed), or NULL when v is
+ * not a future-holding EVENTUAL. */
+pcl_future *pcl_value_future(const pcl_value *v);
+/* Returns a future for v (owned): the held future for an EVENTUAL, else an
+ * output resolved with v (normalised: a top SECRET sets the secret bit). */
+pcl_future *pcl_future_of_value(pcl_value *v);
+
+/* -- Combinators.  Input futures are borrowed (retained as needed). */
+
+/* An apply callback: args[0..n) are the inputs' values (borrowed; never
+ * SECRET/UNKNOWN at the top; with PCL_APPLY_UNKNOWNS an unknown input is
+ * pcl_unknown()).  Returns an owned value, which may be an EVENTUAL (the
+ * result then follows that future: flattening), a SECRET (adds the secret
+ * bit) or UNKNOWN; or NULL with *err set to reject the result. */
+typedef pcl_value *(*pcl_apply_fn)(pcl_value *const *args, size_t n, void *data, pcl_error **err);
+
+enum {
+  /* Run the callback even when some inputs are unknown (the documented
+   * short-circuit exceptions: && ||, == with null, length, try/can). */
+  PCL_APPLY_UNKNOWNS = 1,
+  /* Force the result secret (the secret() builtin on a future). */
+  PCL_APPLY_SECRET = 2,
+};
+
+/* Returns a future (owned) of fn applied to the values of fs[0..n) once all
+ * have settled (lowering.md §5): if one is rejected, the result is rejected
+ * with the first such error in argument order and fn is not called; if one is
+ * unknown (and not PCL_APPLY_UNKNOWNS) fn is skipped and the result is
+ * unknown; the result is secret when any input is, its dependencies the
+ * union of the inputs', and it is an output when any input is.  free_data
+ * (may be NULL) is called on data exactly once, after fn ran or was skipped. */
+pcl_future *pcl_apply(pcl_future *const *fs, size_t n, pcl_apply_fn fn, void *data,
+                      void (*free_data)(void *data), unsigned flags);
+/* Returns a future (owned) of the list of the values of fs[0..n), combined
+ * as pcl_apply does. */
+pcl_future *pcl_future_all(pcl_future *const *fs, size_t n);
+/* Returns a future (owned) of v (borrowed) with every nested EVENTUAL
+ * replaced by its settled value: a secret one wrapped SECRET, an unknown one
+ * as UNKNOWN, dependencies collected into the result; rejected when any is.
+ * The result's top-level bits come from v itself only. */
+pcl_future *pcl_future_await_deep(pcl_value *v);
+/* Returns f made secret (owned). */
+pcl_future *pcl_future_secret(pcl_future *f);
+/* Returns f with the secret bit of the outer value cleared (owned). */
+pcl_future *pcl_future_unsecret(pcl_future *f);
+/* Returns the future (owned) of attribute key of f's MAP value: a missing
+ * key gives null, a nested SECRET the secret bit, a nested UNKNOWN unknown,
+ * a nested EVENTUAL is followed; a non-map value rejects the result. */
+pcl_future *pcl_future_attr(pcl_future *f, const char *key);
+
+/* -- The scheduler loop (runtime/sched.c). */
+
+/* Queues cb(NULL, data) to run on a later loop turn. */
+void pcl_sched_post(pcl_future_cb cb, void *data);
+/* Runs queued callbacks in FIFO order until none is left; returns how many
+ * ran.  Must not be called from a callback (that aborts). */
+size_t pcl_sched_run(void);
+/* Returns the number of futures that have not settled. */
+size_t pcl_sched_pending(void);
+/* Returns (owned) an error naming what the program still waits for when
+ * futures are pending, or NULL when none is.  Meant for an idle loop. */
+pcl_error *pcl_sched_stall_error(void);
+/* Rejects every pending future with a copy of why (marked cancelled, so a
+ * later settle is ignored) and runs the loop until nothing is pending. */
+void pcl_sched_cancel_pending(const pcl_error *why);
+/* Returns (owned) the first error of a rejected future released without
+ * being observed, and forgets it; NULL when there was none. */
+pcl_error *pcl_sched_take_unhandled(void);
+/* Frees the loop's memory and the interned URNs.  Nothing may be pending
+ * and no future or dependency set may still be alive. */
+void pcl_sched_shutdown(void);
+/* Returns the number of futures currently alive (for leak checks). */
+size_t pcl_sched_live_futures(void);
 
 /* =================================================================== builtins
  * PCL built-in functions (runtime/builtins*.c). */

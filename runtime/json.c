@@ -1,0 +1,710 @@
+/* json.c: JSON text to values and back, with exact ints in both directions.
+ *
+ * Encoding follows the reference's toJSON (cty's json.Marshal over Go's
+ * encoding/json): map keys in ascending byte order (maps are kept sorted),
+ * compact output, strings escaped the Go way (\" \\ \n \r \t, other control
+ * characters as \u00xx, U+2028/U+2029 always, < > & with
+ * PCL_JSON_HTML_ESCAPE), numbers as the shortest round-trip decimal without
+ * exponent, ints with all their digits.  PCL_JSON_PRETTY indents by two
+ * spaces for the engine's snapshot.
+ *
+ * Decoding is a small strict RFC 8259 parser of our own rather than
+ * jansson or json-c: both hold integers in 64 bits only, and DECISIONS.md D3
+ * and D8 require ints of any length to survive JSON (config, mocks,
+ * snapshots).  Every number's text goes through pcl_num_literal, so integral
+ * numbers become exact ints and the others correctly rounded doubles.
+ *
+ * PCL_JSON_WIRE maps the values JSON has no form for onto Pulumi's wire
+ * encoding (lowering.md 6): unknown as the unknown sentinel string, secrets,
+ * resource references, assets and archives as signature-keyed objects. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#include "pcl_internal.h"
+
+#define SIG_KEY "4dabf18193072939515e22adb298388d"
+#define SIG_SECRET "1b47061264138c4ac30d75fd1eb44270"
+#define SIG_RESOURCE "5cf8f73096256a8f31e491e813e4eb8e"
+#define SIG_ASSET "c44067f5952c0a294b673a41bacd8c17"
+#define SIG_ARCHIVE "0def7320c3a5731c473e5ecbe6d01bc7"
+#define UNKNOWN_SENTINEL "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
+
+/* The deepest nesting the decoder accepts. */
+#define MAX_DEPTH 512
+
+/* -------------------------------------------------------------- encoding */
+
+void pcl__json_quote(pcl_strbuf *b, const char *s, size_t len, bool html) {
+  static const char hex[] = "0123456789abcdef";
+  pcl_strbuf_append_char(b, '"');
+  size_t start = 0;
+  for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)s[i];
+    const char *esc = NULL;
+    char ubuf[7];
+    size_t skip = 1;
+    if (c == '"') {
+      esc = "\\\"";
+    } else if (c == '\\') {
+      esc = "\\\\";
+    } else if (c == '\n') {
+      esc = "\\n";
+    } else if (c == '\r') {
+      esc = "\\r";
+    } else if (c == '\t') {
+      esc = "\\t";
+    } else if (c < 0x20 || (html && (c == '<' || c == '>' || c == '&'))) {
+      ubuf[0] = '\\';
+      ubuf[1] = 'u';
+      ubuf[2] = '0';
+      ubuf[3] = '0';
+      ubuf[4] = hex[c >> 4];
+      ubuf[5] = hex[c & 0xF];
+      ubuf[6] = '\0';
+      esc = ubuf;
+    } else if (c == 0xE2 && i + 2 < len && (unsigned char)s[i + 1] == 0x80 &&
+               ((unsigned char)s[i + 2] == 0xA8 || (unsigned char)s[i + 2] == 0xA9)) {
+      esc = (unsigned char)s[i + 2] == 0xA8 ? "\\u2028" : "\\u2029";
+      skip = 3;
+    } else if (c >= 0x80) {
+      /* Keep valid sequences; an invalid byte becomes U+FFFD as in Go. */
+      utf8proc_int32_t cp;
+      utf8proc_ssize_t k =
+          utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp);
+      if (k > 0) {
+        i += (size_t)k;
+        continue;
+      }
+      esc = "\\ufffd";
+    }
+    if (esc == NULL) {
+      i++;
+      continue;
+    }
+    pcl_strbuf_append(b, s + start, i - start);
+    pcl_strbuf_append_cstr(b, esc);
+    i += skip;
+    start = i;
+  }
+  pcl_strbuf_append(b, s + start, len - start);
+  pcl_strbuf_append_char(b, '"');
+}
+
+/* The state of one encoding. */
+typedef struct encoder {
+  pcl_strbuf out;  /* The text so far. */
+  unsigned flags;  /* PCL_JSON_* flags. */
+  pcl_error *err;  /* The first error, if any. */
+} encoder;
+
+static void newline(encoder *e, int depth) {
+  if (e->flags & PCL_JSON_PRETTY) {
+    pcl_strbuf_append_char(&e->out, '\n');
+    for (int i = 0; i < depth; i++) {
+      pcl_strbuf_append(&e->out, "  ", 2);
+    }
+  }
+}
+
+static void encode(encoder *e, const pcl_value *v, int depth);
+
+/* Writes the key of an object member (with the separator before it unless
+ * first). */
+static void member_key(encoder *e, const char *key, size_t len, bool first, int depth) {
+  if (!first) {
+    pcl_strbuf_append_char(&e->out, ',');
+  }
+  newline(e, depth + 1);
+  pcl__json_quote(&e->out, key, len, (e->flags & PCL_JSON_HTML_ESCAPE) != 0);
+  pcl_strbuf_append(&e->out, (e->flags & PCL_JSON_PRETTY) ? ": " : ":",
+                    (e->flags & PCL_JSON_PRETTY) ? 2 : 1);
+}
+
+/* Writes a wire object: the signature member, then the named members (which
+ * must be in ascending key order; NULL values are skipped). */
+static void wire_object(encoder *e, const char *sig, int depth, const char *k1,
+                        const pcl_value *v1, const char *k2, const pcl_value *v2, const char *k3,
+                        const pcl_value *v3) {
+  pcl_strbuf_append_char(&e->out, '{');
+  member_key(e, SIG_KEY, strlen(SIG_KEY), true, depth);
+  pcl__json_quote(&e->out, sig, strlen(sig), false);
+  const char *keys[] = {k1, k2, k3};
+  const pcl_value *vals[] = {v1, v2, v3};
+  for (int i = 0; i < 3; i++) {
+    if (keys[i] != NULL && vals[i] != NULL) {
+      member_key(e, keys[i], strlen(keys[i]), false, depth);
+      encode(e, vals[i], depth + 1);
+    }
+  }
+  newline(e, depth);
+  pcl_strbuf_append_char(&e->out, '}');
+}
+
+/* Reports that v cannot be written as JSON. */
+static void cannot(encoder *e, const char *what) {
+  if (e->err == NULL) {
+    e->err = pcl_error_new("cannot serialize %s as JSON", what);
+  }
+}
+
+static void encode(encoder *e, const pcl_value *v, int depth) {
+  if (e->err != NULL) {
+    return;
+  }
+  bool wire = (e->flags & PCL_JSON_WIRE) != 0;
+  switch (pcl_kind_of(v)) {
+  case PCL_T_NULL:
+    pcl_strbuf_append_cstr(&e->out, "null");
+    return;
+  case PCL_T_BOOL:
+    pcl_strbuf_append_cstr(&e->out, v->u.b ? "true" : "false");
+    return;
+  case PCL_T_INT:
+    pcl_int_format(&e->out, v);
+    return;
+  case PCL_T_NUMBER:
+    if (isinf(v->u.d)) {
+      cannot(e, "infinity");
+      return;
+    }
+    pcl_number_format(&e->out, v->u.d);
+    return;
+  case PCL_T_STRING:
+    pcl__json_quote(&e->out, v->u.str.ptr, v->u.str.len, (e->flags & PCL_JSON_HTML_ESCAPE) != 0);
+    return;
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    pcl_strbuf_append_char(&e->out, '[');
+    for (size_t i = 0; i < v->u.list.n; i++) {
+      if (i > 0) {
+        pcl_strbuf_append_char(&e->out, ',');
+      }
+      newline(e, depth + 1);
+      encode(e, v->u.list.items[i], depth + 1);
+    }
+    if (v->u.list.n > 0) {
+      newline(e, depth);
+    }
+    pcl_strbuf_append_char(&e->out, ']');
+    return;
+  case PCL_T_MAP:
+    pcl_strbuf_append_char(&e->out, '{');
+    for (size_t i = 0; i < v->u.map.n; i++) {
+      const pcl_value *k = v->u.map.keys[i];
+      member_key(e, k->u.str.ptr, k->u.str.len, i == 0, depth);
+      encode(e, v->u.map.vals[i], depth + 1);
+    }
+    if (v->u.map.n > 0) {
+      newline(e, depth);
+    }
+    pcl_strbuf_append_char(&e->out, '}');
+    return;
+  case PCL_T_SECRET:
+    if (wire) {
+      wire_object(e, SIG_SECRET, depth, "value", v->u.ref.a, NULL, NULL, NULL, NULL);
+    } else {
+      encode(e, v->u.ref.a, depth);
+    }
+    return;
+  case PCL_T_UNKNOWN:
+    if (wire) {
+      pcl__json_quote(&e->out, UNKNOWN_SENTINEL, strlen(UNKNOWN_SENTINEL), false);
+    } else {
+      cannot(e, "an unknown value");
+    }
+    return;
+  case PCL_T_RESOURCE:
+    if (wire) {
+      const pcl_value *id = v->u.ref.b->kind == PCL_T_NULL ? NULL : v->u.ref.b;
+      const pcl_value *ver = v->u.ref.c->kind == PCL_T_NULL ? NULL : v->u.ref.c;
+      wire_object(e, SIG_RESOURCE, depth, "id", id, "packageVersion", ver, "urn", v->u.ref.a);
+    } else {
+      cannot(e, "a resource reference");
+    }
+    return;
+  case PCL_T_ASSET:
+    if (wire) {
+      const char *key = v->sub == PCL_ASSET_FILE ? "path" : v->sub == PCL_ASSET_STRING ? "text" : "uri";
+      wire_object(e, SIG_ASSET, depth, key, v->u.ref.a, NULL, NULL, NULL, NULL);
+    } else {
+      cannot(e, "an asset");
+    }
+    return;
+  case PCL_T_ARCHIVE:
+    if (wire) {
+      const char *key = v->sub == PCL_ARCHIVE_FILE     ? "path"
+                        : v->sub == PCL_ARCHIVE_ASSETS ? "assets"
+                                                       : "uri";
+      wire_object(e, SIG_ARCHIVE, depth, key, v->u.ref.a, NULL, NULL, NULL, NULL);
+    } else {
+      cannot(e, "an archive");
+    }
+    return;
+  case PCL_T_EVENTUAL:
+    cannot(e, "an eventual value");
+    return;
+  }
+}
+
+char *pcl_json_encode(const pcl_value *v, unsigned flags, size_t *len, pcl_error **err) {
+  encoder e = {PCL_STRBUF_INIT, flags, NULL};
+  encode(&e, v, 0);
+  if (e.err != NULL) {
+    pcl_strbuf_free(&e.out);
+    *err = e.err;
+    return NULL;
+  }
+  if (len != NULL) {
+    *len = e.out.len;
+  }
+  return e.out.data;
+}
+
+pcl_value *pcl_json_to_string(const pcl_value *v, unsigned flags, pcl_error **err) {
+  size_t len;
+  char *s = pcl_json_encode(v, flags, &len, err);
+  if (s == NULL) {
+    return NULL;
+  }
+  /* The text is valid UTF-8, and NFC because every string in it is NFC and
+   * JSON punctuation is ASCII. */
+  pcl_value *r = pcl__str_raw(s, len, pcl__is_ascii(s, len));
+  free(s);
+  return r;
+}
+
+bool pcl_json_write(FILE *f, const pcl_value *v, unsigned flags, pcl_error **err) {
+  size_t len;
+  char *s = pcl_json_encode(v, flags, &len, err);
+  if (s == NULL) {
+    return false;
+  }
+  bool ok = fwrite(s, 1, len, f) == len;
+  free(s);
+  if (!ok) {
+    *err = pcl_error_new("cannot write JSON: output error");
+  }
+  return ok;
+}
+
+/* -------------------------------------------------------------- decoding */
+
+/* The state of one decoding. */
+typedef struct decoder {
+  const char *s;  /* The text. */
+  size_t len;     /* Its length. */
+  size_t pos;     /* The next byte to read. */
+  unsigned flags; /* PCL_JSON_* flags. */
+  pcl_error *err; /* The first error, if any. */
+} decoder;
+
+static void fail(decoder *d, const char *what) {
+  if (d->err == NULL) {
+    d->err = pcl_error_new("invalid JSON at byte %zu: %s", d->pos, what);
+  }
+}
+
+static void skip_ws(decoder *d) {
+  while (d->pos < d->len) {
+    char c = d->s[d->pos];
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+      break;
+    }
+    d->pos++;
+  }
+}
+
+static bool literal(decoder *d, const char *word) {
+  size_t n = strlen(word);
+  if (d->len - d->pos >= n && memcmp(d->s + d->pos, word, n) == 0) {
+    d->pos += n;
+    return true;
+  }
+  return false;
+}
+
+/* Reads 4 hex digits; returns -1 when they are not hex. */
+static long hex4(decoder *d) {
+  if (d->len - d->pos < 4) {
+    return -1;
+  }
+  long v = 0;
+  for (int i = 0; i < 4; i++) {
+    char c = d->s[d->pos + (size_t)i];
+    int h = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                   : -1;
+    if (h < 0) {
+      return -1;
+    }
+    v = v * 16 + h;
+  }
+  d->pos += 4;
+  return v;
+}
+
+/* Decodes a string token (at the opening quote) into a string value. */
+static pcl_value *decode_string(decoder *d) {
+  d->pos++;
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  size_t start = d->pos;
+  for (;;) {
+    if (d->pos >= d->len) {
+      fail(d, "unterminated string");
+      pcl_strbuf_free(&b);
+      return NULL;
+    }
+    unsigned char c = (unsigned char)d->s[d->pos];
+    if (c == '"') {
+      break;
+    }
+    if (c < 0x20) {
+      fail(d, "control character in string");
+      pcl_strbuf_free(&b);
+      return NULL;
+    }
+    if (c != '\\') {
+      d->pos++;
+      continue;
+    }
+    pcl_strbuf_append(&b, d->s + start, d->pos - start);
+    d->pos++;
+    char e = d->pos < d->len ? d->s[d->pos++] : '\0';
+    const char *simple = NULL;
+    switch (e) {
+    case '"':
+      simple = "\"";
+      break;
+    case '\\':
+      simple = "\\";
+      break;
+    case '/':
+      simple = "/";
+      break;
+    case 'b':
+      simple = "\b";
+      break;
+    case 'f':
+      simple = "\f";
+      break;
+    case 'n':
+      simple = "\n";
+      break;
+    case 'r':
+      simple = "\r";
+      break;
+    case 't':
+      simple = "\t";
+      break;
+    case 'u': {
+      long cp = hex4(d);
+      if (cp < 0) {
+        fail(d, "invalid \\u escape");
+        pcl_strbuf_free(&b);
+        return NULL;
+      }
+      if (cp >= 0xD800 && cp <= 0xDBFF && d->len - d->pos >= 6 && d->s[d->pos] == '\\' &&
+          d->s[d->pos + 1] == 'u') {
+        size_t save = d->pos;
+        d->pos += 2;
+        long lo = hex4(d);
+        if (lo >= 0xDC00 && lo <= 0xDFFF) {
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        } else {
+          d->pos = save;
+        }
+      }
+      if (cp >= 0xD800 && cp <= 0xDFFF) {
+        cp = 0xFFFD; /* A lone surrogate, replaced as Go does. */
+      }
+      utf8proc_uint8_t enc[4];
+      utf8proc_ssize_t n = utf8proc_encode_char((utf8proc_int32_t)cp, enc);
+      pcl_strbuf_append(&b, (const char *)enc, (size_t)n);
+      break;
+    }
+    default:
+      d->pos--;
+      fail(d, "invalid escape in string");
+      pcl_strbuf_free(&b);
+      return NULL;
+    }
+    if (simple != NULL) {
+      pcl_strbuf_append_char(&b, simple[0]);
+    }
+    start = d->pos;
+  }
+  pcl_strbuf_append(&b, d->s + start, d->pos - start);
+  d->pos++;
+  pcl_error *err = NULL;
+  pcl_value *v = pcl_strbuf_finish(&b, &err);
+  if (v == NULL) {
+    if (d->err == NULL) {
+      d->err = err;
+    } else {
+      pcl_error_free(err);
+    }
+  }
+  return v;
+}
+
+static pcl_value *decode_number(decoder *d) {
+  size_t start = d->pos;
+  /* JSON's grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+  if (d->pos < d->len && d->s[d->pos] == '-') {
+    d->pos++;
+  }
+  size_t int_start = d->pos;
+  while (d->pos < d->len && d->s[d->pos] >= '0' && d->s[d->pos] <= '9') {
+    d->pos++;
+  }
+  size_t nint = d->pos - int_start;
+  if (nint == 0 || (nint > 1 && d->s[int_start] == '0')) {
+    fail(d, "invalid number");
+    return NULL;
+  }
+  if (d->pos < d->len && d->s[d->pos] == '.') {
+    d->pos++;
+    size_t f = d->pos;
+    while (d->pos < d->len && d->s[d->pos] >= '0' && d->s[d->pos] <= '9') {
+      d->pos++;
+    }
+    if (d->pos == f) {
+      fail(d, "invalid number");
+      return NULL;
+    }
+  }
+  if (d->pos < d->len && (d->s[d->pos] == 'e' || d->s[d->pos] == 'E')) {
+    d->pos++;
+    if (d->pos < d->len && (d->s[d->pos] == '+' || d->s[d->pos] == '-')) {
+      d->pos++;
+    }
+    size_t x = d->pos;
+    while (d->pos < d->len && d->s[d->pos] >= '0' && d->s[d->pos] <= '9') {
+      d->pos++;
+    }
+    if (d->pos == x) {
+      fail(d, "invalid number");
+      return NULL;
+    }
+  }
+  pcl_error *err = NULL;
+  pcl_value *v = pcl_num_literal(d->s + start, d->pos - start, &err);
+  if (v == NULL) {
+    if (d->err == NULL) {
+      d->err = err;
+    } else {
+      pcl_error_free(err);
+    }
+  }
+  return v;
+}
+
+static pcl_value *decode_value(decoder *d, int depth);
+
+/* Turns a decoded wire object into the value it stands for (map is
+ * stolen); NULL with an error when a signature object is malformed. */
+static pcl_value *from_wire(decoder *d, pcl_value *map) {
+  pcl_value *sig = pcl_map_get_cstr(map, SIG_KEY);
+  if (sig == NULL || sig->kind != PCL_T_STRING) {
+    return map;
+  }
+  pcl_value *r = NULL;
+  if (pcl_str_eq_cstr(sig, SIG_SECRET)) {
+    pcl_value *inner = pcl_map_get_cstr(map, "value");
+    r = pcl_secret_new(inner != NULL ? inner : pcl_null());
+  } else if (pcl_str_eq_cstr(sig, SIG_RESOURCE)) {
+    pcl_value *urn = pcl_map_get_cstr(map, "urn");
+    if (urn != NULL && urn->kind == PCL_T_STRING) {
+      r = pcl_resource_new(urn, pcl_map_get_cstr(map, "id"), pcl_map_get_cstr(map, "packageVersion"));
+    }
+  } else if (pcl_str_eq_cstr(sig, SIG_ASSET)) {
+    static const char *const keys[] = {"path", "text", "uri"};
+    static const pcl_asset_kind kinds[] = {PCL_ASSET_FILE, PCL_ASSET_STRING, PCL_ASSET_REMOTE};
+    for (int i = 0; i < 3 && r == NULL; i++) {
+      pcl_value *p = pcl_map_get_cstr(map, keys[i]);
+      if (p != NULL && p->kind == PCL_T_STRING) {
+        r = pcl_asset_new(kinds[i], p);
+      }
+    }
+  } else if (pcl_str_eq_cstr(sig, SIG_ARCHIVE)) {
+    static const char *const keys[] = {"path", "assets", "uri"};
+    static const pcl_archive_kind kinds[] = {PCL_ARCHIVE_FILE, PCL_ARCHIVE_ASSETS,
+                                             PCL_ARCHIVE_REMOTE};
+    for (int i = 0; i < 3 && r == NULL; i++) {
+      pcl_value *p = pcl_map_get_cstr(map, keys[i]);
+      if (p != NULL && p->kind == (i == 1 ? PCL_T_MAP : PCL_T_STRING)) {
+        r = pcl_archive_new(kinds[i], p);
+      }
+    }
+  } else {
+    return map;
+  }
+  pcl_release(map);
+  if (r == NULL) {
+    fail(d, "malformed signature object");
+  }
+  return r;
+}
+
+static pcl_value *decode_object(decoder *d, int depth) {
+  d->pos++;
+  pcl_mapbuf b = PCL_MAPBUF_INIT;
+  skip_ws(d);
+  if (d->pos < d->len && d->s[d->pos] == '}') {
+    d->pos++;
+    return pcl_mapbuf_finish(&b);
+  }
+  for (;;) {
+    skip_ws(d);
+    if (d->pos >= d->len || d->s[d->pos] != '"') {
+      fail(d, "expected a string key");
+      break;
+    }
+    pcl_value *key = decode_string(d);
+    if (key == NULL) {
+      break;
+    }
+    skip_ws(d);
+    if (d->pos >= d->len || d->s[d->pos] != ':') {
+      pcl_release(key);
+      fail(d, "expected ':'");
+      break;
+    }
+    d->pos++;
+    pcl_value *val = decode_value(d, depth + 1);
+    if (val == NULL) {
+      pcl_release(key);
+      break;
+    }
+    pcl_mapbuf_put_take(&b, key, val);
+    skip_ws(d);
+    if (d->pos < d->len && d->s[d->pos] == ',') {
+      d->pos++;
+      continue;
+    }
+    if (d->pos < d->len && d->s[d->pos] == '}') {
+      d->pos++;
+      pcl_value *map = pcl_mapbuf_finish(&b);
+      return (d->flags & PCL_JSON_WIRE) ? from_wire(d, map) : map;
+    }
+    fail(d, "expected ',' or '}'");
+    break;
+  }
+  pcl_mapbuf_free(&b);
+  return NULL;
+}
+
+static pcl_value *decode_array(decoder *d, int depth) {
+  d->pos++;
+  pcl_value **items = NULL;
+  size_t n = 0, cap = 0;
+  skip_ws(d);
+  bool ok = false;
+  if (d->pos < d->len && d->s[d->pos] == ']') {
+    d->pos++;
+    ok = true;
+  } else {
+    for (;;) {
+      pcl_value *v = decode_value(d, depth + 1);
+      if (v == NULL) {
+        break;
+      }
+      if (n == cap) {
+        cap = cap ? 2 * cap : 8;
+        items = pcl_xrealloc(items, cap * sizeof *items);
+      }
+      items[n++] = v;
+      skip_ws(d);
+      if (d->pos < d->len && d->s[d->pos] == ',') {
+        d->pos++;
+        continue;
+      }
+      if (d->pos < d->len && d->s[d->pos] == ']') {
+        d->pos++;
+        ok = true;
+        break;
+      }
+      fail(d, "expected ',' or ']'");
+      break;
+    }
+  }
+  pcl_value *r = NULL;
+  if (ok) {
+    r = pcl_list_of_take(items, n);
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      pcl_release(items[i]);
+    }
+  }
+  free(items);
+  return r;
+}
+
+static pcl_value *decode_value(decoder *d, int depth) {
+  if (depth > MAX_DEPTH) {
+    fail(d, "nesting too deep");
+    return NULL;
+  }
+  skip_ws(d);
+  if (d->pos >= d->len) {
+    fail(d, "unexpected end of input");
+    return NULL;
+  }
+  char c = d->s[d->pos];
+  switch (c) {
+  case '{':
+    return decode_object(d, depth);
+  case '[':
+    return decode_array(d, depth);
+  case '"': {
+    pcl_value *s = decode_string(d);
+    if (s != NULL && (d->flags & PCL_JSON_WIRE) && pcl_str_eq_cstr(s, UNKNOWN_SENTINEL)) {
+      pcl_release(s);
+      return pcl_unknown();
+    }
+    return s;
+  }
+  case 't':
+    if (literal(d, "true")) {
+      return pcl_bool(true);
+    }
+    break;
+  case 'f':
+    if (literal(d, "false")) {
+      return pcl_bool(false);
+    }
+    break;
+  case 'n':
+    if (literal(d, "null")) {
+      return pcl_null();
+    }
+    break;
+  default:
+    if (c == '-' || (c >= '0' && c <= '9')) {
+      return decode_number(d);
+    }
+    break;
+  }
+  fail(d, "unexpected character");
+  return NULL;
+}
+
+pcl_value *pcl_json_decode(const char *text, size_t len, unsigned flags, pcl_error **err) {
+  decoder d = {text, len, 0, flags, NULL};
+  pcl_value *v = decode_value(&d, 0);
+  if (v != NULL) {
+    skip_ws(&d);
+    if (d.pos != d.len) {
+      fail(&d, "unexpected text after the value");
+      pcl_release(v);
+      v = NULL;
+    }
+  }
+  if (v == NULL) {
+    *err = d.err != NULL ? d.err : pcl_error_new("invalid JSON");
+  }
+  return v;
+}

@@ -1,0 +1,554 @@
+/* number.c: numeric operators, comparisons, conversions between kinds
+ * (types.md 4.5) and number formatting.
+ *
+ * Semantics (DECISIONS.md D3, types.md 10): operands are converted to
+ * numbers first ("1" + 2 is 3).  int op int is exact for + - * % and unary
+ * minus, with an int64 fast path that promotes to GMP on overflow; "/"
+ * always yields a number, the exact quotient rounded once.  An int zero
+ * divisor of "/" or "%" is an error.  Number arithmetic is IEEE double; a
+ * number zero divisor gives infinity for "/" and the dividend for "%", and
+ * every operation that would produce NaN fails instead.  An unknown operand
+ * gives unknown; a secret operand gives a secret result. */
+#include <ctype.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcl_internal.h"
+
+pcl_value *pcl_number_new(double d) {
+  if (isnan(d)) {
+    fprintf(stderr, "pcl: internal error: NaN number value\n");
+    abort();
+  }
+  pcl_value *v = pcl__value_alloc(PCL_T_NUMBER, 0);
+  v->u.d = d;
+  return v;
+}
+
+/* ------------------------------------------------------------ formatting */
+
+void pcl_number_format(pcl_strbuf *b, double d) {
+  if (isinf(d)) {
+    pcl_strbuf_append_cstr(b, d > 0 ? "+Inf" : "-Inf");
+    return;
+  }
+  if (d == 0) {
+    pcl_strbuf_append_char(b, '0');
+    return;
+  }
+  /* The shortest %.*e form that reads back as d (at most 17 digits). */
+  char buf[40];
+  for (int prec = 0; prec < 17; prec++) {
+    snprintf(buf, sizeof buf, "%.*e", prec, d);
+    if (strtod(buf, NULL) == d) {
+      break;
+    }
+  }
+  /* buf is [-]D[.DDD]e[+-]XX: collect the digits and the exponent. */
+  const char *p = buf;
+  if (*p == '-') {
+    pcl_strbuf_append_char(b, '-');
+    p++;
+  }
+  char digits[24];
+  size_t nd = 0;
+  for (; *p != 'e'; p++) {
+    if (*p != '.') {
+      digits[nd++] = *p;
+    }
+  }
+  while (nd > 1 && digits[nd - 1] == '0') {
+    nd--;
+  }
+  long exp = strtol(p + 1, NULL, 10);
+  if (exp < 0) {
+    pcl_strbuf_append_cstr(b, "0.");
+    for (long i = -1; i > exp; i--) {
+      pcl_strbuf_append_char(b, '0');
+    }
+    pcl_strbuf_append(b, digits, nd);
+    return;
+  }
+  size_t int_digits = (size_t)exp + 1;
+  if (nd <= int_digits) {
+    pcl_strbuf_append(b, digits, nd);
+    for (size_t i = nd; i < int_digits; i++) {
+      pcl_strbuf_append_char(b, '0');
+    }
+    return;
+  }
+  pcl_strbuf_append(b, digits, int_digits);
+  pcl_strbuf_append_char(b, '.');
+  pcl_strbuf_append(b, digits + int_digits, nd - int_digits);
+}
+
+/* ------------------------------------------------------------ comparisons */
+
+int pcl_num_compare(const pcl_value *a, const pcl_value *b) {
+  if (a->kind == PCL_T_INT && b->kind == PCL_T_INT) {
+    int64_t x, y;
+    if (pcl_int_get_i64(a, &x) && pcl_int_get_i64(b, &y)) {
+      return x < y ? -1 : x > y;
+    }
+    mpz_t za, zb;
+    mp_limb_t sa, sb;
+    pcl__int_view(a, za, &sa);
+    pcl__int_view(b, zb, &sb);
+    int c = mpz_cmp(za, zb);
+    return c < 0 ? -1 : c > 0;
+  }
+  if (a->kind == PCL_T_INT) {
+    return pcl__int_cmp_double(a, b->u.d);
+  }
+  if (b->kind == PCL_T_INT) {
+    return -pcl__int_cmp_double(b, a->u.d);
+  }
+  return a->u.d < b->u.d ? -1 : a->u.d > b->u.d;
+}
+
+/* ------------------------------------------------------------- operators */
+
+typedef enum op { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD } op;
+static const char *const op_text[] = {"+", "-", "*", "/", "%"};
+
+/* Makes *out a numeric view of the operand v: v itself, or a number parsed
+ * from a string (then stored in *tmp, which the caller releases).  Returns
+ * false and sets *err when v is not convertible. */
+static bool operand(const pcl_value *v, const char *what, pcl_value **out, pcl_value **tmp,
+                    pcl_error **err) {
+  *tmp = NULL;
+  if (pcl_is_numeric(v)) {
+    *out = (pcl_value *)v;
+    return true;
+  }
+  if (v->kind == PCL_T_STRING) {
+    pcl_value *n = pcl_convert_to_number(v, err);
+    if (n == NULL) {
+      pcl_error_prefix(*err, "invalid %s", what);
+      return false;
+    }
+    *out = *tmp = n;
+    return true;
+  }
+  char *r = pcl_value_repr(v, 64);
+  *err = pcl_error_new("invalid %s %s: a number is required", what, r);
+  free(r);
+  return false;
+}
+
+/* Strips SECRET wrappers from *a and *b and returns whether there were any. */
+static bool unwrap_secrets(const pcl_value **a, const pcl_value **b) {
+  bool secret = false;
+  while (*a != NULL && (*a)->kind == PCL_T_SECRET) {
+    *a = (*a)->u.ref.a;
+    secret = true;
+  }
+  while (*b != NULL && (*b)->kind == PCL_T_SECRET) {
+    *b = (*b)->u.ref.a;
+    secret = true;
+  }
+  return secret;
+}
+
+/* Returns r marked secret when secret is set (r is stolen). */
+static pcl_value *mark(pcl_value *r, bool secret) {
+  if (r == NULL || !secret) {
+    return r;
+  }
+  pcl_value *s = pcl_secret_new(r);
+  pcl_release(r);
+  return s;
+}
+
+static pcl_value *int_op(op o, const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  int64_t x, y, r;
+  bool small = pcl_int_get_i64(a, &x) && pcl_int_get_i64(b, &y);
+  if ((o == OP_DIV || o == OP_MOD) && pcl_num_sign(b) == 0) {
+    char *ra = pcl_value_repr(a, 64);
+    *err = pcl_error_new("cannot compute %s %s 0: division by zero", ra, op_text[o]);
+    free(ra);
+    return NULL;
+  }
+  if (o == OP_DIV) {
+    return pcl_number_new(pcl__int_div_double(a, b));
+  }
+  if (small) {
+    switch (o) {
+    case OP_ADD:
+      if (!__builtin_add_overflow(x, y, &r)) {
+        return pcl_int_new(r);
+      }
+      break;
+    case OP_SUB:
+      if (!__builtin_sub_overflow(x, y, &r)) {
+        return pcl_int_new(r);
+      }
+      break;
+    case OP_MUL:
+      if (!__builtin_mul_overflow(x, y, &r)) {
+        return pcl_int_new(r);
+      }
+      break;
+    case OP_MOD:
+      /* C's % truncates toward zero, as PCL's does; x % -1 is 0 even for
+       * INT64_MIN, where C's operator would overflow. */
+      return pcl_int_new(y == -1 ? 0 : x % y);
+    case OP_DIV:
+      break;
+    }
+  }
+  mpz_t za, zb, zr;
+  mp_limb_t sa, sb;
+  pcl__int_view(a, za, &sa);
+  pcl__int_view(b, zb, &sb);
+  mpz_init(zr);
+  switch (o) {
+  case OP_ADD:
+    mpz_add(zr, za, zb);
+    break;
+  case OP_SUB:
+    mpz_sub(zr, za, zb);
+    break;
+  case OP_MUL:
+    mpz_mul(zr, za, zb);
+    break;
+  case OP_MOD:
+    mpz_tdiv_r(zr, za, zb);
+    break;
+  case OP_DIV:
+    break;
+  }
+  pcl_value *v = pcl__int_from_mpz(zr);
+  mpz_clear(zr);
+  return v;
+}
+
+static pcl_value *number_op(op o, const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  if ((o == OP_DIV || o == OP_MOD) && b->kind == PCL_T_INT && pcl_num_sign(b) == 0) {
+    char *ra = pcl_value_repr(a, 64);
+    *err = pcl_error_new("cannot compute %s %s 0: division by zero", ra, op_text[o]);
+    free(ra);
+    return NULL;
+  }
+  double x = pcl_num_to_double(a), y = pcl_num_to_double(b), r = 0;
+  const char *why = NULL;
+  switch (o) {
+  case OP_ADD:
+    r = x + y;
+    why = "can't compute sum of opposing infinities";
+    break;
+  case OP_SUB:
+    r = x - y;
+    why = "can't subtract infinity from itself";
+    break;
+  case OP_MUL:
+    r = x * y;
+    why = "can't multiply zero by infinity";
+    break;
+  case OP_DIV:
+    r = x / y;
+    why = "can't divide zero by zero or infinity by infinity";
+    break;
+  case OP_MOD:
+    if (y == 0) {
+      /* The reference gives the dividend for a number zero divisor. */
+      return pcl_retain((pcl_value *)a);
+    }
+    r = fmod(x, y);
+    why = "can't compute the remainder of infinity";
+    break;
+  }
+  if (isnan(r)) {
+    *err = pcl_error_new("%s", why);
+    return NULL;
+  }
+  return pcl_number_new(r);
+}
+
+static pcl_value *arith(op o, const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  bool secret = unwrap_secrets(&a, &b);
+  if (a->kind == PCL_T_UNKNOWN || b->kind == PCL_T_UNKNOWN) {
+    return mark(pcl_unknown(), secret);
+  }
+  pcl_value *x, *y, *tx, *ty;
+  if (!operand(a, "left operand", &x, &tx, err)) {
+    return NULL;
+  }
+  if (!operand(b, "right operand", &y, &ty, err)) {
+    pcl_release(tx);
+    return NULL;
+  }
+  pcl_value *r = x->kind == PCL_T_INT && y->kind == PCL_T_INT ? int_op(o, x, y, err)
+                                                              : number_op(o, x, y, err);
+  pcl_release(tx);
+  pcl_release(ty);
+  return mark(r, secret);
+}
+
+pcl_value *pcl_op_add(const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  return arith(OP_ADD, a, b, err);
+}
+pcl_value *pcl_op_sub(const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  return arith(OP_SUB, a, b, err);
+}
+pcl_value *pcl_op_mul(const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  return arith(OP_MUL, a, b, err);
+}
+pcl_value *pcl_op_div(const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  return arith(OP_DIV, a, b, err);
+}
+pcl_value *pcl_op_mod(const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  return arith(OP_MOD, a, b, err);
+}
+
+pcl_value *pcl_op_neg(const pcl_value *a, pcl_error **err) {
+  const pcl_value *none = &pcl_null_value;
+  bool secret = unwrap_secrets(&a, &none);
+  if (a->kind == PCL_T_UNKNOWN) {
+    return mark(pcl_unknown(), secret);
+  }
+  pcl_value *x, *tx;
+  if (!operand(a, "operand", &x, &tx, err)) {
+    return NULL;
+  }
+  pcl_value *r;
+  int64_t i;
+  if (x->kind == PCL_T_NUMBER) {
+    r = pcl_number_new(-x->u.d);
+  } else if (pcl_int_get_i64(x, &i) && i != INT64_MIN) {
+    r = pcl_int_new(-i);
+  } else {
+    mpz_t z, n;
+    mp_limb_t s;
+    pcl__int_view(x, z, &s);
+    mpz_init(n);
+    mpz_neg(n, z);
+    r = pcl__int_from_mpz(n);
+    mpz_clear(n);
+  }
+  pcl_release(tx);
+  return mark(r, secret);
+}
+
+typedef enum rel { REL_LT, REL_LE, REL_GT, REL_GE } rel;
+
+static pcl_value *relation(rel o, const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  bool secret = unwrap_secrets(&a, &b);
+  if (a->kind == PCL_T_UNKNOWN || b->kind == PCL_T_UNKNOWN) {
+    return mark(pcl_unknown(), secret);
+  }
+  pcl_value *x, *y, *tx, *ty;
+  if (!operand(a, "left operand", &x, &tx, err)) {
+    return NULL;
+  }
+  if (!operand(b, "right operand", &y, &ty, err)) {
+    pcl_release(tx);
+    return NULL;
+  }
+  int c = pcl_num_compare(x, y);
+  pcl_release(tx);
+  pcl_release(ty);
+  bool r = false;
+  switch (o) {
+  case REL_LT:
+    r = c < 0;
+    break;
+  case REL_LE:
+    r = c <= 0;
+    break;
+  case REL_GT:
+    r = c > 0;
+    break;
+  case REL_GE:
+    r = c >= 0;
+    break;
+  }
+  return mark(pcl_bool(r), secret);
+}
+
+pcl_value *pcl_op_lt(const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  return relation(REL_LT, a, b, err);
+}
+pcl_value *pcl_op_le(const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  return relation(REL_LE, a, b, err);
+}
+pcl_value *pcl_op_gt(const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  return relation(REL_GT, a, b, err);
+}
+pcl_value *pcl_op_ge(const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  return relation(REL_GE, a, b, err);
+}
+
+pcl_value *pcl_op_eq(const pcl_value *a, const pcl_value *b) {
+  bool secret = unwrap_secrets(&a, &b);
+  if (!pcl_is_wholly_known(a) || !pcl_is_wholly_known(b)) {
+    return mark(pcl_unknown(), secret);
+  }
+  return mark(pcl_bool(pcl_equal(a, b)), secret);
+}
+
+pcl_value *pcl_op_ne(const pcl_value *a, const pcl_value *b) {
+  bool secret = unwrap_secrets(&a, &b);
+  if (!pcl_is_wholly_known(a) || !pcl_is_wholly_known(b)) {
+    return mark(pcl_unknown(), secret);
+  }
+  return mark(pcl_bool(!pcl_equal(a, b)), secret);
+}
+
+/* ----------------------------------------------------------- conversions */
+
+/* Returns the error "cannot convert <v> to <type>: <why>". */
+static pcl_error *convert_error(const pcl_value *v, const char *type, const char *why) {
+  char *r = pcl_kind_of(v) == PCL_T_LIST || pcl_kind_of(v) == PCL_T_MAP ||
+                    pcl_kind_of(v) == PCL_T_SET
+                ? pcl_xstrdup(pcl_kind_name(pcl_kind_of(v)))
+                : pcl_value_repr(v, 64);
+  pcl_error *e = pcl_error_new("cannot convert %s to %s: %s", r, type, why);
+  free(r);
+  return e;
+}
+
+/* Handles the kinds every conversion treats alike: null stays null, unknown
+ * stays unknown and a secret converts its inner value.  Returns true with
+ * the result (or NULL and *err) in *out when v was one of them. */
+static bool convert_common(const pcl_value *v, pcl_value *(*conv)(const pcl_value *, pcl_error **),
+                           pcl_value **out, pcl_error **err) {
+  switch (pcl_kind_of(v)) {
+  case PCL_T_NULL:
+  case PCL_T_UNKNOWN:
+    *out = pcl_retain((pcl_value *)v);
+    return true;
+  case PCL_T_SECRET:
+    *out = mark(conv(v->u.ref.a, err), true);
+    return true;
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_LIST:
+  case PCL_T_MAP:
+  case PCL_T_SET:
+  case PCL_T_RESOURCE:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+  case PCL_T_EVENTUAL:
+    break;
+  }
+  return false;
+}
+
+pcl_value *pcl_convert_to_string(const pcl_value *v, pcl_error **err) {
+  pcl_value *out;
+  if (convert_common(v, pcl_convert_to_string, &out, err)) {
+    return out;
+  }
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  switch (pcl_kind_of(v)) {
+  case PCL_T_STRING:
+    return pcl_retain((pcl_value *)v);
+  case PCL_T_BOOL:
+    return pcl__str_raw(v->u.b ? "true" : "false", v->u.b ? 4 : 5, true);
+  case PCL_T_INT:
+    pcl_int_format(&b, v);
+    break;
+  case PCL_T_NUMBER:
+    pcl_number_format(&b, v->u.d);
+    break;
+  case PCL_T_NULL:
+  case PCL_T_UNKNOWN:
+  case PCL_T_SECRET:
+  case PCL_T_LIST:
+  case PCL_T_MAP:
+  case PCL_T_SET:
+  case PCL_T_RESOURCE:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+  case PCL_T_EVENTUAL:
+    *err = convert_error(v, "string", "a string is required");
+    return NULL;
+  }
+  pcl_value *s = pcl__str_raw(b.data, b.len, true);
+  pcl_strbuf_free(&b);
+  return s;
+}
+
+pcl_value *pcl_convert_to_number(const pcl_value *v, pcl_error **err) {
+  pcl_value *out;
+  if (convert_common(v, pcl_convert_to_number, &out, err)) {
+    return out;
+  }
+  if (pcl_is_numeric(v)) {
+    return pcl_retain((pcl_value *)v);
+  }
+  if (v->kind == PCL_T_STRING) {
+    bool too_long;
+    pcl_value *n = pcl__parse_number(v->u.str.ptr, v->u.str.len, true, &too_long);
+    if (n != NULL) {
+      return n;
+    }
+    *err = convert_error(v, "number", too_long ? "the integer is too long" : "a number is required");
+    return NULL;
+  }
+  *err = convert_error(v, "number", "a number is required");
+  return NULL;
+}
+
+pcl_value *pcl_convert_to_int(const pcl_value *v, pcl_error **err) {
+  pcl_value *out;
+  if (convert_common(v, pcl_convert_to_int, &out, err)) {
+    return out;
+  }
+  if (v->kind == PCL_T_INT) {
+    return pcl_retain((pcl_value *)v);
+  }
+  pcl_value *n = pcl_convert_to_number(v, err);
+  if (n == NULL) {
+    return NULL;
+  }
+  if (n->kind == PCL_T_INT) {
+    return n;
+  }
+  double d = n->u.d;
+  pcl_release(n);
+  if (isinf(d) || floor(d) != d) {
+    *err = convert_error(v, "int", "not an integer");
+    return NULL;
+  }
+  return pcl__int_from_double(d);
+}
+
+pcl_value *pcl_convert_to_bool(const pcl_value *v, pcl_error **err) {
+  pcl_value *out;
+  if (convert_common(v, pcl_convert_to_bool, &out, err)) {
+    return out;
+  }
+  if (v->kind == PCL_T_BOOL) {
+    return pcl_retain((pcl_value *)v);
+  }
+  if (v->kind == PCL_T_STRING) {
+    const char *s = v->u.str.ptr;
+    size_t n = v->u.str.len;
+    if ((n == 4 && memcmp(s, "true", 4) == 0) || (n == 1 && s[0] == '1')) {
+      return pcl_bool(true);
+    }
+    if ((n == 5 && memcmp(s, "false", 5) == 0) || (n == 1 && s[0] == '0')) {
+      return pcl_bool(false);
+    }
+    char lower[6] = {0};
+    for (size_t i = 0; i < n && i < 5; i++) {
+      lower[i] = (char)tolower((unsigned char)s[i]);
+    }
+    if (n == 4 && strcmp(lower, "true") == 0) {
+      *err = convert_error(v, "bool", "a bool is required; to convert from string, use lowercase \"true\"");
+      return NULL;
+    }
+    if (n == 5 && strcmp(lower, "false") == 0) {
+      *err = convert_error(v, "bool", "a bool is required; to convert from string, use lowercase \"false\"");
+      return NULL;
+    }
+  }
+  *err = convert_error(v, "bool", "a bool is required");
+  return NULL;
+}

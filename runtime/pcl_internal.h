@@ -1,0 +1,57 @@
+/* pcl_internal.h: declarations shared by the value-layer modules of
+ * libpclrt (value.c, bigint.c, number.c, str.c, json.c, error.c) and not part
+ * of the public interface.
+ *
+ * Every non-static name here starts with pcl__.  Heap values are allocated
+ * with pcl__value_alloc, which counts live values and bytes; the payload of
+ * a heap string, list, map or big int lives in the same block, right after
+ * the struct, so a value is one allocation. */
+#ifndef PCL_INTERNAL_H
+#define PCL_INTERNAL_H
+
+#include <gmp.h>
+
+#include "pcl.h"
+
+/* Returns a heap value of the given kind whose block has extra payload bytes
+ * after the struct; refs is 1, flags and sub are 0, the union is zeroed. */
+pcl_value *pcl__value_alloc(pcl_kind kind, size_t extra);
+/* Returns the payload bytes of v's block beyond the struct (used to free). */
+size_t pcl__value_extra(const pcl_value *v);
+/* Adds delta (which may be negative) to the counted live bytes. */
+void pcl__count_bytes(long long delta);
+
+/* Returns the int of the GMP integer z (borrowed), demoted to the int64 form
+ * when it fits. */
+pcl_value *pcl__int_from_mpz(mpz_srcptr z);
+/* Makes *view a read-only GMP view of the INT v; scratch provides the limb of
+ * a small int and must live as long as the view.  The view must not be
+ * written or cleared. */
+void pcl__int_view(const pcl_value *v, mpz_t view, mp_limb_t *scratch);
+/* Returns |z| rounded to nearest, ties to even, with the sign of z. */
+double pcl__mpz_to_double_rne(mpz_srcptr z);
+/* Returns q * 2^exp2 rounded to nearest (ties to even) for q >= 0; sticky
+ * says the exact value is slightly more than q * 2^exp2 (a nonzero
+ * remainder was dropped below q's last bit). */
+double pcl__mpz_scaled_to_double(mpz_srcptr q, long exp2, bool sticky);
+/* Returns the exact quotient a / b of two INTs rounded once; b is nonzero. */
+double pcl__int_div_double(const pcl_value *a, const pcl_value *b);
+/* Compares the INT a with the finite or infinite double d exactly. */
+int pcl__int_cmp_double(const pcl_value *a, double d);
+/* Returns the int whose value is the integral finite double d. */
+pcl_value *pcl__int_from_double(double d);
+/* Parses decimal number text (see pcl_num_literal); allow_inf also accepts
+ * Inf, +Inf, -Inf and inf.  Returns NULL when the syntax is wrong (no error),
+ * and sets *too_long when the syntax is right but the int is too long. */
+pcl_value *pcl__parse_number(const char *text, size_t len, bool allow_inf, bool *too_long);
+
+/* Returns whether s[0..len) is pure ASCII. */
+bool pcl__is_ascii(const char *s, size_t len);
+/* Returns a string value of exactly the bytes s[0..len), which must already
+ * be valid NFC UTF-8 (no check, no normalisation). */
+pcl_value *pcl__str_raw(const char *s, size_t len, bool ascii);
+/* Appends the JSON-quoted form of the bytes s[0..len) to b (Go escaping;
+ * html adds the < > & escapes). */
+void pcl__json_quote(pcl_strbuf *b, const char *s, size_t len, bool html);
+
+#endif

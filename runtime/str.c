@@ -1,0 +1,256 @@
+/* str.c: string values and the string builder.
+ *
+ * Every string value is valid UTF-8 in Unicode NFC (DECISIONS.md D9): the
+ * constructors validate and normalise through utf8proc, except that pure
+ * ASCII text, which is always NFC, is copied without calling it.  A heap
+ * string keeps its bytes, NUL-terminated, in the value's own block; the
+ * length is explicit, so a string may contain NUL.  Strings compare by
+ * bytes; length counts extended grapheme clusters. */
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#include "pcl_internal.h"
+
+bool pcl__is_ascii(const char *s, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    if ((unsigned char)s[i] >= 0x80) {
+      return false;
+    }
+  }
+  return true;
+}
+
+pcl_value *pcl__str_raw(const char *s, size_t len, bool ascii) {
+  pcl_value *v = pcl__value_alloc(PCL_T_STRING, len + 1);
+  char *p = (char *)(v + 1);
+  if (len > 0) {
+    memcpy(p, s, len);
+  }
+  p[len] = '\0';
+  v->flags = ascii ? PCL_F_ASCII : 0;
+  v->u.str.len = len;
+  v->u.str.ptr = p;
+  return v;
+}
+
+/* Returns the NFC string of valid non-ASCII UTF-8, or NULL when the bytes
+ * are not valid UTF-8. */
+static pcl_value *str_nfc(const char *s, size_t len) {
+  utf8proc_uint8_t *out = NULL;
+  utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len, &out,
+                                    UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+  if (n < 0) {
+    return NULL;
+  }
+  pcl_value *v = pcl__str_raw((const char *)out, (size_t)n, false);
+  free(out);
+  return v;
+}
+
+pcl_value *pcl_str_new(const char *s, size_t len, pcl_error **err) {
+  if (pcl__is_ascii(s, len)) {
+    return pcl__str_raw(s, len, true);
+  }
+  pcl_value *v = str_nfc(s, len);
+  if (v == NULL) {
+    /* Find the first bad byte for the message. */
+    size_t i = 0;
+    while (i < len) {
+      utf8proc_int32_t cp;
+      utf8proc_ssize_t k =
+          utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp);
+      if (k <= 0) {
+        break;
+      }
+      i += (size_t)k;
+    }
+    *err = pcl_error_new("invalid UTF-8 in string at byte %zu", i);
+  }
+  return v;
+}
+
+pcl_value *pcl_str_new_lossy(const char *s, size_t len) {
+  if (pcl__is_ascii(s, len)) {
+    return pcl__str_raw(s, len, true);
+  }
+  pcl_value *v = str_nfc(s, len);
+  if (v != NULL) {
+    return v;
+  }
+  /* Replace every byte that does not start a valid sequence by U+FFFD. */
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  size_t i = 0;
+  while (i < len) {
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t k =
+        utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp);
+    if (k <= 0) {
+      pcl_strbuf_append(&b, "\xEF\xBF\xBD", 3);
+      i++;
+    } else {
+      pcl_strbuf_append(&b, s + i, (size_t)k);
+      i += (size_t)k;
+    }
+  }
+  v = str_nfc(b.data, b.len);
+  pcl_strbuf_free(&b);
+  return v;
+}
+
+pcl_value *pcl_str_from_cstr(const char *s) { return pcl_str_new_lossy(s, strlen(s)); }
+
+pcl_value *pcl_str_concat(const pcl_value *a, const pcl_value *b) {
+  if (b->u.str.len == 0) {
+    return pcl_retain((pcl_value *)a);
+  }
+  if (a->u.str.len == 0) {
+    return pcl_retain((pcl_value *)b);
+  }
+  pcl_strbuf buf = PCL_STRBUF_INIT;
+  pcl_strbuf_append(&buf, a->u.str.ptr, a->u.str.len);
+  pcl_strbuf_append(&buf, b->u.str.ptr, b->u.str.len);
+  pcl_value *v;
+  if ((a->flags & PCL_F_ASCII) && (b->flags & PCL_F_ASCII)) {
+    v = pcl__str_raw(buf.data, buf.len, true);
+  } else {
+    /* Two valid strings make a valid string; only NFC may change at the
+     * seam (a combining mark at the start of b). */
+    v = pcl_str_new_lossy(buf.data, buf.len);
+  }
+  pcl_strbuf_free(&buf);
+  return v;
+}
+
+bool pcl_str_eq_cstr(const pcl_value *v, const char *s) {
+  size_t n = strlen(s);
+  return v->u.str.len == n && memcmp(v->u.str.ptr, s, n) == 0;
+}
+
+size_t pcl_str_graphemes(const pcl_value *v) {
+  const char *s = v->u.str.ptr;
+  size_t len = v->u.str.len;
+  if ((v->flags & PCL_F_ASCII) || pcl__is_ascii(s, len)) {
+    /* In ASCII only CR LF joins two characters into one cluster. */
+    size_t count = len;
+    for (size_t i = 0; i + 1 < len; i++) {
+      if (s[i] == '\r' && s[i + 1] == '\n') {
+        count--;
+      }
+    }
+    return count;
+  }
+  size_t count = 0, i = 0;
+  utf8proc_int32_t prev = -1, state = 0;
+  while (i < len) {
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t k =
+        utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp);
+    if (k <= 0) {
+      /* Not reachable for a valid string; count the byte on its own. */
+      count++;
+      i++;
+      prev = -1;
+      continue;
+    }
+    if (prev < 0 || utf8proc_grapheme_break_stateful(prev, cp, &state)) {
+      count++;
+    }
+    prev = cp;
+    i += (size_t)k;
+  }
+  return count;
+}
+
+/* ---------------------------------------------------------------- strbuf */
+
+void pcl_strbuf_init(pcl_strbuf *b) { *b = (pcl_strbuf)PCL_STRBUF_INIT; }
+
+/* Makes room for n more bytes plus the terminating NUL. */
+static void reserve(pcl_strbuf *b, size_t n) {
+  if (b->len + n + 1 <= b->cap) {
+    return;
+  }
+  size_t cap = b->cap ? b->cap : 32;
+  while (cap < b->len + n + 1) {
+    cap *= 2;
+  }
+  b->data = pcl_xrealloc(b->data, cap);
+  b->cap = cap;
+}
+
+void pcl_strbuf_append(pcl_strbuf *b, const char *s, size_t n) {
+  reserve(b, n);
+  if (n > 0) {
+    memcpy(b->data + b->len, s, n);
+  }
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
+void pcl_strbuf_append_cstr(pcl_strbuf *b, const char *s) { pcl_strbuf_append(b, s, strlen(s)); }
+
+void pcl_strbuf_append_char(pcl_strbuf *b, char c) { pcl_strbuf_append(b, &c, 1); }
+
+void pcl_strbuf_appendf(pcl_strbuf *b, const char *fmt, ...) {
+  va_list ap, copy;
+  va_start(ap, fmt);
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  if (n > 0) {
+    reserve(b, (size_t)n);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+  }
+  va_end(ap);
+}
+
+bool pcl_strbuf_append_value(pcl_strbuf *b, const pcl_value *v, pcl_error **err) {
+  while (v->kind == PCL_T_SECRET) {
+    v = v->u.ref.a;
+  }
+  switch (pcl_kind_of(v)) {
+  case PCL_T_STRING:
+    pcl_strbuf_append(b, v->u.str.ptr, v->u.str.len);
+    return true;
+  case PCL_T_INT:
+    pcl_int_format(b, v);
+    return true;
+  case PCL_T_NUMBER:
+    pcl_number_format(b, v->u.d);
+    return true;
+  case PCL_T_BOOL:
+    pcl_strbuf_append_cstr(b, v->u.b ? "true" : "false");
+    return true;
+  case PCL_T_NULL:
+    *err = pcl_error_new("invalid template interpolation value: the expression result is null");
+    return false;
+  case PCL_T_UNKNOWN:
+  case PCL_T_EVENTUAL:
+    *err = pcl_error_new("invalid template interpolation value: the value is not known");
+    return false;
+  case PCL_T_LIST:
+  case PCL_T_MAP:
+  case PCL_T_SET:
+  case PCL_T_RESOURCE:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+  case PCL_T_SECRET:
+    break;
+  }
+  *err = pcl_error_new("invalid template interpolation value: cannot include a %s in a string",
+                       pcl_kind_name(pcl_kind_of(v)));
+  return false;
+}
+
+pcl_value *pcl_strbuf_finish(pcl_strbuf *b, pcl_error **err) {
+  pcl_value *v = pcl_str_new(b->data != NULL ? b->data : "", b->len, err);
+  pcl_strbuf_free(b);
+  return v;
+}
+
+void pcl_strbuf_free(pcl_strbuf *b) {
+  free(b->data);
+  *b = (pcl_strbuf)PCL_STRBUF_INIT;
+}

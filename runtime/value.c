@@ -1,0 +1,779 @@
+/* value.c: the core of the value layer: allocation and live counters, the
+ * immortal singletons, collections (lists, sets, maps), resource references,
+ * assets, archives, secrets and eventual values, deep equality and the total
+ * order used for sets, and short printable forms for error messages.
+ *
+ * Invariants: a heap value is one block (struct plus payload) with refs >= 1;
+ * static values have refs == 0 and are never freed.  Map keys are STRING
+ * values in strictly ascending byte order; set elements are in pcl_compare
+ * order without duplicates.  Every heap block and every GMP block is counted
+ * in live_bytes, so a program that released everything reads zero. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcl_internal.h"
+
+static size_t live_values;
+static size_t live_bytes;
+
+pcl_value pcl_null_value = PCL_STATIC_NULL;
+pcl_value pcl_true_value = PCL_STATIC_BOOL(true);
+pcl_value pcl_false_value = PCL_STATIC_BOOL(false);
+pcl_value pcl_unknown_value = {.kind = PCL_T_UNKNOWN};
+
+/* ------------------------------------------------------------ allocation */
+
+static _Noreturn void out_of_memory(size_t n) {
+  fprintf(stderr, "pcl: out of memory allocating %zu bytes\n", n);
+  abort();
+}
+
+void *pcl_xmalloc(size_t n) {
+  void *p = malloc(n == 0 ? 1 : n);
+  if (p == NULL) {
+    out_of_memory(n);
+  }
+  return p;
+}
+
+void *pcl_xcalloc(size_t count, size_t size) {
+  void *p = calloc(count == 0 ? 1 : count, size == 0 ? 1 : size);
+  if (p == NULL) {
+    out_of_memory(count * size);
+  }
+  return p;
+}
+
+void *pcl_xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n == 0 ? 1 : n);
+  if (q == NULL) {
+    out_of_memory(n);
+  }
+  return q;
+}
+
+char *pcl_xstrdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *p = pcl_xmalloc(n);
+  memcpy(p, s, n);
+  return p;
+}
+
+void pcl__count_bytes(long long delta) {
+  live_bytes = (size_t)((long long)live_bytes + delta);
+}
+
+/* GMP's allocation hooks: the same allocator, with the bytes counted. */
+static void *gmp_alloc(size_t n) {
+  pcl__count_bytes((long long)n);
+  return pcl_xmalloc(n);
+}
+
+static void *gmp_realloc(void *p, size_t old_size, size_t new_size) {
+  pcl__count_bytes((long long)new_size - (long long)old_size);
+  return pcl_xrealloc(p, new_size);
+}
+
+static void gmp_free(void *p, size_t n) {
+  pcl__count_bytes(-(long long)n);
+  free(p);
+}
+
+static bool gmp_hooked;
+
+void pcl_values_init(void) {
+  if (!gmp_hooked) {
+    gmp_hooked = true;
+    mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);
+  }
+}
+
+/* Hooks GMP before main so that no GMP block escapes the count. */
+static void values_constructor(void) __attribute__((constructor));
+static void values_constructor(void) { pcl_values_init(); }
+
+size_t pcl_rt_live_values(void) { return live_values; }
+size_t pcl_rt_live_bytes(void) { return live_bytes; }
+
+bool pcl_values_check_leaks(FILE *f) {
+  if (live_values == 0 && live_bytes == 0) {
+    return true;
+  }
+  if (f != NULL) {
+    fprintf(f, "pcl: %zu values (%zu bytes) still alive at shutdown\n", live_values,
+            live_bytes);
+  }
+  return false;
+}
+
+pcl_value *pcl__value_alloc(pcl_kind kind, size_t extra) {
+  size_t n = sizeof(pcl_value) + extra;
+  pcl_value *v = pcl_xmalloc(n);
+  memset(v, 0, sizeof *v);
+  v->refs = 1;
+  v->kind = (uint8_t)kind;
+  live_values++;
+  live_bytes += n;
+  return v;
+}
+
+size_t pcl__value_extra(const pcl_value *v) {
+  switch ((pcl_kind)v->kind) {
+  case PCL_T_INT:
+    if (v->flags & PCL_F_BIGINT) {
+      int64_t size = v->u.big.size;
+      return (size_t)(size < 0 ? -size : size) * sizeof(uint64_t);
+    }
+    return 0;
+  case PCL_T_STRING:
+    return v->u.str.len + 1;
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    return v->u.list.n * sizeof(pcl_value *);
+  case PCL_T_MAP:
+    return 2 * v->u.map.n * sizeof(pcl_value *);
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_NUMBER:
+  case PCL_T_RESOURCE:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+  case PCL_T_UNKNOWN:
+  case PCL_T_SECRET:
+  case PCL_T_EVENTUAL:
+    return 0;
+  }
+  return 0;
+}
+
+void pcl__value_free(pcl_value *v) {
+  switch ((pcl_kind)v->kind) {
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    for (size_t i = 0; i < v->u.list.n; i++) {
+      pcl_release(v->u.list.items[i]);
+    }
+    break;
+  case PCL_T_MAP:
+    for (size_t i = 0; i < v->u.map.n; i++) {
+      pcl_release(v->u.map.keys[i]);
+      pcl_release(v->u.map.vals[i]);
+    }
+    break;
+  case PCL_T_RESOURCE:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+  case PCL_T_SECRET:
+    pcl_release(v->u.ref.a);
+    pcl_release(v->u.ref.b);
+    pcl_release(v->u.ref.c);
+    break;
+  case PCL_T_EVENTUAL:
+    v->u.ev.ops->release(v->u.ev.ptr);
+    break;
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_UNKNOWN:
+    break;
+  }
+  live_values--;
+  live_bytes -= sizeof(pcl_value) + pcl__value_extra(v);
+  free(v);
+}
+
+const char *pcl_kind_name(pcl_kind k) {
+  static const char *const names[] = {
+#define PCL__KIND_NAME(name, text) text,
+      PCL_VALUE_KINDS(PCL__KIND_NAME)
+#undef PCL__KIND_NAME
+  };
+  return (size_t)k < sizeof names / sizeof names[0] ? names[k] : "invalid";
+}
+
+/* ------------------------------------------------------------ collections */
+
+size_t pcl_len(const pcl_value *v) {
+  return v->kind == PCL_T_MAP ? v->u.map.n : v->u.list.n;
+}
+
+/* The payload of a heap collection: the pointer arrays after the struct. */
+static pcl_value **payload(pcl_value *v) { return (pcl_value **)(void *)(v + 1); }
+
+pcl_value *pcl_list_new(size_t n) {
+  pcl_value *v = pcl__value_alloc(PCL_T_LIST, n * sizeof(pcl_value *));
+  pcl_value **items = payload(v);
+  for (size_t i = 0; i < n; i++) {
+    items[i] = NULL;
+  }
+  v->u.list.n = n;
+  v->u.list.items = items;
+  return v;
+}
+
+void pcl_list_init_take(pcl_value *list, size_t i, pcl_value *item) {
+  payload(list)[i] = item;
+}
+
+pcl_value *pcl_list_of(pcl_value *const *items, size_t n) {
+  pcl_value *v = pcl_list_new(n);
+  for (size_t i = 0; i < n; i++) {
+    payload(v)[i] = pcl_retain(items[i]);
+  }
+  return v;
+}
+
+pcl_value *pcl_list_of_take(pcl_value *const *items, size_t n) {
+  pcl_value *v = pcl_list_new(n);
+  for (size_t i = 0; i < n; i++) {
+    payload(v)[i] = items[i];
+  }
+  return v;
+}
+
+/* An element of an array being sorted, with its original position so that
+ * sorting is stable. */
+typedef struct sort_item {
+  pcl_value *v; /* The element (or map key). */
+  size_t pos;   /* Its index in the input. */
+} sort_item;
+
+static int cmp_set_items(const void *pa, const void *pb) {
+  const sort_item *a = pa, *b = pb;
+  int c = pcl_compare(a->v, b->v);
+  if (c != 0) {
+    return c;
+  }
+  return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+static int cmp_key_bytes(const pcl_value *a, const pcl_value *b) {
+  size_t n = a->u.str.len < b->u.str.len ? a->u.str.len : b->u.str.len;
+  int c = memcmp(a->u.str.ptr, b->u.str.ptr, n);
+  if (c != 0) {
+    return c;
+  }
+  return a->u.str.len < b->u.str.len ? -1 : a->u.str.len > b->u.str.len;
+}
+
+static int cmp_map_items(const void *pa, const void *pb) {
+  const sort_item *a = pa, *b = pb;
+  int c = cmp_key_bytes(a->v, b->v);
+  if (c != 0) {
+    return c;
+  }
+  return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Builds a set; take says whether the caller's references are stolen. */
+static pcl_value *set_build(pcl_value *const *items, size_t n, bool take) {
+  sort_item *tmp = pcl_xmalloc(n * sizeof *tmp);
+  for (size_t i = 0; i < n; i++) {
+    tmp[i].v = items[i];
+    tmp[i].pos = i;
+  }
+  qsort(tmp, n, sizeof *tmp, cmp_set_items);
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (kept > 0 && pcl_equal(tmp[kept - 1].v, tmp[i].v)) {
+      if (take) {
+        pcl_release(tmp[i].v);
+      }
+      continue;
+    }
+    tmp[kept++] = tmp[i];
+  }
+  pcl_value *v = pcl__value_alloc(PCL_T_SET, kept * sizeof(pcl_value *));
+  pcl_value **out = payload(v);
+  for (size_t i = 0; i < kept; i++) {
+    out[i] = take ? tmp[i].v : pcl_retain(tmp[i].v);
+  }
+  v->u.list.n = kept;
+  v->u.list.items = out;
+  free(tmp);
+  return v;
+}
+
+pcl_value *pcl_set_of(pcl_value *const *items, size_t n) { return set_build(items, n, false); }
+pcl_value *pcl_set_of_take(pcl_value *const *items, size_t n) { return set_build(items, n, true); }
+
+/* Builds a map; of equal keys the last pair wins. */
+static pcl_value *map_build(pcl_value *const *keys, pcl_value *const *vals, size_t n, bool take) {
+  sort_item *tmp = pcl_xmalloc(n * sizeof *tmp);
+  bool sorted = true;
+  for (size_t i = 0; i < n; i++) {
+    tmp[i].v = keys[i];
+    tmp[i].pos = i;
+    if (i > 0 && sorted && cmp_key_bytes(keys[i - 1], keys[i]) >= 0) {
+      sorted = false;
+    }
+  }
+  if (!sorted) {
+    qsort(tmp, n, sizeof *tmp, cmp_map_items);
+  }
+  /* Keep the last of every run of equal keys. */
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i + 1 < n && cmp_key_bytes(tmp[i].v, tmp[i + 1].v) == 0) {
+      if (take) {
+        pcl_release(keys[tmp[i].pos]);
+        pcl_release(vals[tmp[i].pos]);
+      }
+      continue;
+    }
+    tmp[kept++] = tmp[i];
+  }
+  pcl_value *v = pcl__value_alloc(PCL_T_MAP, 2 * kept * sizeof(pcl_value *));
+  pcl_value **k = payload(v);
+  pcl_value **d = k + kept;
+  for (size_t i = 0; i < kept; i++) {
+    size_t p = tmp[i].pos;
+    k[i] = take ? keys[p] : pcl_retain(keys[p]);
+    d[i] = take ? vals[p] : pcl_retain(vals[p]);
+  }
+  v->u.map.n = kept;
+  v->u.map.keys = k;
+  v->u.map.vals = d;
+  free(tmp);
+  return v;
+}
+
+pcl_value *pcl_map_of(pcl_value *const *keys, pcl_value *const *vals, size_t n) {
+  return map_build(keys, vals, n, false);
+}
+
+pcl_value *pcl_map_of_take(pcl_value *const *keys, pcl_value *const *vals, size_t n) {
+  return map_build(keys, vals, n, true);
+}
+
+pcl_value *pcl_map_get(const pcl_value *map, const char *key, size_t key_len) {
+  size_t lo = 0, hi = map->u.map.n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const pcl_value *k = map->u.map.keys[mid];
+    size_t n = k->u.str.len < key_len ? k->u.str.len : key_len;
+    int c = memcmp(k->u.str.ptr, key, n);
+    if (c == 0) {
+      c = k->u.str.len < key_len ? -1 : k->u.str.len > key_len;
+    }
+    if (c == 0) {
+      return map->u.map.vals[mid];
+    }
+    if (c < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return NULL;
+}
+
+pcl_value *pcl_map_get_cstr(const pcl_value *map, const char *key) {
+  return pcl_map_get(map, key, strlen(key));
+}
+
+void pcl_mapbuf_put_take(pcl_mapbuf *b, pcl_value *key, pcl_value *val) {
+  if (b->n == b->cap) {
+    b->cap = b->cap ? 2 * b->cap : 8;
+    b->keys = pcl_xrealloc(b->keys, b->cap * sizeof *b->keys);
+    b->vals = pcl_xrealloc(b->vals, b->cap * sizeof *b->vals);
+  }
+  b->keys[b->n] = key;
+  b->vals[b->n] = val;
+  b->n++;
+}
+
+void pcl_mapbuf_put_cstr(pcl_mapbuf *b, const char *key, pcl_value *val) {
+  pcl_mapbuf_put_take(b, pcl_str_from_cstr(key), val);
+}
+
+pcl_value *pcl_mapbuf_finish(pcl_mapbuf *b) {
+  pcl_value *v = pcl_map_of_take(b->keys, b->vals, b->n);
+  free(b->keys);
+  free(b->vals);
+  *b = (pcl_mapbuf)PCL_MAPBUF_INIT;
+  return v;
+}
+
+void pcl_mapbuf_free(pcl_mapbuf *b) {
+  for (size_t i = 0; i < b->n; i++) {
+    pcl_release(b->keys[i]);
+    pcl_release(b->vals[i]);
+  }
+  free(b->keys);
+  free(b->vals);
+  *b = (pcl_mapbuf)PCL_MAPBUF_INIT;
+}
+
+/* ------------------------------------------------------------ other kinds */
+
+pcl_value *pcl_resource_new(pcl_value *urn, pcl_value *id, pcl_value *version) {
+  pcl_value *v = pcl__value_alloc(PCL_T_RESOURCE, 0);
+  v->u.ref.a = pcl_retain(urn);
+  v->u.ref.b = pcl_retain(id != NULL ? id : pcl_null());
+  v->u.ref.c = pcl_retain(version != NULL ? version : pcl_null());
+  return v;
+}
+
+pcl_value *pcl_asset_new(pcl_asset_kind kind, pcl_value *payload_value) {
+  pcl_value *v = pcl__value_alloc(PCL_T_ASSET, 0);
+  v->sub = (uint16_t)kind;
+  v->u.ref.a = pcl_retain(payload_value);
+  return v;
+}
+
+pcl_value *pcl_archive_new(pcl_archive_kind kind, pcl_value *payload_value) {
+  pcl_value *v = pcl__value_alloc(PCL_T_ARCHIVE, 0);
+  v->sub = (uint16_t)kind;
+  v->u.ref.a = pcl_retain(payload_value);
+  return v;
+}
+
+pcl_value *pcl_secret_new(pcl_value *inner) {
+  if (inner->kind == PCL_T_SECRET) {
+    return pcl_retain(inner);
+  }
+  pcl_value *v = pcl__value_alloc(PCL_T_SECRET, 0);
+  v->u.ref.a = pcl_retain(inner);
+  return v;
+}
+
+pcl_value *pcl_eventual_new_take(void *ptr, const pcl_eventual_ops *ops) {
+  pcl_value *v = pcl__value_alloc(PCL_T_EVENTUAL, 0);
+  v->u.ev.ptr = ptr;
+  v->u.ev.ops = ops;
+  return v;
+}
+
+bool pcl_is_wholly_known(const pcl_value *v) {
+  switch ((pcl_kind)v->kind) {
+  case PCL_T_UNKNOWN:
+  case PCL_T_EVENTUAL:
+    return false;
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    for (size_t i = 0; i < v->u.list.n; i++) {
+      if (!pcl_is_wholly_known(v->u.list.items[i])) {
+        return false;
+      }
+    }
+    return true;
+  case PCL_T_MAP:
+    for (size_t i = 0; i < v->u.map.n; i++) {
+      if (!pcl_is_wholly_known(v->u.map.vals[i])) {
+        return false;
+      }
+    }
+    return true;
+  case PCL_T_SECRET:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+    return pcl_is_wholly_known(v->u.ref.a);
+  case PCL_T_RESOURCE:
+    return pcl_is_wholly_known(v->u.ref.a) && pcl_is_wholly_known(v->u.ref.b) &&
+           pcl_is_wholly_known(v->u.ref.c);
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+    return true;
+  }
+  return true;
+}
+
+bool pcl_has_secret(const pcl_value *v) {
+  switch ((pcl_kind)v->kind) {
+  case PCL_T_SECRET:
+    return true;
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    for (size_t i = 0; i < v->u.list.n; i++) {
+      if (pcl_has_secret(v->u.list.items[i])) {
+        return true;
+      }
+    }
+    return false;
+  case PCL_T_MAP:
+    for (size_t i = 0; i < v->u.map.n; i++) {
+      if (pcl_has_secret(v->u.map.vals[i])) {
+        return true;
+      }
+    }
+    return false;
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+    return pcl_has_secret(v->u.ref.a);
+  case PCL_T_RESOURCE:
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_UNKNOWN:
+  case PCL_T_EVENTUAL:
+    return false;
+  }
+  return false;
+}
+
+pcl_value *pcl_strip_secrets(pcl_value *v) {
+  if (!pcl_has_secret(v)) {
+    return pcl_retain(v);
+  }
+  switch ((pcl_kind)v->kind) {
+  case PCL_T_SECRET:
+    return pcl_strip_secrets(v->u.ref.a);
+  case PCL_T_LIST:
+  case PCL_T_SET: {
+    size_t n = v->u.list.n;
+    pcl_value **items = pcl_xmalloc(n * sizeof *items);
+    for (size_t i = 0; i < n; i++) {
+      items[i] = pcl_strip_secrets(v->u.list.items[i]);
+    }
+    /* Stripping can make set elements equal, so a set is rebuilt. */
+    pcl_value *r = v->kind == PCL_T_SET ? pcl_set_of_take(items, n) : pcl_list_of_take(items, n);
+    free(items);
+    return r;
+  }
+  case PCL_T_MAP: {
+    size_t n = v->u.map.n;
+    pcl_value **vals = pcl_xmalloc(n * sizeof *vals);
+    for (size_t i = 0; i < n; i++) {
+      vals[i] = pcl_strip_secrets(v->u.map.vals[i]);
+    }
+    pcl_value *r = pcl__value_alloc(PCL_T_MAP, 2 * n * sizeof(pcl_value *));
+    pcl_value **k = payload(r);
+    for (size_t i = 0; i < n; i++) {
+      k[i] = pcl_retain(v->u.map.keys[i]);
+      k[n + i] = vals[i];
+    }
+    r->u.map.n = n;
+    r->u.map.keys = k;
+    r->u.map.vals = k + n;
+    free(vals);
+    return r;
+  }
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE: {
+    pcl_value *inner = pcl_strip_secrets(v->u.ref.a);
+    pcl_value *r = v->kind == PCL_T_ASSET ? pcl_asset_new((pcl_asset_kind)v->sub, inner)
+                                          : pcl_archive_new((pcl_archive_kind)v->sub, inner);
+    pcl_release(inner);
+    return r;
+  }
+  case PCL_T_RESOURCE:
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_UNKNOWN:
+  case PCL_T_EVENTUAL:
+    break;
+  }
+  return pcl_retain(v);
+}
+
+/* ------------------------------------------------------ equality and order */
+
+/* The rank of a kind in the total order; ints and numbers share one. */
+static int kind_rank(pcl_kind k) {
+  return k == PCL_T_INT ? (int)PCL_T_NUMBER : (int)k;
+}
+
+static int cmp_sizes(size_t a, size_t b) { return a < b ? -1 : a > b; }
+
+int pcl_compare(const pcl_value *a, const pcl_value *b) {
+  while (a->kind == PCL_T_SECRET) {
+    a = a->u.ref.a;
+  }
+  while (b->kind == PCL_T_SECRET) {
+    b = b->u.ref.a;
+  }
+  if (a == b) {
+    return 0;
+  }
+  int ra = kind_rank((pcl_kind)a->kind), rb = kind_rank((pcl_kind)b->kind);
+  if (ra != rb) {
+    return ra < rb ? -1 : 1;
+  }
+  switch ((pcl_kind)a->kind) {
+  case PCL_T_NULL:
+  case PCL_T_UNKNOWN:
+    return 0;
+  case PCL_T_BOOL:
+    return (int)a->u.b - (int)b->u.b;
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+    return pcl_num_compare(a, b);
+  case PCL_T_STRING:
+    return cmp_key_bytes(a, b);
+  case PCL_T_LIST:
+  case PCL_T_SET: {
+    size_t n = a->u.list.n < b->u.list.n ? a->u.list.n : b->u.list.n;
+    for (size_t i = 0; i < n; i++) {
+      int c = pcl_compare(a->u.list.items[i], b->u.list.items[i]);
+      if (c != 0) {
+        return c;
+      }
+    }
+    return cmp_sizes(a->u.list.n, b->u.list.n);
+  }
+  case PCL_T_MAP: {
+    size_t n = a->u.map.n < b->u.map.n ? a->u.map.n : b->u.map.n;
+    for (size_t i = 0; i < n; i++) {
+      int c = cmp_key_bytes(a->u.map.keys[i], b->u.map.keys[i]);
+      if (c == 0) {
+        c = pcl_compare(a->u.map.vals[i], b->u.map.vals[i]);
+      }
+      if (c != 0) {
+        return c;
+      }
+    }
+    return cmp_sizes(a->u.map.n, b->u.map.n);
+  }
+  case PCL_T_RESOURCE: {
+    int c = pcl_compare(a->u.ref.a, b->u.ref.a);
+    if (c == 0) {
+      c = pcl_compare(a->u.ref.b, b->u.ref.b);
+    }
+    if (c == 0) {
+      c = pcl_compare(a->u.ref.c, b->u.ref.c);
+    }
+    return c;
+  }
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+    if (a->sub != b->sub) {
+      return a->sub < b->sub ? -1 : 1;
+    }
+    return pcl_compare(a->u.ref.a, b->u.ref.a);
+  case PCL_T_EVENTUAL:
+    /* Eventual values have no content yet; only identity orders them. */
+    if (a->u.ev.ptr == b->u.ev.ptr) {
+      return 0;
+    }
+    return (uintptr_t)a->u.ev.ptr < (uintptr_t)b->u.ev.ptr ? -1 : 1;
+  case PCL_T_SECRET:
+    break;
+  }
+  return 0;
+}
+
+bool pcl_equal(const pcl_value *a, const pcl_value *b) {
+  while (a->kind == PCL_T_SECRET) {
+    a = a->u.ref.a;
+  }
+  while (b->kind == PCL_T_SECRET) {
+    b = b->u.ref.a;
+  }
+  if (a == b) {
+    return true;
+  }
+  if (kind_rank((pcl_kind)a->kind) != kind_rank((pcl_kind)b->kind)) {
+    return false;
+  }
+  if (a->kind == PCL_T_STRING) {
+    return a->u.str.len == b->u.str.len && memcmp(a->u.str.ptr, b->u.str.ptr, a->u.str.len) == 0;
+  }
+  if ((a->kind == PCL_T_LIST || a->kind == PCL_T_SET) && a->u.list.n != b->u.list.n) {
+    return false;
+  }
+  if (a->kind == PCL_T_MAP && a->u.map.n != b->u.map.n) {
+    return false;
+  }
+  return pcl_compare(a, b) == 0;
+}
+
+/* ------------------------------------------------------------------ repr */
+
+/* Appends a printable form of v to b, stopping early once b exceeds max. */
+static void repr(pcl_strbuf *b, const pcl_value *v, size_t max) {
+  if (b->len > max) {
+    return;
+  }
+  switch ((pcl_kind)v->kind) {
+  case PCL_T_NULL:
+    pcl_strbuf_append_cstr(b, "null");
+    return;
+  case PCL_T_BOOL:
+    pcl_strbuf_append_cstr(b, v->u.b ? "true" : "false");
+    return;
+  case PCL_T_INT:
+    pcl_int_format(b, v);
+    return;
+  case PCL_T_NUMBER:
+    pcl_number_format(b, v->u.d);
+    return;
+  case PCL_T_STRING:
+    pcl__json_quote(b, v->u.str.ptr, v->u.str.len > max ? max : v->u.str.len, false);
+    return;
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    pcl_strbuf_append_char(b, '[');
+    for (size_t i = 0; i < v->u.list.n && b->len <= max; i++) {
+      if (i > 0) {
+        pcl_strbuf_append_cstr(b, ", ");
+      }
+      repr(b, v->u.list.items[i], max);
+    }
+    pcl_strbuf_append_char(b, ']');
+    return;
+  case PCL_T_MAP:
+    pcl_strbuf_append_char(b, '{');
+    for (size_t i = 0; i < v->u.map.n && b->len <= max; i++) {
+      if (i > 0) {
+        pcl_strbuf_append_cstr(b, ", ");
+      }
+      repr(b, v->u.map.keys[i], max);
+      pcl_strbuf_append_cstr(b, ": ");
+      repr(b, v->u.map.vals[i], max);
+    }
+    pcl_strbuf_append_char(b, '}');
+    return;
+  case PCL_T_RESOURCE:
+    pcl_strbuf_append_cstr(b, "resource(");
+    repr(b, v->u.ref.a, max);
+    pcl_strbuf_append_char(b, ')');
+    return;
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+    pcl_strbuf_append_cstr(b, pcl_kind_name((pcl_kind)v->kind));
+    pcl_strbuf_append_char(b, '(');
+    repr(b, v->u.ref.a, max);
+    pcl_strbuf_append_char(b, ')');
+    return;
+  case PCL_T_UNKNOWN:
+    pcl_strbuf_append_cstr(b, "(unknown)");
+    return;
+  case PCL_T_SECRET:
+    pcl_strbuf_append_cstr(b, "(secret)");
+    return;
+  case PCL_T_EVENTUAL:
+    pcl_strbuf_append_char(b, '(');
+    pcl_strbuf_append_cstr(b, v->u.ev.ops->name);
+    pcl_strbuf_append_char(b, ')');
+    return;
+  }
+}
+
+char *pcl_value_repr(const pcl_value *v, size_t max) {
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  repr(&b, v, max);
+  if (b.len > max) {
+    /* Cut at a UTF-8 boundary and mark the cut. */
+    size_t n = max;
+    while (n > 0 && ((unsigned char)b.data[n] & 0xC0) == 0x80) {
+      n--;
+    }
+    b.len = n;
+    pcl_strbuf_append_cstr(&b, "...");
+  }
+  if (b.data == NULL) {
+    pcl_strbuf_append(&b, "", 0);
+  }
+  return b.data;
+}
