@@ -67,6 +67,8 @@ struct ty {
   const char *str; /* Canonical String form (ty_to_string); orders union elements. */
   const unsigned char *key; /* Identity key bytes (internal). */
   size_t key_len;           /* Length of key (internal). */
+  unsigned flags;           /* TYF_* facts cached at construction (internal). */
+  const ty *origin;         /* Named object this one is the InputType of (internal). */
   union {
     /* TY_LIST, TY_MAP, TY_SET, TY_OUTPUT, TY_PROMISE: the element type. */
     const ty *elem;

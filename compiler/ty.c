@@ -1,0 +1,1144 @@
+/* ty: construction, interning and printing of PCL types, and the helpers
+ * about eventual values (types.md §1, §11, §12).
+ *
+ * Interning: every type has an identity key built from its kind and the
+ * *pointers* of its (already interned) children, names and tokens, so two
+ * structurally equal types get the same key and hence the same node.  The
+ * intern table is open addressing over those keys; it is never iterated, so
+ * its order cannot reach any output.  Alongside the key each type gets its
+ * canonical String form (`str`), which orders union elements
+ * deterministically.  Named objects are keyed by token and may be defined
+ * after they are referenced, which is how recursive schema types are built. */
+#include "ty.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ty_impl.h"
+#include "util.h"
+
+/* ------------------------------------------------------------ buffers */
+
+void ty_buf_putn(ty_buf *b, const void *s, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 64;
+    while (cap < b->len + n + 1)
+      cap *= 2;
+    b->data = xrealloc(b->data, cap);
+    b->cap = cap;
+  }
+  if (n)
+    memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
+void ty_buf_puts(ty_buf *b, const char *s) { ty_buf_putn(b, s, strlen(s)); }
+
+void ty_buf_printf(ty_buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    ice("vsnprintf failed");
+  char *tmp = xmalloc((size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(tmp, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  ty_buf_putn(b, tmp, (size_t)n);
+  free(tmp);
+}
+
+char *ty_buf_finish(ty_buf *b, arena *a) {
+  char *s = arena_strndup(a, b->data ? b->data : "", b->len);
+  ty_buf_free(b);
+  return s;
+}
+
+void ty_buf_free(ty_buf *b) {
+  free(b->data);
+  b->data = NULL;
+  b->len = b->cap = 0;
+}
+
+/* ---------------------------------------------------- recursion guard */
+
+bool ty_busy_push(ty_ctx *c, const ty *a, const ty *b, int tag) {
+  for (size_t i = 0; i < c->nbusy; i++) {
+    if (c->busy[i].a == a && c->busy[i].b == b && c->busy[i].tag == tag)
+      return false;
+  }
+  if (c->nbusy == c->capbusy) {
+    c->capbusy = c->capbusy ? c->capbusy * 2 : 16;
+    c->busy = xrealloc(c->busy, c->capbusy * sizeof *c->busy);
+  }
+  c->busy[c->nbusy++] = (ty_pair){a, b, tag};
+  return true;
+}
+
+void ty_busy_pop(ty_ctx *c) {
+  if (c->nbusy == 0)
+    ice("recursion guard underflow");
+  c->nbusy--;
+}
+
+/* ------------------------------------------------------------- tables */
+
+static const char *const kind_names[] = {
+#define X(name, text) text,
+    TY_KINDS(X)
+#undef X
+};
+
+const char *ty_kind_name(ty_kind k) { return kind_names[k]; }
+
+static uint32_t hash_key(const unsigned char *s, size_t n) {
+  uint64_t h = 1469598103934665603u;
+  for (size_t i = 0; i < n; i++) {
+    h ^= s[i];
+    h *= 1099511628211u;
+  }
+  return (uint32_t)(h ^ (h >> 32));
+}
+
+static void table_grow(ty_table *t) {
+  size_t cap = t->cap ? t->cap * 2 : 256;
+  const ty **slots = xcalloc(cap, sizeof *slots);
+  for (size_t i = 0; i < t->cap; i++) {
+    const ty *x = t->slots[i];
+    if (!x)
+      continue;
+    size_t j = x->hash & (cap - 1);
+    while (slots[j])
+      j = (j + 1) & (cap - 1);
+    slots[j] = x;
+  }
+  free(t->slots);
+  t->slots = slots;
+  t->cap = cap;
+}
+
+/* Returns the node whose identity key is key, creating a zeroed node of kind
+ * k if there is none (then *fresh is true and the caller fills it in). */
+static ty *intern_node(ty_ctx *c, ty_kind k, const ty_buf *key, bool *fresh) {
+  ty_table *t = &c->table;
+  if (2 * (t->count + 1) > t->cap)
+    table_grow(t);
+  const unsigned char *kb = (const unsigned char *)key->data;
+  uint32_t h = hash_key(kb, key->len);
+  size_t j = h & (t->cap - 1);
+  while (t->slots[j]) {
+    const ty *x = t->slots[j];
+    if (x->hash == h && x->key_len == key->len && memcmp(x->key, kb, key->len) == 0) {
+      *fresh = false;
+      return (ty *)x;
+    }
+    j = (j + 1) & (t->cap - 1);
+  }
+  ty *x = ARENA_NEW(c->arena, ty);
+  x->kind = k;
+  x->hash = h;
+  unsigned char *kc = arena_alloc(c->arena, key->len);
+  memcpy(kc, kb, key->len);
+  x->key = kc;
+  x->key_len = key->len;
+  t->slots[j] = x;
+  t->count++;
+  *fresh = true;
+  return x;
+}
+
+/* Starts an identity key with the kind byte. */
+static void key_start(ty_buf *key, ty_kind k, char variant) {
+  unsigned char head[2] = {(unsigned char)k, (unsigned char)variant};
+  ty_buf_putn(key, head, sizeof head);
+}
+
+static void key_ptr(ty_buf *key, const void *p) { ty_buf_putn(key, &p, sizeof p); }
+
+static void key_size(ty_buf *key, size_t n) { ty_buf_putn(key, &n, sizeof n); }
+
+/* ------------------------------------------------------------ context */
+
+void ty_ctx_init(ty_ctx *c, arena *a, intern_table *names) {
+  memset(c, 0, sizeof *c);
+  c->arena = a;
+  c->names = names;
+  for (int k = TY_BOOL; k <= TY_NONE; k++) {
+    ty_buf key = {0};
+    key_start(&key, (ty_kind)k, 0);
+    bool fresh;
+    ty *t = intern_node(c, (ty_kind)k, &key, &fresh);
+    ty_buf_free(&key);
+    t->str = kind_names[k];
+    c->prim[k] = t;
+  }
+}
+
+void ty_ctx_free(ty_ctx *c) {
+  for (size_t i = 0; i < c->nmpz; i++)
+    mpz_clear(((ty *)c->mpz_owners[i])->cnst.integer);
+  free(c->mpz_owners);
+  free(c->table.slots);
+  free(c->busy);
+  memset(c, 0, sizeof *c);
+}
+
+/* ------------------------------------------------------- construction */
+
+const ty *ty_bool(ty_ctx *c) { return c->prim[TY_BOOL]; }
+const ty *ty_int(ty_ctx *c) { return c->prim[TY_INT]; }
+const ty *ty_number(ty_ctx *c) { return c->prim[TY_NUMBER]; }
+const ty *ty_string(ty_ctx *c) { return c->prim[TY_STRING]; }
+const ty *ty_id(ty_ctx *c) { return c->prim[TY_ID]; }
+const ty *ty_dynamic(ty_ctx *c) { return c->prim[TY_DYNAMIC]; }
+const ty *ty_none(ty_ctx *c) { return c->prim[TY_NONE]; }
+
+const ty *ty_opaque(ty_ctx *c, const char *name) {
+  const char *n = intern(c->names, name);
+  ty_buf key = {0};
+  key_start(&key, TY_OPAQUE, 0);
+  key_ptr(&key, n);
+  bool fresh;
+  ty *t = intern_node(c, TY_OPAQUE, &key, &fresh);
+  ty_buf_free(&key);
+  if (fresh) {
+    t->name = n;
+    t->str = n;
+  }
+  return t;
+}
+
+static unsigned child_flags(const ty *t) { return t->flags & (TYF_OUTPUT | TYF_PROMISE | TYF_NAMED); }
+
+/* Builds list/map/set/output/promise(elem) without normalisation. */
+static const ty *make_wrapper(ty_ctx *c, ty_kind k, const ty *elem) {
+  ty_buf key = {0};
+  key_start(&key, k, 0);
+  key_ptr(&key, elem);
+  bool fresh;
+  ty *t = intern_node(c, k, &key, &fresh);
+  ty_buf_free(&key);
+  if (fresh) {
+    t->elem = elem;
+    t->flags = child_flags(elem);
+    if (k == TY_OUTPUT)
+      t->flags |= TYF_OUTPUT;
+    if (k == TY_PROMISE)
+      t->flags |= TYF_PROMISE;
+    t->str = arena_printf(c->arena, "%s(%s)", kind_names[k], elem->str);
+  }
+  return t;
+}
+
+const ty *ty_list(ty_ctx *c, const ty *elem) { return make_wrapper(c, TY_LIST, elem); }
+const ty *ty_map(ty_ctx *c, const ty *elem) { return make_wrapper(c, TY_MAP, elem); }
+const ty *ty_set(ty_ctx *c, const ty *elem) { return make_wrapper(c, TY_SET, elem); }
+
+const ty *ty_output(ty_ctx *c, const ty *elem) {
+  return make_wrapper(c, TY_OUTPUT, ty_resolve_outputs(c, elem));
+}
+
+const ty *ty_promise(ty_ctx *c, const ty *elem) {
+  return make_wrapper(c, TY_PROMISE, ty_resolve_promises(c, elem));
+}
+
+/* Builds tuple/union from exactly these elements (already canonical). */
+static const ty *make_seq(ty_ctx *c, ty_kind k, size_t n, const ty *const *elems) {
+  ty_buf key = {0};
+  key_start(&key, k, 0);
+  key_size(&key, n);
+  for (size_t i = 0; i < n; i++)
+    key_ptr(&key, elems[i]);
+  bool fresh;
+  ty *t = intern_node(c, k, &key, &fresh);
+  ty_buf_free(&key);
+  if (fresh) {
+    const ty **items = ARENA_NEW_ARRAY(c->arena, const ty *, n ? n : 1);
+    ty_buf s = {0};
+    ty_buf_puts(&s, kind_names[k]);
+    ty_buf_puts(&s, "(");
+    for (size_t i = 0; i < n; i++) {
+      items[i] = elems[i];
+      t->flags |= child_flags(elems[i]);
+      if (i)
+        ty_buf_puts(&s, ", ");
+      ty_buf_puts(&s, elems[i]->str);
+    }
+    ty_buf_puts(&s, ")");
+    t->elems.items = items;
+    t->elems.count = n;
+    t->str = ty_buf_finish(&s, c->arena);
+  }
+  return t;
+}
+
+const ty *ty_tuple(ty_ctx *c, size_t n, const ty *const *elems) {
+  return make_seq(c, TY_TUPLE, n, elems);
+}
+
+/* Orders union elements by String form; ties (distinct types printing the
+ * same, e.g. an opaque type named `bool`) by kind. */
+static int cmp_union_elem(const void *pa, const void *pb) {
+  const ty *a = *(const ty *const *)pa, *b = *(const ty *const *)pb;
+  int r = strcmp(a->str, b->str);
+  if (r)
+    return r;
+  if (a->kind != b->kind)
+    return a->kind < b->kind ? -1 : 1;
+  size_t n = a->key_len < b->key_len ? a->key_len : b->key_len;
+  r = memcmp(a->key, b->key, n);
+  if (r)
+    return r;
+  return a->key_len < b->key_len ? -1 : a->key_len > b->key_len;
+}
+
+const ty *ty_union(ty_ctx *c, size_t n, const ty *const *elems) {
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++)
+    total += elems[i]->kind == TY_UNION ? elems[i]->elems.count : 1;
+  if (total == 0)
+    return ty_none(c);
+  const ty **flat = xmalloc(total * sizeof *flat);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (elems[i]->kind == TY_UNION) {
+      for (size_t j = 0; j < elems[i]->elems.count; j++)
+        flat[m++] = elems[i]->elems.items[j];
+    } else {
+      flat[m++] = elems[i];
+    }
+  }
+  qsort(flat, m, sizeof *flat, cmp_union_elem);
+  size_t k = 0;
+  for (size_t i = 0; i < m; i++) {
+    if (k == 0 || flat[k - 1] != flat[i])
+      flat[k++] = flat[i];
+  }
+  const ty *r = k == 1 ? flat[0] : make_seq(c, TY_UNION, k, flat);
+  free(flat);
+  return r;
+}
+
+const ty *ty_union2(ty_ctx *c, const ty *a, const ty *b) {
+  const ty *e[2] = {a, b};
+  return ty_union(c, 2, e);
+}
+
+const ty *ty_optional(ty_ctx *c, const ty *t) { return ty_union2(c, t, ty_none(c)); }
+
+/* Appends a property name: bare if it is an identifier, else quoted. */
+static void put_name(ty_buf *b, const char *name) {
+  bool ident = (name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') ||
+               name[0] == '_';
+  for (const char *p = name; ident && *p; p++) {
+    ident = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            *p == '_' || *p == '-';
+  }
+  if (ident) {
+    ty_buf_puts(b, name);
+    return;
+  }
+  ty_buf_puts(b, "\"");
+  for (const char *p = name; *p; p++) {
+    unsigned char ch = (unsigned char)*p;
+    if (ch == '"' || ch == '\\')
+      ty_buf_printf(b, "\\%c", ch);
+    else if (ch < 0x20)
+      ty_buf_printf(b, "\\u%04x", ch);
+    else
+      ty_buf_putn(b, p, 1);
+  }
+  ty_buf_puts(b, "\"");
+}
+
+typedef struct indexed_prop {
+  ty_prop prop;
+  size_t index;
+} indexed_prop;
+
+static int cmp_indexed_prop(const void *pa, const void *pb) {
+  const indexed_prop *a = pa, *b = pb;
+  int r = strcmp(a->prop.name, b->prop.name);
+  if (r)
+    return r;
+  return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Returns an arena array of the properties with interned names, sorted by
+ * name, a later duplicate replacing an earlier one; *out_n gets the count. */
+static ty_prop *canonical_props(ty_ctx *c, size_t n, const ty_prop *props, size_t *out_n) {
+  indexed_prop *tmp = xmalloc((n ? n : 1) * sizeof *tmp);
+  for (size_t i = 0; i < n; i++) {
+    tmp[i].prop.name = intern(c->names, props[i].name);
+    tmp[i].prop.type = props[i].type;
+    tmp[i].index = i;
+  }
+  qsort(tmp, n, sizeof *tmp, cmp_indexed_prop);
+  ty_prop *out = ARENA_NEW_ARRAY(c->arena, ty_prop, n ? n : 1);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (m > 0 && out[m - 1].name == tmp[i].prop.name)
+      out[m - 1] = tmp[i].prop;
+    else
+      out[m++] = tmp[i].prop;
+  }
+  free(tmp);
+  *out_n = m;
+  return out;
+}
+
+const ty *ty_object(ty_ctx *c, size_t n, const ty_prop *props) {
+  size_t m;
+  ty_prop *sorted = canonical_props(c, n, props, &m);
+  ty_buf key = {0};
+  key_start(&key, TY_OBJECT, 'A');
+  key_size(&key, m);
+  for (size_t i = 0; i < m; i++) {
+    key_ptr(&key, sorted[i].name);
+    key_ptr(&key, sorted[i].type);
+  }
+  bool fresh;
+  ty *t = intern_node(c, TY_OBJECT, &key, &fresh);
+  ty_buf_free(&key);
+  if (fresh) {
+    ty_buf s = {0};
+    ty_buf_puts(&s, "object({");
+    for (size_t i = 0; i < m; i++) {
+      t->flags |= child_flags(sorted[i].type);
+      if (i)
+        ty_buf_puts(&s, ", ");
+      put_name(&s, sorted[i].name);
+      ty_buf_puts(&s, " = ");
+      ty_buf_puts(&s, sorted[i].type->str);
+    }
+    ty_buf_puts(&s, "})");
+    t->object.props = sorted;
+    t->object.count = m;
+    t->object.defined = true;
+    t->object.strict = true;
+    t->str = ty_buf_finish(&s, c->arena);
+  }
+  return t;
+}
+
+/* Declares the named object for token; *fresh tells whether it is new. */
+static ty *object_declare(ty_ctx *c, const char *token, bool strict, bool *fresh) {
+  const char *tok = intern(c->names, token);
+  ty_buf key = {0};
+  key_start(&key, TY_OBJECT, 'N');
+  key_ptr(&key, tok);
+  ty *t = intern_node(c, TY_OBJECT, &key, fresh);
+  ty_buf_free(&key);
+  if (*fresh) {
+    t->object.token = tok;
+    t->object.strict = strict;
+    t->object.defined = false;
+    t->object.props = NULL;
+    t->object.count = 0;
+    t->flags = TYF_NAMED;
+    t->str = arena_printf(c->arena, "object(%s)", tok);
+  }
+  return t;
+}
+
+const ty *ty_object_declare(ty_ctx *c, const char *token, bool strict) {
+  bool fresh;
+  return object_declare(c, token, strict, &fresh);
+}
+
+void ty_object_define(ty_ctx *c, const ty *obj, size_t n, const ty_prop *props) {
+  if (obj->kind != TY_OBJECT || !obj->object.token)
+    ice("ty_object_define on a type that is not a named object");
+  if (obj->object.defined)
+    ice("named object %s defined twice", obj->object.token);
+  ty *t = (ty *)obj;
+  size_t m;
+  t->object.props = canonical_props(c, n, props, &m);
+  t->object.count = m;
+  t->object.defined = true;
+}
+
+const ty *ty_object_get(const ty *t, const char *name) {
+  if (t->kind != TY_OBJECT)
+    return NULL;
+  for (size_t i = 0; i < t->object.count; i++) {
+    if (t->object.props[i].name == name || strcmp(t->object.props[i].name, name) == 0)
+      return t->object.props[i].type;
+  }
+  return NULL;
+}
+
+/* Appends a string literal with HCL escapes. */
+static void put_quoted(ty_buf *b, const char *s, size_t len) {
+  ty_buf_puts(b, "\"");
+  for (size_t i = 0; i < len; i++) {
+    unsigned char ch = (unsigned char)s[i];
+    switch (ch) {
+    case '"':
+      ty_buf_puts(b, "\\\"");
+      break;
+    case '\\':
+      ty_buf_puts(b, "\\\\");
+      break;
+    case '\n':
+      ty_buf_puts(b, "\\n");
+      break;
+    case '\r':
+      ty_buf_puts(b, "\\r");
+      break;
+    case '\t':
+      ty_buf_puts(b, "\\t");
+      break;
+    default:
+      if (ch < 0x20 || ch == 0x7f)
+        ty_buf_printf(b, "\\u%04x", ch);
+      else
+        ty_buf_putn(b, s + i, 1);
+    }
+  }
+  ty_buf_puts(b, "\"");
+}
+
+/* Appends the shortest %g form of v that reads back as v. */
+static void put_double(ty_buf *b, double v) {
+  char tmp[64];
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+    if (strtod(tmp, NULL) == v)
+      break;
+  }
+  ty_buf_puts(b, tmp);
+}
+
+void ty_buf_put_value(ty_buf *b, const ty *k) {
+  switch (k->cnst.base->kind) {
+  case TY_BOOL:
+    ty_buf_puts(b, k->cnst.boolean ? "true" : "false");
+    return;
+  case TY_INT: {
+    char *s = mpz_get_str(NULL, 10, k->cnst.integer);
+    ty_buf_puts(b, s);
+    void (*freefn)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &freefn);
+    freefn(s, strlen(s) + 1);
+    return;
+  }
+  case TY_NUMBER:
+    put_double(b, k->cnst.number);
+    return;
+  case TY_STRING:
+    put_quoted(b, k->cnst.text, k->cnst.len);
+    return;
+  case TY_NONE:
+    ty_buf_puts(b, "null");
+    return;
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_OPAQUE:
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+  case TY_TUPLE:
+  case TY_OBJECT:
+  case TY_UNION:
+  case TY_OUTPUT:
+  case TY_PROMISE:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  ice("constant of unexpected base type %s", k->cnst.base->str);
+}
+
+bool ty_value_equal(const ty *a, const ty *b) {
+  if (a == b)
+    return true;
+  ty_kind ka = a->cnst.base->kind, kb = b->cnst.base->kind;
+  if ((ka == TY_INT || ka == TY_NUMBER) && (kb == TY_INT || kb == TY_NUMBER)) {
+    if (ka == TY_INT && kb == TY_INT)
+      return mpz_cmp(a->cnst.integer, b->cnst.integer) == 0;
+    if (ka == TY_NUMBER && kb == TY_NUMBER)
+      return a->cnst.number == b->cnst.number;
+    const ty *i = ka == TY_INT ? a : b, *n = ka == TY_INT ? b : a;
+    return mpz_cmp_d(i->cnst.integer, n->cnst.number) == 0;
+  }
+  if (ka != kb)
+    return false;
+  switch (ka) {
+  case TY_BOOL:
+    return a->cnst.boolean == b->cnst.boolean;
+  case TY_STRING:
+    return a->cnst.len == b->cnst.len && memcmp(a->cnst.text, b->cnst.text, a->cnst.len) == 0;
+  case TY_NONE:
+    return true;
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_OPAQUE:
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+  case TY_TUPLE:
+  case TY_OBJECT:
+  case TY_UNION:
+  case TY_OUTPUT:
+  case TY_PROMISE:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  return false;
+}
+
+/* Finishes a fresh const node: base, String form. */
+static void finish_const(ty_ctx *c, ty *t, const ty *base) {
+  t->cnst.base = base;
+  ty_buf s = {0};
+  ty_buf_printf(&s, "const(%s ", base->str);
+  ty_buf_put_value(&s, t);
+  ty_buf_puts(&s, ")");
+  t->str = ty_buf_finish(&s, c->arena);
+}
+
+const ty *ty_const_bool(ty_ctx *c, bool v) {
+  ty_buf key = {0};
+  key_start(&key, TY_CONST, 'b');
+  ty_buf_putn(&key, v ? "1" : "0", 1);
+  bool fresh;
+  ty *t = intern_node(c, TY_CONST, &key, &fresh);
+  ty_buf_free(&key);
+  if (fresh) {
+    t->cnst.boolean = v;
+    finish_const(c, t, ty_bool(c));
+  }
+  return t;
+}
+
+const ty *ty_const_null(ty_ctx *c) {
+  ty_buf key = {0};
+  key_start(&key, TY_CONST, 'z');
+  bool fresh;
+  ty *t = intern_node(c, TY_CONST, &key, &fresh);
+  ty_buf_free(&key);
+  if (fresh)
+    finish_const(c, t, ty_none(c));
+  return t;
+}
+
+const ty *ty_const_int(ty_ctx *c, const mpz_t v) {
+  ty_buf key = {0};
+  key_start(&key, TY_CONST, 'i');
+  char *digits = mpz_get_str(NULL, 16, v);
+  size_t nd = strlen(digits);
+  ty_buf_putn(&key, digits, nd);
+  void (*freefn)(void *, size_t);
+  mp_get_memory_functions(NULL, NULL, &freefn);
+  freefn(digits, nd + 1);
+  bool fresh;
+  ty *t = intern_node(c, TY_CONST, &key, &fresh);
+  ty_buf_free(&key);
+  if (fresh) {
+    mpz_init_set(t->cnst.integer, v);
+    if (c->nmpz == c->capmpz) {
+      c->capmpz = c->capmpz ? c->capmpz * 2 : 32;
+      c->mpz_owners = xrealloc(c->mpz_owners, c->capmpz * sizeof *c->mpz_owners);
+    }
+    c->mpz_owners[c->nmpz++] = t;
+    finish_const(c, t, ty_int(c));
+  }
+  return t;
+}
+
+const ty *ty_const_int_si(ty_ctx *c, long v) {
+  mpz_t z;
+  mpz_init_set_si(z, v);
+  const ty *t = ty_const_int(c, z);
+  mpz_clear(z);
+  return t;
+}
+
+const ty *ty_const_number(ty_ctx *c, double v) {
+  if (!isfinite(v))
+    ice("const(number) of a non-finite value");
+  if (v == 0)
+    v = 0; /* -0 and +0 are one value. */
+  ty_buf key = {0};
+  key_start(&key, TY_CONST, 'n');
+  ty_buf_putn(&key, &v, sizeof v);
+  bool fresh;
+  ty *t = intern_node(c, TY_CONST, &key, &fresh);
+  ty_buf_free(&key);
+  if (fresh) {
+    t->cnst.number = v;
+    finish_const(c, t, ty_number(c));
+  }
+  return t;
+}
+
+const ty *ty_const_string(ty_ctx *c, const char *s, size_t len) {
+  ty_buf key = {0};
+  key_start(&key, TY_CONST, 's');
+  ty_buf_putn(&key, s, len);
+  bool fresh;
+  ty *t = intern_node(c, TY_CONST, &key, &fresh);
+  ty_buf_free(&key);
+  if (fresh) {
+    t->cnst.text = arena_strndup(c->arena, s, len);
+    t->cnst.len = len;
+    finish_const(c, t, ty_string(c));
+  }
+  return t;
+}
+
+const ty *ty_enum(ty_ctx *c, const char *token, const ty *base, size_t n,
+                  const ty *const *values) {
+  const char *tok = intern(c->names, token);
+  ty_buf key = {0};
+  key_start(&key, TY_ENUM, 0);
+  key_ptr(&key, tok);
+  bool fresh;
+  ty *t = intern_node(c, TY_ENUM, &key, &fresh);
+  ty_buf_free(&key);
+  if (fresh) {
+    const ty **vals = ARENA_NEW_ARRAY(c->arena, const ty *, n ? n : 1);
+    ty_buf s = {0};
+    ty_buf_printf(&s, "enum(%s(%s): ", tok, base->str);
+    for (size_t i = 0; i < n; i++) {
+      if (values[i]->kind != TY_CONST)
+        ice("enum member of non-constant type %s", values[i]->str);
+      vals[i] = values[i];
+      if (i)
+        ty_buf_puts(&s, ",");
+      ty_buf_put_value(&s, values[i]);
+    }
+    ty_buf_puts(&s, ")");
+    t->enm.token = tok;
+    t->enm.base = base;
+    t->enm.values = vals;
+    t->enm.count = n;
+    t->str = ty_buf_finish(&s, c->arena);
+  }
+  return t;
+}
+
+/* ---------------------------------------------------- optional values */
+
+static bool is_null_type(const ty *t) {
+  return t->kind == TY_NONE || (t->kind == TY_CONST && t->cnst.base->kind == TY_NONE);
+}
+
+bool ty_is_optional(const ty *t) {
+  if (t->kind != TY_UNION)
+    return false;
+  for (size_t i = 0; i < t->elems.count; i++) {
+    if (is_null_type(t->elems.items[i]))
+      return true;
+  }
+  return false;
+}
+
+const ty *ty_strip_optional(ty_ctx *c, const ty *t) {
+  if (!ty_is_optional(t))
+    return t;
+  const ty **keep = xmalloc(t->elems.count * sizeof *keep);
+  size_t n = 0;
+  for (size_t i = 0; i < t->elems.count; i++) {
+    if (!is_null_type(t->elems.items[i]))
+      keep[n++] = t->elems.items[i];
+  }
+  const ty *r = ty_union(c, n, keep);
+  free(keep);
+  return r;
+}
+
+/* ---------------------------------------------------- eventual values */
+
+typedef struct visited {
+  const ty **items;
+  size_t count, cap;
+} visited;
+
+static bool visit(visited *v, const ty *t) {
+  for (size_t i = 0; i < v->count; i++) {
+    if (v->items[i] == t)
+      return false;
+  }
+  if (v->count == v->cap) {
+    v->cap = v->cap ? v->cap * 2 : 8;
+    v->items = xrealloc(v->items, v->cap * sizeof *v->items);
+  }
+  v->items[v->count++] = t;
+  return true;
+}
+
+/* Computes the output/promise facts of t, walking through named objects. */
+static unsigned eventual_flags(const ty *t, visited *v) {
+  if (!(t->flags & TYF_NAMED))
+    return t->flags & (TYF_OUTPUT | TYF_PROMISE);
+  unsigned f = 0;
+  switch (t->kind) {
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+    return eventual_flags(t->elem, v);
+  case TY_OUTPUT:
+    return TYF_OUTPUT | eventual_flags(t->elem, v);
+  case TY_PROMISE:
+    return TYF_PROMISE | eventual_flags(t->elem, v);
+  case TY_TUPLE:
+  case TY_UNION:
+    for (size_t i = 0; i < t->elems.count; i++)
+      f |= eventual_flags(t->elems.items[i], v);
+    return f;
+  case TY_OBJECT:
+    if (t->object.token && !visit(v, t))
+      return 0;
+    for (size_t i = 0; i < t->object.count; i++)
+      f |= eventual_flags(t->object.props[i].type, v);
+    return f;
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
+  case TY_OPAQUE:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  return 0;
+}
+
+bool ty_contains_eventuals(const ty *t, bool *outputs, bool *promises) {
+  visited v = {0};
+  unsigned f = eventual_flags(t, &v);
+  free(v.items);
+  if (outputs)
+    *outputs = (f & TYF_OUTPUT) != 0;
+  if (promises)
+    *promises = (f & TYF_PROMISE) != 0;
+  return f != 0;
+}
+
+const ty *ty_strip_eventual(const ty *t) {
+  while (t->kind == TY_OUTPUT || t->kind == TY_PROMISE)
+    t = t->elem;
+  return t;
+}
+
+typedef enum rewrite_mode {
+  RESOLVE_OUTPUTS,  /* Remove outputs and promises. */
+  RESOLVE_PROMISES, /* Remove promises only. */
+  INPUT_TYPE,       /* InputType'. */
+} rewrite_mode;
+
+static const ty *rewrite(ty_ctx *c, const ty *t, rewrite_mode mode);
+
+static const char *const derived_suffix[] = {"$resolved", "$nopromise", "$input"};
+
+/* Rewrites a named object into a derived named object (token + suffix),
+ * declared before its properties are rewritten so cycles close. */
+static const ty *rewrite_named(ty_ctx *c, const ty *t, rewrite_mode mode) {
+  char *tok = arena_printf(c->arena, "%s%s", t->object.token, derived_suffix[mode]);
+  bool fresh;
+  ty *d = object_declare(c, tok, t->object.strict, &fresh);
+  if (!fresh)
+    return d;
+  if (mode == INPUT_TYPE)
+    d->origin = t;
+  ty_prop *props = xmalloc((t->object.count ? t->object.count : 1) * sizeof *props);
+  for (size_t i = 0; i < t->object.count; i++) {
+    props[i].name = t->object.props[i].name;
+    props[i].type = rewrite(c, t->object.props[i].type, mode);
+  }
+  ty_object_define(c, d, t->object.count, props);
+  free(props);
+  return d;
+}
+
+/* Applies f to every element of a tuple or union and rebuilds it. */
+static const ty *rewrite_seq(ty_ctx *c, const ty *t, rewrite_mode mode) {
+  size_t n = t->elems.count;
+  const ty **e = xmalloc((n ? n : 1) * sizeof *e);
+  bool changed = false;
+  for (size_t i = 0; i < n; i++) {
+    e[i] = rewrite(c, t->elems.items[i], mode);
+    changed |= e[i] != t->elems.items[i];
+  }
+  const ty *r = !changed ? t : t->kind == TY_TUPLE ? ty_tuple(c, n, e) : ty_union(c, n, e);
+  free(e);
+  return r;
+}
+
+static const ty *rewrite_object(ty_ctx *c, const ty *t, rewrite_mode mode) {
+  if (t->object.token) {
+    /* Resolving the input form of X gives the resolved form of X. */
+    if (mode != INPUT_TYPE && t->origin)
+      return rewrite(c, t->origin, mode);
+    if (mode != INPUT_TYPE) {
+      bool out, prom;
+      ty_contains_eventuals(t, &out, &prom);
+      if (!(mode == RESOLVE_OUTPUTS ? out || prom : prom))
+        return t;
+    }
+    return rewrite_named(c, t, mode);
+  }
+  size_t n = t->object.count;
+  ty_prop *p = xmalloc((n ? n : 1) * sizeof *p);
+  bool changed = false;
+  for (size_t i = 0; i < n; i++) {
+    p[i].name = t->object.props[i].name;
+    p[i].type = rewrite(c, t->object.props[i].type, mode);
+    changed |= p[i].type != t->object.props[i].type;
+  }
+  const ty *r = changed ? ty_object(c, n, p) : t;
+  free(p);
+  return r;
+}
+
+/* The shared walker of ResolveOutputs, ResolvePromises and InputType'. */
+static const ty *rewrite(ty_ctx *c, const ty *t, rewrite_mode mode) {
+  if (mode != INPUT_TYPE) {
+    unsigned need = mode == RESOLVE_OUTPUTS ? TYF_OUTPUT | TYF_PROMISE : TYF_PROMISE;
+    if (!(t->flags & (need | TYF_NAMED)))
+      return t;
+  }
+  const ty *src = t;
+  switch (t->kind) {
+  case TY_OUTPUT:
+    if (mode == INPUT_TYPE)
+      return t;
+    if (mode == RESOLVE_OUTPUTS)
+      return rewrite(c, t->elem, mode);
+    return make_wrapper(c, TY_OUTPUT, rewrite(c, t->elem, mode));
+  case TY_PROMISE:
+    if (mode == INPUT_TYPE) {
+      src = ty_promise(c, rewrite(c, t->elem, mode));
+      break;
+    }
+    return rewrite(c, t->elem, mode);
+  case TY_LIST:
+  case TY_MAP:
+    src = make_wrapper(c, t->kind, rewrite(c, t->elem, mode));
+    break;
+  case TY_SET:
+    if (mode == INPUT_TYPE)
+      break;
+    src = make_wrapper(c, t->kind, rewrite(c, t->elem, mode));
+    break;
+  case TY_TUPLE:
+    if (mode == INPUT_TYPE)
+      break;
+    src = rewrite_seq(c, t, mode);
+    break;
+  case TY_UNION:
+    src = rewrite_seq(c, t, mode);
+    break;
+  case TY_OBJECT:
+    src = rewrite_object(c, t, mode);
+    break;
+  case TY_DYNAMIC:
+  case TY_NONE:
+    return t;
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_OPAQUE:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  if (mode != INPUT_TYPE)
+    return src;
+  return ty_union2(c, src, ty_output(c, src));
+}
+
+const ty *ty_resolve_outputs(ty_ctx *c, const ty *t) { return rewrite(c, t, RESOLVE_OUTPUTS); }
+
+const ty *ty_resolve_promises(ty_ctx *c, const ty *t) { return rewrite(c, t, RESOLVE_PROMISES); }
+
+const ty *ty_input(ty_ctx *c, const ty *t) { return rewrite(c, t, INPUT_TYPE); }
+
+const ty *ty_lift(ty_ctx *c, const ty *result, size_t n, const ty *const *args) {
+  bool any_output = false, any_promise = false;
+  for (size_t i = 0; i < n; i++) {
+    bool o, p;
+    ty_contains_eventuals(args[i], &o, &p);
+    any_output |= o;
+    any_promise |= p;
+  }
+  if (any_output)
+    return ty_output(c, result);
+  if (any_promise)
+    return ty_promise(c, result);
+  return result;
+}
+
+const ty *ty_lift_call(ty_ctx *c, const ty *ret, size_t n, const ty *const *params,
+                       const ty *const *args) {
+  for (size_t i = 0; i < n; i++) {
+    if (!ty_assignable(c, params[i], args[i]))
+      return ty_lift(c, ret, n, args);
+  }
+  return ret;
+}
+
+/* Makes every property of the anonymous object t optional. */
+static const ty *optional_props(ty_ctx *c, const ty *t) {
+  if (t->kind != TY_OBJECT || t->object.token)
+    return t;
+  size_t n = t->object.count;
+  ty_prop *p = xmalloc((n ? n : 1) * sizeof *p);
+  for (size_t i = 0; i < n; i++) {
+    p[i].name = t->object.props[i].name;
+    p[i].type = ty_optional(c, t->object.props[i].type);
+  }
+  const ty *r = ty_object(c, n, p);
+  free(p);
+  return r;
+}
+
+const ty *ty_config_optional_properties(ty_ctx *c, const ty *t) {
+  switch (t->kind) {
+  case TY_OBJECT:
+    return optional_props(c, t);
+  case TY_LIST:
+    return t->elem->kind == TY_OBJECT ? ty_list(c, optional_props(c, t->elem)) : t;
+  case TY_MAP:
+    return t->elem->kind == TY_OBJECT ? ty_map(c, optional_props(c, t->elem)) : t;
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
+  case TY_OPAQUE:
+  case TY_SET:
+  case TY_TUPLE:
+  case TY_UNION:
+  case TY_OUTPUT:
+  case TY_PROMISE:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  return t;
+}
+
+/* ------------------------------------------------------------ printing */
+
+const char *ty_to_string(const ty *t) { return t->str; }
+
+void ty_print(FILE *out, const ty *t) { fputs(t->str, out); }
+
+static void pretty(ty_ctx *c, ty_buf *b, const ty *t) {
+  switch (t->kind) {
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
+    ty_buf_puts(b, t->str);
+    return;
+  case TY_OPAQUE:
+    ty_buf_puts(b, t->name);
+    return;
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+  case TY_OUTPUT:
+  case TY_PROMISE:
+    ty_buf_printf(b, "%s(", kind_names[t->kind]);
+    pretty(c, b, t->elem);
+    ty_buf_puts(b, ")");
+    return;
+  case TY_TUPLE:
+    ty_buf_puts(b, "tuple(");
+    for (size_t i = 0; i < t->elems.count; i++) {
+      if (i)
+        ty_buf_puts(b, ", ");
+      pretty(c, b, t->elems.items[i]);
+    }
+    ty_buf_puts(b, ")");
+    return;
+  case TY_OBJECT:
+    if (t->object.token && !ty_busy_push(c, t, t, TY_BUSY_PRINT)) {
+      /* A recursive reference prints as the type's token. */
+      ty_buf_puts(b, t->object.token);
+      return;
+    }
+    if (t->object.count == 0) {
+      ty_buf_puts(b, "{}");
+    } else {
+      ty_buf_puts(b, "{ ");
+      for (size_t i = 0; i < t->object.count; i++) {
+        if (i)
+          ty_buf_puts(b, ", ");
+        put_name(b, t->object.props[i].name);
+        ty_buf_puts(b, ": ");
+        pretty(c, b, t->object.props[i].type);
+      }
+      ty_buf_puts(b, " }");
+    }
+    if (t->object.token)
+      ty_busy_pop(c);
+    return;
+  case TY_UNION: {
+    bool has_none = false;
+    size_t shown = 0;
+    for (size_t i = 0; i < t->elems.count; i++) {
+      if (t->elems.items[i]->kind == TY_NONE)
+        has_none = true;
+      else
+        shown++;
+    }
+    bool parens = has_none && shown > 1;
+    if (parens)
+      ty_buf_puts(b, "(");
+    size_t k = 0;
+    for (size_t i = 0; i < t->elems.count; i++) {
+      if (t->elems.items[i]->kind == TY_NONE)
+        continue;
+      if (k++)
+        ty_buf_puts(b, " | ");
+      pretty(c, b, t->elems.items[i]);
+    }
+    if (parens)
+      ty_buf_puts(b, ")");
+    if (has_none)
+      ty_buf_puts(b, "?");
+    return;
+  }
+  case TY_CONST:
+    ty_buf_put_value(b, t);
+    return;
+  case TY_ENUM:
+    ty_buf_puts(b, "enum(");
+    for (size_t i = 0; i < t->enm.count; i++) {
+      if (i)
+        ty_buf_puts(b, " | ");
+      ty_buf_put_value(b, t->enm.values[i]);
+    }
+    ty_buf_puts(b, ")");
+    return;
+  }
+  ice("bad type kind %d", (int)t->kind);
+}
+
+const char *ty_pretty(ty_ctx *c, const ty *t) {
+  ty_buf b = {0};
+  pretty(c, &b, t);
+  return ty_buf_finish(&b, c->arena);
+}

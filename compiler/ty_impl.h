@@ -1,0 +1,60 @@
+/* ty_impl: definitions shared by the ty_*.c files and nobody else.
+ *
+ * A growable byte buffer for building strings and identity keys, the
+ * recursion guard for recursive (named) object types, and the cached facts
+ * kept in ty.flags. */
+#ifndef PCLC_TY_IMPL_H
+#define PCLC_TY_IMPL_H
+
+#include <stdarg.h>
+
+#include "ty.h"
+
+/* Facts cached in ty.flags.  TYF_OUTPUT/TYF_PROMISE are exact unless
+ * TYF_NAMED is set (the type reaches a named object, whose properties may
+ * not be known yet at construction); then the facts are recomputed. */
+enum {
+  TYF_OUTPUT = 1u << 0,  /* Contains an output somewhere. */
+  TYF_PROMISE = 1u << 1, /* Contains a promise somewhere. */
+  TYF_NAMED = 1u << 2,   /* Reaches a named object type. */
+};
+
+/* A heap string buffer; data is NUL-terminated whenever len > 0. */
+typedef struct ty_buf {
+  char *data;
+  size_t len, cap;
+} ty_buf;
+
+/* Appends the n bytes at s to b. */
+void ty_buf_putn(ty_buf *b, const void *s, size_t n);
+/* Appends the NUL-terminated string s to b. */
+void ty_buf_puts(ty_buf *b, const char *s);
+/* Appends formatted text to b. */
+void ty_buf_printf(ty_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Returns an arena copy of b's contents and frees b. */
+char *ty_buf_finish(ty_buf *b, arena *a);
+/* Frees b's storage. */
+void ty_buf_free(ty_buf *b);
+
+/* A pair of types under evaluation by an operation identified by tag. */
+typedef struct ty_pair {
+  const ty *a, *b;
+  int tag;
+} ty_pair;
+
+enum { TY_BUSY_CONV, TY_BUSY_ASSIGN, TY_BUSY_UNIFY, TY_BUSY_PRINT };
+
+/* Pushes (a, b, tag) unless it is already under evaluation; returns false
+ * (and pushes nothing) in that case. */
+bool ty_busy_push(ty_ctx *c, const ty *a, const ty *b, int tag);
+/* Pops the most recent pair. */
+void ty_busy_pop(ty_ctx *c);
+
+/* Appends the literal form of a const type's value (`42`, `"a"`, `true`,
+ * `null`, shortest round-trip double) to b. */
+void ty_buf_put_value(ty_buf *b, const ty *k);
+/* Returns true if the values of two const types are equal (numbers compare
+ * exactly across int and number). */
+bool ty_value_equal(const ty *a, const ty *b);
+
+#endif
