@@ -20,7 +20,7 @@ int main(void) {
 #undef X
   CU_basic_set_mode(CU_BRM_NORMAL);
   CU_basic_run_tests();
-  unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_failures_in_setup_teardown();
+  unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
   unsigned ran = CU_get_number_of_tests_run();
   CU_cleanup_registry();
   if (ran == 0) {

@@ -1,1 +1,3 @@
 /* Runtime unit-test suites: one X(name) per tests/unit/runtime/test_name.c. */
+X(future)
+X(sched)

@@ -1,0 +1,116 @@
+/* test_sched.c: the scheduler loop: posted tasks, stall detection naming
+ * what is still pending, cancellation that hands every callback its data
+ * back, and interned URNs. */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcl.h"
+
+static int posted;
+static void post_cb(pcl_future *f, void *data) {
+  CU_ASSERT_PTR_NULL(f);
+  posted += *(int *)data;
+}
+
+static void test_post(void) {
+  int one = 1, ten = 10;
+  posted = 0;
+  pcl_sched_post(post_cb, &one);
+  pcl_sched_post(post_cb, &ten);
+  CU_ASSERT_EQUAL(posted, 0);
+  CU_ASSERT_EQUAL(pcl_sched_run(), 2);
+  CU_ASSERT_EQUAL(posted, 11);
+  CU_ASSERT_EQUAL(pcl_sched_run(), 0);
+}
+
+/* A frame that waits for a future and frees itself whatever the outcome. */
+typedef struct frame {
+  int *rejected; /* Counts rejected outcomes. */
+} frame;
+
+static void frame_cb(pcl_future *f, void *data) {
+  frame *fr = data;
+  if (pcl_future_state_of(f) == PCL_FUTURE_REJECTED) {
+    (*fr->rejected)++;
+  }
+  free(fr);
+}
+
+static void test_stall_and_cancel(void) {
+  int rejected = 0;
+  CU_ASSERT_PTR_NULL(pcl_sched_stall_error());
+  pcl_future *a = pcl_future_new(PCL_OUTPUT, "resource 'a' (simple:index:Resource)");
+  pcl_future *b = pcl_future_new(PCL_OUTPUT, "invoke 'simple:index:get'");
+  pcl_future *fs[] = {a, b};
+  pcl_future *all = pcl_future_all(fs, 2);
+  frame *fr = malloc(sizeof *fr);
+  fr->rejected = &rejected;
+  pcl_future_then(all, frame_cb, fr);
+  pcl_sched_run();
+  CU_ASSERT_EQUAL(pcl_sched_pending(), 3);
+  pcl_error *e = pcl_sched_stall_error();
+  CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+  CU_ASSERT_STRING_EQUAL(pcl_error_message(e),
+                         "the program cannot finish: still waiting for resource 'a' "
+                         "(simple:index:Resource), invoke 'simple:index:get'");
+  pcl_sched_cancel_pending(e);
+  pcl_error_free(e);
+  CU_ASSERT_EQUAL(pcl_sched_pending(), 0);
+  CU_ASSERT_EQUAL(rejected, 1);
+  /* A producer that answers after cancellation is ignored. */
+  pcl_future_resolve(a, pcl_null(), 0, NULL);
+  CU_ASSERT_EQUAL(pcl_future_state_of(a), PCL_FUTURE_REJECTED);
+  pcl_future_release(a);
+  pcl_future_release(b);
+  pcl_future_release(all);
+  CU_ASSERT_PTR_NULL(pcl_sched_take_unhandled());
+}
+
+static void test_cycle_message(void) {
+  pcl_future *p = pcl_future_new(PCL_PROMISE, NULL);
+  pcl_error *e = pcl_sched_stall_error();
+  CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+  CU_ASSERT_PTR_NOT_NULL(strstr(pcl_error_message(e), "1 eventual value can never be resolved"));
+  pcl_sched_cancel_pending(e);
+  pcl_error_free(e);
+  pcl_future_release(p);
+  pcl_error_free(pcl_sched_take_unhandled());
+}
+
+static void test_intern(void) {
+  char buf[32];
+  strcpy(buf, "urn:pulumi:a");
+  const char *x = pcl_urn_intern(buf);
+  strcpy(buf, "urn:pulumi:b");
+  const char *y = pcl_urn_intern(buf);
+  strcpy(buf, "urn:pulumi:a");
+  CU_ASSERT_PTR_EQUAL(pcl_urn_intern(buf), x);
+  CU_ASSERT_PTR_NOT_EQUAL(x, y);
+  CU_ASSERT_STRING_EQUAL(x, "urn:pulumi:a");
+  /* Many strings force the table to grow and keep every entry. */
+  for (int i = 0; i < 5000; i++) {
+    char k[32];
+    snprintf(k, sizeof k, "urn:%d", i);
+    pcl_urn_intern(k);
+  }
+  CU_ASSERT_PTR_EQUAL(pcl_urn_intern("urn:pulumi:b"), y);
+  pcl_deps *a = pcl_deps_one("urn:pulumi:a"), *b = pcl_deps_one("urn:pulumi:b");
+  pcl_deps *ab = pcl_deps_union(a, b);
+  pcl_deps *ab2 = pcl_deps_union(ab, a);
+  CU_ASSERT_PTR_EQUAL(ab, ab2); /* A subset union shares the larger set. */
+  CU_ASSERT_PTR_NULL(pcl_deps_union(NULL, NULL));
+  pcl_deps_release(a);
+  pcl_deps_release(b);
+  pcl_deps_release(ab);
+  pcl_deps_release(ab2);
+}
+
+void register_sched_tests(void);
+void register_sched_tests(void) {
+  CU_pSuite s = CU_add_suite("sched", NULL, NULL);
+  CU_add_test(s, "posted tasks", test_post);
+  CU_add_test(s, "stall names pending work, cancel frees frames", test_stall_and_cancel);
+  CU_add_test(s, "unlabelled stall", test_cycle_message);
+  CU_add_test(s, "interned URNs and dep sets", test_intern);
+}
