@@ -1,0 +1,62 @@
+/* bind: program structure, scopes, name resolution and the dependency graph.
+ *
+ * bind_program turns the AST of a program (every file of one directory) into
+ * a bnd_program (bound.h): it reads the `package` blocks, declares every
+ * top-level node in the root scope (duplicates are errors), computes the
+ * dependencies of every node syntactically (program.md §10.4), reports
+ * cycles with their path, fixes a stable topological evaluation order, then
+ * checks every node in that order (block structure, labels, options, schema
+ * inputs) and types its expressions through check.c.  Component blocks with a
+ * source directory are parsed and bound recursively.  Diagnostics go to the
+ * context's diag list; the result is returned even when there were errors
+ * (bnd_program.has_errors says so). */
+#ifndef PCLC_BIND_H
+#define PCLC_BIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "bound.h"
+#include "diag.h"
+#include "intern.h"
+#include "src.h"
+#include "ty.h"
+
+/* A scope entry for names inside expressions: a chain of nested scopes. */
+typedef struct bind_scope bind_scope;
+struct bind_scope {
+  const bind_scope *parent; /* Enclosing scope, NULL for the root. */
+  bnd_var *var;             /* The variable this scope introduces, or NULL. */
+  /* A property-path scope (program.md §3.4.1): names of the resource's
+     inputs resolve to property references; props_type is the input object
+     type (NULL when untyped), props_names the written attribute names. */
+  bool properties;
+  const ty *props_type;
+  const bnd_attrs *props_attrs;
+};
+
+/* Everything binding one compilation needs (all borrowed). */
+typedef struct bind_ctx {
+  arena *arena;         /* Bound nodes live here. */
+  intern_table *names;  /* Identifiers (the parser's table). */
+  src_set *src;         /* Source files (components add theirs). */
+  diag_list *diag;      /* Diagnostics. */
+  ty_ctx *ty;           /* Types. */
+  struct schema_set *schemas; /* Package schemas, or NULL when none were given. */
+  /* Internal state of the program being bound (set by bind_program). */
+  struct bind_state *st;
+  size_t depth; /* Component nesting depth (guards runaway recursion). */
+} bind_ctx;
+
+/* Binds the parsed program prog whose files live in directory dir (used to
+ * resolve component sources; "." when unknown).  Returns the bound program,
+ * allocated in c->arena, even when errors were reported. */
+bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir);
+
+/* Looks a name up in the root scope of the program being bound: definitions
+ * first, then outputs (program.md §10.1).  Returns NULL when undefined. */
+bnd_node *bind_lookup(bind_ctx *c, const char *name);
+
+#endif

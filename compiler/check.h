@@ -1,0 +1,40 @@
+/* check: typing of every expression form (types.md §8–§11, functions.md).
+ *
+ * check_expr binds one AST expression in a scope chain (bind.h) and returns
+ * its bound, typed tree (bound.h): names resolve to top-level nodes or to
+ * scoped variables, every node gets a type, and the diagnostics of
+ * types.md §16 and program.md §14.3 go to the context's list.  An erroneous
+ * expression is marked `error` with type dynamic; expressions built on it do
+ * not report again, so one mistake gives one diagnostic. */
+#ifndef PCLC_CHECK_H
+#define PCLC_CHECK_H
+
+#include <stdbool.h>
+
+#include "ast.h"
+#include "bind.h"
+#include "bound.h"
+#include "ty.h"
+
+/* Binds and types the expression e in scope s (NULL for the root scope).
+ * The result lives in c->arena. */
+bnd_expr *check_expr(bind_ctx *c, const bind_scope *s, const ast_node *e);
+
+/* Checks that the bound expression e converts to InputType(to) and reports
+ * the §16 error at e's span when it does not.  Erroneous expressions are
+ * accepted silently.  Returns false if an error was reported. */
+bool check_input(bind_ctx *c, const bnd_expr *e, const ty *to);
+
+/* Checks that e converts (safely or unsafely) to exactly `to` (no InputType
+ * widening); reports like check_input. */
+bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to);
+
+/* Parses the text of a type label (a config or output type such as
+ * "list(string)") as a type expression and returns the type; problems are
+ * reported at the label's span and give dynamic. */
+const ty *check_type_label(bind_ctx *c, const ast_label *label);
+
+/* Returns true if e is the literal null (possibly parenthesised). */
+bool check_is_null_literal(const ast_node *e);
+
+#endif

@@ -1,0 +1,229 @@
+/* dump_types: the stable text form of a bound program (`pclc --dump-types`).
+ *
+ * One line per top-level node in declaration order, `<kind> <name>: <type>`
+ * (with the type token or type label where the block has one), followed by
+ * indented lines for what the node contains: the type of every attribute
+ * value, of every resource option, the range shape and the range variable,
+ * the dependencies, and for components the bound component program nested
+ * two columns deeper.  The last line of a program is its evaluation order.
+ * Types print in their canonical String form (ty_to_string), so the output
+ * depends only on the program, never on addresses or hash order. */
+#include <stdio.h>
+
+#include "bind.h"
+#include "bound.h"
+#include "dump_types.h"
+
+static void indent(FILE *out, int depth) {
+  for (int i = 0; i < depth; i++) {
+    fputs("  ", out);
+  }
+}
+
+static const char *tstr(const ty *t) {
+  return t ? ty_to_string(t) : "<error>";
+}
+
+/* Prints `name: type` for an expression (or nothing when e is NULL). */
+static void line(FILE *out, int depth, const char *name, const bnd_expr *e) {
+  if (!e) {
+    return;
+  }
+  indent(out, depth);
+  fprintf(out, "%s: %s\n", name, tstr(e->type));
+}
+
+static void attrs(FILE *out, int depth, const bnd_attrs *a) {
+  for (size_t i = 0; i < a->count; i++) {
+    indent(out, depth);
+    fprintf(out, "%s: %s", a->items[i].name, tstr(a->items[i].value->type));
+    if (a->items[i].expected) {
+      fprintf(out, " (to %s)", ty_to_string(a->items[i].expected));
+    }
+    fputc('\n', out);
+  }
+}
+
+static const char *range_name(bnd_range_kind k) {
+  switch (k) {
+  case BND_RANGE_NONE:
+    return "none";
+  case BND_RANGE_BOOL:
+    return "bool";
+  case BND_RANGE_COUNT:
+    return "count";
+  case BND_RANGE_LIST:
+    return "list";
+  case BND_RANGE_MAP:
+    return "map";
+  }
+  return "?";
+}
+
+static void options(FILE *out, int depth, const bnd_options *o, bnd_range_kind rk,
+                    const bnd_var *rv) {
+  if (rk != BND_RANGE_NONE) {
+    indent(out, depth);
+    fprintf(out, "range %s", range_name(rk));
+    if (rv) {
+      fprintf(out, ": %s", ty_to_string(rv->type));
+    }
+    fputc('\n', out);
+  }
+  if (!o->present) {
+    return;
+  }
+  for (int i = 0; i < BND_OPT_COUNT; i++) {
+    const bnd_expr *e = o->opt[i];
+    if (!e) {
+      continue;
+    }
+    indent(out, depth);
+    fprintf(out, "options.%s: %s", bnd_option_name((bnd_option)i), tstr(e->type));
+    if (e->kind == BND_E_TUPLE) {
+      /* Property paths print as the runtime renders them. */
+      bool paths = e->tuple.count > 0;
+      for (size_t k = 0; k < e->tuple.count; k++) {
+        paths = paths && e->tuple.items[k]->kind == BND_E_PROPERTY;
+      }
+      if (paths) {
+        fputs(" [", out);
+        for (size_t k = 0; k < e->tuple.count; k++) {
+          fprintf(out, "%s%s", k ? ", " : "", e->tuple.items[k]->property.path);
+        }
+        fputc(']', out);
+      }
+    }
+    fputc('\n', out);
+  }
+}
+
+static void deps(FILE *out, int depth, const bnd_node *n) {
+  if (!n->ndeps) {
+    return;
+  }
+  indent(out, depth);
+  fputs("deps:", out);
+  for (size_t i = 0; i < n->ndeps; i++) {
+    fprintf(out, " %s", n->deps[i]->name);
+  }
+  fputc('\n', out);
+}
+
+static void program(FILE *out, int depth, const bnd_program *p);
+
+static void node(FILE *out, int depth, const bnd_node *n) {
+  indent(out, depth);
+  fprintf(out, "%s %s", bnd_node_kind_name(n->kind), n->name);
+  switch (n->kind) {
+  case BND_RESOURCE:
+  case BND_READ:
+    fprintf(out, " \"%s\"", n->resource.canonical ? n->resource.canonical : "");
+    break;
+  case BND_CONFIG:
+    if (n->config.type_text) {
+      fprintf(out, " \"%s\"", n->config.type_text);
+    }
+    break;
+  case BND_OUTPUT:
+    if (n->output.type_text) {
+      fprintf(out, " \"%s\"", n->output.type_text);
+    }
+    break;
+  case BND_COMPONENT:
+    if (n->component.source) {
+      fprintf(out, " \"%s\"", n->component.source);
+    }
+    break;
+  case BND_HOOK:
+    fprintf(out, " (%s)", n->hook.error_hook ? "error" : "resource");
+    break;
+  case BND_LOCAL:
+  case BND_PULUMI:
+    break;
+  }
+  fprintf(out, ": %s\n", tstr(n->type));
+  if (n->logical_name != n->name) {
+    indent(out, depth + 1);
+    fprintf(out, "logical name: \"%s\"\n", n->logical_name);
+  }
+  switch (n->kind) {
+  case BND_LOCAL:
+    break;
+  case BND_CONFIG:
+    line(out, depth + 1, "default", n->config.default_);
+    if (n->config.secret) {
+      indent(out, depth + 1);
+      fputs("secret\n", out);
+    }
+    if (n->config.nullable) {
+      indent(out, depth + 1);
+      fputs("nullable\n", out);
+    }
+    break;
+  case BND_RESOURCE:
+  case BND_READ:
+    if (!n->resource.typed && !n->invalid) {
+      indent(out, depth + 1);
+      fputs("untyped\n", out);
+    }
+    attrs(out, depth + 1, &n->resource.inputs);
+    options(out, depth + 1, &n->resource.options, n->resource.range, n->resource.range_var);
+    break;
+  case BND_COMPONENT:
+    if (n->component.token) {
+      indent(out, depth + 1);
+      fprintf(out, "token: \"%s\"\n", n->component.token);
+    }
+    attrs(out, depth + 1, &n->component.inputs);
+    options(out, depth + 1, &n->component.options, n->component.range,
+            n->component.range_var);
+    if (n->component.program) {
+      indent(out, depth + 1);
+      fputs("program:\n", out);
+      program(out, depth + 2, n->component.program);
+    }
+    break;
+  case BND_OUTPUT:
+    line(out, depth + 1, "value", n->output.value);
+    break;
+  case BND_PULUMI:
+    line(out, depth + 1, "requiredVersionRange", n->pulumi_version);
+    break;
+  case BND_HOOK:
+    line(out, depth + 1, "command", n->hook.command);
+    line(out, depth + 1, "onDryRun", n->hook.on_dry_run);
+    line(out, depth + 1, "ignoreErrors", n->hook.ignore_errors);
+    break;
+  }
+  deps(out, depth + 1, n);
+}
+
+static void program(FILE *out, int depth, const bnd_program *p) {
+  for (size_t i = 0; i < p->npackages; i++) {
+    const bnd_package *pk = &p->packages[i];
+    indent(out, depth);
+    fprintf(out, "package %s", pk->name);
+    if (pk->version) {
+      fprintf(out, " %s", pk->version);
+    }
+    if (pk->param_name) {
+      fprintf(out, " (parameterization %s %s)", pk->param_name,
+              pk->param_version ? pk->param_version : "");
+    }
+    fputc('\n', out);
+  }
+  for (size_t i = 0; i < p->count; i++) {
+    node(out, depth, p->nodes[i]);
+  }
+  indent(out, depth);
+  fputs("order:", out);
+  for (size_t i = 0; i < p->count; i++) {
+    fprintf(out, " %s", p->order[i]->name);
+  }
+  fputc('\n', out);
+}
+
+void dump_types(FILE *out, const bnd_program *p) {
+  program(out, 0, p);
+}
