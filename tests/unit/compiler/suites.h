@@ -1,1 +1,2 @@
 /* Compiler unit-test suites: one X(name) per tests/unit/compiler/test_name.c. */
+X(ty)
