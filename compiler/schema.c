@@ -1,0 +1,1831 @@
+/* schema: loading, token resolution and type mapping of Pulumi package
+ * schemas (see schema.h for the contract).
+ *
+ * Layers, bottom up:
+ *  1. file discovery: schema_add_path lists `*.json` names and splits them
+ *     into package name and semver;
+ *  2. package loading: the chosen file is read into the diagnostics' src_set
+ *     (so errors can point into it) and parsed with jansson; the JSON tree is
+ *     kept until schema_set_free and decoded lazily;
+ *  3. decoding: resources, functions and type definitions become arena
+ *     structs on first lookup, each cached by token before its properties are
+ *     decoded, so self-references terminate;
+ *  4. mapping: schema types become ty types on demand; object types are named
+ *     ty objects (ty_object_declare, then ty_object_define), which is what
+ *     makes recursive types finite.
+ * Every problem found in a schema file is reported once, where it was found,
+ * and the offending piece decodes as SCHEMA_T_ERROR (mapped to dynamic). */
+#include "schema.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* ---------------------------------------------------------- pointer maps */
+
+/* An open-addressing map from interned strings (compared by pointer) to
+ * pointers.  Iteration order is never used. */
+typedef struct pmap {
+  const void **keys;
+  void **vals;
+  size_t cap, count;
+} pmap;
+
+static size_t ptr_hash(const void *p) {
+  uint64_t h = (uint64_t)(uintptr_t)p;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdu;
+  h ^= h >> 33;
+  return (size_t)h;
+}
+
+static void *pmap_get(const pmap *m, const void *key) {
+  if (!m->cap)
+    return NULL;
+  for (size_t i = ptr_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    if (!m->keys[i])
+      return NULL;
+    if (m->keys[i] == key)
+      return m->vals[i];
+  }
+}
+
+static void pmap_put(pmap *m, const void *key, void *val) {
+  if ((m->count + 1) * 2 > m->cap) {
+    size_t ncap = m->cap ? m->cap * 2 : 64;
+    const void **nkeys = xcalloc(ncap, sizeof *nkeys);
+    void **nvals = xcalloc(ncap, sizeof *nvals);
+    for (size_t i = 0; i < m->cap; i++) {
+      if (!m->keys[i])
+        continue;
+      size_t j = ptr_hash(m->keys[i]) & (ncap - 1);
+      while (nkeys[j])
+        j = (j + 1) & (ncap - 1);
+      nkeys[j] = m->keys[i];
+      nvals[j] = m->vals[i];
+    }
+    free(m->keys);
+    free(m->vals);
+    m->keys = nkeys;
+    m->vals = nvals;
+    m->cap = ncap;
+  }
+  size_t i = ptr_hash(key) & (m->cap - 1);
+  while (m->keys[i] && m->keys[i] != key)
+    i = (i + 1) & (m->cap - 1);
+  if (!m->keys[i])
+    m->count++;
+  m->keys[i] = key;
+  m->vals[i] = val;
+}
+
+static void pmap_free(pmap *m) {
+  free(m->keys);
+  free(m->vals);
+  m->keys = NULL;
+  m->vals = NULL;
+  m->cap = m->count = 0;
+}
+
+/* -------------------------------------------------------------- semver */
+
+/* Compares two dot-separated prerelease identifier lists (semver §11). */
+static int cmp_prerelease(const char *a, const char *b) {
+  while (*a && *b) {
+    size_t la = strcspn(a, "."), lb = strcspn(b, ".");
+    bool na = la > 0 && strspn(a, "0123456789") >= la;
+    bool nb = lb > 0 && strspn(b, "0123456789") >= lb;
+    int c;
+    if (na && nb) {
+      /* Numeric identifiers compare by value: longer (without leading
+         zeros) is larger. */
+      while (la > 1 && *a == '0')
+        a++, la--;
+      while (lb > 1 && *b == '0')
+        b++, lb--;
+      c = la != lb ? (la < lb ? -1 : 1) : strncmp(a, b, la);
+    } else if (na != nb) {
+      c = na ? -1 : 1;
+    } else {
+      size_t l = la < lb ? la : lb;
+      c = strncmp(a, b, l);
+      if (!c && la != lb)
+        c = la < lb ? -1 : 1;
+    }
+    if (c)
+      return c;
+    a += la;
+    b += lb;
+    if (*a == '.')
+      a++;
+    if (*b == '.')
+      b++;
+  }
+  return *a ? 1 : *b ? -1 : 0;
+}
+
+/* A parsed semantic version. */
+typedef struct semver {
+  unsigned long long part[3]; /* major, minor, patch */
+  char pre[128];              /* Prerelease identifiers ("" when none). */
+} semver;
+
+/* Parses `[v]MAJOR.MINOR.PATCH[-PRE][+BUILD]`; returns false if malformed. */
+static bool semver_parse(const char *s, semver *v) {
+  if (*s == 'v')
+    s++;
+  for (int i = 0; i < 3; i++) {
+    if (*s < '0' || *s > '9')
+      return false;
+    char *end;
+    v->part[i] = strtoull(s, &end, 10);
+    s = end;
+    if (i < 2) {
+      if (*s != '.')
+        return false;
+      s++;
+    }
+  }
+  v->pre[0] = 0;
+  if (*s == '-') {
+    s++;
+    size_t n = strcspn(s, "+");
+    if (n == 0 || n >= sizeof v->pre)
+      return false;
+    for (size_t i = 0; i < n; i++) {
+      char c = s[i];
+      bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                c == '-' || c == '.';
+      if (!ok)
+        return false;
+    }
+    memcpy(v->pre, s, n);
+    v->pre[n] = 0;
+    s += n;
+  }
+  if (*s == '+') {
+    s++;
+    if (!*s)
+      return false;
+    for (; *s; s++) {
+      char c = *s;
+      bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                c == '-' || c == '.';
+      if (!ok)
+        return false;
+    }
+  }
+  return *s == 0;
+}
+
+/* Orders versions by semver precedence (build metadata ignored). */
+static int semver_cmp(const semver *a, const semver *b) {
+  for (int i = 0; i < 3; i++) {
+    if (a->part[i] != b->part[i])
+      return a->part[i] < b->part[i] ? -1 : 1;
+  }
+  if (!a->pre[0] || !b->pre[0])
+    return a->pre[0] ? -1 : b->pre[0] ? 1 : 0;
+  return cmp_prerelease(a->pre, b->pre);
+}
+
+/* Returns true if the two version strings denote the same version (equal
+ * precedence); unparsable strings compare textually. */
+static bool version_equal(const char *a, const char *b) {
+  semver va, vb;
+  if (semver_parse(a, &va) && semver_parse(b, &vb))
+    return semver_cmp(&va, &vb) == 0;
+  return strcmp(a, b) == 0;
+}
+
+/* ------------------------------------------------------------- the set */
+
+/* A schema file found in a search folder. */
+typedef struct schema_file {
+  const char *name;    /* Package name from the file name (interned). */
+  const char *version; /* Version from the file name, or NULL. */
+  const char *path;    /* Path (arena). */
+} schema_file;
+
+/* A remembered answer of schema_find_package (NULL package: none exists). */
+typedef struct schema_resolution {
+  const char *name;    /* Interned. */
+  const char *version; /* Requested version (arena), or NULL. */
+  schema_package *pkg;
+} schema_resolution;
+
+/* Decoding state of a loaded package. */
+typedef struct schema_pkg_impl {
+  json_t *root;              /* The parsed file (owned reference). */
+  bool has_file;             /* Its text is in the src_set (diagnostics point there). */
+  uint32_t file;             /* src id of the text. */
+  const char *text;          /* The file text (owned by the src_set). */
+  bool primary;              /* First loaded version of this package name. */
+  json_t *resources, *functions, *types, *provider; /* Sections, or NULL. */
+  bool has_format;           /* meta.moduleFormat compiled into format. */
+  regex_t format;            /* The module-format rule (POSIX ERE). */
+  size_t format_group;       /* Which ERE group is the module. */
+  bool indexed;              /* res_index/fn_index are built. */
+  pmap res_index, fn_index;  /* Canonical token -> schema token. */
+  pmap res_cache, fn_cache;  /* Schema token -> decoded struct. */
+  pmap type_cache;           /* Schema token -> schema_typedef. */
+  schema_resource *provider_res; /* Decoded provider resource. */
+} schema_pkg_impl;
+
+struct schema_set {
+  ty_ctx *ty;          /* Types (borrowed). */
+  arena *arena;        /* Allocation (borrowed). */
+  intern_table *names; /* Interning (borrowed). */
+  diag_list *diags;    /* Diagnostics (borrowed). */
+  schema_file *files;  /* Files of every search folder, in folder order. */
+  size_t nfiles, capfiles;
+  schema_package **pkgs; /* Loaded packages, in loading order. */
+  size_t npkgs, cappkgs;
+  schema_resolution *res; /* Answers of schema_find_package. */
+  size_t nres, capres;
+  const char **pins;   /* Pairs (name, version) from schema_pin_version. */
+  size_t npins, cappins;
+  const char **read;   /* Paths of files read, in order. */
+  size_t nread, capread;
+  pmap by_ty;          /* Resource output type -> schema_resource. */
+  const char *s_index, *s_pulumi, *s_providers, *s_self, *s_id, *s_urn;
+};
+
+#define GROW(arr, n, cap)                                                                \
+  do {                                                                                   \
+    if ((n) == (cap)) {                                                                  \
+      (cap) = (cap) ? (cap) * 2 : 8;                                                     \
+      (arr) = xrealloc((arr), (cap) * sizeof *(arr));                                    \
+    }                                                                                    \
+  } while (0)
+
+static const char *const type_kind_names[] = {
+#define X(name, text) text,
+    SCHEMA_TYPE_KINDS(X)
+#undef X
+};
+
+const char *schema_type_kind_name(schema_type_kind k) {
+  return type_kind_names[k];
+}
+
+schema_set *schema_set_new(ty_ctx *tc, arena *a, intern_table *names, diag_list *d) {
+  schema_set *s = xcalloc(1, sizeof *s);
+  s->ty = tc;
+  s->arena = a;
+  s->names = names;
+  s->diags = d;
+  s->s_index = intern(names, "index");
+  s->s_pulumi = intern(names, "pulumi");
+  s->s_providers = intern(names, "providers");
+  s->s_self = intern(names, "__self__");
+  s->s_id = intern(names, "id");
+  s->s_urn = intern(names, "urn");
+  return s;
+}
+
+void schema_set_free(schema_set *s) {
+  if (!s)
+    return;
+  for (size_t i = 0; i < s->npkgs; i++) {
+    schema_pkg_impl *im = s->pkgs[i]->impl;
+    if (im->root)
+      json_decref(im->root);
+    if (im->has_format)
+      regfree(&im->format);
+    pmap_free(&im->res_index);
+    pmap_free(&im->fn_index);
+    pmap_free(&im->res_cache);
+    pmap_free(&im->fn_cache);
+    pmap_free(&im->type_cache);
+  }
+  pmap_free(&s->by_ty);
+  free(s->files);
+  free(s->pkgs);
+  free(s->res);
+  free(s->pins);
+  free(s->read);
+  free(s);
+}
+
+const char *const *schema_files_read(const schema_set *s, size_t *n) {
+  *n = s->nread;
+  return s->read;
+}
+
+void schema_pin_version(schema_set *s, const char *name, const char *version) {
+  GROW(s->pins, s->npins, s->cappins);
+  s->pins[s->npins++] = intern(s->names, name);
+  GROW(s->pins, s->npins, s->cappins);
+  s->pins[s->npins++] = arena_strdup(s->arena, version);
+}
+
+static int cmp_names(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Splits a file name `<pkg>-<semver>.json` or `<pkg>.json` (without the
+ * folder) into package name and version: the version starts after the first
+ * dash followed by text that parses as a semver. */
+static void split_file_name(schema_set *s, const char *base, const char **name,
+                            const char **version) {
+  size_t len = strlen(base) - 5; /* Without ".json". */
+  char *stem = arena_strndup(s->arena, base, len);
+  for (size_t i = 1; i + 1 < len; i++) {
+    semver v;
+    if (stem[i] == '-' && stem[i + 1] >= '0' && stem[i + 1] <= '9' &&
+        semver_parse(stem + i + 1, &v)) {
+      *name = intern_n(s->names, stem, i);
+      *version = stem + i + 1;
+      return;
+    }
+  }
+  *name = intern(s->names, stem);
+  *version = NULL;
+}
+
+bool schema_add_path(schema_set *s, const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) {
+    diag_error_global(s->diags, "cannot read schema folder '%s': %s", dir, strerror(errno));
+    return false;
+  }
+  char **names = NULL;
+  size_t n = 0, cap = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t len = strlen(e->d_name);
+    if (len <= 5 || strcmp(e->d_name + len - 5, ".json") != 0 || e->d_name[0] == '.')
+      continue;
+    GROW(names, n, cap);
+    names[n++] = arena_strdup(s->arena, e->d_name);
+  }
+  closedir(d);
+  /* Sorted, so that the choice between files never depends on readdir. */
+  if (n)
+    qsort(names, n, sizeof *names, cmp_names);
+  size_t dlen = strlen(dir);
+  bool slash = dlen > 0 && dir[dlen - 1] == '/';
+  for (size_t i = 0; i < n; i++) {
+    schema_file f;
+    split_file_name(s, names[i], &f.name, &f.version);
+    f.path = arena_printf(s->arena, "%s%s%s", dir, slash ? "" : "/", names[i]);
+    GROW(s->files, s->nfiles, s->capfiles);
+    s->files[s->nfiles++] = f;
+  }
+  free(names);
+  return true;
+}
+
+/* ------------------------------------------------------- diagnostics */
+
+/* Where in a schema file a problem is: the chain of object keys leading to
+ * it, outermost first (unused ones NULL), and optionally a string value found
+ * there (a `$ref`).  The JSON tree keeps no positions, so the place is found
+ * again in the text by searching for each key in turn. */
+typedef struct loc {
+  const char *key[6];
+} loc;
+
+/* Returns a copy of l extended by one key. */
+static loc loc_add(const loc *l, const char *key) {
+  loc r = *l;
+  for (size_t i = 0; i < ARRAY_LEN(r.key); i++) {
+    if (!r.key[i]) {
+      r.key[i] = key;
+      break;
+    }
+  }
+  return r;
+}
+
+/* Finds the JSON string `"text"` at or after from; as_key requires it to be
+ * an object key (followed by `:`).  Returns NULL if absent. */
+static const char *find_string(schema_set *s, const char *from, const char *text, bool as_key) {
+  char *quoted = arena_printf(s->arena, "\"%s\"", text);
+  size_t n = strlen(quoted);
+  for (const char *hit = strstr(from, quoted); hit; hit = strstr(hit + 1, quoted)) {
+    const char *after = hit + n;
+    while (*after == ' ' || *after == '\t' || *after == '\n' || *after == '\r')
+      after++;
+    if (!as_key || *after == ':')
+      return hit;
+  }
+  return NULL;
+}
+
+/* Returns the span in p's file of the place l (and value, if not NULL)
+ * describes, as close as the search gets; the file's first byte if nothing
+ * is found. */
+static pcl_span file_span(schema_set *s, schema_package *p, const loc *l, const char *value) {
+  schema_pkg_impl *im = p->impl;
+  pcl_span sp = {im->file, 0, im->text && im->text[0] ? 1 : 0};
+  if (!im->text)
+    return sp;
+  const char *at = im->text;
+  const char *found = NULL;
+  const char *found_text = NULL;
+  for (size_t i = 0; l && i < ARRAY_LEN(l->key) && l->key[i]; i++) {
+    const char *hit = find_string(s, at, l->key[i], true);
+    if (!hit)
+      break;
+    found = at = hit;
+    found_text = l->key[i];
+  }
+  if (value) {
+    const char *hit = find_string(s, at, value, false);
+    if (hit) {
+      found = hit;
+      found_text = value;
+    }
+  }
+  if (found) {
+    sp.start = (uint32_t)(found - im->text);
+    sp.end = sp.start + (uint32_t)strlen(found_text) + 2;
+  }
+  return sp;
+}
+
+/* Reports an error about package p at the place l/value in its file (or
+ * without a location for the built-in package). */
+static void __attribute__((format(printf, 5, 6)))
+pkg_error(schema_set *s, schema_package *p, const loc *l, const char *value, const char *fmt,
+          ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *msg = arena_alloc(s->arena, (size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(msg, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  if (p->impl->has_file)
+    diag_error(s->diags, file_span(s, p, l, value), "%s", msg);
+  else
+    diag_error_global(s->diags, "%s: %s", p->path, msg);
+}
+
+#define LOC(...) (&(loc){{__VA_ARGS__}})
+
+/* ----------------------------------------------------- package loading */
+
+/* The reference's mock schema of the built-in package `pulumi`
+ * (pkg/codegen/schema/mock_pulumi_schema.go). */
+static const char builtin_pulumi[] =
+    "{\"name\": \"pulumi\", \"version\": \"1.0.0\", \"resources\": {"
+    "\"pulumi:pulumi:StackReference\": {"
+    "\"properties\": {\"name\": {\"type\": \"string\"},"
+    "\"outputs\": {\"type\": \"object\", \"additionalProperties\": {\"$ref\": "
+    "\"pulumi.json#/Any\"}},"
+    "\"secretOutputNames\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}},"
+    "\"required\": [\"name\", \"outputs\", \"secretOutputNames\"],"
+    "\"inputProperties\": {\"name\": {\"type\": \"string\"}},"
+    "\"requiredInputs\": [\"name\"]},"
+    "\"pulumi:index:Stash\": {"
+    "\"properties\": {\"input\": {\"$ref\": \"pulumi.json#/Any\"},"
+    "\"output\": {\"$ref\": \"pulumi.json#/Any\"}},"
+    "\"required\": [\"input\", \"output\"],"
+    "\"inputProperties\": {\"input\": {\"$ref\": \"pulumi.json#/Any\"}},"
+    "\"requiredInputs\": [\"input\"]}}}";
+
+/* Translates a Go (RE2) module-format pattern into a POSIX ERE and compiles
+ * it; non-capturing groups become ordinary groups, and *group receives the
+ * ERE number of the first capturing group.  Returns false on failure. */
+static bool compile_format(schema_set *s, const char *pat, regex_t *re, size_t *group) {
+  size_t len = strlen(pat);
+  char *out = arena_alloc(s->arena, len * 12 + 1);
+  size_t o = 0, groups = 0;
+  *group = 0;
+  bool in_bracket = false;
+  for (size_t i = 0; i < len; i++) {
+    char c = pat[i];
+    if (c == '\\' && i + 1 < len) {
+      char n = pat[++i];
+      const char *cls = n == 'd' ? "[0-9]" : n == 'w' ? "[A-Za-z0-9_]"
+                        : n == 's' ? "[ \t\n\r\f\v]" : NULL;
+      if (cls && !in_bracket) {
+        memcpy(out + o, cls, strlen(cls));
+        o += strlen(cls);
+      } else {
+        out[o++] = '\\';
+        out[o++] = n;
+      }
+      continue;
+    }
+    if (in_bracket) {
+      if (c == ']')
+        in_bracket = false;
+      out[o++] = c;
+      continue;
+    }
+    if (c == '[') {
+      in_bracket = true;
+      out[o++] = c;
+      if (i + 1 < len && pat[i + 1] == '^')
+        out[o++] = pat[++i];
+      if (i + 1 < len && pat[i + 1] == ']')
+        out[o++] = pat[++i];
+      continue;
+    }
+    if (c == '(') {
+      groups++;
+      if (i + 2 < len && pat[i + 1] == '?' && pat[i + 2] == ':') {
+        i += 2;
+      } else if (i + 1 < len && pat[i + 1] == '?') {
+        return false; /* Other (?...) forms have no ERE equivalent. */
+      } else if (!*group) {
+        *group = groups;
+      }
+    }
+    out[o++] = c;
+  }
+  out[o] = 0;
+  if (!*group)
+    return false;
+  return regcomp(re, out, REG_EXTENDED) == 0;
+}
+
+/* Registers a package as loaded. */
+static void add_package(schema_set *s, schema_package *p) {
+  p->impl->primary = true;
+  for (size_t i = 0; i < s->npkgs; i++) {
+    if (s->pkgs[i]->name == p->name)
+      p->impl->primary = false;
+  }
+  GROW(s->pkgs, s->npkgs, s->cappkgs);
+  s->pkgs[s->npkgs++] = p;
+}
+
+/* Returns the object member key of root if it is an object; reports an
+ * error and returns NULL if it exists but is not an object. */
+static json_t *section(schema_set *s, schema_package *p, const char *key) {
+  json_t *v = json_object_get(p->impl->root, key);
+  if (v && !json_is_object(v)) {
+    pkg_error(s, p, LOC(key), NULL, "'%s' must be a JSON object", key);
+    return NULL;
+  }
+  return v;
+}
+
+/* Decodes the top level of a parsed schema into p; expect is the package
+ * name the file was chosen for (NULL when loaded by path). */
+static void decode_top(schema_set *s, schema_package *p, const char *expect,
+                       const char *file_version) {
+  schema_pkg_impl *im = p->impl;
+  json_t *root = im->root;
+  if (!json_is_object(root)) {
+    pkg_error(s, p, NULL, NULL, "a package schema must be a JSON object");
+    return;
+  }
+  json_t *name = json_object_get(root, "name");
+  if (!json_is_string(name) || !json_string_length(name)) {
+    pkg_error(s, p, name ? LOC("name") : NULL, NULL, "package schema has no name (a non-empty string "
+                                          "'name' is required)");
+    return;
+  }
+  p->name = intern(s->names, json_string_value(name));
+  if (expect && p->name != expect) {
+    pkg_error(s, p, LOC("name"), NULL, "schema file declares package '%s', not '%s'", p->name, expect);
+    return;
+  }
+  json_t *version = json_object_get(root, "version");
+  if (version && !json_is_string(version)) {
+    pkg_error(s, p, LOC("version"), NULL, "package 'version' must be a string");
+    return;
+  }
+  p->version = version ? arena_strdup(s->arena, json_string_value(version)) : file_version;
+  json_t *meta = json_object_get(root, "meta");
+  json_t *fmt = json_is_object(meta) ? json_object_get(meta, "moduleFormat") : NULL;
+  if (fmt) {
+    if (!json_is_string(fmt)) {
+      pkg_error(s, p, LOC("meta", "moduleFormat"), NULL, "'meta.moduleFormat' must be a string");
+      return;
+    }
+    if (!compile_format(s, json_string_value(fmt), &im->format, &im->format_group)) {
+      pkg_error(s, p, LOC("meta", "moduleFormat"), NULL, "invalid module format '%s'", json_string_value(fmt));
+      return;
+    }
+    im->has_format = true;
+  }
+  im->resources = section(s, p, "resources");
+  im->functions = section(s, p, "functions");
+  im->types = section(s, p, "types");
+  im->provider = section(s, p, "provider");
+  p->ok = (json_object_get(root, "resources") == NULL || im->resources) &&
+          (json_object_get(root, "functions") == NULL || im->functions) &&
+          (json_object_get(root, "types") == NULL || im->types) &&
+          (json_object_get(root, "provider") == NULL || im->provider);
+}
+
+/* Creates a package struct for a file (not yet decoded). */
+static schema_package *new_package(schema_set *s, const char *path, const char *fallback_name) {
+  schema_package *p = ARENA_NEW(s->arena, schema_package);
+  p->impl = ARENA_NEW(s->arena, schema_pkg_impl);
+  p->path = arena_strdup(s->arena, path);
+  p->name = fallback_name;
+  return p;
+}
+
+/* Reads and parses the file at path.  Returns the package (ok == false after
+ * a reported problem), or NULL if the file cannot even be read and no name
+ * is known for it. */
+static schema_package *load_path(schema_set *s, const char *path, const char *expect,
+                                 const char *file_version) {
+  for (size_t i = 0; i < s->npkgs; i++) {
+    if (strcmp(s->pkgs[i]->path, path) == 0)
+      return s->pkgs[i];
+  }
+  schema_package *p = new_package(s, path, expect);
+  uint32_t id;
+  const char *err;
+  if (!src_read(s->diags->src, path, &id, &err)) {
+    diag_error_global(s->diags, "cannot read schema file '%s': %s", path, err);
+    if (!expect)
+      return NULL;
+    add_package(s, p);
+    return p;
+  }
+  GROW(s->read, s->nread, s->capread);
+  s->read[s->nread++] = p->path;
+  schema_pkg_impl *im = p->impl;
+  src_file *f = src_get(s->diags->src, id);
+  im->has_file = true;
+  im->file = id;
+  im->text = f->text;
+  json_error_t jerr;
+  im->root = json_loadb(f->text, f->len, 0, &jerr);
+  if (!im->root) {
+    uint32_t pos = jerr.position > 0 ? (uint32_t)jerr.position - 1 : 0;
+    if (pos > f->len)
+      pos = (uint32_t)f->len;
+    pcl_span sp = {id, pos, pos < f->len ? pos + 1 : pos};
+    diag_error(s->diags, sp, "invalid JSON in schema file: %s", jerr.text);
+    if (!expect)
+      return NULL;
+    add_package(s, p);
+    return p;
+  }
+  decode_top(s, p, expect, file_version);
+  if (!p->name)
+    return NULL;
+  add_package(s, p);
+  return p;
+}
+
+schema_package *schema_load_file(schema_set *s, const char *path) {
+  return load_path(s, path, NULL, NULL);
+}
+
+/* Loads the built-in `pulumi` package. */
+static schema_package *load_builtin(schema_set *s) {
+  schema_package *p = new_package(s, "<builtin pulumi schema>", s->s_pulumi);
+  json_error_t jerr;
+  p->impl->root = json_loads(builtin_pulumi, 0, &jerr);
+  if (!p->impl->root)
+    ice("built-in pulumi schema: %s", jerr.text);
+  decode_top(s, p, s->s_pulumi, NULL);
+  add_package(s, p);
+  return p;
+}
+
+/* Chooses and loads the file for (name, version); NULL if none exists. */
+static schema_package *choose_and_load(schema_set *s, const char *name, const char *version) {
+  if (name == s->s_pulumi)
+    return load_builtin(s);
+  const schema_file *exact = NULL, *unversioned = NULL, *best = NULL;
+  semver bv = {{0, 0, 0}, ""};
+  for (size_t i = 0; i < s->nfiles; i++) {
+    const schema_file *f = &s->files[i];
+    if (f->name != name)
+      continue;
+    if (!f->version) {
+      if (!unversioned)
+        unversioned = f;
+      continue;
+    }
+    if (version && !exact && version_equal(f->version, version))
+      exact = f;
+    semver v;
+    semver_parse(f->version, &v);
+    if (!best || semver_cmp(&v, &bv) > 0) {
+      best = f;
+      bv = v;
+    }
+  }
+  const schema_file *pick = exact ? exact : unversioned ? unversioned : best;
+  if (!pick)
+    return NULL;
+  if (version && pick == best && !exact) {
+    diag *g = diag_warning(s->diags, (pcl_span){0, 0, 0},
+                           "no schema for version %s of package '%s'; using version %s",
+                           version, name, best->version);
+    g->has_span = false;
+  }
+  return load_path(s, pick->path, name, pick->version);
+}
+
+schema_package *schema_find_package(schema_set *s, const char *name, const char *version) {
+  name = intern(s->names, name);
+  if (!version) {
+    /* The last pin wins, as a later package block would override. */
+    for (size_t i = s->npins; i >= 2; i -= 2) {
+      if (s->pins[i - 2] == name) {
+        version = s->pins[i - 1];
+        break;
+      }
+    }
+  }
+  for (size_t i = 0; i < s->nres; i++) {
+    schema_resolution *r = &s->res[i];
+    if (r->name == name && (r->version == version ||
+                            (r->version && version && version_equal(r->version, version))))
+      return r->pkg;
+  }
+  schema_package *p = choose_and_load(s, name, version);
+  GROW(s->res, s->nres, s->capres);
+  s->res[s->nres++] =
+      (schema_resolution){name, version ? arena_strdup(s->arena, version) : NULL, p};
+  return p;
+}
+
+/* -------------------------------------------------------------- tokens */
+
+bool schema_split_token(schema_set *s, const char *token, const char **pkg,
+                        const char **module, const char **member) {
+  const char *c1 = strchr(token, ':');
+  if (!c1)
+    return false;
+  const char *c2 = strchr(c1 + 1, ':');
+  if (c2 && strchr(c2 + 1, ':'))
+    return false;
+  const char *mod_start = c1 + 1, *mod_end = c2 ? c2 : c1 + 1;
+  const char *mem = c2 ? c2 + 1 : c1 + 1;
+  if (c1 == token || !*mem)
+    return false;
+  if (pkg)
+    *pkg = intern_n(s->names, token, (size_t)(c1 - token));
+  if (module) {
+    *module = mod_end > mod_start ? intern_n(s->names, mod_start, (size_t)(mod_end - mod_start))
+                                  : s->s_index;
+  }
+  if (member)
+    *member = intern(s->names, mem);
+  return true;
+}
+
+const char *schema_token_package(schema_set *s, const char *token) {
+  const char *pkg, *mod, *mem;
+  if (!schema_split_token(s, token, &pkg, &mod, &mem))
+    return NULL;
+  if (pkg == s->s_pulumi && mod == s->s_providers)
+    return mem;
+  return pkg;
+}
+
+/* Returns the module of a token's module part under the package's module
+ * format: the format's module group when it matches, the whole part when it
+ * does not, and "index" for the index module. */
+static const char *canonical_module(schema_set *s, schema_package *p, const char *module) {
+  schema_pkg_impl *im = p->impl;
+  const char *mod = module;
+  if (im->has_format) {
+    regmatch_t m[10];
+    size_t g = im->format_group;
+    if (g < 10 && regexec(&im->format, module, 10, m, 0) == 0 && m[g].rm_so >= 0) {
+      mod = intern_n(s->names, module + m[g].rm_so, (size_t)(m[g].rm_eo - m[g].rm_so));
+    }
+  }
+  if (!*mod || strcmp(mod, "index") == 0)
+    return s->s_index;
+  return mod;
+}
+
+/* Returns the canonical key `pkg:module:Member` of a token within p, or NULL
+ * if the token is malformed. */
+static const char *canonical_key(schema_set *s, schema_package *p, const char *token) {
+  const char *pkg, *mod, *mem;
+  if (!schema_split_token(s, token, &pkg, &mod, &mem))
+    return NULL;
+  mod = canonical_module(s, p, mod);
+  return intern(s->names, arena_printf(s->arena, "%s:%s:%s", p->name, mod, mem));
+}
+
+/* Adds the canonical key of token (if new) to an index. */
+static void index_token(schema_set *s, schema_package *p, pmap *m, const char *key_token,
+                        const char *target) {
+  const char *key = canonical_key(s, p, key_token);
+  if (key && !pmap_get(m, key))
+    pmap_put(m, key, (void *)target);
+}
+
+/* Builds the canonical-token indexes of p (once). */
+static void build_index(schema_set *s, schema_package *p) {
+  schema_pkg_impl *im = p->impl;
+  if (im->indexed)
+    return;
+  im->indexed = true;
+  const char *key;
+  json_t *v;
+  if (im->resources) {
+    json_object_foreach(im->resources, key, v) {
+      const char *tok = intern(s->names, key);
+      index_token(s, p, &im->res_index, tok, tok);
+    }
+    /* Aliases second, so a real token always wins over an alias. */
+    json_object_foreach(im->resources, key, v) {
+      json_t *aliases = json_is_object(v) ? json_object_get(v, "aliases") : NULL;
+      if (!json_is_array(aliases))
+        continue;
+      const char *tok = intern(s->names, key);
+      size_t i;
+      json_t *a;
+      json_array_foreach(aliases, i, a) {
+        json_t *t = json_is_object(a) ? json_object_get(a, "type") : a;
+        if (json_is_string(t))
+          index_token(s, p, &im->res_index, json_string_value(t), tok);
+      }
+    }
+  }
+  if (im->functions) {
+    json_object_foreach(im->functions, key, v) {
+      const char *tok = intern(s->names, key);
+      index_token(s, p, &im->fn_index, tok, tok);
+    }
+  }
+}
+
+/* Finds the schema token for a written token in one section. */
+static const char *lookup_token(schema_set *s, schema_package *p, json_t *sect, pmap *index,
+                                const char *token) {
+  if (!sect)
+    return NULL;
+  if (json_object_get(sect, token))
+    return intern(s->names, token);
+  build_index(s, p);
+  const char *key = canonical_key(s, p, token);
+  return key ? pmap_get(index, key) : NULL;
+}
+
+/* ------------------------------------------------------------ decoding */
+
+static const schema_type *decode_type(schema_set *s, schema_package *p, json_t *spec,
+                                      const loc *l);
+static schema_resource *get_resource(schema_set *s, schema_package *p, const char *token);
+static schema_resource *get_provider(schema_set *s, schema_package *p);
+
+static schema_type *new_type(schema_set *s, schema_type_kind k) {
+  schema_type *t = ARENA_NEW(s->arena, schema_type);
+  t->kind = k;
+  return t;
+}
+
+static const schema_type *error_type(schema_set *s) {
+  return new_type(s, SCHEMA_T_ERROR);
+}
+
+static const char *opt_string(schema_set *s, json_t *obj, const char *key) {
+  json_t *v = json_object_get(obj, key);
+  return json_is_string(v) ? arena_strdup(s->arena, json_string_value(v)) : NULL;
+}
+
+/* Returns the schema_type_kind of a primitive type name, or SCHEMA_T_ERROR. */
+static schema_type_kind primitive_kind(const char *name) {
+  if (!strcmp(name, "boolean"))
+    return SCHEMA_T_BOOL;
+  if (!strcmp(name, "integer"))
+    return SCHEMA_T_INT;
+  if (!strcmp(name, "number"))
+    return SCHEMA_T_NUMBER;
+  if (!strcmp(name, "string"))
+    return SCHEMA_T_STRING;
+  return SCHEMA_T_ERROR;
+}
+
+/* Decodes `%XX` escapes of a `$ref` (tokens with `/` are written `%2F`). */
+static char *percent_decode(schema_set *s, const char *ref) {
+  size_t n = strlen(ref);
+  char *out = arena_alloc(s->arena, n + 1);
+  size_t o = 0;
+  for (size_t i = 0; i < n; i++) {
+    int hi, lo;
+    if (ref[i] == '%' && i + 2 < n) {
+      char h = ref[i + 1], l = ref[i + 2];
+      hi = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+           : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+      lo = l >= '0' && l <= '9' ? l - '0' : l >= 'a' && l <= 'f' ? l - 'a' + 10
+           : l >= 'A' && l <= 'F' ? l - 'A' + 10 : -1;
+      if (hi >= 0 && lo >= 0) {
+        out[o++] = (char)(hi * 16 + lo);
+        i += 2;
+        continue;
+      }
+    }
+    out[o++] = ref[i];
+  }
+  out[o] = 0;
+  return out;
+}
+
+/* Returns the type definition for token in p, creating the (undecoded)
+ * struct on first use; NULL if p's `types` does not define token. */
+static schema_typedef *get_typedef(schema_set *s, schema_package *p, const char *token) {
+  schema_pkg_impl *im = p->impl;
+  token = intern(s->names, token);
+  schema_typedef *d = pmap_get(&im->type_cache, token);
+  if (d)
+    return d;
+  json_t *spec = im->types ? json_object_get(im->types, token) : NULL;
+  if (!spec)
+    return NULL;
+  d = ARENA_NEW(s->arena, schema_typedef);
+  d->token = token;
+  d->pkg = p;
+  d->is_enum = json_is_object(spec) && json_object_get(spec, "enum") != NULL;
+  pmap_put(&im->type_cache, token, d);
+  return d;
+}
+
+/* Decodes a `$ref` found in package p. */
+static const schema_type *decode_ref(schema_set *s, schema_package *p, json_t *spec,
+                                     const char *ref, const loc *l) {
+  if (!strncmp(ref, "pulumi.json#/", 13)) {
+    const char *what = ref + 13;
+    schema_type_kind k = !strcmp(what, "Any")       ? SCHEMA_T_ANY
+                         : !strcmp(what, "Json")    ? SCHEMA_T_JSON
+                         : !strcmp(what, "Asset")   ? SCHEMA_T_ASSET
+                         : !strcmp(what, "Archive") ? SCHEMA_T_ARCHIVE
+                                                    : SCHEMA_T_ERROR;
+    if (k == SCHEMA_T_ERROR) {
+      pkg_error(s, p, l, ref, "invalid $ref '%s': unknown built-in type '%s'", ref, what);
+      return error_type(s);
+    }
+    schema_type *t = new_type(s, k);
+    t->ref = ref;
+    return t;
+  }
+  char *dec = percent_decode(s, ref);
+  char *hash = strchr(dec, '#');
+  if (!hash) {
+    pkg_error(s, p, l, ref, "invalid $ref '%s': expected '#/types/...' or '#/resources/...'", ref);
+    return error_type(s);
+  }
+  *hash = 0;
+  const char *frag = hash + 1;
+  schema_package *target = p;
+  if (*dec) {
+    /* `/<pkg>/v<version>/schema.json`: a type of another package. */
+    char *pkgname = dec + 1, *slash = dec[0] == '/' ? strchr(dec + 1, '/') : NULL;
+    if (!slash || slash[1] != 'v' || !strstr(slash, "/schema.json")) {
+      pkg_error(s, p, l, ref, "invalid $ref '%s': expected '/<package>/v<version>/schema.json#/...'",
+                ref);
+      return error_type(s);
+    }
+    *slash = 0;
+    char *ver = slash + 2;
+    *strstr(ver, "/schema.json") = 0;
+    const char *name = intern(s->names, pkgname);
+    if (name != p->name || (p->version && !version_equal(p->version, ver))) {
+      target = schema_find_package(s, name, ver);
+      if (!target) {
+        pkg_error(s, p, l, ref, "invalid $ref '%s': no schema for package '%s'", ref, name);
+        return error_type(s);
+      }
+      if (!target->ok)
+        return error_type(s);
+    }
+  }
+  if (!strncmp(frag, "/types/", 7)) {
+    const char *tok = frag + 7;
+    schema_typedef *d = get_typedef(s, target, tok);
+    if (!d) {
+      json_t *prim = json_object_get(spec, "type");
+      if (json_is_string(prim) && primitive_kind(json_string_value(prim)) != SCHEMA_T_ERROR) {
+        /* A named token type with an underlying primitive type. */
+        schema_type *t = new_type(s, SCHEMA_T_TOKEN);
+        t->ref = ref;
+        t->token = intern(s->names, tok);
+        t->underlying = new_type(s, primitive_kind(json_string_value(prim)));
+        return t;
+      }
+      pkg_error(s, p, l, ref, "invalid $ref '%s': package '%s' defines no type '%s'", ref,
+                target->name, tok);
+      return error_type(s);
+    }
+    schema_type *t = new_type(s, d->is_enum ? SCHEMA_T_ENUM : SCHEMA_T_OBJECT);
+    t->ref = ref;
+    t->def = d;
+    t->token = d->token;
+    return t;
+  }
+  if (!strncmp(frag, "/resources/", 11) || !strcmp(frag, "/provider")) {
+    /* `#/provider` and `#/resources/pulumi:providers:<pkg>` name a provider. */
+    bool provider = frag[1] == 'p' || !strncmp(frag + 11, "pulumi:providers:", 17);
+    if (provider && frag[1] != 'p') {
+      const char *owner = intern(s->names, frag + 28);
+      if (owner != target->name)
+        target = schema_find_package(s, owner, NULL);
+      if (!target) {
+        pkg_error(s, p, l, ref, "invalid $ref '%s': no schema for package '%s'", ref, owner);
+        return error_type(s);
+      }
+    }
+    schema_resource *r = provider ? get_provider(s, target)
+                                  : get_resource(s, target, intern(s->names, frag + 11));
+    if (!r) {
+      pkg_error(s, p, l, ref, "invalid $ref '%s': package '%s' defines no resource '%s'", ref,
+                target->name, provider ? "provider" : frag + 11);
+      return error_type(s);
+    }
+    schema_type *t = new_type(s, SCHEMA_T_RESOURCE);
+    t->ref = ref;
+    t->resource = r;
+    t->token = r->token;
+    return t;
+  }
+  pkg_error(s, p, l, ref, "invalid $ref '%s': expected '#/types/...' or '#/resources/...'", ref);
+  return error_type(s);
+}
+
+/* Decodes a type spec; where names what is being decoded, for messages. */
+static const schema_type *decode_type(schema_set *s, schema_package *p, json_t *spec,
+                                      const loc *l) {
+  const char *where = "the type";
+  for (size_t i = 0; l && i < ARRAY_LEN(l->key) && l->key[i]; i++)
+    where = l->key[i];
+  if (!json_is_object(spec)) {
+    pkg_error(s, p, l, NULL, "the type of '%s' must be a JSON object", where);
+    return error_type(s);
+  }
+  bool plain = json_is_true(json_object_get(spec, "plain"));
+  const schema_type *res;
+  json_t *ref = json_object_get(spec, "$ref");
+  json_t *one_of = json_object_get(spec, "oneOf");
+  json_t *type = json_object_get(spec, "type");
+  if (ref) {
+    if (!json_is_string(ref)) {
+      pkg_error(s, p, l, NULL, "the $ref of '%s' must be a string", where);
+      return error_type(s);
+    }
+    res = decode_ref(s, p, spec, json_string_value(ref), l);
+  } else if (one_of) {
+    if (!json_is_array(one_of) || !json_array_size(one_of)) {
+      pkg_error(s, p, l, NULL, "'oneOf' of '%s' must be a non-empty array", where);
+      return error_type(s);
+    }
+    schema_type *t = new_type(s, SCHEMA_T_UNION);
+    size_t n = json_array_size(one_of);
+    const schema_type **alts = ARENA_NEW_ARRAY(s->arena, const schema_type *, n);
+    for (size_t i = 0; i < n; i++)
+      alts[i] = decode_type(s, p, json_array_get(one_of, i), l);
+    t->alts = alts;
+    t->nalts = n;
+    json_t *disc = json_object_get(spec, "discriminator");
+    if (json_is_object(disc)) {
+      t->discriminator = opt_string(s, disc, "propertyName");
+      json_t *mapping = json_object_get(disc, "mapping");
+      if (json_is_object(mapping)) {
+        schema_mapping *m = ARENA_NEW_ARRAY(s->arena, schema_mapping, json_object_size(mapping));
+        size_t i = 0;
+        const char *key;
+        json_t *v;
+        json_object_foreach(mapping, key, v) {
+          if (!json_is_string(v))
+            continue;
+          m[i].value = intern(s->names, key);
+          m[i].ref = arena_strdup(s->arena, json_string_value(v));
+          i++;
+        }
+        t->mapping = m;
+        t->nmapping = i;
+      }
+    }
+    res = t;
+  } else if (json_is_string(type)) {
+    const char *name = json_string_value(type);
+    schema_type_kind k = primitive_kind(name);
+    if (k != SCHEMA_T_ERROR) {
+      res = new_type(s, k);
+    } else if (!strcmp(name, "array")) {
+      json_t *items = json_object_get(spec, "items");
+      if (!items) {
+        pkg_error(s, p, l, NULL, "array type of '%s' has no 'items'", where);
+        return error_type(s);
+      }
+      schema_type *t = new_type(s, SCHEMA_T_ARRAY);
+      t->elem = decode_type(s, p, items, l);
+      res = t;
+    } else if (!strcmp(name, "object")) {
+      /* Objects without properties are maps (of strings unless
+         additionalProperties says otherwise), as in the reference. */
+      json_t *ap = json_object_get(spec, "additionalProperties");
+      schema_type *t = new_type(s, SCHEMA_T_MAP);
+      t->elem = ap ? decode_type(s, p, ap, l) : new_type(s, SCHEMA_T_STRING);
+      res = t;
+    } else {
+      pkg_error(s, p, l, NULL, "unknown type '%s' for '%s'", name, where);
+      return error_type(s);
+    }
+  } else {
+    pkg_error(s, p, l, NULL, "the type of '%s' has no 'type', '$ref' or 'oneOf'", where);
+    return error_type(s);
+  }
+  if (plain && !res->plain && res->kind != SCHEMA_T_ERROR) {
+    schema_type *copy = new_type(s, res->kind);
+    *copy = *res;
+    copy->plain = true;
+    res = copy;
+  }
+  return res;
+}
+
+/* Returns the const type for a JSON scalar used as a value of schema type
+ * kind k (ints stay ints unless the property is a number), or NULL. */
+static const ty *const_of(schema_set *s, json_t *v, schema_type_kind k) {
+  if (json_is_boolean(v))
+    return ty_const_bool(s->ty, json_is_true(v));
+  if (json_is_integer(v)) {
+    if (k == SCHEMA_T_NUMBER)
+      return ty_const_number(s->ty, (double)json_integer_value(v));
+    return ty_const_int_si(s->ty, (long)json_integer_value(v));
+  }
+  if (json_is_real(v)) {
+    double d = json_real_value(v);
+    if (k == SCHEMA_T_INT && d == (double)(long)d)
+      return ty_const_int_si(s->ty, (long)d);
+    return ty_const_number(s->ty, d);
+  }
+  if (json_is_string(v))
+    return ty_const_string(s->ty, json_string_value(v), json_string_length(v));
+  return NULL;
+}
+
+/* Returns true if the JSON array of names contains name. */
+static bool in_list(json_t *list, const char *name) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(list, i, v) {
+    if (json_is_string(v) && !strcmp(json_string_value(v), name))
+      return true;
+  }
+  return false;
+}
+
+/* Decodes a `properties` object with its `required` list into an array. */
+static schema_property *decode_props(schema_set *s, schema_package *p, json_t *props,
+                                     json_t *required, const loc *l, const char *owner,
+                                     size_t *n) {
+  *n = 0;
+  if (!props)
+    return NULL;
+  if (!json_is_object(props)) {
+    pkg_error(s, p, l, NULL, "the properties of '%s' must be a JSON object", owner);
+    return NULL;
+  }
+  if (required && !json_is_array(required)) {
+    pkg_error(s, p, l, NULL, "the required list of '%s' must be an array", owner);
+    required = NULL;
+  }
+  schema_property *out = ARENA_NEW_ARRAY(s->arena, schema_property, json_object_size(props));
+  const char *key;
+  json_t *v;
+  json_object_foreach(props, key, v) {
+    schema_property *q = &out[(*n)++];
+    q->name = intern(s->names, key);
+    loc pl = loc_add(l, key);
+    q->required = required && in_list(required, key);
+    if (!json_is_object(v)) {
+      pkg_error(s, p, &pl, NULL, "property '%s' of '%s' must be a JSON object", key, owner);
+      q->type = error_type(s);
+      continue;
+    }
+    q->type = decode_type(s, p, v, &pl);
+    q->plain = q->type->plain;
+    q->secret = json_is_true(json_object_get(v, "secret"));
+    q->replace_on_changes = json_is_true(json_object_get(v, "replaceOnChanges")) ||
+                            json_is_true(json_object_get(v, "willReplaceOnChanges"));
+    q->description = opt_string(s, v, "description");
+    q->deprecation = opt_string(s, v, "deprecationMessage");
+    json_t *c = json_object_get(v, "const");
+    if (c)
+      q->const_value = const_of(s, c, q->type->kind);
+    json_t *d = json_object_get(v, "default");
+    if (d)
+      q->default_value = const_of(s, d, q->type->kind);
+    json_t *info = json_object_get(v, "defaultInfo");
+    json_t *env = json_is_object(info) ? json_object_get(info, "environment") : NULL;
+    if (json_is_array(env) && json_array_size(env)) {
+      const char **names = ARENA_NEW_ARRAY(s->arena, const char *, json_array_size(env));
+      size_t i;
+      json_t *e;
+      json_array_foreach(env, i, e) {
+        if (json_is_string(e))
+          names[q->ndefault_env++] = arena_strdup(s->arena, json_string_value(e));
+      }
+      q->default_env = names;
+    }
+  }
+  return out;
+}
+
+/* Decodes a resource JSON object into r (already cached). */
+static void decode_resource(schema_set *s, schema_package *p, schema_resource *r, json_t *j) {
+  const char *tok = r->token;
+  const loc *rl = r->is_provider ? LOC("provider") : LOC("resources", tok);
+  if (!json_is_object(j)) {
+    pkg_error(s, p, rl, NULL, "error loading resource type '%s': not a JSON object", tok);
+    return;
+  }
+  r->description = opt_string(s, j, "description");
+  r->deprecation = opt_string(s, j, "deprecationMessage");
+  r->is_component = json_is_true(json_object_get(j, "isComponent"));
+  loc in = loc_add(rl, "inputProperties"), out = loc_add(rl, "properties");
+  loc st = loc_add(rl, "stateInputs"), me = loc_add(rl, "methods");
+  r->inputs = decode_props(s, p, json_object_get(j, "inputProperties"),
+                           json_object_get(j, "requiredInputs"), &in, tok, &r->ninputs);
+  r->outputs = decode_props(s, p, json_object_get(j, "properties"),
+                            json_object_get(j, "required"), &out, tok, &r->noutputs);
+  json_t *state = json_object_get(j, "stateInputs");
+  if (json_is_object(state))
+    r->state = decode_props(s, p, json_object_get(state, "properties"), NULL, &st, tok,
+                            &r->nstate);
+  json_t *methods = json_object_get(j, "methods");
+  if (json_is_object(methods)) {
+    r->methods = ARENA_NEW_ARRAY(s->arena, schema_method, json_object_size(methods));
+    const char *key;
+    json_t *v;
+    json_object_foreach(methods, key, v) {
+      if (!json_is_string(v)) {
+        loc ml = loc_add(&me, key);
+        pkg_error(s, p, &ml, NULL, "method '%s' of '%s' must name a function token", key, tok);
+        continue;
+      }
+      r->methods[r->nmethods].name = intern(s->names, key);
+      r->methods[r->nmethods].token = intern(s->names, json_string_value(v));
+      r->nmethods++;
+    }
+  }
+}
+
+/* Returns the decoded resource with schema token `token` of p, or NULL if p
+ * does not define it. */
+static schema_resource *get_resource(schema_set *s, schema_package *p, const char *token) {
+  schema_pkg_impl *im = p->impl;
+  schema_resource *r = pmap_get(&im->res_cache, token);
+  if (r)
+    return r;
+  json_t *j = im->resources ? json_object_get(im->resources, token) : NULL;
+  if (!j)
+    return NULL;
+  r = ARENA_NEW(s->arena, schema_resource);
+  r->token = token;
+  r->pkg = p;
+  pmap_put(&im->res_cache, token, r);
+  decode_resource(s, p, r, j);
+  return r;
+}
+
+/* Returns the decoded provider resource of p (an empty one when the schema
+ * has no `provider` section). */
+static schema_resource *get_provider(schema_set *s, schema_package *p) {
+  schema_pkg_impl *im = p->impl;
+  if (im->provider_res)
+    return im->provider_res;
+  schema_resource *r = ARENA_NEW(s->arena, schema_resource);
+  r->token = intern(s->names, arena_printf(s->arena, "pulumi:providers:%s", p->name));
+  r->pkg = p;
+  r->is_provider = true;
+  im->provider_res = r;
+  if (im->provider)
+    decode_resource(s, p, r, im->provider);
+  return r;
+}
+
+/* Decodes a function JSON object into f (already cached). */
+static void decode_function(schema_set *s, schema_package *p, schema_function *f, json_t *j) {
+  const char *tok = f->token;
+  const loc *fl = LOC("functions", tok);
+  if (!json_is_object(j)) {
+    pkg_error(s, p, fl, NULL, "error loading function '%s': not a JSON object", tok);
+    return;
+  }
+  f->description = opt_string(s, j, "description");
+  f->deprecation = opt_string(s, j, "deprecationMessage");
+  json_t *in = json_object_get(j, "inputs");
+  loc inl = loc_add(fl, "inputs");
+  if (in) {
+    if (!json_is_object(in)) {
+      pkg_error(s, p, &inl, NULL, "error loading function '%s': 'inputs' must be an object", tok);
+    } else {
+      loc pl = loc_add(&inl, "properties");
+      f->has_inputs = true;
+      f->inputs = decode_props(s, p, json_object_get(in, "properties"),
+                               json_object_get(in, "required"), &pl, tok, &f->ninputs);
+    }
+  }
+  f->is_method = schema_property_find(f->inputs, f->ninputs, s->s_self) != NULL;
+  json_t *multi = json_object_get(j, "multiArgumentInputs");
+  if (json_is_array(multi) && json_array_size(multi)) {
+    const char **names = ARENA_NEW_ARRAY(s->arena, const char *, json_array_size(multi));
+    loc ml = loc_add(fl, "multiArgumentInputs");
+    size_t i;
+    json_t *v;
+    json_array_foreach(multi, i, v) {
+      if (!json_is_string(v) ||
+          !schema_property_find(f->inputs, f->ninputs, intern(s->names, json_string_value(v)))) {
+        pkg_error(s, p, &ml, NULL,
+                  "error loading function '%s': multiArgumentInputs must name its inputs", tok);
+        continue;
+      }
+      names[f->nmulti_args++] = intern(s->names, json_string_value(v));
+    }
+    f->multi_args = names;
+  }
+  json_t *out = json_object_get(j, "outputs");
+  loc outl = loc_add(fl, "outputs");
+  if (out) {
+    if (!json_is_object(out)) {
+      pkg_error(s, p, &outl, NULL, "error loading function '%s': 'outputs' must be an object",
+                tok);
+      return;
+    }
+    f->has_return = true;
+    f->return_plain = json_is_true(json_object_get(out, "plain"));
+    json_t *props = json_object_get(out, "properties");
+    json_t *type = json_object_get(out, "type");
+    bool object = props || (json_is_string(type) && !strcmp(json_string_value(type), "object") &&
+                            !json_object_get(out, "additionalProperties"));
+    if (object) {
+      loc pl = loc_add(&outl, "properties");
+      f->returns_object = true;
+      f->outputs =
+          decode_props(s, p, props, json_object_get(out, "required"), &pl, tok, &f->noutputs);
+    } else {
+      f->return_type = decode_type(s, p, out, &outl);
+    }
+  }
+}
+
+/* Returns the decoded function with schema token `token`, or NULL. */
+static schema_function *get_function(schema_set *s, schema_package *p, const char *token) {
+  schema_pkg_impl *im = p->impl;
+  schema_function *f = pmap_get(&im->fn_cache, token);
+  if (f)
+    return f;
+  json_t *j = im->functions ? json_object_get(im->functions, token) : NULL;
+  if (!j)
+    return NULL;
+  f = ARENA_NEW(s->arena, schema_function);
+  f->token = token;
+  f->pkg = p;
+  pmap_put(&im->fn_cache, token, f);
+  decode_function(s, p, f, j);
+  return f;
+}
+
+/* Decodes a type definition's properties or enum values (once). */
+static void decode_typedef(schema_set *s, schema_typedef *d) {
+  if (d->decoded || d->decoding)
+    return;
+  d->decoding = true;
+  schema_package *p = d->pkg;
+  const loc *dl = LOC("types", d->token);
+  json_t *j = json_object_get(p->impl->types, d->token);
+  if (!json_is_object(j)) {
+    pkg_error(s, p, dl, NULL, "type '%s' must be a JSON object", d->token);
+    d->decoding = false;
+    d->decoded = true;
+    return;
+  }
+  d->description = opt_string(s, j, "description");
+  if (d->is_enum) {
+    json_t *type = json_object_get(j, "type");
+    d->enum_base = json_is_string(type) ? primitive_kind(json_string_value(type)) : SCHEMA_T_ERROR;
+    json_t *vals = json_object_get(j, "enum");
+    if (d->enum_base == SCHEMA_T_ERROR) {
+      pkg_error(s, p, dl, NULL, "enum type '%s' needs a primitive 'type'", d->token);
+    } else if (!json_is_array(vals)) {
+      pkg_error(s, p, dl, NULL, "the 'enum' of '%s' must be an array", d->token);
+    } else {
+      size_t n = json_array_size(vals);
+      const ty **values = ARENA_NEW_ARRAY(s->arena, const ty *, n);
+      const char **names = ARENA_NEW_ARRAY(s->arena, const char *, n);
+      size_t i;
+      json_t *e;
+      json_array_foreach(vals, i, e) {
+        json_t *value = json_is_object(e) ? json_object_get(e, "value") : NULL;
+        const ty *c = value ? const_of(s, value, d->enum_base) : NULL;
+        if (!c) {
+          pkg_error(s, p, dl, NULL, "member %zu of enum '%s' has no scalar 'value'", i,
+                    d->token);
+          continue;
+        }
+        names[d->nenum] = opt_string(s, e, "name");
+        values[d->nenum++] = c;
+      }
+      d->enum_values = values;
+      d->enum_names = names;
+    }
+  } else {
+    json_t *type = json_object_get(j, "type");
+    if (type && !(json_is_string(type) && !strcmp(json_string_value(type), "object")))
+      pkg_error(s, p, dl, NULL, "type '%s' must be an object or an enum", d->token);
+    loc pl = loc_add(dl, "properties");
+    d->props = decode_props(s, p, json_object_get(j, "properties"),
+                            json_object_get(j, "required"), &pl, d->token, &d->nprops);
+  }
+  d->decoding = false;
+  d->decoded = true;
+}
+
+/* ------------------------------------------------------------- lookups */
+
+/* Resolves the package of a lookup; reports malformed tokens. */
+static schema_status lookup_package(schema_set *s, const char *token, const char *version,
+                                    pcl_span where, schema_package **pkg, bool *provider,
+                                    const char **member) {
+  const char *pk, *mod, *mem;
+  if (!schema_split_token(s, token, &pk, &mod, &mem)) {
+    diag_error(s->diags, where,
+               "malformed token '%s': expected 'pkg:module:member' or 'pkg:member'", token);
+    return SCHEMA_ERROR;
+  }
+  *provider = pk == s->s_pulumi && mod == s->s_providers;
+  *member = mem;
+  *pkg = schema_find_package(s, *provider ? mem : pk, version);
+  if (!*pkg)
+    return SCHEMA_NO_PACKAGE;
+  return (*pkg)->ok ? SCHEMA_FOUND : SCHEMA_ERROR;
+}
+
+schema_status schema_find_resource(schema_set *s, const char *token, const char *version,
+                                   pcl_span where, schema_resource **out) {
+  *out = NULL;
+  schema_package *p;
+  bool provider;
+  const char *member;
+  schema_status st = lookup_package(s, token, version, where, &p, &provider, &member);
+  if (st != SCHEMA_FOUND)
+    return st;
+  if (provider) {
+    *out = get_provider(s, p);
+    return SCHEMA_FOUND;
+  }
+  const char *tok = lookup_token(s, p, p->impl->resources, &p->impl->res_index, token);
+  schema_resource *r = tok ? get_resource(s, p, tok) : NULL;
+  if (!r) {
+    diag_error(s->diags, where, "unknown resource type '%s'", token);
+    return SCHEMA_ERROR;
+  }
+  *out = r;
+  return SCHEMA_FOUND;
+}
+
+schema_status schema_find_function(schema_set *s, const char *token, const char *version,
+                                   pcl_span where, schema_function **out) {
+  *out = NULL;
+  schema_package *p;
+  bool provider;
+  const char *member;
+  schema_status st = lookup_package(s, token, version, where, &p, &provider, &member);
+  if (st != SCHEMA_FOUND)
+    return st;
+  const char *tok =
+      provider ? NULL : lookup_token(s, p, p->impl->functions, &p->impl->fn_index, token);
+  schema_function *f = tok ? get_function(s, p, tok) : NULL;
+  if (!f) {
+    diag_error(s->diags, where, "unknown function '%s'", token);
+    return SCHEMA_ERROR;
+  }
+  *out = f;
+  return SCHEMA_FOUND;
+}
+
+schema_function *schema_resource_method(schema_set *s, schema_resource *res, const char *name) {
+  name = intern(s->names, name);
+  for (size_t i = 0; i < res->nmethods; i++) {
+    if (res->methods[i].name != name)
+      continue;
+    schema_package *p = res->pkg;
+    const char *tok = res->methods[i].token;
+    schema_function *f = get_function(s, p, tok);
+    if (!f)
+      pkg_error(s, p, LOC("resources", res->token, "methods", name), NULL,
+                "method '%s' of '%s' names function '%s', which is not defined", name,
+                res->token, tok);
+    return f;
+  }
+  return NULL;
+}
+
+schema_resource *schema_resource_of_type(const schema_set *s, const ty *t) {
+  return pmap_get(&s->by_ty, t);
+}
+
+schema_property *schema_property_find(schema_property *props, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++) {
+    if (props[i].name == name || !strcmp(props[i].name, name))
+      return &props[i];
+  }
+  return NULL;
+}
+
+/* ------------------------------------------------------------- mapping */
+
+/* Returns the identity token of a named object: the schema token, with the
+ * version when another version of the package was loaded first, and a
+ * suffix telling the shapes of one schema type apart ("$input" is the suffix
+ * the ty module gives InputType of a named object, see typedef_ty). */
+static const char *object_identity(schema_set *s, schema_package *p, const char *token,
+                                   const char *suffix) {
+  const char *ver = !p->impl->primary && p->version ? p->version : NULL;
+  return arena_printf(s->arena, "%s%s%s%s", token, ver ? "@" : "", ver ? ver : "",
+                      suffix ? suffix : "");
+}
+
+/* Returns union(t_in, output(t_plain)): the input shape of a value. */
+static const ty *input_shape(schema_set *s, const ty *t_in, const ty *t_plain) {
+  return ty_union2(s->ty, t_in, ty_output(s->ty, t_plain));
+}
+
+static const ty *typedef_ty(schema_set *s, schema_typedef *d, bool input);
+static const ty *resource_ref_ty(schema_set *s, schema_resource *r);
+
+const ty *schema_type_to_ty(schema_set *s, const schema_type *t, bool input) {
+  ty_ctx *c = s->ty;
+  input = input && !t->plain;
+  const ty *plain = NULL, *in = NULL;
+  switch (t->kind) {
+  case SCHEMA_T_BOOL:
+    plain = ty_bool(c);
+    break;
+  case SCHEMA_T_INT:
+    plain = ty_int(c);
+    break;
+  case SCHEMA_T_NUMBER:
+    plain = ty_number(c);
+    break;
+  case SCHEMA_T_STRING:
+    plain = ty_string(c);
+    break;
+  case SCHEMA_T_ARRAY:
+    plain = ty_list(c, schema_type_to_ty(s, t->elem, false));
+    if (input)
+      in = ty_list(c, schema_type_to_ty(s, t->elem, true));
+    break;
+  case SCHEMA_T_MAP:
+    plain = ty_map(c, schema_type_to_ty(s, t->elem, false));
+    if (input)
+      in = ty_map(c, schema_type_to_ty(s, t->elem, true));
+    break;
+  case SCHEMA_T_OBJECT:
+    plain = typedef_ty(s, t->def, false);
+    if (input)
+      in = typedef_ty(s, t->def, true);
+    break;
+  case SCHEMA_T_ENUM:
+    plain = typedef_ty(s, t->def, false);
+    break;
+  case SCHEMA_T_RESOURCE:
+    plain = resource_ref_ty(s, t->resource);
+    break;
+  case SCHEMA_T_TOKEN:
+    plain = ty_opaque(c, t->token);
+    if (t->underlying)
+      plain = ty_union2(c, plain, schema_type_to_ty(s, t->underlying, false));
+    break;
+  case SCHEMA_T_ANY:
+  case SCHEMA_T_JSON:
+    plain = ty_dynamic(c);
+    break;
+  case SCHEMA_T_ASSET:
+    plain = ty_union2(c, ty_opaque(c, "Archive"), ty_opaque(c, "Asset"));
+    break;
+  case SCHEMA_T_ARCHIVE:
+    plain = ty_opaque(c, "Archive");
+    break;
+  case SCHEMA_T_UNION: {
+    const ty **alts = ARENA_NEW_ARRAY(s->arena, const ty *, t->nalts);
+    for (size_t i = 0; i < t->nalts; i++)
+      alts[i] = schema_type_to_ty(s, t->alts[i], false);
+    plain = ty_union(c, t->nalts, alts);
+    if (input) {
+      for (size_t i = 0; i < t->nalts; i++)
+        alts[i] = schema_type_to_ty(s, t->alts[i], true);
+      in = ty_union(c, t->nalts, alts);
+    }
+    break;
+  }
+  case SCHEMA_T_ERROR:
+    return ty_dynamic(c);
+  }
+  if (!input)
+    return plain;
+  return input_shape(s, in ? in : plain, plain);
+}
+
+/* Returns the ty type of a type definition: the enum, or the named object in
+ * the plain or input shape (declared first, so recursion finds it). */
+static const ty *typedef_ty(schema_set *s, schema_typedef *d, bool input) {
+  ty_ctx *c = s->ty;
+  decode_typedef(s, d);
+  if (d->is_enum) {
+    if (!d->ty_plain) {
+      const ty *base = d->enum_base == SCHEMA_T_BOOL     ? ty_bool(c)
+                       : d->enum_base == SCHEMA_T_INT    ? ty_int(c)
+                       : d->enum_base == SCHEMA_T_NUMBER ? ty_number(c)
+                                                       : ty_string(c);
+      const char *id = object_identity(s, d->pkg, d->token, NULL);
+      d->ty_plain = ty_enum(c, intern(s->names, id), base, d->nenum, d->enum_values);
+    }
+    return d->ty_plain;
+  }
+  if (d->ty_plain)
+    return input ? d->ty_input : d->ty_plain;
+  /* Both shapes are declared before either is defined, so that references
+     back to the type (recursion) find them, and both are complete when this
+     returns.  The input shape uses the token ty_input gives the InputType of
+     a named object (`T$input`) and records its origin, so that ty_input(T)
+     and ty_resolve_outputs(T$input) agree with the schema's shapes. */
+  const ty *plain = ty_object_declare(c, object_identity(s, d->pkg, d->token, NULL), true);
+  const ty *in = ty_object_declare(c, object_identity(s, d->pkg, d->token, "$input"), true);
+  d->ty_plain = plain;
+  d->ty_input = in;
+  if (!in->object.defined && !in->origin)
+    ((ty *)in)->origin = plain; /* ty.h has no setter yet. */
+  ty_prop *props = ARENA_NEW_ARRAY(s->arena, ty_prop, d->nprops ? d->nprops : 1);
+  for (int shape = 0; shape < 2; shape++) {
+    const ty *obj = shape ? in : plain;
+    if (obj->object.defined)
+      continue;
+    for (size_t i = 0; i < d->nprops; i++) {
+      props[i].name = d->props[i].name;
+      props[i].type = schema_property_type(s, &d->props[i], shape == 1);
+    }
+    ty_object_define(c, obj, d->nprops, props);
+  }
+  return input ? in : plain;
+}
+
+/* Returns the type of a `$ref` to a resource: the named object of its
+ * output properties (plain; non-required ones optional). */
+static const ty *resource_ref_ty(schema_set *s, schema_resource *r) {
+  if (r->ty_ref)
+    return r->ty_ref;
+  const char *id = object_identity(s, r->pkg, r->token, "$ref");
+  const ty *obj = ty_object_declare(s->ty, intern(s->names, id), true);
+  r->ty_ref = obj;
+  if (obj->object.defined)
+    return obj;
+  ty_prop *props = ARENA_NEW_ARRAY(s->arena, ty_prop, r->noutputs ? r->noutputs : 1);
+  for (size_t i = 0; i < r->noutputs; i++) {
+    props[i].name = r->outputs[i].name;
+    props[i].type = schema_property_type(s, &r->outputs[i], false);
+  }
+  ty_object_define(s->ty, obj, r->noutputs, props);
+  return obj;
+}
+
+const ty *schema_property_type(schema_set *s, schema_property *p, bool input) {
+  input = input && !p->plain;
+  const ty **slot = input ? &p->ty_input : &p->ty_plain;
+  if (*slot)
+    return *slot;
+  const ty *t = p->const_value ? p->const_value : schema_type_to_ty(s, p->type, input);
+  if (!p->required)
+    t = ty_optional(s->ty, t);
+  *slot = t;
+  return t;
+}
+
+/* Returns the anonymous object of n properties, each mapped with input. */
+static const ty *props_object(schema_set *s, schema_property *props, size_t n, bool input,
+                              const char *skip) {
+  ty_prop *tp = ARENA_NEW_ARRAY(s->arena, ty_prop, n ? n : 1);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (props[i].name == skip)
+      continue;
+    tp[k].name = props[i].name;
+    tp[k].type = schema_property_type(s, &props[i], input);
+    k++;
+  }
+  return ty_object(s->ty, k, tp);
+}
+
+const ty *schema_resource_input_type(schema_set *s, schema_resource *r) {
+  if (!r->ty_input)
+    r->ty_input = props_object(s, r->inputs, r->ninputs, true, NULL);
+  return r->ty_input;
+}
+
+const ty *schema_resource_output_type(schema_set *s, schema_resource *r) {
+  if (r->ty_output)
+    return r->ty_output;
+  ty_ctx *c = s->ty;
+  const char *id = object_identity(s, r->pkg, r->token, "$resource");
+  const ty *obj = ty_object_declare(c, intern(s->names, id), true);
+  r->ty_output = obj;
+  if (!obj->object.defined) {
+    ty_prop *props = ARENA_NEW_ARRAY(s->arena, ty_prop, r->noutputs + 2);
+    size_t k = 0;
+    for (size_t i = 0; i < r->noutputs; i++) {
+      props[k].name = r->outputs[i].name;
+      props[k].type = ty_output(c, schema_property_type(s, &r->outputs[i], false));
+      k++;
+    }
+    /* Last, so that they win over schema properties of the same names. */
+    props[k++] = (ty_prop){s->s_id, ty_output(c, ty_id(c))};
+    props[k++] = (ty_prop){s->s_urn, ty_output(c, ty_string(c))};
+    ty_object_define(c, obj, k, props);
+  }
+  pmap_put(&s->by_ty, obj, r);
+  return obj;
+}
+
+const ty *schema_resource_read_type(schema_set *s, schema_resource *r) {
+  if (r->ty_read)
+    return r->ty_read;
+  ty_ctx *c = s->ty;
+  ty_prop *props = ARENA_NEW_ARRAY(s->arena, ty_prop, r->nstate + 1);
+  props[0] = (ty_prop){s->s_id, ty_string(c)};
+  for (size_t i = 0; i < r->nstate; i++) {
+    props[i + 1].name = r->state[i].name;
+    props[i + 1].type = schema_property_type(s, &r->state[i], true);
+  }
+  r->ty_read = ty_object(c, r->nstate + 1, props);
+  return r->ty_read;
+}
+
+const ty *schema_function_args_type(schema_set *s, schema_function *fn, bool output) {
+  const ty **slot = output ? &fn->ty_args_input : &fn->ty_args_plain;
+  if (*slot)
+    return *slot;
+  size_t n = fn->ninputs - (fn->is_method ? 1 : 0);
+  if (n == 0)
+    *slot = ty_optional(s->ty, ty_object(s->ty, 0, NULL));
+  else
+    *slot = props_object(s, fn->inputs, fn->ninputs, output, s->s_self);
+  return *slot;
+}
+
+const ty *schema_function_return_type(schema_set *s, schema_function *fn) {
+  if (fn->ty_return)
+    return fn->ty_return;
+  if (fn->returns_object)
+    fn->ty_return = props_object(s, fn->outputs, fn->noutputs, false, NULL);
+  else if (fn->return_type)
+    fn->ty_return = schema_type_to_ty(s, fn->return_type, false);
+  else
+    fn->ty_return = ty_object(s->ty, 0, NULL);
+  return fn->ty_return;
+}
+
+/* ---------------------------------------------------------- validation */
+
+bool schema_package_check(schema_set *s, schema_package *p) {
+  size_t before = s->diags->errors;
+  if (!p->ok)
+    return false;
+  schema_pkg_impl *im = p->impl;
+  const char *key;
+  json_t *v;
+  if (im->types) {
+    json_object_foreach(im->types, key, v) {
+      schema_typedef *d = get_typedef(s, p, key);
+      typedef_ty(s, d, false);
+      if (!d->is_enum)
+        typedef_ty(s, d, true);
+    }
+  }
+  if (im->resources) {
+    json_object_foreach(im->resources, key, v) {
+      schema_resource *r = get_resource(s, p, intern(s->names, key));
+      schema_resource_input_type(s, r);
+      schema_resource_output_type(s, r);
+      schema_resource_read_type(s, r);
+      resource_ref_ty(s, r);
+      for (size_t i = 0; i < r->nmethods; i++)
+        schema_resource_method(s, r, r->methods[i].name);
+    }
+  }
+  schema_resource *prov = get_provider(s, p);
+  schema_resource_input_type(s, prov);
+  schema_resource_output_type(s, prov);
+  if (im->functions) {
+    json_object_foreach(im->functions, key, v) {
+      schema_function *f = get_function(s, p, intern(s->names, key));
+      schema_function_args_type(s, f, false);
+      schema_function_args_type(s, f, true);
+      schema_function_return_type(s, f);
+    }
+  }
+  return s->diags->errors == before;
+}
