@@ -547,9 +547,15 @@ static void collect(bind_ctx *c, const ast_node *e, bool in_resource) {
   ice("bad AST kind %d", (int)e->kind);
 }
 
+/* A dependency with the span of its first reference. */
+typedef struct dep_ref {
+  bnd_node *node;
+  pcl_span span;
+} dep_ref;
+
 static int dep_cmp(const void *a, const void *b) {
-  const bnd_node *x = *(bnd_node *const *)a, *y = *(bnd_node *const *)b;
-  return x->index < y->index ? -1 : x->index > y->index;
+  const dep_ref *x = a, *y = b;
+  return x->node->index < y->node->index ? -1 : x->node->index > y->node->index;
 }
 
 static void compute_deps(bind_ctx *c, bnd_node *n) {
@@ -569,20 +575,19 @@ static void compute_deps(bind_ctx *c, bnd_node *n) {
   n->ndeps = k;
   n->deps = k ? ARENA_NEW_ARRAY(c->arena, bnd_node *, k) : NULL;
   pcl_span *spans = k ? ARENA_NEW_ARRAY(c->arena, pcl_span, k) : NULL;
-  /* Sort by index, keeping each dependency's first reference span. */
-  bnd_node **order = k ? xmalloc(k * sizeof *order) : NULL;
-  memcpy(order, st->tmp.items, k * sizeof *order);
-  qsort(order, k, sizeof *order, dep_cmp);
+  /* Sort by declaration index, keeping each dependency's first reference. */
+  dep_ref *refs = k ? xmalloc(k * sizeof *refs) : NULL;
   for (size_t i = 0; i < k; i++) {
-    n->deps[i] = order[i];
-    for (size_t j = 0; j < k; j++) {
-      if (st->tmp.items[j] == order[i]) {
-        spans[i] = st->tmp_spans[j];
-        break;
-      }
-    }
+    refs[i] = (dep_ref){st->tmp.items[i], st->tmp_spans[i]};
   }
-  free(order);
+  if (k) {
+    qsort(refs, k, sizeof *refs, dep_cmp);
+  }
+  for (size_t i = 0; i < k; i++) {
+    n->deps[i] = refs[i].node;
+    spans[i] = refs[i].span;
+  }
+  free(refs);
   st->dep_spans[n->index] = spans;
 }
 
@@ -1008,15 +1013,18 @@ static void check_inputs(bind_ctx *c, const bnd_attrs *attrs, const ty *input, c
     if (a->value->error) {
       continue;
     }
-    if (ty_conversion(c->ty, pt, a->value->type) == TY_CONV_NONE) {
+    ty_conv k = ty_conversion(c->ty, pt, a->value->type);
+    if (k == TY_CONV_NONE) {
       diag_error(c->diag, a->value->span,
                  "Cannot assign value %s to attribute of type \"%s\" for %s \"%s\"",
                  ty_pretty(c->ty, a->value->type), ty_pretty(c->ty, pt), what, subject);
+    } else if (k == TY_CONV_UNSAFE) {
+      check_int_literal(c, a->value, pt);
     }
   }
   for (size_t i = 0; i < input->object.count; i++) {
     const ty_prop *p = &input->object.props[i];
-    if (ty_is_optional(p->type) || p->type->kind == TY_CONST || p->type->kind == TY_DYNAMIC) {
+    if (ty_is_optional(p->type) || p->type->kind == TY_CONST) {
       continue;
     }
     bool written = false;

@@ -68,11 +68,27 @@ static const ty *const *types_of(bind_ctx *c, bnd_expr *const *es, size_t n) {
   return ts;
 }
 
+bool check_int_literal(bind_ctx *c, const bnd_expr *e, const ty *to) {
+  if (e->error || e->kind != BND_E_NUMBER || e->number.integral) {
+    return true;
+  }
+  if (ty_conversion(c->ty, to, ty_int(c->ty)) == TY_CONV_SAFE &&
+      ty_conversion(c->ty, to, ty_number(c->ty)) == TY_CONV_UNSAFE) {
+    diag_error(c->diag, e->span, "cannot convert %s to int: not an integer", e->number.text);
+    return false;
+  }
+  return true;
+}
+
 bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to) {
   if (e->error) {
     return true;
   }
-  if (ty_conversion(c->ty, to, e->type) != TY_CONV_NONE) {
+  ty_conv k = ty_conversion(c->ty, to, e->type);
+  if (k == TY_CONV_UNSAFE) {
+    return check_int_literal(c, e, to);
+  }
+  if (k != TY_CONV_NONE) {
     return true;
   }
   ty_report_not_convertible(c->ty, c->diag, e->span, to, e->type);
@@ -88,7 +104,7 @@ bool check_input(bind_ctx *c, const bnd_expr *e, const ty *to) {
 /* Binds a number literal (negated when negate is set). */
 static bnd_expr *number_literal(bind_ctx *c, pcl_span span, const char *text, bool negate) {
   bnd_expr *e = mk(c, BND_E_NUMBER, span);
-  e->number.text = text;
+  e->number.text = negate ? arena_printf(c->arena, "-%s", text) : text;
   const ty *t = ty_number_literal(c->ty, text, negate);
   if (!t) {
     diag_error(c->diag, span, "number literal %s%s is out of range", negate ? "-" : "",

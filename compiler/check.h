@@ -29,6 +29,11 @@ bool check_input(bind_ctx *c, const bnd_expr *e, const ty *to);
  * widening); reports like check_input. */
 bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to);
 
+/* Reports "cannot convert X to int: not an integer" when e is a
+ * non-integral number literal and `to` accepts ints but not numbers
+ * (DECISIONS.md D3).  Returns false if it reported. */
+bool check_int_literal(bind_ctx *c, const bnd_expr *e, const ty *to);
+
 /* Parses the text of a type label (a config or output type such as
  * "list(string)") as a type expression and returns the type; problems are
  * reported at the label's span and give dynamic. */
