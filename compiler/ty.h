@@ -257,6 +257,12 @@ diag *ty_report_not_convertible(ty_ctx *c, diag_list *d, pcl_span span, const ty
  * the §16 error at span and returns false if it does not. */
 bool ty_check_input(ty_ctx *c, diag_list *d, pcl_span span, const ty *to, const ty *from);
 
+/* Checks that an object-constructor key of type `key` converts to
+ * InputType(string); otherwise reports "object keys must be strings: cannot
+ * assign expression of type K to location of type string" (§9) at span and
+ * returns false. */
+bool ty_check_object_key(ty_ctx *c, diag_list *d, pcl_span span, const ty *key);
+
 /* -------------------------------------------------------- unification */
 
 /* Returns unify(a, b) (§5.1) and stores its conversion kind in *kind
@@ -312,8 +318,10 @@ const ty *ty_splat_item(ty_ctx *c, const ty *src);
 
 /* Returns the type of a number literal written as text (§8 with D3):
  * const(int) for an integral value of any size (`42`, `1.0`, `1e3`, `1e40`),
- * else const(number); negate folds a unary minus into the literal.  Returns
- * NULL if text is not a number literal or does not fit a double. */
+ * else const(number) (the nearest double); negate folds a unary minus into
+ * the literal.  Returns NULL if text is not an HCL number literal, if a
+ * non-integral value overflows a double, or if an integral value would have
+ * more than about 100000 digits (decimal exponent above 100000). */
 const ty *ty_number_literal(ty_ctx *c, const char *text, bool negate);
 /* Types a binary operation (§10 with D3) on operands of types lhs and rhs:
  * returns the result type (lifted over the operands) and stores in *lhs_param

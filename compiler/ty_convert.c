@@ -375,6 +375,16 @@ bool ty_check_input(ty_ctx *c, diag_list *d, pcl_span span, const ty *to, const 
   return false;
 }
 
+bool ty_check_object_key(ty_ctx *c, diag_list *d, pcl_span span, const ty *key) {
+  if (conv(c, ty_input(c, ty_string(c)), key, false, NULL) != TY_CONV_NONE)
+    return true;
+  diag_error(d, span,
+             "object keys must be strings: cannot assign expression of type %s to location of "
+             "type string",
+             ty_pretty(c, key));
+  return false;
+}
+
 /* --------------------------------------------------------- unification */
 
 /* unify(a, b) of §5.1. */

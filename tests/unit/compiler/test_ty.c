@@ -855,6 +855,12 @@ static void test_messages(void) {
   CU_ASSERT_STRING_EQUAL(g->message,
                          "cannot assign expression of type Archive to location of type int: ");
   reset_diags();
+  CU_ASSERT_TRUE(ty_check_object_key(C, &g_diags, SPAN, T("output(const(int 1))")));
+  CU_ASSERT_PTR_NULL(g_diags.head);
+  CU_ASSERT_FALSE(ty_check_object_key(C, &g_diags, SPAN, T("list(string)")));
+  CU_ASSERT_STRING_EQUAL(first_message(), "object keys must be strings: cannot assign expression "
+                                          "of type list(string) to location of type string");
+  reset_diags();
 }
 
 /* ------------------------------------------------------------ traversal */
