@@ -123,7 +123,9 @@ static const ty *unify_receiver(ty_ctx *c, const ty *a, const ty *b, ty_conv *ki
 static const ty *unify_tuples(ty_ctx *c, const ty *a, const ty *b, ty_conv *kind);
 static const ty *unify_objects(ty_ctx *c, const ty *a, const ty *b, ty_conv *kind);
 
-/* Sets *why (if wanted and still unset) to a formatted reason. */
+/* Sets *why (if wanted and still unset) to reason (which may be NULL).
+ * Reasons are only produced on paths whose result is none, so the first one
+ * recorded explains the failure of the whole conversion. */
 static void set_reason(const char **why, const char *reason) {
   if (why && !*why)
     *why = reason;
@@ -300,8 +302,12 @@ static ty_conv conv_dest(ty_ctx *c, const ty *to, const ty *from, bool unifying,
       if (to->elems.items[i] == from)
         return TY_CONV_SAFE;
     }
+    /* A failing alternative's reason only matters if every one fails. */
+    const char *first = NULL;
     for (size_t i = 0; i < to->elems.count; i++)
-      k = conv_max(k, conv(c, to->elems.items[i], from, unifying, why));
+      k = conv_max(k, conv(c, to->elems.items[i], from, unifying, why ? &first : NULL));
+    if (k == TY_CONV_NONE)
+      set_reason(why, first);
     return k;
   }
   case TY_OUTPUT:

@@ -830,6 +830,13 @@ static void test_messages(void) {
                          "tuples tuple(string) and tuple(string, int) have different lengths");
   CU_ASSERT_STRING_EQUAL(ty_not_convertible_message(C, T("string"), T("union(list(int), none)")),
                          "cannot assign value of type list(int)? to type string");
+  /* The reason of a union alternative that failed while another converted
+     does not explain a failure elsewhere. */
+  CU_ASSERT_STRING_EQUAL(
+      ty_not_convertible_message(C, T("object({a=union(tuple(int), list(int)), b=int})"),
+                                 T("object({a=tuple(int, int), b=Asset})")),
+      "cannot assign expression of type { a: tuple(int, int), b: Asset } to location of type "
+      "{ a: list(int) | tuple(int), b: int }: ");
   const char *why = "unset";
   CU_ASSERT_EQUAL(ty_conversion_why(C, T("list(tuple(int))"), T("list(tuple(int, int))"), &why),
                   TY_CONV_NONE);
