@@ -225,6 +225,90 @@ static pcl_value *int_op(op o, const pcl_value *a, const pcl_value *b, pcl_error
   return v;
 }
 
+/* Sets m and *e so that the finite INT or NUMBER v is exactly m * 2^e. */
+static void to_dyadic(const pcl_value *v, mpz_t m, long *e) {
+  if (v->kind == PCL_T_INT) {
+    mpz_t view;
+    mp_limb_t scratch;
+    pcl__int_view(v, view, &scratch);
+    mpz_set(m, view);
+    *e = 0;
+    return;
+  }
+  int ex;
+  double fr = frexp(v->u.d, &ex); /* d = fr * 2^ex with 0.5 <= |fr| < 1. */
+  mpz_set_d(m, ldexp(fr, 53));
+  *e = (long)ex - 53;
+}
+
+/* Returns r * 2^e rounded to nearest, ties to even. */
+static double dyadic_to_double(mpz_srcptr r, long e) {
+  mpz_t mag;
+  mpz_roinit_n(mag, mpz_limbs_read(r), (mp_size_t)mpz_size(r));
+  double d = pcl__mpz_scaled_to_double(mag, e, false);
+  return mpz_sgn(r) < 0 ? -d : d;
+}
+
+/* An int and a finite number: the exact result rounded once (D3), so that
+ * 2^53 + 1 plus 0.5 is not first rounded to 2^53.  The divisor of "/" and
+ * "%" is not zero. */
+static double mixed_exact(op o, const pcl_value *a, const pcl_value *b) {
+  mpz_t ma, mb, r;
+  long ea, eb;
+  mpz_inits(ma, mb, r, NULL);
+  to_dyadic(a, ma, &ea);
+  to_dyadic(b, mb, &eb);
+  double d = 0;
+  long e = ea < eb ? ea : eb;
+  switch (o) {
+  case OP_ADD:
+  case OP_SUB:
+  case OP_MOD:
+    /* Align both to the smaller exponent. */
+    mpz_mul_2exp(ma, ma, (mp_bitcnt_t)(ea - e));
+    mpz_mul_2exp(mb, mb, (mp_bitcnt_t)(eb - e));
+    if (o == OP_ADD) {
+      mpz_add(r, ma, mb);
+    } else if (o == OP_SUB) {
+      mpz_sub(r, ma, mb);
+    } else {
+      mpz_tdiv_r(r, ma, mb);
+    }
+    d = dyadic_to_double(r, e);
+    break;
+  case OP_MUL:
+    mpz_mul(r, ma, mb);
+    d = dyadic_to_double(r, ea + eb);
+    break;
+  case OP_DIV: {
+    bool neg = (mpz_sgn(ma) < 0) != (mpz_sgn(mb) < 0);
+    mpz_abs(ma, ma);
+    mpz_abs(mb, mb);
+    long shift = (long)mpz_sizeinbase(mb, 2) - (long)mpz_sizeinbase(ma, 2) + 55;
+    if (shift < 0) {
+      shift = 0;
+    }
+    mpz_mul_2exp(ma, ma, (mp_bitcnt_t)shift);
+    mpz_tdiv_qr(r, mb, ma, mb);
+    d = mpz_sgn(r) == 0 ? 0.0 : pcl__mpz_scaled_to_double(r, ea - eb - shift, mpz_sgn(mb) != 0);
+    d = neg ? -d : d;
+    break;
+  }
+  }
+  mpz_clears(ma, mb, r, NULL);
+  return d;
+}
+
+/* Returns an operand as a double; an int beyond the double range becomes
+ * the largest finite double of its sign (it is finite, unlike infinity). */
+static double clamped(const pcl_value *v) {
+  double d = pcl_num_to_double(v);
+  if (v->kind == PCL_T_INT && isinf(d)) {
+    return d > 0 ? DBL_MAX : -DBL_MAX;
+  }
+  return d;
+}
+
 static pcl_value *number_op(op o, const pcl_value *a, const pcl_value *b, pcl_error **err) {
   if ((o == OP_DIV || o == OP_MOD) && b->kind == PCL_T_INT && pcl_num_sign(b) == 0) {
     char *ra = pcl_value_repr(a, 64);
@@ -232,7 +316,17 @@ static pcl_value *number_op(op o, const pcl_value *a, const pcl_value *b, pcl_er
     free(ra);
     return NULL;
   }
-  double x = pcl_num_to_double(a), y = pcl_num_to_double(b), r = 0;
+  double x = clamped(a), y = clamped(b), r = 0;
+  if (o == OP_MOD && y == 0) {
+    /* The reference gives the dividend for a number zero divisor. */
+    return pcl_retain((pcl_value *)a);
+  }
+  if (o == OP_MOD && isinf(y) && !isinf(x)) {
+    return pcl_number_new(pcl_num_to_double(a));
+  }
+  if (a->kind != b->kind && !isinf(x) && !isinf(y) && !(o == OP_DIV && y == 0)) {
+    return pcl_number_new(mixed_exact(o, a, b));
+  }
   const char *why = NULL;
   switch (o) {
   case OP_ADD:
@@ -252,10 +346,6 @@ static pcl_value *number_op(op o, const pcl_value *a, const pcl_value *b, pcl_er
     why = "can't divide zero by zero or infinity by infinity";
     break;
   case OP_MOD:
-    if (y == 0) {
-      /* The reference gives the dividend for a number zero divisor. */
-      return pcl_retain((pcl_value *)a);
-    }
     r = fmod(x, y);
     why = "can't compute the remainder of infinity";
     break;

@@ -1,0 +1,313 @@
+/* test_number.c: numbers and conversions: shortest round-trip formatting
+ * without exponent, infinities where the reference yields them and never
+ * NaN, mixed int/number arithmetic, operand conversion from strings, the
+ * unknown and secret rules of operators, == and the conversions of
+ * types.md 4.5 with their error messages. */
+#include <CUnit/CUnit.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcl.h"
+#include "value_check.h"
+
+/* Returns the formatted text of d (free()). */
+static char *fmt(double d) {
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl_number_format(&b, d);
+  return b.data;
+}
+
+static void check_fmt(double d, const char *want) {
+  char *got = fmt(d);
+  if (strcmp(got, want) != 0) {
+    fprintf(stderr, "\nformat %.17g: got %s, want %s\n", d, got, want);
+  }
+  CU_ASSERT_STRING_EQUAL(got, want);
+  /* Whatever is printed reads back as the same double. */
+  if (!isinf(d)) {
+    CU_ASSERT_EQUAL(strtod(got, NULL), d);
+  }
+  free(got);
+}
+
+static void test_formatting(void) {
+  check_fmt(0.0, "0");
+  check_fmt(1.0, "1");
+  check_fmt(-2.5, "-2.5");
+  check_fmt(0.1, "0.1");
+  check_fmt(0.1 + 0.2, "0.30000000000000004");
+  check_fmt(1.0 / 3.0, "0.3333333333333333");
+  check_fmt(2.0 / 3.0, "0.6666666666666666");
+  check_fmt(100.0, "100");
+  check_fmt(123.456, "123.456");
+  check_fmt(1e21, "1000000000000000000000");
+  check_fmt(1e-7, "0.0000001");
+  check_fmt(1.5e-10, "0.00000000015");
+  check_fmt(123456789012345680000.0, "123456789012345680000");
+  check_fmt(9007199254740993.0, "9007199254740992");
+  /* The smallest subnormal: "0." then 323 zeros then "5". */
+  char tiny[330] = "0.";
+  memset(tiny + 2, '0', 323);
+  strcpy(tiny + 325, "5");
+  check_fmt(5e-324, tiny);
+  check_fmt(HUGE_VAL, "+Inf");
+  check_fmt(-HUGE_VAL, "-Inf");
+  char *max = fmt(DBL_MAX);
+  CU_ASSERT_EQUAL(strlen(max), 309);
+  CU_ASSERT_EQUAL(strncmp(max, "17976931348623157", 17), 0);
+  CU_ASSERT_EQUAL(strspn(max + 17, "0"), 292);
+  free(max);
+}
+
+/* Returns op(a, b) for owned operands (released here). */
+static pcl_value *binop(pcl_value *(*op)(const pcl_value *, const pcl_value *, pcl_error **),
+                        pcl_value *a, pcl_value *b, pcl_error **err) {
+  pcl_value *r = op(a, b, err);
+  pcl_release(a);
+  pcl_release(b);
+  return r;
+}
+
+static void test_arithmetic(void) {
+  LEAK_BEGIN;
+  pcl_error *err = NULL;
+  CHECK_VALUE(binop(pcl_op_add, pcl_int_new(1), pcl_number_new(0.5), &err), PCL_T_NUMBER, "1.5");
+  CHECK_VALUE(binop(pcl_op_mul, pcl_number_new(2.5), pcl_int_new(2), &err), PCL_T_NUMBER, "5");
+  CHECK_VALUE(binop(pcl_op_sub, pcl_number_new(0.5), pcl_number_new(0.25), &err), PCL_T_NUMBER,
+              "0.25");
+  CHECK_VALUE(binop(pcl_op_mod, pcl_number_new(7.5), pcl_int_new(2), &err), PCL_T_NUMBER, "1.5");
+  CHECK_VALUE(binop(pcl_op_mod, pcl_number_new(-7.5), pcl_int_new(2), &err), PCL_T_NUMBER, "-1.5");
+  CHECK_VALUE(binop(pcl_op_div, pcl_int_new(1), pcl_number_new(0.0), &err), PCL_T_NUMBER, "+Inf");
+  CHECK_VALUE(binop(pcl_op_div, pcl_int_new(-1), pcl_number_new(0.0), &err), PCL_T_NUMBER, "-Inf");
+  /* x % 0 (a number zero) is x, as in the reference. */
+  CHECK_VALUE(binop(pcl_op_mod, pcl_int_new(5), pcl_number_new(0.0), &err), PCL_T_INT, "5");
+  CHECK_VALUE(binop(pcl_op_mod, pcl_number_new(5.5), pcl_number_new(HUGE_VAL), &err),
+              PCL_T_NUMBER, "5.5");
+  CHECK_VALUE(binop(pcl_op_mul, pcl_number_new(1e308), pcl_int_new(10), &err), PCL_T_NUMBER,
+              "+Inf");
+  /* Mixed int and number: the exact result rounded once.  (2^53 + 1) + 0.5
+   * is 2^53 + 2, where rounding the int first would give 2^53. */
+  CHECK_VALUE(binop(pcl_op_add, lit("9007199254740993"), pcl_number_new(0.5), &err),
+              PCL_T_NUMBER, "9007199254740994");
+  CHECK_VALUE(binop(pcl_op_sub, pcl_number_new(0.5), lit("9007199254740993"), &err),
+              PCL_T_NUMBER, "-9007199254740992");
+  /* 10^30 % 7.5 is exactly 2.5 (fmod of the rounded 10^30 is not). */
+  CHECK_VALUE(binop(pcl_op_mod, lit("1e30"), pcl_number_new(7.5), &err), PCL_T_NUMBER, "2.5");
+  CHECK_VALUE(binop(pcl_op_mod, lit("-1e30"), pcl_number_new(7.5), &err), PCL_T_NUMBER, "-2.5");
+  /* Beyond the double range and back: 10^400 * 10^-300 is 10^100. */
+  pcl_value *r = binop(pcl_op_mul, lit("1e400"), pcl_number_new(1e-300), &err);
+  CU_ASSERT_EQUAL(pcl_number_get(r), 1e100);
+  pcl_release(r);
+  /* 3 / 0.1 (the double just above 1/10) is just below 30, rounded: 30. */
+  CHECK_VALUE(binop(pcl_op_div, pcl_int_new(3), pcl_number_new(0.1), &err), PCL_T_NUMBER, "30");
+  /* 2^60 + 1 times 0.75: exact 864691128455135232.75 rounds to ...232. */
+  CHECK_VALUE(binop(pcl_op_mul, lit("1152921504606846977"), pcl_number_new(0.75), &err),
+              PCL_T_NUMBER, "864691128455135200");
+  CHECK_VALUE(binop(pcl_op_div, pcl_number_new(1.5), lit("-3"), &err), PCL_T_NUMBER, "-0.5");
+  pcl_value *x = pcl_number_new(2.5);
+  CHECK_VALUE(pcl_op_neg(x, &err), PCL_T_NUMBER, "-2.5");
+  pcl_release(x);
+  LEAK_END;
+}
+
+static void test_no_nan(void) {
+  LEAK_BEGIN;
+  pcl_error *err = NULL;
+  pcl_value *r = binop(pcl_op_sub, pcl_number_new(HUGE_VAL), pcl_number_new(HUGE_VAL), &err);
+  CHECK_ERROR(r, err, "can't subtract infinity from itself");
+  err = NULL;
+  r = binop(pcl_op_add, pcl_number_new(HUGE_VAL), pcl_number_new(-HUGE_VAL), &err);
+  CHECK_ERROR(r, err, "can't compute sum of opposing infinities");
+  err = NULL;
+  r = binop(pcl_op_mul, pcl_number_new(0.0), pcl_number_new(HUGE_VAL), &err);
+  CHECK_ERROR(r, err, "can't multiply zero by infinity");
+  err = NULL;
+  r = binop(pcl_op_div, pcl_number_new(0.0), pcl_number_new(0.0), &err);
+  CHECK_ERROR(r, err, "can't divide zero by zero or infinity by infinity");
+  err = NULL;
+  r = binop(pcl_op_div, pcl_number_new(-HUGE_VAL), pcl_number_new(HUGE_VAL), &err);
+  CHECK_ERROR(r, err, "can't divide zero by zero or infinity by infinity");
+  err = NULL;
+  r = binop(pcl_op_mod, pcl_number_new(HUGE_VAL), pcl_int_new(2), &err);
+  CHECK_ERROR(r, err, "remainder of infinity");
+  /* An int beyond the double range is still finite: 10^400 - inf is -inf,
+   * not inf - inf. */
+  err = NULL;
+  CHECK_VALUE(binop(pcl_op_sub, lit("1e400"), pcl_number_new(HUGE_VAL), &err), PCL_T_NUMBER,
+              "-Inf");
+  CHECK_VALUE(binop(pcl_op_mod, lit("1e400"), pcl_number_new(HUGE_VAL), &err), PCL_T_NUMBER,
+              "+Inf");
+  LEAK_END;
+}
+
+static void test_operand_conversion(void) {
+  LEAK_BEGIN;
+  pcl_error *err = NULL;
+  CHECK_VALUE(binop(pcl_op_add, str("1"), pcl_int_new(2), &err), PCL_T_INT, "3");
+  CHECK_VALUE(binop(pcl_op_mul, str("1.5"), str("2"), &err), PCL_T_NUMBER, "3");
+  CHECK_VALUE(binop(pcl_op_lt, str("10"), pcl_int_new(9), &err), PCL_T_BOOL, "false");
+  CHECK_VALUE(binop(pcl_op_ge, pcl_number_new(2.5), str("2.5"), &err), PCL_T_BOOL, "true");
+  pcl_value *r = binop(pcl_op_add, str("x"), pcl_int_new(1), &err);
+  CHECK_ERROR(r, err, "invalid left operand: cannot convert \"x\" to number: a number is required");
+  err = NULL;
+  r = binop(pcl_op_add, pcl_int_new(1), pcl_bool(true), &err);
+  CHECK_ERROR(r, err, "invalid right operand true: a number is required");
+  err = NULL;
+  r = pcl_op_neg(pcl_null(), &err);
+  CHECK_ERROR(r, err, "invalid operand null: a number is required");
+  LEAK_END;
+}
+
+static void test_unknown_and_secret(void) {
+  LEAK_BEGIN;
+  pcl_error *err = NULL;
+  CU_ASSERT_PTR_EQUAL(pcl_op_add(pcl_unknown(), pcl_int_new(1), &err), pcl_unknown());
+  CU_ASSERT_PTR_EQUAL(pcl_op_lt(pcl_int_new(1), pcl_unknown(), &err), pcl_unknown());
+  CU_ASSERT_PTR_EQUAL(pcl_op_neg(pcl_unknown(), &err), pcl_unknown());
+  pcl_value *one = pcl_int_new(1);
+  pcl_value *s = pcl_secret_new(pcl_int_new(41));
+  pcl_value *r = pcl_op_add(s, one, &err);
+  CU_ASSERT_EQUAL(pcl_kind_of(r), PCL_T_SECRET);
+  CHECK_VALUE(pcl_retain(pcl_secret_inner(r)), PCL_T_INT, "42");
+  pcl_release(r);
+  r = pcl_op_eq(s, pcl_int_new(41));
+  CU_ASSERT_EQUAL(pcl_kind_of(r), PCL_T_SECRET);
+  CU_ASSERT_TRUE(pcl_bool_get(pcl_secret_inner(r)));
+  pcl_release(r);
+  pcl_release(s);
+  LEAK_END;
+}
+
+static void test_equality_operators(void) {
+  LEAK_BEGIN;
+  pcl_value *one = pcl_int_new(1), *one_n = pcl_number_new(1.0), *one_s = str("1");
+  CU_ASSERT_PTR_EQUAL(pcl_op_eq(one, one_n), pcl_bool(true));
+  CU_ASSERT_PTR_EQUAL(pcl_op_eq(one, one_s), pcl_bool(false));
+  CU_ASSERT_PTR_EQUAL(pcl_op_ne(one, one_s), pcl_bool(true));
+  CU_ASSERT_PTR_EQUAL(pcl_op_eq(pcl_null(), pcl_null()), pcl_bool(true));
+  CU_ASSERT_PTR_EQUAL(pcl_op_eq(one, pcl_unknown()), pcl_unknown());
+  pcl_value *l = pcl_list_of((pcl_value *[]){one, pcl_unknown()}, 2);
+  CU_ASSERT_PTR_EQUAL(pcl_op_ne(l, one), pcl_unknown());
+  pcl_release(l);
+  pcl_release(one_n);
+  pcl_release(one_s);
+  LEAK_END;
+}
+
+static void test_conversions(void) {
+  LEAK_BEGIN;
+  pcl_error *err = NULL;
+  /* To string. */
+  CHECK_VALUE(pcl_convert_to_string(pcl_bool(true), &err), PCL_T_STRING, "true");
+  pcl_value *v = pcl_number_new(2.5);
+  CHECK_VALUE(pcl_convert_to_string(v, &err), PCL_T_STRING, "2.5");
+  pcl_release(v);
+  v = pcl_number_new(1e21);
+  CHECK_VALUE(pcl_convert_to_string(v, &err), PCL_T_STRING, "1000000000000000000000");
+  pcl_release(v);
+  v = lit("-1e30");
+  CHECK_VALUE(pcl_convert_to_string(v, &err), PCL_T_STRING, "-1000000000000000000000000000000");
+  pcl_release(v);
+  CU_ASSERT_PTR_EQUAL(pcl_convert_to_string(pcl_null(), &err), pcl_null());
+  CU_ASSERT_PTR_EQUAL(pcl_convert_to_string(pcl_unknown(), &err), pcl_unknown());
+  v = pcl_list_of(NULL, 0);
+  pcl_value *r = pcl_convert_to_string(v, &err);
+  CHECK_ERROR(r, err, "cannot convert list to string");
+  pcl_release(v);
+
+  /* To number. */
+  err = NULL;
+  v = str("1.5");
+  CHECK_VALUE(pcl_convert_to_number(v, &err), PCL_T_NUMBER, "1.5");
+  pcl_release(v);
+  v = str("1e3");
+  CHECK_VALUE(pcl_convert_to_number(v, &err), PCL_T_INT, "1000");
+  pcl_release(v);
+  v = str("-Inf");
+  CHECK_VALUE(pcl_convert_to_number(v, &err), PCL_T_NUMBER, "-Inf");
+  pcl_release(v);
+  v = str(" 1");
+  r = pcl_convert_to_number(v, &err);
+  CHECK_ERROR(r, err, "cannot convert \" 1\" to number: a number is required");
+  pcl_release(v);
+  err = NULL;
+  r = pcl_convert_to_number(pcl_bool(false), &err);
+  CHECK_ERROR(r, err, "cannot convert false to number");
+
+  /* To int. */
+  err = NULL;
+  v = pcl_number_new(2.5);
+  r = pcl_convert_to_int(v, &err);
+  CHECK_ERROR(r, err, "cannot convert 2.5 to int: not an integer");
+  pcl_release(v);
+  err = NULL;
+  v = str("1.5");
+  r = pcl_convert_to_int(v, &err);
+  CHECK_ERROR(r, err, "cannot convert \"1.5\" to int: not an integer");
+  pcl_release(v);
+  err = NULL;
+  v = pcl_number_new(HUGE_VAL);
+  r = pcl_convert_to_int(v, &err);
+  CHECK_ERROR(r, err, "not an integer");
+  pcl_release(v);
+  v = pcl_number_new(3.0);
+  CHECK_VALUE(pcl_convert_to_int(v, &err), PCL_T_INT, "3");
+  pcl_release(v);
+  v = pcl_number_new(1e20);
+  CHECK_VALUE(pcl_convert_to_int(v, &err), PCL_T_INT, "100000000000000000000");
+  pcl_release(v);
+  v = pcl_number_new(-9223372036854775808.0);
+  CHECK_VALUE(pcl_convert_to_int(v, &err), PCL_T_INT, "-9223372036854775808");
+  pcl_release(v);
+  v = str("12345678901234567890123");
+  CHECK_VALUE(pcl_convert_to_int(v, &err), PCL_T_INT, "12345678901234567890123");
+  pcl_release(v);
+
+  /* To bool. */
+  const char *yes[] = {"true", "1"}, *no[] = {"false", "0"};
+  for (int i = 0; i < 2; i++) {
+    v = str(yes[i]);
+    CU_ASSERT_PTR_EQUAL(pcl_convert_to_bool(v, &err), pcl_bool(true));
+    pcl_release(v);
+    v = str(no[i]);
+    CU_ASSERT_PTR_EQUAL(pcl_convert_to_bool(v, &err), pcl_bool(false));
+    pcl_release(v);
+  }
+  err = NULL;
+  v = str("True");
+  r = pcl_convert_to_bool(v, &err);
+  CHECK_ERROR(r, err, "a bool is required; to convert from string, use lowercase \"true\"");
+  pcl_release(v);
+  err = NULL;
+  v = str("yes");
+  r = pcl_convert_to_bool(v, &err);
+  CHECK_ERROR(r, err, "cannot convert \"yes\" to bool: a bool is required");
+  pcl_release(v);
+  err = NULL;
+  r = pcl_convert_to_bool(pcl_int_new(1), &err);
+  CHECK_ERROR(r, err, "a bool is required");
+
+  /* A secret converts inside its mark. */
+  err = NULL;
+  v = pcl_secret_new(pcl_int_new(5));
+  r = pcl_convert_to_string(v, &err);
+  CU_ASSERT_EQUAL(pcl_kind_of(r), PCL_T_SECRET);
+  CHECK_VALUE(pcl_retain(pcl_secret_inner(r)), PCL_T_STRING, "5");
+  pcl_release(r);
+  pcl_release(v);
+  LEAK_END;
+}
+
+void register_number_tests(void);
+void register_number_tests(void) {
+  CU_pSuite s = CU_add_suite("number", NULL, NULL);
+  CU_add_test(s, "shortest formatting without exponent", test_formatting);
+  CU_add_test(s, "arithmetic", test_arithmetic);
+  CU_add_test(s, "NaN is never produced", test_no_nan);
+  CU_add_test(s, "operand conversion", test_operand_conversion);
+  CU_add_test(s, "unknown and secret operands", test_unknown_and_secret);
+  CU_add_test(s, "== and !=", test_equality_operators);
+  CU_add_test(s, "conversions", test_conversions);
+}

@@ -1,0 +1,348 @@
+/* test_value.c: the core of the value layer, driven from C the way emitted
+ * code drives it: immortal static literals, refcounting and the live
+ * counters, lists, maps (sorting, last-wins de-duplication, lookup), sets,
+ * deep equality and ordering, the reference/asset/archive/secret/eventual
+ * kinds, errors and printable forms. */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcl.h"
+#include "value_check.h"
+
+/* Static data as the compiler emits it. */
+static pcl_value s_hello = PCL_STATIC_ASCII("hello");
+static pcl_value s_a = PCL_STATIC_ASCII("a");
+static pcl_value s_b = PCL_STATIC_ASCII("b");
+static pcl_value s_cafe = PCL_STATIC_STRING("caf\xC3\xA9");
+static pcl_value i_42 = PCL_STATIC_INT(42);
+static pcl_value n_half = PCL_STATIC_NUMBER(0.5);
+static pcl_value b_true = PCL_STATIC_BOOL(true);
+static pcl_value v_null = PCL_STATIC_NULL;
+static const uint64_t two64_limbs[] = {0, 1};
+static pcl_value i_two64 = PCL_STATIC_BIGINT(two64_limbs, 2);
+static const uint64_t neg_two64_limbs[] = {0, 1};
+static pcl_value i_neg_two64 = PCL_STATIC_BIGINT(neg_two64_limbs, -2);
+static pcl_value *list_items[] = {&s_hello, &i_42, &n_half, &b_true, &v_null, &i_two64};
+static pcl_value s_list = PCL_STATIC_LIST(list_items, 6);
+static pcl_value *map_keys[] = {&s_a, &s_b};
+static pcl_value *map_vals[] = {&i_42, &s_list};
+static pcl_value s_map = PCL_STATIC_MAP(map_keys, map_vals, 2);
+
+static void test_static_literals(void) {
+  LEAK_BEGIN;
+  /* Refcounting skips immortal values. */
+  for (int i = 0; i < 3; i++) {
+    pcl_retain(&s_list);
+  }
+  CU_ASSERT_EQUAL(s_list.refs, 0);
+  pcl_release(&s_list);
+  pcl_release(&s_map);
+  CU_ASSERT_EQUAL(pcl_rt_live_values(), leak_values0);
+
+  CU_ASSERT_EQUAL(pcl_len(&s_list), 6);
+  CU_ASSERT_PTR_EQUAL(pcl_list_at(&s_list, 1), &i_42);
+  CU_ASSERT_PTR_EQUAL(pcl_map_get_cstr(&s_map, "a"), &i_42);
+  CU_ASSERT_PTR_EQUAL(pcl_map_get_cstr(&s_map, "b"), &s_list);
+  CU_ASSERT_PTR_NULL(pcl_map_get_cstr(&s_map, "c"));
+  CU_ASSERT_PTR_NULL(pcl_map_get_cstr(&s_map, ""));
+  CU_ASSERT_EQUAL(pcl_str_graphemes(&s_cafe), 4);
+
+  /* A static big int works as an operand; 2^64 + 1 and -2^64 - 1. */
+  pcl_error *err = NULL;
+  CHECK_VALUE(pcl_op_add(&i_two64, pcl_int_new(1), &err), PCL_T_INT, "18446744073709551617");
+  CHECK_VALUE(pcl_op_sub(&i_neg_two64, pcl_int_new(1), &err), PCL_T_INT, "-18446744073709551617");
+  CHECK_VALUE(pcl_op_add(&i_two64, &i_neg_two64, &err), PCL_T_INT, "0");
+
+  /* Static and heap values compare equal by content. */
+  pcl_value *h = str("hello");
+  CU_ASSERT_TRUE(pcl_equal(h, &s_hello));
+  pcl_value *items[] = {h, pcl_int_new(42), pcl_number_new(0.5), pcl_bool(true), pcl_null(),
+                        lit("18446744073709551616")};
+  pcl_value *l = pcl_list_of_take(items, 6);
+  CU_ASSERT_TRUE(pcl_equal(l, &s_list));
+  CU_ASSERT_EQUAL(pcl_compare(l, &s_list), 0);
+  pcl_release(l);
+  LEAK_END;
+}
+
+static void test_refcount(void) {
+  LEAK_BEGIN;
+  pcl_value *s = str("some text that is not small");
+  CU_ASSERT_EQUAL(pcl_rt_live_values(), leak_values0 + 1);
+  CU_ASSERT_TRUE(pcl_rt_live_bytes() > leak_bytes0);
+  pcl_value *items[] = {s, s, s};
+  pcl_value *l = pcl_list_of(items, 3);
+  CU_ASSERT_EQUAL(s->refs, 4);
+  pcl_value *outer = pcl_list_of(&l, 1);
+  pcl_release(l);
+  pcl_release(s);
+  CU_ASSERT_EQUAL(s->refs, 3);
+  CU_ASSERT_EQUAL(pcl_rt_live_values(), leak_values0 + 3);
+  pcl_release(pcl_retain(outer));
+  pcl_release(outer);
+  /* Small ints are immortal and never counted. */
+  pcl_value *i = pcl_int_new(7);
+  CU_ASSERT_EQUAL(i->refs, 0);
+  pcl_value *big = pcl_int_new(1000000);
+  CU_ASSERT_EQUAL(big->refs, 1);
+  pcl_release(big);
+  pcl_release(NULL);
+  /* While a value is alive the leak check fails. */
+  pcl_value *alive = str("alive");
+  CU_ASSERT_FALSE(pcl_values_check_leaks(NULL));
+  pcl_release(alive);
+  LEAK_END;
+}
+
+static void test_list_building(void) {
+  LEAK_BEGIN;
+  pcl_value *l = pcl_list_new(3);
+  for (size_t i = 0; i < 3; i++) {
+    pcl_list_init_take(l, i, pcl_int_new((int64_t)i * 1000));
+  }
+  CU_ASSERT_EQUAL(pcl_len(l), 3);
+  CHECK_VALUE(pcl_retain(pcl_list_at(l, 2)), PCL_T_INT, "2000");
+  pcl_value *empty = pcl_list_of(NULL, 0);
+  CU_ASSERT_EQUAL(pcl_len(empty), 0);
+  CU_ASSERT_FALSE(pcl_equal(l, empty));
+  CU_ASSERT_TRUE(pcl_compare(empty, l) < 0);
+  pcl_release(empty);
+  pcl_release(l);
+  LEAK_END;
+}
+
+static void test_map_sorting(void) {
+  LEAK_BEGIN;
+  pcl_value *keys[] = {str("zeta"), str("alpha"), str("mid"), str("alpha"), str("Zeta"),
+                       str("al")};
+  pcl_value *vals[] = {pcl_int_new(1), pcl_int_new(2), pcl_int_new(3), pcl_int_new(4),
+                       pcl_int_new(5), pcl_int_new(6)};
+  pcl_value *m = pcl_map_of(keys, vals, 6);
+  CU_ASSERT_EQUAL(pcl_len(m), 5);
+  /* Byte order: uppercase before lowercase, prefixes first. */
+  const char *want[] = {"Zeta", "al", "alpha", "mid", "zeta"};
+  for (size_t i = 0; i < 5; i++) {
+    CU_ASSERT_TRUE(pcl_str_eq_cstr(pcl_map_key_at(m, i), want[i]));
+  }
+  /* The last of the duplicate keys wins. */
+  CHECK_VALUE(pcl_retain(pcl_map_get_cstr(m, "alpha")), PCL_T_INT, "4");
+  CHECK_VALUE(pcl_retain(pcl_map_get_cstr(m, "al")), PCL_T_INT, "6");
+  CU_ASSERT_PTR_NULL(pcl_map_get_cstr(m, "alph"));
+  CU_ASSERT_PTR_NULL(pcl_map_get_cstr(m, "zz"));
+  CU_ASSERT_PTR_NULL(pcl_map_get_cstr(m, "A"));
+  for (size_t i = 0; i < 6; i++) {
+    pcl_release(keys[i]);
+    pcl_release(vals[i]);
+  }
+  pcl_release(m);
+
+  /* Keys with a NUL inside are distinct from their prefix. */
+  pcl_mapbuf b = PCL_MAPBUF_INIT;
+  pcl_error *err = NULL;
+  pcl_mapbuf_put_take(&b, pcl_str_new("k\0x", 3, &err), pcl_int_new(1));
+  pcl_mapbuf_put_cstr(&b, "k", pcl_int_new(2));
+  pcl_mapbuf_put_cstr(&b, "k", pcl_int_new(3));
+  m = pcl_mapbuf_finish(&b);
+  CU_ASSERT_EQUAL(pcl_len(m), 2);
+  CHECK_VALUE(pcl_retain(pcl_map_get(m, "k\0x", 3)), PCL_T_INT, "1");
+  CHECK_VALUE(pcl_retain(pcl_map_get_cstr(m, "k")), PCL_T_INT, "3");
+  pcl_release(m);
+
+  pcl_mapbuf_put_cstr(&b, "dropped", str("value"));
+  pcl_mapbuf_free(&b);
+  m = pcl_mapbuf_finish(&b);
+  CU_ASSERT_EQUAL(pcl_len(m), 0);
+  pcl_release(m);
+  LEAK_END;
+}
+
+static void test_sets(void) {
+  LEAK_BEGIN;
+  pcl_value *items[] = {str("b"), pcl_int_new(2), lit("1"), pcl_number_new(1.0), str("a"),
+                        pcl_null(), pcl_bool(false), str("b"), pcl_number_new(1.5)};
+  pcl_value *s = pcl_set_of_take(items, 9);
+  /* null < bool < numbers (by value, 1 == 1.0) < strings. */
+  CU_ASSERT_EQUAL(pcl_len(s), 7);
+  CU_ASSERT_EQUAL(pcl_kind_of(pcl_list_at(s, 0)), PCL_T_NULL);
+  CU_ASSERT_EQUAL(pcl_kind_of(pcl_list_at(s, 1)), PCL_T_BOOL);
+  CU_ASSERT_EQUAL(pcl_kind_of(pcl_list_at(s, 2)), PCL_T_INT); /* The first of 1 and 1.0. */
+  CHECK_VALUE(pcl_retain(pcl_list_at(s, 3)), PCL_T_NUMBER, "1.5");
+  CHECK_VALUE(pcl_retain(pcl_list_at(s, 4)), PCL_T_INT, "2");
+  CHECK_VALUE(pcl_retain(pcl_list_at(s, 5)), PCL_T_STRING, "a");
+  CHECK_VALUE(pcl_retain(pcl_list_at(s, 6)), PCL_T_STRING, "b");
+  CU_ASSERT_EQUAL(pcl_kind_of(s), PCL_T_SET);
+  pcl_value *same[] = {str("a"), str("b"), pcl_int_new(2), pcl_number_new(1.5), pcl_int_new(1),
+                       pcl_bool(false), pcl_null()};
+  pcl_value *s2 = pcl_set_of(same, 7);
+  CU_ASSERT_TRUE(pcl_equal(s, s2));
+  for (size_t i = 0; i < 7; i++) {
+    pcl_release(same[i]);
+  }
+  pcl_release(s2);
+  pcl_release(s);
+  LEAK_END;
+}
+
+static void test_equality_and_order(void) {
+  LEAK_BEGIN;
+  pcl_value *one = pcl_int_new(1), *one_n = pcl_number_new(1.0), *one_s = str("1");
+  CU_ASSERT_TRUE(pcl_equal(one, one_n));
+  CU_ASSERT_FALSE(pcl_equal(one, one_s));
+  CU_ASSERT_TRUE(pcl_equal(pcl_null(), &v_null));
+  CU_ASSERT_FALSE(pcl_equal(pcl_null(), one));
+  pcl_value *l1 = pcl_list_of((pcl_value *[]){one, one_s}, 2);
+  pcl_value *l2 = pcl_list_of((pcl_value *[]){one_n, one_s}, 2);
+  pcl_value *l3 = pcl_list_of((pcl_value *[]){one_s, one}, 2);
+  CU_ASSERT_TRUE(pcl_equal(l1, l2));
+  CU_ASSERT_FALSE(pcl_equal(l1, l3));
+  CU_ASSERT_TRUE(pcl_compare(l1, l3) < 0);
+  CU_ASSERT_TRUE(pcl_compare(l3, l1) > 0);
+  /* A list and a set with the same elements differ. */
+  pcl_value *s1 = pcl_set_of((pcl_value *[]){one, one_s}, 2);
+  CU_ASSERT_FALSE(pcl_equal(l1, s1));
+  /* Maps compare by keys then values. */
+  pcl_value *ka = str("a"), *kb = str("b");
+  pcl_value *m1 = pcl_map_of((pcl_value *[]){ka, kb}, (pcl_value *[]){one, l1}, 2);
+  pcl_value *m2 = pcl_map_of((pcl_value *[]){kb, ka}, (pcl_value *[]){l2, one_n}, 2);
+  pcl_value *m3 = pcl_map_of((pcl_value *[]){ka}, (pcl_value *[]){one}, 1);
+  CU_ASSERT_TRUE(pcl_equal(m1, m2));
+  CU_ASSERT_FALSE(pcl_equal(m1, m3));
+  CU_ASSERT_TRUE(pcl_compare(m3, m1) < 0);
+  /* Secrets compare by their inner value. */
+  pcl_value *sec = pcl_secret_new(one);
+  CU_ASSERT_TRUE(pcl_equal(sec, one_n));
+  pcl_value *values[] = {one, one_n, one_s, l1, l2, l3, s1, m1, m2, m3, sec, ka, kb};
+  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+    pcl_release(values[i]);
+  }
+  LEAK_END;
+}
+
+/* An eventual object for the tests: a counter of references. */
+static int fake_refs;
+static void fake_retain(void *p) {
+  (void)p;
+  fake_refs++;
+}
+static void fake_release(void *p) {
+  (void)p;
+  fake_refs--;
+}
+static const pcl_eventual_ops fake_ops = {"output", fake_retain, fake_release};
+
+static void test_other_kinds(void) {
+  LEAK_BEGIN;
+  pcl_value *urn = str("urn:pulumi:stack::proj::aws:s3/bucket:Bucket::b");
+  pcl_value *id = str("b-123");
+  pcl_value *r = pcl_resource_new(urn, id, NULL);
+  CU_ASSERT_EQUAL(pcl_kind_of(r), PCL_T_RESOURCE);
+  CU_ASSERT_PTR_EQUAL(pcl_resource_urn(r), urn);
+  CU_ASSERT_PTR_EQUAL(pcl_resource_id(r), id);
+  CU_ASSERT_EQUAL(pcl_kind_of(pcl_resource_version(r)), PCL_T_NULL);
+
+  pcl_value *path = str("./index.html");
+  pcl_value *a = pcl_asset_new(PCL_ASSET_FILE, path);
+  CU_ASSERT_EQUAL(pcl_asset_kind_of(a), PCL_ASSET_FILE);
+  CU_ASSERT_PTR_EQUAL(pcl_asset_payload(a), path);
+  pcl_value *t = pcl_asset_new(PCL_ASSET_STRING, path);
+  CU_ASSERT_FALSE(pcl_equal(a, t));
+  pcl_value *m = pcl_map_of((pcl_value *[]){path}, (pcl_value *[]){a}, 1);
+  pcl_value *ar = pcl_archive_new(PCL_ARCHIVE_ASSETS, m);
+  CU_ASSERT_EQUAL(pcl_archive_kind_of(ar), PCL_ARCHIVE_ASSETS);
+  CU_ASSERT_PTR_EQUAL(pcl_asset_payload(ar), m);
+
+  /* Secret wrapping is idempotent; stripping rebuilds only what changes. */
+  pcl_value *sec = pcl_secret_new(id);
+  pcl_value *sec2 = pcl_secret_new(sec);
+  CU_ASSERT_PTR_EQUAL(sec, sec2);
+  CU_ASSERT_PTR_EQUAL(pcl_secret_inner(sec), id);
+  pcl_value *l = pcl_list_of((pcl_value *[]){urn, sec}, 2);
+  CU_ASSERT_TRUE(pcl_has_secret(l));
+  CU_ASSERT_FALSE(pcl_has_secret(urn));
+  pcl_value *plain = pcl_strip_secrets(l);
+  CU_ASSERT_FALSE(pcl_has_secret(plain));
+  CU_ASSERT_PTR_EQUAL(pcl_list_at(plain, 1), id);
+  pcl_value *same = pcl_strip_secrets(urn);
+  CU_ASSERT_PTR_EQUAL(same, urn);
+
+  /* Unknown and eventual values make a value not wholly known. */
+  CU_ASSERT_TRUE(pcl_is_wholly_known(l));
+  pcl_value *lu = pcl_list_of((pcl_value *[]){urn, pcl_unknown()}, 2);
+  CU_ASSERT_FALSE(pcl_is_wholly_known(lu));
+  fake_refs = 1;
+  pcl_value *ev = pcl_eventual_new_take(&fake_refs, &fake_ops);
+  CU_ASSERT_PTR_EQUAL(pcl_eventual_ptr(ev), &fake_refs);
+  pcl_value *mev = pcl_map_of((pcl_value *[]){urn}, (pcl_value *[]){ev}, 1);
+  CU_ASSERT_FALSE(pcl_is_wholly_known(mev));
+  pcl_release(ev);
+  CU_ASSERT_EQUAL(fake_refs, 1);
+  pcl_release(mev);
+  CU_ASSERT_EQUAL(fake_refs, 0);
+
+  pcl_value *values[] = {urn, id, r, path, a, t, m, ar, sec, sec2, l, plain, same, lu};
+  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+    pcl_release(values[i]);
+  }
+  CU_ASSERT_STRING_EQUAL(pcl_kind_name(PCL_T_ARCHIVE), "archive");
+  CU_ASSERT_STRING_EQUAL(pcl_kind_name(PCL_T_NULL), "null");
+  LEAK_END;
+}
+
+static void test_errors(void) {
+  pcl_error *e = pcl_error_new("cannot convert %s to int: %s", "2.5", "not an integer");
+  CU_ASSERT_STRING_EQUAL(pcl_error_message(e), "cannot convert 2.5 to int: not an integer");
+  CU_ASSERT_PTR_NULL(pcl_error_file(e));
+  char *s = pcl_error_format(e);
+  CU_ASSERT_STRING_EQUAL(s, "error: cannot convert 2.5 to int: not an integer");
+  free(s);
+  pcl_error_set_location(e, "main.pp", 12, 5);
+  pcl_error_set_location(e, "other.pp", 1, 1); /* The first location stays. */
+  s = pcl_error_format(e);
+  CU_ASSERT_STRING_EQUAL(s, "main.pp:12:5: error: cannot convert 2.5 to int: not an integer");
+  free(s);
+  pcl_error *c = pcl_error_copy(e);
+  pcl_error_prefix(c, "local %s", "x");
+  CU_ASSERT_STRING_EQUAL(pcl_error_message(c),
+                         "local x: cannot convert 2.5 to int: not an integer");
+  CU_ASSERT_STRING_EQUAL(pcl_error_file(c), "main.pp");
+  CU_ASSERT_EQUAL(pcl_error_line(c), 12);
+  CU_ASSERT_EQUAL(pcl_error_column(c), 5);
+  pcl_error_free(e);
+  pcl_error_free(c);
+  pcl_error_free(NULL);
+}
+
+static void test_repr(void) {
+  LEAK_BEGIN;
+  char *r = pcl_value_repr(&s_map, 200);
+  CU_ASSERT_STRING_EQUAL(r, "{\"a\": 42, \"b\": [\"hello\", 42, 0.5, true, null, 18446744073709551616]}");
+  free(r);
+  r = pcl_value_repr(&s_map, 10);
+  CU_ASSERT_STRING_EQUAL(r, "{\"a\": 42, ...");
+  free(r);
+  pcl_value *u = str("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9");
+  r = pcl_value_repr(u, 4);
+  /* Never cut inside a UTF-8 sequence. */
+  CU_ASSERT_STRING_EQUAL(r, "\"\xC3\xA9...");
+  free(r);
+  pcl_release(u);
+  r = pcl_value_repr(pcl_unknown(), 50);
+  CU_ASSERT_STRING_EQUAL(r, "(unknown)");
+  free(r);
+  LEAK_END;
+}
+
+void register_value_tests(void);
+void register_value_tests(void) {
+  CU_pSuite s = CU_add_suite("value", NULL, NULL);
+  CU_add_test(s, "static literals", test_static_literals);
+  CU_add_test(s, "refcounting", test_refcount);
+  CU_add_test(s, "lists", test_list_building);
+  CU_add_test(s, "maps", test_map_sorting);
+  CU_add_test(s, "sets", test_sets);
+  CU_add_test(s, "equality and order", test_equality_and_order);
+  CU_add_test(s, "resource, asset, archive, secret, eventual", test_other_kinds);
+  CU_add_test(s, "errors", test_errors);
+  CU_add_test(s, "repr", test_repr);
+}
