@@ -62,7 +62,7 @@ typedef struct ty_prop {
 } ty_prop;
 
 struct ty {
-  ty_kind kind;
+  ty_kind kind;    /* Selects the member of the union below. */
   uint32_t hash;   /* Hash of the identity key (internal). */
   const char *str; /* Canonical String form (ty_to_string); orders union elements. */
   const unsigned char *key; /* Identity key bytes (internal). */
@@ -75,26 +75,26 @@ struct ty {
     /* TY_TUPLE (in order) and TY_UNION (sorted by str, no duplicates, no
        nested unions, at least two elements). */
     struct {
-      const ty *const *items;
-      size_t count;
+      const ty *const *items; /* The element types. */
+      size_t count;           /* Number of elements. */
     } elems;
     /* TY_OBJECT: properties sorted by name (strcmp).  token is NULL for an
        anonymous object and the schema token for a named one; defined is false
        for a named object declared but not yet defined; strict is false for
        lenient schema objects (unknown properties are warnings). */
     struct {
-      const ty_prop *props;
-      size_t count;
-      const char *token;
-      bool defined;
-      bool strict;
+      const ty_prop *props; /* The properties. */
+      size_t count;         /* Number of properties. */
+      const char *token;    /* Interned schema token, or NULL. */
+      bool defined;         /* Properties are known. */
+      bool strict;          /* Unknown properties are errors, not warnings. */
     } object;
     /* TY_OPAQUE: the interned name (`Asset`, `Archive`, a token, ...). */
     const char *name;
     /* TY_CONST: base is bool, int, number, string or none and selects the
        field that holds the value (null has no value field). */
     struct {
-      const ty *base;
+      const ty *base;   /* The underlying primitive type. */
       bool boolean;     /* TY_BOOL base. */
       mpz_t integer;    /* TY_INT base: the exact value. */
       double number;    /* TY_NUMBER base: an IEEE double (D3). */
@@ -104,17 +104,18 @@ struct ty {
     /* TY_ENUM: token (identity), underlying primitive type and the member
        values as const types, in schema order. */
     struct {
-      const char *token;
-      const ty *base;
-      const ty *const *values;
-      size_t count;
+      const char *token;       /* Interned schema token. */
+      const ty *base;          /* Underlying primitive type. */
+      const ty *const *values; /* Member values (const types). */
+      size_t count;            /* Number of members. */
     } enm;
   };
 };
 
+/* The intern table (internal). */
 typedef struct ty_table {
-  const ty **slots; /* Open-addressing table of interned types. */
-  size_t cap, count;
+  const ty **slots;  /* Open-addressing table of interned types. */
+  size_t cap, count; /* Slots (a power of two) and types stored. */
 } ty_table;
 
 /* The type context of one compilation. */
@@ -123,11 +124,10 @@ typedef struct ty_ctx {
   intern_table *names;  /* Interns property names and tokens (borrowed). */
   ty_table table;       /* Every interned type (owned index). */
   const ty **mpz_owners; /* Const-int types whose mpz must be cleared (owned). */
-  size_t nmpz, capmpz;
+  size_t nmpz, capmpz;   /* Entries used and allocated in mpz_owners. */
   const ty *prim[TY_NONE + 1]; /* bool, int, number, string, id, dynamic, none. */
-  const ty *null_const;        /* const(none null). */
-  struct ty_pair *busy;        /* (to, from) pairs under conversion (recursion guard). */
-  size_t nbusy, capbusy;
+  struct ty_pair *busy;        /* Pairs of types under comparison (recursion guard). */
+  size_t nbusy, capbusy;       /* Entries used and allocated in busy. */
 } ty_ctx;
 
 /* ------------------------------------------------------------ context */
