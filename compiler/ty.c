@@ -465,9 +465,18 @@ void ty_object_define(ty_ctx *c, const ty *obj, size_t n, const ty_prop *props) 
 const ty *ty_object_get(const ty *t, const char *name) {
   if (t->kind != TY_OBJECT)
     return NULL;
-  for (size_t i = 0; i < t->object.count; i++) {
-    if (t->object.props[i].name == name || strcmp(t->object.props[i].name, name) == 0)
-      return t->object.props[i].type;
+  /* Properties are sorted by strcmp, so binary search. */
+  size_t lo = 0, hi = t->object.count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const char *p = t->object.props[mid].name;
+    int r = p == name ? 0 : strcmp(p, name);
+    if (r == 0)
+      return t->object.props[mid].type;
+    if (r < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return NULL;
 }

@@ -18,6 +18,7 @@
 
 #include "ty.h"
 #include "ty_vectors.h"
+#include "util.h"
 
 /* ------------------------------------------------------------- fixture */
 
@@ -652,6 +653,18 @@ static void test_interning(void) {
   CU_ASSERT_PTR_EQUAL(ty_object_get(o1, "b"), ty_int(C));
   CU_ASSERT_PTR_NULL(ty_object_get(o1, "c"));
   CU_ASSERT_STRING_EQUAL(ty_to_string(o1), "object({a = string, b = int})");
+  /* Lookup in a larger object finds every property and nothing else. */
+  static const char *const names[] = {"k", "c", "zz", "a", "m", "B", "x", "e", "q", "h", "a1"};
+  ty_prop many[ARRAY_LEN(names)];
+  for (size_t i = 0; i < ARRAY_LEN(names); i++)
+    many[i] = (ty_prop){names[i], ty_const_int_si(C, (long)i)};
+  const ty *om = ty_object(C, ARRAY_LEN(names), many);
+  for (size_t i = 0; i < ARRAY_LEN(names); i++)
+    CU_ASSERT_PTR_EQUAL(ty_object_get(om, names[i]), ty_const_int_si(C, (long)i));
+  CU_ASSERT_PTR_NULL(ty_object_get(om, "b"));
+  CU_ASSERT_PTR_NULL(ty_object_get(om, "zzz"));
+  CU_ASSERT_PTR_NULL(ty_object_get(om, ""));
+  CU_ASSERT_PTR_NULL(ty_object_get(ty_int(C), "a"));
   /* Property names are interned in the compilation's table. */
   CU_ASSERT_PTR_EQUAL(o1->object.props[0].name, intern(&g_names, "a"));
   /* Tuples keep order. */
