@@ -248,6 +248,27 @@ static void encode(encoder *e, const pcl_value *v, int depth) {
   }
 }
 
+bool pcl_json_append(pcl_strbuf *b, const pcl_value *v, unsigned flags, unsigned depth,
+                     pcl_error **err) {
+  size_t mark = b->len;
+  encoder e = {*b, flags, NULL};
+  encode(&e, v, (int)depth);
+  *b = e.out;
+  if (e.err != NULL) {
+    b->len = mark;
+    if (b->data != NULL) {
+      b->data[mark] = '\0';
+    }
+    *err = e.err;
+    return false;
+  }
+  return true;
+}
+
+void pcl_json_quote(pcl_strbuf *b, const char *s, size_t len, unsigned flags) {
+  pcl__json_quote(b, s, len, (flags & PCL_JSON_HTML_ESCAPE) != 0);
+}
+
 char *pcl_json_encode(const pcl_value *v, unsigned flags, size_t *len, pcl_error **err) {
   encoder e = {PCL_STRBUF_INIT, flags, NULL};
   encode(&e, v, 0);

@@ -484,6 +484,14 @@ enum {
  * without PCL_JSON_WIRE for unknown, resource, asset, archive and eventual
  * values (secrets are encoded as their inner value). */
 char *pcl_json_encode(const pcl_value *v, unsigned flags, size_t *len, pcl_error **err);
+/* Appends the JSON text of v to b as if it stood at nesting depth depth (the
+ * indentation of PCL_JSON_PRETTY continues from there; the first line is not
+ * indented); false and *err on failure, with b as it was before. */
+bool pcl_json_append(pcl_strbuf *b, const pcl_value *v, unsigned flags, unsigned depth,
+                     pcl_error **err);
+/* Appends the JSON string literal of the bytes s[0..len) to b (quotes and
+ * escapes as pcl_json_encode; flags: PCL_JSON_HTML_ESCAPE). */
+void pcl_json_quote(pcl_strbuf *b, const char *s, size_t len, unsigned flags);
 /* Returns the JSON text as a string value (toJSON uses PCL_JSON_HTML_ESCAPE). */
 pcl_value *pcl_json_to_string(const pcl_value *v, unsigned flags, pcl_error **err);
 /* Writes the JSON text to f; false and *err on failure (nothing written). */

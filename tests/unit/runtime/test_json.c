@@ -296,6 +296,30 @@ static void test_write(void) {
   LEAK_END;
 }
 
+static void test_append_and_quote(void) {
+  LEAK_BEGIN;
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl_strbuf_append_cstr(&b, "{\n  \"k\": ");
+  pcl_value *v = decode("{\"x\":[1]}", 0);
+  pcl_error *err = NULL;
+  CU_ASSERT_TRUE(pcl_json_append(&b, v, PCL_JSON_PRETTY, 1, &err));
+  pcl_strbuf_append_cstr(&b, ",\n  \"q\": ");
+  pcl_json_quote(&b, "<\"\xE2\x80\xA8", 5, PCL_JSON_HTML_ESCAPE);
+  CU_ASSERT_STRING_EQUAL(b.data, "{\n  \"k\": {\n    \"x\": [\n      1\n    ]\n  },\n  \"q\": "
+                                 "\"\\u003c\\\"\\u2028\"");
+  /* A failed append leaves the buffer as it was. */
+  size_t len = b.len;
+  pcl_value *bad = pcl_list_of((pcl_value *[]){pcl_int_new(1), pcl_unknown()}, 2);
+  CU_ASSERT_FALSE(pcl_json_append(&b, bad, 0, 0, &err));
+  CHECK_ERROR(NULL, err, "unknown");
+  CU_ASSERT_EQUAL(b.len, len);
+  CU_ASSERT_EQUAL(strlen(b.data), len);
+  pcl_release(bad);
+  pcl_release(v);
+  pcl_strbuf_free(&b);
+  LEAK_END;
+}
+
 void register_json_tests(void);
 void register_json_tests(void) {
   CU_pSuite s = CU_add_suite("json", NULL, NULL);
@@ -307,4 +331,5 @@ void register_json_tests(void) {
   CU_add_test(s, "round trips", test_round_trip);
   CU_add_test(s, "wire forms", test_wire_forms);
   CU_add_test(s, "writing to a file", test_write);
+  CU_add_test(s, "appending and quoting", test_append_and_quote);
 }
