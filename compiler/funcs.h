@@ -27,61 +27,61 @@
 #include "ty.h"
 
 /* Every builtin, defined once: X(ID, "name"). */
-#define FUNCS_BUILTINS(X)                                                                \
-  X(ELEMENT, "element")                                                                  \
-  X(ENTRIES, "entries")                                                                  \
-  X(LENGTH, "length")                                                                    \
-  X(LOOKUP, "lookup")                                                                    \
-  X(JOIN, "join")                                                                        \
-  X(SPLIT, "split")                                                                      \
-  X(RANGE, "range")                                                                      \
-  X(MIN, "min")                                                                          \
-  X(MAX, "max")                                                                          \
-  X(TO_JSON, "toJSON")                                                                   \
-  X(TO_BASE64, "toBase64")                                                               \
-  X(FROM_BASE64, "fromBase64")                                                           \
-  X(SHA1, "sha1")                                                                        \
-  X(READ_FILE, "readFile")                                                               \
-  X(FILEBASE64, "filebase64")                                                            \
-  X(FILEBASE64SHA256, "filebase64sha256")                                                \
-  X(FILE_ASSET, "fileAsset")                                                             \
-  X(STRING_ASSET, "stringAsset")                                                         \
-  X(REMOTE_ASSET, "remoteAsset")                                                         \
-  X(FILE_ARCHIVE, "fileArchive")                                                         \
-  X(REMOTE_ARCHIVE, "remoteArchive")                                                     \
-  X(ASSET_ARCHIVE, "assetArchive")                                                       \
-  X(SECRET, "secret")                                                                    \
-  X(UNSECRET, "unsecret")                                                                \
-  X(SINGLE_OR_NONE, "singleOrNone")                                                      \
-  X(TRY, "try")                                                                          \
-  X(CAN, "can")                                                                          \
-  X(RECOVER, "recover")                                                                  \
-  X(NOT_IMPLEMENTED, "notImplemented")                                                   \
-  X(GET_OUTPUT, "getOutput")                                                             \
-  X(STACK, "stack")                                                                      \
-  X(PROJECT, "project")                                                                  \
-  X(ORGANIZATION, "organization")                                                        \
-  X(CWD, "cwd")                                                                          \
-  X(ROOT_DIRECTORY, "rootDirectory")                                                     \
-  X(PULUMI_RESOURCE_TYPE, "pulumiResourceType")                                          \
-  X(PULUMI_RESOURCE_NAME, "pulumiResourceName")                                          \
-  X(INVOKE, "invoke")                                                                    \
-  X(CALL, "call")                                                                        \
+#define FUNCS_BUILTINS(X)                                                                          \
+  X(ELEMENT, "element")                                                                            \
+  X(ENTRIES, "entries")                                                                            \
+  X(LENGTH, "length")                                                                              \
+  X(LOOKUP, "lookup")                                                                              \
+  X(JOIN, "join")                                                                                  \
+  X(SPLIT, "split")                                                                                \
+  X(RANGE, "range")                                                                                \
+  X(MIN, "min")                                                                                    \
+  X(MAX, "max")                                                                                    \
+  X(TO_JSON, "toJSON")                                                                             \
+  X(TO_BASE64, "toBase64")                                                                         \
+  X(FROM_BASE64, "fromBase64")                                                                     \
+  X(SHA1, "sha1")                                                                                  \
+  X(READ_FILE, "readFile")                                                                         \
+  X(FILEBASE64, "filebase64")                                                                      \
+  X(FILEBASE64SHA256, "filebase64sha256")                                                          \
+  X(FILE_ASSET, "fileAsset")                                                                       \
+  X(STRING_ASSET, "stringAsset")                                                                   \
+  X(REMOTE_ASSET, "remoteAsset")                                                                   \
+  X(FILE_ARCHIVE, "fileArchive")                                                                   \
+  X(REMOTE_ARCHIVE, "remoteArchive")                                                               \
+  X(ASSET_ARCHIVE, "assetArchive")                                                                 \
+  X(SECRET, "secret")                                                                              \
+  X(UNSECRET, "unsecret")                                                                          \
+  X(SINGLE_OR_NONE, "singleOrNone")                                                                \
+  X(TRY, "try")                                                                                    \
+  X(CAN, "can")                                                                                    \
+  X(RECOVER, "recover")                                                                            \
+  X(NOT_IMPLEMENTED, "notImplemented")                                                             \
+  X(GET_OUTPUT, "getOutput")                                                                       \
+  X(STACK, "stack")                                                                                \
+  X(PROJECT, "project")                                                                            \
+  X(ORGANIZATION, "organization")                                                                  \
+  X(CWD, "cwd")                                                                                    \
+  X(ROOT_DIRECTORY, "rootDirectory")                                                               \
+  X(PULUMI_RESOURCE_TYPE, "pulumiResourceType")                                                    \
+  X(PULUMI_RESOURCE_NAME, "pulumiResourceName")                                                    \
+  X(INVOKE, "invoke")                                                                              \
+  X(CALL, "call")                                                                                  \
   X(CONVERT, "convert")
 
 typedef enum funcs_id {
 #define X(id, name) FUNCS_##id,
   FUNCS_BUILTINS(X)
 #undef X
-  FUNCS_COUNT
+      FUNCS_COUNT
 } funcs_id;
 
 /* How a builtin is bound. */
 typedef enum funcs_form {
-  FUNCS_ORDINARY,  /* Fixed signature; arguments are evaluated first. */
-  FUNCS_GENERIC,   /* Signature computed from the argument types. */
-  FUNCS_SPECIAL,   /* try/can/recover: arguments evaluated lazily, errors caught. */
-  FUNCS_INTRINSIC  /* invoke/call/convert: bound by the checker itself. */
+  FUNCS_ORDINARY, /* Fixed signature; arguments are evaluated first. */
+  FUNCS_GENERIC,  /* Signature computed from the argument types. */
+  FUNCS_SPECIAL,  /* try/can/recover: arguments evaluated lazily, errors caught. */
+  FUNCS_INTRINSIC /* invoke/call/convert: bound by the checker itself. */
 } funcs_form;
 
 /* How eventual arguments shape the result type (functions.md §11). */
@@ -100,26 +100,26 @@ typedef enum funcs_lift {
 /* The static description of one builtin. */
 typedef struct funcs_builtin {
   funcs_id id;
-  const char *name;          /* Name as written in programs. */
+  const char *name; /* Name as written in programs. */
   funcs_form form;
   funcs_lift lift;
-  size_t nparams;            /* Positional parameters (optional ones included). */
-  const char *params[3];     /* Their names, for "missing required parameter". */
-  const char *varargs;       /* Name of the variadic parameter, or NULL. */
-  bool eventual_args;        /* Receives eventual arguments as they are (secret,
-                                unsecret, getOutput, try, can, recover, invoke,
-                                call) instead of after resolution. */
-  bool deep;                 /* Looks inside its argument: nested eventuals
-                                (list(output(T))) must be resolved too. */
+  size_t nparams;        /* Positional parameters (optional ones included). */
+  const char *params[3]; /* Their names, for "missing required parameter". */
+  const char *varargs;   /* Name of the variadic parameter, or NULL. */
+  bool eventual_args;    /* Receives eventual arguments as they are (secret,
+                            unsecret, getOutput, try, can, recover, invoke,
+                            call) instead of after resolution. */
+  bool deep;             /* Looks inside its argument: nested eventuals
+                            (list(output(T))) must be resolved too. */
 } funcs_builtin;
 
 /* One call to type: the argument types after checking, and where they are. */
 typedef struct funcs_call {
-  size_t nargs;               /* Number of arguments as written. */
-  const ty *const *args;      /* Their types (borrowed). */
-  const pcl_span *arg_spans;  /* Their spans (borrowed). */
-  pcl_span span;              /* The whole call, for arity errors. */
-  bool expand_final;          /* `f(xs...)`: expand the last argument. */
+  size_t nargs;              /* Number of arguments as written. */
+  const ty *const *args;     /* Their types (borrowed). */
+  const pcl_span *arg_spans; /* Their spans (borrowed). */
+  pcl_span span;             /* The whole call, for arity errors. */
+  bool expand_final;         /* `f(xs...)`: expand the last argument. */
 } funcs_call;
 
 /* Returns the builtin called name, or NULL if there is none (the checker

@@ -224,20 +224,20 @@ typedef struct schema_resolution {
 
 /* Decoding state of a loaded package. */
 typedef struct schema_pkg_impl {
-  json_t *root;              /* The parsed file (owned reference). */
-  bool has_file;             /* Its text is in the src_set (diagnostics point there). */
-  uint32_t file;             /* src id of the text. */
-  const char *text;          /* The file text (owned by the src_set). */
-  bool primary;              /* First loaded version of this package name. */
+  json_t *root;     /* The parsed file (owned reference). */
+  bool has_file;    /* Its text is in the src_set (diagnostics point there). */
+  uint32_t file;    /* src id of the text. */
+  const char *text; /* The file text (owned by the src_set). */
+  bool primary;     /* First loaded version of this package name. */
   json_t *resources, *functions, *types, *provider; /* Sections, or NULL. */
-  bool has_format;           /* meta.moduleFormat compiled into format. */
-  regex_t format;            /* The module-format rule (POSIX ERE). */
-  size_t format_group;       /* Which ERE group is the module. */
-  bool indexed;              /* res_index/fn_index are built. */
-  pmap res_index, fn_index;  /* Canonical token -> schema token. */
-  pmap res_cache, fn_cache;  /* Schema token -> decoded struct. */
-  pmap type_cache;           /* Schema token -> schema_typedef. */
-  schema_resource *provider_res; /* Decoded provider resource. */
+  bool has_format;                                  /* meta.moduleFormat compiled into format. */
+  regex_t format;                                   /* The module-format rule (POSIX ERE). */
+  size_t format_group;                              /* Which ERE group is the module. */
+  bool indexed;                                     /* res_index/fn_index are built. */
+  pmap res_index, fn_index;                         /* Canonical token -> schema token. */
+  pmap res_cache, fn_cache;                         /* Schema token -> decoded struct. */
+  pmap type_cache;                                  /* Schema token -> schema_typedef. */
+  schema_resource *provider_res;                    /* Decoded provider resource. */
 } schema_pkg_impl;
 
 struct schema_set {
@@ -251,20 +251,20 @@ struct schema_set {
   size_t npkgs, cappkgs;
   schema_resolution *res; /* Answers of schema_find_package. */
   size_t nres, capres;
-  const char **pins;   /* Pairs (name, version) from schema_pin_version. */
+  const char **pins; /* Pairs (name, version) from schema_pin_version. */
   size_t npins, cappins;
-  const char **read;   /* Paths of files read, in order. */
+  const char **read; /* Paths of files read, in order. */
   size_t nread, capread;
-  pmap by_ty;          /* Resource output type -> schema_resource. */
+  pmap by_ty; /* Resource output type -> schema_resource. */
   const char *s_index, *s_pulumi, *s_providers, *s_self, *s_id, *s_urn;
 };
 
-#define GROW(arr, n, cap)                                                                \
-  do {                                                                                   \
-    if ((n) == (cap)) {                                                                  \
-      (cap) = (cap) ? (cap) * 2 : 8;                                                     \
-      (arr) = xrealloc((arr), (cap) * sizeof *(arr));                                    \
-    }                                                                                    \
+#define GROW(arr, n, cap)                                                                          \
+  do {                                                                                             \
+    if ((n) == (cap)) {                                                                            \
+      (cap) = (cap) ? (cap)*2 : 8;                                                                 \
+      (arr) = xrealloc((arr), (cap) * sizeof *(arr));                                              \
+    }                                                                                              \
   } while (0)
 
 static const char *const type_kind_names[] = {
@@ -457,8 +457,7 @@ static pcl_span file_span(schema_set *s, schema_package *p, const loc *l, const 
 /* Reports an error about package p at the place l/value in its file (or
  * without a location for the built-in package). */
 static void __attribute__((format(printf, 5, 6)))
-pkg_error(schema_set *s, schema_package *p, const loc *l, const char *value, const char *fmt,
-          ...) {
+pkg_error(schema_set *s, schema_package *p, const loc *l, const char *value, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);
@@ -509,8 +508,10 @@ static bool compile_format(schema_set *s, const char *pat, regex_t *re, size_t *
     char c = pat[i];
     if (c == '\\' && i + 1 < len) {
       char n = pat[++i];
-      const char *cls = n == 'd' ? "[0-9]" : n == 'w' ? "[A-Za-z0-9_]"
-                        : n == 's' ? "[ \t\n\r\f\v]" : NULL;
+      const char *cls = n == 'd'   ? "[0-9]"
+                        : n == 'w' ? "[A-Za-z0-9_]"
+                        : n == 's' ? "[ \t\n\r\f\v]"
+                                   : NULL;
       if (cls && !in_bracket) {
         memcpy(out + o, cls, strlen(cls));
         o += strlen(cls);
@@ -587,13 +588,15 @@ static void decode_top(schema_set *s, schema_package *p, const char *expect,
   }
   json_t *name = json_object_get(root, "name");
   if (!json_is_string(name) || !json_string_length(name)) {
-    pkg_error(s, p, name ? LOC("name") : NULL, NULL, "package schema has no name (a non-empty string "
-                                          "'name' is required)");
+    pkg_error(s, p, name ? LOC("name") : NULL, NULL,
+              "package schema has no name (a non-empty string "
+              "'name' is required)");
     return;
   }
   p->name = intern(s->names, json_string_value(name));
   if (expect && p->name != expect) {
-    pkg_error(s, p, LOC("name"), NULL, "schema file declares package '%s', not '%s'", p->name, expect);
+    pkg_error(s, p, LOC("name"), NULL, "schema file declares package '%s', not '%s'", p->name,
+              expect);
     return;
   }
   json_t *version = json_object_get(root, "version");
@@ -610,7 +613,8 @@ static void decode_top(schema_set *s, schema_package *p, const char *expect,
       return;
     }
     if (!compile_format(s, json_string_value(fmt), &im->format, &im->format_group)) {
-      pkg_error(s, p, LOC("meta", "moduleFormat"), NULL, "invalid module format '%s'", json_string_value(fmt));
+      pkg_error(s, p, LOC("meta", "moduleFormat"), NULL, "invalid module format '%s'",
+                json_string_value(fmt));
       return;
     }
     im->has_format = true;
@@ -725,8 +729,8 @@ static schema_package *choose_and_load(schema_set *s, const char *name, const ch
     return NULL;
   if (version && pick == best && !exact) {
     diag *g = diag_warning(s->diags, (pcl_span){0, 0, 0},
-                           "no schema for version %s of package '%s'; using version %s",
-                           version, name, best->version);
+                           "no schema for version %s of package '%s'; using version %s", version,
+                           name, best->version);
     g->has_span = false;
   }
   return load_path(s, pick->path, name, pick->version);
@@ -745,8 +749,8 @@ schema_package *schema_find_package(schema_set *s, const char *name, const char 
   }
   for (size_t i = 0; i < s->nres; i++) {
     schema_resolution *r = &s->res[i];
-    if (r->name == name && (r->version == version ||
-                            (r->version && version && version_equal(r->version, version))))
+    if (r->name == name &&
+        (r->version == version || (r->version && version && version_equal(r->version, version))))
       return r->pkg;
   }
   schema_package *p = choose_and_load(s, name, version);
@@ -758,8 +762,8 @@ schema_package *schema_find_package(schema_set *s, const char *name, const char 
 
 /* -------------------------------------------------------------- tokens */
 
-bool schema_split_token(schema_set *s, const char *token, const char **pkg,
-                        const char **module, const char **member) {
+bool schema_split_token(schema_set *s, const char *token, const char **pkg, const char **module,
+                        const char **member) {
   const char *c1 = strchr(token, ':');
   if (!c1)
     return false;
@@ -876,8 +880,7 @@ static const char *lookup_token(schema_set *s, schema_package *p, json_t *sect, 
 
 /* ------------------------------------------------------------ decoding */
 
-static const schema_type *decode_type(schema_set *s, schema_package *p, json_t *spec,
-                                      const loc *l);
+static const schema_type *decode_type(schema_set *s, schema_package *p, json_t *spec, const loc *l);
 static schema_resource *get_resource(schema_set *s, schema_package *p, const char *token);
 static schema_resource *get_provider(schema_set *s, schema_package *p);
 
@@ -918,10 +921,14 @@ static char *percent_decode(schema_set *s, const char *ref) {
     int hi, lo;
     if (ref[i] == '%' && i + 2 < n) {
       char h = ref[i + 1], l = ref[i + 2];
-      hi = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
-           : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
-      lo = l >= '0' && l <= '9' ? l - '0' : l >= 'a' && l <= 'f' ? l - 'a' + 10
-           : l >= 'A' && l <= 'F' ? l - 'A' + 10 : -1;
+      hi = h >= '0' && h <= '9'   ? h - '0'
+           : h >= 'a' && h <= 'f' ? h - 'a' + 10
+           : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                  : -1;
+      lo = l >= '0' && l <= '9'   ? l - '0'
+           : l >= 'a' && l <= 'f' ? l - 'a' + 10
+           : l >= 'A' && l <= 'F' ? l - 'A' + 10
+                                  : -1;
       if (hi >= 0 && lo >= 0) {
         out[o++] = (char)(hi * 16 + lo);
         i += 2;
@@ -984,8 +991,8 @@ static const schema_type *decode_ref(schema_set *s, schema_package *p, json_t *s
     /* `/<pkg>/v<version>/schema.json`: a type of another package. */
     char *pkgname = dec + 1, *slash = dec[0] == '/' ? strchr(dec + 1, '/') : NULL;
     if (!slash || slash[1] != 'v' || !strstr(slash, "/schema.json")) {
-      pkg_error(s, p, l, ref, "invalid $ref '%s': expected '/<package>/v<version>/schema.json#/...'",
-                ref);
+      pkg_error(s, p, l, ref,
+                "invalid $ref '%s': expected '/<package>/v<version>/schema.json#/...'", ref);
       return error_type(s);
     }
     *slash = 0;
@@ -1037,8 +1044,8 @@ static const schema_type *decode_ref(schema_set *s, schema_package *p, json_t *s
         return error_type(s);
       }
     }
-    schema_resource *r = provider ? get_provider(s, target)
-                                  : get_resource(s, target, intern(s->names, frag + 11));
+    schema_resource *r =
+        provider ? get_provider(s, target) : get_resource(s, target, intern(s->names, frag + 11));
     if (!r) {
       pkg_error(s, p, l, ref, "invalid $ref '%s': package '%s' defines no resource '%s'", ref,
                 target->name, provider ? "provider" : frag + 11);
@@ -1180,8 +1187,7 @@ static bool in_list(json_t *list, const char *name) {
 
 /* Decodes a `properties` object with its `required` list into an array. */
 static schema_property *decode_props(schema_set *s, schema_package *p, json_t *props,
-                                     json_t *required, const loc *l, const char *owner,
-                                     size_t *n) {
+                                     json_t *required, const loc *l, const char *owner, size_t *n) {
   *n = 0;
   if (!props)
     return NULL;
@@ -1250,12 +1256,11 @@ static void decode_resource(schema_set *s, schema_package *p, schema_resource *r
   loc st = loc_add(rl, "stateInputs"), me = loc_add(rl, "methods");
   r->inputs = decode_props(s, p, json_object_get(j, "inputProperties"),
                            json_object_get(j, "requiredInputs"), &in, tok, &r->ninputs);
-  r->outputs = decode_props(s, p, json_object_get(j, "properties"),
-                            json_object_get(j, "required"), &out, tok, &r->noutputs);
+  r->outputs = decode_props(s, p, json_object_get(j, "properties"), json_object_get(j, "required"),
+                            &out, tok, &r->noutputs);
   json_t *state = json_object_get(j, "stateInputs");
   if (json_is_object(state))
-    r->state = decode_props(s, p, json_object_get(state, "properties"), NULL, &st, tok,
-                            &r->nstate);
+    r->state = decode_props(s, p, json_object_get(state, "properties"), NULL, &st, tok, &r->nstate);
   json_t *methods = json_object_get(j, "methods");
   if (json_is_object(methods)) {
     r->methods = ARENA_NEW_ARRAY(s->arena, schema_method, json_object_size(methods));
@@ -1352,8 +1357,7 @@ static void decode_function(schema_set *s, schema_package *p, schema_function *f
   loc outl = loc_add(fl, "outputs");
   if (out) {
     if (!json_is_object(out)) {
-      pkg_error(s, p, &outl, NULL, "error loading function '%s': 'outputs' must be an object",
-                tok);
+      pkg_error(s, p, &outl, NULL, "error loading function '%s': 'outputs' must be an object", tok);
       return;
     }
     f->has_return = true;
@@ -1423,8 +1427,7 @@ static void decode_typedef(schema_set *s, schema_typedef *d) {
         json_t *value = json_is_object(e) ? json_object_get(e, "value") : NULL;
         const ty *c = value ? const_of(s, value, d->enum_base) : NULL;
         if (!c) {
-          pkg_error(s, p, dl, NULL, "member %zu of enum '%s' has no scalar 'value'", i,
-                    d->token);
+          pkg_error(s, p, dl, NULL, "member %zu of enum '%s' has no scalar 'value'", i, d->token);
           continue;
         }
         names[d->nenum] = opt_string(s, e, "name");
@@ -1438,8 +1441,8 @@ static void decode_typedef(schema_set *s, schema_typedef *d) {
     if (type && !(json_is_string(type) && !strcmp(json_string_value(type), "object")))
       pkg_error(s, p, dl, NULL, "type '%s' must be an object or an enum", d->token);
     loc pl = loc_add(dl, "properties");
-    d->props = decode_props(s, p, json_object_get(j, "properties"),
-                            json_object_get(j, "required"), &pl, d->token, &d->nprops);
+    d->props = decode_props(s, p, json_object_get(j, "properties"), json_object_get(j, "required"),
+                            &pl, d->token, &d->nprops);
   }
   d->decoding = false;
   d->decoded = true;
@@ -1518,8 +1521,8 @@ schema_function *schema_resource_method(schema_set *s, schema_resource *res, con
     schema_function *f = get_function(s, p, tok);
     if (!f)
       pkg_error(s, p, LOC("resources", res->token, "methods", name), NULL,
-                "method '%s' of '%s' names function '%s', which is not defined", name,
-                res->token, tok);
+                "method '%s' of '%s' names function '%s', which is not defined", name, res->token,
+                tok);
     return f;
   }
   return NULL;
@@ -1641,7 +1644,7 @@ static const ty *typedef_ty(schema_set *s, schema_typedef *d, bool input) {
       const ty *base = d->enum_base == SCHEMA_T_BOOL     ? ty_bool(c)
                        : d->enum_base == SCHEMA_T_INT    ? ty_int(c)
                        : d->enum_base == SCHEMA_T_NUMBER ? ty_number(c)
-                                                       : ty_string(c);
+                                                         : ty_string(c);
       const char *id = object_identity(s, d->pkg, d->token, NULL);
       d->ty_plain = ty_enum(c, intern(s->names, id), base, d->nenum, d->enum_values);
     }

@@ -40,23 +40,23 @@
 #include "ty.h"
 
 /* The kinds of raw schema types (before mapping to ty), defined once. */
-#define SCHEMA_TYPE_KINDS(X)                                                             \
-  X(BOOL, "boolean")    /* Primitive `boolean`. */                                       \
-  X(INT, "integer")     /* Primitive `integer`. */                                       \
-  X(NUMBER, "number")   /* Primitive `number`. */                                        \
-  X(STRING, "string")   /* Primitive `string`. */                                        \
-  X(ARRAY, "array")     /* `type: array` with `items`. */                                \
-  X(MAP, "map")         /* `type: object` with `additionalProperties` (or none). */      \
-  X(OBJECT, "object")   /* `$ref` to an object type of `types`. */                       \
-  X(ENUM, "enum")       /* `$ref` to an enum type of `types`. */                         \
-  X(RESOURCE, "resource") /* `$ref` to a resource (or `#/provider`). */                  \
-  X(TOKEN, "token")     /* `$ref` to an undefined type that names its `type`. */         \
-  X(ANY, "any")         /* `pulumi.json#/Any`. */                                        \
-  X(JSON, "json")       /* `pulumi.json#/Json`. */                                       \
-  X(ASSET, "asset")     /* `pulumi.json#/Asset` (accepts archives too). */               \
-  X(ARCHIVE, "archive") /* `pulumi.json#/Archive`. */                                    \
-  X(UNION, "union")     /* `oneOf`. */                                                   \
-  X(ERROR, "error")     /* A type that could not be decoded (already reported). */
+#define SCHEMA_TYPE_KINDS(X)                                                                       \
+  X(BOOL, "boolean")      /* Primitive `boolean`. */                                               \
+  X(INT, "integer")       /* Primitive `integer`. */                                               \
+  X(NUMBER, "number")     /* Primitive `number`. */                                                \
+  X(STRING, "string")     /* Primitive `string`. */                                                \
+  X(ARRAY, "array")       /* `type: array` with `items`. */                                        \
+  X(MAP, "map")           /* `type: object` with `additionalProperties` (or none). */              \
+  X(OBJECT, "object")     /* `$ref` to an object type of `types`. */                               \
+  X(ENUM, "enum")         /* `$ref` to an enum type of `types`. */                                 \
+  X(RESOURCE, "resource") /* `$ref` to a resource (or `#/provider`). */                            \
+  X(TOKEN, "token")       /* `$ref` to an undefined type that names its `type`. */                 \
+  X(ANY, "any")           /* `pulumi.json#/Any`. */                                                \
+  X(JSON, "json")         /* `pulumi.json#/Json`. */                                               \
+  X(ASSET, "asset")       /* `pulumi.json#/Asset` (accepts archives too). */                       \
+  X(ARCHIVE, "archive")   /* `pulumi.json#/Archive`. */                                            \
+  X(UNION, "union")       /* `oneOf`. */                                                           \
+  X(ERROR, "error")       /* A type that could not be decoded (already reported). */
 
 typedef enum schema_type_kind {
 #define X(name, text) SCHEMA_T_##name,
@@ -81,8 +81,8 @@ typedef struct schema_mapping {
 /* A decoded schema type. */
 struct schema_type {
   schema_type_kind kind;
-  bool plain;       /* Written with `plain: true`: never input-shaped. */
-  const char *ref;  /* The `$ref` as written, or NULL. */
+  bool plain;      /* Written with `plain: true`: never input-shaped. */
+  const char *ref; /* The `$ref` as written, or NULL. */
   /* ARRAY, MAP: the element type. */
   const schema_type *elem;
   /* OBJECT, ENUM: the type definition (in its own package). */
@@ -123,16 +123,16 @@ struct schema_typedef {
 
 /* A property of a resource, function or object type. */
 struct schema_property {
-  const char *name;          /* Interned property name. */
-  const schema_type *type;   /* Its schema type (never NULL). */
-  bool required;             /* Listed in `required` / `requiredInputs`. */
-  bool plain;                /* `plain: true`: never input-shaped. */
-  bool secret;               /* `secret: true`. */
-  bool replace_on_changes;   /* `replaceOnChanges: true`. */
-  const char *description;   /* May be NULL. */
-  const char *deprecation;   /* `deprecationMessage`, or NULL. */
-  const ty *const_value;     /* `const`: a const type, or NULL. */
-  const ty *default_value;   /* `default`: a const type, or NULL. */
+  const char *name;               /* Interned property name. */
+  const schema_type *type;        /* Its schema type (never NULL). */
+  bool required;                  /* Listed in `required` / `requiredInputs`. */
+  bool plain;                     /* `plain: true`: never input-shaped. */
+  bool secret;                    /* `secret: true`. */
+  bool replace_on_changes;        /* `replaceOnChanges: true`. */
+  const char *description;        /* May be NULL. */
+  const char *deprecation;        /* `deprecationMessage`, or NULL. */
+  const ty *const_value;          /* `const`: a const type, or NULL. */
+  const ty *default_value;        /* `default`: a const type, or NULL. */
   const char *const *default_env; /* `defaultInfo.environment` variables. */
   size_t ndefault_env;
   /* Mapped ty types (internal caches, see schema_property_type). */
@@ -141,23 +141,23 @@ struct schema_property {
 
 /* A method of a resource: its name and the function that implements it. */
 typedef struct schema_method {
-  const char *name;     /* Method name (interned). */
-  const char *token;    /* Function token (interned). */
+  const char *name;  /* Method name (interned). */
+  const char *token; /* Function token (interned). */
 } schema_method;
 
 /* A resource (or the provider resource) of a package. */
 struct schema_resource {
-  const char *token;     /* The schema's token (`pulumi:providers:<pkg>` for providers). */
+  const char *token; /* The schema's token (`pulumi:providers:<pkg>` for providers). */
   schema_package *pkg;
-  bool is_provider;      /* The package's provider resource. */
-  bool is_component;     /* `isComponent`: a remote component. */
+  bool is_provider;  /* The package's provider resource. */
+  bool is_component; /* `isComponent`: a remote component. */
   const char *description;
   const char *deprecation;
-  schema_property *inputs;  /* `inputProperties`, in schema order. */
+  schema_property *inputs; /* `inputProperties`, in schema order. */
   size_t ninputs;
   schema_property *outputs; /* `properties`, in schema order. */
   size_t noutputs;
-  schema_property *state;   /* `stateInputs` properties (for `read`). */
+  schema_property *state; /* `stateInputs` properties (for `read`). */
   size_t nstate;
   schema_method *methods;
   size_t nmethods;
@@ -167,12 +167,12 @@ struct schema_resource {
 
 /* A function (invoke target or method implementation) of a package. */
 struct schema_function {
-  const char *token;     /* The schema's token. */
+  const char *token; /* The schema's token. */
   schema_package *pkg;
   const char *description;
   const char *deprecation;
-  bool has_inputs;          /* An `inputs` object was given. */
-  schema_property *inputs;  /* `inputs.properties` (with `__self__` for methods). */
+  bool has_inputs;         /* An `inputs` object was given. */
+  schema_property *inputs; /* `inputs.properties` (with `__self__` for methods). */
   size_t ninputs;
   const char *const *multi_args; /* `multiArgumentInputs`, in order, or NULL. */
   size_t nmulti_args;
@@ -181,18 +181,18 @@ struct schema_function {
   schema_property *outputs; /* Object return: its properties. */
   size_t noutputs;
   const schema_type *return_type; /* Non-object return: its type. */
-  bool return_plain;        /* `outputs.plain`: a plain (non-output) result. */
-  bool is_method;           /* Has a `__self__` input. */
+  bool return_plain;              /* `outputs.plain`: a plain (non-output) result. */
+  bool is_method;                 /* Has a `__self__` input. */
   /* Mapped ty types (internal caches). */
   const ty *ty_args_plain, *ty_args_input, *ty_return;
 };
 
 /* A loaded package. */
 struct schema_package {
-  const char *name;    /* Package name (interned). */
-  const char *version; /* `version` of the schema (or the file name), or NULL. */
-  const char *path;    /* The file it came from ("<builtin>" for pulumi). */
-  bool ok;             /* Loaded without a file-level error. */
+  const char *name;             /* Package name (interned). */
+  const char *version;          /* `version` of the schema (or the file name), or NULL. */
+  const char *path;             /* The file it came from ("<builtin>" for pulumi). */
+  bool ok;                      /* Loaded without a file-level error. */
   struct schema_pkg_impl *impl; /* Decoding state (internal). */
 };
 
@@ -245,8 +245,8 @@ bool schema_package_check(schema_set *s, schema_package *pkg);
 /* Splits a type token (`pkg:mod:Member`, `pkg:Member`, `pkg::Member`) into
  * interned parts (an empty or missing module gives "index").  Returns false
  * if the token is malformed (nothing reported); out pointers may be NULL. */
-bool schema_split_token(schema_set *s, const char *token, const char **pkg,
-                        const char **module, const char **member);
+bool schema_split_token(schema_set *s, const char *token, const char **pkg, const char **module,
+                        const char **member);
 /* Returns the package a resource token belongs to (`X` for
  * `pulumi:providers:X`), interned, or NULL if the token is malformed. */
 const char *schema_token_package(schema_set *s, const char *token);

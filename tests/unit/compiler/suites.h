@@ -1,2 +1,3 @@
 /* Compiler unit-test suites: one X(name) per tests/unit/compiler/test_name.c. */
 X(ty)
+X(schema)
