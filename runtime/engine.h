@@ -1,0 +1,87 @@
+/* engine.h: what the engine backends (engine_embedded.c, engine_mock.c,
+ * snapshot.c) and the run (resource.c, main.c) share beyond pcl.h: the
+ * snapshot value encoding, the JSON mocks table and duration parsing.
+ *
+ * The snapshot encoding (docs/snapshot.md) is the one of the conformance
+ * corpus: {"secret": v}, {"unknown": true}, {"resource_ref": {urn, id}},
+ * {"asset": {...}}, {"archive": {...}}; ints keep every digit. */
+#ifndef PCL_ENGINE_H
+#define PCL_ENGINE_H
+
+#include "pcl.h"
+
+/* Appends the snapshot JSON of v to b; indent >= 0 pretty-prints at that
+ * depth, -1 writes compact JSON.  mask_secrets writes "[secret]" in place of
+ * every secret.  An EVENTUAL (never expected here) is written as unknown. */
+void pcl__snap_encode(pcl_strbuf *b, const pcl_value *v, int indent, bool mask_secrets);
+/* Returns v (borrowed) with the snapshot wrappers ({"secret": v},
+ * {"unknown": true}, {"resource_ref": ...}) turned into SECRET, UNKNOWN and
+ * RESOURCE values (owned). */
+pcl_value *pcl__snap_decode(pcl_value *v);
+
+/* Parses a Go duration ("5m", ".2m", "1h30m", "10s") into seconds; false
+ * when the text is not a duration. */
+bool pcl__parse_duration(const char *s, double *seconds);
+
+/* The JSON mocks of docs/mocks.md, parsed. */
+typedef struct pcl__json_mocks pcl__json_mocks;
+/* Reads the mocks file path; NULL and *err when it cannot be read or parsed. */
+pcl__json_mocks *pcl__json_mocks_load(const char *path, pcl_error **err);
+/* Frees m (NULL is ignored). */
+void pcl__json_mocks_free(pcl__json_mocks *m);
+
+/* What a mock says about a resource. */
+typedef struct pcl__mock_answer {
+  bool found;          /* A mock entry matched. */
+  bool hang;           /* Never answer. */
+  pcl_value *id;       /* Borrowed id, or NULL for the default. */
+  pcl_value *outputs;  /* Borrowed outputs (decoded), or NULL to echo. */
+  bool merge;          /* Merge outputs over the inputs (else replace). */
+  const char *error;   /* Failure message, or NULL. */
+} pcl__mock_answer;
+/* Looks up the entry for resource type/name (a "type::name" key wins over a
+ * "type" key). */
+pcl__mock_answer pcl__json_mocks_resource(const pcl__json_mocks *m, const char *type,
+                                          const char *name);
+/* Looks up the invoke (is_call false) or call token with args: the first
+ * entry whose "args" (if any) are all equal to args' entries. */
+pcl__mock_answer pcl__json_mocks_invoke(const pcl__json_mocks *m, const char *token,
+                                        pcl_value *args, bool is_call);
+/* Returns the stack references of the mocks file (borrowed MAP) or NULL. */
+pcl_value *pcl__json_mocks_stack_refs(const pcl__json_mocks *m);
+
+/* A resource the run registered, kept for option inheritance. */
+typedef struct pcl__run_res {
+  const char *urn;  /* Interned URN. */
+  char *provider;   /* Provider reference given or inherited (owned), or NULL. */
+  char *package;    /* Package of the type token (owned). */
+  signed char protect;  /* -1 unset, 0 false, 1 true. */
+  signed char retain;   /* retainOnDelete: -1 unset, 0, 1. */
+} pcl__run_res;
+
+/* One execution of a program (main.c). */
+struct pcl_run {
+  const pcl_program *program; /* The program. */
+  pcl_engine *engine;         /* The engine backend. */
+  char *project, *stack, *org; /* Names (owned). */
+  char *cwd, *root;           /* Working directory and project root (owned). */
+  bool preview;               /* Dry run. */
+  char *stack_urn;            /* URN of the stack resource (owned). */
+  pcl_value **config;         /* Per declared config: value (owned) or NULL. */
+  pcl_mapbuf exports;         /* Stack outputs exported so far. */
+  pcl_error *error;           /* The first error of the run (owned), or NULL. */
+  pcl__run_res *res;          /* Registered resources, in completion order. */
+  size_t nres, capres;        /* Used and allocated. */
+  size_t inflight;            /* Engine requests not yet answered. */
+};
+
+/* Registers the stack resource; its future resolves once the engine
+ * answered (resource.c). */
+pcl_future *pcl__register_stack(pcl_run *run);
+/* Returns the future of the stack outputs registration of every export
+ * (resource.c). */
+pcl_future *pcl__register_stack_outputs(pcl_run *run);
+/* Frees the run's resource table (resource.c). */
+void pcl__run_res_free(pcl_run *run);
+
+#endif

@@ -1,0 +1,674 @@
+/* engine_embedded.c: the default engine backend, in process and
+ * deterministic (DECISIONS.md D7).
+ *
+ * Takes registration, read, invoke, call and output requests; answers each
+ * on a later loop turn (so many are in flight at once); keeps a record of
+ * every resource for the snapshot (docs/snapshot.md).  URNs are built the
+ * Pulumi way (urn:pulumi:<stack>::<project>::<parent types$><type>::<name>);
+ * custom resources and remote components without an explicit provider get a
+ * default provider resource (pulumi:providers:<pkg>, named default_<version>
+ * as conformance/providers/BEHAVIOUR.md describes), created on first use.
+ * Outputs echo the inputs unless a mock (C or JSON) says otherwise; in a
+ * preview the id of a created resource and the mock outputs the inputs do not
+ * give are unknown.
+ *
+ * Invariants: records are kept in registration order, the stack first;
+ * nothing depends on pointer values or hash order. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "pcl_internal.h"
+
+/* One resource as recorded for the snapshot. */
+typedef struct rec {
+  char *urn;            /* URN (owned). */
+  char *type;           /* Type token (owned). */
+  char *name;           /* Logical name (owned). */
+  pcl_resource_kind kind; /* Custom, component or remote. */
+  bool read;            /* Read, not created. */
+  char *parent;         /* Parent URN or NULL (owned). */
+  char *provider;       /* Provider reference or NULL (owned). */
+  pcl_value *id;        /* Id (owned). */
+  pcl_value *inputs;    /* Inputs MAP (owned). */
+  pcl_value *outputs;   /* Outputs MAP (owned), NULL until created. */
+  pcl_value *deps;      /* LIST of URN strings, sorted (owned). */
+  pcl_value *prop_deps; /* MAP input -> LIST of URNs (owned). */
+  pcl_value *options;   /* MAP of options (owned). */
+} rec;
+
+/* A request waiting for its loop turn (or forever, for a hanging mock). */
+typedef struct pending {
+  struct emb *e;        /* The engine. */
+  rec *r;               /* The record, for registrations. */
+  pcl_resource_cb rcb;  /* Registration completion, or NULL. */
+  pcl_engine_cb ecb;    /* Other completion, or NULL. */
+  void *data;           /* Completion data. */
+  pcl_value *result;    /* Invoke/call result (owned), or NULL. */
+  pcl_error *err;       /* Failure (owned), or NULL. */
+  struct pending *next; /* Next hanging request. */
+} pending;
+
+typedef struct emb {
+  pcl_engine base;          /* Must be first. */
+  char *project, *stack, *org; /* Names (owned). */
+  bool preview;             /* Dry run. */
+  pcl_mocks cmocks;         /* C mocks (copied), all NULL when none. */
+  pcl__json_mocks *jmocks;  /* JSON mocks or NULL. */
+  pcl_value *stack_refs;    /* Stack references MAP (owned) or NULL. */
+  rec **recs;               /* Records in registration order. */
+  size_t n, cap;            /* Records used and allocated. */
+  pending *hung;            /* Requests a mock never answers. */
+  size_t nproviders;        /* Provider ids handed out. */
+  pcl_value *stack_outputs; /* Registered stack outputs (owned) or NULL. */
+} emb;
+
+char *pcl_urn_make(const char *stack, const char *project, const char *parent_urn,
+                   const char *type, const char *name) {
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&b, "urn:pulumi:%s::%s::", stack, project);
+  if (parent_urn) {
+    /* The parent's qualified type is the part of its URN between the
+     * project's "::" and the last "::"; the stack is left out. */
+    const char *p = strstr(parent_urn, "::");
+    p = p ? strstr(p + 2, "::") : NULL;
+    const char *last = NULL;
+    for (const char *q = p ? p + 2 : NULL; q && (q = strstr(q, "::")); q += 2) {
+      last = q;
+    }
+    if (p && last && last > p + 2) {
+      size_t len = (size_t)(last - (p + 2));
+      if (!(len == 19 && strncmp(p + 2, "pulumi:pulumi:Stack", 19) == 0)) {
+        pcl_strbuf_append(&b, p + 2, len);
+        pcl_strbuf_append_char(&b, '$');
+      }
+    }
+  }
+  pcl_strbuf_appendf(&b, "%s::%s", type, name);
+  return b.data;
+}
+
+static rec *find_rec(const emb *e, const char *urn) {
+  for (size_t i = e->n; i-- > 0;) {
+    if (strcmp(e->recs[i]->urn, urn) == 0) {
+      return e->recs[i];
+    }
+  }
+  return NULL;
+}
+
+static rec *add_rec(emb *e, const char *type, const char *name, const char *parent) {
+  rec *r = pcl_xcalloc(1, sizeof *r);
+  r->type = pcl_xstrdup(type);
+  r->name = pcl_xstrdup(name);
+  r->parent = parent ? pcl_xstrdup(parent) : NULL;
+  r->urn = pcl_urn_make(e->stack, e->project, parent, type, name);
+  if (e->n == e->cap) {
+    e->cap = e->cap ? e->cap * 2 : 64;
+    e->recs = pcl_xrealloc(e->recs, e->cap * sizeof *e->recs);
+  }
+  e->recs[e->n++] = r;
+  return r;
+}
+
+static void free_rec(rec *r) {
+  free(r->urn);
+  free(r->type);
+  free(r->name);
+  free(r->parent);
+  free(r->provider);
+  pcl_release(r->id);
+  pcl_release(r->inputs);
+  pcl_release(r->outputs);
+  pcl_release(r->deps);
+  pcl_release(r->prop_deps);
+  pcl_release(r->options);
+  free(r);
+}
+
+static pcl_value *str(const char *s) { return pcl_str_from_cstr(s); }
+
+/* Returns the package of a type token ("simple" of "simple:index:R"). */
+static char *package_of(const char *type) {
+  const char *c = strchr(type, ':');
+  size_t n = c ? (size_t)(c - type) : strlen(type);
+  char *p = pcl_xmalloc(n + 1);
+  memcpy(p, type, n);
+  p[n] = 0;
+  return p;
+}
+
+/* Appends the default provider name for version and url (BEHAVIOUR.md). */
+static void default_provider_name(pcl_strbuf *b, const char *version, const char *url) {
+  pcl_strbuf_append_cstr(b, "default");
+  if (version) {
+    pcl_strbuf_append_char(b, '_');
+    for (const char *p = version; *p; p++) {
+      pcl_strbuf_append_char(b, (*p == '.' || *p == '-' || *p == '+') ? '_' : *p);
+    }
+  }
+  if (url && *url) {
+    pcl_strbuf_append_char(b, '_');
+    bool first = true;
+    const char *p = url;
+    while (*p) {
+      const char *slash = strchr(p, '/');
+      size_t len = slash ? (size_t)(slash - p) : strlen(p);
+      if (len > 0) {
+        if (!first) {
+          pcl_strbuf_append_char(b, '/');
+        }
+        first = false;
+        for (size_t i = 0; i < len; i++) {
+          char c = p[i];
+          bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '.' || c == '-';
+          pcl_strbuf_append_char(b, ok ? c : '_');
+        }
+      }
+      p += len;
+      if (*p == '/') {
+        p++;
+      }
+    }
+  }
+}
+
+/* Returns a new deterministic provider id. */
+static pcl_value *provider_id(emb *e) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "00000000-0000-4000-8000-%012zu", ++e->nproviders);
+  return str(buf);
+}
+
+/* Returns (owned) the provider reference "<urn>::<id>" for a resource of
+ * type that gave no explicit provider, creating the default provider. */
+static char *default_provider(emb *e, const char *type, const char *version, const char *url) {
+  char *pkg = package_of(type);
+  bool builtin = strcmp(pkg, "pulumi") == 0;
+  pcl_strbuf ptype = PCL_STRBUF_INIT, pname = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&ptype, "pulumi:providers:%s", pkg);
+  default_provider_name(&pname, builtin ? NULL : version, builtin ? NULL : url);
+  char *urn = pcl_urn_make(e->stack, e->project, NULL, ptype.data, pname.data);
+  rec *p = find_rec(e, urn);
+  if (p == NULL) {
+    p = add_rec(e, ptype.data, pname.data, NULL);
+    p->kind = PCL_RES_CUSTOM;
+    p->id = provider_id(e);
+    pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    if (version && !builtin) {
+      pcl_mapbuf_put_cstr(&mb, "version", str(version));
+    }
+    if (url && *url && !builtin) {
+      pcl_mapbuf in = PCL_MAPBUF_INIT;
+      pcl_mapbuf_put_cstr(&in, "pluginDownloadURL", str(url));
+      pcl_mapbuf_put_cstr(&mb, "__internal", pcl_mapbuf_finish(&in));
+    }
+    p->inputs = pcl_mapbuf_finish(&mb);
+    p->outputs = pcl_retain(p->inputs);
+    p->deps = pcl_list_new(0);
+    p->prop_deps = pcl_map_of(NULL, NULL, 0);
+    p->options = pcl_map_of(NULL, NULL, 0);
+  }
+  pcl_strbuf ref = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&ref, "%s::%s", p->urn, pcl_str_data(p->id));
+  free(urn);
+  free(pkg);
+  pcl_strbuf_free(&ptype);
+  pcl_strbuf_free(&pname);
+  return ref.data;
+}
+
+/* Returns the sorted LIST of URN strings of d. */
+static pcl_value *deps_list(const pcl_deps *d) {
+  size_t n = pcl_deps_count(d);
+  const char **u = pcl_xmalloc((n ? n : 1) * sizeof *u);
+  pcl_deps_sorted(d, u);
+  pcl_value *l = pcl_list_new(n);
+  for (size_t i = 0; i < n; i++) {
+    pcl_list_init_take(l, i, str(u[i]));
+  }
+  free(u);
+  return l;
+}
+
+/* Returns a copy of the MAP a with the entries of b put over it. */
+static pcl_value *merge_maps(pcl_value *a, pcl_value *b) {
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; a && i < pcl_len(a); i++) {
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(a, i)), pcl_retain(pcl_map_val_at(a, i)));
+  }
+  for (size_t i = 0; i < pcl_len(b); i++) {
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(b, i)), pcl_retain(pcl_map_val_at(b, i)));
+  }
+  return pcl_mapbuf_finish(&mb);
+}
+
+/* Returns mock outputs for a preview: entries the inputs do not give are
+ * unknown. */
+static pcl_value *preview_outputs(pcl_value *inputs, pcl_value *outs) {
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < pcl_len(outs); i++) {
+    const pcl_value *k = pcl_map_key_at(outs, i);
+    pcl_value *in = pcl_map_get(inputs, pcl_str_data(k), pcl_str_len(k));
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(outs, i)),
+                        in ? pcl_retain(in) : pcl_unknown());
+  }
+  return pcl_mapbuf_finish(&mb);
+}
+
+/* Returns outputs with the names listed in the additionalSecretOutputs
+ * option made secret. */
+static pcl_value *apply_secret_outputs(pcl_value *outputs, pcl_value *options) {
+  pcl_value *names = options ? pcl_map_get_cstr(options, "additionalSecretOutputs") : NULL;
+  if (names == NULL || pcl_kind_of(names) != PCL_T_LIST || pcl_len(names) == 0) {
+    return pcl_retain(outputs);
+  }
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < pcl_len(outputs); i++) {
+    pcl_value *v = pcl_map_val_at(outputs, i);
+    bool listed = false;
+    for (size_t j = 0; j < pcl_len(names); j++) {
+      listed = listed || pcl_equal(pcl_list_at(names, j), pcl_map_key_at(outputs, i));
+    }
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(outputs, i)),
+                        listed && pcl_kind_of(v) != PCL_T_SECRET ? pcl_secret_new(v)
+                                                                 : pcl_retain(v));
+  }
+  return pcl_mapbuf_finish(&mb);
+}
+
+/* Serves a pulumi:pulumi:StackReference: outputs {name, outputs,
+ * secretOutputNames} from the configured references. */
+static bool stack_reference(emb *e, rec *r, pcl_error **err) {
+  pcl_value *name = pcl_map_get_cstr(r->inputs, "name");
+  if (name == NULL || pcl_kind_of(name) != PCL_T_STRING) {
+    *err = pcl_error_new("stack reference '%s' needs a string input \"name\"", r->name);
+    return false;
+  }
+  pcl_value *ref = NULL;
+  if (e->stack_refs) {
+    ref = pcl_map_get(e->stack_refs, pcl_str_data(name), pcl_str_len(name));
+  }
+  if (ref == NULL && pcl__json_mocks_stack_refs(e->jmocks)) {
+    ref = pcl_map_get(pcl__json_mocks_stack_refs(e->jmocks), pcl_str_data(name),
+                      pcl_str_len(name));
+  }
+  if (ref == NULL) {
+    *err = pcl_error_new("unknown stack '%s' (give it with --stack-reference)",
+                         pcl_str_data(name));
+    return false;
+  }
+  pcl_value *outs = pcl_map_get_cstr(ref, "outputs");
+  pcl_value *secret_names = pcl_map_get_cstr(ref, "secretOutputNames");
+  pcl_mapbuf ob = PCL_MAPBUF_INIT;
+  pcl_mapbuf sn = PCL_MAPBUF_INIT;
+  for (size_t i = 0; outs && pcl_kind_of(outs) == PCL_T_MAP && i < pcl_len(outs); i++) {
+    pcl_value *v = pcl_map_val_at(outs, i);
+    bool listed = pcl_kind_of(v) == PCL_T_SECRET;
+    for (size_t j = 0; secret_names && j < pcl_len(secret_names); j++) {
+      listed = listed || pcl_equal(pcl_list_at(secret_names, j), pcl_map_key_at(outs, i));
+    }
+    pcl_mapbuf_put_take(&ob, pcl_retain(pcl_map_key_at(outs, i)),
+                        listed && pcl_kind_of(v) != PCL_T_SECRET ? pcl_secret_new(v)
+                                                                 : pcl_retain(v));
+    if (listed) {
+      pcl_value *k = pcl_map_key_at(outs, i);
+      pcl_mapbuf_put_take(&sn, pcl_retain(k), pcl_null());
+    }
+  }
+  pcl_value *snm = pcl_mapbuf_finish(&sn);
+  pcl_value *names = pcl_list_new(pcl_len(snm));
+  for (size_t i = 0; i < pcl_len(snm); i++) {
+    pcl_list_init_take(names, i, pcl_retain(pcl_map_key_at(snm, i)));
+  }
+  pcl_release(snm);
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "name", pcl_retain(name));
+  pcl_mapbuf_put_cstr(&mb, "outputs", pcl_mapbuf_finish(&ob));
+  pcl_mapbuf_put_cstr(&mb, "secretOutputNames", names);
+  r->outputs = pcl_mapbuf_finish(&mb);
+  r->id = pcl_retain(name);
+  return true;
+}
+
+static void complete_resource(pcl_future *f, void *data) {
+  (void)f;
+  pending *p = data;
+  if (p->err) {
+    p->rcb(p->data, NULL, p->err);
+  } else {
+    pcl_resource_result res = {p->r->urn, p->r->id, p->r->outputs};
+    p->rcb(p->data, &res, NULL);
+  }
+  pcl_error_free(p->err);
+  free(p);
+}
+
+static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_resource_cb cb,
+                         void *data) {
+  emb *e = (emb *)eng;
+  bool is_stack = strcmp(req->type, "pulumi:pulumi:Stack") == 0;
+  bool is_provider = strncmp(req->type, "pulumi:providers:", 17) == 0;
+  pending *p = pcl_xcalloc(1, sizeof *p);
+  p->e = e;
+  p->rcb = cb;
+  p->data = data;
+  /* Resources that need a provider get their default one first, so the
+   * provider precedes them in the snapshot. */
+  char *provider = NULL;
+  if (req->provider) {
+    provider = pcl_xstrdup(req->provider);
+  } else if (!is_stack && !is_provider && req->kind != PCL_RES_COMPONENT) {
+    provider = default_provider(e, req->type, req->version, req->plugin_download_url);
+  }
+  rec *r = add_rec(e, req->type, req->name, req->parent);
+  p->r = r;
+  r->kind = req->kind;
+  r->read = req->read;
+  r->provider = provider;
+  r->inputs = pcl_retain(req->inputs);
+  r->deps = deps_list(req->deps);
+  pcl_mapbuf pd = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < pcl_len(req->inputs); i++) {
+    pcl_mapbuf_put_take(&pd, pcl_retain(pcl_map_key_at(req->inputs, i)),
+                        deps_list(req->prop_deps ? req->prop_deps[i] : NULL));
+  }
+  r->prop_deps = pcl_mapbuf_finish(&pd);
+  r->options = req->options ? pcl_retain(req->options) : pcl_map_of(NULL, NULL, 0);
+  if (is_provider && req->version && !pcl_map_get_cstr(req->inputs, "version")) {
+    pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    pcl_mapbuf_put_cstr(&mb, "version", str(req->version));
+    pcl_value *extra = pcl_mapbuf_finish(&mb);
+    pcl_value *merged = merge_maps(r->inputs, extra);
+    pcl_release(r->inputs);
+    pcl_release(extra);
+    r->inputs = merged;
+  }
+
+  pcl_error *err = NULL;
+  pcl_value *id = NULL, *state = NULL;
+  bool hang = false;
+  if (is_stack || req->kind == PCL_RES_COMPONENT) {
+    r->id = pcl_null();
+    r->outputs = pcl_map_of(NULL, NULL, 0);
+  } else if (strcmp(req->type, "pulumi:pulumi:StackReference") == 0) {
+    stack_reference(e, r, &err);
+  } else {
+    pcl_mock_resource_args args = {r->type,  r->name,     r->urn,
+                                   r->inputs, req->id,    r->provider,
+                                   true,     e->preview};
+    bool mocked = false;
+    if (e->cmocks.new_resource) {
+      mocked = true;
+      if (!e->cmocks.new_resource(e->cmocks.data, &args, &id, &state, &err) && err == NULL) {
+        err = pcl_error_new("the mock refused the resource");
+      }
+    }
+    pcl__mock_answer a = pcl__json_mocks_resource(e->jmocks, r->type, r->name);
+    if (!mocked && a.found) {
+      hang = a.hang;
+      if (a.error) {
+        err = pcl_error_new("%s", a.error);
+      }
+      id = a.id ? pcl_retain(a.id) : NULL;
+      if (a.outputs && pcl_kind_of(a.outputs) == PCL_T_MAP) {
+        state = a.merge ? merge_maps(r->inputs, a.outputs) : pcl_retain(a.outputs);
+      }
+    }
+    if (err == NULL) {
+      if (state == NULL) {
+        state = pcl_retain(r->inputs);
+      } else if (e->preview && !req->read) {
+        pcl_value *pv = preview_outputs(r->inputs, state);
+        pcl_release(state);
+        state = pv;
+      }
+      pcl_value *outs = apply_secret_outputs(state, r->options);
+      pcl_release(state);
+      state = NULL;
+      r->outputs = outs;
+      if (req->read) {
+        r->id = pcl_retain(req->id);
+      } else if (e->preview && !is_provider) {
+        r->id = pcl_unknown();
+      } else if (id) {
+        r->id = pcl_retain(id);
+      } else if (is_provider) {
+        r->id = provider_id(e);
+      } else {
+        pcl_strbuf b = PCL_STRBUF_INIT;
+        pcl_strbuf_appendf(&b, "%s_id", r->name);
+        r->id = pcl_strbuf_finish(&b, &err);
+      }
+    }
+    pcl_release(id);
+    pcl_release(state);
+  }
+  if (err) {
+    p->err = err;
+  }
+  if (hang) {
+    p->next = e->hung;
+    e->hung = p;
+    return;
+  }
+  pcl_sched_post(complete_resource, p);
+}
+
+static void complete_other(pcl_future *f, void *data) {
+  (void)f;
+  pending *p = data;
+  p->ecb(p->data, p->err ? NULL : p->result, p->err);
+  pcl_release(p->result);
+  pcl_error_free(p->err);
+  free(p);
+}
+
+static void emb_invoke_or_call(emb *e, const char *token, pcl_value *args, bool is_call,
+                               pcl_engine_cb cb, void *data) {
+  pending *p = pcl_xcalloc(1, sizeof *p);
+  p->e = e;
+  p->ecb = cb;
+  p->data = data;
+  bool hang = false;
+  const char *what = is_call ? "call" : "invoke";
+  if (e->cmocks.call) {
+    pcl_error *err = NULL;
+    p->result = e->cmocks.call(e->cmocks.data, token, args, is_call, &hang, &err);
+    if (p->result == NULL && !hang) {
+      p->err = err ? err : pcl_error_new("%s of '%s' failed", what, token);
+    } else {
+      pcl_error_free(err);
+    }
+  } else {
+    pcl__mock_answer a = pcl__json_mocks_invoke(e->jmocks, token, args, is_call);
+    hang = a.hang;
+    if (!a.found) {
+      p->err = pcl_error_new("%s of '%s': no mock answers this %s", what, token, what);
+    } else if (a.error) {
+      p->err = pcl_error_new("%s", a.error);
+    } else if (a.outputs) {
+      p->result = pcl_retain(a.outputs);
+    } else {
+      p->result = pcl_map_of(NULL, NULL, 0);
+    }
+  }
+  if (hang) {
+    p->next = e->hung;
+    e->hung = p;
+    return;
+  }
+  pcl_sched_post(complete_other, p);
+}
+
+static void emb_invoke(pcl_engine *eng, const char *token, pcl_value *args, const char *provider,
+                       pcl_engine_cb cb, void *data) {
+  (void)provider;
+  emb_invoke_or_call((emb *)eng, token, args, false, cb, data);
+}
+
+static void emb_call(pcl_engine *eng, const char *token, pcl_value *args, const char *provider,
+                     pcl_engine_cb cb, void *data) {
+  (void)provider;
+  emb_invoke_or_call((emb *)eng, token, args, true, cb, data);
+}
+
+static void emb_register_outputs(pcl_engine *eng, const char *urn, pcl_value *outputs,
+                                 pcl_engine_cb cb, void *data) {
+  emb *e = (emb *)eng;
+  pending *p = pcl_xcalloc(1, sizeof *p);
+  p->e = e;
+  p->ecb = cb;
+  p->data = data;
+  rec *r = find_rec(e, urn);
+  if (r == NULL) {
+    p->err = pcl_error_new("cannot register outputs of unknown resource '%s'", urn);
+  } else {
+    pcl_release(r->outputs);
+    r->outputs = pcl_retain(outputs);
+    if (strcmp(r->type, "pulumi:pulumi:Stack") == 0) {
+      pcl_release(e->stack_outputs);
+      e->stack_outputs = pcl_retain(outputs);
+    }
+    p->result = pcl_retain(outputs);
+  }
+  pcl_sched_post(complete_other, p);
+}
+
+static void emb_log(pcl_engine *eng, pcl_log_severity sev, const char *urn, const char *msg) {
+  (void)eng;
+  static const char *const names[] = {"debug", "info", "warning", "error"};
+  if (sev >= PCL_LOG_INFO) {
+    fprintf(stderr, "%s: %s%s%s\n", names[sev], urn ? urn : "", urn ? ": " : "", msg);
+  }
+}
+
+static void emb_cancel(pcl_engine *eng, const pcl_error *err) {
+  emb *e = (emb *)eng;
+  while (e->hung) {
+    pending *p = e->hung;
+    e->hung = p->next;
+    pcl_error_free(p->err);
+    p->err = pcl_error_copy(err);
+    pcl_sched_post(p->rcb ? complete_resource : complete_other, p);
+  }
+}
+
+static void emb_destroy(pcl_engine *eng) {
+  emb *e = (emb *)eng;
+  for (size_t i = 0; i < e->n; i++) {
+    free_rec(e->recs[i]);
+  }
+  while (e->hung) {
+    pending *p = e->hung;
+    e->hung = p->next;
+    pcl_release(p->result);
+    pcl_error_free(p->err);
+    free(p);
+  }
+  free(e->recs);
+  free(e->project);
+  free(e->stack);
+  free(e->org);
+  pcl__json_mocks_free(e->jmocks);
+  pcl_release(e->stack_refs);
+  pcl_release(e->stack_outputs);
+  free(e);
+}
+
+static const pcl_engine_ops emb_ops = {
+    "embedded", emb_register, emb_invoke, emb_call, emb_register_outputs,
+    emb_log,    emb_cancel,   emb_destroy,
+};
+
+pcl_engine *pcl_engine_embedded_new(const pcl_embedded_config *cfg, pcl_error **err) {
+  pcl__json_mocks *jm = NULL;
+  if (cfg->mocks_file) {
+    jm = pcl__json_mocks_load(cfg->mocks_file, err);
+    if (jm == NULL) {
+      return NULL;
+    }
+  }
+  emb *e = pcl_xcalloc(1, sizeof *e);
+  e->base.ops = &emb_ops;
+  e->project = pcl_xstrdup(cfg->project);
+  e->stack = pcl_xstrdup(cfg->stack);
+  e->org = pcl_xstrdup(cfg->organization ? cfg->organization : "organization");
+  e->preview = cfg->preview;
+  if (cfg->mocks) {
+    e->cmocks = *cfg->mocks;
+  }
+  e->jmocks = jm;
+  e->stack_refs = pcl_retain(cfg->stack_references);
+  return &e->base;
+}
+
+/* -- The snapshot (docs/snapshot.md). */
+
+static void key(pcl_strbuf *b, const char *k, int indent, bool first) {
+  if (!first) {
+    pcl_strbuf_append_char(b, ',');
+  }
+  pcl_strbuf_append_char(b, '\n');
+  for (int i = 0; i < indent; i++) {
+    pcl_strbuf_append(b, "  ", 2);
+  }
+  pcl_strbuf_appendf(b, "\"%s\": ", k);
+}
+
+static void field_value(pcl_strbuf *b, const char *k, const pcl_value *v, int indent) {
+  key(b, k, indent, false);
+  pcl__snap_encode(b, v, indent, false);
+}
+
+static void field_str(pcl_strbuf *b, const char *k, const char *s, int indent) {
+  pcl_value *v = s ? str(s) : pcl_null();
+  field_value(b, k, v, indent);
+  pcl_release(v);
+}
+
+char *pcl_engine_embedded_snapshot(pcl_engine *eng, const pcl_error *error) {
+  emb *e = (emb *)eng;
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl_strbuf_append_char(&b, '{');
+  key(&b, "version", 1, true);
+  pcl_strbuf_append_cstr(&b, "1");
+  field_str(&b, "project", e->project, 1);
+  field_str(&b, "stack", e->stack, 1);
+  field_str(&b, "organization", e->org, 1);
+  field_value(&b, "preview", pcl_bool(e->preview), 1);
+  char *msg = error ? pcl_error_format(error) : NULL;
+  field_str(&b, "error", msg, 1);
+  free(msg);
+  field_value(&b, "outputs", e->stack_outputs ? e->stack_outputs : pcl_null(), 1);
+  key(&b, "resources", 1, false);
+  pcl_strbuf_append_char(&b, '[');
+  for (size_t i = 0; i < e->n; i++) {
+    rec *r = e->recs[i];
+    pcl_strbuf_append_cstr(&b, i ? ",\n    {" : "\n    {");
+    key(&b, "urn", 3, true);
+    pcl__json_quote(&b, r->urn, strlen(r->urn), false);
+    field_str(&b, "type", r->type, 3);
+    field_str(&b, "name", r->name, 3);
+    field_value(&b, "custom", pcl_bool(r->kind != PCL_RES_COMPONENT), 3);
+    field_value(&b, "remote", pcl_bool(r->kind == PCL_RES_REMOTE), 3);
+    field_value(&b, "external", pcl_bool(r->read), 3);
+    field_value(&b, "id", r->id ? r->id : pcl_null(), 3);
+    field_str(&b, "parent", r->parent, 3);
+    field_str(&b, "provider", r->provider, 3);
+    field_value(&b, "inputs", r->inputs, 3);
+    if (r->outputs) {
+      field_value(&b, "outputs", r->outputs, 3);
+    } else {
+      field_value(&b, "outputs", pcl_null(), 3);
+    }
+    field_value(&b, "dependencies", r->deps, 3);
+    field_value(&b, "propertyDependencies", r->prop_deps, 3);
+    field_value(&b, "options", r->options, 3);
+    pcl_strbuf_append_cstr(&b, "\n    }");
+  }
+  pcl_strbuf_append_cstr(&b, e->n ? "\n  ]\n}\n" : "]\n}\n");
+  return b.data;
+}

@@ -1,0 +1,855 @@
+/* resource.c: what a run does for the program's registrations, reads,
+ * invokes, calls and outputs (lowering.md §6, program.md §3.4–3.7, §4, §7).
+ *
+ * Takes input and option MAPs whose entries may hold futures; awaits them
+ * (each input separately, for its property dependencies), turns the options
+ * into the engine's terms (parent and provider URNs, dependsOn URNs, option
+ * records with durations in seconds, parent inheritance of provider, protect
+ * and retainOnDelete), sends one engine request and settles the returned
+ * future with the engine's answer.  An engine failure rejects that future
+ * and fails the run, naming the resource.
+ *
+ * Invariant: no request is sent after the run failed; a request that would
+ * be is answered with the run's error instead. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+/* Static keys and defaults of recorded options (shared by every record). */
+static pcl_value k_protect = PCL_STATIC_ASCII("protect");
+static pcl_value k_retain = PCL_STATIC_ASCII("retainOnDelete");
+static pcl_value k_dbr = PCL_STATIC_ASCII("deleteBeforeReplace");
+static pcl_value k_ignore = PCL_STATIC_ASCII("ignoreChanges");
+static pcl_value k_hide = PCL_STATIC_ASCII("hideDiffs");
+static pcl_value k_roc = PCL_STATIC_ASCII("replaceOnChanges");
+static pcl_value k_aso = PCL_STATIC_ASCII("additionalSecretOutputs");
+static pcl_value k_timeouts = PCL_STATIC_ASCII("customTimeouts");
+static pcl_value k_import = PCL_STATIC_ASCII("importID");
+static pcl_value k_deleted = PCL_STATIC_ASCII("deletedWith");
+static pcl_value k_replace_with = PCL_STATIC_ASCII("replaceWith");
+static pcl_value k_aliases = PCL_STATIC_ASCII("aliases");
+static pcl_value k_trigger = PCL_STATIC_ASCII("replacementTrigger");
+static pcl_value k_version = PCL_STATIC_ASCII("version");
+static pcl_value k_url = PCL_STATIC_ASCII("pluginDownloadURL");
+static pcl_value k_env = PCL_STATIC_ASCII("envVarMappings");
+static pcl_value k_providers = PCL_STATIC_ASCII("providers");
+static pcl_value k_hooks = PCL_STATIC_ASCII("hooks");
+static pcl_value empty_list = PCL_STATIC_LIST(NULL, 0);
+static pcl_value empty_map = PCL_STATIC_MAP(NULL, NULL, 0);
+static pcl_value empty_str = PCL_STATIC_ASCII("");
+/* The id a provider reference carries while the provider's id is unknown. */
+static const char unknown_id[] = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+void pcl_run_fail(pcl_run *run, const pcl_error *err) {
+  if (run->error == NULL) {
+    run->error = pcl_error_copy(err);
+  }
+}
+
+/* ------------------------------------------------------- waiting for many */
+
+/* A set of futures to wait for, then a completion. */
+typedef struct waitset waitset;
+typedef void (*waitset_fn)(waitset *w);
+struct waitset {
+  waitset_fn done;    /* Runs once every future settled. */
+  void *data;         /* The operation's state. */
+  size_t n;           /* Futures. */
+  size_t remaining;   /* Not yet settled. */
+  pcl_future *f[];    /* Owned futures. */
+};
+
+static void waitset_step(pcl_future *f, void *data) {
+  (void)f;
+  waitset *w = data;
+  if (--w->remaining == 0) {
+    w->done(w);
+    for (size_t i = 0; i < w->n; i++) {
+      pcl_future_release(w->f[i]);
+    }
+    free(w);
+  }
+}
+
+static waitset *waitset_new(size_t n, waitset_fn done, void *data) {
+  waitset *w = pcl_xmalloc(sizeof *w + n * sizeof w->f[0]);
+  w->done = done;
+  w->data = data;
+  w->n = n;
+  w->remaining = n;
+  return w;
+}
+
+static void waitset_start(waitset *w) {
+  for (size_t i = 0; i < w->n; i++) {
+    pcl_future_then(w->f[i], waitset_step, w);
+  }
+}
+
+/* Returns the first rejected future of w, or NULL. */
+static pcl_future *waitset_failed(const waitset *w) {
+  for (size_t i = 0; i < w->n; i++) {
+    if (pcl_future_state_of(w->f[i]) == PCL_FUTURE_REJECTED) {
+      return w->f[i];
+    }
+  }
+  return NULL;
+}
+
+/* Returns the settled value of f as it goes into a request: SECRET-wrapped
+ * when secret, UNKNOWN when unknown (owned). */
+static pcl_value *wire_value(const pcl_future *f) {
+  unsigned bits = pcl_future_bits(f);
+  pcl_value *v = (bits & PCL_FUT_UNKNOWN) ? pcl_unknown() : pcl_retain(pcl_future_value(f));
+  if (bits & PCL_FUT_SECRET) {
+    pcl_value *s = pcl_secret_new(v);
+    pcl_release(v);
+    return s;
+  }
+  return v;
+}
+
+/* Returns whether the MAP v is a resource object (urn, __name, __type). */
+static bool is_resource_object(const pcl_value *v) {
+  return pcl_kind_of(v) == PCL_T_MAP && pcl_map_get_cstr(v, "__type") &&
+         pcl_map_get_cstr(v, "__name") && pcl_map_get_cstr(v, "urn");
+}
+
+/* Returns v with whole resource objects collapsed into resource references
+ * (owned), as values crossing a node boundary are. */
+static pcl_value *collapse(pcl_value *v) {
+  switch (pcl_kind_of(v)) {
+  case PCL_T_MAP: {
+    if (is_resource_object(v)) {
+      pcl_value *urn = pcl_map_get_cstr(v, "urn");
+      pcl_value *id = pcl_map_get_cstr(v, "id");
+      if (pcl_kind_of(urn) == PCL_T_STRING) {
+        return pcl_resource_new(urn, id && pcl_kind_of(id) != PCL_T_NULL ? id : NULL, NULL);
+      }
+    }
+    pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    for (size_t i = 0; i < pcl_len(v); i++) {
+      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(v, i)), collapse(pcl_map_val_at(v, i)));
+    }
+    return pcl_mapbuf_finish(&mb);
+  }
+  case PCL_T_LIST: {
+    pcl_value *l = pcl_list_new(pcl_len(v));
+    for (size_t i = 0; i < pcl_len(v); i++) {
+      pcl_list_init_take(l, i, collapse(pcl_list_at(v, i)));
+    }
+    return l;
+  }
+  case PCL_T_SECRET: {
+    pcl_value *in = collapse(pcl_secret_inner(v));
+    pcl_value *s = pcl_secret_new(in);
+    pcl_release(in);
+    return s;
+  }
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_SET:
+  case PCL_T_RESOURCE:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+  case PCL_T_UNKNOWN:
+  case PCL_T_EVENTUAL:
+    break;
+  }
+  return pcl_retain(v);
+}
+
+/* ------------------------------------------------------------------ options */
+
+/* Returns the URN (borrowed C string) of a resource given as an object,
+ * a resource reference or a URN string; NULL for null/unknown. */
+static const char *urn_of(pcl_value *v) {
+  while (v && pcl_kind_of(v) == PCL_T_SECRET) {
+    v = pcl_secret_inner(v);
+  }
+  if (v == NULL) {
+    return NULL;
+  }
+  if (pcl_kind_of(v) == PCL_T_MAP) {
+    pcl_value *u = pcl_map_get_cstr(v, "urn");
+    return u && pcl_kind_of(u) == PCL_T_STRING ? pcl_str_data(u) : NULL;
+  }
+  if (pcl_kind_of(v) == PCL_T_RESOURCE) {
+    return pcl_str_data(pcl_resource_urn(v));
+  }
+  if (pcl_kind_of(v) == PCL_T_STRING) {
+    return pcl_str_data(v);
+  }
+  return NULL;
+}
+
+/* Returns the provider reference "<urn>::<id>" (owned) of a provider. */
+static char *provider_ref(pcl_value *v) {
+  const char *urn = urn_of(v);
+  if (urn == NULL) {
+    return NULL;
+  }
+  pcl_value *id = NULL;
+  if (pcl_kind_of(v) == PCL_T_MAP) {
+    id = pcl_map_get_cstr(v, "id");
+  } else if (pcl_kind_of(v) == PCL_T_RESOURCE) {
+    id = pcl_resource_id(v);
+  }
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&b, "%s::%s", urn,
+                     id && pcl_kind_of(id) == PCL_T_STRING ? pcl_str_data(id) : unknown_id);
+  return b.data;
+}
+
+/* Returns the bool option (-1 when unset or not a known bool). */
+static int opt_bool(pcl_value *opts, const char *name) {
+  pcl_value *v = opts ? pcl_map_get_cstr(opts, name) : NULL;
+  return v && pcl_kind_of(v) == PCL_T_BOOL ? pcl_bool_get(v) : -1;
+}
+
+/* Returns the option as a list of strings (owned): a list is copied with
+ * its string elements, a single string becomes a one-element list. */
+static pcl_value *opt_strings(pcl_value *opts, const char *name) {
+  pcl_value *v = opts ? pcl_map_get_cstr(opts, name) : NULL;
+  if (v == NULL || (pcl_kind_of(v) != PCL_T_LIST && pcl_kind_of(v) != PCL_T_STRING)) {
+    return &empty_list;
+  }
+  if (pcl_kind_of(v) == PCL_T_STRING) {
+    return pcl_list_of(&v, 1);
+  }
+  size_t n = 0;
+  pcl_value **items = pcl_xmalloc((pcl_len(v) + 1) * sizeof *items);
+  for (size_t i = 0; i < pcl_len(v); i++) {
+    pcl_value *e = pcl_list_at(v, i);
+    if (pcl_kind_of(e) == PCL_T_STRING) {
+      items[n++] = e;
+    }
+  }
+  pcl_value *l = pcl_list_of(items, n);
+  free(items);
+  return l;
+}
+
+/* Returns the LIST of URN strings of the resources in the option (a list
+ * or a single resource), adding each to *deps when deps is not NULL. */
+static pcl_value *opt_urns(pcl_value *opts, const char *name, pcl_deps **deps) {
+  pcl_value *v = opts ? pcl_map_get_cstr(opts, name) : NULL;
+  if (v == NULL || pcl_kind_of(v) == PCL_T_NULL || pcl_kind_of(v) == PCL_T_UNKNOWN) {
+    return &empty_list;
+  }
+  size_t n = pcl_kind_of(v) == PCL_T_LIST ? pcl_len(v) : 1;
+  pcl_value *l = pcl_list_new(n);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    pcl_value *e = pcl_kind_of(v) == PCL_T_LIST ? pcl_list_at(v, i) : v;
+    const char *urn = urn_of(e);
+    if (urn) {
+      pcl_list_init_take(l, k++, pcl_str_from_cstr(urn));
+      if (deps) {
+        pcl_deps *one = pcl_deps_one(urn);
+        pcl_deps *u = pcl_deps_union(*deps, one);
+        pcl_deps_release(one);
+        pcl_deps_release(*deps);
+        *deps = u;
+      }
+    }
+  }
+  if (k < n) {
+    /* Skipped null or unknown elements: shrink to the URNs found. */
+    pcl_value *items[1];
+    (void)items;
+    pcl_value *short_l = pcl_list_new(k);
+    for (size_t i = 0; i < k; i++) {
+      pcl_list_init_take(short_l, i, pcl_retain(pcl_list_at(l, i)));
+    }
+    for (size_t i = k; i < n; i++) {
+      pcl_list_init_take(l, i, pcl_null());
+    }
+    pcl_release(l);
+    l = short_l;
+  }
+  return l;
+}
+
+/* Returns the customTimeouts record: each duration string in seconds. */
+static pcl_value *opt_timeouts(pcl_value *opts, pcl_error **err) {
+  pcl_value *v = opts ? pcl_map_get_cstr(opts, "customTimeouts") : NULL;
+  if (v == NULL || pcl_kind_of(v) == PCL_T_NULL || pcl_kind_of(v) == PCL_T_UNKNOWN) {
+    return &empty_map;
+  }
+  if (pcl_kind_of(v) != PCL_T_MAP) {
+    *err = pcl_error_new("customTimeouts must be an object");
+    return NULL;
+  }
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < pcl_len(v); i++) {
+    pcl_value *k = pcl_map_key_at(v, i), *d = pcl_map_val_at(v, i);
+    if (pcl_kind_of(d) == PCL_T_NULL || pcl_kind_of(d) == PCL_T_UNKNOWN) {
+      continue;
+    }
+    double secs;
+    if (pcl_kind_of(d) != PCL_T_STRING || !pcl__parse_duration(pcl_str_data(d), &secs)) {
+      *err = pcl_error_new("customTimeouts.%s must be a duration string such as \"5m\"",
+                           pcl_str_data(k));
+      pcl_mapbuf_free(&mb);
+      return NULL;
+    }
+    double whole = (double)(int64_t)secs;
+    pcl_mapbuf_put_take(&mb, pcl_retain(k),
+                        whole == secs ? pcl_int_new((int64_t)secs) : pcl_number_new(secs));
+  }
+  return pcl_mapbuf_finish(&mb);
+}
+
+/* Returns the registered resource with this URN, or NULL. */
+static pcl__run_res *run_res(pcl_run *run, const char *urn) {
+  const char *in = pcl_urn_intern(urn);
+  for (size_t i = run->nres; i-- > 0;) {
+    if (run->res[i].urn == in) {
+      return &run->res[i];
+    }
+  }
+  return NULL;
+}
+
+static char *package_of(const char *type) {
+  const char *c = strchr(type, ':');
+  size_t n = c ? (size_t)(c - type) : strlen(type);
+  char *p = pcl_xmalloc(n + 1);
+  memcpy(p, type, n);
+  p[n] = 0;
+  return p;
+}
+
+void pcl__run_res_free(pcl_run *run) {
+  for (size_t i = 0; i < run->nres; i++) {
+    free(run->res[i].provider);
+    free(run->res[i].package);
+  }
+  free(run->res);
+  run->res = NULL;
+  run->nres = run->capres = 0;
+}
+
+/* -------------------------------------------------------------- registration */
+
+typedef struct reg {
+  pcl_run *run;                  /* The run. */
+  pcl_future *result;            /* The resource's future (owned). */
+  const pcl_resource_decl *decl; /* The declaration. */
+  char *name;                    /* Logical name (owned). */
+  bool read;                     /* A read. */
+  bool stack;                    /* The stack itself. */
+  pcl_value *inputs;             /* The program's inputs MAP (owned). */
+  char *provider;                /* Provider reference decided (owned). */
+  signed char protect, retain;   /* Effective inherited flags. */
+} reg;
+
+static void reg_free(reg *r) {
+  pcl_future_release(r->result);
+  pcl_release(r->inputs);
+  free(r->name);
+  free(r->provider);
+  free(r);
+}
+
+/* Fails r's future and the run with err (stolen), naming the resource. */
+static void reg_fail(reg *r, pcl_error *err, bool name_it) {
+  if (name_it) {
+    pcl_error_prefix(err, "failed to register resource '%s' (%s)", r->name, r->decl->type);
+  }
+  pcl_run_fail(r->run, err);
+  pcl_future_mark_handled(r->result);
+  pcl_future_reject_take(r->result, err);
+}
+
+static void reg_done(void *data, const pcl_resource_result *res, const pcl_error *err) {
+  reg *r = data;
+  pcl_run *run = r->run;
+  run->inflight--;
+  if (err) {
+    reg_fail(r, pcl_error_copy(err), true);
+    reg_free(r);
+    return;
+  }
+  if (run->nres == run->capres) {
+    run->capres = run->capres ? run->capres * 2 : 64;
+    run->res = pcl_xrealloc(run->res, run->capres * sizeof *run->res);
+  }
+  pcl__run_res *rr = &run->res[run->nres++];
+  rr->urn = pcl_urn_intern(res->urn);
+  rr->provider = r->provider ? pcl_xstrdup(r->provider) : NULL;
+  rr->package = package_of(r->decl->type);
+  rr->protect = r->protect;
+  rr->retain = r->retain;
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < pcl_len(res->outputs); i++) {
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(res->outputs, i)),
+                        pcl_retain(pcl_map_val_at(res->outputs, i)));
+  }
+  pcl_mapbuf_put_cstr(&mb, "urn", pcl_str_from_cstr(res->urn));
+  pcl_mapbuf_put_cstr(&mb, "id", pcl_retain(res->id ? res->id : pcl_null()));
+  pcl_mapbuf_put_cstr(&mb, "__name", pcl_str_from_cstr(r->name));
+  pcl_mapbuf_put_cstr(&mb, "__type", pcl_str_from_cstr(r->decl->type));
+  pcl_value *obj = pcl_mapbuf_finish(&mb);
+  pcl_deps *d = pcl_deps_one(res->urn);
+  pcl_future_resolve(r->result, obj, 0, d);
+  pcl_deps_release(d);
+  pcl_release(obj);
+  reg_free(r);
+}
+
+/* Slots of a registration's waitset after the inputs: options, then id. */
+static void reg_send(waitset *w) {
+  reg *r = w->data;
+  pcl_run *run = r->run;
+  size_t n = pcl_len(r->inputs);
+  if (run->error) {
+    pcl_future_mark_handled(r->result);
+    pcl_future_reject(r->result, run->error);
+    reg_free(r);
+    return;
+  }
+  pcl_future *bad = waitset_failed(w);
+  if (bad) {
+    reg_fail(r, pcl_error_copy(pcl_future_error(bad)), false);
+    reg_free(r);
+    return;
+  }
+  /* Inputs and their dependencies. */
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_deps **prop = pcl_xmalloc((n ? n : 1) * sizeof *prop);
+  pcl_deps *deps = NULL;
+  for (size_t i = 0; i < n; i++) {
+    pcl_value *v = wire_value(w->f[i]);
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(r->inputs, i)), collapse(v));
+    pcl_release(v);
+    prop[i] = pcl_deps_retain(pcl_future_deps(w->f[i]));
+    pcl_deps *u = pcl_deps_union(deps, prop[i]);
+    pcl_deps_release(deps);
+    deps = u;
+  }
+  pcl_value *inputs = pcl_mapbuf_finish(&mb);
+  pcl_value *opts = pcl_future_value(w->f[n]);
+  pcl_error *err = NULL;
+
+  /* Options, with the parent's provider, protect and retainOnDelete
+   * inherited when not given (the SDKs' option merging). */
+  const char *parent = r->stack ? NULL : run->stack_urn;
+  pcl_value *pv = opts ? pcl_map_get_cstr(opts, "parent") : NULL;
+  if (pv && urn_of(pv)) {
+    parent = urn_of(pv);
+  }
+  pcl__run_res *pres = parent ? run_res(run, parent) : NULL;
+  pcl_value *prov = opts ? pcl_map_get_cstr(opts, "provider") : NULL;
+  r->provider = prov ? provider_ref(prov) : NULL;
+  char *pkg = package_of(r->decl->type);
+  if (r->provider == NULL && pres && pres->provider && strcmp(pres->package, pkg) == 0 &&
+      r->decl->kind != PCL_RES_COMPONENT) {
+    r->provider = pcl_xstrdup(pres->provider);
+  }
+  free(pkg);
+  r->protect = (signed char)opt_bool(opts, "protect");
+  if (r->protect < 0 && pres) {
+    r->protect = pres->protect;
+  }
+  r->retain = (signed char)opt_bool(opts, "retainOnDelete");
+  if (r->retain < 0 && pres) {
+    r->retain = pres->retain;
+  }
+  pcl_value *depends = opt_urns(opts, "dependsOn", &deps);
+  pcl_release(depends);
+  pcl_value *deleted = opt_urns(opts, "deletedWith", NULL);
+  pcl_value *timeouts = opt_timeouts(opts, &err);
+  if (err) {
+    pcl_release(deleted);
+    pcl_release(inputs);
+    for (size_t i = 0; i < n; i++) {
+      pcl_deps_release(prop[i]);
+    }
+    free(prop);
+    pcl_deps_release(deps);
+    reg_fail(r, err, true);
+    reg_free(r);
+    return;
+  }
+  pcl_value *keys[18], *vals[18];
+  size_t k = 0;
+#define OPT(key, val) (keys[k] = &(key), vals[k] = (val), k++)
+  OPT(k_protect, pcl_bool(r->protect > 0));
+  OPT(k_retain, pcl_bool(r->retain > 0));
+  OPT(k_dbr, pcl_bool(opt_bool(opts, "deleteBeforeReplace") > 0));
+  OPT(k_ignore, opt_strings(opts, "ignoreChanges"));
+  OPT(k_hide, opt_strings(opts, "hideDiffs"));
+  OPT(k_roc, opt_strings(opts, "replaceOnChanges"));
+  OPT(k_aso, opt_strings(opts, "additionalSecretOutputs"));
+  OPT(k_timeouts, timeouts);
+  pcl_value *imp = opts ? pcl_map_get_cstr(opts, "import") : NULL;
+  OPT(k_import, pcl_retain(imp && pcl_kind_of(imp) == PCL_T_STRING ? imp : &empty_str));
+  OPT(k_deleted, pcl_len(deleted) ? pcl_retain(pcl_list_at(deleted, 0)) : &empty_str);
+  OPT(k_replace_with, opt_urns(opts, "replaceWith", NULL));
+  pcl_value *al = opts ? pcl_map_get_cstr(opts, "aliases") : NULL;
+  OPT(k_aliases, collapse(al ? al : &empty_list));
+  pcl_value *trig = opts ? pcl_map_get_cstr(opts, "replacementTrigger") : NULL;
+  OPT(k_trigger, pcl_retain(trig ? trig : pcl_null()));
+  const char *version = r->decl->version, *url = r->decl->plugin_download_url;
+  pcl_value *ov = opts ? pcl_map_get_cstr(opts, "version") : NULL;
+  if (ov && pcl_kind_of(ov) == PCL_T_STRING) {
+    version = pcl_str_data(ov);
+    OPT(k_version, pcl_retain(ov));
+  }
+  pcl_value *ou = opts ? pcl_map_get_cstr(opts, "pluginDownloadURL") : NULL;
+  if (ou && pcl_kind_of(ou) == PCL_T_STRING) {
+    url = pcl_str_data(ou);
+    OPT(k_url, pcl_retain(ou));
+  }
+  static pcl_value *const extra_keys[] = {&k_env, &k_providers, &k_hooks};
+  for (size_t i = 0; i < 3; i++) {
+    pcl_value *x = opts ? pcl_map_get_cstr(opts, pcl_str_data(extra_keys[i])) : NULL;
+    if (x && pcl_kind_of(x) != PCL_T_NULL) {
+      OPT(*extra_keys[i], collapse(x));
+    }
+  }
+#undef OPT
+  pcl_value *options = pcl_map_of_take(keys, vals, k);
+  pcl_release(deleted);
+
+  pcl_value *id = r->read ? wire_value(w->f[n + 1]) : NULL;
+  pcl_resource_request req = {
+      .type = r->decl->type,
+      .name = r->name,
+      .kind = r->decl->kind,
+      .read = r->read,
+      .id = id,
+      .parent = parent,
+      .provider = r->provider,
+      .version = version,
+      .plugin_download_url = url,
+      .inputs = inputs,
+      .prop_deps = prop,
+      .deps = deps,
+      .options = options,
+  };
+  run->inflight++;
+  run->engine->ops->register_resource(run->engine, &req, reg_done, r);
+  pcl_release(id);
+  pcl_release(inputs);
+  pcl_release(options);
+  for (size_t i = 0; i < n; i++) {
+    pcl_deps_release(prop[i]);
+  }
+  free(prop);
+  pcl_deps_release(deps);
+}
+
+/* Starts a registration or read. */
+static pcl_future *reg_start(pcl_run *run, const pcl_resource_decl *decl, const char *name,
+                             pcl_value *id, pcl_value *inputs, pcl_value *options, bool stack) {
+  reg *r = pcl_xcalloc(1, sizeof *r);
+  pcl_strbuf label = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&label, "%s '%s' (%s)", id ? "read of resource" : "resource", name,
+                     decl->type);
+  r->run = run;
+  r->result = pcl_future_new(PCL_OUTPUT, label.data);
+  pcl_strbuf_free(&label);
+  r->decl = decl;
+  r->name = pcl_xstrdup(name);
+  r->read = id != NULL;
+  r->stack = stack;
+  r->inputs = pcl_retain(inputs ? inputs : &empty_map);
+  size_t n = pcl_len(r->inputs);
+  waitset *w = waitset_new(n + 1 + (id != NULL), reg_send, r);
+  for (size_t i = 0; i < n; i++) {
+    w->f[i] = pcl_future_await_deep(pcl_map_val_at(r->inputs, i));
+  }
+  w->f[n] = pcl_future_await_deep(options ? options : &empty_map);
+  if (id) {
+    w->f[n + 1] = pcl_future_await_deep(id);
+  }
+  pcl_future *result = pcl_future_retain(r->result);
+  waitset_start(w);
+  return result;
+}
+
+pcl_future *pcl_register_resource(pcl_run *run, const pcl_resource_decl *decl, const char *name,
+                                  pcl_value *inputs, pcl_value *options) {
+  return reg_start(run, decl, name, NULL, inputs, options, false);
+}
+
+pcl_future *pcl_read_resource(pcl_run *run, const pcl_resource_decl *decl, const char *name,
+                              pcl_value *id, pcl_value *inputs, pcl_value *options) {
+  return reg_start(run, decl, name, id, inputs, options, false);
+}
+
+static const pcl_resource_decl stack_decl = {"pulumi:pulumi:Stack", PCL_RES_COMPONENT, NULL, NULL};
+
+pcl_future *pcl__register_stack(pcl_run *run) {
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&b, "%s-%s", run->project, run->stack);
+  pcl_future *f = reg_start(run, &stack_decl, b.data, NULL, NULL, NULL, true);
+  pcl_strbuf_free(&b);
+  return f;
+}
+
+/* ------------------------------------------- invokes, calls, output records */
+
+/* An invoke, call or outputs registration in progress. */
+typedef struct op {
+  pcl_run *run;         /* The run. */
+  pcl_future *result;   /* Its future (owned). */
+  char *token;          /* Function or method token, or the URN (owned). */
+  int what;             /* 0 invoke, 1 call, 2 outputs. */
+  pcl_deps *deps;       /* Dependencies the result carries (owned). */
+  unsigned bits;        /* Bits the result carries. */
+  pcl_value *object;    /* Outputs: the component object (owned), or NULL. */
+} op;
+
+static void op_free(op *o) {
+  pcl_future_release(o->result);
+  pcl_deps_release(o->deps);
+  pcl_release(o->object);
+  free(o->token);
+  free(o);
+}
+
+static void op_fail(op *o, pcl_error *err) {
+  pcl_run_fail(o->run, err);
+  pcl_future_mark_handled(o->result);
+  pcl_future_reject_take(o->result, err);
+}
+
+static void op_done(void *data, pcl_value *result, const pcl_error *err) {
+  op *o = data;
+  o->run->inflight--;
+  static const char *const what[] = {"invoke of", "call of", "registering the outputs of"};
+  if (err) {
+    pcl_error *e = pcl_error_copy(err);
+    pcl_error_prefix(e, "%s '%s' failed", what[o->what], o->token);
+    op_fail(o, e);
+  } else if (o->what == 2 && o->object) {
+    pcl_value *merged;
+    pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    for (size_t i = 0; i < pcl_len(o->object); i++) {
+      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(o->object, i)),
+                          pcl_retain(pcl_map_val_at(o->object, i)));
+    }
+    for (size_t i = 0; i < pcl_len(result); i++) {
+      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(result, i)),
+                          pcl_retain(pcl_map_val_at(result, i)));
+    }
+    merged = pcl_mapbuf_finish(&mb);
+    pcl_future_resolve(o->result, merged, o->bits, o->deps);
+    pcl_release(merged);
+  } else {
+    pcl_future_resolve(o->result, result, o->bits, o->deps);
+  }
+  op_free(o);
+}
+
+/* Collects the waitset's settled values into a MAP named by keys. */
+static pcl_value *wire_map(waitset *w, pcl_value *keys_of, size_t first, pcl_deps **deps,
+                           bool *secret) {
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < pcl_len(keys_of); i++) {
+    pcl_future *f = w->f[first + i];
+    pcl_value *v = wire_value(f);
+    *secret = *secret || pcl_has_secret(v);
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(keys_of, i)), collapse(v));
+    pcl_release(v);
+    pcl_deps *u = pcl_deps_union(*deps, pcl_future_deps(f));
+    pcl_deps_release(*deps);
+    *deps = u;
+  }
+  return pcl_mapbuf_finish(&mb);
+}
+
+typedef struct opstart {
+  op *o;             /* The operation. */
+  pcl_value *args;   /* The program's argument MAP (owned). */
+  bool has_self;     /* f[0] is the receiver (call) or component (outputs). */
+} opstart;
+
+static void op_send(waitset *w) {
+  opstart *s = w->data;
+  op *o = s->o;
+  pcl_run *run = o->run;
+  size_t first = s->has_self ? 1 : 0;
+  size_t n = pcl_len(s->args);
+  pcl_future *bad = waitset_failed(w);
+  if (run->error) {
+    pcl_future_mark_handled(o->result);
+    pcl_future_reject(o->result, run->error);
+    op_free(o);
+  } else if (bad) {
+    op_fail(o, pcl_error_copy(pcl_future_error(bad)));
+    op_free(o);
+  } else {
+    bool secret = false;
+    pcl_value *args = wire_map(w, s->args, first, &o->deps, &secret);
+    pcl_value *opts = pcl_future_value(w->f[first + n]);
+    pcl_value *depends = opt_urns(opts, "dependsOn", &o->deps);
+    pcl_release(depends);
+    pcl_value *prov = opts ? pcl_map_get_cstr(opts, "provider") : NULL;
+    char *provider = prov ? provider_ref(prov) : NULL;
+    if (o->what == 2) {
+      /* Component outputs: the receiver is the component object. */
+      pcl_value *comp = pcl_future_value(w->f[0]);
+      const char *urn = comp ? urn_of(comp) : NULL;
+      free(o->token);
+      o->token = pcl_xstrdup(urn ? urn : "?");
+      o->object = pcl_retain(comp);
+      o->deps = pcl_deps_union(NULL, pcl_future_deps(w->f[0]));
+      run->inflight++;
+      run->engine->ops->register_outputs(run->engine, o->token, args, op_done, o);
+    } else if (!pcl_is_wholly_known(args)) {
+      /* An invoke or call over unknown arguments (a preview) is unknown. */
+      pcl_future_resolve(o->result, NULL, PCL_FUT_UNKNOWN | (secret ? PCL_FUT_SECRET : 0),
+                         o->deps);
+      op_free(o);
+    } else {
+      o->bits = secret ? PCL_FUT_SECRET : 0;
+      run->inflight++;
+      if (o->what == 1) {
+        pcl_value *self = pcl_future_value(w->f[0]);
+        pcl_value *ref = collapse(self ? self : pcl_null());
+        pcl_mapbuf mb = PCL_MAPBUF_INIT;
+        for (size_t i = 0; i < pcl_len(args); i++) {
+          pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(args, i)),
+                              pcl_retain(pcl_map_val_at(args, i)));
+        }
+        pcl_mapbuf_put_cstr(&mb, "__self__", ref);
+        pcl_value *with_self = pcl_mapbuf_finish(&mb);
+        run->engine->ops->call(run->engine, o->token, with_self, provider, op_done, o);
+        pcl_release(with_self);
+      } else {
+        run->engine->ops->invoke(run->engine, o->token, args, provider, op_done, o);
+      }
+    }
+    free(provider);
+    pcl_release(args);
+  }
+  pcl_release(s->args);
+  free(s);
+}
+
+static pcl_future *op_start(pcl_run *run, int what, const char *token, pcl_value *self,
+                            pcl_future *self_f, pcl_value *args, pcl_value *options) {
+  op *o = pcl_xcalloc(1, sizeof *o);
+  static const char *const kinds[] = {"invoke", "call", "outputs of"};
+  pcl_strbuf label = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&label, "%s '%s'", kinds[what], token);
+  o->run = run;
+  o->what = what;
+  o->token = pcl_xstrdup(token);
+  o->result = pcl_future_new(PCL_OUTPUT, label.data);
+  pcl_strbuf_free(&label);
+  opstart *s = pcl_xmalloc(sizeof *s);
+  s->o = o;
+  s->args = pcl_retain(args ? args : &empty_map);
+  s->has_self = self != NULL || self_f != NULL;
+  size_t first = s->has_self ? 1 : 0, n = pcl_len(s->args);
+  waitset *w = waitset_new(first + n + 1, op_send, s);
+  if (self_f) {
+    w->f[0] = pcl_future_retain(self_f);
+  } else if (self) {
+    w->f[0] = pcl_future_await_deep(self);
+  }
+  for (size_t i = 0; i < n; i++) {
+    w->f[first + i] = pcl_future_await_deep(pcl_map_val_at(s->args, i));
+  }
+  w->f[first + n] = pcl_future_await_deep(options ? options : &empty_map);
+  pcl_future *result = pcl_future_retain(o->result);
+  waitset_start(w);
+  return result;
+}
+
+pcl_future *pcl_invoke(pcl_run *run, const char *token, pcl_value *args, pcl_value *options) {
+  return op_start(run, 0, token, NULL, NULL, args, options);
+}
+
+pcl_future *pcl_call(pcl_run *run, const char *token, pcl_value *self, pcl_value *args,
+                     pcl_value *options) {
+  return op_start(run, 1, token, self, NULL, args, options);
+}
+
+pcl_future *pcl_register_component_outputs(pcl_run *run, pcl_future *component,
+                                           pcl_value *outputs) {
+  return op_start(run, 2, "component", NULL, component, outputs, NULL);
+}
+
+void pcl_export(pcl_run *run, const char *name, pcl_value *value) {
+  pcl_mapbuf_put_cstr(&run->exports, name, pcl_retain(value));
+}
+
+/* The stack's outputs are the exports, registered together. */
+typedef struct stack_outputs {
+  pcl_run *run;        /* The run. */
+  pcl_future *result;  /* Settles when the engine recorded them (owned). */
+  pcl_value *names;    /* MAP of the exports (owned). */
+} stack_outputs;
+
+static void stack_outputs_done(void *data, pcl_value *result, const pcl_error *err) {
+  stack_outputs *so = data;
+  so->run->inflight--;
+  if (err) {
+    pcl_run_fail(so->run, err);
+    pcl_future_mark_handled(so->result);
+    pcl_future_reject(so->result, err);
+  } else {
+    pcl_future_resolve(so->result, result, 0, NULL);
+  }
+  pcl_future_release(so->result);
+  pcl_release(so->names);
+  free(so);
+}
+
+static void stack_outputs_send(waitset *w) {
+  stack_outputs *so = w->data;
+  pcl_run *run = so->run;
+  pcl_future *bad = waitset_failed(w);
+  if (bad) {
+    pcl_error *e = pcl_error_copy(pcl_future_error(bad));
+    pcl_run_fail(run, e);
+    pcl_future_mark_handled(so->result);
+    pcl_future_reject_take(so->result, e);
+  } else if (run->error) {
+    pcl_future_mark_handled(so->result);
+    pcl_future_reject(so->result, run->error);
+  } else {
+    pcl_deps *deps = NULL;
+    bool secret = false;
+    pcl_value *outs = wire_map(w, so->names, 0, &deps, &secret);
+    pcl_deps_release(deps);
+    run->inflight++;
+    pcl_future_retain(so->result);
+    run->engine->ops->register_outputs(run->engine, run->stack_urn, outs, stack_outputs_done, so);
+    pcl_release(outs);
+    pcl_future_release(so->result);
+    return;
+  }
+  pcl_future_release(so->result);
+  pcl_release(so->names);
+  free(so);
+}
+
+pcl_future *pcl__register_stack_outputs(pcl_run *run) {
+  stack_outputs *so = pcl_xmalloc(sizeof *so);
+  so->run = run;
+  so->result = pcl_future_new(PCL_OUTPUT, "registration of the stack outputs");
+  so->names = pcl_mapbuf_finish(&run->exports);
+  size_t n = pcl_len(so->names);
+  waitset *w = waitset_new(n ? n : 1, stack_outputs_send, so);
+  for (size_t i = 0; i < n; i++) {
+    w->f[i] = pcl_future_await_deep(pcl_map_val_at(so->names, i));
+  }
+  if (n == 0) {
+    w->f[0] = pcl_future_resolved(PCL_OUTPUT, pcl_null(), 0, NULL);
+  }
+  pcl_future *r = pcl_future_retain(so->result);
+  waitset_start(w);
+  return r;
+}
