@@ -702,7 +702,265 @@ size_t pcl_sched_live_futures(void);
 /* ===================================================================== engine
  * The asynchronous engine interface, the embedded engine and its mocks
  * (runtime/engine*.c), config and the program entry point (runtime/config.c,
- * main.c). */
+ * main.c).
+ *
+ * A run (pcl_run) is one execution of a program against one engine.  The
+ * program's start function creates registrations, invokes and exports; each
+ * returns a future at once and the engine completes it later through the
+ * loop, so many requests are in flight together.  Resource inputs and options
+ * are MAP values whose entries may hold futures (EVENTUAL values) at any
+ * depth; the run awaits them, computes dependencies (per input and overall,
+ * plus dependsOn) and sends one request.  A resource's future resolves to its
+ * object: a MAP of its outputs plus "urn", "id", "__name" and "__type", with
+ * dependency {urn}; outputs may hold nested SECRET and UNKNOWN values. */
+
+typedef struct pcl_run pcl_run;
+typedef struct pcl_engine pcl_engine;
+typedef struct pcl_mocks pcl_mocks;
+
+/* -- Types of config values (a small static description). */
+
+typedef enum pcl_type_kind {
+  PCL_TY_ANY,      /* dynamic: JSON when the text parses as JSON, else the string. */
+  PCL_TY_BOOL,
+  PCL_TY_INT,      /* Exact, parsed from the decimal text. */
+  PCL_TY_NUMBER,
+  PCL_TY_STRING,
+  PCL_TY_LIST,     /* elem: the element type; JSON text. */
+  PCL_TY_MAP,      /* elem: the element type; JSON text. */
+  PCL_TY_OBJECT,   /* fields: the properties; JSON text. */
+  PCL_TY_OPTIONAL, /* elem: the type; null allowed. */
+} pcl_type_kind;
+
+typedef struct pcl_type pcl_type;
+/* One property of an object type. */
+typedef struct pcl_type_field {
+  const char *name;     /* Property name. */
+  const pcl_type *type; /* Property type. */
+} pcl_type_field;
+struct pcl_type {
+  pcl_type_kind kind;           /* The kind. */
+  const pcl_type *elem;         /* LIST, MAP, OPTIONAL: the element type. */
+  const pcl_type_field *fields; /* OBJECT: the properties (NULL when none). */
+  size_t nfields;               /* OBJECT: number of properties. */
+};
+/* Immortal descriptors of the scalar types. */
+extern const pcl_type pcl_type_any, pcl_type_bool, pcl_type_int, pcl_type_number,
+    pcl_type_string;
+
+/* A config variable the program declares (program.md §6). */
+typedef struct pcl_config_decl {
+  const char *name;        /* Logical name; the key is "<project>:<name>". */
+  const pcl_type *type;    /* Declared type. */
+  pcl_value *default_value; /* Literal default (static value), or NULL. */
+  bool has_default_expr;   /* The program computes the default itself. */
+  bool nullable;           /* A missing value is null, not an error. */
+  bool secret;             /* The value is secret whatever the config says. */
+} pcl_config_decl;
+
+/* Parses text according to type (program.md §6, DECISIONS.md D3): NULL and
+ * *err naming key when it does not parse.  The result is owned. */
+pcl_value *pcl_config_parse(const char *key, const char *text, const pcl_type *type,
+                            pcl_error **err);
+
+/* -- The program descriptor emitted by pclc. */
+
+typedef struct pcl_program {
+  const char *name;               /* Program name for --help (the source dir). */
+  const pcl_config_decl *configs; /* Declared config variables. */
+  size_t nconfigs;                /* Number of config variables. */
+  /* Kicks off the program: registers resources, exports outputs, ... and
+   * returns; everything else happens in callbacks run by the loop. */
+  void (*start)(pcl_run *run);
+} pcl_program;
+
+/* Runs the program: parses the command line (--help lists the flags), reads
+ * config from the environment and flags, creates the engine, registers the
+ * stack, calls start, runs the loop, registers the stack outputs, writes the
+ * snapshot and prints the outputs.  Returns 0 on success, 1 after a program
+ * or engine error (printed on stderr in the D11 form), 2 on a usage error. */
+int pcl_main(int argc, char **argv, const pcl_program *program);
+
+/* Installs C mocks (borrowed; NULL removes them) for the runs pcl_main
+ * starts afterwards (tests and embedding). */
+void pcl_main_set_mocks(const pcl_mocks *mocks);
+
+/* -- What generated code calls during a run. */
+
+/* Returns the value of declared config variable i (owned; SECRET when
+ * secret), or NULL when it is absent and has a default expression. */
+pcl_value *pcl_run_config(pcl_run *run, size_t i);
+/* Returns the STRING stack, project, organization, working directory and
+ * project root of the run (owned). */
+pcl_value *pcl_run_stack(pcl_run *run);
+pcl_value *pcl_run_project(pcl_run *run);
+pcl_value *pcl_run_organization(pcl_run *run);
+pcl_value *pcl_run_cwd(pcl_run *run);
+pcl_value *pcl_run_root_directory(pcl_run *run);
+/* Returns whether the run is a preview (dry run). */
+bool pcl_run_preview(const pcl_run *run);
+/* Returns the run being executed by pcl_main (for built-ins), or NULL. */
+pcl_run *pcl_run_current(void);
+/* Records err (copied) as the run's error unless it has one; the run stops
+ * sending requests and pcl_main exits with status 1. */
+void pcl_run_fail(pcl_run *run, const pcl_error *err);
+
+/* What kind of resource a registration creates. */
+typedef enum pcl_resource_kind {
+  PCL_RES_CUSTOM,    /* A custom resource managed by a provider. */
+  PCL_RES_COMPONENT, /* A local component (no provider). */
+  PCL_RES_REMOTE,    /* A remote component constructed by a provider. */
+} pcl_resource_kind;
+
+/* Static facts about a resource declaration. */
+typedef struct pcl_resource_decl {
+  const char *type;       /* Type token, e.g. "simple:index:Resource". */
+  pcl_resource_kind kind; /* Custom, component or remote component. */
+  const char *version;    /* Package version from the schema, or NULL. */
+  const char *plugin_download_url; /* Schema pluginDownloadURL, or NULL. */
+} pcl_resource_decl;
+
+/* Registers resource name (copied) of decl with inputs (a MAP, borrowed,
+ * entries may hold futures) and options (a MAP with the option names of
+ * program.md §3.4, or NULL).  Returns the future of the resource object
+ * (owned).  A failure rejects it and fails the run. */
+pcl_future *pcl_register_resource(pcl_run *run, const pcl_resource_decl *decl, const char *name,
+                                  pcl_value *inputs, pcl_value *options);
+/* Reads an existing resource (program.md §4): like pcl_register_resource
+ * with the id to read (a STRING or a future of one). */
+pcl_future *pcl_read_resource(pcl_run *run, const pcl_resource_decl *decl, const char *name,
+                              pcl_value *id, pcl_value *inputs, pcl_value *options);
+/* Registers the outputs (a MAP, may hold futures) of the component whose
+ * object future is component; the returned future (owned) resolves to the
+ * component object with those outputs. */
+pcl_future *pcl_register_component_outputs(pcl_run *run, pcl_future *component,
+                                           pcl_value *outputs);
+/* Invokes the provider function token with args (a MAP, may hold futures)
+ * and options (MAP with provider, parent, dependsOn, version,
+ * pluginDownloadUrl; or NULL).  Returns the future (owned) of the result
+ * MAP, an output carrying the arguments' dependencies. */
+pcl_future *pcl_invoke(pcl_run *run, const char *token, pcl_value *args, pcl_value *options);
+/* Calls the method token on the resource object self (a value or future)
+ * with args; returns the future of the result MAP (owned). */
+pcl_future *pcl_call(pcl_run *run, const char *token, pcl_value *self, pcl_value *args,
+                     pcl_value *options);
+/* Exports stack output name (copied) with value (borrowed, may hold
+ * futures).  Outputs are registered together when the program is done. */
+void pcl_export(pcl_run *run, const char *name, pcl_value *value);
+
+/* -- The engine interface.  Requests are borrowed for the call; a backend
+ * copies what it keeps and answers later through the loop (never inline),
+ * calling the completion exactly once. */
+
+/* A resource registration or read. */
+typedef struct pcl_resource_request {
+  const char *type;          /* Type token. */
+  const char *name;          /* Logical name. */
+  pcl_resource_kind kind;    /* Custom, component or remote. */
+  bool read;                 /* A read of an existing resource. */
+  pcl_value *id;             /* Read: the id (STRING); else NULL. */
+  const char *parent;        /* Parent URN, NULL for the stack's children. */
+  const char *provider;      /* Provider reference "<urn>::<id>", or NULL. */
+  const char *version;       /* Package version, or NULL. */
+  const char *plugin_download_url; /* Download URL, or NULL. */
+  pcl_value *inputs;         /* MAP; nested SECRET, UNKNOWN, RESOURCE kept. */
+  pcl_deps *const *prop_deps; /* Per input entry (parallel to inputs). */
+  const pcl_deps *deps;      /* All dependencies (inputs and dependsOn). */
+  pcl_value *options;        /* MAP of recorded options (see docs/snapshot.md). */
+} pcl_resource_request;
+
+/* The answer to a registration. */
+typedef struct pcl_resource_result {
+  const char *urn;     /* The URN. */
+  pcl_value *id;       /* STRING id, UNKNOWN in preview, null for components. */
+  pcl_value *outputs;  /* MAP of outputs (nested SECRET and UNKNOWN kept). */
+} pcl_resource_result;
+
+/* A completion: exactly one of res and err is not NULL (both borrowed). */
+typedef void (*pcl_resource_cb)(void *data, const pcl_resource_result *res, const pcl_error *err);
+/* The answer to an invoke, call or output registration: a MAP (borrowed),
+ * or NULL with err. */
+typedef void (*pcl_engine_cb)(void *data, pcl_value *result, const pcl_error *err);
+
+typedef enum pcl_log_severity { PCL_LOG_DEBUG, PCL_LOG_INFO, PCL_LOG_WARNING, PCL_LOG_ERROR } pcl_log_severity;
+
+/* The functions of an engine backend. */
+typedef struct pcl_engine_ops {
+  const char *name; /* Backend name, e.g. "embedded". */
+  /* Registers or reads a resource. */
+  void (*register_resource)(pcl_engine *e, const pcl_resource_request *req, pcl_resource_cb cb,
+                            void *data);
+  /* Invokes a function (token, args MAP with nested SECRET/UNKNOWN, provider
+   * reference or NULL). */
+  void (*invoke)(pcl_engine *e, const char *token, pcl_value *args, const char *provider,
+                 pcl_engine_cb cb, void *data);
+  /* Calls a method; args holds "__self__" as a RESOURCE. */
+  void (*call)(pcl_engine *e, const char *token, pcl_value *args, const char *provider,
+               pcl_engine_cb cb, void *data);
+  /* Registers the outputs (MAP) of the resource urn (the stack or a
+   * component). */
+  void (*register_outputs)(pcl_engine *e, const char *urn, pcl_value *outputs, pcl_engine_cb cb,
+                           void *data);
+  /* Logs a message about urn (may be NULL). */
+  void (*log)(pcl_engine *e, pcl_log_severity sev, const char *urn, const char *msg);
+  /* Completes every request still in flight with err (at the end of a run
+   * that stalled or failed). */
+  void (*cancel)(pcl_engine *e, const pcl_error *err);
+  /* Frees the engine. */
+  void (*destroy)(pcl_engine *e);
+} pcl_engine_ops;
+
+/* The common head of every engine backend. */
+struct pcl_engine {
+  const pcl_engine_ops *ops; /* The backend's functions. */
+};
+
+/* -- The embedded engine (runtime/engine_embedded.c). */
+
+/* Mock callbacks for the embedded engine, in the spirit of Pulumi's unit
+ * test mocks.  A NULL function means the default behaviour. */
+typedef struct pcl_mock_resource_args {
+  const char *type;     /* Type token. */
+  const char *name;     /* Logical name. */
+  const char *urn;      /* The URN the engine made. */
+  pcl_value *inputs;    /* Inputs (borrowed). */
+  pcl_value *id;        /* Read: the id asked for; else NULL. */
+  const char *provider; /* Provider reference or NULL. */
+  bool custom;          /* Custom resource (or remote component). */
+  bool preview;         /* The run is a preview. */
+} pcl_mock_resource_args;
+
+struct pcl_mocks {
+  /* Decides a new resource's id and state: stores owned values in *id
+   * (NULL: the default id) and *state (NULL: echo the inputs) and returns
+   * true; or returns false with *err to fail the registration. */
+  bool (*new_resource)(void *data, const pcl_mock_resource_args *args, pcl_value **id,
+                       pcl_value **state, pcl_error **err);
+  /* Answers an invoke (is_call false) or method call: returns the owned
+   * result MAP, or NULL with *err; *hang = true leaves it unanswered. */
+  pcl_value *(*call)(void *data, const char *token, pcl_value *args, bool is_call, bool *hang,
+                     pcl_error **err);
+  void *data; /* Passed to both. */
+};
+
+/* Settings of the embedded engine. */
+typedef struct pcl_embedded_config {
+  const char *project, *stack, *organization; /* Names used in URNs. */
+  bool preview;                               /* Dry run. */
+  const pcl_mocks *mocks;                     /* C mocks (borrowed), or NULL. */
+  const char *mocks_file;                     /* JSON mocks file, or NULL. */
+  pcl_value *stack_references; /* MAP "org/proj/stack" -> {outputs, secretOutputNames}, or NULL. */
+} pcl_embedded_config;
+
+/* Returns a new embedded engine, or NULL with *err (a bad mocks file). */
+pcl_engine *pcl_engine_embedded_new(const pcl_embedded_config *cfg, pcl_error **err);
+/* Returns the snapshot JSON text (owned, free()) of an embedded engine
+ * (docs/snapshot.md): every resource registered so far and the stack
+ * outputs registered, if any; error (may be NULL) is recorded in it. */
+char *pcl_engine_embedded_snapshot(pcl_engine *e, const pcl_error *error);
+/* Returns the URN of type (qualified by the parent types) and name. */
+char *pcl_urn_make(const char *stack, const char *project, const char *parent_urn,
+                   const char *type, const char *name);
 
 #ifdef __cplusplus
 }
