@@ -29,6 +29,71 @@ pcl_value *pcl_number_new(double d) {
 
 /* ------------------------------------------------------------ formatting */
 
+/* Digits of a decimal candidate: digits[0..nd) times 10^(exp - nd + 1). */
+typedef struct decimal {
+  char digits[24]; /* Significant digits, no dot, no sign. */
+  int nd;          /* Number of digits. */
+  long exp;        /* Decimal exponent of the first digit. */
+} decimal;
+
+/* Returns whether the decimal reads back as the positive double d. */
+static bool reads_back(const decimal *x, double d) {
+  char buf[48];
+  snprintf(buf, sizeof buf, "%c.%.*se%ld", x->digits[0], x->nd - 1, x->digits + 1, x->exp);
+  return strtod(buf, NULL) == d;
+}
+
+/* Finds a decimal of p + 1 significant digits that reads back as the
+ * positive double d: the nearest one, or else its neighbour on the other
+ * side of d (the gap below a power of two is half the gap above, so the
+ * nearest p-digit decimal may miss where the next one up does not).
+ * Returns false when neither does, i.e. no decimal of p + 1 digits does. */
+static bool digits_for(double d, int p, decimal *x) {
+  char buf[40];
+  snprintf(buf, sizeof buf, "%.*e", p, d);
+  x->nd = 0;
+  const char *c = buf;
+  for (; *c != 'e'; c++) {
+    if (*c != '.') {
+      x->digits[x->nd++] = *c;
+    }
+  }
+  x->exp = strtol(c + 1, NULL, 10);
+  double near = strtod(buf, NULL);
+  if (near == d) {
+    return true;
+  }
+  /* Step one unit in the last digit towards d. */
+  int i = x->nd - 1;
+  if (near < d) {
+    while (i >= 0 && x->digits[i] == '9') {
+      x->digits[i--] = '0';
+    }
+    if (i < 0) {
+      /* 9.99 -> 10.0: one more leading digit. */
+      x->digits[0] = '1';
+      x->exp++;
+    } else {
+      x->digits[i]++;
+    }
+  } else {
+    while (i >= 0 && x->digits[i] == '0') {
+      x->digits[i--] = '9';
+    }
+    if (i < 0) {
+      return false; /* All zeros: not the digits of a positive d. */
+    }
+    x->digits[i]--;
+    if (x->digits[0] == '0') {
+      /* 1.00 -> 0.99: drop the leading zero. */
+      memmove(x->digits, x->digits + 1, (size_t)(x->nd - 1));
+      x->nd--;
+      x->exp--;
+    }
+  }
+  return x->nd > 0 && reads_back(x, d);
+}
+
 void pcl_number_format(pcl_strbuf *b, double d) {
   if (isinf(d)) {
     pcl_strbuf_append_cstr(b, d > 0 ? "+Inf" : "-Inf");
@@ -38,50 +103,49 @@ void pcl_number_format(pcl_strbuf *b, double d) {
     pcl_strbuf_append_char(b, '0');
     return;
   }
-  /* The shortest %.*e form that reads back as d (at most 17 digits). */
-  char buf[40];
-  for (int prec = 0; prec < 17; prec++) {
-    snprintf(buf, sizeof buf, "%.*e", prec, d);
-    if (strtod(buf, NULL) == d) {
-      break;
-    }
-  }
-  /* buf is [-]D[.DDD]e[+-]XX: collect the digits and the exponent. */
-  const char *p = buf;
-  if (*p == '-') {
+  if (d < 0) {
     pcl_strbuf_append_char(b, '-');
-    p++;
+    d = -d;
   }
-  char digits[24];
-  size_t nd = 0;
-  for (; *p != 'e'; p++) {
-    if (*p != '.') {
-      digits[nd++] = *p;
+  /* The fewest significant digits that read back as d.  17 always do, and a
+   * decimal of p digits is one of p + 1 digits too, so "some p-digit decimal
+   * reads back" is monotone in p: binary search. */
+  decimal x;
+  int lo = 0, hi = 16;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (digits_for(d, mid, &x)) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
     }
   }
-  while (nd > 1 && digits[nd - 1] == '0') {
+  digits_for(d, lo, &x);
+  int nd = x.nd;
+  while (nd > 1 && x.digits[nd - 1] == '0') {
     nd--;
   }
-  long exp = strtol(p + 1, NULL, 10);
+  long exp = x.exp;
+  const char *digits = x.digits;
   if (exp < 0) {
     pcl_strbuf_append_cstr(b, "0.");
     for (long i = -1; i > exp; i--) {
       pcl_strbuf_append_char(b, '0');
     }
-    pcl_strbuf_append(b, digits, nd);
+    pcl_strbuf_append(b, digits, (size_t)nd);
     return;
   }
   size_t int_digits = (size_t)exp + 1;
-  if (nd <= int_digits) {
-    pcl_strbuf_append(b, digits, nd);
-    for (size_t i = nd; i < int_digits; i++) {
+  if ((size_t)nd <= int_digits) {
+    pcl_strbuf_append(b, digits, (size_t)nd);
+    for (size_t i = (size_t)nd; i < int_digits; i++) {
       pcl_strbuf_append_char(b, '0');
     }
     return;
   }
   pcl_strbuf_append(b, digits, int_digits);
   pcl_strbuf_append_char(b, '.');
-  pcl_strbuf_append(b, digits + int_digits, nd - int_digits);
+  pcl_strbuf_append(b, digits + int_digits, (size_t)nd - int_digits);
 }
 
 /* ------------------------------------------------------------ comparisons */

@@ -52,6 +52,10 @@ static void test_formatting(void) {
   memset(tiny + 2, '0', 323);
   strcpy(tiny + 325, "5");
   check_fmt(5e-324, tiny);
+  /* Powers of two have a narrower gap below: the shortest decimal is the
+   * neighbour above the correctly rounded one of the same length. */
+  check_fmt(ldexp(1.0, 172), "5986310706507379000000000000000000000000000000000000");
+  check_fmt(ldexp(1.0, -140), "0.0000000000000000000000000000000000000000007174648137343064");
   check_fmt(HUGE_VAL, "+Inf");
   check_fmt(-HUGE_VAL, "-Inf");
   char *max = fmt(DBL_MAX);
