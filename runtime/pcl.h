@@ -697,7 +697,213 @@ void pcl_sched_shutdown(void);
 size_t pcl_sched_live_futures(void);
 
 /* =================================================================== builtins
- * PCL built-in functions (runtime/builtins*.c). */
+ * PCL built-in functions (runtime/builtins_*.c), with the semantics and the
+ * error messages of ../shared/spec/functions.md.
+ *
+ * Naming: the C function of the PCL built-in `name` is pcl_fn_<name>, with
+ * the PCL spelling kept as it is (pcl_fn_toJSON, pcl_fn_singleOrNone,
+ * pcl_fn_filebase64sha256), so the emitter maps names mechanically.
+ *
+ * Calling convention: the arguments are plain, resolved values (the apply
+ * lowering has awaited every eventual argument), borrowed; the result is
+ * owned, or NULL with a new error in *err (err must not be NULL; *err is not
+ * touched on success).  Fixed-arity functions take one parameter per PCL
+ * parameter, in order; an optional parameter that the call leaves out is
+ * passed as NULL.  Variadic functions (min, max) take (args, n).  Functions
+ * that read files take the directory that relative paths are resolved
+ * against as their first parameter (NULL: the process's working directory).
+ *
+ * Marks inside arguments: a SECRET nested in what a function consumes makes
+ * its result SECRET (cty unmarks arguments deeply and re-marks the result);
+ * an element or entry that a function hands back unchanged (element, lookup,
+ * entries, singleOrNone) keeps its own marks.  An UNKNOWN argument, or one
+ * that a function must read through (a join over a list holding an unknown
+ * string), makes the result UNKNOWN.  A top-level SECRET or UNKNOWN argument
+ * is handled the same way, so the functions are also correct when called
+ * outside an apply.  An EVENTUAL where a value must be read is an error
+ * (the caller should have awaited it with pcl_future_await_deep).
+ *
+ * Messages: where functions.md quotes the reference's message it is used
+ * word for word ("cannot use element function with an empty list"); other
+ * argument errors read `<fn>: invalid value for "<param>" parameter: <why>`
+ * (HCL's wording).  No message carries a source location: the caller
+ * attaches it with pcl_error_set_location.
+ *
+ * Not here: secret/unsecret (pcl_future_secret, pcl_future_unsecret),
+ * invoke, call, getOutput, stack, project, organization and rootDirectory
+ * act on futures or the engine and belong to those sections; __convert is
+ * the pcl_convert_* family of the values section. */
+
+/* -- Collections (runtime/builtins_coll.c). */
+
+/* element(list, index): the element at index modulo the list's length (a
+ * negative index counts from the end); the index must be a whole number
+ * within int64 ("invalid index: ..."); an empty list fails ("cannot use
+ * element function with an empty list"). */
+pcl_value *pcl_fn_element(pcl_value *list, pcl_value *index, pcl_error **err);
+/* entries(collection): for a map, the list of {key, value} objects in
+ * ascending key byte order; for a list, {key = index, value = element}; an
+ * empty collection gives an empty list.  Other kinds fail ("entries argument
+ * must be a collection, was <type>"). */
+pcl_value *pcl_fn_entries(pcl_value *collection, pcl_error **err);
+/* length(value): the extended grapheme clusters of a string; the elements of
+ * a list or set; the entries of a map or object.  Other kinds fail
+ * ("collection must be a list, a map or a tuple"). */
+pcl_value *pcl_fn_length(pcl_value *value, pcl_error **err);
+/* lookup(map, key, default): the entry of map named key, else default.  As
+ * in the reference the default is required at run time: a two-argument call
+ * (dflt == NULL) fails ("Not enough function arguments ..."), as does a null
+ * default; a map that is not a map fails ("lookup() requires a map as the
+ * first argument"). */
+pcl_value *pcl_fn_lookup(pcl_value *map, pcl_value *key, pcl_value *dflt, pcl_error **err);
+/* join(separator, strings): the elements (strings, or numbers and bools in
+ * their string form) joined with separator; a null element fails ("element
+ * N is null; cannot concatenate null values", N counting from 0). */
+pcl_value *pcl_fn_join(pcl_value *separator, pcl_value *strings, pcl_error **err);
+/* split(separator, string): Go's strings.Split: split(",", "a,,b") is
+ * ["a", "", "b"], split(",", "") is [""], an empty separator splits after
+ * each character (code point) and split("", "") is []. */
+pcl_value *pcl_fn_split(pcl_value *separator, pcl_value *string, pcl_error **err);
+/* range(fromOrTo, to): with to == NULL, [0, 1, ..., fromOrTo - 1]; else
+ * [fromOrTo, ..., to - 1]; empty when the end is not above the start.  The
+ * bounds must be whole numbers within int64 and the list may hold at most
+ * PCL_RANGE_MAX elements. */
+pcl_value *pcl_fn_range(pcl_value *fromOrTo, pcl_value *to, pcl_error **err);
+#define PCL_RANGE_MAX ((int64_t)1 << 24)
+/* singleOrNone(value): null for an empty list, its element for a list of
+ * one; longer lists fail ("expected list to have at most one element, got
+ * N"). */
+pcl_value *pcl_fn_singleOrNone(pcl_value *value, pcl_error **err);
+/* min(args...), max(args...): the first minimal (maximal) of args[0..n),
+ * compared exactly (ints against ints and numbers alike); strings are
+ * converted to numbers; n == 0 fails ("min requires at least one
+ * argument"). */
+pcl_value *pcl_fn_min(pcl_value *const *args, size_t n, pcl_error **err);
+pcl_value *pcl_fn_max(pcl_value *const *args, size_t n, pcl_error **err);
+
+/* -- Encoding and hashing (runtime/builtins_encoding.c). */
+
+/* toJSON(value): compact JSON with map keys in ascending byte order, Go's
+ * escaping (< > & U+2028 U+2029 as \u escapes), exact ints and numbers
+ * without exponent; UNKNOWN anywhere inside gives UNKNOWN, a SECRET anywhere
+ * inside makes the result SECRET; infinity, assets, archives and resource
+ * references fail ("cannot serialize ... as JSON"). */
+pcl_value *pcl_fn_toJSON(pcl_value *value, pcl_error **err);
+/* toBase64(value): standard padded base64 of the string's UTF-8 bytes. */
+pcl_value *pcl_fn_toBase64(pcl_value *value, pcl_error **err);
+/* fromBase64(value): the bytes that standard padded base64 text decodes to
+ * (line breaks are skipped, as Go does); invalid text fails ("invalid base64
+ * data: illegal base64 data at input byte N", N as Go reports it).  Bytes
+ * that are not UTF-8 become U+FFFD. */
+pcl_value *pcl_fn_fromBase64(pcl_value *value, pcl_error **err);
+/* sha1(input): the lowercase hex SHA-1 of the string's UTF-8 bytes. */
+pcl_value *pcl_fn_sha1(pcl_value *input, pcl_error **err);
+
+/* -- Files (runtime/builtins_file.c).  A relative path is resolved against
+ * base_dir (NULL: the working directory); messages show the path as the
+ * program wrote it and the system error in Go's words ("readFile: open
+ * missing.txt: no such file or directory"). */
+
+/* readFile(path): the file's contents as a string (bytes that are not UTF-8
+ * become U+FFFD). */
+pcl_value *pcl_fn_readFile(const char *base_dir, pcl_value *path, pcl_error **err);
+/* filebase64(path): standard base64 of the file's bytes. */
+pcl_value *pcl_fn_filebase64(const char *base_dir, pcl_value *path, pcl_error **err);
+/* filebase64sha256(path): standard base64 of the SHA-256 of the file's
+ * bytes (the digest, not its hex). */
+pcl_value *pcl_fn_filebase64sha256(const char *base_dir, pcl_value *path, pcl_error **err);
+/* cwd(): the process's working directory. */
+pcl_value *pcl_fn_cwd(pcl_error **err);
+
+/* -- Assets and archives (runtime/builtins_asset.c). */
+
+/* fileAsset(path): a file asset holding path as written; the file must be a
+ * readable regular file ("creating file asset: ..."). */
+pcl_value *pcl_fn_fileAsset(const char *base_dir, pcl_value *path, pcl_error **err);
+/* fileArchive(path): a path archive; path must name a directory or a file
+ * ending in .tar, .tgz, .tar.gz, .zip or .jar ("creating file archive:
+ * ..."). */
+pcl_value *pcl_fn_fileArchive(const char *base_dir, pcl_value *path, pcl_error **err);
+/* stringAsset(value): a text asset. */
+pcl_value *pcl_fn_stringAsset(pcl_value *value, pcl_error **err);
+/* remoteAsset(uri), remoteArchive(uri): a URI asset or archive; the scheme
+ * must be http, https or file ("creating remote asset: ..."); nothing is
+ * fetched. */
+pcl_value *pcl_fn_remoteAsset(pcl_value *uri, pcl_error **err);
+pcl_value *pcl_fn_remoteArchive(pcl_value *uri, pcl_error **err);
+/* assetArchive(assets): an archive of the map's assets and archives
+ * ("assetArchive assets must be a map or object"). */
+pcl_value *pcl_fn_assetArchive(pcl_value *assets, pcl_error **err);
+
+/* -- Errors and resources (runtime/builtins_misc.c). */
+
+/* notImplemented(errorMessage): always NULL, with *err holding the message
+ * text. */
+pcl_value *pcl_fn_notImplemented(pcl_value *errorMessage, pcl_error **err);
+/* pulumiResourceType(resource), pulumiResourceName(resource): the type
+ * token and the registered logical name of a resource: the __type/__name
+ * entries of a resource object (a MAP), or parsed from the URN of a resource
+ * reference.  Anything else fails ("pulumiResourceType argument must be a
+ * single resource"). */
+pcl_value *pcl_fn_pulumiResourceType(pcl_value *resource, pcl_error **err);
+pcl_value *pcl_fn_pulumiResourceName(pcl_value *resource, pcl_error **err);
+
+/* try(e1, e2, ...), can(e) and recover(value, recovery) are special forms:
+ * the generated code evaluates the alternatives itself, lazily and in order,
+ * and hands each outcome (a value or an error) to these helpers, which
+ * decide.  They do not see futures: awaiting each alternative and turning a
+ * rejected future into an error is the caller's part. */
+
+/* The failures of a try so far.  Initialise with PCL_TRY_INIT; finish with
+ * pcl_try_error (all failed) or pcl_try_dispose (one succeeded). */
+typedef struct pcl_try {
+  pcl_strbuf text; /* "- <message> (at <file:line,col>)\n" per failure. */
+  size_t failures; /* The number of failures recorded. */
+} pcl_try;
+#define PCL_TRY_INIT {PCL_STRBUF_INIT, 0}
+/* Records that the next alternative failed with e (stolen). */
+void pcl_try_fail_take(pcl_try *t, pcl_error *e);
+/* Returns what try yields for the alternative that succeeded with v
+ * (borrowed): v itself, or UNKNOWN when v is not wholly known (owned); the
+ * failures recorded in t are dropped. */
+pcl_value *pcl_try_success(pcl_try *t, pcl_value *v);
+/* Returns the error of a try whose alternatives all failed (owned): "no
+ * expression succeeded:\n" and one "- <message> (at <file>:<line>,<col>)\n"
+ * per failure, then "\nAt least one expression must produce a successful
+ * result"; t is emptied. */
+pcl_error *pcl_try_error(pcl_try *t);
+/* Drops what t recorded and empties it (a try abandoned half way). */
+void pcl_try_dispose(pcl_try *t);
+/* Returns can(e) for e's outcome (owned): false when e failed (e_err, which
+ * is stolen, is not NULL); else UNKNOWN when v is not wholly known, a SECRET
+ * true when v is or holds a SECRET (wrap v in pcl_secret_new when e's output
+ * was secret), true otherwise. */
+pcl_value *pcl_can_result(pcl_value *v, pcl_error *e_err);
+/* Returns the string bound to `error` in recover's recovery expression for a
+ * value poisoned by the failed resource name (owned): "poisoned value from
+ * resource <name>". */
+pcl_value *pcl_recover_error_value(const char *resource_name);
+
+/* -- A table of the built-ins, for callers that dispatch by name. */
+
+/* A built-in called with its arguments in one array: base_dir as for the
+ * file functions (ignored by the others); result and errors as above. */
+typedef pcl_value *(*pcl_builtin_fn)(const char *base_dir, pcl_value *const *args, size_t n,
+                                     pcl_error **err);
+typedef struct pcl_builtin {
+  const char *name;         /* The PCL name. */
+  unsigned min_args;        /* Required parameters. */
+  unsigned max_args;        /* All parameters, or PCL_BUILTIN_VARIADIC. */
+  const char *params[3];    /* Parameter names (for messages), NULL-padded. */
+  pcl_builtin_fn fn;        /* The function. */
+} pcl_builtin;
+#define PCL_BUILTIN_VARIADIC ((unsigned)-1)
+/* Returns the built-in named name (static), or NULL when there is none. */
+const pcl_builtin *pcl_builtin_find(const char *name);
+/* Calls b with args[0..n) after checking the count ("too many arguments to
+ * call: expected N, got M", "missing required parameter '<name>'"). */
+pcl_value *pcl_builtin_call(const pcl_builtin *b, const char *base_dir, pcl_value *const *args,
+                            size_t n, pcl_error **err);
 
 /* ===================================================================== engine
  * The asynchronous engine interface, the embedded engine and its mocks
