@@ -28,7 +28,7 @@ GEN_CFLAGS := $(CFLAGS_ALL) -Wall -Wextra -Werror -Wno-unused-function -Wno-sign
               -Wno-unused-parameter
 LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 
-COMPILER_LIBS := -ljansson -lgmp
+COMPILER_LIBS := -ljansson -lgmp -lutf8proc
 RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -lgmp -lm
 CUNIT_LIBS := -lcunit
 

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "arena.h"
 #include "ast_kinds.h"
 #include "src.h"
 
@@ -193,6 +194,8 @@ typedef struct ast_program {
   size_t count;
 } ast_program;
 
+/* Returns a new zeroed node of the given kind and span, allocated in a. */
+ast_node *ast_new(arena *a, ast_kind kind, pcl_span span);
 /* Returns the dump name of a kind ("get-attr"). */
 const char *ast_kind_name(ast_kind k);
 /* Returns the spelling of an operator ("&&"). */

@@ -1,0 +1,369 @@
+/* ast: node allocation, the name tables generated from ast_kinds.h, and the
+ * stable text form printed by `pclc --dump-ast`.
+ *
+ * Dump format (golden tests compare it byte for byte):
+ *   file "PATH"
+ *     KIND LINE:COL-LINE:COL FIELD=VALUE ...
+ *       ROLE: KIND ...
+ * One node per line, two spaces of indentation per level.  The span is the
+ * node's start and its (exclusive) end, 1-based, columns in code points.
+ * Children that play a named part are prefixed with the role (`lhs:`,
+ * `cond:`); list elements (body items, template parts, arguments, tuple and
+ * object items) are not.  Strings are printed in double quotes with C
+ * escapes; bytes outside printable ASCII appear as \uXXXX / \UXXXXXXXX for
+ * characters and as octal escapes for control bytes, so the output is ASCII.
+ * Absent optional names are omitted; absent optional children are omitted.
+ * Block labels print as `label` lines before the body. */
+#include "ast.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "util.h"
+
+ast_node *ast_new(arena *a, ast_kind kind, pcl_span span) {
+  ast_node *n = ARENA_NEW(a, ast_node);
+  n->kind = kind;
+  n->span = span;
+  return n;
+}
+
+const char *ast_kind_name(ast_kind k) {
+  switch (k) {
+#define X(name, text)                                                            \
+  case AST_##name:                                                               \
+    return text;
+    AST_KINDS(X)
+#undef X
+  }
+  ice("bad AST kind %d", (int)k);
+}
+
+const char *ast_unary_op_name(ast_unary_op op) {
+  switch (op) {
+#define X(name, text)                                                            \
+  case AST_OP_##name:                                                            \
+    return text;
+    AST_UNARY_OPS(X)
+#undef X
+  }
+  ice("bad unary operator %d", (int)op);
+}
+
+const char *ast_binary_op_name(ast_binary_op op) {
+  switch (op) {
+#define X(name, text)                                                            \
+  case AST_OP_##name:                                                            \
+    return text;
+    AST_BINARY_OPS(X)
+#undef X
+  }
+  ice("bad binary operator %d", (int)op);
+}
+
+/* ------------------------------------------------------------------ dumper */
+
+typedef struct dumper {
+  FILE *out;
+  src_set *src;
+  uint32_t file;      /* File whose positions the cache holds. */
+  bool ascii;         /* That file is pure ASCII: columns are byte offsets. */
+  size_t cache_line;  /* Last non-ASCII lookup: line (1-based, 0 = none), */
+  uint32_t cache_off; /* offset, */
+  size_t cache_col;   /* and its column. */
+} dumper;
+
+static void select_file(dumper *d, uint32_t file) {
+  d->file = file;
+  src_file *f = src_get(d->src, file);
+  d->ascii = true;
+  for (size_t i = 0; i < f->len; i++) {
+    if ((unsigned char)f->text[i] >= 0x80) {
+      d->ascii = false;
+      break;
+    }
+  }
+  d->cache_line = 0;
+  (void)src_position(d->src, file, 0); /* Builds the line map. */
+}
+
+static src_pos position(dumper *d, uint32_t file, uint32_t off) {
+  if (file != d->file)
+    select_file(d, file);
+  src_file *f = src_get(d->src, file);
+  if (off > f->len)
+    off = (uint32_t)f->len;
+  size_t lo = 0, hi = f->nlines;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (f->line_starts[mid] <= off)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  uint32_t start = f->line_starts[lo];
+  if (d->ascii)
+    return (src_pos){lo + 1, (size_t)(off - start) + 1};
+  size_t col = 1;
+  uint32_t from = start;
+  if (d->cache_line == lo + 1 && d->cache_off <= off) {
+    col = d->cache_col;
+    from = d->cache_off;
+  }
+  for (uint32_t i = from; i < off; i++)
+    col += ((unsigned char)f->text[i] & 0xC0) != 0x80;
+  d->cache_line = lo + 1;
+  d->cache_off = off;
+  d->cache_col = col;
+  return (src_pos){lo + 1, col};
+}
+
+/* Prints s (n bytes) as a C string literal that is pure ASCII. */
+static void put_string(FILE *out, const char *s, size_t n) {
+  fputc('"', out);
+  for (size_t i = 0; i < n;) {
+    unsigned char c = (unsigned char)s[i];
+    switch (c) {
+    case '\a':
+      fputs("\\a", out);
+      break;
+    case '\b':
+      fputs("\\b", out);
+      break;
+    case '\f':
+      fputs("\\f", out);
+      break;
+    case '\n':
+      fputs("\\n", out);
+      break;
+    case '\r':
+      fputs("\\r", out);
+      break;
+    case '\t':
+      fputs("\\t", out);
+      break;
+    case '\v':
+      fputs("\\v", out);
+      break;
+    case '\\':
+      fputs("\\\\", out);
+      break;
+    case '"':
+      fputs("\\\"", out);
+      break;
+    default:
+      if (c >= 0x20 && c < 0x7F) {
+        fputc(c, out);
+      } else if (c >= 0xC2 && c <= 0xF4) {
+        /* A well-formed multi-byte character (the front end only produces
+           valid UTF-8) prints as its code point. */
+        size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        uint32_t cp = c & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
+        bool ok = i + len <= n;
+        for (size_t k = 1; ok && k < len; k++) {
+          unsigned char cc = (unsigned char)s[i + k];
+          ok = (cc & 0xC0) == 0x80;
+          cp = (cp << 6) | (cc & 0x3F);
+        }
+        if (ok) {
+          fprintf(out, cp > 0xFFFF ? "\\U%08X" : "\\u%04X", (unsigned)cp);
+          i += len;
+          continue;
+        }
+        fprintf(out, "\\%03o", c);
+      } else {
+        fprintf(out, "\\%03o", c);
+      }
+      break;
+    }
+    i++;
+  }
+  fputc('"', out);
+}
+
+static void put_cstring(FILE *out, const char *s) {
+  put_string(out, s, strlen(s));
+}
+
+/* Starts a node line: indentation, role, kind and span. */
+static void begin_line(dumper *d, int depth, const char *role, const char *kind, pcl_span span) {
+  for (int i = 0; i < depth; i++)
+    fputs("  ", d->out);
+  if (role)
+    fprintf(d->out, "%s: ", role);
+  src_pos a = position(d, span.file, span.start);
+  src_pos b = position(d, span.file, span.end);
+  fprintf(d->out, "%s %zu:%zu-%zu:%zu", kind, a.line, a.column, b.line, b.column);
+}
+
+static void put_field_string(dumper *d, const char *name, const char *value) {
+  fprintf(d->out, " %s=", name);
+  put_cstring(d->out, value);
+}
+
+static void put_field_bool(dumper *d, const char *name, bool value) {
+  fprintf(d->out, " %s=%s", name, value ? "true" : "false");
+}
+
+static void dump_node(dumper *d, const ast_node *n, int depth, const char *role);
+
+static void dump_list(dumper *d, ast_list l, int depth) {
+  for (size_t i = 0; i < l.count; i++)
+    dump_node(d, l.items[i], depth, NULL);
+}
+
+static void dump_node(dumper *d, const ast_node *n, int depth, const char *role) {
+  if (!n) {
+    for (int i = 0; i < depth; i++)
+      fputs("  ", d->out);
+    fprintf(d->out, "%s: (none)\n", role ? role : "node");
+    return;
+  }
+  begin_line(d, depth, role, ast_kind_name(n->kind), n->span);
+  switch (n->kind) {
+  case AST_ATTRIBUTE:
+    put_field_string(d, "name", n->attribute.name.text);
+    fputc('\n', d->out);
+    dump_node(d, n->attribute.value, depth + 1, "value");
+    return;
+  case AST_BLOCK:
+    put_field_string(d, "type", n->block.type.text);
+    put_field_bool(d, "one-line", n->block.one_line);
+    fputc('\n', d->out);
+    for (size_t i = 0; i < n->block.nlabels; i++) {
+      const ast_label *l = &n->block.labels[i];
+      begin_line(d, depth + 1, NULL, "label", l->span);
+      put_field_string(d, "text", l->text);
+      put_field_bool(d, "quoted", l->quoted);
+      fputc('\n', d->out);
+    }
+    dump_list(d, n->block.body, depth + 1);
+    return;
+  case AST_NUMBER:
+    put_field_string(d, "text", n->number.text);
+    fputc('\n', d->out);
+    return;
+  case AST_BOOL:
+    put_field_bool(d, "value", n->boolean.value);
+    fputc('\n', d->out);
+    return;
+  case AST_NULL:
+  case AST_SPLAT_ITEM:
+    fputc('\n', d->out);
+    return;
+  case AST_VARIABLE:
+    put_field_string(d, "name", n->variable.name);
+    fputc('\n', d->out);
+    return;
+  case AST_TEMPLATE:
+    put_field_bool(d, "heredoc", n->template.heredoc);
+    put_field_bool(d, "flush", n->template.flush);
+    fputc('\n', d->out);
+    dump_list(d, n->template.parts, depth + 1);
+    return;
+  case AST_TEMPLATE_LITERAL:
+    fputs(" text=", d->out);
+    put_string(d->out, n->literal.text, n->literal.len);
+    fputc('\n', d->out);
+    return;
+  case AST_TEMPLATE_IF:
+    fputc('\n', d->out);
+    dump_node(d, n->tif.cond, depth + 1, "cond");
+    dump_node(d, n->tif.then, depth + 1, "then");
+    if (n->tif.else_)
+      dump_node(d, n->tif.else_, depth + 1, "else");
+    return;
+  case AST_TEMPLATE_FOR:
+    if (n->tfor.key.text)
+      put_field_string(d, "key", n->tfor.key.text);
+    put_field_string(d, "value", n->tfor.value.text ? n->tfor.value.text : "");
+    fputc('\n', d->out);
+    dump_node(d, n->tfor.collection, depth + 1, "collection");
+    dump_node(d, n->tfor.body, depth + 1, "body");
+    return;
+  case AST_GET_ATTR:
+    put_field_string(d, "name", n->get_attr.name.text);
+    fputc('\n', d->out);
+    dump_node(d, n->get_attr.object, depth + 1, "object");
+    return;
+  case AST_INDEX:
+    put_field_bool(d, "legacy", n->index.legacy);
+    fputc('\n', d->out);
+    dump_node(d, n->index.collection, depth + 1, "collection");
+    dump_node(d, n->index.key, depth + 1, "key");
+    return;
+  case AST_SPLAT:
+    put_field_bool(d, "full", n->splat.full);
+    fputc('\n', d->out);
+    dump_node(d, n->splat.source, depth + 1, "source");
+    dump_node(d, n->splat.each, depth + 1, "each");
+    return;
+  case AST_CALL:
+    put_field_string(d, "name", n->call.name.text);
+    put_field_bool(d, "expand-final", n->call.expand_final);
+    fputc('\n', d->out);
+    dump_list(d, n->call.args, depth + 1);
+    return;
+  case AST_TUPLE:
+    fputc('\n', d->out);
+    dump_list(d, n->tuple.items, depth + 1);
+    return;
+  case AST_OBJECT:
+    fputc('\n', d->out);
+    dump_list(d, n->object.items, depth + 1);
+    return;
+  case AST_OBJECT_ITEM:
+    put_field_bool(d, "colon", n->item.colon);
+    fputc('\n', d->out);
+    dump_node(d, n->item.key, depth + 1, "key");
+    dump_node(d, n->item.value, depth + 1, "value");
+    return;
+  case AST_FOR:
+    put_field_bool(d, "object", n->for_expr.is_object);
+    if (n->for_expr.key_var.text)
+      put_field_string(d, "key-var", n->for_expr.key_var.text);
+    put_field_string(d, "value-var", n->for_expr.value_var.text ? n->for_expr.value_var.text : "");
+    put_field_bool(d, "grouping", n->for_expr.grouping);
+    fputc('\n', d->out);
+    dump_node(d, n->for_expr.collection, depth + 1, "collection");
+    if (n->for_expr.key)
+      dump_node(d, n->for_expr.key, depth + 1, "key");
+    dump_node(d, n->for_expr.value, depth + 1, "value");
+    if (n->for_expr.cond)
+      dump_node(d, n->for_expr.cond, depth + 1, "cond");
+    return;
+  case AST_UNARY:
+    put_field_string(d, "op", ast_unary_op_name(n->unary.op));
+    fputc('\n', d->out);
+    dump_node(d, n->unary.operand, depth + 1, "operand");
+    return;
+  case AST_BINARY:
+    put_field_string(d, "op", ast_binary_op_name(n->binary.op));
+    fputc('\n', d->out);
+    dump_node(d, n->binary.lhs, depth + 1, "lhs");
+    dump_node(d, n->binary.rhs, depth + 1, "rhs");
+    return;
+  case AST_CONDITIONAL:
+    fputc('\n', d->out);
+    dump_node(d, n->cond.cond, depth + 1, "cond");
+    dump_node(d, n->cond.then, depth + 1, "then");
+    dump_node(d, n->cond.else_, depth + 1, "else");
+    return;
+  case AST_PAREN:
+    fputc('\n', d->out);
+    dump_node(d, n->paren.inner, depth + 1, "inner");
+    return;
+  }
+  ice("bad AST kind %d", (int)n->kind);
+}
+
+void ast_dump(FILE *out, src_set *src, const ast_program *prog) {
+  dumper d = {out, src, UINT32_MAX, true, 0, 0, 0};
+  for (size_t i = 0; i < prog->count; i++) {
+    const ast_file *f = &prog->files[i];
+    fputs("file ", out);
+    put_cstring(out, src_get(src, f->file)->path);
+    fputc('\n', out);
+    dump_list(&d, f->body, 1);
+  }
+}

@@ -1,0 +1,201 @@
+/* main: the `pclc` command-line driver.
+ *
+ * Parses the options (GNU long options), sets up one compilation (arena,
+ * intern table, sources, diagnostics), runs the selected mode and frees
+ * everything before exiting.  Exit status: 0 on success, 1 when the program
+ * has errors, 2 for usage and I/O errors.  Diagnostics go to stderr; the
+ * output of a mode (such as the AST dump) goes to stdout.
+ *
+ * Adding a mode: add an enumerator to pclc_mode, a row to `modes` (option
+ * name, help text) and a `run_*` function, and call it from run_mode. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "diag.h"
+#include "intern.h"
+#include "parse.h"
+#include "src.h"
+
+#define PCLC_VERSION "0.1.0"
+
+enum { EXIT_PROGRAM_ERROR = 1, EXIT_USAGE = 2 };
+
+typedef enum pclc_mode {
+  MODE_NONE,       /* No mode chosen yet. */
+  MODE_PARSE_ONLY, /* Parse and report errors; print nothing else. */
+  MODE_DUMP_AST,   /* Print the syntax tree. */
+} pclc_mode;
+
+/* The mode options, in the order --help lists them. */
+static const struct {
+  pclc_mode mode;
+  const char *name; /* Long option name. */
+  const char *help; /* One line for --help. */
+} modes[] = {
+    {MODE_PARSE_ONLY, "parse-only", "parse the program and report syntax errors"},
+    {MODE_DUMP_AST, "dump-ast", "print the syntax tree of the program"},
+};
+
+typedef struct options {
+  pclc_mode mode;
+  const char *input; /* The .pp file or program directory. */
+} options;
+
+/* Everything one run of the compiler allocates. */
+typedef struct compilation {
+  arena arena;
+  intern_table intern;
+  src_set src;
+  diag_list diags;
+  parse_env env;
+  ast_program program;
+} compilation;
+
+static void compilation_init(compilation *c) {
+  arena_init(&c->arena);
+  intern_init(&c->intern, &c->arena);
+  src_init(&c->src);
+  diag_init(&c->diags, &c->src);
+  c->env = (parse_env){&c->arena, &c->intern, &c->src, &c->diags};
+  c->program = (ast_program){NULL, 0};
+}
+
+static void compilation_free(compilation *c) {
+  diag_free(&c->diags);
+  src_free(&c->src);
+  intern_free(&c->intern);
+  arena_free(&c->arena);
+}
+
+static void usage(FILE *out) {
+  fprintf(out, "usage: pclc MODE [OPTION]... FILE|DIR\n"
+               "\n"
+               "Compiles a PCL program: one .pp file, or every .pp file of a directory.\n"
+               "\n"
+               "Modes:\n");
+  for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+    fprintf(out, "  --%-18s %s\n", modes[i].name, modes[i].help);
+  fprintf(out, "\n"
+               "Options:\n"
+               "  --help               print this help and exit\n"
+               "  --version            print the version and exit\n"
+               "\n"
+               "Exit status: 0 on success, 1 when the program has errors, 2 for usage or\n"
+               "input/output errors.\n");
+}
+
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("pclc: error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputs("\nTry 'pclc --help' for more information.\n", stderr);
+  return EXIT_USAGE;
+}
+
+/* Parses argv into *o; returns -1 to continue, else the exit status. */
+static int parse_options(int argc, char **argv, options *o) {
+  enum { OPT_HELP = 256, OPT_VERSION, OPT_MODE };
+  struct option longopts[sizeof modes / sizeof modes[0] + 3];
+  size_t n = 0;
+  longopts[n++] = (struct option){"help", no_argument, NULL, OPT_HELP};
+  longopts[n++] = (struct option){"version", no_argument, NULL, OPT_VERSION};
+  for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+    longopts[n++] = (struct option){modes[i].name, no_argument, NULL, OPT_MODE + (int)i};
+  longopts[n] = (struct option){NULL, 0, NULL, 0};
+
+  opterr = 0;
+  int c;
+  while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+    if (c == OPT_HELP) {
+      usage(stdout);
+      return EXIT_SUCCESS;
+    }
+    if (c == OPT_VERSION) {
+      printf("pclc %s\n", PCLC_VERSION);
+      return EXIT_SUCCESS;
+    }
+    if (c >= OPT_MODE && c < OPT_MODE + (int)(sizeof modes / sizeof modes[0])) {
+      pclc_mode m = modes[c - OPT_MODE].mode;
+      if (o->mode != MODE_NONE && o->mode != m)
+        return usage_error("more than one mode given (%s)", argv[optind - 1]);
+      o->mode = m;
+      continue;
+    }
+    if (c == ':')
+      return usage_error("option '%s' requires an argument", argv[optind - 1]);
+    return usage_error("unknown option '%s'", argv[optind - 1]);
+  }
+  if (optind >= argc)
+    return usage_error("%s", "no input file or directory given");
+  if (optind + 1 < argc)
+    return usage_error("unexpected argument '%s' (give one file or directory)", argv[optind + 1]);
+  if (o->mode == MODE_NONE)
+    return usage_error("%s", "no mode given (such as --dump-ast or --parse-only)");
+  o->input = argv[optind];
+  return -1;
+}
+
+/* Parses the input into c->program; returns -1 on success, else the exit
+ * status (diagnostics already printed). */
+static int load_program(compilation *c, const options *o) {
+  parse_status s = parse_program(&c->env, o->input, &c->program);
+  diag_print(&c->diags, stderr);
+  switch (s) {
+  case PARSE_OK:
+    return -1;
+  case PARSE_ERRORS:
+    return EXIT_PROGRAM_ERROR;
+  case PARSE_IO_ERROR:
+    return EXIT_USAGE;
+  }
+  return EXIT_PROGRAM_ERROR;
+}
+
+static int run_parse_only(compilation *c, const options *o) {
+  int status = load_program(c, o);
+  return status >= 0 ? status : EXIT_SUCCESS;
+}
+
+static int run_dump_ast(compilation *c, const options *o) {
+  int status = load_program(c, o);
+  if (status >= 0)
+    return status;
+  ast_dump(stdout, &c->src, &c->program);
+  return EXIT_SUCCESS;
+}
+
+static int run_mode(compilation *c, const options *o) {
+  switch (o->mode) {
+  case MODE_PARSE_ONLY:
+    return run_parse_only(c, o);
+  case MODE_DUMP_AST:
+    return run_dump_ast(c, o);
+  case MODE_NONE:
+    break;
+  }
+  return EXIT_USAGE;
+}
+
+int main(int argc, char **argv) {
+  options o = {MODE_NONE, NULL};
+  int status = parse_options(argc, argv, &o);
+  if (status >= 0)
+    return status;
+  compilation c;
+  compilation_init(&c);
+  status = run_mode(&c, &o);
+  compilation_free(&c);
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    perror("pclc: error: cannot write output");
+    return EXIT_USAGE;
+  }
+  return status;
+}

@@ -1,0 +1,430 @@
+/* parse: runs the scanner and parser over files and expression texts, and
+ * checks what the grammar cannot (see parse.h).
+ *
+ * Order of work for a file: check that it is UTF-8 without NUL bytes (one
+ * clear error instead of a cascade), skip a byte-order mark, scan and parse,
+ * then -- only when that produced no error -- walk the tree once,
+ * iteratively, to enforce PARSE_MAX_DEPTH and report duplicate attributes
+ * and ambiguous object keys. */
+#include "parse.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lex.h"
+#include "pcl.tab.h"
+#include "util.h"
+
+#define YYSTYPE PCL_YYSTYPE
+#define YYLTYPE PCL_YYLTYPE
+#include "pcl.lex.h"
+
+/* ------------------------------------------------------------- encoding */
+
+/* Returns the length of the well-formed UTF-8 character at s, or 0. */
+static size_t utf8_length(const unsigned char *s, size_t avail) {
+  unsigned char c = s[0];
+  if (c < 0x80)
+    return 1;
+  size_t len;
+  unsigned char lo = 0x80, hi = 0xBF;
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0)
+      lo = 0xA0;
+    else if (c == 0xED)
+      hi = 0x9F; /* No surrogates. */
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0)
+      lo = 0x90;
+    else if (c == 0xF4)
+      hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (avail < len || s[1] < lo || s[1] > hi)
+    return 0;
+  for (size_t i = 2; i < len; i++)
+    if (s[i] < 0x80 || s[i] > 0xBF)
+      return 0;
+  return len;
+}
+
+/* Reports the first NUL byte or invalid UTF-8 sequence of text, whose byte
+ * i has span offset base + i (or every span is `where` when clamp). */
+static bool check_encoding(parse_env *env, uint32_t file, const char *text, size_t len,
+                           uint32_t base, bool clamp, pcl_span where) {
+  const unsigned char *s = (const unsigned char *)text;
+  for (size_t i = 0; i < len;) {
+    if (s[i] == 0 || s[i] >= 0x80) {
+      size_t k = s[i] == 0 ? 0 : utf8_length(s + i, len - i);
+      if (k == 0) {
+        pcl_span at = clamp ? where : (pcl_span){file, base + (uint32_t)i, base + (uint32_t)i + 1};
+        if (s[i] == 0)
+          diag_error(env->diags, at,
+                     "Invalid character: The input contains a NUL byte; this looks like a "
+                     "binary file, not PCL source text.");
+        else
+          diag_error(env->diags, at,
+                     "Invalid character encoding: All input files must be UTF-8 encoded. "
+                     "Ensure that UTF-8 encoding is selected in your editor.");
+        return false;
+      }
+      i += k;
+    } else {
+      i++;
+    }
+  }
+  return true;
+}
+
+/* --------------------------------------------------------- post-parse checks */
+
+/* A set of interned names (pointers), reused for every body. */
+typedef struct name_set {
+  const ast_node **slots; /* Attribute nodes by name; NULL = empty slot. */
+  size_t cap;
+} name_set;
+
+static size_t hash_ptr(const void *p) {
+  uintptr_t x = (uintptr_t)p;
+  x ^= x >> 17;
+  x *= (uintptr_t)0xed5ad4bbu;
+  x ^= x >> 11;
+  return (size_t)x;
+}
+
+/* Reports attributes of one body that repeat an earlier name. */
+static void check_duplicates(parse_env *env, ast_list body, name_set *set) {
+  size_t attrs = 0;
+  for (size_t i = 0; i < body.count; i++)
+    attrs += body.items[i]->kind == AST_ATTRIBUTE;
+  if (attrs < 2)
+    return;
+  size_t cap = 16;
+  while (cap < 2 * attrs)
+    cap *= 2;
+  if (cap > set->cap) {
+    free(set->slots);
+    set->slots = xmalloc(cap * sizeof *set->slots);
+    set->cap = cap;
+  }
+  memset(set->slots, 0, cap * sizeof *set->slots);
+  for (size_t i = 0; i < body.count; i++) {
+    const ast_node *a = body.items[i];
+    if (a->kind != AST_ATTRIBUTE)
+      continue;
+    const char *name = a->attribute.name.text;
+    size_t j = hash_ptr(name) & (cap - 1);
+    while (set->slots[j] && set->slots[j]->attribute.name.text != name)
+      j = (j + 1) & (cap - 1);
+    if (!set->slots[j]) {
+      set->slots[j] = a;
+      continue;
+    }
+    diag *g = diag_error(env->diags, a->attribute.name.span,
+                         "Attribute redefined: The argument \"%s\" was already set. Each "
+                         "argument may be set only once.",
+                         name);
+    diag_note(g, set->slots[j]->attribute.name.span, "\"%s\" was first set here", name);
+  }
+}
+
+/* True for an index key HCL turns into a static traversal step. */
+static bool static_key(const ast_node *k) {
+  switch (k->kind) {
+  case AST_NUMBER:
+  case AST_BOOL:
+  case AST_NULL:
+    return true;
+  case AST_TEMPLATE:
+    return k->template.parts.count == 1 &&
+           k->template.parts.items[0]->kind == AST_TEMPLATE_LITERAL;
+  default:
+    return false;
+  }
+}
+
+/* HCL rejects an object key that is a bare traversal of more than one step
+ * (`{a.b = 1}`): it could mean a reference or a dotted literal name. */
+static void check_object_key(parse_env *env, const ast_node *key) {
+  const ast_node *n = key;
+  size_t steps = 0;
+  for (;;) {
+    if (n->kind == AST_GET_ATTR) {
+      n = n->get_attr.object;
+    } else if (n->kind == AST_INDEX && (n->index.legacy || static_key(n->index.key))) {
+      n = n->index.collection;
+    } else {
+      break;
+    }
+    steps++;
+  }
+  if (steps > 0 && n->kind == AST_VARIABLE)
+    diag_error(env->diags, key->span,
+               "Ambiguous attribute key: If this expression is intended to be a reference, "
+               "wrap it in parentheses. If it's instead intended as a literal name containing "
+               "periods, wrap it in quotes to create a string literal.");
+}
+
+typedef struct work {
+  ast_node *node;
+  uint32_t depth;
+} work;
+
+typedef struct walker {
+  parse_env *env;
+  work *stack;
+  size_t count, cap;
+  name_set names;
+} walker;
+
+static void push(walker *w, ast_node *n, uint32_t depth) {
+  if (!n)
+    return;
+  if (w->count == w->cap) {
+    w->cap = w->cap ? 2 * w->cap : 256;
+    w->stack = xrealloc(w->stack, w->cap * sizeof *w->stack);
+  }
+  w->stack[w->count++] = (work){n, depth};
+}
+
+static void push_list(walker *w, ast_list l, uint32_t depth) {
+  for (size_t i = l.count; i-- > 0;)
+    push(w, l.items[i], depth);
+}
+
+/* Walks the trees under the roots; returns false after reporting. */
+static bool check_trees(parse_env *env, ast_list roots, uint32_t depth) {
+  size_t errors = env->diags->errors;
+  walker w = {env, NULL, 0, 0, {NULL, 0}};
+  check_duplicates(env, roots, &w.names);
+  push_list(&w, roots, depth);
+  while (w.count > 0) {
+    work it = w.stack[--w.count];
+    ast_node *n = it.node;
+    uint32_t d = it.depth + 1;
+    if (it.depth > PARSE_MAX_DEPTH) {
+      diag_error(env->diags, n->span,
+                 "Nesting too deep: Expressions and blocks may be nested at most %d levels "
+                 "deep.",
+                 (int)PARSE_MAX_DEPTH);
+      break;
+    }
+    switch (n->kind) {
+    case AST_ATTRIBUTE:
+      push(&w, n->attribute.value, d);
+      break;
+    case AST_BLOCK:
+      check_duplicates(env, n->block.body, &w.names);
+      push_list(&w, n->block.body, d);
+      break;
+    case AST_NUMBER:
+    case AST_BOOL:
+    case AST_NULL:
+    case AST_VARIABLE:
+    case AST_TEMPLATE_LITERAL:
+    case AST_SPLAT_ITEM:
+      break;
+    case AST_TEMPLATE:
+      push_list(&w, n->template.parts, d);
+      break;
+    case AST_TEMPLATE_IF:
+      push(&w, n->tif.cond, d);
+      push(&w, n->tif.then, d);
+      push(&w, n->tif.else_, d);
+      break;
+    case AST_TEMPLATE_FOR:
+      push(&w, n->tfor.collection, d);
+      push(&w, n->tfor.body, d);
+      break;
+    case AST_GET_ATTR:
+      push(&w, n->get_attr.object, d);
+      break;
+    case AST_INDEX:
+      push(&w, n->index.collection, d);
+      push(&w, n->index.key, d);
+      break;
+    case AST_SPLAT:
+      push(&w, n->splat.source, d);
+      push(&w, n->splat.each, d);
+      break;
+    case AST_CALL:
+      push_list(&w, n->call.args, d);
+      break;
+    case AST_TUPLE:
+      push_list(&w, n->tuple.items, d);
+      break;
+    case AST_OBJECT:
+      push_list(&w, n->object.items, d);
+      break;
+    case AST_OBJECT_ITEM:
+      check_object_key(env, n->item.key);
+      push(&w, n->item.key, d);
+      push(&w, n->item.value, d);
+      break;
+    case AST_FOR:
+      push(&w, n->for_expr.collection, d);
+      push(&w, n->for_expr.key, d);
+      push(&w, n->for_expr.value, d);
+      push(&w, n->for_expr.cond, d);
+      break;
+    case AST_UNARY:
+      push(&w, n->unary.operand, d);
+      break;
+    case AST_BINARY:
+      push(&w, n->binary.lhs, d);
+      push(&w, n->binary.rhs, d);
+      break;
+    case AST_CONDITIONAL:
+      push(&w, n->cond.cond, d);
+      push(&w, n->cond.then, d);
+      push(&w, n->cond.else_, d);
+      break;
+    case AST_PAREN:
+      push(&w, n->paren.inner, d);
+      break;
+    }
+  }
+  free(w.stack);
+  free(w.names.slots);
+  return env->diags->errors == errors;
+}
+
+/* ---------------------------------------------------------------- driving */
+
+/* Scans and parses lx's text; the result is in lx->body or lx->expr. */
+static void run_parser(pcl_lexer *lx) {
+  yyscan_t scanner;
+  if (pcl_yylex_init_extra(lx, &scanner) != 0)
+    ice("cannot initialise the scanner");
+  YY_BUFFER_STATE buf = pcl_yy_scan_bytes(lx->text, (int)lx->len, scanner);
+  pcl_yyparse(scanner, lx);
+  pcl_yy_delete_buffer(buf, scanner);
+  pcl_yylex_destroy(scanner);
+}
+
+bool parse_file(parse_env *env, uint32_t file_id, ast_file *out) {
+  src_file *f = src_get(env->src, file_id);
+  out->file = file_id;
+  out->body = (ast_list){NULL, 0};
+  size_t errors = env->diags->errors;
+  if (f->len > INT32_MAX) {
+    diag_error(env->diags, (pcl_span){file_id, 0, 0}, "File too large: %s is over 2 GiB.",
+               f->path);
+    return false;
+  }
+  if (!check_encoding(env, file_id, f->text, f->len, 0, false, (pcl_span){0, 0, 0}))
+    return false;
+  size_t skip = f->len >= 3 && memcmp(f->text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+  pcl_lexer lx;
+  lex_init(&lx, env, file_id, f->text + skip, f->len - skip, (uint32_t)skip);
+  lx.start_token = TOK_START_FILE;
+  lx.tok_start = lx.pos = 0;
+  if (!lex_push(&lx, LEX_TOP))
+    ice("cannot open the top frame");
+  run_parser(&lx);
+  out->body = lx.body;
+  lex_free(&lx);
+  if (env->diags->errors != errors)
+    return false;
+  return check_trees(env, out->body, 1);
+}
+
+ast_node *parse_expression_text(parse_env *env, const char *text, size_t len, pcl_span where) {
+  size_t errors = env->diags->errors;
+  uint32_t base = where.start;
+  bool clamp = true;
+  if (where.file < env->src->count && len <= INT32_MAX) {
+    src_file *f = src_get(env->src, where.file);
+    size_t wlen = where.end >= where.start ? where.end - where.start : 0;
+    if (where.end <= f->len && wlen == len && memcmp(f->text + where.start, text, len) == 0) {
+      clamp = false;
+    } else if (where.end <= f->len && wlen == len + 2 &&
+               memcmp(f->text + where.start + 1, text, len) == 0) {
+      base = where.start + 1;
+      clamp = false;
+    }
+  }
+  if (len > INT32_MAX) {
+    diag_error(env->diags, where, "Expression too long to parse.");
+    return NULL;
+  }
+  if (!check_encoding(env, where.file, text, len, base, clamp, where))
+    return NULL;
+  pcl_lexer lx;
+  lex_init(&lx, env, where.file, text, len, base);
+  lx.clamp = clamp;
+  lx.where = where;
+  lx.start_token = TOK_START_EXPR;
+  if (!lex_push(&lx, LEX_EXPR))
+    ice("cannot open the expression frame");
+  run_parser(&lx);
+  ast_node *expr = lx.expr;
+  lex_free(&lx);
+  if (env->diags->errors != errors || !expr)
+    return NULL;
+  ast_node *roots[1] = {expr};
+  if (!check_trees(env, (ast_list){roots, 1}, 1))
+    return NULL;
+  return expr;
+}
+
+/* Reads one file into env->src; reports an I/O error. */
+static bool read_file(parse_env *env, const char *path, uint32_t *id) {
+  const char *err;
+  if (src_read(env->src, path, id, &err))
+    return true;
+  diag_error_global(env->diags, "cannot read '%s': %s", path, err);
+  return false;
+}
+
+parse_status parse_program(parse_env *env, const char *path, ast_program *out) {
+  out->files = NULL;
+  out->count = 0;
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    diag_error_global(env->diags, "cannot read '%s': %s", path, strerror(errno));
+    return PARSE_IO_ERROR;
+  }
+  char **paths = NULL;
+  size_t count = 0;
+  if (S_ISDIR(st.st_mode)) {
+    const char *err;
+    if (!src_list_dir(path, &paths, &count, &err)) {
+      diag_error_global(env->diags, "cannot read directory '%s': %s", path, err);
+      return PARSE_IO_ERROR;
+    }
+    if (count == 0) {
+      free(paths);
+      diag_error_global(env->diags, "no .pp files in directory '%s'", path);
+      return PARSE_IO_ERROR;
+    }
+  } else {
+    paths = xmalloc(sizeof *paths);
+    paths[0] = xstrdup(path);
+    count = 1;
+  }
+  parse_status status = PARSE_OK;
+  uint32_t *ids = xmalloc(count * sizeof *ids);
+  for (size_t i = 0; i < count && status == PARSE_OK; i++)
+    if (!read_file(env, paths[i], &ids[i]))
+      status = PARSE_IO_ERROR;
+  if (status == PARSE_OK) {
+    out->files = ARENA_NEW_ARRAY(env->arena, ast_file, count);
+    out->count = count;
+    for (size_t i = 0; i < count; i++)
+      if (!parse_file(env, ids[i], &out->files[i]))
+        status = PARSE_ERRORS;
+  }
+  for (size_t i = 0; i < count; i++)
+    free(paths[i]);
+  free(paths);
+  free(ids);
+  return status;
+}

@@ -1,0 +1,1055 @@
+/* pcl.y: the grammar of PCL source (HCL native syntax, syntax.md §7).
+ *
+ * Input: the tokens of pcl.l, starting with START_FILE (a whole file: a body
+ * of attributes and blocks) or START_EXPR (one standalone expression).
+ * Output: AST nodes (ast.h) in the arena; ctx->body or ctx->expr.  Actions
+ * only build nodes; the few checks made here are those that need the shape
+ * of a construct as written (a template used as a block label, a legacy
+ * index like `x.0.1`, the keywords of for expressions).
+ *
+ * Newlines reach the grammar only where the scanner decides they matter
+ * (syntax.md §6), so attribute values and object items end at the end of a
+ * line while parenthesised expressions may span lines.  Error recovery
+ * resynchronises at the end of a body line, at `}` of blocks and objects,
+ * at `]`, `)` and the end of template sequences; yyreport_syntax_error turns
+ * the parser's state into HCL's diagnostic titles where one applies and
+ * otherwise reports the unexpected token and up to 4 expected ones. */
+
+%require "3.8"
+%define api.pure full
+%define api.prefix {pcl_yy}
+%define api.token.prefix {TOK_}
+%define api.location.type {pcl_span}
+%define parse.error custom
+%define parse.lac full
+%locations
+%header
+/* No conflicts of any kind.  (`%expect-rr` is for GLR parsers only and
+   bison -Werror rejects it here; a deterministic parser reports every
+   reduce/reduce conflict anyway, which -Werror turns into a failure.) */
+%expect 0
+%lex-param {yyscan_t scanner}
+%parse-param {yyscan_t scanner} {pcl_parse_ctx *ctx}
+
+%code requires {
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ast.h"
+#include "lex.h"
+
+#ifndef YY_TYPEDEF_YY_SCANNER_T
+#define YY_TYPEDEF_YY_SCANNER_T
+typedef void *yyscan_t;
+#endif
+
+/* A list of nodes being built (arena storage, grown by doubling). */
+typedef struct parse_list {
+  ast_node **items;
+  size_t count, cap;
+} parse_list;
+
+/* Block labels being gathered. */
+typedef struct parse_labels {
+  ast_label *items;
+  size_t count, cap;
+} parse_labels;
+
+/* A postfix chain being built: `node` is the whole expression so far.  Inside
+ * a full splat `a[*]...`, later steps apply to each element: they extend
+ * full->splat.each.  Inside an attribute-only splat `a.*...`, `.name` and
+ * `.N` steps extend attr->splat.each. */
+typedef struct parse_chain {
+  ast_node *node;
+  ast_node *full;
+  ast_node *attr;
+  uint32_t end; /* End offset of the last step. */
+} parse_chain;
+}
+
+%code top {
+/* The parser's stack may grow this deep (nested unary operators and
+ * conditionals); beyond it the parse fails with "Nesting too deep". */
+#define YYMAXDEPTH 100000
+}
+
+%code {
+#include <string.h>
+
+#include "util.h"
+
+int pcl_yylex(PCL_YYSTYPE *lval, pcl_span *lloc, yyscan_t scanner);
+static void pcl_yyerror(pcl_span *loc, yyscan_t scanner, pcl_parse_ctx *ctx, const char *msg);
+
+#define YYLLOC_DEFAULT(cur, rhs, n)                                              \
+  do {                                                                           \
+    if (n) {                                                                     \
+      (cur).file = YYRHSLOC(rhs, 1).file;                                        \
+      (cur).start = YYRHSLOC(rhs, 1).start;                                      \
+      (cur).end = YYRHSLOC(rhs, n).end;                                          \
+    } else {                                                                     \
+      (cur).file = YYRHSLOC(rhs, 0).file;                                        \
+      (cur).start = (cur).end = YYRHSLOC(rhs, 0).end;                            \
+    }                                                                            \
+  } while (0)
+
+static ast_node *node(pcl_parse_ctx *ctx, ast_kind kind, pcl_span span);
+static void list_push(pcl_parse_ctx *ctx, parse_list *l, ast_node *n);
+static ast_list list_done(parse_list l);
+static void labels_push(pcl_parse_ctx *ctx, parse_labels *l, ast_label label);
+static ast_node *binary(pcl_parse_ctx *ctx, ast_binary_op op, ast_node *lhs, ast_node *rhs,
+                        pcl_span span, pcl_span op_span);
+static ast_node *unary(pcl_parse_ctx *ctx, ast_unary_op op, ast_node *operand, pcl_span span);
+static ast_node *name_term(pcl_parse_ctx *ctx, const char *name, pcl_span span);
+static ast_node *template(pcl_parse_ctx *ctx, parse_list parts, pcl_span span, bool heredoc,
+                          bool flush);
+static ast_label label_of(pcl_parse_ctx *ctx, ast_node *tmpl);
+static parse_chain chain_start(ast_node *term);
+static void chain_attr(pcl_parse_ctx *ctx, parse_chain *c, const char *name, pcl_span name_span,
+                       pcl_span dot_span);
+static void chain_legacy(pcl_parse_ctx *ctx, parse_chain *c, const char *number,
+                         pcl_span num_span, pcl_span dot_span);
+static void chain_index(pcl_parse_ctx *ctx, parse_chain *c, ast_node *key, pcl_span close);
+static void chain_attr_splat(pcl_parse_ctx *ctx, parse_chain *c, pcl_span marker);
+static void chain_full_splat(pcl_parse_ctx *ctx, parse_chain *c, pcl_span marker);
+static ast_node *chain_finish(parse_chain c);
+static ast_node *for_head(pcl_parse_ctx *ctx, ast_name key, ast_name value, const char *in,
+                          pcl_span in_span, ast_node *collection);
+static ast_node *for_finish(pcl_parse_ctx *ctx, ast_node *f, bool is_object, ast_node *first,
+                            ast_node *arrow_value, pcl_span value_span, bool grouping,
+                            pcl_span group_span, ast_node *cond, pcl_span span);
+static ast_node *for_cond(pcl_parse_ctx *ctx, const char *kw, pcl_span kw_span, ast_node *cond);
+}
+
+%union {
+  ast_node *node;
+  const char *str;
+  bool flag;
+  parse_list list;
+  parse_labels labels;
+  parse_chain chain;
+  ast_label label;
+}
+
+%initial-action {
+  @$ = (pcl_span){ctx->file, 0, 0};
+}
+
+%token END 0 "end of file"
+%token START_FILE "start of file"
+%token START_EXPR "start of expression"
+%token NEWLINE "newline"
+%token <str> IDENT "identifier"
+%token <str> NUMBER "number"
+%token FOR "'for'"
+%token OQUOTE "string"
+%token CQUOTE "end of string"
+%token <flag> HEREDOC_BEGIN "heredoc"
+%token HEREDOC_END "end of heredoc"
+%token <node> TLIT "template text"
+%token TINTERP "'${'"
+%token TCLOSE "'}' of a template sequence"
+%token D_IF "'%{if'"
+%token D_ELSE "'%{else'"
+%token D_ENDIF "'%{endif'"
+%token D_FOR "'%{for'"
+%token D_ENDFOR "'%{endfor'"
+%token D_BAD "invalid template directive"
+%token EQ "'='"
+%token EQEQ "'=='"
+%token NE "'!='"
+%token LT "'<'"
+%token LE "'<='"
+%token GT "'>'"
+%token GE "'>='"
+%token AND "'&&'"
+%token OR "'||'"
+%token PLUS "'+'"
+%token MINUS "'-'"
+%token STAR "'*'"
+%token SLASH "'/'"
+%token PERCENT "'%'"
+%token BANG "'!'"
+%token QUESTION "'?'"
+%token COLON "':'"
+%token DCOLON "'::'"
+%token ELLIPSIS "'...'"
+%token ARROW "'=>'"
+%token DOT "'.'"
+%token COMMA "','"
+%token LPAREN "'('"
+%token RPAREN "')'"
+%token LBRACK "'['"
+%token RBRACK "']'"
+%token LBRACE "'{'"
+%token RBRACE "'}'"
+%token INVALID "invalid character"
+
+%right QUESTION COLON
+%left OR
+%left AND
+%left EQEQ NE
+%left LT LE GT GE
+%left PLUS MINUS
+%left STAR SLASH PERCENT
+
+%type <list> body tparts args items ob_open ob_item
+%type <labels> labels
+%type <label> label
+%type <node> attribute block expr unary term template quoted call tuple object obj_item
+%type <node> for_tuple for_object for_head for_arrow for_cond tpart tif tfor
+%type <str> fname
+%type <chain> postfix
+%type <flag> for_group
+
+%%
+
+start
+  : START_FILE body         { ctx->body = list_done($2); }
+  | START_EXPR expr         { ctx->expr = $2; }
+  ;
+
+/* ------------------------------------------------------------- structure */
+
+body
+  : %empty                  { $$ = (parse_list){0}; }
+  | body NEWLINE            { $$ = $1; }
+  | body attribute NEWLINE  { $$ = $1; list_push(ctx, &$$, $2); }
+  | body block NEWLINE      { $$ = $1; list_push(ctx, &$$, $2); }
+  | body error NEWLINE      { $$ = $1; yyerrok; }
+  ;
+
+attribute
+  : IDENT EQ expr
+      {
+        $$ = node(ctx, AST_ATTRIBUTE, @$);
+        $$->attribute.name = (ast_name){$1, @1};
+        $$->attribute.value = $3;
+      }
+  ;
+
+block
+  : IDENT labels LBRACE RBRACE
+      {
+        $$ = node(ctx, AST_BLOCK, @$);
+        $$->block.type = (ast_name){$1, @1};
+        $$->block.labels = $2.items;
+        $$->block.nlabels = $2.count;
+        $$->block.open_brace = @3;
+        $$->block.close_brace = @4;
+      }
+  | IDENT labels LBRACE NEWLINE body RBRACE
+      {
+        $$ = node(ctx, AST_BLOCK, @$);
+        $$->block.type = (ast_name){$1, @1};
+        $$->block.labels = $2.items;
+        $$->block.nlabels = $2.count;
+        $$->block.body = list_done($5);
+        $$->block.open_brace = @3;
+        $$->block.close_brace = @6;
+      }
+  | IDENT labels LBRACE NEWLINE body error RBRACE
+      {
+        $$ = node(ctx, AST_BLOCK, @$);
+        $$->block.type = (ast_name){$1, @1};
+        $$->block.labels = $2.items;
+        $$->block.nlabels = $2.count;
+        $$->block.body = list_done($5);
+        $$->block.open_brace = @3;
+        $$->block.close_brace = @7;
+        yyerrok;
+      }
+  | IDENT labels LBRACE attribute RBRACE
+      {
+        $$ = node(ctx, AST_BLOCK, @$);
+        $$->block.type = (ast_name){$1, @1};
+        $$->block.labels = $2.items;
+        $$->block.nlabels = $2.count;
+        parse_list one = {0};
+        list_push(ctx, &one, $4);
+        $$->block.body = list_done(one);
+        $$->block.open_brace = @3;
+        $$->block.close_brace = @5;
+        $$->block.one_line = true;
+      }
+  ;
+
+labels
+  : %empty                  { $$ = (parse_labels){0}; }
+  | labels label            { $$ = $1; labels_push(ctx, &$$, $2); }
+  ;
+
+label
+  : IDENT                   { $$ = (ast_label){$1, @1, false}; }
+  | quoted                  { $$ = label_of(ctx, $1); }
+  ;
+
+/* ----------------------------------------------------------- expressions */
+
+expr
+  : expr QUESTION expr COLON expr
+      {
+        $$ = node(ctx, AST_CONDITIONAL, @$);
+        $$->cond.cond = $1;
+        $$->cond.then = $3;
+        $$->cond.else_ = $5;
+      }
+  | expr OR expr            { $$ = binary(ctx, AST_OP_OR, $1, $3, @$, @2); }
+  | expr AND expr           { $$ = binary(ctx, AST_OP_AND, $1, $3, @$, @2); }
+  | expr EQEQ expr          { $$ = binary(ctx, AST_OP_EQ, $1, $3, @$, @2); }
+  | expr NE expr            { $$ = binary(ctx, AST_OP_NE, $1, $3, @$, @2); }
+  | expr LT expr            { $$ = binary(ctx, AST_OP_LT, $1, $3, @$, @2); }
+  | expr LE expr            { $$ = binary(ctx, AST_OP_LE, $1, $3, @$, @2); }
+  | expr GT expr            { $$ = binary(ctx, AST_OP_GT, $1, $3, @$, @2); }
+  | expr GE expr            { $$ = binary(ctx, AST_OP_GE, $1, $3, @$, @2); }
+  | expr PLUS expr          { $$ = binary(ctx, AST_OP_ADD, $1, $3, @$, @2); }
+  | expr MINUS expr         { $$ = binary(ctx, AST_OP_SUB, $1, $3, @$, @2); }
+  | expr STAR expr          { $$ = binary(ctx, AST_OP_MUL, $1, $3, @$, @2); }
+  | expr SLASH expr         { $$ = binary(ctx, AST_OP_DIV, $1, $3, @$, @2); }
+  | expr PERCENT expr       { $$ = binary(ctx, AST_OP_MOD, $1, $3, @$, @2); }
+  | unary                   { $$ = $1; }
+  ;
+
+/* The operand of a unary operator is a term with its traversals, so
+ * `-a.b` is `-(a.b)` and `-1 + 2` is `(-1) + 2`. */
+unary
+  : postfix                 { $$ = chain_finish($1); }
+  | MINUS unary             { $$ = unary(ctx, AST_OP_NEG, $2, @$); }
+  | BANG unary              { $$ = unary(ctx, AST_OP_NOT, $2, @$); }
+  ;
+
+postfix
+  : term                    { $$ = chain_start($1); }
+  | postfix DOT IDENT       { $$ = $1; chain_attr(ctx, &$$, $3, @3, @2); }
+  | postfix DOT NUMBER      { $$ = $1; chain_legacy(ctx, &$$, $3, @3, @2); }
+  | postfix DOT STAR        { $$ = $1; chain_attr_splat(ctx, &$$, (pcl_span){@2.file, @2.start, @3.end}); }
+  | postfix LBRACK expr RBRACK
+                            { $$ = $1; chain_index(ctx, &$$, $3, @4); }
+  | postfix LBRACK STAR RBRACK
+                            { $$ = $1; chain_full_splat(ctx, &$$, (pcl_span){@2.file, @2.start, @4.end}); }
+  | postfix LBRACK error RBRACK
+                            { $$ = $1; yyerrok; }
+  ;
+
+term
+  : NUMBER
+      {
+        $$ = node(ctx, AST_NUMBER, @$);
+        $$->number.text = $1;
+      }
+  | IDENT                   { $$ = name_term(ctx, $1, @1); }
+  | template                { $$ = $1; }
+  | call                    { $$ = $1; }
+  | tuple                   { $$ = $1; }
+  | object                  { $$ = $1; }
+  | for_tuple               { $$ = $1; }
+  | for_object              { $$ = $1; }
+  | LPAREN expr RPAREN
+      {
+        $$ = node(ctx, AST_PAREN, @$);
+        $$->paren.inner = $2;
+      }
+  | LPAREN error RPAREN
+      {
+        $$ = node(ctx, AST_PAREN, @$);
+        yyerrok;
+      }
+  ;
+
+call
+  : fname LPAREN RPAREN
+      {
+        $$ = node(ctx, AST_CALL, @$);
+        $$->call.name = (ast_name){$1, @1};
+      }
+  | fname LPAREN args RPAREN
+      {
+        $$ = node(ctx, AST_CALL, @$);
+        $$->call.name = (ast_name){$1, @1};
+        $$->call.args = list_done($3);
+      }
+  | fname LPAREN args COMMA RPAREN
+      {
+        $$ = node(ctx, AST_CALL, @$);
+        $$->call.name = (ast_name){$1, @1};
+        $$->call.args = list_done($3);
+      }
+  | fname LPAREN args ELLIPSIS RPAREN
+      {
+        $$ = node(ctx, AST_CALL, @$);
+        $$->call.name = (ast_name){$1, @1};
+        $$->call.args = list_done($3);
+        $$->call.expand_final = true;
+      }
+  | fname LPAREN error RPAREN
+      {
+        $$ = node(ctx, AST_CALL, @$);
+        $$->call.name = (ast_name){$1, @1};
+        yyerrok;
+      }
+  ;
+
+/* A function name; namespaced names are interned as written, `ns::fn`. */
+fname
+  : IDENT                   { $$ = $1; }
+  | fname DCOLON IDENT
+      {
+        size_t a = strlen($1), b = strlen($3);
+        char *s = arena_alloc(ctx->env->arena, a + b + 3);
+        memcpy(s, $1, a);
+        memcpy(s + a, "::", 2);
+        memcpy(s + a + 2, $3, b + 1);
+        $$ = intern_n(ctx->env->intern, s, a + b + 2);
+      }
+  ;
+
+args
+  : expr                    { $$ = (parse_list){0}; list_push(ctx, &$$, $1); }
+  | args COMMA expr         { $$ = $1; list_push(ctx, &$$, $3); }
+  ;
+
+tuple
+  : LBRACK RBRACK           { $$ = node(ctx, AST_TUPLE, @$); }
+  | LBRACK items RBRACK
+      {
+        $$ = node(ctx, AST_TUPLE, @$);
+        $$->tuple.items = list_done($2);
+      }
+  | LBRACK items COMMA RBRACK
+      {
+        $$ = node(ctx, AST_TUPLE, @$);
+        $$->tuple.items = list_done($2);
+      }
+  | LBRACK error RBRACK
+      {
+        $$ = node(ctx, AST_TUPLE, @$);
+        yyerrok;
+      }
+  ;
+
+items
+  : expr                    { $$ = (parse_list){0}; list_push(ctx, &$$, $1); }
+  | items COMMA expr        { $$ = $1; list_push(ctx, &$$, $3); }
+  ;
+
+/* Object items are separated by a comma or a newline; blank lines may appear
+ * anywhere between items. */
+object
+  : LBRACE ob_open RBRACE
+      {
+        $$ = node(ctx, AST_OBJECT, @$);
+        $$->object.items = list_done($2);
+      }
+  | LBRACE ob_item RBRACE
+      {
+        $$ = node(ctx, AST_OBJECT, @$);
+        $$->object.items = list_done($2);
+      }
+  | LBRACE error RBRACE
+      {
+        $$ = node(ctx, AST_OBJECT, @$);
+        yyerrok;
+      }
+  ;
+
+ob_open
+  : %empty                  { $$ = (parse_list){0}; }
+  | ob_open NEWLINE         { $$ = $1; }
+  | ob_item COMMA           { $$ = $1; }
+  | ob_item NEWLINE         { $$ = $1; }
+  ;
+
+ob_item
+  : ob_open obj_item        { $$ = $1; list_push(ctx, &$$, $2); }
+  ;
+
+obj_item
+  : expr EQ expr
+      {
+        $$ = node(ctx, AST_OBJECT_ITEM, @$);
+        $$->item.key = $1;
+        $$->item.value = $3;
+      }
+  | expr COLON expr
+      {
+        $$ = node(ctx, AST_OBJECT_ITEM, @$);
+        $$->item.key = $1;
+        $$->item.value = $3;
+        $$->item.colon = true;
+      }
+  ;
+
+for_tuple
+  : LBRACK FOR for_head COLON expr for_arrow for_group for_cond RBRACK
+      { $$ = for_finish(ctx, $3, false, $5, $6, @6, $7, @7, $8, @$); }
+  ;
+
+for_object
+  : LBRACE FOR for_head COLON expr for_arrow for_group for_cond RBRACE
+      { $$ = for_finish(ctx, $3, true, $5, $6, @5, $7, @7, $8, @$); }
+  ;
+
+for_head
+  : IDENT IDENT expr
+      { $$ = for_head(ctx, (ast_name){NULL, @1}, (ast_name){$1, @1}, $2, @2, $3); }
+  | IDENT COMMA IDENT IDENT expr
+      { $$ = for_head(ctx, (ast_name){$1, @1}, (ast_name){$3, @3}, $4, @4, $5); }
+  ;
+
+for_arrow
+  : %empty                  { $$ = NULL; }
+  | ARROW expr              { $$ = $2; }
+  ;
+
+for_group
+  : %empty                  { $$ = false; }
+  | ELLIPSIS                { $$ = true; }
+  ;
+
+for_cond
+  : %empty                  { $$ = NULL; }
+  | IDENT expr              { $$ = for_cond(ctx, $1, @1, $2); }
+  ;
+
+/* ------------------------------------------------------------- templates */
+
+template
+  : quoted                  { $$ = $1; }
+  | HEREDOC_BEGIN tparts HEREDOC_END
+                            { $$ = template(ctx, $2, @$, true, $1); }
+  ;
+
+quoted
+  : OQUOTE tparts CQUOTE    { $$ = template(ctx, $2, @$, false, false); }
+  ;
+
+tparts
+  : %empty                  { $$ = (parse_list){0}; }
+  | tparts tpart            { $$ = $1; if ($2) list_push(ctx, &$$, $2); }
+  ;
+
+tpart
+  : TLIT                    { $$ = $1; }
+  | TINTERP expr TCLOSE     { $$ = $2; }
+  | TINTERP error TCLOSE    { $$ = NULL; yyerrok; }
+  | tif                     { $$ = $1; }
+  | tfor                    { $$ = $1; }
+  | error TCLOSE            { $$ = NULL; yyerrok; }
+  ;
+
+tif
+  : D_IF expr TCLOSE tparts D_ENDIF TCLOSE
+      {
+        $$ = node(ctx, AST_TEMPLATE_IF, @$);
+        $$->tif.cond = $2;
+        $$->tif.then = template(ctx, $4, @4, false, false);
+      }
+  | D_IF expr TCLOSE tparts D_ELSE TCLOSE tparts D_ENDIF TCLOSE
+      {
+        $$ = node(ctx, AST_TEMPLATE_IF, @$);
+        $$->tif.cond = $2;
+        $$->tif.then = template(ctx, $4, @4, false, false);
+        $$->tif.else_ = template(ctx, $7, @7, false, false);
+      }
+  | D_IF expr TCLOSE tparts error
+      {
+        $$ = node(ctx, AST_TEMPLATE_IF, @$);
+        $$->tif.cond = $2;
+        $$->tif.then = template(ctx, $4, @4, false, false);
+      }
+  | D_IF expr TCLOSE tparts D_ELSE TCLOSE tparts error
+      {
+        $$ = node(ctx, AST_TEMPLATE_IF, @$);
+        $$->tif.cond = $2;
+        $$->tif.then = template(ctx, $4, @4, false, false);
+        $$->tif.else_ = template(ctx, $7, @7, false, false);
+      }
+  ;
+
+tfor
+  : D_FOR for_head TCLOSE tparts D_ENDFOR TCLOSE
+      {
+        $$ = node(ctx, AST_TEMPLATE_FOR, @$);
+        $$->tfor.key = $2->for_expr.key_var;
+        $$->tfor.value = $2->for_expr.value_var;
+        $$->tfor.collection = $2->for_expr.collection;
+        $$->tfor.body = template(ctx, $4, @4, false, false);
+      }
+  | D_FOR for_head TCLOSE tparts error
+      {
+        $$ = node(ctx, AST_TEMPLATE_FOR, @$);
+        $$->tfor.key = $2->for_expr.key_var;
+        $$->tfor.value = $2->for_expr.value_var;
+        $$->tfor.collection = $2->for_expr.collection;
+        $$->tfor.body = template(ctx, $4, @4, false, false);
+      }
+  ;
+
+%%
+
+static ast_node *node(pcl_parse_ctx *ctx, ast_kind kind, pcl_span span) {
+  return ast_new(ctx->env->arena, kind, ctx->clamp ? ctx->where : span);
+}
+
+static void list_push(pcl_parse_ctx *ctx, parse_list *l, ast_node *n) {
+  if (!n)
+    return;
+  if (l->count == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 4;
+    ast_node **items = arena_alloc(ctx->env->arena, cap * sizeof *items);
+    if (l->count)
+      memcpy(items, l->items, l->count * sizeof *items);
+    l->items = items;
+    l->cap = cap;
+  }
+  l->items[l->count++] = n;
+}
+
+static ast_list list_done(parse_list l) {
+  return (ast_list){l.items, l.count};
+}
+
+static void labels_push(pcl_parse_ctx *ctx, parse_labels *l, ast_label label) {
+  if (l->count == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 2;
+    ast_label *items = arena_alloc(ctx->env->arena, cap * sizeof *items);
+    if (l->count)
+      memcpy(items, l->items, l->count * sizeof *items);
+    l->items = items;
+    l->cap = cap;
+  }
+  l->items[l->count++] = label;
+}
+
+static ast_node *binary(pcl_parse_ctx *ctx, ast_binary_op op, ast_node *lhs, ast_node *rhs,
+                        pcl_span span, pcl_span op_span) {
+  ast_node *n = node(ctx, AST_BINARY, span);
+  n->binary.op = op;
+  n->binary.lhs = lhs;
+  n->binary.rhs = rhs;
+  n->binary.op_span = ctx->clamp ? ctx->where : op_span;
+  return n;
+}
+
+static ast_node *unary(pcl_parse_ctx *ctx, ast_unary_op op, ast_node *operand, pcl_span span) {
+  ast_node *n = node(ctx, AST_UNARY, span);
+  n->unary.op = op;
+  n->unary.operand = operand;
+  return n;
+}
+
+/* A bare name in expression position: true, false and null are literals
+ * there (syntax.md §2.3), anything else is a variable reference. */
+static ast_node *name_term(pcl_parse_ctx *ctx, const char *name, pcl_span span) {
+  if (name == ctx->kw_true || name == ctx->kw_false) {
+    ast_node *n = node(ctx, AST_BOOL, span);
+    n->boolean.value = name == ctx->kw_true;
+    return n;
+  }
+  if (name == ctx->kw_null)
+    return node(ctx, AST_NULL, span);
+  ast_node *n = node(ctx, AST_VARIABLE, span);
+  n->variable.name = name;
+  return n;
+}
+
+/* A template; one without parts gets one empty literal (as in HCL). */
+static ast_node *template(pcl_parse_ctx *ctx, parse_list parts, pcl_span span, bool heredoc,
+                          bool flush) {
+  if (parts.count == 0) {
+    ast_node *lit = node(ctx, AST_TEMPLATE_LITERAL, (pcl_span){span.file, span.end, span.end});
+    if (!heredoc && span.end > span.start)
+      lit->span = (pcl_span){span.file, span.end - 1, span.end - 1};
+    lit->literal.text = "";
+    lit->literal.len = 0;
+    list_push(ctx, &parts, lit);
+  }
+  ast_node *n = node(ctx, AST_TEMPLATE, span);
+  n->template.parts = list_done(parts);
+  n->template.heredoc = heredoc;
+  n->template.flush = flush;
+  return n;
+}
+
+/* A quoted block label: its text, which must not contain sequences. */
+static ast_label label_of(pcl_parse_ctx *ctx, ast_node *tmpl) {
+  ast_label label = {"", tmpl->span, true};
+  ast_list parts = tmpl->template.parts;
+  if (parts.count == 1 && parts.items[0]->kind == AST_TEMPLATE_LITERAL) {
+    ast_node *lit = parts.items[0];
+    label.text = intern_n(ctx->env->intern, lit->literal.text, lit->literal.len);
+  } else {
+    lex_error_at(ctx, tmpl->span,
+                 "Invalid string literal: Template sequences are not allowed in this string. "
+                 "To include a literal \"$\", double it (as \"$$\") to escape it.");
+  }
+  return label;
+}
+
+static parse_chain chain_start(ast_node *term) {
+  return (parse_chain){term, NULL, NULL, term->span.end};
+}
+
+/* The node a traversal step applies to, and where its result goes. */
+static ast_node **chain_slot(parse_chain *c, bool attr_step) {
+  if (attr_step && c->attr)
+    return &c->attr->splat.each;
+  if (c->full)
+    return &c->full->splat.each;
+  return &c->node;
+}
+
+/* Records the end of a step: an open attribute-only splat grows with it. */
+static void chain_extend(parse_chain *c, uint32_t end) {
+  c->end = end;
+  if (c->attr)
+    c->attr->span.end = end;
+}
+
+static void chain_attr(pcl_parse_ctx *ctx, parse_chain *c, const char *name, pcl_span name_span,
+                       pcl_span dot_span) {
+  (void)dot_span;
+  ast_node **slot = chain_slot(c, true);
+  ast_node *n = node(ctx, AST_GET_ATTR, (pcl_span){name_span.file, (*slot)->span.start, name_span.end});
+  n->get_attr.object = *slot;
+  n->get_attr.name = (ast_name){name, ctx->clamp ? ctx->where : name_span};
+  *slot = n;
+  chain_extend(c, name_span.end);
+}
+
+static void chain_legacy(pcl_parse_ctx *ctx, parse_chain *c, const char *number,
+                         pcl_span num_span, pcl_span dot_span) {
+  (void)dot_span;
+  const char *dot = strchr(number, '.');
+  if (dot) {
+    lex_error_at(ctx, num_span,
+                 "Invalid legacy index syntax: When using the legacy index syntax, chaining two "
+                 "indexes together is not permitted. Use the proper index syntax instead%s, "
+                 "like %s[%.*s][%s].",
+                 c->attr ? " with a splat expression" : "", c->attr ? "[*]." : "",
+                 (int)(dot - number), number, dot + 1);
+  }
+  ast_node **slot = chain_slot(c, true);
+  ast_node *key = node(ctx, AST_NUMBER, num_span);
+  key->number.text = number;
+  ast_node *n = node(ctx, AST_INDEX, (pcl_span){num_span.file, (*slot)->span.start, num_span.end});
+  n->index.collection = *slot;
+  n->index.key = key;
+  n->index.legacy = true;
+  *slot = n;
+  chain_extend(c, num_span.end);
+}
+
+static void chain_index(pcl_parse_ctx *ctx, parse_chain *c, ast_node *key, pcl_span close) {
+  c->attr = NULL;
+  ast_node **slot = chain_slot(c, false);
+  ast_node *n = node(ctx, AST_INDEX, (pcl_span){close.file, (*slot)->span.start, close.end});
+  n->index.collection = *slot;
+  n->index.key = key;
+  *slot = n;
+  chain_extend(c, close.end);
+}
+
+/* Makes a splat of *slot whose per-element expression starts as the item. */
+static ast_node *new_splat(pcl_parse_ctx *ctx, ast_node **slot, pcl_span marker, bool full) {
+  ast_node *item = node(ctx, AST_SPLAT_ITEM, marker);
+  ast_node *s = node(ctx, AST_SPLAT, (pcl_span){marker.file, (*slot)->span.start, marker.end});
+  s->splat.source = *slot;
+  s->splat.each = item;
+  s->splat.item = item;
+  s->splat.full = full;
+  *slot = s;
+  return s;
+}
+
+static void chain_attr_splat(pcl_parse_ctx *ctx, parse_chain *c, pcl_span marker) {
+  if (c->attr) {
+    lex_error_at(ctx, (pcl_span){marker.file, marker.end - 1, marker.end},
+                 "Nested splat expression not allowed: A splat expression (*) cannot be used "
+                 "inside another attribute-only splat expression.");
+    return;
+  }
+  c->attr = new_splat(ctx, chain_slot(c, false), marker, false);
+  chain_extend(c, marker.end);
+}
+
+static void chain_full_splat(pcl_parse_ctx *ctx, parse_chain *c, pcl_span marker) {
+  c->attr = NULL;
+  c->full = new_splat(ctx, chain_slot(c, false), marker, true);
+  chain_extend(c, marker.end);
+}
+
+/* A full splat takes every later step, so it (and every full splat inside
+ * it) ends where the chain ends. */
+static ast_node *chain_finish(parse_chain c) {
+  if (c.full) {
+    for (ast_node *n = c.node; n && n->kind == AST_SPLAT && n->splat.full; n = n->splat.each)
+      if (n->span.end < c.end)
+        n->span.end = c.end;
+  }
+  return c.node;
+}
+
+static ast_node *for_head(pcl_parse_ctx *ctx, ast_name key, ast_name value, const char *in,
+                          pcl_span in_span, ast_node *collection) {
+  if (in != ctx->kw_in)
+    lex_error_at(ctx, in_span,
+                 "Invalid 'for' expression: For expression requires the 'in' keyword after its "
+                 "name declarations.");
+  if (ctx->clamp) {
+    key.span = ctx->where;
+    value.span = ctx->where;
+  }
+  ast_node *f = node(ctx, AST_FOR, (pcl_span){0, 0, 0});
+  f->for_expr.key_var = key;
+  f->for_expr.value_var = value;
+  f->for_expr.collection = collection;
+  return f;
+}
+
+static ast_node *for_cond(pcl_parse_ctx *ctx, const char *kw, pcl_span kw_span, ast_node *cond) {
+  if (kw != ctx->kw_if)
+    lex_error_at(ctx, kw_span,
+                 "Invalid 'for' expression: Extra characters after the end of the 'for' "
+                 "expression; only an 'if' clause may follow the result expression.");
+  return cond;
+}
+
+static ast_node *for_finish(pcl_parse_ctx *ctx, ast_node *f, bool is_object, ast_node *first,
+                            ast_node *arrow_value, pcl_span value_span, bool grouping,
+                            pcl_span group_span, ast_node *cond, pcl_span span) {
+  f->span = ctx->clamp ? ctx->where : span;
+  f->for_expr.is_object = is_object;
+  f->for_expr.grouping = grouping;
+  f->for_expr.cond = cond;
+  if (arrow_value) {
+    f->for_expr.key = first;
+    f->for_expr.value = arrow_value;
+  } else {
+    f->for_expr.value = first;
+  }
+  if (!is_object && arrow_value)
+    lex_error_at(ctx, value_span,
+                 "Invalid 'for' expression: Key expression is not valid when building a tuple.");
+  if (!is_object && grouping)
+    lex_error_at(ctx, group_span,
+                 "Invalid 'for' expression: Grouping ellipsis (...) cannot be used when "
+                 "building a tuple.");
+  if (is_object && !arrow_value)
+    lex_error_at(ctx, value_span,
+                 "Invalid 'for' expression: Key expression is required when building an "
+                 "object.");
+  return f;
+}
+
+/* Bison calls this only when its stack is exhausted. */
+static void pcl_yyerror(pcl_span *loc, yyscan_t scanner, pcl_parse_ctx *ctx, const char *msg) {
+  (void)scanner;
+  (void)msg;
+  lex_error_at(ctx, *loc,
+               "Nesting too deep: This expression is nested too deeply to be parsed.");
+  ctx->fatal = true;
+}
+
+/* ------------------------------------------------------ syntax errors */
+
+/* Operator-like tokens that could continue an expression; they are left
+ * out of "expected" lists, which would otherwise always be long. */
+static bool continues_expression(yysymbol_kind_t s) {
+  switch (s) {
+  case YYSYMBOL_QUESTION:
+  case YYSYMBOL_OR:
+  case YYSYMBOL_AND:
+  case YYSYMBOL_EQEQ:
+  case YYSYMBOL_NE:
+  case YYSYMBOL_LT:
+  case YYSYMBOL_LE:
+  case YYSYMBOL_GT:
+  case YYSYMBOL_GE:
+  case YYSYMBOL_PLUS:
+  case YYSYMBOL_MINUS:
+  case YYSYMBOL_STAR:
+  case YYSYMBOL_SLASH:
+  case YYSYMBOL_PERCENT:
+  case YYSYMBOL_DOT:
+  case YYSYMBOL_LBRACK:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* The innermost template sequence frame, to word "extra characters". */
+static lex_frame_kind innermost_sequence(pcl_parse_ctx *ctx) {
+  for (size_t i = ctx->nframes; i-- > 0;)
+    if (ctx->frames[i].kind == LEX_INTERP || ctx->frames[i].kind == LEX_DIRECTIVE)
+      return ctx->frames[i].kind;
+  return LEX_INTERP;
+}
+
+/* Chooses HCL's wording for the common situations, identified by the set of
+ * tokens the parser would have accepted. */
+static const char *classify(pcl_parse_ctx *ctx, yysymbol_kind_t la, const bool *has) {
+  switch (la) {
+  case YYSYMBOL_D_ELSE:
+    if (has[YYSYMBOL_D_ENDFOR])
+      return "Unexpected else directive: An else clause is not expected for a for directive.";
+    if (has[YYSYMBOL_D_ENDIF])
+      return "Unexpected else directive: This if directive already has an else clause.";
+    return "Unexpected else directive: An else directive must follow an if directive.";
+  case YYSYMBOL_D_ENDIF:
+    if (has[YYSYMBOL_D_ENDFOR])
+      return "Unexpected endif directive: Expected an endfor directive to close the for "
+             "directive.";
+    return "Unexpected endif directive: An endif directive must follow an if directive.";
+  case YYSYMBOL_D_ENDFOR:
+    if (has[YYSYMBOL_D_ENDIF])
+      return "Unexpected endfor directive: Expected an endif directive to close the if "
+             "directive.";
+    return "Unexpected endfor directive: An endfor directive must follow a for directive.";
+  case YYSYMBOL_CQUOTE:
+  case YYSYMBOL_HEREDOC_END:
+    if (has[YYSYMBOL_D_ENDIF])
+      return "Unexpected end of template: The if directive is missing its corresponding "
+             "endif directive.";
+    if (has[YYSYMBOL_D_ENDFOR])
+      return "Unexpected end of template: The for directive is missing its corresponding "
+             "endfor directive.";
+    break;
+  default:
+    break;
+  }
+  bool expression_start = has[YYSYMBOL_NUMBER] && has[YYSYMBOL_LPAREN];
+  bool expression_end = has[YYSYMBOL_PLUS];
+  /* After a block type and its labels. */
+  if (has[YYSYMBOL_LBRACE] && has[YYSYMBOL_OQUOTE] && has[YYSYMBOL_IDENT] && !expression_start) {
+    if (has[YYSYMBOL_EQ] && (la == YYSYMBOL_NEWLINE || la == YYSYMBOL_YYEOF || la == YYSYMBOL_COLON))
+      return "Argument or block definition required: An argument or block definition is "
+             "required here. To set an argument, use the equals sign \"=\" to introduce the "
+             "argument value.";
+    if (la == YYSYMBOL_NEWLINE)
+      return "Invalid block definition: A block definition must have block content delimited "
+             "by \"{\" and \"}\", starting on the same line as the block header.";
+    if (la == YYSYMBOL_EQ)
+      return "Invalid block definition: The equals sign \"=\" indicates an argument "
+             "definition, and must not be used when defining a block.";
+    return "Invalid block definition: Either a quoted string block label or an opening brace "
+           "(\"{\") is expected here.";
+  }
+  /* At the start of a body item. */
+  if (has[YYSYMBOL_IDENT] && has[YYSYMBOL_NEWLINE] && !expression_start && !expression_end &&
+      !has[YYSYMBOL_EQ]) {
+    if (la == YYSYMBOL_OQUOTE)
+      return "Invalid argument name: Argument names must not be quoted.";
+    return "Argument or block definition required: An argument or block definition is "
+           "required here.";
+  }
+  /* After the name in a single-line block. */
+  if (has[YYSYMBOL_EQ] && !has[YYSYMBOL_LBRACE] && !has[YYSYMBOL_COLON] && !expression_end &&
+      (la == YYSYMBOL_LBRACE || la == YYSYMBOL_IDENT || la == YYSYMBOL_OQUOTE))
+    return "Argument definition required: A single-line block definition can contain only a "
+           "single argument. To define a nested block, place it on a line of its own within "
+           "its parent block.";
+  /* After a block's closing brace. */
+  if (has[YYSYMBOL_NEWLINE] && !has[YYSYMBOL_IDENT] && !expression_end && !has[YYSYMBOL_COMMA])
+    return "Missing newline after block definition: A block definition must end with a "
+           "newline.";
+  if (expression_end) {
+    if (has[YYSYMBOL_NEWLINE] && has[YYSYMBOL_COMMA])
+      return "Missing attribute separator: Expected a newline or comma to mark the beginning "
+             "of the next attribute.";
+    if (has[YYSYMBOL_NEWLINE]) {
+      if (la == YYSYMBOL_COMMA)
+        return "Unexpected comma after argument: Argument definitions must be separated by "
+               "newlines, not commas. An argument definition must end with a newline.";
+      return "Missing newline after argument: An argument definition must end with a newline.";
+    }
+    if (has[YYSYMBOL_EQ] && has[YYSYMBOL_COLON])
+      return "Missing key/value separator: Expected an equals sign (\"=\") to mark the "
+             "beginning of the attribute value.";
+    if (has[YYSYMBOL_RBRACE] && !has[YYSYMBOL_COMMA] && !has[YYSYMBOL_ELLIPSIS] &&
+        !has[YYSYMBOL_ARROW] && !has[YYSYMBOL_IDENT])
+      return "Invalid single-argument block definition: A single-line block definition must "
+             "end with a closing brace immediately after its single argument definition.";
+    if (has[YYSYMBOL_RBRACK] && has[YYSYMBOL_COMMA])
+      return "Missing item separator: Expected a comma to mark the beginning of the next item.";
+    if (has[YYSYMBOL_RPAREN] && has[YYSYMBOL_COMMA])
+      return "Missing argument separator: A comma is required to separate each function "
+             "argument from the next.";
+    if (has[YYSYMBOL_RPAREN])
+      return "Unbalanced parentheses: Expected a closing parenthesis to terminate the "
+             "expression.";
+    if (has[YYSYMBOL_RBRACK] && !has[YYSYMBOL_IDENT])
+      return "Missing close bracket on index: The index operator must end with a closing "
+             "bracket (\"]\").";
+    if (has[YYSYMBOL_TCLOSE])
+      return innermost_sequence(ctx) == LEX_DIRECTIVE
+                 ? "Extra characters in template directive: Expected a closing brace to end "
+                   "the directive, but found extra characters."
+                 : "Extra characters after interpolation expression: Expected a closing brace "
+                   "to end the interpolation expression, but found extra characters.";
+  }
+  if (has[YYSYMBOL_RPAREN] && la != YYSYMBOL_COMMA && !expression_start && !has[YYSYMBOL_COMMA])
+    return "Missing closing parenthesis: An expanded function argument (with \"...\") must be "
+           "immediately followed by closing parentheses.";
+  if (expression_start) {
+    if (la == YYSYMBOL_YYEOF)
+      return "Missing expression: Expected the start of an expression, but found the end of "
+             "the file.";
+    return NULL; /* Worded with the token by the caller. */
+  }
+  return NULL;
+}
+
+static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
+                                 pcl_parse_ctx *ctx) {
+  (void)scanner;
+  yysymbol_kind_t la = yypcontext_token(yyctx);
+  /* The scanner has already reported these. */
+  if (la == YYSYMBOL_INVALID || la == YYSYMBOL_D_BAD || ctx->fatal)
+    return 0;
+  if (la == YYSYMBOL_YYEOF && ctx->eof_reported)
+    return 0;
+  yysymbol_kind_t expected[YYNTOKENS];
+  int n = yypcontext_expected_tokens(yyctx, expected, YYNTOKENS);
+  if (n < 0)
+    n = 0;
+  bool has[YYNTOKENS];
+  memset(has, 0, sizeof has);
+  for (int i = 0; i < n; i++)
+    has[expected[i]] = true;
+  pcl_span at = *yypcontext_location(yyctx);
+  const char *msg = classify(ctx, la, has);
+  if (msg) {
+    lex_error_at(ctx, at, "%s", msg);
+    return 0;
+  }
+  if (has[YYSYMBOL_NUMBER] && has[YYSYMBOL_LPAREN]) {
+    lex_error_at(ctx, at,
+                 "Invalid expression: Expected the start of an expression, but found %s.",
+                 yysymbol_name(la));
+    return 0;
+  }
+  /* The generic report: the token found and up to 4 expected ones. */
+  const char *names[4];
+  int shown = 0;
+  bool too_many = false;
+  for (int i = 0; i < n; i++) {
+    if (continues_expression(expected[i]) || expected[i] == YYSYMBOL_YYerror)
+      continue;
+    if (shown == 4) {
+      too_many = true;
+      break;
+    }
+    names[shown++] = yysymbol_name(expected[i]);
+  }
+  char buf[512];
+  int len = snprintf(buf, sizeof buf, "unexpected %s", yysymbol_name(la));
+  if (shown > 0 && !too_many) {
+    for (int i = 0; i < shown; i++)
+      len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%s",
+                      i == 0 ? ", expected " : i == shown - 1 ? " or " : ", ", names[i]);
+  }
+  lex_error_at(ctx, at, "%s", buf);
+  return 0;
+}
