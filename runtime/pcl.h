@@ -151,7 +151,9 @@ struct pcl_value {
 #define PCL_STATIC_NULL {.kind = PCL_T_NULL}
 #define PCL_STATIC_BOOL(v) {.kind = PCL_T_BOOL, .u = {.b = (v)}}
 #define PCL_STATIC_INT(v) {.kind = PCL_T_INT, .u = {.i = (v)}}
-/* limbs: a static const uint64_t array; size: the signed limb count. */
+/* limbs: a static const uint64_t array of the magnitude, least significant
+ * word first, without leading zero words (what mpz_export(p, &n, -1, 8, 0, 0,
+ * z) writes); size: the limb count, negated for a negative value. */
 #define PCL_STATIC_BIGINT(limbs, size) \
   {.kind = PCL_T_INT, .flags = PCL_F_BIGINT, .u = {.big = {(size), (limbs)}}}
 #define PCL_STATIC_NUMBER(v) {.kind = PCL_T_NUMBER, .u = {.d = (v)}}
@@ -263,6 +265,7 @@ pcl_value *pcl_num_literal(const char *text, size_t len, pcl_error **err);
 
 /* -- Access.  Pointers returned by accessors are borrowed from the value. */
 
+/* Returns v's kind. */
 static inline pcl_kind pcl_kind_of(const pcl_value *v) { return (pcl_kind)v->kind; }
 /* Returns the kind's name ("null", "int", ...), static. */
 const char *pcl_kind_name(pcl_kind k);
@@ -321,9 +324,11 @@ typedef struct pcl_strbuf {
   size_t cap; /* Bytes allocated. */
 } pcl_strbuf;
 #define PCL_STRBUF_INIT {NULL, 0, 0}
+/* Makes b empty (owning nothing). */
 void pcl_strbuf_init(pcl_strbuf *b);
-/* Appends s[0..n) to b. */
+/* Appends s[0..n) to b (bytes are copied; no validation until finish). */
 void pcl_strbuf_append(pcl_strbuf *b, const char *s, size_t n);
+/* Appends the NUL-terminated s, the byte c, or printf-formatted text. */
 void pcl_strbuf_append_cstr(pcl_strbuf *b, const char *s);
 void pcl_strbuf_append_char(pcl_strbuf *b, char c);
 void pcl_strbuf_appendf(pcl_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -381,6 +386,8 @@ void pcl_mapbuf_free(pcl_mapbuf *b);
 /* Returns a resource reference; urn is a STRING, id a STRING, null or
  * unknown (NULL means null), version a STRING or NULL (null). */
 pcl_value *pcl_resource_new(pcl_value *urn, pcl_value *id, pcl_value *version);
+/* Return a RESOURCE's urn, id and version (borrowed; id and version may be
+ * the null value). */
 static inline pcl_value *pcl_resource_urn(const pcl_value *v) { return v->u.ref.a; }
 static inline pcl_value *pcl_resource_id(const pcl_value *v) { return v->u.ref.b; }
 static inline pcl_value *pcl_resource_version(const pcl_value *v) { return v->u.ref.c; }
@@ -389,6 +396,7 @@ pcl_value *pcl_asset_new(pcl_asset_kind kind, pcl_value *payload);
 /* Returns an archive; payload is a STRING path or URI, or for
  * PCL_ARCHIVE_ASSETS a MAP whose values are assets and archives. */
 pcl_value *pcl_archive_new(pcl_archive_kind kind, pcl_value *payload);
+/* Return the subkind of an ASSET or ARCHIVE. */
 static inline pcl_asset_kind pcl_asset_kind_of(const pcl_value *v) { return (pcl_asset_kind)v->sub; }
 static inline pcl_archive_kind pcl_archive_kind_of(const pcl_value *v) {
   return (pcl_archive_kind)v->sub;
@@ -401,6 +409,7 @@ pcl_value *pcl_secret_new(pcl_value *inner);
 static inline pcl_value *pcl_secret_inner(const pcl_value *v) { return v->u.ref.a; }
 /* Returns an EVENTUAL value holding ptr, stealing the caller's reference to ptr. */
 pcl_value *pcl_eventual_new_take(void *ptr, const pcl_eventual_ops *ops);
+/* Returns an EVENTUAL's object (borrowed: retain it through its ops). */
 static inline void *pcl_eventual_ptr(const pcl_value *v) { return v->u.ev.ptr; }
 
 /* Returns whether v contains no UNKNOWN and no EVENTUAL anywhere. */
