@@ -1,3 +1,4 @@
 /* Compiler unit-test suites: one X(name) per tests/unit/compiler/test_name.c. */
 X(ty)
 X(schema)
+X(funcs)
