@@ -1004,6 +1004,12 @@ static bnd_expr *call_method(bind_ctx *c, const bind_scope *s, const ast_node *n
   }
   e->call.token = intern_n(c->names, method, len);
   const ty *st = ty_strip_eventual(self->type);
+  if (self->kind == BND_E_NODE_REF &&
+      (self->node_ref.node->kind == BND_RESOURCE || self->node_ref.node->kind == BND_READ) &&
+      !self->node_ref.node->resource.typed && self->node_ref.node->resource.range == BND_RANGE_NONE) {
+    diag_error(c->diag, self->span, "call's receiver must be a typed resource");
+    return poison(c, e);
+  }
   if (st->kind != TY_OBJECT) {
     diag_error(c->diag, self->span, "call's receiver must be a single resource");
     return poison(c, e);

@@ -8,6 +8,7 @@
  * two columns deeper.  The last line of a program is its evaluation order.
  * Types print in their canonical String form (ty_to_string), so the output
  * depends only on the program, never on addresses or hash order. */
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "bind.h"
@@ -98,6 +99,28 @@ static void options(FILE *out, int depth, const bnd_options *o, bnd_range_kind r
   }
 }
 
+/* Prints a node name, quoted when it is not an identifier (output labels
+   may be any string). */
+static void name(FILE *out, const char *s) {
+  bool ident = *s != '\0' && !(*s >= '0' && *s <= '9');
+  for (const char *p = s; *p && ident; p++) {
+    ident = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            *p == '_' || *p == '-';
+  }
+  if (ident) {
+    fputs(s, out);
+    return;
+  }
+  fputc('"', out);
+  for (const char *p = s; *p; p++) {
+    if (*p == '"' || *p == '\\') {
+      fputc('\\', out);
+    }
+    fputc(*p, out);
+  }
+  fputc('"', out);
+}
+
 static void deps(FILE *out, int depth, const bnd_node *n) {
   if (!n->ndeps) {
     return;
@@ -105,16 +128,19 @@ static void deps(FILE *out, int depth, const bnd_node *n) {
   indent(out, depth);
   fputs("deps:", out);
   for (size_t i = 0; i < n->ndeps; i++) {
-    fprintf(out, " %s", n->deps[i]->name);
+    fputc(' ', out);
+    name(out, n->deps[i]->name);
   }
   fputc('\n', out);
 }
 
 static void program(FILE *out, int depth, const bnd_program *p);
 
+
 static void node(FILE *out, int depth, const bnd_node *n) {
   indent(out, depth);
-  fprintf(out, "%s %s", bnd_node_kind_name(n->kind), n->name);
+  fprintf(out, "%s ", bnd_node_kind_name(n->kind));
+  name(out, n->name);
   switch (n->kind) {
   case BND_RESOURCE:
   case BND_READ:
@@ -219,7 +245,8 @@ static void program(FILE *out, int depth, const bnd_program *p) {
   indent(out, depth);
   fputs("order:", out);
   for (size_t i = 0; i < p->count; i++) {
-    fprintf(out, " %s", p->order[i]->name);
+    fputc(' ', out);
+    name(out, p->order[i]->name);
   }
   fputc('\n', out);
 }

@@ -15,12 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "arena.h"
 #include "ast.h"
+#include "bind.h"
+#include "dump_types.h"
 #include "diag.h"
 #include "intern.h"
 #include "parse.h"
+#include "schema.h"
 #include "src.h"
+#include "ty.h"
 
 #define PCLC_VERSION "0.1.0"
 
@@ -30,6 +36,8 @@ typedef enum pclc_mode {
   MODE_NONE,       /* No mode chosen yet. */
   MODE_PARSE_ONLY, /* Parse and report errors; print nothing else. */
   MODE_DUMP_AST,   /* Print the syntax tree. */
+  MODE_CHECK,      /* Bind and type-check; print nothing else. */
+  MODE_DUMP_TYPES, /* Print every node and attribute with its type. */
 } pclc_mode;
 
 /* The mode options, in the order --help lists them. */
@@ -40,11 +48,18 @@ static const struct {
 } modes[] = {
     {MODE_PARSE_ONLY, "parse-only", "parse the program and report syntax errors"},
     {MODE_DUMP_AST, "dump-ast", "print the syntax tree of the program"},
+    {MODE_CHECK, "check", "bind and type-check the program and report errors"},
+    {MODE_DUMP_TYPES, "dump-types", "print every node and attribute with its type"},
 };
+
+/* At most this many --schema-path options. */
+enum { MAX_SCHEMA_PATHS = 64 };
 
 typedef struct options {
   pclc_mode mode;
   const char *input; /* The .pp file or program directory. */
+  const char *schema_paths[MAX_SCHEMA_PATHS]; /* --schema-path folders, in order. */
+  size_t nschema_paths;
 } options;
 
 /* Everything one run of the compiler allocates. */
@@ -83,6 +98,7 @@ static void usage(FILE *out) {
     fprintf(out, "  --%-18s %s\n", modes[i].name, modes[i].help);
   fprintf(out, "\n"
                "Options:\n"
+               "  --schema-path DIR    look for package schemas in DIR (repeatable)\n"
                "  --help               print this help and exit\n"
                "  --version            print the version and exit\n"
                "\n"
@@ -102,9 +118,10 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
 
 /* Parses argv into *o; returns -1 to continue, else the exit status. */
 static int parse_options(int argc, char **argv, options *o) {
-  enum { OPT_HELP = 256, OPT_VERSION, OPT_MODE };
-  struct option longopts[sizeof modes / sizeof modes[0] + 3];
+  enum { OPT_HELP = 256, OPT_VERSION, OPT_SCHEMA_PATH, OPT_MODE };
+  struct option longopts[sizeof modes / sizeof modes[0] + 4];
   size_t n = 0;
+  longopts[n++] = (struct option){"schema-path", required_argument, NULL, OPT_SCHEMA_PATH};
   longopts[n++] = (struct option){"help", no_argument, NULL, OPT_HELP};
   longopts[n++] = (struct option){"version", no_argument, NULL, OPT_VERSION};
   for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
@@ -121,6 +138,12 @@ static int parse_options(int argc, char **argv, options *o) {
     if (c == OPT_VERSION) {
       printf("pclc %s\n", PCLC_VERSION);
       return EXIT_SUCCESS;
+    }
+    if (c == OPT_SCHEMA_PATH) {
+      if (o->nschema_paths == MAX_SCHEMA_PATHS)
+        return usage_error("too many --schema-path options (at most %d)", MAX_SCHEMA_PATHS);
+      o->schema_paths[o->nschema_paths++] = optarg;
+      continue;
     }
     if (c >= OPT_MODE && c < OPT_MODE + (int)(sizeof modes / sizeof modes[0])) {
       pclc_mode m = modes[c - OPT_MODE].mode;
@@ -172,12 +195,65 @@ static int run_dump_ast(compilation *c, const options *o) {
   return EXIT_SUCCESS;
 }
 
+/* Returns the directory of the program: the input itself when it is a
+ * directory, else the directory of the file (arena string). */
+static const char *program_dir(compilation *c, const char *input) {
+  struct stat st;
+  if (stat(input, &st) == 0 && S_ISDIR(st.st_mode))
+    return input;
+  const char *slash = strrchr(input, '/');
+  if (!slash)
+    return ".";
+  if (slash == input)
+    return "/";
+  return arena_strndup(&c->arena, input, (size_t)(slash - input));
+}
+
+/* Parses, binds and type-checks the program; prints the type dump when
+ * dump is set.  Diagnostics of every phase are printed together. */
+static int run_bind(compilation *c, const options *o, bool dump) {
+  parse_status s = parse_program(&c->env, o->input, &c->program);
+  if (s != PARSE_OK) {
+    diag_print(&c->diags, stderr);
+    return s == PARSE_IO_ERROR ? EXIT_USAGE : EXIT_PROGRAM_ERROR;
+  }
+  ty_ctx tyc;
+  ty_ctx_init(&tyc, &c->arena, &c->intern);
+  schema_set *schemas = schema_set_new(&tyc, &c->arena, &c->intern, &c->diags);
+  int status = -1;
+  for (size_t i = 0; i < o->nschema_paths; i++) {
+    if (!schema_add_path(schemas, o->schema_paths[i]))
+      status = EXIT_USAGE;
+  }
+  if (status < 0) {
+    bind_ctx bc = {0};
+    bc.arena = &c->arena;
+    bc.names = &c->intern;
+    bc.src = &c->src;
+    bc.diag = &c->diags;
+    bc.ty = &tyc;
+    bc.schemas = schemas;
+    bnd_program *p = bind_program(&bc, &c->program, program_dir(c, o->input));
+    status = c->diags.errors ? EXIT_PROGRAM_ERROR : EXIT_SUCCESS;
+    if (dump && status == EXIT_SUCCESS)
+      dump_types(stdout, p);
+  }
+  diag_print(&c->diags, stderr);
+  schema_set_free(schemas);
+  ty_ctx_free(&tyc);
+  return status;
+}
+
 static int run_mode(compilation *c, const options *o) {
   switch (o->mode) {
   case MODE_PARSE_ONLY:
     return run_parse_only(c, o);
   case MODE_DUMP_AST:
     return run_dump_ast(c, o);
+  case MODE_CHECK:
+    return run_bind(c, o, false);
+  case MODE_DUMP_TYPES:
+    return run_bind(c, o, true);
   case MODE_NONE:
     break;
   }
@@ -185,7 +261,7 @@ static int run_mode(compilation *c, const options *o) {
 }
 
 int main(int argc, char **argv) {
-  options o = {MODE_NONE, NULL};
+  options o = {0};
   int status = parse_options(argc, argv, &o);
   if (status >= 0)
     return status;

@@ -1,0 +1,1 @@
+entries = entries({ a = 1 })

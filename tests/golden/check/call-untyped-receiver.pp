@@ -1,0 +1,4 @@
+resource a "untyped:index:Thing" {
+}
+
+x = call(a, "f", {})

@@ -1,0 +1,6 @@
+config name "string" {
+}
+
+output greeting {
+  value = "hello ${name}"
+}

@@ -1,0 +1,3 @@
+component c "./comp" {
+  name = c.greeting
+}

@@ -1,0 +1,3 @@
+component c {
+  a = 1
+}

@@ -1,0 +1,5 @@
+tok = "a:b:C"
+
+component c {
+  token = tok
+}

@@ -1,0 +1,3 @@
+component c "./comp" {
+  token = "a:b:C"
+}

@@ -1,0 +1,4 @@
+component c "./comp" {
+  name = "n"
+  colour = "red"
+}

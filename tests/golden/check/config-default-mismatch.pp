@@ -1,0 +1,3 @@
+config x "list(string)" {
+  default = 42
+}

@@ -1,0 +1,2 @@
+config a "string" "extra" {
+}

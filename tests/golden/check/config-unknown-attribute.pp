@@ -1,0 +1,3 @@
+config x "string" {
+  defualt = "a"
+}

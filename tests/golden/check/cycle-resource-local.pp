@@ -1,0 +1,5 @@
+resource r "simple:index:Resource" {
+  value = flag
+}
+
+flag = r.value

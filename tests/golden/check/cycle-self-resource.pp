@@ -1,0 +1,3 @@
+resource a "simple:index:Resource" {
+  value = a.value
+}

@@ -1,0 +1,4 @@
+config name "string" {
+}
+
+name = "x"

@@ -1,0 +1,5 @@
+x = 1
+
+resource x "simple:index:Resource" {
+  value = true
+}

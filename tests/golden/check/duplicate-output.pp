@@ -1,0 +1,7 @@
+output o {
+  value = 1
+}
+
+output o {
+  value = 2
+}

@@ -1,0 +1,1 @@
+x = nope.a.b[0] + 1 ? missing : also_missing

@@ -1,0 +1,1 @@
+x = [for v in [1, 2] : v if [v]]

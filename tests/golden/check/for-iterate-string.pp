@@ -1,0 +1,1 @@
+x = [for c in "abc" : c]

@@ -1,0 +1,3 @@
+hook deploy "h" {
+  command = ["true"]
+}

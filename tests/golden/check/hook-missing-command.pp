@@ -1,0 +1,3 @@
+hook resource "h" {
+  onDryRun = true
+}

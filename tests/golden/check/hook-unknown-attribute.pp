@@ -1,0 +1,4 @@
+hook resource "h" {
+  command = ["true"]
+  retries = 3
+}

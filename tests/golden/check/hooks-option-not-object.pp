@@ -1,0 +1,6 @@
+resource a "simple:index:Resource" {
+  value = true
+  options {
+    hooks = ["x"]
+  }
+}

@@ -1,0 +1,3 @@
+config x "int" {
+  default = 1.5
+}

@@ -1,0 +1,1 @@
+x = invoke("simple-invoke:index:myInvoke", { value = [1] })

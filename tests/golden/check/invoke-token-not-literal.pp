@@ -1,0 +1,2 @@
+tok = "simple-invoke:index:myInvoke"
+x = invoke(tok, {})

@@ -1,0 +1,6 @@
+name = "n"
+
+resource a "simple:index:Resource" {
+  __logicalName = name
+  value = true
+}

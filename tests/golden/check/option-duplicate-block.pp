@@ -1,0 +1,9 @@
+resource a "simple:index:Resource" {
+  value = true
+  options {
+    protect = true
+  }
+  options {
+    protect = false
+  }
+}

@@ -1,0 +1,7 @@
+resource a "simple:index:Resource" {
+  value = true
+  options {
+    timeouts {
+    }
+  }
+}

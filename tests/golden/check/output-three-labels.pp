@@ -1,0 +1,3 @@
+output a "string" "x" {
+  value = "v"
+}

@@ -1,0 +1,3 @@
+output x "tuple(string)" {
+  value = ["a"]
+}

@@ -1,0 +1,3 @@
+output o "list(string)" {
+  value = 42
+}

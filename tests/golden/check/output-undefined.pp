@@ -1,0 +1,3 @@
+output o {
+  value = nope.id
+}

@@ -1,0 +1,4 @@
+output o {
+  value = 1
+  description = "x"
+}

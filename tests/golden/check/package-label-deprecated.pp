@@ -1,0 +1,4 @@
+package "simple" {
+  baseProviderName = "simple"
+  baseProviderVersion = "2.0.0"
+}

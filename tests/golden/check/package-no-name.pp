@@ -1,0 +1,3 @@
+package {
+  baseProviderVersion = "2.0.0"
+}

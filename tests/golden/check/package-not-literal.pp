@@ -1,0 +1,6 @@
+v = "2.0.0"
+
+package {
+  baseProviderName = "simple"
+  baseProviderVersion = v
+}

@@ -1,0 +1,5 @@
+pulumi {
+  requiredVersionRange = ">=3.0.0"
+}
+
+x = pulumi.requiredVersionRange

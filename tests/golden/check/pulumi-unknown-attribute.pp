@@ -1,0 +1,3 @@
+pulumi {
+  version = ">=3.0.0"
+}

@@ -1,0 +1,3 @@
+pulumi "x" {
+  requiredVersionRange = ">=3.0.0"
+}

@@ -1,0 +1,3 @@
+read p "pulumi:providers:simple" {
+  id = "x"
+}

@@ -1,0 +1,5 @@
+resource a "simple:index:Resource" {
+  value = true
+  settings {
+  }
+}

@@ -1,0 +1,4 @@
+config s "set(string)" {
+}
+
+x = s[0]

@@ -1,0 +1,2 @@
+s = "abc"
+y = s.foo

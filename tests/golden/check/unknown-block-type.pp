@@ -1,0 +1,4 @@
+variable "x" {
+}
+
+y = 1

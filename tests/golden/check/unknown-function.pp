@@ -1,0 +1,1 @@
+x = frobnicate(1)

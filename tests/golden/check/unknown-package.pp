@@ -1,0 +1,3 @@
+resource a "nosuchpkg:index:Thing" {
+  x = 1
+}

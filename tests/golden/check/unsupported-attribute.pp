@@ -1,0 +1,4 @@
+resource a "simple:index:Resource" {
+  value = true
+  extra = 1
+}

@@ -1,0 +1,6 @@
+config peer {
+}
+
+output echoed {
+  value = peer
+}

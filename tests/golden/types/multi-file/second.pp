@@ -1,0 +1,5 @@
+b = 2
+
+output total {
+  value = a
+}
