@@ -1,0 +1,148 @@
+/* test_config.c: config values parsed by declared type (program.md §6,
+ * DECISIONS.md D3): every type, exact ints, JSON collections checked against
+ * element types, and errors that name the key; plus nullable, secret and
+ * default handling and --config-file through pcl_main. */
+#include <CUnit/CUnit.h>
+
+#include "run_check.h"
+
+/* Parses text as type; returns the compact snapshot JSON of the value or
+ * "ERR: <message>" (owned). */
+static char *parse(const char *text, const pcl_type *type) {
+  pcl_error *err = NULL;
+  pcl_value *v = pcl_config_parse("k", text, type, &err);
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  if (v == NULL) {
+    pcl_strbuf_appendf(&b, "ERR: %s", pcl_error_message(err));
+    pcl_error_free(err);
+  } else {
+    char *j = pcl_json_encode(v, 0, NULL, &err);
+    pcl_strbuf_append_cstr(&b, j ? j : "?");
+    free(j);
+    pcl_release(v);
+  }
+  return b.data;
+}
+
+#define CHECK_PARSE(text, type, want)                                                        \
+  do {                                                                                       \
+    char *got_ = parse(text, type);                                                          \
+    CU_ASSERT_STRING_EQUAL(got_, want);                                                      \
+    free(got_);                                                                              \
+  } while (0)
+
+static const pcl_type list_int = {PCL_TY_LIST, &pcl_type_int, NULL, 0};
+static const pcl_type opt_string = {PCL_TY_OPTIONAL, &pcl_type_string, NULL, 0};
+static const pcl_type list_opt_string = {PCL_TY_LIST, &opt_string, NULL, 0};
+static const pcl_type map_number = {PCL_TY_MAP, &pcl_type_number, NULL, 0};
+static const pcl_type_field obj_fields[] = {{"n", &pcl_type_int}, {"s", &pcl_type_string}};
+static const pcl_type obj = {PCL_TY_OBJECT, NULL, obj_fields, 2};
+static const pcl_type opt_int = {PCL_TY_OPTIONAL, &pcl_type_int, NULL, 0};
+
+static void test_scalars(void) {
+  CHECK_PARSE("hello", &pcl_type_string, "\"hello\"");
+  CHECK_PARSE("", &pcl_type_string, "\"\"");
+  CHECK_PARSE("true", &pcl_type_bool, "true");
+  CHECK_PARSE("T", &pcl_type_bool, "true");
+  CHECK_PARSE("0", &pcl_type_bool, "false");
+  CHECK_PARSE("yes", &pcl_type_bool, "ERR: configuration variable 'k': invalid boolean \"yes\"");
+  CHECK_PARSE("42", &pcl_type_int, "42");
+  CHECK_PARSE("-123456789012345678901234567890", &pcl_type_int,
+              "-123456789012345678901234567890");
+  CHECK_PARSE("1.5", &pcl_type_int, "ERR: configuration variable 'k': invalid integer \"1.5\"");
+  CHECK_PARSE("abc", &pcl_type_int, "ERR: configuration variable 'k': invalid integer \"abc\"");
+  CHECK_PARSE("3.5", &pcl_type_number, "3.5");
+  CHECK_PARSE("1e3", &pcl_type_number, "1000");
+  CHECK_PARSE("x", &pcl_type_number, "ERR: configuration variable 'k': invalid number \"x\"");
+  CHECK_PARSE("7", &opt_int, "7");
+}
+
+static void test_any(void) {
+  CHECK_PARSE("{\"a\": [1, 2]}", &pcl_type_any, "{\"a\":[1,2]}");
+  CHECK_PARSE("not json", &pcl_type_any, "\"not json\"");
+  CHECK_PARSE("12", &pcl_type_any, "12");
+}
+
+static void test_collections(void) {
+  CHECK_PARSE("[1, 2, 99999999999999999999]", &list_int, "[1,2,99999999999999999999]");
+  CHECK_PARSE("[\"3\"]", &list_int, "[3]");
+  CHECK_PARSE("[1.5]", &list_int,
+              "ERR: configuration variable 'k': invalid JSON value \"[1.5]\": an integer is "
+              "required");
+  CHECK_PARSE("[null, \"hello\", null]", &list_opt_string, "[null,\"hello\",null]");
+  CHECK_PARSE("{\"a\": 1.5, \"b\": 2}", &map_number, "{\"a\":1.5,\"b\":2}");
+  CHECK_PARSE("[1]", &map_number,
+              "ERR: configuration variable 'k': invalid JSON value \"[1]\": a map is required");
+  CHECK_PARSE("{\"n\": 1, \"s\": 2, \"extra\": true}", &obj,
+              "{\"extra\":true,\"n\":1,\"s\":\"2\"}");
+  CHECK_PARSE("{\"s\": \"only\"}", &obj, "{\"s\":\"only\"}");
+  char *bad = parse("{oops", &obj);
+  const char *want = "ERR: configuration variable 'k': invalid JSON value \"{oops\": ";
+  CU_ASSERT_NSTRING_EQUAL(bad, want, strlen(want));
+  free(bad);
+}
+
+static const pcl_config_decl cfg_decls[] = {
+    {"plain", &pcl_type_string, NULL, false, false, false},
+    {"maybe", &pcl_type_int, NULL, false, true, false},
+    {"hidden", &pcl_type_number, NULL, false, false, true},
+    {"computed", &pcl_type_string, NULL, true, false, false},
+    {"nums", &list_int, NULL, false, true, false},
+};
+
+static void cfg_start(pcl_run *run) {
+  static const char *const names[] = {"plain", "maybe", "hidden", "computed", "nums"};
+  for (size_t i = 0; i < 5; i++) {
+    pcl_value *v = pcl_run_config(run, i);
+    if (v == NULL) {
+      v = pcl_str_from_cstr("<default expression>");
+    }
+    pcl_export(run, names[i], v);
+    pcl_release(v);
+  }
+}
+
+static const pcl_program cfg_prog = {"cfg", cfg_decls, 5, cfg_start};
+
+static void test_program_config(void) {
+  rc_write("cfg-file.json", "{\"cfg:plain\": \"from file\", \"cfg:hidden\": {\"value\": \"2.5\", "
+                            "\"secret\": true}, \"cfg:nums\": [1, 2]}");
+  rc_result r = rc_run(&cfg_prog, "--config-file", "cfg-file.json", "--show-secrets", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.out, "{\n"
+                                "  \"computed\": \"<default expression>\",\n"
+                                "  \"hidden\": {\n"
+                                "    \"secret\": 2.5\n"
+                                "  },\n"
+                                "  \"maybe\": null,\n"
+                                "  \"nums\": [\n"
+                                "    1,\n"
+                                "    2\n"
+                                "  ],\n"
+                                "  \"plain\": \"from file\"\n"
+                                "}\n");
+  rc_free(&r);
+  /* A declared-secret config is secret even when given in clear. */
+  r = rc_run(&cfg_prog, "--config", "plain=p", "--config", "cfg:hidden=1", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"hidden\": \"[secret]\""));
+  rc_free(&r);
+  r = rc_run(&cfg_prog, "--config", "plain=p", "--config", "hidden=x", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT_STRING_EQUAL(r.err, "error: configuration variable 'hidden': invalid number \"x\"\n");
+  rc_free(&r);
+  r = rc_run(&cfg_prog, "--config-file", "no-such-file.json", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "cannot read 'no-such-file.json'"));
+  rc_free(&r);
+  remove("cfg-file.json");
+}
+
+void register_config_tests(void);
+void register_config_tests(void) {
+  CU_pSuite s = CU_add_suite("config", NULL, NULL);
+  CU_add_test(s, "scalar types", test_scalars);
+  CU_add_test(s, "dynamic values", test_any);
+  CU_add_test(s, "collections from JSON", test_collections);
+  CU_add_test(s, "declared config in a program", test_program_config);
+}
