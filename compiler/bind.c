@@ -999,6 +999,62 @@ static bool resource_schema(bind_ctx *c, bnd_node *n, const char *version) {
   return true;
 }
 
+/* Returns true if e is a reference to a resource-like node, or a tuple or
+   object constructor made only of such references. */
+static bool resource_refs(const bnd_expr *e) {
+  switch (e->kind) {
+  case BND_E_NODE_REF:
+    return e->node_ref.node->kind == BND_RESOURCE || e->node_ref.node->kind == BND_READ ||
+           e->node_ref.node->kind == BND_COMPONENT;
+  case BND_E_TUPLE:
+    for (size_t i = 0; i < e->tuple.count; i++) {
+      if (!resource_refs(e->tuple.items[i])) {
+        return false;
+      }
+    }
+    return e->tuple.count > 0;
+  case BND_E_OBJECT:
+    for (size_t i = 0; i < e->object.count; i++) {
+      if (!resource_refs(e->object.items[i].value)) {
+        return false;
+      }
+    }
+    return e->object.count > 0;
+  case BND_E_NUMBER:
+  case BND_E_BOOL:
+  case BND_E_NULL:
+  case BND_E_STRING:
+  case BND_E_TEMPLATE:
+  case BND_E_TEMPLATE_IF:
+  case BND_E_TEMPLATE_FOR:
+  case BND_E_VAR_REF:
+  case BND_E_GET_ATTR:
+  case BND_E_INDEX:
+  case BND_E_SPLAT:
+  case BND_E_CALL:
+  case BND_E_FOR:
+  case BND_E_UNARY:
+  case BND_E_BINARY:
+  case BND_E_CONDITIONAL:
+  case BND_E_PROPERTY:
+  case BND_E_TYPE:
+    return false;
+  }
+  return false;
+}
+
+/* Returns the conversion of an input value to its property type.  A whole
+   resource passed where the schema expects a resource reference is
+   collapsed to a reference at run time (program.md §3.6), so its outputs
+   count as resolved. */
+static ty_conv input_conversion(bind_ctx *c, const ty *to, const bnd_expr *v) {
+  ty_conv k = ty_conversion(c->ty, to, v->type);
+  if (k == TY_CONV_NONE && resource_refs(v)) {
+    k = ty_conversion(c->ty, to, ty_resolve_outputs(c->ty, v->type));
+  }
+  return k;
+}
+
 /* Checks the written inputs against the object type of accepted inputs. */
 static void check_inputs(bind_ctx *c, const bnd_attrs *attrs, const ty *input, const char *what,
                          const char *subject, pcl_span end) {
@@ -1013,7 +1069,7 @@ static void check_inputs(bind_ctx *c, const bnd_attrs *attrs, const ty *input, c
     if (a->value->error) {
       continue;
     }
-    ty_conv k = ty_conversion(c->ty, pt, a->value->type);
+    ty_conv k = input_conversion(c, pt, a->value);
     if (k == TY_CONV_NONE) {
       diag_error(c->diag, a->value->span,
                  "Cannot assign value %s to attribute of type \"%s\" for %s \"%s\"",
