@@ -9,6 +9,7 @@
 #include <nettle/base64.h>
 #include <nettle/sha1.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "builtins_internal.h"
 
@@ -109,6 +110,29 @@ static bool go_base64_check(const unsigned char *s, size_t len, size_t *bad) {
   return true;
 }
 
+/* Go decodes leniently ("YR==" is "a") where nettle insists that the bits
+ * below the last byte are zero: clears them in the last character before
+ * the padding of the valid, line-break-free text s[0..n). */
+static void clear_trailing_bits(char *s, size_t n) {
+  static const char alphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  size_t pad = 0;
+  while (pad < 2 && pad < n && s[n - 1 - pad] == '=') {
+    pad++;
+  }
+  if (pad == 0 || n < pad + 1) {
+    return;
+  }
+  char *last = &s[n - 1 - pad];
+  const char *at = strchr(alphabet, *last);
+  if (at == NULL || *last == '\0') {
+    return;
+  }
+  /* Two "=": the character carries 2 bits of data; one "=": 4 bits. */
+  unsigned v = (unsigned)(at - alphabet) & (pad == 2 ? 0x30u : 0x3Cu);
+  *last = alphabet[v];
+}
+
 pcl_value *pcl_fn_fromBase64(pcl_value *value, pcl_error **err) {
   pcl__bcall c = PCL__BCALL("fromBase64", err);
   pcl_value *s = pcl__b_string(&c, "value", value);
@@ -127,6 +151,7 @@ pcl_value *pcl_fn_fromBase64(pcl_value *value, pcl_error **err) {
           clean[n++] = (char)in[i];
         }
       }
+      clear_trailing_bits(clean, n);
       uint8_t *out = pcl_xmalloc(BASE64_DECODE_LENGTH(n) + 1);
       size_t out_len = BASE64_DECODE_LENGTH(n) + 1;
       struct base64_decode_ctx ctx;
