@@ -121,17 +121,23 @@ static void print_excerpt(diag_list *d, const diag *g, FILE *out) {
   size_t end = g->span.end > g->span.start ? g->span.end - (size_t)(line - src_get(d->src, g->span.file)->text) : caret + 1;
   if (end > len)
     end = len > caret ? len : caret + 1;
+  /* The underline is built in memory and written at once: stderr is
+     unbuffered, and a source line may be very long. */
+  char *under = xmalloc((end > len ? end : len) + 3);
+  size_t n = 0;
   for (size_t i = 0; i < caret && i < len; i++) {
     unsigned char c = (unsigned char)line[i];
     if ((c & 0xC0) == 0x80)
       continue;
-    fputc(c == '\t' ? '\t' : ' ', out);
+    under[n++] = c == '\t' ? '\t' : ' ';
   }
-  fputc('^', out);
+  under[n++] = '^';
   for (size_t i = caret + 1; i < end && i < len; i++)
     if (((unsigned char)line[i] & 0xC0) != 0x80)
-      fputc('~', out);
-  fputc('\n', out);
+      under[n++] = '~';
+  under[n++] = '\n';
+  fwrite(under, 1, n, out);
+  free(under);
 }
 
 static void print_one(diag_list *d, const diag *g, FILE *out) {

@@ -197,7 +197,8 @@ static ast_node *for_cond(pcl_parse_ctx *ctx, const char *kw, pcl_span kw_span, 
 %type <labels> labels
 %type <label> label
 %type <node> attribute block expr unary term template quoted call tuple object obj_item
-%type <node> for_tuple for_object for_head for_arrow for_cond tpart tif tfor
+%type <node> for_tuple for_object for_head for_arrow for_cond tpart tif tfor tif_open
+%type <node> tfor_open
 %type <str> fname
 %type <chain> postfix
 %type <flag> for_group
@@ -216,7 +217,7 @@ body
   | body NEWLINE            { $$ = $1; }
   | body attribute NEWLINE  { $$ = $1; list_push(ctx, &$$, $2); }
   | body block NEWLINE      { $$ = $1; list_push(ctx, &$$, $2); }
-  | body error NEWLINE      { $$ = $1; yyerrok; }
+  | body error NEWLINE      { $$ = $1; }
   ;
 
 attribute
@@ -257,7 +258,6 @@ block
         $$->block.body = list_done($5);
         $$->block.open_brace = @3;
         $$->block.close_brace = @7;
-        yyerrok;
       }
   | IDENT labels LBRACE attribute RBRACE
       {
@@ -538,51 +538,83 @@ tpart
   ;
 
 tif
-  : D_IF expr TCLOSE tparts D_ENDIF TCLOSE
+  : tif_open tparts tif_endif
       {
         $$ = node(ctx, AST_TEMPLATE_IF, @$);
-        $$->tif.cond = $2;
-        $$->tif.then = template(ctx, $4, @4, false, false);
+        $$->tif.cond = $1;
+        $$->tif.then = template(ctx, $2, @2, false, false);
       }
-  | D_IF expr TCLOSE tparts D_ELSE TCLOSE tparts D_ENDIF TCLOSE
+  | tif_open tparts tif_else tparts tif_endif
       {
         $$ = node(ctx, AST_TEMPLATE_IF, @$);
-        $$->tif.cond = $2;
-        $$->tif.then = template(ctx, $4, @4, false, false);
-        $$->tif.else_ = template(ctx, $7, @7, false, false);
+        $$->tif.cond = $1;
+        $$->tif.then = template(ctx, $2, @2, false, false);
+        $$->tif.else_ = template(ctx, $4, @4, false, false);
       }
-  | D_IF expr TCLOSE tparts error
+  | tif_open tparts error
       {
         $$ = node(ctx, AST_TEMPLATE_IF, @$);
-        $$->tif.cond = $2;
-        $$->tif.then = template(ctx, $4, @4, false, false);
+        $$->tif.cond = $1;
+        $$->tif.then = template(ctx, $2, @2, false, false);
       }
-  | D_IF expr TCLOSE tparts D_ELSE TCLOSE tparts error
+  | tif_open tparts tif_else tparts error
       {
         $$ = node(ctx, AST_TEMPLATE_IF, @$);
-        $$->tif.cond = $2;
-        $$->tif.then = template(ctx, $4, @4, false, false);
-        $$->tif.else_ = template(ctx, $7, @7, false, false);
+        $$->tif.cond = $1;
+        $$->tif.then = template(ctx, $2, @2, false, false);
+        $$->tif.else_ = template(ctx, $4, @4, false, false);
       }
   ;
 
+/* The markers of a directive; junk before the closing brace is skipped. */
+tif_open
+  : D_IF expr TCLOSE        { $$ = $2; }
+  | D_IF error TCLOSE       { $$ = NULL; yyerrok; }
+  ;
+
+tif_else
+  : D_ELSE TCLOSE
+  | D_ELSE error TCLOSE     { yyerrok; }
+  ;
+
+tif_endif
+  : D_ENDIF TCLOSE
+  | D_ENDIF error TCLOSE    { yyerrok; }
+  ;
+
 tfor
-  : D_FOR for_head TCLOSE tparts D_ENDFOR TCLOSE
+  : tfor_open tparts tfor_end
+      {
+        $$ = $1;
+        $$->span = @$;
+        $$->tfor.body = template(ctx, $2, @2, false, false);
+      }
+  | tfor_open tparts error
+      {
+        $$ = $1;
+        $$->span = @$;
+        $$->tfor.body = template(ctx, $2, @2, false, false);
+      }
+  ;
+
+tfor_open
+  : D_FOR for_head TCLOSE
       {
         $$ = node(ctx, AST_TEMPLATE_FOR, @$);
         $$->tfor.key = $2->for_expr.key_var;
         $$->tfor.value = $2->for_expr.value_var;
         $$->tfor.collection = $2->for_expr.collection;
-        $$->tfor.body = template(ctx, $4, @4, false, false);
       }
-  | D_FOR for_head TCLOSE tparts error
+  | D_FOR error TCLOSE
       {
         $$ = node(ctx, AST_TEMPLATE_FOR, @$);
-        $$->tfor.key = $2->for_expr.key_var;
-        $$->tfor.value = $2->for_expr.value_var;
-        $$->tfor.collection = $2->for_expr.collection;
-        $$->tfor.body = template(ctx, $4, @4, false, false);
+        yyerrok;
       }
+  ;
+
+tfor_end
+  : D_ENDFOR TCLOSE
+  | D_ENDFOR error TCLOSE   { yyerrok; }
   ;
 
 %%
@@ -989,7 +1021,10 @@ static const char *classify(pcl_parse_ctx *ctx, yysymbol_kind_t la, const bool *
                  : "Extra characters after interpolation expression: Expected a closing brace "
                    "to end the interpolation expression, but found extra characters.";
   }
-  if (has[YYSYMBOL_RPAREN] && la != YYSYMBOL_COMMA && !expression_start && !has[YYSYMBOL_COMMA])
+  if (has[YYSYMBOL_TCLOSE] && !expression_start)
+    return "Extra characters in template directive: Expected a closing brace to end the "
+           "directive, but found extra characters.";
+  if (has[YYSYMBOL_RPAREN] && !expression_start && !has[YYSYMBOL_COMMA])
     return "Missing closing parenthesis: An expanded function argument (with \"...\") must be "
            "immediately followed by closing parentheses.";
   if (expression_start) {
@@ -1019,6 +1054,9 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
   for (int i = 0; i < n; i++)
     has[expected[i]] = true;
   pcl_span at = *yypcontext_location(yyctx);
+  /* The scanner ends the last line of a file with an empty newline token. */
+  if (la == YYSYMBOL_NEWLINE && at.start == at.end)
+    la = YYSYMBOL_YYEOF;
   const char *msg = classify(ctx, la, has);
   if (msg) {
     lex_error_at(ctx, at, "%s", msg);
