@@ -702,7 +702,9 @@ static void op_send(waitset *w) {
       free(o->token);
       o->token = pcl_xstrdup(urn ? urn : "?");
       o->object = pcl_retain(comp);
-      o->deps = pcl_deps_union(NULL, pcl_future_deps(w->f[0]));
+      pcl_deps *u = pcl_deps_union(o->deps, pcl_future_deps(w->f[0]));
+      pcl_deps_release(o->deps);
+      o->deps = u;
       run->inflight++;
       run->engine->ops->register_outputs(run->engine, o->token, args, op_done, o);
     } else if (!pcl_is_wholly_known(args)) {

@@ -1,0 +1,287 @@
+/* test_engine.c: the engine interface and the embedded engine: URNs with
+ * parent type chains, asynchronous completion, default providers and their
+ * names, explicit providers and inheritance from parents, components and
+ * their outputs, reads, invokes, calls, stack references and recorded
+ * options, checked in the snapshot a run writes. */
+#include <CUnit/CUnit.h>
+
+#include "run_check.h"
+
+static void test_urns(void) {
+  char *u = pcl_urn_make("test", "proj", NULL, "simple:index:Resource", "a");
+  CU_ASSERT_STRING_EQUAL(u, "urn:pulumi:test::proj::simple:index:Resource::a");
+  free(u);
+  u = pcl_urn_make("test", "proj", "urn:pulumi:test::proj::pulumi:pulumi:Stack::proj-test",
+                   "simple:index:Resource", "a");
+  CU_ASSERT_STRING_EQUAL(u, "urn:pulumi:test::proj::simple:index:Resource::a");
+  free(u);
+  u = pcl_urn_make("test", "proj", "urn:pulumi:test::proj::components:index:My::c",
+                   "simple:index:Resource", "c-res");
+  CU_ASSERT_STRING_EQUAL(u, "urn:pulumi:test::proj::components:index:My$simple:index:Resource::c-res");
+  free(u);
+  u = pcl_urn_make("test", "proj", "urn:pulumi:test::proj::a:b:C$d:e:F::x", "g:h:I", "y");
+  CU_ASSERT_STRING_EQUAL(u, "urn:pulumi:test::proj::a:b:C$d:e:F$g:h:I::y");
+  free(u);
+}
+
+/* Completion of a direct engine request. */
+static int completions;
+static char last_urn[256];
+static void reg_cb(void *data, const pcl_resource_result *res, const pcl_error *err) {
+  (void)data;
+  CU_ASSERT_PTR_NULL(err);
+  completions++;
+  if (res) {
+    snprintf(last_urn, sizeof last_urn, "%s", res->urn);
+  }
+}
+
+static void test_direct_async(void) {
+  pcl_embedded_config cfg = {"p", "s", NULL, false, NULL, NULL, NULL};
+  pcl_error *err = NULL;
+  pcl_engine *e = pcl_engine_embedded_new(&cfg, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+  CU_ASSERT_STRING_EQUAL(e->ops->name, "embedded");
+  pcl_value *inputs = pcl_map_of(NULL, NULL, 0);
+  pcl_resource_request req = {.type = "pkg:index:T", .name = "n", .kind = PCL_RES_CUSTOM,
+                              .version = "1.2.3-beta.1+build.7", .inputs = inputs};
+  completions = 0;
+  e->ops->register_resource(e, &req, reg_cb, NULL);
+  e->ops->register_resource(e, &req, reg_cb, NULL);
+  CU_ASSERT_EQUAL(completions, 0); /* Both in flight, answered by the loop. */
+  pcl_sched_run();
+  CU_ASSERT_EQUAL(completions, 2);
+  CU_ASSERT_STRING_EQUAL(last_urn, "urn:pulumi:s::p::pkg:index:T::n");
+  char *snap = pcl_engine_embedded_snapshot(e, NULL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(snap, "pulumi:providers:pkg::default_1_2_3_beta_1_build_7\""));
+  /* One default provider serves both. */
+  const char *first = strstr(snap, "\"type\": \"pulumi:providers:pkg\"");
+  CU_ASSERT_PTR_NOT_NULL(first);
+  CU_ASSERT_PTR_NULL(first ? strstr(first + 1, "\"type\": \"pulumi:providers:pkg\"") : NULL);
+  free(snap);
+  pcl_release(inputs);
+  e->ops->destroy(e);
+}
+
+/* Returns the snapshot entry (borrowed from snap) of the resource whose
+ * URN ends in "::name", or NULL. */
+static pcl_value *find_res(pcl_value *snap, const char *name) {
+  pcl_value *list = pcl_map_get_cstr(snap, "resources");
+  size_t nl = strlen(name);
+  for (size_t i = 0; list && i < pcl_len(list); i++) {
+    pcl_value *r = pcl_list_at(list, i);
+    pcl_value *urn = pcl_map_get_cstr(r, "urn");
+    size_t ul = pcl_str_len(urn);
+    if (ul > nl + 2 && strncmp(pcl_str_data(urn) + ul - nl - 2, "::", 2) == 0 &&
+        strcmp(pcl_str_data(urn) + ul - nl, name) == 0) {
+      return r;
+    }
+  }
+  return NULL;
+}
+
+/* Returns the string at path a.b inside r ("" when absent or not a string). */
+static const char *sget(pcl_value *r, const char *a, const char *b) {
+  pcl_value *v = r ? pcl_map_get_cstr(r, a) : NULL;
+  if (v && b) {
+    v = pcl_kind_of(v) == PCL_T_MAP ? pcl_map_get_cstr(v, b) : NULL;
+  }
+  return v && pcl_kind_of(v) == PCL_T_STRING ? pcl_str_data(v) : "";
+}
+
+static pcl_value *read_snapshot(const char *path) {
+  char *text = rc_slurp(path);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+  pcl_error *err = NULL;
+  pcl_value *v = pcl_json_decode(text, strlen(text), 0, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+  free(text);
+  remove(path);
+  return v;
+}
+
+static const pcl_resource_decl prov_decl = {"pulumi:providers:simple", PCL_RES_CUSTOM, "2.0.0",
+                                            NULL};
+static const pcl_resource_decl simple_decl = {"simple:index:Resource", PCL_RES_CUSTOM, "2.0.0",
+                                              NULL};
+static const pcl_resource_decl url_decl = {"simple:index:Resource", PCL_RES_CUSTOM, "27.0.0",
+                                           "https://example.com/releases"};
+static const pcl_resource_decl comp_decl = {"components:index:MyComponent", PCL_RES_COMPONENT,
+                                            NULL, NULL};
+static const pcl_resource_decl remote_decl = {"component:index:ComponentCallable", PCL_RES_REMOTE,
+                                              "13.3.7", NULL};
+static const pcl_resource_decl read_decl = {"read:index:Resource", PCL_RES_CUSTOM, "39.0.0", NULL};
+static const pcl_resource_decl ref_decl = {"pulumi:pulumi:StackReference", PCL_RES_CUSTOM, NULL,
+                                           NULL};
+
+/* Builds a MAP from alternating C-string keys and owned values, NULL-ended. */
+static pcl_value *obj(const char *k, ...) {
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  va_list ap;
+  va_start(ap, k);
+  while (k) {
+    pcl_mapbuf_put_cstr(&mb, k, va_arg(ap, pcl_value *));
+    k = va_arg(ap, const char *);
+  }
+  va_end(ap);
+  return pcl_mapbuf_finish(&mb);
+}
+
+static pcl_value *fv(pcl_future *f) { return pcl_future_to_value(f); }
+
+/* Exports v, stealing it. */
+static void export_take(pcl_run *run, const char *name, pcl_value *v) {
+  pcl_export(run, name, v);
+  pcl_release(v);
+}
+
+static void tour_start(pcl_run *run) {
+  pcl_value *in = obj("value", pcl_bool(true), NULL);
+  pcl_future *prov = pcl_register_resource(run, &prov_decl, "prov", NULL, NULL);
+  pcl_value *o1 = obj("provider", fv(prov), "protect", pcl_bool(true), NULL);
+  pcl_future *parent = pcl_register_resource(run, &simple_decl, "parent", in, o1);
+  /* The child inherits the parent's provider and protect flag. */
+  pcl_value *o2 = obj("parent", fv(parent), "retainOnDelete", pcl_bool(true), "ignoreChanges",
+                      pcl_list_of_take((pcl_value *[]){pcl_str_from_cstr("value")}, 1),
+                      "additionalSecretOutputs",
+                      pcl_list_of_take((pcl_value *[]){pcl_str_from_cstr("value")}, 1), "deletedWith",
+                      fv(parent), NULL);
+  pcl_future *child = pcl_register_resource(run, &simple_decl, "child", in, o2);
+  pcl_future *withurl = pcl_register_resource(run, &url_decl, "withurl", in, NULL);
+  /* A local component with a child and outputs. */
+  pcl_future *comp = pcl_register_resource(run, &comp_decl, "comp", in, NULL);
+  pcl_value *o3 = obj("parent", fv(comp), NULL);
+  pcl_future *inner = pcl_register_resource(run, &simple_decl, "comp-res", in, o3);
+  pcl_future *innerv = pcl_future_attr(inner, "value");
+  pcl_value *couts = obj("output", fv(innerv), NULL);
+  pcl_future *compdone = pcl_register_component_outputs(run, comp, couts);
+  pcl_future *compout = pcl_future_attr(compdone, "output");
+  export_take(run, "componentOutput", fv(compout));
+  /* A remote component, a read and a stack reference. */
+  pcl_future *remote = pcl_register_resource(run, &remote_decl, "remote", in, NULL);
+  pcl_value *id = pcl_str_from_cstr("existing-id");
+  pcl_value *lookup = obj("lookup", pcl_str_from_cstr("key"), NULL);
+  pcl_future *rd = pcl_read_resource(run, &read_decl, "rd", id, lookup, NULL);
+  pcl_value *refin = obj("name", pcl_str_from_cstr("org/other/prod"), NULL);
+  pcl_future *ref = pcl_register_resource(run, &ref_decl, "other", refin, NULL);
+  pcl_future *refouts = pcl_future_attr(ref, "outputs");
+  export_take(run, "refOutputs", fv(refouts));
+  /* An invoke whose argument depends on a resource, and a call. */
+  pcl_future *pv = pcl_future_attr(parent, "value");
+  pcl_value *iargs = obj("value", fv(pv), NULL);
+  pcl_future *inv = pcl_invoke(run, "simple:index:getThing", iargs, NULL);
+  export_take(run, "invoked", fv(inv));
+  pcl_value *self = fv(remote);
+  pcl_value *cargs = obj("prefix", pcl_str_from_cstr("foo-"), NULL);
+  pcl_future *call = pcl_call(run, "component:index:ComponentCallable/prefixed", self, cargs, NULL);
+  export_take(run, "called", fv(call));
+  pcl_future *rdv = pcl_future_attr(rd, "value");
+  export_take(run, "readValue", fv(rdv));
+
+  pcl_value *vals[] = {in, o1, o2, o3, couts, id, lookup, refin, iargs, self, cargs};
+  for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+    pcl_release(vals[i]);
+  }
+  pcl_future *fs[] = {prov, parent, child, withurl, comp, inner, innerv, compdone, compout,
+                      remote, rd, ref, refouts, pv, inv, call, rdv};
+  for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++) {
+    pcl_future_release(fs[i]);
+  }
+}
+
+static const pcl_program tour = {"tour", NULL, 0, tour_start};
+
+static const char tour_mocks[] =
+    "{\"resources\": {\"read:index:Resource\": {\"outputs\": {\"value\": true}},\n"
+    "                 \"component:index:ComponentCallable\": {\"outputs\": {\"value\": \"bar\"},"
+    " \"merge\": false}},\n"
+    " \"invokes\": {\"simple:index:getThing\": [{\"args\": {\"value\": false}, \"result\": {\"r\": 0}},\n"
+    "                                        {\"args\": {\"value\": true}, \"result\": {\"r\": 1}}]},\n"
+    " \"calls\": {\"component:index:ComponentCallable/prefixed\": {\"result\": {\"result\": \"foo-bar\"}}},\n"
+    " \"stackReferences\": {\"org/other/prod\": {\"outputs\": {\"a\": 1, \"pw\": \"x\"},"
+    " \"secretOutputNames\": [\"pw\"]}}}\n";
+
+static void test_tour(void) {
+  rc_write("tour-mocks.json", tour_mocks);
+  rc_result r = rc_run(&tour, "--stack", "test", "--mocks", "tour-mocks.json", "--snapshot",
+                       "tour.json", "--show-secrets", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.err, "");
+  CU_ASSERT_STRING_EQUAL(r.out, "{\n"
+                                "  \"called\": {\n"
+                                "    \"result\": \"foo-bar\"\n"
+                                "  },\n"
+                                "  \"componentOutput\": true,\n"
+                                "  \"invoked\": {\n"
+                                "    \"r\": 1\n"
+                                "  },\n"
+                                "  \"readValue\": true,\n"
+                                "  \"refOutputs\": {\n"
+                                "    \"a\": 1,\n"
+                                "    \"pw\": {\n"
+                                "      \"secret\": \"x\"\n"
+                                "    }\n"
+                                "  }\n"
+                                "}\n");
+  pcl_value *snap = read_snapshot("tour.json");
+  const char *pfx = "urn:pulumi:test::tour::";
+  char want[512];
+  pcl_value *list = pcl_map_get_cstr(snap, "resources");
+  CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(list, 0), "type", NULL), "pulumi:pulumi:Stack");
+  pcl_value *parent = find_res(snap, "parent");
+  pcl_value *child = find_res(snap, "child");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(parent);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(child);
+  snprintf(want, sizeof want, "%spulumi:providers:simple::prov::", pfx);
+  CU_ASSERT_NSTRING_EQUAL(sget(parent, "provider", NULL), want, strlen(want));
+  CU_ASSERT_NSTRING_EQUAL(sget(child, "provider", NULL), want, strlen(want));
+  snprintf(want, sizeof want, "%ssimple:index:Resource$simple:index:Resource::child", pfx);
+  CU_ASSERT_STRING_EQUAL(sget(child, "urn", NULL), want);
+  snprintf(want, sizeof want, "%ssimple:index:Resource::parent", pfx);
+  CU_ASSERT_STRING_EQUAL(sget(child, "parent", NULL), want);
+  CU_ASSERT_STRING_EQUAL(sget(child, "options", "deletedWith"), want);
+  pcl_value *copts = pcl_map_get_cstr(child, "options");
+  CU_ASSERT(pcl_bool_get(pcl_map_get_cstr(copts, "protect")));
+  CU_ASSERT(pcl_bool_get(pcl_map_get_cstr(copts, "retainOnDelete")));
+  CU_ASSERT_EQUAL(pcl_len(pcl_map_get_cstr(copts, "ignoreChanges")), 1);
+  /* additionalSecretOutputs makes the output secret in the state. */
+  pcl_value *couts = pcl_map_get_cstr(pcl_map_get_cstr(child, "outputs"), "value");
+  CU_ASSERT_PTR_NOT_NULL(couts && pcl_map_get_cstr(couts, "secret"));
+  /* The explicit provider got the version input. */
+  CU_ASSERT_STRING_EQUAL(sget(find_res(snap, "prov"), "inputs", "version"), "2.0.0");
+  /* A download URL makes its own default provider. */
+  snprintf(want, sizeof want,
+           "%spulumi:providers:simple::default_27_0_0_https_/example.com/releases::", pfx);
+  CU_ASSERT_NSTRING_EQUAL(sget(find_res(snap, "withurl"), "provider", NULL), want, strlen(want));
+  /* The component's child is parented to it and its URN chains the types. */
+  snprintf(want, sizeof want, "%scomponents:index:MyComponent$simple:index:Resource::comp-res",
+           pfx);
+  CU_ASSERT_STRING_EQUAL(sget(find_res(snap, "comp-res"), "urn", NULL), want);
+  pcl_value *comp = find_res(snap, "comp");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(comp);
+  CU_ASSERT_FALSE(pcl_bool_get(pcl_map_get_cstr(comp, "custom")));
+  CU_ASSERT_STRING_EQUAL(sget(comp, "provider", NULL), "");
+  CU_ASSERT(pcl_bool_get(pcl_map_get_cstr(pcl_map_get_cstr(comp, "outputs"), "output")));
+  /* The remote component has a default provider; the read is external. */
+  pcl_value *remote = find_res(snap, "remote");
+  CU_ASSERT(pcl_bool_get(pcl_map_get_cstr(remote, "remote")));
+  snprintf(want, sizeof want, "%spulumi:providers:component::default_13_3_7::", pfx);
+  CU_ASSERT_NSTRING_EQUAL(sget(remote, "provider", NULL), want, strlen(want));
+  pcl_value *rd = find_res(snap, "rd");
+  CU_ASSERT(pcl_bool_get(pcl_map_get_cstr(rd, "external")));
+  CU_ASSERT_STRING_EQUAL(sget(rd, "id", NULL), "existing-id");
+  /* The stack reference uses the builtin provider. */
+  snprintf(want, sizeof want, "%spulumi:providers:pulumi::default::", pfx);
+  CU_ASSERT_NSTRING_EQUAL(sget(find_res(snap, "other"), "provider", NULL), want, strlen(want));
+  pcl_release(snap);
+  remove("tour-mocks.json");
+  rc_free(&r);
+}
+
+void register_engine_tests(void);
+void register_engine_tests(void) {
+  CU_pSuite s = CU_add_suite("engine", NULL, NULL);
+  CU_add_test(s, "URNs", test_urns);
+  CU_add_test(s, "direct requests complete later", test_direct_async);
+  CU_add_test(s, "providers, components, reads, invokes, calls", test_tour);
+}

@@ -1,0 +1,107 @@
+/* test_snapshot.c: the snapshot value encoding (docs/snapshot.md): secrets,
+ * unknowns, resource references, assets, exact ints, sorted keys, masking;
+ * its decoder; and Go durations for customTimeouts. */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+/* Returns the compact encoding of v (owned). */
+static char *enc(const pcl_value *v, bool mask) {
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl__snap_encode(&b, v, -1, mask);
+  return b.data;
+}
+
+static pcl_value *decode_text(const char *json) {
+  pcl_error *err = NULL;
+  pcl_value *v = pcl_json_decode(json, strlen(json), 0, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+  return v;
+}
+
+static void test_encode(void) {
+  pcl_value *raw = decode_text("{\"z\": 1, \"a\": [123456789012345678901234567890, 0.5, null, "
+                               "true, \"s\\n\"]}");
+  char *t = enc(raw, false);
+  CU_ASSERT_STRING_EQUAL(t, "{\"a\":[123456789012345678901234567890,0.5,null,true,\"s\\n\"],\"z\":1}");
+  free(t);
+  pcl_release(raw);
+
+  pcl_value *s = pcl_str_from_cstr("pw");
+  pcl_value *sec = pcl_secret_new(s);
+  pcl_value *urn = pcl_str_from_cstr("urn:pulumi:s::p::t::n");
+  pcl_value *id = pcl_str_from_cstr("n_id");
+  pcl_value *ref = pcl_resource_new(urn, id, NULL);
+  pcl_value *path = pcl_str_from_cstr("file.txt");
+  pcl_value *asset = pcl_asset_new(PCL_ASSET_FILE, path);
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "secret", pcl_retain(sec));
+  pcl_mapbuf_put_cstr(&mb, "unknown", pcl_unknown());
+  pcl_mapbuf_put_cstr(&mb, "ref", pcl_retain(ref));
+  pcl_mapbuf_put_cstr(&mb, "asset", pcl_retain(asset));
+  pcl_value *m = pcl_mapbuf_finish(&mb);
+  t = enc(m, false);
+  CU_ASSERT_STRING_EQUAL(t, "{\"asset\":{\"asset\":{\"path\":\"file.txt\"}},"
+                            "\"ref\":{\"resource_ref\":{\"id\":\"n_id\",\"urn\":\"urn:pulumi:s::p::t::n\"}},"
+                            "\"secret\":{\"secret\":\"pw\"},\"unknown\":{\"unknown\":true}}");
+  free(t);
+  t = enc(m, true);
+  CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"secret\":\"[secret]\""));
+  free(t);
+
+  /* The decoder turns the wrappers back into values. */
+  pcl_value *back = decode_text("{\"a\": {\"secret\": {\"unknown\": true}}, \"b\": {\"resource_ref\": "
+                                "{\"urn\": \"u\", \"id\": \"i\"}}, \"c\": {\"secret\": 1, \"x\": 2}}");
+  pcl_value *d = pcl__snap_decode(back);
+  pcl_value *a = pcl_map_get_cstr(d, "a");
+  CU_ASSERT_EQUAL(pcl_kind_of(a), PCL_T_SECRET);
+  CU_ASSERT_EQUAL(pcl_kind_of(pcl_secret_inner(a)), PCL_T_UNKNOWN);
+  CU_ASSERT_EQUAL(pcl_kind_of(pcl_map_get_cstr(d, "b")), PCL_T_RESOURCE);
+  /* A map with two keys is not a wrapper. */
+  CU_ASSERT_EQUAL(pcl_kind_of(pcl_map_get_cstr(d, "c")), PCL_T_MAP);
+  pcl_release(d);
+  pcl_release(back);
+
+  pcl_release(m);
+  pcl_release(asset);
+  pcl_release(path);
+  pcl_release(ref);
+  pcl_release(id);
+  pcl_release(urn);
+  pcl_release(sec);
+  pcl_release(s);
+}
+
+static void test_pretty(void) {
+  pcl_value *v = decode_text("{\"b\": [], \"a\": {\"x\": [1]}, \"c\": {}}");
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl__snap_encode(&b, v, 0, false);
+  CU_ASSERT_STRING_EQUAL(b.data, "{\n  \"a\": {\n    \"x\": [\n      1\n    ]\n  },\n  \"b\": [],\n"
+                                 "  \"c\": {}\n}");
+  pcl_strbuf_free(&b);
+  pcl_release(v);
+}
+
+static void test_durations(void) {
+  double s = -1;
+  CU_ASSERT(pcl__parse_duration("5m", &s) && s == 300.0);
+  CU_ASSERT(pcl__parse_duration(".2m", &s) && s == 12.0);
+  CU_ASSERT(pcl__parse_duration("1h30m", &s) && s == 5400.0);
+  CU_ASSERT(pcl__parse_duration("1m30s", &s) && s == 90.0);
+  CU_ASSERT(pcl__parse_duration("1500ms", &s) && s == 1.5);
+  CU_ASSERT(pcl__parse_duration("0", &s) && s == 0.0);
+  CU_ASSERT_FALSE(pcl__parse_duration("5", &s));
+  CU_ASSERT_FALSE(pcl__parse_duration("m", &s));
+  CU_ASSERT_FALSE(pcl__parse_duration("5 minutes", &s));
+  CU_ASSERT_FALSE(pcl__parse_duration("", &s));
+}
+
+void register_snapshot_tests(void);
+void register_snapshot_tests(void) {
+  CU_pSuite s = CU_add_suite("snapshot", NULL, NULL);
+  CU_add_test(s, "value encoding and decoding", test_encode);
+  CU_add_test(s, "pretty printing", test_pretty);
+  CU_add_test(s, "durations", test_durations);
+}
