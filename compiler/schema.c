@@ -1559,7 +1559,6 @@ static const ty *input_shape(schema_set *s, const ty *t_in, const ty *t_plain) {
 }
 
 static const ty *typedef_ty(schema_set *s, schema_typedef *d, bool input);
-static const ty *resource_ref_ty(schema_set *s, schema_resource *r);
 
 const ty *schema_type_to_ty(schema_set *s, const schema_type *t, bool input) {
   ty_ctx *c = s->ty;
@@ -1597,7 +1596,7 @@ const ty *schema_type_to_ty(schema_set *s, const schema_type *t, bool input) {
     plain = typedef_ty(s, t->def, false);
     break;
   case SCHEMA_T_RESOURCE:
-    plain = resource_ref_ty(s, t->resource);
+    plain = schema_resource_output_type(s, t->resource);
     break;
   case SCHEMA_T_TOKEN:
     plain = ty_opaque(c, t->token);
@@ -1675,25 +1674,6 @@ static const ty *typedef_ty(schema_set *s, schema_typedef *d, bool input) {
     ty_object_define(c, obj, d->nprops, props);
   }
   return input ? in : plain;
-}
-
-/* Returns the type of a `$ref` to a resource: the named object of its
- * output properties (plain; non-required ones optional). */
-static const ty *resource_ref_ty(schema_set *s, schema_resource *r) {
-  if (r->ty_ref)
-    return r->ty_ref;
-  const char *id = object_identity(s, r->pkg, r->token, "$ref");
-  const ty *obj = ty_object_declare(s->ty, intern(s->names, id), true);
-  r->ty_ref = obj;
-  if (obj->object.defined)
-    return obj;
-  ty_prop *props = ARENA_NEW_ARRAY(s->arena, ty_prop, r->noutputs ? r->noutputs : 1);
-  for (size_t i = 0; i < r->noutputs; i++) {
-    props[i].name = r->outputs[i].name;
-    props[i].type = schema_property_type(s, &r->outputs[i], false);
-  }
-  ty_object_define(s->ty, obj, r->noutputs, props);
-  return obj;
 }
 
 const ty *schema_property_type(schema_set *s, schema_property *p, bool input) {
@@ -1814,7 +1794,6 @@ bool schema_package_check(schema_set *s, schema_package *p) {
       schema_resource_input_type(s, r);
       schema_resource_output_type(s, r);
       schema_resource_read_type(s, r);
-      resource_ref_ty(s, r);
       for (size_t i = 0; i < r->nmethods; i++)
         schema_resource_method(s, r, r->methods[i].name);
     }

@@ -21,9 +21,13 @@
  * `union(T, output(T'))` at every level, non-required properties are
  * `optional(...)`, `const` properties are const types, schema object types
  * are *named* ty objects (declared, then defined), so recursive types are
- * fine.  Every problem with a schema file (unreadable, invalid JSON, no
- * `name`, a bad `$ref`, malformed sections) is a diagnostic located in the
- * schema file where possible; nothing here aborts on bad input.
+ * fine.  A `$ref` to a resource has the type of a reference to that resource
+ * (its outputs as output(T), plus id and urn), not the plain object of
+ * types.md §14: that is what makes `resource = otherResource` type-check
+ * for resource-typed inputs (conformance l2-component-property-deps).
+ * Every problem with a schema file (unreadable, invalid JSON, no `name`, a
+ * bad `$ref`, malformed sections) is a diagnostic located in the schema file
+ * where possible; nothing here aborts on bad input.
  *
  * Everything returned lives in the compilation's arena (or the set) and stays
  * valid until schema_set_free; names and tokens are interned. */
@@ -162,7 +166,7 @@ struct schema_resource {
   schema_method *methods;
   size_t nmethods;
   /* Mapped ty types (internal caches). */
-  const ty *ty_input, *ty_output, *ty_ref, *ty_read;
+  const ty *ty_input, *ty_output, *ty_read;
 };
 
 /* A function (invoke target or method implementation) of a package. */

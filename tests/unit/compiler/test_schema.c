@@ -352,16 +352,26 @@ static void test_type_mapping(void) {
   CU_ASSERT(data->plain);
   CU_ASSERT_FALSE(ty_contains_eventuals(schema_property_type(f.s, data, true), NULL, NULL));
 
-  /* Resource references: an object of the referenced resource's outputs. */
+  /* Resource references have the type of a reference to the resource, so
+     that a resource converts to them (l2-component-property-deps). */
   r = must_resource(&f, "component:index:ComponentCustomRefInputOutput");
   CU_ASSERT(r->is_component);
   EXPECT_STR(pretty(&f, schema_resource_input_type(f.s, r)),
-             "{ inputRef: { value: string } | output({ value: string }) }");
+             "{ inputRef: { id: output(id), urn: output(string), value: output(string) } | "
+             "output({ id: id, urn: string, value: string }) }");
+  schema_resource *custom = must_resource(&f, "component:index:Custom");
+  const ty *ref_in = ty_object_get(schema_resource_input_type(f.s, r), "inputRef");
+  CU_ASSERT_EQUAL(ty_conversion(&f.ty, ref_in, schema_resource_output_type(f.s, custom)),
+                  TY_CONV_SAFE);
+  CU_ASSERT_EQUAL(
+      ty_conversion(&f.ty, ref_in, ty_output(&f.ty, schema_resource_output_type(f.s, custom))),
+      TY_CONV_SAFE);
+  CU_ASSERT_EQUAL(ty_conversion(&f.ty, ref_in, ty_string(&f.ty)), TY_CONV_NONE);
   /* Across packages, through a $ref of the form /<pkg>/v<version>/schema.json. */
   r = must_resource(&f, "remoteref:index:Root");
   EXPECT_STR(pretty(&f, schema_resource_output_type(f.s, r)),
              "{ config: output({ service: string? }?), id: output(id), res: "
-             "output({ enabled: bool, name: string }), urn: output(string) }");
+             "output({ enabled: bool, id: id, name: string, urn: string }), urn: output(string) }");
 
   /* The built-in pulumi package. */
   r = must_resource(&f, "pulumi:pulumi:StackReference");
