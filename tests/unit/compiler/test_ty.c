@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
 #include "ty.h"
 #include "ty_vectors.h"
 #include "util.h"
@@ -1386,6 +1387,68 @@ static void test_type_expressions(void) {
   reset_diags();
 }
 
+/* Parses text the way a config type label is parsed (the label is a file
+ * of its own here, so spans are offsets into text) and returns its type;
+ * NULL if the text does not parse. */
+static const ty *label_type(const char *text) {
+  uint32_t id = src_add(&g_src, "label.pp", text, strlen(text));
+  parse_env env = {&g_arena, &g_names, &g_src, &g_diags};
+  pcl_span where = {id, 0, (uint32_t)strlen(text)};
+  ast_node *e = parse_expression_text(&env, text, strlen(text), where);
+  return e ? ty_from_type_expr(C, e, &g_diags) : NULL;
+}
+
+/* The examples of §13 and program.md §6, through the real parser. */
+static void test_type_labels(void) {
+  static const struct {
+    const char *label, *type;
+  } good[] = {
+      {"list(string)", "list(string)"},
+      {"map(any)", "map(dynamic)"},
+      {"object({prop=list(bool)})", "object({prop=list(bool)})"},
+      {"list(optional(string))", "list(optional(string))"},
+      {"map(object({ zone = string }))", "map(object({zone=string}))"},
+      {"tuple([string, int])", "tuple(string, int)"},
+      {"object({\"a b\" = string, other = int})", "object({\"a b\"=string, other=int})"},
+      {"object({prop=string, other=int})", "object({prop=string, other=int})"},
+      {"set( number )", "set(number)"},
+  };
+  for (size_t i = 0; i < ARRAY_LEN(good); i++) {
+    reset_diags();
+    const ty *t = label_type(good[i].label);
+    const ty *want = T(good[i].type);
+    CHECK(t == want && !g_diags.head, "label %s gave %s (%s), expected %s", good[i].label,
+          t ? ty_to_string(t) : "(no parse)", first_message(), good[i].type);
+  }
+  static const struct {
+    const char *label, *message;
+    uint32_t start, end;
+  } bad[] = {
+      {"list(1)", "expected a type, found a number literal", 5, 6},
+      {"foo", "undefined variable foo", 0, 3},
+      {"map", "undefined variable map", 0, 3},
+      {"list()", "missing required parameter 'elementType'", 0, 6},
+      {"set(string, int)", "too many arguments to call: expected 1, got 2", 12, 15},
+      {"object(string)", "the argument to object() must be an object type", 7, 13},
+      {"tuple(string)", "the argument to tuple() must be an tuple type", 6, 12},
+      {"optional(int, string)", "optional() requires exactly one argument", 0, 21},
+      {"output(string)", "unknown function 'output'", 0, 6},
+      {"list(\"string\")", "expected a type, found a string", 5, 13},
+  };
+  for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+    reset_diags();
+    const ty *t = label_type(bad[i].label);
+    bool ok = t == ty_dynamic(C) || (t && t->kind == TY_LIST && t->elem == ty_dynamic(C));
+    ok = ok && g_diags.errors == 1 && !strcmp(first_message(), bad[i].message) &&
+         g_diags.head->span.start == bad[i].start && g_diags.head->span.end == bad[i].end;
+    CHECK(ok, "label %s gave %s with '%s' at %u-%u, expected '%s' at %u-%u", bad[i].label,
+          t ? ty_to_string(t) : "(no parse)", first_message(),
+          g_diags.head ? g_diags.head->span.start : 0, g_diags.head ? g_diags.head->span.end : 0,
+          bad[i].message, bad[i].start, bad[i].end);
+  }
+  reset_diags();
+}
+
 /* program.md §6 (makeObjectPropertiesOptional). */
 static void test_config_optional(void) {
   CU_ASSERT_PTR_EQUAL(ty_config_optional_properties(C, T("object({a=string, b=optional(int)})")),
@@ -1421,5 +1484,6 @@ void register_ty_tests(void) {
   CU_add_test(s, "operators", test_operators);
   CU_add_test(s, "named objects", test_named_objects);
   CU_add_test(s, "type expressions", test_type_expressions);
+  CU_add_test(s, "type labels through the parser", test_type_labels);
   CU_add_test(s, "config types", test_config_optional);
 }
