@@ -1,0 +1,196 @@
+/* test_mock.c: mocks of the embedded engine, from C (pcl_mocks) and from a
+ * JSON file (docs/mocks.md): ids and state, failures that surface as
+ * program errors naming the resource with the snapshot kept, invokes
+ * matched on their arguments, mocks that never answer (the run ends with an
+ * error naming what it waits for), preview unknowns and bad mock files. */
+#include <CUnit/CUnit.h>
+
+#include "run_check.h"
+
+static const pcl_resource_decl res_decl = {"test:index:Thing", PCL_RES_CUSTOM, "1.0.0", NULL};
+
+/* Registers "one" and "two" (two's input from one's "extra" output) and
+ * invokes test:index:fn with one's extra; exports two's outputs. */
+static void prog_start(pcl_run *run) {
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "size", pcl_int_new(3));
+  pcl_value *in = pcl_mapbuf_finish(&mb);
+  pcl_future *one = pcl_register_resource(run, &res_decl, "one", in, NULL);
+  pcl_future *extra = pcl_future_attr(one, "extra");
+  pcl_mapbuf mb2 = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb2, "from", pcl_future_to_value(extra));
+  pcl_value *in2 = pcl_mapbuf_finish(&mb2);
+  pcl_future *two = pcl_register_resource(run, &res_decl, "two", in2, NULL);
+  pcl_future *inv = pcl_invoke(run, "test:index:fn", in2, NULL);
+  pcl_value *v = pcl_future_to_value(two);
+  pcl_value *w = pcl_future_to_value(inv);
+  pcl_export(run, "two", v);
+  pcl_export(run, "fn", w);
+  pcl_release(v);
+  pcl_release(w);
+  static const char *const attrs[] = {"from", "hidden", "id"};
+  for (size_t i = 0; i < 3; i++) {
+    pcl_future *a = pcl_future_attr(two, attrs[i]);
+    pcl_value *av = pcl_future_to_value(a);
+    pcl_export(run, attrs[i], av);
+    pcl_release(av);
+    pcl_future_release(a);
+  }
+  pcl_release(in);
+  pcl_release(in2);
+  pcl_future_release(one);
+  pcl_future_release(extra);
+  pcl_future_release(two);
+  pcl_future_release(inv);
+}
+
+static const pcl_program prog = {"mockprog", NULL, 0, prog_start};
+
+/* C mocks: ids "<name>-cid", state = inputs plus extra = size * 2 (so the
+ * int stays exact); fails the resource named "two" when data says so. */
+static bool c_new_resource(void *data, const pcl_mock_resource_args *args, pcl_value **id,
+                           pcl_value **state, pcl_error **err) {
+  if (data && strcmp(args->name, "two") == 0) {
+    *err = pcl_error_new("quota exceeded");
+    return false;
+  }
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&b, "%s-cid", args->name);
+  *id = pcl_strbuf_finish(&b, err);
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < pcl_len(args->inputs); i++) {
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(args->inputs, i)),
+                        pcl_retain(pcl_map_val_at(args->inputs, i)));
+  }
+  pcl_value *size = pcl_map_get_cstr(args->inputs, "size");
+  if (size) {
+    pcl_value *two = pcl_int_new(2);
+    pcl_mapbuf_put_cstr(&mb, "extra", pcl_op_mul(size, two, err));
+    pcl_release(two);
+  }
+  *state = pcl_mapbuf_finish(&mb);
+  return true;
+}
+
+static pcl_value *c_call(void *data, const char *token, pcl_value *args, bool is_call, bool *hang,
+                         pcl_error **err) {
+  (void)data;
+  (void)is_call;
+  (void)hang;
+  if (strcmp(token, "test:index:fn") != 0) {
+    *err = pcl_error_new("no such function");
+    return NULL;
+  }
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "echo", pcl_retain(pcl_map_get_cstr(args, "from")));
+  return pcl_mapbuf_finish(&mb);
+}
+
+static void test_c_mocks(void) {
+  pcl_mocks m = {c_new_resource, c_call, NULL};
+  pcl_main_set_mocks(&m);
+  rc_result r = rc_run(&prog, NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.out, "{\n"
+                                "  \"fn\": {\n"
+                                "    \"echo\": 6\n"
+                                "  },\n"
+                                "  \"from\": 6,\n"
+                                "  \"hidden\": null,\n"
+                                "  \"id\": \"two-cid\",\n"
+                                "  \"two\": {\n"
+                                "    \"resource_ref\": {\n"
+                                "      \"id\": \"two-cid\",\n"
+                                "      \"urn\": \"urn:pulumi:dev::mockprog::test:index:Thing::two\"\n"
+                                "    }\n"
+                                "  }\n"
+                                "}\n");
+  rc_free(&r);
+  /* A failing create is a program error naming the resource; the snapshot
+   * written so far is kept. */
+  m.data = &m;
+  r = rc_run(&prog, "--snapshot", "mock-fail.json", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT_STRING_EQUAL(r.err, "error: failed to register resource 'two' (test:index:Thing): "
+                                "quota exceeded\n");
+  char *snap = rc_slurp("mock-fail.json");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(snap);
+  CU_ASSERT_PTR_NOT_NULL(strstr(snap, "test:index:Thing::one"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(snap, "\"error\": \"error: failed to register resource 'two'"));
+  free(snap);
+  remove("mock-fail.json");
+  rc_free(&r);
+  pcl_main_set_mocks(NULL);
+}
+
+static void test_json_mocks(void) {
+  rc_write("mocks-ok.json",
+           "{\"resources\": {\"test:index:Thing\": {\"outputs\": {\"extra\": 12345678901234567890123}},"
+           " \"test:index:Thing::two\": {\"id\": \"fixed\", \"outputs\": {\"hidden\": {\"secret\": 1}}}},"
+           " \"invokes\": {\"test:index:fn\": [{\"args\": {\"from\": 1}, \"result\": {\"n\": 1}},"
+           "  {\"args\": {\"from\": 12345678901234567890123}, \"result\": {\"n\": 2}}]}}");
+  rc_result r = rc_run(&prog, "--mocks", "mocks-ok.json", "--show-secrets", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"n\": 2"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"from\": 12345678901234567890123"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"id\": \"fixed\""));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"hidden\": {\n    \"secret\": 1\n  }"));
+  rc_free(&r);
+  /* In a preview the mock outputs the inputs do not give are unknown, so
+   * two's input and the invoke over it are unknown too. */
+  r = rc_run(&prog, "--mocks", "mocks-ok.json", "--preview", "--snapshot", "mocks-prev.json",
+             NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"fn\": {\n    \"unknown\": true\n  }"));
+  char *snap = rc_slurp("mocks-prev.json");
+  CU_ASSERT_PTR_NOT_NULL(snap && strstr(snap, "\"from\": {\n          \"unknown\": true"));
+  free(snap);
+  remove("mocks-prev.json");
+  rc_free(&r);
+  remove("mocks-ok.json");
+}
+
+static void test_json_failures(void) {
+  rc_write("mocks-fail.json", "{\"resources\": {\"test:index:Thing::one\": {\"error\": \"failed create\"}}}");
+  rc_result r = rc_run(&prog, "--mocks", "mocks-fail.json", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT_STRING_EQUAL(r.err, "error: failed to register resource 'one' (test:index:Thing): "
+                                "failed create\n");
+  rc_free(&r);
+  /* An invoke nobody mocks fails, naming the function. */
+  rc_write("mocks-fail.json", "{\"resources\": {\"test:index:Thing\": {\"outputs\": {\"extra\": 1}}}}");
+  r = rc_run(&prog, "--mocks", "mocks-fail.json", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT_STRING_EQUAL(r.err, "error: invoke of 'test:index:fn' failed: invoke of "
+                                "'test:index:fn': no mock answers this invoke\n");
+  rc_free(&r);
+  /* A mock that never answers: the run ends naming what it waits for. */
+  rc_write("mocks-fail.json", "{\"resources\": {\"test:index:Thing::one\": {\"hang\": true}}}");
+  r = rc_run(&prog, "--mocks", "mocks-fail.json", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "error: the program cannot finish: still waiting for "
+                                       "resource 'one' (test:index:Thing), "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "resource 'two' (test:index:Thing)"));
+  rc_free(&r);
+  /* Bad mock files are reported, naming the file. */
+  rc_write("mocks-fail.json", "{\"resource\": {}}");
+  r = rc_run(&prog, "--mocks", "mocks-fail.json", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT_STRING_EQUAL(r.err, "error: mocks file 'mocks-fail.json': unknown section \"resource\" "
+                                "(expected resources, invokes, calls or stackReferences)\n");
+  rc_free(&r);
+  rc_write("mocks-fail.json", "{\"resources\": [");
+  r = rc_run(&prog, "--mocks", "mocks-fail.json", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "mocks file 'mocks-fail.json'"));
+  rc_free(&r);
+  remove("mocks-fail.json");
+}
+
+void register_mock_tests(void);
+void register_mock_tests(void) {
+  CU_pSuite s = CU_add_suite("mock", NULL, NULL);
+  CU_add_test(s, "C mocks", test_c_mocks);
+  CU_add_test(s, "JSON mocks", test_json_mocks);
+  CU_add_test(s, "JSON mock failures and hangs", test_json_failures);
+}
