@@ -1,0 +1,200 @@
+/* test_builtins_misc.c: notImplemented, pulumiResourceType and
+ * pulumiResourceName (resource objects and resource references), the
+ * helpers behind try, can and recover (outcomes, marks, the combined error
+ * text), and the by-name table (lookup, arity messages, dispatch of every
+ * calling shape). */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins_check.h"
+
+static void test_not_implemented(void) {
+  BLEAK_BEGIN;
+  F1(pcl_fn_notImplemented, "\"tls settings are not supported\"", "tls settings are not supported");
+  F1(pcl_fn_notImplemented, "\"\"", "");
+  /* The call fails even before its message is known. */
+  VF1(pcl_fn_notImplemented, pcl_unknown(), "not implemented");
+  F1(pcl_fn_notImplemented, "null",
+     "notImplemented: invalid value for \"errorMessage\" parameter: argument must not be null");
+  BLEAK_END;
+}
+
+static void test_resource_type_name(void) {
+  BLEAK_BEGIN;
+  /* A resource object carries __type and __name. */
+  const char *obj = "{\"__name\":\"res1-0\",\"__type\":\"simple:index:Resource\",\"id\":\"x\","
+                    "\"urn\":\"urn:pulumi:test::p::simple:index:Resource::res1-0\"}";
+  T1(pcl_fn_pulumiResourceType, obj, "\"simple:index:Resource\"");
+  T1(pcl_fn_pulumiResourceName, obj, "\"res1-0\"");
+  /* A resource reference: from its URN, past parent types and with a name
+   * that itself holds "::". */
+  pcl_value *urn = S("urn:pulumi:dev::proj::my:comp:Comp$aws:s3/bucket:Bucket::comp-b::x");
+  V1(pcl_fn_pulumiResourceType, pcl_resource_new(urn, NULL, NULL), "\"aws:s3/bucket:Bucket\"");
+  V1(pcl_fn_pulumiResourceName, pcl_resource_new(urn, NULL, NULL), "\"comp-b::x\"");
+  pcl_release(urn);
+  urn = S("urn:pulumi:test::p::pulumi:providers:aws::default");
+  V1(pcl_fn_pulumiResourceType, pcl_resource_new(urn, NULL, NULL), "\"pulumi:providers:aws\"");
+  V1(pcl_fn_pulumiResourceName, pcl_resource_new(urn, NULL, NULL), "\"default\"");
+  pcl_release(urn);
+  /* Marks. */
+  V1(pcl_fn_pulumiResourceName, SECRET_TAKE(J(obj)), "secret(\"res1-0\")");
+  V1(pcl_fn_pulumiResourceType, pcl_unknown(), "unknown");
+  /* Errors. */
+  F1(pcl_fn_pulumiResourceType, "[]", "pulumiResourceType argument must be a single resource");
+  F1(pcl_fn_pulumiResourceName, "{\"id\":\"x\"}", "pulumiResourceName argument must be a single resource");
+  F1(pcl_fn_pulumiResourceName, "\"urn:pulumi:a::b::c::d\"",
+     "pulumiResourceName argument must be a single resource");
+  urn = S("not-a-urn");
+  VF1(pcl_fn_pulumiResourceType, pcl_resource_new(urn, NULL, NULL),
+      "pulumiResourceType argument must be a single resource");
+  pcl_release(urn);
+  BLEAK_END;
+}
+
+static void test_try(void) {
+  BLEAK_BEGIN;
+  /* The first alternative that succeeds wins; earlier failures are dropped. */
+  pcl_try t = PCL_TRY_INIT;
+  pcl_try_fail_take(&t, pcl_error_new("first"));
+  CU_ASSERT_EQUAL(t.failures, 1);
+  pcl_value *fallback = S("fallback");
+  CHECK_SHOW(pcl_try_success(&t, fallback), NULL, "\"fallback\"");
+  CU_ASSERT_EQUAL(t.failures, 0);
+  /* Null is a success; a value holding an unknown makes the result unknown;
+   * a secret stays what it is. */
+  pcl_try t2 = PCL_TRY_INIT;
+  CHECK_SHOW(pcl_try_success(&t2, pcl_null()), NULL, "null");
+  pcl_value *partly = LIST2(S("a"), pcl_unknown());
+  CHECK_SHOW(pcl_try_success(&t2, partly), NULL, "unknown");
+  pcl_value *secret = SECRET_TAKE(S("s"));
+  CHECK_SHOW(pcl_try_success(&t2, secret), NULL, "secret(\"s\")");
+  /* When every alternative failed: HCL's combined message. */
+  pcl_try t3 = PCL_TRY_INIT;
+  pcl_error *e1 = pcl_error_new("cannot use element function with an empty list");
+  pcl_error_set_location(e1, "main.pp", 3, 13);
+  pcl_try_fail_take(&t3, e1);
+  pcl_try_fail_take(&t3, pcl_error_new("key \"b\" not found"));
+  pcl_error *all = pcl_try_error(&t3);
+  CU_ASSERT_STRING_EQUAL(pcl_error_message(all),
+                         "no expression succeeded:\n"
+                         "- cannot use element function with an empty list (at main.pp:3,13)\n"
+                         "- key \"b\" not found\n"
+                         "\n"
+                         "At least one expression must produce a successful result");
+  CU_ASSERT_PTR_NULL(pcl_error_file(all));
+  CU_ASSERT_EQUAL(t3.failures, 0);
+  pcl_error_free(all);
+  /* An abandoned try frees what it recorded. */
+  pcl_try t4 = PCL_TRY_INIT;
+  pcl_try_fail_take(&t4, pcl_error_new("x"));
+  pcl_try_dispose(&t4);
+  CU_ASSERT_EQUAL(t4.failures, 0);
+  CU_ASSERT_PTR_NULL(t4.text.data);
+  pcl_release(fallback);
+  pcl_release(partly);
+  pcl_release(secret);
+  BLEAK_END;
+}
+
+static void test_can_recover(void) {
+  BLEAK_BEGIN;
+  pcl_value *v = J("{\"a\":1}");
+  CHECK_SHOW(pcl_can_result(v, NULL), NULL, "true");
+  CHECK_SHOW(pcl_can_result(NULL, pcl_error_new("boom")), NULL, "false");
+  CHECK_SHOW(pcl_can_result(pcl_null(), NULL), NULL, "true");
+  pcl_value *partly = LIST2(S("a"), pcl_unknown());
+  CHECK_SHOW(pcl_can_result(partly, NULL), NULL, "unknown");
+  pcl_value *secret = pcl_secret_new(v);
+  CHECK_SHOW(pcl_can_result(secret, NULL), NULL, "secret(true)");
+  CHECK_SHOW(pcl_recover_error_value("bucket"), NULL, "\"poisoned value from resource bucket\"");
+  pcl_release(v);
+  pcl_release(partly);
+  pcl_release(secret);
+  BLEAK_END;
+}
+
+/* Calls the built-in name through the table with the JSON array's elements
+ * and the directory "." (or checks the failure when want starts with "!"). */
+static void check_table(const char *name, const char *args_json, const char *want, int line) {
+  const pcl_builtin *b = pcl_builtin_find(name);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+  CU_ASSERT_STRING_EQUAL(b->name, name);
+  pcl_value *args = J(args_json);
+  pcl_error *err = NULL;
+  pcl_value *r = pcl_builtin_call(b, ".", args->u.list.items, pcl_len(args), &err);
+  if (want[0] == '!') {
+    check_fails_at(r, err, want + 1, line);
+  } else {
+    check_show_at(r, err, want, line);
+  }
+  pcl_release(args);
+}
+#define TABLE(name, args, want) check_table((name), (args), (want), __LINE__)
+
+static void test_table(void) {
+  BLEAK_BEGIN;
+  CU_ASSERT_PTR_NULL(pcl_builtin_find("mimeType"));
+  CU_ASSERT_PTR_NULL(pcl_builtin_find("readDir"));
+  CU_ASSERT_PTR_NULL(pcl_builtin_find(""));
+  /* Every shape of call. */
+  TABLE("element", "[[1,2],3]", "2");
+  TABLE("length", "[\"abc\"]", "3");
+  TABLE("range", "[2]", "[0,1]");
+  TABLE("range", "[1,3]", "[1,2]");
+  TABLE("lookup", "[{\"a\":1},\"a\",0]", "1");
+  TABLE("max", "[1,5,3]", "5");
+  TABLE("min", "[]", "!min requires at least one argument");
+  TABLE("toJSON", "[{\"b\":[1],\"a\":null}]", "\"{\\\"a\\\":null,\\\"b\\\":[1]}\"");
+  TABLE("readFile", "[\"no such file\"]", "!readFile: open no such file: no such file or directory");
+  TABLE("sha1", "[\"hello world\"]", "\"2aae6c35c94fcfb415dbe95f408b9ce91ee846ed\"");
+  TABLE("notImplemented", "[\"later\"]", "!later");
+  /* The binder's arity messages. */
+  TABLE("element", "[[1]]", "!missing required parameter 'index'");
+  TABLE("element", "[[1],0,1]", "!too many arguments to call: expected 2, got 3");
+  TABLE("cwd", "[1]", "!too many arguments to call: expected 0, got 1");
+  TABLE("range", "[]", "!missing required parameter 'fromOrTo'");
+  /* lookup's two-argument form reaches the function, which refuses it as
+   * the reference does. */
+  TABLE("lookup", "[{\"a\":1},\"a\"]",
+        "!Not enough function arguments: function \"lookup\" expects 3 argument(s); missing "
+        "value for \"default\"");
+  /* cwd through the table. */
+  const pcl_builtin *b = pcl_builtin_find("cwd");
+  pcl_error *err = NULL;
+  pcl_value *here = pcl_builtin_call(b, NULL, NULL, 0, &err);
+  CU_ASSERT_PTR_NOT_NULL(here);
+  pcl_release(here);
+  BLEAK_END;
+}
+
+/* Every PCL built-in of functions.md §1 that is a plain function has a
+ * table entry (secret, unsecret, try, can, recover, getOutput, invoke, call
+ * and the program information functions other than cwd live elsewhere). */
+static void test_table_complete(void) {
+  static const char *const names[] = {
+      "element",    "entries",     "length",        "lookup",         "join",
+      "split",      "range",       "singleOrNone",  "min",            "max",
+      "toJSON",     "toBase64",    "fromBase64",    "sha1",           "readFile",
+      "filebase64", "filebase64sha256", "fileAsset", "stringAsset",   "remoteAsset",
+      "fileArchive", "remoteArchive", "assetArchive", "notImplemented", "cwd",
+      "pulumiResourceType", "pulumiResourceName"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    const pcl_builtin *b = pcl_builtin_find(names[i]);
+    CU_ASSERT_PTR_NOT_NULL(b);
+    if (b == NULL) {
+      fprintf(stderr, "\nno table entry for %s\n", names[i]);
+    }
+  }
+}
+
+void register_builtins_misc_tests(void);
+void register_builtins_misc_tests(void) {
+  CU_pSuite s = CU_add_suite("builtins_misc", NULL, NULL);
+  CU_add_test(s, "notImplemented", test_not_implemented);
+  CU_add_test(s, "pulumiResourceType and pulumiResourceName", test_resource_type_name);
+  CU_add_test(s, "try", test_try);
+  CU_add_test(s, "can and recover", test_can_recover);
+  CU_add_test(s, "table", test_table);
+  CU_add_test(s, "table completeness", test_table_complete);
+}
