@@ -685,7 +685,14 @@ static schema_package *load_path(schema_set *s, const char *path, const char *ex
 }
 
 schema_package *schema_load_file(schema_set *s, const char *path) {
-  return load_path(s, path, NULL, NULL);
+  /* The file name's version stands in when the schema has none. */
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  const char *name, *version = NULL;
+  size_t len = strlen(base);
+  if (len > 5 && !strcmp(base + len - 5, ".json"))
+    split_file_name(s, base, &name, &version);
+  return load_path(s, path, NULL, version);
 }
 
 /* Loads the built-in `pulumi` package. */
@@ -701,7 +708,8 @@ static schema_package *load_builtin(schema_set *s) {
 }
 
 /* Chooses and loads the file for (name, version); NULL if none exists. */
-static schema_package *choose_and_load(schema_set *s, const char *name, const char *version) {
+static schema_package *choose_and_load(schema_set *s, const char *name, const char *version,
+                                       const pcl_span *where) {
   if (name == s->s_pulumi)
     return load_builtin(s);
   const schema_file *exact = NULL, *unversioned = NULL, *best = NULL;
@@ -724,19 +732,27 @@ static schema_package *choose_and_load(schema_set *s, const char *name, const ch
       bv = v;
     }
   }
-  const schema_file *pick = exact ? exact : unversioned ? unversioned : best;
+  /* The requested version, else a file without a version, else the highest
+     version (with a warning when another one was requested). */
+  const schema_file *pick = exact     ? exact
+                            : version ? (unversioned ? unversioned : best)
+                            : best    ? best
+                                      : unversioned;
   if (!pick)
     return NULL;
   if (version && pick == best && !exact) {
-    diag *g = diag_warning(s->diags, (pcl_span){0, 0, 0},
+    diag *g = diag_warning(s->diags, where ? *where : (pcl_span){0, 0, 0},
                            "no schema for version %s of package '%s'; using version %s", version,
                            name, best->version);
-    g->has_span = false;
+    g->has_span = where != NULL;
   }
   return load_path(s, pick->path, name, pick->version);
 }
 
-schema_package *schema_find_package(schema_set *s, const char *name, const char *version) {
+/* Finds (name, version) as schema_find_package does; a warning about a
+ * missing version goes to where when it is not NULL. */
+static schema_package *find_package(schema_set *s, const char *name, const char *version,
+                                    const pcl_span *where) {
   name = intern(s->names, name);
   if (!version) {
     /* The last pin wins, as a later package block would override. */
@@ -753,11 +769,15 @@ schema_package *schema_find_package(schema_set *s, const char *name, const char 
         (r->version == version || (r->version && version && version_equal(r->version, version))))
       return r->pkg;
   }
-  schema_package *p = choose_and_load(s, name, version);
+  schema_package *p = choose_and_load(s, name, version, where);
   GROW(s->res, s->nres, s->capres);
   s->res[s->nres++] =
       (schema_resolution){name, version ? arena_strdup(s->arena, version) : NULL, p};
   return p;
+}
+
+schema_package *schema_find_package(schema_set *s, const char *name, const char *version) {
+  return find_package(s, name, version, NULL);
 }
 
 /* -------------------------------------------------------------- tokens */
@@ -1462,7 +1482,7 @@ static schema_status lookup_package(schema_set *s, const char *token, const char
   }
   *provider = pk == s->s_pulumi && mod == s->s_providers;
   *member = mem;
-  *pkg = schema_find_package(s, *provider ? mem : pk, version);
+  *pkg = find_package(s, *provider ? mem : pk, version, &where);
   if (!*pkg)
     return SCHEMA_NO_PACKAGE;
   return (*pkg)->ok ? SCHEMA_FOUND : SCHEMA_ERROR;

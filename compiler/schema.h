@@ -231,9 +231,12 @@ const char *const *schema_files_read(const schema_set *s, size_t *n);
 
 /* ------------------------------------------------------------ packages */
 
-/* Returns the package name, loading it on first use: the requested version,
- * else the pinned one, else the highest available.  Returns NULL when no
- * schema file exists for it (nothing reported); a file that exists but is
+/* Returns the package name, loading it on first use.  The version is the
+ * requested one, else the pinned one; the file is the one named with that
+ * version, else `<name>.json`, else the highest version (with a warning).
+ * Without a version the highest version wins, and `<name>.json` is used
+ * only when no file names a version.  Returns NULL when no schema file
+ * exists for the package (nothing reported); a file that exists but is
  * broken is reported once and returned with ok == false. */
 schema_package *schema_find_package(schema_set *s, const char *name, const char *version);
 /* Loads the schema file at path directly (tests, explicit schema files),

@@ -558,6 +558,16 @@ static void test_versions(void) {
   EXPECT_STR(diags_text(&f),
              "warning: no schema for version 3.0.0 of package 'vpkg'; using version "
              "2.0.0\n");
+  /* From a lookup, the warning points at the requested version. */
+  uint32_t id = src_add(&f.src, "main.pp", "version = \"4.0.0\"\n", 18);
+  schema_resource *r4;
+  CU_ASSERT_EQUAL(schema_find_resource(f.s, "vpkg:index:R", "4.0.0", (pcl_span){id, 10, 17}, &r4),
+                  SCHEMA_FOUND);
+  CU_ASSERT_PTR_EQUAL(r4, r2);
+  EXPECT_STR(diags_text(&f), "warning: no schema for version 3.0.0 of package 'vpkg'; using "
+                             "version 2.0.0\n"
+                             "main.pp:1:11: warning: no schema for version 4.0.0 of package "
+                             "'vpkg'; using version 2.0.0\n");
   size_t n;
   const char *const *read = schema_files_read(f.s, &n);
   CU_ASSERT_EQUAL_FATAL(n, 5);
@@ -574,6 +584,22 @@ static void test_versions(void) {
   schema_pin_version(f.s, "vpkg", "1.0.0");
   CU_ASSERT_STRING_EQUAL(schema_find_package(f.s, "vpkg", NULL)->version, "1.0.0");
   CU_ASSERT_STRING_EQUAL(schema_find_package(f.s, "vpkg", "1.10.0")->version, "1.10.0");
+  CU_ASSERT_STRING_EQUAL(diags_text(&f), "");
+  fx_close(&f);
+
+  /* `<name>.json` is used when no file names a version, or for a requested
+     version that no file names; otherwise the highest version wins. */
+  write_file(dir, "upkg.json", "{\"name\": \"upkg\", \"version\": \"5.0.0\"}");
+  write_file(dir, "upkg-1.0.0.json", "{\"name\": \"upkg\", \"version\": \"1.0.0\"}");
+  write_file(dir, "solo.json", "{\"name\": \"solo\"}");
+  fx_open(&f);
+  schema_add_path(f.s, dir);
+  CU_ASSERT_STRING_EQUAL(schema_find_package(f.s, "upkg", NULL)->version, "1.0.0");
+  CU_ASSERT_STRING_EQUAL(schema_find_package(f.s, "upkg", "5.0.0")->version, "5.0.0");
+  CU_ASSERT_PTR_NOT_NULL(schema_find_package(f.s, "solo", NULL));
+  CU_ASSERT_PTR_NULL(schema_find_package(f.s, "solo", NULL)->version);
+  CU_ASSERT_PTR_EQUAL(schema_find_package(f.s, "solo", "9.9.9"),
+                      schema_find_package(f.s, "solo", NULL));
   CU_ASSERT_STRING_EQUAL(diags_text(&f), "");
   fx_close(&f);
   remove_temp_dir(dir);
