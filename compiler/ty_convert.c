@@ -550,7 +550,10 @@ static const ty *wrap(ty_ctx *c, ty_kind k, const ty *elem) {
 /* The receiver-specific rules of §5.3; reached only when both directions
  * convert with the same kind, which is not none. */
 static const ty *unify_receiver(ty_ctx *c, const ty *a, const ty *b, ty_conv *kind) {
-  ty_conv same = conv(c, a, b, true, NULL);
+  /* Both directions convert with the same kind; recomputing it is only
+     needed by the fallback cases, so it is done there (it can be costly for
+     nested tuples and objects). */
+#define SAME() conv(c, a, b, true, NULL)
   switch (a->kind) {
   case TY_BOOL:
   case TY_INT:
@@ -578,7 +581,7 @@ static const ty *unify_receiver(ty_ctx *c, const ty *a, const ty *b, ty_conv *ki
     return a;
   case TY_ENUM:
     /* Unreachable in practice (§5.3); keep the receiver. */
-    *kind = same;
+    *kind = SAME();
     return a;
   case TY_UNION: {
     if (b->kind == TY_UNION) {
@@ -603,28 +606,28 @@ static const ty *unify_receiver(ty_ctx *c, const ty *a, const ty *b, ty_conv *ki
       return ty_output(c, unify(c, a->elem, b->elem, kind));
     if (b->kind == TY_PROMISE)
       return ty_output(c, unify(c, a->elem, ty_resolve_outputs(c, b->elem), kind));
-    *kind = same;
+    *kind = SAME();
     return a;
   case TY_PROMISE:
     if (b->kind == TY_PROMISE)
       return ty_promise(c, unify(c, a->elem, b->elem, kind));
     if (b->kind == TY_OUTPUT)
       return ty_output(c, unify(c, a->elem, b->elem, kind));
-    *kind = same;
+    *kind = SAME();
     return a;
   case TY_LIST:
     if (b->kind == TY_TUPLE)
       return ty_list(c, fold(c, a->elem, b->elems.count, b->elems.items, TY_CONV_SAFE, kind));
     if (b->kind == TY_SET || b->kind == TY_LIST)
       return ty_list(c, unify(c, a->elem, b->elem, kind));
-    *kind = same;
+    *kind = SAME();
     return a;
   case TY_SET:
     if (b->kind == TY_SET || b->kind == TY_LIST)
       return wrap(c, b->kind, unify(c, a->elem, b->elem, kind));
     if (b->kind == TY_TUPLE)
       return ty_set(c, fold(c, a->elem, b->elems.count, b->elems.items, TY_CONV_UNSAFE, kind));
-    *kind = same;
+    *kind = SAME();
     return a;
   case TY_TUPLE:
     if (b->kind == TY_TUPLE)
@@ -633,7 +636,7 @@ static const ty *unify_receiver(ty_ctx *c, const ty *a, const ty *b, ty_conv *ki
       ty_conv k0 = b->kind == TY_LIST ? TY_CONV_SAFE : TY_CONV_UNSAFE;
       return wrap(c, b->kind, fold(c, b->elem, a->elems.count, a->elems.items, k0, kind));
     }
-    *kind = same;
+    *kind = SAME();
     return a;
   case TY_MAP:
     if (b->kind == TY_MAP)
@@ -644,7 +647,7 @@ static const ty *unify_receiver(ty_ctx *c, const ty *a, const ty *b, ty_conv *ki
       free(v);
       return r;
     }
-    *kind = same;
+    *kind = SAME();
     return a;
   case TY_OBJECT:
     if (b->kind == TY_MAP) {
@@ -655,9 +658,10 @@ static const ty *unify_receiver(ty_ctx *c, const ty *a, const ty *b, ty_conv *ki
     }
     if (b->kind == TY_OBJECT)
       return unify_objects(c, a, b, kind);
-    *kind = same;
+    *kind = SAME();
     return a;
   }
+#undef SAME
   ice("bad type kind %d", (int)a->kind);
 }
 
