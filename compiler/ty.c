@@ -238,10 +238,12 @@ const ty *ty_list(ty_ctx *c, const ty *elem) { return make_wrapper(c, TY_LIST, e
 const ty *ty_map(ty_ctx *c, const ty *elem) { return make_wrapper(c, TY_MAP, elem); }
 const ty *ty_set(ty_ctx *c, const ty *elem) { return make_wrapper(c, TY_SET, elem); }
 
+/* §1.1: output(T) removes every output and promise inside T. */
 const ty *ty_output(ty_ctx *c, const ty *elem) {
   return make_wrapper(c, TY_OUTPUT, ty_resolve_outputs(c, elem));
 }
 
+/* §1.1: promise(T) removes the promises inside T but keeps outputs. */
 const ty *ty_promise(ty_ctx *c, const ty *elem) {
   return make_wrapper(c, TY_PROMISE, ty_resolve_promises(c, elem));
 }
@@ -296,6 +298,9 @@ static int cmp_union_elem(const void *pa, const void *pb) {
   return a->key_len < b->key_len ? -1 : a->key_len > b->key_len;
 }
 
+/* §1.1: flatten one level (elements that are unions are canonical
+ * already), sort by String form, drop adjacent duplicates (interning makes
+ * equal types identical), and return a lone element as itself. */
 const ty *ty_union(ty_ctx *c, size_t n, const ty *const *elems) {
   size_t total = 0;
   for (size_t i = 0; i < n; i++)
@@ -977,6 +982,7 @@ const ty *ty_resolve_promises(ty_ctx *c, const ty *t) { return rewrite(c, t, RES
 
 const ty *ty_input(ty_ctx *c, const ty *t) { return rewrite(c, t, INPUT_TYPE); }
 
+/* §9 lift: an output anywhere in any argument wins over a promise. */
 const ty *ty_lift(ty_ctx *c, const ty *result, size_t n, const ty *const *args) {
   bool any_output = false, any_promise = false;
   for (size_t i = 0; i < n; i++) {
@@ -1050,6 +1056,10 @@ const char *ty_to_string(const ty *t) { return t->str; }
 
 void ty_print(FILE *out, const ty *t) { fputs(t->str, out); }
 
+/* Appends the pretty form of t (§1.3): unions as `a | b` with none shown as
+ * a trailing `?` (parenthesised when several members remain), objects as
+ * `{ a: T }`, constants as literals; a named object met again inside itself
+ * prints as its token. */
 static void pretty(ty_ctx *c, ty_buf *b, const ty *t) {
   switch (t->kind) {
   case TY_BOOL:

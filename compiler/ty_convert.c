@@ -202,9 +202,14 @@ static ty_conv conv_dest(ty_ctx *c, const ty *to, const ty *from, bool unifying,
   case TY_OPAQUE:
     return TY_CONV_NONE;
   case TY_CONST:
+    /* Any value of a convertible type might be the constant: unsafe. */
     return conv(c, to->cnst.base, from, unifying, NULL) != TY_CONV_NONE ? TY_CONV_UNSAFE
                                                                          : TY_CONV_NONE;
   case TY_ENUM:
+    /* Constants reach here unwrapped.  A member constant of a *different*
+       base type is safe; everything else (including a string literal for a
+       string enum, as the reference's condition is written) is at best
+       unsafe. */
     if (from->kind == TY_CONST && to->enm.base != from->cnst.base) {
       for (size_t i = 0; i < to->enm.count; i++) {
         if (ty_value_equal(to->enm.values[i], from))
@@ -214,6 +219,8 @@ static ty_conv conv_dest(ty_ctx *c, const ty *to, const ty *from, bool unifying,
     return conv(c, to->enm.base, from, unifying, NULL) != TY_CONV_NONE ? TY_CONV_UNSAFE
                                                                         : TY_CONV_NONE;
   case TY_LIST:
+    /* Lists take lists and sets elementwise and tuples element by element
+       (an empty tuple is safe). */
     if (from->kind == TY_LIST || from->kind == TY_SET)
       return conv(c, to->elem, from->elem, unifying, why);
     if (from->kind == TY_TUPLE) {
@@ -224,6 +231,8 @@ static ty_conv conv_dest(ty_ctx *c, const ty *to, const ty *from, bool unifying,
     }
     return TY_CONV_NONE;
   case TY_SET:
+    /* Anything but a set may hold duplicates, so lists and tuples convert
+       unsafely at best. */
     if (from->kind == TY_SET)
       return conv(c, to->elem, from->elem, unifying, why);
     if (from->kind == TY_LIST) {
@@ -237,6 +246,7 @@ static ty_conv conv_dest(ty_ctx *c, const ty *to, const ty *from, bool unifying,
     }
     return TY_CONV_NONE;
   case TY_MAP:
+    /* Maps take maps and objects (every property must convert). */
     if (from->kind == TY_MAP)
       return conv(c, to->elem, from->elem, unifying, why);
     if (from->kind == TY_OBJECT) {
@@ -265,6 +275,7 @@ static ty_conv conv_dest(ty_ctx *c, const ty *to, const ty *from, bool unifying,
         k = conv_min(k, conv(c, to->elems.items[i], from->elems.items[i], unifying, why));
       return k;
     }
+    /* A list's length is unknown statically: unsafe at best. */
     if (from->kind == TY_LIST || from->kind == TY_SET) {
       ty_conv k = TY_CONV_UNSAFE;
       for (size_t i = 0; i < to->elems.count && k != TY_CONV_NONE; i++)
@@ -279,6 +290,8 @@ static ty_conv conv_dest(ty_ctx *c, const ty *to, const ty *from, bool unifying,
         unify_objects(c, to, from, &k);
         return k;
       }
+      /* Coinduction for recursive named objects: a pair already being
+         compared is assumed to convert. */
       if (!ty_busy_push(c, to, from, TY_BUSY_CONV))
         return TY_CONV_SAFE;
       ty_conv k = TY_CONV_SAFE;
@@ -289,6 +302,7 @@ static ty_conv conv_dest(ty_ctx *c, const ty *to, const ty *from, bool unifying,
       ty_busy_pop(c);
       return k;
     }
+    /* A map's keys are unknown statically: unsafe at best. */
     if (from->kind == TY_MAP) {
       ty_conv k = TY_CONV_UNSAFE;
       for (size_t i = 0; i < to->object.count && k != TY_CONV_NONE; i++)
@@ -311,12 +325,14 @@ static ty_conv conv_dest(ty_ctx *c, const ty *to, const ty *from, bool unifying,
     return k;
   }
   case TY_OUTPUT:
+    /* Outputs take outputs, promises and plain values of their element. */
     if (from->kind == TY_OUTPUT)
       return conv(c, to->elem, from->elem, unifying, why);
     if (from->kind == TY_PROMISE)
       return conv(c, to->elem, ty_resolve_outputs(c, from->elem), unifying, why);
     return conv(c, to->elem, from, unifying, why);
   case TY_PROMISE:
+    /* An output cannot become a promise (it carries more information). */
     if (from->kind == TY_PROMISE)
       return conv(c, to->elem, from->elem, unifying, why);
     if (from->kind == TY_OUTPUT)
@@ -393,7 +409,9 @@ bool ty_check_object_key(ty_ctx *c, diag_list *d, pcl_span span, const ty *key) 
 
 /* --------------------------------------------------------- unification */
 
-/* unify(a, b) of §5.1. */
+/* unify(a, b) of §5.1: the side the other converts to more safely wins;
+ * when neither converts the result is their union; when both convert
+ * equally well the receiver's own rule (§5.3) decides. */
 static const ty *unify(ty_ctx *c, const ty *a, const ty *b, ty_conv *kind) {
   if (a->kind == TY_DYNAMIC) {
     const ty *t = a;
