@@ -114,6 +114,35 @@ static void test_can_recover(void) {
   BLEAK_END;
 }
 
+/* An EVENTUAL whose object needs no memory management. */
+static void no_ref(void *ptr) { (void)ptr; }
+static const pcl_eventual_ops fake_ops = {"output", no_ref, no_ref};
+
+static void test_unresolved_eventual(void) {
+  BLEAK_BEGIN;
+  /* A built-in that must read a value reports an unresolved future instead
+   * of guessing; the caller should have awaited it. */
+  static int object;
+  pcl_value *ev = pcl_eventual_new_take(&object, &fake_ops);
+  pcl_error *err = NULL;
+  CHECK_FAILS(pcl_fn_length(ev, &err), err,
+              "length: invalid value for \"value\" parameter: the value is an unresolved output");
+  err = NULL;
+  CHECK_FAILS(pcl_fn_entries(ev, &err), err,
+              "entries: invalid value for \"collection\" parameter: the value is an unresolved output");
+  pcl_value *list = LIST2(S("a"), pcl_retain(ev));
+  err = NULL;
+  CHECK_FAILS(pcl_fn_toJSON(list, &err), err, "cannot serialize an eventual value as JSON");
+  pcl_value *sep = S(",");
+  err = NULL;
+  CHECK_FAILS(pcl_fn_join(sep, list, &err), err,
+              "join: invalid value for \"strings\" parameter: the value is an unresolved output");
+  pcl_release(sep);
+  pcl_release(list);
+  pcl_release(ev);
+  BLEAK_END;
+}
+
 /* Calls the built-in name through the table with the JSON array's elements
  * and the directory "." (or checks the failure when want starts with "!"). */
 static void check_table(const char *name, const char *args_json, const char *want, int line) {
@@ -195,6 +224,7 @@ void register_builtins_misc_tests(void) {
   CU_add_test(s, "pulumiResourceType and pulumiResourceName", test_resource_type_name);
   CU_add_test(s, "try", test_try);
   CU_add_test(s, "can and recover", test_can_recover);
+  CU_add_test(s, "unresolved eventual arguments", test_unresolved_eventual);
   CU_add_test(s, "table", test_table);
   CU_add_test(s, "table completeness", test_table_complete);
 }
