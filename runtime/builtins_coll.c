@@ -239,12 +239,18 @@ pcl_value *pcl_fn_split(pcl_value *separator, pcl_value *string, pcl_error **err
     } else {
       const char *p = pcl_str_data(sep);
       for (;;) {
+        /* The next occurrence: memchr finds candidates for the first byte. */
         const char *hit = NULL;
-        for (size_t i = start; i + seplen <= len; i++) {
-          if (memcmp(s + i, p, seplen) == 0) {
-            hit = s + i;
+        for (size_t i = start; i + seplen <= len;) {
+          const char *q = memchr(s + i, p[0], len - seplen + 1 - i);
+          if (q == NULL) {
             break;
           }
+          if (memcmp(q, p, seplen) == 0) {
+            hit = q;
+            break;
+          }
+          i = (size_t)(q - s) + 1;
         }
         if (n == cap) {
           cap *= 2;
