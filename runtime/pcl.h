@@ -174,13 +174,13 @@ struct pcl_value {
 /* -- Memory and lifetime. */
 
 /* Returns n bytes (n may be 0); aborts when memory is exhausted.  Free with free(). */
-void *pcl_xmalloc(size_t n);
+void *pcl_xmalloc(size_t n) __attribute__((returns_nonnull));
 /* Returns count * size zeroed bytes; aborts on overflow or exhaustion. */
-void *pcl_xcalloc(size_t count, size_t size);
+void *pcl_xcalloc(size_t count, size_t size) __attribute__((returns_nonnull));
 /* Resizes p (which may be NULL) to n bytes; aborts on exhaustion. */
-void *pcl_xrealloc(void *p, size_t n);
+void *pcl_xrealloc(void *p, size_t n) __attribute__((returns_nonnull));
 /* Returns an owned heap copy of the NUL-terminated string s. */
-char *pcl_xstrdup(const char *s);
+char *pcl_xstrdup(const char *s) __attribute__((returns_nonnull));
 
 /* Frees a heap value whose count dropped to zero (internal to pcl_release). */
 void pcl__value_free(pcl_value *v);

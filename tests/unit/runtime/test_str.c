@@ -107,6 +107,12 @@ static void test_nul_and_order(void) {
   CU_ASSERT_EQUAL(pcl_str_len(a), 3);
   CU_ASSERT_EQUAL(pcl_str_data(a)[3], '\0');
   CU_ASSERT_EQUAL(pcl_str_graphemes(a), 3);
+  /* Normalisation goes through a NUL without stopping there. */
+  pcl_value *n = pcl_str_new("e\xCC\x81\0b", 5, &err);
+  CU_ASSERT_EQUAL(pcl_str_len(n), 4);
+  CU_ASSERT_EQUAL(memcmp(pcl_str_data(n), "\xC3\xA9\0b", 4), 0);
+  CU_ASSERT_EQUAL(pcl_str_graphemes(n), 3);
+  pcl_release(n);
   pcl_value *b = str("a");
   CU_ASSERT_FALSE(pcl_equal(a, b));
   CU_ASSERT_TRUE(pcl_compare(b, a) < 0);
