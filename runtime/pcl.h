@@ -821,13 +821,14 @@ pcl_value *pcl_fn_filebase64(const char *base_dir, pcl_value *path, pcl_error **
 /* filebase64sha256(path): standard base64 of the SHA-256 of the file's
  * bytes (the digest, not its hex). */
 pcl_value *pcl_fn_filebase64sha256(const char *base_dir, pcl_value *path, pcl_error **err);
-/* cwd(): the process's working directory. */
+/* cwd(): the process's working directory (a run that records another
+ * working directory answers cwd() from the engine section instead). */
 pcl_value *pcl_fn_cwd(pcl_error **err);
 
 /* -- Assets and archives (runtime/builtins_asset.c). */
 
-/* fileAsset(path): a file asset holding path as written; the file must be a
- * readable regular file ("creating file asset: ..."). */
+/* fileAsset(path): a file asset holding path as written; the file must open
+ * for reading and not be a directory ("creating file asset: ..."). */
 pcl_value *pcl_fn_fileAsset(const char *base_dir, pcl_value *path, pcl_error **err);
 /* fileArchive(path): a path archive; path must name a directory or a file
  * ending in .tar, .tgz, .tar.gz, .zip or .jar ("creating file archive:
