@@ -7,7 +7,9 @@
  * static values have refs == 0 and are never freed.  Map keys are STRING
  * values in strictly ascending byte order; set elements are in pcl_compare
  * order without duplicates.  Every heap block and every GMP block is counted
- * in live_bytes, so a program that released everything reads zero. */
+ * in live_bytes, so a program that released everything reads zero.  Like
+ * the rest of the runtime, the value layer is single-threaded: reference
+ * counts, the counters and the small-int cache are not atomic. */
 #include <stdlib.h>
 #include <string.h>
 
