@@ -52,6 +52,8 @@ static void test_element_errors(void) {
   F2(pcl_fn_element, "\"abc\"", "0", "cannot read elements from string");
   F2(pcl_fn_element, "{\"a\":1}", "0", "cannot read elements from map");
   F2(pcl_fn_element, "7", "0", "cannot read elements from number");
+  pcl_value *items[1] = {S("a")};
+  VF2(pcl_fn_element, pcl_set_of_take(items, 1), J("0"), "cannot read elements from set");
   BLEAK_END;
 }
 
@@ -98,6 +100,14 @@ static void test_entries(void) {
   /* Marks. */
   V1(pcl_fn_entries, SECRET_TAKE(J("{\"a\":1}")), "secret([{\"key\":\"a\",\"value\":1}])");
   V1(pcl_fn_entries, pcl_unknown(), "unknown");
+  /* A secret value stays secret inside its entry; the list is not. */
+  pcl_value *k = S("pw"), *sv = SECRET_TAKE(S("hunter2"));
+  V1(pcl_fn_entries, pcl_map_of(&k, &sv, 1), "[{\"key\":\"pw\",\"value\":secret(\"hunter2\")}]");
+  pcl_release(k);
+  pcl_release(sv);
+  /* A set enumerates in its order. */
+  pcl_value *items[2] = {S("b"), S("a")};
+  V1(pcl_fn_entries, pcl_set_of_take(items, 2), "[{\"key\":0,\"value\":\"a\"},{\"key\":1,\"value\":\"b\"}]");
   /* Errors. */
   F1(pcl_fn_entries, "\"str\"", "entries argument must be a collection, was string");
   F1(pcl_fn_entries, "5", "entries argument must be a collection, was number");
@@ -222,6 +232,9 @@ static void test_join(void) {
      "\"1,true,2.5,123456789012345678901234567890\"");
   /* The result is NFC even across a seam: e + U+0301 compose. */
   T2(pcl_fn_join, "\"\"", "[\"e\",\"\\u0301\"]", "\"\xC3\xA9\"");
+  /* A set joins in its order. */
+  pcl_value *items[2] = {S("y"), S("x")};
+  V2(pcl_fn_join, S("+"), pcl_set_of_take(items, 2), "\"x+y\"");
   /* A number separator is converted too. */
   T2(pcl_fn_join, "0", "[\"a\",\"b\"]", "\"a0b\"");
   /* Errors. */
