@@ -85,6 +85,56 @@ void ty_busy_pop(ty_ctx *c) {
   c->nbusy--;
 }
 
+/* ---------------------------------------------------------- memo table */
+
+bool ty_memo_ok(const ty *a, const ty *b) { return !((a->flags | b->flags) & TYF_NAMED); }
+
+static size_t memo_slot(const ty *a, const ty *b, ty_memo_op op, size_t cap) {
+  uint64_t h = (uint64_t)a->hash * 0x9e3779b97f4a7c15u ^ (uint64_t)b->hash * 0xc2b2ae3d27d4eb4fu;
+  h ^= (uint64_t)op + (h >> 29);
+  return (size_t)(h & (cap - 1));
+}
+
+const ty_memo *ty_memo_get(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op) {
+  if (c->capmemo == 0)
+    return NULL;
+  for (size_t j = memo_slot(a, b, op, c->capmemo);; j = (j + 1) & (c->capmemo - 1)) {
+    const ty_memo *m = &c->memo[j];
+    if (!m->a)
+      return NULL;
+    if (m->a == a && m->b == b && m->op == op)
+      return m;
+  }
+}
+
+void ty_memo_put(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op, const ty *result,
+                 ty_conv kind) {
+  if (2 * (c->nmemo + 1) > c->capmemo) {
+    size_t cap = c->capmemo ? c->capmemo * 2 : 1024;
+    ty_memo *memo = xcalloc(cap, sizeof *memo);
+    for (size_t i = 0; i < c->capmemo; i++) {
+      const ty_memo *m = &c->memo[i];
+      if (!m->a)
+        continue;
+      size_t j = memo_slot(m->a, m->b, m->op, cap);
+      while (memo[j].a)
+        j = (j + 1) & (cap - 1);
+      memo[j] = *m;
+    }
+    free(c->memo);
+    c->memo = memo;
+    c->capmemo = cap;
+  }
+  size_t j = memo_slot(a, b, op, c->capmemo);
+  while (c->memo[j].a) {
+    if (c->memo[j].a == a && c->memo[j].b == b && c->memo[j].op == op)
+      return;
+    j = (j + 1) & (c->capmemo - 1);
+  }
+  c->memo[j] = (ty_memo){a, b, op, result, kind};
+  c->nmemo++;
+}
+
 /* ------------------------------------------------------------- tables */
 
 static const char *const kind_names[] = {
@@ -184,6 +234,7 @@ void ty_ctx_free(ty_ctx *c) {
   free(c->mpz_owners);
   free(c->table.slots);
   free(c->busy);
+  free(c->memo);
   memset(c, 0, sizeof *c);
 }
 

@@ -128,6 +128,8 @@ typedef struct ty_ctx {
   const ty *prim[TY_NONE + 1]; /* bool, int, number, string, id, dynamic, none. */
   struct ty_pair *busy;        /* Pairs of types under comparison (recursion guard). */
   size_t nbusy, capbusy;       /* Entries used and allocated in busy. */
+  struct ty_memo *memo;        /* Cached conversion and unification results (owned). */
+  size_t nmemo, capmemo;       /* Entries used and slots in memo. */
 } ty_ctx;
 
 /* ------------------------------------------------------------ context */

@@ -342,8 +342,28 @@ static ty_conv conv_dest(ty_ctx *c, const ty *to, const ty *from, bool unifying,
   ice("bad type kind %d", (int)to->kind);
 }
 
-/* The prelude of §4.1 followed by the destination rule. */
+static ty_conv conv_uncached(ty_ctx *c, const ty *to, const ty *from, bool unifying,
+                             const char **why);
+
+/* Conversion with memoisation of pure cases; a wanted reason is always
+ * recomputed. */
 static ty_conv conv(ty_ctx *c, const ty *to, const ty *from, bool unifying, const char **why) {
+  if (to == from || to->kind == TY_DYNAMIC)
+    return TY_CONV_SAFE;
+  if (why || !ty_memo_ok(to, from))
+    return conv_uncached(c, to, from, unifying, why);
+  ty_memo_op op = unifying ? TY_MEMO_CONV_UNIFY : TY_MEMO_CONV;
+  const ty_memo *m = ty_memo_get(c, to, from, op);
+  if (m)
+    return m->kind;
+  ty_conv k = conv_uncached(c, to, from, unifying, NULL);
+  ty_memo_put(c, to, from, op, NULL, k);
+  return k;
+}
+
+/* The prelude of §4.1 followed by the destination rule. */
+static ty_conv conv_uncached(ty_ctx *c, const ty *to, const ty *from, bool unifying,
+                             const char **why) {
   if (to == from || to->kind == TY_DYNAMIC)
     return TY_CONV_SAFE;
   if (from->kind == TY_UNION) {
@@ -412,7 +432,24 @@ bool ty_check_object_key(ty_ctx *c, diag_list *d, pcl_span span, const ty *key) 
 /* unify(a, b) of §5.1: the side the other converts to more safely wins;
  * when neither converts the result is their union; when both convert
  * equally well the receiver's own rule (§5.3) decides. */
+static const ty *unify_uncached(ty_ctx *c, const ty *a, const ty *b, ty_conv *kind);
+
+/* unify with memoisation of pure cases (nested objects and tuples would
+ * otherwise be unified three times per level). */
 static const ty *unify(ty_ctx *c, const ty *a, const ty *b, ty_conv *kind) {
+  if (!ty_memo_ok(a, b))
+    return unify_uncached(c, a, b, kind);
+  const ty_memo *m = ty_memo_get(c, a, b, TY_MEMO_UNIFY);
+  if (m) {
+    *kind = m->kind;
+    return m->result;
+  }
+  const ty *r = unify_uncached(c, a, b, kind);
+  ty_memo_put(c, a, b, TY_MEMO_UNIFY, r, *kind);
+  return r;
+}
+
+static const ty *unify_uncached(ty_ctx *c, const ty *a, const ty *b, ty_conv *kind) {
   if (a->kind == TY_DYNAMIC) {
     const ty *t = a;
     a = b;

@@ -50,6 +50,29 @@ bool ty_busy_push(ty_ctx *c, const ty *a, const ty *b, int tag);
 /* Pops the most recent pair. */
 void ty_busy_pop(ty_ctx *c);
 
+/* Memoised results of pure operations on pairs of types (types that reach
+ * no named object, so no recursion guard can influence the result). */
+typedef enum ty_memo_op {
+  TY_MEMO_CONV,        /* Conversion kind, not unifying. */
+  TY_MEMO_CONV_UNIFY,  /* Conversion kind, unifying. */
+  TY_MEMO_UNIFY,       /* unify(a, b): result and kind. */
+} ty_memo_op;
+
+typedef struct ty_memo {
+  const ty *a, *b;   /* The operands; a is NULL in an empty slot. */
+  ty_memo_op op;     /* The operation. */
+  const ty *result;  /* TY_MEMO_UNIFY: the unified type. */
+  ty_conv kind;      /* The kind computed. */
+} ty_memo;
+
+/* Returns the cached entry for (a, b, op), or NULL. */
+const ty_memo *ty_memo_get(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op);
+/* Caches the result of (a, b, op). */
+void ty_memo_put(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op, const ty *result,
+                 ty_conv kind);
+/* Returns true if results for a and b may be cached. */
+bool ty_memo_ok(const ty *a, const ty *b);
+
 /* Appends the literal form of a const type's value (`42`, `"a"`, `true`,
  * `null`, shortest round-trip double) to b. */
 void ty_buf_put_value(ty_buf *b, const ty *k);

@@ -338,7 +338,11 @@ static void test_conversion_vectors(void) {
     CHECK(a == (assign), "18.1 row %d: %s <- %s: assignable %d, expected %d", row, to,    \
           from, a, (assign));                                                              \
   } while (0);
-  TY_CONVERSION_VECTORS(X)
+  /* The second pass answers from the memo table. */
+  for (int pass = 0; pass < 2; pass++) {
+    row = 0;
+    TY_CONVERSION_VECTORS(X)
+  }
 #undef X
   CU_ASSERT_EQUAL(row, 106);
 }
@@ -361,7 +365,10 @@ static void test_unify_vectors(void) {
     CHECK(ru == T(unsafe), "18.2 row %d: UnifyTypes(%s, %s) unsafe = %s, expected %s", row, \
           a, b, ty_to_string(ru), unsafe);                                                 \
   } while (0);
-  TY_UNIFY_VECTORS(X)
+  for (int pass = 0; pass < 2; pass++) {
+    row = 0;
+    TY_UNIFY_VECTORS(X)
+  }
 #undef X
   CU_ASSERT_EQUAL(row, 49);
 }
