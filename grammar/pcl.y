@@ -102,7 +102,7 @@ static ast_node *binary(pcl_parse_ctx *ctx, ast_binary_op op, ast_node *lhs, ast
 static ast_node *unary(pcl_parse_ctx *ctx, ast_unary_op op, ast_node *operand, pcl_span span);
 static ast_node *name_term(pcl_parse_ctx *ctx, const char *name, pcl_span span);
 static ast_node *template(pcl_parse_ctx *ctx, parse_list parts, pcl_span span, bool heredoc,
-                          bool flush);
+                          bool flush, uint32_t empty_at);
 static ast_label label_of(pcl_parse_ctx *ctx, ast_node *tmpl);
 static parse_chain chain_start(ast_node *term);
 static void chain_attr(pcl_parse_ctx *ctx, parse_chain *c, const char *name, pcl_span name_span,
@@ -516,11 +516,11 @@ for_cond
 template
   : quoted                  { $$ = $1; }
   | HEREDOC_BEGIN tparts HEREDOC_END
-                            { $$ = template(ctx, $2, @$, true, $1); }
+                            { $$ = template(ctx, $2, @$, true, $1, @3.start); }
   ;
 
 quoted
-  : OQUOTE tparts CQUOTE    { $$ = template(ctx, $2, @$, false, false); }
+  : OQUOTE tparts CQUOTE    { $$ = template(ctx, $2, @$, false, false, @1.end); }
   ;
 
 tparts
@@ -542,27 +542,27 @@ tif
       {
         $$ = node(ctx, AST_TEMPLATE_IF, @$);
         $$->tif.cond = $1;
-        $$->tif.then = template(ctx, $2, @2, false, false);
+        $$->tif.then = template(ctx, $2, @2, false, false, @2.start);
       }
   | tif_open tparts tif_else tparts tif_endif
       {
         $$ = node(ctx, AST_TEMPLATE_IF, @$);
         $$->tif.cond = $1;
-        $$->tif.then = template(ctx, $2, @2, false, false);
-        $$->tif.else_ = template(ctx, $4, @4, false, false);
+        $$->tif.then = template(ctx, $2, @2, false, false, @2.start);
+        $$->tif.else_ = template(ctx, $4, @4, false, false, @4.start);
       }
   | tif_open tparts error
       {
         $$ = node(ctx, AST_TEMPLATE_IF, @$);
         $$->tif.cond = $1;
-        $$->tif.then = template(ctx, $2, @2, false, false);
+        $$->tif.then = template(ctx, $2, @2, false, false, @2.start);
       }
   | tif_open tparts tif_else tparts error
       {
         $$ = node(ctx, AST_TEMPLATE_IF, @$);
         $$->tif.cond = $1;
-        $$->tif.then = template(ctx, $2, @2, false, false);
-        $$->tif.else_ = template(ctx, $4, @4, false, false);
+        $$->tif.then = template(ctx, $2, @2, false, false, @2.start);
+        $$->tif.else_ = template(ctx, $4, @4, false, false, @4.start);
       }
   ;
 
@@ -587,13 +587,13 @@ tfor
       {
         $$ = $1;
         $$->span = @$;
-        $$->tfor.body = template(ctx, $2, @2, false, false);
+        $$->tfor.body = template(ctx, $2, @2, false, false, @2.start);
       }
   | tfor_open tparts error
       {
         $$ = $1;
         $$->span = @$;
-        $$->tfor.body = template(ctx, $2, @2, false, false);
+        $$->tfor.body = template(ctx, $2, @2, false, false, @2.start);
       }
   ;
 
@@ -685,13 +685,12 @@ static ast_node *name_term(pcl_parse_ctx *ctx, const char *name, pcl_span span) 
   return n;
 }
 
-/* A template; one without parts gets one empty literal (as in HCL). */
+/* A template; one without parts gets one empty literal (as in HCL), with an
+ * empty span at offset empty_at. */
 static ast_node *template(pcl_parse_ctx *ctx, parse_list parts, pcl_span span, bool heredoc,
-                          bool flush) {
+                          bool flush, uint32_t empty_at) {
   if (parts.count == 0) {
-    ast_node *lit = node(ctx, AST_TEMPLATE_LITERAL, (pcl_span){span.file, span.end, span.end});
-    if (!heredoc && span.end > span.start)
-      lit->span = (pcl_span){span.file, span.end - 1, span.end - 1};
+    ast_node *lit = node(ctx, AST_TEMPLATE_LITERAL, (pcl_span){span.file, empty_at, empty_at});
     lit->literal.text = "";
     lit->literal.len = 0;
     list_push(ctx, &parts, lit);

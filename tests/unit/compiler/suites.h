@@ -2,3 +2,4 @@
 X(ty)
 X(schema)
 X(funcs)
+X(parse)
