@@ -14,7 +14,13 @@
  *    a named object is identified by its token, which makes recursive schema
  *    types possible.  Anonymous objects (constructors, type expressions) are
  *    structural.  A named and an anonymous object with the same properties
- *    are distinct types, but they convert safely into each other.
+ *    are distinct types, but they convert safely into each other (the
+ *    reference compares objects structurally, so it would call them equal;
+ *    unification and assignability of same-shaped named objects can differ
+ *    from the reference for that reason).  InputType and ResolveOutputs of a
+ *    named object that needs rewriting are named objects too, with the
+ *    token suffixed by `$input` and `$resolved` (`$nopromise` for
+ *    ResolvePromises); resolving the input form of X gives X back.
  *  - Enums are identified by token only (§1.2), so the first definition of a
  *    token wins.
  *
