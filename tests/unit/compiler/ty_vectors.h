@@ -191,7 +191,14 @@
 
 /* X(row, expression, type, diagnostic or NULL).  Rows 5, 19, 21, 22 and 49
  * follow DECISIONS.md D3 (integral literals of any size are const(int);
- * int op int is int for + - * %; / is number; max(1, 2.5) is number). */
+ * int op int is int for + - * %; / is number; max(1, 2.5) is number).
+ * test_ty.c checks each row through the type-level rule it exercises
+ * (literals: ty_number_literal/ty_const_*; templates, keys and conditions:
+ * ty_lift/ty_unify_safe; operators: ty_binary_op/ty_unary_op; traversals:
+ * ty_traverse/ty_splat_item; for expressions: ty_collection_types and
+ * ty_wrap_iterable; calls: ty_lift_call, with builtin return types taken
+ * from functions.md).  Rows 9 (`"${e}"` is the type of e) and 52 (can())
+ * are not type-level rules and are left to the checker's tests. */
 #define TY_EXPR_VECTORS(X)                                                                \
   X(1, "42", "const(int 42)", NULL)                                                       \
   X(2, "-7", "const(int -7)", NULL)                                                       \
