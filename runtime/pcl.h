@@ -914,6 +914,15 @@ const pcl_builtin *pcl_builtin_find(const char *name);
  * call: expected N, got M", "missing required parameter '<name>'"). */
 pcl_value *pcl_builtin_call(const pcl_builtin *b, const char *base_dir, pcl_value *const *args,
                             size_t n, pcl_error **err);
+/* A built-in with its base directory, to be passed as pcl_apply's data. */
+typedef struct pcl_builtin_binding {
+  const pcl_builtin *builtin; /* The function to call. */
+  const char *base_dir;       /* As for pcl_builtin_call (borrowed). */
+} pcl_builtin_binding;
+/* A pcl_apply_fn: calls the built-in of data (a pcl_builtin_binding,
+ * borrowed) with the apply's resolved values, so that a call whose
+ * arguments are all eventual needs no generated callback. */
+pcl_value *pcl_builtin_apply(pcl_value *const *args, size_t n, void *data, pcl_error **err);
 
 /* ===================================================================== engine
  * The asynchronous engine interface, the embedded engine and its mocks

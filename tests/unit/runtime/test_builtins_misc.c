@@ -197,6 +197,39 @@ static void test_table(void) {
   BLEAK_END;
 }
 
+/* A built-in lifted over futures with pcl_apply and pcl_builtin_apply:
+ * the result carries the inputs' secret bit, and a failure rejects it. */
+static void test_apply(void) {
+  BLEAK_BEGIN;
+  static pcl_builtin_binding join = {NULL, NULL};
+  join.builtin = pcl_builtin_find("join");
+  pcl_value *sep = S("-"), *parts = J("[\"a\",\"b\"]");
+  pcl_future *fs[2] = {pcl_future_resolved(PCL_OUTPUT, sep, 0, NULL),
+                       pcl_future_resolved(PCL_OUTPUT, parts, PCL_FUT_SECRET, NULL)};
+  pcl_future *r = pcl_apply(fs, 2, pcl_builtin_apply, &join, NULL, 0);
+  pcl_sched_run();
+  CU_ASSERT_EQUAL_FATAL(pcl_future_state_of(r), PCL_FUTURE_RESOLVED);
+  CU_ASSERT_TRUE(pcl_future_bits(r) & PCL_FUT_SECRET);
+  CU_ASSERT_TRUE(pcl_str_eq_cstr(pcl_future_value(r), "a-b"));
+  pcl_future_release(r);
+  /* An error of the built-in rejects the result. */
+  static pcl_builtin_binding single = {NULL, NULL};
+  single.builtin = pcl_builtin_find("singleOrNone");
+  r = pcl_apply(&fs[1], 1, pcl_builtin_apply, &single, NULL, 0);
+  pcl_sched_run();
+  CU_ASSERT_EQUAL_FATAL(pcl_future_state_of(r), PCL_FUTURE_REJECTED);
+  CU_ASSERT_STRING_EQUAL(pcl_error_message(pcl_future_error(r)),
+                         "expected list to have at most one element, got 2");
+  pcl_future_mark_handled(r);
+  pcl_future_release(r);
+  pcl_future_release(fs[0]);
+  pcl_future_release(fs[1]);
+  pcl_release(sep);
+  pcl_release(parts);
+  CU_ASSERT_EQUAL(pcl_sched_live_futures(), 0);
+  BLEAK_END;
+}
+
 /* Every PCL built-in of functions.md §1 that is a plain function has a
  * table entry (secret, unsecret, try, can, recover, getOutput, invoke, call
  * and the program information functions other than cwd live elsewhere). */
@@ -226,5 +259,6 @@ void register_builtins_misc_tests(void) {
   CU_add_test(s, "can and recover", test_can_recover);
   CU_add_test(s, "unresolved eventual arguments", test_unresolved_eventual);
   CU_add_test(s, "table", test_table);
+  CU_add_test(s, "lifted over futures", test_apply);
   CU_add_test(s, "table completeness", test_table_complete);
 }
