@@ -1,0 +1,2 @@
+a = 1
+last = "no newline at end of file"

@@ -1,0 +1,2 @@
+a = 1
+# final comment with no newline

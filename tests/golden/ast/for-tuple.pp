@@ -1,0 +1,7 @@
+value = [for x in xs : x]
+key-value = [for i, x in xs : "${i}=${x}"]
+filter = [for x in xs : x if x != null]
+filter-two = [for i, x in xs : x * 2 if i > 0]
+nested = [for row in rows : [for cell in row : cell.value]]
+traversal-collection = [for s in a.b[*].c : upper(s)]
+object-result = [for x in xs : { name = x, size = 1 }]

@@ -1,0 +1,9 @@
+crlf = <<EOT
+line one
+line two
+EOT
+flush = <<-EOT
+    a
+      b
+    EOT
+after = "x"

@@ -1,0 +1,4 @@
+t = true
+f = false
+n = null
+tuple = [true, false, null]

@@ -1,0 +1,13 @@
+zero = 0
+int = 42
+leading-zeros = 007
+decimal = 1.5
+integral-decimal = 1.0
+exponent = 1e3
+exponent-upper = 1E3
+exponent-plus = 1e+3
+exponent-minus = 1.5e-3
+big = 123456789012345678901234567890
+huge = 1e400
+negative = -1
+subtraction = 5-3

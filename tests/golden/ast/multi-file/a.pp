@@ -1,0 +1,3 @@
+resource first "pkg:index:Thing" {
+  input = "x"
+}

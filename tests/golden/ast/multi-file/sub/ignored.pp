@@ -1,0 +1,2 @@
+# Sub-directories are not read.
+this is not valid = PCL

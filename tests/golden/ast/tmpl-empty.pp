@@ -1,0 +1,6 @@
+empty = ""
+empty-heredoc = <<EOT
+EOT
+empty-flush-heredoc = <<-EOT
+EOT
+only-space = " "

@@ -1,0 +1,8 @@
+one-name = "%{for x in xs}${x},%{endfor}"
+two-names = "%{for k, v in m}${k}=${v};%{endfor}"
+empty-body = "%{for x in xs}%{endfor}"
+literal-body = "%{for x in xs}*%{endfor}"
+nested = "%{for row in rows}[%{for c in row}${c}%{endfor}]%{endfor}"
+if-inside = "%{for x in xs}%{if x}${x}%{endif}%{endfor}"
+collection-expression = "%{for x in concat(a, b)}${x}%{endfor}"
+spaced = "%{ for x in xs }${x}%{ endfor }"

@@ -1,0 +1,8 @@
+if-only = "%{if x}yes%{endif}"
+if-else = "%{if x}yes%{else}no%{endif}"
+empty-branches = "%{if x}%{else}%{endif}"
+with-text = "before %{if a > 1}big%{else}small%{endif} after"
+nested = "%{if a}A%{if b}B%{else}b%{endif}%{else}c%{endif}"
+interp-in-branch = "%{if x}v=${x}%{else}none%{endif}"
+spaced-keywords = "%{ if x }y%{ else }n%{ endif }"
+cond-expression = "%{if a == "b" && c}ok%{endif}"

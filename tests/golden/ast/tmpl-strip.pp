@@ -1,0 +1,13 @@
+# Strip markers remove whitespace from the adjacent literal only.
+before = "a   ${~ x} b"
+after = "a ${x ~}   b"
+both = "a   ${~ x ~}   b"
+spec-example = "${"hello" ~}${" world"}"
+values-not-stripped = "${~ " a "} ${~ " b " ~}"
+directive-before = "x   %{~ if c}y%{endif}"
+directive-after = "%{if c ~}   y   %{~ endif}"
+directive-all = " %{~ if c ~} a %{~ else ~} b %{~ endif ~} "
+for-strip = "[ %{~ for x in xs ~} ${x} %{~ endfor ~} ]"
+newlines-and-tabs = "a\n\t ${~ x ~} \t\nb"
+no-adjacent-literal = "${~ x ~}"
+only-whitespace = "   ${~ x ~}   "

@@ -1,0 +1,5 @@
+# Duplicate object keys are not an error: the last one wins.
+o = {
+  a = 1
+  a = 2
+}

@@ -1,0 +1,3 @@
+resource r = {
+  a = 1
+}

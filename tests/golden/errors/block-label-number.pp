@@ -1,0 +1,2 @@
+resource 1 {
+}

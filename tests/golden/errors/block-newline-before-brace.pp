@@ -1,0 +1,4 @@
+resource r "pkg:index:Thing"
+{
+  a = 1
+}

@@ -1,0 +1,1 @@
+outer { inner { a = 1 } }

@@ -1,0 +1,1 @@
+options { a = 1 b = 2 }

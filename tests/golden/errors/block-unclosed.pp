@@ -1,0 +1,5 @@
+resource r "pkg:index:Thing" {
+  a = 1
+  inner {
+    b = 2
+  }

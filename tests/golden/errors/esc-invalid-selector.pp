@@ -1,0 +1,1 @@
+a = "bell \a here"

@@ -1,0 +1,1 @@
+a = "half \uD800 pair"

@@ -1,0 +1,3 @@
+a = <<EOT
+text
+more text

@@ -1,0 +1,2 @@
+resource "name-${x}" "pkg:index:Thing" {
+}

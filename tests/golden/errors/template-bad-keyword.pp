@@ -1,0 +1,1 @@
+a = "%{iff x}y%{endif}"

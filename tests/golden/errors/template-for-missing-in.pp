@@ -1,0 +1,1 @@
+a = "%{for x xs}${x}%{endfor}"

@@ -1,0 +1,2 @@
+a = 1 + # the comment ends the line
+  2

@@ -1,0 +1,2 @@
+a = "first line
+second line"
