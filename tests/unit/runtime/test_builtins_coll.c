@@ -341,7 +341,7 @@ static void check_minmax(pcl_value *(*fn)(pcl_value *const *, size_t, pcl_error 
     check_fails_at(r, err, want + 1, line);
   } else {
     if (r != NULL && want_kind >= 0) {
-      CU_ASSERT_EQUAL(pcl_kind_of(r), want_kind);
+      CU_ASSERT_EQUAL((int)pcl_kind_of(r), want_kind);
     }
     check_show_at(r, err, want, line);
   }
