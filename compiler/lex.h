@@ -86,6 +86,7 @@ typedef struct pcl_lexer {
   size_t nframes, capframes;
   int start_token;     /* Token to return first (selects file or expression). */
   int last_token;      /* The token most recently returned. */
+  const char *last_ident; /* The text of the last identifier returned. */
   bool expect_for;     /* The next identifier `for` starts a for expression. */
   /* The literal run being scanned (at most one at a time). */
   bool in_run;
