@@ -1,6 +1,7 @@
 /* builtins_misc.c: notImplemented, pulumiResourceType, pulumiResourceName,
- * the value-level halves of the special forms try, can and recover, and the
- * table of every built-in by name (../shared/spec/functions.md §6, §7).
+ * secret and unsecret on plain values, the value-level halves of the special
+ * forms try, can and recover, and the table of every built-in by name
+ * (../shared/spec/functions.md §5, §6, §7).
  *
  * try, can and recover evaluate their arguments lazily, so the generated
  * code evaluates each alternative itself and reports the outcome here; the
@@ -24,6 +25,17 @@ pcl_value *pcl_fn_notImplemented(pcl_value *errorMessage, pcl_error **err) {
   }
   pcl_release(s);
   return pcl__b_finish(&c, NULL);
+}
+
+pcl_value *pcl_fn_secret(pcl_value *value, pcl_error **err) {
+  (void)err;
+  return pcl_secret_new(value);
+}
+
+pcl_value *pcl_fn_unsecret(pcl_value *value, pcl_error **err) {
+  (void)err;
+  /* pcl_secret_new never nests SECRETs, so one unwrap clears the mark. */
+  return pcl_retain(pcl_kind_of(value) == PCL_T_SECRET ? pcl_secret_inner(value) : value);
 }
 
 /* Finds the part of a resource URN

@@ -738,10 +738,11 @@ size_t pcl_sched_live_futures(void);
  * (HCL's wording).  No message carries a source location: the caller
  * attaches it with pcl_error_set_location.
  *
- * Not here: secret/unsecret (pcl_future_secret, pcl_future_unsecret),
- * invoke, call, getOutput, stack, project, organization and rootDirectory
- * act on futures or the engine and belong to those sections; __convert is
- * the pcl_convert_* family of the values section. */
+ * Not here: secret/unsecret on futures (pcl_future_secret,
+ * pcl_future_unsecret), invoke, call, getOutput, stack, project,
+ * organization and rootDirectory act on futures or the engine and belong to
+ * those sections; __convert is the pcl_convert_* family of the values
+ * section. */
 
 /* -- Collections (runtime/builtins_coll.c). */
 
@@ -845,7 +846,15 @@ pcl_value *pcl_fn_remoteArchive(pcl_value *uri, pcl_error **err);
  * ("assetArchive assets must be a map or object"). */
 pcl_value *pcl_fn_assetArchive(pcl_value *assets, pcl_error **err);
 
-/* -- Errors and resources (runtime/builtins_misc.c). */
+/* -- Errors, secrets and resources (runtime/builtins_misc.c). */
+
+/* secret(value), unsecret(value) on a plain value: value marked SECRET, and
+ * value without its top-level SECRET (nested secrets stay).  The results of
+ * the PCL functions are outputs: on a future, use pcl_future_secret and
+ * pcl_future_unsecret, since an apply callback never sees the top-level
+ * secret bit that unsecret must clear.  These never fail. */
+pcl_value *pcl_fn_secret(pcl_value *value, pcl_error **err);
+pcl_value *pcl_fn_unsecret(pcl_value *value, pcl_error **err);
 
 /* notImplemented(errorMessage): always NULL, with *err holding the message
  * text. */

@@ -20,6 +20,18 @@ static void test_not_implemented(void) {
   BLEAK_END;
 }
 
+static void test_secret_unsecret(void) {
+  BLEAK_BEGIN;
+  T1(pcl_fn_secret, "\"pw\"", "secret(\"pw\")");
+  V1(pcl_fn_secret, SECRET_TAKE(S("pw")), "secret(\"pw\")");
+  V1(pcl_fn_unsecret, SECRET_TAKE(S("pw")), "\"pw\"");
+  T1(pcl_fn_unsecret, "[1]", "[1]");
+  /* Only the top-level mark goes (functions.md §5). */
+  V1(pcl_fn_unsecret, LIST2(SECRET_TAKE(S("a")), S("b")), "[secret(\"a\"),\"b\"]");
+  V1(pcl_fn_unsecret, pcl_unknown(), "unknown");
+  BLEAK_END;
+}
+
 static void test_resource_type_name(void) {
   BLEAK_BEGIN;
   /* A resource object carries __type and __name. */
@@ -254,6 +266,7 @@ void register_builtins_misc_tests(void);
 void register_builtins_misc_tests(void) {
   CU_pSuite s = CU_add_suite("builtins_misc", NULL, NULL);
   CU_add_test(s, "notImplemented", test_not_implemented);
+  CU_add_test(s, "secret and unsecret on plain values", test_secret_unsecret);
   CU_add_test(s, "pulumiResourceType and pulumiResourceName", test_resource_type_name);
   CU_add_test(s, "try", test_try);
   CU_add_test(s, "can and recover", test_can_recover);
