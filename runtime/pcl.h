@@ -779,7 +779,7 @@ pcl_value *pcl_fn_split(pcl_value *separator, pcl_value *string, pcl_error **err
  * bounds must be whole numbers within int64 and the list may hold at most
  * PCL_RANGE_MAX elements. */
 pcl_value *pcl_fn_range(pcl_value *fromOrTo, pcl_value *to, pcl_error **err);
-#define PCL_RANGE_MAX ((int64_t)1 << 24)
+#define PCL_RANGE_MAX ((int64_t)1 << 20)
 /* singleOrNone(value): null for an empty list, its element for a list of
  * one; longer lists fail ("expected list to have at most one element, got
  * N"). */

@@ -307,10 +307,22 @@ static void test_range_errors(void) {
   F2(pcl_fn_range, "0", "1.5", "range: invalid value for \"to\" parameter: " WHOLE);
   F1(range1, "\"x\"", "range: invalid value for \"fromOrTo\" parameter: a number is required");
   F1(range1, "null", "range: invalid value for \"fromOrTo\" parameter: argument must not be null");
-  F2(pcl_fn_range, "0", "16777217", "range: the list would have more than 16777216 elements");
+  F2(pcl_fn_range, "0", "1048577", "range: the list would have more than 1048576 elements");
+  /* The limit itself is allowed. */
+  pcl_error *err = NULL;
+  pcl_value *lo = pcl_int_new(-5), *hi = pcl_int_new(PCL_RANGE_MAX - 5);
+  pcl_value *all = pcl_fn_range(lo, hi, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(all);
+  CU_ASSERT_EQUAL(pcl_len(all), (size_t)PCL_RANGE_MAX);
+  int64_t last = 0;
+  CU_ASSERT_TRUE(pcl_int_get_i64(pcl_list_at(all, pcl_len(all) - 1), &last));
+  CU_ASSERT_EQUAL(last, PCL_RANGE_MAX - 6);
+  pcl_release(all);
+  pcl_release(lo);
+  pcl_release(hi);
   /* The span of the whole int64 range does not overflow the check. */
   F2(pcl_fn_range, "-9223372036854775808", "9223372036854775807",
-     "range: the list would have more than 16777216 elements");
+     "range: the list would have more than 1048576 elements");
   BLEAK_END;
 }
 
