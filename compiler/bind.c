@@ -670,7 +670,9 @@ static void compute_order(bind_ctx *c) {
   free(stack);
   bnd_program *p = st->prog;
   p->order = order.count ? ARENA_NEW_ARRAY(c->arena, bnd_node *, order.count) : NULL;
-  memcpy(p->order, order.items, order.count * sizeof *order.items);
+  if (order.count) {
+    memcpy(p->order, order.items, order.count * sizeof *order.items);
+  }
   free(order.items);
 }
 
