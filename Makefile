@@ -113,7 +113,7 @@ check: deps
 	$(MAKE) --no-print-directory BUILD=build/san SAN=1 check-all
 	$(MAKE) --no-print-directory check-valgrind
 
-check-all: check-unit check-golden check-corpus check-symbols
+check-all: check-unit check-golden check-corpus check-bind check-symbols
 
 check-unit: $(UNIT_BINS)
 	@for t in $(UNIT_BINS); do echo "== $$t"; $$t || exit 1; done
@@ -127,6 +127,10 @@ update-golden: $(BUILD)/pclc
 check-corpus: $(BUILD)/pclc
 	tests/corpus/parse-all.sh $(BUILD)/pclc
 	tests/corpus/stress.sh $(BUILD)/pclc
+
+.PHONY: check-bind
+check-bind: $(BUILD)/pclc
+	tests/corpus/bind-all.sh $(BUILD)/pclc
 
 # The parser tests again under valgrind, on a build without sanitizers.
 check-valgrind: $(BUILD)/pclc
