@@ -381,12 +381,6 @@ call
         $$->call.args = list_done($3);
         $$->call.expand_final = true;
       }
-  | fname LPAREN error RPAREN
-      {
-        $$ = node(ctx, AST_CALL, @$);
-        $$->call.name = (ast_name){$1, @1};
-        yyerrok;
-      }
   ;
 
 /* A function name; namespaced names are interned as written, `ns::fn`. */
@@ -405,7 +399,9 @@ fname
 
 args
   : expr                    { $$ = (parse_list){0}; list_push(ctx, &$$, $1); }
+  | error                   { $$ = (parse_list){0}; }
   | args COMMA expr         { $$ = $1; list_push(ctx, &$$, $3); }
+  | args COMMA error        { $$ = $1; }
   ;
 
 tuple
@@ -420,16 +416,14 @@ tuple
         $$ = node(ctx, AST_TUPLE, @$);
         $$->tuple.items = list_done($2);
       }
-  | LBRACK error RBRACK
-      {
-        $$ = node(ctx, AST_TUPLE, @$);
-        yyerrok;
-      }
   ;
 
+/* After an error in an element, parsing resumes at the next comma. */
 items
   : expr                    { $$ = (parse_list){0}; list_push(ctx, &$$, $1); }
+  | error                   { $$ = (parse_list){0}; }
   | items COMMA expr        { $$ = $1; list_push(ctx, &$$, $3); }
+  | items COMMA error       { $$ = $1; }
   ;
 
 /* Object items are separated by a comma or a newline; blank lines may appear
@@ -445,18 +439,23 @@ object
         $$ = node(ctx, AST_OBJECT, @$);
         $$->object.items = list_done($2);
       }
-  | LBRACE error RBRACE
+  | LBRACE ob_open error RBRACE
       {
         $$ = node(ctx, AST_OBJECT, @$);
-        yyerrok;
+        $$->object.items = list_done($2);
       }
   ;
 
+/* After an error in an item, parsing resumes at the next separator.  Only
+ * a newline re-enables error messages at once: the `}` or `,` found while
+ * skipping may belong to an object nested in the erroneous item. */
 ob_open
   : %empty                  { $$ = (parse_list){0}; }
   | ob_open NEWLINE         { $$ = $1; }
   | ob_item COMMA           { $$ = $1; }
   | ob_item NEWLINE         { $$ = $1; }
+  | ob_open error COMMA     { $$ = $1; }
+  | ob_open error NEWLINE   { $$ = $1; yyerrok; }
   ;
 
 ob_item
@@ -482,11 +481,22 @@ obj_item
 for_tuple
   : LBRACK FOR for_head COLON expr for_arrow for_group for_cond RBRACK
       { $$ = for_finish(ctx, $3, false, $5, $6, @6, $7, @7, $8, @$); }
+  | LBRACK FOR error RBRACK
+      {
+        $$ = node(ctx, AST_FOR, @$);
+        yyerrok;
+      }
   ;
 
 for_object
   : LBRACE FOR for_head COLON expr for_arrow for_group for_cond RBRACE
       { $$ = for_finish(ctx, $3, true, $5, $6, @5, $7, @7, $8, @$); }
+  | LBRACE FOR error RBRACE
+      {
+        $$ = node(ctx, AST_FOR, @$);
+        $$->for_expr.is_object = true;
+        yyerrok;
+      }
   ;
 
 for_head
