@@ -1,0 +1,7 @@
+config peer "string" {
+  default = ""
+}
+
+output out {
+  value = "left"
+}
