@@ -222,22 +222,44 @@ typedef struct schema_resolution {
   schema_package *pkg;
 } schema_resolution;
 
-/* Decoding state of a loaded package. */
+/* A member of a JSON object of a schema file: its key and the byte range of
+ * its value, which jansson parses only when it is first needed. */
+typedef struct entry {
+  const char *key;     /* Interned key. */
+  uint32_t start, end; /* Byte range of the value in the file text. */
+  char kind;           /* First byte of the value ('{', '[', '"', ...). */
+  bool failed;         /* Parsing was tried and failed (reported). */
+  json_t *json;        /* The parsed value once needed (owned reference). */
+} entry;
+
+/* The members of one JSON object in file order, indexed by key (a later
+ * duplicate key replaces an earlier one, as in jansson and Go). */
+typedef struct entries {
+  entry *items;
+  size_t count, cap;
+  pmap index; /* Interned key -> position + 1. */
+} entries;
+
+/* Decoding state of a loaded package.  Only the top level and the members of
+ * `resources`, `functions` and `types` are indexed when the file is loaded
+ * (after a validating scan of the whole text); each definition is parsed on
+ * first use, so that a 50 MB provider schema costs a scan, not a parse. */
 typedef struct schema_pkg_impl {
-  json_t *root;     /* The parsed file (owned reference). */
-  bool has_file;    /* Its text is in the src_set (diagnostics point there). */
-  uint32_t file;    /* src id of the text. */
-  const char *text; /* The file text (owned by the src_set). */
-  bool primary;     /* First loaded version of this package name. */
-  json_t *resources, *functions, *types, *provider; /* Sections, or NULL. */
-  bool has_format;                                  /* meta.moduleFormat compiled into format. */
-  regex_t format;                                   /* The module-format rule (POSIX ERE). */
-  size_t format_group;                              /* Which ERE group is the module. */
-  bool indexed;                                     /* res_index/fn_index are built. */
-  pmap res_index, fn_index;                         /* Canonical token -> schema token. */
-  pmap res_cache, fn_cache;                         /* Schema token -> decoded struct. */
-  pmap type_cache;                                  /* Schema token -> schema_typedef. */
-  schema_resource *provider_res;                    /* Decoded provider resource. */
+  bool has_file;                       /* Its text is in the src_set (diagnostics point there). */
+  uint32_t file;                       /* src id of the text. */
+  const char *text;                    /* The file text (owned by the src_set, or static). */
+  bool primary;                        /* First loaded version of this package name. */
+  entries top;                         /* Top-level members. */
+  entries resources, functions, types; /* Members of those sections. */
+  entry *provider;                     /* The `provider` member, or NULL. */
+  bool has_format;                     /* meta.moduleFormat compiled into format. */
+  regex_t format;                      /* The module-format rule (POSIX ERE). */
+  size_t format_group;                 /* Which ERE group is the module. */
+  bool indexed;                        /* res_index/fn_index are built. */
+  pmap res_index, fn_index;            /* Canonical token -> schema token. */
+  pmap res_cache, fn_cache;            /* Schema token -> decoded struct. */
+  pmap type_cache;                     /* Schema token -> schema_typedef. */
+  schema_resource *provider_res;       /* Decoded provider resource. */
 } schema_pkg_impl;
 
 struct schema_set {
@@ -267,6 +289,267 @@ struct schema_set {
     }                                                                                              \
   } while (0)
 
+/* ------------------------------------------------------- lazy JSON index */
+
+static void entries_free(entries *es) {
+  for (size_t i = 0; i < es->count; i++) {
+    if (es->items[i].json)
+      json_decref(es->items[i].json);
+  }
+  free(es->items);
+  pmap_free(&es->index);
+}
+
+/* Returns the member key (interned) of es, or NULL. */
+static entry *entry_find(entries *es, const char *key) {
+  uintptr_t i = (uintptr_t)pmap_get(&es->index, key);
+  return i ? &es->items[i - 1] : NULL;
+}
+
+/* Records a member; a duplicate key replaces the earlier value. */
+static void entry_add(entries *es, const char *key, uint32_t start, uint32_t end, char kind) {
+  entry *e = entry_find(es, key);
+  if (!e) {
+    GROW(es->items, es->count, es->cap);
+    e = &es->items[es->count++];
+    pmap_put(&es->index, key, (void *)(uintptr_t)es->count);
+  }
+  *e = (entry){key, start, end, kind, false, NULL};
+}
+
+/* A validating scanner over JSON text (RFC 8259 structure, strings,
+ * escapes, numbers, literals; UTF-8 is left to jansson), which records the
+ * members of the objects it is asked to. */
+typedef struct jscan {
+  schema_set *s;
+  const char *base, *p, *end;
+  const char *err;      /* First error: a static description, or NULL. */
+  const char *err_at;   /* Where it is. */
+  bool err_char;        /* The description is followed by the character at err_at. */
+  int depth;            /* Current nesting. */
+  entries *sections[3]; /* Where members of resources/functions/types go. */
+} jscan;
+
+enum { SCAN_MAX_DEPTH = 512 };
+
+static bool scan_fail(jscan *j, const char *at, const char *msg, bool show_char) {
+  if (!j->err) {
+    j->err = msg;
+    j->err_at = at;
+    j->err_char = show_char && at < j->end;
+  }
+  return false;
+}
+
+static void scan_ws(jscan *j) {
+  while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
+    j->p++;
+}
+
+static bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+static bool is_hex(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* Scans a string starting at its opening quote. */
+static bool scan_string(jscan *j) {
+  const char *p = j->p + 1;
+  for (;;) {
+    if (p >= j->end)
+      return scan_fail(j, j->p, "unterminated string", false);
+    unsigned char c = (unsigned char)*p;
+    if (c == '"') {
+      j->p = p + 1;
+      return true;
+    }
+    if (c < 0x20)
+      return scan_fail(j, p, "control character in string", false);
+    if (c == '\\') {
+      if (p + 1 >= j->end)
+        return scan_fail(j, j->p, "unterminated string", false);
+      char e = p[1];
+      if (e == 'u') {
+        for (int k = 2; k < 6; k++) {
+          if (p + k >= j->end || !is_hex(p[k]))
+            return scan_fail(j, p, "invalid \\u escape in string", false);
+        }
+        p += 6;
+        continue;
+      }
+      if (!e || !strchr("\"\\/bfnrt", e))
+        return scan_fail(j, p, "invalid escape in string", false);
+      p += 2;
+      continue;
+    }
+    p++;
+  }
+}
+
+static bool scan_number(jscan *j) {
+  const char *p = j->p;
+  if (*p == '-')
+    p++;
+  if (p >= j->end || !is_digit(*p))
+    return scan_fail(j, j->p, "invalid number", false);
+  if (*p == '0')
+    p++;
+  else
+    while (p < j->end && is_digit(*p))
+      p++;
+  if (p < j->end && *p == '.') {
+    p++;
+    if (p >= j->end || !is_digit(*p))
+      return scan_fail(j, j->p, "invalid number", false);
+    while (p < j->end && is_digit(*p))
+      p++;
+  }
+  if (p < j->end && (*p == 'e' || *p == 'E')) {
+    p++;
+    if (p < j->end && (*p == '+' || *p == '-'))
+      p++;
+    if (p >= j->end || !is_digit(*p))
+      return scan_fail(j, j->p, "invalid number", false);
+    while (p < j->end && is_digit(*p))
+      p++;
+  }
+  j->p = p;
+  return true;
+}
+
+static bool scan_literal(jscan *j, const char *word) {
+  size_t n = strlen(word);
+  if ((size_t)(j->end - j->p) < n || memcmp(j->p, word, n) != 0)
+    return scan_fail(j, j->p, "unexpected character", true);
+  j->p += n;
+  return true;
+}
+
+static bool scan_value(jscan *j);
+
+/* Returns the interned key of the string token [q, end) (quotes included). */
+static const char *scan_key(jscan *j, const char *q, const char *end) {
+  if (!memchr(q, '\\', (size_t)(end - q)))
+    return intern_n(j->s->names, q + 1, (size_t)(end - q - 2));
+  json_error_t err;
+  json_t *v = json_loadb(q, (size_t)(end - q), JSON_DECODE_ANY, &err);
+  const char *key = json_is_string(v)
+                        ? intern_n(j->s->names, json_string_value(v), json_string_length(v))
+                        : intern_n(j->s->names, q + 1, (size_t)(end - q - 2));
+  if (v)
+    json_decref(v);
+  return key;
+}
+
+/* Scans an object; its members are recorded in rec when rec is not NULL,
+ * and, at the top level, the members of the section objects too. */
+static bool scan_object(jscan *j, entries *rec, bool top) {
+  if (++j->depth > SCAN_MAX_DEPTH)
+    return scan_fail(j, j->p, "nesting too deep", false);
+  j->p++;
+  scan_ws(j);
+  if (j->p < j->end && *j->p == '}') {
+    j->p++;
+    j->depth--;
+    return true;
+  }
+  for (;;) {
+    scan_ws(j);
+    if (j->p >= j->end || *j->p != '"')
+      return scan_fail(j, j->p, j->p >= j->end ? "unexpected end of file" : "expected a string key",
+                       false);
+    const char *q = j->p;
+    if (!scan_string(j))
+      return false;
+    const char *key = rec ? scan_key(j, q, j->p) : NULL;
+    scan_ws(j);
+    if (j->p >= j->end || *j->p != ':')
+      return scan_fail(j, j->p, "expected ':'", false);
+    j->p++;
+    scan_ws(j);
+    const char *v = j->p;
+    entries *sub = NULL;
+    if (top && v < j->end && *v == '{') {
+      if (!strcmp(key, "resources"))
+        sub = j->sections[0];
+      else if (!strcmp(key, "functions"))
+        sub = j->sections[1];
+      else if (!strcmp(key, "types"))
+        sub = j->sections[2];
+    }
+    if (!(sub ? scan_object(j, sub, false) : scan_value(j)))
+      return false;
+    if (rec)
+      entry_add(rec, key, (uint32_t)(v - j->base), (uint32_t)(j->p - j->base), v < j->end ? *v : 0);
+    scan_ws(j);
+    if (j->p < j->end && *j->p == ',') {
+      j->p++;
+      continue;
+    }
+    if (j->p < j->end && *j->p == '}') {
+      j->p++;
+      j->depth--;
+      return true;
+    }
+    return scan_fail(j, j->p, j->p >= j->end ? "unexpected end of file" : "expected ',' or '}'",
+                     false);
+  }
+}
+
+static bool scan_array(jscan *j) {
+  if (++j->depth > SCAN_MAX_DEPTH)
+    return scan_fail(j, j->p, "nesting too deep", false);
+  j->p++;
+  scan_ws(j);
+  if (j->p < j->end && *j->p == ']') {
+    j->p++;
+    j->depth--;
+    return true;
+  }
+  for (;;) {
+    if (!scan_value(j))
+      return false;
+    scan_ws(j);
+    if (j->p < j->end && *j->p == ',') {
+      j->p++;
+      continue;
+    }
+    if (j->p < j->end && *j->p == ']') {
+      j->p++;
+      j->depth--;
+      return true;
+    }
+    return scan_fail(j, j->p, j->p >= j->end ? "unexpected end of file" : "expected ',' or ']'",
+                     false);
+  }
+}
+
+static bool scan_value(jscan *j) {
+  scan_ws(j);
+  if (j->p >= j->end)
+    return scan_fail(j, j->p, "unexpected end of file", false);
+  switch (*j->p) {
+  case '{':
+    return scan_object(j, NULL, false);
+  case '[':
+    return scan_array(j);
+  case '"':
+    return scan_string(j);
+  case 't':
+    return scan_literal(j, "true");
+  case 'f':
+    return scan_literal(j, "false");
+  case 'n':
+    return scan_literal(j, "null");
+  default:
+    if (*j->p == '-' || is_digit(*j->p))
+      return scan_number(j);
+    return scan_fail(j, j->p, "unexpected character", true);
+  }
+}
+
 static const char *const type_kind_names[] = {
 #define X(name, text) text,
     SCHEMA_TYPE_KINDS(X)
@@ -292,21 +575,27 @@ schema_set *schema_set_new(ty_ctx *tc, arena *a, intern_table *names, diag_list 
   return s;
 }
 
+/* Frees what a package's decoding state owns outside the arena. */
+static void impl_free(schema_pkg_impl *im) {
+  entries_free(&im->top);
+  entries_free(&im->resources);
+  entries_free(&im->functions);
+  entries_free(&im->types);
+  if (im->has_format)
+    regfree(&im->format);
+  im->has_format = false;
+  pmap_free(&im->res_index);
+  pmap_free(&im->fn_index);
+  pmap_free(&im->res_cache);
+  pmap_free(&im->fn_cache);
+  pmap_free(&im->type_cache);
+}
+
 void schema_set_free(schema_set *s) {
   if (!s)
     return;
-  for (size_t i = 0; i < s->npkgs; i++) {
-    schema_pkg_impl *im = s->pkgs[i]->impl;
-    if (im->root)
-      json_decref(im->root);
-    if (im->has_format)
-      regfree(&im->format);
-    pmap_free(&im->res_index);
-    pmap_free(&im->fn_index);
-    pmap_free(&im->res_cache);
-    pmap_free(&im->fn_cache);
-    pmap_free(&im->type_cache);
-  }
+  for (size_t i = 0; i < s->npkgs; i++)
+    impl_free(s->pkgs[i]->impl);
   pmap_free(&s->by_ty);
   free(s->files);
   free(s->pkgs);
@@ -466,7 +755,11 @@ pkg_error(schema_set *s, schema_package *p, const loc *l, const char *value, con
   va_start(ap, fmt);
   vsnprintf(msg, (size_t)n + 1, fmt, ap);
   va_end(ap);
-  if (p->impl->has_file)
+  /* Errors past the printing limit are not located: the search is the
+     expensive part, and nobody sees them. */
+  if (p->impl->has_file && s->diags->errors >= DIAG_MAX_ERRORS)
+    diag_error(s->diags, (pcl_span){p->impl->file, 0, 1}, "%s", msg);
+  else if (p->impl->has_file)
     diag_error(s->diags, file_span(s, p, l, value), "%s", msg);
   else
     diag_error_global(s->diags, "%s: %s", p->path, msg);
@@ -565,32 +858,81 @@ static void add_package(schema_set *s, schema_package *p) {
   s->pkgs[s->npkgs++] = p;
 }
 
-/* Returns the object member key of root if it is an object; reports an
- * error and returns NULL if it exists but is not an object. */
-static json_t *section(schema_set *s, schema_package *p, const char *key) {
-  json_t *v = json_object_get(p->impl->root, key);
-  if (v && !json_is_object(v)) {
-    pkg_error(s, p, LOC(key), NULL, "'%s' must be a JSON object", key);
-    return NULL;
+/* Returns the parsed value of e (parsing it on first use), or NULL when e
+ * is NULL or its text does not parse (reported once). */
+static json_t *entry_json(schema_set *s, schema_package *p, entry *e) {
+  if (!e || e->json || e->failed)
+    return e ? e->json : NULL;
+  schema_pkg_impl *im = p->impl;
+  json_error_t err;
+  e->json = json_loadb(im->text + e->start, e->end - e->start, JSON_DECODE_ANY, &err);
+  if (!e->json) {
+    /* The scan validated the structure, so this is what jansson checks
+       beyond it (UTF-8, NUL characters). */
+    e->failed = true;
+    uint32_t pos = e->start + (err.position > 0 ? (uint32_t)err.position - 1 : 0);
+    if (im->has_file)
+      diag_error(s->diags, (pcl_span){im->file, pos, pos + 1}, "invalid JSON in schema file: %s",
+                 err.text);
+    else
+      diag_error_global(s->diags, "%s: invalid JSON: %s", p->path, err.text);
   }
-  return v;
+  return e->json;
 }
 
-/* Decodes the top level of a parsed schema into p; expect is the package
+/* Returns the parsed top-level member key of p, or NULL. */
+static json_t *top_json(schema_set *s, schema_package *p, const char *key) {
+  return entry_json(s, p, entry_find(&p->impl->top, intern(s->names, key)));
+}
+
+/* Scans the len bytes of p's text, indexing the top level and the sections;
+ * reports invalid JSON (or a top level that is not an object) and returns
+ * false. */
+static bool index_text(schema_set *s, schema_package *p, size_t len) {
+  schema_pkg_impl *im = p->impl;
+  jscan j = {s,
+             im->text,
+             im->text,
+             im->text + len,
+             NULL,
+             NULL,
+             false,
+             0,
+             {&im->resources, &im->functions, &im->types}};
+  scan_ws(&j);
+  bool object = j.p < j.end && *j.p == '{';
+  bool ok = object ? scan_object(&j, &im->top, true) : scan_value(&j);
+  if (ok) {
+    scan_ws(&j);
+    if (j.p < j.end)
+      ok = scan_fail(&j, j.p, "end of file expected", false);
+  }
+  if (!ok) {
+    uint32_t pos = (uint32_t)(j.err_at - im->text);
+    pcl_span sp = {im->file, pos, pos < len ? pos + 1 : pos};
+    char c = j.err_char ? *j.err_at : 0;
+    if (c > ' ' && c < 0x7f)
+      diag_error(s->diags, sp, "invalid JSON in schema file: %s '%c'", j.err, c);
+    else
+      diag_error(s->diags, sp, "invalid JSON in schema file: %s", j.err);
+    return false;
+  }
+  if (!object) {
+    pkg_error(s, p, NULL, NULL, "a package schema must be a JSON object");
+    return false;
+  }
+  return true;
+}
+
+/* Decodes the top level of a scanned schema into p; expect is the package
  * name the file was chosen for (NULL when loaded by path). */
 static void decode_top(schema_set *s, schema_package *p, const char *expect,
                        const char *file_version) {
   schema_pkg_impl *im = p->impl;
-  json_t *root = im->root;
-  if (!json_is_object(root)) {
-    pkg_error(s, p, NULL, NULL, "a package schema must be a JSON object");
-    return;
-  }
-  json_t *name = json_object_get(root, "name");
+  json_t *name = top_json(s, p, "name");
   if (!json_is_string(name) || !json_string_length(name)) {
     pkg_error(s, p, name ? LOC("name") : NULL, NULL,
-              "package schema has no name (a non-empty string "
-              "'name' is required)");
+              "package schema has no name (a non-empty string 'name' is required)");
     return;
   }
   p->name = intern(s->names, json_string_value(name));
@@ -599,13 +941,13 @@ static void decode_top(schema_set *s, schema_package *p, const char *expect,
               expect);
     return;
   }
-  json_t *version = json_object_get(root, "version");
+  json_t *version = top_json(s, p, "version");
   if (version && !json_is_string(version)) {
     pkg_error(s, p, LOC("version"), NULL, "package 'version' must be a string");
     return;
   }
   p->version = version ? arena_strdup(s->arena, json_string_value(version)) : file_version;
-  json_t *meta = json_object_get(root, "meta");
+  json_t *meta = top_json(s, p, "meta");
   json_t *fmt = json_is_object(meta) ? json_object_get(meta, "moduleFormat") : NULL;
   if (fmt) {
     if (!json_is_string(fmt)) {
@@ -619,14 +961,17 @@ static void decode_top(schema_set *s, schema_package *p, const char *expect,
     }
     im->has_format = true;
   }
-  im->resources = section(s, p, "resources");
-  im->functions = section(s, p, "functions");
-  im->types = section(s, p, "types");
-  im->provider = section(s, p, "provider");
-  p->ok = (json_object_get(root, "resources") == NULL || im->resources) &&
-          (json_object_get(root, "functions") == NULL || im->functions) &&
-          (json_object_get(root, "types") == NULL || im->types) &&
-          (json_object_get(root, "provider") == NULL || im->provider);
+  static const char *const sections[] = {"resources", "functions", "types", "provider"};
+  bool ok = true;
+  for (size_t i = 0; i < ARRAY_LEN(sections); i++) {
+    entry *e = entry_find(&im->top, intern(s->names, sections[i]));
+    if (e && e->kind != '{') {
+      pkg_error(s, p, LOC(sections[i]), NULL, "'%s' must be a JSON object", sections[i]);
+      ok = false;
+    }
+  }
+  im->provider = entry_find(&im->top, intern(s->names, "provider"));
+  p->ok = ok;
 }
 
 /* Creates a package struct for a file (not yet decoded). */
@@ -664,22 +1009,19 @@ static schema_package *load_path(schema_set *s, const char *path, const char *ex
   im->has_file = true;
   im->file = id;
   im->text = f->text;
-  json_error_t jerr;
-  im->root = json_loadb(f->text, f->len, 0, &jerr);
-  if (!im->root) {
-    uint32_t pos = jerr.position > 0 ? (uint32_t)jerr.position - 1 : 0;
-    if (pos > f->len)
-      pos = (uint32_t)f->len;
-    pcl_span sp = {id, pos, pos < f->len ? pos + 1 : pos};
-    diag_error(s->diags, sp, "invalid JSON in schema file: %s", jerr.text);
-    if (!expect)
+  if (!index_text(s, p, f->len)) {
+    if (!expect) {
+      impl_free(im);
       return NULL;
+    }
     add_package(s, p);
     return p;
   }
   decode_top(s, p, expect, file_version);
-  if (!p->name)
+  if (!p->name) {
+    impl_free(im);
     return NULL;
+  }
   add_package(s, p);
   return p;
 }
@@ -698,10 +1040,9 @@ schema_package *schema_load_file(schema_set *s, const char *path) {
 /* Loads the built-in `pulumi` package. */
 static schema_package *load_builtin(schema_set *s) {
   schema_package *p = new_package(s, "<builtin pulumi schema>", s->s_pulumi);
-  json_error_t jerr;
-  p->impl->root = json_loads(builtin_pulumi, 0, &jerr);
-  if (!p->impl->root)
-    ice("built-in pulumi schema: %s", jerr.text);
+  p->impl->text = builtin_pulumi;
+  if (!index_text(s, p, strlen(builtin_pulumi)))
+    ice("the built-in pulumi schema does not scan");
   decode_top(s, p, s->s_pulumi, NULL);
   add_package(s, p);
   return p;
@@ -850,49 +1191,61 @@ static void index_token(schema_set *s, schema_package *p, pmap *m, const char *k
     pmap_put(m, key, (void *)target);
 }
 
+/* Returns true if the JSON text [start, end) contains needle. */
+static bool range_has(const char *text, uint32_t start, uint32_t end, const char *needle) {
+  size_t n = strlen(needle);
+  const char *p = text + start, *e = text + end;
+  while ((size_t)(e - p) >= n) {
+    const char *q = memchr(p, needle[0], (size_t)(e - p) - n + 1);
+    if (!q)
+      return false;
+    if (!memcmp(q, needle, n))
+      return true;
+    p = q + 1;
+  }
+  return false;
+}
+
 /* Builds the canonical-token indexes of p (once). */
 static void build_index(schema_set *s, schema_package *p) {
   schema_pkg_impl *im = p->impl;
   if (im->indexed)
     return;
   im->indexed = true;
-  const char *key;
-  json_t *v;
-  if (im->resources) {
-    json_object_foreach(im->resources, key, v) {
-      const char *tok = intern(s->names, key);
-      index_token(s, p, &im->res_index, tok, tok);
-    }
-    /* Aliases second, so a real token always wins over an alias. */
-    json_object_foreach(im->resources, key, v) {
-      json_t *aliases = json_is_object(v) ? json_object_get(v, "aliases") : NULL;
-      if (!json_is_array(aliases))
-        continue;
-      const char *tok = intern(s->names, key);
-      size_t i;
-      json_t *a;
-      json_array_foreach(aliases, i, a) {
-        json_t *t = json_is_object(a) ? json_object_get(a, "type") : a;
-        if (json_is_string(t))
-          index_token(s, p, &im->res_index, json_string_value(t), tok);
-      }
+  for (size_t i = 0; i < im->resources.count; i++) {
+    const char *tok = im->resources.items[i].key;
+    index_token(s, p, &im->res_index, tok, tok);
+  }
+  /* Aliases second, so that a real token always wins over an alias; only
+     the resources whose text mentions aliases are parsed for them. */
+  for (size_t i = 0; i < im->resources.count; i++) {
+    entry *e = &im->resources.items[i];
+    if (!range_has(im->text, e->start, e->end, "\"aliases\""))
+      continue;
+    json_t *v = entry_json(s, p, e);
+    json_t *aliases = json_is_object(v) ? json_object_get(v, "aliases") : NULL;
+    if (!json_is_array(aliases))
+      continue;
+    size_t k;
+    json_t *a;
+    json_array_foreach(aliases, k, a) {
+      json_t *t = json_is_object(a) ? json_object_get(a, "type") : a;
+      if (json_is_string(t))
+        index_token(s, p, &im->res_index, json_string_value(t), e->key);
     }
   }
-  if (im->functions) {
-    json_object_foreach(im->functions, key, v) {
-      const char *tok = intern(s->names, key);
-      index_token(s, p, &im->fn_index, tok, tok);
-    }
+  for (size_t i = 0; i < im->functions.count; i++) {
+    const char *tok = im->functions.items[i].key;
+    index_token(s, p, &im->fn_index, tok, tok);
   }
 }
 
 /* Finds the schema token for a written token in one section. */
-static const char *lookup_token(schema_set *s, schema_package *p, json_t *sect, pmap *index,
+static const char *lookup_token(schema_set *s, schema_package *p, entries *sect, pmap *index,
                                 const char *token) {
-  if (!sect)
-    return NULL;
-  if (json_object_get(sect, token))
-    return intern(s->names, token);
+  const char *exact = intern(s->names, token);
+  if (entry_find(sect, exact))
+    return exact;
   build_index(s, p);
   const char *key = canonical_key(s, p, token);
   return key ? pmap_get(index, key) : NULL;
@@ -969,9 +1322,10 @@ static schema_typedef *get_typedef(schema_set *s, schema_package *p, const char 
   schema_typedef *d = pmap_get(&im->type_cache, token);
   if (d)
     return d;
-  json_t *spec = im->types ? json_object_get(im->types, token) : NULL;
-  if (!spec)
+  entry *e = entry_find(&im->types, token);
+  if (!e)
     return NULL;
+  json_t *spec = entry_json(s, p, e);
   d = ARENA_NEW(s->arena, schema_typedef);
   d->token = token;
   d->pkg = p;
@@ -1265,6 +1619,8 @@ static schema_property *decode_props(schema_set *s, schema_package *p, json_t *p
 static void decode_resource(schema_set *s, schema_package *p, schema_resource *r, json_t *j) {
   const char *tok = r->token;
   const loc *rl = r->is_provider ? LOC("provider") : LOC("resources", tok);
+  if (!j)
+    return; /* Its text did not parse (reported). */
   if (!json_is_object(j)) {
     pkg_error(s, p, rl, NULL, "error loading resource type '%s': not a JSON object", tok);
     return;
@@ -1306,9 +1662,10 @@ static schema_resource *get_resource(schema_set *s, schema_package *p, const cha
   schema_resource *r = pmap_get(&im->res_cache, token);
   if (r)
     return r;
-  json_t *j = im->resources ? json_object_get(im->resources, token) : NULL;
-  if (!j)
+  entry *e = entry_find(&im->resources, token);
+  if (!e)
     return NULL;
+  json_t *j = entry_json(s, p, e);
   r = ARENA_NEW(s->arena, schema_resource);
   r->token = token;
   r->pkg = p;
@@ -1329,7 +1686,7 @@ static schema_resource *get_provider(schema_set *s, schema_package *p) {
   r->is_provider = true;
   im->provider_res = r;
   if (im->provider)
-    decode_resource(s, p, r, im->provider);
+    decode_resource(s, p, r, entry_json(s, p, im->provider));
   return r;
 }
 
@@ -1337,6 +1694,8 @@ static schema_resource *get_provider(schema_set *s, schema_package *p) {
 static void decode_function(schema_set *s, schema_package *p, schema_function *f, json_t *j) {
   const char *tok = f->token;
   const loc *fl = LOC("functions", tok);
+  if (!j)
+    return; /* Its text did not parse (reported). */
   if (!json_is_object(j)) {
     pkg_error(s, p, fl, NULL, "error loading function '%s': not a JSON object", tok);
     return;
@@ -1403,9 +1762,10 @@ static schema_function *get_function(schema_set *s, schema_package *p, const cha
   schema_function *f = pmap_get(&im->fn_cache, token);
   if (f)
     return f;
-  json_t *j = im->functions ? json_object_get(im->functions, token) : NULL;
-  if (!j)
+  entry *e = entry_find(&im->functions, token);
+  if (!e)
     return NULL;
+  json_t *j = entry_json(s, p, e);
   f = ARENA_NEW(s->arena, schema_function);
   f->token = token;
   f->pkg = p;
@@ -1421,9 +1781,10 @@ static void decode_typedef(schema_set *s, schema_typedef *d) {
   d->decoding = true;
   schema_package *p = d->pkg;
   const loc *dl = LOC("types", d->token);
-  json_t *j = json_object_get(p->impl->types, d->token);
+  json_t *j = entry_json(s, p, entry_find(&p->impl->types, d->token));
   if (!json_is_object(j)) {
-    pkg_error(s, p, dl, NULL, "type '%s' must be a JSON object", d->token);
+    if (j)
+      pkg_error(s, p, dl, NULL, "type '%s' must be a JSON object", d->token);
     d->decoding = false;
     d->decoded = true;
     return;
@@ -1501,7 +1862,7 @@ schema_status schema_find_resource(schema_set *s, const char *token, const char 
     *out = get_provider(s, p);
     return SCHEMA_FOUND;
   }
-  const char *tok = lookup_token(s, p, p->impl->resources, &p->impl->res_index, token);
+  const char *tok = lookup_token(s, p, &p->impl->resources, &p->impl->res_index, token);
   schema_resource *r = tok ? get_resource(s, p, tok) : NULL;
   if (!r) {
     diag_error(s->diags, where, "unknown resource type '%s'", token);
@@ -1521,7 +1882,7 @@ schema_status schema_find_function(schema_set *s, const char *token, const char 
   if (st != SCHEMA_FOUND)
     return st;
   const char *tok =
-      provider ? NULL : lookup_token(s, p, p->impl->functions, &p->impl->fn_index, token);
+      provider ? NULL : lookup_token(s, p, &p->impl->functions, &p->impl->fn_index, token);
   schema_function *f = tok ? get_function(s, p, tok) : NULL;
   if (!f) {
     diag_error(s->diags, where, "unknown function '%s'", token);
@@ -1798,36 +2159,28 @@ bool schema_package_check(schema_set *s, schema_package *p) {
   if (!p->ok)
     return false;
   schema_pkg_impl *im = p->impl;
-  const char *key;
-  json_t *v;
-  if (im->types) {
-    json_object_foreach(im->types, key, v) {
-      schema_typedef *d = get_typedef(s, p, key);
-      typedef_ty(s, d, false);
-      if (!d->is_enum)
-        typedef_ty(s, d, true);
-    }
+  for (size_t i = 0; i < im->types.count; i++) {
+    schema_typedef *d = get_typedef(s, p, im->types.items[i].key);
+    typedef_ty(s, d, false);
+    if (!d->is_enum)
+      typedef_ty(s, d, true);
   }
-  if (im->resources) {
-    json_object_foreach(im->resources, key, v) {
-      schema_resource *r = get_resource(s, p, intern(s->names, key));
-      schema_resource_input_type(s, r);
-      schema_resource_output_type(s, r);
-      schema_resource_read_type(s, r);
-      for (size_t i = 0; i < r->nmethods; i++)
-        schema_resource_method(s, r, r->methods[i].name);
-    }
+  for (size_t i = 0; i < im->resources.count; i++) {
+    schema_resource *r = get_resource(s, p, im->resources.items[i].key);
+    schema_resource_input_type(s, r);
+    schema_resource_output_type(s, r);
+    schema_resource_read_type(s, r);
+    for (size_t k = 0; k < r->nmethods; k++)
+      schema_resource_method(s, r, r->methods[k].name);
   }
   schema_resource *prov = get_provider(s, p);
   schema_resource_input_type(s, prov);
   schema_resource_output_type(s, prov);
-  if (im->functions) {
-    json_object_foreach(im->functions, key, v) {
-      schema_function *f = get_function(s, p, intern(s->names, key));
-      schema_function_args_type(s, f, false);
-      schema_function_args_type(s, f, true);
-      schema_function_return_type(s, f);
-    }
+  for (size_t i = 0; i < im->functions.count; i++) {
+    schema_function *f = get_function(s, p, im->functions.items[i].key);
+    schema_function_args_type(s, f, false);
+    schema_function_args_type(s, f, true);
+    schema_function_return_type(s, f);
   }
   return s->diags->errors == before;
 }

@@ -662,7 +662,7 @@ static void test_bad_files(void) {
       arena_printf(
           &f.arena, "%s%s%s",
           "error: cannot read schema folder 'no/such/folder': No such file or directory\n"
-          "badjson.json:3:16: error: invalid JSON in schema file: unexpected token near ','\n"
+          "badjson.json:3:16: error: invalid JSON in schema file: unexpected character ','\n"
           "wrongname.json:1:2: error: schema file declares package 'other', not 'wrongname'\n"
           "sections.json:1:22: error: 'resources' must be a JSON object\n"
           "format.json:1:29: error: invalid module format '(?=lookahead)'\n"
@@ -705,6 +705,70 @@ static void test_bad_files(void) {
   remove_temp_dir(dir);
 }
 
+/* The validating scan that indexes schema files reports JSON errors where
+ * they are; what only jansson checks (UTF-8) is reported when the piece that
+ * holds it is first used. */
+static void test_json_errors(void) {
+  static const char *const cases[][2] = {
+      {"{\"name\": \"x\"", "1:13: error: invalid JSON in schema file: unexpected end of file"},
+      {"{\"name\": \"x\",}", "1:14: error: invalid JSON in schema file: expected a string key"},
+      {"{\"name\" \"x\"}", "1:9: error: invalid JSON in schema file: expected ':'"},
+      {"{\"name\": \"x\\q\"}",
+       "1:12: error: invalid JSON in schema file: invalid escape in string"},
+      {"{\"name\": \"\\u12G4\"}",
+       "1:11: error: invalid JSON in schema file: invalid \\u escape in string"},
+      {"{\"name\": 01}", "1:11: error: invalid JSON in schema file: expected ',' or '}'"},
+      {"{\"name\": -}", "1:10: error: invalid JSON in schema file: invalid number"},
+      {"{\"name\": 1.e5}", "1:10: error: invalid JSON in schema file: invalid number"},
+      {"{\"name\": tru}", "1:10: error: invalid JSON in schema file: unexpected character 't'"},
+      {"{\"name\": [1 2]}", "1:13: error: invalid JSON in schema file: expected ',' or ']'"},
+      {"{\"name\": \"a\"} x", "1:15: error: invalid JSON in schema file: end of file expected"},
+      {"{\"name\": \"a\tb\"}",
+       "1:12: error: invalid JSON in schema file: control character in string"},
+      {"\n\n  {\"name\": \"unterminated}",
+       "3:12: error: invalid JSON in schema file: unterminated string"},
+      {"", "1:1: error: invalid JSON in schema file: unexpected end of file"},
+  };
+  const char *dir = make_temp_dir();
+  for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+    write_file(dir, "case.json", cases[i][0]);
+    fixture f;
+    fx_open(&f);
+    char *path = arena_printf(&f.arena, "%s/case.json", dir);
+    CU_ASSERT_PTR_NULL(schema_load_file(f.s, path));
+    EXPECT_STR(diags_text(&f), arena_printf(&f.arena, "case.json:%s\n", cases[i][1]));
+    fx_close(&f);
+  }
+  /* Nesting deeper than the scanner follows. */
+  char deep[2100];
+  memset(deep, '[', 2000);
+  deep[2000] = 0;
+  write_file(dir, "case.json", deep);
+  fixture f;
+  fx_open(&f);
+  CU_ASSERT_PTR_NULL(schema_load_file(f.s, arena_printf(&f.arena, "%s/case.json", dir)));
+  EXPECT_STR(diags_text(&f),
+             "case.json:1:513: error: invalid JSON in schema file: nesting too deep\n");
+  fx_close(&f);
+  /* Invalid UTF-8 inside one resource: found when that resource is used. */
+  write_file(dir, "utf-1.0.0.json",
+             "{\"name\": \"utf\", \"resources\": {\"utf:index:Good\": {},\n"
+             "  \"utf:index:Bad\": {\"description\": \"\xff\"}}}\n");
+  fx_open(&f);
+  schema_add_path(f.s, dir);
+  schema_resource *r;
+  CU_ASSERT_EQUAL(schema_find_resource(f.s, "utf:Good", NULL, nowhere, &r), SCHEMA_FOUND);
+  EXPECT_STR(diags_text(&f), "");
+  CU_ASSERT_EQUAL(schema_find_resource(f.s, "utf:Bad", NULL, nowhere, &r), SCHEMA_FOUND);
+  EXPECT_STR(diags_text(&f), "utf-1.0.0.json:2:36: error: invalid JSON in schema file: unable to "
+                             "decode byte 0xff near '\"'\n");
+  /* Reported once. */
+  CU_ASSERT_EQUAL(schema_find_resource(f.s, "utf:Bad", NULL, nowhere, &r), SCHEMA_FOUND);
+  CU_ASSERT_EQUAL(f.diags.errors, 1);
+  fx_close(&f);
+  remove_temp_dir(dir);
+}
+
 void register_schema_tests(void);
 void register_schema_tests(void) {
   CU_pSuite s = CU_add_suite("schema", NULL, NULL);
@@ -717,4 +781,5 @@ void register_schema_tests(void) {
   CU_add_test(s, "recursive types", test_recursive_types);
   CU_add_test(s, "versions", test_versions);
   CU_add_test(s, "bad schema files", test_bad_files);
+  CU_add_test(s, "JSON errors", test_json_errors);
 }
