@@ -97,7 +97,10 @@ static void build_line_map(src_file *f) {
     n += f->text[i] == '\n';
   f->line_starts = xmalloc(n * sizeof *f->line_starts);
   f->nlines = 0;
-  f->line_starts[f->nlines++] = 0;
+  /* A byte-order mark is not part of the first line (the lexer skips it), so
+     columns on that line are counted after it. */
+  bool bom = f->len >= 3 && memcmp(f->text, "\xEF\xBB\xBF", 3) == 0;
+  f->line_starts[f->nlines++] = bom ? 3 : 0;
   for (size_t i = 0; i < f->len; i++)
     if (f->text[i] == '\n')
       f->line_starts[f->nlines++] = (uint32_t)(i + 1);
