@@ -181,6 +181,16 @@ fuzz: $(FUZZ_DIR)/fuzz_parse
 bench: $(BUILD)/pclc
 	bench/run.sh $(BUILD)/pclc $(BUILD)/bench
 
+# `make bench-runtime` measures registrations on the embedded engine
+# (time and peak memory per resource at 1k/10k/100k resources).
+.PHONY: bench-runtime
+$(BUILD)/bench/runtime-bench: bench/runtime-bench.c $(BUILD)/libpclrt.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HAND) -Iruntime $< $(BUILD)/libpclrt.a $(LDFLAGS_ALL) $(RUNTIME_LIBS) -o $@
+
+bench-runtime: $(BUILD)/bench/runtime-bench
+	$<
+
 deps:
 	@.ci/deps
 

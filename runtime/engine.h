@@ -19,6 +19,10 @@ void pcl__snap_encode(pcl_strbuf *b, const pcl_value *v, int indent, bool mask_s
  * RESOURCE values (owned). */
 pcl_value *pcl__snap_decode(pcl_value *v);
 
+/* Returns the string value of the NUL-terminated s (owned): a pure-ASCII s
+ * without checks, anything else validated and normalised (snapshot.c). */
+pcl_value *pcl__str_fast(const char *s);
+
 /* Parses a Go duration ("5m", ".2m", "1h30m", "10s") into seconds; false
  * when the text is not a duration. */
 bool pcl__parse_duration(const char *s, double *seconds);
@@ -50,6 +54,22 @@ pcl__mock_answer pcl__json_mocks_invoke(const pcl__json_mocks *m, const char *to
 /* Returns the stack references of the mocks file (borrowed MAP) or NULL. */
 pcl_value *pcl__json_mocks_stack_refs(const pcl__json_mocks *m);
 
+/* An index from interned URNs to records (urn.c).  Zero-initialise. */
+typedef struct pcl__urn_slot {
+  const char *urn; /* Interned URN, or NULL for a free slot. */
+  void *rec;       /* The record (borrowed). */
+} pcl__urn_slot;
+typedef struct pcl__urn_index {
+  pcl__urn_slot *slots; /* Open-addressing table. */
+  size_t n, cap;        /* Entries and capacity (0 or a power of two). */
+} pcl__urn_index;
+/* Maps the interned urn to rec (replacing an earlier entry). */
+void pcl__urn_index_put(pcl__urn_index *ix, const char *urn, void *rec);
+/* Returns the record of the interned urn, or NULL. */
+void *pcl__urn_index_get(const pcl__urn_index *ix, const char *urn);
+/* Frees the table (not the records). */
+void pcl__urn_index_free(pcl__urn_index *ix);
+
 /* A resource the run registered, kept for option inheritance. */
 typedef struct pcl__run_res {
   const char *urn;  /* Interned URN. */
@@ -70,8 +90,9 @@ struct pcl_run {
   pcl_value **config;         /* Per declared config: value (owned) or NULL. */
   pcl_mapbuf exports;         /* Stack outputs exported so far. */
   pcl_error *error;           /* The first error of the run (owned), or NULL. */
-  pcl__run_res *res;          /* Registered resources, in completion order. */
+  pcl__run_res **res;         /* Registered resources, in completion order. */
   size_t nres, capres;        /* Used and allocated. */
+  pcl__urn_index res_index;   /* Interned URN -> entry of res. */
   size_t inflight;            /* Engine requests not yet answered. */
 };
 

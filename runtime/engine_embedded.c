@@ -33,8 +33,8 @@ typedef struct rec {
   pcl_value *id;        /* Id (owned). */
   pcl_value *inputs;    /* Inputs MAP (owned). */
   pcl_value *outputs;   /* Outputs MAP (owned), NULL until created. */
-  pcl_value *deps;      /* LIST of URN strings, sorted (owned). */
-  pcl_value *prop_deps; /* MAP input -> LIST of URNs (owned). */
+  pcl_deps *deps;       /* All dependencies (owned). */
+  pcl_deps **prop_deps; /* Per input entry, parallel to inputs (owned). */
   pcl_value *options;   /* MAP of options (owned). */
 } rec;
 
@@ -62,40 +62,16 @@ typedef struct emb {
   pending *hung;            /* Requests a mock never answers. */
   size_t nproviders;        /* Provider ids handed out. */
   pcl_value *stack_outputs; /* Registered stack outputs (owned) or NULL. */
+  pcl__urn_index index;     /* Interned URN -> record. */
+  char *last_ref;           /* Last default provider reference (owned) or NULL. */
+  char *last_type;          /* The type it was for (owned). */
+  size_t last_pkg_len;      /* Length of that type's package. */
+  char *last_version;       /* Its version (owned) or NULL. */
+  char *last_url;           /* Its download URL (owned) or NULL. */
 } emb;
 
-char *pcl_urn_make(const char *stack, const char *project, const char *parent_urn,
-                   const char *type, const char *name) {
-  pcl_strbuf b = PCL_STRBUF_INIT;
-  pcl_strbuf_appendf(&b, "urn:pulumi:%s::%s::", stack, project);
-  if (parent_urn) {
-    /* The parent's qualified type is the part of its URN between the
-     * project's "::" and the last "::"; the stack is left out. */
-    const char *p = strstr(parent_urn, "::");
-    p = p ? strstr(p + 2, "::") : NULL;
-    const char *last = NULL;
-    for (const char *q = p ? p + 2 : NULL; q && (q = strstr(q, "::")); q += 2) {
-      last = q;
-    }
-    if (p && last && last > p + 2) {
-      size_t len = (size_t)(last - (p + 2));
-      if (!(len == 19 && strncmp(p + 2, "pulumi:pulumi:Stack", 19) == 0)) {
-        pcl_strbuf_append(&b, p + 2, len);
-        pcl_strbuf_append_char(&b, '$');
-      }
-    }
-  }
-  pcl_strbuf_appendf(&b, "%s::%s", type, name);
-  return b.data;
-}
-
 static rec *find_rec(const emb *e, const char *urn) {
-  for (size_t i = e->n; i-- > 0;) {
-    if (strcmp(e->recs[i]->urn, urn) == 0) {
-      return e->recs[i];
-    }
-  }
-  return NULL;
+  return pcl__urn_index_get(&e->index, pcl_urn_intern(urn));
 }
 
 static rec *add_rec(emb *e, const char *type, const char *name, const char *parent) {
@@ -109,6 +85,7 @@ static rec *add_rec(emb *e, const char *type, const char *name, const char *pare
     e->recs = pcl_xrealloc(e->recs, e->cap * sizeof *e->recs);
   }
   e->recs[e->n++] = r;
+  pcl__urn_index_put(&e->index, pcl_urn_intern(r->urn), r);
   return r;
 }
 
@@ -119,15 +96,18 @@ static void free_rec(rec *r) {
   free(r->parent);
   free(r->provider);
   pcl_release(r->id);
+  pcl_deps_release(r->deps);
+  for (size_t i = 0; r->prop_deps && i < pcl_len(r->inputs); i++) {
+    pcl_deps_release(r->prop_deps[i]);
+  }
+  free(r->prop_deps);
   pcl_release(r->inputs);
   pcl_release(r->outputs);
-  pcl_release(r->deps);
-  pcl_release(r->prop_deps);
   pcl_release(r->options);
   free(r);
 }
 
-static pcl_value *str(const char *s) { return pcl_str_from_cstr(s); }
+static pcl_value *str(const char *s) { return pcl__str_fast(s); }
 
 /* Returns the package of a type token ("simple" of "simple:index:R"). */
 static char *package_of(const char *type) {
@@ -182,9 +162,38 @@ static pcl_value *provider_id(emb *e) {
   return str(buf);
 }
 
+static bool same_str(const char *a, const char *b) {
+  return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static char *default_provider_slow(emb *e, const char *type, const char *version,
+                                   const char *url);
+
 /* Returns (owned) the provider reference "<urn>::<id>" for a resource of
  * type that gave no explicit provider, creating the default provider. */
 static char *default_provider(emb *e, const char *type, const char *version, const char *url) {
+  /* Consecutive resources mostly share their provider: reuse the last
+   * answer when the package, version and URL are the same. */
+  size_t plen = strcspn(type, ":");
+  if (e->last_ref && e->last_pkg_len == plen && strncmp(e->last_type, type, plen) == 0 &&
+      same_str(e->last_version, version) && same_str(e->last_url, url)) {
+    return pcl_xstrdup(e->last_ref);
+  }
+  char *ref = default_provider_slow(e, type, version, url);
+  free(e->last_ref);
+  free(e->last_type);
+  free(e->last_version);
+  free(e->last_url);
+  e->last_ref = pcl_xstrdup(ref);
+  e->last_type = pcl_xstrdup(type);
+  e->last_pkg_len = plen;
+  e->last_version = version ? pcl_xstrdup(version) : NULL;
+  e->last_url = url ? pcl_xstrdup(url) : NULL;
+  return ref;
+}
+
+static char *default_provider_slow(emb *e, const char *type, const char *version,
+                                   const char *url) {
   char *pkg = package_of(type);
   bool builtin = strcmp(pkg, "pulumi") == 0;
   pcl_strbuf ptype = PCL_STRBUF_INIT, pname = PCL_STRBUF_INIT;
@@ -207,12 +216,12 @@ static char *default_provider(emb *e, const char *type, const char *version, con
     }
     p->inputs = pcl_mapbuf_finish(&mb);
     p->outputs = pcl_retain(p->inputs);
-    p->deps = pcl_list_new(0);
-    p->prop_deps = pcl_map_of(NULL, NULL, 0);
     p->options = pcl_map_of(NULL, NULL, 0);
   }
   pcl_strbuf ref = PCL_STRBUF_INIT;
-  pcl_strbuf_appendf(&ref, "%s::%s", p->urn, pcl_str_data(p->id));
+  pcl_strbuf_append_cstr(&ref, p->urn);
+  pcl_strbuf_append_cstr(&ref, "::");
+  pcl_strbuf_append_cstr(&ref, pcl_str_data(p->id));
   free(urn);
   free(pkg);
   pcl_strbuf_free(&ptype);
@@ -369,19 +378,27 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
   r->read = req->read;
   r->provider = provider;
   r->inputs = pcl_retain(req->inputs);
-  r->deps = deps_list(req->deps);
-  pcl_mapbuf pd = PCL_MAPBUF_INIT;
-  for (size_t i = 0; i < pcl_len(req->inputs); i++) {
-    pcl_mapbuf_put_take(&pd, pcl_retain(pcl_map_key_at(req->inputs, i)),
-                        deps_list(req->prop_deps ? req->prop_deps[i] : NULL));
+  r->deps = pcl_deps_retain(req->deps);
+  size_t nin = pcl_len(req->inputs);
+  r->prop_deps = pcl_xmalloc((nin ? nin : 1) * sizeof *r->prop_deps);
+  for (size_t i = 0; i < nin; i++) {
+    r->prop_deps[i] = req->prop_deps ? pcl_deps_retain(req->prop_deps[i]) : NULL;
   }
-  r->prop_deps = pcl_mapbuf_finish(&pd);
   r->options = req->options ? pcl_retain(req->options) : pcl_map_of(NULL, NULL, 0);
   if (is_provider && req->version && !pcl_map_get_cstr(req->inputs, "version")) {
     pcl_mapbuf mb = PCL_MAPBUF_INIT;
     pcl_mapbuf_put_cstr(&mb, "version", str(req->version));
     pcl_value *extra = pcl_mapbuf_finish(&mb);
     pcl_value *merged = merge_maps(r->inputs, extra);
+    /* Keep the dependencies parallel to the new entries. */
+    pcl_deps **pd = pcl_xcalloc(pcl_len(merged), sizeof *pd);
+    for (size_t i = 0, j = 0; i < pcl_len(merged); i++) {
+      if (j < nin && pcl_equal(pcl_map_key_at(merged, i), pcl_map_key_at(r->inputs, j))) {
+        pd[i] = r->prop_deps[j++];
+      }
+    }
+    free(r->prop_deps);
+    r->prop_deps = pd;
     pcl_release(r->inputs);
     pcl_release(extra);
     r->inputs = merged;
@@ -439,7 +456,8 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
         r->id = provider_id(e);
       } else {
         pcl_strbuf b = PCL_STRBUF_INIT;
-        pcl_strbuf_appendf(&b, "%s_id", r->name);
+        pcl_strbuf_append_cstr(&b, r->name);
+        pcl_strbuf_append_cstr(&b, "_id");
         r->id = pcl_strbuf_finish(&b, &err);
       }
     }
@@ -569,6 +587,11 @@ static void emb_destroy(pcl_engine *eng) {
     free(p);
   }
   free(e->recs);
+  pcl__urn_index_free(&e->index);
+  free(e->last_ref);
+  free(e->last_type);
+  free(e->last_version);
+  free(e->last_url);
   free(e->project);
   free(e->stack);
   free(e->org);
@@ -664,8 +687,17 @@ char *pcl_engine_embedded_snapshot(pcl_engine *eng, const pcl_error *error) {
     } else {
       field_value(&b, "outputs", pcl_null(), 3);
     }
-    field_value(&b, "dependencies", r->deps, 3);
-    field_value(&b, "propertyDependencies", r->prop_deps, 3);
+    pcl_value *deps = deps_list(r->deps);
+    field_value(&b, "dependencies", deps, 3);
+    pcl_release(deps);
+    pcl_mapbuf pd = PCL_MAPBUF_INIT;
+    for (size_t j = 0; r->prop_deps && j < pcl_len(r->inputs); j++) {
+      pcl_mapbuf_put_take(&pd, pcl_retain(pcl_map_key_at(r->inputs, j)),
+                          deps_list(r->prop_deps[j]));
+    }
+    pcl_value *pdm = pcl_mapbuf_finish(&pd);
+    field_value(&b, "propertyDependencies", pdm, 3);
+    pcl_release(pdm);
     field_value(&b, "options", r->options, 3);
     pcl_strbuf_append_cstr(&b, "\n    }");
   }

@@ -35,9 +35,24 @@ static pcl_value k_url = PCL_STATIC_ASCII("pluginDownloadURL");
 static pcl_value k_env = PCL_STATIC_ASCII("envVarMappings");
 static pcl_value k_providers = PCL_STATIC_ASCII("providers");
 static pcl_value k_hooks = PCL_STATIC_ASCII("hooks");
+static pcl_value k_urn = PCL_STATIC_ASCII("urn");
+static pcl_value k_id = PCL_STATIC_ASCII("id");
+static pcl_value k_name = PCL_STATIC_ASCII("__name");
+static pcl_value k_type = PCL_STATIC_ASCII("__type");
 static pcl_value empty_list = PCL_STATIC_LIST(NULL, 0);
 static pcl_value empty_map = PCL_STATIC_MAP(NULL, NULL, 0);
 static pcl_value empty_str = PCL_STATIC_ASCII("");
+/* The options record of a resource that sets none of them, shared. */
+static pcl_value *const default_opt_keys[] = {
+    &k_aso, &k_aliases, &k_timeouts, &k_dbr, &k_deleted, &k_hide, &k_ignore,
+    &k_import, &k_protect, &k_roc, &k_replace_with, &k_trigger, &k_retain,
+};
+static pcl_value *const default_opt_vals[] = {
+    &empty_list, &empty_list, &empty_map, &pcl_false_value, &empty_str, &empty_list, &empty_list,
+    &empty_str, &pcl_false_value, &empty_list, &empty_list, &pcl_null_value, &pcl_false_value,
+};
+static pcl_value default_options = PCL_STATIC_MAP(default_opt_keys, default_opt_vals, 13);
+
 /* The id a provider reference carries while the provider's id is unknown. */
 static const char unknown_id[] = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
@@ -200,8 +215,9 @@ static char *provider_ref(pcl_value *v) {
     id = pcl_resource_id(v);
   }
   pcl_strbuf b = PCL_STRBUF_INIT;
-  pcl_strbuf_appendf(&b, "%s::%s", urn,
-                     id && pcl_kind_of(id) == PCL_T_STRING ? pcl_str_data(id) : unknown_id);
+  pcl_strbuf_append_cstr(&b, urn);
+  pcl_strbuf_append_cstr(&b, "::");
+  pcl_strbuf_append_cstr(&b, id && pcl_kind_of(id) == PCL_T_STRING ? pcl_str_data(id) : unknown_id);
   return b.data;
 }
 
@@ -248,7 +264,7 @@ static pcl_value *opt_urns(pcl_value *opts, const char *name, pcl_deps **deps) {
     pcl_value *e = pcl_kind_of(v) == PCL_T_LIST ? pcl_list_at(v, i) : v;
     const char *urn = urn_of(e);
     if (urn) {
-      pcl_list_init_take(l, k++, pcl_str_from_cstr(urn));
+      pcl_list_init_take(l, k++, pcl__str_fast(urn));
       if (deps) {
         pcl_deps *one = pcl_deps_one(urn);
         pcl_deps *u = pcl_deps_union(*deps, one);
@@ -307,13 +323,7 @@ static pcl_value *opt_timeouts(pcl_value *opts, pcl_error **err) {
 
 /* Returns the registered resource with this URN, or NULL. */
 static pcl__run_res *run_res(pcl_run *run, const char *urn) {
-  const char *in = pcl_urn_intern(urn);
-  for (size_t i = run->nres; i-- > 0;) {
-    if (run->res[i].urn == in) {
-      return &run->res[i];
-    }
-  }
-  return NULL;
+  return pcl__urn_index_get(&run->res_index, pcl_urn_intern(urn));
 }
 
 static char *package_of(const char *type) {
@@ -327,10 +337,12 @@ static char *package_of(const char *type) {
 
 void pcl__run_res_free(pcl_run *run) {
   for (size_t i = 0; i < run->nres; i++) {
-    free(run->res[i].provider);
-    free(run->res[i].package);
+    free(run->res[i]->provider);
+    free(run->res[i]->package);
+    free(run->res[i]);
   }
   free(run->res);
+  pcl__urn_index_free(&run->res_index);
   run->res = NULL;
   run->nres = run->capres = 0;
 }
@@ -380,8 +392,10 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
     run->capres = run->capres ? run->capres * 2 : 64;
     run->res = pcl_xrealloc(run->res, run->capres * sizeof *run->res);
   }
-  pcl__run_res *rr = &run->res[run->nres++];
+  pcl__run_res *rr = pcl_xmalloc(sizeof *rr);
+  run->res[run->nres++] = rr;
   rr->urn = pcl_urn_intern(res->urn);
+  pcl__urn_index_put(&run->res_index, rr->urn, rr);
   rr->provider = r->provider ? pcl_xstrdup(r->provider) : NULL;
   rr->package = package_of(r->decl->type);
   rr->protect = r->protect;
@@ -391,10 +405,10 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
     pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(res->outputs, i)),
                         pcl_retain(pcl_map_val_at(res->outputs, i)));
   }
-  pcl_mapbuf_put_cstr(&mb, "urn", pcl_str_from_cstr(res->urn));
-  pcl_mapbuf_put_cstr(&mb, "id", pcl_retain(res->id ? res->id : pcl_null()));
-  pcl_mapbuf_put_cstr(&mb, "__name", pcl_str_from_cstr(r->name));
-  pcl_mapbuf_put_cstr(&mb, "__type", pcl_str_from_cstr(r->decl->type));
+  pcl_mapbuf_put_take(&mb, &k_urn, pcl__str_fast(res->urn));
+  pcl_mapbuf_put_take(&mb, &k_id, pcl_retain(res->id ? res->id : pcl_null()));
+  pcl_mapbuf_put_take(&mb, &k_name, pcl__str_fast(r->name));
+  pcl_mapbuf_put_take(&mb, &k_type, pcl__str_fast(r->decl->type));
   pcl_value *obj = pcl_mapbuf_finish(&mb);
   pcl_deps *d = pcl_deps_one(res->urn);
   pcl_future_resolve(r->result, obj, 0, d);
@@ -515,7 +529,24 @@ static void reg_send(waitset *w) {
     }
   }
 #undef OPT
-  pcl_value *options = pcl_map_of_take(keys, vals, k);
+  /* Most resources set no option: share one record for them. */
+  bool all_default = k == 13;
+  for (size_t i = 0; all_default && i < k; i++) {
+    for (size_t j = 0; j < 13; j++) {
+      if (keys[i] == default_opt_keys[j]) {
+        all_default = vals[i] == default_opt_vals[j];
+      }
+    }
+  }
+  pcl_value *options;
+  if (all_default) {
+    for (size_t i = 0; i < k; i++) {
+      pcl_release(vals[i]);
+    }
+    options = &default_options;
+  } else {
+    options = pcl_map_of_take(keys, vals, k);
+  }
   pcl_release(deleted);
 
   pcl_value *id = r->read ? wire_value(w->f[n + 1]) : NULL;
@@ -551,8 +582,11 @@ static pcl_future *reg_start(pcl_run *run, const pcl_resource_decl *decl, const 
                              pcl_value *id, pcl_value *inputs, pcl_value *options, bool stack) {
   reg *r = pcl_xcalloc(1, sizeof *r);
   pcl_strbuf label = PCL_STRBUF_INIT;
-  pcl_strbuf_appendf(&label, "%s '%s' (%s)", id ? "read of resource" : "resource", name,
-                     decl->type);
+  pcl_strbuf_append_cstr(&label, id ? "read of resource '" : "resource '");
+  pcl_strbuf_append_cstr(&label, name);
+  pcl_strbuf_append_cstr(&label, "' (");
+  pcl_strbuf_append_cstr(&label, decl->type);
+  pcl_strbuf_append_char(&label, ')');
   r->run = run;
   r->result = pcl_future_new(PCL_OUTPUT, label.data);
   pcl_strbuf_free(&label);

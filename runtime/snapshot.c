@@ -211,6 +211,14 @@ pcl_value *pcl__snap_decode(pcl_value *v) {
   return pcl_retain(v);
 }
 
+pcl_value *pcl__str_fast(const char *s) {
+  size_t len = strlen(s);
+  if (pcl__is_ascii(s, len)) {
+    return pcl__str_raw(s, len, true);
+  }
+  return pcl_str_new_lossy(s, len);
+}
+
 bool pcl__parse_duration(const char *s, double *seconds) {
   static const struct {
     const char *unit;
