@@ -27,7 +27,7 @@ void diag_free(diag_list *d) {
   d->head = d->tail = NULL;
 }
 
-static char *vformat(const char *fmt, va_list ap) {
+__attribute__((format(printf, 1, 0))) static char *vformat(const char *fmt, va_list ap) {
   va_list copy;
   va_copy(copy, ap);
   int n = vsnprintf(NULL, 0, fmt, copy);
@@ -39,7 +39,8 @@ static char *vformat(const char *fmt, va_list ap) {
   return s;
 }
 
-static diag *new_diag(diag_severity sev, bool has_span, pcl_span span, const char *fmt,
+__attribute__((format(printf, 4, 0))) static diag *new_diag(diag_severity sev, bool has_span,
+                                                             pcl_span span, const char *fmt,
                       va_list ap) {
   diag *g = xcalloc(1, sizeof *g);
   g->severity = sev;
