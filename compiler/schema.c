@@ -5,11 +5,12 @@
  *  1. file discovery: schema_add_path lists `*.json` names and splits them
  *     into package name and semver;
  *  2. package loading: the chosen file is read into the diagnostics' src_set
- *     (so errors can point into it) and parsed with jansson; the JSON tree is
- *     kept until schema_set_free and decoded lazily;
- *  3. decoding: resources, functions and type definitions become arena
- *     structs on first lookup, each cached by token before its properties are
- *     decoded, so self-references terminate;
+ *     (so errors can point into it) and checked by a validating JSON scan
+ *     that records the byte range of every top-level member and of every
+ *     resource, function and type definition; nothing is parsed yet;
+ *  3. decoding: a definition's text is parsed with jansson on first lookup
+ *     and decoded into arena structs, each cached by token before its
+ *     properties are decoded, so self-references terminate;
  *  4. mapping: schema types become ty types on demand; object types are named
  *     ty objects (ty_object_declare, then ty_object_define), which is what
  *     makes recursive types finite.
@@ -39,6 +40,7 @@ typedef struct pmap {
   size_t cap, count;
 } pmap;
 
+/* Mixes the bits of a pointer (the low ones are always zero). */
 static size_t ptr_hash(const void *p) {
   uint64_t h = (uint64_t)(uintptr_t)p;
   h ^= h >> 33;
@@ -47,6 +49,7 @@ static size_t ptr_hash(const void *p) {
   return (size_t)h;
 }
 
+/* Returns the value stored for key, or NULL; linear probing. */
 static void *pmap_get(const pmap *m, const void *key) {
   if (!m->cap)
     return NULL;
@@ -58,6 +61,8 @@ static void *pmap_get(const pmap *m, const void *key) {
   }
 }
 
+/* Stores val for key (replacing any earlier value); the table doubles when
+ * it would become half full, so probe chains stay short. */
 static void pmap_put(pmap *m, const void *key, void *val) {
   if ((m->count + 1) * 2 > m->cap) {
     size_t ncap = m->cap ? m->cap * 2 : 64;
@@ -87,6 +92,7 @@ static void pmap_put(pmap *m, const void *key, void *val) {
   m->vals[i] = val;
 }
 
+/* Frees the table's arrays; the keys and values are not owned. */
 static void pmap_free(pmap *m) {
   free(m->keys);
   free(m->vals);
@@ -291,6 +297,7 @@ struct schema_set {
 
 /* ------------------------------------------------------- lazy JSON index */
 
+/* Frees an index and the parsed values it holds. */
 static void entries_free(entries *es) {
   for (size_t i = 0; i < es->count; i++) {
     if (es->items[i].json)
@@ -332,6 +339,8 @@ typedef struct jscan {
 
 enum { SCAN_MAX_DEPTH = 512 };
 
+/* Records the first error only (later ones are consequences) and returns
+ * false, so that scanners can `return scan_fail(...)`. */
 static bool scan_fail(jscan *j, const char *at, const char *msg, bool show_char) {
   if (!j->err) {
     j->err = msg;
@@ -388,6 +397,7 @@ static bool scan_string(jscan *j) {
   }
 }
 
+/* Scans a number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
 static bool scan_number(jscan *j) {
   const char *p = j->p;
   if (*p == '-')
@@ -419,6 +429,7 @@ static bool scan_number(jscan *j) {
   return true;
 }
 
+/* Scans one of the literals true, false and null. */
 static bool scan_literal(jscan *j, const char *word) {
   size_t n = strlen(word);
   if ((size_t)(j->end - j->p) < n || memcmp(j->p, word, n) != 0)
@@ -498,6 +509,7 @@ static bool scan_object(jscan *j, entries *rec, bool top) {
   }
 }
 
+/* Scans an array starting at its `[`. */
 static bool scan_array(jscan *j) {
   if (++j->depth > SCAN_MAX_DEPTH)
     return scan_fail(j, j->p, "nesting too deep", false);
@@ -526,6 +538,7 @@ static bool scan_array(jscan *j) {
   }
 }
 
+/* Scans any value after optional white space. */
 static bool scan_value(jscan *j) {
   scan_ws(j);
   if (j->p >= j->end)
@@ -617,6 +630,7 @@ void schema_pin_version(schema_set *s, const char *name, const char *version) {
   s->pins[s->npins++] = arena_strdup(s->arena, version);
 }
 
+/* qsort comparator for file names. */
 static int cmp_names(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
@@ -1257,16 +1271,20 @@ static const schema_type *decode_type(schema_set *s, schema_package *p, json_t *
 static schema_resource *get_resource(schema_set *s, schema_package *p, const char *token);
 static schema_resource *get_provider(schema_set *s, schema_package *p);
 
+/* Returns a new zeroed schema type of kind k. */
 static schema_type *new_type(schema_set *s, schema_type_kind k) {
   schema_type *t = ARENA_NEW(s->arena, schema_type);
   t->kind = k;
   return t;
 }
 
+/* Returns the type of something that could not be decoded (already
+ * reported); it maps to dynamic so that nothing else is reported about it. */
 static const schema_type *error_type(schema_set *s) {
   return new_type(s, SCHEMA_T_ERROR);
 }
 
+/* Returns an arena copy of the string member key of obj, or NULL. */
 static const char *opt_string(schema_set *s, json_t *obj, const char *key) {
   json_t *v = json_object_get(obj, key);
   return json_is_string(v) ? arena_strdup(s->arena, json_string_value(v)) : NULL;
@@ -1862,6 +1880,8 @@ schema_status schema_find_resource(schema_set *s, const char *token, const char 
     *out = get_provider(s, p);
     return SCHEMA_FOUND;
   }
+  /* The token as written, else its canonical form (module format, index
+     elision), else an alias (build_index). */
   const char *tok = lookup_token(s, p, &p->impl->resources, &p->impl->res_index, token);
   schema_resource *r = tok ? get_resource(s, p, tok) : NULL;
   if (!r) {
@@ -1941,6 +1961,10 @@ static const ty *input_shape(schema_set *s, const ty *t_in, const ty *t_plain) {
 
 static const ty *typedef_ty(schema_set *s, schema_typedef *d, bool input);
 
+/* Each case computes the plain type and, for the input shape, the type
+ * with input-shaped elements (`in`, when it differs); the input shape of
+ * the whole is then union(in, output(plain)), as the reference's InputType
+ * schema wrapper is. */
 const ty *schema_type_to_ty(schema_set *s, const schema_type *t, bool input) {
   ty_ctx *c = s->ty;
   input = input && !t->plain;
