@@ -109,7 +109,7 @@ static void check_duplicates(parse_env *env, ast_list body, name_set *set) {
   size_t cap = 16;
   while (cap < 2 * attrs)
     cap *= 2;
-  if (cap > set->cap) {
+  if (!set->slots || cap > set->cap) {
     free(set->slots);
     set->slots = xmalloc(cap * sizeof *set->slots);
     set->cap = cap;
