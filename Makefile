@@ -36,7 +36,7 @@ CUNIT_LIBS := -lcunit
 .PHONY: all check check-all check-unit check-golden check-corpus check-valgrind \
         check-symbols update-golden demo deps install clean fuzz bench format lint
 
-all: $(BUILD)/pclc $(BUILD)/libpclrt.a
+all: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc
 
 # ---------------------------------------------------------------- front end
 GEN := $(BUILD)/gen
@@ -76,6 +76,18 @@ $(BUILD)/obj/runtime/%.o: runtime/%.c
 $(BUILD)/libpclrt.a: $(RUNTIME_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
+
+# pkg-config files from runtime/pclrt.pc.in: one for the build tree (used by
+# the samples and by `pclc.mk` with PKG_CONFIG_PATH=$(BUILD)/pkgconfig; it
+# carries the sanitizer flags of a SAN=1 build) and one for `make install`.
+VERSION := $(shell sed -n 's/^\#define PCLC_VERSION "\(.*\)"$$/\1/p' compiler/main.c)
+PC_SUBST = sed -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS@|$(RUNTIME_LIBS)|' \
+                -e 's|@PREFIX@|$(1)|' -e 's|@LIBDIR@|$(2)|' -e 's|@INCLUDEDIR@|$(3)|' \
+                -e 's|@PCLC@|$(4)|' -e 's|@PCLCMK@|$(5)|' -e 's|@EXTRA_FLAGS@|$(6)|' \
+                -e 's| *$$||'
+$(BUILD)/pkgconfig/pclrt.pc: runtime/pclrt.pc.in Makefile
+	@mkdir -p $(dir $@)
+	$(call PC_SUBST,$(abspath .),$(abspath $(BUILD)),$(abspath runtime),$(abspath $(BUILD))/pclc,$(abspath runtime)/pclc.mk,$(SAN_FLAGS)) $< >$@
 
 # --------------------------------------------------------------- unit tests
 UNIT_C_SRCS := $(wildcard tests/unit/compiler/*.c)
@@ -197,11 +209,19 @@ deps:
 demo: deps $(BUILD)/pclc
 	$(BUILD)/pclc --dump-ast samples/website/main.pp
 
+# `make install PREFIX=... DESTDIR=...`: the compiler, the runtime library and
+# header, pclrt.pc for pkg-config and pclc.mk (rules for user Makefiles).
+# The installed pclrt.pc is written on each install, since PREFIX may change.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/pclc $(BUILD)/install
+	$(call PC_SUBST,$(PREFIX),$${prefix}/lib,$${prefix}/include,$${exec_prefix}/bin/pclc,$${prefix}/share/pclc/pclc.mk,) \
+	  runtime/pclrt.pc.in >$(BUILD)/install/pclrt.pc
 	install -m 755 $(BUILD)/pclc $(DESTDIR)$(PREFIX)/bin/pclc
 	install -m 644 $(BUILD)/libpclrt.a $(DESTDIR)$(PREFIX)/lib/libpclrt.a
 	install -m 644 runtime/pcl.h $(DESTDIR)$(PREFIX)/include/pcl.h
+	install -m 644 $(BUILD)/install/pclrt.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/pclrt.pc
+	install -m 644 runtime/pclc.mk $(DESTDIR)$(PREFIX)/share/pclc/pclc.mk
 
 format:
 	clang-format -i compiler/*.[ch] runtime/*.[ch] tests/unit/*/*.[ch]

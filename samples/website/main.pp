@@ -1,33 +1,69 @@
-# A static website: one bucket, one object per file in the site folder.
+# A static website: one S3 bucket set up for website hosting, one object per
+# file listed in the site's manifest (www/files.txt), and a bucket policy
+# that lets anyone read the objects.
+
 config siteDir string {
-  default = "www"
-  description = "Folder holding the site's files"
+  default     = "www"
+  description = "Folder holding the site's files and its manifest, files.txt"
 }
 
 config indexDocument string {
   default = "index.html"
 }
 
-resource siteBucket "aws:s3:Bucket" {
+config errorDocument string {
+  default = "404.html"
+}
+
+# Content types by file extension; anything else is served as binary.
+contentTypes = {
+  html = "text/html; charset=utf-8"
+  css  = "text/css"
+  js   = "application/javascript"
+  png  = "image/png"
+  svg  = "image/svg+xml"
+  txt  = "text/plain"
+}
+
+# One file name per line.  Blank lines and comment lines (starting with #)
+# are skipped: for both, the text before the first # is empty.
+siteFiles = [for line in split("\n", readFile("${siteDir}/files.txt")) : line
+  if split("#", line)[0] != ""]
+
+resource siteBucket "aws:s3/bucket:Bucket" {
+  forceDestroy = true
   website = {
     indexDocument = indexDocument
-    errorDocument = "404.html"
+    errorDocument = errorDocument
   }
   tags = {
-    Name = "site-${stack()}"
+    Name    = "site-${stack()}"
+    Project = project()
   }
 }
 
-files = ["index.html", "404.html", "about.html"]
-
-resource siteObjects "aws:s3:BucketObject" {
+resource siteObjects "aws:s3/bucketObject:BucketObject" {
   options {
-    range = length(files)
+    range = length(siteFiles)
   }
+  bucket      = siteBucket.id
+  key         = siteFiles[range.value]
+  source      = fileAsset("${siteDir}/${siteFiles[range.value]}")
+  contentType = lookup(contentTypes, element(split(".", siteFiles[range.value]), -1), "application/octet-stream")
+  acl         = "public-read"
+}
+
+resource bucketPolicy "aws:s3/bucketPolicy:BucketPolicy" {
   bucket = siteBucket.id
-  key = files[range.value]
-  source = fileAsset("${siteDir}/${files[range.value]}")
-  contentType = "text/html"
+  policy = toJSON({
+    Version = "2012-10-17"
+    Statement = [{
+      Effect    = "Allow"
+      Principal = "*"
+      Action    = ["s3:GetObject"]
+      Resource  = ["${siteBucket.arn}/*"]
+    }]
+  })
 }
 
 output bucketName {
@@ -36,4 +72,8 @@ output bucketName {
 
 output websiteUrl {
   value = "http://${siteBucket.websiteEndpoint}"
+}
+
+output objectKeys {
+  value = [for o in siteObjects : o.key]
 }
