@@ -1933,6 +1933,36 @@ schema_resource *schema_resource_of_type(const schema_set *s, const ty *t) {
   return pmap_get(&s->by_ty, t);
 }
 
+const schema_type *schema_union_select(schema_set *s, const schema_type *u, const char *value) {
+  if (u->kind != SCHEMA_T_UNION || !u->discriminator)
+    return NULL;
+  for (size_t i = 0; i < u->nmapping; i++) {
+    if (strcmp(u->mapping[i].value, value) != 0)
+      continue;
+    /* The mapping names a $ref; match it as written or by the token. */
+    const char *ref = u->mapping[i].ref;
+    const char *hash = strrchr(ref, '/');
+    const char *tok = hash ? percent_decode(s, hash + 1) : ref;
+    for (size_t k = 0; k < u->nalts; k++) {
+      const schema_type *alt = u->alts[k];
+      if ((alt->ref && !strcmp(alt->ref, ref)) || (alt->token && !strcmp(alt->token, tok)))
+        return alt;
+    }
+    return NULL;
+  }
+  for (size_t k = 0; k < u->nalts; k++) {
+    const schema_type *alt = u->alts[k];
+    if (alt->kind != SCHEMA_T_OBJECT)
+      continue;
+    decode_typedef(s, alt->def);
+    schema_property *d = schema_property_find(alt->def->props, alt->def->nprops, u->discriminator);
+    const ty *c = d ? d->const_value : NULL;
+    if (c && c->kind == TY_CONST && c->cnst.base->kind == TY_STRING && !strcmp(c->cnst.text, value))
+      return alt;
+  }
+  return NULL;
+}
+
 schema_property *schema_property_find(schema_property *props, size_t n, const char *name) {
   for (size_t i = 0; i < n; i++) {
     if (props[i].name == name || !strcmp(props[i].name, name))

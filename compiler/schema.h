@@ -296,6 +296,12 @@ const ty *schema_function_args_type(schema_set *s, schema_function *fn, bool out
 /* Returns the (plain) return type of fn: the `outputs` object, the scalar
  * return type, or object({}) when it declares none. */
 const ty *schema_function_return_type(schema_set *s, schema_function *fn);
+/* Returns the alternative of the discriminated union u (a `oneOf` with a
+ * `discriminator`) that the discriminator value selects: through the
+ * `mapping`, else the object alternative whose discriminator property is the
+ * constant value.  NULL if u is not such a union or no alternative matches
+ * (resolveInputUnions narrows a property to it, program.md §3.2). */
+const schema_type *schema_union_select(schema_set *s, const schema_type *u, const char *value);
 /* Returns the property named name among n properties, or NULL. */
 schema_property *schema_property_find(schema_property *props, size_t n, const char *name);
 /* Returns the name of a schema type kind ("array"). */

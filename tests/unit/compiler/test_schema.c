@@ -127,6 +127,43 @@ static size_t list_json(const char *dir, char ***out) {
   return n;
 }
 
+/* Writes text to dir/name. */
+static void write_file(const char *dir, const char *name, const char *text) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *fp = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+  fputs(text, fp);
+  fclose(fp);
+}
+
+/* Creates an empty temporary folder; returns its path (static storage). */
+static const char *make_temp_dir(void) {
+  static char dir[512];
+  const char *tmp = getenv("TMPDIR");
+  snprintf(dir, sizeof dir, "%s/pclc-schema-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+  return dir;
+}
+
+/* Removes the temporary folder and the files (and empty folders) in it. */
+static void remove_temp_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+      continue;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    if (unlink(path) != 0)
+      rmdir(path);
+  }
+  closedir(d);
+  rmdir(dir);
+}
+
 /* Loads and fully checks every schema of dir in a fresh set whose search
  * path holds both corpora (for cross-package $refs).  Files listed in
  * expect_bad must fail with exactly the given diagnostics; all others must
@@ -446,6 +483,56 @@ static void test_property_flags(void) {
   fx_close(&f);
 }
 
+/* Discriminated unions select an alternative by the discriminator value. */
+static void test_discriminated_unions(void) {
+  fixture f;
+  fx_open(&f);
+  schema_add_path(f.s, PROVIDERS);
+  schema_resource *r = must_resource(&f, "discriminated-union:Example");
+  schema_property *u = schema_property_find(r->inputs, r->ninputs, "unionOf");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+  CU_ASSERT_EQUAL_FATAL(u->type->kind, SCHEMA_T_UNION);
+  CU_ASSERT_STRING_EQUAL(u->type->discriminator, "discriminantKind");
+  CU_ASSERT_EQUAL(u->type->nmapping, 2);
+  const schema_type *v2 = schema_union_select(f.s, u->type, "variant2");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(v2);
+  CU_ASSERT_STRING_EQUAL(v2->token, "discriminated-union:index:VariantTwo");
+  EXPECT_STR(pretty(&f, schema_type_to_ty(f.s, v2, false)),
+             "{ discriminantKind: \"variant2\", field2: string? }");
+  CU_ASSERT_PTR_NULL(schema_union_select(f.s, u->type, "variant3"));
+  schema_property *list = schema_property_find(r->inputs, r->ninputs, "arrayOfUnionOf");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(list);
+  const schema_type *v1 = schema_union_select(f.s, list->type->elem, "variant1");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(v1);
+  CU_ASSERT_STRING_EQUAL(v1->token, "discriminated-union:index:VariantOne");
+  /* Not a discriminated union. */
+  CU_ASSERT_PTR_NULL(schema_union_select(f.s, list->type, "variant1"));
+  CU_ASSERT_STRING_EQUAL(diags_text(&f), "");
+  fx_close(&f);
+
+  /* Without a mapping, the constant of the discriminator property decides. */
+  const char *dir = make_temp_dir();
+  write_file(dir, "du.json",
+             "{\"name\": \"du\", \"types\": {"
+             "\"du:index:A\": {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": "
+             "\"string\", \"const\": \"a\"}}},"
+             "\"du:index:B\": {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": "
+             "\"string\", \"const\": \"b\"}}}},"
+             "\"resources\": {\"du:index:R\": {\"inputProperties\": {\"u\": {\"oneOf\": "
+             "[{\"$ref\": \"#/types/du:index:A\"}, {\"$ref\": \"#/types/du:index:B\"}], "
+             "\"discriminator\": {\"propertyName\": \"kind\"}}}}}}");
+  fx_open(&f);
+  schema_add_path(f.s, dir);
+  r = must_resource(&f, "du:R");
+  const schema_type *b = schema_union_select(f.s, r->inputs[0].type, "b");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+  CU_ASSERT_STRING_EQUAL(b->token, "du:index:B");
+  CU_ASSERT_PTR_NULL(schema_union_select(f.s, r->inputs[0].type, "c"));
+  CU_ASSERT_STRING_EQUAL(diags_text(&f), "");
+  fx_close(&f);
+  remove_temp_dir(dir);
+}
+
 /* A type that refers to itself maps to one named object. */
 static void test_recursive_types(void) {
   fixture f;
@@ -472,43 +559,6 @@ static void test_recursive_types(void) {
   CU_ASSERT(schema_package_check(f.s, p));
   CU_ASSERT_STRING_EQUAL(diags_text(&f), "");
   fx_close(&f);
-}
-
-/* Writes text to dir/name. */
-static void write_file(const char *dir, const char *name, const char *text) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *fp = fopen(path, "w");
-  CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-  fputs(text, fp);
-  fclose(fp);
-}
-
-/* Creates an empty temporary folder; returns its path (static storage). */
-static const char *make_temp_dir(void) {
-  static char dir[512];
-  const char *tmp = getenv("TMPDIR");
-  snprintf(dir, sizeof dir, "%s/pclc-schema-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-  return dir;
-}
-
-/* Removes the temporary folder and the files (and empty folders) in it. */
-static void remove_temp_dir(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d)
-    return;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-      continue;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    if (unlink(path) != 0)
-      rmdir(path);
-  }
-  closedir(d);
-  rmdir(dir);
 }
 
 /* Several versions of one package: highest semver by default, exact match
@@ -779,6 +829,7 @@ void register_schema_tests(void) {
   CU_add_test(s, "type mapping", test_type_mapping);
   CU_add_test(s, "property flags", test_property_flags);
   CU_add_test(s, "recursive types", test_recursive_types);
+  CU_add_test(s, "discriminated unions", test_discriminated_unions);
   CU_add_test(s, "versions", test_versions);
   CU_add_test(s, "bad schema files", test_bad_files);
   CU_add_test(s, "JSON errors", test_json_errors);
