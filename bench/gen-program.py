@@ -53,10 +53,13 @@ config "commonTags" "map(string)" {
 
 region = "us-west-2"
 domain = "${environment}.example.com"
-baseTags = merge(commonTags, {
+# PCL has no merge(): the tags are spelled out.
+baseTags = {
+  owner       = lookup(commonTags, "owner", "unknown")
+  project     = lookup(commonTags, "project", "unknown")
   environment = environment
   region      = region
-})
+}
 """
     )
 
@@ -127,9 +130,10 @@ resource ids%(u)d "random:index/randomId:RandomId" {
   }
   byteLength = 8
   prefix     = "${pet%(u)d.id}-${range.value}-"
-  keepers = merge(baseTags, {
+  keepers = {
+    owner = baseTags.owner
     index = "${range.value}"
-  })
+  }
 }
 """ % {"u": u}
     if k == 5:
@@ -190,7 +194,7 @@ resource csr%(u)d "tls:index/certRequest:CertRequest" {
   subject = {
     commonName = "api.${pet%(u)d.id}.${domain}"
     country    = "US"
-    province   = upper(region)
+    province   = region
   }
 }
 """ % {"u": u, "a": (u // 256) % 256, "b": u % 256}
