@@ -144,6 +144,22 @@ check-corpus: $(BUILD)/pclc
 check-bind: $(BUILD)/pclc
 	tests/corpus/bind-all.sh $(BUILD)/pclc
 
+# Every sample of samples/ is compiled with $(BUILD)/pclc (through its own
+# Makefile and runtime/pclc.mk), linked against $(BUILD)/libpclrt.a and run
+# on the embedded engine; its outputs and snapshot must match its expected/
+# files byte for byte.  UPDATE=1 rewrites them.
+SAMPLES := $(patsubst samples/%/Makefile,%,$(wildcard samples/*/Makefile))
+.PHONY: check-samples check-determinism
+check-samples: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc
+	@fail=0; for s in $(SAMPLES); do \
+	  $(MAKE) --no-print-directory -s -C samples/$$s BUILD=$(abspath $(BUILD)) check || fail=1; \
+	done; exit $$fail
+
+# Every sample and every tests/golden/codegen case is compiled twice in
+# different directories and environments; the outputs must be identical.
+check-determinism: $(BUILD)/pclc
+	tests/check-determinism.sh $(BUILD)/pclc
+
 # The parser tests again under valgrind, on a build without sanitizers.
 check-valgrind: $(BUILD)/pclc
 	VALGRIND=1 tests/run-golden.sh $(BUILD)/pclc ast errors
@@ -192,6 +208,12 @@ fuzz: $(FUZZ_DIR)/fuzz_parse
 # use an optimised build (the default OPT) and no sanitizers.
 bench: $(BUILD)/pclc
 	bench/run.sh $(BUILD)/pclc $(BUILD)/bench
+
+# `make bench-codegen` times pclc --check and -o, the C compilers on the
+# generated code and the run on the embedded engine (bench/run-codegen.sh).
+.PHONY: bench-codegen
+bench-codegen: $(BUILD)/pclc $(BUILD)/libpclrt.a
+	bench/run-codegen.sh $(BUILD)/pclc $(BUILD) $(BUILD)/bench
 
 # `make bench-runtime` measures registrations on the embedded engine
 # (time and peak memory per resource at 1k/10k/100k resources).

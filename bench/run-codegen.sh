@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# run-codegen.sh: benchmark of the whole build step and of the run.
+#
+# Usage: bench/run-codegen.sh PCLC LIBDIR [WORKDIR]
+#
+# PCLC is the compiler; LIBDIR is the build directory holding libpclrt.a
+# (the runtime header is taken from runtime/).  Generates programs of 1,000,
+# 10,000 and 100,000 resources with bench/gen-program.py into WORKDIR
+# (default build/bench; the files are shared with bench/run.sh), then for
+# each size measures, in this order:
+#   pclc --check      bind and type-check;
+#   pclc -o           compile to C;
+#   gcc -O0, gcc -O2, clang -O0, tcc
+#                     compile and link the generated C against libpclrt
+#                     (a compiler that is not installed is skipped);
+#   run               run the gcc -O2 executable on the embedded engine
+#                     (stack outputs to /dev/null, no snapshot), with the
+#                     mocks of bench/codegen-mocks.json giving the output
+#                     properties the program reads (keys, certificates).
+# Every step is repeated RUNS times (default 3; RUNS_LARGE, default 1, for
+# the 100,000-resource program) and the median wall-clock time is reported
+# with the largest peak resident size (GNU time's %M).  The table gives the
+# time per resource and, for the run, the memory per resource net of what
+# the run of an empty program needs.  Goals are printed next to the figures:
+# pclc parse <= 25 us/resource (shown on the pclc rows for reference), C
+# compile <= 250 us/resource under gcc -O0, run <= 20 us and <= 15 KB per
+# resource.
+#
+# Environment: SIZES (default "1000 10000 100000"), RUNS, RUNS_LARGE,
+# STEPS (a subset of "check pclc gcc-O0 gcc-O2 clang-O0 tcc run"),
+# TIMEOUT (seconds per step, default 1800; a step that times out is
+# reported as such and the sizes above it are skipped for that step).
+# Every step must exit with status 0; a failure is reported in the table
+# (with the first lines of its stderr) and makes the script exit non-zero.
+set -u
+
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+  echo "usage: bench/run-codegen.sh PCLC LIBDIR [WORKDIR]" >&2
+  exit 2
+fi
+abs() {
+  case $1 in
+  /*) printf '%s\n' "$1" ;;
+  *) printf '%s/%s\n' "$PWD" "$1" ;;
+  esac
+}
+pclc=$(abs "$1")
+libdir=$(abs "$2")
+work=$(abs "${3:-build/bench}")
+if [ ! -x "$pclc" ]; then
+  echo "bench: $pclc is not an executable" >&2
+  exit 2
+fi
+if [ ! -f "$libdir/libpclrt.a" ]; then
+  echo "bench: no libpclrt.a in $libdir" >&2
+  exit 2
+fi
+cd "$(dirname "$0")/.." || exit 2
+mkdir -p "$work" || exit 2
+root=$PWD
+
+SIZES=${SIZES:-1000 10000 100000}
+RUNS=${RUNS:-3}
+RUNS_LARGE=${RUNS_LARGE:-1}
+STEPS=${STEPS:-check pclc gcc-O0 gcc-O2 clang-O0 tcc run}
+TIMEOUT=${TIMEOUT:-1800}
+SCHEMAS=../shared/programs/_schemas
+
+for n in $SIZES; do
+  f=$work/program-$n.pp
+  if [ ! -f "$f" ] || [ bench/gen-program.py -nt "$f" ]; then
+    bench/gen-program.py "$n" "$f" || exit 1
+  fi
+done
+# The empty program gives the baseline memory of a run.
+printf 'output empty {\n  value = 0\n}\n' >"$work/empty-run.pp"
+
+echo "pclc build-step benchmark ($(uname -m), $(nproc) CPUs, $(gcc --version | head -1))"
+python3 - "$pclc" "$libdir" "$work" "$root" "$SCHEMAS" "$RUNS" "$RUNS_LARGE" "$TIMEOUT" \
+  "$STEPS" $SIZES <<'EOF'
+import os, shutil, statistics, subprocess, sys, time
+
+pclc, libdir, work, root, schemas = sys.argv[1:6]
+runs, runs_large, timeout = int(sys.argv[6]), int(sys.argv[7]), int(sys.argv[8])
+steps = sys.argv[9].split()
+sizes = [int(s) for s in sys.argv[10:]]
+TIME = "/usr/bin/time"
+inc = os.path.join(root, "runtime")
+libs = ["-L" + libdir, "-lpclrt", "-ljansson", "-lutf8proc", "-lnettle", "-lgmp", "-lm"]
+
+# Goals: (microseconds per resource, KB per resource) or None.
+GOALS = {"check": (25, None), "pclc": (25, None), "gcc-O0": (250, None), "run": (20, 15)}
+CCS = {"gcc-O0": ["gcc", "-O0"], "gcc-O2": ["gcc", "-O2"], "clang-O0": ["clang", "-O0"],
+       "tcc": ["tcc"]}
+failed = False
+
+
+def measure(cmd, cwd):
+    """Runs cmd once; returns (seconds, peak KB, status, stderr)."""
+    rss = os.path.join(work, "rss.txt")
+    full = [TIME, "-f", "%M", "-o", rss] + cmd if os.access(TIME, os.X_OK) else cmd
+    start = time.perf_counter()
+    try:
+        p = subprocess.run(full, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return time.perf_counter() - start, 0, "timeout", b""
+    secs = time.perf_counter() - start
+    peak = 0
+    if full[0] == TIME:
+        with open(rss) as f:
+            lines = f.read().split()
+            peak = int(lines[-1]) if lines and lines[-1].isdigit() else 0
+    return secs, peak, p.returncode, p.stderr
+
+
+def command(step, n):
+    """Returns (cmd, cwd) of a step for size n ("empty" for the baseline)."""
+    base = os.path.join(work, "program-%s" % n if n != "empty" else "empty-run")
+    src = base + ".pp"
+    if step == "check":
+        return [pclc, "--check", "--schema-path", schemas, src], root
+    if step == "pclc":
+        return [pclc, "--schema-path", schemas, src, "-o", base + ".c"], root
+    if step in CCS:
+        cc = CCS[step]
+        return cc + ["-w", "-I" + inc, base + ".c"] + libs + ["-o", base + "-" + step], root
+    if step == "run":
+        return [base + "-gcc-O2", "--mocks", os.path.join(root, "bench/codegen-mocks.json")], work
+    raise SystemExit("unknown step " + step)
+
+
+def available(step):
+    return step not in CCS or shutil.which(CCS[step][0]) is not None
+
+
+def run_step(step, n, reps):
+    cmd, cwd = command(step, n)
+    results = []
+    for _ in range(reps):
+        secs, peak, status, err = measure(cmd, cwd)
+        if status != 0:
+            return None, status, err
+        results.append((secs, peak))
+    return (statistics.median(r[0] for r in results), max(r[1] for r in results)), 0, b""
+
+
+# The baseline run needs the empty program compiled with gcc -O2.
+base_run_kb = None
+if "run" in steps:
+    ok = True
+    for step in ("pclc", "gcc-O2"):
+        r, status, err = run_step(step, "empty", 1)
+        if r is None:
+            sys.stderr.write("bench: baseline %s failed (%s)\n%s\n" %
+                             (step, status, err.decode(errors="replace")[:1500]))
+            ok = False
+            break
+    if ok:
+        r, status, err = run_step("run", "empty", 3)
+        base_run_kb = r[1] if r else None
+
+print()
+print("%-9s %10s %10s %12s %10s %12s  %s" %
+      ("step", "resources", "median s", "us/resource", "peak KB", "KB/resource", "goal"))
+skip = set()
+for n in sizes:
+    reps = runs_large if n >= 100000 else runs
+    for step in steps:
+        if not available(step):
+            if n == sizes[0]:
+                print("%-9s %10s  (not installed; skipped)" % (step, "-"))
+            continue
+        if step in skip:
+            print("%-9s %10d  skipped (failed or timed out at a smaller size)" % (step, n))
+            continue
+        r, status, err = run_step(step, n, reps)
+        if r is None:
+            print("%-9s %10d  FAILED (%s): %s" % (step, n, status,
+                  err.decode(errors="replace").strip().splitlines()[:3]))
+            skip.add(step)
+            # The later steps need this one's output.
+            if step == "pclc":
+                skip.update(CCS)
+                skip.add("run")
+            if step == "gcc-O2":
+                skip.add("run")
+            if status != "timeout":
+                failed = True
+            continue
+        secs, peak = r
+        us = secs * 1e6 / n
+        kb = None
+        if step == "run" and base_run_kb is not None:
+            kb = max(peak - base_run_kb, 0) / n
+        goal, verdict = GOALS.get(step), ""
+        if goal:
+            parts = []
+            if goal[0] is not None:
+                parts.append("<= %d us %s" % (goal[0], "meets" if us <= goal[0] else "MISSES"))
+            if goal[1] is not None and kb is not None:
+                parts.append("<= %d KB %s" % (goal[1], "meets" if kb <= goal[1] else "MISSES"))
+            verdict = "; ".join(parts)
+            if step in ("check", "pclc"):
+                verdict += " (parse goal)"
+        print("%-9s %10d %10.3f %12.2f %10d %12s  %s" %
+              (step, n, secs, us, peak, "%.2f" % kb if kb is not None else "-", verdict))
+    sys.stdout.flush()
+if base_run_kb is not None:
+    print("run baseline (empty program): %d KB peak" % base_run_kb)
+sys.exit(1 if failed else 0)
+EOF
