@@ -26,7 +26,7 @@
 
 static long n_resources;
 
-static const pcl_resource_decl decl = {"bench:index:Node", PCL_RES_CUSTOM, "1.0.0", NULL};
+static const pcl_resource_decl decl = {"bench:index:Node", PCL_RES_CUSTOM, "1.0.0", NULL, NULL, 0, 0};
 
 /* prev = index + 1, computed from the previous resource's output. */
 static pcl_value *next_fn(pcl_value *const *args, size_t n, void *data, pcl_error **err) {

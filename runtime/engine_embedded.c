@@ -372,6 +372,17 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
   } else if (!is_stack && !is_provider && req->kind != PCL_RES_COMPONENT) {
     provider = default_provider(e, req->type, req->version, req->plugin_download_url);
   }
+  char *urn = pcl_urn_make(e->stack, e->project, req->parent, req->type, req->name);
+  rec *dup = find_rec(e, urn);
+  free(urn);
+  if (dup) {
+    /* The request is refused without a record; the first one stays. */
+    free(provider);
+    p->err = pcl_error_new("duplicate resource URN '%s'; try giving it a unique name", dup->urn);
+    p->r = NULL;
+    pcl_sched_post(complete_resource, p);
+    return;
+  }
   rec *r = add_rec(e, req->type, req->name, req->parent);
   p->r = r;
   r->kind = req->kind;
@@ -677,7 +688,6 @@ char *pcl_engine_embedded_snapshot(pcl_engine *eng, const pcl_error *error) {
     field_str(&b, "name", r->name, 3);
     field_value(&b, "custom", pcl_bool(r->kind != PCL_RES_COMPONENT), 3);
     field_value(&b, "remote", pcl_bool(r->kind == PCL_RES_REMOTE), 3);
-    field_value(&b, "external", pcl_bool(r->read), 3);
     field_value(&b, "id", r->id ? r->id : pcl_null(), 3);
     field_str(&b, "parent", r->parent, 3);
     field_str(&b, "provider", r->provider, 3);

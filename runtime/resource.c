@@ -35,6 +35,7 @@ static pcl_value k_url = PCL_STATIC_ASCII("pluginDownloadURL");
 static pcl_value k_env = PCL_STATIC_ASCII("envVarMappings");
 static pcl_value k_providers = PCL_STATIC_ASCII("providers");
 static pcl_value k_hooks = PCL_STATIC_ASCII("hooks");
+static pcl_value k_external = PCL_STATIC_ASCII("external");
 static pcl_value k_urn = PCL_STATIC_ASCII("urn");
 static pcl_value k_id = PCL_STATIC_ASCII("id");
 static pcl_value k_name = PCL_STATIC_ASCII("__name");
@@ -44,14 +45,16 @@ static pcl_value empty_map = PCL_STATIC_MAP(NULL, NULL, 0);
 static pcl_value empty_str = PCL_STATIC_ASCII("");
 /* The options record of a resource that sets none of them, shared. */
 static pcl_value *const default_opt_keys[] = {
-    &k_aso, &k_aliases, &k_timeouts, &k_dbr, &k_deleted, &k_hide, &k_ignore,
-    &k_import, &k_protect, &k_roc, &k_replace_with, &k_trigger, &k_retain,
+    &k_aso,    &k_aliases, &k_timeouts, &k_dbr, &k_deleted,      &k_external, &k_hide,
+    &k_ignore, &k_import,  &k_protect,  &k_roc, &k_replace_with, &k_trigger,  &k_retain,
 };
 static pcl_value *const default_opt_vals[] = {
-    &empty_list, &empty_list, &empty_map, &pcl_false_value, &empty_str, &empty_list, &empty_list,
-    &empty_str, &pcl_false_value, &empty_list, &empty_list, &pcl_null_value, &pcl_false_value,
+    &empty_list, &empty_list, &empty_map,       &pcl_false_value, &empty_str,
+    &pcl_false_value, &empty_list, &empty_list, &empty_str,       &pcl_false_value,
+    &empty_list, &empty_list, &pcl_null_value,  &pcl_false_value,
 };
-static pcl_value default_options = PCL_STATIC_MAP(default_opt_keys, default_opt_vals, 13);
+enum { NDEFAULT_OPTS = sizeof default_opt_keys / sizeof default_opt_keys[0] };
+static pcl_value default_options = PCL_STATIC_MAP(default_opt_keys, default_opt_vals, NDEFAULT_OPTS);
 
 /* The id a provider reference carries while the provider's id is unknown. */
 static const char unknown_id[] = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -373,6 +376,9 @@ static void reg_free(reg *r) {
 static void reg_fail(reg *r, pcl_error *err, bool name_it) {
   if (name_it) {
     pcl_error_prefix(err, "failed to register resource '%s' (%s)", r->name, r->decl->type);
+    if (r->decl->file) {
+      pcl_error_set_location(err, r->decl->file, r->decl->line, r->decl->column);
+    }
   }
   pcl_run_fail(r->run, err);
   pcl_future_mark_handled(r->result);
@@ -491,12 +497,13 @@ static void reg_send(waitset *w) {
     reg_free(r);
     return;
   }
-  pcl_value *keys[18], *vals[18];
+  pcl_value *keys[20], *vals[20];
   size_t k = 0;
 #define OPT(key, val) (keys[k] = &(key), vals[k] = (val), k++)
   OPT(k_protect, pcl_bool(r->protect > 0));
   OPT(k_retain, pcl_bool(r->retain > 0));
   OPT(k_dbr, pcl_bool(opt_bool(opts, "deleteBeforeReplace") > 0));
+  OPT(k_external, pcl_bool(r->read));
   OPT(k_ignore, opt_strings(opts, "ignoreChanges"));
   OPT(k_hide, opt_strings(opts, "hideDiffs"));
   OPT(k_roc, opt_strings(opts, "replaceOnChanges"));
@@ -530,9 +537,9 @@ static void reg_send(waitset *w) {
   }
 #undef OPT
   /* Most resources set no option: share one record for them. */
-  bool all_default = k == 13;
+  bool all_default = k == NDEFAULT_OPTS;
   for (size_t i = 0; all_default && i < k; i++) {
-    for (size_t j = 0; j < 13; j++) {
+    for (size_t j = 0; j < NDEFAULT_OPTS; j++) {
       if (keys[i] == default_opt_keys[j]) {
         all_default = vals[i] == default_opt_vals[j];
       }
@@ -619,7 +626,8 @@ pcl_future *pcl_read_resource(pcl_run *run, const pcl_resource_decl *decl, const
   return reg_start(run, decl, name, id, inputs, options, false);
 }
 
-static const pcl_resource_decl stack_decl = {"pulumi:pulumi:Stack", PCL_RES_COMPONENT, NULL, NULL};
+static const pcl_resource_decl stack_decl = {"pulumi:pulumi:Stack", PCL_RES_COMPONENT, NULL, NULL,
+                                             NULL, 0, 0};
 
 pcl_future *pcl__register_stack(pcl_run *run) {
   pcl_strbuf b = PCL_STRBUF_INIT;

@@ -36,6 +36,17 @@ static void reg_cb(void *data, const pcl_resource_result *res, const pcl_error *
   }
 }
 
+static int dup_errors;
+static void dup_cb(void *data, const pcl_resource_result *res, const pcl_error *err) {
+  (void)data;
+  CU_ASSERT_PTR_NULL(res);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+  CU_ASSERT_STRING_EQUAL(pcl_error_message(err),
+                         "duplicate resource URN 'urn:pulumi:s::p::pkg:index:T::m'; try giving "
+                         "it a unique name");
+  dup_errors++;
+}
+
 static void test_direct_async(void) {
   pcl_embedded_config cfg = {"p", "s", NULL, false, NULL, NULL, NULL};
   pcl_error *err = NULL;
@@ -47,11 +58,17 @@ static void test_direct_async(void) {
                               .version = "1.2.3-beta.1+build.7", .inputs = inputs};
   completions = 0;
   e->ops->register_resource(e, &req, reg_cb, NULL);
+  req.name = "m";
   e->ops->register_resource(e, &req, reg_cb, NULL);
   CU_ASSERT_EQUAL(completions, 0); /* Both in flight, answered by the loop. */
   pcl_sched_run();
   CU_ASSERT_EQUAL(completions, 2);
-  CU_ASSERT_STRING_EQUAL(last_urn, "urn:pulumi:s::p::pkg:index:T::n");
+  CU_ASSERT_STRING_EQUAL(last_urn, "urn:pulumi:s::p::pkg:index:T::m");
+  /* A second registration of the same URN is refused. */
+  dup_errors = 0;
+  e->ops->register_resource(e, &req, dup_cb, NULL);
+  pcl_sched_run();
+  CU_ASSERT_EQUAL(dup_errors, 1);
   char *snap = pcl_engine_embedded_snapshot(e, NULL);
   CU_ASSERT_PTR_NOT_NULL(strstr(snap, "pulumi:providers:pkg::default_1_2_3_beta_1_build_7\""));
   /* One default provider serves both. */
@@ -101,18 +118,18 @@ static pcl_value *read_snapshot(const char *path) {
 }
 
 static const pcl_resource_decl prov_decl = {"pulumi:providers:simple", PCL_RES_CUSTOM, "2.0.0",
-                                            NULL};
+                                            NULL, NULL, 0, 0};
 static const pcl_resource_decl simple_decl = {"simple:index:Resource", PCL_RES_CUSTOM, "2.0.0",
-                                              NULL};
+                                              NULL, NULL, 0, 0};
 static const pcl_resource_decl url_decl = {"simple:index:Resource", PCL_RES_CUSTOM, "27.0.0",
-                                           "https://example.com/releases"};
+                                           "https://example.com/releases", NULL, 0, 0};
 static const pcl_resource_decl comp_decl = {"components:index:MyComponent", PCL_RES_COMPONENT,
-                                            NULL, NULL};
+                                            NULL, NULL, NULL, 0, 0};
 static const pcl_resource_decl remote_decl = {"component:index:ComponentCallable", PCL_RES_REMOTE,
-                                              "13.3.7", NULL};
-static const pcl_resource_decl read_decl = {"read:index:Resource", PCL_RES_CUSTOM, "39.0.0", NULL};
+                                              "13.3.7", NULL, NULL, 0, 0};
+static const pcl_resource_decl read_decl = {"read:index:Resource", PCL_RES_CUSTOM, "39.0.0", NULL, NULL, 0, 0};
 static const pcl_resource_decl ref_decl = {"pulumi:pulumi:StackReference", PCL_RES_CUSTOM, NULL,
-                                           NULL};
+                                           NULL, NULL, 0, 0};
 
 /* Builds a MAP from alternating C-string keys and owned values, NULL-ended. */
 static pcl_value *obj(const char *k, ...) {
@@ -268,7 +285,7 @@ static void test_tour(void) {
   snprintf(want, sizeof want, "%spulumi:providers:component::default_13_3_7::", pfx);
   CU_ASSERT_NSTRING_EQUAL(sget(remote, "provider", NULL), want, strlen(want));
   pcl_value *rd = find_res(snap, "rd");
-  CU_ASSERT(pcl_bool_get(pcl_map_get_cstr(rd, "external")));
+  CU_ASSERT(pcl_bool_get(pcl_map_get_cstr(pcl_map_get_cstr(rd, "options"), "external")));
   CU_ASSERT_STRING_EQUAL(sget(rd, "id", NULL), "existing-id");
   /* The stack reference uses the builtin provider. */
   snprintf(want, sizeof want, "%spulumi:providers:pulumi::default::", pfx);

@@ -8,7 +8,7 @@
 #include "run_check.h"
 
 static const pcl_resource_decl simple_decl = {"simple:index:Resource", PCL_RES_CUSTOM, "2.0.0",
-                                              NULL};
+                                              NULL, NULL, 0, 0};
 static pcl_value default_count = PCL_STATIC_INT(3);
 static const pcl_config_decl demo_configs[] = {
     {"name", &pcl_type_string, NULL, false, false, false},
@@ -110,7 +110,6 @@ static const char demo_snapshot[] =
     "      \"name\": \"demo-test\",\n"
     "      \"custom\": false,\n"
     "      \"remote\": false,\n"
-    "      \"external\": false,\n"
     "      \"id\": null,\n"
     "      \"parent\": null,\n"
     "      \"provider\": null,\n"
@@ -136,6 +135,7 @@ static const char demo_snapshot[] =
     "        \"customTimeouts\": {},\n"
     "        \"deleteBeforeReplace\": false,\n"
     "        \"deletedWith\": \"\",\n"
+    "        \"external\": false,\n"
     "        \"hideDiffs\": [],\n"
     "        \"ignoreChanges\": [],\n"
     "        \"importID\": \"\",\n"

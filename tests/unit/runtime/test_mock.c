@@ -7,7 +7,7 @@
 
 #include "run_check.h"
 
-static const pcl_resource_decl res_decl = {"test:index:Thing", PCL_RES_CUSTOM, "1.0.0", NULL};
+static const pcl_resource_decl res_decl = {"test:index:Thing", PCL_RES_CUSTOM, "1.0.0", NULL, "main.pp", 3, 1};
 
 /* Registers "one" and "two" (two's input from one's "extra" output) and
  * invokes test:index:fn with one's extra; exports two's outputs. */
@@ -111,12 +111,12 @@ static void test_c_mocks(void) {
   m.data = &m;
   r = rc_run(&prog, "--snapshot", "mock-fail.json", NULL);
   CU_ASSERT_EQUAL(r.status, 1);
-  CU_ASSERT_STRING_EQUAL(r.err, "error: failed to register resource 'two' (test:index:Thing): "
+  CU_ASSERT_STRING_EQUAL(r.err, "main.pp:3:1: error: failed to register resource 'two' (test:index:Thing): "
                                 "quota exceeded\n");
   char *snap = rc_slurp("mock-fail.json");
   CU_ASSERT_PTR_NOT_NULL_FATAL(snap);
   CU_ASSERT_PTR_NOT_NULL(strstr(snap, "test:index:Thing::one"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(snap, "\"error\": \"error: failed to register resource 'two'"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(snap, "\"error\": \"main.pp:3:1: error: failed to register resource 'two'"));
   free(snap);
   remove("mock-fail.json");
   rc_free(&r);
@@ -154,7 +154,7 @@ static void test_json_failures(void) {
   rc_write("mocks-fail.json", "{\"resources\": {\"test:index:Thing::one\": {\"error\": \"failed create\"}}}");
   rc_result r = rc_run(&prog, "--mocks", "mocks-fail.json", NULL);
   CU_ASSERT_EQUAL(r.status, 1);
-  CU_ASSERT_STRING_EQUAL(r.err, "error: failed to register resource 'one' (test:index:Thing): "
+  CU_ASSERT_STRING_EQUAL(r.err, "main.pp:3:1: error: failed to register resource 'one' (test:index:Thing): "
                                 "failed create\n");
   rc_free(&r);
   /* An invoke nobody mocks fails, naming the function. */
