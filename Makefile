@@ -144,6 +144,17 @@ check-corpus: $(BUILD)/pclc
 check-bind: $(BUILD)/pclc
 	tests/corpus/bind-all.sh $(BUILD)/pclc
 
+# The conformance corpus and the real-world programs compiled to C, built and
+# run on the embedded engine (tests/conformance/run, tests/programs/run).
+# Both runners always run; the target fails when either had a failure.
+CONFORMANCE_JOBS ?= 4
+.PHONY: check-conformance
+check-conformance: $(BUILD)/pclc $(BUILD)/libpclrt.a
+	@st=0; \
+	tests/conformance/run -j $(CONFORMANCE_JOBS) --build $(BUILD) ../shared/conformance || st=1; \
+	tests/programs/run -j $(CONFORMANCE_JOBS) --build $(BUILD) ../shared/programs || st=1; \
+	exit $$st
+
 # Every sample of samples/ is compiled with $(BUILD)/pclc (through its own
 # Makefile and runtime/pclc.mk), linked against $(BUILD)/libpclrt.a and run
 # on the embedded engine; its outputs and snapshot must match its expected/
