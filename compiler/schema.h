@@ -195,7 +195,7 @@ struct schema_function {
 struct schema_package {
   const char *name;             /* Package name (interned). */
   const char *version;          /* `version` of the schema (or the file name), or NULL. */
-  const char *path;             /* The file it came from ("<builtin>" for pulumi). */
+  const char *path;             /* The file it came from ("<builtin pulumi schema>"). */
   bool ok;                      /* Loaded without a file-level error. */
   struct schema_pkg_impl *impl; /* Decoding state (internal). */
 };
@@ -258,12 +258,16 @@ bool schema_split_token(schema_set *s, const char *token, const char **pkg, cons
  * `pulumi:providers:X`), interned, or NULL if the token is malformed. */
 const char *schema_token_package(schema_set *s, const char *token);
 
-/* Finds the resource named by token (version may be NULL), reporting
- * "malformed token ..." or "unknown resource type '...'" at where. */
+/* Finds the resource named by token (written form, canonical form under the
+ * package's module format, or a schema alias; `pulumi:providers:<pkg>` is
+ * the provider of <pkg>) in the requested version of its package (NULL:
+ * pinned or highest).  Reports "malformed token ..." or "unknown resource
+ * type '...'" at where and returns SCHEMA_ERROR; returns SCHEMA_NO_PACKAGE,
+ * reporting nothing, when the package has no schema. */
 schema_status schema_find_resource(schema_set *s, const char *token, const char *version,
                                    pcl_span where, schema_resource **out);
-/* Finds the function (invoke) named by token, reporting "malformed token ..."
- * or "unknown function '...'" at where. */
+/* Finds the function (invoke target) named by token as schema_find_resource
+ * does, reporting "malformed token ..." or "unknown function '...'". */
 schema_status schema_find_function(schema_set *s, const char *token, const char *version,
                                    pcl_span where, schema_function **out);
 /* Returns the function implementing method name of res, or NULL if res has
