@@ -77,6 +77,8 @@ typedef struct pcl__run_res {
   char *package;    /* Package of the type token (owned). */
   signed char protect;  /* -1 unset, 0 false, 1 true. */
   signed char retain;   /* retainOnDelete: -1 unset, 0, 1. */
+  pcl_value *providers; /* MAP package -> provider reference for the
+                           children (the providers option, inherited), or NULL. */
 } pcl__run_res;
 
 /* One execution of a program (main.c). */

@@ -224,6 +224,36 @@ static char *provider_ref(pcl_value *v) {
   return b.data;
 }
 
+/* Returns the providers option as a MAP package -> provider reference
+ * (owned), or NULL when unset.  A map is keyed by package already; a list
+ * takes each provider's package from its URN type (pulumi:providers:<pkg>). */
+static pcl_value *opt_providers(pcl_value *v) {
+  if (v == NULL || (pcl_kind_of(v) != PCL_T_MAP && pcl_kind_of(v) != PCL_T_LIST)) {
+    return NULL;
+  }
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < pcl_len(v); i++) {
+    pcl_value *p = pcl_kind_of(v) == PCL_T_MAP ? pcl_map_val_at(v, i) : pcl_list_at(v, i);
+    char *ref = provider_ref(p);
+    if (ref == NULL) {
+      continue;
+    }
+    if (pcl_kind_of(v) == PCL_T_MAP) {
+      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(v, i)), pcl__str_fast(ref));
+    } else {
+      /* "urn:pulumi:s::p::pulumi:providers:<pkg>::name": take <pkg>. */
+      const char *t = strstr(ref, "::pulumi:providers:");
+      if (t) {
+        t += strlen("::pulumi:providers:");
+        size_t n = strcspn(t, ":$");
+        pcl_mapbuf_put_take(&mb, pcl_str_new_lossy(t, n), pcl__str_fast(ref));
+      }
+    }
+    free(ref);
+  }
+  return pcl_mapbuf_finish(&mb);
+}
+
 /* Returns the bool option (-1 when unset or not a known bool). */
 static int opt_bool(pcl_value *opts, const char *name) {
   pcl_value *v = opts ? pcl_map_get_cstr(opts, name) : NULL;
@@ -342,6 +372,7 @@ void pcl__run_res_free(pcl_run *run) {
   for (size_t i = 0; i < run->nres; i++) {
     free(run->res[i]->provider);
     free(run->res[i]->package);
+    pcl_release(run->res[i]->providers);
     free(run->res[i]);
   }
   free(run->res);
@@ -361,10 +392,12 @@ typedef struct reg {
   bool stack;                    /* The stack itself. */
   pcl_value *inputs;             /* The program's inputs MAP (owned). */
   char *provider;                /* Provider reference decided (owned). */
+  pcl_value *providers;          /* Providers map for children (owned) or NULL. */
   signed char protect, retain;   /* Effective inherited flags. */
 } reg;
 
 static void reg_free(reg *r) {
+  pcl_release(r->providers);
   pcl_future_release(r->result);
   pcl_release(r->inputs);
   free(r->name);
@@ -406,6 +439,8 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
   rr->package = package_of(r->decl->type);
   rr->protect = r->protect;
   rr->retain = r->retain;
+  rr->providers = r->providers;
+  r->providers = NULL;
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   for (size_t i = 0; i < pcl_len(res->outputs); i++) {
     pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(res->outputs, i)),
@@ -467,10 +502,17 @@ static void reg_send(waitset *w) {
   pcl__run_res *pres = parent ? run_res(run, parent) : NULL;
   pcl_value *prov = opts ? pcl_map_get_cstr(opts, "provider") : NULL;
   r->provider = prov ? provider_ref(prov) : NULL;
+  /* The providers option (a map or a list), else the parent's. */
+  pcl_value *pmap = opts ? opt_providers(pcl_map_get_cstr(opts, "providers")) : NULL;
+  r->providers = pmap ? pmap : pres ? pcl_retain(pres->providers) : NULL;
   char *pkg = package_of(r->decl->type);
-  if (r->provider == NULL && pres && pres->provider && strcmp(pres->package, pkg) == 0 &&
-      r->decl->kind != PCL_RES_COMPONENT) {
-    r->provider = pcl_xstrdup(pres->provider);
+  if (r->provider == NULL && r->decl->kind != PCL_RES_COMPONENT) {
+    pcl_value *fromMap = r->providers ? pcl_map_get_cstr(r->providers, pkg) : NULL;
+    if (fromMap) {
+      r->provider = pcl_xstrdup(pcl_str_data(fromMap));
+    } else if (pres && pres->provider && strcmp(pres->package, pkg) == 0) {
+      r->provider = pcl_xstrdup(pres->provider);
+    }
   }
   free(pkg);
   r->protect = (signed char)opt_bool(opts, "protect");

@@ -174,6 +174,24 @@ static void tour_start(pcl_run *run) {
   pcl_future *compdone = pcl_register_component_outputs(run, comp, couts);
   pcl_future *compout = pcl_future_attr(compdone, "output");
   export_take(run, "componentOutput", fv(compout));
+  /* A component given a providers map passes it on to its children; a
+   * list of providers works the same way. */
+  pcl_value *pm = obj("providers", obj("simple", fv(prov), NULL), NULL);
+  pcl_future *comp2 = pcl_register_resource(run, &comp_decl, "comp2", in, pm);
+  pcl_value *o4 = obj("parent", fv(comp2), NULL);
+  pcl_future *inner2 = pcl_register_resource(run, &simple_decl, "comp2-res", in, o4);
+  pcl_value *pl = obj("providers", pcl_list_of_take((pcl_value *[]){fv(prov)}, 1), NULL);
+  pcl_future *comp3 = pcl_register_resource(run, &comp_decl, "comp3", in, pl);
+  pcl_value *o5 = obj("parent", fv(comp3), NULL);
+  pcl_future *inner3 = pcl_register_resource(run, &simple_decl, "comp3-res", in, o5);
+  pcl_value *more[] = {pm, o4, pl, o5};
+  for (size_t i = 0; i < 4; i++) {
+    pcl_release(more[i]);
+  }
+  pcl_future *mf[] = {comp2, inner2, comp3, inner3};
+  for (size_t i = 0; i < 4; i++) {
+    pcl_future_release(mf[i]);
+  }
   /* A remote component, a read and a stack reference. */
   pcl_future *remote = pcl_register_resource(run, &remote_decl, "remote", in, NULL);
   pcl_value *id = pcl_str_from_cstr("existing-id");
@@ -279,6 +297,9 @@ static void test_tour(void) {
   CU_ASSERT_FALSE(pcl_bool_get(pcl_map_get_cstr(comp, "custom")));
   CU_ASSERT_STRING_EQUAL(sget(comp, "provider", NULL), "");
   CU_ASSERT(pcl_bool_get(pcl_map_get_cstr(pcl_map_get_cstr(comp, "outputs"), "output")));
+  snprintf(want, sizeof want, "%spulumi:providers:simple::prov::", pfx);
+  CU_ASSERT_NSTRING_EQUAL(sget(find_res(snap, "comp2-res"), "provider", NULL), want, strlen(want));
+  CU_ASSERT_NSTRING_EQUAL(sget(find_res(snap, "comp3-res"), "provider", NULL), want, strlen(want));
   /* The remote component has a default provider; the read is external. */
   pcl_value *remote = find_res(snap, "remote");
   CU_ASSERT(pcl_bool_get(pcl_map_get_cstr(remote, "remote")));
