@@ -32,6 +32,9 @@
    itself through a relative path would otherwise recurse forever). */
 enum { MAX_COMPONENT_DEPTH = 16 };
 
+/* A cycle diagnostic lists at most this many references. */
+enum { MAX_CYCLE_NOTES = 16 };
+
 /* -------------------------------------------------------- name tables */
 
 /* An open-addressing map from interned names to nodes. */
@@ -604,11 +607,22 @@ typedef struct frame {
 static void report_cycle(bind_ctx *c, frame *stack, size_t from, size_t top) {
   bnd_node *start = stack[from].node;
   diag *d = diag_error(c->diag, start->name_span, "circular reference");
+  size_t len = top - from + 1;
   for (size_t i = from; i <= top; i++) {
+    /* A long cycle shows its first references and the one closing it. */
+    size_t k = i - from;
+    if (len > MAX_CYCLE_NOTES && k >= MAX_CYCLE_NOTES - 1 && i < top) {
+      continue;
+    }
     bnd_node *a = stack[i].node;
     bnd_node *b = i < top ? stack[i + 1].node : start;
     pcl_span where = c->st->dep_spans[a->index][stack[i].next - 1];
-    diag_note(d, where, "'%s' refers to '%s' here", a->name, b->name);
+    if (len > MAX_CYCLE_NOTES && i == top) {
+      diag_note(d, where, "'%s' refers to '%s' here (after %zu more references)", a->name,
+                b->name, len - MAX_CYCLE_NOTES);
+    } else {
+      diag_note(d, where, "'%s' refers to '%s' here", a->name, b->name);
+    }
   }
 }
 
