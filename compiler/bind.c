@@ -1708,17 +1708,46 @@ bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir)
       predeclare(c, p->nodes[i]);
     }
   }
+  /* Nodes are checked in evaluation order, but their diagnostics are
+     reported in source order: each node's diagnostics are cut out of the
+     list as a segment and the segments are put back by declaration index. */
+  diag **seg_head = xcalloc(n + 1, sizeof *seg_head);
+  diag **seg_tail = xcalloc(n + 1, sizeof *seg_tail);
   for (size_t i = 0; i < n; i++) {
     bnd_node *node = p->order[i];
     if (node->invalid) {
       node->type = NULL;
       continue;
     }
+    diag *before = c->diag->tail;
     bind_node(c, node);
     if (!node->type) {
       node->type = ty_dynamic(c->ty);
     }
+    if (c->diag->tail != before) {
+      seg_head[node->index] = before ? before->next : c->diag->head;
+      seg_tail[node->index] = c->diag->tail;
+      if (before) {
+        before->next = NULL;
+      } else {
+        c->diag->head = NULL;
+      }
+      c->diag->tail = before;
+    }
   }
+  for (size_t i = 0; i < n; i++) {
+    if (!seg_head[i]) {
+      continue;
+    }
+    if (c->diag->tail) {
+      c->diag->tail->next = seg_head[i];
+    } else {
+      c->diag->head = seg_head[i];
+    }
+    c->diag->tail = seg_tail[i];
+  }
+  free(seg_head);
+  free(seg_tail);
   p->has_errors = c->diag->errors != errors_before;
   free(st.mark);
   free(st.dep_spans);
