@@ -22,7 +22,10 @@
 #include "bind.h"
 #include "dump_types.h"
 #include "diag.h"
+#include "emit.h"
 #include "intern.h"
+#include "ir.h"
+#include "lower.h"
 #include "parse.h"
 #include "schema.h"
 #include "src.h"
@@ -38,6 +41,8 @@ typedef enum pclc_mode {
   MODE_DUMP_AST,   /* Print the syntax tree. */
   MODE_CHECK,      /* Bind and type-check; print nothing else. */
   MODE_DUMP_TYPES, /* Print every node and attribute with its type. */
+  MODE_DUMP_IR,    /* Print the typed IR. */
+  MODE_COMPILE,    /* Write the C translation unit (-o FILE). */
 } pclc_mode;
 
 /* The mode options, in the order --help lists them. */
@@ -50,6 +55,8 @@ static const struct {
     {MODE_DUMP_AST, "dump-ast", "print the syntax tree of the program"},
     {MODE_CHECK, "check", "bind and type-check the program and report errors"},
     {MODE_DUMP_TYPES, "dump-types", "print every node and attribute with its type"},
+    {MODE_DUMP_IR, "dump-ir", "print the typed IR (eventual values as applies)"},
+    {MODE_COMPILE, "compile", "compile the program to C (the default with -o)"},
 };
 
 /* At most this many --schema-path options. */
@@ -60,6 +67,7 @@ typedef struct options {
   const char *input; /* The .pp file or program directory. */
   const char *schema_paths[MAX_SCHEMA_PATHS]; /* --schema-path folders, in order. */
   size_t nschema_paths;
+  const char *output; /* -o FILE: where the C goes ("-" for stdout). */
 } options;
 
 /* Everything one run of the compiler allocates. */
@@ -98,6 +106,7 @@ static void usage(FILE *out) {
     fprintf(out, "  --%-18s %s\n", modes[i].name, modes[i].help);
   fprintf(out, "\n"
                "Options:\n"
+               "  -o FILE              write the C translation unit to FILE (- for stdout)\n"
                "  --schema-path DIR    look for package schemas in DIR (repeatable)\n"
                "  --help               print this help and exit\n"
                "  --version            print the version and exit\n"
@@ -130,7 +139,11 @@ static int parse_options(int argc, char **argv, options *o) {
 
   opterr = 0;
   int c;
-  while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+    if (c == 'o') {
+      o->output = optarg;
+      continue;
+    }
     if (c == OPT_HELP) {
       usage(stdout);
       return EXIT_SUCCESS;
@@ -160,6 +173,10 @@ static int parse_options(int argc, char **argv, options *o) {
     return usage_error("%s", "no input file or directory given");
   if (optind + 1 < argc)
     return usage_error("unexpected argument '%s' (give one file or directory)", argv[optind + 1]);
+  if (o->mode == MODE_NONE && o->output)
+    o->mode = MODE_COMPILE;
+  if (o->mode == MODE_COMPILE && !o->output)
+    return usage_error("%s", "--compile needs -o FILE");
   if (o->mode == MODE_NONE)
     return usage_error("%s", "no mode given (such as --dump-ast or --parse-only)");
   o->input = argv[optind];
@@ -209,8 +226,34 @@ static const char *program_dir(compilation *c, const char *input) {
   return arena_strndup(&c->arena, input, (size_t)(slash - input));
 }
 
+/* Lowers the bound program p and prints its IR or writes its C (by o's
+ * mode).  Returns the exit status. */
+static int run_backend(compilation *c, const options *o, ty_ctx *tyc, const bnd_program *p) {
+  lower_ctx lc = {&c->arena, tyc, 0};
+  ir_module *m = lower_program(&lc, p);
+  if (o->mode == MODE_DUMP_IR) {
+    ir_dump(stdout, &c->src, m);
+    return EXIT_SUCCESS;
+  }
+  bool to_stdout = strcmp(o->output, "-") == 0;
+  FILE *f = to_stdout ? stdout : fopen(o->output, "w");
+  if (!f) {
+    fprintf(stderr, "pclc: error: cannot open '%s' for writing\n", o->output);
+    return EXIT_USAGE;
+  }
+  bool ok = emit_program(f, o->input, &c->src, m);
+  if (!to_stdout && fclose(f) != 0)
+    ok = false;
+  if (!ok) {
+    fprintf(stderr, "pclc: error: cannot write '%s'\n", o->output);
+    return EXIT_USAGE;
+  }
+  return EXIT_SUCCESS;
+}
+
 /* Parses, binds and type-checks the program; prints the type dump when
- * dump is set.  Diagnostics of every phase are printed together. */
+ * dump is set, or runs the back end for --dump-ir and --compile.
+ * Diagnostics of every phase are printed together. */
 static int run_bind(compilation *c, const options *o, bool dump) {
   parse_status s = parse_program(&c->env, o->input, &c->program);
   if (s != PARSE_OK) {
@@ -237,6 +280,12 @@ static int run_bind(compilation *c, const options *o, bool dump) {
     status = c->diags.errors ? EXIT_PROGRAM_ERROR : EXIT_SUCCESS;
     if (dump && status == EXIT_SUCCESS)
       dump_types(stdout, p);
+    if ((o->mode == MODE_DUMP_IR || o->mode == MODE_COMPILE) && status == EXIT_SUCCESS) {
+      diag_print(&c->diags, stderr);
+      diag_free(&c->diags);
+      diag_init(&c->diags, &c->src);
+      status = run_backend(c, o, &tyc, p);
+    }
   }
   diag_print(&c->diags, stderr);
   schema_set_free(schemas);
@@ -254,6 +303,9 @@ static int run_mode(compilation *c, const options *o) {
     return run_bind(c, o, false);
   case MODE_DUMP_TYPES:
     return run_bind(c, o, true);
+  case MODE_DUMP_IR:
+  case MODE_COMPILE:
+    return run_bind(c, o, false);
   case MODE_NONE:
     break;
   }

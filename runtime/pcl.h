@@ -1198,6 +1198,134 @@ char *pcl_engine_embedded_snapshot(pcl_engine *e, const pcl_error *error);
 char *pcl_urn_make(const char *stack, const char *project, const char *parent_urn,
                    const char *type, const char *name);
 
+/* -- Program support (runtime/program.c): the static description of a
+ * program that pclc emits, and its evaluator.
+ *
+ * pclc describes a program as constant tables rather than code: one table
+ * of expression descriptors (pcl_expr), one of the child indexes they refer
+ * to, one of constant values, and one of top-level nodes in evaluation
+ * order (pcl_node_desc).  pcl_module_start evaluates the nodes of a module
+ * in order without ever blocking: every expression evaluates to a value
+ * that may hold futures (EVENTUAL values); an expression that needs the
+ * resolved value of an eventual operand is lifted through pcl_apply, so its
+ * computation runs later as a callback from the scheduler loop.  An APPLY
+ * descriptor is the explicit form the compiler emits (its arguments are
+ * awaited first, then its body is evaluated with the parameters bound to the
+ * resolved values); the evaluator lifts other eventual operands the same
+ * way.  A conditional awaits its condition, then evaluates only the chosen
+ * branch.  Errors carry the descriptor's source location. */
+
+/* Expression operations: X(NAME).  The fields each uses are described in
+ * pcl_expr. */
+#define PCL_XOPS(X)                                                          \
+  X(CONST)    /* a: constant index. */                                       \
+  X(NODE)     /* a: node index in the module. */                             \
+  X(VAR)      /* a: variable slot. */                                        \
+  X(PARAM)    /* a: variable slot of an apply parameter. */                  \
+  X(ATTR)     /* kid 0: object; s: attribute name. */                        \
+  X(INDEX)    /* kids: collection, key. */                                   \
+  X(LIST)     /* kids: the items. */                                         \
+  X(OBJECT)   /* kids: key0, value0, key1, value1, ... */                    \
+  X(TEMPLATE) /* kids: the parts, concatenated. */                           \
+  X(UNARY)    /* sub: PCL_XU_*; kid 0. */                                    \
+  X(BINARY)   /* sub: PCL_XB_*; kids 0 and 1. */                             \
+  X(COND)     /* kids: condition, then, else. */                             \
+  X(CALL)     /* s: built-in name; kids: arguments; sub 1: f(xs...). */      \
+  X(CONVERT)  /* sub: PCL_XC_*; kid 0. */                                    \
+  X(FOR)      /* a: key slot, b: value slot; sub: PCL_XF_*; kids: collection, \
+                 value, then key (PCL_XF_KEY), then condition (PCL_XF_COND). */ \
+  X(SPLAT)    /* a: item slot; kids: source, each. */                        \
+  X(APPLY)    /* a: first parameter slot; kids: n-1 arguments, then body. */ \
+  X(SECRET)   /* kid 0. */                                                   \
+  X(UNSECRET) /* kid 0. */                                                   \
+  X(INVOKE)   /* s: token; kids: arguments object, options object (opt.). */ \
+  X(METHOD)   /* s: method token; kids: self, arguments object. */           \
+  X(TRY)      /* kids: the alternatives. */                                  \
+  X(CAN)      /* kid 0. */                                                   \
+  X(RECOVER)  /* a: slot of `error`; kids: value, recovery. */
+
+typedef enum pcl_xop {
+#define PCL__XOP_ENUM(name) PCL_X_##name,
+  PCL_XOPS(PCL__XOP_ENUM)
+#undef PCL__XOP_ENUM
+} pcl_xop;
+
+/* Unary and binary operators (pcl_expr.sub). */
+enum { PCL_XU_NEG, PCL_XU_NOT };
+enum {
+  PCL_XB_OR, PCL_XB_AND, PCL_XB_EQ, PCL_XB_NE, PCL_XB_LT, PCL_XB_LE, PCL_XB_GT,
+  PCL_XB_GE, PCL_XB_ADD, PCL_XB_SUB, PCL_XB_MUL, PCL_XB_DIV, PCL_XB_MOD
+};
+/* Conversion targets (pcl_expr.sub of CONVERT). */
+enum { PCL_XC_NONE, PCL_XC_STRING, PCL_XC_NUMBER, PCL_XC_INT, PCL_XC_BOOL };
+/* FOR flags (pcl_expr.sub). */
+enum {
+  PCL_XF_OBJECT = 1,   /* {for ...: k => v}. */
+  PCL_XF_GROUP = 2,    /* k => v... (grouping). */
+  PCL_XF_KEY = 4,      /* A key expression follows the value. */
+  PCL_XF_COND = 8,     /* A condition follows. */
+  PCL_XF_CONCAT = 16,  /* %{for}: concatenate the values into a string. */
+  PCL_XF_KEYVAR = 32,  /* The key variable (slot a) is bound. */
+};
+/* "No expression" in index fields. */
+#define PCL_XNONE UINT32_MAX
+
+/* One expression descriptor. */
+typedef struct pcl_expr {
+  uint16_t op;    /* A pcl_xop. */
+  uint16_t sub;   /* Operator, conversion or flags (see PCL_XOPS). */
+  uint32_t a, b;  /* Indexes (constant, node, variable slots). */
+  uint32_t kids;  /* First child in the module's kids table. */
+  uint32_t n;     /* Number of children. */
+  const char *s;  /* A name or token, or NULL. */
+  uint32_t file;  /* Index in the module's files. */
+  uint32_t line, col; /* 1-based source location. */
+} pcl_expr;
+
+/* Kinds of top-level nodes. */
+typedef enum pcl_node_kind {
+  PCL_N_LOCAL, PCL_N_CONFIG, PCL_N_RESOURCE, PCL_N_READ, PCL_N_COMPONENT, PCL_N_OUTPUT
+} pcl_node_kind;
+/* How a ranged node multiplies (program.md 3.5). */
+typedef enum pcl_range_kind {
+  PCL_RANGE_NONE, PCL_RANGE_BOOL, PCL_RANGE_COUNT, PCL_RANGE_LIST, PCL_RANGE_MAP,
+  PCL_RANGE_DYNAMIC /* decided by the value: number, bool, list or map. */
+} pcl_range_kind;
+
+typedef struct pcl_module pcl_module;
+
+/* One top-level node. */
+typedef struct pcl_node_desc {
+  uint8_t kind;        /* A pcl_node_kind. */
+  uint8_t range;       /* A pcl_range_kind. */
+  uint8_t secret;      /* CONFIG: declared secret (a default is made secret). */
+  uint32_t config;     /* CONFIG: index in the program's config table. */
+  const char *name;    /* Logical name (config name inside components). */
+  uint32_t value;      /* LOCAL, OUTPUT: value; CONFIG: default; READ: id. */
+  uint32_t inputs;     /* RESOURCE, READ, COMPONENT: OBJECT of inputs. */
+  uint32_t options;    /* OBJECT of options, or PCL_XNONE. */
+  uint32_t range_expr; /* The range expression, or PCL_XNONE. */
+  uint32_t range_slot; /* The `range` variable's slot. */
+  const pcl_resource_decl *decl; /* RESOURCE, READ, COMPONENT. */
+  const pcl_module *component;   /* COMPONENT with a source: its program. */
+  uint32_t file, line, col;      /* Location of the block. */
+} pcl_node_desc;
+
+/* A program or component program. */
+struct pcl_module {
+  const pcl_expr *exprs;          /* Expression descriptors. */
+  const uint32_t *kids;           /* Child indexes. */
+  pcl_value *const *consts;       /* Constant values (static). */
+  const pcl_node_desc *nodes;     /* Nodes in evaluation order. */
+  size_t nnodes;                  /* Number of nodes. */
+  size_t nslots;                  /* Number of variable slots. */
+  const char *const *files;       /* Source file names for locations. */
+};
+
+/* Evaluates the nodes of the top-level module m in run (a program's start
+ * function calls this): registers resources, exports outputs. */
+void pcl_module_start(pcl_run *run, const pcl_module *m);
+
 #ifdef __cplusplus
 }
 #endif

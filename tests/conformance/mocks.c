@@ -759,6 +759,134 @@ static bool custom_resource(const pcl_mock_resource_args *a, const char **id, pc
   return true;
 }
 
+/* ------------------------------------------------------------ Construct */
+
+static const pcl_resource_decl mk_component_custom = {
+    .type = "component:index:Custom", .kind = PCL_RES_CUSTOM, .version = "13.3.7"};
+static const pcl_resource_decl mk_plain_custom = {
+    .type = "plaincomponent:index:Custom", .kind = PCL_RES_CUSTOM, .version = "36.0.0"};
+
+/* Registers, as a provider's Construct does through the engine, the child
+ * `<component name>-child` of decl with {value: value} (value taken) under
+ * the component a, using the component's provider.  Returns the child's
+ * URN (owned). */
+static char *construct_child(const pcl_mock_resource_args *a, const pcl_resource_decl *decl,
+                             pcl_value *value) {
+  pcl_strbuf name = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&name, "%s-child", a->name);
+  pcl_value *inputs = map1("value", value);
+  pcl_mapbuf ob = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&ob, "parent", str(a->urn));
+  if (a->provider) {
+    char *u = ref_urn(a->provider);
+    pcl_value *uv = str(u);
+    pcl_value *iv = str(a->provider + strlen(u) + 2);
+    pcl_mapbuf_put_cstr(&ob, "provider", pcl_resource_new(uv, iv, NULL));
+    pcl_release(uv);
+    pcl_release(iv);
+    free(u);
+  }
+  pcl_value *opts = pcl_mapbuf_finish(&ob);
+  pcl_future *f = pcl_register_resource(pcl_run_current(), decl, name.data, inputs, opts);
+  pcl_future_release(f);
+  pcl_release(inputs);
+  pcl_release(opts);
+  /* The URN: the component's stack and project, the component as parent. */
+  const char *p = a->urn + strlen("urn:pulumi:");
+  const char *sep = strstr(p, "::");
+  const char *sep2 = sep ? strstr(sep + 2, "::") : NULL;
+  char *stack = strndup(p, sep ? (size_t)(sep - p) : 0);
+  char *project = sep2 ? strndup(sep + 2, (size_t)(sep2 - sep - 2)) : strdup("");
+  char *urn = pcl_urn_make(stack, project, a->urn, decl->type, name.data);
+  free(stack);
+  free(project);
+  pcl_strbuf_free(&name);
+  return urn;
+}
+
+/* Returns a resource reference to urn with id "id-<value>" (unknown in a
+ * preview). */
+static pcl_value *child_ref(const pcl_mock_resource_args *a, const char *urn, const char *value) {
+  pcl_value *u = str(urn);
+  pcl_value *id = a->preview ? pcl_unknown() : cat("id-", value);
+  pcl_value *r = pcl_resource_new(u, id, NULL);
+  pcl_release(u);
+  pcl_release(id);
+  return r;
+}
+
+/* Returns whether type is a component type of a test provider's schema
+ * (isComponent), served by the provider's Construct. */
+static bool is_component(const char *type) {
+  static const char *const components[] = {
+      "component:index:ComponentCustomRefOutput", "component:index:ComponentCustomRefInputOutput",
+      "component:index:ComponentCallable",        "component:index:ComponentForeignChild",
+      "component-property-deps:index:Component",  "configurer:index:Configurer",
+      "plaincomponent:index:Component",
+  };
+  for (size_t i = 0; i < sizeof components / sizeof components[0]; i++) {
+    if (strcmp(type, components[i]) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Answers a remote component (the provider's Construct); returns false with
+ * *err for a component this file cannot construct. */
+static bool construct(const pcl_mock_resource_args *a, pcl_value **state, pcl_error **err) {
+  const char *t = a->type;
+  pcl_value *in = a->inputs;
+  if (strcmp(t, "component:index:ComponentCustomRefOutput") == 0 ||
+      strcmp(t, "component:index:ComponentCallable") == 0) {
+    pcl_value *v = get(in, "value");
+    char *urn = construct_child(a, &mk_component_custom, v ? pcl_retain(v) : pcl_null());
+    pcl_value *m = map1("value", v ? pcl_retain(v) : pcl_null());
+    if (strcmp(t, "component:index:ComponentCustomRefOutput") == 0) {
+      const char *sv = sget(in, "value");
+      *state = with(m, "ref", child_ref(a, urn, sv ? sv : ""));
+      pcl_release(m);
+    } else {
+      *state = m;
+    }
+    free(urn);
+    return true;
+  }
+  if (strcmp(t, "component:index:ComponentCustomRefInputOutput") == 0) {
+    pcl_value *ref = unwrap(get(in, "inputRef"));
+    mk_rec *r = NULL;
+    if (ref && pcl_kind_of(ref) == PCL_T_RESOURCE) {
+      r = find(pcl_str_data(pcl_resource_urn(ref)));
+    }
+    if (r == NULL && !(ref && pcl_kind_of(ref) == PCL_T_UNKNOWN)) {
+      *err = pcl_error_new("Construct of %s: getResource cannot hydrate 'inputRef'", t);
+      return false;
+    }
+    pcl_value *v = r ? get(r->state, "value") : NULL;
+    char *urn = construct_child(a, &mk_component_custom, v ? pcl_retain(v) : pcl_unknown());
+    const char *sv = r ? sget(r->state, "value") : NULL;
+    pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    pcl_mapbuf_put_cstr(&mb, "inputRef", pcl_retain(get(in, "inputRef")));
+    pcl_mapbuf_put_cstr(&mb, "outputRef", child_ref(a, urn, sv ? sv : ""));
+    *state = pcl_mapbuf_finish(&mb);
+    free(urn);
+    return true;
+  }
+  if (strcmp(t, "plaincomponent:index:Component") == 0) {
+    const char *name = sget(in, "name");
+    pcl_value *enabled = unwrap(get(get(in, "settings"), "enabled"));
+    bool off = enabled && pcl_kind_of(enabled) == PCL_T_BOOL && !pcl_bool_get(enabled);
+    pcl_value *label = cat(name ? name : "", off ? " (disabled)" : "");
+    char *urn = construct_child(a, &mk_plain_custom, pcl_retain(label));
+    free(urn);
+    *state = map1("label", label);
+    return true;
+  }
+  *err = pcl_error_new("no test provider behaviour for component %s (tests/conformance/mocks.c)",
+                       t);
+  return false;
+}
+
 /* pcl_mocks.new_resource: dispatches on the type token. */
 static bool mk_new_resource(void *data, const pcl_mock_resource_args *a, pcl_value **id,
                             pcl_value **state, pcl_error **err) {
@@ -767,6 +895,8 @@ static bool mk_new_resource(void *data, const pcl_mock_resource_args *a, pcl_val
   bool ok;
   if (strncmp(a->type, "pulumi:providers:", 17) == 0) {
     ok = provider_resource(a, state, err);
+  } else if (is_component(a->type)) {
+    ok = construct(a, state, err);
   } else {
     ok = custom_resource(a, &want_id, state, err);
     /* Ids named id-<name> (call) and id-<value> (component) are built here. */
@@ -1019,6 +1149,12 @@ static pcl_value *method(const char *tok, pcl_value *args, pcl_error **err) {
     size_t n = (in && pcl_kind_of(in) == PCL_T_STRING ? pcl_str_len(in) : 0) +
                (text ? strlen(text) : 0);
     return map1("output", pcl_int_new((int64_t)n));
+  }
+  if (strcmp(tok, "component:index:ComponentCallable/identity") == 0 ||
+      strcmp(tok, "component:index:ComponentCallable/prefixed") == 0) {
+    const char *sv = sget(r->state, "value");
+    const char *prefix = sget(args, "prefix");
+    return map1("result", cat(prefix && strcmp(name, "prefixed") == 0 ? prefix : "", sv ? sv : ""));
   }
   *err = pcl_error_new("no test provider behaviour for method %s (tests/conformance/mocks.c)", tok);
   return NULL;

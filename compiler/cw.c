@@ -1,0 +1,80 @@
+/* cw: the C writer's buffer and string literal escaping (see cw.h). */
+#include "cw.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void reserve(cw *w, size_t more) {
+  if (w->len + more + 1 <= w->cap)
+    return;
+  size_t cap = w->cap ? w->cap : 256;
+  while (cap < w->len + more + 1)
+    cap *= 2;
+  w->data = xrealloc(w->data, cap);
+  w->cap = cap;
+}
+
+void cw_printf(cw *w, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    ice("vsnprintf failed");
+  reserve(w, (size_t)n);
+  va_start(ap, fmt);
+  vsnprintf(w->data + w->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  w->len += (size_t)n;
+}
+
+void cw_puts(cw *w, const char *s) {
+  size_t n = strlen(s);
+  reserve(w, n);
+  memcpy(w->data + w->len, s, n + 1);
+  w->len += n;
+}
+
+void cw_cstring(cw *w, const char *s, size_t len) {
+  reserve(w, 4 * len + 2);
+  char *p = w->data + w->len;
+  *p++ = '"';
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\' || c == '?') {
+      *p++ = '\\';
+      *p++ = (char)c;
+    } else if (c >= 0x20 && c < 0x7f) {
+      *p++ = (char)c;
+    } else {
+      *p++ = '\\';
+      *p++ = (char)('0' + ((c >> 6) & 7));
+      *p++ = (char)('0' + ((c >> 3) & 7));
+      *p++ = (char)('0' + (c & 7));
+    }
+  }
+  *p++ = '"';
+  *p = '\0';
+  w->len = (size_t)(p - w->data);
+}
+
+void cw_append(cw *w, const cw *other) {
+  if (other->len == 0)
+    return;
+  reserve(w, other->len);
+  memcpy(w->data + w->len, other->data, other->len);
+  w->len += other->len;
+  w->data[w->len] = '\0';
+}
+
+int cw_write(const cw *w, FILE *out) {
+  return w->len == 0 || fwrite(w->data, 1, w->len, out) == w->len;
+}
+
+void cw_free(cw *w) {
+  free(w->data);
+  *w = (cw)CW_INIT;
+}

@@ -1,0 +1,666 @@
+/* lower: the bound program to the typed IR (see lower.h).
+ *
+ * Two mutually recursive walks: `lower` lowers an expression where it
+ * stands (wrapping it in an APPLY when it observes an eventual value), and
+ * `lower_body` lowers the inside of an APPLY's body, turning each eventual
+ * sub-expression into a parameter of the enclosing apply (the sub-expression
+ * itself, lowered by `lower`, becomes the argument; so an apply feeding an
+ * outer eventual computation is a nested apply).  `structural` builds the
+ * IR node of one bound expression from its lowered children and is shared
+ * by both. */
+#include "lower.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* The arguments an APPLY collects while its body is lowered. */
+typedef struct actx {
+  ir_expr **args;
+  const char **keys; /* Deduplication key per argument, or NULL. */
+  size_t n, cap;
+  ir_expr **params; /* Every PARAM made, to patch their slots. */
+  size_t nparams, capparams;
+} actx;
+
+/* A variable in scope and its slot. */
+typedef struct scoped {
+  const bnd_var *var;
+  uint32_t slot;
+} scoped;
+
+/* The state of lowering one program. */
+typedef struct lw {
+  lower_ctx *L;
+  const bnd_program *p;
+  uint32_t *pos; /* Position in the module of each bound node, by index. */
+  scoped *vars;
+  size_t nvars, capvars;
+  uint32_t next_slot;
+} lw;
+
+static ir_expr *lower(lw *w, const bnd_expr *e);
+static ir_expr *lower_body(lw *w, const bnd_expr *e, actx *A);
+
+/* ------------------------------------------------------------------ helpers */
+
+static ir_expr *mk(lw *w, ir_op op, const bnd_expr *e, size_t n) {
+  ir_expr *x = ARENA_NEW(w->L->arena, ir_expr);
+  x->op = op;
+  x->type = e ? e->type : NULL;
+  if (e)
+    x->span = e->span;
+  x->n = n;
+  x->kids = n ? ARENA_NEW_ARRAY(w->L->arena, ir_expr *, n) : NULL;
+  return x;
+}
+
+static ir_expr *mk_string(lw *w, const bnd_expr *at, const char *s, size_t len) {
+  ir_expr *x = mk(w, IR_CONST, at, 0);
+  x->ck = IR_K_STRING;
+  x->text = s;
+  x->len = len;
+  x->type = ty_string(w->L->ty);
+  return x;
+}
+
+static uint32_t push_var(lw *w, const bnd_var *v) {
+  if (w->nvars == w->capvars) {
+    w->capvars = w->capvars ? 2 * w->capvars : 16;
+    w->vars = xrealloc(w->vars, w->capvars * sizeof *w->vars);
+  }
+  uint32_t slot = w->next_slot++;
+  w->vars[w->nvars++] = (scoped){v, slot};
+  return slot;
+}
+
+static void pop_vars(lw *w, size_t to) { w->nvars = to; }
+
+static uint32_t var_slot(const lw *w, const bnd_var *v) {
+  for (size_t i = w->nvars; i-- > 0;) {
+    if (w->vars[i].var == v)
+      return w->vars[i].slot;
+  }
+  ice("variable '%s' is not in scope", v->name);
+}
+
+/* Whether t is eventual at the top (an output, a promise, or a union with
+ * such a member). */
+static bool is_ev(const ty *t) {
+  if (t == NULL)
+    return false;
+  if (t->kind == TY_OUTPUT || t->kind == TY_PROMISE)
+    return true;
+  if (t->kind == TY_UNION) {
+    for (size_t i = 0; i < t->elems.count; i++) {
+      if (t->elems.items[i]->kind == TY_OUTPUT || t->elems.items[i]->kind == TY_PROMISE)
+        return true;
+    }
+  }
+  return false;
+}
+
+/* Whether t holds an eventual anywhere. */
+static bool has_ev(const ty *t) { return t && ty_contains_eventuals(t, NULL, NULL); }
+
+/* Whether the call's special form takes eventual arguments as they are. */
+static bool call_accepts_eventuals(const bnd_expr *e) {
+  switch (e->call.kind) {
+  case BND_CALL_BUILTIN:
+    return strcmp(e->call.name, "secret") == 0 || strcmp(e->call.name, "unsecret") == 0;
+  case BND_CALL_TRY:
+  case BND_CALL_CAN:
+  case BND_CALL_RECOVER:
+  case BND_CALL_INVOKE:
+  case BND_CALL_METHOD:
+    return true;
+  case BND_CALL_CONVERT:
+  case BND_CALL_UNKNOWN:
+    return false;
+  }
+  return false;
+}
+
+/* lowering.md 2.2, observesEventualValues. */
+static bool observes(const bnd_expr *e) {
+  if (!is_ev(e->type))
+    return false;
+  switch (e->kind) {
+  case BND_E_CONDITIONAL:
+    return has_ev(e->cond.cond->type);
+  case BND_E_FOR:
+    return is_ev(e->for_expr.collection->type);
+  case BND_E_CALL:
+    if (call_accepts_eventuals(e))
+      return false;
+    for (size_t i = 0; i < e->call.nargs; i++) {
+      if (e->call.args[i]->kind != BND_E_TYPE && has_ev(e->call.args[i]->type))
+        return true;
+    }
+    return false;
+  case BND_E_INDEX:
+    return is_ev(e->index.collection->type) || has_ev(e->index.key->type);
+  case BND_E_GET_ATTR:
+    return is_ev(e->get_attr.object->type);
+  case BND_E_SPLAT:
+    return is_ev(e->splat.source->type);
+  case BND_E_NODE_REF:
+  case BND_E_VAR_REF:
+  case BND_E_NUMBER:
+  case BND_E_BOOL:
+  case BND_E_NULL:
+  case BND_E_STRING:
+  case BND_E_PROPERTY:
+  case BND_E_TYPE:
+  case BND_E_TUPLE:
+  case BND_E_OBJECT:
+    return false;
+  case BND_E_TEMPLATE:
+  case BND_E_TEMPLATE_IF:
+  case BND_E_TEMPLATE_FOR:
+  case BND_E_UNARY:
+  case BND_E_BINARY:
+    return true;
+  }
+  return false;
+}
+
+/* Whether e is a literal index key (part of a static traversal). */
+static bool literal_key(const bnd_expr *k) {
+  return k->kind == BND_E_STRING || (k->kind == BND_E_NUMBER && k->number.integral);
+}
+
+/* Collects the traversal parts of e from its root outwards into parts
+ * (at most cap); returns the count, or 0 when e is not a static traversal. */
+static size_t traversal(const bnd_expr *e, const bnd_expr **parts, size_t cap) {
+  size_t n = 0;
+  const bnd_expr *stack[64];
+  for (;;) {
+    if (n == 64 || n == cap)
+      return 0;
+    stack[n++] = e;
+    if (e->kind == BND_E_GET_ATTR) {
+      e = e->get_attr.object;
+    } else if (e->kind == BND_E_INDEX && literal_key(e->index.key)) {
+      e = e->index.collection;
+    } else if (e->kind == BND_E_NODE_REF || e->kind == BND_E_VAR_REF) {
+      break;
+    } else {
+      return 0;
+    }
+  }
+  for (size_t i = 0; i < n; i++)
+    parts[i] = stack[n - 1 - i];
+  return n;
+}
+
+/* The deduplication key of the traversal parts[0..j]. */
+static const char *traversal_key(lw *w, const bnd_expr *const *parts, size_t j) {
+  const bnd_expr *root = parts[0];
+  char *k = root->kind == BND_E_NODE_REF
+                ? arena_printf(w->L->arena, "n%u", (unsigned)w->pos[root->node_ref.node->index])
+                : arena_printf(w->L->arena, "v%u", (unsigned)var_slot(w, root->var_ref.var));
+  for (size_t i = 1; i <= j; i++) {
+    const bnd_expr *p = parts[i];
+    if (p->kind == BND_E_GET_ATTR) {
+      k = arena_printf(w->L->arena, "%s.%s", k, p->get_attr.name);
+    } else if (p->index.key->kind == BND_E_STRING) {
+      k = arena_printf(w->L->arena, "%s[\"%.*s\"]", k, (int)p->index.key->string.len,
+                       p->index.key->string.text);
+    } else {
+      k = arena_printf(w->L->arena, "%s[%s]", k, p->index.key->number.digits);
+    }
+  }
+  return k;
+}
+
+/* Adds an argument to A (reusing an equal traversal) and returns a PARAM
+ * for it. */
+static ir_expr *add_arg(lw *w, actx *A, const bnd_expr *at, ir_expr *arg, const char *key) {
+  size_t i = 0;
+  for (; key && i < A->n; i++) {
+    if (A->keys[i] && strcmp(A->keys[i], key) == 0)
+      break;
+  }
+  if (!key || i == A->n) {
+    if (A->n == A->cap) {
+      A->cap = A->cap ? 2 * A->cap : 4;
+      A->args = xrealloc(A->args, A->cap * sizeof *A->args);
+      A->keys = xrealloc(A->keys, A->cap * sizeof *A->keys);
+    }
+    i = A->n++;
+    A->args[i] = arg;
+    A->keys[i] = key;
+  }
+  ir_expr *p = mk(w, IR_PARAM, at, 0);
+  p->type = ty_resolve_outputs(w->L->ty, ty_resolve_promises(w->L->ty, arg->type));
+  p->a = (uint32_t)i; /* Patched into a slot when the apply is built. */
+  if (A->nparams == A->capparams) {
+    A->capparams = A->capparams ? 2 * A->capparams : 4;
+    A->params = xrealloc(A->params, A->capparams * sizeof *A->params);
+  }
+  A->params[A->nparams++] = p;
+  return p;
+}
+
+/* --------------------------------------------------------------- structure */
+
+/* Lowers child c of an expression: inside an apply body when A is set. */
+static ir_expr *sub(lw *w, const bnd_expr *c, actx *A) {
+  return A ? lower_body(w, c, A) : lower(w, c);
+}
+
+static unsigned convert_target(const ty *t) {
+  switch (t->kind) {
+  case TY_STRING:
+    return IR_C_STRING;
+  case TY_NUMBER:
+    return IR_C_NUMBER;
+  case TY_INT:
+    return IR_C_INT;
+  case TY_BOOL:
+    return IR_C_BOOL;
+  default:
+    return IR_C_NONE;
+  }
+}
+
+static ir_expr *lower_call(lw *w, const bnd_expr *e, actx *A) {
+  size_t n = e->call.nargs;
+  switch (e->call.kind) {
+  case BND_CALL_BUILTIN:
+    if ((strcmp(e->call.name, "secret") == 0 || strcmp(e->call.name, "unsecret") == 0) &&
+        n == 1) {
+      ir_expr *x = mk(w, e->call.name[0] == 's' ? IR_SECRET : IR_UNSECRET, e, 1);
+      x->kids[0] = lower(w, e->call.args[0]);
+      return x;
+    } else {
+      ir_expr *x = mk(w, IR_CALL, e, n);
+      x->s = e->call.name;
+      x->sub = e->call.expand_final ? 1u : 0u;
+      for (size_t i = 0; i < n; i++)
+        x->kids[i] = sub(w, e->call.args[i], A);
+      return x;
+    }
+  case BND_CALL_TRY:
+  case BND_CALL_CAN: {
+    ir_expr *x = mk(w, e->call.kind == BND_CALL_TRY ? IR_TRY : IR_CAN, e, n);
+    for (size_t i = 0; i < n; i++)
+      x->kids[i] = lower(w, e->call.args[i]);
+    return x;
+  }
+  case BND_CALL_RECOVER: {
+    ir_expr *x = mk(w, IR_RECOVER, e, 2);
+    x->kids[0] = lower(w, e->call.args[0]);
+    size_t mark = w->nvars;
+    x->a = push_var(w, e->call.error_var);
+    x->kids[1] = lower(w, e->call.args[1]);
+    pop_vars(w, mark);
+    return x;
+  }
+  case BND_CALL_INVOKE: {
+    ir_expr *x = mk(w, IR_INVOKE, e, n >= 3 ? 2 : 1);
+    x->s = e->call.token;
+    if (n >= 2) {
+      x->kids[0] = lower(w, e->call.args[1]);
+    } else {
+      x->kids[0] = mk(w, IR_OBJECT, e, 0);
+    }
+    if (n >= 3)
+      x->kids[1] = lower(w, e->call.args[2]);
+    return x;
+  }
+  case BND_CALL_METHOD: {
+    ir_expr *x = mk(w, IR_METHOD, e, 2);
+    x->s = e->call.token;
+    x->kids[0] = lower(w, e->call.args[0]);
+    x->kids[1] = n >= 3 ? lower(w, e->call.args[2]) : mk(w, IR_OBJECT, e, 0);
+    return x;
+  }
+  case BND_CALL_CONVERT: {
+    ir_expr *x = mk(w, IR_CONVERT, e, 1);
+    x->kids[0] = sub(w, e->call.args[0], A);
+    const ty *to = n >= 2 && e->call.args[1]->kind == BND_E_TYPE
+                       ? e->call.args[1]->type_expr.denoted
+                       : e->type;
+    x->sub = convert_target(ty_strip_eventual(to));
+    return x;
+  }
+  case BND_CALL_UNKNOWN:
+    break;
+  }
+  ice("call of unknown function '%s' after a successful bind", e->call.name);
+}
+
+static ir_expr *structural(lw *w, const bnd_expr *e, actx *A) {
+  ir_expr *x;
+  switch (e->kind) {
+  case BND_E_NUMBER:
+    x = mk(w, IR_CONST, e, 0);
+    if (e->number.integral) {
+      x->ck = IR_K_INT;
+      x->text = e->number.digits;
+    } else {
+      x->ck = IR_K_NUMBER;
+      x->text = e->number.text;
+      x->number = e->number.value;
+    }
+    return x;
+  case BND_E_BOOL:
+    x = mk(w, IR_CONST, e, 0);
+    x->ck = IR_K_BOOL;
+    x->boolean = e->boolean;
+    return x;
+  case BND_E_NULL:
+    x = mk(w, IR_CONST, e, 0);
+    x->ck = IR_K_NULL;
+    return x;
+  case BND_E_STRING:
+    return mk_string(w, e, e->string.text, e->string.len);
+  case BND_E_PROPERTY:
+    return mk_string(w, e, e->property.path, strlen(e->property.path));
+  case BND_E_TYPE:
+    x = mk(w, IR_CONST, e, 0);
+    x->ck = IR_K_NULL;
+    return x;
+  case BND_E_TEMPLATE:
+    if (e->tmpl.count == 1 && e->tmpl.parts[0]->kind == BND_E_STRING)
+      return mk_string(w, e, e->tmpl.parts[0]->string.text, e->tmpl.parts[0]->string.len);
+    x = mk(w, IR_TEMPLATE, e, e->tmpl.count);
+    for (size_t i = 0; i < e->tmpl.count; i++)
+      x->kids[i] = sub(w, e->tmpl.parts[i], A);
+    return x;
+  case BND_E_TEMPLATE_IF:
+    x = mk(w, IR_COND, e, 3);
+    x->kids[0] = sub(w, e->tif.cond, A);
+    x->kids[1] = lower(w, e->tif.then);
+    x->kids[2] = e->tif.else_ ? lower(w, e->tif.else_) : mk_string(w, e, "", 0);
+    return x;
+  case BND_E_TEMPLATE_FOR: {
+    x = mk(w, IR_FOR, e, 2);
+    x->sub = IR_F_CONCAT;
+    x->kids[0] = sub(w, e->tfor.collection, A);
+    size_t mark = w->nvars;
+    if (e->tfor.key) {
+      x->sub |= IR_F_KEYVAR;
+      x->a = push_var(w, e->tfor.key);
+    }
+    x->b = push_var(w, e->tfor.value);
+    x->kids[1] = lower(w, e->tfor.body);
+    pop_vars(w, mark);
+    return x;
+  }
+  case BND_E_NODE_REF:
+    x = mk(w, IR_NODE, e, 0);
+    x->node = e->node_ref.node;
+    x->a = w->pos[e->node_ref.node->index];
+    return x;
+  case BND_E_VAR_REF:
+    x = mk(w, IR_VAR, e, 0);
+    x->a = var_slot(w, e->var_ref.var);
+    return x;
+  case BND_E_GET_ATTR:
+    x = mk(w, IR_ATTR, e, 1);
+    x->s = e->get_attr.name;
+    x->kids[0] = sub(w, e->get_attr.object, A);
+    return x;
+  case BND_E_INDEX:
+    x = mk(w, IR_INDEX, e, 2);
+    x->kids[0] = sub(w, e->index.collection, A);
+    x->kids[1] = sub(w, e->index.key, A);
+    return x;
+  case BND_E_SPLAT: {
+    x = mk(w, IR_SPLAT, e, 2);
+    x->kids[0] = sub(w, e->splat.source, A);
+    size_t mark = w->nvars;
+    x->a = push_var(w, e->splat.item);
+    x->kids[1] = lower(w, e->splat.each);
+    pop_vars(w, mark);
+    return x;
+  }
+  case BND_E_CALL:
+    return lower_call(w, e, A);
+  case BND_E_TUPLE:
+    x = mk(w, IR_LIST, e, e->tuple.count);
+    for (size_t i = 0; i < e->tuple.count; i++)
+      x->kids[i] = sub(w, e->tuple.items[i], A);
+    return x;
+  case BND_E_OBJECT:
+    x = mk(w, IR_OBJECT, e, 2 * e->object.count);
+    for (size_t i = 0; i < e->object.count; i++) {
+      const bnd_item *it = &e->object.items[i];
+      x->kids[2 * i] = it->literal ? mk_string(w, it->key, it->literal, strlen(it->literal))
+                                   : sub(w, it->key, A);
+      x->kids[2 * i + 1] = sub(w, it->value, A);
+    }
+    return x;
+  case BND_E_FOR: {
+    const bool obj = e->for_expr.is_object;
+    const bool cond = e->for_expr.cond != NULL;
+    x = mk(w, IR_FOR, e, 2 + (obj ? 1u : 0u) + (cond ? 1u : 0u));
+    x->kids[0] = sub(w, e->for_expr.collection, A);
+    size_t mark = w->nvars;
+    if (e->for_expr.key_var) {
+      x->sub |= IR_F_KEYVAR;
+      x->a = push_var(w, e->for_expr.key_var);
+    }
+    x->b = push_var(w, e->for_expr.value_var);
+    x->kids[1] = lower(w, e->for_expr.value);
+    size_t k = 2;
+    if (obj) {
+      x->sub |= IR_F_OBJECT | IR_F_KEY;
+      if (e->for_expr.grouping)
+        x->sub |= IR_F_GROUP;
+      x->kids[k++] = lower(w, e->for_expr.key);
+    }
+    if (cond) {
+      x->sub |= IR_F_COND;
+      x->kids[k++] = lower(w, e->for_expr.cond);
+    }
+    pop_vars(w, mark);
+    return x;
+  }
+  case BND_E_UNARY:
+    x = mk(w, IR_UNARY, e, 1);
+    x->sub = e->unary.op;
+    x->kids[0] = sub(w, e->unary.operand, A);
+    return x;
+  case BND_E_BINARY:
+    x = mk(w, IR_BINARY, e, 2);
+    x->sub = e->binary.op;
+    x->kids[0] = sub(w, e->binary.lhs, A);
+    x->kids[1] = sub(w, e->binary.rhs, A);
+    return x;
+  case BND_E_CONDITIONAL:
+    x = mk(w, IR_COND, e, 3);
+    x->kids[0] = sub(w, e->cond.cond, A);
+    x->kids[1] = lower(w, e->cond.then);
+    x->kids[2] = lower(w, e->cond.else_);
+    return x;
+  }
+  ice("unknown bound expression kind %d", (int)e->kind);
+}
+
+/* ------------------------------------------------------------------ applies */
+
+static ir_expr *lower(lw *w, const bnd_expr *e) {
+  if (!observes(e))
+    return structural(w, e, NULL);
+  actx A = {0};
+  ir_expr *body = structural(w, e, &A);
+  ir_expr *x = body;
+  if (A.n > 0) {
+    x = mk(w, IR_APPLY, e, A.n + 1);
+    for (size_t i = 0; i < A.n; i++)
+      x->kids[i] = A.args[i];
+    x->kids[A.n] = body;
+    x->a = w->next_slot;
+    w->next_slot += (uint32_t)A.n;
+    for (size_t i = 0; i < A.nparams; i++)
+      A.params[i]->a += x->a;
+  }
+  free(A.args);
+  free(A.keys);
+  free(A.params);
+  return x;
+}
+
+static ir_expr *lower_body(lw *w, const bnd_expr *e, actx *A) {
+  if (!is_ev(e->type))
+    return structural(w, e, A);
+  const bnd_expr *parts[64];
+  size_t n = traversal(e, parts, 64);
+  if (n == 0)
+    return add_arg(w, A, e, lower(w, e), NULL);
+  size_t j = 0;
+  while (j < n && !is_ev(parts[j]->type))
+    j++;
+  if (j == n)
+    j = n - 1;
+  ir_expr *x = add_arg(w, A, parts[j], lower(w, parts[j]), traversal_key(w, parts, j));
+  for (size_t i = j + 1; i < n; i++) {
+    const bnd_expr *p = parts[i];
+    ir_expr *y;
+    if (p->kind == BND_E_GET_ATTR) {
+      y = mk(w, IR_ATTR, p, 1);
+      y->s = p->get_attr.name;
+      y->kids[0] = x;
+    } else {
+      y = mk(w, IR_INDEX, p, 2);
+      y->kids[0] = x;
+      y->kids[1] = structural(w, p->index.key, NULL);
+    }
+    y->type = ty_resolve_outputs(w->L->ty, ty_resolve_promises(w->L->ty, p->type));
+    x = y;
+  }
+  return x;
+}
+
+/* -------------------------------------------------------------------- nodes */
+
+static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t skip, pcl_span span) {
+  ir_expr *x = mk(w, IR_OBJECT, NULL, 2 * (attrs->count - skip));
+  x->span = span;
+  for (size_t i = skip; i < attrs->count; i++) {
+    const bnd_attr *a = &attrs->items[i];
+    ir_expr *k = mk_string(w, NULL, a->name, strlen(a->name));
+    k->span = a->name_span;
+    x->kids[2 * (i - skip)] = k;
+    x->kids[2 * (i - skip) + 1] = lower(w, a->value);
+  }
+  return x;
+}
+
+static ir_expr *lower_options(lw *w, const bnd_options *o, pcl_span span) {
+  if (!o->present)
+    return NULL;
+  size_t n = 0;
+  for (int i = 0; i < BND_OPT_COUNT; i++)
+    n += o->opt[i] && i != BND_OPT_RANGE;
+  ir_expr *x = mk(w, IR_OBJECT, NULL, 2 * n);
+  x->span = o->present ? o->span : span;
+  size_t k = 0;
+  for (int i = 0; i < BND_OPT_COUNT; i++) {
+    if (!o->opt[i] || i == BND_OPT_RANGE)
+      continue;
+    const char *name = bnd_option_name((bnd_option)i);
+    ir_expr *key = mk_string(w, NULL, name, strlen(name));
+    key->span = o->opt_span[i];
+    x->kids[k++] = key;
+    x->kids[k++] = lower(w, o->opt[i]);
+  }
+  return x;
+}
+
+/* Lowers a resource, read or component node. */
+static void lower_registration(lw *w, ir_node *n, const bnd_attrs *inputs,
+                               const bnd_options *opts, const bnd_var *range_var, bool read) {
+  size_t mark = w->nvars;
+  if (opts->opt[BND_OPT_RANGE]) {
+    n->range = lower(w, opts->opt[BND_OPT_RANGE]);
+    if (range_var) {
+      n->range_slot = push_var(w, range_var);
+    } else {
+      n->range_slot = w->next_slot++;
+    }
+  }
+  size_t skip = 0;
+  if (read && inputs->count > 0 && strcmp(inputs->items[0].name, "id") == 0) {
+    n->value = lower(w, inputs->items[0].value);
+    skip = 1;
+  }
+  n->inputs = lower_attrs(w, inputs, skip, n->b->span);
+  n->options = lower_options(w, opts, n->b->span);
+  pop_vars(w, mark);
+}
+
+ir_module *lower_program(lower_ctx *L, const bnd_program *p) {
+  ir_module *m = ARENA_NEW(L->arena, ir_module);
+  m->program = p;
+  m->index = L->nmodules++;
+  lw w = {0};
+  w.L = L;
+  w.p = p;
+  w.pos = xcalloc(p->count ? p->count : 1, sizeof *w.pos);
+  size_t count = 0;
+  for (size_t i = 0; i < p->count; i++) {
+    const bnd_node *b = p->order[i];
+    if (b->kind == BND_PULUMI || b->kind == BND_HOOK)
+      continue;
+    w.pos[b->index] = (uint32_t)count++;
+  }
+  m->nodes = ARENA_NEW_ARRAY(L->arena, ir_node, count ? count : 1);
+  m->count = count;
+  size_t k = 0;
+  for (size_t i = 0; i < p->count; i++) {
+    const bnd_node *b = p->order[i];
+    ir_node *n;
+    switch (b->kind) {
+    case BND_PULUMI:
+    case BND_HOOK:
+      continue;
+    case BND_LOCAL:
+      n = &m->nodes[k++];
+      n->b = b;
+      n->value = lower(&w, b->local);
+      break;
+    case BND_CONFIG:
+      n = &m->nodes[k++];
+      n->b = b;
+      n->value = b->config.default_ ? lower(&w, b->config.default_) : NULL;
+      break;
+    case BND_OUTPUT:
+      n = &m->nodes[k++];
+      n->b = b;
+      if (b->output.value) {
+        n->value = lower(&w, b->output.value);
+      } else {
+        ir_expr *x = mk(&w, IR_CONST, NULL, 0);
+        x->span = b->span;
+        x->ck = IR_K_NULL;
+        n->value = x;
+      }
+      break;
+    case BND_RESOURCE:
+    case BND_READ:
+      n = &m->nodes[k++];
+      n->b = b;
+      lower_registration(&w, n, &b->resource.inputs, &b->resource.options, b->resource.range_var,
+                         b->kind == BND_READ);
+      break;
+    case BND_COMPONENT:
+      n = &m->nodes[k++];
+      n->b = b;
+      lower_registration(&w, n, &b->component.inputs, &b->component.options,
+                         b->component.range_var, false);
+      if (b->component.program)
+        n->component = lower_program(L, b->component.program);
+      break;
+    }
+  }
+  m->nslots = w.next_slot;
+  free(w.pos);
+  free(w.vars);
+  return m;
+}
