@@ -951,6 +951,8 @@ pcl_value *pcl_builtin_apply(pcl_value *const *args, size_t n, void *data, pcl_e
 typedef struct pcl_run pcl_run;
 typedef struct pcl_engine pcl_engine;
 typedef struct pcl_mocks pcl_mocks;
+/* Severities of engine log messages. */
+typedef enum pcl_log_severity { PCL_LOG_DEBUG, PCL_LOG_INFO, PCL_LOG_WARNING, PCL_LOG_ERROR } pcl_log_severity;
 
 /* -- Types of config values (a small static description). */
 
@@ -1039,6 +1041,10 @@ pcl_run *pcl_run_current(void);
  * sending requests and pcl_main exits with status 1. */
 void pcl_run_fail(pcl_run *run, const pcl_error *err);
 
+/* Sends a diagnostic message about the resource urn (may be NULL) to the
+ * engine (the embedded engine prints info and above on stderr). */
+void pcl_run_log(pcl_run *run, pcl_log_severity sev, const char *urn, const char *msg);
+
 /* What kind of resource a registration creates. */
 typedef enum pcl_resource_kind {
   PCL_RES_CUSTOM,    /* A custom resource managed by a provider. */
@@ -1118,7 +1124,6 @@ typedef void (*pcl_resource_cb)(void *data, const pcl_resource_result *res, cons
  * or NULL with err. */
 typedef void (*pcl_engine_cb)(void *data, pcl_value *result, const pcl_error *err);
 
-typedef enum pcl_log_severity { PCL_LOG_DEBUG, PCL_LOG_INFO, PCL_LOG_WARNING, PCL_LOG_ERROR } pcl_log_severity;
 
 /* The functions of an engine backend. */
 typedef struct pcl_engine_ops {

@@ -59,6 +59,10 @@ static pcl_value default_options = PCL_STATIC_MAP(default_opt_keys, default_opt_
 /* The id a provider reference carries while the provider's id is unknown. */
 static const char unknown_id[] = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
+void pcl_run_log(pcl_run *run, pcl_log_severity sev, const char *urn, const char *msg) {
+  run->engine->ops->log(run->engine, sev, urn, msg);
+}
+
 void pcl_run_fail(pcl_run *run, const pcl_error *err) {
   if (run->error == NULL) {
     run->error = pcl_error_copy(err);
@@ -786,9 +790,10 @@ static void op_send(waitset *w) {
       free(o->token);
       o->token = pcl_xstrdup(urn ? urn : "?");
       o->object = pcl_retain(comp);
-      pcl_deps *u = pcl_deps_union(o->deps, pcl_future_deps(w->f[0]));
+      /* The component object depends on the component only (program.md
+       * §5), not on what its outputs were computed from. */
       pcl_deps_release(o->deps);
-      o->deps = u;
+      o->deps = pcl_deps_retain(pcl_future_deps(w->f[0]));
       run->inflight++;
       run->engine->ops->register_outputs(run->engine, o->token, args, op_done, o);
     } else if (!pcl_is_wholly_known(args)) {

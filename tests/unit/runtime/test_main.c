@@ -298,6 +298,41 @@ static void test_preview(void) {
   rc_free(&r);
 }
 
+static void logging_start(pcl_run *run) {
+  pcl_run_log(run, PCL_LOG_WARNING, NULL, "int above 2^53 rounded");
+  pcl_run_log(run, PCL_LOG_DEBUG, NULL, "not shown");
+  pcl_value *v = pcl_run_project(run);
+  pcl_value *s = pcl_run_stack(run);
+  pcl_value *o = pcl_run_organization(run);
+  pcl_value *root = pcl_run_root_directory(run);
+  pcl_export(run, "project", v);
+  pcl_export(run, "stack", s);
+  pcl_export(run, "org", o);
+  pcl_export(run, "root", root);
+  CU_ASSERT_PTR_EQUAL(pcl_run_current(), run);
+  CU_ASSERT_FALSE(pcl_run_preview(run));
+  pcl_release(v);
+  pcl_release(s);
+  pcl_release(o);
+  pcl_release(root);
+}
+
+static const pcl_program logging = {"logging", NULL, 0, logging_start};
+
+static void test_log_and_info(void) {
+  rc_result r = rc_run(&logging, "--organization", "acme", "--root-directory", "/proj", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.err, "warning: int above 2^53 rounded\n");
+  CU_ASSERT_STRING_EQUAL(r.out, "{\n"
+                                "  \"org\": \"acme\",\n"
+                                "  \"project\": \"logging\",\n"
+                                "  \"root\": \"/proj\",\n"
+                                "  \"stack\": \"dev\"\n"
+                                "}\n");
+  CU_ASSERT_PTR_NULL(pcl_run_current());
+  rc_free(&r);
+}
+
 void register_main_tests(void);
 void register_main_tests(void) {
   CU_pSuite s = CU_add_suite("main", NULL, NULL);
@@ -307,4 +342,5 @@ void register_main_tests(void) {
   CU_add_test(s, "located program error keeps the snapshot", test_located_error);
   CU_add_test(s, "a stalled program names what it waits for", test_stall);
   CU_add_test(s, "preview leaves new outputs unknown", test_preview);
+  CU_add_test(s, "log messages and run information", test_log_and_info);
 }
