@@ -1556,9 +1556,18 @@ static const ty *const_of(schema_set *s, json_t *v, schema_type_kind k) {
     return ty_const_int_si(s->ty, (long)json_integer_value(v));
   }
   if (json_is_real(v)) {
+    /* An integral value of an integer property (`1.0`, `1e3`) is an exact
+       int, as a literal would be (DECISIONS.md D3). */
     double d = json_real_value(v);
-    if (k == SCHEMA_T_INT && d == (double)(long)d)
-      return ty_const_int_si(s->ty, (long)d);
+    double m = d < 0 ? -d : d; /* JSON numbers are finite. */
+    bool integral = m >= 9007199254740992.0 || d == (double)(long long)d;
+    if (k == SCHEMA_T_INT && integral) {
+      mpz_t z;
+      mpz_init_set_d(z, d);
+      const ty *t = ty_const_int(s->ty, z);
+      mpz_clear(z);
+      return t;
+    }
     return ty_const_number(s->ty, d);
   }
   if (json_is_string(v))

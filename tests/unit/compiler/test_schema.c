@@ -479,6 +479,20 @@ static void test_property_flags(void) {
   CU_ASSERT_PTR_NOT_NULL_FATAL(b->default_value);
   CU_ASSERT_EQUAL(b->default_value->kind, TY_CONST);
   CU_ASSERT_FALSE(b->required);
+  static const char *const defaults[][2] = {
+      {"boolean", "false"}, {"float", "0.5"}, {"integer", "1"}, {"string", "\"default\""}};
+  for (size_t i = 0; i < ARRAY_LEN(defaults); i++) {
+    schema_property *q = schema_property_find(r->inputs, r->ninputs, defaults[i][0]);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q->default_value);
+    EXPECT_STR(pretty(&f, q->default_value), defaults[i][1]);
+  }
+  /* Constants become const types, so a const property accepts its value only. */
+  r = must_resource(&f, "constant:index:Resource");
+  schema_property *kind = schema_property_find(r->inputs, r->ninputs, "kind");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(kind);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(kind->const_value);
+  EXPECT_STR(pretty(&f, schema_property_type(f.s, kind, true)), "\"Constant\"");
   CU_ASSERT_STRING_EQUAL(diags_text(&f), "");
   fx_close(&f);
 }
@@ -674,7 +688,8 @@ static void test_bad_files(void) {
              "{\n"
              "  \"name\": \"refs\",\n"
              "  \"resources\": {\n"
-             "    \"refs:index:Good\": {\"inputProperties\": {\"a\": {\"type\": \"string\"}}},\n"
+             "    \"refs:index:Good\": {\"inputProperties\": {\"a\": {\"type\": \"integer\", "
+             "\"default\": 3.0}, \"b\": {\"type\": \"integer\", \"default\": 1e30}}},\n"
              "    \"refs:index:Bad\": {\n"
              "      \"inputProperties\": {\n"
              "        \"missing\": {\"$ref\": \"#/types/refs:index:Missing\"},\n"
@@ -728,6 +743,10 @@ static void test_bad_files(void) {
   schema_add_path(f.s, dir);
   CU_ASSERT_EQUAL(schema_find_resource(f.s, "refs:Good", NULL, nowhere, &r), SCHEMA_FOUND);
   CU_ASSERT_STRING_EQUAL(diags_text(&f), "");
+  /* Integral defaults of integer properties are exact ints, however written. */
+  CU_ASSERT_EQUAL_FATAL(r->ninputs, 2);
+  EXPECT_STR(pretty(&f, r->inputs[0].default_value), "3");
+  EXPECT_STR(pretty(&f, r->inputs[1].default_value), "1000000000000000019884624838656");
   CU_ASSERT_EQUAL(schema_find_resource(f.s, "refs:Bad", NULL, nowhere, &r), SCHEMA_FOUND);
   EXPECT_STR(
       diags_text(&f),
