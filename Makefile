@@ -125,7 +125,7 @@ check: deps
 	$(MAKE) --no-print-directory BUILD=build/san SAN=1 check-all
 	$(MAKE) --no-print-directory check-valgrind
 
-check-all: check-unit check-golden check-corpus check-bind check-symbols
+check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile
 
 check-unit: $(UNIT_BINS)
 	@for t in $(UNIT_BINS); do echo "== $$t"; $$t || exit 1; done
@@ -166,6 +166,11 @@ check-samples: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc
 	@fail=0; for s in $(SAMPLES); do \
 	  $(MAKE) --no-print-directory -s -C samples/$$s BUILD=$(abspath $(BUILD)) check || fail=1; \
 	done; exit $$fail
+
+# pclc -MD / -MF driven by make through runtime/pclc.mk.
+.PHONY: check-depfile
+check-depfile: $(BUILD)/pclc
+	tests/check-depfile.sh $(BUILD)/pclc
 
 # Every sample and every tests/golden/codegen case is compiled twice in
 # different directories and environments; the outputs must be identical.

@@ -21,6 +21,7 @@
 #include "ast.h"
 #include "bind.h"
 #include "dump_types.h"
+#include "depfile.h"
 #include "diag.h"
 #include "emit.h"
 #include "intern.h"
@@ -68,6 +69,8 @@ typedef struct options {
   const char *schema_paths[MAX_SCHEMA_PATHS]; /* --schema-path folders, in order. */
   size_t nschema_paths;
   const char *output; /* -o FILE: where the C goes ("-" for stdout). */
+  bool dep_md;           /* -MD: write a dependency file beside the output. */
+  const char *dep_file;  /* -MF FILE: write the dependency file to FILE. */
 } options;
 
 /* Everything one run of the compiler allocates. */
@@ -107,6 +110,9 @@ static void usage(FILE *out) {
   fprintf(out, "\n"
                "Options:\n"
                "  -o FILE              write the C translation unit to FILE (- for stdout)\n"
+               "  -MD                  also write a Make dependency file, FILE with .c\n"
+               "                       replaced by .d, naming every file read\n"
+               "  -MF DEPFILE          write the dependency file to DEPFILE\n"
                "  --schema-path DIR    look for package schemas in DIR (repeatable)\n"
                "  --help               print this help and exit\n"
                "  --version            print the version and exit\n"
@@ -125,8 +131,39 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
   return EXIT_USAGE;
 }
 
+/* Takes the GCC-style dependency options (-MD, -MF FILE, -MFFILE) out of
+ * argv, which getopt_long cannot parse, and records them in *o; *argc is
+ * updated.  Arguments after "--" are left alone.  Returns -1 to continue,
+ * else the exit status. */
+static int take_dep_options(int *argc, char **argv, options *o) {
+  int kept = 1;
+  bool rest = false;
+  for (int i = 1; i < *argc; i++) {
+    const char *a = argv[i];
+    if (!rest && strcmp(a, "--") == 0)
+      rest = true;
+    if (!rest && strcmp(a, "-MD") == 0) {
+      o->dep_md = true;
+      continue;
+    }
+    if (!rest && strncmp(a, "-MF", 3) == 0) {
+      if (a[3] == 0 && i + 1 == *argc)
+        return usage_error("%s", "option '-MF' requires an argument");
+      o->dep_file = a[3] ? a + 3 : argv[++i];
+      continue;
+    }
+    argv[kept++] = argv[i];
+  }
+  argv[kept] = NULL;
+  *argc = kept;
+  return -1;
+}
+
 /* Parses argv into *o; returns -1 to continue, else the exit status. */
 static int parse_options(int argc, char **argv, options *o) {
+  int status = take_dep_options(&argc, argv, o);
+  if (status >= 0)
+    return status;
   enum { OPT_HELP = 256, OPT_VERSION, OPT_SCHEMA_PATH, OPT_MODE };
   struct option longopts[sizeof modes / sizeof modes[0] + 4];
   size_t n = 0;
@@ -179,6 +216,8 @@ static int parse_options(int argc, char **argv, options *o) {
     return usage_error("%s", "--compile needs -o FILE");
   if (o->mode == MODE_NONE)
     return usage_error("%s", "no mode given (such as --dump-ast or --parse-only)");
+  if ((o->dep_md || o->dep_file) && (o->mode != MODE_COMPILE || strcmp(o->output, "-") == 0))
+    return usage_error("%s", "-MD and -MF need -o FILE (the dependency file's target)");
   o->input = argv[optind];
   return -1;
 }
@@ -293,6 +332,23 @@ static int run_bind(compilation *c, const options *o, bool dump) {
   return status;
 }
 
+/* Writes the dependency file of a successful compilation: every file read
+ * (the program's and its components' .pp files and the schema files, which
+ * the schema module reads into the same src_set) as prerequisites of the
+ * output.  Returns the exit status. */
+static int write_deps(compilation *c, const options *o) {
+  char *path = o->dep_file ? NULL : depfile_default_path(o->output);
+  const char *file = o->dep_file ? o->dep_file : path;
+  const char *err = NULL;
+  int status = EXIT_SUCCESS;
+  if (!depfile_write(file, o->output, &c->src, NULL, 0, &err)) {
+    fprintf(stderr, "pclc: error: cannot write dependency file '%s': %s\n", file, err);
+    status = EXIT_USAGE;
+  }
+  free(path);
+  return status;
+}
+
 static int run_mode(compilation *c, const options *o) {
   switch (o->mode) {
   case MODE_PARSE_ONLY:
@@ -320,6 +376,8 @@ int main(int argc, char **argv) {
   compilation c;
   compilation_init(&c);
   status = run_mode(&c, &o);
+  if (status == EXIT_SUCCESS && (o.dep_md || o.dep_file))
+    status = write_deps(&c, &o);
   compilation_free(&c);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     perror("pclc: error: cannot write output");

@@ -4,7 +4,9 @@
 #
 # Reads PROGRAM (the executable), SOURCE (what pclc compiles) and RUN_ARGS
 # (extra options of the run, such as --config KEY=VALUE).  A mocks.json
-# beside the Makefile is passed with --mocks.  Targets:
+# beside the Makefile is passed with --mocks.  RUN_WRAPPER, empty by
+# default, prefixes the program's command line (`make check-valgrind` runs
+# the samples under valgrind this way).  Targets:
 #   all     build the program;
 #   run     build it and run it on the embedded engine, printing the stack
 #           outputs (the snapshot goes to $(O)/snapshot.json);
@@ -15,7 +17,7 @@
 #           are rewritten from the run first (review them with git diff).
 
 MOCKS := $(wildcard mocks.json)
-RUN := $(PROGRAM) --project $(SAMPLE) --stack dev --snapshot $(O)/snapshot.json \
+RUN := $(RUN_WRAPPER) $(PROGRAM) --project $(SAMPLE) --stack dev --snapshot $(O)/snapshot.json \
        $(if $(MOCKS),--mocks $(MOCKS)) $(RUN_ARGS)
 
 .PHONY: all run check
