@@ -12,7 +12,7 @@
 #      rule per prerequisite);
 #   2. a second `make` does nothing;
 #   3. touching each prerequisite (a program file, the component's file, the
-#      schema) makes `make` compile again;
+#      schema, and the compiler itself) makes `make` compile again;
 #   4. deleting a prerequisite that the program no longer needs does not
 #      break `make` (the empty rules of -MP), and the dependency file is
 #      rewritten without it;
@@ -43,7 +43,13 @@ fail() {
   failures=$((failures + 1))
 }
 
-mkdir -p "$tmp/prog/store" "$tmp/schemas"
+# A copy of the compiler with an old time stamp: pclc.mk makes a compiler
+# given by path a prerequisite, and the one just built may be newer than the
+# files this test dates back.
+mkdir -p "$tmp/prog/store" "$tmp/schemas" "$tmp/bin"
+cp "$pclc" "$tmp/bin/pclc"
+touch -d "-60 seconds" "$tmp/bin/pclc"
+pclc=$tmp/bin/pclc
 cat >"$tmp/schemas/demo-1.0.0.json" <<'EOF'
 {
   "name": "demo",
@@ -137,8 +143,9 @@ fi
 
 # Each round first makes every input older than the output, so that only
 # the file touched is newer.
-for f in prog/values.pp prog/store/main.pp schemas/demo-1.0.0.json; do
+for f in prog/values.pp prog/store/main.pp schemas/demo-1.0.0.json bin/pclc; do
   find prog schemas -type f -exec touch -d "-20 seconds" {} +
+  touch -d "-60 seconds" bin/pclc
   touch -d "-10 seconds" out/prog.c
   before=$(compiles)
   touch "$f"
