@@ -1163,7 +1163,13 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
   case PCL_X_INVOKE: {
     pcl_value *args = ev(c, kid(c, x, 0));
     pcl_value *opts = e->n > 1 ? ev(c, kid(c, x, 1)) : NULL;
-    pcl_value *r = fut_value_take(pcl_invoke(c->f->run, e->s, args, opts));
+    pcl_value *r;
+    if (pcl_kind_of(args) != PCL_T_MAP || (opts && pcl_kind_of(opts) != PCL_T_MAP)) {
+      r = fail(c, x, pcl_error_new("invoke of '%s': the arguments and options must be objects",
+                                   e->s));
+    } else {
+      r = fut_value_take(pcl_invoke(c->f->run, e->s, args, opts));
+    }
     pcl_release(args);
     pcl_release(opts);
     return r;
@@ -1171,7 +1177,10 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
   case PCL_X_METHOD: {
     pcl_value *self = ev(c, kid(c, x, 0));
     pcl_value *args = ev(c, kid(c, x, 1));
-    pcl_value *r = fut_value_take(pcl_call(c->f->run, e->s, self, args, NULL));
+    pcl_value *r = pcl_kind_of(args) == PCL_T_MAP
+                       ? fut_value_take(pcl_call(c->f->run, e->s, self, args, NULL))
+                       : fail(c, x, pcl_error_new("call of '%s': the arguments must be an object",
+                                                  e->s));
     pcl_release(self);
     pcl_release(args);
     return r;

@@ -27,6 +27,15 @@
 # Cases run from the repository root with relative paths, so diagnostics
 # print `tests/golden/...` paths.
 #
+# The codegen phase also builds and runs the C it compared: it is compiled
+# with `cc -std=c11 -Wall -Wextra -Werror -Iruntime` (CC and CGFLAGS
+# override the compiler and add flags, e.g. sanitizers) and linked with the
+# libpclrt.a beside PCLC; the program runs from the repository root with
+# `--snapshot FILE` and the arguments of `<name>.run-flags`; its stdout must
+# equal `<name>.expected.out`, its stderr `<name>.expected.run-err` (empty
+# without one), its exit status 1 when that file contains "error:" (else 0),
+# and the snapshot `<name>.expected.snapshot.json` when that file exists.
+#
 # Environment:
 #   UPDATE=1    rewrite the expectation files from the actual output and list
 #               the files that changed (review them with `git diff`; CI never
@@ -48,6 +57,7 @@ errors  ast    --dump-ast
 types   types  --dump-types
 check   out    --check
 ir      ir     --dump-ir
+codegen c      -o -
 '
 
 phase_ext() {
@@ -187,6 +197,10 @@ run_case() {
     fi
   fi
 
+  if [ "$phase" = codegen ] && [ -z "$fail" ] && [ "$status" = 0 ]; then
+    run_program "$base" "$out" "$work"
+  fi
+
   if [ -n "$fail" ]; then
     {
       echo "FAIL $case [$phase]"
@@ -198,6 +212,60 @@ run_case() {
   rm -rf "$work"
   : >"$report"
   return 0
+}
+
+# run_program BASE C-FILE WORK: compiles C-FILE, runs it and compares what
+# it prints with BASE's run expectations (see the header); adds to $fail.
+run_program() {
+  local base=$1 cfile=$2 work=$3
+  local rt
+  rt=$(dirname "$pclc")/libpclrt.a
+  cp "$cfile" "$work/prog.c"
+  # shellcheck disable=SC2086 # CGFLAGS is deliberately word-split.
+  if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror ${CGFLAGS:-} -Iruntime "$work/prog.c" "$rt" \
+    -ljansson -lutf8proc -lnettle -lgmp -lm -o "$work/prog" 2>"$work/cc.err"; then
+    note "the generated C does not compile:"
+    note "$(head -c 4000 "$work/cc.err")"
+    return
+  fi
+  local rflags=""
+  if [ -f "$base.run-flags" ]; then
+    rflags=$(tr '\n' ' ' <"$base.run-flags")
+  fi
+  # shellcheck disable=SC2086 # rflags is deliberately word-split.
+  "$work/prog" --snapshot "$work/snapshot.json" $rflags >"$work/run.out" 2>"$work/run.err" </dev/null
+  local rstatus=$?
+  if [ "$UPDATE" = 1 ]; then
+    update_file "$work/run.out" "$base.expected.out" 0
+    update_file "$work/run.err" "$base.expected.run-err" 0 err
+    if [ -f "$work/snapshot.json" ]; then
+      update_file "$work/snapshot.json" "$base.expected.snapshot.json" 0
+    fi
+  fi
+  if ! cmp -s "$base.expected.out" "$work/run.out" 2>/dev/null; then
+    note "program stdout differs from $base.expected.out:"
+    note "$(diff -u --label "$base.expected.out" --label "actual program stdout" "$base.expected.out" "$work/run.out" 2>&1)"
+  fi
+  if [ -f "$base.expected.run-err" ]; then
+    if ! cmp -s "$base.expected.run-err" "$work/run.err"; then
+      note "program stderr differs from $base.expected.run-err:"
+      note "$(diff -u --label "$base.expected.run-err" --label "actual program stderr" "$base.expected.run-err" "$work/run.err")"
+    fi
+  elif [ -s "$work/run.err" ]; then
+    note "unexpected program stderr:"
+    note "$(head -c 4000 "$work/run.err")"
+  fi
+  local want=0
+  if [ -f "$base.expected.run-err" ] && grep -q 'error:' "$base.expected.run-err"; then
+    want=1
+  fi
+  if [ "$rstatus" != "$want" ]; then
+    note "program exit status $rstatus, expected $want"
+  fi
+  if [ -f "$base.expected.snapshot.json" ] && ! cmp -s "$base.expected.snapshot.json" "$work/snapshot.json"; then
+    note "snapshot differs from $base.expected.snapshot.json:"
+    note "$(diff -u --label "$base.expected.snapshot.json" --label "actual snapshot" "$base.expected.snapshot.json" "$work/snapshot.json" 2>&1)"
+  fi
 }
 
 # update_file ACTUAL EXPECTED STATUS [err]: rewrites EXPECTED from ACTUAL and
