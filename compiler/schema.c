@@ -365,8 +365,16 @@ static bool is_hex(char c) {
 
 /* Scans a string starting at its opening quote. */
 static bool scan_string(jscan *j) {
+  /* Bytes that end the fast path: the quote, the backslash and controls. */
+  static const bool special[256] = {
+      [0] = 1,  [1] = 1,  [2] = 1,  [3] = 1,  [4] = 1,  [5] = 1,   [6] = 1,   [7] = 1,  [8] = 1,
+      [9] = 1,  [10] = 1, [11] = 1, [12] = 1, [13] = 1, [14] = 1,  [15] = 1,  [16] = 1, [17] = 1,
+      [18] = 1, [19] = 1, [20] = 1, [21] = 1, [22] = 1, [23] = 1,  [24] = 1,  [25] = 1, [26] = 1,
+      [27] = 1, [28] = 1, [29] = 1, [30] = 1, [31] = 1, ['"'] = 1, ['\\'] = 1};
   const char *p = j->p + 1;
   for (;;) {
+    while (p < j->end && !special[(unsigned char)*p])
+      p++;
     if (p >= j->end)
       return scan_fail(j, j->p, "unterminated string", false);
     unsigned char c = (unsigned char)*p;
