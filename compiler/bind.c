@@ -965,6 +965,25 @@ static bool logical_name(bind_ctx *c, bnd_node *n, const ast_node *a) {
 
 /* -------------------------------------------------------- resources */
 
+/* Returns the package of a type token when no schema set is available
+   (`pkg:mod:Member`, `pkg:Member`, `pkg::Member`; `pulumi:providers:X` is
+   X's), interned, or NULL if the token is malformed. */
+static const char *token_package(bind_ctx *c, const char *token) {
+  const char *p1 = strchr(token, ':');
+  if (!p1 || p1 == token) {
+    return NULL;
+  }
+  const char *p2 = strchr(p1 + 1, ':');
+  const char *member = p2 ? p2 + 1 : p1 + 1;
+  if (!*member || strchr(member, ':')) {
+    return NULL;
+  }
+  if (strncmp(token, "pulumi:providers:", 17) == 0) {
+    return in(c, token + 17);
+  }
+  return intern_n(c->names, token, (size_t)(p1 - token));
+}
+
 /* Resolves the schema of a resource or read: fills the resource's token,
    package and input/output types.  Returns false if the node is unusable. */
 static bool resource_schema(bind_ctx *c, bnd_node *n, const char *version) {
@@ -981,7 +1000,8 @@ static bool resource_schema(bind_ctx *c, bnd_node *n, const char *version) {
   if (st == SCHEMA_ERROR) {
     return false;
   }
-  const char *pkg = c->schemas ? schema_token_package(c->schemas, r->token) : NULL;
+  const char *pkg = c->schemas ? schema_token_package(c->schemas, r->token)
+                                : token_package(c, r->token);
   r->package = pkg;
   r->is_provider = strncmp(r->token, "pulumi:providers:", 17) == 0;
   if (st == SCHEMA_NO_PACKAGE) {
