@@ -566,7 +566,7 @@ static bool custom_resource(const pcl_mock_resource_args *a, const char **id, pc
              IS("nestedobject:index:MapContainer") || IS("nestedobject:index:Target") ||
              IS("module-format:mod_Resource:Resource") ||
              IS("module-format:index_Resource:Resource") ||
-             IS("module-format:nested_Resource:Resource") ||
+             IS("module-format:mod/nested_Resource:Resource") ||
              IS("index-mod:indexMine:Resource") || IS("index-mod:indexMine/nested:Resource")) {
     if (strncmp(t, "names:", 6) == 0 && !CHECK(f_value_bool, true)) {
       return false;
@@ -750,6 +750,14 @@ static bool custom_resource(const pcl_mock_resource_args *a, const char **id, pc
       *state = map1("parameterValue", pcl_str_new_lossy(sb.data, sb.len));
       pcl_strbuf_free(&sb);
       return true;
+    }
+    if (strcmp(t, "sync:index:Block") == 0) {
+      /* The provider's Create joins a barrier of three and waits for the
+       * other two Creates; a mock answers at once and cannot hold a Create
+       * open, so the barrier can never be met. */
+      *err = pcl_error_new("sync:index:Block: the Create barrier needs three Creates in flight "
+                           "at once, which the mock interface cannot hold open");
+      return false;
     }
     *err = pcl_error_new("no test provider behaviour for resource type %s "
                          "(tests/conformance/mocks.c)", t);
@@ -1114,6 +1122,9 @@ static pcl_value *invoke(const char *tok, pcl_value *args, pcl_error **err) {
   return NULL;
 }
 
+static pcl_value *method_of(mk_rec *r, const char *tok, const char *name, pcl_value *args,
+                            pcl_error **err);
+
 /* Answers a method call; args holds the receiver as __self__. */
 static pcl_value *method(const char *tok, pcl_value *args, pcl_error **err) {
   pcl_value *self = get(args, "__self__");
@@ -1126,8 +1137,23 @@ static pcl_value *method(const char *tok, pcl_value *args, pcl_error **err) {
     *err = pcl_error_new("call %s: the receiver cannot be hydrated (getResource)", tok);
     return NULL;
   }
+  /* A method token is "<receiver type>/<method>"; a bare method name is
+   * qualified with the receiver's type. */
   const char *slash = strrchr(tok, '/');
   const char *name = slash ? slash + 1 : tok;
+  pcl_strbuf full = PCL_STRBUF_INIT;
+  if (slash == NULL) {
+    pcl_strbuf_appendf(&full, "%s/%s", r->type, tok);
+    tok = full.data;
+  }
+  pcl_value *res = method_of(r, tok, name, args, err);
+  pcl_strbuf_free(&full);
+  return res;
+}
+
+/* Answers the method tok (named name) of the receiver r. */
+static pcl_value *method_of(mk_rec *r, const char *tok, const char *name, pcl_value *args,
+                            pcl_error **err) {
   if (strcmp(tok, "call:index:Custom/providerValue") == 0) {
     pcl_value *cfg = provider_config(r->provider, "call");
     const char *pv = sget(cfg, "value");
