@@ -254,6 +254,11 @@ static void test_token_resolution(void) {
     if (r)
       CU_ASSERT_STRING_EQUAL(r->token, vectors[i][1]);
   }
+  /* File names with prerelease and build metadata in the version. */
+  schema_package *alpha = schema_find_package(f.s, "alpha", NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(alpha);
+  CU_ASSERT_STRING_EQUAL(alpha->version, "3.0.0-alpha.1.internal+exp.sha.12345678");
+  CU_ASSERT_PTR_EQUAL(schema_find_package(f.s, "alpha", "3.0.0-alpha.1.internal"), alpha);
   schema_resource *p = must_resource(&f, "pulumi:providers:simple");
   CU_ASSERT(p->is_provider);
   CU_ASSERT_STRING_EQUAL(schema_token_package(f.s, "pulumi:providers:simple"), "simple");
