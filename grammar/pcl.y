@@ -113,12 +113,11 @@ static void chain_index(pcl_parse_ctx *ctx, parse_chain *c, ast_node *key, pcl_s
 static void chain_attr_splat(pcl_parse_ctx *ctx, parse_chain *c, pcl_span marker);
 static void chain_full_splat(pcl_parse_ctx *ctx, parse_chain *c, pcl_span marker);
 static ast_node *chain_finish(parse_chain c);
-static ast_node *for_head(pcl_parse_ctx *ctx, ast_name key, ast_name value, const char *in,
-                          pcl_span in_span, ast_node *collection);
+static ast_node *for_head(pcl_parse_ctx *ctx, ast_name key, ast_name value,
+                          ast_node *collection);
 static ast_node *for_finish(pcl_parse_ctx *ctx, ast_node *f, bool is_object, ast_node *first,
                             ast_node *arrow_value, pcl_span value_span, bool grouping,
                             pcl_span group_span, ast_node *cond, pcl_span span);
-static ast_node *for_cond(pcl_parse_ctx *ctx, const char *kw, pcl_span kw_span, ast_node *cond);
 }
 
 %union {
@@ -198,7 +197,7 @@ static ast_node *for_cond(pcl_parse_ctx *ctx, const char *kw, pcl_span kw_span, 
 %type <label> label
 %type <node> attribute block expr unary term template quoted call tuple object obj_item
 %type <node> for_tuple for_object for_head for_arrow for_cond tpart tif tfor tif_open
-%type <node> tfor_open
+%type <node> tfor_open tfor_head
 %type <str> fname
 %type <chain> postfix
 %type <flag> for_group
@@ -446,16 +445,16 @@ object
       }
   ;
 
-/* After an error in an item, parsing resumes at the next separator.  Only
- * a newline re-enables error messages at once: the `}` or `,` found while
- * skipping may belong to an object nested in the erroneous item. */
+/* After an error in an item, parsing resumes at the next separator; errors
+ * are reported again once three tokens have been read (bison's rule), so a
+ * value continued on the next line does not produce a second error. */
 ob_open
   : %empty                  { $$ = (parse_list){0}; }
   | ob_open NEWLINE         { $$ = $1; }
   | ob_item COMMA           { $$ = $1; }
   | ob_item NEWLINE         { $$ = $1; }
   | ob_open error COMMA     { $$ = $1; }
-  | ob_open error NEWLINE   { $$ = $1; yyerrok; }
+  | ob_open error NEWLINE   { $$ = $1; }
   ;
 
 ob_item
@@ -500,10 +499,43 @@ for_object
   ;
 
 for_head
-  : IDENT IDENT expr
-      { $$ = for_head(ctx, (ast_name){NULL, @1}, (ast_name){$1, @1}, $2, @2, $3); }
-  | IDENT COMMA IDENT IDENT expr
-      { $$ = for_head(ctx, (ast_name){$1, @1}, (ast_name){$3, @3}, $4, @4, $5); }
+  : IDENT for_in expr
+      { $$ = for_head(ctx, (ast_name){NULL, @1}, (ast_name){$1, @1}, $3); }
+  | IDENT COMMA IDENT for_in expr
+      { $$ = for_head(ctx, (ast_name){$1, @1}, (ast_name){$3, @3}, $5); }
+  ;
+
+/* The keyword `in` (an identifier anywhere else); anything else there is
+ * reported at once and skipped by the enclosing bracket's recovery. */
+for_in
+  : IDENT
+      {
+        if ($1 != ctx->kw_in) {
+          lex_error_at(ctx, @1,
+                       "Invalid 'for' expression: For expression requires the 'in' keyword "
+                       "after its name declarations.");
+          YYERROR;
+        }
+      }
+  ;
+
+tfor_head
+  : IDENT tfor_in expr
+      { $$ = for_head(ctx, (ast_name){NULL, @1}, (ast_name){$1, @1}, $3); }
+  | IDENT COMMA IDENT tfor_in expr
+      { $$ = for_head(ctx, (ast_name){$1, @1}, (ast_name){$3, @3}, $5); }
+  ;
+
+tfor_in
+  : IDENT
+      {
+        if ($1 != ctx->kw_in) {
+          lex_error_at(ctx, @1,
+                       "Invalid 'for' directive: For directive requires the 'in' keyword after "
+                       "its name declarations.");
+          YYERROR;
+        }
+      }
   ;
 
 for_arrow
@@ -518,7 +550,20 @@ for_group
 
 for_cond
   : %empty                  { $$ = NULL; }
-  | IDENT expr              { $$ = for_cond(ctx, $1, @1, $2); }
+  | for_if expr             { $$ = $2; }
+  ;
+
+/* Only `if` may follow the result expression. */
+for_if
+  : IDENT
+      {
+        if ($1 != ctx->kw_if) {
+          lex_error_at(ctx, @1,
+                       "Invalid 'for' expression: Extra characters after the end of the 'for' "
+                       "expression.");
+          YYERROR;
+        }
+      }
   ;
 
 /* ------------------------------------------------------------- templates */
@@ -608,7 +653,7 @@ tfor
   ;
 
 tfor_open
-  : D_FOR for_head TCLOSE
+  : D_FOR tfor_head TCLOSE
       {
         $$ = node(ctx, AST_TEMPLATE_FOR, @$);
         $$->tfor.key = $2->for_expr.key_var;
@@ -831,12 +876,8 @@ static ast_node *chain_finish(parse_chain c) {
   return c.node;
 }
 
-static ast_node *for_head(pcl_parse_ctx *ctx, ast_name key, ast_name value, const char *in,
-                          pcl_span in_span, ast_node *collection) {
-  if (in != ctx->kw_in)
-    lex_error_at(ctx, in_span,
-                 "Invalid 'for' expression: For expression requires the 'in' keyword after its "
-                 "name declarations.");
+static ast_node *for_head(pcl_parse_ctx *ctx, ast_name key, ast_name value,
+                          ast_node *collection) {
   if (ctx->clamp) {
     key.span = ctx->where;
     value.span = ctx->where;
@@ -846,14 +887,6 @@ static ast_node *for_head(pcl_parse_ctx *ctx, ast_name key, ast_name value, cons
   f->for_expr.value_var = value;
   f->for_expr.collection = collection;
   return f;
-}
-
-static ast_node *for_cond(pcl_parse_ctx *ctx, const char *kw, pcl_span kw_span, ast_node *cond) {
-  if (kw != ctx->kw_if)
-    lex_error_at(ctx, kw_span,
-                 "Invalid 'for' expression: Extra characters after the end of the 'for' "
-                 "expression; only an 'if' clause may follow the result expression.");
-  return cond;
 }
 
 static ast_node *for_finish(pcl_parse_ctx *ctx, ast_node *f, bool is_object, ast_node *first,
@@ -928,9 +961,44 @@ static lex_frame_kind innermost_sequence(pcl_parse_ctx *ctx) {
   return LEX_INTERP;
 }
 
+/* Returns the token that opened the innermost construct being parsed: the
+ * accessing symbol of the topmost state on the parser's stack entered by an
+ * opening token, or with `separators` also by `?`, `:`, `,` or `=>` (YYEOF
+ * at the bottom, state 0). */
+static yysymbol_kind_t innermost_opener(const yypcontext_t *yyctx, bool separators) {
+  for (const yy_state_t *p = yyctx->yyssp;; p--) {
+    yysymbol_kind_t s = YY_ACCESSING_SYMBOL(*p);
+    switch (s) {
+    case YYSYMBOL_QUESTION:
+    case YYSYMBOL_COLON:
+    case YYSYMBOL_COMMA:
+    case YYSYMBOL_ARROW:
+      if (separators)
+        return s;
+      break;
+    case YYSYMBOL_LPAREN:
+    case YYSYMBOL_LBRACK:
+    case YYSYMBOL_LBRACE:
+    case YYSYMBOL_EQ:
+    case YYSYMBOL_TINTERP:
+    case YYSYMBOL_D_IF:
+    case YYSYMBOL_D_FOR:
+    case YYSYMBOL_FOR:
+      return s;
+    default:
+      break;
+    }
+    if (*p == 0)
+      return YYSYMBOL_YYEOF;
+  }
+}
+
 /* Chooses HCL's wording for the common situations, identified by the set of
- * tokens the parser would have accepted. */
-static const char *classify(pcl_parse_ctx *ctx, yysymbol_kind_t la, const bool *has) {
+ * tokens the parser would have accepted and the construct being parsed. */
+static const char *classify(pcl_parse_ctx *ctx, yysymbol_kind_t la, const bool *has,
+                            const yypcontext_t *yyctx) {
+  yysymbol_kind_t opener = innermost_opener(yyctx, true);
+  yysymbol_kind_t scope = innermost_opener(yyctx, false);
   switch (la) {
   case YYSYMBOL_D_ELSE:
     if (has[YYSYMBOL_D_ENDFOR])
@@ -995,6 +1063,11 @@ static const char *classify(pcl_parse_ctx *ctx, yysymbol_kind_t la, const bool *
   if (has[YYSYMBOL_NEWLINE] && !has[YYSYMBOL_IDENT] && !expression_end && !has[YYSYMBOL_COMMA])
     return "Missing newline after block definition: A block definition must end with a "
            "newline.";
+  if (expression_end && has[YYSYMBOL_COLON] && opener == YYSYMBOL_QUESTION)
+    return "Missing false expression in conditional: The conditional operator (...?...:...) "
+           "requires a false expression, delimited by a colon.";
+  if (expression_end && scope == YYSYMBOL_FOR && (has[YYSYMBOL_RBRACK] || has[YYSYMBOL_RBRACE]))
+    return "Invalid 'for' expression: Extra characters after the end of the 'for' expression.";
   if (expression_end) {
     if (has[YYSYMBOL_NEWLINE] && has[YYSYMBOL_COMMA])
       return "Missing attribute separator: Expected a newline or comma to mark the beginning "
@@ -1066,7 +1139,7 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
   /* The scanner ends the last line of a file with an empty newline token. */
   if (la == YYSYMBOL_NEWLINE && at.start == at.end)
     la = YYSYMBOL_YYEOF;
-  const char *msg = classify(ctx, la, has);
+  const char *msg = classify(ctx, la, has, yyctx);
   if (msg) {
     lex_error_at(ctx, at, "%s", msg);
     return 0;
