@@ -178,6 +178,78 @@ static bnd_attr *new_attrs(bind_ctx *c, size_t n) {
 
 /* ------------------------------------------------------ package blocks */
 
+/* Returns NULL if v is a semantic version (MAJOR.MINOR.PATCH with optional
+   -prerelease and +build parts), else the reason it is not. */
+static const char *semver_problem(const char *v) {
+  const char *p = v;
+  for (int part = 0; part < 3; part++) {
+    if (part > 0) {
+      if (*p != '.') {
+        return "expected MAJOR.MINOR.PATCH";
+      }
+      p++;
+    }
+    if (!(*p >= '0' && *p <= '9')) {
+      return "expected MAJOR.MINOR.PATCH";
+    }
+    if (*p == '0' && p[1] >= '0' && p[1] <= '9') {
+      return "leading zeros are not allowed";
+    }
+    while (*p >= '0' && *p <= '9') {
+      p++;
+    }
+  }
+  if (*p == '-' || *p == '+') {
+    const char *q = p + 1;
+    if (!*q) {
+      return "empty pre-release or build part";
+    }
+    for (; *q; q++) {
+      bool ok = (*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+                *q == '-' || *q == '.' || *q == '+';
+      if (!ok) {
+        return "invalid character in pre-release or build part";
+      }
+    }
+    return NULL;
+  }
+  return *p ? "unexpected text after the version" : NULL;
+}
+
+/* Returns true if s is standard base64 (with padding). */
+static bool is_base64(const char *s) {
+  size_t n = strlen(s), pad = 0;
+  if (n % 4 != 0) {
+    return false;
+  }
+  for (size_t i = 0; i < n; i++) {
+    char ch = s[i];
+    if (ch == '=') {
+      pad++;
+      if (i < n - 2) {
+        return false;
+      }
+    } else if (pad || !((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+                         (ch >= '0' && ch <= '9') || ch == '+' || ch == '/')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Returns true if s looks like an absolute URL (`scheme://...`). */
+static bool is_url(const char *s) {
+  const char *p = s;
+  if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))) {
+    return false;
+  }
+  while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+         *p == '+' || *p == '-' || *p == '.') {
+    p++;
+  }
+  return p[0] == ':' && p[1] == '/' && p[2] == '/' && p[3] != '\0';
+}
+
 static void bind_packages(bind_ctx *c, const ast_program *prog) {
   bnd_program *p = c->st->prog;
   size_t total = 0;
@@ -245,8 +317,21 @@ static void bind_packages(bind_ctx *c, const ast_program *prog) {
               }
               pk.param_name = v;
             } else if (strcmp(an, "version") == 0) {
+              const char *why = semver_problem(v);
+              if (why) {
+                diag_error(c->diag, pa->attribute.value->span,
+                           "invalid version \"%s\" of parameterization for package \"%s\": %s", v,
+                           pk.name ? pk.name : "", why);
+                bad = true;
+              }
               pk.param_version = v;
             } else if (strcmp(an, "value") == 0) {
+              if (!is_base64(v)) {
+                diag_error(c->diag, pa->attribute.value->span,
+                           "invalid base64 encoded value for parameterization of \"%s\": %s",
+                           pk.name ? pk.name : "", "illegal base64 data");
+                bad = true;
+              }
               pk.param_value = v;
             } else {
               diag_error(c->diag, pa->attribute.name.span, "unsupported attribute '%s'", an);
@@ -263,10 +348,31 @@ static void bind_packages(bind_ctx *c, const ast_program *prog) {
           continue;
         }
         if (strcmp(an, "baseProviderName") == 0) {
+          bool ok = *v != '\0';
+          for (const char *q = v; *q && ok; q++) {
+            ok = (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') ||
+                 *q == '-' || *q == '_';
+          }
+          if (!ok) {
+            diag_error(c->diag, a->attribute.value->span,
+                       "invalid base provider name for package: \"%s\" is not a package name", v);
+            bad = true;
+          }
           pk.name = in(c, v);
         } else if (strcmp(an, "baseProviderVersion") == 0) {
+          const char *why = semver_problem(v);
+          if (why) {
+            diag_error(c->diag, a->attribute.value->span,
+                       "invalid baseProviderVersion \"%s\" for package: %s", v, why);
+            bad = true;
+          }
           pk.version = v;
         } else if (strcmp(an, "baseProviderDownloadUrl") == 0) {
+          if (!is_url(v)) {
+            diag_error(c->diag, a->attribute.value->span, "invalid download URL for package: %s",
+                       v);
+            bad = true;
+          }
           pk.download_url = v;
         } else {
           diag_error(c->diag, a->attribute.name.span, "unsupported attribute '%s'", an);

@@ -1,0 +1,3 @@
+package {
+  baseProviderName = "my package"
+}

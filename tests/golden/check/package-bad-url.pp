@@ -1,0 +1,4 @@
+package {
+  baseProviderName        = "simple"
+  baseProviderDownloadUrl = "not a url"
+}
