@@ -1121,6 +1121,7 @@ static bool resource_schema(bind_ctx *c, bnd_node *n, const char *version) {
     return true;
   }
   r->typed = true;
+  r->schema = sr;
   r->canonical = sr->token;
   r->is_component = sr->is_component;
   r->is_provider = sr->is_provider;

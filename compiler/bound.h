@@ -177,7 +177,16 @@ struct bnd_expr {
       size_t nargs;
       bool expand_final; /* `f(xs...)`. */
       bnd_var *error_var; /* RECOVER: the `error` variable. */
-      const char *token;  /* INVOKE: the function token; METHOD: method name. */
+      const char *token;  /* INVOKE: the function token as written; METHOD: the
+                             method name. */
+      /* INVOKE, METHOD: the schema function (canonical token, inputs,
+         secrets), or NULL when the package has no schema. */
+      const struct schema_function *function;
+      /* INVOKE of a function with multi-argument inputs written
+         positionally: the input name of each argument after the token
+         (`npositional` of them; an extra last argument is the options). */
+      const char *const *positional;
+      size_t npositional;
     } call;
     /* TUPLE. */
     struct {
@@ -239,6 +248,9 @@ typedef struct bnd_resource {
   const char *canonical; /* Canonical token (the schema's when known). */
   const char *package;   /* Package name (provider package for providers). */
   bool typed;            /* A schema described the resource. */
+  /* The schema resource (inputs, outputs, secrets, defaults,
+     replaceOnChanges), or NULL when untyped. */
+  const struct schema_resource *schema;
   bool is_provider;      /* pulumi:providers:<pkg>. */
   bool is_component;     /* The schema marks it as a (remote) component. */
   const ty *input_type;  /* object of the accepted inputs, or NULL when untyped. */

@@ -923,6 +923,7 @@ static bnd_expr *call_invoke(bind_ctx *c, const bind_scope *s, const ast_node *n
     e->type = ty_dynamic(c->ty);
     return e;
   }
+  e->call.function = fn;
   /* Typed invoke: the output form (the language host prefers it) when the
      function has a return type, else the plain form. */
   bool output_form = fn->has_return;
@@ -941,6 +942,8 @@ static bnd_expr *call_invoke(bind_ctx *c, const bind_scope *s, const ast_node *n
     }
     /* Positional arguments: one per multi-argument input, then options. */
     size_t npos = e->call.nargs - 1;
+    e->call.positional = fn->multi_args;
+    e->call.npositional = npos < fn->nmulti_args ? npos : fn->nmulti_args;
     bool ok = true;
     for (size_t i = 0; i < npos; i++) {
       bnd_expr *a = e->call.args[1 + i];
@@ -1030,6 +1033,7 @@ static bnd_expr *call_method(bind_ctx *c, const bind_scope *s, const ast_node *n
                e->call.token);
     return poison(c, e);
   }
+  e->call.function = fn;
   const ty *args_t = schema_function_args_type(c->schemas, fn, true);
   if (!check_input(c, e->call.args[2], args_t)) {
     return poison(c, e);
