@@ -65,35 +65,35 @@ typedef struct lex_frame {
   bool flush;         /* Written `<<-`: trim common indentation at the end. */
   bool start_of_line; /* The next piece starts a line (HCL's StartOfLine). */
   const char *marker; /* The closing marker identifier (borrowed from the source). */
-  uint32_t marker_len;
+  uint32_t marker_len; /* Its length in bytes. */
   lex_seg *segs;      /* Every piece of the body so far (owned, xmalloc). */
-  size_t nsegs, capsegs;
+  size_t nsegs, capsegs; /* Pieces used and allocated. */
 } lex_frame;
 
 /* The scanner's and parser's shared context (flex's extra data and bison's
  * parse-param). */
 typedef struct pcl_lexer {
-  parse_env *env;
+  parse_env *env;      /* Arena, intern table, sources, diagnostics (borrowed). */
   uint32_t file;       /* Source id for spans. */
   const char *text;    /* The scanned text (borrowed). */
   size_t len;          /* Its length. */
   uint32_t base;       /* Span offset of text[0]. */
   bool clamp;          /* Give every span the value `where` (see parse.h). */
-  pcl_span where;
+  pcl_span where;      /* The span every node gets when clamp is set. */
   size_t pos;          /* Offset in text just past the current token. */
   size_t tok_start;    /* Offset in text of the current token. */
   lex_frame *frames;   /* Open frames, innermost last (owned). */
-  size_t nframes, capframes;
+  size_t nframes, capframes; /* Frames open and allocated. */
   int start_token;     /* Token to return first (selects file or expression). */
   int last_token;      /* The token most recently returned. */
   const char *last_ident; /* The text of the last identifier returned. */
   bool expect_for;     /* The next identifier `for` starts a for expression. */
   /* The literal run being scanned (at most one at a time). */
-  bool in_run;
+  bool in_run;         /* Literal text has been read since the last sequence. */
   bool run_ltrim;      /* Strip leading white space when the run ends. */
   uint32_t run_start;  /* Offset of the run's first byte. */
   char *buf;           /* Decoded bytes of a quoted run (owned, reused). */
-  size_t buflen, bufcap;
+  size_t buflen, bufcap; /* Bytes used and allocated in buf. */
   ast_node *run_node;  /* The heredoc literal node being built. */
   /* Error state. */
   size_t errors;       /* Errors reported for this input. */
@@ -154,23 +154,26 @@ void lex_check_number(pcl_lexer *lx, const char *text, size_t n);
 /* Reports the error for a character that cannot start a token. */
 void lex_invalid_char(pcl_lexer *lx, const char *s, size_t n);
 
-/* Quoted-template literal runs: bytes are decoded into lx->buf. */
+/* Starts a literal run of a quoted template at the current token, taking
+ * over a pending `~}` strip; the decoded bytes collect in lx->buf. */
 void lex_run_begin(pcl_lexer *lx);
+/* Appends n decoded bytes (copied from s) to the current run. */
 void lex_run_append(pcl_lexer *lx, const char *s, size_t n);
 /* Decodes the escape sequence at s (n bytes, starting with a backslash). */
 void lex_run_escape(pcl_lexer *lx, const char *s, size_t n);
 /* Ends the quoted run at offset `end`; rtrim strips trailing white space
- * (a following `${~`).  Returns the finished literal node. */
+ * (a following `${~`).  Returns the finished literal node (arena). */
 ast_node *lex_run_end_quoted(pcl_lexer *lx, size_t end, bool rtrim);
 
 /* Heredocs. */
-/* Adds a literal piece [start, start+n) (or the static text s) to the
- * innermost heredoc, starting a run when none is open. */
+/* Adds the literal piece s[0..n) (borrowed: source text or a static
+ * string) to the innermost heredoc, starting a run when none is open. */
 void lex_heredoc_piece(pcl_lexer *lx, const char *s, size_t n);
 /* Records a sequence (interpolation or directive) in the innermost heredoc;
  * rtrim strips trailing white space of the piece just before it. */
 void lex_heredoc_sequence(pcl_lexer *lx, bool rtrim);
-/* Ends the heredoc run at offset `end` and returns its node. */
+/* Ends the heredoc run at offset `end` and returns its node (arena); the
+ * node's text is set by lex_heredoc_finish. */
 ast_node *lex_run_end_heredoc(pcl_lexer *lx, size_t end);
 /* True when line (n bytes, without its line break) is the closing marker of
  * the innermost heredoc. */
