@@ -495,8 +495,14 @@ static void complete_other(pcl_future *f, void *data) {
   free(p);
 }
 
-static void emb_invoke_or_call(emb *e, const char *token, pcl_value *args, bool is_call,
+static void emb_invoke_or_call(emb *e, const pcl_invoke_request *req, bool is_call,
                                pcl_engine_cb cb, void *data) {
+  const char *token = req->token;
+  pcl_value *args = req->args;
+  if (!is_call && req->provider == NULL) {
+    /* Like a resource, an invoke without a provider uses the default one. */
+    free(default_provider(e, token, req->version, req->plugin_download_url));
+  }
   pending *p = pcl_xcalloc(1, sizeof *p);
   p->e = e;
   p->ecb = cb;
@@ -532,16 +538,14 @@ static void emb_invoke_or_call(emb *e, const char *token, pcl_value *args, bool 
   pcl_sched_post(complete_other, p);
 }
 
-static void emb_invoke(pcl_engine *eng, const char *token, pcl_value *args, const char *provider,
-                       pcl_engine_cb cb, void *data) {
-  (void)provider;
-  emb_invoke_or_call((emb *)eng, token, args, false, cb, data);
+static void emb_invoke(pcl_engine *eng, const pcl_invoke_request *req, pcl_engine_cb cb,
+                       void *data) {
+  emb_invoke_or_call((emb *)eng, req, false, cb, data);
 }
 
-static void emb_call(pcl_engine *eng, const char *token, pcl_value *args, const char *provider,
-                     pcl_engine_cb cb, void *data) {
-  (void)provider;
-  emb_invoke_or_call((emb *)eng, token, args, true, cb, data);
+static void emb_call(pcl_engine *eng, const pcl_invoke_request *req, pcl_engine_cb cb,
+                     void *data) {
+  emb_invoke_or_call((emb *)eng, req, true, cb, data);
 }
 
 static void emb_register_outputs(pcl_engine *eng, const char *urn, pcl_value *outputs,

@@ -1077,10 +1077,12 @@ pcl_future *pcl_read_resource(pcl_run *run, const pcl_resource_decl *decl, const
  * component object with those outputs. */
 pcl_future *pcl_register_component_outputs(pcl_run *run, pcl_future *component,
                                            pcl_value *outputs);
-/* Invokes the provider function token with args (a MAP, may hold futures)
- * and options (MAP with provider, parent, dependsOn, version,
- * pluginDownloadUrl; or NULL).  Returns the future (owned) of the result
- * MAP, an output carrying the arguments' dependencies. */
+/* Invokes the provider function token with args (a MAP, or a future of
+ * one; may hold futures) and options (MAP with provider, parent, dependsOn,
+ * version, pluginDownloadUrl; or NULL; pclc passes the package version from
+ * the schema as "version").  Returns the future (owned) of the result MAP,
+ * an output carrying the arguments' and dependsOn's dependencies, secret
+ * when an argument is; unknown when an argument is (preview). */
 pcl_future *pcl_invoke(pcl_run *run, const char *token, pcl_value *args, pcl_value *options);
 /* Calls the method token on the resource object self (a value or future)
  * with args; returns the future of the result MAP (owned). */
@@ -1111,6 +1113,16 @@ typedef struct pcl_resource_request {
   pcl_value *options;        /* MAP of recorded options (see docs/snapshot.md). */
 } pcl_resource_request;
 
+/* An invoke or a method call. */
+typedef struct pcl_invoke_request {
+  const char *token;         /* Function or method token. */
+  pcl_value *args;           /* MAP; nested SECRET and RESOURCE kept; a call
+                                has its receiver as "__self__". */
+  const char *provider;      /* Provider reference "<urn>::<id>", or NULL. */
+  const char *version;       /* Package version (invoke option), or NULL. */
+  const char *plugin_download_url; /* Download URL (invoke option), or NULL. */
+} pcl_invoke_request;
+
 /* The answer to a registration. */
 typedef struct pcl_resource_result {
   const char *urn;     /* The URN. */
@@ -1131,13 +1143,10 @@ typedef struct pcl_engine_ops {
   /* Registers or reads a resource. */
   void (*register_resource)(pcl_engine *e, const pcl_resource_request *req, pcl_resource_cb cb,
                             void *data);
-  /* Invokes a function (token, args MAP with nested SECRET/UNKNOWN, provider
-   * reference or NULL). */
-  void (*invoke)(pcl_engine *e, const char *token, pcl_value *args, const char *provider,
-                 pcl_engine_cb cb, void *data);
-  /* Calls a method; args holds "__self__" as a RESOURCE. */
-  void (*call)(pcl_engine *e, const char *token, pcl_value *args, const char *provider,
-               pcl_engine_cb cb, void *data);
+  /* Invokes a function. */
+  void (*invoke)(pcl_engine *e, const pcl_invoke_request *req, pcl_engine_cb cb, void *data);
+  /* Calls a method. */
+  void (*call)(pcl_engine *e, const pcl_invoke_request *req, pcl_engine_cb cb, void *data);
   /* Registers the outputs (MAP) of the resource urn (the stack or a
    * component). */
   void (*register_outputs)(pcl_engine *e, const char *urn, pcl_value *outputs, pcl_engine_cb cb,

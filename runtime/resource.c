@@ -738,26 +738,36 @@ static void op_done(void *data, pcl_value *result, const pcl_error *err) {
   op_free(o);
 }
 
-/* Collects the waitset's settled values into a MAP named by keys. */
-static pcl_value *wire_map(waitset *w, pcl_value *keys_of, size_t first, pcl_deps **deps,
-                           bool *secret) {
-  pcl_mapbuf mb = PCL_MAPBUF_INIT;
-  for (size_t i = 0; i < pcl_len(keys_of); i++) {
-    pcl_future *f = w->f[first + i];
-    pcl_value *v = wire_value(f);
-    *secret = *secret || pcl_has_secret(v);
-    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(keys_of, i)), collapse(v));
-    pcl_release(v);
-    pcl_deps *u = pcl_deps_union(*deps, pcl_future_deps(f));
-    pcl_deps_release(*deps);
-    *deps = u;
+/* Returns the settled arguments of f as a MAP for a request (owned), with
+ * *secret set when they hold a secret; NULL with *err when they are not an
+ * object.  A wholly unknown argument value gives UNKNOWN. */
+static pcl_value *args_map(pcl_future *f, const char *what, const char *token, bool *secret,
+                           pcl_error **err) {
+  pcl_value *v = wire_value(f);
+  *secret = pcl_has_secret(v);
+  pcl_value *plain = v;
+  while (pcl_kind_of(plain) == PCL_T_SECRET) {
+    plain = pcl_secret_inner(plain);
   }
-  return pcl_mapbuf_finish(&mb);
+  pcl_value *r = NULL;
+  if (pcl_kind_of(plain) == PCL_T_UNKNOWN) {
+    r = pcl_unknown();
+  } else if (pcl_kind_of(plain) == PCL_T_NULL) {
+    r = pcl_map_of(NULL, NULL, 0);
+  } else if (pcl_kind_of(plain) == PCL_T_MAP) {
+    r = collapse(plain);
+  } else {
+    *err = pcl_error_new("%s '%s': the arguments must be an object, not a %s", what, token,
+                         pcl_kind_name(pcl_kind_of(plain)));
+  }
+  pcl_release(v);
+  return r;
 }
 
+/* The slots of an operation's waitset: the receiver (calls and component
+ * outputs), then the arguments, then the options. */
 typedef struct opstart {
   op *o;             /* The operation. */
-  pcl_value *args;   /* The program's argument MAP (owned). */
   bool has_self;     /* f[0] is the receiver (call) or component (outputs). */
 } opstart;
 
@@ -766,8 +776,11 @@ static void op_send(waitset *w) {
   op *o = s->o;
   pcl_run *run = o->run;
   size_t first = s->has_self ? 1 : 0;
-  size_t n = pcl_len(s->args);
   pcl_future *bad = waitset_failed(w);
+  static const char *const what[] = {"invoke of", "call of", "registering the outputs of"};
+  pcl_error *err = NULL;
+  bool secret = false;
+  pcl_value *args = NULL;
   if (run->error) {
     pcl_future_mark_handled(o->result);
     pcl_future_reject(o->result, run->error);
@@ -775,14 +788,29 @@ static void op_send(waitset *w) {
   } else if (bad) {
     op_fail(o, pcl_error_copy(pcl_future_error(bad)));
     op_free(o);
+  } else if ((args = args_map(w->f[first], what[o->what], o->token, &secret, &err)) == NULL) {
+    op_fail(o, err);
+    op_free(o);
   } else {
-    bool secret = false;
-    pcl_value *args = wire_map(w, s->args, first, &o->deps, &secret);
-    pcl_value *opts = pcl_future_value(w->f[first + n]);
+    pcl_deps_release(o->deps);
+    o->deps = pcl_deps_retain(pcl_future_deps(w->f[first]));
+    pcl_value *opts = pcl_future_value(w->f[first + 1]);
     pcl_value *depends = opt_urns(opts, "dependsOn", &o->deps);
     pcl_release(depends);
     pcl_value *prov = opts ? pcl_map_get_cstr(opts, "provider") : NULL;
     char *provider = prov ? provider_ref(prov) : NULL;
+    pcl_value *ver = opts ? pcl_map_get_cstr(opts, "version") : NULL;
+    pcl_value *url = opts ? pcl_map_get_cstr(opts, "pluginDownloadUrl") : NULL;
+    if (url == NULL && opts) {
+      url = pcl_map_get_cstr(opts, "pluginDownloadURL");
+    }
+    pcl_invoke_request req = {
+        .token = o->token,
+        .args = args,
+        .provider = provider,
+        .version = ver && pcl_kind_of(ver) == PCL_T_STRING ? pcl_str_data(ver) : NULL,
+        .plugin_download_url = url && pcl_kind_of(url) == PCL_T_STRING ? pcl_str_data(url) : NULL,
+    };
     if (o->what == 2) {
       /* Component outputs: the receiver is the component object. */
       pcl_value *comp = pcl_future_value(w->f[0]);
@@ -814,25 +842,27 @@ static void op_send(waitset *w) {
         }
         pcl_mapbuf_put_cstr(&mb, "__self__", ref);
         pcl_value *with_self = pcl_mapbuf_finish(&mb);
-        run->engine->ops->call(run->engine, o->token, with_self, provider, op_done, o);
+        req.args = with_self;
+        run->engine->ops->call(run->engine, &req, op_done, o);
         pcl_release(with_self);
       } else {
-        run->engine->ops->invoke(run->engine, o->token, args, provider, op_done, o);
+        run->engine->ops->invoke(run->engine, &req, op_done, o);
       }
     }
     free(provider);
     pcl_release(args);
   }
-  pcl_release(s->args);
   free(s);
 }
 
 static pcl_future *op_start(pcl_run *run, int what, const char *token, pcl_value *self,
                             pcl_future *self_f, pcl_value *args, pcl_value *options) {
   op *o = pcl_xcalloc(1, sizeof *o);
-  static const char *const kinds[] = {"invoke", "call", "outputs of"};
+  static const char *const kinds[] = {"invoke '", "call '", "outputs of '"};
   pcl_strbuf label = PCL_STRBUF_INIT;
-  pcl_strbuf_appendf(&label, "%s '%s'", kinds[what], token);
+  pcl_strbuf_append_cstr(&label, kinds[what]);
+  pcl_strbuf_append_cstr(&label, token);
+  pcl_strbuf_append_char(&label, '\'');
   o->run = run;
   o->what = what;
   o->token = pcl_xstrdup(token);
@@ -840,19 +870,16 @@ static pcl_future *op_start(pcl_run *run, int what, const char *token, pcl_value
   pcl_strbuf_free(&label);
   opstart *s = pcl_xmalloc(sizeof *s);
   s->o = o;
-  s->args = pcl_retain(args ? args : &empty_map);
   s->has_self = self != NULL || self_f != NULL;
-  size_t first = s->has_self ? 1 : 0, n = pcl_len(s->args);
-  waitset *w = waitset_new(first + n + 1, op_send, s);
+  size_t first = s->has_self ? 1 : 0;
+  waitset *w = waitset_new(first + 2, op_send, s);
   if (self_f) {
     w->f[0] = pcl_future_retain(self_f);
   } else if (self) {
     w->f[0] = pcl_future_await_deep(self);
   }
-  for (size_t i = 0; i < n; i++) {
-    w->f[first + i] = pcl_future_await_deep(pcl_map_val_at(s->args, i));
-  }
-  w->f[first + n] = pcl_future_await_deep(options ? options : &empty_map);
+  w->f[first] = pcl_future_await_deep(args ? args : &empty_map);
+  w->f[first + 1] = pcl_future_await_deep(options ? options : &empty_map);
   pcl_future *result = pcl_future_retain(o->result);
   waitset_start(w);
   return result;
@@ -874,6 +901,18 @@ pcl_future *pcl_register_component_outputs(pcl_run *run, pcl_future *component,
 
 void pcl_export(pcl_run *run, const char *name, pcl_value *value) {
   pcl_mapbuf_put_cstr(&run->exports, name, pcl_retain(value));
+}
+
+/* Collects the settled values of w's futures into a MAP with the keys of
+ * keys_of (owned); resource objects are collapsed into references. */
+static pcl_value *wire_map(waitset *w, pcl_value *keys_of) {
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < pcl_len(keys_of); i++) {
+    pcl_value *v = wire_value(w->f[i]);
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(keys_of, i)), collapse(v));
+    pcl_release(v);
+  }
+  return pcl_mapbuf_finish(&mb);
 }
 
 /* The stack's outputs are the exports, registered together. */
@@ -911,10 +950,7 @@ static void stack_outputs_send(waitset *w) {
     pcl_future_mark_handled(so->result);
     pcl_future_reject(so->result, run->error);
   } else {
-    pcl_deps *deps = NULL;
-    bool secret = false;
-    pcl_value *outs = wire_map(w, so->names, 0, &deps, &secret);
-    pcl_deps_release(deps);
+    pcl_value *outs = wire_map(w, so->names);
     run->inflight++;
     pcl_future_retain(so->result);
     run->engine->ops->register_outputs(run->engine, run->stack_urn, outs, stack_outputs_done, so);

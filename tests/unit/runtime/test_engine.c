@@ -204,7 +204,20 @@ static void tour_start(pcl_run *run) {
   /* An invoke whose argument depends on a resource, and a call. */
   pcl_future *pv = pcl_future_attr(parent, "value");
   pcl_value *iargs = obj("value", fv(pv), NULL);
-  pcl_future *inv = pcl_invoke(run, "simple:index:getThing", iargs, NULL);
+  pcl_value *iopts = obj("version", pcl_str_from_cstr("2.0.0"), NULL);
+  pcl_future *inv = pcl_invoke(run, "simple:index:getThing", iargs, iopts);
+  pcl_release(iopts);
+  /* An invoke whose arguments are a future of an object works too. */
+  pcl_future *argsf = pcl_future_resolved(PCL_OUTPUT, iargs, 0, NULL);
+  pcl_value *argsv = fv(argsf);
+  pcl_value *iopts2 = obj("version", pcl_str_from_cstr("2.0.0"), NULL);
+  pcl_future *inv2 = pcl_invoke(run, "simple:index:getThing", argsv, iopts2);
+  export_take(run, "invoked2", fv(inv2));
+  pcl_future_release(inv2);
+  pcl_future_release(argsf);
+  pcl_release(argsv);
+  pcl_release(iopts2);
+
   export_take(run, "invoked", fv(inv));
   pcl_value *self = fv(remote);
   pcl_value *cargs = obj("prefix", pcl_str_from_cstr("foo-"), NULL);
@@ -248,6 +261,9 @@ static void test_tour(void) {
                                 "  },\n"
                                 "  \"componentOutput\": true,\n"
                                 "  \"invoked\": {\n"
+                                "    \"r\": 1\n"
+                                "  },\n"
+                                "  \"invoked2\": {\n"
                                 "    \"r\": 1\n"
                                 "  },\n"
                                 "  \"readValue\": true,\n"
@@ -300,6 +316,13 @@ static void test_tour(void) {
   snprintf(want, sizeof want, "%spulumi:providers:simple::prov::", pfx);
   CU_ASSERT_NSTRING_EQUAL(sget(find_res(snap, "comp2-res"), "provider", NULL), want, strlen(want));
   CU_ASSERT_NSTRING_EQUAL(sget(find_res(snap, "comp3-res"), "provider", NULL), want, strlen(want));
+  /* The invokes used the default provider of their version: no other
+   * simple provider was made. */
+  size_t nsimple = 0;
+  for (size_t i = 0; i < pcl_len(list); i++) {
+    nsimple += strcmp(sget(pcl_list_at(list, i), "type", NULL), "pulumi:providers:simple") == 0;
+  }
+  CU_ASSERT_EQUAL(nsimple, 3);
   /* The remote component has a default provider; the read is external. */
   pcl_value *remote = find_res(snap, "remote");
   CU_ASSERT(pcl_bool_get(pcl_map_get_cstr(remote, "remote")));
@@ -316,10 +339,29 @@ static void test_tour(void) {
   rc_free(&r);
 }
 
+/* Arguments that are not an object are an error naming the function. */
+static void badargs_start(pcl_run *run) {
+  pcl_value *notobj = pcl_str_from_cstr("hello");
+  pcl_future *bad = pcl_invoke(run, "simple:index:getThing", notobj, NULL);
+  pcl_future_release(bad);
+  pcl_release(notobj);
+}
+
+static const pcl_program badargs = {"badargs", NULL, 0, badargs_start};
+
+static void test_bad_invoke_args(void) {
+  rc_result r = rc_run(&badargs, NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT_STRING_EQUAL(r.err, "error: invoke of 'simple:index:getThing': the arguments must be "
+                                "an object, not a string\n");
+  rc_free(&r);
+}
+
 void register_engine_tests(void);
 void register_engine_tests(void) {
   CU_pSuite s = CU_add_suite("engine", NULL, NULL);
   CU_add_test(s, "URNs", test_urns);
   CU_add_test(s, "direct requests complete later", test_direct_async);
   CU_add_test(s, "providers, components, reads, invokes, calls", test_tour);
+  CU_add_test(s, "invoke arguments must be an object", test_bad_invoke_args);
 }
