@@ -1220,6 +1220,7 @@ static void check_inputs(bind_ctx *c, const bnd_attrs *attrs, const ty *input, c
     } else if (k == TY_CONV_UNSAFE) {
       check_int_literal(c, a->value, pt);
     }
+    check_annotate(c, a->value, pt);
   }
   for (size_t i = 0; i < input->object.count; i++) {
     const ty_prop *p = &input->object.props[i];
@@ -1739,6 +1740,7 @@ static void bind_component(bind_ctx *c, bnd_node *n) {
                    "Cannot assign value %s to attribute of type \"%s\" for component \"%s\"",
                    ty_pretty(c->ty, a->value->type), ty_pretty(c->ty, a->expected), n->name);
       }
+      check_annotate(c, a->value, a->expected);
     }
   }
   n->type = range_type(c, cm->range, &cm->options, cm->output_type);

@@ -116,6 +116,12 @@ struct bnd_expr {
   const ty *type; /* Never NULL after checking. */
   bool error;     /* The expression is erroneous; its type is dynamic and no
                      further diagnostics are reported about its uses. */
+  /* The schema type this value flows into (resource, component and invoke
+     inputs, and the constructors nested in them), with input shapes
+     (`union(T, output(T))`) and optional layers removed and discriminated
+     unions narrowed to the member the value selects; NULL elsewhere.  The
+     lowering converts the value to it. */
+  const ty *target;
   union {
     /* NUMBER: the literal; `integral` literals are exact ints whose decimal
        value is `digits` (sign included, any size); others are doubles. */

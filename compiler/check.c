@@ -953,6 +953,7 @@ static bnd_expr *call_invoke(bind_ctx *c, const bind_scope *s, const ast_node *n
                            : NULL;
         if (pt) {
           ok = check_input(c, a, pt) && ok;
+          check_annotate(c, a, pt);
         }
       } else if (i == fn->nmulti_args) {
         ok = check_input(c, a, opts) && ok;
@@ -980,6 +981,7 @@ static bnd_expr *call_invoke(bind_ctx *c, const bind_scope *s, const ast_node *n
   if (!ok) {
     return poison(c, e);
   }
+  check_annotate(c, e->call.args[1], args_t);
   const ty *params[3] = {ty_string(c->ty), args_t, opts};
   e->type = ty_lift_call(c->ty, ret, e->call.nargs, params,
                          types_of(c, e->call.args, e->call.nargs));
@@ -1038,6 +1040,7 @@ static bnd_expr *call_method(bind_ctx *c, const bind_scope *s, const ast_node *n
   if (!check_input(c, e->call.args[2], args_t)) {
     return poison(c, e);
   }
+  check_annotate(c, e->call.args[2], args_t);
   const ty *ret = schema_function_return_type(c->schemas, fn);
   e->type = fn->return_plain ? ret : ty_output(c->ty, ret);
   return e;
@@ -1192,6 +1195,165 @@ bnd_expr *check_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
     break;
   }
   ice("check_expr on a %s node", ast_kind_name(n->kind));
+}
+
+/* ----------------------------------------------------- target types */
+
+/* Removes output, promise and none members and layers from an expected type:
+   `union(T, output(T))` and `optional(T)` give T. */
+static const ty *plain_target(bind_ctx *c, const ty *t) {
+  for (;;) {
+    if (t->kind == TY_OUTPUT || t->kind == TY_PROMISE) {
+      t = t->elem;
+      continue;
+    }
+    if (t->kind != TY_UNION) {
+      return t;
+    }
+    const ty **keep = ARENA_NEW_ARRAY(c->arena, const ty *, t->elems.count);
+    size_t n = 0;
+    for (size_t i = 0; i < t->elems.count; i++) {
+      const ty *m = t->elems.items[i];
+      if (m->kind == TY_OUTPUT || m->kind == TY_PROMISE || m->kind == TY_NONE ||
+          (m->kind == TY_CONST && m->cnst.base->kind == TY_NONE)) {
+        continue;
+      }
+      keep[n++] = m;
+    }
+    if (n == t->elems.count || n == 0) {
+      return t;
+    }
+    t = ty_union(c->ty, n, keep);
+    if (t->kind == TY_UNION) {
+      return t;
+    }
+  }
+}
+
+/* Returns the const type of a literal expression, or NULL. */
+static const ty *literal_type(const bnd_expr *e) {
+  switch (e->kind) {
+  case BND_E_NUMBER:
+  case BND_E_BOOL:
+    return e->type;
+  case BND_E_NULL:
+  case BND_E_STRING:
+  case BND_E_TEMPLATE:
+  case BND_E_TEMPLATE_IF:
+  case BND_E_TEMPLATE_FOR:
+  case BND_E_NODE_REF:
+  case BND_E_VAR_REF:
+  case BND_E_GET_ATTR:
+  case BND_E_INDEX:
+  case BND_E_SPLAT:
+  case BND_E_CALL:
+  case BND_E_TUPLE:
+  case BND_E_OBJECT:
+  case BND_E_FOR:
+  case BND_E_UNARY:
+  case BND_E_BINARY:
+  case BND_E_CONDITIONAL:
+  case BND_E_PROPERTY:
+  case BND_E_TYPE:
+    return NULL;
+  }
+  return NULL;
+}
+
+/* Returns true if the object constructor e is compatible with the constant
+   properties of object type o (every constant property that e writes as a
+   literal has that constant's value). */
+static bool matches_consts(bind_ctx *c, const bnd_expr *e, const ty *o) {
+  for (size_t i = 0; i < o->object.count; i++) {
+    const ty *pt = plain_target(c, o->object.props[i].type);
+    if (pt->kind != TY_CONST) {
+      continue;
+    }
+    for (size_t k = 0; k < e->object.count; k++) {
+      const bnd_item *it = &e->object.items[k];
+      if (it->literal != o->object.props[i].name) {
+        continue;
+      }
+      const ty *lt = it->value->kind == BND_E_STRING
+                         ? ty_const_string(c->ty, it->value->string.text, it->value->string.len)
+                         : literal_type(it->value);
+      if (lt && lt != pt) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+void check_annotate(bind_ctx *c, bnd_expr *e, const ty *to) {
+  if (!to || e->error) {
+    return;
+  }
+  const ty *t = plain_target(c, to);
+  if (e->kind == BND_E_OBJECT && t->kind == TY_UNION) {
+    /* Narrow a union to the one object type the constructor selects. */
+    const ty *pick = NULL, *map = NULL;
+    size_t objects = 0;
+    for (size_t i = 0; i < t->elems.count; i++) {
+      const ty *m = t->elems.items[i];
+      if (m->kind == TY_MAP) {
+        map = m;
+      }
+      if (m->kind != TY_OBJECT) {
+        continue;
+      }
+      if (matches_consts(c, e, m)) {
+        pick = objects++ == 0 ? m : NULL;
+      }
+    }
+    if (objects == 1 && pick) {
+      t = pick;
+    } else if (objects == 0 && map) {
+      t = map;
+    }
+  }
+  e->target = t;
+  switch (e->kind) {
+  case BND_E_OBJECT:
+    for (size_t i = 0; i < e->object.count; i++) {
+      bnd_item *it = &e->object.items[i];
+      if (t->kind == TY_MAP) {
+        check_annotate(c, it->value, t->elem);
+      } else if (t->kind == TY_OBJECT && it->literal) {
+        check_annotate(c, it->value, ty_object_get(t, it->literal));
+      }
+    }
+    return;
+  case BND_E_TUPLE:
+    for (size_t i = 0; i < e->tuple.count; i++) {
+      if (t->kind == TY_LIST || t->kind == TY_SET) {
+        check_annotate(c, e->tuple.items[i], t->elem);
+      } else if (t->kind == TY_TUPLE && i < t->elems.count) {
+        check_annotate(c, e->tuple.items[i], t->elems.items[i]);
+      }
+    }
+    return;
+  case BND_E_NUMBER:
+  case BND_E_BOOL:
+  case BND_E_NULL:
+  case BND_E_STRING:
+  case BND_E_TEMPLATE:
+  case BND_E_TEMPLATE_IF:
+  case BND_E_TEMPLATE_FOR:
+  case BND_E_NODE_REF:
+  case BND_E_VAR_REF:
+  case BND_E_GET_ATTR:
+  case BND_E_INDEX:
+  case BND_E_SPLAT:
+  case BND_E_CALL:
+  case BND_E_FOR:
+  case BND_E_UNARY:
+  case BND_E_BINARY:
+  case BND_E_CONDITIONAL:
+  case BND_E_PROPERTY:
+  case BND_E_TYPE:
+    return;
+  }
 }
 
 /* ------------------------------------------------------- type labels */

@@ -34,6 +34,14 @@ bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to);
  * (DECISIONS.md D3).  Returns false if it reported. */
 bool check_int_literal(bind_ctx *c, const bnd_expr *e, const ty *to);
 
+/* Records in e (and in the constructors nested in it) the schema type it
+ * flows into (bnd_expr.target), given the expected type `to` of its
+ * location: input shapes and optional layers are removed, and a union of
+ * object types is narrowed to the one whose constant (discriminator)
+ * properties the object constructor matches (program.md §3.2,
+ * resolveInputUnions). */
+void check_annotate(bind_ctx *c, bnd_expr *e, const ty *to);
+
 /* Parses the text of a type label (a config or output type such as
  * "list(string)") as a type expression and returns the type; problems are
  * reported at the label's span and give dynamic. */

@@ -38,8 +38,10 @@ static void attrs(FILE *out, int depth, const bnd_attrs *a) {
   for (size_t i = 0; i < a->count; i++) {
     indent(out, depth);
     fprintf(out, "%s: %s", a->items[i].name, tstr(a->items[i].value->type));
-    if (a->items[i].expected) {
-      fprintf(out, " (to %s)", ty_to_string(a->items[i].expected));
+    /* The schema type the value is converted to (narrowed, plain). */
+    const ty *to = a->items[i].value->target ? a->items[i].value->target : a->items[i].expected;
+    if (to) {
+      fprintf(out, " (to %s)", ty_to_string(to));
     }
     fputc('\n', out);
   }
