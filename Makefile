@@ -125,7 +125,8 @@ check: deps
 	$(MAKE) --no-print-directory BUILD=build/san SAN=1 check-all
 	$(MAKE) --no-print-directory check-valgrind
 
-check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile
+check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile \
+           check-samples check-determinism
 
 check-unit: $(UNIT_BINS)
 	@for t in $(UNIT_BINS); do echo "== $$t"; $$t || exit 1; done
@@ -180,6 +181,8 @@ check-determinism: $(BUILD)/pclc
 # The parser tests again under valgrind, on a build without sanitizers.
 check-valgrind: $(BUILD)/pclc
 	VALGRIND=1 tests/run-golden.sh $(BUILD)/pclc ast errors
+	$(MAKE) --no-print-directory check-samples \
+	  RUN_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
 
 # Every global symbol of the runtime library is in the pcl_ namespace.
 check-symbols: $(BUILD)/libpclrt.a
@@ -245,8 +248,11 @@ bench-runtime: $(BUILD)/bench/runtime-bench
 deps:
 	@.ci/deps
 
-demo: deps $(BUILD)/pclc
-	$(BUILD)/pclc --dump-ast samples/website/main.pp
+# `make demo` compiles the website sample with pclc, builds it with cc
+# against libpclrt and runs it on the embedded engine, which prints the stack
+# outputs (samples/website/Makefile, through runtime/pclc.mk).
+demo: deps all
+	@$(MAKE) --no-print-directory -C samples/website BUILD=$(abspath $(BUILD)) run
 
 # `make install PREFIX=... DESTDIR=...`: the compiler, the runtime library and
 # header, pclrt.pc for pkg-config and pclc.mk (rules for user Makefiles).

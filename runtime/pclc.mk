@@ -14,8 +14,9 @@
 # program, and deleting one does not break the build.  NAME.c is then
 # compiled and linked against libpclrt into NAME, with the flags pkg-config
 # gives for pclrt.  Every declared program is added to PCLC_PROGRAMS, and the
-# target `pclc-programs` builds them all.  A pattern rule also builds X.c
-# from X.pp for any X.
+# target `pclc-programs` builds them all; the first program declared is the
+# default goal unless a rule comes before it.  A pattern rule also builds
+# X.c from X.pp for any X.
 #
 # Variables (set PCLC before the include or before pclc_program, since the
 # rules read it when they are defined; the others are used lazily):
@@ -28,6 +29,9 @@
 #   PCLC_CC       the C compiler for generated code (default $(CC)).
 #   PCLC_CFLAGS   its flags (default -O2).
 #   PCLC_LDFLAGS  extra link flags.
+#   PCLC_LINK_DEPS  extra prerequisites of the executables, such as the
+#                 runtime archive of an uninstalled build (set it before
+#                 pclc_program).
 #   PCLRT_CFLAGS, PCLRT_LIBS  the runtime's compile and link flags (default:
 #                 from `$(PKG_CONFIG) --cflags/--libs pclrt`).
 
@@ -37,6 +41,7 @@ PKG_CONFIG ?= pkg-config
 PCLC_CC ?= $(CC)
 PCLC_CFLAGS ?= -O2
 PCLC_LDFLAGS ?=
+PCLC_LINK_DEPS ?=
 
 # pkg-config runs once, on first use; a missing runtime stops the build with
 # a message only when a program is linked.
@@ -58,11 +63,11 @@ PCLC_PROGRAMS :=
 
 # pclc_program,NAME,SOURCE: see the header.
 define pclc_program
+$(1): $(1).c $(PCLC_LINK_DEPS)
+	$$(PCLC_CC) $$(PCLC_CFLAGS) $$(PCLRT_CFLAGS) $$< $$(PCLC_LDFLAGS) $$(PCLRT_LIBS) -o $$@
 $(1).c: $(call pclc_sources,$(2)) $$(pclc_self)
 	@mkdir -p $$(@D)
 	$$(PCLC) $$(PCLC_FLAGS) $(2) -o $$@ -MD
-$(1): $(1).c
-	$$(PCLC_CC) $$(PCLC_CFLAGS) $$(PCLRT_CFLAGS) $$< $$(PCLC_LDFLAGS) $$(PCLRT_LIBS) -o $$@
 PCLC_PROGRAMS += $(1)
 pclc-programs: $(1)
 -include $(1).d

@@ -8,6 +8,7 @@
 #   TOP         the repository root (absolute);
 #   BUILDDIR    the build directory (absolute);
 #   PCLC        $(BUILDDIR)/pclc;
+#   PCLC_LINK_DEPS  $(BUILDDIR)/libpclrt.a, so a rebuilt runtime relinks;
 #   PKG_CONFIG  pkg-config reading $(BUILDDIR)/pkgconfig first, where the
 #               top-level Makefile writes a pclrt.pc for the build tree;
 #   SAMPLE      the sample's name (its folder name);
@@ -17,6 +18,7 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
 BUILD ?= build
 BUILDDIR := $(if $(filter /%,$(BUILD)),$(BUILD),$(TOP)/$(BUILD))
 PCLC := $(BUILDDIR)/pclc
+PCLC_LINK_DEPS := $(BUILDDIR)/libpclrt.a
 # GNU make 4.3 does not pass exported variables to $(shell), so the search
 # path is given on pkg-config's own command line.
 PKG_CONFIG := PKG_CONFIG_PATH=$(BUILDDIR)/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH)) pkg-config
