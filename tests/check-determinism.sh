@@ -12,8 +12,12 @@
 #     the tree, in a different temporary directory (relative paths stay the
 #     same, so an absolute path leaking into the output is caught);
 #   * the environment: MALLOC_PERTURB_ (glibc fills freed and new memory
-#     with that byte, so reads of uninitialised heap memory show), a
-#     different environment size (which moves the stack), and different
+#     with that byte, so reads of uninitialised heap memory show), and
+#     ASAN_OPTIONS=malloc_fill_byte for a sanitizer build, which ignores
+#     MALLOC_PERTURB_; MALLOC_MMAP_THRESHOLD_=0 in the second run, which
+#     gives every allocation its own mapping, so that the relative order of
+#     heap addresses changes and an order taken from pointers shows; a
+#     different environment size (which moves the stack); and different
 #     locale settings;
 #   * address-space layout randomisation, which is on for both runs.
 # A case whose compilation fails is reported as a failure.
@@ -100,7 +104,8 @@ for entry in "${cases[@]}"; do
   compile a MALLOC_PERTURB_=0 LC_ALL=C -- "$dir" "$input" $flags
   s1=$?
   # shellcheck disable=SC2086
-  compile b/deeper MALLOC_PERTURB_=165 LC_ALL=C.UTF-8 LANG=C.UTF-8 \
+  compile b/deeper MALLOC_PERTURB_=165 ASAN_OPTIONS=malloc_fill_byte=165 \
+    MALLOC_MMAP_THRESHOLD_=0 LC_ALL=C.UTF-8 LANG=C.UTF-8 \
     PCLC_DETERMINISM_PADDING="$padding" -- "$dir" "$input" $flags
   s2=$?
   out1=$tmp/a/repo/$dir
