@@ -16,7 +16,8 @@
 # gives for pclrt.  Every declared program is added to PCLC_PROGRAMS, and the
 # target `pclc-programs` builds them all; the first program declared is the
 # default goal unless a rule comes before it.  A pattern rule also builds
-# X.c from X.pp for any X.
+# X.c from X.pp for any X; it writes X.d too, but only the dependency files
+# of programs declared with pclc_program are included.
 #
 # Variables (set PCLC before the include or before pclc_program, since the
 # rules read it when they are defined; the others are used lazily):
