@@ -144,8 +144,9 @@ void pcl_future_release(pcl_future *f) {
     return;
   }
   if (f->state == PCL_FUTURE_PENDING) {
-    /* Only reachable when every producer dropped a future nobody waits on:
-     * it can never settle, so it simply leaves the pending list. */
+    /* Only reachable when every producer dropped a future nobody waits on
+     * (waiters keep it alive): it can never settle, so it simply leaves the
+     * pending list. */
     pcl__sched_untrack(f);
   }
   if (f->state == PCL_FUTURE_REJECTED && !(f->misc & PCL__FUT_OBSERVED)) {
@@ -162,6 +163,9 @@ void pcl_future_release(pcl_future *f) {
 /* Moves f's waiters to the loop's queue. */
 static void wake(pcl_future *f) {
   pcl__waiter *w = f->waiters;
+  if (w == NULL) {
+    return;
+  }
   f->waiters = NULL;
   f->wtail = &f->waiters;
   while (w) {
@@ -170,6 +174,9 @@ static void wake(pcl_future *f) {
     free(w);
     w = next;
   }
+  /* Drop the reference the waiters held; the queued tasks hold their own,
+   * so f stays alive here. */
+  pcl_future_release(f);
 }
 
 /* Returns whether f may be settled now; aborts on a second settle of a
@@ -274,6 +281,11 @@ void pcl_future_then(pcl_future *f, pcl_future_cb cb, void *data) {
   w->cb = cb;
   w->data = data;
   w->next = NULL;
+  if (f->waiters == NULL) {
+    /* A future with waiters stays alive until it settles, so that every
+     * callback runs even when its producer and the caller drop it. */
+    f->refs++;
+  }
   *f->wtail = w;
   f->wtail = &w->next;
 }

@@ -607,7 +607,9 @@ pcl_future *pcl_future_resolved(pcl_future_kind kind, pcl_value *v, unsigned bit
 /* Returns a new output already rejected with a copy of err. */
 pcl_future *pcl_future_rejected(const pcl_error *err);
 /* Registers cb(f, data) to run from the loop once f has settled (at once on
- * the next loop turn when it already has).  Marks f's rejection handled. */
+ * the next loop turn when it already has).  Marks f's rejection handled.
+ * A pending future keeps itself alive while it has callbacks, so the caller
+ * may drop its reference. */
 void pcl_future_then(pcl_future *f, pcl_future_cb cb, void *data);
 /* Marks f's rejection as handled without registering a callback. */
 void pcl_future_mark_handled(pcl_future *f);

@@ -295,13 +295,14 @@ static pcl_value *opt_urns(pcl_value *opts, const char *name, pcl_deps **deps) {
     return &empty_list;
   }
   size_t n = pcl_kind_of(v) == PCL_T_LIST ? pcl_len(v) : 1;
-  pcl_value *l = pcl_list_new(n);
+  /* Null and unknown elements are skipped, so the list may be shorter. */
+  pcl_value **urns = pcl_xmalloc(n * sizeof *urns);
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     pcl_value *e = pcl_kind_of(v) == PCL_T_LIST ? pcl_list_at(v, i) : v;
     const char *urn = urn_of(e);
     if (urn) {
-      pcl_list_init_take(l, k++, pcl__str_fast(urn));
+      urns[k++] = pcl__str_fast(urn);
       if (deps) {
         pcl_deps *one = pcl_deps_one(urn);
         pcl_deps *u = pcl_deps_union(*deps, one);
@@ -311,20 +312,8 @@ static pcl_value *opt_urns(pcl_value *opts, const char *name, pcl_deps **deps) {
       }
     }
   }
-  if (k < n) {
-    /* Skipped null or unknown elements: shrink to the URNs found. */
-    pcl_value *items[1];
-    (void)items;
-    pcl_value *short_l = pcl_list_new(k);
-    for (size_t i = 0; i < k; i++) {
-      pcl_list_init_take(short_l, i, pcl_retain(pcl_list_at(l, i)));
-    }
-    for (size_t i = k; i < n; i++) {
-      pcl_list_init_take(l, i, pcl_null());
-    }
-    pcl_release(l);
-    l = short_l;
-  }
+  pcl_value *l = pcl_list_of_take(urns, k);
+  free(urns);
   return l;
 }
 

@@ -106,6 +106,26 @@ static void test_intern(void) {
   pcl_deps_release(ab2);
 }
 
+/* A caller that registers a callback and drops its reference still gets
+ * called: waiters keep the future alive until it settles (or is cancelled). */
+static void test_waiters_keep_alive(void) {
+  int rejected = 0;
+  pcl_future *f = pcl_future_new(PCL_OUTPUT, "kept");
+  frame *fr = malloc(sizeof *fr);
+  fr->rejected = &rejected;
+  pcl_future_then(f, frame_cb, fr);
+  pcl_future_release(f); /* Nobody else holds f now. */
+  CU_ASSERT_EQUAL(pcl_sched_live_futures(), 1);
+  CU_ASSERT_EQUAL(pcl_sched_pending(), 1);
+  pcl_error *e = pcl_sched_stall_error();
+  CU_ASSERT_STRING_EQUAL(pcl_error_message(e),
+                         "the program cannot finish: still waiting for kept");
+  pcl_sched_cancel_pending(e);
+  pcl_error_free(e);
+  CU_ASSERT_EQUAL(rejected, 1);
+  CU_ASSERT_EQUAL(pcl_sched_live_futures(), 0);
+}
+
 void register_sched_tests(void);
 void register_sched_tests(void) {
   CU_pSuite s = CU_add_suite("sched", NULL, NULL);
@@ -113,4 +133,5 @@ void register_sched_tests(void) {
   CU_add_test(s, "stall names pending work, cancel frees frames", test_stall_and_cancel);
   CU_add_test(s, "unlabelled stall", test_cycle_message);
   CU_add_test(s, "interned URNs and dep sets", test_intern);
+  CU_add_test(s, "waiters keep a future alive", test_waiters_keep_alive);
 }
