@@ -1,11 +1,12 @@
 /* emit: IR to C as static tables (see emit.h).
  *
  * Sections are written into separate cw buffers and concatenated in
- * dependency order: constants, files, resource declarations, the modules
- * (components first, so that a node can point at its component's module),
- * config types and declarations, then the program descriptor and main.
- * Constants are shared by every module and deduplicated by kind and bytes;
- * resource declarations are per node (they carry its location). */
+ * dependency order: constants, files, the modules (components first, so
+ * that a module can point at its components), config types and
+ * declarations, then the program descriptor and main.  Constants are shared
+ * by every module and deduplicated by kind and bytes; names, tokens and
+ * resource types are STRING constants referred to by index from the packed
+ * tables. */
 #include "emit.h"
 
 #include <gmp.h>
@@ -89,8 +90,6 @@ typedef struct em {
   cw ctable;   /* Entries of the constant table. */
   size_t nconsts;
   dedup cdedup;
-  cw decls; /* Resource declarations. */
-  size_t ndecls;
   cw modules; /* Module tables. */
   cw types;   /* Config types. */
   size_t ntypes;
@@ -194,6 +193,7 @@ static size_t constant(em *e, const ir_expr *x) {
 typedef struct row {
   const ir_expr *x;
   uint32_t a, kids;
+  uint32_t s; /* 0, or 1 + the STRING constant of x->s. */
 } row;
 
 typedef struct mod {
@@ -203,16 +203,42 @@ typedef struct mod {
   size_t nkids, capkids;
 } mod;
 
-static const char *const xop_names[] = {
-#define X(name, text) "PCL_X_" #name,
-    IR_OPS(X)
-#undef X
-};
+/* The numbering of runtime/pcl.h that the packed form uses.  IR operations
+ * are numbered as PCL_X_* (ir_ops.h lists them in the same order), and the
+ * ast operators as PCL_XU_* and PCL_XB_*; test_emit checks both. */
+enum { PK_N_LOCAL, PK_N_CONFIG, PK_N_RESOURCE, PK_N_READ, PK_N_COMPONENT, PK_N_OUTPUT };
+enum { PK_RANGE_NONE, PK_RANGE_BOOL, PK_RANGE_COUNT, PK_RANGE_LIST, PK_RANGE_MAP };
+enum { PK_RES_CUSTOM, PK_RES_COMPONENT, PK_RES_REMOTE };
 
-static const char *const binop_names[] = {"PCL_XB_OR",  "PCL_XB_AND", "PCL_XB_EQ",  "PCL_XB_NE",
-                                          "PCL_XB_LT",  "PCL_XB_LE",  "PCL_XB_GT",  "PCL_XB_GE",
-                                          "PCL_XB_ADD", "PCL_XB_SUB", "PCL_XB_MUL", "PCL_XB_DIV",
-                                          "PCL_XB_MOD"};
+/* Writes v as a packed number (runtime/pcl.h, pcl_packed_module). */
+static void pk(cw *w, uint32_t v) {
+  char digits[8];
+  int n = 0;
+  do {
+    digits[n++] = (char)(v & 15);
+    v >>= 4;
+  } while (v != 0);
+  char buf[9];
+  int k = 0;
+  for (int i = n - 1; i > 0; i--)
+    buf[k++] = (char)('g' + digits[i]);
+  buf[k++] = digits[0] < 10 ? (char)('0' + digits[0]) : (char)('A' + digits[0] - 10);
+  buf[k] = '\0';
+  cw_puts(w, buf);
+}
+
+/* Writes an optional index: 0 for none, else 1 + the index. */
+static void pk_opt(cw *w, uint32_t v) { pk(w, v == UINT32_MAX ? 0 : v + 1); }
+
+/* Returns the index of the STRING constant s. */
+static uint32_t string_const(em *e, const char *s) {
+  ir_expr x = {0};
+  x.op = IR_CONST;
+  x.ck = IR_K_STRING;
+  x.text = s;
+  x.len = strlen(s);
+  return (uint32_t)constant(e, &x);
+}
 
 static uint32_t put(em *e, mod *m, const ir_expr *x) {
   if (m->nrows == m->caprows) {
@@ -224,6 +250,7 @@ static uint32_t put(em *e, mod *m, const ir_expr *x) {
   m->rows[idx].a = x->a;
   if (x->op == IR_CONST)
     m->rows[idx].a = (uint32_t)constant(e, x);
+  m->rows[idx].s = x->s ? string_const(e, x->s) + 1 : 0;
   uint32_t *tmp = x->n ? xmalloc(x->n * sizeof *tmp) : NULL;
   for (size_t i = 0; i < x->n; i++)
     tmp[i] = put(e, m, x->kids[i]);
@@ -239,44 +266,12 @@ static uint32_t put(em *e, mod *m, const ir_expr *x) {
   return (uint32_t)idx;
 }
 
-static void row_sub(cw *w, const ir_expr *x) {
-  switch (x->op) {
-  case IR_UNARY:
-    cw_puts(w, x->sub == 0 ? "PCL_XU_NEG" : "PCL_XU_NOT");
-    return;
-  case IR_BINARY:
-    cw_puts(w, binop_names[x->sub]);
-    return;
-  case IR_CONST:
-  case IR_NODE:
-  case IR_VAR:
-  case IR_PARAM:
-  case IR_ATTR:
-  case IR_INDEX:
-  case IR_LIST:
-  case IR_OBJECT:
-  case IR_TEMPLATE:
-  case IR_COND:
-  case IR_CALL:
-  case IR_CONVERT:
-  case IR_FOR:
-  case IR_SPLAT:
-  case IR_APPLY:
-  case IR_SECRET:
-  case IR_UNSECRET:
-  case IR_INVOKE:
-  case IR_METHOD:
-  case IR_TRY:
-  case IR_CAN:
-  case IR_RECOVER:
-    cw_printf(w, "%u", x->sub);
-    return;
-  }
-}
-
-static void loc(em *e, cw *w, pcl_span span) {
+/* Writes file, line and column of span. */
+static void pk_loc(em *e, cw *w, pcl_span span) {
   src_pos p = src_position(e->src, span.file, span.start);
-  cw_printf(w, "%u, %zu, %zu", (unsigned)span.file, p.line, p.column);
+  pk(w, span.file);
+  pk(w, (uint32_t)p.line);
+  pk(w, (uint32_t)p.column);
 }
 
 /* ------------------------------------------------------------- declarations */
@@ -309,37 +304,25 @@ static char *component_type(const char *source) {
   return w.data;
 }
 
-/* Emits the declaration of node b's resource type (one per node, since it
- * carries the node's location) and returns its number. */
-static size_t decl(em *e, const char *token, const char *kind, const bnd_node *b) {
-  const char *file = e->src->files[b->span.file].path;
-  src_pos p = src_position(e->src, b->span.file, b->span.start);
-  cw_printf(&e->decls, "static const pcl_resource_decl pclg_d%zu = {", e->ndecls);
-  cw_cstring(&e->decls, token, strlen(token));
-  cw_printf(&e->decls, ", %s, NULL, NULL, ", kind);
-  cw_cstring(&e->decls, file, strlen(file));
-  cw_printf(&e->decls, ", %zu, %zu};\n", p.line, p.column);
-  return e->ndecls++;
-}
-
-static const char *range_kind(bnd_range_kind k) {
+static uint32_t range_kind(bnd_range_kind k) {
   switch (k) {
   case BND_RANGE_NONE:
-    return "PCL_RANGE_NONE";
+    return PK_RANGE_NONE;
   case BND_RANGE_BOOL:
-    return "PCL_RANGE_BOOL";
+    return PK_RANGE_BOOL;
   case BND_RANGE_COUNT:
-    return "PCL_RANGE_COUNT";
+    return PK_RANGE_COUNT;
   case BND_RANGE_LIST:
-    return "PCL_RANGE_LIST";
+    return PK_RANGE_LIST;
   case BND_RANGE_MAP:
-    return "PCL_RANGE_MAP";
+    return PK_RANGE_MAP;
   }
-  return "PCL_RANGE_NONE";
+  return PK_RANGE_NONE;
 }
 
 /* ------------------------------------------------------------------ modules */
 
+/* Emits module im (its component modules first) as pclg_p<index>. */
 static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
   for (size_t i = 0; i < im->count; i++) {
     if (im->nodes[i].component)
@@ -348,125 +331,121 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
   mod m = {0};
   cw nodes = CW_INIT;
   size_t k = im->index;
+  cw comps = CW_INIT;
+  uint32_t ncomps = 0;
+  size_t count = 0;
   for (size_t i = 0; i < im->count; i++) {
     const ir_node *n = &im->nodes[i];
     const bnd_node *b = n->b;
-    const char *kind = "PCL_N_LOCAL";
-    const char *range = "PCL_RANGE_NONE";
-    size_t config = 0;
+    uint32_t kind = PK_N_LOCAL, range = PK_RANGE_NONE, rkind = PK_RES_CUSTOM;
+    uint32_t config = 0, type = 0, comp = 0;
     bool secret = false;
-    long d = -1;
     switch (b->kind) {
     case BND_LOCAL:
       break;
     case BND_CONFIG:
-      kind = "PCL_N_CONFIG";
+      kind = PK_N_CONFIG;
       secret = b->config.secret;
       if (im->index == 0)
-        config = (*nconfigs)++;
+        config = (uint32_t)(*nconfigs)++;
       break;
     case BND_OUTPUT:
-      kind = "PCL_N_OUTPUT";
+      kind = PK_N_OUTPUT;
       break;
     case BND_RESOURCE:
     case BND_READ:
-      kind = b->kind == BND_READ ? "PCL_N_READ" : "PCL_N_RESOURCE";
+      kind = b->kind == BND_READ ? PK_N_READ : PK_N_RESOURCE;
       range = range_kind(b->resource.range);
-      d = (long)decl(e, b->resource.canonical,
-                     b->resource.is_component ? "PCL_RES_REMOTE" : "PCL_RES_CUSTOM", b);
+      rkind = b->resource.is_component ? PK_RES_REMOTE : PK_RES_CUSTOM;
+      type = string_const(e, b->resource.canonical) + 1;
       break;
-    case BND_COMPONENT: {
-      kind = "PCL_N_COMPONENT";
+    case BND_COMPONENT:
+      kind = PK_N_COMPONENT;
       range = range_kind(b->component.range);
+      rkind = PK_RES_COMPONENT;
       if (b->component.source) {
         char *t = component_type(b->component.source);
-        d = (long)decl(e, t, "PCL_RES_COMPONENT", b);
+        type = string_const(e, t) + 1;
         free(t);
       } else {
-        d = (long)decl(e, b->component.token ? b->component.token : "", "PCL_RES_COMPONENT", b);
+        type = string_const(e, b->component.token ? b->component.token : "") + 1;
+      }
+      if (n->component) {
+        cw_printf(&comps, "    &pclg_p%zu,\n", n->component->index);
+        comp = ++ncomps;
       }
       break;
-    }
     case BND_PULUMI:
     case BND_HOOK:
       continue;
     }
+    count++;
     uint32_t value = n->value ? put(e, &m, n->value) : UINT32_MAX;
     uint32_t inputs = n->inputs ? put(e, &m, n->inputs) : UINT32_MAX;
     uint32_t options = n->options ? put(e, &m, n->options) : UINT32_MAX;
     uint32_t rexpr = n->range ? put(e, &m, n->range) : UINT32_MAX;
-    cw_printf(&nodes, "    {%s, %s, %d, %zu, ", kind, range, secret ? 1 : 0, config);
-    cw_cstring(&nodes, b->logical_name, strlen(b->logical_name));
-#define IDX(v) ((v) == UINT32_MAX ? "PCL_XNONE" : "")
-    cw_printf(&nodes, ", ");
-    if (value == UINT32_MAX)
-      cw_puts(&nodes, "PCL_XNONE");
-    else
-      cw_printf(&nodes, "%u", (unsigned)value);
-    cw_printf(&nodes, ", ");
-    if (inputs == UINT32_MAX)
-      cw_puts(&nodes, "PCL_XNONE");
-    else
-      cw_printf(&nodes, "%u", (unsigned)inputs);
-    cw_printf(&nodes, ", ");
-    if (options == UINT32_MAX)
-      cw_puts(&nodes, "PCL_XNONE");
-    else
-      cw_printf(&nodes, "%u", (unsigned)options);
-    cw_printf(&nodes, ", ");
-    if (rexpr == UINT32_MAX)
-      cw_puts(&nodes, "PCL_XNONE");
-    else
-      cw_printf(&nodes, "%u", (unsigned)rexpr);
-#undef IDX
-    cw_printf(&nodes, ", %u, ", (unsigned)n->range_slot);
-    if (d >= 0)
-      cw_printf(&nodes, "&pclg_d%ld, ", d);
-    else
-      cw_puts(&nodes, "NULL, ");
-    if (n->component)
-      cw_printf(&nodes, "&pclg_m%zu, ", n->component->index);
-    else
-      cw_puts(&nodes, "NULL, ");
-    loc(e, &nodes, b->span);
-    cw_puts(&nodes, "},\n");
+    cw_puts(&nodes, "    \"");
+    pk(&nodes, kind);
+    pk(&nodes, range);
+    pk(&nodes, secret ? 1 : 0);
+    pk(&nodes, config);
+    pk(&nodes, string_const(e, b->logical_name));
+    pk_opt(&nodes, value);
+    pk_opt(&nodes, inputs);
+    pk_opt(&nodes, options);
+    pk_opt(&nodes, rexpr);
+    pk(&nodes, n->range_slot);
+    pk(&nodes, type);
+    pk(&nodes, rkind);
+    pk(&nodes, comp);
+    pk_loc(e, &nodes, b->span);
+    cw_puts(&nodes, "\"\n");
   }
 
   cw *w = &e->modules;
   cw_printf(w, "\n/* Module %zu: ", k);
-  cw_puts(w, im->program->dir);
-  cw_puts(w, " */\nstatic const pcl_expr pclg_x");
-  cw_printf(w, "%zu[] = {\n", k);
+  for (const char *p = im->program->dir; *p; p++) {
+    if (p[0] == '*' && p[1] == '/')
+      cw_puts(w, "*\\");
+    else
+      cw_printf(w, "%c", *p);
+  }
+  cw_printf(w, " */\nstatic const pcl_packed_module *const pclg_s%zu[] = {\n", k);
+  cw_append(w, &comps);
+  if (ncomps == 0)
+    cw_puts(w, "    NULL,\n");
+  cw_printf(w, "};\nstatic const char pclg_b%zu[] =\n    \"", k);
+  pk(w, im->nslots);
+  pk(w, (uint32_t)m.nrows);
+  pk(w, (uint32_t)m.nkids);
+  pk(w, (uint32_t)count);
+  cw_puts(w, "\"\n");
   for (size_t i = 0; i < m.nrows; i++) {
     const row *r = &m.rows[i];
     const ir_expr *x = r->x;
-    cw_printf(w, "    {%s, ", xop_names[x->op]);
-    row_sub(w, x);
-    cw_printf(w, ", %u, %u, %u, %zu, ", (unsigned)r->a, (unsigned)x->b, (unsigned)r->kids, x->n);
-    if (x->s)
-      cw_cstring(w, x->s, strlen(x->s));
-    else
-      cw_puts(w, "NULL");
-    cw_puts(w, ", ");
-    loc(e, w, x->span);
-    cw_puts(w, "},\n");
+    cw_puts(w, "    \"");
+    pk(w, (uint32_t)x->op);
+    pk(w, x->sub);
+    pk(w, r->a);
+    pk(w, x->b);
+    pk(w, r->kids);
+    pk(w, (uint32_t)x->n);
+    pk(w, r->s);
+    pk_loc(e, w, x->span);
+    cw_puts(w, "\"\n");
   }
-  if (m.nrows == 0)
-    cw_puts(w, "    {0, 0, 0, 0, 0, 0, NULL, 0, 0, 0},\n");
-  cw_printf(w, "};\nstatic const uint32_t pclg_k%zu[] = {", k);
-  for (size_t i = 0; i < m.nkids; i++)
-    cw_printf(w, "%s%u", i == 0 ? "\n    " : i % 16 ? ", " : ",\n    ", (unsigned)m.kids[i]);
-  if (m.nkids == 0)
-    cw_puts(w, "\n    0");
-  cw_printf(w, "\n};\nstatic const pcl_node_desc pclg_n%zu[] = {\n", k);
+  for (size_t i = 0; i < m.nkids; i++) {
+    if (i % 32 == 0)
+      cw_puts(w, i ? "\"\n    \"" : "    \"");
+    pk(w, m.kids[i]);
+  }
+  if (m.nkids)
+    cw_puts(w, "\"\n");
   cw_append(w, &nodes);
-  if (im->count == 0)
-    cw_puts(w, "    {0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, NULL, NULL, 0, 0, 0},\n");
-  cw_printf(w,
-            "};\nstatic const pcl_module pclg_m%zu = {pclg_x%zu, pclg_k%zu, pclg_v, pclg_n%zu, "
-            "%zu, %u, pclg_f};\n",
-            k, k, k, k, im->count, (unsigned)im->nslots);
+  cw_printf(w, "    \"\";\nstatic const pcl_packed_module pclg_p%zu = {pclg_b%zu, pclg_v, pclg_f, pclg_s%zu};\n",
+            k, k, k);
   cw_free(&nodes);
+  cw_free(&comps);
   free(m.rows);
   free(m.kids);
 }
@@ -631,8 +610,7 @@ bool emit_program(FILE *out, const char *input, src_set *src, const ir_module *t
   }
   if (src->count == 0)
     cw_puts(&o, "    NULL,\n");
-  cw_puts(&o, "};\n\n/* Resource declarations. */\n");
-  cw_append(&o, &e.decls);
+  cw_puts(&o, "};\n");
   cw_append(&o, &e.modules);
   cw_puts(&o, "\n/* Configuration. */\n");
   cw_append(&o, &e.types);
@@ -641,7 +619,7 @@ bool emit_program(FILE *out, const char *input, src_set *src, const ir_module *t
   if (nconfigs == 0)
     cw_puts(&o, "    {NULL, NULL, NULL, 0, 0, 0},\n");
   char *name = program_name(input);
-  cw_puts(&o, "};\n\nstatic void pclg_start(pcl_run *run) { pcl_module_start(run, &pclg_m0); }\n\n"
+  cw_puts(&o, "};\n\nstatic void pclg_start(pcl_run *run) { pcl_packed_start(run, &pclg_p0); }\n\n"
               "static const pcl_program pclg_program = {");
   cw_cstring(&o, name, strlen(name));
   cw_printf(&o, ", pclg_cfg, %zu, pclg_start};\n\n"
@@ -653,7 +631,6 @@ bool emit_program(FILE *out, const char *input, src_set *src, const ir_module *t
   cw_free(&cfg);
   cw_free(&e.consts);
   cw_free(&e.ctable);
-  cw_free(&e.decls);
   cw_free(&e.modules);
   cw_free(&e.types);
   dedup_free(&e.cdedup);

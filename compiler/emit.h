@@ -1,14 +1,16 @@
 /* emit: the IR (ir.h) to one C translation unit.
  *
  * The emitted file includes only pcl.h and describes the program as static
- * data: constant values (PCL_STATIC_*), one table of expression descriptors
- * and one of child indexes per module, the node table in evaluation order,
- * resource declarations, config declarations with their types, and the
- * pcl_program descriptor; `main` hands it to pcl_main, and the runtime's
- * evaluator (runtime/program.c) runs it.  No code is emitted per resource or
- * per expression, so the size of the C grows with the data of the program
- * only and compiles quickly.  Output is a pure function of the input
- * (deterministic order, no pointers, no absolute paths). */
+ * data: constant values (PCL_STATIC_*), then per module (components first)
+ * its expression, child and node tables packed into one string literal
+ * (pcl_packed_module in runtime/pcl.h: a C compiler lexes a string far
+ * faster than it parses the equivalent struct initialisers), config types
+ * and declarations, and the pcl_program descriptor; `main` hands it to
+ * pcl_main, and the runtime's evaluator (runtime/program.c) unpacks and runs
+ * it.  No code is emitted per resource or per expression, so the C grows
+ * with the data of the program only.  Output is a pure function of the
+ * input (deterministic order, no pointers, no absolute paths beyond what
+ * the command line gave). */
 #ifndef PCLC_EMIT_H
 #define PCLC_EMIT_H
 

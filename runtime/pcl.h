@@ -1338,9 +1338,34 @@ struct pcl_module {
   const char *const *files;       /* Source file names for locations. */
 };
 
-/* Evaluates the nodes of the top-level module m in run (a program's start
- * function calls this): registers resources, exports outputs. */
+/* Evaluates the nodes of the top-level module m in run: registers
+ * resources, exports outputs. */
 void pcl_module_start(pcl_run *run, const pcl_module *m);
+
+/* The packed form of a module that pclc emits: the expression, child and
+ * node tables above encoded as one string literal, which a C compiler reads
+ * far faster than the equivalent initialisers (the emitted C must compile
+ * in well under a millisecond per resource).  Numbers are written most
+ * significant hex digit first, every digit but the last as a letter 'g'..'v'
+ * (0..15), the last as '0'..'9' or 'A'..'F'.  The code is, in order: the
+ * slot count, the expression, child and node counts; per expression op,
+ * sub, a, b, kids, n, s (0 for NULL, else 1 + the index of a STRING
+ * constant), file, line, col; the child indexes; per node kind, range,
+ * secret, config, name (a STRING constant), value, inputs, options, range
+ * expression (each 0 for none, else 1 + the index), range slot, resource
+ * type (0 for none, else 1 + a STRING constant), resource kind, component
+ * (0 for none, else 1 + an index in components), file, line, col. */
+typedef struct pcl_packed_module pcl_packed_module;
+struct pcl_packed_module {
+  const char *code;                            /* The packed tables. */
+  pcl_value *const *consts;                    /* Constant values (static). */
+  const char *const *files;                    /* Source file names. */
+  const pcl_packed_module *const *components;  /* Component programs. */
+};
+
+/* Unpacks m (once per process; the result lives until exit) and evaluates
+ * it as pcl_module_start does.  A program's start function calls this. */
+void pcl_packed_start(pcl_run *run, const pcl_packed_module *m);
 
 #ifdef __cplusplus
 }

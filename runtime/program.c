@@ -1422,3 +1422,133 @@ static pcl_value *module_run(pcl_run *run, const pcl_module *m, const char *pref
 void pcl_module_start(pcl_run *run, const pcl_module *m) {
   module_run(run, m, NULL, NULL, NULL, true);
 }
+
+/* ------------------------------------------------------------ packed form */
+
+/* Every module unpacked so far, freed at exit. */
+typedef struct unpacked {
+  struct unpacked *next;
+  const pcl_packed_module *packed;
+  pcl_module m;
+  pcl_resource_decl *decls;
+} unpacked;
+
+static unpacked *unpacked_list;
+
+static void unpacked_free_all(void) {
+  while (unpacked_list != NULL) {
+    unpacked *u = unpacked_list;
+    unpacked_list = u->next;
+    free((void *)u->m.exprs);
+    free((void *)u->m.kids);
+    free((void *)u->m.nodes);
+    free(u->decls);
+    free(u);
+  }
+}
+
+/* Reads one packed number (see pcl.h). */
+static uint32_t rd(const char **p) {
+  uint32_t v = 0;
+  for (;;) {
+    char ch = *(*p)++;
+    if (ch >= 'g' && ch <= 'v') {
+      v = (v << 4) | (uint32_t)(ch - 'g');
+    } else if (ch >= '0' && ch <= '9') {
+      return (v << 4) | (uint32_t)(ch - '0');
+    } else if (ch >= 'A' && ch <= 'F') {
+      return (v << 4) | (uint32_t)(ch - 'A' + 10);
+    } else {
+      fprintf(stderr, "pcl: corrupt packed program\n");
+      abort();
+    }
+  }
+}
+
+/* Returns the STRING constant i - 1 as a C string, NULL for 0. */
+static const char *rd_str(const pcl_packed_module *pm, uint32_t i) {
+  return i == 0 ? NULL : pcl_str_data(pm->consts[i - 1]);
+}
+
+static uint32_t rd_opt(const char **p) {
+  uint32_t v = rd(p);
+  return v == 0 ? PCL_XNONE : v - 1;
+}
+
+static const pcl_module *unpack(const pcl_packed_module *pm) {
+  for (unpacked *u = unpacked_list; u != NULL; u = u->next) {
+    if (u->packed == pm) {
+      return &u->m;
+    }
+  }
+  if (unpacked_list == NULL) {
+    atexit(unpacked_free_all);
+  }
+  unpacked *u = pcl_xcalloc(1, sizeof *u);
+  u->packed = pm;
+  u->next = unpacked_list;
+  unpacked_list = u;
+  const char *p = pm->code;
+  u->m.nslots = rd(&p);
+  size_t nexprs = rd(&p), nkids = rd(&p), nnodes = rd(&p);
+  pcl_expr *exprs = pcl_xcalloc(nexprs ? nexprs : 1, sizeof *exprs);
+  for (size_t i = 0; i < nexprs; i++) {
+    pcl_expr *e = &exprs[i];
+    e->op = (uint16_t)rd(&p);
+    e->sub = (uint16_t)rd(&p);
+    e->a = rd(&p);
+    e->b = rd(&p);
+    e->kids = rd(&p);
+    e->n = rd(&p);
+    e->s = rd_str(pm, rd(&p));
+    e->file = rd(&p);
+    e->line = rd(&p);
+    e->col = rd(&p);
+  }
+  uint32_t *kids = pcl_xcalloc(nkids ? nkids : 1, sizeof *kids);
+  for (size_t i = 0; i < nkids; i++) {
+    kids[i] = rd(&p);
+  }
+  pcl_node_desc *nodes = pcl_xcalloc(nnodes ? nnodes : 1, sizeof *nodes);
+  u->decls = pcl_xcalloc(nnodes ? nnodes : 1, sizeof *u->decls);
+  for (size_t i = 0; i < nnodes; i++) {
+    pcl_node_desc *n = &nodes[i];
+    n->kind = (uint8_t)rd(&p);
+    n->range = (uint8_t)rd(&p);
+    n->secret = (uint8_t)rd(&p);
+    n->config = rd(&p);
+    n->name = rd_str(pm, rd(&p) + 1);
+    n->value = rd_opt(&p);
+    n->inputs = rd_opt(&p);
+    n->options = rd_opt(&p);
+    n->range_expr = rd_opt(&p);
+    n->range_slot = rd(&p);
+    const char *type = rd_str(pm, rd(&p));
+    uint32_t rkind = rd(&p);
+    uint32_t comp = rd(&p);
+    n->file = rd(&p);
+    n->line = rd(&p);
+    n->col = rd(&p);
+    if (type != NULL) {
+      pcl_resource_decl *d = &u->decls[i];
+      d->type = type;
+      d->kind = (pcl_resource_kind)rkind;
+      d->file = pm->files[n->file];
+      d->line = n->line;
+      d->column = n->col;
+      n->decl = d;
+    }
+    n->component = comp == 0 ? NULL : unpack(pm->components[comp - 1]);
+  }
+  u->m.exprs = exprs;
+  u->m.kids = kids;
+  u->m.consts = pm->consts;
+  u->m.nodes = nodes;
+  u->m.nnodes = nnodes;
+  u->m.files = pm->files;
+  return &u->m;
+}
+
+void pcl_packed_start(pcl_run *run, const pcl_packed_module *m) {
+  pcl_module_start(run, unpack(m));
+}

@@ -3,17 +3,24 @@
 
 /* Constants. */
 static pcl_value pclg_c0 = PCL_STATIC_ASCII("app");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("-x");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c3 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("label");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("text");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("id is ");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("!");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("dependsOn");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("protect");
-static pcl_value pclg_c10 = PCL_STATIC_INT(1);
-static pcl_value pclg_c11 = PCL_STATIC_INT(2);
+static pcl_value pclg_c1 = PCL_STATIC_ASCII("prefix");
+static pcl_value pclg_c2 = PCL_STATIC_ASCII("-x");
+static pcl_value pclg_c3 = PCL_STATIC_ASCII("name");
+static pcl_value pclg_c4 = PCL_STATIC_ASCII("simple:index:Resource");
+static pcl_value pclg_c5 = PCL_STATIC_ASCII("value");
+static pcl_value pclg_c6 = PCL_STATIC_BOOL(1);
+static pcl_value pclg_c7 = PCL_STATIC_ASCII("label");
+static pcl_value pclg_c8 = PCL_STATIC_ASCII("a");
+static pcl_value pclg_c9 = PCL_STATIC_ASCII("text");
+static pcl_value pclg_c10 = PCL_STATIC_ASCII("id is ");
+static pcl_value pclg_c11 = PCL_STATIC_ASCII("id");
+static pcl_value pclg_c12 = PCL_STATIC_ASCII("!");
+static pcl_value pclg_c13 = PCL_STATIC_ASCII("dependsOn");
+static pcl_value pclg_c14 = PCL_STATIC_ASCII("protect");
+static pcl_value pclg_c15 = PCL_STATIC_ASCII("b");
+static pcl_value pclg_c16 = PCL_STATIC_INT(1);
+static pcl_value pclg_c17 = PCL_STATIC_INT(2);
+static pcl_value pclg_c18 = PCL_STATIC_ASCII("n");
 static pcl_value *const pclg_v[] = {
     &pclg_c0,
     &pclg_c1,
@@ -27,6 +34,13 @@ static pcl_value *const pclg_v[] = {
     &pclg_c9,
     &pclg_c10,
     &pclg_c11,
+    &pclg_c12,
+    &pclg_c13,
+    &pclg_c14,
+    &pclg_c15,
+    &pclg_c16,
+    &pclg_c17,
+    &pclg_c18,
 };
 
 /* Source files. */
@@ -34,60 +48,55 @@ static const char *const pclg_f[] = {
     "tests/golden/codegen/basic.pp",
 };
 
-/* Resource declarations. */
-static const pcl_resource_decl pclg_d0 = {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, "tests/golden/codegen/basic.pp", 5, 1};
-static const pcl_resource_decl pclg_d1 = {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, "tests/golden/codegen/basic.pp", 9, 1};
-
 /* Module 0: tests/golden/codegen */
-static const pcl_expr pclg_x0[] = {
-    {PCL_X_CONST, 0, 0, 0, 0, 0, NULL, 0, 2, 13},
-    {PCL_X_TEMPLATE, 0, 0, 0, 0, 2, NULL, 0, 4, 8},
-    {PCL_X_NODE, 0, 0, 0, 0, 0, NULL, 0, 4, 11},
-    {PCL_X_CONST, 0, 1, 0, 0, 0, NULL, 0, 4, 18},
-    {PCL_X_OBJECT, 0, 0, 0, 2, 4, NULL, 0, 5, 1},
-    {PCL_X_CONST, 0, 2, 0, 2, 0, NULL, 0, 6, 3},
-    {PCL_X_CONST, 0, 3, 0, 2, 0, NULL, 0, 6, 11},
-    {PCL_X_CONST, 0, 4, 0, 2, 0, NULL, 0, 7, 3},
-    {PCL_X_NODE, 0, 1, 0, 2, 0, NULL, 0, 7, 11},
-    {PCL_X_OBJECT, 0, 0, 0, 10, 2, NULL, 0, 9, 1},
-    {PCL_X_CONST, 0, 5, 0, 6, 0, NULL, 0, 10, 3},
-    {PCL_X_TEMPLATE, 0, 0, 0, 7, 3, NULL, 0, 10, 10},
-    {PCL_X_CONST, 0, 6, 0, 6, 0, NULL, 0, 10, 11},
-    {PCL_X_ATTR, 0, 0, 0, 6, 1, "id", 0, 10, 19},
-    {PCL_X_NODE, 0, 2, 0, 6, 0, NULL, 0, 10, 19},
-    {PCL_X_CONST, 0, 7, 0, 7, 0, NULL, 0, 10, 24},
-    {PCL_X_OBJECT, 0, 0, 0, 13, 4, NULL, 0, 11, 3},
-    {PCL_X_CONST, 0, 8, 0, 12, 0, NULL, 0, 12, 5},
-    {PCL_X_LIST, 0, 0, 0, 12, 1, NULL, 0, 12, 17},
-    {PCL_X_NODE, 0, 2, 0, 12, 0, NULL, 0, 12, 18},
-    {PCL_X_CONST, 0, 9, 0, 13, 0, NULL, 0, 13, 5},
-    {PCL_X_CONST, 0, 3, 0, 13, 0, NULL, 0, 13, 15},
-    {PCL_X_ATTR, 0, 0, 0, 17, 1, "text", 0, 17, 11},
-    {PCL_X_NODE, 0, 3, 0, 17, 0, NULL, 0, 17, 11},
-    {PCL_X_BINARY, PCL_XB_ADD, 0, 0, 18, 2, NULL, 0, 20, 11},
-    {PCL_X_CONST, 0, 10, 0, 18, 0, NULL, 0, 20, 11},
-    {PCL_X_CONST, 0, 11, 0, 18, 0, NULL, 0, 20, 15},
+static const pcl_packed_module *const pclg_s0[] = {
+    NULL,
 };
-static const uint32_t pclg_k0[] = {
-    2, 3, 5, 6, 7, 8, 14, 12, 13, 15, 10, 11, 19, 17, 18, 20,
-    21, 23, 25, 26
-};
-static const pcl_node_desc pclg_n0[] = {
-    {PCL_N_CONFIG, PCL_RANGE_NONE, 0, 0, "prefix", 0, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 1, 1},
-    {PCL_N_LOCAL, PCL_RANGE_NONE, 0, 0, "name", 1, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 4, 1},
-    {PCL_N_RESOURCE, PCL_RANGE_NONE, 0, 0, "a", PCL_XNONE, 4, PCL_XNONE, PCL_XNONE, 0, &pclg_d0, NULL, 0, 5, 1},
-    {PCL_N_RESOURCE, PCL_RANGE_NONE, 0, 0, "b", PCL_XNONE, 9, 16, PCL_XNONE, 0, &pclg_d1, NULL, 0, 9, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "text", 22, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 16, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "n", 24, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 19, 1},
-};
-static const pcl_module pclg_m0 = {pclg_x0, pclg_k0, pclg_v, pclg_n0, 6, 0, pclg_f};
+static const char pclg_b0[] =
+    "0hBh46"
+    "000000002D"
+    "8000020048"
+    "100000004B"
+    "002000004h2"
+    "7000240051"
+    "0050200063"
+    "006020006B"
+    "0070200073"
+    "101020007B"
+    "7000A20091"
+    "00906000A3"
+    "80007300AA"
+    "00A06000AB"
+    "400061C0Ah3"
+    "10206000Ah3"
+    "00C07000Ah8"
+    "7000D400B3"
+    "00D0C000C5"
+    "6000C100Ch1"
+    "1020C000Ch2"
+    "00E0D000D5"
+    "0060D000DF"
+    "4000h11A0h1B"
+    "1030h1000h1B"
+    "A800h2200h4B"
+    "00h00h2000h4B"
+    "00h10h2000h4F"
+    "235678ECDFABh3h1h2h4h5h7h9hA"
+    "1000110000000011"
+    "0000320000000041"
+    "2000805000500051"
+    "2000F0Ah100500091"
+    "50009h700000000h01"
+    "5000h2h900000000h31"
+    "";
+static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */
 static const pcl_config_decl pclg_cfg[] = {
     {"prefix", &pcl_type_string, NULL, 1, 0, 0},
 };
 
-static void pclg_start(pcl_run *run) { pcl_module_start(run, &pclg_m0); }
+static void pclg_start(pcl_run *run) { pcl_packed_start(run, &pclg_p0); }
 
 static const pcl_program pclg_program = {"basic", pclg_cfg, 1, pclg_start};
 

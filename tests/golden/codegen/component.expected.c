@@ -2,15 +2,27 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("inner-");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("base");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("input");
+static pcl_value pclg_c0 = PCL_STATIC_ASCII("input");
+static pcl_value pclg_c1 = PCL_STATIC_ASCII("simple:index:Resource");
+static pcl_value pclg_c2 = PCL_STATIC_ASCII("value");
+static pcl_value pclg_c3 = PCL_STATIC_ASCII("inner-");
+static pcl_value pclg_c4 = PCL_STATIC_ASCII("inner");
+static pcl_value pclg_c5 = PCL_STATIC_ASCII("result");
+static pcl_value pclg_c6 = PCL_STATIC_ASCII("base");
+static pcl_value pclg_c7 = PCL_STATIC_ASCII("components:index:Child");
+static pcl_value pclg_c8 = PCL_STATIC_ASCII("comp");
+static pcl_value pclg_c9 = PCL_STATIC_ASCII("fromComponent");
 static pcl_value *const pclg_v[] = {
     &pclg_c0,
     &pclg_c1,
     &pclg_c2,
     &pclg_c3,
+    &pclg_c4,
+    &pclg_c5,
+    &pclg_c6,
+    &pclg_c7,
+    &pclg_c8,
+    &pclg_c9,
 };
 
 /* Source files. */
@@ -19,59 +31,54 @@ static const char *const pclg_f[] = {
     "tests/golden/codegen/component/child/main.pp",
 };
 
-/* Resource declarations. */
-static const pcl_resource_decl pclg_d0 = {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, "tests/golden/codegen/component/child/main.pp", 3, 1};
-static const pcl_resource_decl pclg_d1 = {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, "tests/golden/codegen/component/main.pp", 3, 1};
-static const pcl_resource_decl pclg_d2 = {"components:index:Child", PCL_RES_COMPONENT, NULL, NULL, "tests/golden/codegen/component/main.pp", 6, 1};
-
 /* Module 1: tests/golden/codegen/component/child */
-static const pcl_expr pclg_x1[] = {
-    {PCL_X_OBJECT, 0, 0, 0, 2, 2, NULL, 1, 3, 1},
-    {PCL_X_CONST, 0, 0, 0, 0, 0, NULL, 1, 4, 3},
-    {PCL_X_TEMPLATE, 0, 0, 0, 0, 2, NULL, 1, 4, 11},
-    {PCL_X_CONST, 0, 1, 0, 0, 0, NULL, 1, 4, 12},
-    {PCL_X_NODE, 0, 0, 0, 0, 0, NULL, 1, 4, 20},
-    {PCL_X_ATTR, 0, 0, 0, 4, 1, "value", 1, 7, 11},
-    {PCL_X_NODE, 0, 1, 0, 4, 0, NULL, 1, 7, 11},
+static const pcl_packed_module *const pclg_s1[] = {
+    NULL,
 };
-static const uint32_t pclg_k1[] = {
-    3, 4, 1, 2, 6
-};
-static const pcl_node_desc pclg_n1[] = {
-    {PCL_N_CONFIG, PCL_RANGE_NONE, 0, 0, "input", PCL_XNONE, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 1, 1, 1},
-    {PCL_N_RESOURCE, PCL_RANGE_NONE, 0, 0, "inner", PCL_XNONE, 0, PCL_XNONE, PCL_XNONE, 0, &pclg_d0, NULL, 1, 3, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "result", 5, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 1, 6, 1},
-};
-static const pcl_module pclg_m1 = {pclg_x1, pclg_k1, pclg_v, pclg_n1, 3, 0, pclg_f};
+static const char pclg_b1[] =
+    "0753"
+    "7000220131"
+    "0020000143"
+    "800002014B"
+    "003000014C"
+    "100000014h4"
+    "400041317B"
+    "101040017B"
+    "34126"
+    "1000000000000111"
+    "2000401000200131"
+    "5000560000000161"
+    "";
+static const pcl_packed_module pclg_p1 = {pclg_b1, pclg_v, pclg_f, pclg_s1};
 
 /* Module 0: tests/golden/codegen/component */
-static const pcl_expr pclg_x0[] = {
-    {PCL_X_OBJECT, 0, 0, 0, 0, 2, NULL, 0, 3, 1},
-    {PCL_X_CONST, 0, 0, 0, 0, 0, NULL, 0, 4, 3},
-    {PCL_X_CONST, 0, 2, 0, 0, 0, NULL, 0, 4, 11},
-    {PCL_X_OBJECT, 0, 0, 0, 3, 2, NULL, 0, 6, 1},
-    {PCL_X_CONST, 0, 3, 0, 2, 0, NULL, 0, 7, 3},
-    {PCL_X_ATTR, 0, 0, 0, 2, 1, "value", 0, 7, 11},
-    {PCL_X_NODE, 0, 0, 0, 2, 0, NULL, 0, 7, 11},
-    {PCL_X_ATTR, 0, 0, 0, 5, 1, "result", 0, 10, 11},
-    {PCL_X_NODE, 0, 1, 0, 5, 0, NULL, 0, 10, 11},
+static const pcl_packed_module *const pclg_s0[] = {
+    &pclg_p1,
 };
-static const uint32_t pclg_k0[] = {
-    1, 2, 6, 4, 5, 8
-};
-static const pcl_node_desc pclg_n0[] = {
-    {PCL_N_RESOURCE, PCL_RANGE_NONE, 0, 0, "base", PCL_XNONE, 0, PCL_XNONE, PCL_XNONE, 0, &pclg_d1, NULL, 0, 3, 1},
-    {PCL_N_COMPONENT, PCL_RANGE_NONE, 0, 0, "comp", PCL_XNONE, 3, PCL_XNONE, PCL_XNONE, 0, &pclg_d2, &pclg_m1, 0, 6, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "fromComponent", 7, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 9, 1},
-};
-static const pcl_module pclg_m0 = {pclg_x0, pclg_k0, pclg_v, pclg_n0, 3, 0, pclg_f};
+static const char pclg_b0[] =
+    "0963"
+    "7000020031"
+    "0020000043"
+    "006000004B"
+    "7000320061"
+    "0000200073"
+    "400021307B"
+    "100020007B"
+    "40005160AB"
+    "10105000AB"
+    "126458"
+    "2000601000200031"
+    "4000804000811061"
+    "5000980000000091"
+    "";
+static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */
 static const pcl_config_decl pclg_cfg[] = {
     {NULL, NULL, NULL, 0, 0, 0},
 };
 
-static void pclg_start(pcl_run *run) { pcl_module_start(run, &pclg_m0); }
+static void pclg_start(pcl_run *run) { pcl_packed_start(run, &pclg_p0); }
 
 static const pcl_program pclg_program = {"component", pclg_cfg, 0, pclg_start};
 

@@ -5,66 +5,81 @@
 static pcl_value pclg_c0 = PCL_STATIC_ASCII("a");
 static pcl_value pclg_c1 = PCL_STATIC_ASCII("b");
 static pcl_value pclg_c2 = PCL_STATIC_ASCII("c");
-static pcl_value pclg_c3 = PCL_STATIC_INT(3);
-static pcl_value pclg_c4 = PCL_STATIC_INT(1);
-static pcl_value pclg_c5 = PCL_STATIC_INT(2);
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("name");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("x");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("tags");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("env");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("dev");
-static pcl_value pclg_c11 = PCL_STATIC_ASCII("team");
-static pcl_value pclg_c12 = PCL_STATIC_ASCII("core");
-static pcl_value pclg_c13 = PCL_STATIC_INT(7);
-static pcl_value pclg_c14 = PCL_STATIC_INT(10);
-static pcl_value pclg_c15 = PCL_STATIC_INT(6);
-static pcl_value pclg_c16 = PCL_STATIC_INT(-7);
-static pcl_value pclg_c17 = PCL_STATIC_INT(4);
-static pcl_value pclg_c18 = PCL_STATIC_INT(5);
-static pcl_value pclg_c19 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c20 = PCL_STATIC_BOOL(0);
-static pcl_value pclg_c21 = PCL_STATIC_ASCII("name=");
-static pcl_value pclg_c22 = PCL_STATIC_ASCII(" env=");
-static pcl_value pclg_c23 = PCL_STATIC_ASCII(" ");
-static pcl_value pclg_c24 = PCL_STATIC_ASCII("many");
-static pcl_value pclg_c25 = PCL_STATIC_ASCII("few");
-static pcl_value pclg_c26 = PCL_STATIC_ASCII(":");
-static pcl_value pclg_c27 = PCL_STATIC_ASCII(";");
-static pcl_value pclg_c28 = PCL_STATIC_ASCII("U");
-static pcl_value pclg_c29 = PCL_STATIC_ASCII("-");
-static pcl_value pclg_c30 = PCL_STATIC_ASCII("y");
-static pcl_value pclg_c31 = PCL_STATIC_ASCII("n");
-static pcl_value pclg_c32 = PCL_STATIC_ASCII("json");
-static pcl_value pclg_c33 = PCL_STATIC_NUMBER(2.5);
-static pcl_value pclg_c34 = PCL_STATIC_NULL;
-static pcl_value pclg_c35 = PCL_STATIC_ASCII("q<>");
-static pcl_value pclg_c36 = PCL_STATIC_ASCII("length");
-static pcl_value pclg_c37 = PCL_STATIC_ASCII("join");
-static pcl_value pclg_c38 = PCL_STATIC_ASCII("split");
-static pcl_value pclg_c39 = PCL_STATIC_ASCII(",");
-static pcl_value pclg_c40 = PCL_STATIC_ASCII("a,,b");
-static pcl_value pclg_c41 = PCL_STATIC_ASCII("element");
-static pcl_value pclg_c42 = PCL_STATIC_ASCII("lookup");
-static pcl_value pclg_c43 = PCL_STATIC_ASCII("none");
-static pcl_value pclg_c44 = PCL_STATIC_ASCII("range");
-static pcl_value pclg_c45 = PCL_STATIC_ASCII("min");
-static pcl_value pclg_c46 = PCL_STATIC_ASCII("max");
-static pcl_value pclg_c47 = PCL_STATIC_INT(9);
-static pcl_value pclg_c48 = PCL_STATIC_ASCII("sha1");
-static pcl_value pclg_c49 = PCL_STATIC_ASCII("abc");
-static pcl_value pclg_c50 = PCL_STATIC_ASCII("b64");
-static pcl_value pclg_c51 = PCL_STATIC_ASCII("hello");
-static pcl_value pclg_c52 = PCL_STATIC_ASCII("unb64");
-static pcl_value pclg_c53 = PCL_STATIC_ASCII("aGVsbG8=");
-static pcl_value pclg_c54 = PCL_STATIC_ASCII("entries");
-static pcl_value pclg_c55 = PCL_STATIC_ASCII("z");
-static pcl_value pclg_c56 = PCL_STATIC_ASCII("single");
-static pcl_value pclg_c57 = PCL_STATIC_INT(42);
-static pcl_value pclg_c58 = PCL_STATIC_ASCII("cond");
-static pcl_value pclg_c59 = PCL_STATIC_ASCII("big");
-static pcl_value pclg_c60 = PCL_STATIC_ASCII("small");
-static pcl_value pclg_c61 = PCL_STATIC_ASCII("conv");
-static pcl_value pclg_c62 = PCL_STATIC_ASCII("42");
+static pcl_value pclg_c3 = PCL_STATIC_ASCII("items");
+static pcl_value pclg_c4 = PCL_STATIC_INT(3);
+static pcl_value pclg_c5 = PCL_STATIC_INT(1);
+static pcl_value pclg_c6 = PCL_STATIC_INT(2);
+static pcl_value pclg_c7 = PCL_STATIC_ASCII("nums");
+static pcl_value pclg_c8 = PCL_STATIC_ASCII("name");
+static pcl_value pclg_c9 = PCL_STATIC_ASCII("x");
+static pcl_value pclg_c10 = PCL_STATIC_ASCII("tags");
+static pcl_value pclg_c11 = PCL_STATIC_ASCII("env");
+static pcl_value pclg_c12 = PCL_STATIC_ASCII("dev");
+static pcl_value pclg_c13 = PCL_STATIC_ASCII("team");
+static pcl_value pclg_c14 = PCL_STATIC_ASCII("core");
+static pcl_value pclg_c15 = PCL_STATIC_ASCII("obj");
+static pcl_value pclg_c16 = PCL_STATIC_INT(7);
+static pcl_value pclg_c17 = PCL_STATIC_INT(10);
+static pcl_value pclg_c18 = PCL_STATIC_INT(6);
+static pcl_value pclg_c19 = PCL_STATIC_INT(-7);
+static pcl_value pclg_c20 = PCL_STATIC_INT(4);
+static pcl_value pclg_c21 = PCL_STATIC_INT(5);
+static pcl_value pclg_c22 = PCL_STATIC_BOOL(1);
+static pcl_value pclg_c23 = PCL_STATIC_BOOL(0);
+static pcl_value pclg_c24 = PCL_STATIC_ASCII("arith");
+static pcl_value pclg_c25 = PCL_STATIC_ASCII("name=");
+static pcl_value pclg_c26 = PCL_STATIC_ASCII(" env=");
+static pcl_value pclg_c27 = PCL_STATIC_ASCII(" ");
+static pcl_value pclg_c28 = PCL_STATIC_ASCII("length");
+static pcl_value pclg_c29 = PCL_STATIC_ASCII("many");
+static pcl_value pclg_c30 = PCL_STATIC_ASCII("few");
+static pcl_value pclg_c31 = PCL_STATIC_ASCII(":");
+static pcl_value pclg_c32 = PCL_STATIC_ASCII(";");
+static pcl_value pclg_c33 = PCL_STATIC_ASCII("tmpl");
+static pcl_value pclg_c34 = PCL_STATIC_ASCII("U");
+static pcl_value pclg_c35 = PCL_STATIC_ASCII("upper");
+static pcl_value pclg_c36 = PCL_STATIC_ASCII("-");
+static pcl_value pclg_c37 = PCL_STATIC_ASCII("forList");
+static pcl_value pclg_c38 = PCL_STATIC_ASCII("forObject");
+static pcl_value pclg_c39 = PCL_STATIC_ASCII("y");
+static pcl_value pclg_c40 = PCL_STATIC_ASCII("grouped");
+static pcl_value pclg_c41 = PCL_STATIC_ASCII("n");
+static pcl_value pclg_c42 = PCL_STATIC_ASCII("splat");
+static pcl_value pclg_c43 = PCL_STATIC_ASCII("json");
+static pcl_value pclg_c44 = PCL_STATIC_ASCII("toJSON");
+static pcl_value pclg_c45 = PCL_STATIC_NUMBER(2.5);
+static pcl_value pclg_c46 = PCL_STATIC_NULL;
+static pcl_value pclg_c47 = PCL_STATIC_ASCII("q<>");
+static pcl_value pclg_c48 = PCL_STATIC_ASCII("join");
+static pcl_value pclg_c49 = PCL_STATIC_ASCII("split");
+static pcl_value pclg_c50 = PCL_STATIC_ASCII(",");
+static pcl_value pclg_c51 = PCL_STATIC_ASCII("a,,b");
+static pcl_value pclg_c52 = PCL_STATIC_ASCII("element");
+static pcl_value pclg_c53 = PCL_STATIC_ASCII("lookup");
+static pcl_value pclg_c54 = PCL_STATIC_ASCII("none");
+static pcl_value pclg_c55 = PCL_STATIC_ASCII("range");
+static pcl_value pclg_c56 = PCL_STATIC_ASCII("min");
+static pcl_value pclg_c57 = PCL_STATIC_ASCII("max");
+static pcl_value pclg_c58 = PCL_STATIC_INT(9);
+static pcl_value pclg_c59 = PCL_STATIC_ASCII("sha1");
+static pcl_value pclg_c60 = PCL_STATIC_ASCII("abc");
+static pcl_value pclg_c61 = PCL_STATIC_ASCII("b64");
+static pcl_value pclg_c62 = PCL_STATIC_ASCII("toBase64");
+static pcl_value pclg_c63 = PCL_STATIC_ASCII("hello");
+static pcl_value pclg_c64 = PCL_STATIC_ASCII("unb64");
+static pcl_value pclg_c65 = PCL_STATIC_ASCII("fromBase64");
+static pcl_value pclg_c66 = PCL_STATIC_ASCII("aGVsbG8=");
+static pcl_value pclg_c67 = PCL_STATIC_ASCII("entries");
+static pcl_value pclg_c68 = PCL_STATIC_ASCII("z");
+static pcl_value pclg_c69 = PCL_STATIC_ASCII("single");
+static pcl_value pclg_c70 = PCL_STATIC_ASCII("singleOrNone");
+static pcl_value pclg_c71 = PCL_STATIC_INT(42);
+static pcl_value pclg_c72 = PCL_STATIC_ASCII("cond");
+static pcl_value pclg_c73 = PCL_STATIC_ASCII("big");
+static pcl_value pclg_c74 = PCL_STATIC_ASCII("small");
+static pcl_value pclg_c75 = PCL_STATIC_ASCII("conv");
+static pcl_value pclg_c76 = PCL_STATIC_ASCII("42");
+static pcl_value pclg_c77 = PCL_STATIC_ASCII("builtins");
 static pcl_value *const pclg_v[] = {
     &pclg_c0,
     &pclg_c1,
@@ -129,6 +144,21 @@ static pcl_value *const pclg_v[] = {
     &pclg_c60,
     &pclg_c61,
     &pclg_c62,
+    &pclg_c63,
+    &pclg_c64,
+    &pclg_c65,
+    &pclg_c66,
+    &pclg_c67,
+    &pclg_c68,
+    &pclg_c69,
+    &pclg_c70,
+    &pclg_c71,
+    &pclg_c72,
+    &pclg_c73,
+    &pclg_c74,
+    &pclg_c75,
+    &pclg_c76,
+    &pclg_c77,
 };
 
 /* Source files. */
@@ -136,233 +166,225 @@ static const char *const pclg_f[] = {
     "tests/golden/codegen/expressions.pp",
 };
 
-/* Resource declarations. */
-
 /* Module 0: tests/golden/codegen */
-static const pcl_expr pclg_x0[] = {
-    {PCL_X_LIST, 0, 0, 0, 0, 3, NULL, 0, 3, 13},
-    {PCL_X_CONST, 0, 0, 0, 0, 0, NULL, 0, 3, 14},
-    {PCL_X_CONST, 0, 1, 0, 0, 0, NULL, 0, 3, 19},
-    {PCL_X_CONST, 0, 2, 0, 0, 0, NULL, 0, 3, 24},
-    {PCL_X_LIST, 0, 0, 0, 3, 3, NULL, 0, 5, 8},
-    {PCL_X_CONST, 0, 3, 0, 3, 0, NULL, 0, 5, 9},
-    {PCL_X_CONST, 0, 4, 0, 3, 0, NULL, 0, 5, 12},
-    {PCL_X_CONST, 0, 5, 0, 3, 0, NULL, 0, 5, 15},
-    {PCL_X_OBJECT, 0, 0, 0, 10, 4, NULL, 0, 6, 7},
-    {PCL_X_CONST, 0, 6, 0, 6, 0, NULL, 0, 6, 9},
-    {PCL_X_CONST, 0, 7, 0, 6, 0, NULL, 0, 6, 16},
-    {PCL_X_CONST, 0, 8, 0, 6, 0, NULL, 0, 6, 21},
-    {PCL_X_OBJECT, 0, 0, 0, 6, 4, NULL, 0, 6, 28},
-    {PCL_X_CONST, 0, 9, 0, 6, 0, NULL, 0, 6, 30},
-    {PCL_X_CONST, 0, 10, 0, 6, 0, NULL, 0, 6, 36},
-    {PCL_X_CONST, 0, 11, 0, 6, 0, NULL, 0, 6, 43},
-    {PCL_X_CONST, 0, 12, 0, 6, 0, NULL, 0, 6, 50},
-    {PCL_X_LIST, 0, 0, 0, 42, 15, NULL, 0, 8, 11},
-    {PCL_X_BINARY, PCL_XB_ADD, 0, 0, 14, 2, NULL, 0, 8, 12},
-    {PCL_X_CONST, 0, 4, 0, 14, 0, NULL, 0, 8, 12},
-    {PCL_X_CONST, 0, 5, 0, 14, 0, NULL, 0, 8, 16},
-    {PCL_X_BINARY, PCL_XB_SUB, 0, 0, 16, 2, NULL, 0, 8, 19},
-    {PCL_X_CONST, 0, 13, 0, 16, 0, NULL, 0, 8, 19},
-    {PCL_X_CONST, 0, 14, 0, 16, 0, NULL, 0, 8, 23},
-    {PCL_X_BINARY, PCL_XB_MUL, 0, 0, 18, 2, NULL, 0, 8, 27},
-    {PCL_X_CONST, 0, 15, 0, 18, 0, NULL, 0, 8, 27},
-    {PCL_X_CONST, 0, 13, 0, 18, 0, NULL, 0, 8, 31},
-    {PCL_X_BINARY, PCL_XB_DIV, 0, 0, 20, 2, NULL, 0, 8, 34},
-    {PCL_X_CONST, 0, 13, 0, 20, 0, NULL, 0, 8, 34},
-    {PCL_X_CONST, 0, 5, 0, 20, 0, NULL, 0, 8, 38},
-    {PCL_X_BINARY, PCL_XB_MOD, 0, 0, 22, 2, NULL, 0, 8, 41},
-    {PCL_X_CONST, 0, 16, 0, 22, 0, NULL, 0, 8, 41},
-    {PCL_X_CONST, 0, 3, 0, 22, 0, NULL, 0, 8, 46},
-    {PCL_X_UNARY, PCL_XU_NEG, 0, 0, 24, 1, NULL, 0, 8, 49},
-    {PCL_X_CONST, 0, 17, 0, 24, 0, NULL, 0, 8, 51},
-    {PCL_X_BINARY, PCL_XB_LT, 0, 0, 25, 2, NULL, 0, 8, 55},
-    {PCL_X_CONST, 0, 5, 0, 25, 0, NULL, 0, 8, 55},
-    {PCL_X_CONST, 0, 3, 0, 25, 0, NULL, 0, 8, 59},
-    {PCL_X_BINARY, PCL_XB_LE, 0, 0, 27, 2, NULL, 0, 8, 62},
-    {PCL_X_CONST, 0, 3, 0, 27, 0, NULL, 0, 8, 62},
-    {PCL_X_CONST, 0, 5, 0, 27, 0, NULL, 0, 8, 67},
-    {PCL_X_BINARY, PCL_XB_GT, 0, 0, 29, 2, NULL, 0, 8, 70},
-    {PCL_X_CONST, 0, 17, 0, 29, 0, NULL, 0, 8, 70},
-    {PCL_X_CONST, 0, 4, 0, 29, 0, NULL, 0, 8, 74},
-    {PCL_X_BINARY, PCL_XB_GE, 0, 0, 31, 2, NULL, 0, 8, 77},
-    {PCL_X_CONST, 0, 17, 0, 31, 0, NULL, 0, 8, 77},
-    {PCL_X_CONST, 0, 18, 0, 31, 0, NULL, 0, 8, 82},
-    {PCL_X_BINARY, PCL_XB_EQ, 0, 0, 33, 2, NULL, 0, 8, 85},
-    {PCL_X_CONST, 0, 4, 0, 33, 0, NULL, 0, 8, 85},
-    {PCL_X_CONST, 0, 4, 0, 33, 0, NULL, 0, 8, 90},
-    {PCL_X_BINARY, PCL_XB_NE, 0, 0, 35, 2, NULL, 0, 8, 95},
-    {PCL_X_CONST, 0, 0, 0, 35, 0, NULL, 0, 8, 95},
-    {PCL_X_CONST, 0, 1, 0, 35, 0, NULL, 0, 8, 102},
-    {PCL_X_BINARY, PCL_XB_AND, 0, 0, 37, 2, NULL, 0, 8, 107},
-    {PCL_X_CONST, 0, 19, 0, 37, 0, NULL, 0, 8, 107},
-    {PCL_X_CONST, 0, 20, 0, 37, 0, NULL, 0, 8, 115},
-    {PCL_X_BINARY, PCL_XB_OR, 0, 0, 39, 2, NULL, 0, 8, 122},
-    {PCL_X_CONST, 0, 19, 0, 39, 0, NULL, 0, 8, 122},
-    {PCL_X_CONST, 0, 20, 0, 39, 0, NULL, 0, 8, 130},
-    {PCL_X_UNARY, PCL_XU_NOT, 0, 0, 41, 1, NULL, 0, 8, 137},
-    {PCL_X_CONST, 0, 19, 0, 41, 0, NULL, 0, 8, 138},
-    {PCL_X_TEMPLATE, 0, 0, 0, 73, 8, NULL, 0, 11, 11},
-    {PCL_X_CONST, 0, 21, 0, 57, 0, NULL, 0, 11, 12},
-    {PCL_X_ATTR, 0, 0, 0, 57, 1, "name", 0, 11, 19},
-    {PCL_X_NODE, 0, 2, 0, 57, 0, NULL, 0, 11, 19},
-    {PCL_X_CONST, 0, 22, 0, 58, 0, NULL, 0, 11, 28},
-    {PCL_X_INDEX, 0, 0, 0, 59, 2, NULL, 0, 11, 35},
-    {PCL_X_ATTR, 0, 0, 0, 58, 1, "tags", 0, 11, 35},
-    {PCL_X_NODE, 0, 2, 0, 58, 0, NULL, 0, 11, 35},
-    {PCL_X_CONST, 0, 9, 0, 59, 0, NULL, 0, 11, 44},
-    {PCL_X_CONST, 0, 23, 0, 61, 0, NULL, 0, 11, 51},
-    {PCL_X_COND, 0, 0, 0, 64, 3, NULL, 0, 11, 52},
-    {PCL_X_BINARY, PCL_XB_GT, 0, 0, 62, 2, NULL, 0, 11, 57},
-    {PCL_X_CALL, 0, 0, 0, 61, 1, "length", 0, 11, 57},
-    {PCL_X_NODE, 0, 0, 0, 61, 0, NULL, 0, 11, 64},
-    {PCL_X_CONST, 0, 5, 0, 62, 0, NULL, 0, 11, 73},
-    {PCL_X_CONST, 0, 24, 0, 64, 0, NULL, 0, 11, 75},
-    {PCL_X_CONST, 0, 25, 0, 64, 0, NULL, 0, 11, 86},
-    {PCL_X_CONST, 0, 23, 0, 67, 0, NULL, 0, 11, 97},
-    {PCL_X_FOR, 48, 0, 1, 71, 2, NULL, 0, 11, 98},
-    {PCL_X_NODE, 0, 0, 0, 67, 0, NULL, 0, 11, 112},
-    {PCL_X_TEMPLATE, 0, 0, 0, 67, 4, NULL, 0, 11, 118},
-    {PCL_X_VAR, 0, 0, 0, 67, 0, NULL, 0, 11, 120},
-    {PCL_X_CONST, 0, 26, 0, 67, 0, NULL, 0, 11, 122},
-    {PCL_X_VAR, 0, 1, 0, 67, 0, NULL, 0, 11, 125},
-    {PCL_X_CONST, 0, 27, 0, 67, 0, NULL, 0, 11, 127},
-    {PCL_X_CONST, 0, 28, 0, 81, 0, NULL, 0, 16, 9},
-    {PCL_X_FOR, 40, 2, 3, 86, 3, NULL, 0, 14, 11},
-    {PCL_X_NODE, 0, 0, 0, 81, 0, NULL, 0, 14, 24},
-    {PCL_X_TEMPLATE, 0, 0, 0, 81, 3, NULL, 0, 14, 32},
-    {PCL_X_VAR, 0, 2, 0, 81, 0, NULL, 0, 14, 35},
-    {PCL_X_CONST, 0, 29, 0, 81, 0, NULL, 0, 14, 37},
-    {PCL_X_NODE, 0, 5, 0, 81, 0, NULL, 0, 14, 40},
-    {PCL_X_BINARY, PCL_XB_NE, 0, 0, 84, 2, NULL, 0, 14, 51},
-    {PCL_X_VAR, 0, 3, 0, 84, 0, NULL, 0, 14, 51},
-    {PCL_X_CONST, 0, 1, 0, 84, 0, NULL, 0, 14, 56},
-    {PCL_X_FOR, 37, 4, 5, 90, 3, NULL, 0, 18, 11},
-    {PCL_X_ATTR, 0, 0, 0, 89, 1, "tags", 0, 18, 25},
-    {PCL_X_NODE, 0, 2, 0, 89, 0, NULL, 0, 18, 25},
-    {PCL_X_VAR, 0, 4, 0, 90, 0, NULL, 0, 18, 41},
-    {PCL_X_VAR, 0, 5, 0, 90, 0, NULL, 0, 18, 36},
-    {PCL_X_FOR, 7, 0, 6, 96, 3, NULL, 0, 21, 11},
-    {PCL_X_LIST, 0, 0, 0, 93, 3, NULL, 0, 21, 22},
-    {PCL_X_CONST, 0, 7, 0, 93, 0, NULL, 0, 21, 23},
-    {PCL_X_CONST, 0, 30, 0, 93, 0, NULL, 0, 21, 28},
-    {PCL_X_CONST, 0, 7, 0, 93, 0, NULL, 0, 21, 33},
-    {PCL_X_VAR, 0, 6, 0, 96, 0, NULL, 0, 21, 45},
-    {PCL_X_VAR, 0, 6, 0, 96, 0, NULL, 0, 21, 40},
-    {PCL_X_SPLAT, 0, 7, 0, 106, 2, NULL, 0, 24, 11},
-    {PCL_X_LIST, 0, 0, 0, 103, 2, NULL, 0, 24, 11},
-    {PCL_X_OBJECT, 0, 0, 0, 99, 2, NULL, 0, 24, 12},
-    {PCL_X_CONST, 0, 31, 0, 99, 0, NULL, 0, 24, 14},
-    {PCL_X_CONST, 0, 4, 0, 99, 0, NULL, 0, 24, 18},
-    {PCL_X_OBJECT, 0, 0, 0, 101, 2, NULL, 0, 24, 23},
-    {PCL_X_CONST, 0, 31, 0, 101, 0, NULL, 0, 24, 25},
-    {PCL_X_CONST, 0, 5, 0, 101, 0, NULL, 0, 24, 29},
-    {PCL_X_ATTR, 0, 0, 0, 105, 1, "n", 0, 24, 33},
-    {PCL_X_VAR, 0, 7, 0, 105, 0, NULL, 0, 24, 33},
-    {PCL_X_OBJECT, 0, 0, 0, 151, 32, NULL, 0, 27, 11},
-    {PCL_X_CONST, 0, 32, 0, 108, 0, NULL, 0, 28, 5},
-    {PCL_X_CALL, 0, 0, 0, 116, 1, "toJSON", 0, 28, 15},
-    {PCL_X_OBJECT, 0, 0, 0, 112, 4, NULL, 0, 28, 22},
-    {PCL_X_CONST, 0, 1, 0, 108, 0, NULL, 0, 28, 24},
-    {PCL_X_LIST, 0, 0, 0, 108, 4, NULL, 0, 28, 28},
-    {PCL_X_CONST, 0, 4, 0, 108, 0, NULL, 0, 28, 29},
-    {PCL_X_CONST, 0, 33, 0, 108, 0, NULL, 0, 28, 32},
-    {PCL_X_CONST, 0, 19, 0, 108, 0, NULL, 0, 28, 37},
-    {PCL_X_CONST, 0, 34, 0, 108, 0, NULL, 0, 28, 43},
-    {PCL_X_CONST, 0, 0, 0, 112, 0, NULL, 0, 28, 50},
-    {PCL_X_CONST, 0, 35, 0, 112, 0, NULL, 0, 28, 54},
-    {PCL_X_CONST, 0, 36, 0, 117, 0, NULL, 0, 29, 5},
-    {PCL_X_CALL, 0, 0, 0, 117, 1, "length", 0, 29, 15},
-    {PCL_X_NODE, 0, 0, 0, 117, 0, NULL, 0, 29, 22},
-    {PCL_X_CONST, 0, 37, 0, 118, 0, NULL, 0, 30, 5},
-    {PCL_X_CALL, 0, 0, 0, 118, 2, "join", 0, 30, 15},
-    {PCL_X_CONST, 0, 29, 0, 118, 0, NULL, 0, 30, 20},
-    {PCL_X_NODE, 0, 0, 0, 118, 0, NULL, 0, 30, 25},
-    {PCL_X_CONST, 0, 38, 0, 120, 0, NULL, 0, 31, 5},
-    {PCL_X_CALL, 0, 0, 0, 120, 2, "split", 0, 31, 15},
-    {PCL_X_CONST, 0, 39, 0, 120, 0, NULL, 0, 31, 21},
-    {PCL_X_CONST, 0, 40, 0, 120, 0, NULL, 0, 31, 26},
-    {PCL_X_CONST, 0, 41, 0, 122, 0, NULL, 0, 32, 5},
-    {PCL_X_CALL, 0, 0, 0, 122, 2, "element", 0, 32, 15},
-    {PCL_X_NODE, 0, 0, 0, 122, 0, NULL, 0, 32, 23},
-    {PCL_X_CONST, 0, 17, 0, 122, 0, NULL, 0, 32, 30},
-    {PCL_X_CONST, 0, 42, 0, 124, 0, NULL, 0, 33, 5},
-    {PCL_X_CALL, 0, 0, 0, 125, 3, "lookup", 0, 33, 15},
-    {PCL_X_ATTR, 0, 0, 0, 124, 1, "tags", 0, 33, 22},
-    {PCL_X_NODE, 0, 2, 0, 124, 0, NULL, 0, 33, 22},
-    {PCL_X_CONST, 0, 11, 0, 125, 0, NULL, 0, 33, 32},
-    {PCL_X_CONST, 0, 43, 0, 125, 0, NULL, 0, 33, 40},
-    {PCL_X_CONST, 0, 44, 0, 128, 0, NULL, 0, 34, 5},
-    {PCL_X_CALL, 0, 0, 0, 128, 2, "range", 0, 34, 15},
-    {PCL_X_CONST, 0, 5, 0, 128, 0, NULL, 0, 34, 21},
-    {PCL_X_CONST, 0, 18, 0, 128, 0, NULL, 0, 34, 24},
-    {PCL_X_CONST, 0, 45, 0, 130, 0, NULL, 0, 35, 5},
-    {PCL_X_CALL, 1, 0, 0, 130, 1, "min", 0, 35, 15},
-    {PCL_X_NODE, 0, 1, 0, 130, 0, NULL, 0, 35, 19},
-    {PCL_X_CONST, 0, 46, 0, 131, 0, NULL, 0, 36, 5},
-    {PCL_X_CALL, 0, 0, 0, 131, 3, "max", 0, 36, 15},
-    {PCL_X_CONST, 0, 3, 0, 131, 0, NULL, 0, 36, 19},
-    {PCL_X_CONST, 0, 47, 0, 131, 0, NULL, 0, 36, 22},
-    {PCL_X_CONST, 0, 17, 0, 131, 0, NULL, 0, 36, 25},
-    {PCL_X_CONST, 0, 48, 0, 134, 0, NULL, 0, 37, 5},
-    {PCL_X_CALL, 0, 0, 0, 134, 1, "sha1", 0, 37, 15},
-    {PCL_X_CONST, 0, 49, 0, 134, 0, NULL, 0, 37, 20},
-    {PCL_X_CONST, 0, 50, 0, 135, 0, NULL, 0, 38, 5},
-    {PCL_X_CALL, 0, 0, 0, 135, 1, "toBase64", 0, 38, 15},
-    {PCL_X_CONST, 0, 51, 0, 135, 0, NULL, 0, 38, 24},
-    {PCL_X_CONST, 0, 52, 0, 136, 0, NULL, 0, 39, 5},
-    {PCL_X_CALL, 0, 0, 0, 136, 1, "fromBase64", 0, 39, 15},
-    {PCL_X_CONST, 0, 53, 0, 136, 0, NULL, 0, 39, 26},
-    {PCL_X_CONST, 0, 54, 0, 137, 0, NULL, 0, 40, 5},
-    {PCL_X_CALL, 0, 0, 0, 141, 1, "entries", 0, 40, 15},
-    {PCL_X_OBJECT, 0, 0, 0, 137, 4, NULL, 0, 40, 23},
-    {PCL_X_CONST, 0, 55, 0, 137, 0, NULL, 0, 40, 25},
-    {PCL_X_CONST, 0, 4, 0, 137, 0, NULL, 0, 40, 29},
-    {PCL_X_CONST, 0, 0, 0, 137, 0, NULL, 0, 40, 32},
-    {PCL_X_CONST, 0, 5, 0, 137, 0, NULL, 0, 40, 36},
-    {PCL_X_CONST, 0, 56, 0, 142, 0, NULL, 0, 41, 5},
-    {PCL_X_CALL, 0, 0, 0, 143, 1, "singleOrNone", 0, 41, 15},
-    {PCL_X_LIST, 0, 0, 0, 142, 1, NULL, 0, 41, 28},
-    {PCL_X_CONST, 0, 57, 0, 142, 0, NULL, 0, 41, 29},
-    {PCL_X_CONST, 0, 58, 0, 144, 0, NULL, 0, 42, 5},
-    {PCL_X_COND, 0, 0, 0, 147, 3, NULL, 0, 42, 15},
-    {PCL_X_BINARY, PCL_XB_GT, 0, 0, 145, 2, NULL, 0, 42, 15},
-    {PCL_X_CALL, 0, 0, 0, 144, 1, "length", 0, 42, 15},
-    {PCL_X_NODE, 0, 1, 0, 144, 0, NULL, 0, 42, 22},
-    {PCL_X_CONST, 0, 5, 0, 145, 0, NULL, 0, 42, 30},
-    {PCL_X_CONST, 0, 59, 0, 147, 0, NULL, 0, 42, 34},
-    {PCL_X_CONST, 0, 60, 0, 147, 0, NULL, 0, 42, 42},
-    {PCL_X_CONST, 0, 61, 0, 150, 0, NULL, 0, 43, 5},
-    {PCL_X_CONVERT, 3, 0, 0, 150, 1, NULL, 0, 43, 15},
-    {PCL_X_CONST, 0, 62, 0, 150, 0, NULL, 0, 43, 23},
+static const pcl_packed_module *const pclg_s0[] = {
+    NULL,
 };
-static const uint32_t pclg_k0[] = {
-    1, 2, 3, 5, 6, 7, 13, 14, 15, 16, 9, 10, 11, 12, 19, 20,
-    22, 23, 25, 26, 28, 29, 31, 32, 34, 36, 37, 39, 40, 42, 43, 45,
-    46, 48, 49, 51, 52, 54, 55, 57, 58, 60, 18, 21, 24, 27, 30, 33,
-    35, 38, 41, 44, 47, 50, 53, 56, 59, 64, 68, 67, 69, 74, 73, 75,
-    72, 76, 77, 82, 83, 84, 85, 80, 81, 62, 63, 65, 66, 70, 71, 78,
-    79, 90, 91, 92, 94, 95, 88, 89, 93, 98, 97, 99, 100, 103, 104, 105,
-    102, 106, 107, 111, 112, 114, 115, 110, 113, 117, 109, 116, 124, 125, 126, 127,
-    122, 123, 128, 129, 121, 132, 135, 136, 139, 140, 143, 144, 148, 147, 149, 150,
-    153, 154, 157, 160, 161, 162, 165, 168, 171, 175, 176, 177, 178, 174, 182, 181,
-    187, 186, 188, 185, 189, 190, 193, 119, 120, 130, 131, 133, 134, 137, 138, 141,
-    142, 145, 146, 151, 152, 155, 156, 158, 159, 163, 164, 166, 167, 169, 170, 172,
-    173, 179, 180, 183, 184, 191, 192
-};
-static const pcl_node_desc pclg_n0[] = {
-    {PCL_N_CONFIG, PCL_RANGE_NONE, 0, 0, "items", 0, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 2, 1},
-    {PCL_N_LOCAL, PCL_RANGE_NONE, 0, 0, "nums", 4, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 5, 1},
-    {PCL_N_LOCAL, PCL_RANGE_NONE, 0, 0, "obj", 8, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 6, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "arith", 17, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 7, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "tmpl", 61, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 10, 1},
-    {PCL_N_LOCAL, PCL_RANGE_NONE, 0, 0, "upper", 86, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 16, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "forList", 87, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 13, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "forObject", 96, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 17, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "grouped", 101, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 20, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "splat", 108, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 23, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "builtins", 118, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 26, 1},
-};
-static const pcl_module pclg_m0 = {pclg_x0, pclg_k0, pclg_v, pclg_n0, 11, 8, pclg_f};
+static const char pclg_b0[] =
+    "8s2r7B"
+    "600003003D"
+    "000000003E"
+    "001000003h3"
+    "002000003h8"
+    "6000330058"
+    "0040300059"
+    "005030005C"
+    "006030005F"
+    "7000A40067"
+    "0080600069"
+    "009060006h0"
+    "00A060006h5"
+    "700064006hC"
+    "00B060006hE"
+    "00C060006i4"
+    "00D060006iB"
+    "00E060006j2"
+    "6000iAF008B"
+    "A800E2008C"
+    "0050E0008C"
+    "0060E0008h0"
+    "A900h02008h3"
+    "00h00h00008h3"
+    "00h10h00008h7"
+    "AA00h22008hB"
+    "00h20h20008hB"
+    "00h00h20008hF"
+    "AB00h42008i2"
+    "00h00h40008i2"
+    "0060h40008i6"
+    "AC00h62008i9"
+    "00h30h60008i9"
+    "0040h60008iE"
+    "9000h81008j1"
+    "00h40h80008j3"
+    "A400h92008j7"
+    "0060h90008j7"
+    "0040h90008jB"
+    "A500hB2008jE"
+    "0040hB0008jE"
+    "0060hB0008k3"
+    "A600hD2008k6"
+    "00h40hD0008k6"
+    "0050hD0008kA"
+    "A700hF2008kD"
+    "00h40hF0008kD"
+    "00h50hF0008l2"
+    "A200i12008l5"
+    "0050i10008l5"
+    "0050i10008lA"
+    "A300i32008lF"
+    "0000i30008lF"
+    "0010i30008m6"
+    "A100i52008mB"
+    "00h60i50008mB"
+    "00h70i50008n3"
+    "A000i72008nA"
+    "00h60i70008nA"
+    "00h70i70008o2"
+    "9100i91008o9"
+    "00h60i90008oA"
+    "8000k9800BB"
+    "00h90j9000BC"
+    "4000j9190Bh3"
+    "1020j9000Bh3"
+    "00hA0jA000BhC"
+    "5000jB200Bi3"
+    "4000jA1B0Bi3"
+    "1020jA000Bi3"
+    "00B0jB000BiC"
+    "00hB0jD000Bj3"
+    "B000k0300Bj4"
+    "A600jE200Bj9"
+    "C000jD1hD0Bj9"
+    "1000jD000Bk0"
+    "0060jE000Bk9"
+    "00hD0k0000BkB"
+    "00hE0k0000Bl6"
+    "00hB0k3000Bm1"
+    "Ej001k7200Bm2"
+    "1000k3000Bn0"
+    "8000k3400Bn6"
+    "2000k3000Bn8"
+    "00hF0k3000BnA"
+    "2010k3000BnD"
+    "00i00k3000BnF"
+    "00i20l1000h09"
+    "Ei823l6300EB"
+    "1000l1000Eh8"
+    "8000l1300Ei0"
+    "2020l1000Ei3"
+    "00i40l1000Ei5"
+    "1050l1000Ei8"
+    "A300l4200Ej3"
+    "2030l4000Ej3"
+    "0010l4000Ej8"
+    "Ei545lA300h2B"
+    "4000l91B0h2h9"
+    "1020l9000h2h9"
+    "2040lA000h2i9"
+    "2050lA000h2i4"
+    "E706m0300h5B"
+    "6000lD300h5h6"
+    "0090lD000h5h7"
+    "00i70lD000h5hC"
+    "0090lD000h5i1"
+    "2060m0000h5iD"
+    "2060m0000h5i8"
+    "F070mA200h8B"
+    "6000m7200h8B"
+    "7000m3200h8C"
+    "00i90m3000h8E"
+    "0050m3000h8h2"
+    "7000m5200h8h7"
+    "00i90m5000h8h9"
+    "0060m5000h8hD"
+    "4000m91iA0h8i1"
+    "2070m9000h8i1"
+    "7000p7i000hBB"
+    "00iB0mC000hC5"
+    "C000n41iD0hCF"
+    "7000n0400hCh6"
+    "0010mC000hCh8"
+    "6000mC400hChC"
+    "0050mC000hChD"
+    "00iD0mC000hCi0"
+    "00h60mC000hCi5"
+    "00iE0mC000hCiB"
+    "0000n0000hCj2"
+    "00iF0n0000hCj6"
+    "00hC0n5000hD5"
+    "C000n51hD0hDF"
+    "1000n5000hDh6"
+    "00j00n6000hE5"
+    "C000n62j10hEF"
+    "00i40n6000hEh4"
+    "1000n6000hEh9"
+    "00j10n8000hF5"
+    "C000n82j20hFF"
+    "00j20n8000hFh5"
+    "00j30n8000hFhA"
+    "00j40nA000i05"
+    "C000nA2j50i0F"
+    "1000nA000i0h7"
+    "00h40nA000i0hE"
+    "00j50nC000i15"
+    "C000nD3j60i1F"
+    "4000nC1B0i1h6"
+    "1020nC000i1h6"
+    "00D0nD000i1i0"
+    "00j60nD000i1i8"
+    "00j70o0000i25"
+    "C000o02j80i2F"
+    "0060o0000i2h5"
+    "00h50o0000i2h8"
+    "00j80o2000i35"
+    "C100o21j90i3F"
+    "1010o2000i3h3"
+    "00j90o3000i45"
+    "C000o33jA0i4F"
+    "0040o3000i4h3"
+    "00jA0o3000i4h6"
+    "00h40o3000i4h9"
+    "00jB0o6000i55"
+    "C000o61jC0i5F"
+    "00jC0o6000i5h4"
+    "00jD0o7000i65"
+    "C000o71jF0i6F"
+    "00jF0o7000i6h8"
+    "00k00o8000i75"
+    "C000o81k20i7F"
+    "00k20o8000i7hA"
+    "00k30o9000i85"
+    "C000oD1k40i8F"
+    "7000o9400i8h7"
+    "00k40o9000i8h9"
+    "0050o9000i8hD"
+    "0000o9000i8i0"
+    "0060o9000i8i4"
+    "00k50oE000i95"
+    "C000oF1k70i9F"
+    "6000oE100i9hC"
+    "00k70oE000i9hD"
+    "00k80p0000iA5"
+    "B000p3300iAF"
+    "A600p1200iAF"
+    "C000p01hD0iAF"
+    "1010p0000iAh6"
+    "0060p1000iAhE"
+    "00k90p3000iAi2"
+    "00kA0p3000iAiA"
+    "00kB0p6000iB5"
+    "D300p6100iBF"
+    "00kC0p6000iBh7"
+    "123567DEFh09ABCh3h4h6h7h9hAhChDhFi0i2i4i5i7i8iAiBiD"
+    "iEj0j1j3j4j6j7j9jAjCh2h5h8hBhEi1i3i6i9iCiFj2j5j8jBk0k4k3k5kAk9kB"
+    "k8kCkDl2l3l4l5l0l1jEjFk1k2k6k7kEkFlAlBlClElFl8l9lDm2m1m3m4m7m8m9"
+    "m6mAmBmFn0n2n3mEn1n5mDn4nCnDnEnFnAnBo0o1n9o4o7o8oBoCoFp0p4p3p5p6"
+    "p9pApDq0q1q2q5q8qBqFr0r1r2qEr6r5rBrArCr9rDrEs1n7n8o2o3o5o6o9oAoD"
+    "oEp1p2p7p8pBpCpEpFq3q4q6q7q9qAqCqDr3r4r7r8rFs0"
+    "1000310000000021"
+    "0000750000000051"
+    "0000F90000000061"
+    "5000h8h20000000071"
+    "5000i1jE00000000A1"
+    "0000i3l700000000h01"
+    "5000i5l800000000D1"
+    "5000i6m100000000h11"
+    "5000i8m600000000h41"
+    "5000iAmD00000000h71"
+    "5000kDn700000000hA1"
+    "";
+static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */
 static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_string, NULL, 0};
@@ -370,7 +392,7 @@ static const pcl_config_decl pclg_cfg[] = {
     {"items", &pclg_t0, NULL, 1, 0, 0},
 };
 
-static void pclg_start(pcl_run *run) { pcl_module_start(run, &pclg_m0); }
+static void pclg_start(pcl_run *run) { pcl_packed_start(run, &pclg_p0); }
 
 static const pcl_program pclg_program = {"expressions", pclg_cfg, 1, pclg_start};
 

@@ -2,31 +2,35 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c1 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("tags");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("env");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("dev");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("parent");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("dependsOn");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("protect");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("retainOnDelete");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("deleteBeforeReplace");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("ignoreChanges");
-static pcl_value pclg_c11 = PCL_STATIC_ASCII("replaceOnChanges");
-static pcl_value pclg_c12 = PCL_STATIC_ASCII("additionalSecretOutputs");
-static pcl_value pclg_c13 = PCL_STATIC_ASCII("version");
-static pcl_value pclg_c14 = PCL_STATIC_ASCII("2.0.0");
-static pcl_value pclg_c15 = PCL_STATIC_ASCII("customTimeouts");
-static pcl_value pclg_c16 = PCL_STATIC_ASCII("create");
-static pcl_value pclg_c17 = PCL_STATIC_ASCII("1m");
-static pcl_value pclg_c18 = PCL_STATIC_ASCII("update");
-static pcl_value pclg_c19 = PCL_STATIC_ASCII("2m");
-static pcl_value pclg_c20 = PCL_STATIC_ASCII("delete");
-static pcl_value pclg_c21 = PCL_STATIC_ASCII("3m");
-static pcl_value pclg_c22 = PCL_STATIC_ASCII("deletedWith");
-static pcl_value pclg_c23 = PCL_STATIC_ASCII("import");
-static pcl_value pclg_c24 = PCL_STATIC_ASCII("existing-id");
+static pcl_value pclg_c0 = PCL_STATIC_ASCII("simple:index:Resource");
+static pcl_value pclg_c1 = PCL_STATIC_ASCII("value");
+static pcl_value pclg_c2 = PCL_STATIC_BOOL(1);
+static pcl_value pclg_c3 = PCL_STATIC_ASCII("parent");
+static pcl_value pclg_c4 = PCL_STATIC_ASCII("tags");
+static pcl_value pclg_c5 = PCL_STATIC_ASCII("env");
+static pcl_value pclg_c6 = PCL_STATIC_ASCII("dev");
+static pcl_value pclg_c7 = PCL_STATIC_ASCII("dependsOn");
+static pcl_value pclg_c8 = PCL_STATIC_ASCII("protect");
+static pcl_value pclg_c9 = PCL_STATIC_ASCII("retainOnDelete");
+static pcl_value pclg_c10 = PCL_STATIC_ASCII("deleteBeforeReplace");
+static pcl_value pclg_c11 = PCL_STATIC_ASCII("ignoreChanges");
+static pcl_value pclg_c12 = PCL_STATIC_ASCII("replaceOnChanges");
+static pcl_value pclg_c13 = PCL_STATIC_ASCII("additionalSecretOutputs");
+static pcl_value pclg_c14 = PCL_STATIC_ASCII("version");
+static pcl_value pclg_c15 = PCL_STATIC_ASCII("2.0.0");
+static pcl_value pclg_c16 = PCL_STATIC_ASCII("customTimeouts");
+static pcl_value pclg_c17 = PCL_STATIC_ASCII("create");
+static pcl_value pclg_c18 = PCL_STATIC_ASCII("1m");
+static pcl_value pclg_c19 = PCL_STATIC_ASCII("update");
+static pcl_value pclg_c20 = PCL_STATIC_ASCII("2m");
+static pcl_value pclg_c21 = PCL_STATIC_ASCII("delete");
+static pcl_value pclg_c22 = PCL_STATIC_ASCII("3m");
+static pcl_value pclg_c23 = PCL_STATIC_ASCII("deletedWith");
+static pcl_value pclg_c24 = PCL_STATIC_ASCII("import");
+static pcl_value pclg_c25 = PCL_STATIC_ASCII("existing-id");
+static pcl_value pclg_c26 = PCL_STATIC_ASCII("child");
+static pcl_value pclg_c27 = PCL_STATIC_ASCII("urn");
+static pcl_value pclg_c28 = PCL_STATIC_ASCII("childUrn");
 static pcl_value *const pclg_v[] = {
     &pclg_c0,
     &pclg_c1,
@@ -53,6 +57,10 @@ static pcl_value *const pclg_v[] = {
     &pclg_c22,
     &pclg_c23,
     &pclg_c24,
+    &pclg_c25,
+    &pclg_c26,
+    &pclg_c27,
+    &pclg_c28,
 };
 
 /* Source files. */
@@ -60,79 +68,74 @@ static const char *const pclg_f[] = {
     "tests/golden/codegen/options.pp",
 };
 
-/* Resource declarations. */
-static const pcl_resource_decl pclg_d0 = {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, "tests/golden/codegen/options.pp", 2, 1};
-static const pcl_resource_decl pclg_d1 = {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, "tests/golden/codegen/options.pp", 5, 1};
-
 /* Module 0: tests/golden/codegen */
-static const pcl_expr pclg_x0[] = {
-    {PCL_X_OBJECT, 0, 0, 0, 0, 2, NULL, 0, 2, 1},
-    {PCL_X_CONST, 0, 0, 0, 0, 0, NULL, 0, 3, 3},
-    {PCL_X_CONST, 0, 1, 0, 0, 0, NULL, 0, 3, 11},
-    {PCL_X_OBJECT, 0, 0, 0, 5, 4, NULL, 0, 5, 1},
-    {PCL_X_CONST, 0, 0, 0, 2, 0, NULL, 0, 6, 3},
-    {PCL_X_ATTR, 0, 0, 0, 2, 1, "value", 0, 6, 11},
-    {PCL_X_NODE, 0, 0, 0, 2, 0, NULL, 0, 6, 11},
-    {PCL_X_CONST, 0, 2, 0, 3, 0, NULL, 0, 7, 3},
-    {PCL_X_OBJECT, 0, 0, 0, 3, 2, NULL, 0, 7, 10},
-    {PCL_X_CONST, 0, 3, 0, 3, 0, NULL, 0, 7, 12},
-    {PCL_X_CONST, 0, 4, 0, 3, 0, NULL, 0, 7, 18},
-    {PCL_X_OBJECT, 0, 0, 0, 19, 24, NULL, 0, 8, 3},
-    {PCL_X_CONST, 0, 5, 0, 9, 0, NULL, 0, 9, 5},
-    {PCL_X_NODE, 0, 0, 0, 9, 0, NULL, 0, 9, 14},
-    {PCL_X_CONST, 0, 6, 0, 9, 0, NULL, 0, 10, 5},
-    {PCL_X_LIST, 0, 0, 0, 9, 1, NULL, 0, 10, 17},
-    {PCL_X_NODE, 0, 0, 0, 9, 0, NULL, 0, 10, 18},
-    {PCL_X_CONST, 0, 7, 0, 10, 0, NULL, 0, 11, 5},
-    {PCL_X_CONST, 0, 1, 0, 10, 0, NULL, 0, 11, 15},
-    {PCL_X_CONST, 0, 8, 0, 10, 0, NULL, 0, 12, 5},
-    {PCL_X_CONST, 0, 1, 0, 10, 0, NULL, 0, 12, 22},
-    {PCL_X_CONST, 0, 9, 0, 10, 0, NULL, 0, 13, 5},
-    {PCL_X_CONST, 0, 1, 0, 10, 0, NULL, 0, 13, 27},
-    {PCL_X_CONST, 0, 10, 0, 10, 0, NULL, 0, 14, 5},
-    {PCL_X_LIST, 0, 0, 0, 10, 1, NULL, 0, 14, 21},
-    {PCL_X_CONST, 0, 2, 0, 10, 0, NULL, 0, 14, 22},
-    {PCL_X_CONST, 0, 11, 0, 11, 0, NULL, 0, 15, 5},
-    {PCL_X_LIST, 0, 0, 0, 11, 1, NULL, 0, 15, 24},
-    {PCL_X_CONST, 0, 0, 0, 11, 0, NULL, 0, 15, 25},
-    {PCL_X_CONST, 0, 12, 0, 12, 0, NULL, 0, 16, 5},
-    {PCL_X_LIST, 0, 0, 0, 12, 1, NULL, 0, 16, 31},
-    {PCL_X_CONST, 0, 0, 0, 12, 0, NULL, 0, 16, 32},
-    {PCL_X_CONST, 0, 13, 0, 13, 0, NULL, 0, 19, 5},
-    {PCL_X_CONST, 0, 14, 0, 13, 0, NULL, 0, 19, 15},
-    {PCL_X_CONST, 0, 15, 0, 13, 0, NULL, 0, 17, 5},
-    {PCL_X_OBJECT, 0, 0, 0, 13, 6, NULL, 0, 17, 22},
-    {PCL_X_CONST, 0, 16, 0, 13, 0, NULL, 0, 17, 24},
-    {PCL_X_CONST, 0, 17, 0, 13, 0, NULL, 0, 17, 33},
-    {PCL_X_CONST, 0, 18, 0, 13, 0, NULL, 0, 17, 39},
-    {PCL_X_CONST, 0, 19, 0, 13, 0, NULL, 0, 17, 48},
-    {PCL_X_CONST, 0, 20, 0, 13, 0, NULL, 0, 17, 54},
-    {PCL_X_CONST, 0, 21, 0, 13, 0, NULL, 0, 17, 63},
-    {PCL_X_CONST, 0, 22, 0, 19, 0, NULL, 0, 20, 5},
-    {PCL_X_NODE, 0, 0, 0, 19, 0, NULL, 0, 20, 19},
-    {PCL_X_CONST, 0, 23, 0, 19, 0, NULL, 0, 18, 5},
-    {PCL_X_CONST, 0, 24, 0, 19, 0, NULL, 0, 18, 14},
-    {PCL_X_ATTR, 0, 0, 0, 43, 1, "urn", 0, 24, 11},
-    {PCL_X_NODE, 0, 1, 0, 43, 0, NULL, 0, 24, 11},
+static const pcl_packed_module *const pclg_s0[] = {
+    NULL,
 };
-static const uint32_t pclg_k0[] = {
-    1, 2, 6, 9, 10, 4, 5, 7, 8, 16, 25, 28, 31, 36, 37, 38,
-    39, 40, 41, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23, 24, 26,
-    27, 29, 30, 32, 33, 34, 35, 42, 43, 44, 45, 47
-};
-static const pcl_node_desc pclg_n0[] = {
-    {PCL_N_RESOURCE, PCL_RANGE_NONE, 0, 0, "parent", PCL_XNONE, 0, PCL_XNONE, PCL_XNONE, 0, &pclg_d0, NULL, 0, 2, 1},
-    {PCL_N_RESOURCE, PCL_RANGE_NONE, 0, 0, "child", PCL_XNONE, 3, 11, PCL_XNONE, 0, &pclg_d1, NULL, 0, 5, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "childUrn", 46, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 23, 1},
-};
-static const pcl_module pclg_m0 = {pclg_x0, pclg_k0, pclg_v, pclg_n0, 3, 0, pclg_f};
+static const char pclg_b0[] =
+    "0j0iC3"
+    "7000020021"
+    "0010000033"
+    "002000003B"
+    "7000540051"
+    "0010200063"
+    "400021206B"
+    "100020006B"
+    "0040300073"
+    "700032007A"
+    "005030007C"
+    "006030007h2"
+    "7000h3h80083"
+    "0030900095"
+    "100090009E"
+    "00709000A5"
+    "60009100Ah1"
+    "10009000Ah2"
+    "0080A000B5"
+    "0020A000BF"
+    "0090A000C5"
+    "0020A000Ch6"
+    "00A0A000D5"
+    "0020A000DhB"
+    "00B0A000E5"
+    "6000A100Eh5"
+    "0040A000Eh6"
+    "00C0B000F5"
+    "6000B100Fh8"
+    "0010B000Fh9"
+    "00D0C000h05"
+    "6000C100h0hF"
+    "0010C000h0i0"
+    "00E0D000h35"
+    "00F0D000h3F"
+    "00h00D000h15"
+    "7000D600h1h6"
+    "00h10D000h1h8"
+    "00h20D000h1i1"
+    "00h30D000h1i7"
+    "00h40D000h1j0"
+    "00h50D000h1j6"
+    "00h60D000h1jF"
+    "00h70h3000h45"
+    "1000h3000h4h3"
+    "00h80h3000h25"
+    "00h90h3000h2E"
+    "4000iB1hC0h8B"
+    "1010iB000h8B"
+    "1269A4578h0h9hChFi4i5i6i7i8i9CDEFh1h2h3h4h5h6h7h8hA"
+    "hBhDhEi0i1i2i3iAiBiCiDiF"
+    "2000301000100021"
+    "2000hA04C00100051"
+    "5000hCiF00000000h71"
+    "";
+static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */
 static const pcl_config_decl pclg_cfg[] = {
     {NULL, NULL, NULL, 0, 0, 0},
 };
 
-static void pclg_start(pcl_run *run) { pcl_module_start(run, &pclg_m0); }
+static void pclg_start(pcl_run *run) { pcl_packed_start(run, &pclg_p0); }
 
 static const pcl_program pclg_program = {"options", pclg_cfg, 0, pclg_start};
 

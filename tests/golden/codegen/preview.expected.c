@@ -2,14 +2,19 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("v");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("text");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("id=");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("obj");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("known");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("k");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("unknown");
+static pcl_value pclg_c0 = PCL_STATIC_ASCII("simple:index:Resource");
+static pcl_value pclg_c1 = PCL_STATIC_ASCII("value");
+static pcl_value pclg_c2 = PCL_STATIC_ASCII("v");
+static pcl_value pclg_c3 = PCL_STATIC_ASCII("a");
+static pcl_value pclg_c4 = PCL_STATIC_ASCII("text");
+static pcl_value pclg_c5 = PCL_STATIC_ASCII("id=");
+static pcl_value pclg_c6 = PCL_STATIC_ASCII("id");
+static pcl_value pclg_c7 = PCL_STATIC_ASCII("obj");
+static pcl_value pclg_c8 = PCL_STATIC_ASCII("known");
+static pcl_value pclg_c9 = PCL_STATIC_ASCII("k");
+static pcl_value pclg_c10 = PCL_STATIC_ASCII("unknown");
+static pcl_value pclg_c11 = PCL_STATIC_ASCII("b");
+static pcl_value pclg_c12 = PCL_STATIC_ASCII("urn");
 static pcl_value *const pclg_v[] = {
     &pclg_c0,
     &pclg_c1,
@@ -19,6 +24,11 @@ static pcl_value *const pclg_v[] = {
     &pclg_c5,
     &pclg_c6,
     &pclg_c7,
+    &pclg_c8,
+    &pclg_c9,
+    &pclg_c10,
+    &pclg_c11,
+    &pclg_c12,
 };
 
 /* Source files. */
@@ -26,50 +36,46 @@ static const char *const pclg_f[] = {
     "tests/golden/codegen/preview.pp",
 };
 
-/* Resource declarations. */
-static const pcl_resource_decl pclg_d0 = {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, "tests/golden/codegen/preview.pp", 3, 1};
-static const pcl_resource_decl pclg_d1 = {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, "tests/golden/codegen/preview.pp", 6, 1};
-
 /* Module 0: tests/golden/codegen */
-static const pcl_expr pclg_x0[] = {
-    {PCL_X_OBJECT, 0, 0, 0, 0, 2, NULL, 0, 3, 1},
-    {PCL_X_CONST, 0, 0, 0, 0, 0, NULL, 0, 4, 3},
-    {PCL_X_CONST, 0, 1, 0, 0, 0, NULL, 0, 4, 11},
-    {PCL_X_OBJECT, 0, 0, 0, 10, 4, NULL, 0, 6, 1},
-    {PCL_X_CONST, 0, 2, 0, 2, 0, NULL, 0, 7, 3},
-    {PCL_X_TEMPLATE, 0, 0, 0, 3, 2, NULL, 0, 7, 10},
-    {PCL_X_CONST, 0, 3, 0, 2, 0, NULL, 0, 7, 11},
-    {PCL_X_ATTR, 0, 0, 0, 2, 1, "id", 0, 7, 16},
-    {PCL_X_NODE, 0, 0, 0, 2, 0, NULL, 0, 7, 16},
-    {PCL_X_CONST, 0, 4, 0, 5, 0, NULL, 0, 8, 3},
-    {PCL_X_OBJECT, 0, 0, 0, 6, 4, NULL, 0, 8, 9},
-    {PCL_X_CONST, 0, 5, 0, 5, 0, NULL, 0, 8, 11},
-    {PCL_X_CONST, 0, 6, 0, 5, 0, NULL, 0, 8, 19},
-    {PCL_X_CONST, 0, 7, 0, 5, 0, NULL, 0, 8, 24},
-    {PCL_X_ATTR, 0, 0, 0, 5, 1, "id", 0, 8, 34},
-    {PCL_X_NODE, 0, 0, 0, 5, 0, NULL, 0, 8, 34},
-    {PCL_X_ATTR, 0, 0, 0, 14, 1, "text", 0, 11, 11},
-    {PCL_X_NODE, 0, 1, 0, 14, 0, NULL, 0, 11, 11},
-    {PCL_X_ATTR, 0, 0, 0, 15, 1, "urn", 0, 14, 11},
-    {PCL_X_NODE, 0, 0, 0, 15, 0, NULL, 0, 14, 11},
+static const pcl_packed_module *const pclg_s0[] = {
+    NULL,
 };
-static const uint32_t pclg_k0[] = {
-    1, 2, 8, 6, 7, 15, 11, 12, 13, 14, 4, 5, 9, 10, 17, 19
-};
-static const pcl_node_desc pclg_n0[] = {
-    {PCL_N_RESOURCE, PCL_RANGE_NONE, 0, 0, "a", PCL_XNONE, 0, PCL_XNONE, PCL_XNONE, 0, &pclg_d0, NULL, 0, 3, 1},
-    {PCL_N_RESOURCE, PCL_RANGE_NONE, 0, 0, "b", PCL_XNONE, 3, PCL_XNONE, PCL_XNONE, 0, &pclg_d1, NULL, 0, 6, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "text", 16, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 10, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "urn", 18, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 13, 1},
-};
-static const pcl_module pclg_m0 = {pclg_x0, pclg_k0, pclg_v, pclg_n0, 4, 0, pclg_f};
+static const char pclg_b0[] =
+    "0h4h04"
+    "7000020031"
+    "0010000043"
+    "002000004B"
+    "7000A40061"
+    "0040200073"
+    "800032007A"
+    "005020007B"
+    "400021707h0"
+    "100020007h0"
+    "0070500083"
+    "7000640089"
+    "008050008B"
+    "009050008h3"
+    "00A050008h8"
+    "400051708i2"
+    "100050008i2"
+    "4000E150BB"
+    "1010E000BB"
+    "4000F1D0EB"
+    "1000F000EB"
+    "12867FBCDE459Ah1h3"
+    "2000301000100031"
+    "2000B04000100061"
+    "50004h100000000A1"
+    "5000Ch300000000D1"
+    "";
+static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */
 static const pcl_config_decl pclg_cfg[] = {
     {NULL, NULL, NULL, 0, 0, 0},
 };
 
-static void pclg_start(pcl_run *run) { pcl_module_start(run, &pclg_m0); }
+static void pclg_start(pcl_run *run) { pcl_packed_start(run, &pclg_p0); }
 
 static const pcl_program pclg_program = {"preview", pclg_cfg, 0, pclg_start};
 

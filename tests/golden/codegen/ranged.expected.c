@@ -2,21 +2,32 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c1 = PCL_STATIC_INT(2);
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("name");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("index");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("x");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("y");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("=");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("b");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("2");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("a");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("1");
-static pcl_value pclg_c11 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c12 = PCL_STATIC_INT(1);
-static pcl_value pclg_c13 = PCL_STATIC_BOOL(0);
-static pcl_value pclg_c14 = PCL_STATIC_INT(0);
+static pcl_value pclg_c0 = PCL_STATIC_ASCII("simple:index:Resource");
+static pcl_value pclg_c1 = PCL_STATIC_ASCII("value");
+static pcl_value pclg_c2 = PCL_STATIC_INT(2);
+static pcl_value pclg_c3 = PCL_STATIC_ASCII("counted");
+static pcl_value pclg_c4 = PCL_STATIC_ASCII("name");
+static pcl_value pclg_c5 = PCL_STATIC_ASCII("index");
+static pcl_value pclg_c6 = PCL_STATIC_ASCII("key");
+static pcl_value pclg_c7 = PCL_STATIC_ASCII("x");
+static pcl_value pclg_c8 = PCL_STATIC_ASCII("y");
+static pcl_value pclg_c9 = PCL_STATIC_ASCII("listed");
+static pcl_value pclg_c10 = PCL_STATIC_ASCII("=");
+static pcl_value pclg_c11 = PCL_STATIC_ASCII("b");
+static pcl_value pclg_c12 = PCL_STATIC_ASCII("2");
+static pcl_value pclg_c13 = PCL_STATIC_ASCII("a");
+static pcl_value pclg_c14 = PCL_STATIC_ASCII("1");
+static pcl_value pclg_c15 = PCL_STATIC_ASCII("mapped");
+static pcl_value pclg_c16 = PCL_STATIC_BOOL(1);
+static pcl_value pclg_c17 = PCL_STATIC_ASCII("length");
+static pcl_value pclg_c18 = PCL_STATIC_INT(1);
+static pcl_value pclg_c19 = PCL_STATIC_ASCII("maybe");
+static pcl_value pclg_c20 = PCL_STATIC_BOOL(0);
+static pcl_value pclg_c21 = PCL_STATIC_ASCII("never");
+static pcl_value pclg_c22 = PCL_STATIC_INT(0);
+static pcl_value pclg_c23 = PCL_STATIC_ASCII("names");
+static pcl_value pclg_c24 = PCL_STATIC_ASCII("id");
+static pcl_value pclg_c25 = PCL_STATIC_ASCII("maybeId");
 static pcl_value *const pclg_v[] = {
     &pclg_c0,
     &pclg_c1,
@@ -33,6 +44,17 @@ static pcl_value *const pclg_v[] = {
     &pclg_c12,
     &pclg_c13,
     &pclg_c14,
+    &pclg_c15,
+    &pclg_c16,
+    &pclg_c17,
+    &pclg_c18,
+    &pclg_c19,
+    &pclg_c20,
+    &pclg_c21,
+    &pclg_c22,
+    &pclg_c23,
+    &pclg_c24,
+    &pclg_c25,
 };
 
 /* Source files. */
@@ -40,97 +62,89 @@ static const char *const pclg_f[] = {
     "tests/golden/codegen/ranged.pp",
 };
 
-/* Resource declarations. */
-static const pcl_resource_decl pclg_d0 = {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, "tests/golden/codegen/ranged.pp", 2, 1};
-static const pcl_resource_decl pclg_d1 = {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, "tests/golden/codegen/ranged.pp", 8, 1};
-static const pcl_resource_decl pclg_d2 = {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, "tests/golden/codegen/ranged.pp", 15, 1};
-static const pcl_resource_decl pclg_d3 = {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, "tests/golden/codegen/ranged.pp", 21, 1};
-static const pcl_resource_decl pclg_d4 = {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, "tests/golden/codegen/ranged.pp", 27, 1};
-
 /* Module 0: tests/golden/codegen */
-static const pcl_expr pclg_x0[] = {
-    {PCL_X_OBJECT, 0, 0, 0, 1, 2, NULL, 0, 2, 1},
-    {PCL_X_CONST, 0, 0, 0, 0, 0, NULL, 0, 3, 3},
-    {PCL_X_ATTR, 0, 0, 0, 0, 1, "value", 0, 3, 11},
-    {PCL_X_VAR, 0, 0, 0, 0, 0, NULL, 0, 3, 11},
-    {PCL_X_OBJECT, 0, 0, 0, 3, 0, NULL, 0, 4, 3},
-    {PCL_X_CONST, 0, 1, 0, 3, 0, NULL, 0, 5, 13},
-    {PCL_X_OBJECT, 0, 0, 0, 5, 4, NULL, 0, 8, 1},
-    {PCL_X_CONST, 0, 2, 0, 3, 0, NULL, 0, 9, 3},
-    {PCL_X_ATTR, 0, 0, 0, 3, 1, "value", 0, 9, 10},
-    {PCL_X_VAR, 0, 1, 0, 3, 0, NULL, 0, 9, 10},
-    {PCL_X_CONST, 0, 3, 0, 4, 0, NULL, 0, 10, 3},
-    {PCL_X_ATTR, 0, 0, 0, 4, 1, "key", 0, 10, 11},
-    {PCL_X_VAR, 0, 1, 0, 4, 0, NULL, 0, 10, 11},
-    {PCL_X_OBJECT, 0, 0, 0, 9, 0, NULL, 0, 11, 3},
-    {PCL_X_LIST, 0, 0, 0, 9, 2, NULL, 0, 12, 13},
-    {PCL_X_CONST, 0, 4, 0, 9, 0, NULL, 0, 12, 14},
-    {PCL_X_CONST, 0, 5, 0, 9, 0, NULL, 0, 12, 19},
-    {PCL_X_OBJECT, 0, 0, 0, 16, 2, NULL, 0, 15, 1},
-    {PCL_X_CONST, 0, 0, 0, 11, 0, NULL, 0, 16, 3},
-    {PCL_X_TEMPLATE, 0, 0, 0, 13, 3, NULL, 0, 16, 11},
-    {PCL_X_ATTR, 0, 0, 0, 11, 1, "key", 0, 16, 14},
-    {PCL_X_VAR, 0, 2, 0, 11, 0, NULL, 0, 16, 14},
-    {PCL_X_CONST, 0, 6, 0, 12, 0, NULL, 0, 16, 24},
-    {PCL_X_ATTR, 0, 0, 0, 12, 1, "value", 0, 16, 27},
-    {PCL_X_VAR, 0, 2, 0, 12, 0, NULL, 0, 16, 27},
-    {PCL_X_OBJECT, 0, 0, 0, 18, 0, NULL, 0, 17, 3},
-    {PCL_X_OBJECT, 0, 0, 0, 18, 4, NULL, 0, 18, 13},
-    {PCL_X_CONST, 0, 7, 0, 18, 0, NULL, 0, 18, 15},
-    {PCL_X_CONST, 0, 8, 0, 18, 0, NULL, 0, 18, 19},
-    {PCL_X_CONST, 0, 9, 0, 18, 0, NULL, 0, 18, 24},
-    {PCL_X_CONST, 0, 10, 0, 18, 0, NULL, 0, 18, 28},
-    {PCL_X_OBJECT, 0, 0, 0, 22, 2, NULL, 0, 21, 1},
-    {PCL_X_CONST, 0, 0, 0, 22, 0, NULL, 0, 22, 3},
-    {PCL_X_CONST, 0, 11, 0, 22, 0, NULL, 0, 22, 11},
-    {PCL_X_OBJECT, 0, 0, 0, 24, 0, NULL, 0, 23, 3},
-    {PCL_X_BINARY, PCL_XB_GT, 0, 0, 25, 2, NULL, 0, 24, 13},
-    {PCL_X_CALL, 0, 0, 0, 24, 1, "length", 0, 24, 13},
-    {PCL_X_NODE, 0, 1, 0, 24, 0, NULL, 0, 24, 20},
-    {PCL_X_CONST, 0, 12, 0, 25, 0, NULL, 0, 24, 30},
-    {PCL_X_OBJECT, 0, 0, 0, 27, 2, NULL, 0, 27, 1},
-    {PCL_X_CONST, 0, 0, 0, 27, 0, NULL, 0, 28, 3},
-    {PCL_X_CONST, 0, 13, 0, 27, 0, NULL, 0, 28, 11},
-    {PCL_X_OBJECT, 0, 0, 0, 29, 0, NULL, 0, 29, 3},
-    {PCL_X_CONST, 0, 13, 0, 29, 0, NULL, 0, 30, 13},
-    {PCL_X_LIST, 0, 0, 0, 38, 3, NULL, 0, 34, 11},
-    {PCL_X_ATTR, 0, 0, 0, 31, 1, "name", 0, 34, 12},
-    {PCL_X_INDEX, 0, 0, 0, 29, 2, NULL, 0, 34, 12},
-    {PCL_X_NODE, 0, 1, 0, 29, 0, NULL, 0, 34, 12},
-    {PCL_X_CONST, 0, 14, 0, 29, 0, NULL, 0, 34, 19},
-    {PCL_X_ATTR, 0, 0, 0, 34, 1, "name", 0, 34, 28},
-    {PCL_X_INDEX, 0, 0, 0, 32, 2, NULL, 0, 34, 28},
-    {PCL_X_NODE, 0, 1, 0, 32, 0, NULL, 0, 34, 28},
-    {PCL_X_CONST, 0, 12, 0, 32, 0, NULL, 0, 34, 35},
-    {PCL_X_ATTR, 0, 0, 0, 37, 1, "value", 0, 34, 44},
-    {PCL_X_INDEX, 0, 0, 0, 35, 2, NULL, 0, 34, 44},
-    {PCL_X_NODE, 0, 2, 0, 35, 0, NULL, 0, 34, 44},
-    {PCL_X_CONST, 0, 9, 0, 35, 0, NULL, 0, 34, 51},
-    {PCL_X_ATTR, 0, 0, 0, 41, 1, "id", 0, 37, 11},
-    {PCL_X_NODE, 0, 3, 0, 41, 0, NULL, 0, 37, 11},
+static const pcl_packed_module *const pclg_s0[] = {
+    NULL,
 };
-static const uint32_t pclg_k0[] = {
-    3, 1, 2, 9, 12, 7, 8, 10, 11, 15, 16, 21, 24, 20, 22, 23,
-    18, 19, 27, 28, 29, 30, 32, 33, 37, 36, 38, 40, 41, 47, 48, 46,
-    51, 52, 50, 55, 56, 54, 45, 49, 53, 58
-};
-static const pcl_node_desc pclg_n0[] = {
-    {PCL_N_RESOURCE, PCL_RANGE_COUNT, 0, 0, "counted", PCL_XNONE, 0, 4, 5, 0, &pclg_d0, NULL, 0, 2, 1},
-    {PCL_N_RESOURCE, PCL_RANGE_LIST, 0, 0, "listed", PCL_XNONE, 6, 13, 14, 1, &pclg_d1, NULL, 0, 8, 1},
-    {PCL_N_RESOURCE, PCL_RANGE_MAP, 0, 0, "mapped", PCL_XNONE, 17, 25, 26, 2, &pclg_d2, NULL, 0, 15, 1},
-    {PCL_N_RESOURCE, PCL_RANGE_BOOL, 0, 0, "maybe", PCL_XNONE, 31, 34, 35, 3, &pclg_d3, NULL, 0, 21, 1},
-    {PCL_N_RESOURCE, PCL_RANGE_BOOL, 0, 0, "never", PCL_XNONE, 39, 42, 43, 4, &pclg_d4, NULL, 0, 27, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "names", 44, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 33, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "maybeId", 57, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 36, 1},
-};
-static const pcl_module pclg_m0 = {pclg_x0, pclg_k0, pclg_v, pclg_n0, 7, 5, pclg_f};
+static const char pclg_b0[] =
+    "5jBiA7"
+    "7000120021"
+    "0010000033"
+    "400001203B"
+    "200000003B"
+    "7000300043"
+    "002030005D"
+    "7000540081"
+    "0040300093"
+    "400031209A"
+    "201030009A"
+    "00504000A3"
+    "40004170AB"
+    "20104000AB"
+    "70009000B3"
+    "60009200CD"
+    "00709000CE"
+    "00809000Ch3"
+    "7000h0200F1"
+    "0010B000h03"
+    "8000D300h0B"
+    "4000B170h0E"
+    "2020B000h0E"
+    "00A0C000h0h8"
+    "4000C120h0hB"
+    "2020C000h0hB"
+    "7000h2000h13"
+    "7000h2400h2D"
+    "00B0h2000h2F"
+    "00C0h2000h2h3"
+    "00D0h2000h2h8"
+    "00E0h2000h2hC"
+    "7000h6200h51"
+    "0010h6000h63"
+    "00h00h6000h6B"
+    "7000h8000h73"
+    "A600h9200h8D"
+    "C000h81h20h8D"
+    "1010h8000h8h4"
+    "00h20h9000h8hE"
+    "7000hB200hB1"
+    "0010hB000hC3"
+    "00h40hB000hCB"
+    "7000hD000hD3"
+    "00h40hD000hED"
+    "6000i6300i2B"
+    "4000hF150i2C"
+    "5000hD200i2C"
+    "1010hD000i2C"
+    "00h60hD000i2h3"
+    "4000i2150i2hC"
+    "5000i0200i2hC"
+    "1010i0000i2hC"
+    "00h20i0000i2i3"
+    "4000i5120i2iC"
+    "5000i3200i2iC"
+    "1020i3000i2iC"
+    "00D0i3000i2j3"
+    "4000i91h90i5B"
+    "1030i9000i5B"
+    "3129C78ABFh0h5h8h4h6h7h2h3hBhChDhEi0i1i5i4i6i8i9iFj0iE"
+    "j3j4j2j7j8j6iDj1j5jA"
+    "2200301560100021"
+    "2300907EF1100081"
+    "2400F0h2hAhB21000F1"
+    "2100h30i0i3i431000h51"
+    "2100h50i8iBiC41000hB1"
+    "5000h7iD00000000i11"
+    "5000h9jA00000000i41"
+    "";
+static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */
 static const pcl_config_decl pclg_cfg[] = {
     {NULL, NULL, NULL, 0, 0, 0},
 };
 
-static void pclg_start(pcl_run *run) { pcl_module_start(run, &pclg_m0); }
+static void pclg_start(pcl_run *run) { pcl_packed_start(run, &pclg_p0); }
 
 static const pcl_program pclg_program = {"ranged", pclg_cfg, 0, pclg_start};
 

@@ -2,9 +2,15 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_INT(0);
+static pcl_value pclg_c0 = PCL_STATIC_ASCII("nums");
+static pcl_value pclg_c1 = PCL_STATIC_ASCII("element");
+static pcl_value pclg_c2 = PCL_STATIC_INT(0);
+static pcl_value pclg_c3 = PCL_STATIC_ASCII("first");
 static pcl_value *const pclg_v[] = {
     &pclg_c0,
+    &pclg_c1,
+    &pclg_c2,
+    &pclg_c3,
 };
 
 /* Source files. */
@@ -12,30 +18,28 @@ static const char *const pclg_f[] = {
     "tests/golden/codegen/runtime-error.pp",
 };
 
-/* Resource declarations. */
-
 /* Module 0: tests/golden/codegen */
-static const pcl_expr pclg_x0[] = {
-    {PCL_X_LIST, 0, 0, 0, 0, 0, NULL, 0, 2, 8},
-    {PCL_X_CALL, 0, 0, 0, 0, 2, "element", 0, 4, 11},
-    {PCL_X_NODE, 0, 0, 0, 0, 0, NULL, 0, 4, 19},
-    {PCL_X_CONST, 0, 0, 0, 0, 0, NULL, 0, 4, 25},
+static const pcl_packed_module *const pclg_s0[] = {
+    NULL,
 };
-static const uint32_t pclg_k0[] = {
-    2, 3
-};
-static const pcl_node_desc pclg_n0[] = {
-    {PCL_N_LOCAL, PCL_RANGE_NONE, 0, 0, "nums", 0, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 2, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "first", 1, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 3, 1},
-};
-static const pcl_module pclg_m0 = {pclg_x0, pclg_k0, pclg_v, pclg_n0, 2, 0, pclg_f};
+static const char pclg_b0[] =
+    "0422"
+    "6000000028"
+    "C00002204B"
+    "100000004h3"
+    "002000004h9"
+    "23"
+    "0000010000000021"
+    "5000320000000031"
+    "";
+static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */
 static const pcl_config_decl pclg_cfg[] = {
     {NULL, NULL, NULL, 0, 0, 0},
 };
 
-static void pclg_start(pcl_run *run) { pcl_module_start(run, &pclg_m0); }
+static void pclg_start(pcl_run *run) { pcl_packed_start(run, &pclg_p0); }
 
 static const pcl_program pclg_program = {"runtime-error", pclg_cfg, 0, pclg_start};
 

@@ -3,12 +3,18 @@
 
 /* Constants. */
 static pcl_value pclg_c0 = PCL_STATIC_ASCII("s3cr3t");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("hidden");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("plain");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("x");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("token=");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("visible");
+static pcl_value pclg_c1 = PCL_STATIC_ASCII("token");
+static pcl_value pclg_c2 = PCL_STATIC_ASCII("simple:index:Resource");
+static pcl_value pclg_c3 = PCL_STATIC_ASCII("value");
+static pcl_value pclg_c4 = PCL_STATIC_ASCII("hidden");
+static pcl_value pclg_c5 = PCL_STATIC_ASCII("plain");
+static pcl_value pclg_c6 = PCL_STATIC_ASCII("x");
+static pcl_value pclg_c7 = PCL_STATIC_ASCII("r");
+static pcl_value pclg_c8 = PCL_STATIC_ASCII("token=");
+static pcl_value pclg_c9 = PCL_STATIC_ASCII("wrapped");
+static pcl_value pclg_c10 = PCL_STATIC_ASCII("visible");
+static pcl_value pclg_c11 = PCL_STATIC_ASCII("revealed");
+static pcl_value pclg_c12 = PCL_STATIC_ASCII("resourceSecret");
 static pcl_value *const pclg_v[] = {
     &pclg_c0,
     &pclg_c1,
@@ -17,6 +23,12 @@ static pcl_value *const pclg_v[] = {
     &pclg_c4,
     &pclg_c5,
     &pclg_c6,
+    &pclg_c7,
+    &pclg_c8,
+    &pclg_c9,
+    &pclg_c10,
+    &pclg_c11,
+    &pclg_c12,
 };
 
 /* Source files. */
@@ -24,50 +36,47 @@ static const char *const pclg_f[] = {
     "tests/golden/codegen/secrets.pp",
 };
 
-/* Resource declarations. */
-static const pcl_resource_decl pclg_d0 = {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, "tests/golden/codegen/secrets.pp", 6, 1};
-
 /* Module 0: tests/golden/codegen */
-static const pcl_expr pclg_x0[] = {
-    {PCL_X_CONST, 0, 0, 0, 0, 0, NULL, 0, 4, 13},
-    {PCL_X_OBJECT, 0, 0, 0, 1, 4, NULL, 0, 6, 1},
-    {PCL_X_CONST, 0, 1, 0, 0, 0, NULL, 0, 7, 3},
-    {PCL_X_SECRET, 0, 0, 0, 0, 1, NULL, 0, 7, 11},
-    {PCL_X_CONST, 0, 2, 0, 0, 0, NULL, 0, 7, 18},
-    {PCL_X_CONST, 0, 3, 0, 1, 0, NULL, 0, 8, 3},
-    {PCL_X_CONST, 0, 4, 0, 1, 0, NULL, 0, 8, 11},
-    {PCL_X_APPLY, 0, 0, 0, 7, 2, NULL, 0, 11, 11},
-    {PCL_X_NODE, 0, 0, 0, 5, 0, NULL, 0, 11, 20},
-    {PCL_X_TEMPLATE, 0, 0, 0, 5, 2, NULL, 0, 11, 11},
-    {PCL_X_CONST, 0, 5, 0, 5, 0, NULL, 0, 11, 12},
-    {PCL_X_PARAM, 0, 0, 0, 5, 0, NULL, 0, 11, 20},
-    {PCL_X_UNSECRET, 0, 0, 0, 10, 1, NULL, 0, 14, 11},
-    {PCL_X_SECRET, 0, 0, 0, 9, 1, NULL, 0, 14, 20},
-    {PCL_X_CONST, 0, 6, 0, 9, 0, NULL, 0, 14, 27},
-    {PCL_X_ATTR, 0, 0, 0, 11, 1, "value", 0, 17, 11},
-    {PCL_X_NODE, 0, 1, 0, 11, 0, NULL, 0, 17, 11},
-    {PCL_X_ATTR, 0, 0, 0, 12, 1, "plain", 0, 20, 11},
-    {PCL_X_NODE, 0, 1, 0, 12, 0, NULL, 0, 20, 11},
+static const pcl_packed_module *const pclg_s0[] = {
+    NULL,
 };
-static const uint32_t pclg_k0[] = {
-    4, 2, 3, 5, 6, 10, 11, 8, 9, 14, 13, 16, 18
-};
-static const pcl_node_desc pclg_n0[] = {
-    {PCL_N_CONFIG, PCL_RANGE_NONE, 1, 0, "token", 0, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 2, 1},
-    {PCL_N_RESOURCE, PCL_RANGE_NONE, 0, 0, "r", PCL_XNONE, 1, PCL_XNONE, PCL_XNONE, 0, &pclg_d0, NULL, 0, 6, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "wrapped", 7, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 10, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "revealed", 12, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 13, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "resourceSecret", 15, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 16, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "plain", 17, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 19, 1},
-};
-static const pcl_module pclg_m0 = {pclg_x0, pclg_k0, pclg_v, pclg_n0, 6, 1, pclg_f};
+static const char pclg_b0[] =
+    "1h3D6"
+    "000000004D"
+    "7000140061"
+    "0030000073"
+    "h100001007B"
+    "004000007h2"
+    "0050100083"
+    "006010008B"
+    "h00007200BB"
+    "10005000Bh4"
+    "80005200BB"
+    "00805000BC"
+    "30005000Bh4"
+    "h2000A100EB"
+    "h10009100Eh4"
+    "00A09000EhB"
+    "4000B140h1B"
+    "1010B000h1B"
+    "4000C160h4B"
+    "1010C000h4B"
+    "42356AB89EDh0h2"
+    "1010110000000021"
+    "2000702000300061"
+    "50009800000000A1"
+    "5000BD00000000D1"
+    "5000Ch000000000h01"
+    "50005h200000000h31"
+    "";
+static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */
 static const pcl_config_decl pclg_cfg[] = {
     {"token", &pcl_type_string, NULL, 1, 0, 1},
 };
 
-static void pclg_start(pcl_run *run) { pcl_module_start(run, &pclg_m0); }
+static void pclg_start(pcl_run *run) { pcl_packed_start(run, &pclg_p0); }
 
 static const pcl_program pclg_program = {"secrets", pclg_cfg, 1, pclg_start};
 

@@ -4,15 +4,31 @@
 /* Constants. */
 static pcl_value pclg_c0 = PCL_STATIC_ASCII("a");
 static pcl_value pclg_c1 = PCL_STATIC_INT(1);
-static pcl_value pclg_c2 = PCL_STATIC_INT(0);
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("fallback");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("unused");
+static pcl_value pclg_c2 = PCL_STATIC_ASCII("raw");
+static pcl_value pclg_c3 = PCL_STATIC_ASCII("c");
+static pcl_value pclg_c4 = PCL_STATIC_ASCII("b");
+static pcl_value pclg_c5 = PCL_STATIC_ASCII("element");
+static pcl_value pclg_c6 = PCL_STATIC_INT(0);
+static pcl_value pclg_c7 = PCL_STATIC_ASCII("fallback");
+static pcl_value pclg_c8 = PCL_STATIC_ASCII("tried");
+static pcl_value pclg_c9 = PCL_STATIC_ASCII("unused");
+static pcl_value pclg_c10 = PCL_STATIC_ASCII("triedFirst");
+static pcl_value pclg_c11 = PCL_STATIC_ASCII("canA");
+static pcl_value pclg_c12 = PCL_STATIC_ASCII("canB");
 static pcl_value *const pclg_v[] = {
     &pclg_c0,
     &pclg_c1,
     &pclg_c2,
     &pclg_c3,
     &pclg_c4,
+    &pclg_c5,
+    &pclg_c6,
+    &pclg_c7,
+    &pclg_c8,
+    &pclg_c9,
+    &pclg_c10,
+    &pclg_c11,
+    &pclg_c12,
 };
 
 /* Source files. */
@@ -20,52 +36,49 @@ static const char *const pclg_f[] = {
     "tests/golden/codegen/try-can.pp",
 };
 
-/* Resource declarations. */
-
 /* Module 0: tests/golden/codegen */
-static const pcl_expr pclg_x0[] = {
-    {PCL_X_OBJECT, 0, 0, 0, 0, 2, NULL, 0, 3, 13},
-    {PCL_X_CONST, 0, 0, 0, 0, 0, NULL, 0, 3, 15},
-    {PCL_X_CONST, 0, 1, 0, 0, 0, NULL, 0, 3, 19},
-    {PCL_X_TRY, 0, 0, 0, 6, 3, NULL, 0, 6, 11},
-    {PCL_X_ATTR, 0, 0, 0, 3, 1, "c", 0, 6, 15},
-    {PCL_X_ATTR, 0, 0, 0, 2, 1, "b", 0, 6, 15},
-    {PCL_X_NODE, 0, 0, 0, 2, 0, NULL, 0, 6, 15},
-    {PCL_X_CALL, 0, 0, 0, 4, 2, "element", 0, 6, 24},
-    {PCL_X_LIST, 0, 0, 0, 4, 0, NULL, 0, 6, 32},
-    {PCL_X_CONST, 0, 2, 0, 4, 0, NULL, 0, 6, 36},
-    {PCL_X_CONST, 0, 3, 0, 6, 0, NULL, 0, 6, 40},
-    {PCL_X_TRY, 0, 0, 0, 10, 2, NULL, 0, 9, 11},
-    {PCL_X_ATTR, 0, 0, 0, 9, 1, "a", 0, 9, 15},
-    {PCL_X_NODE, 0, 0, 0, 9, 0, NULL, 0, 9, 15},
-    {PCL_X_CONST, 0, 4, 0, 10, 0, NULL, 0, 9, 22},
-    {PCL_X_CAN, 0, 0, 0, 13, 1, NULL, 0, 12, 11},
-    {PCL_X_ATTR, 0, 0, 0, 12, 1, "a", 0, 12, 15},
-    {PCL_X_NODE, 0, 0, 0, 12, 0, NULL, 0, 12, 15},
-    {PCL_X_CAN, 0, 0, 0, 16, 1, NULL, 0, 15, 11},
-    {PCL_X_CALL, 0, 0, 0, 14, 2, "element", 0, 15, 15},
-    {PCL_X_LIST, 0, 0, 0, 14, 0, NULL, 0, 15, 23},
-    {PCL_X_CONST, 0, 2, 0, 14, 0, NULL, 0, 15, 27},
+static const pcl_packed_module *const pclg_s0[] = {
+    NULL,
 };
-static const uint32_t pclg_k0[] = {
-    1, 2, 6, 5, 8, 9, 4, 7, 10, 13, 12, 14, 17, 16, 20, 21,
-    19
-};
-static const pcl_node_desc pclg_n0[] = {
-    {PCL_N_CONFIG, PCL_RANGE_NONE, 0, 0, "raw", 0, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 2, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "tried", 3, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 5, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "triedFirst", 11, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 8, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "canA", 15, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 11, 1},
-    {PCL_N_OUTPUT, PCL_RANGE_NONE, 0, 0, "canB", 18, PCL_XNONE, PCL_XNONE, PCL_XNONE, 0, NULL, NULL, 0, 14, 1},
-};
-static const pcl_module pclg_m0 = {pclg_x0, pclg_k0, pclg_v, pclg_n0, 5, 0, pclg_f};
+static const char pclg_b0[] =
+    "0h6h15"
+    "700002003D"
+    "000000003F"
+    "001000003h3"
+    "h500063006B"
+    "400031406F"
+    "400021506F"
+    "100020006F"
+    "C00042606h8"
+    "600040006i0"
+    "006040006i4"
+    "007060006i8"
+    "h5000A2009B"
+    "400091109F"
+    "100090009F"
+    "0090A0009h6"
+    "h6000D100CB"
+    "4000C110CF"
+    "1000C000CF"
+    "h6000h0100FB"
+    "C000E260FF"
+    "6000E000Fh7"
+    "0060E000FhB"
+    "12658947ADCEh1h0h4h5h3"
+    "1000210000000021"
+    "5000840000000051"
+    "5000AC0000000081"
+    "5000Bh000000000B1"
+    "5000Ch300000000E1"
+    "";
+static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */
 static const pcl_config_decl pclg_cfg[] = {
     {"raw", &pcl_type_any, NULL, 1, 0, 0},
 };
 
-static void pclg_start(pcl_run *run) { pcl_module_start(run, &pclg_m0); }
+static void pclg_start(pcl_run *run) { pcl_packed_start(run, &pclg_p0); }
 
 static const pcl_program pclg_program = {"try-can", pclg_cfg, 1, pclg_start};
 
