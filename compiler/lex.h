@@ -99,6 +99,8 @@ typedef struct pcl_lexer {
   size_t errors;       /* Errors reported for this input. */
   bool eof_reported;   /* A frame left open at EOF was reported. */
   bool fatal;          /* Stop scanning: return end of file from now on. */
+  bool quiet;          /* A syntax error at offset quiet_at is not reported */
+  size_t quiet_at;     /* (the scanner already reported its cause). */
   /* Interned contextual keywords, compared by pointer. */
   const char *kw_true, *kw_false, *kw_null, *kw_for, *kw_in, *kw_if;
   /* Results. */

@@ -1103,6 +1103,8 @@ static const char *classify(pcl_parse_ctx *ctx, yysymbol_kind_t la, const bool *
                  : "Extra characters after interpolation expression: Expected a closing brace "
                    "to end the interpolation expression, but found extra characters.";
   }
+  if (has[YYSYMBOL_IDENT] && has[YYSYMBOL_NUMBER] && has[YYSYMBOL_STAR] && !has[YYSYMBOL_LPAREN])
+    return "Invalid attribute name: An attribute name is required after a dot.";
   if (has[YYSYMBOL_TCLOSE] && !expression_start)
     return "Extra characters in template directive: Expected a closing brace to end the "
            "directive, but found extra characters.";
@@ -1136,6 +1138,8 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
   for (int i = 0; i < n; i++)
     has[expected[i]] = true;
   pcl_span at = *yypcontext_location(yyctx);
+  if (ctx->quiet && !ctx->clamp && at.start == ctx->base + ctx->quiet_at)
+    return 0;
   /* The scanner ends the last line of a file with an empty newline token. */
   if (la == YYSYMBOL_NEWLINE && at.start == at.end)
     la = YYSYMBOL_YYEOF;
