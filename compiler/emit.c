@@ -205,7 +205,7 @@ typedef struct mod {
 
 /* The numbering of runtime/pcl.h that the packed form uses.  IR operations
  * are numbered as PCL_X_* (ir_ops.h lists them in the same order), and the
- * ast operators as PCL_XU_* and PCL_XB_*; test_emit checks both. */
+ * ast operators as PCL_XU_* and PCL_XB_*; test_backend checks both. */
 enum { PK_N_LOCAL, PK_N_CONFIG, PK_N_RESOURCE, PK_N_READ, PK_N_COMPONENT, PK_N_OUTPUT };
 enum { PK_RANGE_NONE, PK_RANGE_BOOL, PK_RANGE_COUNT, PK_RANGE_LIST, PK_RANGE_MAP };
 enum { PK_RES_CUSTOM, PK_RES_COMPONENT, PK_RES_REMOTE };
