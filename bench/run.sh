@@ -6,19 +6,20 @@
 # Generates programs of 1,000, 10,000 and 100,000 resources with
 # bench/gen-program.py into WORKDIR (default build/bench), runs PCLC on each
 # in every mode of the MODES table below, and prints one table per mode:
-# resources, input bytes, median wall-clock seconds, microseconds per
-# resource, peak resident memory (KB), and bytes of memory per input byte,
-# both raw and net of the memory the same mode needs for an empty program.
+# resources, input bytes, median wall-clock and CPU (user + system) seconds,
+# CPU microseconds per resource, peak resident memory (KB), and bytes of
+# memory per input byte, both raw and net of the memory the same mode needs
+# for an empty program.
 # The goals of the mode are printed next to the figures.  Runs are repeated
 # RUNS_SMALL times (default 5) for the two smaller programs and RUNS_LARGE
-# times (default 3) for the largest, and the median time is reported; the
+# times (default 3) for the largest, and the median times are reported; the
 # peak memory is the largest of the runs.  Set SIZES to measure other sizes.
 #
-# A small Python helper measures the wall-clock time of each run and reads
-# the peak resident size from GNU time (`/usr/bin/time -f %M`, Debian package
-# `time`); without it, it falls back to ru_maxrss of the children, which also
-# counts the helper's own size.  Every run must exit with status 0; any other
-# status stops the benchmark.
+# A small Python helper measures the wall-clock time of each run, takes its
+# CPU time from os.wait4, and reads the peak resident size from GNU time
+# (`/usr/bin/time -f %M`, Debian package `time`); without GNU time it falls
+# back to the child's ru_maxrss, which also counts the helper's own size.
+# Every run must exit with status 0; any other status stops the benchmark.
 set -u
 
 # ------------------------------------------------------------------ the modes
@@ -27,6 +28,7 @@ set -u
 # phases add a line here (`check`, `compile`, ...).
 MODES='
 parse  25  37.5  --parse-only
+check  -   -     --check --schema-path ../shared/programs/_schemas
 '
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
@@ -86,29 +88,37 @@ TIME = "/usr/bin/time"
 
 
 def measure(path):
-    """Runs pclc once on path; returns (seconds, peak KB).
+    """Runs pclc once on path; returns (wall seconds, CPU seconds, peak KB).
 
-    The peak comes from GNU time's %M: a child spawned straight from Python
-    would report Python's own resident size as its high-water mark, since
-    the fork shares (or copies) the interpreter's pages until exec."""
+    The CPU time (user + system) comes from os.wait4, which reports the
+    child together with the descendants it waited for; it is what the
+    per-resource figure uses, because the wall clock of a shared machine
+    also counts the time other processes held the CPU.  The peak comes from
+    GNU time's %M: a child spawned straight from Python would report
+    Python's own resident size as its high-water mark, since the fork
+    shares (or copies) the interpreter's pages until exec."""
     rss_file = os.path.join(work, "rss.txt")
     cmd = [pclc] + args + [path]
     if os.access(TIME, os.X_OK):
         cmd = [TIME, "-f", "%M", "-o", rss_file] + cmd
     start = time.perf_counter()
     with open(os.devnull, "wb") as null:
-        p = subprocess.run(cmd, stdout=null, stderr=subprocess.PIPE)
-    seconds = time.perf_counter() - start
+        p = subprocess.Popen(cmd, stdout=null, stderr=subprocess.PIPE)
+        err = p.stderr.read()
+        p.stderr.close()
+        _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - start
+    p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         sys.stderr.write("bench: pclc %s %s exited with %d\n%s" %
-                         (" ".join(args), path, p.returncode, p.stderr.decode(errors="replace")[:2000]))
+                         (" ".join(args), path, p.returncode, err.decode(errors="replace")[:2000]))
         sys.exit(1)
     if cmd[0] == TIME:
         with open(rss_file) as f:
             peak = int(f.read().split()[-1])
     else:
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return seconds, peak
+        peak = usage.ru_maxrss
+    return wall, usage.ru_utime + usage.ru_stime, peak
 
 
 def median(xs):
@@ -117,24 +127,25 @@ def median(xs):
     return xs[m] if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2
 
 
-base_kb = max(measure(os.path.join(work, "empty.pp"))[1] for _ in range(3))
+base_kb = max(measure(os.path.join(work, "empty.pp"))[2] for _ in range(3))
 print()
 print("mode %s: pclc %s    (empty program: %d KB peak)" % (mode, " ".join(args), base_kb))
-print("%10s %12s %9s %12s %10s %8s %8s" %
-      ("resources", "input bytes", "seconds", "us/resource", "peak KB", "B/B", "net B/B"))
+print("%10s %12s %8s %8s %12s %10s %8s %8s" %
+      ("resources", "input bytes", "wall s", "cpu s", "us/resource", "peak KB", "B/B", "net B/B"))
 rows = []
 for n in sizes:
     path = os.path.join(work, "program-%d.pp" % n)
     size = os.path.getsize(path)
     runs = runs_large if n >= 100000 else runs_small
     results = [measure(path) for _ in range(runs)]
-    secs = median([r[0] for r in results])
-    peak = max(r[1] for r in results)
-    us = secs * 1e6 / n
+    wall = median([r[0] for r in results])
+    cpu = median([r[1] for r in results])
+    peak = max(r[2] for r in results)
+    us = cpu * 1e6 / n
     bb = peak * 1024.0 / size
     net = max(peak - base_kb, 0) * 1024.0 / size
     rows.append((n, us, net))
-    print("%10d %12d %9.3f %12.2f %10d %8.1f %8.1f" % (n, size, secs, us, peak, bb, net))
+    print("%10d %12d %8.3f %8.3f %12.2f %10d %8.1f %8.1f" % (n, size, wall, cpu, us, peak, bb, net))
 goals = []
 if goal_us != "-":
     goals.append("<= %s us/resource" % goal_us)
