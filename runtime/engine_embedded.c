@@ -47,7 +47,11 @@ typedef struct pending {
   void *data;           /* Completion data. */
   pcl_value *result;    /* Invoke/call result (owned), or NULL. */
   pcl_error *err;       /* Failure (owned), or NULL. */
-  struct pending *next; /* Next hanging request. */
+  pcl_value *read_id;   /* The id a read asked for (owned), or NULL. */
+  bool deferred;        /* A mock called pcl_mock_defer on it. */
+  bool awaiting;        /* Deferred and not answered yet. */
+  bool cancelled;       /* Answered by emb_cancel while the mock held it. */
+  struct pending *next; /* Next request in the hung or orphan list. */
 } pending;
 
 typedef struct emb {
@@ -63,6 +67,7 @@ typedef struct emb {
   size_t nproviders;        /* Provider ids handed out. */
   pcl_value *stack_outputs; /* Registered stack outputs (owned) or NULL. */
   pcl__urn_index index;     /* Interned URN -> record. */
+  pending *orphans;         /* Cancelled requests an asynchronous mock still holds. */
   char *last_ref;           /* Last default provider reference (owned) or NULL. */
   char *last_type;          /* The type it was for (owned). */
   size_t last_pkg_len;      /* Length of that type's package. */
@@ -352,7 +357,53 @@ static void complete_resource(pcl_future *f, void *data) {
     p->rcb(p->data, &res, NULL);
   }
   pcl_error_free(p->err);
+  pcl_release(p->read_id);
   free(p);
+}
+
+/* Removes p from the list at *head (it must be on it). */
+static void unlink_pending(pending **head, pending *p) {
+  while (*head != p) {
+    head = &(*head)->next;
+  }
+  *head = p->next;
+  p->next = NULL;
+}
+
+/* Completes the registration p with a mock's answer (id, state and err
+ * stolen; NULL id: the default id; NULL state: echo the inputs). */
+static void finish_resource(pending *p, pcl_value *id, pcl_value *state, pcl_error *err) {
+  emb *e = p->e;
+  rec *r = p->r;
+  bool is_provider = strncmp(r->type, "pulumi:providers:", 17) == 0;
+  if (err == NULL) {
+    if (state == NULL) {
+      state = pcl_retain(r->inputs);
+    } else if (e->preview && !r->read) {
+      pcl_value *pv = preview_outputs(r->inputs, state);
+      pcl_release(state);
+      state = pv;
+    }
+    r->outputs = apply_secret_outputs(state, r->options);
+    if (r->read) {
+      r->id = pcl_retain(p->read_id);
+    } else if (e->preview && !is_provider) {
+      r->id = pcl_unknown();
+    } else if (id) {
+      r->id = pcl_retain(id);
+    } else if (is_provider) {
+      r->id = provider_id(e);
+    } else {
+      pcl_strbuf b = PCL_STRBUF_INIT;
+      pcl_strbuf_append_cstr(&b, r->name);
+      pcl_strbuf_append_cstr(&b, "_id");
+      r->id = pcl_strbuf_finish(&b, &err);
+    }
+  }
+  pcl_release(id);
+  pcl_release(state);
+  p->err = err;
+  pcl_sched_post(complete_resource, p);
 }
 
 static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_resource_cb cb,
@@ -424,13 +475,23 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
   } else if (strcmp(req->type, "pulumi:pulumi:StackReference") == 0) {
     stack_reference(e, r, &err);
   } else {
-    pcl_mock_resource_args args = {r->type,  r->name,     r->urn,
-                                   r->inputs, req->id,    r->provider,
-                                   true,     e->preview};
+    pcl_mock_resource_args args = {r->type,   r->name,    r->urn,     r->inputs,
+                                   req->id,   r->provider, true,      e->preview,
+                                   (pcl_mock_reply *)p};
+    p->read_id = pcl_retain(req->id);
     bool mocked = false;
     if (e->cmocks.new_resource) {
       mocked = true;
-      if (!e->cmocks.new_resource(e->cmocks.data, &args, &id, &state, &err) && err == NULL) {
+      bool ok = e->cmocks.new_resource(e->cmocks.data, &args, &id, &state, &err);
+      if (p->deferred) {
+        /* The mock deferred its answer (pcl_mock_defer); it may even have
+         * answered already. */
+        pcl_release(id);
+        pcl_release(state);
+        pcl_error_free(err);
+        return;
+      }
+      if (!ok && err == NULL) {
         err = pcl_error_new("the mock refused the resource");
       }
     }
@@ -445,45 +506,42 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
         state = a.merge ? merge_maps(r->inputs, a.outputs) : pcl_retain(a.outputs);
       }
     }
-    if (err == NULL) {
-      if (state == NULL) {
-        state = pcl_retain(r->inputs);
-      } else if (e->preview && !req->read) {
-        pcl_value *pv = preview_outputs(r->inputs, state);
-        pcl_release(state);
-        state = pv;
-      }
-      pcl_value *outs = apply_secret_outputs(state, r->options);
+    if (hang) {
+      pcl_release(id);
       pcl_release(state);
-      state = NULL;
-      r->outputs = outs;
-      if (req->read) {
-        r->id = pcl_retain(req->id);
-      } else if (e->preview && !is_provider) {
-        r->id = pcl_unknown();
-      } else if (id) {
-        r->id = pcl_retain(id);
-      } else if (is_provider) {
-        r->id = provider_id(e);
-      } else {
-        pcl_strbuf b = PCL_STRBUF_INIT;
-        pcl_strbuf_append_cstr(&b, r->name);
-        pcl_strbuf_append_cstr(&b, "_id");
-        r->id = pcl_strbuf_finish(&b, &err);
-      }
+      pcl_error_free(err);
+      p->next = e->hung;
+      e->hung = p;
+      return;
     }
-    pcl_release(id);
-    pcl_release(state);
-  }
-  if (err) {
-    p->err = err;
-  }
-  if (hang) {
-    p->next = e->hung;
-    e->hung = p;
+    finish_resource(p, id, state, err);
     return;
   }
+  p->err = err;
   pcl_sched_post(complete_resource, p);
+}
+
+pcl_mock_reply *pcl_mock_defer(const pcl_mock_resource_args *args) {
+  pending *p = (pending *)args->reply;
+  p->deferred = p->awaiting = true;
+  p->next = p->e->hung;
+  p->e->hung = p;
+  return args->reply;
+}
+
+void pcl_mock_reply_resource(pcl_mock_reply *reply, pcl_value *id, pcl_value *state,
+                             const pcl_error *err) {
+  pending *p = (pending *)reply;
+  if (p->cancelled) {
+    /* The run gave up on it already: only the memory is left to free. */
+    unlink_pending(&p->e->orphans, p);
+    pcl_release(p->read_id);
+    free(p);
+    return;
+  }
+  unlink_pending(&p->e->hung, p);
+  p->awaiting = false;
+  finish_resource(p, pcl_retain(id), pcl_retain(state), err ? pcl_error_copy(err) : NULL);
 }
 
 static void complete_other(pcl_future *f, void *data) {
@@ -583,6 +641,20 @@ static void emb_cancel(pcl_engine *eng, const pcl_error *err) {
   while (e->hung) {
     pending *p = e->hung;
     e->hung = p->next;
+    if (p->awaiting) {
+      /* An asynchronous mock still holds p: answer the run through a copy
+       * and keep p until the mock replies or the engine goes away. */
+      pending *c = pcl_xcalloc(1, sizeof *c);
+      c->e = e;
+      c->rcb = p->rcb;
+      c->data = p->data;
+      c->err = pcl_error_copy(err);
+      p->cancelled = true;
+      p->next = e->orphans;
+      e->orphans = p;
+      pcl_sched_post(complete_resource, c);
+      continue;
+    }
     pcl_error_free(p->err);
     p->err = pcl_error_copy(err);
     pcl_sched_post(p->rcb ? complete_resource : complete_other, p);
@@ -594,12 +666,16 @@ static void emb_destroy(pcl_engine *eng) {
   for (size_t i = 0; i < e->n; i++) {
     free_rec(e->recs[i]);
   }
-  while (e->hung) {
-    pending *p = e->hung;
-    e->hung = p->next;
-    pcl_release(p->result);
-    pcl_error_free(p->err);
-    free(p);
+  pending *lists[] = {e->hung, e->orphans};
+  for (size_t i = 0; i < 2; i++) {
+    while (lists[i]) {
+      pending *p = lists[i];
+      lists[i] = p->next;
+      pcl_release(p->result);
+      pcl_release(p->read_id);
+      pcl_error_free(p->err);
+      free(p);
+    }
   }
   free(e->recs);
   pcl__urn_index_free(&e->index);

@@ -1171,6 +1171,8 @@ struct pcl_engine {
 
 /* Mock callbacks for the embedded engine, in the spirit of Pulumi's unit
  * test mocks.  A NULL function means the default behaviour. */
+/* A registration a mock answers later (pcl_mock_defer). */
+typedef struct pcl_mock_reply pcl_mock_reply;
 typedef struct pcl_mock_resource_args {
   const char *type;     /* Type token. */
   const char *name;     /* Logical name. */
@@ -1180,6 +1182,7 @@ typedef struct pcl_mock_resource_args {
   const char *provider; /* Provider reference or NULL. */
   bool custom;          /* Custom resource (or remote component). */
   bool preview;         /* The run is a preview. */
+  pcl_mock_reply *reply; /* The engine's handle for pcl_mock_defer. */
 } pcl_mock_resource_args;
 
 struct pcl_mocks {
@@ -1194,6 +1197,18 @@ struct pcl_mocks {
                      pcl_error **err);
   void *data; /* Passed to both. */
 };
+
+/* Called by a new_resource mock (which then returns true, storing nothing)
+ * to answer later: returns the reply handle to pass to
+ * pcl_mock_reply_resource from a loop callback or a later request, or
+ * never, to leave the registration pending.  Lets a mock see several
+ * registrations in flight before it answers any. */
+pcl_mock_reply *pcl_mock_defer(const pcl_mock_resource_args *args);
+/* Answers the deferred registration reply with id and state (borrowed, as
+ * new_resource would store them; NULL for the defaults) or with err
+ * (borrowed) to fail it.  reply is used up. */
+void pcl_mock_reply_resource(pcl_mock_reply *reply, pcl_value *id, pcl_value *state,
+                             const pcl_error *err);
 
 /* Settings of the embedded engine. */
 typedef struct pcl_embedded_config {
