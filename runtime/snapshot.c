@@ -7,6 +7,8 @@
  * kept sorted by the value layer), ints with all their digits, numbers in
  * the shortest round-trip form without exponent. */
 #include <math.h>
+#include <nettle/sha2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +52,68 @@ static void payload_obj(pcl_strbuf *b, const char *wrapper, const char *field,
   newline(b, in2);
   put_key(b, field, strlen(field), indent);
   pcl__snap_encode(b, payload, in2, mask);
+  newline(b, in);
+  pcl_strbuf_append_char(b, '}');
+  newline(b, indent);
+  pcl_strbuf_append_char(b, '}');
+}
+
+/* Stores the hex SHA-256 of an asset's contents in hex[65]: the text of a
+ * string asset, the bytes of a readable file; false for remote assets and
+ * unreadable files (the hash is then left out, as Pulumi computes it only
+ * where it can read the contents). */
+static bool asset_hash(const pcl_value *v, char hex[65]) {
+  struct sha256_ctx ctx;
+  uint8_t digest[SHA256_DIGEST_SIZE];
+  const pcl_value *payload = pcl_asset_payload(v);
+  sha256_init(&ctx);
+  switch (pcl_asset_kind_of(v)) {
+  case PCL_ASSET_STRING:
+    sha256_update(&ctx, pcl_str_len(payload), (const uint8_t *)pcl_str_data(payload));
+    break;
+  case PCL_ASSET_FILE: {
+    FILE *f = fopen(pcl_str_data(payload), "rb");
+    if (f == NULL) {
+      return false;
+    }
+    uint8_t buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+      sha256_update(&ctx, n, buf);
+    }
+    fclose(f);
+    break;
+  }
+  case PCL_ASSET_REMOTE:
+    return false;
+  }
+  sha256_digest(&ctx, sizeof digest, digest);
+  for (size_t i = 0; i < sizeof digest; i++) {
+    snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+  }
+  return true;
+}
+
+/* Writes {"asset": {"hash"?: ..., "path"|"text"|"uri": payload}}. */
+static void asset_obj(pcl_strbuf *b, const pcl_value *v, int indent, bool mask) {
+  static const char *const fields[] = {"path", "text", "uri"};
+  int in = indent >= 0 ? indent + 1 : -1;
+  int in2 = indent >= 0 ? indent + 2 : -1;
+  char hex[65];
+  pcl_strbuf_append_char(b, '{');
+  newline(b, in);
+  put_key(b, "asset", 5, indent);
+  pcl_strbuf_append_char(b, '{');
+  if (asset_hash(v, hex)) {
+    newline(b, in2);
+    put_key(b, "hash", 4, indent);
+    pcl__json_quote(b, hex, 64, false);
+    pcl_strbuf_append_char(b, ',');
+  }
+  newline(b, in2);
+  const char *field = fields[pcl_asset_kind_of(v)];
+  put_key(b, field, strlen(field), indent);
+  pcl__snap_encode(b, pcl_asset_payload(v), in2, mask);
   newline(b, in);
   pcl_strbuf_append_char(b, '}');
   newline(b, indent);
@@ -124,11 +188,9 @@ void pcl__snap_encode(pcl_strbuf *b, const pcl_value *v, int indent, bool mask) 
     pcl_release(m);
     return;
   }
-  case PCL_T_ASSET: {
-    static const char *const fields[] = {"path", "text", "uri"};
-    payload_obj(b, "asset", fields[pcl_asset_kind_of(v)], pcl_asset_payload(v), indent, mask);
+  case PCL_T_ASSET:
+    asset_obj(b, v, indent, mask);
     return;
-  }
   case PCL_T_ARCHIVE: {
     static const char *const fields[] = {"path", "uri", "assets"};
     payload_obj(b, "archive", fields[pcl_archive_kind_of(v)], pcl_asset_payload(v), indent, mask);

@@ -34,7 +34,7 @@ static void test_encode(void) {
   pcl_value *urn = pcl_str_from_cstr("urn:pulumi:s::p::t::n");
   pcl_value *id = pcl_str_from_cstr("n_id");
   pcl_value *ref = pcl_resource_new(urn, id, NULL);
-  pcl_value *path = pcl_str_from_cstr("file.txt");
+  pcl_value *path = pcl_str_from_cstr("no-such-file.txt");
   pcl_value *asset = pcl_asset_new(PCL_ASSET_FILE, path);
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   pcl_mapbuf_put_cstr(&mb, "secret", pcl_retain(sec));
@@ -43,7 +43,7 @@ static void test_encode(void) {
   pcl_mapbuf_put_cstr(&mb, "asset", pcl_retain(asset));
   pcl_value *m = pcl_mapbuf_finish(&mb);
   t = enc(m, false);
-  CU_ASSERT_STRING_EQUAL(t, "{\"asset\":{\"asset\":{\"path\":\"file.txt\"}},"
+  CU_ASSERT_STRING_EQUAL(t, "{\"asset\":{\"asset\":{\"path\":\"no-such-file.txt\"}},"
                             "\"ref\":{\"resource_ref\":{\"id\":\"n_id\",\"urn\":\"urn:pulumi:s::p::t::n\"}},"
                             "\"secret\":{\"secret\":\"pw\"},\"unknown\":{\"unknown\":true}}");
   free(t);
@@ -72,6 +72,33 @@ static void test_encode(void) {
   pcl_release(urn);
   pcl_release(sec);
   pcl_release(s);
+}
+
+static void test_asset_hashes(void) {
+  pcl_value *text = pcl_str_from_cstr("the asset contents");
+  pcl_value *a = pcl_asset_new(PCL_ASSET_STRING, text);
+  char *t = enc(a, false);
+  CU_ASSERT_STRING_EQUAL(t, "{\"asset\":{\"hash\":\"70577d90d7d5e094513e114ab32d343a62fe8afbc917d"
+                            "c81656b1a6ee663bd74\",\"text\":\"the asset contents\"}}");
+  free(t);
+  FILE *f = fopen("asset-test.txt", "wb");
+  fputs("the asset contents", f);
+  fclose(f);
+  pcl_value *path = pcl_str_from_cstr("asset-test.txt");
+  pcl_value *fa = pcl_asset_new(PCL_ASSET_FILE, path);
+  t = enc(fa, false);
+  CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"hash\":\"70577d90d7d5e094513e114ab32d343a62fe8afbc917d"));
+  free(t);
+  remove("asset-test.txt");
+  pcl_value *uri = pcl_str_from_cstr("https://example.com/x");
+  pcl_value *ra = pcl_asset_new(PCL_ASSET_REMOTE, uri);
+  t = enc(ra, false);
+  CU_ASSERT_STRING_EQUAL(t, "{\"asset\":{\"uri\":\"https://example.com/x\"}}");
+  free(t);
+  pcl_value *all[] = {text, a, path, fa, uri, ra};
+  for (size_t i = 0; i < 6; i++) {
+    pcl_release(all[i]);
+  }
 }
 
 static void test_pretty(void) {
@@ -103,5 +130,6 @@ void register_snapshot_tests(void) {
   CU_pSuite s = CU_add_suite("snapshot", NULL, NULL);
   CU_add_test(s, "value encoding and decoding", test_encode);
   CU_add_test(s, "pretty printing", test_pretty);
+  CU_add_test(s, "asset hashes", test_asset_hashes);
   CU_add_test(s, "durations", test_durations);
 }
