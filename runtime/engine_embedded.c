@@ -561,6 +561,11 @@ static void emb_invoke_or_call(emb *e, const pcl_invoke_request *req, bool is_ca
     /* Like a resource, an invoke without a provider uses the default one. */
     free(default_provider(e, token, req->version, req->plugin_download_url));
   }
+  if (is_call) {
+    /* A method's provider hydrates its receiver through the engine
+     * (pulumi:pulumi:getResource), which brings in the builtin provider. */
+    free(default_provider(e, "pulumi:pulumi:getResource", NULL, NULL));
+  }
   pending *p = pcl_xcalloc(1, sizeof *p);
   p->e = e;
   p->ecb = cb;

@@ -331,7 +331,13 @@ static void test_tour(void) {
   pcl_value *rd = find_res(snap, "rd");
   CU_ASSERT(pcl_bool_get(pcl_map_get_cstr(pcl_map_get_cstr(rd, "options"), "external")));
   CU_ASSERT_STRING_EQUAL(sget(rd, "id", NULL), "existing-id");
-  /* The stack reference uses the builtin provider. */
+  /* The stack reference (and the method call) use the builtin provider;
+   * there is only one. */
+  size_t nbuiltin = 0;
+  for (size_t i = 0; i < pcl_len(list); i++) {
+    nbuiltin += strcmp(sget(pcl_list_at(list, i), "type", NULL), "pulumi:providers:pulumi") == 0;
+  }
+  CU_ASSERT_EQUAL(nbuiltin, 1);
   snprintf(want, sizeof want, "%spulumi:providers:pulumi::default::", pfx);
   CU_ASSERT_NSTRING_EQUAL(sget(find_res(snap, "other"), "provider", NULL), want, strlen(want));
   pcl_release(snap);
@@ -357,6 +363,32 @@ static void test_bad_invoke_args(void) {
   rc_free(&r);
 }
 
+/* A method call brings in the builtin provider (hydration). */
+static void caller_start(pcl_run *run) {
+  pcl_future *res = pcl_register_resource(run, &simple_decl, "target", NULL, NULL);
+  pcl_value *self = fv(res);
+  pcl_future *c = pcl_call(run, "simple:index:Resource/m", self, NULL, NULL);
+  export_take(run, "m", fv(c));
+  pcl_release(self);
+  pcl_future_release(res);
+  pcl_future_release(c);
+}
+
+static const pcl_program caller = {"caller", NULL, 0, caller_start};
+
+static void test_call_hydration(void) {
+  rc_write("caller-mocks.json", "{\"calls\": {\"simple:index:Resource/m\": {\"result\": {}}}}");
+  rc_result r = rc_run(&caller, "--mocks", "caller-mocks.json", "--snapshot", "caller.json", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  pcl_value *snap = read_snapshot("caller.json");
+  pcl_value *list = pcl_map_get_cstr(snap, "resources");
+  CU_ASSERT_EQUAL(pcl_len(list), 4); /* Stack, default simple provider, target, builtin. */
+  CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(list, 3), "type", NULL), "pulumi:providers:pulumi");
+  pcl_release(snap);
+  remove("caller-mocks.json");
+  rc_free(&r);
+}
+
 void register_engine_tests(void);
 void register_engine_tests(void) {
   CU_pSuite s = CU_add_suite("engine", NULL, NULL);
@@ -364,4 +396,5 @@ void register_engine_tests(void) {
   CU_add_test(s, "direct requests complete later", test_direct_async);
   CU_add_test(s, "providers, components, reads, invokes, calls", test_tour);
   CU_add_test(s, "invoke arguments must be an object", test_bad_invoke_args);
+  CU_add_test(s, "method calls bring in the builtin provider", test_call_hydration);
 }
