@@ -251,9 +251,12 @@ static ir_expr *sub(lw *w, const bnd_expr *c, actx *A) {
   return A ? lower_body(w, c, A) : lower(w, c);
 }
 
+/* The primitive a value of type t converts to (IR_C_NONE when t is not a
+ * primitive type). */
 static unsigned convert_target(const ty *t) {
   switch (t->kind) {
   case TY_STRING:
+  case TY_ID:
     return IR_C_STRING;
   case TY_NUMBER:
     return IR_C_NUMBER;
@@ -261,9 +264,130 @@ static unsigned convert_target(const ty *t) {
     return IR_C_INT;
   case TY_BOOL:
     return IR_C_BOOL;
-  default:
+  case TY_CONST:
+    return convert_target(t->cnst.base);
+  case TY_ENUM:
+    return convert_target(t->enm.base);
+  case TY_DYNAMIC:
+  case TY_NONE:
+  case TY_OPAQUE:
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+  case TY_TUPLE:
+  case TY_OBJECT:
+  case TY_UNION:
+  case TY_OUTPUT:
+  case TY_PROMISE:
     return IR_C_NONE;
   }
+  return IR_C_NONE;
+}
+
+/* Returns the primitive conversion target of t seen through eventual and
+ * optional layers: a union whose members all are (eventual or optional
+ * forms of) one primitive, as InputType(bool) is, gives that primitive. */
+static unsigned primitive_of(const ty *t) {
+  t = ty_strip_eventual(t);
+  if (t->kind != TY_UNION)
+    return convert_target(t);
+  unsigned found = IR_C_NONE;
+  for (size_t i = 0; i < t->elems.count; i++) {
+    const ty *m = ty_strip_eventual(t->elems.items[i]);
+    if (m->kind == TY_NONE)
+      continue;
+    unsigned k = convert_target(m);
+    if (k == IR_C_NONE || (found != IR_C_NONE && k != found))
+      return IR_C_NONE;
+    found = k;
+  }
+  return found;
+}
+
+/* Returns the collection or object type that t accepts (seen through
+ * eventual, optional and InputType union layers), or NULL. */
+static const ty *structure_of(const ty *t) {
+  t = ty_strip_eventual(t);
+  if (t->kind == TY_UNION) {
+    for (size_t i = 0; i < t->elems.count; i++) {
+      const ty *m = structure_of(t->elems.items[i]);
+      if (m)
+        return m;
+    }
+    return NULL;
+  }
+  switch (t->kind) {
+  case TY_LIST:
+  case TY_SET:
+  case TY_MAP:
+  case TY_OBJECT:
+    return t;
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
+  case TY_OPAQUE:
+  case TY_TUPLE:
+  case TY_UNION:
+  case TY_OUTPUT:
+  case TY_PROMISE:
+  case TY_CONST:
+  case TY_ENUM:
+    return NULL;
+  }
+  return NULL;
+}
+
+static ir_expr *convert_to(lw *w, ir_expr *x, const ty *from, const ty *to);
+
+/* Converts the elements of a list constructor or the values of an object
+ * constructor to the element or property types of `to` (RewriteConversions
+ * recursing structurally, lowering.md 3). */
+static void convert_structure(lw *w, ir_expr *x, const ty *to) {
+  const ty *st = structure_of(to);
+  if (st == NULL)
+    return;
+  if (x->op == IR_LIST && (st->kind == TY_LIST || st->kind == TY_SET)) {
+    for (size_t i = 0; i < x->n; i++)
+      x->kids[i] = convert_to(w, x->kids[i], x->kids[i]->type, st->elem);
+  } else if (x->op == IR_OBJECT && (st->kind == TY_MAP || st->kind == TY_OBJECT)) {
+    for (size_t i = 0; i + 1 < x->n; i += 2) {
+      const ir_expr *k = x->kids[i];
+      const ty *elem = st->kind == TY_MAP ? st->elem : NULL;
+      if (st->kind == TY_OBJECT && k->op == IR_CONST && k->ck == IR_K_STRING)
+        elem = ty_object_get(st, k->text);
+      if (elem)
+        x->kids[i + 1] = convert_to(w, x->kids[i + 1], x->kids[i + 1]->type, elem);
+    }
+  }
+}
+
+/* Wraps x, a value of type from, in the explicit conversion to the
+ * primitive type `to` when the two primitives differ (a string going to a
+ * bool input, a number to a string, ...); int to number needs none.  List
+ * and object constructors are converted element by element. */
+static ir_expr *convert_to(lw *w, ir_expr *x, const ty *from, const ty *to) {
+  if (to == NULL || from == NULL)
+    return x;
+  if (x->op == IR_LIST || x->op == IR_OBJECT) {
+    convert_structure(w, x, to);
+    return x;
+  }
+  unsigned target = primitive_of(to);
+  unsigned source = primitive_of(from);
+  if (target == IR_C_NONE || source == IR_C_NONE || target == source)
+    return x;
+  if (target == IR_C_NUMBER && source == IR_C_INT)
+    return x;
+  ir_expr *c = mk(w, IR_CONVERT, NULL, 1);
+  c->span = x->span;
+  c->type = to;
+  c->sub = target;
+  c->kids[0] = x;
+  return c;
 }
 
 static ir_expr *lower_call(lw *w, const bnd_expr *e, actx *A) {
@@ -547,7 +671,7 @@ static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t skip, pcl_span
     ir_expr *k = mk_string(w, NULL, a->name, strlen(a->name));
     k->span = a->name_span;
     x->kids[2 * (i - skip)] = k;
-    x->kids[2 * (i - skip) + 1] = lower(w, a->value);
+    x->kids[2 * (i - skip) + 1] = convert_to(w, lower(w, a->value), a->value->type, a->expected);
   }
   return x;
 }
@@ -628,13 +752,16 @@ ir_module *lower_program(lower_ctx *L, const bnd_program *p) {
     case BND_CONFIG:
       n = &m->nodes[k++];
       n->b = b;
-      n->value = b->config.default_ ? lower(&w, b->config.default_) : NULL;
+      n->value = b->config.default_ ? convert_to(&w, lower(&w, b->config.default_),
+                                                 b->config.default_->type, b->config.value_type)
+                                    : NULL;
       break;
     case BND_OUTPUT:
       n = &m->nodes[k++];
       n->b = b;
       if (b->output.value) {
-        n->value = lower(&w, b->output.value);
+        n->value = convert_to(&w, lower(&w, b->output.value), b->output.value->type,
+                              b->output.decl_type);
       } else {
         ir_expr *x = mk(&w, IR_CONST, NULL, 0);
         x->span = b->span;

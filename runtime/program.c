@@ -437,6 +437,35 @@ static pcl_value *binary(uint16_t op, pcl_value *a, pcl_value *b, pcl_error **er
   return NULL;
 }
 
+/* getOutput(reference, name): the named output of a stack reference
+ * (functions.md), secret when the reference lists it as secret. */
+static pcl_value *get_output(const pcl_value *ref, const pcl_value *name, pcl_error **err) {
+  if (pcl_kind_of(ref) == PCL_T_NULL) {
+    return pcl_unknown();
+  }
+  if (pcl_kind_of(ref) != PCL_T_MAP || pcl_kind_of(name) != PCL_T_STRING) {
+    *err = pcl_error_new("getOutput needs a stack reference and an output name");
+    return NULL;
+  }
+  pcl_value *outs = pcl_map_get_cstr(ref, "outputs");
+  pcl_value *v = outs && pcl_kind_of(outs) == PCL_T_MAP
+                     ? pcl_map_get(outs, pcl_str_data(name), pcl_str_len(name))
+                     : NULL;
+  if (v == NULL) {
+    return pcl_null();
+  }
+  pcl_value *secrets = pcl_map_get_cstr(ref, "secretOutputNames");
+  if (secrets && (pcl_kind_of(secrets) == PCL_T_LIST || pcl_kind_of(secrets) == PCL_T_SET)) {
+    for (size_t i = 0; i < pcl_len(secrets); i++) {
+      pcl_value *s = pcl_list_at(secrets, i);
+      if (pcl_kind_of(s) == PCL_T_STRING && pcl_equal(s, name)) {
+        return pcl_secret_new(v);
+      }
+    }
+  }
+  return pcl_retain(v);
+}
+
 /* Calls the built-in of a CALL expression. */
 static pcl_value *call_builtin(const ctx *c, const pcl_expr *e, pcl_value *const *v, size_t n,
                                pcl_error **err) {
@@ -458,6 +487,9 @@ static pcl_value *call_builtin(const ctx *c, const pcl_expr *e, pcl_value *const
     if (strcmp(name, "rootDirectory") == 0) {
       return pcl_run_root_directory(run);
     }
+  }
+  if (strcmp(name, "getOutput") == 0 && n == 2) {
+    return get_output(v[0], v[1], err);
   }
   const pcl_builtin *b = pcl_builtin_find(name);
   if (b == NULL) {
