@@ -287,6 +287,86 @@ static pcl_value *opt_strings(pcl_value *opts, const char *name) {
   return l;
 }
 
+/* Returns the segments of the property path text (owned LIST): names and
+ * quoted keys as strings, [N] indexes as ints ("tags[\"a.b\"].x[0]" gives
+ * ["tags", "a.b", "x", 0]); NULL when the text is not a path. */
+static pcl_value *path_segments(const char *p) {
+  pcl_value *segs[64];
+  size_t n = 0;
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  bool ok = true;
+  while (*p && ok && n < 64) {
+    if (*p == '[') {
+      p++;
+      if (*p == '"') {
+        /* A quoted key with \" and \\ escapes. */
+        for (p++; *p && *p != '"'; p++) {
+          if (*p == '\\' && p[1]) {
+            p++;
+          }
+          pcl_strbuf_append_char(&b, *p);
+        }
+        ok = *p == '"' && p[1] == ']';
+        p += ok ? 2 : 0;
+        pcl_strbuf_append(&b, "", 0);
+        segs[n++] = pcl_str_new_lossy(b.data ? b.data : "", b.len);
+      } else {
+        const char *start = p;
+        while (*p >= '0' && *p <= '9') {
+          p++;
+        }
+        ok = p > start && *p == ']';
+        if (ok) {
+          pcl_error *err = NULL;
+          segs[n++] = pcl_int_parse(start, (size_t)(p - start), &err);
+          pcl_error_free(err);
+          ok = segs[n - 1] != NULL;
+          n -= ok ? 0 : 1;
+          p++;
+        }
+      }
+      b.len = 0;
+    } else {
+      if (*p == '.' && n > 0) {
+        p++;
+      }
+      const char *start = p;
+      while (*p && *p != '.' && *p != '[') {
+        p++;
+      }
+      ok = p > start;
+      if (ok) {
+        segs[n++] = pcl_str_new_lossy(start, (size_t)(p - start));
+      }
+    }
+  }
+  pcl_strbuf_free(&b);
+  if (!ok || *p) {
+    for (size_t i = 0; i < n; i++) {
+      pcl_release(segs[i]);
+    }
+    return NULL;
+  }
+  return pcl_list_of_take(segs, n);
+}
+
+/* Returns the option's property paths as lists of segments (owned), as the
+ * engine records hideDiffs; a text that is not a path is kept whole. */
+static pcl_value *opt_paths(pcl_value *opts, const char *name) {
+  pcl_value *strs = opt_strings(opts, name);
+  if (pcl_len(strs) == 0) {
+    return strs;
+  }
+  pcl_value *l = pcl_list_new(pcl_len(strs));
+  for (size_t i = 0; i < pcl_len(strs); i++) {
+    pcl_value *e = pcl_list_at(strs, i);
+    pcl_value *segs = path_segments(pcl_str_data(e));
+    pcl_list_init_take(l, i, segs ? segs : pcl_list_of(&e, 1));
+  }
+  pcl_release(strs);
+  return l;
+}
+
 /* Returns the LIST of URN strings of the resources in the option (a list
  * or a single resource), adding each to *deps when deps is not NULL. */
 static pcl_value *opt_urns(pcl_value *opts, const char *name, pcl_deps **deps) {
@@ -540,7 +620,7 @@ static void reg_send(waitset *w) {
   OPT(k_dbr, pcl_bool(opt_bool(opts, "deleteBeforeReplace") > 0));
   OPT(k_external, pcl_bool(r->read));
   OPT(k_ignore, opt_strings(opts, "ignoreChanges"));
-  OPT(k_hide, opt_strings(opts, "hideDiffs"));
+  OPT(k_hide, opt_paths(opts, "hideDiffs"));
   OPT(k_roc, opt_strings(opts, "replaceOnChanges"));
   OPT(k_aso, opt_strings(opts, "additionalSecretOutputs"));
   OPT(k_timeouts, timeouts);

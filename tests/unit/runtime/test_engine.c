@@ -160,6 +160,10 @@ static void tour_start(pcl_run *run) {
   /* The child inherits the parent's provider and protect flag. */
   pcl_value *o2 = obj("parent", fv(parent), "retainOnDelete", pcl_bool(true), "ignoreChanges",
                       pcl_list_of_take((pcl_value *[]){pcl_str_from_cstr("value")}, 1),
+                      "hideDiffs",
+                      pcl_list_of_take((pcl_value *[]){pcl_str_from_cstr("tags[\"a.b\\\"c\"].x[10]"),
+                                                       pcl_str_from_cstr("value")},
+                                       2),
                       "additionalSecretOutputs",
                       pcl_list_of_take((pcl_value *[]){pcl_str_from_cstr("value")}, 1), "deletedWith",
                       fv(parent), NULL);
@@ -295,6 +299,14 @@ static void test_tour(void) {
   CU_ASSERT(pcl_bool_get(pcl_map_get_cstr(copts, "protect")));
   CU_ASSERT(pcl_bool_get(pcl_map_get_cstr(copts, "retainOnDelete")));
   CU_ASSERT_EQUAL(pcl_len(pcl_map_get_cstr(copts, "ignoreChanges")), 1);
+  /* hideDiffs are recorded as paths of segments. */
+  pcl_value *hide = pcl_map_get_cstr(copts, "hideDiffs");
+  pcl_error *herr = NULL;
+  const char *hide_json = "[[\"tags\", \"a.b\\\"c\", \"x\", 10], [\"value\"]]";
+  pcl_value *want_hide = pcl_json_decode(hide_json, strlen(hide_json), 0, &herr);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(want_hide);
+  CU_ASSERT(hide && pcl_equal(hide, want_hide));
+  pcl_release(want_hide);
   /* additionalSecretOutputs makes the output secret in the state. */
   pcl_value *couts = pcl_map_get_cstr(pcl_map_get_cstr(child, "outputs"), "value");
   CU_ASSERT_PTR_NOT_NULL(couts && pcl_map_get_cstr(couts, "secret"));
