@@ -400,7 +400,8 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
   }
   pcl_run run = {0};
   run.program = program;
-  run.project = pcl_xstrdup(env_or(o.project, "PULUMI_PROJECT", program->name));
+  run.project = pcl_xstrdup(
+      env_or(o.project, "PULUMI_PROJECT", program->name ? program->name : "project"));
   run.stack = pcl_xstrdup(env_or(o.stack, "PULUMI_STACK", "dev"));
   run.org = pcl_xstrdup(env_or(o.org, "PULUMI_ORGANIZATION", "organization"));
   const char *dry = getenv("PULUMI_DRY_RUN");
