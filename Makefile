@@ -131,11 +131,13 @@ check-all: check-unit check-golden check-corpus check-bind check-symbols check-d
 check-unit: $(UNIT_BINS)
 	@for t in $(UNIT_BINS); do echo "== $$t"; $$t || exit 1; done
 
-check-golden: $(BUILD)/pclc
-	tests/run-golden.sh $(BUILD)/pclc
+# The codegen cases link the generated C with $(BUILD)/libpclrt.a, so they
+# are compiled with the same sanitizer flags as that library.
+check-golden: $(BUILD)/pclc $(BUILD)/libpclrt.a
+	CGFLAGS="$(SAN_FLAGS)" tests/run-golden.sh $(BUILD)/pclc
 
-update-golden: $(BUILD)/pclc
-	UPDATE=1 tests/run-golden.sh $(BUILD)/pclc
+update-golden: $(BUILD)/pclc $(BUILD)/libpclrt.a
+	CGFLAGS="$(SAN_FLAGS)" UPDATE=1 tests/run-golden.sh $(BUILD)/pclc
 
 check-corpus: $(BUILD)/pclc
 	tests/corpus/parse-all.sh $(BUILD)/pclc
