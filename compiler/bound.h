@@ -342,7 +342,10 @@ struct bnd_program {
   const char *dir;      /* Directory of the program ("." for a lone file's dir). */
   bnd_node **nodes;     /* Every node in declaration order. */
   size_t count;
-  bnd_node **order;     /* Topological evaluation order (dependencies first). */
+  /* Topological evaluation order: dependencies first, otherwise source
+     order; the pulumi block (the version gate of program.md §10.5) and
+     what it needs come first.  Nodes of a cycle (an error) appear once. */
+  bnd_node **order;
   bnd_package *packages;
   size_t npackages;
   bool has_errors;      /* Binding reported errors for this program. */

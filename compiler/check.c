@@ -313,6 +313,11 @@ static bnd_expr *traverse_step(bind_ctx *c, bnd_expr *e, bnd_expr *recv,
   if (recv->error) {
     return poison(c, e);
   }
+  if (recv->kind == BND_E_BOOL || recv->kind == BND_E_NULL) {
+    diag_error(c->diag, recv->span, "'%s' is a keyword and cannot be traversed",
+               recv->kind == BND_E_NULL ? "null" : recv->boolean ? "true" : "false");
+    return poison(c, e);
+  }
   if (recv->kind == BND_E_NODE_REF) {
     bnd_node *node = recv->node_ref.node;
     if (node->kind == BND_PULUMI) {

@@ -1,0 +1,2 @@
+x = null.a
+y = true[0]
