@@ -171,7 +171,7 @@ static pcl_span block_end(const ast_node *b) {
   return b->block.close_brace;
 }
 
-/* Builds the attribute array of the attributes of body accepted by keep. */
+/* Returns an arena array of n attributes (NULL for none). */
 static bnd_attr *new_attrs(bind_ctx *c, size_t n) {
   return n ? ARENA_NEW_ARRAY(c->arena, bnd_attr, n) : NULL;
 }
@@ -916,14 +916,13 @@ static void check_hooks_option(bind_ctx *c, const ast_node *v, bnd_expr *e) {
   }
 }
 
-/* Binds an options block into opts.  range_var is the scope for nothing:
-   options are bound in the root scope (program.md §3.4 scope quirk);
-   props is the property-path scope. */
+/* Binds an options block into opts.  Options are bound in the root scope,
+   without `range` (program.md §3.4 scope quirk); the property-path options
+   are bound in props, whose names are the resource's inputs. */
 static void bind_options(bind_ctx *c, const ast_node *block, bnd_options *opts,
-                         const bind_scope *props, bool is_component) {
+                         const bind_scope *props) {
   opts->present = true;
   opts->span = block->span;
-  (void)is_component;
   for (size_t i = 0; i < block->block.body.count; i++) {
     const ast_node *a = block->block.body.items[i];
     if (a->kind == AST_BLOCK) {
@@ -955,8 +954,9 @@ static void bind_options(bind_ctx *c, const ast_node *block, bnd_options *opts,
   }
 }
 
-/* Binds the range option first (its type shapes the resource) and returns
-   the scope of the body: root + `range`. */
+/* Binds the range option first (its type shapes the resource): sets the
+   range kind and the `range` variable visible in the body (NULL for a bool
+   range, which defines none). */
 static void bind_range(bind_ctx *c, const ast_node *options, bnd_options *opts,
                        bnd_range_kind *kind, bnd_var **var) {
   *kind = BND_RANGE_NONE;
@@ -1011,6 +1011,29 @@ static void bind_range(bind_ctx *c, const ast_node *options, bnd_options *opts,
   }
   *var = ARENA_NEW(c->arena, bnd_var);
   **var = (bnd_var){BND_VAR_RANGE, in(c, "range"), ra->span, ty_object(t, np, p)};
+}
+
+/* Binds every option of the options block but `range` (already bound by
+   bind_range, which it keeps). */
+static void bind_other_options(bind_ctx *c, const ast_node *options, bnd_options *opts,
+                               const bind_scope *props) {
+  ast_node copy = *options;
+  ast_node **items = ARENA_NEW_ARRAY(c->arena, ast_node *, options->block.body.count + 1);
+  size_t k = 0;
+  for (size_t i = 0; i < options->block.body.count; i++) {
+    ast_node *a = options->block.body.items[i];
+    if (!(a->kind == AST_ATTRIBUTE && strcmp(a->attribute.name.text, "range") == 0)) {
+      items[k++] = a;
+    }
+  }
+  copy.block.body.items = items;
+  copy.block.body.count = k;
+  bnd_expr *range = opts->opt[BND_OPT_RANGE];
+  pcl_span range_span = opts->opt_span[BND_OPT_RANGE];
+  bind_options(c, &copy, opts, props);
+  opts->opt[BND_OPT_RANGE] = range;
+  opts->opt_span[BND_OPT_RANGE] = range_span;
+  opts->span = options->span;
 }
 
 /* Returns the type of a reference to a ranged family of instances of r. */
@@ -1296,24 +1319,7 @@ static void bind_resource(bind_ctx *c, bnd_node *n) {
     ps.properties = true;
     ps.props_type = r->input_type;
     ps.props_attrs = &r->inputs;
-    bnd_expr *range = r->options.opt[BND_OPT_RANGE];
-    pcl_span range_span = r->options.opt_span[BND_OPT_RANGE];
-    /* Bind every option but range (already bound). */
-    ast_node copy = *options;
-    ast_node **items = ARENA_NEW_ARRAY(c->arena, ast_node *, options->block.body.count + 1);
-    size_t k = 0;
-    for (size_t i = 0; i < options->block.body.count; i++) {
-      ast_node *a = options->block.body.items[i];
-      if (!(a->kind == AST_ATTRIBUTE && strcmp(a->attribute.name.text, "range") == 0)) {
-        items[k++] = a;
-      }
-    }
-    copy.block.body.items = items;
-    copy.block.body.count = k;
-    bind_options(c, &copy, &r->options, &ps, false);
-    r->options.opt[BND_OPT_RANGE] = range;
-    r->options.opt_span[BND_OPT_RANGE] = range_span;
-    r->options.span = options->span;
+    bind_other_options(c, options, &r->options, &ps);
   }
   if (!usable) {
     n->type = ty_dynamic(c->ty);
@@ -1667,26 +1673,10 @@ static void bind_component(bind_ctx *c, bnd_node *n) {
   }
   cm->inputs = bind_body_attrs(c, n, scope, true);
   if (options) {
-    ast_node copy = *options;
-    ast_node **items = ARENA_NEW_ARRAY(c->arena, ast_node *, options->block.body.count + 1);
-    size_t k = 0;
-    for (size_t i = 0; i < options->block.body.count; i++) {
-      ast_node *a = options->block.body.items[i];
-      if (!(a->kind == AST_ATTRIBUTE && strcmp(a->attribute.name.text, "range") == 0)) {
-        items[k++] = a;
-      }
-    }
-    copy.block.body.items = items;
-    copy.block.body.count = k;
-    bnd_expr *range = cm->options.opt[BND_OPT_RANGE];
-    pcl_span range_span = cm->options.opt_span[BND_OPT_RANGE];
     bind_scope ps = {0};
     ps.properties = true;
     ps.props_attrs = &cm->inputs;
-    bind_options(c, &copy, &cm->options, &ps, true);
-    cm->options.opt[BND_OPT_RANGE] = range;
-    cm->options.opt_span[BND_OPT_RANGE] = range_span;
-    cm->options.span = options->span;
+    bind_other_options(c, options, &cm->options, &ps);
   }
   if (n->invalid) {
     return;

@@ -391,9 +391,6 @@ static bnd_expr *index_expr(bind_ctx *c, const bind_scope *s, const ast_node *n)
   bnd_expr *recv = check_expr(c, s, n->index.collection);
   e->index.collection = recv;
   const ast_node *k = n->index.key;
-  while (k->kind == AST_PAREN && false) {
-    k = k->paren.inner;
-  }
   ty_traverser key = {0};
   bool literal = true;
   const char *text;
