@@ -44,6 +44,7 @@ typedef struct name_map {
   size_t cap, count;
 } name_map;
 
+/* Mixes the bits of an interned name pointer (names compare by pointer). */
 static size_t ptr_hash(const void *p) {
   uintptr_t x = (uintptr_t)p;
   x ^= x >> 33;
@@ -52,6 +53,7 @@ static size_t ptr_hash(const void *p) {
   return (size_t)x;
 }
 
+/* Returns the node declared under name k, or NULL. */
 static bnd_node *map_get(const name_map *m, const char *k) {
   if (!m->cap) {
     return NULL;
@@ -66,8 +68,10 @@ static bnd_node *map_get(const name_map *m, const char *k) {
   }
 }
 
+/* Declares (or replaces) k in m; map_grow and map_put call each other. */
 static void map_put(name_map *m, const char *k, bnd_node *v);
 
+/* Doubles the table and re-inserts every entry; the load stays at most one half. */
 static void map_grow(name_map *m) {
   name_map old = *m;
   m->cap = old.cap ? old.cap * 2 : 64;
@@ -83,6 +87,7 @@ static void map_grow(name_map *m) {
   free(old.vals);
 }
 
+/* Inserts or replaces the entry for k, growing the table first when needed. */
 static void map_put(name_map *m, const char *k, bnd_node *v) {
   if ((m->count + 1) * 2 > m->cap) {
     map_grow(m);
@@ -98,6 +103,7 @@ static void map_put(name_map *m, const char *k, bnd_node *v) {
   m->vals[i] = v;
 }
 
+/* Frees the table (the nodes live in the arena). */
 static void map_free(name_map *m) {
   free(m->keys);
   free(m->vals);
@@ -111,6 +117,7 @@ typedef struct node_vec {
   size_t count, cap;
 } node_vec;
 
+/* Appends n, doubling the capacity when full. */
 static void vec_push(node_vec *v, bnd_node *n) {
   if (v->count == v->cap) {
     v->cap = v->cap ? v->cap * 2 : 16;
@@ -134,11 +141,13 @@ struct bind_state {
   bnd_node *pulumi;         /* The pulumi block, if any. */
 };
 
+/* Definitions shadow outputs: a name that is both resolves to the definition. */
 bnd_node *bind_lookup(bind_ctx *c, const char *name) {
   bnd_node *n = map_get(&c->st->defs, name);
   return n ? n : map_get(&c->st->outputs, name);
 }
 
+/* Interns s in the compilation's name table. */
 static const char *in(bind_ctx *c, const char *s) {
   return intern(c->names, s);
 }
@@ -250,6 +259,9 @@ static bool is_url(const char *s) {
   return p[0] == ':' && p[1] == '/' && p[2] == '/' && p[3] != '\0';
 }
 
+/* Reads every `package` block of every file (program.md §9) into the
+   program's package list, reporting malformed ones, and pins the versions
+   they name in the schema set so that resource lookups use them. */
 static void bind_packages(bind_ctx *c, const ast_program *prog) {
   bnd_program *p = c->st->prog;
   size_t total = 0;
@@ -453,6 +465,9 @@ static void declare_item(bind_ctx *c, const ast_node *item) {
     declare(c, new_node(c, BND_LOCAL, item, item->attribute.name.text, item->attribute.name.span));
     return;
   }
+  /* A block with the wrong number of labels is still declared when it has
+     a name, marked invalid, so that its uses do not report "undefined
+     variable" as well. */
   const char *type = item->block.type.text;
   size_t nl = item->block.nlabels;
   const ast_label *l = item->block.labels;
@@ -538,6 +553,8 @@ static bool is_path_option(const char *name) {
   return false;
 }
 
+/* Records that the node being collected refers to name at where, if name is
+   a node and was not recorded yet (the stamp marks nodes already seen). */
 static void add_dep(bind_ctx *c, const char *name, pcl_span where) {
   struct bind_state *st = c->st;
   bnd_node *n = bind_lookup(c, name);
@@ -662,11 +679,15 @@ typedef struct dep_ref {
   pcl_span span;
 } dep_ref;
 
+/* Orders dependency references by the declaration index of their node. */
 static int dep_cmp(const void *a, const void *b) {
   const dep_ref *x = a, *y = b;
   return x->node->index < y->node->index ? -1 : x->node->index > y->node->index;
 }
 
+/* Computes n->deps: every node its syntax names, sorted by declaration
+   index and without duplicates, and the span of the first reference to
+   each (for cycle notes). */
 static void compute_deps(bind_ctx *c, bnd_node *n) {
   struct bind_state *st = c->st;
   st->stamp++;
@@ -732,6 +753,9 @@ static void report_cycle(bind_ctx *c, frame *stack, size_t from, size_t top) {
   }
 }
 
+/* Depth-first walk from root with an explicit stack (chains of any length
+   cannot overflow the C stack): appends every node to order after its
+   dependencies and reports each back edge as a cycle. */
 static void visit(bind_ctx *c, bnd_node *root, node_vec *order, frame **stackp, size_t *capp) {
   if (root->state != UNVISITED) {
     return;
@@ -776,6 +800,8 @@ static void visit(bind_ctx *c, bnd_node *root, node_vec *order, frame **stackp, 
   }
 }
 
+/* Fixes the evaluation order: a walk from every node in source order,
+   starting with the pulumi block so that the version gate comes first. */
 static void compute_order(bind_ctx *c) {
   struct bind_state *st = c->st;
   node_vec order = {0};
@@ -852,6 +878,7 @@ static const ty *option_type(bind_ctx *c, bnd_option o) {
   ice("bad option %d", (int)o);
 }
 
+/* Returns the option named name, or -1 if there is no such option. */
 static int option_of(const char *name) {
 #define X(id, text, path)                                                                \
   if (strcmp(name, text) == 0) {                                                         \
@@ -979,12 +1006,16 @@ static void bind_range(bind_ctx *c, const ast_node *options, bnd_options *opts,
   opts->opt_span[BND_OPT_RANGE] = ra->span;
   ty_ctx *t = c->ty;
   if (e->error || !check_input(c, e, option_type(c, BND_OPT_RANGE))) {
+    /* After an error the body still sees `range`, untyped, so that its
+       uses report nothing more. */
     *kind = BND_RANGE_LIST;
     ty_prop p[2] = {{in(c, "key"), ty_dynamic(t)}, {in(c, "value"), ty_dynamic(t)}};
     *var = ARENA_NEW(c->arena, bnd_var);
     **var = (bnd_var){BND_VAR_RANGE, in(c, "range"), ra->span, ty_object(t, 2, p)};
     return;
   }
+  /* The cases of program.md §3.5, checked in order on the range type
+     without its eventual layers and one optional layer. */
   const ty *rt = ty_resolve_outputs(t, e->type);
   if (rt->kind == TY_UNION && rt->elems.count == 2 && ty_is_optional(rt)) {
     rt = ty_strip_optional(t, rt);
@@ -1000,6 +1031,8 @@ static void bind_range(bind_ctx *c, const ast_node *options, bnd_options *opts,
     p[0] = (ty_prop){in(c, "value"), ty_int(t)};
     np = 1;
   } else {
+    /* A collection: only a string key makes a map (a dynamic range is a
+       list of instances). */
     const ty *kt, *vt;
     if (!ty_collection_types(t, e->type, &kt, &vt, c->diag, e->span, false)) {
       e->error = true;
@@ -1224,6 +1257,8 @@ static ty_conv input_conversion(bind_ctx *c, const ty *to, const bnd_expr *v) {
 /* Checks the written inputs against the object type of accepted inputs. */
 static void check_inputs(bind_ctx *c, const bnd_attrs *attrs, const ty *input, const char *what,
                          const char *subject, pcl_span end) {
+  /* Every written attribute must be a property and its value must convert
+     (safely or unsafely) to the property's (input-shaped) type. */
   for (size_t i = 0; i < attrs->count; i++) {
     bnd_attr *a = &attrs->items[i];
     const ty *pt = ty_object_get(input, a->name);
@@ -1245,6 +1280,8 @@ static void check_inputs(bind_ctx *c, const bnd_attrs *attrs, const ty *input, c
     }
     check_annotate(c, a->value, pt);
   }
+  /* Every required property must be written; constant properties have
+     their only possible value already. */
   for (size_t i = 0; i < input->object.count; i++) {
     const ty_prop *p = &input->object.props[i];
     if (ty_is_optional(p->type) || p->type->kind == TY_CONST) {
@@ -1301,6 +1338,8 @@ static bnd_attrs bind_body_attrs(bind_ctx *c, bnd_node *n, const bind_scope *s,
   return out;
 }
 
+/* Binds a resource or read block: schema, range, inputs (checked against
+   the schema when there is one) and options; sets the type of references. */
 static void bind_resource(bind_ctx *c, bnd_node *n) {
   bnd_resource *r = &n->resource;
   const ast_node *b = n->syntax;
@@ -1381,6 +1420,8 @@ static void declare_config(bind_ctx *c, bnd_node *n) {
   n->type = cf->decl_type;
 }
 
+/* Binds the default value of a config and checks it against the declared
+   type (the type itself was fixed by declare_config). */
 static void bind_config(bind_ctx *c, bnd_node *n) {
   const ast_node *b = n->syntax;
   for (size_t i = 0; i < b->block.body.count; i++) {
@@ -1403,6 +1444,8 @@ static void declare_output(bind_ctx *c, bnd_node *n) {
   n->type = n->output.decl_type ? n->output.decl_type : ty_dynamic(c->ty);
 }
 
+/* Binds an output block: its value (required) is checked against the
+   declared type label when there is one. */
 static void bind_output(bind_ctx *c, bnd_node *n) {
   const ast_node *b = n->syntax;
   for (size_t i = 0; i < b->block.body.count; i++) {
@@ -1452,6 +1495,8 @@ static void bind_pulumi(bind_ctx *c, bnd_node *n) {
   }
 }
 
+/* Binds a hook block: `command` sees the `args` variable of program.md
+   §10.3; `onDryRun` and `ignoreErrors` are bools. */
 static void bind_hook(bind_ctx *c, bnd_node *n) {
   const ast_node *b = n->syntax;
   ty_ctx *t = c->ty;
@@ -1626,6 +1671,9 @@ static bool declare_component_program(bind_ctx *c, bnd_node *n) {
   return true;
 }
 
+/* Computes the type of references to a component before anything is
+   checked (so that two components may refer to each other): binds the
+   component program of a component with a source. */
 static void declare_component(bind_ctx *c, bnd_node *n) {
   if (n->syntax->block.nlabels == 2) {
     if (!declare_component_program(c, n)) {
@@ -1641,6 +1689,8 @@ static void declare_component(bind_ctx *c, bnd_node *n) {
   n->type = n->component.output_type;
 }
 
+/* Binds a component block: range, token (sourceless form only), inputs
+   (checked against the component program's configs) and options. */
 static void bind_component(bind_ctx *c, bnd_node *n) {
   bnd_component *cm = &n->component;
   const ast_node *b = n->syntax;
@@ -1678,6 +1728,8 @@ static void bind_component(bind_ctx *c, bnd_node *n) {
     ps.props_attrs = &cm->inputs;
     bind_other_options(c, options, &cm->options, &ps);
   }
+  /* A component whose program could not be bound has no inputs to check
+     against (its errors were reported). */
   if (n->invalid) {
     return;
   }
@@ -1743,6 +1795,7 @@ static void bind_local(bind_ctx *c, bnd_node *n) {
   n->type = n->local->type;
 }
 
+/* Checks one node; its dependencies have been checked already. */
 static void bind_node(bind_ctx *c, bnd_node *n) {
   switch (n->kind) {
   case BND_LOCAL:
@@ -1794,8 +1847,11 @@ static void predeclare(bind_ctx *c, bnd_node *n) {
   ice("bad node kind %d", (int)n->kind);
 }
 
+/* The phases of the file header, in order. */
 bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir) {
   struct bind_state st = {0};
+  /* The state of this program; a component program binds with its own and
+     the caller's is restored afterwards. */
   bnd_program *p = ARENA_NEW(c->arena, bnd_program);
   p->dir = arena_strdup(c->arena, dir);
   st.prog = p;
@@ -1816,12 +1872,15 @@ bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir)
   if (n) {
     memcpy(p->nodes, st.nodes.items, n * sizeof *p->nodes);
   }
+  /* Dependencies and order need every name declared first. */
   st.mark = xcalloc(n + 1, sizeof *st.mark);
   st.dep_spans = xcalloc(n + 1, sizeof *st.dep_spans);
   for (size_t i = 0; i < n; i++) {
     compute_deps(c, p->nodes[i]);
   }
   compute_order(c);
+  /* What references to config, output and component nodes see does not
+     depend on other nodes: compute it before checking anything. */
   for (size_t i = 0; i < n; i++) {
     if (!p->nodes[i]->invalid) {
       predeclare(c, p->nodes[i]);
@@ -1879,6 +1938,7 @@ bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir)
   return p;
 }
 
+/* The name tables come from the X-macro lists of bound_kinds.h. */
 const char *bnd_node_kind_name(bnd_node_kind k) {
   static const char *const names[] = {
 #define X(name, text) text,

@@ -35,10 +35,12 @@ static bnd_expr *poison(bind_ctx *c, bnd_expr *e) {
   return e;
 }
 
+/* Returns an arena array of n expression pointers (NULL for none). */
 static bnd_expr **new_exprs(bind_ctx *c, size_t n) {
   return n ? ARENA_NEW_ARRAY(c->arena, bnd_expr *, n) : NULL;
 }
 
+/* Parentheses do not hide a null literal. */
 bool check_is_null_literal(const ast_node *e) {
   while (e && e->kind == AST_PAREN) {
     e = e->paren.inner;
@@ -60,6 +62,7 @@ static bool literal_string(const ast_node *e, const char **text, size_t *len) {
   return true;
 }
 
+/* Returns the types of the n expressions es, as an arena array. */
 static const ty *const *types_of(bind_ctx *c, bnd_expr *const *es, size_t n) {
   const ty **ts = n ? ARENA_NEW_ARRAY(c->arena, const ty *, n) : NULL;
   for (size_t i = 0; i < n; i++) {
@@ -68,6 +71,7 @@ static const ty *const *types_of(bind_ctx *c, bnd_expr *const *es, size_t n) {
   return ts;
 }
 
+/* The test: `to` accepts an int safely but a number only unsafely. */
 bool check_int_literal(bind_ctx *c, const bnd_expr *e, const ty *to) {
   if (e->error || e->kind != BND_E_NUMBER || e->number.integral) {
     return true;
@@ -80,6 +84,8 @@ bool check_int_literal(bind_ctx *c, const bnd_expr *e, const ty *to) {
   return true;
 }
 
+/* Unsafe conversions are accepted (they are checked at run time), except
+   for a fractional literal that can only become an int. */
 bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to) {
   if (e->error) {
     return true;
@@ -95,6 +101,7 @@ bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to) {
   return false;
 }
 
+/* Every typed location accepts outputs of its type (types.md §12). */
 bool check_input(bind_ctx *c, const bnd_expr *e, const ty *to) {
   return check_assign(c, e, ty_input(c->ty, to));
 }
@@ -124,6 +131,8 @@ static bnd_expr *number_literal(bind_ctx *c, pcl_span span, const char *text, bo
   return e;
 }
 
+/* Returns a STRING expression for len bytes of text (type string, not a
+   constant: types.md §8). */
 static bnd_expr *string_literal(bind_ctx *c, pcl_span span, const char *text, size_t len) {
   bnd_expr *e = mk(c, BND_E_STRING, span);
   e->string.text = text;
@@ -141,6 +150,7 @@ static bind_scope var_scope(const bind_scope *parent, bnd_var *v) {
   return s;
 }
 
+/* Returns a new scoped variable. */
 static bnd_var *new_var(bind_ctx *c, bnd_var_kind k, const char *name, pcl_span span,
                         const ty *t) {
   bnd_var *v = ARENA_NEW(c->arena, bnd_var);
@@ -172,6 +182,10 @@ static bool property_name(const bind_scope *s, const char *name, const ty **type
   return false;
 }
 
+/* Resolves a bare name: scoped variables and property paths from the
+   innermost scope outwards, then the root scope (definitions, then
+   outputs).  A node whose type is not known yet is part of a cycle, which
+   was reported already: the reference is erroneous without a message. */
 static bnd_expr *variable(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   const char *name = n->variable.name;
   for (const bind_scope *p = s; p; p = p->parent) {
@@ -209,6 +223,8 @@ static bnd_expr *variable(bind_ctx *c, const bind_scope *s, const ast_node *n) {
 
 static bnd_expr *template(bind_ctx *c, const bind_scope *s, const ast_node *n);
 
+/* Binds one part of a template: literal text, %{if}, %{for} or an
+   interpolated expression. */
 static bnd_expr *template_part(bind_ctx *c, const bind_scope *s, const ast_node *p) {
   switch (p->kind) {
   case AST_TEMPLATE_LITERAL:
@@ -276,6 +292,9 @@ static bnd_expr *template_part(bind_ctx *c, const bind_scope *s, const ast_node 
   ice("bad template part kind %d", (int)p->kind);
 }
 
+/* Binds a template: one literal gives a string, one interpolation gives the
+   interpolated expression itself, anything else a TEMPLATE of type
+   lift(string, parts). */
 static bnd_expr *template(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   const ast_list *parts = &n->template.parts;
   /* "${e}" is e itself (types.md §8). */
@@ -371,6 +390,7 @@ static const char *quote_key(bind_ctx *c, const char *text, size_t len) {
   return buf;
 }
 
+/* Binds `object.name`. */
 static bnd_expr *get_attr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   bnd_expr *e = mk(c, BND_E_GET_ATTR, n->span);
   bnd_expr *recv = check_expr(c, s, n->get_attr.object);
@@ -386,11 +406,14 @@ static bnd_expr *get_attr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   return traverse_step(c, e, recv, &key, n->get_attr.name.span);
 }
 
+/* Binds `collection[key]`: a literal key is a static traversal step (§6),
+   any other key is typed by iteration (§9, `coll[k]`). */
 static bnd_expr *index_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   bnd_expr *e = mk(c, BND_E_INDEX, n->span);
   bnd_expr *recv = check_expr(c, s, n->index.collection);
   e->index.collection = recv;
   const ast_node *k = n->index.key;
+  /* Literal keys: numbers (also `.N`), bools and single-literal strings. */
   ty_traverser key = {0};
   bool literal = true;
   const char *text;
@@ -447,6 +470,9 @@ static bnd_expr *index_expr(bind_ctx *c, const bind_scope *s, const ast_node *n)
   return e;
 }
 
+/* Binds `source[*]each`: each is bound with the splat item in scope; the
+   result is a list of each's type, wrapped in the source's eventual
+   layers when the source is a collection (types.md §9 splat quirk). */
 static bnd_expr *splat(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   bnd_expr *e = mk(c, BND_E_SPLAT, n->span);
   bnd_expr *src = check_expr(c, s, n->splat.source);
@@ -458,6 +484,8 @@ static bnd_expr *splat(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   if (src->error || e->splat.each->error) {
     return poison(c, e);
   }
+  /* A non-collection source is a one-element list of itself, without its
+     eventual layers. */
   const ty *base = ty_strip_optional(c->ty, ty_strip_eventual(src->type));
   const ty *list = ty_list(c->ty, e->splat.each->type);
   switch (base->kind) {
@@ -487,6 +515,7 @@ static bnd_expr *splat(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   return e;
 }
 
+/* Resolves the anonymous splat item to the innermost splat's variable. */
 static bnd_expr *splat_item(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   for (const bind_scope *p = s; p; p = p->parent) {
     if (p->var && p->var->kind == BND_VAR_SPLAT_ITEM) {
@@ -573,6 +602,9 @@ static const char *object_key(bind_ctx *c, const ast_node *k, const ast_node **c
   ice("bad object key kind %d", (int)k->kind);
 }
 
+/* Binds an object constructor (types.md §9): literal keys give an object
+   type, any computed key a map of the unified value types; the result is
+   lifted over the key types only. */
 static bnd_expr *object(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   bnd_expr *e = mk(c, BND_E_OBJECT, n->span);
   size_t cnt = n->object.items.count;
@@ -582,6 +614,8 @@ static bnd_expr *object(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   const ty **keys = cnt ? ARENA_NEW_ARRAY(c->arena, const ty *, cnt) : NULL;
   const ty **vals = cnt ? ARENA_NEW_ARRAY(c->arena, const ty *, cnt) : NULL;
   ty_prop *props = cnt ? ARENA_NEW_ARRAY(c->arena, ty_prop, cnt) : NULL;
+  /* Keys first (their kind decides object or map), then values; a later
+     duplicate literal key overwrites an earlier one in the type. */
   for (size_t i = 0; i < cnt; i++) {
     const ast_node *it = n->object.items.items[i];
     bnd_item *bi = &e->object.items[i];
@@ -625,6 +659,9 @@ static bnd_expr *object(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   return e;
 }
 
+/* Binds a for expression: the variables are typed by iterating the
+   collection (types.md §7); the result is a list or map, wrapped in the
+   collection's eventual layers and lifted over the key and condition. */
 static bnd_expr *for_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   bnd_expr *e = mk(c, BND_E_FOR, n->span);
   e->for_expr.is_object = n->for_expr.is_object;
@@ -709,6 +746,8 @@ static bnd_expr *unary(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   return e;
 }
 
+/* Binds a binary operation; ty_binary_op gives the result type and the
+   (input-shaped) parameter types the operands must convert to. */
 static bnd_expr *binary(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   bnd_expr *e = mk(c, BND_E_BINARY, n->span);
   e->binary.op = n->binary.op;
@@ -729,6 +768,8 @@ static bnd_expr *binary(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   return e;
 }
 
+/* Binds `cond ? then : else_`: the condition must be a bool, the result
+   is the unified branch type lifted over the condition. */
 static bnd_expr *conditional(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   bnd_expr *e = mk(c, BND_E_CONDITIONAL, n->span);
   e->cond.cond = check_expr(c, s, n->cond.cond);
@@ -755,6 +796,7 @@ static void bind_args(bind_ctx *c, const bind_scope *s, const ast_node *n, bnd_e
   }
 }
 
+/* Returns true if some argument of the call e is erroneous. */
 static bool any_error(const bnd_expr *e) {
   for (size_t i = 0; i < e->call.nargs; i++) {
     if (e->call.args[i]->error) {
@@ -769,6 +811,8 @@ static pcl_span call_span(const ast_node *n) {
   return n->span;
 }
 
+/* Binds try(e...) (functions.md §6): the unified argument type, as an
+   output when an argument is eventual, output(dynamic) when one is dynamic. */
 static bnd_expr *call_try(bind_ctx *c, const bind_scope *s, const ast_node *n, bnd_expr *e) {
   e->call.kind = BND_CALL_TRY;
   bind_args(c, s, n, e);
@@ -815,6 +859,7 @@ static bool is_output_like(const ty *t) {
   return false;
 }
 
+/* Binds can(e): bool, or output(bool) for an output-like or dynamic e. */
 static bnd_expr *call_can(bind_ctx *c, const bind_scope *s, const ast_node *n, bnd_expr *e) {
   e->call.kind = BND_CALL_CAN;
   bind_args(c, s, n, e);
@@ -831,6 +876,8 @@ static bnd_expr *call_can(bind_ctx *c, const bind_scope *s, const ast_node *n, b
   return e;
 }
 
+/* Binds recover(value, recovery): value must be an output; recovery sees
+   the variable `error`; the result is the output of the unified types. */
 static bnd_expr *call_recover(bind_ctx *c, const bind_scope *s, const ast_node *n,
                               bnd_expr *e) {
   e->call.kind = BND_CALL_RECOVER;
@@ -873,6 +920,11 @@ static const ty *invoke_options_type(bind_ctx *c) {
   return ty_object(t, 5, props);
 }
 
+/* Binds invoke(token, args[, options]) (functions.md §8): the token must
+   be a literal; with a schema the arguments are checked against the
+   function's inputs (positionally for multi-argument inputs) and the
+   result is output(return); without one the call is untyped, with a
+   warning. */
 static bnd_expr *call_invoke(bind_ctx *c, const bind_scope *s, const ast_node *n,
                              bnd_expr *e) {
   e->call.kind = BND_CALL_INVOKE;
@@ -928,11 +980,16 @@ static bnd_expr *call_invoke(bind_ctx *c, const bind_scope *s, const ast_node *n
   e->call.function = fn;
   /* Typed invoke: the output form (the language host prefers it) when the
      function has a return type, else the plain form. */
+  /* The output form is what the language host binds with
+     (PreferOutputVersionedInvokes); functions without a return type have
+     only the plain form. */
   bool output_form = fn->has_return;
   const ty *args_t = schema_function_args_type(c->schemas, fn, output_form);
   const ty *ret = schema_function_return_type(c->schemas, fn);
   ret = output_form ? ty_output(c->ty, ret) : ty_promise(c->ty, ret);
   if (fn->nmulti_args > 0) {
+    /* A single object argument is the (rejected) object form, unless the
+       function has only one input. */
     if (e->call.nargs == 2 && n->call.args.items[1]->kind == AST_OBJECT &&
         !(fn->nmulti_args == 1)) {
       diag_error(c->diag, e->call.args[1]->span,
@@ -990,6 +1047,8 @@ static bnd_expr *call_invoke(bind_ctx *c, const bind_scope *s, const ast_node *n
   return e;
 }
 
+/* Binds call(self, method, args) (functions.md §9): self must be a typed
+   resource that has the method; args are checked against its inputs. */
 static bnd_expr *call_method(bind_ctx *c, const bind_scope *s, const ast_node *n,
                              bnd_expr *e) {
   e->call.kind = BND_CALL_METHOD;
@@ -1010,6 +1069,7 @@ static bnd_expr *call_method(bind_ctx *c, const bind_scope *s, const ast_node *n
     return poison(c, e);
   }
   e->call.token = intern_n(c->names, method, len);
+  /* The receiver: a single resource whose type a schema gave. */
   const ty *st = ty_strip_eventual(self->type);
   if (self->kind == BND_E_NODE_REF &&
       (self->node_ref.node->kind == BND_RESOURCE || self->node_ref.node->kind == BND_READ) &&
@@ -1048,6 +1108,8 @@ static bnd_expr *call_method(bind_ctx *c, const bind_scope *s, const ast_node *n
   return e;
 }
 
+/* Binds convert(value, TYPE): the second argument is a type expression;
+   the value must convert to that type, which is the result (lifted). */
 static bnd_expr *call_convert(bind_ctx *c, const bind_scope *s, const ast_node *n,
                               bnd_expr *e) {
   e->call.kind = BND_CALL_CONVERT;
@@ -1085,6 +1147,7 @@ static bnd_expr *call_convert(bind_ctx *c, const bind_scope *s, const ast_node *
   return e;
 }
 
+/* Binds a call of an ordinary or generic builtin through funcs.h. */
 static bnd_expr *call_builtin(bind_ctx *c, const bind_scope *s, const ast_node *n,
                               bnd_expr *e) {
   e->call.kind = BND_CALL_BUILTIN;
@@ -1116,6 +1179,7 @@ static bnd_expr *call_builtin(bind_ctx *c, const bind_scope *s, const ast_node *
   return e;
 }
 
+/* Dispatches a call to its special form or to the builtin table. */
 static bnd_expr *call(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   bnd_expr *e = mk(c, BND_E_CALL, n->span);
   const char *name = n->call.name.text;
@@ -1287,6 +1351,8 @@ static bool matches_consts(bind_ctx *c, const bnd_expr *e, const ty *o) {
   return true;
 }
 
+/* Object constructors and tuples pass the narrowed target on to their
+   items. */
 void check_annotate(bind_ctx *c, bnd_expr *e, const ty *to) {
   if (!to || e->error) {
     return;

@@ -15,12 +15,14 @@
 #include "bound.h"
 #include "dump_types.h"
 
+/* Writes two spaces per depth level. */
 static void indent(FILE *out, int depth) {
   for (int i = 0; i < depth; i++) {
     fputs("  ", out);
   }
 }
 
+/* Returns the canonical form of t, or <error> for a node left untyped. */
 static const char *tstr(const ty *t) {
   return t ? ty_to_string(t) : "<error>";
 }
@@ -34,6 +36,7 @@ static void line(FILE *out, int depth, const char *name, const bnd_expr *e) {
   fprintf(out, "%s: %s\n", name, tstr(e->type));
 }
 
+/* Prints one line per attribute: its value type and the type it converts to. */
 static void attrs(FILE *out, int depth, const bnd_attrs *a) {
   for (size_t i = 0; i < a->count; i++) {
     indent(out, depth);
@@ -47,6 +50,7 @@ static void attrs(FILE *out, int depth, const bnd_attrs *a) {
   }
 }
 
+/* Returns the dump name of a range shape. */
 static const char *range_name(bnd_range_kind k) {
   switch (k) {
   case BND_RANGE_NONE:
@@ -63,6 +67,7 @@ static const char *range_name(bnd_range_kind k) {
   return "?";
 }
 
+/* Prints the range shape and variable, then every option that is set. */
 static void options(FILE *out, int depth, const bnd_options *o, bnd_range_kind rk,
                     const bnd_var *rv) {
   if (rk != BND_RANGE_NONE) {
@@ -123,6 +128,7 @@ static void name(FILE *out, const char *s) {
   fputc('"', out);
 }
 
+/* Prints the node's dependencies in declaration order. */
 static void deps(FILE *out, int depth, const bnd_node *n) {
   if (!n->ndeps) {
     return;
@@ -136,9 +142,11 @@ static void deps(FILE *out, int depth, const bnd_node *n) {
   fputc('\n', out);
 }
 
+/* Component programs nest inside their component's entry. */
 static void program(FILE *out, int depth, const bnd_program *p);
 
 
+/* Prints one node: its header line and the indented lines of its contents. */
 static void node(FILE *out, int depth, const bnd_node *n) {
   indent(out, depth);
   fprintf(out, "%s ", bnd_node_kind_name(n->kind));
@@ -227,6 +235,7 @@ static void node(FILE *out, int depth, const bnd_node *n) {
   deps(out, depth + 1, n);
 }
 
+/* Prints the packages, every node in declaration order, then the order. */
 static void program(FILE *out, int depth, const bnd_program *p) {
   for (size_t i = 0; i < p->npackages; i++) {
     const bnd_package *pk = &p->packages[i];
@@ -253,6 +262,7 @@ static void program(FILE *out, int depth, const bnd_program *p) {
   fputc('\n', out);
 }
 
+/* The top-level program starts at depth 0. */
 void dump_types(FILE *out, const bnd_program *p) {
   program(out, 0, p);
 }
