@@ -354,7 +354,11 @@ static const char *env_or(const char *flag, const char *env, const char *dflt) {
 
 /* Writes the snapshot file; false and a message on stderr on failure. */
 static bool write_snapshot(pcl_engine *e, const char *path, const pcl_error *error) {
-  char *text = pcl_engine_embedded_snapshot(e, error);
+  char *text = e->ops->snapshot(e, error);
+  if (text == NULL) {
+    fprintf(stderr, "error: the %s engine keeps no snapshot\n", e->ops->name);
+    return false;
+  }
   FILE *f = fopen(path, "wb");
   bool ok = f && fputs(text, f) >= 0;
   if (f && fclose(f) != 0) {

@@ -1158,6 +1158,10 @@ typedef struct pcl_engine_ops {
   /* Completes every request still in flight with err (at the end of a run
    * that stalled or failed). */
   void (*cancel)(pcl_engine *e, const pcl_error *err);
+  /* Returns the snapshot JSON text of the run so far (owned, free();
+   * docs/snapshot.md) recording error (may be NULL), or NULL when the
+   * backend keeps no snapshot. */
+  char *(*snapshot)(pcl_engine *e, const pcl_error *error);
   /* Frees the engine. */
   void (*destroy)(pcl_engine *e);
 } pcl_engine_ops;
