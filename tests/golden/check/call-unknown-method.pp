@@ -1,0 +1,5 @@
+resource c "component:index:ComponentCallable" {
+  value = "v"
+}
+
+x = call(c, "nope", {})

@@ -1,0 +1,1 @@
+x = convert(1)

@@ -1,0 +1,1 @@
+x = invoke("multi-argument-invoke:index:multiArgumentInvoke", { first = "a" })

@@ -1,0 +1,1 @@
+x = invoke("unknownpkg:index:f", {}, {}, 4)

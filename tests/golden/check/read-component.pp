@@ -1,0 +1,3 @@
+read c "component:index:ComponentCallable" {
+  id = "x"
+}
