@@ -180,9 +180,9 @@ check-depfile: $(BUILD)/pclc
 check-determinism: $(BUILD)/pclc
 	tests/check-determinism.sh $(BUILD)/pclc
 
-# The parser tests again under valgrind, on a build without sanitizers.
+# The front-end tests again under valgrind, on a build without sanitizers.
 check-valgrind: $(BUILD)/pclc
-	VALGRIND=1 tests/run-golden.sh $(BUILD)/pclc ast errors
+	VALGRIND=1 tests/run-golden.sh $(BUILD)/pclc ast errors types check
 	$(MAKE) --no-print-directory check-samples \
 	  RUN_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
 
