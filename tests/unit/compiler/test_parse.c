@@ -247,6 +247,14 @@ static void test_errors(void) {
       {"a = ", 0, "1:5: Missing expression"},
       {"a = [for x in y : k => v]\n", 0, "1:21: Invalid 'for' expression: Key expression"},
       {"resource x \"t\" { options { range = 3 } }\n", 0, "1:26: Argument definition required"},
+      {"a = [for x xs : x]\n", 0, "1:12: Invalid 'for' expression: For expression requires"},
+      {"a = \"%{for x xs}${x}%{endfor}\"\n", 0, "1:14: Invalid 'for' directive"},
+      {"a = [for x in xs : x if x y]\n", 0, "1:27: Invalid 'for' expression: Extra characters"},
+      {"a = b ? c\n", 0, "1:10: Missing false expression in conditional"},
+      {"a = 5.\n", 0, "1:7: Invalid attribute name"},
+      {"a = a.*.b.*\n", 0, "1:11: Nested splat expression not allowed"},
+      {"a = \"%{if x}a\"\n", 0, "1:14: Unexpected end of template"},
+      {"a = 1 /* x\n", 0, "1:7: Unterminated comment"},
   };
   for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
     fixture f;
