@@ -11,9 +11,15 @@
  * (syntax.md §6), so attribute values and object items end at the end of a
  * line while parenthesised expressions may span lines.  Error recovery
  * resynchronises at the end of a body line, at `}` of blocks and objects,
- * at `]`, `)` and the end of template sequences; yyreport_syntax_error turns
- * the parser's state into HCL's diagnostic titles where one applies and
- * otherwise reports the unexpected token and up to 4 expected ones. */
+ * at the commas and closing brackets of tuples, calls and objects, and at
+ * the end of template sequences.  The messages come from
+ * yyreport_syntax_error, which turns the parser's state (the tokens LAC says
+ * would be accepted, and the innermost construct on the state stack) into
+ * HCL's diagnostic titles where one applies and otherwise reports the
+ * unexpected token and up to 4 expected ones (operators that could continue
+ * an expression are left out of that list).  A wrong keyword where a for
+ * expression needs `in` or `if` is reported by its action, which then starts
+ * recovery with YYERROR so that no second message follows. */
 
 %require "3.8"
 %define api.pure full
