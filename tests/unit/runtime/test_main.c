@@ -257,6 +257,24 @@ static void test_located_error(void) {
   rc_free(&r);
 }
 
+/* A local whose computation fails, though nothing uses it, fails the run. */
+static void unused_start(pcl_run *run) {
+  (void)run;
+  pcl_future *x = pcl_future_resolved(PCL_OUTPUT, pcl_null(), 0, NULL);
+  pcl_future *y = pcl_apply(&x, 1, fail_fn, NULL, NULL, 0);
+  pcl_future_release(x);
+  pcl_future_release(y);
+}
+
+static const pcl_program unused = {"unused", NULL, 0, unused_start};
+
+static void test_unobserved_error(void) {
+  rc_result r = rc_run(&unused, NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT_STRING_EQUAL(r.err, "main.pp:12:5: error: cannot convert 2.5 to int: not an integer\n");
+  rc_free(&r);
+}
+
 /* A program waiting on a promise nobody resolves. */
 static void stuck_start(pcl_run *run) {
   pcl_future *never = pcl_future_new(PCL_PROMISE, "promise 'never'");
@@ -341,6 +359,7 @@ void register_main_tests(void) {
   CU_add_test(s, "exit statuses and messages", test_exit_statuses);
   CU_add_test(s, "located program error keeps the snapshot", test_located_error);
   CU_add_test(s, "a stalled program names what it waits for", test_stall);
+  CU_add_test(s, "an error nobody observes still fails the run", test_unobserved_error);
   CU_add_test(s, "preview leaves new outputs unknown", test_preview);
   CU_add_test(s, "log messages and run information", test_log_and_info);
 }
