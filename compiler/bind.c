@@ -1824,6 +1824,27 @@ static void bind_node(bind_ctx *c, bnd_node *n) {
   ice("bad node kind %d", (int)n->kind);
 }
 
+/* Moves the diagnostics reported after `before` out of the list and
+   appends them to the segment *head..*tail. */
+static void cut_segment(bind_ctx *c, diag *before, diag **head, diag **tail) {
+  if (c->diag->tail == before) {
+    return;
+  }
+  diag *first = before ? before->next : c->diag->head;
+  if (*tail) {
+    (*tail)->next = first;
+  } else {
+    *head = first;
+  }
+  *tail = c->diag->tail;
+  if (before) {
+    before->next = NULL;
+  } else {
+    c->diag->head = NULL;
+  }
+  c->diag->tail = before;
+}
+
 /* Computes what references may see before the node is bound in order:
    declared types of config and output, component programs. */
 static void predeclare(bind_ctx *c, bnd_node *n) {
@@ -1881,16 +1902,18 @@ bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir)
   compute_order(c);
   /* What references to config, output and component nodes see does not
      depend on other nodes: compute it before checking anything. */
+  diag **seg_head = xcalloc(n + 1, sizeof *seg_head);
+  diag **seg_tail = xcalloc(n + 1, sizeof *seg_tail);
   for (size_t i = 0; i < n; i++) {
     if (!p->nodes[i]->invalid) {
+      diag *before = c->diag->tail;
       predeclare(c, p->nodes[i]);
+      cut_segment(c, before, &seg_head[i], &seg_tail[i]);
     }
   }
   /* Nodes are checked in evaluation order, but their diagnostics are
      reported in source order: each node's diagnostics are cut out of the
      list as a segment and the segments are put back by declaration index. */
-  diag **seg_head = xcalloc(n + 1, sizeof *seg_head);
-  diag **seg_tail = xcalloc(n + 1, sizeof *seg_tail);
   for (size_t i = 0; i < n; i++) {
     bnd_node *node = p->order[i];
     if (node->invalid) {
@@ -1902,16 +1925,7 @@ bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir)
     if (!node->type) {
       node->type = ty_dynamic(c->ty);
     }
-    if (c->diag->tail != before) {
-      seg_head[node->index] = before ? before->next : c->diag->head;
-      seg_tail[node->index] = c->diag->tail;
-      if (before) {
-        before->next = NULL;
-      } else {
-        c->diag->head = NULL;
-      }
-      c->diag->tail = before;
-    }
+    cut_segment(c, before, &seg_head[node->index], &seg_tail[node->index]);
   }
   for (size_t i = 0; i < n; i++) {
     if (!seg_head[i]) {
