@@ -401,6 +401,49 @@ static void test_call_hydration(void) {
   rc_free(&r);
 }
 
+/* Stack references served from --stack-reference files. */
+static void stackref_start(pcl_run *run) {
+  pcl_value *in = obj("name", pcl_str_from_cstr("acme/net/prod"), NULL);
+  pcl_future *ref = pcl_register_resource(run, &ref_decl, "net", in, NULL);
+  pcl_future *outs = pcl_future_attr(ref, "outputs");
+  pcl_future *names = pcl_future_attr(ref, "secretOutputNames");
+  export_take(run, "outputs", fv(outs));
+  export_take(run, "secretNames", fv(names));
+  pcl_release(in);
+  pcl_future_release(ref);
+  pcl_future_release(outs);
+  pcl_future_release(names);
+}
+
+static const pcl_program stackref = {"stackref", NULL, 0, stackref_start};
+
+static void test_stack_reference_flag(void) {
+  rc_write("ref-plain.json", "{\"vpc\": \"vpc-1\", \"key\": {\"secret\": \"k\"}}");
+  rc_result r = rc_run(&stackref, "--stack-reference", "acme/net/prod=ref-plain.json",
+                       "--show-secrets", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.out, "{\n"
+                                "  \"outputs\": {\n"
+                                "    \"key\": {\n"
+                                "      \"secret\": \"k\"\n"
+                                "    },\n"
+                                "    \"vpc\": \"vpc-1\"\n"
+                                "  },\n"
+                                "  \"secretNames\": [\n"
+                                "    \"key\"\n"
+                                "  ]\n"
+                                "}\n");
+  rc_free(&r);
+  /* An unknown stack is an error naming it. */
+  r = rc_run(&stackref, NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT_STRING_EQUAL(r.err, "error: failed to register resource 'net' "
+                                "(pulumi:pulumi:StackReference): unknown stack 'acme/net/prod' "
+                                "(give it with --stack-reference)\n");
+  rc_free(&r);
+  remove("ref-plain.json");
+}
+
 void register_engine_tests(void);
 void register_engine_tests(void) {
   CU_pSuite s = CU_add_suite("engine", NULL, NULL);
@@ -409,4 +452,5 @@ void register_engine_tests(void) {
   CU_add_test(s, "providers, components, reads, invokes, calls", test_tour);
   CU_add_test(s, "invoke arguments must be an object", test_bad_invoke_args);
   CU_add_test(s, "method calls bring in the builtin provider", test_call_hydration);
+  CU_add_test(s, "stack references from files", test_stack_reference_flag);
 }
