@@ -103,6 +103,8 @@ static ast_node *node(pcl_parse_ctx *ctx, ast_kind kind, pcl_span span);
 static void list_push(pcl_parse_ctx *ctx, parse_list *l, ast_node *n);
 static ast_list list_done(parse_list l);
 static void labels_push(pcl_parse_ctx *ctx, parse_labels *l, ast_label label);
+static ast_node *block(pcl_parse_ctx *ctx, ast_name type, parse_labels labels, parse_list body,
+                       pcl_span open, pcl_span close, bool one_line, pcl_span span);
 static ast_node *binary(pcl_parse_ctx *ctx, ast_binary_op op, ast_node *lhs, ast_node *rhs,
                         pcl_span span, pcl_span op_span);
 static ast_node *unary(pcl_parse_ctx *ctx, ast_unary_op op, ast_node *operand, pcl_span span);
@@ -236,46 +238,16 @@ attribute
 
 block
   : IDENT labels LBRACE RBRACE
-      {
-        $$ = node(ctx, AST_BLOCK, @$);
-        $$->block.type = (ast_name){$1, @1};
-        $$->block.labels = $2.items;
-        $$->block.nlabels = $2.count;
-        $$->block.open_brace = @3;
-        $$->block.close_brace = @4;
-      }
+      { $$ = block(ctx, (ast_name){$1, @1}, $2, (parse_list){0}, @3, @4, false, @$); }
   | IDENT labels LBRACE NEWLINE body RBRACE
-      {
-        $$ = node(ctx, AST_BLOCK, @$);
-        $$->block.type = (ast_name){$1, @1};
-        $$->block.labels = $2.items;
-        $$->block.nlabels = $2.count;
-        $$->block.body = list_done($5);
-        $$->block.open_brace = @3;
-        $$->block.close_brace = @6;
-      }
+      { $$ = block(ctx, (ast_name){$1, @1}, $2, $5, @3, @6, false, @$); }
   | IDENT labels LBRACE NEWLINE body error RBRACE
-      {
-        $$ = node(ctx, AST_BLOCK, @$);
-        $$->block.type = (ast_name){$1, @1};
-        $$->block.labels = $2.items;
-        $$->block.nlabels = $2.count;
-        $$->block.body = list_done($5);
-        $$->block.open_brace = @3;
-        $$->block.close_brace = @7;
-      }
+      { $$ = block(ctx, (ast_name){$1, @1}, $2, $5, @3, @7, false, @$); }
   | IDENT labels LBRACE attribute RBRACE
       {
-        $$ = node(ctx, AST_BLOCK, @$);
-        $$->block.type = (ast_name){$1, @1};
-        $$->block.labels = $2.items;
-        $$->block.nlabels = $2.count;
         parse_list one = {0};
         list_push(ctx, &one, $4);
-        $$->block.body = list_done(one);
-        $$->block.open_brace = @3;
-        $$->block.close_brace = @5;
-        $$->block.one_line = true;
+        $$ = block(ctx, (ast_name){$1, @1}, $2, one, @3, @5, true, @$);
       }
   ;
 
@@ -712,6 +684,21 @@ static void labels_push(pcl_parse_ctx *ctx, parse_labels *l, ast_label label) {
     l->cap = cap;
   }
   l->items[l->count++] = label;
+}
+
+static ast_node *block(pcl_parse_ctx *ctx, ast_name type, parse_labels labels, parse_list body,
+                       pcl_span open, pcl_span close, bool one_line, pcl_span span) {
+  ast_node *n = node(ctx, AST_BLOCK, span);
+  if (ctx->clamp)
+    type.span = open = close = ctx->where;
+  n->block.type = type;
+  n->block.labels = labels.items;
+  n->block.nlabels = labels.count;
+  n->block.body = list_done(body);
+  n->block.open_brace = open;
+  n->block.close_brace = close;
+  n->block.one_line = one_line;
+  return n;
 }
 
 static ast_node *binary(pcl_parse_ctx *ctx, ast_binary_op op, ast_node *lhs, ast_node *rhs,
