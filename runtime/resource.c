@@ -466,6 +466,7 @@ typedef struct reg {
   pcl_value *inputs;             /* The program's inputs MAP (owned). */
   char *provider;                /* Provider reference decided (owned). */
   pcl_value *providers;          /* Providers map for children (owned) or NULL. */
+  const char *bad_inputs;        /* Kind name of inputs that were not a MAP. */
   signed char protect, retain;   /* Effective inherited flags. */
 } reg;
 
@@ -548,6 +549,16 @@ static void reg_send(waitset *w) {
     reg_free(r);
     return;
   }
+  pcl_value *opts = pcl_future_value(w->f[n]);
+  if (r->bad_inputs || (opts && pcl_kind_of(opts) != PCL_T_MAP)) {
+    reg_fail(r,
+             r->bad_inputs ? pcl_error_new("the inputs must be an object, not a %s", r->bad_inputs)
+                           : pcl_error_new("the options must be an object, not a %s",
+                                           pcl_kind_name(pcl_kind_of(opts))),
+             true);
+    reg_free(r);
+    return;
+  }
   /* Inputs and their dependencies. */
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   pcl_deps **prop = pcl_xmalloc((n ? n : 1) * sizeof *prop);
@@ -562,7 +573,6 @@ static void reg_send(waitset *w) {
     deps = u;
   }
   pcl_value *inputs = pcl_mapbuf_finish(&mb);
-  pcl_value *opts = pcl_future_value(w->f[n]);
   pcl_error *err = NULL;
 
   /* Options, with the parent's provider, protect and retainOnDelete
@@ -716,6 +726,11 @@ static pcl_future *reg_start(pcl_run *run, const pcl_resource_decl *decl, const 
   r->name = pcl_xstrdup(name);
   r->read = id != NULL;
   r->stack = stack;
+  if (inputs && pcl_kind_of(inputs) != PCL_T_MAP) {
+    /* Reported by reg_send, once the loop runs. */
+    r->bad_inputs = pcl_kind_name(pcl_kind_of(inputs));
+    inputs = NULL;
+  }
   r->inputs = pcl_retain(inputs ? inputs : &empty_map);
   size_t n = pcl_len(r->inputs);
   waitset *w = waitset_new(n + 1 + (id != NULL), reg_send, r);

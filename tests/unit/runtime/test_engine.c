@@ -444,6 +444,33 @@ static void test_stack_reference_flag(void) {
   remove("ref-plain.json");
 }
 
+/* Inputs and options that are not objects are errors naming the resource. */
+static int bad_shape;
+static void shapes_start(pcl_run *run) {
+  pcl_value *str_v = pcl_str_from_cstr("oops");
+  pcl_future *f = bad_shape == 0 ? pcl_register_resource(run, &simple_decl, "r", str_v, NULL)
+                                 : pcl_register_resource(run, &simple_decl, "r", NULL, str_v);
+  pcl_future_release(f);
+  pcl_release(str_v);
+}
+
+static const pcl_program shapes = {"shapes", NULL, 0, shapes_start};
+
+static void test_bad_shapes(void) {
+  bad_shape = 0;
+  rc_result r = rc_run(&shapes, NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT_STRING_EQUAL(r.err, "error: failed to register resource 'r' (simple:index:Resource): "
+                                "the inputs must be an object, not a string\n");
+  rc_free(&r);
+  bad_shape = 1;
+  r = rc_run(&shapes, NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT_STRING_EQUAL(r.err, "error: failed to register resource 'r' (simple:index:Resource): "
+                                "the options must be an object, not a string\n");
+  rc_free(&r);
+}
+
 void register_engine_tests(void);
 void register_engine_tests(void) {
   CU_pSuite s = CU_add_suite("engine", NULL, NULL);
@@ -453,4 +480,5 @@ void register_engine_tests(void) {
   CU_add_test(s, "invoke arguments must be an object", test_bad_invoke_args);
   CU_add_test(s, "method calls bring in the builtin provider", test_call_hydration);
   CU_add_test(s, "stack references from files", test_stack_reference_flag);
+  CU_add_test(s, "inputs and options must be objects", test_bad_shapes);
 }
