@@ -155,6 +155,7 @@ CONFORMANCE_JOBS ?= 4
 check-conformance: $(BUILD)/pclc $(BUILD)/libpclrt.a
 	@st=0; \
 	python3 tests/conformance/test_matchers.py || st=1; \
+	python3 tests/conformance/test_runner.py --build $(BUILD) || st=1; \
 	tests/conformance/run -j $(CONFORMANCE_JOBS) --build $(BUILD) ../shared/conformance || st=1; \
 	tests/programs/run -j $(CONFORMANCE_JOBS) --build $(BUILD) ../shared/programs || st=1; \
 	exit $$st
