@@ -37,6 +37,14 @@ struct bind_scope {
   const bnd_attrs *props_attrs;
 };
 
+/* A memo table from types to derived types (InputType, plain targets):
+   types are interned, so the key is the pointer.  Arena-allocated. */
+typedef struct bind_memo {
+  const ty **keys;
+  const ty **vals;
+  size_t cap, count;
+} bind_memo;
+
 /* Everything binding one compilation needs (all borrowed). */
 typedef struct bind_ctx {
   arena *arena;         /* Bound nodes live here. */
@@ -48,6 +56,8 @@ typedef struct bind_ctx {
   /* Internal state of the program being bound (set by bind_program). */
   struct bind_state *st;
   size_t depth; /* Component nesting depth (guards runaway recursion). */
+  bind_memo input_memo;  /* ty_input results (check.c). */
+  bind_memo target_memo; /* Plain target types (check.c). */
 } bind_ctx;
 
 /* Binds the parsed program prog whose files live in directory dir (used to

@@ -72,6 +72,55 @@ static const ty *const *types_of(bind_ctx *c, bnd_expr *const *es, size_t n) {
 }
 
 /* The test: `to` accepts an int safely but a number only unsafely. */
+/* Returns the value memoised for key in m, or NULL. */
+static const ty *memo_get(const bind_memo *m, const ty *key) {
+  if (!m->cap) {
+    return NULL;
+  }
+  for (size_t i = (size_t)key->hash & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    if (!m->keys[i]) {
+      return NULL;
+    }
+    if (m->keys[i] == key) {
+      return m->vals[i];
+    }
+  }
+}
+
+/* Memoises val for key in m (arena tables, grown at half load). */
+static void memo_put(bind_ctx *c, bind_memo *m, const ty *key, const ty *val) {
+  if ((m->count + 1) * 2 > m->cap) {
+    bind_memo old = *m;
+    m->cap = old.cap ? old.cap * 2 : 256;
+    m->keys = ARENA_NEW_ARRAY(c->arena, const ty *, m->cap);
+    m->vals = ARENA_NEW_ARRAY(c->arena, const ty *, m->cap);
+    m->count = 0;
+    for (size_t i = 0; i < old.cap; i++) {
+      if (old.keys[i]) {
+        memo_put(c, m, old.keys[i], old.vals[i]);
+      }
+    }
+  }
+  size_t i = (size_t)key->hash & (m->cap - 1);
+  while (m->keys[i]) {
+    i = (i + 1) & (m->cap - 1);
+  }
+  m->keys[i] = key;
+  m->vals[i] = val;
+  m->count++;
+}
+
+/* Returns InputType(t), memoised (the checker asks for the same few types
+   over and over). */
+static const ty *input_of(bind_ctx *c, const ty *t) {
+  const ty *r = memo_get(&c->input_memo, t);
+  if (!r) {
+    r = ty_input(c->ty, t);
+    memo_put(c, &c->input_memo, t, r);
+  }
+  return r;
+}
+
 bool check_int_literal(bind_ctx *c, const bnd_expr *e, const ty *to) {
   if (e->error || e->kind != BND_E_NUMBER || e->number.integral) {
     return true;
@@ -103,7 +152,7 @@ bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to) {
 
 /* Every typed location accepts outputs of its type (types.md §12). */
 bool check_input(bind_ctx *c, const bnd_expr *e, const ty *to) {
-  return check_assign(c, e, ty_input(c->ty, to));
+  return check_assign(c, e, input_of(c, to));
 }
 
 /* ----------------------------------------------------------- literals */
@@ -633,7 +682,7 @@ static bnd_expr *object(bind_ctx *c, const bind_scope *s, const ast_node *n) {
       } else {
         bi->key = check_expr(c, s, computed);
         if (!bi->key->error &&
-            ty_conversion(c->ty, ty_input(c->ty, ty_string(c->ty)), bi->key->type) ==
+            ty_conversion(c->ty, input_of(c, ty_string(c->ty)), bi->key->type) ==
                 TY_CONV_NONE) {
           diag_error(c->diag, bi->key->span,
                      "object keys must be strings: cannot assign expression of type %s to "
@@ -1265,9 +1314,21 @@ bnd_expr *check_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
 
 /* ----------------------------------------------------- target types */
 
+static const ty *plain_target_of(bind_ctx *c, const ty *t);
+
+/* Returns plain_target_of(t), memoised. */
+static const ty *plain_target(bind_ctx *c, const ty *t) {
+  const ty *r = memo_get(&c->target_memo, t);
+  if (!r) {
+    r = plain_target_of(c, t);
+    memo_put(c, &c->target_memo, t, r);
+  }
+  return r;
+}
+
 /* Removes output, promise and none members and layers from an expected type:
    `union(T, output(T))` and `optional(T)` give T. */
-static const ty *plain_target(bind_ctx *c, const ty *t) {
+static const ty *plain_target_of(bind_ctx *c, const ty *t) {
   for (;;) {
     if (t->kind == TY_OUTPUT || t->kind == TY_PROMISE) {
       t = t->elem;
