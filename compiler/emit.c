@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cw.h"
+#include "schema.h"
 #include "util.h"
 
 /* A string-keyed table of indexes (deduplication). */
@@ -251,6 +252,8 @@ static uint32_t put(em *e, mod *m, const ir_expr *x) {
   if (x->op == IR_CONST)
     m->rows[idx].a = (uint32_t)constant(e, x);
   m->rows[idx].s = x->s ? string_const(e, x->s) + 1 : 0;
+  if (x->op == IR_ATTR)
+    m->rows[idx].a = m->rows[idx].s - 1;
   uint32_t *tmp = x->n ? xmalloc(x->n * sizeof *tmp) : NULL;
   for (size_t i = 0; i < x->n; i++)
     tmp[i] = put(e, m, x->kids[i]);
@@ -338,7 +341,7 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
     const ir_node *n = &im->nodes[i];
     const bnd_node *b = n->b;
     uint32_t kind = PK_N_LOCAL, range = PK_RANGE_NONE, rkind = PK_RES_CUSTOM;
-    uint32_t config = 0, type = 0, comp = 0;
+    uint32_t config = 0, type = 0, comp = 0, version = 0;
     bool secret = false;
     switch (b->kind) {
     case BND_LOCAL:
@@ -358,6 +361,8 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
       range = range_kind(b->resource.range);
       rkind = b->resource.is_component ? PK_RES_REMOTE : PK_RES_CUSTOM;
       type = string_const(e, b->resource.canonical) + 1;
+      if (b->resource.schema && b->resource.schema->pkg && b->resource.schema->pkg->version)
+        version = string_const(e, b->resource.schema->pkg->version) + 1;
       break;
     case BND_COMPONENT:
       kind = PK_N_COMPONENT;
@@ -397,6 +402,7 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
     pk(&nodes, n->range_slot);
     pk(&nodes, type);
     pk(&nodes, rkind);
+    pk(&nodes, version);
     pk(&nodes, comp);
     pk_loc(e, &nodes, b->span);
     cw_puts(&nodes, "\"\n");

@@ -10,9 +10,11 @@
  * by both. */
 #include "lower.h"
 
+#include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema.h"
 #include "util.h"
 
 /* The arguments an APPLY collects while its body is lowered. */
@@ -42,6 +44,7 @@ typedef struct lw {
 
 static ir_expr *lower(lw *w, const bnd_expr *e);
 static ir_expr *lower_body(lw *w, const bnd_expr *e, actx *A);
+static ir_expr *convert_to(lw *w, ir_expr *x, const ty *from, const ty *to);
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -341,8 +344,6 @@ static const ty *structure_of(const ty *t) {
   return NULL;
 }
 
-static ir_expr *convert_to(lw *w, ir_expr *x, const ty *from, const ty *to);
-
 /* Converts the elements of a list constructor or the values of an object
  * constructor to the element or property types of `to` (RewriteConversions
  * recursing structurally, lowering.md 3). */
@@ -382,12 +383,44 @@ static ir_expr *convert_to(lw *w, ir_expr *x, const ty *from, const ty *to) {
     return x;
   if (target == IR_C_NUMBER && source == IR_C_INT)
     return x;
+  if (x->op == IR_CONVERT && x->sub == target)
+    return x;
   ir_expr *c = mk(w, IR_CONVERT, NULL, 1);
   c->span = x->span;
   c->type = to;
   c->sub = target;
   c->kids[0] = x;
   return c;
+}
+
+/* Returns invoke x with the option name = value (a string) added to its
+ * options object unless the program sets that option itself. */
+static ir_expr *with_option(lw *w, ir_expr *x, const bnd_expr *e, const char *name,
+                            const char *value) {
+  ir_expr *opts = x->n > 1 ? x->kids[1] : NULL;
+  if (opts && opts->op != IR_OBJECT)
+    return x;
+  for (size_t i = 0; opts && i + 1 < opts->n; i += 2) {
+    const ir_expr *k = opts->kids[i];
+    if (k->op == IR_CONST && k->ck == IR_K_STRING && strcmp(k->text, name) == 0)
+      return x;
+  }
+  size_t n = opts ? opts->n : 0;
+  ir_expr *o = mk(w, IR_OBJECT, e, n + 2);
+  if (opts) {
+    o->span = opts->span;
+    o->type = opts->type;
+  }
+  for (size_t i = 0; i < n; i++)
+    o->kids[i] = opts->kids[i];
+  o->kids[n] = mk_string(w, e, name, strlen(name));
+  o->kids[n + 1] = mk_string(w, e, value, strlen(value));
+  ir_expr *y = mk(w, IR_INVOKE, e, 2);
+  y->s = x->s;
+  y->sub = x->sub;
+  y->kids[0] = x->kids[0];
+  y->kids[1] = o;
+  return y;
 }
 
 static ir_expr *lower_call(lw *w, const bnd_expr *e, actx *A) {
@@ -424,20 +457,40 @@ static ir_expr *lower_call(lw *w, const bnd_expr *e, actx *A) {
     return x;
   }
   case BND_CALL_INVOKE: {
-    ir_expr *x = mk(w, IR_INVOKE, e, n >= 3 ? 2 : 1);
-    x->s = e->call.token;
-    if (n >= 2) {
+    /* invoke(token, args[, options]); a multi-argument function's inputs
+       written positionally become the arguments object. */
+    size_t np = e->call.npositional;
+    size_t opt = np ? 1 + np : 2;
+    ir_expr *x = mk(w, IR_INVOKE, e, n > opt ? 2 : 1);
+    x->s = e->call.function ? e->call.function->token : e->call.token;
+    /* A function with a non-object return answers {name: value}; the
+       invoke's value is that one value. */
+    const schema_function *fn = e->call.function;
+    x->sub = fn && fn->has_return && !fn->returns_object ? 1u : 0u;
+    if (np) {
+      ir_expr *o = mk(w, IR_OBJECT, e, 2 * np);
+      for (size_t i = 0; i < np && 1 + i < n; i++) {
+        const char *name = e->call.positional[i];
+        o->kids[2 * i] = mk_string(w, e->call.args[1 + i], name, strlen(name));
+        o->kids[2 * i + 1] = lower(w, e->call.args[1 + i]);
+      }
+      x->kids[0] = o;
+    } else if (n >= 2) {
       x->kids[0] = lower(w, e->call.args[1]);
     } else {
       x->kids[0] = mk(w, IR_OBJECT, e, 0);
     }
-    if (n >= 3)
-      x->kids[1] = lower(w, e->call.args[2]);
+    if (n > opt)
+      x->kids[1] = lower(w, e->call.args[opt]);
+    /* The package version picks the default provider, as for resources. */
+    const char *version = fn && fn->pkg ? fn->pkg->version : NULL;
+    if (version)
+      x = with_option(w, x, e, "version", version);
     return x;
   }
   case BND_CALL_METHOD: {
     ir_expr *x = mk(w, IR_METHOD, e, 2);
-    x->s = e->call.token;
+    x->s = e->call.function ? e->call.function->token : e->call.token;
     x->kids[0] = lower(w, e->call.args[0]);
     x->kids[1] = n >= 3 ? lower(w, e->call.args[2]) : mk(w, IR_OBJECT, e, 0);
     return x;
@@ -608,7 +661,16 @@ static ir_expr *structural(lw *w, const bnd_expr *e, actx *A) {
 
 /* ------------------------------------------------------------------ applies */
 
+static ir_expr *lower_plain(lw *w, const bnd_expr *e);
+
+/* Lowers e where it stands and converts it to the schema type it flows into
+ * (bnd_expr.target), if any. */
 static ir_expr *lower(lw *w, const bnd_expr *e) {
+  ir_expr *x = lower_plain(w, e);
+  return e->target ? convert_to(w, x, e->type, e->target) : x;
+}
+
+static ir_expr *lower_plain(lw *w, const bnd_expr *e) {
   if (!observes(e))
     return structural(w, e, NULL);
   actx A = {0};
@@ -663,15 +725,107 @@ static ir_expr *lower_body(lw *w, const bnd_expr *e, actx *A) {
 
 /* -------------------------------------------------------------------- nodes */
 
-static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t skip, pcl_span span) {
-  ir_expr *x = mk(w, IR_OBJECT, NULL, 2 * (attrs->count - skip));
+/* Returns the constant of a const type (a schema default), or NULL. */
+static ir_expr *const_of(lw *w, const ty *t, pcl_span span) {
+  if (t == NULL || t->kind != TY_CONST)
+    return NULL;
+  ir_expr *x = mk(w, IR_CONST, NULL, 0);
   x->span = span;
+  x->type = t;
+  switch (t->cnst.base->kind) {
+  case TY_BOOL:
+    x->ck = IR_K_BOOL;
+    x->boolean = t->cnst.boolean;
+    return x;
+  case TY_INT: {
+    char *digits = mpz_get_str(NULL, 10, t->cnst.integer);
+    x->ck = IR_K_INT;
+    x->text = arena_strdup(w->L->arena, digits);
+    free(digits);
+    return x;
+  }
+  case TY_NUMBER:
+    x->ck = IR_K_NUMBER;
+    x->number = t->cnst.number;
+    x->text = arena_printf(w->L->arena, "%.17g", t->cnst.number);
+    return x;
+  case TY_STRING:
+    x->ck = IR_K_STRING;
+    x->text = t->cnst.text;
+    x->len = t->cnst.len;
+    return x;
+  case TY_NONE:
+    x->ck = IR_K_NULL;
+    return x;
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_OPAQUE:
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+  case TY_TUPLE:
+  case TY_OBJECT:
+  case TY_UNION:
+  case TY_OUTPUT:
+  case TY_PROMISE:
+  case TY_CONST:
+  case TY_ENUM:
+    return NULL;
+  }
+  return NULL;
+}
+
+/* The schema input property called name, or NULL. */
+static const schema_property *schema_input(const schema_resource *res, const char *name) {
+  for (size_t i = 0; res && i < res->ninputs; i++) {
+    if (strcmp(res->inputs[i].name, name) == 0)
+      return &res->inputs[i];
+  }
+  return NULL;
+}
+
+/* Lowers the body attributes (from skip on) into an OBJECT of inputs.  With
+ * a schema (program.md 3.7): secret inputs are marked secret, and inputs
+ * with a schema default that the program leaves out get the default. */
+static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t skip, pcl_span span,
+                            const schema_resource *res) {
+  size_t ndefaults = 0;
+  for (size_t i = 0; res && i < res->ninputs; i++) {
+    const schema_property *p = &res->inputs[i];
+    bool given = false;
+    for (size_t j = skip; j < attrs->count && !given; j++)
+      given = strcmp(attrs->items[j].name, p->name) == 0;
+    if (!given && const_of(w, p->default_value, span))
+      ndefaults++;
+  }
+  ir_expr *x = mk(w, IR_OBJECT, NULL, 2 * (attrs->count - skip + ndefaults));
+  x->span = span;
+  size_t k = 0;
   for (size_t i = skip; i < attrs->count; i++) {
     const bnd_attr *a = &attrs->items[i];
-    ir_expr *k = mk_string(w, NULL, a->name, strlen(a->name));
-    k->span = a->name_span;
-    x->kids[2 * (i - skip)] = k;
-    x->kids[2 * (i - skip) + 1] = convert_to(w, lower(w, a->value), a->value->type, a->expected);
+    ir_expr *key = mk_string(w, NULL, a->name, strlen(a->name));
+    key->span = a->name_span;
+    ir_expr *v = convert_to(w, lower(w, a->value), a->value->type, a->expected);
+    const schema_property *p = schema_input(res, a->name);
+    if (p && p->secret) {
+      ir_expr *sv = mk(w, IR_SECRET, a->value, 1);
+      sv->kids[0] = v;
+      v = sv;
+    }
+    x->kids[k++] = key;
+    x->kids[k++] = v;
+  }
+  for (size_t i = 0; res && i < res->ninputs; i++) {
+    const schema_property *p = &res->inputs[i];
+    bool given = false;
+    for (size_t j = skip; j < attrs->count && !given; j++)
+      given = strcmp(attrs->items[j].name, p->name) == 0;
+    ir_expr *d = given ? NULL : const_of(w, p->default_value, span);
+    if (d) {
+      x->kids[k++] = mk_string(w, NULL, p->name, strlen(p->name));
+      x->kids[k - 1]->span = span;
+      x->kids[k++] = d;
+    }
   }
   return x;
 }
@@ -699,7 +853,8 @@ static ir_expr *lower_options(lw *w, const bnd_options *o, pcl_span span) {
 
 /* Lowers a resource, read or component node. */
 static void lower_registration(lw *w, ir_node *n, const bnd_attrs *inputs,
-                               const bnd_options *opts, const bnd_var *range_var, bool read) {
+                               const bnd_options *opts, const bnd_var *range_var, bool read,
+                               const schema_resource *res) {
   size_t mark = w->nvars;
   if (opts->opt[BND_OPT_RANGE]) {
     n->range = lower(w, opts->opt[BND_OPT_RANGE]);
@@ -714,7 +869,7 @@ static void lower_registration(lw *w, ir_node *n, const bnd_attrs *inputs,
     n->value = lower(w, inputs->items[0].value);
     skip = 1;
   }
-  n->inputs = lower_attrs(w, inputs, skip, n->b->span);
+  n->inputs = lower_attrs(w, inputs, skip, n->b->span, res);
   n->options = lower_options(w, opts, n->b->span);
   pop_vars(w, mark);
 }
@@ -774,13 +929,13 @@ ir_module *lower_program(lower_ctx *L, const bnd_program *p) {
       n = &m->nodes[k++];
       n->b = b;
       lower_registration(&w, n, &b->resource.inputs, &b->resource.options, b->resource.range_var,
-                         b->kind == BND_READ);
+                         b->kind == BND_READ, b->kind == BND_READ ? NULL : b->resource.schema);
       break;
     case BND_COMPONENT:
       n = &m->nodes[k++];
       n->b = b;
       lower_registration(&w, n, &b->component.inputs, &b->component.options,
-                         b->component.range_var, false);
+                         b->component.range_var, false, NULL);
       if (b->component.program)
         n->component = lower_program(L, b->component.program);
       break;

@@ -1257,7 +1257,7 @@ char *pcl_urn_make(const char *stack, const char *project, const char *parent_ur
   X(NODE)     /* a: node index in the module. */                             \
   X(VAR)      /* a: variable slot. */                                        \
   X(PARAM)    /* a: variable slot of an apply parameter. */                  \
-  X(ATTR)     /* kid 0: object; s: attribute name. */                        \
+  X(ATTR)     /* kid 0: object; s: attribute name; a: its STRING constant. */ \
   X(INDEX)    /* kids: collection, key. */                                   \
   X(LIST)     /* kids: the items. */                                         \
   X(OBJECT)   /* kids: key0, value0, key1, value1, ... */                    \
@@ -1273,7 +1273,8 @@ char *pcl_urn_make(const char *stack, const char *project, const char *parent_ur
   X(APPLY)    /* a: first parameter slot; kids: n-1 arguments, then body. */ \
   X(SECRET)   /* kid 0. */                                                   \
   X(UNSECRET) /* kid 0. */                                                   \
-  X(INVOKE)   /* s: token; kids: arguments object, options object (opt.). */ \
+  X(INVOKE)   /* s: token; kids: arguments object, options object (opt.);  \
+                 sub 1: the result is the single value of the result object. */ \
   X(METHOD)   /* s: method token; kids: self, arguments object. */           \
   X(TRY)      /* kids: the alternatives. */                                  \
   X(CAN)      /* kid 0. */                                                   \
@@ -1372,8 +1373,10 @@ void pcl_module_start(pcl_run *run, const pcl_module *m);
  * constant), file, line, col; the child indexes; per node kind, range,
  * secret, config, name (a STRING constant), value, inputs, options, range
  * expression (each 0 for none, else 1 + the index), range slot, resource
- * type (0 for none, else 1 + a STRING constant), resource kind, component
- * (0 for none, else 1 + an index in components), file, line, col. */
+ * type (0 for none, else 1 + a STRING constant), resource kind, package
+ * version (0 or 1 + a STRING constant), component (0 for none, else 1 + an
+ * index in components), file, line, col.  An ATTR's `a` is the STRING
+ * constant of its name (names may hold NUL bytes). */
 typedef struct pcl_packed_module pcl_packed_module;
 struct pcl_packed_module {
   const char *code;                            /* The packed tables. */

@@ -192,6 +192,7 @@ static pcl_future *wait_future(pcl_value *v, bool deep) {
 }
 
 static pcl_value *ev(const ctx *c, uint32_t x);
+static pcl_value *with_parent(const frame *f, pcl_value *opts);
 
 /* --------------------------------------------------------- lifted operations */
 
@@ -315,10 +316,11 @@ static pcl_value *strict_kids(const ctx *c, uint32_t x) {
 
 /* ------------------------------------------------------------- computations */
 
-static pcl_value *get_attr(const pcl_value *o, const char *name, pcl_error **err) {
+static pcl_value *get_attr(const pcl_value *o, const pcl_value *key, pcl_error **err) {
+  const char *name = pcl_str_data(key);
   switch (pcl_kind_of(o)) {
   case PCL_T_MAP: {
-    pcl_value *v = pcl_map_get_cstr(o, name);
+    pcl_value *v = pcl_map_get(o, name, pcl_str_len(key));
     return pcl_retain(v ? v : pcl_null());
   }
   case PCL_T_RESOURCE:
@@ -466,6 +468,20 @@ static pcl_value *get_output(const pcl_value *ref, const pcl_value *name, pcl_er
   return pcl_retain(v);
 }
 
+/* The value of a scalar-returning function's result object {name: v}. */
+static pcl_value *single_value_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
+  (void)n;
+  (void)data;
+  if (pcl_kind_of(args[0]) == PCL_T_MAP && pcl_len(args[0]) == 1) {
+    return pcl_retain(pcl_map_val_at(args[0], 0));
+  }
+  if (pcl_kind_of(args[0]) == PCL_T_MAP && pcl_len(args[0]) == 0) {
+    return pcl_null();
+  }
+  *err = pcl_error_new("the result of a function with a single return value must hold one value");
+  return NULL;
+}
+
 /* Calls the built-in of a CALL expression. */
 static pcl_value *call_builtin(const ctx *c, const pcl_expr *e, pcl_value *const *v, size_t n,
                                pcl_error **err) {
@@ -524,7 +540,7 @@ static pcl_value *compute(const ctx *c, uint32_t x, pcl_value *const *v, size_t 
   const pcl_expr *e = X(c, x);
   switch ((pcl_xop)e->op) {
   case PCL_X_ATTR:
-    return get_attr(v[0], e->s, err);
+    return get_attr(v[0], c->f->m->consts[e->a], err);
   case PCL_X_INDEX:
     return get_index(v[0], v[1], err);
   case PCL_X_OBJECT: {
@@ -1144,7 +1160,7 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
   }
   case PCL_X_ATTR: {
     pcl_value *o = ev(c, kid(c, x, 0));
-    if (pcl_kind_of(o) == PCL_T_EVENTUAL) {
+    if (pcl_kind_of(o) == PCL_T_EVENTUAL && strlen(e->s) == pcl_str_len(c->f->m->consts[e->a])) {
       /* r.attr on a future: project without a callback. */
       pcl_future *r = pcl_future_attr(pcl_value_future(o), e->s);
       pcl_release(o);
@@ -1194,11 +1210,15 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
   }
   case PCL_X_INVOKE: {
     pcl_value *args = ev(c, kid(c, x, 0));
-    pcl_value *opts = e->n > 1 ? ev(c, kid(c, x, 1)) : NULL;
+    pcl_value *opts = with_parent(c->f, e->n > 1 ? ev(c, kid(c, x, 1)) : NULL);
     pcl_value *r;
     if (pcl_kind_of(args) != PCL_T_MAP || (opts && pcl_kind_of(opts) != PCL_T_MAP)) {
       r = fail(c, x, pcl_error_new("invoke of '%s': the arguments and options must be objects",
                                    e->s));
+    } else if (e->sub == 1) {
+      pcl_future *f = pcl_invoke(c->f->run, e->s, args, opts);
+      r = fut_value_take(pcl_apply(&f, 1, single_value_cb, NULL, NULL, 0));
+      pcl_future_release(f);
     } else {
       r = fut_value_take(pcl_invoke(c->f->run, e->s, args, opts));
     }
@@ -1230,6 +1250,46 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
 static pcl_value *module_run(pcl_run *run, const pcl_module *m, const char *prefix,
                              pcl_value *parent, pcl_value *inputs, bool top);
 
+/* Returns opts (stolen; NULL for none) with the frame's component as the
+ * parent unless opts names one: the children and invokes of a component
+ * are parented to it (program.md 5). */
+static pcl_value *with_parent(const frame *f, pcl_value *opts) {
+  if (f->parent == NULL || (opts != NULL && (pcl_kind_of(opts) != PCL_T_MAP ||
+                                             pcl_map_get_cstr(opts, "parent") != NULL))) {
+    return opts;
+  }
+  pcl_mapbuf b = PCL_MAPBUF_INIT;
+  for (size_t i = 0; opts && i < pcl_len(opts); i++) {
+    pcl_mapbuf_put_take(&b, pcl_retain(pcl_map_key_at(opts, i)), pcl_retain(pcl_map_val_at(opts, i)));
+  }
+  pcl_mapbuf_put_cstr(&b, "parent", pcl_retain(f->parent));
+  pcl_release(opts);
+  return pcl_mapbuf_finish(&b);
+}
+
+/* Returns the inputs map v (stolen) without its entries that are plainly
+ * null: an input set to null is not sent (the reference drops them). */
+static pcl_value *drop_nulls(pcl_value *v) {
+  if (pcl_kind_of(v) != PCL_T_MAP) {
+    return v;
+  }
+  size_t n = pcl_len(v), keep = 0;
+  for (size_t i = 0; i < n; i++) {
+    keep += pcl_kind_of(pcl_map_val_at(v, i)) != PCL_T_NULL;
+  }
+  if (keep == n) {
+    return v;
+  }
+  pcl_mapbuf b = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < n; i++) {
+    if (pcl_kind_of(pcl_map_val_at(v, i)) != PCL_T_NULL) {
+      pcl_mapbuf_put_take(&b, pcl_retain(pcl_map_key_at(v, i)), pcl_retain(pcl_map_val_at(v, i)));
+    }
+  }
+  pcl_release(v);
+  return pcl_mapbuf_finish(&b);
+}
+
 /* Registers one instance of a resource, read or component node. */
 static pcl_value *register_one(const ctx *c, const pcl_node_desc *nd, const char *name) {
   frame *f = c->f;
@@ -1238,19 +1298,8 @@ static pcl_value *register_one(const ctx *c, const pcl_node_desc *nd, const char
     pcl_strbuf_append_cstr(&full, f->prefix);
   }
   pcl_strbuf_append_cstr(&full, name);
-  pcl_value *inputs = ev(c, nd->inputs);
-  pcl_value *opts = nd->options != PCL_XNONE ? ev(c, nd->options) : NULL;
-  if (f->parent && (opts == NULL || (pcl_kind_of(opts) == PCL_T_MAP &&
-                                     pcl_map_get_cstr(opts, "parent") == NULL))) {
-    pcl_mapbuf b = PCL_MAPBUF_INIT;
-    for (size_t i = 0; opts && i < pcl_len(opts); i++) {
-      pcl_mapbuf_put_take(&b, pcl_retain(pcl_map_key_at(opts, i)),
-                          pcl_retain(pcl_map_val_at(opts, i)));
-    }
-    pcl_mapbuf_put_cstr(&b, "parent", pcl_retain(f->parent));
-    pcl_release(opts);
-    opts = pcl_mapbuf_finish(&b);
-  }
+  pcl_value *inputs = drop_nulls(ev(c, nd->inputs));
+  pcl_value *opts = with_parent(f, nd->options != PCL_XNONE ? ev(c, nd->options) : NULL);
   pcl_value *r = NULL;
   if (pcl_kind_of(inputs) != PCL_T_MAP || (opts && pcl_kind_of(opts) != PCL_T_MAP)) {
     r = fail(c, nd->inputs, pcl_error_new("the inputs and options of %s must be objects", name));
@@ -1259,9 +1308,9 @@ static pcl_value *register_one(const ctx *c, const pcl_node_desc *nd, const char
     r = fut_value_take(pcl_read_resource(f->run, nd->decl, full.data, id, inputs, opts));
     pcl_release(id);
   } else if (nd->kind == PCL_N_COMPONENT && nd->component != NULL) {
-    static pcl_value empty = PCL_STATIC_MAP(NULL, NULL, 0);
+
     pcl_value *comp =
-        fut_value_take(pcl_register_resource(f->run, nd->decl, full.data, &empty, opts));
+        fut_value_take(pcl_register_resource(f->run, nd->decl, full.data, inputs, opts));
     pcl_strbuf_append_char(&full, '-');
     pcl_value *outs = module_run(f->run, nd->component, full.data, comp, inputs, false);
     r = fut_value_take(pcl_register_component_outputs(f->run, pcl_value_future(comp), outs));
@@ -1557,6 +1606,7 @@ static const pcl_module *unpack(const pcl_packed_module *pm) {
     n->range_slot = rd(&p);
     const char *type = rd_str(pm, rd(&p));
     uint32_t rkind = rd(&p);
+    const char *version = rd_str(pm, rd(&p));
     uint32_t comp = rd(&p);
     n->file = rd(&p);
     n->line = rd(&p);
@@ -1565,6 +1615,7 @@ static const pcl_module *unpack(const pcl_packed_module *pm) {
       pcl_resource_decl *d = &u->decls[i];
       d->type = type;
       d->kind = (pcl_resource_kind)rkind;
+      d->version = version;
       d->file = pm->files[n->file];
       d->line = n->line;
       d->column = n->col;

@@ -3,28 +3,29 @@
 
 /* Constants. */
 static pcl_value pclg_c0 = PCL_STATIC_ASCII("primitive:index:Resource");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("boolean");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("true");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("float");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("2.5");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("integer");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("7");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("string");
-static pcl_value pclg_c8 = PCL_STATIC_INT(42);
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("numberArray");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("1");
-static pcl_value pclg_c11 = PCL_STATIC_INT(2);
-static pcl_value pclg_c12 = PCL_STATIC_ASCII("booleanMap");
-static pcl_value pclg_c13 = PCL_STATIC_ASCII("t");
-static pcl_value pclg_c14 = PCL_STATIC_ASCII("false");
-static pcl_value pclg_c15 = PCL_STATIC_ASCII("p");
-static pcl_value pclg_c16 = PCL_STATIC_ASCII("asString");
-static pcl_value pclg_c17 = PCL_STATIC_ASCII("12");
-static pcl_value pclg_c18 = PCL_STATIC_ASCII("asInt");
-static pcl_value pclg_c19 = PCL_STATIC_ASCII("3");
-static pcl_value pclg_c20 = PCL_STATIC_INT(4);
-static pcl_value pclg_c21 = PCL_STATIC_ASCII("1.5");
-static pcl_value pclg_c22 = PCL_STATIC_ASCII("explicit");
+static pcl_value pclg_c1 = PCL_STATIC_ASCII("7.0.0");
+static pcl_value pclg_c2 = PCL_STATIC_ASCII("boolean");
+static pcl_value pclg_c3 = PCL_STATIC_ASCII("true");
+static pcl_value pclg_c4 = PCL_STATIC_ASCII("float");
+static pcl_value pclg_c5 = PCL_STATIC_ASCII("2.5");
+static pcl_value pclg_c6 = PCL_STATIC_ASCII("integer");
+static pcl_value pclg_c7 = PCL_STATIC_ASCII("7");
+static pcl_value pclg_c8 = PCL_STATIC_ASCII("string");
+static pcl_value pclg_c9 = PCL_STATIC_INT(42);
+static pcl_value pclg_c10 = PCL_STATIC_ASCII("numberArray");
+static pcl_value pclg_c11 = PCL_STATIC_ASCII("1");
+static pcl_value pclg_c12 = PCL_STATIC_INT(2);
+static pcl_value pclg_c13 = PCL_STATIC_ASCII("booleanMap");
+static pcl_value pclg_c14 = PCL_STATIC_ASCII("t");
+static pcl_value pclg_c15 = PCL_STATIC_ASCII("false");
+static pcl_value pclg_c16 = PCL_STATIC_ASCII("p");
+static pcl_value pclg_c17 = PCL_STATIC_ASCII("asString");
+static pcl_value pclg_c18 = PCL_STATIC_ASCII("12");
+static pcl_value pclg_c19 = PCL_STATIC_ASCII("asInt");
+static pcl_value pclg_c20 = PCL_STATIC_ASCII("3");
+static pcl_value pclg_c21 = PCL_STATIC_INT(4);
+static pcl_value pclg_c22 = PCL_STATIC_ASCII("1.5");
+static pcl_value pclg_c23 = PCL_STATIC_ASCII("explicit");
 static pcl_value *const pclg_v[] = {
     &pclg_c0,
     &pclg_c1,
@@ -49,6 +50,7 @@ static pcl_value *const pclg_v[] = {
     &pclg_c20,
     &pclg_c21,
     &pclg_c22,
+    &pclg_c23,
 };
 
 /* Source files. */
@@ -64,48 +66,48 @@ static const pcl_packed_module *const pclg_s0[] = {
 static const char pclg_b0[] =
     "0i5i14"
     "7000AC0031"
-    "0010000043"
+    "0020000043"
     "D40001004D"
-    "002000004D"
-    "0030100053"
+    "003000004D"
+    "0040100053"
     "D20011005B"
-    "004010005B"
-    "0050200063"
+    "005010005B"
+    "0060200063"
     "D30021006D"
-    "006020006D"
-    "0070300073"
+    "007020006D"
+    "0080300073"
     "D10031007C"
-    "008030007C"
-    "0090400083"
+    "009030007C"
+    "00A0400083"
     "600052008h1"
     "D20041008h2"
-    "00A040008h2"
-    "00B050008h7"
-    "00C0700093"
+    "00B040008h2"
+    "00C050008h7"
+    "00D0700093"
     "700082009h0"
-    "00D070009h2"
+    "00E070009h2"
     "D40071009h6"
-    "00E070009h6"
+    "00F070009h6"
     "D100h7100CB"
-    "4000h6160CB"
+    "4060h6170CB"
     "1000h6000CB"
     "D300h8100FB"
-    "00h10h8000FB"
+    "00h20h8000FB"
     "6000hD400h2B"
     "D300h9100h2C"
-    "00h30h9000h2h4"
+    "00h40h9000h2h4"
     "D100hA100h2hF"
-    "00h40hA000h2i7"
+    "00h50hA000h2i7"
     "D400hB100h2j3"
-    "0020hB000h2jB"
+    "0030hB000h2jB"
     "D200hC100h2kA"
-    "00h50hC000h2l2"
+    "00h60hC000h2l2"
     "369Ch0Fh1h6h4h5124578ABDEh2h3h9h8hBhEi0i2i4hDhFi1"
     "i3"
-    "2000F01000100031"
-    "5000h0h800000000B1"
-    "5000h2hB00000000E1"
-    "5000h6hD00000000h11"
+    "2000h0010001020031"
+    "5000h1h8000000000B1"
+    "5000h3hB000000000E1"
+    "5000h7hD000000000h11"
     "";
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 

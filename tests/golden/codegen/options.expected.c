@@ -79,7 +79,7 @@ static const char pclg_b0[] =
     "002000003B"
     "7000540051"
     "0010200063"
-    "400021206B"
+    "401021206B"
     "100020006B"
     "0040300073"
     "700032007A"
@@ -120,13 +120,13 @@ static const char pclg_b0[] =
     "1000h3000h4h3"
     "00h80h3000h25"
     "00h90h3000h2E"
-    "4000iB1hC0h8B"
+    "40hB0iB1hC0h8B"
     "1010iB000h8B"
     "1269A4578h0h9hChFi4i5i6i7i8i9CDEFh1h2h3h4h5h6h7h8hA"
     "hBhDhEi0i1i2i3iAiBiCiDiF"
-    "2000301000100021"
-    "2000hA04C00100051"
-    "5000hCiF00000000h71"
+    "20003010001000021"
+    "2000hA04C001000051"
+    "5000hCiF000000000h71"
     "";
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 

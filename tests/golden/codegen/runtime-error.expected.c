@@ -29,8 +29,8 @@ static const char pclg_b0[] =
     "100000004h3"
     "002000004h9"
     "23"
-    "0000010000000021"
-    "5000320000000031"
+    "00000100000000021"
+    "50003200000000031"
     "";
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 

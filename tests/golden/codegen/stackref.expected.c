@@ -3,15 +3,16 @@
 
 /* Constants. */
 static pcl_value pclg_c0 = PCL_STATIC_ASCII("pulumi:pulumi:StackReference");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("name");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("organization/other/dev");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("ref");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("getOutput");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("plain");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("pw");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("hidden");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("nope");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("missing");
+static pcl_value pclg_c1 = PCL_STATIC_ASCII("1.0.0");
+static pcl_value pclg_c2 = PCL_STATIC_ASCII("name");
+static pcl_value pclg_c3 = PCL_STATIC_ASCII("organization/other/dev");
+static pcl_value pclg_c4 = PCL_STATIC_ASCII("ref");
+static pcl_value pclg_c5 = PCL_STATIC_ASCII("getOutput");
+static pcl_value pclg_c6 = PCL_STATIC_ASCII("plain");
+static pcl_value pclg_c7 = PCL_STATIC_ASCII("pw");
+static pcl_value pclg_c8 = PCL_STATIC_ASCII("hidden");
+static pcl_value pclg_c9 = PCL_STATIC_ASCII("nope");
+static pcl_value pclg_c10 = PCL_STATIC_ASCII("missing");
 static pcl_value *const pclg_v[] = {
     &pclg_c0,
     &pclg_c1,
@@ -23,6 +24,7 @@ static pcl_value *const pclg_v[] = {
     &pclg_c7,
     &pclg_c8,
     &pclg_c9,
+    &pclg_c10,
 };
 
 /* Source files. */
@@ -37,23 +39,23 @@ static const pcl_packed_module *const pclg_s0[] = {
 static const char pclg_b0[] =
     "0D94"
     "7000020021"
-    "0010000033"
-    "002000003A"
-    "C00022506B"
+    "0020000033"
+    "003000003A"
+    "C00022606B"
     "100020006h5"
-    "005020006hA"
-    "C00042509B"
+    "006020006hA"
+    "C00042609B"
     "100040009h5"
-    "006040009hA"
+    "007040009hA"
     "60008100CB"
-    "C0006250CC"
+    "C0006260CC"
     "10006000Ch6"
-    "00806000ChB"
+    "00906000ChB"
     "124578BCA"
-    "2000301000100021"
-    "5000540000000051"
-    "5000770000000081"
-    "50009A00000000B1"
+    "20004010001020021"
+    "50006400000000051"
+    "50008700000000081"
+    "5000AA000000000B1"
     "";
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 

@@ -3,49 +3,53 @@
 
 /* Constants. */
 static pcl_value pclg_c0 = PCL_STATIC_ASCII("primitive:index:Resource");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("boolean");
-static pcl_value pclg_c2 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("float");
-static pcl_value pclg_c4 = PCL_STATIC_NUMBER(3.5);
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("integer");
-static pcl_value pclg_c6 = PCL_STATIC_INT(42);
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("string");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("s");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("numberArray");
-static pcl_value pclg_c10 = PCL_STATIC_INT(1);
-static pcl_value pclg_c11 = PCL_STATIC_INT(2);
-static pcl_value pclg_c12 = PCL_STATIC_ASCII("booleanMap");
-static pcl_value pclg_c13 = PCL_STATIC_ASCII("t");
-static pcl_value pclg_c14 = PCL_STATIC_ASCII("p");
-static pcl_value pclg_c15 = PCL_STATIC_ASCII("-");
-static pcl_value pclg_c16 = PCL_STATIC_INT(10);
-static pcl_value pclg_c17 = PCL_STATIC_ASCII("q");
-static pcl_value pclg_c18 = PCL_STATIC_ASCII("read:index:Resource");
-static pcl_value pclg_c19 = PCL_STATIC_ASCII("existing-id");
-static pcl_value pclg_c20 = PCL_STATIC_ASCII("lookup");
-static pcl_value pclg_c21 = PCL_STATIC_ASCII("key-");
-static pcl_value pclg_c22 = PCL_STATIC_ASCII("r");
-static pcl_value pclg_c23 = PCL_STATIC_ASCII("simple-invoke:index:myInvoke");
-static pcl_value pclg_c24 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c25 = PCL_STATIC_ASCII("result");
-static pcl_value pclg_c26 = PCL_STATIC_ASCII("fromInvoke");
-static pcl_value pclg_c27 = PCL_STATIC_ASCII("q is true");
-static pcl_value pclg_c28 = PCL_STATIC_ASCII("q is ");
-static pcl_value pclg_c29 = PCL_STATIC_ASCII("summary");
-static pcl_value pclg_c30 = PCL_STATIC_ASCII("readLookup");
-static pcl_value pclg_c31 = PCL_STATIC_INT(7);
-static pcl_value pclg_c32 = PCL_STATIC_ASCII("recovered: ");
-static pcl_value pclg_c33 = PCL_STATIC_ASCII("recovered");
-static pcl_value pclg_c34 = PCL_STATIC_ASCII("length");
-static pcl_value pclg_c35 = PCL_STATIC_ASCII("count");
-static pcl_value pclg_c36 = PCL_STATIC_ASCII("id");
-static pcl_value pclg_c37 = PCL_STATIC_ASCII("id=");
-static pcl_value pclg_c38 = PCL_STATIC_ASCII("idText");
-static pcl_value pclg_c39 = PCL_STATIC_ASCII("known");
-static pcl_value pclg_c40 = PCL_STATIC_ASCII("unknown");
-static pcl_value pclg_c41 = PCL_STATIC_ASCII("list");
-static pcl_value pclg_c42 = PCL_STATIC_ASCII("k");
-static pcl_value pclg_c43 = PCL_STATIC_ASCII("mixed");
+static pcl_value pclg_c1 = PCL_STATIC_ASCII("7.0.0");
+static pcl_value pclg_c2 = PCL_STATIC_ASCII("boolean");
+static pcl_value pclg_c3 = PCL_STATIC_BOOL(1);
+static pcl_value pclg_c4 = PCL_STATIC_ASCII("float");
+static pcl_value pclg_c5 = PCL_STATIC_NUMBER(3.5);
+static pcl_value pclg_c6 = PCL_STATIC_ASCII("integer");
+static pcl_value pclg_c7 = PCL_STATIC_INT(42);
+static pcl_value pclg_c8 = PCL_STATIC_ASCII("string");
+static pcl_value pclg_c9 = PCL_STATIC_ASCII("s");
+static pcl_value pclg_c10 = PCL_STATIC_ASCII("numberArray");
+static pcl_value pclg_c11 = PCL_STATIC_INT(1);
+static pcl_value pclg_c12 = PCL_STATIC_INT(2);
+static pcl_value pclg_c13 = PCL_STATIC_ASCII("booleanMap");
+static pcl_value pclg_c14 = PCL_STATIC_ASCII("t");
+static pcl_value pclg_c15 = PCL_STATIC_ASCII("p");
+static pcl_value pclg_c16 = PCL_STATIC_ASCII("-");
+static pcl_value pclg_c17 = PCL_STATIC_INT(10);
+static pcl_value pclg_c18 = PCL_STATIC_ASCII("q");
+static pcl_value pclg_c19 = PCL_STATIC_ASCII("read:index:Resource");
+static pcl_value pclg_c20 = PCL_STATIC_ASCII("39.0.0");
+static pcl_value pclg_c21 = PCL_STATIC_ASCII("existing-id");
+static pcl_value pclg_c22 = PCL_STATIC_ASCII("lookup");
+static pcl_value pclg_c23 = PCL_STATIC_ASCII("key-");
+static pcl_value pclg_c24 = PCL_STATIC_ASCII("r");
+static pcl_value pclg_c25 = PCL_STATIC_ASCII("simple-invoke:index:myInvoke");
+static pcl_value pclg_c26 = PCL_STATIC_ASCII("value");
+static pcl_value pclg_c27 = PCL_STATIC_ASCII("version");
+static pcl_value pclg_c28 = PCL_STATIC_ASCII("10.0.0");
+static pcl_value pclg_c29 = PCL_STATIC_ASCII("result");
+static pcl_value pclg_c30 = PCL_STATIC_ASCII("fromInvoke");
+static pcl_value pclg_c31 = PCL_STATIC_ASCII("q is true");
+static pcl_value pclg_c32 = PCL_STATIC_ASCII("q is ");
+static pcl_value pclg_c33 = PCL_STATIC_ASCII("summary");
+static pcl_value pclg_c34 = PCL_STATIC_ASCII("readLookup");
+static pcl_value pclg_c35 = PCL_STATIC_INT(7);
+static pcl_value pclg_c36 = PCL_STATIC_ASCII("recovered: ");
+static pcl_value pclg_c37 = PCL_STATIC_ASCII("recovered");
+static pcl_value pclg_c38 = PCL_STATIC_ASCII("length");
+static pcl_value pclg_c39 = PCL_STATIC_ASCII("count");
+static pcl_value pclg_c40 = PCL_STATIC_ASCII("id");
+static pcl_value pclg_c41 = PCL_STATIC_ASCII("id=");
+static pcl_value pclg_c42 = PCL_STATIC_ASCII("idText");
+static pcl_value pclg_c43 = PCL_STATIC_ASCII("known");
+static pcl_value pclg_c44 = PCL_STATIC_ASCII("unknown");
+static pcl_value pclg_c45 = PCL_STATIC_ASCII("list");
+static pcl_value pclg_c46 = PCL_STATIC_ASCII("k");
+static pcl_value pclg_c47 = PCL_STATIC_ASCII("mixed");
 static pcl_value *const pclg_v[] = {
     &pclg_c0,
     &pclg_c1,
@@ -91,6 +95,10 @@ static pcl_value *const pclg_v[] = {
     &pclg_c41,
     &pclg_c42,
     &pclg_c43,
+    &pclg_c44,
+    &pclg_c45,
+    &pclg_c46,
+    &pclg_c47,
 };
 
 /* Source files. */
@@ -106,153 +114,156 @@ static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
 static const char pclg_b0[] =
-    "h2o4n9A"
+    "h2o7nCA"
     "70004C0031"
-    "0010000043"
-    "002000004D"
-    "0030000053"
-    "004000005B"
-    "0050000063"
-    "006000006D"
-    "0070000073"
-    "008000007C"
-    "0090000083"
+    "0020000043"
+    "003000004D"
+    "0040000053"
+    "005000005B"
+    "0060000063"
+    "007000006D"
+    "0080000073"
+    "009000007C"
+    "00A0000083"
     "600002008h1"
-    "00A000008h2"
-    "00B000008h5"
-    "00C0200093"
+    "00B000008h2"
+    "00C000008h5"
+    "00D0200093"
     "700022009h0"
-    "00D020009h2"
-    "002020009h6"
+    "00E020009h2"
+    "003020009h6"
     "7000j6C00B1"
-    "0010h0000C3"
+    "0020h0000C3"
     "h0000h2200CD"
-    "4000h0120CE"
+    "4020h0130CE"
     "1000h0000CE"
     "9100h1100CD"
     "3000h1000CE"
-    "0030h4000D3"
+    "0040h4000D3"
     "h0010h7200DB"
-    "4000h4140DB"
+    "4040h4150DB"
     "1000h4000DB"
     "AA00h5200DB"
     "3010h5000DB"
-    "00B0h5000Dh5"
-    "0050h9000E3"
+    "00C0h5000Dh5"
+    "0060h9000E3"
     "h0020hC200ED"
-    "4000h9160ED"
+    "4060h9170ED"
     "1000h9000ED"
     "A800hA200ED"
     "3020hA000ED"
-    "00A0hA000Eh9"
-    "0070hE000F3"
+    "00B0hA000Eh9"
+    "0080hE000F3"
     "h0030i5300FC"
-    "4000hE180FF"
+    "4080hE190FF"
     "1000hE000FF"
-    "4000hF160FhB"
+    "4060hF170FhB"
     "1000hF000FhB"
     "8000i0500FC"
     "3030i0000FF"
-    "00F0i0000Fh8"
+    "00h00i0000Fh8"
     "3040i0000FhB"
-    "00F0i0000Fi5"
+    "00h00i0000Fi5"
     "3030i0000Fi8"
-    "0090i8000h03"
+    "00A0i8000h03"
     "h0060iD200h0h1"
-    "4000i81A0h0hB"
+    "40A0i81B0h0hB"
     "1000i8000h0hB"
     "E005iB200h0h1"
     "3060i9000h0hB"
     "AA00i9200h0iB"
     "2050i9000h0iB"
-    "00h00i9000h0iF"
-    "00C0iF000h13"
+    "00h10i9000h0iF"
+    "00D0iF000h13"
     "h0090j4200h1h0"
-    "4000iF1D0h1hE"
+    "40D0iF1E0h1hE"
     "1000iF000h1hE"
     "Ei578j1300h1h0"
     "3090j0000h1hE"
     "9100j0100h1j2"
     "2080j0000h1j3"
     "2070j1000h1iD"
-    "00h30k2000h48"
+    "00h50k2000h48"
     "7000k7200h31"
-    "00h40k2000h53"
+    "00h60k2000h53"
     "h00A0k5200h5C"
-    "4000k2180h5h3"
+    "4080k2190h5h3"
     "1010k2000h5h3"
     "8000k3200h5C"
-    "00h50k3000h5D"
+    "00h70k3000h5D"
     "30A0k3000h5h3"
-    "h00B0kE200h8B"
-    "h3000kC1h80h8B"
+    "h00B0l1200h8B"
+    "h3000kE2hA0h8B"
     "7000kA200h8j2"
-    "00h80k9000h8j4"
-    "4000k9180h8jC"
+    "00hA0k9000h8j4"
+    "4080k9190h8jC"
     "1010k9000h8jC"
-    "4000kD1hA0h8B"
-    "30B0kD000h8B"
-    "h00D0l9200hBB"
-    "4000l0120hBB"
-    "1010l0000hBB"
-    "B000l6300hBB"
-    "30D0l1000hBB"
-    "00hB0l1000hBh7"
-    "h00C0l4200hBi5"
-    "4000l1180hBiD"
-    "1010l1000hBiD"
-    "8000l2200hBi5"
-    "00hC0l2000hBi6"
-    "30C0l2000hBiD"
-    "4000lB1h50hEB"
-    "1020lB000hEB"
-    "h70F0m3200i1B"
-    "h00E0lF200i1h3"
-    "4000lC1A0i1h3"
-    "1000lC000i1h3"
-    "5000lD200i1h3"
-    "30E0lD000i1h3"
-    "00hF0lD000i1i1"
-    "8000m1200i1i5"
-    "00i00m1000i1i6"
-    "20F0m1000i1j3"
-    "h00h00m7200i4B"
-    "4000m51A0i4h2"
-    "1010m5000i4h2"
-    "C000m61i30i4B"
-    "30h00m6000i4h2"
-    "h00h10mC200i7B"
-    "4000m91i50i7h1"
-    "1000m9000i7h1"
-    "8000mA200i7B"
-    "00i50mA000i7C"
-    "30h10mA000i7h1"
-    "7000n3600iAB"
-    "00i70mE000iAD"
-    "4000mE180iAh5"
-    "1000mE000iAh5"
-    "00i80mF000iAhF"
-    "4000mF1i50iAi9"
-    "1000mF000iAi9"
-    "00i90n0000iAiF"
-    "6000n1200iAj6"
-    "4000n01i50iAj7"
-    "1000n0000iAj7"
-    "00iA0n1000iAjD"
+    "7000kC200h8B"
+    "00hB0kC000h8B"
+    "00hC0kC000h8B"
+    "40hD0l01hE0h8B"
+    "30B0l0000h8B"
+    "h00D0lC200hBB"
+    "4020l3130hBB"
+    "1010l3000hBB"
+    "B000l9300hBB"
+    "30D0l4000hBB"
+    "00hF0l4000hBh7"
+    "h00C0l7200hBi5"
+    "4080l4190hBiD"
+    "1010l4000hBiD"
+    "8000l5200hBi5"
+    "00i00l5000hBi6"
+    "30C0l5000hBiD"
+    "40h60lE1h70hEB"
+    "1020lE000hEB"
+    "h70F0m6200i1B"
+    "h00E0m2200i1h3"
+    "40A0lF1B0i1h3"
+    "1000lF000i1h3"
+    "5000m0200i1h3"
+    "30E0m0000i1h3"
+    "00i30m0000i1i1"
+    "8000m4200i1i5"
+    "00i40m4000i1i6"
+    "20F0m4000i1j3"
+    "h00h00mA200i4B"
+    "40A0m81B0i4h2"
+    "1010m8000i4h2"
+    "C000m91i70i4B"
+    "30h00m9000i4h2"
+    "h00h10mF200i7B"
+    "40i80mC1i90i7h1"
+    "1000mC000i7h1"
+    "8000mD200i7B"
+    "00i90mD000i7C"
+    "30h10mD000i7h1"
+    "7000n6600iAB"
+    "00iB0n1000iAD"
+    "4080n1190iAh5"
+    "1000n1000iAh5"
+    "00iC0n2000iAhF"
+    "40i80n21i90iAi9"
+    "1000n2000iAi9"
+    "00iD0n3000iAiF"
+    "6000n4200iAj6"
+    "40i80n31i90iAj7"
+    "1000n3000iAj7"
+    "00iE0n4000iAjD"
     "BCFh0123456789ADEh5h7h4h6hBhDhEhAhCi2i4i5i1i3i9iB"
     "iDiEiFj0j1i8iAiCj5j9jAj7j8j4j6jEk2k0k1k3jDjFh2h3h8h9hFi0i6i7j2j3"
-    "jBjCk9kBkCk8kAk6k7l2l0l1kFl4kEl3l7lDlFm0lClEl9lAlBl6l8m2m6m8m9m5"
-    "m7mBmCm4mAmFn1mEn0n4n6n7n3n5nBnEo2o1o3n9nAnCnDnFo0"
-    "2000E01000100031"
-    "2000h10h20001000B1"
-    "3000h6k5k6000h3000h31"
-    "5000hAkE00000000h71"
-    "5000hDl600000000hA1"
-    "5000hEm200000000hD1"
-    "5000i1m400000000i01"
-    "5000i3mE00000000i31"
-    "5000i6n300000000i61"
-    "5000iBn900000000i91"
+    "jBjCk9kBkCk8kAk6k7l2l0l1l4l5kFl3l7kEl6lAm0m2m3lFm1lClDlEl9lBm5m9"
+    "mBmCm8mAmEmFm7mDn2n4n1n3n7n9nAn6n8nEo1o5o4o6nCnDnFo0o2o3"
+    "2000F010001020031"
+    "2000h20h200010200B1"
+    "3000h8k5k6000h40h500h31"
+    "5000hEkE000000000h71"
+    "5000i1l9000000000hA1"
+    "5000i2m5000000000hD1"
+    "5000i5m7000000000i01"
+    "5000i7n1000000000i31"
+    "5000iAn6000000000i61"
+    "5000iFnC000000000i91"
     "";
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
