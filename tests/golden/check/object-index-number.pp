@@ -1,0 +1,4 @@
+config o "object({a = string})" {
+}
+
+x = o[0]

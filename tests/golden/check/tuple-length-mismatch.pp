@@ -1,0 +1,3 @@
+config t "tuple([string, int])" {
+  default = ["a"]
+}
