@@ -607,8 +607,8 @@ static ir_expr *structural(lw *w, const bnd_expr *e, actx *A) {
     x = mk(w, IR_OBJECT, e, 2 * e->object.count);
     for (size_t i = 0; i < e->object.count; i++) {
       const bnd_item *it = &e->object.items[i];
-      x->kids[2 * i] = it->literal ? mk_string(w, it->key, it->literal, strlen(it->literal))
-                                   : sub(w, it->key, A);
+      /* The key expression, not `literal`: a quoted key may hold NUL bytes. */
+      x->kids[2 * i] = sub(w, it->key, A);
       x->kids[2 * i + 1] = sub(w, it->value, A);
     }
     return x;
