@@ -851,6 +851,48 @@ static ir_expr *lower_options(lw *w, const bnd_options *o, pcl_span span) {
   return x;
 }
 
+/* Returns the options object opts (NULL for none) with the string value
+ * appended to its list option name (created when absent).  An option
+ * written as something other than a list literal is left as it is. */
+static ir_expr *append_option(lw *w, ir_expr *opts, const char *name, const char *value,
+                              pcl_span span) {
+  size_t n = opts ? opts->n : 0;
+  for (size_t i = 0; opts && i + 1 < n; i += 2) {
+    const ir_expr *k = opts->kids[i];
+    if (k->op != IR_CONST || k->ck != IR_K_STRING || strcmp(k->text, name) != 0)
+      continue;
+    ir_expr *list = opts->kids[i + 1];
+    if (list->op != IR_LIST)
+      return opts;
+    for (size_t j = 0; j < list->n; j++) {
+      const ir_expr *v = list->kids[j];
+      if (v->op == IR_CONST && v->ck == IR_K_STRING && strcmp(v->text, value) == 0)
+        return opts;
+    }
+    ir_expr *l = mk(w, IR_LIST, NULL, list->n + 1);
+    l->span = list->span;
+    l->type = list->type;
+    for (size_t j = 0; j < list->n; j++)
+      l->kids[j] = list->kids[j];
+    l->kids[list->n] = mk_string(w, NULL, value, strlen(value));
+    l->kids[list->n]->span = span;
+    opts->kids[i + 1] = l;
+    return opts;
+  }
+  ir_expr *o = mk(w, IR_OBJECT, NULL, n + 2);
+  o->span = opts ? opts->span : span;
+  for (size_t i = 0; i < n; i++)
+    o->kids[i] = opts->kids[i];
+  o->kids[n] = mk_string(w, NULL, name, strlen(name));
+  o->kids[n]->span = span;
+  ir_expr *l = mk(w, IR_LIST, NULL, 1);
+  l->span = span;
+  l->kids[0] = mk_string(w, NULL, value, strlen(value));
+  l->kids[0]->span = span;
+  o->kids[n + 1] = l;
+  return o;
+}
+
 /* Lowers a resource, read or component node. */
 static void lower_registration(lw *w, ir_node *n, const bnd_attrs *inputs,
                                const bnd_options *opts, const bnd_var *range_var, bool read,
@@ -871,6 +913,20 @@ static void lower_registration(lw *w, ir_node *n, const bnd_attrs *inputs,
   }
   n->inputs = lower_attrs(w, inputs, skip, n->b->span, res);
   n->options = lower_options(w, opts, n->b->span);
+  if (res) {
+    /* program.md 3.7 step 4: the schema's secret outputs and
+       replaceOnChanges inputs are appended to the options. */
+    for (size_t i = 0; i < res->noutputs; i++) {
+      if (res->outputs[i].secret)
+        n->options = append_option(w, n->options, "additionalSecretOutputs",
+                                   res->outputs[i].name, n->b->span);
+    }
+    for (size_t i = 0; i < res->ninputs; i++) {
+      if (res->inputs[i].replace_on_changes)
+        n->options = append_option(w, n->options, "replaceOnChanges", res->inputs[i].name,
+                                   n->b->span);
+    }
+  }
   pop_vars(w, mark);
 }
 
