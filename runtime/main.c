@@ -47,6 +47,7 @@ typedef struct opts {
   centry *cfg;      /* Raw config, later entries win. */
   size_t ncfg;      /* Entries. */
   pcl_mapbuf refs;  /* Stack references. */
+  pcl_value *secret_keys; /* PULUMI_CONFIG_SECRET_KEYS (a LIST, owned) or NULL. */
 } opts;
 
 static void cfg_put(opts *o, const char *project, const char *key, const char *text,
@@ -288,14 +289,31 @@ static bool env_config(opts *o, pcl_error **err) {
       *err = pcl_error_new("PULUMI_CONFIG_SECRET_KEYS must be a JSON array of keys");
       return false;
     }
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      if (pcl_kind_of(pcl_list_at(v, i)) == PCL_T_STRING) {
-        cfg_mark_secret(o, pcl_str_data(pcl_list_at(v, i)));
-      }
-    }
-    pcl_release(v);
+    /* The keys are marked once every source of config is read
+     * (mark_secret_keys): a key set by a flag is secret too. */
+    o->secret_keys = v;
   }
   return true;
+}
+
+/* Marks the entries whose keys PULUMI_CONFIG_SECRET_KEYS lists secret,
+ * whatever source set them (after qualify_keys; a listed key without a
+ * namespace is the project's). */
+static void mark_secret_keys(opts *o, const char *project) {
+  for (size_t i = 0; o->secret_keys && i < pcl_len(o->secret_keys); i++) {
+    pcl_value *k = pcl_list_at(o->secret_keys, i);
+    if (pcl_kind_of(k) != PCL_T_STRING) {
+      continue;
+    }
+    if (strchr(pcl_str_data(k), ':')) {
+      cfg_mark_secret(o, pcl_str_data(k));
+    } else {
+      pcl_strbuf b = PCL_STRBUF_INIT;
+      pcl_strbuf_appendf(&b, "%s:%s", project, pcl_str_data(k));
+      cfg_mark_secret(o, b.data);
+      pcl_strbuf_free(&b);
+    }
+  }
 }
 
 /* Loads every declared config variable into run->config. */
@@ -342,6 +360,7 @@ static void opts_free(opts *o) {
   }
   free(o->cfg);
   pcl_mapbuf_free(&o->refs);
+  pcl_release(o->secret_keys);
 }
 
 static const char *env_or(const char *flag, const char *env, const char *dflt) {
@@ -350,6 +369,24 @@ static const char *env_or(const char *flag, const char *env, const char *dflt) {
   }
   const char *e = getenv(env);
   return e && *e ? e : dflt;
+}
+
+/* Returns whether pcl_main checks, after a successful run, that no value is
+ * left alive (pcl_values_check_leaks): PCL_CHECK_LEAKS=1 turns the check on
+ * and PCL_CHECK_LEAKS=0 off.  Unset, it is on in builds without NDEBUG
+ * (every build of the repository, so `make check` runs it) unless C mocks
+ * are installed (their caller may keep values of the run until pcl_main
+ * returns), and off in release builds. */
+static bool leak_check_enabled(void) {
+  const char *v = getenv("PCL_CHECK_LEAKS");
+  if (v && *v) {
+    return strcmp(v, "0") != 0;
+  }
+#ifdef NDEBUG
+  return false;
+#else
+  return main_mocks == NULL;
+#endif
 }
 
 /* Writes the snapshot file; false and a message on stderr on failure. */
@@ -418,6 +455,7 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
   run.stack_urn = pcl_urn_make(run.stack, run.project, NULL, "pulumi:pulumi:Stack", sn.data);
   pcl_strbuf_free(&sn);
   qualify_keys(&o, run.project);
+  mark_secret_keys(&o, run.project);
 
   int status = 0;
   pcl_value *refs = pcl_mapbuf_finish(&o.refs);
@@ -484,6 +522,10 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
   pcl_error_free(pcl_sched_take_unhandled());
   if (pcl_sched_pending() == 0) {
     pcl_sched_shutdown();
+  }
+  if (status == 0 && leak_check_enabled() && !pcl_values_check_leaks(stderr)) {
+    fprintf(stderr, "error: the run leaked values (PCL_CHECK_LEAKS=0 turns this check off)\n");
+    status = 1;
   }
   return status;
 }

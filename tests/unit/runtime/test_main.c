@@ -215,6 +215,68 @@ static void test_exit_statuses(void) {
   rc_free(&r);
 }
 
+/* PULUMI_CONFIG_SECRET_KEYS marks a key secret whatever set it, a flag
+ * included. */
+static void test_secret_keys_from_flags(void) {
+  setenv("PULUMI_CONFIG_SECRET_KEYS", "[\"demo:name\"]", 1);
+  rc_result r = rc_run(&demo, "--snapshot", "keys-snapshot.json", "--config", "name=hidden",
+                       "--config", "token=t", NULL);
+  unsetenv("PULUMI_CONFIG_SECRET_KEYS");
+  CU_ASSERT_EQUAL(r.status, 0);
+  char *snap = rc_slurp("keys-snapshot.json");
+  CU_ASSERT(snap && strstr(snap, "\"label\": {\n          \"secret\": \"hidden\""));
+  free(snap);
+  rc_free(&r);
+  r = rc_run(&demo, "--snapshot", "keys-snapshot2.json", "--config", "name=plain", "--config",
+             "token=t", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  snap = rc_slurp("keys-snapshot2.json");
+  CU_ASSERT(snap && strstr(snap, "\"label\": \"plain\""));
+  free(snap);
+  if (getenv("KEEP_SNAPSHOT") == NULL) {
+    remove("keys-snapshot.json");
+    remove("keys-snapshot2.json");
+  }
+  rc_free(&r);
+}
+
+/* A program that keeps a value of the run alive past its end. */
+static pcl_value *kept;
+static void leaky_start(pcl_run *run) { kept = pcl_run_project(run); }
+static const pcl_program leaky = {"leaky", NULL, 0, leaky_start};
+
+/* pcl_main fails a run that leaves values alive (debug builds check by
+ * default; PCL_CHECK_LEAKS=0 turns it off). */
+static void test_leak_check(void) {
+  rc_result r = rc_run(&leaky, NULL);
+  pcl_release(kept);
+  kept = NULL;
+#ifndef NDEBUG
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pcl: 1 values"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "the run leaked values"));
+#endif
+  rc_free(&r);
+  setenv("PCL_CHECK_LEAKS", "0", 1);
+  r = rc_run(&leaky, NULL);
+  pcl_release(kept);
+  kept = NULL;
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.err, "");
+  rc_free(&r);
+  setenv("PCL_CHECK_LEAKS", "1", 1);
+  r = rc_run(&leaky, NULL);
+  pcl_release(kept);
+  kept = NULL;
+  unsetenv("PCL_CHECK_LEAKS");
+  CU_ASSERT_EQUAL(r.status, 1);
+  rc_free(&r);
+  /* A program that frees what it made passes the check. */
+  r = rc_run(&demo, "--config", "name=n", "--config", "token=t", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  rc_free(&r);
+}
+
 /* A program whose apply fails with a located error (D11). */
 static pcl_value *fail_fn(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
   (void)args;
@@ -362,4 +424,6 @@ void register_main_tests(void) {
   CU_add_test(s, "an error nobody observes still fails the run", test_unobserved_error);
   CU_add_test(s, "preview leaves new outputs unknown", test_preview);
   CU_add_test(s, "log messages and run information", test_log_and_info);
+  CU_add_test(s, "PULUMI_CONFIG_SECRET_KEYS marks keys set by flags", test_secret_keys_from_flags);
+  CU_add_test(s, "a run that leaks values fails", test_leak_check);
 }
