@@ -141,6 +141,46 @@ static pcl_value *fut_value_take(pcl_future *f) {
   return v;
 }
 
+/* Settles the future of `located_take` from the one it follows. */
+typedef struct relay {
+  pcl_future *result;
+  char *file;
+  unsigned line, col;
+} relay;
+
+static void relay_cb(pcl_future *f, void *data) {
+  relay *r = data;
+  if (pcl_future_state_of(f) == PCL_FUTURE_REJECTED) {
+    pcl_error *err = pcl_error_copy(pcl_future_error(f));
+    pcl_error_set_location(err, r->file, r->line, r->col);
+    pcl_future_reject_take(r->result, err);
+  } else {
+    pcl_future_resolve(r->result, pcl_future_value(f), pcl_future_bits(f), pcl_future_deps(f));
+  }
+  pcl_future_release(r->result);
+  pcl_future_release(f);
+  free(r->file);
+  free(r);
+}
+
+/* Returns an EVENTUAL following f (stolen) whose rejection carries x's
+ * location (engine failures of invokes and calls, projections of failed
+ * futures). */
+static pcl_value *located_take(const ctx *c, uint32_t x, pcl_future *f) {
+  const pcl_expr *e = X(c, x);
+  if (e->line == 0) {
+    return fut_value_take(f);
+  }
+  relay *r = pcl_xmalloc(sizeof *r);
+  r->result = pcl_future_new(pcl_future_kind_of(f), NULL);
+  r->file = pcl_xstrdup(c->f->m->files[e->file]);
+  r->line = e->line;
+  r->col = e->col;
+  pcl_value *v = pcl_future_to_value(r->result);
+  pcl_future_then(f, relay_cb, r);
+  return v;
+}
+
 /* Returns whether v holds a future anywhere. */
 static bool has_eventual(const pcl_value *v) {
   switch (pcl_kind_of(v)) {
@@ -1164,7 +1204,7 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
       /* r.attr on a future: project without a callback. */
       pcl_future *r = pcl_future_attr(pcl_value_future(o), e->s);
       pcl_release(o);
-      return fut_value_take(r);
+      return located_take(c, x, r);
     }
     return strict(c, x, &o, 1);
   }
@@ -1217,10 +1257,10 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
                                    e->s));
     } else if (e->sub == 1) {
       pcl_future *f = pcl_invoke(c->f->run, e->s, args, opts);
-      r = fut_value_take(pcl_apply(&f, 1, single_value_cb, NULL, NULL, 0));
+      r = located_take(c, x, pcl_apply(&f, 1, single_value_cb, NULL, NULL, 0));
       pcl_future_release(f);
     } else {
-      r = fut_value_take(pcl_invoke(c->f->run, e->s, args, opts));
+      r = located_take(c, x, pcl_invoke(c->f->run, e->s, args, opts));
     }
     pcl_release(args);
     pcl_release(opts);
@@ -1230,7 +1270,7 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
     pcl_value *self = ev(c, kid(c, x, 0));
     pcl_value *args = ev(c, kid(c, x, 1));
     pcl_value *r = pcl_kind_of(args) == PCL_T_MAP
-                       ? fut_value_take(pcl_call(c->f->run, e->s, self, args, NULL))
+                       ? located_take(c, x, pcl_call(c->f->run, e->s, self, args, NULL))
                        : fail(c, x, pcl_error_new("call of '%s': the arguments must be an object",
                                                   e->s));
     pcl_release(self);
