@@ -553,13 +553,21 @@ static void complete_other(pcl_future *f, void *data) {
   free(p);
 }
 
+/* The provider of the invoke or call a C mock is answering, or NULL. */
+static const char *call_provider;
+
+const char *pcl_mock_call_provider(void) { return call_provider; }
+
 static void emb_invoke_or_call(emb *e, const pcl_invoke_request *req, bool is_call,
                                pcl_engine_cb cb, void *data) {
   const char *token = req->token;
   pcl_value *args = req->args;
+  char *provider = NULL;
   if (!is_call && req->provider == NULL) {
     /* Like a resource, an invoke without a provider uses the default one. */
-    free(default_provider(e, token, req->version, req->plugin_download_url));
+    provider = default_provider(e, token, req->version, req->plugin_download_url);
+  } else if (req->provider) {
+    provider = pcl_xstrdup(req->provider);
   }
   if (is_call) {
     /* A method's provider hydrates its receiver through the engine
@@ -574,7 +582,10 @@ static void emb_invoke_or_call(emb *e, const pcl_invoke_request *req, bool is_ca
   const char *what = is_call ? "call" : "invoke";
   if (e->cmocks.call) {
     pcl_error *err = NULL;
+    const char *outer = call_provider;
+    call_provider = provider;
     p->result = e->cmocks.call(e->cmocks.data, token, args, is_call, &hang, &err);
+    call_provider = outer;
     if (p->result == NULL && !hang) {
       p->err = err ? err : pcl_error_new("%s of '%s' failed", what, token);
     } else {
@@ -593,6 +604,7 @@ static void emb_invoke_or_call(emb *e, const pcl_invoke_request *req, bool is_ca
       p->result = pcl_map_of(NULL, NULL, 0);
     }
   }
+  free(provider);
   if (hang) {
     p->next = e->hung;
     e->hung = p;

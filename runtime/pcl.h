@@ -1202,6 +1202,12 @@ struct pcl_mocks {
   void *data; /* Passed to both. */
 };
 
+/* Returns, while a call mock runs, the provider reference "<urn>::<id>"
+ * the engine chose for the invoke or method call it answers (explicit,
+ * inherited from the parent, or the package's default provider; borrowed),
+ * or NULL (none, or no call mock running). */
+const char *pcl_mock_call_provider(void);
+
 /* Called by a new_resource mock (which then returns true, storing nothing)
  * to answer later: returns the reply handle to pass to
  * pcl_mock_reply_resource from a loop callback or a later request, or

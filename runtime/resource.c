@@ -441,6 +441,26 @@ static char *package_of(const char *type) {
   return p;
 }
 
+/* Returns the provider reference (owned) a child of pres (may be NULL)
+ * inherits for the package of token (a type or function token): the one
+ * pres's providers map gives, else pres's own provider when it is of that
+ * package; NULL when none. */
+static char *inherited_provider(const pcl__run_res *pres, const char *token) {
+  if (pres == NULL) {
+    return NULL;
+  }
+  char *pkg = package_of(token);
+  pcl_value *fromMap = pres->providers ? pcl_map_get_cstr(pres->providers, pkg) : NULL;
+  char *ref = NULL;
+  if (fromMap) {
+    ref = pcl_xstrdup(pcl_str_data(fromMap));
+  } else if (pres->provider && strcmp(pres->package, pkg) == 0) {
+    ref = pcl_xstrdup(pres->provider);
+  }
+  free(pkg);
+  return ref;
+}
+
 void pcl__run_res_free(pcl_run *run) {
   for (size_t i = 0; i < run->nres; i++) {
     free(run->res[i]->provider);
@@ -588,16 +608,16 @@ static void reg_send(waitset *w) {
   /* The providers option (a map or a list), else the parent's. */
   pcl_value *pmap = opts ? opt_providers(pcl_map_get_cstr(opts, "providers")) : NULL;
   r->providers = pmap ? pmap : pres ? pcl_retain(pres->providers) : NULL;
-  char *pkg = package_of(r->decl->type);
   if (r->provider == NULL && r->decl->kind != PCL_RES_COMPONENT) {
+    char *pkg = package_of(r->decl->type);
     pcl_value *fromMap = r->providers ? pcl_map_get_cstr(r->providers, pkg) : NULL;
     if (fromMap) {
       r->provider = pcl_xstrdup(pcl_str_data(fromMap));
     } else if (pres && pres->provider && strcmp(pres->package, pkg) == 0) {
       r->provider = pcl_xstrdup(pres->provider);
     }
+    free(pkg);
   }
-  free(pkg);
   r->protect = (signed char)opt_bool(opts, "protect");
   if (r->protect < 0 && pres) {
     r->protect = pres->protect;
@@ -883,6 +903,13 @@ static void op_send(waitset *w) {
     pcl_release(depends);
     pcl_value *prov = opts ? pcl_map_get_cstr(opts, "provider") : NULL;
     char *provider = prov ? provider_ref(prov) : NULL;
+    pcl_value *parent = opts ? pcl_map_get_cstr(opts, "parent") : NULL;
+    if (provider == NULL && o->what == 0 && parent && urn_of(parent)) {
+      /* An invoke parented to a resource uses the provider its package has
+       * there (the parent's providers option or provider), as a child
+       * resource would. */
+      provider = inherited_provider(run_res(run, urn_of(parent)), o->token);
+    }
     pcl_value *ver = opts ? pcl_map_get_cstr(opts, "version") : NULL;
     pcl_value *url = opts ? pcl_map_get_cstr(opts, "pluginDownloadUrl") : NULL;
     if (url == NULL && opts) {

@@ -123,6 +123,82 @@ static void test_c_mocks(void) {
   pcl_main_set_mocks(NULL);
 }
 
+/* Invokes parented to a component take the provider of the component's
+ * providers option; unparented ones the package's default provider.  The
+ * call mock sees the provider through pcl_mock_call_provider. */
+static const pcl_resource_decl prov_decl = {"pulumi:providers:test", PCL_RES_CUSTOM, "1.0.0", NULL,
+                                            NULL, 0, 0};
+static const pcl_resource_decl comp_decl = {"my:index:Comp", PCL_RES_COMPONENT, NULL, NULL, NULL,
+                                            0, 0};
+static char *seen_providers[2];
+
+static pcl_value *provider_call(void *data, const char *token, pcl_value *args, bool is_call,
+                                bool *hang, pcl_error **err) {
+  (void)data;
+  (void)token;
+  (void)is_call;
+  (void)hang;
+  (void)err;
+  pcl_value *slot = pcl_map_get_cstr(args, "slot");
+  int64_t i = 0;
+  if (slot && pcl_int_get_i64(slot, &i) && i >= 0 && i < 2 && pcl_mock_call_provider()) {
+    free(seen_providers[i]);
+    seen_providers[i] = strdup(pcl_mock_call_provider());
+  }
+  return pcl_map_of(NULL, NULL, 0);
+}
+
+static void provider_start(pcl_run *run) {
+  pcl_value *empty = pcl_map_of(NULL, NULL, 0);
+  pcl_future *prov = pcl_register_resource(run, &prov_decl, "prov", empty, NULL);
+  pcl_mapbuf ob = PCL_MAPBUF_INIT;
+  pcl_value *pv = pcl_future_to_value(prov);
+  pcl_mapbuf_put_cstr(&ob, "providers", pcl_list_of(&pv, 1));
+  pcl_value *copts = pcl_mapbuf_finish(&ob);
+  pcl_future *comp = pcl_register_resource(run, &comp_decl, "comp", empty, copts);
+  for (int i = 0; i < 2; i++) {
+    pcl_mapbuf ab = PCL_MAPBUF_INIT;
+    pcl_mapbuf_put_cstr(&ab, "slot", pcl_int_new(i));
+    pcl_value *args = pcl_mapbuf_finish(&ab);
+    pcl_value *iopts = NULL;
+    if (i == 0) {
+      pcl_mapbuf pb = PCL_MAPBUF_INIT;
+      pcl_mapbuf_put_cstr(&pb, "parent", pcl_future_to_value(comp));
+      iopts = pcl_mapbuf_finish(&pb);
+    }
+    pcl_future *inv = pcl_invoke(run, "test:index:fn", args, iopts);
+    pcl_future_release(inv);
+    pcl_release(args);
+    pcl_release(iopts);
+  }
+  pcl_release(pv);
+  pcl_release(copts);
+  pcl_release(empty);
+  pcl_future_release(prov);
+  pcl_future_release(comp);
+}
+
+static const pcl_program provider_prog = {"provprog", NULL, 0, provider_start};
+
+static void test_invoke_provider(void) {
+  pcl_mocks m = {NULL, provider_call, NULL};
+  pcl_main_set_mocks(&m);
+  rc_result r = rc_run(&provider_prog, NULL);
+  pcl_main_set_mocks(NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.err, "");
+  const char *want0 = "urn:pulumi:dev::provprog::pulumi:providers:test::prov::";
+  const char *want1 = "urn:pulumi:dev::provprog::pulumi:providers:test::default::";
+  CU_ASSERT(seen_providers[0] && strncmp(seen_providers[0], want0, strlen(want0)) == 0);
+  CU_ASSERT(seen_providers[1] && strncmp(seen_providers[1], want1, strlen(want1)) == 0);
+  CU_ASSERT_PTR_NULL(pcl_mock_call_provider());
+  for (int i = 0; i < 2; i++) {
+    free(seen_providers[i]);
+    seen_providers[i] = NULL;
+  }
+  rc_free(&r);
+}
+
 static void test_json_mocks(void) {
   rc_write("mocks-ok.json",
            "{\"resources\": {\"test:index:Thing\": {\"outputs\": {\"extra\": 12345678901234567890123}},"
@@ -257,4 +333,5 @@ void register_mock_tests(void) {
   CU_add_test(s, "JSON mocks", test_json_mocks);
   CU_add_test(s, "JSON mock failures and hangs", test_json_failures);
   CU_add_test(s, "deferred answers from C mocks", test_deferred_mocks);
+  CU_add_test(s, "invokes see the provider the engine chose", test_invoke_provider);
 }
