@@ -990,9 +990,8 @@ static pcl_value *invoke(const char *tok, pcl_value *args, pcl_error **err) {
     if ((v = need(args, "text", tok, err)) == NULL) {
       return NULL;
     }
-    /* The mocks see no provider reference for invokes, so the default
-     * provider's config (stack config config:name) is used. */
-    pcl_value *cfg = provider_config(NULL, "config");
+    /* The name the provider the engine chose was configured with. */
+    pcl_value *cfg = provider_config(pcl_mock_call_provider(), "config");
     const char *name = sget(cfg, "name");
     pcl_value *head = cat(name ? name : "", ": ");
     pcl_value *r = cat(pcl_str_data(head), sget(args, "text") ? sget(args, "text") : "");
