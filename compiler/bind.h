@@ -30,22 +30,23 @@ struct bind_scope {
   const bind_scope *parent; /* Enclosing scope, NULL for the root. */
   bnd_var *var;             /* The variable this scope introduces, or NULL. */
   /* A property-path scope (program.md §3.4.1): names of the resource's
-     inputs resolve to property references; props_type is the input object
-     type (NULL when untyped), props_names the written attribute names. */
-  bool properties;
-  const ty *props_type;
-  const bnd_attrs *props_attrs;
+     inputs resolve to property references. */
+  bool properties;              /* This is a property-path scope. */
+  const ty *props_type;         /* The input object type, NULL when untyped. */
+  const bnd_attrs *props_attrs; /* The attributes written in the resource body. */
 };
 
-/* A memo table from types to derived types (InputType, plain targets):
-   types are interned, so the key is the pointer.  Arena-allocated. */
+/* A memo table from types to derived types (the checker's plain target
+   types): types are interned, so the key is the pointer.  The tables are
+   arena-allocated open-addressing arrays, grown at half load. */
 typedef struct bind_memo {
-  const ty **keys;
-  const ty **vals;
-  size_t cap, count;
+  const ty **keys;     /* Key types; NULL marks an empty slot. */
+  const ty **vals;     /* The value memoised for the key in the same slot. */
+  size_t cap, count;   /* Slots (a power of two) and entries used. */
 } bind_memo;
 
-/* Everything binding one compilation needs (all borrowed). */
+/* Everything binding one compilation needs: the first six fields are
+   borrowed, the rest is state the binder keeps for itself. */
 typedef struct bind_ctx {
   arena *arena;         /* Bound nodes live here. */
   intern_table *names;  /* Identifiers (the parser's table). */
@@ -56,7 +57,6 @@ typedef struct bind_ctx {
   /* Internal state of the program being bound (set by bind_program). */
   struct bind_state *st;
   size_t depth; /* Component nesting depth (guards runaway recursion). */
-  bind_memo input_memo;  /* ty_input results (check.c). */
   bind_memo target_memo; /* Plain target types (check.c). */
 } bind_ctx;
 

@@ -71,7 +71,6 @@ static const ty *const *types_of(bind_ctx *c, bnd_expr *const *es, size_t n) {
   return ts;
 }
 
-/* The test: `to` accepts an int safely but a number only unsafely. */
 /* Returns the value memoised for key in m, or NULL. */
 static const ty *memo_get(const bind_memo *m, const ty *key) {
   if (!m->cap) {
@@ -110,17 +109,7 @@ static void memo_put(bind_ctx *c, bind_memo *m, const ty *key, const ty *val) {
   m->count++;
 }
 
-/* Returns InputType(t), memoised (the checker asks for the same few types
-   over and over). */
-static const ty *input_of(bind_ctx *c, const ty *t) {
-  const ty *r = memo_get(&c->input_memo, t);
-  if (!r) {
-    r = ty_input(c->ty, t);
-    memo_put(c, &c->input_memo, t, r);
-  }
-  return r;
-}
-
+/* The test: `to` accepts an int safely but a number only unsafely. */
 bool check_int_literal(bind_ctx *c, const bnd_expr *e, const ty *to) {
   if (e->error || e->kind != BND_E_NUMBER || e->number.integral) {
     return true;
@@ -152,7 +141,7 @@ bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to) {
 
 /* Every typed location accepts outputs of its type (types.md §12). */
 bool check_input(bind_ctx *c, const bnd_expr *e, const ty *to) {
-  return check_assign(c, e, input_of(c, to));
+  return check_assign(c, e, ty_input(c->ty, to));
 }
 
 /* ----------------------------------------------------------- literals */
@@ -682,7 +671,7 @@ static bnd_expr *object(bind_ctx *c, const bind_scope *s, const ast_node *n) {
       } else {
         bi->key = check_expr(c, s, computed);
         if (!bi->key->error &&
-            ty_conversion(c->ty, input_of(c, ty_string(c->ty)), bi->key->type) ==
+            ty_conversion(c->ty, ty_input(c->ty, ty_string(c->ty)), bi->key->type) ==
                 TY_CONV_NONE) {
           diag_error(c->diag, bi->key->span,
                      "object keys must be strings: cannot assign expression of type %s to "

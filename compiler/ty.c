@@ -1031,7 +1031,17 @@ const ty *ty_resolve_outputs(ty_ctx *c, const ty *t) { return rewrite(c, t, RESO
 
 const ty *ty_resolve_promises(ty_ctx *c, const ty *t) { return rewrite(c, t, RESOLVE_PROMISES); }
 
-const ty *ty_input(ty_ctx *c, const ty *t) { return rewrite(c, t, INPUT_TYPE); }
+/* Memoised: the checker asks for InputType of the same few types for every
+   resource input, and the rewrite allocates and interns a fresh union each
+   time. */
+const ty *ty_input(ty_ctx *c, const ty *t) {
+  const ty_memo *m = ty_memo_get(c, t, t, TY_MEMO_INPUT);
+  if (m)
+    return m->result;
+  const ty *r = rewrite(c, t, INPUT_TYPE);
+  ty_memo_put(c, t, t, TY_MEMO_INPUT, r, TY_CONV_NONE);
+  return r;
+}
 
 /* §9 lift: an output anywhere in any argument wins over a promise. */
 const ty *ty_lift(ty_ctx *c, const ty *result, size_t n, const ty *const *args) {

@@ -50,14 +50,20 @@ bool ty_busy_push(ty_ctx *c, const ty *a, const ty *b, int tag);
 /* Pops the most recent pair. */
 void ty_busy_pop(ty_ctx *c);
 
-/* Memoised results of pure operations on pairs of types (types that reach
- * no named object, so no recursion guard can influence the result). */
+/* Memoised results of pure operations on pairs of types.  Conversion and
+ * unification are cached only for types that reach no named object (see
+ * ty_memo_ok), because the recursion guard can influence their results;
+ * InputType is cached for every type, since it depends only on the identity
+ * of the types it rewrites (a named object maps to the named object with
+ * its token suffixed by `$input`). */
 typedef enum ty_memo_op {
   TY_MEMO_CONV,        /* Conversion kind, not unifying. */
   TY_MEMO_CONV_UNIFY,  /* Conversion kind, unifying. */
   TY_MEMO_UNIFY,       /* unify(a, b): result and kind. */
+  TY_MEMO_INPUT,       /* InputType(a), with b == a: result only. */
 } ty_memo_op;
 
+/* One slot of the memo table. */
 typedef struct ty_memo {
   const ty *a, *b;   /* The operands; a is NULL in an empty slot. */
   ty_memo_op op;     /* The operation. */

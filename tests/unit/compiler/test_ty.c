@@ -798,6 +798,15 @@ static void test_input_type(void) {
   CU_ASSERT_PTR_EQUAL(ty_input(C, T("map(string)")),
                       T("union(map(union(string, output(string))), output(map(string)))"));
 
+  /* InputType is memoised: asking again for a type adds no type and no
+     memo entry, and gives the same pointer. */
+  const ty *big = T("object({a=list(int), b=map(string), c=tuple(bool, number)})");
+  const ty *in = ty_input(C, big);
+  size_t types = C->table.count, memo = C->nmemo;
+  CU_ASSERT_PTR_EQUAL(ty_input(C, big), in);
+  CU_ASSERT_EQUAL(C->table.count, types);
+  CU_ASSERT_EQUAL(C->nmemo, memo);
+
   bool o, p;
   CU_ASSERT_TRUE(ty_contains_eventuals(T("list(output(int))"), &o, &p));
   CU_ASSERT_TRUE(o);
