@@ -519,6 +519,18 @@ void lex_heredoc_piece(pcl_lexer *lx, const char *s, size_t n) {
     n -= k;
     f->ltrim_next = false;
   }
+  /* Pieces of one line that follow each other in the source are split only
+     at `$` and `%`, which are not white space, so joining them changes
+     neither stripping nor `<<-` trimming; it keeps a line like `$$$$...`
+     from costing one record per character. */
+  if (f->nsegs > 0) {
+    lex_seg *g = &f->segs[f->nsegs - 1];
+    if (g->lit == lx->run_node && g->text + g->len == s &&
+        (g->len == 0 || g->text[g->len - 1] != '\n')) {
+      g->len += (uint32_t)n;
+      return;
+    }
+  }
   add_seg(f, s, n, lx->run_node);
 }
 
