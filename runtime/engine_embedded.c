@@ -61,6 +61,7 @@ typedef struct emb {
   pcl_mocks cmocks;         /* C mocks (copied), all NULL when none. */
   pcl__json_mocks *jmocks;  /* JSON mocks or NULL. */
   pcl_value *stack_refs;    /* Stack references MAP (owned) or NULL. */
+  pcl_value *config;        /* Stack config MAP (owned) or NULL. */
   rec **recs;               /* Records in registration order. */
   size_t n, cap;            /* Records used and allocated. */
   pending *hung;            /* Requests a mock never answers. */
@@ -160,6 +161,21 @@ static void default_provider_name(pcl_strbuf *b, const char *version, const char
   }
 }
 
+/* Returns the MAP m (owned) without its "__internal" entry: what a
+ * provider's outputs keep of its inputs. */
+static pcl_value *without_internal(pcl_value *m) {
+  if (pcl_map_get_cstr(m, "__internal") == NULL) {
+    return pcl_retain(m);
+  }
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < pcl_len(m); i++) {
+    if (!pcl_str_eq_cstr(pcl_map_key_at(m, i), "__internal")) {
+      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(m, i)), pcl_retain(pcl_map_val_at(m, i)));
+    }
+  }
+  return pcl_mapbuf_finish(&mb);
+}
+
 /* Returns a new deterministic provider id. */
 static pcl_value *provider_id(emb *e) {
   char buf[64];
@@ -211,6 +227,16 @@ static char *default_provider_slow(emb *e, const char *type, const char *version
     p->kind = PCL_RES_CUSTOM;
     p->id = provider_id(e);
     pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    /* The stack config of the package configures its default provider. */
+    size_t plen = strlen(pkg);
+    for (size_t i = 0; !builtin && e->config && i < pcl_len(e->config); i++) {
+      const pcl_value *k = pcl_map_key_at(e->config, i);
+      const char *ks = pcl_str_data(k);
+      if (pcl_str_len(k) > plen + 1 && strncmp(ks, pkg, plen) == 0 && ks[plen] == ':') {
+        pcl_mapbuf_put_take(&mb, pcl_str_new_lossy(ks + plen + 1, pcl_str_len(k) - plen - 1),
+                            pcl_retain(pcl_map_val_at(e->config, i)));
+      }
+    }
     if (version && !builtin) {
       pcl_mapbuf_put_cstr(&mb, "version", str(version));
     }
@@ -220,7 +246,7 @@ static char *default_provider_slow(emb *e, const char *type, const char *version
       pcl_mapbuf_put_cstr(&mb, "__internal", pcl_mapbuf_finish(&in));
     }
     p->inputs = pcl_mapbuf_finish(&mb);
-    p->outputs = pcl_retain(p->inputs);
+    p->outputs = without_internal(p->inputs);
     p->options = pcl_map_of(NULL, NULL, 0);
   }
   pcl_strbuf ref = PCL_STRBUF_INIT;
@@ -384,6 +410,11 @@ static void finish_resource(pending *p, pcl_value *id, pcl_value *state, pcl_err
       pcl_release(state);
       state = pv;
     }
+    if (is_provider) {
+      pcl_value *stripped = without_internal(state);
+      pcl_release(state);
+      state = stripped;
+    }
     r->outputs = apply_secret_outputs(state, r->options);
     if (r->read) {
       r->id = pcl_retain(p->read_id);
@@ -447,9 +478,21 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
     r->prop_deps[i] = req->prop_deps ? pcl_deps_retain(req->prop_deps[i]) : NULL;
   }
   r->options = req->options ? pcl_retain(req->options) : pcl_map_of(NULL, NULL, 0);
-  if (is_provider && req->version && !pcl_map_get_cstr(req->inputs, "version")) {
+  bool add_version = req->version && !pcl_map_get_cstr(req->inputs, "version");
+  bool add_url = req->plugin_download_url && *req->plugin_download_url &&
+                 !pcl_map_get_cstr(req->inputs, "__internal");
+  if (is_provider && (add_version || add_url)) {
+    /* An explicit provider records its version and download URL (under
+     * "__internal", apart from a config input that has the same name). */
     pcl_mapbuf mb = PCL_MAPBUF_INIT;
-    pcl_mapbuf_put_cstr(&mb, "version", str(req->version));
+    if (add_version) {
+      pcl_mapbuf_put_cstr(&mb, "version", str(req->version));
+    }
+    if (add_url) {
+      pcl_mapbuf in = PCL_MAPBUF_INIT;
+      pcl_mapbuf_put_cstr(&in, "pluginDownloadURL", str(req->plugin_download_url));
+      pcl_mapbuf_put_cstr(&mb, "__internal", pcl_mapbuf_finish(&in));
+    }
     pcl_value *extra = pcl_mapbuf_finish(&mb);
     pcl_value *merged = merge_maps(r->inputs, extra);
     /* Keep the dependencies parallel to the new entries. */
@@ -705,6 +748,7 @@ static void emb_destroy(pcl_engine *eng) {
   free(e->org);
   pcl__json_mocks_free(e->jmocks);
   pcl_release(e->stack_refs);
+  pcl_release(e->config);
   pcl_release(e->stack_outputs);
   free(e);
 }
@@ -733,6 +777,7 @@ pcl_engine *pcl_engine_embedded_new(const pcl_embedded_config *cfg, pcl_error **
   }
   e->jmocks = jm;
   e->stack_refs = pcl_retain(cfg->stack_references);
+  e->config = pcl_retain(cfg->config);
   return &e->base;
 }
 

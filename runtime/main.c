@@ -316,6 +316,26 @@ static void mark_secret_keys(opts *o, const char *project) {
   }
 }
 
+/* Returns the whole stack config (owned MAP): full key -> STRING text,
+ * SECRET when marked secret; the last entry of a key wins. */
+static pcl_value *config_map(const opts *o) {
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < o->ncfg; i++) {
+    const centry *c = &o->cfg[i];
+    if (cfg_get(o, c->key) != c) {
+      continue;
+    }
+    pcl_value *v = pcl_str_from_cstr(c->text);
+    if (c->secret) {
+      pcl_value *sv = pcl_secret_new(v);
+      pcl_release(v);
+      v = sv;
+    }
+    pcl_mapbuf_put_take(&mb, pcl_str_from_cstr(c->key), v);
+  }
+  return pcl_mapbuf_finish(&mb);
+}
+
 /* Loads every declared config variable into run->config. */
 static bool load_config(pcl_run *run, const opts *o, pcl_error **err) {
   const pcl_program *p = run->program;
@@ -459,8 +479,10 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
 
   int status = 0;
   pcl_value *refs = pcl_mapbuf_finish(&o.refs);
-  pcl_embedded_config ec = {run.project, run.stack, run.org, run.preview,
-                            main_mocks,  o.mocks,   pcl_len(refs) ? refs : NULL};
+  pcl_value *stack_config = config_map(&o);
+  pcl_embedded_config ec = {run.project, run.stack,   run.org,
+                            run.preview, main_mocks,  o.mocks,
+                            pcl_len(refs) ? refs : NULL, pcl_len(stack_config) ? stack_config : NULL};
   if (!load_config(&run, &o, &err) || (run.engine = pcl_engine_embedded_new(&ec, &err)) == NULL) {
     pcl_error_print(err, stderr);
     pcl_error_free(err);
@@ -518,6 +540,7 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
   free(run.root);
   free(run.stack_urn);
   pcl_release(refs);
+  pcl_release(stack_config);
   opts_free(&o);
   pcl_error_free(pcl_sched_take_unhandled());
   if (pcl_sched_pending() == 0) {

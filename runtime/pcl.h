@@ -1227,6 +1227,9 @@ typedef struct pcl_embedded_config {
   const pcl_mocks *mocks;                     /* C mocks (borrowed), or NULL. */
   const char *mocks_file;                     /* JSON mocks file, or NULL. */
   pcl_value *stack_references; /* MAP "org/proj/stack" -> {outputs, secretOutputNames}, or NULL. */
+  pcl_value *config; /* MAP of the stack config, full key "<ns>:<name>" -> STRING (SECRET
+                        when secret), or NULL: a default provider of package <pkg> gets
+                        the "<pkg>:" entries as inputs, like a real engine. */
 } pcl_embedded_config;
 
 /* Returns a new embedded engine, or NULL with *err (a bad mocks file). */

@@ -5,6 +5,7 @@
  * options, checked in the snapshot a run writes. */
 #include <CUnit/CUnit.h>
 
+#include "engine.h"
 #include "run_check.h"
 
 static void test_urns(void) {
@@ -48,7 +49,7 @@ static void dup_cb(void *data, const pcl_resource_result *res, const pcl_error *
 }
 
 static void test_direct_async(void) {
-  pcl_embedded_config cfg = {"p", "s", NULL, false, NULL, NULL, NULL};
+  pcl_embedded_config cfg = {"p", "s", NULL, false, NULL, NULL, NULL, NULL};
   pcl_error *err = NULL;
   pcl_engine *e = pcl_engine_embedded_new(&cfg, &err);
   CU_ASSERT_PTR_NOT_NULL_FATAL(e);
@@ -471,11 +472,69 @@ static void test_bad_shapes(void) {
   rc_free(&r);
 }
 
+/* A default provider takes its package's stack config as inputs; a
+ * download URL is recorded under "__internal" in the inputs of default and
+ * explicit providers, and never in their outputs. */
+static void test_provider_config_and_url(void) {
+  const char *cfg_json = "{\"pkg:name\": \"hello\", \"pkg:region\": {\"secret\": \"r1\"},"
+                         " \"other:name\": \"no\", \"pkgx:name\": \"no\"}";
+  pcl_error *err = NULL;
+  pcl_value *stack_cfg = pcl_json_decode(cfg_json, strlen(cfg_json), 0, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(stack_cfg);
+  pcl_value *config = pcl__snap_decode(stack_cfg);
+  pcl_embedded_config cfg = {"p", "s", NULL, false, NULL, NULL, NULL, config};
+  pcl_engine *e = pcl_engine_embedded_new(&cfg, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+  pcl_value *inputs = pcl_map_of(NULL, NULL, 0);
+  pcl_resource_request req = {.type = "pkg:index:T", .name = "n", .kind = PCL_RES_CUSTOM,
+                              .version = "1.0.0", .plugin_download_url = "http://example.com",
+                              .inputs = inputs};
+  e->ops->register_resource(e, &req, reg_cb, NULL);
+  pcl_mapbuf pb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&pb, "pluginDownloadURL", pcl_str_from_cstr("a config value"));
+  pcl_value *pinputs = pcl_mapbuf_finish(&pb);
+  pcl_resource_request preq = {.type = "pulumi:providers:pkg", .name = "explicit",
+                               .kind = PCL_RES_CUSTOM, .version = "1.0.0",
+                               .plugin_download_url = "http://example.com", .inputs = pinputs};
+  e->ops->register_resource(e, &preq, reg_cb, NULL);
+  pcl_sched_run();
+  char *text = pcl_engine_embedded_snapshot(e, NULL);
+  pcl_value *snap = pcl_json_decode(text, strlen(text), 0, &err);
+  free(text);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(snap);
+  pcl_value *dp = find_res(snap, "default_1_0_0_http_/example.com");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(dp);
+  CU_ASSERT_STRING_EQUAL(sget(dp, "inputs", "name"), "hello");
+  CU_ASSERT_STRING_EQUAL(sget(dp, "inputs", "version"), "1.0.0");
+  pcl_value *region = pcl_map_get_cstr(pcl_map_get_cstr(dp, "inputs"), "region");
+  CU_ASSERT(region && pcl_kind_of(region) == PCL_T_MAP && pcl_map_get_cstr(region, "secret"));
+  CU_ASSERT_EQUAL(pcl_len(pcl_map_get_cstr(dp, "inputs")), 4);
+  CU_ASSERT_STRING_EQUAL(
+      sget(pcl_map_get_cstr(dp, "inputs"), "__internal", "pluginDownloadURL"), "http://example.com");
+  CU_ASSERT_PTR_NULL(pcl_map_get_cstr(pcl_map_get_cstr(dp, "outputs"), "__internal"));
+  CU_ASSERT_STRING_EQUAL(sget(dp, "outputs", "name"), "hello");
+  pcl_value *xp = find_res(snap, "explicit");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(xp);
+  CU_ASSERT_STRING_EQUAL(sget(xp, "inputs", "pluginDownloadURL"), "a config value");
+  CU_ASSERT_STRING_EQUAL(sget(xp, "inputs", "version"), "1.0.0");
+  CU_ASSERT_STRING_EQUAL(
+      sget(pcl_map_get_cstr(xp, "inputs"), "__internal", "pluginDownloadURL"), "http://example.com");
+  CU_ASSERT_PTR_NULL(pcl_map_get_cstr(pcl_map_get_cstr(xp, "outputs"), "__internal"));
+  CU_ASSERT_STRING_EQUAL(sget(xp, "outputs", "pluginDownloadURL"), "a config value");
+  pcl_release(snap);
+  pcl_release(inputs);
+  pcl_release(pinputs);
+  pcl_release(config);
+  pcl_release(stack_cfg);
+  e->ops->destroy(e);
+}
+
 void register_engine_tests(void);
 void register_engine_tests(void) {
   CU_pSuite s = CU_add_suite("engine", NULL, NULL);
   CU_add_test(s, "URNs", test_urns);
   CU_add_test(s, "direct requests complete later", test_direct_async);
+  CU_add_test(s, "provider config and download URLs", test_provider_config_and_url);
   CU_add_test(s, "providers, components, reads, invokes, calls", test_tour);
   CU_add_test(s, "invoke arguments must be an object", test_bad_invoke_args);
   CU_add_test(s, "method calls bring in the builtin provider", test_call_hydration);
