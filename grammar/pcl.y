@@ -940,6 +940,8 @@ static bool continues_expression(yysymbol_kind_t s) {
   case YYSYMBOL_PERCENT:
   case YYSYMBOL_DOT:
   case YYSYMBOL_LBRACK:
+  case YYSYMBOL_DCOLON: /* After a name that could still become a call. */
+  case YYSYMBOL_LPAREN:
     return true;
   default:
     return false;
@@ -1059,6 +1061,12 @@ static const char *classify(pcl_parse_ctx *ctx, yysymbol_kind_t la, const bool *
   if (expression_end && has[YYSYMBOL_COLON] && opener == YYSYMBOL_QUESTION)
     return "Missing false expression in conditional: The conditional operator (...?...:...) "
            "requires a false expression, delimited by a colon.";
+  if (has[YYSYMBOL_DCOLON] && has[YYSYMBOL_LPAREN] && !expression_end)
+    return "Missing open parenthesis: Function selector must be followed by an open "
+           "parenthesis to begin the function call.";
+  if (expression_end && scope == YYSYMBOL_FOR && has[YYSYMBOL_COLON])
+    return "Invalid 'for' expression: The collection expression must be followed by a colon "
+           "(\":\") and the result expression.";
   if (expression_end && scope == YYSYMBOL_FOR && (has[YYSYMBOL_RBRACK] || has[YYSYMBOL_RBRACE]))
     return "Invalid 'for' expression: Extra characters after the end of the 'for' expression.";
   if (expression_end) {
