@@ -148,7 +148,34 @@ size_t pcl__value_extra(const pcl_value *v) {
   return 0;
 }
 
-void pcl__value_free(pcl_value *v) {
+/* Freeing is iterative so that a deeply nested value cannot overflow the C
+ * stack: while one free is in progress, a child whose count drops to zero
+ * (pcl_release calls back into pcl__value_free) is pushed here instead of
+ * being freed by a nested call, and the outermost call drains the stack.
+ * Most values fit the inline slots; a wider or deeper one spills to a heap
+ * array that is released when the drain ends. */
+#define FREE_INLINE 64
+static pcl_value *free_inline[FREE_INLINE]; /* The first pending values. */
+static pcl_value **free_stack = free_inline; /* Pending values to free. */
+static size_t free_n;                        /* Entries used. */
+static size_t free_cap = FREE_INLINE;        /* Entries allocated. */
+static bool freeing;                         /* Whether a drain is running. */
+
+static void free_push(pcl_value *v) {
+  if (free_n == free_cap) {
+    free_cap *= 2;
+    if (free_stack == free_inline) {
+      free_stack = pcl_xmalloc(free_cap * sizeof *free_stack);
+      memcpy(free_stack, free_inline, sizeof free_inline);
+    } else {
+      free_stack = pcl_xrealloc(free_stack, free_cap * sizeof *free_stack);
+    }
+  }
+  free_stack[free_n++] = v;
+}
+
+/* Drops v's references to its children, then frees v's block. */
+static void free_one(pcl_value *v) {
   switch ((pcl_kind)v->kind) {
   case PCL_T_LIST:
   case PCL_T_SET:
@@ -184,6 +211,24 @@ void pcl__value_free(pcl_value *v) {
   live_values--;
   live_bytes -= sizeof(pcl_value) + pcl__value_extra(v);
   free(v);
+}
+
+void pcl__value_free(pcl_value *v) {
+  if (freeing) {
+    free_push(v);
+    return;
+  }
+  freeing = true;
+  free_one(v);
+  while (free_n > 0) {
+    free_one(free_stack[--free_n]);
+  }
+  if (free_stack != free_inline) {
+    free(free_stack);
+    free_stack = free_inline;
+    free_cap = FREE_INLINE;
+  }
+  freeing = false;
 }
 
 const char *pcl_kind_name(pcl_kind k) {
