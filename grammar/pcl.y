@@ -994,6 +994,18 @@ static const char *classify(pcl_parse_ctx *ctx, yysymbol_kind_t la, const bool *
                             const yypcontext_t *yyctx) {
   yysymbol_kind_t opener = innermost_opener(yyctx, true);
   yysymbol_kind_t scope = innermost_opener(yyctx, false);
+  yysymbol_kind_t last = YY_ACCESSING_SYMBOL(*yyctx->yyssp);
+  if (last == YYSYMBOL_DCOLON)
+    return "Missing function name: Function scope resolution symbol :: must be followed by a "
+           "function name in this scope.";
+  if (last == YYSYMBOL_D_FOR)
+    return "Invalid 'for' directive: For directive requires a variable name after 'for'.";
+  if (last == YYSYMBOL_FOR)
+    return la == YYSYMBOL_COMMA || la == YYSYMBOL_DOT || la == YYSYMBOL_LBRACK
+               ? "Invalid 'for' expression: For expression requires a variable name after "
+                 "'for'. To use a variable named \"for\" as an element, write it as \"(for)\"."
+               : "Invalid 'for' expression: For expression requires a variable name after "
+                 "'for'.";
   switch (la) {
   case YYSYMBOL_D_ELSE:
     if (has[YYSYMBOL_D_ENDFOR])
