@@ -623,7 +623,22 @@ static void emb_invoke_or_call(emb *e, const pcl_invoke_request *req, bool is_ca
   p->data = data;
   bool hang = false;
   const char *what = is_call ? "call" : "invoke";
-  if (e->cmocks.call) {
+  if (!is_call && strcmp(token, "pulumi:pulumi:getResource") == 0) {
+    /* The engine's own function: the state of a registered resource, which
+     * SDKs use to hydrate a resource reference. */
+    pcl_value *u = pcl_map_get_cstr(args, "urn");
+    rec *r = u && pcl_kind_of(u) == PCL_T_STRING ? find_rec(e, pcl_str_data(u)) : NULL;
+    if (r == NULL || r->outputs == NULL) {
+      p->err = pcl_error_new("getResource: unknown resource '%s'",
+                             u && pcl_kind_of(u) == PCL_T_STRING ? pcl_str_data(u) : "?");
+    } else {
+      pcl_mapbuf mb = PCL_MAPBUF_INIT;
+      pcl_mapbuf_put_cstr(&mb, "urn", str(r->urn));
+      pcl_mapbuf_put_cstr(&mb, "id", pcl_retain(r->id ? r->id : pcl_null()));
+      pcl_mapbuf_put_cstr(&mb, "state", pcl_retain(r->outputs));
+      p->result = pcl_mapbuf_finish(&mb);
+    }
+  } else if (e->cmocks.call) {
     pcl_error *err = NULL;
     const char *outer = call_provider;
     call_provider = provider;

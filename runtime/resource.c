@@ -512,6 +512,218 @@ static void reg_fail(reg *r, pcl_error *err, bool name_it) {
   pcl_future_reject_take(r->result, err);
 }
 
+/* Returns whether v holds a resource reference (RESOURCE) at any depth. */
+static bool has_refs(const pcl_value *v) {
+  switch (pcl_kind_of(v)) {
+  case PCL_T_RESOURCE:
+    return true;
+  case PCL_T_SECRET:
+    return has_refs(pcl_secret_inner(v));
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    for (size_t i = 0; i < pcl_len(v); i++) {
+      if (has_refs(pcl_list_at(v, i))) {
+        return true;
+      }
+    }
+    return false;
+  case PCL_T_MAP:
+    for (size_t i = 0; i < pcl_len(v); i++) {
+      if (has_refs(pcl_map_val_at(v, i))) {
+        return true;
+      }
+    }
+    return false;
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+  case PCL_T_UNKNOWN:
+  case PCL_T_EVENTUAL:
+    return false;
+  }
+  return false;
+}
+
+/* Puts the URN (a STRING) of every resource reference of v in mb. */
+static void collect_refs(const pcl_value *v, pcl_mapbuf *mb) {
+  switch (pcl_kind_of(v)) {
+  case PCL_T_RESOURCE:
+    pcl_mapbuf_put_take(mb, pcl_retain(pcl_resource_urn(v)), pcl_null());
+    return;
+  case PCL_T_SECRET:
+    collect_refs(pcl_secret_inner(v), mb);
+    return;
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    for (size_t i = 0; i < pcl_len(v); i++) {
+      collect_refs(pcl_list_at(v, i), mb);
+    }
+    return;
+  case PCL_T_MAP:
+    for (size_t i = 0; i < pcl_len(v); i++) {
+      collect_refs(pcl_map_val_at(v, i), mb);
+    }
+    return;
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+  case PCL_T_UNKNOWN:
+  case PCL_T_EVENTUAL:
+    return;
+  }
+}
+
+/* Returns v (borrowed) with every resource reference whose URN objs maps
+ * to a resource object replaced by that object (owned result). */
+static pcl_value *hydrate(pcl_value *v, pcl_value *objs) {
+  switch (pcl_kind_of(v)) {
+  case PCL_T_RESOURCE: {
+    pcl_value *u = pcl_resource_urn(v);
+    pcl_value *o = pcl_map_get(objs, pcl_str_data(u), pcl_str_len(u));
+    return pcl_retain(o && pcl_kind_of(o) == PCL_T_MAP ? o : v);
+  }
+  case PCL_T_SECRET: {
+    pcl_value *in = hydrate(pcl_secret_inner(v), objs);
+    pcl_value *w = pcl_secret_new(in);
+    pcl_release(in);
+    return w;
+  }
+  case PCL_T_LIST:
+  case PCL_T_SET: {
+    pcl_value *l = pcl_list_new(pcl_len(v));
+    for (size_t i = 0; i < pcl_len(v); i++) {
+      pcl_list_init_take(l, i, hydrate(pcl_list_at(v, i), objs));
+    }
+    return l;
+  }
+  case PCL_T_MAP: {
+    pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    for (size_t i = 0; i < pcl_len(v); i++) {
+      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(v, i)),
+                          hydrate(pcl_map_val_at(v, i), objs));
+    }
+    return pcl_mapbuf_finish(&mb);
+  }
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+  case PCL_T_UNKNOWN:
+  case PCL_T_EVENTUAL:
+    break;
+  }
+  return pcl_retain(v);
+}
+
+/* Resolves r's future with its object: the outputs (resource references
+ * replaced by the objects of hydrated, when not NULL) plus urn, id, __name
+ * and __type; frees r. */
+static void reg_resolve(reg *r, const char *urn, pcl_value *id, pcl_value *outputs,
+                        pcl_value *hydrated) {
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < pcl_len(outputs); i++) {
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(outputs, i)),
+                        hydrated ? hydrate(pcl_map_val_at(outputs, i), hydrated)
+                                 : pcl_retain(pcl_map_val_at(outputs, i)));
+  }
+  pcl_mapbuf_put_take(&mb, &k_urn, pcl__str_fast(urn));
+  pcl_mapbuf_put_take(&mb, &k_id, pcl_retain(id ? id : pcl_null()));
+  pcl_mapbuf_put_take(&mb, &k_name, pcl__str_fast(r->name));
+  pcl_mapbuf_put_take(&mb, &k_type, pcl__str_fast(r->decl->type));
+  pcl_value *obj = pcl_mapbuf_finish(&mb);
+  pcl_deps *d = pcl_deps_one(urn);
+  pcl_future_resolve(r->result, obj, 0, d);
+  pcl_deps_release(d);
+  pcl_release(obj);
+  reg_free(r);
+}
+
+/* A registration whose outputs hold resource references, waiting for the
+ * engine to hydrate them (pulumi:pulumi:getResource), as an SDK
+ * rehydrates a reference into a resource object with its outputs. */
+typedef struct hydration {
+  reg *r;            /* The registration. */
+  char *urn;         /* Its URN (owned). */
+  pcl_value *id;     /* Its id (owned). */
+  pcl_value *outputs; /* Its outputs (owned). */
+  pcl_value *objs;   /* MAP URN -> null, then the object once hydrated (owned). */
+  size_t waiting;    /* getResource answers still to come. */
+} hydration;
+
+/* Returns the resource object of a getResource answer {urn, id, state}
+ * (owned), or NULL when it is not one: the state plus urn, id, __name and
+ * __type, the name and type taken from the URN. */
+static pcl_value *ref_object(pcl_value *res) {
+  pcl_value *urn = res ? pcl_map_get_cstr(res, "urn") : NULL;
+  pcl_value *state = res ? pcl_map_get_cstr(res, "state") : NULL;
+  pcl_value *id = res ? pcl_map_get_cstr(res, "id") : NULL;
+  if (urn == NULL || pcl_kind_of(urn) != PCL_T_STRING || state == NULL ||
+      pcl_kind_of(state) != PCL_T_MAP) {
+    return NULL;
+  }
+  /* urn:pulumi:<stack>::<project>::<parent types$>type::name */
+  const char *u = pcl_str_data(urn);
+  const char *last = NULL;
+  for (const char *p = strstr(u, "::"); p; p = strstr(p + 2, "::")) {
+    last = p;
+  }
+  const char *tstart = last;
+  while (tstart && tstart > u && !(tstart[-1] == ':' && tstart - 1 > u && tstart[-2] == ':') &&
+         tstart[-1] != '$') {
+    tstart--;
+  }
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < pcl_len(state); i++) {
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(state, i)),
+                        pcl_retain(pcl_map_val_at(state, i)));
+  }
+  pcl_mapbuf_put_take(&mb, &k_urn, pcl_retain(urn));
+  pcl_mapbuf_put_take(&mb, &k_id, pcl_retain(id ? id : pcl_null()));
+  pcl_mapbuf_put_take(&mb, &k_name, pcl_str_new_lossy(last ? last + 2 : "", last ? strlen(last + 2) : 0));
+  pcl_mapbuf_put_take(&mb, &k_type, pcl_str_new_lossy(tstart ? tstart : "",
+                                                      tstart ? (size_t)(last - tstart) : 0));
+  return pcl_mapbuf_finish(&mb);
+}
+
+static void hydrated_one(void *data, pcl_value *result, const pcl_error *err) {
+  hydration *h = data;
+  h->r->run->inflight--;
+  /* A reference the engine cannot hydrate stays a reference. */
+  pcl_value *obj = err ? NULL : ref_object(result);
+  if (obj) {
+    pcl_value *u = pcl_map_get_cstr(obj, "urn");
+    pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    for (size_t i = 0; i < pcl_len(h->objs); i++) {
+      bool same = pcl_equal(pcl_map_key_at(h->objs, i), u);
+      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(h->objs, i)),
+                          pcl_retain(same ? obj : pcl_map_val_at(h->objs, i)));
+    }
+    pcl_release(h->objs);
+    h->objs = pcl_mapbuf_finish(&mb);
+    pcl_release(obj);
+  }
+  if (--h->waiting > 0) {
+    return;
+  }
+  reg_resolve(h->r, h->urn, h->id, h->outputs, h->objs);
+  free(h->urn);
+  pcl_release(h->id);
+  pcl_release(h->outputs);
+  pcl_release(h->objs);
+  free(h);
+}
+
 static void reg_done(void *data, const pcl_resource_result *res, const pcl_error *err) {
   reg *r = data;
   pcl_run *run = r->run;
@@ -535,21 +747,28 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
   rr->retain = r->retain;
   rr->providers = r->providers;
   r->providers = NULL;
-  pcl_mapbuf mb = PCL_MAPBUF_INIT;
-  for (size_t i = 0; i < pcl_len(res->outputs); i++) {
-    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(res->outputs, i)),
-                        pcl_retain(pcl_map_val_at(res->outputs, i)));
+  if (!has_refs(res->outputs)) {
+    reg_resolve(r, res->urn, res->id, res->outputs, NULL);
+    return;
   }
-  pcl_mapbuf_put_take(&mb, &k_urn, pcl__str_fast(res->urn));
-  pcl_mapbuf_put_take(&mb, &k_id, pcl_retain(res->id ? res->id : pcl_null()));
-  pcl_mapbuf_put_take(&mb, &k_name, pcl__str_fast(r->name));
-  pcl_mapbuf_put_take(&mb, &k_type, pcl__str_fast(r->decl->type));
-  pcl_value *obj = pcl_mapbuf_finish(&mb);
-  pcl_deps *d = pcl_deps_one(res->urn);
-  pcl_future_resolve(r->result, obj, 0, d);
-  pcl_deps_release(d);
-  pcl_release(obj);
-  reg_free(r);
+  hydration *h = pcl_xcalloc(1, sizeof *h);
+  h->r = r;
+  h->urn = pcl_xstrdup(res->urn);
+  h->id = pcl_retain(res->id);
+  h->outputs = pcl_retain(res->outputs);
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  collect_refs(res->outputs, &mb);
+  h->objs = pcl_mapbuf_finish(&mb);
+  h->waiting = pcl_len(h->objs);
+  for (size_t i = 0, n = pcl_len(h->objs); i < n; i++) {
+    pcl_mapbuf ab = PCL_MAPBUF_INIT;
+    pcl_mapbuf_put_cstr(&ab, "urn", pcl_retain(pcl_map_key_at(h->objs, i)));
+    pcl_value *args = pcl_mapbuf_finish(&ab);
+    pcl_invoke_request req = {.token = "pulumi:pulumi:getResource", .args = args};
+    run->inflight++;
+    run->engine->ops->invoke(run->engine, &req, hydrated_one, h);
+    pcl_release(args);
+  }
 }
 
 /* Slots of a registration's waitset after the inputs: options, then id. */

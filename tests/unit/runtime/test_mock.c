@@ -199,6 +199,76 @@ static void test_invoke_provider(void) {
   rc_free(&r);
 }
 
+/* A resource reference in a resource's outputs is hydrated through the
+ * engine's pulumi:pulumi:getResource into the referenced resource's object,
+ * so the program reads its outputs; the state keeps the reference. */
+static bool ref_new_resource(void *data, const pcl_mock_resource_args *args, pcl_value **id,
+                             pcl_value **state, pcl_error **err) {
+  (void)data;
+  (void)id;
+  if (strcmp(args->name, "holder") == 0) {
+    /* The engine sees the target input as a reference. */
+    pcl_value *target = pcl_map_get_cstr(args->inputs, "target");
+    if (target == NULL || pcl_kind_of(target) != PCL_T_RESOURCE) {
+      *err = pcl_error_new("holder: target is not a resource reference");
+      return false;
+    }
+    pcl_value *urn = pcl_resource_urn(target);
+    pcl_value *tid = pcl_resource_id(target);
+    pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    pcl_mapbuf_put_cstr(&mb, "ref", pcl_resource_new(urn, tid, NULL));
+    *state = pcl_mapbuf_finish(&mb);
+  }
+  return true;
+}
+
+static void ref_start(pcl_run *run) {
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "value", pcl_str_from_cstr("v1"));
+  pcl_value *in = pcl_mapbuf_finish(&mb);
+  pcl_future *target = pcl_register_resource(run, &res_decl, "target", in, NULL);
+  pcl_mapbuf hb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&hb, "target", pcl_future_to_value(target));
+  pcl_value *hin = pcl_mapbuf_finish(&hb);
+  pcl_future *holder = pcl_register_resource(run, &res_decl, "holder", hin, NULL);
+  pcl_future *ref = pcl_future_attr(holder, "ref");
+  pcl_future *value = pcl_future_attr(ref, "value");
+  pcl_value *rv = pcl_future_to_value(ref);
+  pcl_value *vv = pcl_future_to_value(value);
+  pcl_export(run, "ref", rv);
+  pcl_export(run, "value", vv);
+  pcl_release(rv);
+  pcl_release(vv);
+  pcl_release(in);
+  pcl_release(hin);
+  pcl_future_release(target);
+  pcl_future_release(holder);
+  pcl_future_release(ref);
+  pcl_future_release(value);
+}
+
+static const pcl_program ref_prog = {"refprog", NULL, 0, ref_start};
+
+static void test_ref_hydration(void) {
+  pcl_mocks m = {ref_new_resource, NULL, NULL};
+  pcl_main_set_mocks(&m);
+  rc_result r = rc_run(&ref_prog, "--snapshot", "ref-snap.json", NULL);
+  pcl_main_set_mocks(NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.err, "");
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"value\": \"v1\""));
+  /* Exported, the hydrated object is a reference again. */
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"ref\": {\n    \"resource_ref\": {\n      \"id\": "
+                                       "\"target_id\",\n      \"urn\": "
+                                       "\"urn:pulumi:dev::refprog::test:index:Thing::target\""));
+  char *snap = rc_slurp("ref-snap.json");
+  CU_ASSERT(snap && strstr(snap, "pulumi:providers:pulumi::default\""));
+  CU_ASSERT(snap && strstr(snap, "\"ref\": {\n          \"resource_ref\""));
+  free(snap);
+  remove("ref-snap.json");
+  rc_free(&r);
+}
+
 static void test_json_mocks(void) {
   rc_write("mocks-ok.json",
            "{\"resources\": {\"test:index:Thing\": {\"outputs\": {\"extra\": 12345678901234567890123}},"
@@ -334,4 +404,5 @@ void register_mock_tests(void) {
   CU_add_test(s, "JSON mock failures and hangs", test_json_failures);
   CU_add_test(s, "deferred answers from C mocks", test_deferred_mocks);
   CU_add_test(s, "invokes see the provider the engine chose", test_invoke_provider);
+  CU_add_test(s, "resource references in outputs are hydrated", test_ref_hydration);
 }
