@@ -328,8 +328,9 @@ const ty *ty_splat_item(ty_ctx *c, const ty *src);
  * const(int) for an integral value of any size (`42`, `1.0`, `1e3`, `1e40`),
  * else const(number) (the nearest double); negate folds a unary minus into
  * the literal.  Returns NULL if text is not an HCL number literal, if a
- * non-integral value overflows a double, or if an integral value would have
- * more than about 100000 digits (decimal exponent above 100000). */
+ * non-integral value overflows a double or underflows to 0 (`1e-400`), or
+ * if an integral value would have more than about 100000 digits (decimal
+ * exponent above 100000). */
 const ty *ty_number_literal(ty_ctx *c, const char *text, bool negate);
 /* Types a binary operation (§10 with D3) on operands of types lhs and rhs:
  * returns the result type (lifted over the operands) and stores in *lhs_param

@@ -6,7 +6,6 @@
  * const(int) with its GMP value, anything else const(number) with the
  * nearest double.  Type expressions accept exactly the names and
  * constructors of §13 and report anything else with the node's span. */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,9 +101,11 @@ const ty *ty_number_literal(ty_ctx *c, const char *text, bool negate) {
       mpz_neg(m, m);
     result = ty_const_int(c, m);
   } else {
-    errno = 0;
+    /* m is not zero here, so a value that rounds to 0 has underflowed: it is
+       refused like one that overflows, rather than silently becoming 0.  A
+       subnormal result is still the nearest double and is kept. */
     double v = strtod(text, NULL);
-    if (isfinite(v))
+    if (isfinite(v) && v != 0)
       result = ty_const_number(c, negate ? -v : v);
   }
   mpz_clear(m);

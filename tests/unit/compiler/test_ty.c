@@ -1123,7 +1123,15 @@ static void test_number_literals(void) {
   CU_ASSERT_PTR_EQUAL(lit("1e-3"), T("const(number 0.001)"));
   CU_ASSERT_PTR_EQUAL(lit("1.5"), T("const(number 1.5)"));
   CU_ASSERT_PTR_EQUAL(ty_number_literal(C, "2.5", true), T("const(number -2.5)"));
-  CU_ASSERT_PTR_EQUAL(lit("1e-9999"), T("const(number 0)"));
+  /* A value too small for a double is refused, not rounded to 0; the
+     smallest subnormal is still a value. */
+  CU_ASSERT_PTR_NULL(lit("1e-9999"));
+  CU_ASSERT_PTR_NULL(lit("1e-400"));
+  CU_ASSERT_PTR_NULL(ty_number_literal(C, "2e-324", true));
+  const ty *tiny = lit("5e-324");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(tiny);
+  CU_ASSERT_TRUE(tiny->cnst.number > 0);
+  CU_ASSERT_PTR_EQUAL(lit("0e-400"), T("const(int 0)"));
   /* A huge exponent gives a huge exact int; too huge is refused. */
   const ty *big = lit("1e1000");
   CU_ASSERT_PTR_NOT_NULL_FATAL(big);
