@@ -100,7 +100,8 @@ void pcl_number_format(pcl_strbuf *b, double d) {
     return;
   }
   if (d == 0) {
-    pcl_strbuf_append_char(b, '0');
+    /* The reference (big.Float.Text('f', -1)) keeps the sign of zero. */
+    pcl_strbuf_append_cstr(b, signbit(d) ? "-0" : "0");
     return;
   }
   if (d < 0) {
@@ -388,9 +389,6 @@ static pcl_value *number_op(op o, const pcl_value *a, const pcl_value *b, pcl_er
   if (o == OP_MOD && isinf(y) && !isinf(x)) {
     return pcl_number_new(pcl_num_to_double(a));
   }
-  if (a->kind != b->kind && !isinf(x) && !isinf(y) && !(o == OP_DIV && y == 0)) {
-    return pcl_number_new(mixed_exact(o, a, b));
-  }
   const char *why = NULL;
   switch (o) {
   case OP_ADD:
@@ -413,6 +411,12 @@ static pcl_value *number_op(op o, const pcl_value *a, const pcl_value *b, pcl_er
     r = fmod(x, y);
     why = "can't compute the remainder of infinity";
     break;
+  }
+  if (a->kind != b->kind && !isinf(x) && !isinf(y) && !(o == OP_DIV && y == 0)) {
+    /* The exact result rounded once; an exact zero takes the sign that the
+     * double operation gives it (-1.5 * 0 is -0, as in the reference). */
+    double exact = mixed_exact(o, a, b);
+    return pcl_number_new(exact != 0 ? exact : copysign(0.0, r));
   }
   if (isnan(r)) {
     *err = pcl_error_new("%s", why);

@@ -469,7 +469,8 @@ pcl_value *pcl_convert_to_bool(const pcl_value *v, pcl_error **err);
 /* -- Formatting. */
 
 /* Appends the shortest decimal that reads back as d, without exponent
- * ("1000000000000000000000", "0.0000001"); infinities as "+Inf"/"-Inf". */
+ * ("1000000000000000000000", "0.0000001"); negative zero as "-0" (as the
+ * reference prints it); infinities as "+Inf"/"-Inf". */
 void pcl_number_format(pcl_strbuf *b, double d);
 /* Appends an INT's exact decimal digits. */
 void pcl_int_format(pcl_strbuf *b, const pcl_value *v);

@@ -59,6 +59,10 @@ static void test_encode_basic(void) {
   pcl_value *empty = pcl_list_of(NULL, 0);
   CHECK_JSON(empty, PCL_JSON_PRETTY, "[]");
   pcl_release(empty);
+  /* Negative zero is written "-0", as Go writes it. */
+  pcl_value *negz = pcl_number_new(-0.0);
+  CHECK_JSON(negz, 0, "-0");
+  pcl_release(negz);
 
   /* The JSON string value that toJSON returns. */
   pcl_error *err = NULL;

@@ -34,6 +34,7 @@ static void check_fmt(double d, const char *want) {
 
 static void test_formatting(void) {
   check_fmt(0.0, "0");
+  check_fmt(-0.0, "-0");
   check_fmt(1.0, "1");
   check_fmt(-2.5, "-2.5");
   check_fmt(0.1, "0.1");
@@ -83,6 +84,12 @@ static void test_arithmetic(void) {
               "0.25");
   CHECK_VALUE(binop(pcl_op_mod, pcl_number_new(7.5), pcl_int_new(2), &err), PCL_T_NUMBER, "1.5");
   CHECK_VALUE(binop(pcl_op_mod, pcl_number_new(-7.5), pcl_int_new(2), &err), PCL_T_NUMBER, "-1.5");
+  /* Negative zero keeps its sign, in mixed arithmetic too. */
+  CHECK_VALUE(binop(pcl_op_mul, pcl_number_new(-1.5), pcl_int_new(0), &err), PCL_T_NUMBER, "-0");
+  CHECK_VALUE(binop(pcl_op_mul, pcl_int_new(0), pcl_number_new(-1.5), &err), PCL_T_NUMBER, "-0");
+  CHECK_VALUE(binop(pcl_op_add, pcl_number_new(-0.0), pcl_int_new(0), &err), PCL_T_NUMBER, "0");
+  CHECK_VALUE(binop(pcl_op_div, pcl_int_new(0), pcl_number_new(-2.0), &err), PCL_T_NUMBER, "-0");
+  CHECK_VALUE(binop(pcl_op_mul, pcl_number_new(-1.5), pcl_number_new(0.0), &err), PCL_T_NUMBER, "-0");
   CHECK_VALUE(binop(pcl_op_div, pcl_int_new(1), pcl_number_new(0.0), &err), PCL_T_NUMBER, "+Inf");
   CHECK_VALUE(binop(pcl_op_div, pcl_int_new(-1), pcl_number_new(0.0), &err), PCL_T_NUMBER, "-Inf");
   /* x % 0 (a number zero) is x, as in the reference. */
