@@ -6,6 +6,7 @@
  * string keeps its bytes, NUL-terminated, in the value's own block; the
  * length is explicit, so a string may contain NUL.  Strings compare by
  * bytes; length counts extended grapheme clusters. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
@@ -166,26 +167,34 @@ size_t pcl_str_graphemes(const pcl_value *v) {
 
 void pcl_strbuf_init(pcl_strbuf *b) { *b = (pcl_strbuf)PCL_STRBUF_INIT; }
 
-/* Makes room for n more bytes plus the terminating NUL. */
-static void reserve(pcl_strbuf *b, size_t n) {
-  if (b->len + n + 1 <= b->cap) {
-    return;
+/* Makes room for n more bytes plus the terminating NUL and returns b->data,
+ * which is then never NULL (an unallocated buffer has cap 0, so it always
+ * allocates here).  A size that does not fit size_t aborts as exhaustion. */
+static char *reserve(pcl_strbuf *b, size_t n) {
+  if (n >= SIZE_MAX - b->len) {
+    fprintf(stderr, "pcl: out of memory growing a string to more than %zu bytes\n", b->len);
+    abort();
+  }
+  size_t need = b->len + n + 1;
+  if (need <= b->cap && b->data != NULL) {
+    return b->data;
   }
   size_t cap = b->cap ? b->cap : 32;
-  while (cap < b->len + n + 1) {
-    cap *= 2;
+  while (cap < need) {
+    cap = cap <= SIZE_MAX / 2 ? 2 * cap : need;
   }
   b->data = pcl_xrealloc(b->data, cap);
   b->cap = cap;
+  return b->data;
 }
 
 void pcl_strbuf_append(pcl_strbuf *b, const char *s, size_t n) {
-  reserve(b, n);
+  char *data = reserve(b, n);
   if (n > 0) {
-    memcpy(b->data + b->len, s, n);
+    memcpy(data + b->len, s, n);
   }
   b->len += n;
-  b->data[b->len] = '\0';
+  data[b->len] = '\0';
 }
 
 void pcl_strbuf_append_cstr(pcl_strbuf *b, const char *s) { pcl_strbuf_append(b, s, strlen(s)); }
@@ -199,8 +208,8 @@ void pcl_strbuf_appendf(pcl_strbuf *b, const char *fmt, ...) {
   int n = vsnprintf(NULL, 0, fmt, copy);
   va_end(copy);
   if (n > 0) {
-    reserve(b, (size_t)n);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    char *data = reserve(b, (size_t)n);
+    vsnprintf(data + b->len, (size_t)n + 1, fmt, ap);
     b->len += (size_t)n;
   }
   va_end(ap);
