@@ -303,7 +303,22 @@ static pcl_value *strict(const ctx *c, uint32_t x, pcl_value **v, size_t n);
 static pcl_value *strict_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
   lift *l = data;
   ctx c = {l->f, l->e};
-  (void)err;
+  /* The apply resolved the top of every operand (an unknown one arrives as
+   * pcl_unknown() only with PCL_APPLY_UNKNOWNS, and must not be waited for
+   * again); an operand read deeply may still hold futures further in. */
+  bool again = false;
+  for (size_t i = 0; i < n && !again; i++) {
+    pcl_kind k = pcl_kind_of(args[i]);
+    again = k == PCL_T_EVENTUAL || k == PCL_T_SECRET ||
+            (deep_operand(&c, l->x, i) && has_eventual(args[i]));
+  }
+  if (!again) {
+    pcl_value *r = compute(&c, l->x, args, n, err);
+    if (r == NULL) {
+      locate(&c, l->x, *err);
+    }
+    return r;
+  }
   pcl_value **v = pcl_xmalloc((n ? n : 1) * sizeof *v);
   for (size_t i = 0; i < n; i++) {
     v[i] = pcl_retain(args[i]);
@@ -333,7 +348,11 @@ static pcl_value *strict(const ctx *c, uint32_t x, pcl_value **v, size_t n) {
   for (size_t i = 0; i < n; i++) {
     fs[i] = wait_future(v[i], deep_operand(c, x, i));
   }
-  pcl_future *r = pcl_apply(fs, n, strict_cb, lift_new(c, x), lift_free, 0);
+  const pcl_expr *e = X(c, x);
+  unsigned flags = e->op == PCL_X_BINARY && (e->sub == PCL_XB_AND || e->sub == PCL_XB_OR)
+                       ? PCL_APPLY_UNKNOWNS
+                       : 0;
+  pcl_future *r = pcl_apply(fs, n, strict_cb, lift_new(c, x), lift_free, flags);
   for (size_t i = 0; i < n; i++) {
     pcl_future_release(fs[i]);
     pcl_release(v[i]);
@@ -443,13 +462,23 @@ static bool want_bool(const pcl_value *v, const char *what, pcl_error **err) {
 static pcl_value *binary(uint16_t op, pcl_value *a, pcl_value *b, pcl_error **err) {
   switch (op) {
   case PCL_XB_OR:
-  case PCL_XB_AND:
-    if (!want_bool(a, "an operand of a logical operator", err) ||
-        !want_bool(b, "an operand of a logical operator", err)) {
+  case PCL_XB_AND: {
+    /* The side that decides the result wins over an unknown other side:
+       false && unknown is false, true || unknown is true (types.md 10). */
+    bool ua = pcl_kind_of(a) == PCL_T_UNKNOWN, ub = pcl_kind_of(b) == PCL_T_UNKNOWN;
+    if ((!ua && !want_bool(a, "an operand of a logical operator", err)) ||
+        (!ub && !want_bool(b, "an operand of a logical operator", err))) {
       return NULL;
     }
-    return op == PCL_XB_OR ? pcl_bool(pcl_bool_get(a) || pcl_bool_get(b))
-                           : pcl_bool(pcl_bool_get(a) && pcl_bool_get(b));
+    bool decider = op == PCL_XB_OR;
+    if ((!ua && pcl_bool_get(a) == decider) || (!ub && pcl_bool_get(b) == decider)) {
+      return pcl_bool(decider);
+    }
+    if (ua || ub) {
+      return pcl_unknown();
+    }
+    return pcl_bool(!decider);
+  }
   case PCL_XB_EQ:
     return pcl_op_eq(a, b);
   case PCL_XB_NE:
