@@ -16,3 +16,6 @@ nested = names["${a.value}"]
 count = length([a.value, b.value])
 cond = a.value ? secretName : "none"
 forOver = [for x in [a.value, b.value] : !x]
+# Nested applies: an apply's result feeds an outer apply.
+nestedApply = "<${length([a.value, b.value]) + 1}>"
+indexByOutput = names[a.value ? "true" : "false"]
