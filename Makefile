@@ -198,6 +198,9 @@ check-symbols: $(BUILD)/libpclrt.a
 # seeds it with every golden .pp file and runs it for FUZZ_SECONDS; findings
 # land in $(BUILD)/fuzz/artifacts/.
 FUZZ_SECONDS ?= 60
+# Seconds one input may take before libFuzzer reports a hang; raise it on a
+# loaded machine, where the wall clock also counts time spent descheduled.
+FUZZ_TIMEOUT ?= 5
 FUZZ_CC ?= clang
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_CFLAGS := $(STD) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -223,7 +226,7 @@ fuzz: $(FUZZ_DIR)/fuzz_parse
 	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds $(FUZZ_DIR)/artifacts
 	@find tests/golden -type f -name '*.pp' | while read -r f; do \
 	  cp "$$f" "$(FUZZ_DIR)/seeds/$$(echo "$$f" | tr / _)"; done
-	$(FUZZ_DIR)/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 \
+	$(FUZZ_DIR)/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=$(FUZZ_TIMEOUT) \
 	  -dict=tests/fuzz/pcl.dict -artifact_prefix=$(FUZZ_DIR)/artifacts/ \
 	  -print_final_stats=1 $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
 
