@@ -802,14 +802,20 @@ static void reg_send(waitset *w) {
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   pcl_deps **prop = pcl_xmalloc((n ? n : 1) * sizeof *prop);
   pcl_deps *deps = NULL;
+  size_t m = 0; /* Inputs sent: a null input is left out, as SDKs do. */
   for (size_t i = 0; i < n; i++) {
     pcl_value *v = wire_value(w->f[i]);
-    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(r->inputs, i)), collapse(v));
-    pcl_release(v);
-    prop[i] = pcl_deps_retain(pcl_future_deps(w->f[i]));
-    pcl_deps *u = pcl_deps_union(deps, prop[i]);
+    const pcl_deps *d = pcl_future_deps(w->f[i]);
+    pcl_deps *u = pcl_deps_union(deps, d);
     pcl_deps_release(deps);
     deps = u;
+    if (pcl_kind_of(v) == PCL_T_NULL) {
+      pcl_release(v);
+      continue;
+    }
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(r->inputs, i)), collapse(v));
+    pcl_release(v);
+    prop[m++] = pcl_deps_retain(d);
   }
   pcl_value *inputs = pcl_mapbuf_finish(&mb);
   pcl_error *err = NULL;
@@ -852,7 +858,7 @@ static void reg_send(waitset *w) {
   if (err) {
     pcl_release(deleted);
     pcl_release(inputs);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < m; i++) {
       pcl_deps_release(prop[i]);
     }
     free(prop);
@@ -941,7 +947,7 @@ static void reg_send(waitset *w) {
   pcl_release(id);
   pcl_release(inputs);
   pcl_release(options);
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < m; i++) {
     pcl_deps_release(prop[i]);
   }
   free(prop);

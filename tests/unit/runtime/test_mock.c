@@ -269,6 +269,43 @@ static void test_ref_hydration(void) {
   rc_free(&r);
 }
 
+/* A null input is left out of the registration, its dependencies kept in
+ * the resource's. */
+static void null_start(pcl_run *run) {
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "value", pcl_str_from_cstr("v"));
+  pcl_value *in = pcl_mapbuf_finish(&mb);
+  pcl_future *first = pcl_register_resource(run, &res_decl, "first", in, NULL);
+  pcl_future *missing = pcl_future_attr(first, "missing");
+  pcl_mapbuf nb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&nb, "gone", pcl_future_to_value(missing));
+  pcl_mapbuf_put_cstr(&nb, "kept", pcl_int_new(1));
+  pcl_mapbuf_put_cstr(&nb, "plain", pcl_null());
+  pcl_value *nin = pcl_mapbuf_finish(&nb);
+  pcl_future *second = pcl_register_resource(run, &res_decl, "second", nin, NULL);
+  pcl_release(in);
+  pcl_release(nin);
+  pcl_future_release(first);
+  pcl_future_release(missing);
+  pcl_future_release(second);
+}
+
+static const pcl_program null_prog = {"nullprog", NULL, 0, null_start};
+
+static void test_null_inputs(void) {
+  rc_result r = rc_run(&null_prog, "--snapshot", "null-snap.json", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  char *snap = rc_slurp("null-snap.json");
+  const char *second = snap ? strstr(snap, "test:index:Thing::second\"") : NULL;
+  CU_ASSERT(second && strstr(second, "\"inputs\": {\n        \"kept\": 1\n      }"));
+  CU_ASSERT(second && strstr(second, "\"dependencies\": [\n        "
+                                     "\"urn:pulumi:dev::nullprog::test:index:Thing::first\""));
+  CU_ASSERT(second && strstr(second, "\"propertyDependencies\": {\n        \"kept\": []\n      }"));
+  free(snap);
+  remove("null-snap.json");
+  rc_free(&r);
+}
+
 static void test_json_mocks(void) {
   rc_write("mocks-ok.json",
            "{\"resources\": {\"test:index:Thing\": {\"outputs\": {\"extra\": 12345678901234567890123}},"
@@ -405,4 +442,5 @@ void register_mock_tests(void) {
   CU_add_test(s, "deferred answers from C mocks", test_deferred_mocks);
   CU_add_test(s, "invokes see the provider the engine chose", test_invoke_provider);
   CU_add_test(s, "resource references in outputs are hydrated", test_ref_hydration);
+  CU_add_test(s, "null inputs are left out", test_null_inputs);
 }
