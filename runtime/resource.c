@@ -488,10 +488,12 @@ typedef struct reg {
   pcl_value *providers;          /* Providers map for children (owned) or NULL. */
   const char *bad_inputs;        /* Kind name of inputs that were not a MAP. */
   signed char protect, retain;   /* Effective inherited flags. */
+  pcl_value *elided_secrets;     /* Preview: additionalSecretOutputs (LIST, owned), or NULL. */
 } reg;
 
 static void reg_free(reg *r) {
   pcl_release(r->providers);
+  pcl_release(r->elided_secrets);
   pcl_future_release(r->result);
   pcl_release(r->inputs);
   free(r->name);
@@ -636,6 +638,14 @@ static void reg_resolve(reg *r, const char *urn, pcl_value *id, pcl_value *outpu
     pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(outputs, i)),
                         hydrated ? hydrate(pcl_map_val_at(outputs, i), hydrated)
                                  : pcl_retain(pcl_map_val_at(outputs, i)));
+  }
+  /* In a preview, a secret output the provider left out (it is unknown
+   * yet) reads as a secret unknown. */
+  for (size_t i = 0; r->elided_secrets && i < pcl_len(r->elided_secrets); i++) {
+    pcl_value *k = pcl_list_at(r->elided_secrets, i);
+    if (pcl_map_get(outputs, pcl_str_data(k), pcl_str_len(k)) == NULL) {
+      pcl_mapbuf_put_take(&mb, pcl_retain(k), pcl_secret_new(pcl_unknown()));
+    }
   }
   pcl_mapbuf_put_take(&mb, &k_urn, pcl__str_fast(urn));
   pcl_mapbuf_put_take(&mb, &k_id, pcl_retain(id ? id : pcl_null()));
@@ -878,6 +888,9 @@ static void reg_send(waitset *w) {
   OPT(k_hide, opt_paths(opts, "hideDiffs"));
   OPT(k_roc, opt_strings(opts, "replaceOnChanges"));
   OPT(k_aso, opt_strings(opts, "additionalSecretOutputs"));
+  if (run->preview && !r->read && r->decl->kind == PCL_RES_CUSTOM && pcl_len(vals[k - 1])) {
+    r->elided_secrets = pcl_retain(vals[k - 1]);
+  }
   OPT(k_timeouts, timeouts);
   pcl_value *imp = opts ? pcl_map_get_cstr(opts, "import") : NULL;
   OPT(k_import, pcl_retain(imp && pcl_kind_of(imp) == PCL_T_STRING ? imp : &empty_str));

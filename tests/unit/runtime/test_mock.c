@@ -306,6 +306,41 @@ static void test_null_inputs(void) {
   rc_free(&r);
 }
 
+/* In a preview, an additional secret output the provider left out reads as
+ * a secret unknown; a plain one it left out is absent. */
+static void elided_start(pcl_run *run) {
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "value", pcl_int_new(1));
+  pcl_value *in = pcl_mapbuf_finish(&mb);
+  pcl_mapbuf ob = PCL_MAPBUF_INIT;
+  pcl_value *name = pcl_str_from_cstr("hidden");
+  pcl_mapbuf_put_cstr(&ob, "additionalSecretOutputs", pcl_list_of(&name, 1));
+  pcl_value *opts = pcl_mapbuf_finish(&ob);
+  pcl_future *res = pcl_register_resource(run, &res_decl, "res", in, opts);
+  pcl_future *hidden = pcl_future_attr(res, "hidden");
+  pcl_value *hv = pcl_future_to_value(hidden);
+  pcl_export(run, "hidden", hv);
+  pcl_release(hv);
+  pcl_release(name);
+  pcl_release(in);
+  pcl_release(opts);
+  pcl_future_release(res);
+  pcl_future_release(hidden);
+}
+
+static const pcl_program elided_prog = {"elided", NULL, 0, elided_start};
+
+static void test_elided_secret_outputs(void) {
+  rc_result r = rc_run(&elided_prog, "--preview", "--show-secrets", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"hidden\": {\n    \"secret\": {\n      \"unknown\": true"));
+  rc_free(&r);
+  r = rc_run(&elided_prog, "--show-secrets", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"hidden\": null"));
+  rc_free(&r);
+}
+
 static void test_json_mocks(void) {
   rc_write("mocks-ok.json",
            "{\"resources\": {\"test:index:Thing\": {\"outputs\": {\"extra\": 12345678901234567890123}},"
@@ -443,4 +478,6 @@ void register_mock_tests(void) {
   CU_add_test(s, "invokes see the provider the engine chose", test_invoke_provider);
   CU_add_test(s, "resource references in outputs are hydrated", test_ref_hydration);
   CU_add_test(s, "null inputs are left out", test_null_inputs);
+  CU_add_test(s, "secret outputs left out in a preview are secret unknowns",
+              test_elided_secret_outputs);
 }
