@@ -354,7 +354,8 @@ pcl_value *pcl_list_of(pcl_value *const *items, size_t n);
 /* Returns the list of items[0..n), stealing each item. */
 pcl_value *pcl_list_of_take(pcl_value *const *items, size_t n);
 /* Returns the set of items[0..n) (each retained), sorted by pcl_compare,
- * duplicates (pcl_equal) removed. */
+ * duplicates (pcl_equal) removed.  No item may hold an EVENTUAL value
+ * anywhere (that aborts): eventual values order only by address. */
 pcl_value *pcl_set_of(pcl_value *const *items, size_t n);
 /* Like pcl_set_of, stealing each item. */
 pcl_value *pcl_set_of_take(pcl_value *const *items, size_t n);
@@ -426,7 +427,9 @@ pcl_value *pcl_strip_secrets(pcl_value *v);
  * collections element-wise, no conversion between kinds (1 != "1"). */
 bool pcl_equal(const pcl_value *a, const pcl_value *b);
 /* Returns <0, 0 or >0: a total order consistent with pcl_equal (kinds in
- * enum order, with INT and NUMBER compared together by exact value). */
+ * enum order, with INT and NUMBER compared together by exact value).
+ * EVENTUAL values compare by identity, an order that depends on addresses
+ * and so must not reach output. */
 int pcl_compare(const pcl_value *a, const pcl_value *b);
 
 /* Arithmetic on two operands converted to numbers first ("1" + 2 is 3).

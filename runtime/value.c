@@ -314,8 +314,58 @@ static int cmp_map_items(const void *pa, const void *pb) {
   return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
-/* Builds a set; take says whether the caller's references are stolen. */
+/* Returns whether v holds an EVENTUAL value anywhere. */
+static bool holds_eventual(const pcl_value *v) {
+  switch ((pcl_kind)v->kind) {
+  case PCL_T_EVENTUAL:
+    return true;
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    for (size_t i = 0; i < v->u.list.n; i++) {
+      if (holds_eventual(v->u.list.items[i])) {
+        return true;
+      }
+    }
+    return false;
+  case PCL_T_MAP:
+    for (size_t i = 0; i < v->u.map.n; i++) {
+      if (holds_eventual(v->u.map.vals[i])) {
+        return true;
+      }
+    }
+    return false;
+  case PCL_T_SECRET:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+    return holds_eventual(v->u.ref.a);
+  case PCL_T_RESOURCE:
+    return holds_eventual(v->u.ref.a) || holds_eventual(v->u.ref.b) ||
+           holds_eventual(v->u.ref.c);
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_UNKNOWN:
+    return false;
+  }
+  return false;
+}
+
+/* Builds a set; take says whether the caller's references are stolen.  An
+ * eventual value has no content to order by, only its address, and a set
+ * ordered by addresses would reach the output in a different order on every
+ * run (D6), so an element holding one is a programming error and aborts.
+ * Generated code never builds such a set: it awaits eventual values before
+ * it computes with them. */
 static pcl_value *set_build(pcl_value *const *items, size_t n, bool take) {
+  for (size_t i = 0; i < n; i++) {
+    if (holds_eventual(items[i])) {
+      fprintf(stderr, "pcl: internal error: a set element holds an eventual value, "
+                      "which has no deterministic order\n");
+      abort();
+    }
+  }
   sort_item *tmp = pcl_xmalloc(n * sizeof *tmp);
   for (size_t i = 0; i < n; i++) {
     tmp[i].v = items[i];
@@ -699,7 +749,8 @@ int pcl_compare(const pcl_value *a, const pcl_value *b) {
     }
     return pcl_compare(a->u.ref.a, b->u.ref.a);
   case PCL_T_EVENTUAL:
-    /* Eventual values have no content yet; only identity orders them. */
+    /* Eventual values have no content yet; only identity orders them.  That
+     * order depends on addresses, so sets may not hold eventual values. */
     if (a->u.ev.ptr == b->u.ev.ptr) {
       return 0;
     }

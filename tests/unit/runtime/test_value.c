@@ -4,8 +4,11 @@
  * deep equality and ordering, the reference/asset/archive/secret/eventual
  * kinds, errors and printable forms. */
 #include <CUnit/CUnit.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "pcl.h"
 #include "value_check.h"
@@ -289,6 +292,28 @@ static void test_other_kinds(void) {
   LEAK_END;
 }
 
+/* A set may not hold an eventual value, whose only order is its address:
+ * building one aborts with a message (checked in a child process). */
+static void test_set_of_eventual_aborts(void) {
+  fflush(NULL);
+  pid_t pid = fork();
+  CU_ASSERT_FATAL(pid >= 0);
+  if (pid == 0) {
+    if (freopen("/dev/null", "w", stderr) == NULL) {
+      _exit(2);
+    }
+    fake_refs = 1;
+    pcl_value *ev = pcl_eventual_new_take(&fake_refs, &fake_ops);
+    pcl_value *nested = pcl_list_of(&ev, 1);
+    pcl_value *items[] = {pcl_int_new(1), nested};
+    pcl_release(pcl_set_of(items, 2));
+    _exit(0);
+  }
+  int status = 0;
+  CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+  CU_ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+}
+
 /* Releasing a value frees its children without recursion: a list nested a
  * million deep (far beyond what the C stack holds as nested calls, above all
  * under AddressSanitizer) and a wide map of lists are freed, and the live
@@ -370,6 +395,7 @@ void register_value_tests(void) {
   CU_add_test(s, "equality and order", test_equality_and_order);
   CU_add_test(s, "resource, asset, archive, secret, eventual", test_other_kinds);
   CU_add_test(s, "deep release", test_deep_release);
+  CU_add_test(s, "sets cannot hold eventual values", test_set_of_eventual_aborts);
   CU_add_test(s, "errors", test_errors);
   CU_add_test(s, "repr", test_repr);
 }
