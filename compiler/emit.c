@@ -380,8 +380,9 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
         comp = ++ncomps;
       }
       break;
-    case BND_PULUMI:
     case BND_HOOK:
+      break;
+    case BND_PULUMI:
       continue;
     }
     count++;

@@ -941,7 +941,7 @@ ir_module *lower_program(lower_ctx *L, const bnd_program *p) {
   size_t count = 0;
   for (size_t i = 0; i < p->count; i++) {
     const bnd_node *b = p->order[i];
-    if (b->kind == BND_PULUMI || b->kind == BND_HOOK)
+    if (b->kind == BND_PULUMI)
       continue;
     w.pos[b->index] = (uint32_t)count++;
   }
@@ -953,8 +953,15 @@ ir_module *lower_program(lower_ctx *L, const bnd_program *p) {
     ir_node *n;
     switch (b->kind) {
     case BND_PULUMI:
-    case BND_HOOK:
       continue;
+    case BND_HOOK:
+      /* A hook is referenced by name from the `hooks` option; the runtime
+         does not run hooks, so its value is that name. */
+      n = &m->nodes[k++];
+      n->b = b;
+      n->value = mk_string(&w, NULL, b->logical_name, strlen(b->logical_name));
+      n->value->span = b->span;
+      break;
     case BND_LOCAL:
       n = &m->nodes[k++];
       n->b = b;
