@@ -101,6 +101,35 @@ static void test_asset_hashes(void) {
   }
 }
 
+/* A file archive is hashed over the file's bytes; directories, remote
+ * archives and asset maps carry no hash. */
+static void test_archive_hashes(void) {
+  FILE *f = fopen("archive-test.tar", "wb");
+  fputs("the asset contents", f);
+  fclose(f);
+  pcl_value *path = pcl_str_from_cstr("archive-test.tar");
+  pcl_value *fa = pcl_archive_new(PCL_ARCHIVE_FILE, path);
+  char *t = enc(fa, false);
+  CU_ASSERT_STRING_EQUAL(t, "{\"archive\":{\"hash\":\"70577d90d7d5e094513e114ab32d343a62fe8af"
+                            "bc917dc81656b1a6ee663bd74\",\"path\":\"archive-test.tar\"}}");
+  free(t);
+  remove("archive-test.tar");
+  pcl_value *dir = pcl_str_from_cstr(".");
+  pcl_value *da = pcl_archive_new(PCL_ARCHIVE_FILE, dir);
+  t = enc(da, false);
+  CU_ASSERT_STRING_EQUAL(t, "{\"archive\":{\"path\":\".\"}}");
+  free(t);
+  pcl_value *uri = pcl_str_from_cstr("https://example.com/a.tgz");
+  pcl_value *ra = pcl_archive_new(PCL_ARCHIVE_REMOTE, uri);
+  t = enc(ra, false);
+  CU_ASSERT_STRING_EQUAL(t, "{\"archive\":{\"uri\":\"https://example.com/a.tgz\"}}");
+  free(t);
+  pcl_value *all[] = {path, fa, dir, da, uri, ra};
+  for (size_t i = 0; i < 6; i++) {
+    pcl_release(all[i]);
+  }
+}
+
 static void test_pretty(void) {
   pcl_value *v = decode_text("{\"b\": [], \"a\": {\"x\": [1]}, \"c\": {}}");
   pcl_strbuf b = PCL_STRBUF_INIT;
@@ -131,5 +160,6 @@ void register_snapshot_tests(void) {
   CU_add_test(s, "value encoding and decoding", test_encode);
   CU_add_test(s, "pretty printing", test_pretty);
   CU_add_test(s, "asset hashes", test_asset_hashes);
+  CU_add_test(s, "archive hashes", test_archive_hashes);
   CU_add_test(s, "durations", test_durations);
 }
