@@ -2112,8 +2112,8 @@ static const ty *typedef_ty(schema_set *s, schema_typedef *d, bool input) {
   const ty *in = ty_object_declare(c, object_identity(s, d->pkg, d->token, "$input"), true);
   d->ty_plain = plain;
   d->ty_input = in;
-  if (!in->object.defined && !in->origin)
-    ((ty *)in)->origin = plain; /* ty.h has no setter yet. */
+  if (!in->object.defined)
+    ty_object_set_origin(in, plain);
   ty_prop *props = ARENA_NEW_ARRAY(s->arena, ty_prop, d->nprops ? d->nprops : 1);
   for (int shape = 0; shape < 2; shape++) {
     const ty *obj = shape ? in : plain;

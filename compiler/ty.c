@@ -518,6 +518,16 @@ void ty_object_define(ty_ctx *c, const ty *obj, size_t n, const ty_prop *props) 
   t->object.defined = true;
 }
 
+void ty_object_set_origin(const ty *input, const ty *origin) {
+  if (input->kind != TY_OBJECT || !input->object.token || origin->kind != TY_OBJECT ||
+      !origin->object.token)
+    ice("ty_object_set_origin on a type that is not a named object");
+  if (input->origin && input->origin != origin)
+    ice("named object %s is already the input form of %s", input->object.token,
+        input->origin->object.token);
+  ((ty *)input)->origin = origin;
+}
+
 const ty *ty_object_get(const ty *t, const char *name) {
   if (t->kind != TY_OBJECT)
     return NULL;
@@ -917,7 +927,7 @@ static const ty *rewrite_named(ty_ctx *c, const ty *t, rewrite_mode mode) {
   if (!fresh)
     return d;
   if (mode == INPUT_TYPE)
-    d->origin = t;
+    ty_object_set_origin(d, t);
   ty_prop *props = xmalloc((t->object.count ? t->object.count : 1) * sizeof *props);
   for (size_t i = 0; i < t->object.count; i++) {
     props[i].name = t->object.props[i].name;

@@ -74,7 +74,7 @@ struct ty {
   const unsigned char *key; /* Identity key bytes (internal). */
   size_t key_len;           /* Length of key (internal). */
   unsigned flags;           /* TYF_* facts cached at construction (internal). */
-  const ty *origin;         /* Named object this one is the InputType of (internal). */
+  const ty *origin;         /* Named object this one is the InputType of (ty_object_set_origin). */
   union {
     /* TY_LIST, TY_MAP, TY_SET, TY_OUTPUT, TY_PROMISE: the element type. */
     const ty *elem;
@@ -183,6 +183,11 @@ const ty *ty_object_declare(ty_ctx *c, const char *token, bool strict);
 /* Gives a declared named object its properties (copied, sorted; duplicates
  * as in ty_object); the object must not be defined already. */
 void ty_object_define(ty_ctx *c, const ty *obj, size_t n, const ty_prop *props);
+/* Records that the named object input is the InputType of the named object
+ * origin (both interned types), so that resolving the outputs of input
+ * gives origin back; setting the same origin again is allowed, another one
+ * is an internal error. */
+void ty_object_set_origin(const ty *input, const ty *origin);
 /* Returns the property type of name in object t, or NULL if absent. */
 const ty *ty_object_get(const ty *t, const char *name);
 /* Returns the canonical union of the n types (§1.1); n == 0 gives none. */

@@ -1226,6 +1226,18 @@ static void test_named_objects(void) {
   CU_ASSERT_EQUAL(ty_conversion(C, in, node), TY_CONV_SAFE);
   CU_ASSERT_EQUAL(ty_conversion(C, in, ty_output(C, node)), TY_CONV_SAFE);
   CU_ASSERT_PTR_EQUAL(ty_resolve_outputs(C, in), node);
+  /* An input shape declared by hand (as the schema loader does) and given
+     its origin is what ty_input and ty_resolve_outputs map between. */
+  const ty *shape = ty_object_declare(C, "test:index:Shape", true);
+  const ty *shape_in = ty_object_declare(C, "test:index:Shape$input", true);
+  ty_object_set_origin(shape_in, shape);
+  ty_object_set_origin(shape_in, shape);
+  ty_prop sprops[] = {{"a", T("int")}};
+  ty_object_define(C, shape, 1, sprops);
+  ty_prop siprops[] = {{"a", T("union(int, output(int))")}};
+  ty_object_define(C, shape_in, 1, siprops);
+  CU_ASSERT_PTR_EQUAL(ty_resolve_outputs(C, shape_in), shape);
+  CU_ASSERT_PTR_EQUAL(ty_input(C, shape), ty_union2(C, shape_in, ty_output(C, shape_in)));
   /* A schema type with eventual properties resolves to a derived type. */
   const ty *res = ty_object_declare(C, "test:index:Res", true);
   ty_prop rprops[] = {{"id", T("output(id)")}, {"self", ty_optional(C, res)}};
