@@ -1209,8 +1209,20 @@ static bnd_expr *call_builtin(bind_ctx *c, const bind_scope *s, const ast_node *
   call.arg_spans = spans;
   call.span = n->span;
   call.expand_final = e->call.expand_final;
+  call.params = ARENA_NEW_ARRAY(c->arena, const ty *, e->call.nargs + 1);
   const ty *t = funcs_check_call(c->ty, c->diag, fn, &call);
   if (!t) {
+    return poison(c, e);
+  }
+  /* funcs accepts unsafe conversions; a fractional literal passed where
+     only an int fits (`range(1.5)`) can never convert. */
+  bool ok = true;
+  for (size_t i = 0; i < e->call.nargs; i++) {
+    if (call.params[i]) {
+      ok = check_int_literal(c, e->call.args[i], call.params[i]) && ok;
+    }
+  }
+  if (!ok) {
     return poison(c, e);
   }
   e->type = t;

@@ -190,16 +190,17 @@ typedef struct sig {
 
 /* The arguments after expanding a final `xs...`. */
 typedef struct args {
-  size_t n;
-  const ty **t;
+  size_t n;           /* Number of arguments after expansion. */
+  const ty **t;       /* Their types. */
   const pcl_span *sp; /* One span per argument (expanded ones share one). */
+  bool expanded;      /* The final written argument was expanded. */
 } args;
 
 /* Expands the final argument of f(xs...) (types.md §11 rule 2): a tuple
  * into one argument per element, a list or set into one argument of its
  * element type; other types stay as they are. */
 static args expand(ty_ctx *c, const funcs_call *call) {
-  args a = {call->nargs, NULL, call->arg_spans};
+  args a = {call->nargs, NULL, call->arg_spans, false};
   size_t extra = 0;
   const ty *last = call->nargs ? call->args[call->nargs - 1] : NULL;
   bool tuple = false, coll = false;
@@ -211,13 +212,14 @@ static args expand(ty_ctx *c, const funcs_call *call) {
     else if (coll)
       extra = 1;
   }
-  size_t n = tuple || coll ? call->nargs - 1 + extra : call->nargs;
+  a.expanded = tuple || coll;
+  size_t n = a.expanded ? call->nargs - 1 + extra : call->nargs;
   a.n = n;
   a.t = arena_alloc(c->arena, sizeof *a.t * (n ? n : 1));
   pcl_span *sp = arena_alloc(c->arena, sizeof *sp * (n ? n : 1));
   size_t k = 0;
   for (size_t i = 0; i < call->nargs; i++) {
-    if (i == call->nargs - 1 && (tuple || coll)) {
+    if (i == call->nargs - 1 && a.expanded) {
       for (size_t j = 0; j < extra; j++) {
         a.t[k] = tuple ? last->elems.items[j] : last->elem;
         sp[k++] = call->arg_spans[i];
@@ -465,6 +467,8 @@ const ty *funcs_check_call(ty_ctx *c, diag_list *d, const funcs_builtin *fn,
   const row *r = &rows[fn->id];
   if (fn->form == FUNCS_INTRINSIC)
     ice("%s is bound by the checker, not by funcs_check_call", fn->name);
+  for (size_t i = 0; call->params && i < call->nargs; i++)
+    call->params[i] = NULL;
   args a = expand(c, call);
   sig s = {{NULL, NULL, NULL}, NULL, NULL};
   for (size_t i = 0; i < fn->nparams; i++) {
@@ -499,6 +503,11 @@ const ty *funcs_check_call(ty_ctx *c, diag_list *d, const funcs_builtin *fn,
   }
   if (!ok)
     return NULL;
+  /* Written arguments before an expanded one map one to one onto the
+     expanded list. */
+  size_t direct = a.expanded ? call->nargs - 1 : call->nargs;
+  for (size_t i = 0; call->params && i < direct; i++)
+    call->params[i] = params[i];
   switch (fn->lift) {
   case FUNCS_LIFT_GENERAL:
   case FUNCS_LIFT_FIRST:

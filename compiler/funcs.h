@@ -120,6 +120,11 @@ typedef struct funcs_call {
   const pcl_span *arg_spans; /* Their spans (borrowed). */
   pcl_span span;             /* The whole call, for arity errors. */
   bool expand_final;         /* `f(xs...)`: expand the last argument. */
+  /* Where to store, for each argument as written, the parameter type it was
+     checked against (before InputType), or NULL for a final argument that
+     was expanded and for arguments of the special forms; NULL when the
+     caller does not want them, else an array of nargs entries (borrowed). */
+  const ty **params;
 } funcs_call;
 
 /* Returns the builtin called name, or NULL if there is none (the checker
@@ -128,7 +133,10 @@ const funcs_builtin *funcs_lookup(const char *name);
 /* Returns the builtin with the given id. */
 const funcs_builtin *funcs_get(funcs_id id);
 /* Types a call of fn (not an intrinsic): reports every problem to d and
- * returns NULL after an error, else the call's type (owned by c). */
+ * returns NULL after an error, else the call's type (owned by c), and fills
+ * call->params when it is not NULL.  An argument that converts only unsafely
+ * is accepted here; the caller knows whether it is a literal that can never
+ * convert (a fractional number passed as an int). */
 const ty *funcs_check_call(ty_ctx *c, diag_list *d, const funcs_builtin *fn,
                            const funcs_call *call);
 

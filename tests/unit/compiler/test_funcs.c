@@ -74,7 +74,7 @@ static const char *vcall(env *e, bool expand, const char *name, size_t n, va_lis
     args[k] = va_arg(ap, const ty *);
     spans[k] = (pcl_span){0, (uint32_t)(2 + 3 * k), (uint32_t)(3 + 3 * k)};
   }
-  funcs_call call = {n, args, spans, {0, 0, 13}, expand};
+  funcs_call call = {n, args, spans, {0, 0, 13}, expand, NULL};
   const ty *t = funcs_check_call(&e->ty, &e->diags, fn, &call);
   const char *out;
   if (t) {
@@ -373,19 +373,43 @@ static void test_locations(void) {
   const funcs_builtin *fn = funcs_lookup("join");
   const ty *args[3] = {e.ls, e.ls, e.s};
   pcl_span spans[3] = {{0, 2, 3}, {0, 5, 6}, {0, 8, 9}};
-  funcs_call bad_arg = {2, args, spans, {0, 0, 13}, false};
+  funcs_call bad_arg = {2, args, spans, {0, 0, 13}, false, NULL};
   CU_ASSERT_PTR_NULL(funcs_check_call(&e.ty, &e.diags, fn, &bad_arg));
   CU_ASSERT_PTR_NOT_NULL_FATAL(e.diags.head);
   CU_ASSERT_EQUAL(e.diags.head->span.start, 2);
-  funcs_call too_many = {3, (const ty *[]){e.s, e.ls, e.s}, spans, {0, 0, 13}, false};
+  funcs_call too_many = {3, (const ty *[]){e.s, e.ls, e.s}, spans, {0, 0, 13}, false, NULL};
   CU_ASSERT_PTR_NULL(funcs_check_call(&e.ty, &e.diags, fn, &too_many));
   CU_ASSERT_PTR_NOT_NULL_FATAL(e.diags.tail);
   CU_ASSERT_EQUAL(e.diags.tail->span.start, 8);
-  funcs_call missing = {1, (const ty *[]){e.s}, spans, {0, 0, 13}, false};
+  funcs_call missing = {1, (const ty *[]){e.s}, spans, {0, 0, 13}, false, NULL};
   CU_ASSERT_PTR_NULL(funcs_check_call(&e.ty, &e.diags, fn, &missing));
   CU_ASSERT_EQUAL(e.diags.tail->span.start, 0);
   CU_ASSERT_EQUAL(e.diags.tail->span.end, 13);
   CU_ASSERT_EQUAL(e.diags.errors, 3);
+  env_close(&e);
+}
+
+/* The parameter type of each written argument is reported to the caller,
+   except for an expanded final argument. */
+static void test_parameter_types(void) {
+  env e;
+  env_open(&e);
+  const ty *got[3] = {e.s, e.s, e.s};
+  funcs_call range = {2, (const ty *[]){e.c25, e.c1}, (pcl_span[]){{0, 2, 3}, {0, 5, 6}},
+                      {0, 0, 13}, false, got};
+  CU_ASSERT_PTR_NOT_NULL(funcs_check_call(&e.ty, &e.diags, funcs_lookup("range"), &range));
+  CU_ASSERT_PTR_EQUAL(got[0], e.i);
+  CU_ASSERT_PTR_EQUAL(got[1], ty_optional(&e.ty, e.i));
+  const ty *ints = ty_list(&e.ty, e.i);
+  funcs_call spread = {2, (const ty *[]){e.i, ints}, (pcl_span[]){{0, 2, 3}, {0, 5, 6}},
+                       {0, 0, 13}, true, got};
+  CU_ASSERT_PTR_NOT_NULL(funcs_check_call(&e.ty, &e.diags, funcs_lookup("max"), &spread));
+  CU_ASSERT_PTR_EQUAL(got[0], e.i);
+  CU_ASSERT_PTR_NULL(got[1]);
+  funcs_call special = {1, (const ty *[]){e.s}, (pcl_span[]){{0, 2, 3}}, {0, 0, 13}, false, got};
+  CU_ASSERT_PTR_NOT_NULL(funcs_check_call(&e.ty, &e.diags, funcs_lookup("can"), &special));
+  CU_ASSERT_PTR_NULL(got[0]);
+  CU_ASSERT_EQUAL(e.diags.errors, 0);
   env_close(&e);
 }
 
@@ -398,4 +422,5 @@ void register_funcs_tests(void) {
   CU_add_test(s, "assets, secrets, stack information", test_assets_secrets_info);
   CU_add_test(s, "special forms", test_special_forms);
   CU_add_test(s, "locations", test_locations);
+  CU_add_test(s, "parameter types of arguments", test_parameter_types);
 }

@@ -1,0 +1,5 @@
+a = range(1.5)
+b = range(0, -2.5)
+c = element([1, 2], 0.5)
+d = range(2.0)
+e = max(1, 2.5)
