@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "builtins_internal.h"
+#include "pcl_internal.h"
 
 bool pcl__b_fail_take(pcl__bcall *c, pcl_error *e) {
   if (c->failed) {
@@ -188,42 +189,9 @@ const char *pcl__b_type_name(const pcl_value *v) {
   return pcl_kind_name(pcl_kind_of(v));
 }
 
-bool pcl__b_has_unknown(const pcl_value *v) {
-  switch (pcl_kind_of(v)) {
-  case PCL_T_UNKNOWN:
-    return true;
-  case PCL_T_SECRET:
-    return pcl__b_has_unknown(pcl_secret_inner(v));
-  case PCL_T_LIST:
-  case PCL_T_SET:
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      if (pcl__b_has_unknown(pcl_list_at(v, i))) {
-        return true;
-      }
-    }
-    return false;
-  case PCL_T_MAP:
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      if (pcl__b_has_unknown(pcl_map_val_at(v, i))) {
-        return true;
-      }
-    }
-    return false;
-  case PCL_T_RESOURCE:
-    return pcl_kind_of(pcl_resource_id(v)) == PCL_T_UNKNOWN;
-  case PCL_T_ASSET:
-  case PCL_T_ARCHIVE:
-    return pcl__b_has_unknown(pcl_asset_payload(v));
-  case PCL_T_NULL:
-  case PCL_T_BOOL:
-  case PCL_T_INT:
-  case PCL_T_NUMBER:
-  case PCL_T_STRING:
-  case PCL_T_EVENTUAL:
-    return false;
-  }
-  return false;
-}
+static bool is_unknown(const pcl_value *v) { return pcl_kind_of(v) == PCL_T_UNKNOWN; }
+
+bool pcl__b_has_unknown(const pcl_value *v) { return pcl__value_any(v, is_unknown); }
 
 pcl_value *pcl__b_finish(pcl__bcall *c, pcl_value *result) {
   if (c->failed) {

@@ -1,6 +1,7 @@
 /* pcl_internal.h: declarations shared by the value-layer modules of
- * libpclrt (value.c, bigint.c, number.c, str.c, json.c, error.c) and not part
- * of the public interface.
+ * libpclrt (value.c, bigint.c, number.c, str.c, json.c, error.c), and used
+ * by the built-ins (builtins_*.c) for what they need of the value layer's
+ * internals; not part of the public interface.
  *
  * Every non-static name here starts with pcl__.  Heap values are allocated
  * with pcl__value_alloc, which counts live values and bytes; the payload of
@@ -44,6 +45,12 @@ pcl_value *pcl__int_from_double(double d);
  * Inf, +Inf, -Inf and inf.  Returns NULL when the syntax is wrong (no error),
  * and sets *too_long when the syntax is right but the int is too long. */
 pcl_value *pcl__parse_number(const char *text, size_t len, bool allow_inf, bool *too_long);
+
+/* Returns whether hit is true of v or of any value inside it (list, set and
+ * map elements, secret, asset and archive payloads, resource fields; never
+ * inside an EVENTUAL's object).  Walks with an explicit stack, so any depth
+ * is safe. */
+bool pcl__value_any(const pcl_value *v, bool (*hit)(const pcl_value *));
 
 /* Returns whether s[0..len) is pure ASCII. */
 bool pcl__is_ascii(const char *s, size_t len);

@@ -314,43 +314,7 @@ static int cmp_map_items(const void *pa, const void *pb) {
   return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
-/* Returns whether v holds an EVENTUAL value anywhere. */
-static bool holds_eventual(const pcl_value *v) {
-  switch ((pcl_kind)v->kind) {
-  case PCL_T_EVENTUAL:
-    return true;
-  case PCL_T_LIST:
-  case PCL_T_SET:
-    for (size_t i = 0; i < v->u.list.n; i++) {
-      if (holds_eventual(v->u.list.items[i])) {
-        return true;
-      }
-    }
-    return false;
-  case PCL_T_MAP:
-    for (size_t i = 0; i < v->u.map.n; i++) {
-      if (holds_eventual(v->u.map.vals[i])) {
-        return true;
-      }
-    }
-    return false;
-  case PCL_T_SECRET:
-  case PCL_T_ASSET:
-  case PCL_T_ARCHIVE:
-    return holds_eventual(v->u.ref.a);
-  case PCL_T_RESOURCE:
-    return holds_eventual(v->u.ref.a) || holds_eventual(v->u.ref.b) ||
-           holds_eventual(v->u.ref.c);
-  case PCL_T_NULL:
-  case PCL_T_BOOL:
-  case PCL_T_INT:
-  case PCL_T_NUMBER:
-  case PCL_T_STRING:
-  case PCL_T_UNKNOWN:
-    return false;
-  }
-  return false;
-}
+static bool is_eventual(const pcl_value *v) { return v->kind == PCL_T_EVENTUAL; }
 
 /* Builds a set; take says whether the caller's references are stolen.  An
  * eventual value has no content to order by, only its address, and a set
@@ -360,7 +324,7 @@ static bool holds_eventual(const pcl_value *v) {
  * it computes with them. */
 static pcl_value *set_build(pcl_value *const *items, size_t n, bool take) {
   for (size_t i = 0; i < n; i++) {
-    if (holds_eventual(items[i])) {
+    if (pcl__value_any(items[i], is_eventual)) {
       fprintf(stderr, "pcl: internal error: a set element holds an eventual value, "
                       "which has no deterministic order\n");
       abort();
@@ -544,77 +508,90 @@ pcl_value *pcl_eventual_new_take(void *ptr, const pcl_eventual_ops *ops) {
   return v;
 }
 
-bool pcl_is_wholly_known(const pcl_value *v) {
-  switch ((pcl_kind)v->kind) {
-  case PCL_T_UNKNOWN:
-  case PCL_T_EVENTUAL:
-    return false;
-  case PCL_T_LIST:
-  case PCL_T_SET:
-    for (size_t i = 0; i < v->u.list.n; i++) {
-      if (!pcl_is_wholly_known(v->u.list.items[i])) {
-        return false;
-      }
+/* The pending values of a walk: an explicit stack, so that a deeply nested
+ * value cannot overflow the C stack.  Most walks fit the inline slots. */
+typedef struct walk {
+  const pcl_value *inline_slots[32]; /* The first pending values. */
+  const pcl_value **slots;           /* Pending values (inline_slots or heap). */
+  size_t n;                          /* Entries used. */
+  size_t cap;                        /* Entries allocated. */
+} walk;
+
+static void walk_push(walk *w, const pcl_value *v) {
+  if (w->n == w->cap) {
+    w->cap *= 2;
+    if (w->slots == w->inline_slots) {
+      w->slots = pcl_xmalloc(w->cap * sizeof *w->slots);
+      memcpy(w->slots, w->inline_slots, sizeof w->inline_slots);
+    } else {
+      w->slots = pcl_xrealloc(w->slots, w->cap * sizeof *w->slots);
     }
-    return true;
-  case PCL_T_MAP:
-    for (size_t i = 0; i < v->u.map.n; i++) {
-      if (!pcl_is_wholly_known(v->u.map.vals[i])) {
-        return false;
-      }
-    }
-    return true;
-  case PCL_T_SECRET:
-  case PCL_T_ASSET:
-  case PCL_T_ARCHIVE:
-    return pcl_is_wholly_known(v->u.ref.a);
-  case PCL_T_RESOURCE:
-    return pcl_is_wholly_known(v->u.ref.a) && pcl_is_wholly_known(v->u.ref.b) &&
-           pcl_is_wholly_known(v->u.ref.c);
-  case PCL_T_NULL:
-  case PCL_T_BOOL:
-  case PCL_T_INT:
-  case PCL_T_NUMBER:
-  case PCL_T_STRING:
-    return true;
   }
-  return true;
+  w->slots[w->n++] = v;
 }
 
-bool pcl_has_secret(const pcl_value *v) {
-  switch ((pcl_kind)v->kind) {
-  case PCL_T_SECRET:
-    return true;
-  case PCL_T_LIST:
-  case PCL_T_SET:
-    for (size_t i = 0; i < v->u.list.n; i++) {
-      if (pcl_has_secret(v->u.list.items[i])) {
-        return true;
-      }
+bool pcl__value_any(const pcl_value *v, bool (*hit)(const pcl_value *)) {
+  walk w;
+  w.slots = w.inline_slots;
+  w.n = 0;
+  w.cap = sizeof w.inline_slots / sizeof w.inline_slots[0];
+  bool found = false;
+  for (;;) {
+    if (hit(v)) {
+      found = true;
+      break;
     }
-    return false;
-  case PCL_T_MAP:
-    for (size_t i = 0; i < v->u.map.n; i++) {
-      if (pcl_has_secret(v->u.map.vals[i])) {
-        return true;
+    switch ((pcl_kind)v->kind) {
+    case PCL_T_LIST:
+    case PCL_T_SET:
+      for (size_t i = 0; i < v->u.list.n; i++) {
+        walk_push(&w, v->u.list.items[i]);
       }
+      break;
+    case PCL_T_MAP:
+      for (size_t i = 0; i < v->u.map.n; i++) {
+        walk_push(&w, v->u.map.vals[i]);
+      }
+      break;
+    case PCL_T_RESOURCE:
+      walk_push(&w, v->u.ref.b);
+      walk_push(&w, v->u.ref.c);
+      walk_push(&w, v->u.ref.a);
+      break;
+    case PCL_T_SECRET:
+    case PCL_T_ASSET:
+    case PCL_T_ARCHIVE:
+      walk_push(&w, v->u.ref.a);
+      break;
+    case PCL_T_NULL:
+    case PCL_T_BOOL:
+    case PCL_T_INT:
+    case PCL_T_NUMBER:
+    case PCL_T_STRING:
+    case PCL_T_UNKNOWN:
+    case PCL_T_EVENTUAL:
+      break;
     }
-    return false;
-  case PCL_T_ASSET:
-  case PCL_T_ARCHIVE:
-    return pcl_has_secret(v->u.ref.a);
-  case PCL_T_RESOURCE:
-  case PCL_T_NULL:
-  case PCL_T_BOOL:
-  case PCL_T_INT:
-  case PCL_T_NUMBER:
-  case PCL_T_STRING:
-  case PCL_T_UNKNOWN:
-  case PCL_T_EVENTUAL:
-    return false;
+    if (w.n == 0) {
+      break;
+    }
+    v = w.slots[--w.n];
   }
-  return false;
+  if (w.slots != w.inline_slots) {
+    free(w.slots);
+  }
+  return found;
 }
+
+static bool is_not_known(const pcl_value *v) {
+  return v->kind == PCL_T_UNKNOWN || v->kind == PCL_T_EVENTUAL;
+}
+
+static bool is_secret(const pcl_value *v) { return v->kind == PCL_T_SECRET; }
+
+bool pcl_is_wholly_known(const pcl_value *v) { return !pcl__value_any(v, is_not_known); }
+
+bool pcl_has_secret(const pcl_value *v) { return pcl__value_any(v, is_secret); }
 
 pcl_value *pcl_strip_secrets(pcl_value *v) {
   if (!pcl_has_secret(v)) {

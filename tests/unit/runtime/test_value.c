@@ -314,7 +314,7 @@ static void test_set_of_eventual_aborts(void) {
   CU_ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
 }
 
-/* Releasing a value frees its children without recursion: a list nested a
+/* Releasing and searching a value walk it without recursion: a list nested a
  * million deep (far beyond what the C stack holds as nested calls, above all
  * under AddressSanitizer) and a wide map of lists are freed, and the live
  * counters return to where they were. */
@@ -326,6 +326,9 @@ static void test_deep_release(void) {
     v = wrap;
   }
   CU_ASSERT_TRUE(pcl_rt_live_values() > leak_values0 + 1000000 - 1);
+  /* The deep walks use no recursion either. */
+  CU_ASSERT_TRUE(pcl_is_wholly_known(v));
+  CU_ASSERT_FALSE(pcl_has_secret(v));
   pcl_release(v);
   pcl_mapbuf b = PCL_MAPBUF_INIT;
   for (int i = 0; i < 1000; i++) {
@@ -394,7 +397,7 @@ void register_value_tests(void) {
   CU_add_test(s, "sets", test_sets);
   CU_add_test(s, "equality and order", test_equality_and_order);
   CU_add_test(s, "resource, asset, archive, secret, eventual", test_other_kinds);
-  CU_add_test(s, "deep release", test_deep_release);
+  CU_add_test(s, "deep release and walks", test_deep_release);
   CU_add_test(s, "sets cannot hold eventual values", test_set_of_eventual_aborts);
   CU_add_test(s, "errors", test_errors);
   CU_add_test(s, "repr", test_repr);
