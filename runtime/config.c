@@ -210,3 +210,271 @@ pcl_value *pcl_config_parse(const char *key, const char *text, const pcl_type *t
   *err = pcl_error_new("configuration variable '%s': unsupported type", key);
   return NULL;
 }
+
+/* -- requiredVersionRange (blang/semver ranges, as the engine parses them). */
+
+/* A version: major, minor, patch and the pre-release text (may be empty). */
+typedef struct semver {
+  unsigned long long v[3]; /* Major, minor, patch. */
+  char pre[64];            /* Pre-release identifiers, "" when none. */
+} semver;
+
+/* Parses s[0..n) as a version into *out; a "x"/"X"/"*" part (and the parts
+ * after it) sets *wild to its index (3 when none).  False when it is not a
+ * version. */
+static bool semver_parse(const char *s, size_t n, semver *out, int *wild) {
+  memset(out, 0, sizeof *out);
+  *wild = 3;
+  size_t i = 0;
+  for (int part = 0; part < 3; part++) {
+    if (i < n && (s[i] == 'x' || s[i] == 'X' || s[i] == '*')) {
+      *wild = part;
+      i++;
+      while (i < n && s[i] == '.' && i + 1 < n && strchr("xX*", s[i + 1])) {
+        i += 2;
+      }
+      return i == n;
+    }
+    if (i >= n || s[i] < '0' || s[i] > '9') {
+      return false;
+    }
+    unsigned long long x = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9') {
+      x = x * 10 + (unsigned long long)(s[i++] - '0');
+    }
+    out->v[part] = x;
+    if (part < 2) {
+      if (i >= n || s[i] != '.') {
+        return false;
+      }
+      i++;
+    }
+  }
+  if (i < n && s[i] == '-') {
+    size_t j = i + 1;
+    while (j < n && s[j] != '+') {
+      j++;
+    }
+    if (j == i + 1 || j - i - 1 >= sizeof out->pre) {
+      return false;
+    }
+    memcpy(out->pre, s + i + 1, j - i - 1);
+    out->pre[j - i - 1] = 0;
+    i = j;
+  }
+  if (i < n && s[i] == '+') {
+    i = n; /* Build metadata does not take part in comparisons. */
+  }
+  return i == n;
+}
+
+/* Compares two pre-release texts by dot-separated identifiers (numeric
+ * ones numerically and below alphanumeric ones); "" (none) is greatest. */
+static int pre_cmp(const char *a, const char *b) {
+  if (*a == 0 || *b == 0) {
+    return (*a == 0) - (*b == 0);
+  }
+  while (*a && *b) {
+    size_t la = strcspn(a, "."), lb = strcspn(b, ".");
+    bool na = la > 0 && strspn(a, "0123456789") >= la;
+    bool nb = lb > 0 && strspn(b, "0123456789") >= lb;
+    int c;
+    if (na && nb) {
+      c = la != lb ? (la < lb ? -1 : 1) : strncmp(a, b, la);
+    } else if (na != nb) {
+      c = na ? -1 : 1;
+    } else {
+      c = strncmp(a, b, la < lb ? la : lb);
+      if (c == 0 && la != lb) {
+        c = la < lb ? -1 : 1;
+      }
+    }
+    if (c != 0) {
+      return c < 0 ? -1 : 1;
+    }
+    a += la + (a[la] == '.');
+    b += lb + (b[lb] == '.');
+  }
+  return (*a != 0) - (*b != 0);
+}
+
+static int semver_cmp(const semver *a, const semver *b) {
+  for (int i = 0; i < 3; i++) {
+    if (a->v[i] != b->v[i]) {
+      return a->v[i] < b->v[i] ? -1 : 1;
+    }
+  }
+  return pre_cmp(a->pre, b->pre);
+}
+
+/* Returns whether cur satisfies the comparator tok[0..n) ("<op><version>");
+ * *ok is cleared when the comparator does not parse. */
+static bool comparator_holds(const semver *cur, const char *tok, size_t n, bool *ok) {
+  static const char *const ops[] = {">=", "<=", "==", "!=", ">", "<", "="};
+  const char *op = "=";
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+    size_t l = strlen(ops[i]);
+    if (n >= l && strncmp(tok, ops[i], l) == 0) {
+      op = ops[i];
+      tok += l;
+      n -= l;
+      break;
+    }
+  }
+  semver v;
+  int wild;
+  if (!semver_parse(tok, n, &v, &wild) || (wild < 3 && strcmp(op, "!=") == 0)) {
+    *ok = false;
+    return false;
+  }
+  if (wild < 3) {
+    /* A wildcard is the range [lo, hi): 3.x is [3.0.0, 4.0.0), x all. */
+    semver hi = v;
+    bool unbounded = wild == 0;
+    if (!unbounded) {
+      hi.v[wild - 1]++;
+      for (int i = wild; i < 3; i++) {
+        hi.v[i] = 0;
+      }
+    }
+    bool below_lo = semver_cmp(cur, &v) < 0;
+    bool below_hi = unbounded || semver_cmp(cur, &hi) < 0;
+    if (strcmp(op, ">") == 0) {
+      return !below_hi;
+    }
+    if (strcmp(op, ">=") == 0) {
+      return !below_lo;
+    }
+    if (strcmp(op, "<") == 0) {
+      return below_lo;
+    }
+    if (strcmp(op, "<=") == 0) {
+      return below_hi;
+    }
+    return !below_lo && below_hi;
+  }
+  int c = semver_cmp(cur, &v);
+  if (strcmp(op, ">=") == 0) {
+    return c >= 0;
+  }
+  if (strcmp(op, "<=") == 0) {
+    return c <= 0;
+  }
+  if (strcmp(op, ">") == 0) {
+    return c > 0;
+  }
+  if (strcmp(op, "<") == 0) {
+    return c < 0;
+  }
+  if (strcmp(op, "!=") == 0) {
+    return c != 0;
+  }
+  return c == 0;
+}
+
+/* Returns whether version satisfies range; *ok is cleared when the range
+ * does not parse. */
+static bool range_holds(const char *version, const char *range, bool *ok) {
+  semver cur;
+  int wild;
+  *ok = semver_parse(version, strlen(version), &cur, &wild) && wild == 3;
+  bool any = false, seen_alt = false;
+  const char *p = range;
+  while (*ok) {
+    const char *bar = strstr(p, "||");
+    const char *end = bar ? bar : p + strlen(p);
+    bool all = true, seen = false;
+    const char *q = p;
+    while (q < end) {
+      while (q < end && (*q == ' ' || *q == '\t')) {
+        q++;
+      }
+      const char *t = q;
+      while (q < end && *q != ' ' && *q != '\t') {
+        q++;
+      }
+      if (q > t) {
+        seen = true;
+        /* "> 3.0.0": an operator alone takes the next word. */
+        if (strspn(t, "<>=!") == (size_t)(q - t) && q < end) {
+          while (q < end && (*q == ' ' || *q == '\t')) {
+            q++;
+          }
+          while (q < end && *q != ' ' && *q != '\t') {
+            q++;
+          }
+        }
+        char tok[128];
+        size_t k = 0;
+        for (const char *c = t; c < q && k + 1 < sizeof tok; c++) {
+          if (*c != ' ' && *c != '\t') {
+            tok[k++] = *c;
+          }
+        }
+        tok[k] = 0;
+        all = comparator_holds(&cur, tok, k, ok) && all;
+      }
+    }
+    if (!seen) {
+      *ok = false;
+    }
+    any = any || all;
+    seen_alt = true;
+    if (bar == NULL) {
+      break;
+    }
+    p = bar + 2;
+  }
+  return *ok && seen_alt && any;
+}
+
+/* pcl_apply callback of pcl_require_pulumi_version. */
+static pcl_value *check_version(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
+  (void)n;
+  (void)data;
+  pcl_value *r = args[0];
+  while (pcl_kind_of(r) == PCL_T_SECRET) {
+    r = pcl_secret_inner(r);
+  }
+  if (pcl_kind_of(r) != PCL_T_STRING) {
+    *err = pcl_error_new("requiredVersion must be a string");
+    return NULL;
+  }
+  bool ok = true;
+  if (!range_holds(PCL_CLI_VERSION, pcl_str_data(r), &ok)) {
+    *err = ok ? pcl_error_new("Pulumi CLI version %s does not satisfy the version range \"%s\"",
+                              PCL_CLI_VERSION, pcl_str_data(r))
+              : pcl_error_new("failed to parse required version range \"%s\"", pcl_str_data(r));
+    return NULL;
+  }
+  return pcl_null();
+}
+
+/* Fails the run when the check was rejected. */
+static void version_checked(pcl_future *f, void *data) {
+  if (pcl_future_state_of(f) == PCL_FUTURE_REJECTED) {
+    pcl_run_fail(data, pcl_future_error(f));
+  }
+}
+
+pcl_future *pcl_require_pulumi_version(pcl_run *run, pcl_value *range) {
+  if (pcl_kind_of(range) != PCL_T_EVENTUAL && pcl_kind_of(range) != PCL_T_SECRET) {
+    /* A known range is checked at once, before anything is registered. */
+    pcl_error *err = NULL;
+    pcl_value *ok = check_version(&range, 1, NULL, &err);
+    if (ok == NULL) {
+      pcl_run_fail(run, err);
+      pcl_future *f = pcl_future_rejected(err);
+      pcl_future_mark_handled(f);
+      pcl_error_free(err);
+      return f;
+    }
+    return pcl_future_resolved(PCL_OUTPUT, ok, 0, NULL);
+  }
+  pcl_future *in = pcl_future_await_deep(range);
+  pcl_future *res = pcl_apply(&in, 1, check_version, NULL, NULL, 0);
+  pcl_future_release(in);
+  pcl_future_mark_handled(res);
+  pcl_future_then(res, version_checked, run);
+  return res;
+}

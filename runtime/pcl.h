@@ -1047,6 +1047,19 @@ pcl_run *pcl_run_current(void);
  * sending requests and pcl_main exits with status 1. */
 void pcl_run_fail(pcl_run *run, const pcl_error *err);
 
+/* The Pulumi CLI version the embedded engine reports (the conformance
+ * suite's). */
+#define PCL_CLI_VERSION "3.200.0"
+/* Checks the program's pulumi { requiredVersionRange } (a STRING, or a
+ * value holding futures of one) against PCL_CLI_VERSION, as the engine's
+ * RequirePulumiVersion does: ranges like ">=3.0.0 <4.0.0 || =5.1.x"
+ * (comparators = == != > >= < <=, space-separated ones all apply, "||"
+ * between alternatives, "x" wildcards).  Returns the future (owned) of
+ * null; when the version does not satisfy the range, the range is not a
+ * string or does not parse, the future is rejected and the run fails.
+ * pclc calls it before the program registers anything. */
+pcl_future *pcl_require_pulumi_version(pcl_run *run, pcl_value *range);
+
 /* Sends a diagnostic message about the resource urn (may be NULL) to the
  * engine (the embedded engine prints info and above on stderr). */
 void pcl_run_log(pcl_run *run, pcl_log_severity sev, const char *urn, const char *msg);
@@ -1364,7 +1377,7 @@ typedef struct pcl_node_desc {
 struct pcl_module {
   const pcl_expr *exprs;          /* Expression descriptors. */
   const uint32_t *kids;           /* Child indexes. */
-  pcl_value *const *consts;       /* Constant values (static). */
+  pcl_value *consts;              /* Constant values (a static array). */
   const pcl_node_desc *nodes;     /* Nodes in evaluation order. */
   size_t nnodes;                  /* Number of nodes. */
   size_t nslots;                  /* Number of variable slots. */
@@ -1393,7 +1406,7 @@ void pcl_module_start(pcl_run *run, const pcl_module *m);
 typedef struct pcl_packed_module pcl_packed_module;
 struct pcl_packed_module {
   const char *code;                            /* The packed tables. */
-  pcl_value *const *consts;                    /* Constant values (static). */
+  pcl_value *consts;                           /* Constant values (a static array). */
   const char *const *files;                    /* Source file names. */
   const pcl_packed_module *const *components;  /* Component programs. */
 };

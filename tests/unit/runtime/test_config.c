@@ -138,6 +138,93 @@ static void test_program_config(void) {
   remove("cfg-file.json");
 }
 
+/* pulumi { requiredVersionRange }: the range the next run checks, and
+ * whether it is given through a future. */
+static const char *version_range;
+static bool version_eventual;
+
+static const pcl_resource_decl version_decl = {"simple:index:Resource", PCL_RES_CUSTOM, "2.0.0",
+                                               NULL, NULL, 0, 0};
+
+static void version_start(pcl_run *run) {
+  pcl_value *range = pcl_str_from_cstr(version_range);
+  pcl_future *rf = NULL;
+  if (version_eventual) {
+    rf = pcl_future_resolved(PCL_OUTPUT, range, 0, NULL);
+    pcl_release(range);
+    range = pcl_future_to_value(rf);
+  }
+  pcl_future *check = pcl_require_pulumi_version(run, range);
+  pcl_value *in = pcl_map_of(NULL, NULL, 0);
+  pcl_future *r = pcl_register_resource(run, &version_decl, "r", in, NULL);
+  pcl_release(in);
+  pcl_release(range);
+  pcl_future_release(rf);
+  pcl_future_release(check);
+  pcl_future_release(r);
+}
+
+static const pcl_program version_prog = {"version", NULL, 0, version_start};
+
+/* Runs version_prog with range; returns the status and checks that a
+ * failing check registered nothing (with a known range). */
+static int run_version(const char *range, bool eventual, const char *want_err) {
+  version_range = range;
+  version_eventual = eventual;
+  rc_result r = rc_run(&version_prog, "--snapshot", "version-snap.json", NULL);
+  if (want_err) {
+    char want[256];
+    snprintf(want, sizeof want, "error: %s\n", want_err);
+    CU_ASSERT_STRING_EQUAL(r.err, want);
+    char *snap = rc_slurp("version-snap.json");
+    if (!eventual) {
+      CU_ASSERT(snap && strstr(snap, "simple:index:Resource::r") == NULL);
+    }
+    free(snap);
+  } else {
+    CU_ASSERT_STRING_EQUAL(r.err, "");
+  }
+  remove("version-snap.json");
+  int status = r.status;
+  rc_free(&r);
+  return status;
+}
+
+static void test_required_version(void) {
+  static const char *const ok[] = {
+      ">=3.0.0",  ">=3.100.0 <4.0.0",   "3.x",        "=3.200.0",    "<3.0.0 || >=3.200.0",
+      "> 3.199.9", "3.200.x",           "!=3.199.0",  "x",           "<=3.x",
+      ">=3.200.0-alpha.1", "==3.200.0+build.5", ">3.200.0-rc.1", "<4",
+  };
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+    if (strcmp(ok[i], "<4") == 0) {
+      /* A partial version is not a version. */
+      CU_ASSERT_EQUAL(run_version(ok[i], false,
+                                  "failed to parse required version range \"<4\""), 1);
+      continue;
+    }
+    CU_ASSERT_EQUAL(run_version(ok[i], false, NULL), 0);
+  }
+  static const char *const bad[] = {">=4.0.0", "<3.200.0", "2.x", "!=3.200.0",
+                                    ">3.x",     "=3.200.1", "<3.200.0-rc.1 || >=4.0.0"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char want[256];
+    snprintf(want, sizeof want,
+             "Pulumi CLI version 3.200.0 does not satisfy the version range \"%s\"", bad[i]);
+    CU_ASSERT_EQUAL(run_version(bad[i], false, want), 1);
+  }
+  CU_ASSERT_EQUAL(run_version("", false, "failed to parse required version range \"\""), 1);
+  CU_ASSERT_EQUAL(run_version(">=3.0.0 ||", false,
+                              "failed to parse required version range \">=3.0.0 ||\""), 1);
+  CU_ASSERT_EQUAL(run_version("abc", false, "failed to parse required version range \"abc\""),
+                  1);
+  /* A range computed later (a config value, say) is checked once known. */
+  CU_ASSERT_EQUAL(run_version(">=3.0.0", true, NULL), 0);
+  CU_ASSERT_EQUAL(run_version(">=4.0.0", true,
+                              "Pulumi CLI version 3.200.0 does not satisfy the version range "
+                              "\">=4.0.0\""), 1);
+}
+
 void register_config_tests(void);
 void register_config_tests(void) {
   CU_pSuite s = CU_add_suite("config", NULL, NULL);
@@ -145,4 +232,5 @@ void register_config_tests(void) {
   CU_add_test(s, "dynamic values", test_any);
   CU_add_test(s, "collections from JSON", test_collections);
   CU_add_test(s, "declared config in a program", test_program_config);
+  CU_add_test(s, "pulumi { requiredVersionRange }", test_required_version);
 }
