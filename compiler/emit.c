@@ -87,8 +87,8 @@ static void dedup_free(dedup *d) {
 /* The state of one emission. */
 typedef struct em {
   src_set *src;
-  cw consts;   /* Static values. */
-  cw ctable;   /* Entries of the constant table. */
+  cw consts;   /* Entries of the constant array. */
+  cw limbs;    /* Limb arrays of big ints (before the constants). */
   size_t nconsts;
   dedup cdedup;
   cw modules; /* Module tables. */
@@ -105,21 +105,20 @@ static void emit_int(em *e, const char *digits) {
     ice("bad integer literal '%s'", digits);
   if (mpz_cmp_si(z, INT64_MAX) <= 0 && mpz_cmp_si(z, -INT64_MAX) >= 0) {
     char *s = mpz_get_str(NULL, 10, z);
-    cw_printf(&e->consts, "static pcl_value pclg_c%zu = PCL_STATIC_INT(%s);\n", e->nconsts, s);
+    cw_printf(&e->consts, "    PCL_STATIC_INT(%s),\n", s);
     free(s);
   } else if (mpz_cmp_si(z, INT64_MIN) == 0) {
-    cw_printf(&e->consts,
-              "static pcl_value pclg_c%zu = PCL_STATIC_INT(-9223372036854775807 - 1);\n",
-              e->nconsts);
+    cw_puts(&e->consts, "    PCL_STATIC_INT(-9223372036854775807 - 1),\n");
   } else {
     size_t count = 0;
     uint64_t *limbs = mpz_export(NULL, &count, -1, 8, 0, 0, z);
     size_t l = e->nlimbs++;
-    cw_printf(&e->consts, "static const uint64_t pclg_l%zu[] = {", l);
+    cw_printf(&e->limbs, "static const uint64_t pclg_l%zu[] = {", l);
     for (size_t i = 0; i < count; i++)
-      cw_printf(&e->consts, "%s0x%016llxu", i ? ", " : "", (unsigned long long)limbs[i]);
-    cw_printf(&e->consts, "};\nstatic pcl_value pclg_c%zu = PCL_STATIC_BIGINT(pclg_l%zu, %s%zu);\n",
-              e->nconsts, l, mpz_sgn(z) < 0 ? "-" : "", count);
+      cw_printf(&e->limbs, "%s0x%016llxu", i ? ", " : "", (unsigned long long)limbs[i]);
+    cw_puts(&e->limbs, "};\n");
+    cw_printf(&e->consts, "    PCL_STATIC_BIGINT(pclg_l%zu, %s%zu),\n", l,
+              mpz_sgn(z) < 0 ? "-" : "", count);
     free(limbs);
   }
   mpz_clear(z);
@@ -152,18 +151,16 @@ static size_t constant(em *e, const ir_expr *x) {
     return found;
   switch (x->ck) {
   case IR_K_NULL:
-    cw_printf(&e->consts, "static pcl_value pclg_c%zu = PCL_STATIC_NULL;\n", e->nconsts);
+    cw_puts(&e->consts, "    PCL_STATIC_NULL,\n");
     break;
   case IR_K_BOOL:
-    cw_printf(&e->consts, "static pcl_value pclg_c%zu = PCL_STATIC_BOOL(%d);\n", e->nconsts,
-              x->boolean ? 1 : 0);
+    cw_printf(&e->consts, "    PCL_STATIC_BOOL(%d),\n", x->boolean ? 1 : 0);
     break;
   case IR_K_INT:
     emit_int(e, x->text);
     break;
   case IR_K_NUMBER:
-    cw_printf(&e->consts, "static pcl_value pclg_c%zu = PCL_STATIC_NUMBER(%.17g);\n", e->nconsts,
-              x->number);
+    cw_printf(&e->consts, "    PCL_STATIC_NUMBER(%.17g),\n", x->number);
     break;
   case IR_K_STRING: {
     bool ascii = true, nul = false;
@@ -171,20 +168,19 @@ static size_t constant(em *e, const ir_expr *x) {
       ascii = ascii && (unsigned char)x->text[i] < 0x80;
       nul = nul || x->text[i] == '\0';
     }
-    cw_printf(&e->consts, "static pcl_value pclg_c%zu = ", e->nconsts);
+    cw_puts(&e->consts, "    ");
     if (nul) {
       cw_puts(&e->consts, "PCL_STATIC_STRING_N(");
       cw_cstring(&e->consts, x->text, x->len);
-      cw_printf(&e->consts, ", %zu);\n", x->len);
+      cw_printf(&e->consts, ", %zu),\n", x->len);
     } else {
       cw_puts(&e->consts, ascii ? "PCL_STATIC_ASCII(" : "PCL_STATIC_STRING(");
       cw_cstring(&e->consts, x->text, x->len);
-      cw_puts(&e->consts, ");\n");
+      cw_puts(&e->consts, "),\n");
     }
     break;
   }
   }
-  cw_printf(&e->ctable, "    &pclg_c%zu,\n", e->nconsts);
   return e->nconsts++;
 }
 
@@ -604,11 +600,11 @@ bool emit_program(FILE *out, const char *input, src_set *src, const ir_module *t
       cw_printf(&o, "%c", *p);
   }
   cw_puts(&o, "; do not edit. */\n#include \"pcl.h\"\n\n/* Constants. */\n");
+  cw_append(&o, &e.limbs);
+  cw_puts(&o, "static pcl_value pclg_v[] = {\n");
   cw_append(&o, &e.consts);
-  cw_puts(&o, "static pcl_value *const pclg_v[] = {\n");
-  cw_append(&o, &e.ctable);
   if (e.nconsts == 0)
-    cw_puts(&o, "    NULL,\n");
+    cw_puts(&o, "    PCL_STATIC_NULL,\n");
   cw_puts(&o, "};\n\n/* Source files. */\nstatic const char *const pclg_f[] = {\n");
   for (size_t i = 0; i < src->count; i++) {
     cw_puts(&o, "    ");
@@ -637,7 +633,7 @@ bool emit_program(FILE *out, const char *input, src_set *src, const ir_module *t
   cw_free(&o);
   cw_free(&cfg);
   cw_free(&e.consts);
-  cw_free(&e.ctable);
+  cw_free(&e.limbs);
   cw_free(&e.modules);
   cw_free(&e.types);
   dedup_free(&e.cdedup);

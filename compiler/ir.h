@@ -13,8 +13,10 @@
  *   * template %{if} is a COND, %{for} a FOR that concatenates;
  *   * special forms (try, can, recover, secret, unsecret, invoke, call) have
  *     their own operations;
- *   * variables have slots (VAR a): slots are numbered by scope depth, so a
- *     slot is unique along any scope chain.
+ *   * variables have slots (VAR a): every binding (for, splat, range and
+ *     recover variables, apply parameters) has its own slot number, unique
+ *     within its module, so the runtime finds a variable by number in its
+ *     chain of bindings.
  * Everything lives in the compilation's arena. */
 #ifndef PCLC_IR_H
 #define PCLC_IR_H

@@ -1377,7 +1377,7 @@ typedef struct pcl_node_desc {
 struct pcl_module {
   const pcl_expr *exprs;          /* Expression descriptors. */
   const uint32_t *kids;           /* Child indexes. */
-  pcl_value *const *consts;       /* Constant values (static). */
+  pcl_value *consts;              /* Constant values (a static array). */
   const pcl_node_desc *nodes;     /* Nodes in evaluation order. */
   size_t nnodes;                  /* Number of nodes. */
   size_t nslots;                  /* Number of variable slots. */
@@ -1406,7 +1406,7 @@ void pcl_module_start(pcl_run *run, const pcl_module *m);
 typedef struct pcl_packed_module pcl_packed_module;
 struct pcl_packed_module {
   const char *code;                            /* The packed tables. */
-  pcl_value *const *consts;                    /* Constant values (static). */
+  pcl_value *consts;                           /* Constant values (a static array). */
   const char *const *files;                    /* Source file names. */
   const pcl_packed_module *const *components;  /* Component programs. */
 };

@@ -609,7 +609,7 @@ static pcl_value *compute(const ctx *c, uint32_t x, pcl_value *const *v, size_t 
   const pcl_expr *e = X(c, x);
   switch ((pcl_xop)e->op) {
   case PCL_X_ATTR:
-    return get_attr(v[0], c->f->m->consts[e->a], err);
+    return get_attr(v[0], &c->f->m->consts[e->a], err);
   case PCL_X_INDEX:
     return get_index(v[0], v[1], err);
   case PCL_X_OBJECT: {
@@ -1217,7 +1217,7 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
   const pcl_expr *e = X(c, x);
   switch ((pcl_xop)e->op) {
   case PCL_X_CONST:
-    return pcl_retain(c->f->m->consts[e->a]);
+    return pcl_retain(&c->f->m->consts[e->a]);
   case PCL_X_NODE: {
     pcl_value *v = c->f->slots[e->a];
     return pcl_retain(v ? v : pcl_null());
@@ -1229,7 +1229,7 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
   }
   case PCL_X_ATTR: {
     pcl_value *o = ev(c, kid(c, x, 0));
-    if (pcl_kind_of(o) == PCL_T_EVENTUAL && strlen(e->s) == pcl_str_len(c->f->m->consts[e->a])) {
+    if (pcl_kind_of(o) == PCL_T_EVENTUAL && strlen(e->s) == pcl_str_len(&c->f->m->consts[e->a])) {
       /* r.attr on a future: project without a callback. */
       pcl_future *r = pcl_future_attr(pcl_value_future(o), e->s);
       pcl_release(o);
@@ -1617,7 +1617,7 @@ static uint32_t rd(const char **p) {
 
 /* Returns the STRING constant i - 1 as a C string, NULL for 0. */
 static const char *rd_str(const pcl_packed_module *pm, uint32_t i) {
-  return i == 0 ? NULL : pcl_str_data(pm->consts[i - 1]);
+  return i == 0 ? NULL : pcl_str_data(&pm->consts[i - 1]);
 }
 
 static uint32_t rd_opt(const char **p) {

@@ -2,75 +2,41 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("secretName");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("simple:index:Resource");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("27.0.0");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c4 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("a");
-static pcl_value pclg_c6 = PCL_STATIC_BOOL(0);
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("b");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("true");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("yes");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("false");
-static pcl_value pclg_c11 = PCL_STATIC_ASCII("no");
-static pcl_value pclg_c12 = PCL_STATIC_ASCII("names");
-static pcl_value pclg_c13 = PCL_STATIC_ASCII("-");
-static pcl_value pclg_c14 = PCL_STATIC_ASCII("twice");
-static pcl_value pclg_c15 = PCL_STATIC_ASCII("direct");
-static pcl_value pclg_c16 = PCL_STATIC_ASCII("wrapped");
-static pcl_value pclg_c17 = PCL_STATIC_ASCII("x");
-static pcl_value pclg_c18 = PCL_STATIC_ASCII("list");
-static pcl_value pclg_c19 = PCL_STATIC_ASCII("id");
-static pcl_value pclg_c20 = PCL_STATIC_ASCII("plain");
-static pcl_value pclg_c21 = PCL_STATIC_ASCII("obj");
-static pcl_value pclg_c22 = PCL_STATIC_ASCII("nested");
-static pcl_value pclg_c23 = PCL_STATIC_ASCII("length");
-static pcl_value pclg_c24 = PCL_STATIC_ASCII("count");
-static pcl_value pclg_c25 = PCL_STATIC_ASCII("none");
-static pcl_value pclg_c26 = PCL_STATIC_ASCII("cond");
-static pcl_value pclg_c27 = PCL_STATIC_ASCII("forOver");
-static pcl_value pclg_c28 = PCL_STATIC_INT(1);
-static pcl_value pclg_c29 = PCL_STATIC_ASCII("<");
-static pcl_value pclg_c30 = PCL_STATIC_ASCII(">");
-static pcl_value pclg_c31 = PCL_STATIC_ASCII("nestedApply");
-static pcl_value pclg_c32 = PCL_STATIC_ASCII("indexByOutput");
-static pcl_value pclg_c33 = PCL_STATIC_ASCII("all");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
-    &pclg_c8,
-    &pclg_c9,
-    &pclg_c10,
-    &pclg_c11,
-    &pclg_c12,
-    &pclg_c13,
-    &pclg_c14,
-    &pclg_c15,
-    &pclg_c16,
-    &pclg_c17,
-    &pclg_c18,
-    &pclg_c19,
-    &pclg_c20,
-    &pclg_c21,
-    &pclg_c22,
-    &pclg_c23,
-    &pclg_c24,
-    &pclg_c25,
-    &pclg_c26,
-    &pclg_c27,
-    &pclg_c28,
-    &pclg_c29,
-    &pclg_c30,
-    &pclg_c31,
-    &pclg_c32,
-    &pclg_c33,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("secretName"),
+    PCL_STATIC_ASCII("simple:index:Resource"),
+    PCL_STATIC_ASCII("27.0.0"),
+    PCL_STATIC_ASCII("value"),
+    PCL_STATIC_BOOL(1),
+    PCL_STATIC_ASCII("a"),
+    PCL_STATIC_BOOL(0),
+    PCL_STATIC_ASCII("b"),
+    PCL_STATIC_ASCII("true"),
+    PCL_STATIC_ASCII("yes"),
+    PCL_STATIC_ASCII("false"),
+    PCL_STATIC_ASCII("no"),
+    PCL_STATIC_ASCII("names"),
+    PCL_STATIC_ASCII("-"),
+    PCL_STATIC_ASCII("twice"),
+    PCL_STATIC_ASCII("direct"),
+    PCL_STATIC_ASCII("wrapped"),
+    PCL_STATIC_ASCII("x"),
+    PCL_STATIC_ASCII("list"),
+    PCL_STATIC_ASCII("id"),
+    PCL_STATIC_ASCII("plain"),
+    PCL_STATIC_ASCII("obj"),
+    PCL_STATIC_ASCII("nested"),
+    PCL_STATIC_ASCII("length"),
+    PCL_STATIC_ASCII("count"),
+    PCL_STATIC_ASCII("none"),
+    PCL_STATIC_ASCII("cond"),
+    PCL_STATIC_ASCII("forOver"),
+    PCL_STATIC_INT(1),
+    PCL_STATIC_ASCII("<"),
+    PCL_STATIC_ASCII(">"),
+    PCL_STATIC_ASCII("nestedApply"),
+    PCL_STATIC_ASCII("indexByOutput"),
+    PCL_STATIC_ASCII("all"),
 };
 
 /* Source files. */

@@ -2,45 +2,26 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("app");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("prefix");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("-x");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("name");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("simple:index:Resource");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c6 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("label");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("a");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("text");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("id is ");
-static pcl_value pclg_c11 = PCL_STATIC_ASCII("id");
-static pcl_value pclg_c12 = PCL_STATIC_ASCII("!");
-static pcl_value pclg_c13 = PCL_STATIC_ASCII("dependsOn");
-static pcl_value pclg_c14 = PCL_STATIC_ASCII("protect");
-static pcl_value pclg_c15 = PCL_STATIC_ASCII("b");
-static pcl_value pclg_c16 = PCL_STATIC_INT(1);
-static pcl_value pclg_c17 = PCL_STATIC_INT(2);
-static pcl_value pclg_c18 = PCL_STATIC_ASCII("n");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
-    &pclg_c8,
-    &pclg_c9,
-    &pclg_c10,
-    &pclg_c11,
-    &pclg_c12,
-    &pclg_c13,
-    &pclg_c14,
-    &pclg_c15,
-    &pclg_c16,
-    &pclg_c17,
-    &pclg_c18,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("app"),
+    PCL_STATIC_ASCII("prefix"),
+    PCL_STATIC_ASCII("-x"),
+    PCL_STATIC_ASCII("name"),
+    PCL_STATIC_ASCII("simple:index:Resource"),
+    PCL_STATIC_ASCII("value"),
+    PCL_STATIC_BOOL(1),
+    PCL_STATIC_ASCII("label"),
+    PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("text"),
+    PCL_STATIC_ASCII("id is "),
+    PCL_STATIC_ASCII("id"),
+    PCL_STATIC_ASCII("!"),
+    PCL_STATIC_ASCII("dependsOn"),
+    PCL_STATIC_ASCII("protect"),
+    PCL_STATIC_ASCII("b"),
+    PCL_STATIC_INT(1),
+    PCL_STATIC_INT(2),
+    PCL_STATIC_ASCII("n"),
 };
 
 /* Source files. */

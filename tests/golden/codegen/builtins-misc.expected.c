@@ -2,105 +2,56 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("simple:index:Resource");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c2 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("r");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("readFile");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("tests/golden/codegen/data.txt");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("filebase64");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("sha256");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("filebase64sha256");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("stack");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("project");
-static pcl_value pclg_c11 = PCL_STATIC_ASCII("org");
-static pcl_value pclg_c12 = PCL_STATIC_ASCII("organization");
-static pcl_value pclg_c13 = PCL_STATIC_ASCII("hasCwd");
-static pcl_value pclg_c14 = PCL_STATIC_ASCII("length");
-static pcl_value pclg_c15 = PCL_STATIC_ASCII("cwd");
-static pcl_value pclg_c16 = PCL_STATIC_INT(0);
-static pcl_value pclg_c17 = PCL_STATIC_ASCII("hasRoot");
-static pcl_value pclg_c18 = PCL_STATIC_ASCII("rootDirectory");
-static pcl_value pclg_c19 = PCL_STATIC_ASCII("type");
-static pcl_value pclg_c20 = PCL_STATIC_ASCII("pulumiResourceType");
-static pcl_value pclg_c21 = PCL_STATIC_ASCII("name");
-static pcl_value pclg_c22 = PCL_STATIC_ASCII("pulumiResourceName");
-static pcl_value pclg_c23 = PCL_STATIC_ASCII("toJSON");
-static pcl_value pclg_c24 = PCL_STATIC_ASCII("stringAsset");
-static pcl_value pclg_c25 = PCL_STATIC_ASCII("x");
-static pcl_value pclg_c26 = PCL_STATIC_NULL;
-static pcl_value pclg_c27 = PCL_STATIC_INT(1);
-static pcl_value pclg_c28 = PCL_STATIC_ASCII("misc");
-static pcl_value pclg_c29 = PCL_STATIC_ASCII("text");
-static pcl_value pclg_c30 = PCL_STATIC_ASCII("hello");
-static pcl_value pclg_c31 = PCL_STATIC_ASCII("file");
-static pcl_value pclg_c32 = PCL_STATIC_ASCII("fileAsset");
-static pcl_value pclg_c33 = PCL_STATIC_ASCII("remote");
-static pcl_value pclg_c34 = PCL_STATIC_ASCII("remoteAsset");
-static pcl_value pclg_c35 = PCL_STATIC_ASCII("https://example.com/a.txt");
-static pcl_value pclg_c36 = PCL_STATIC_ASCII("archive");
-static pcl_value pclg_c37 = PCL_STATIC_ASCII("assetArchive");
-static pcl_value pclg_c38 = PCL_STATIC_ASCII("a.txt");
-static pcl_value pclg_c39 = PCL_STATIC_ASCII("a");
-static pcl_value pclg_c40 = PCL_STATIC_ASCII("dir");
-static pcl_value pclg_c41 = PCL_STATIC_ASCII("fileArchive");
-static pcl_value pclg_c42 = PCL_STATIC_ASCII("tests/golden/codegen");
-static pcl_value pclg_c43 = PCL_STATIC_ASCII("remoteArchive");
-static pcl_value pclg_c44 = PCL_STATIC_ASCII("https://example.com/a.tgz");
-static pcl_value pclg_c45 = PCL_STATIC_ASCII("assets");
-static pcl_value pclg_c46 = PCL_STATIC_ASCII("notImplemented");
-static pcl_value pclg_c47 = PCL_STATIC_ASCII("not yet");
-static pcl_value pclg_c48 = PCL_STATIC_ASCII("caught");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
-    &pclg_c8,
-    &pclg_c9,
-    &pclg_c10,
-    &pclg_c11,
-    &pclg_c12,
-    &pclg_c13,
-    &pclg_c14,
-    &pclg_c15,
-    &pclg_c16,
-    &pclg_c17,
-    &pclg_c18,
-    &pclg_c19,
-    &pclg_c20,
-    &pclg_c21,
-    &pclg_c22,
-    &pclg_c23,
-    &pclg_c24,
-    &pclg_c25,
-    &pclg_c26,
-    &pclg_c27,
-    &pclg_c28,
-    &pclg_c29,
-    &pclg_c30,
-    &pclg_c31,
-    &pclg_c32,
-    &pclg_c33,
-    &pclg_c34,
-    &pclg_c35,
-    &pclg_c36,
-    &pclg_c37,
-    &pclg_c38,
-    &pclg_c39,
-    &pclg_c40,
-    &pclg_c41,
-    &pclg_c42,
-    &pclg_c43,
-    &pclg_c44,
-    &pclg_c45,
-    &pclg_c46,
-    &pclg_c47,
-    &pclg_c48,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("simple:index:Resource"),
+    PCL_STATIC_ASCII("value"),
+    PCL_STATIC_BOOL(1),
+    PCL_STATIC_ASCII("r"),
+    PCL_STATIC_ASCII("readFile"),
+    PCL_STATIC_ASCII("tests/golden/codegen/data.txt"),
+    PCL_STATIC_ASCII("filebase64"),
+    PCL_STATIC_ASCII("sha256"),
+    PCL_STATIC_ASCII("filebase64sha256"),
+    PCL_STATIC_ASCII("stack"),
+    PCL_STATIC_ASCII("project"),
+    PCL_STATIC_ASCII("org"),
+    PCL_STATIC_ASCII("organization"),
+    PCL_STATIC_ASCII("hasCwd"),
+    PCL_STATIC_ASCII("length"),
+    PCL_STATIC_ASCII("cwd"),
+    PCL_STATIC_INT(0),
+    PCL_STATIC_ASCII("hasRoot"),
+    PCL_STATIC_ASCII("rootDirectory"),
+    PCL_STATIC_ASCII("type"),
+    PCL_STATIC_ASCII("pulumiResourceType"),
+    PCL_STATIC_ASCII("name"),
+    PCL_STATIC_ASCII("pulumiResourceName"),
+    PCL_STATIC_ASCII("toJSON"),
+    PCL_STATIC_ASCII("stringAsset"),
+    PCL_STATIC_ASCII("x"),
+    PCL_STATIC_NULL,
+    PCL_STATIC_INT(1),
+    PCL_STATIC_ASCII("misc"),
+    PCL_STATIC_ASCII("text"),
+    PCL_STATIC_ASCII("hello"),
+    PCL_STATIC_ASCII("file"),
+    PCL_STATIC_ASCII("fileAsset"),
+    PCL_STATIC_ASCII("remote"),
+    PCL_STATIC_ASCII("remoteAsset"),
+    PCL_STATIC_ASCII("https://example.com/a.txt"),
+    PCL_STATIC_ASCII("archive"),
+    PCL_STATIC_ASCII("assetArchive"),
+    PCL_STATIC_ASCII("a.txt"),
+    PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("dir"),
+    PCL_STATIC_ASCII("fileArchive"),
+    PCL_STATIC_ASCII("tests/golden/codegen"),
+    PCL_STATIC_ASCII("remoteArchive"),
+    PCL_STATIC_ASCII("https://example.com/a.tgz"),
+    PCL_STATIC_ASCII("assets"),
+    PCL_STATIC_ASCII("notImplemented"),
+    PCL_STATIC_ASCII("not yet"),
+    PCL_STATIC_ASCII("caught"),
 };
 
 /* Source files. */

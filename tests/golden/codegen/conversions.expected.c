@@ -2,55 +2,31 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("primitive:index:Resource");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("7.0.0");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("boolean");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("true");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("float");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("2.5");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("integer");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("7");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("string");
-static pcl_value pclg_c9 = PCL_STATIC_INT(42);
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("numberArray");
-static pcl_value pclg_c11 = PCL_STATIC_ASCII("1");
-static pcl_value pclg_c12 = PCL_STATIC_INT(2);
-static pcl_value pclg_c13 = PCL_STATIC_ASCII("booleanMap");
-static pcl_value pclg_c14 = PCL_STATIC_ASCII("t");
-static pcl_value pclg_c15 = PCL_STATIC_ASCII("false");
-static pcl_value pclg_c16 = PCL_STATIC_ASCII("p");
-static pcl_value pclg_c17 = PCL_STATIC_ASCII("asString");
-static pcl_value pclg_c18 = PCL_STATIC_ASCII("12");
-static pcl_value pclg_c19 = PCL_STATIC_ASCII("asInt");
-static pcl_value pclg_c20 = PCL_STATIC_ASCII("3");
-static pcl_value pclg_c21 = PCL_STATIC_INT(4);
-static pcl_value pclg_c22 = PCL_STATIC_ASCII("1.5");
-static pcl_value pclg_c23 = PCL_STATIC_ASCII("explicit");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
-    &pclg_c8,
-    &pclg_c9,
-    &pclg_c10,
-    &pclg_c11,
-    &pclg_c12,
-    &pclg_c13,
-    &pclg_c14,
-    &pclg_c15,
-    &pclg_c16,
-    &pclg_c17,
-    &pclg_c18,
-    &pclg_c19,
-    &pclg_c20,
-    &pclg_c21,
-    &pclg_c22,
-    &pclg_c23,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("primitive:index:Resource"),
+    PCL_STATIC_ASCII("7.0.0"),
+    PCL_STATIC_ASCII("boolean"),
+    PCL_STATIC_ASCII("true"),
+    PCL_STATIC_ASCII("float"),
+    PCL_STATIC_ASCII("2.5"),
+    PCL_STATIC_ASCII("integer"),
+    PCL_STATIC_ASCII("7"),
+    PCL_STATIC_ASCII("string"),
+    PCL_STATIC_INT(42),
+    PCL_STATIC_ASCII("numberArray"),
+    PCL_STATIC_ASCII("1"),
+    PCL_STATIC_INT(2),
+    PCL_STATIC_ASCII("booleanMap"),
+    PCL_STATIC_ASCII("t"),
+    PCL_STATIC_ASCII("false"),
+    PCL_STATIC_ASCII("p"),
+    PCL_STATIC_ASCII("asString"),
+    PCL_STATIC_ASCII("12"),
+    PCL_STATIC_ASCII("asInt"),
+    PCL_STATIC_ASCII("3"),
+    PCL_STATIC_INT(4),
+    PCL_STATIC_ASCII("1.5"),
+    PCL_STATIC_ASCII("explicit"),
 };
 
 /* Source files. */

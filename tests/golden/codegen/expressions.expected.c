@@ -2,163 +2,85 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("a");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("b");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("c");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("items");
-static pcl_value pclg_c4 = PCL_STATIC_INT(3);
-static pcl_value pclg_c5 = PCL_STATIC_INT(1);
-static pcl_value pclg_c6 = PCL_STATIC_INT(2);
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("nums");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("name");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("x");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("tags");
-static pcl_value pclg_c11 = PCL_STATIC_ASCII("env");
-static pcl_value pclg_c12 = PCL_STATIC_ASCII("dev");
-static pcl_value pclg_c13 = PCL_STATIC_ASCII("team");
-static pcl_value pclg_c14 = PCL_STATIC_ASCII("core");
-static pcl_value pclg_c15 = PCL_STATIC_ASCII("obj");
-static pcl_value pclg_c16 = PCL_STATIC_INT(7);
-static pcl_value pclg_c17 = PCL_STATIC_INT(10);
-static pcl_value pclg_c18 = PCL_STATIC_INT(6);
-static pcl_value pclg_c19 = PCL_STATIC_INT(-7);
-static pcl_value pclg_c20 = PCL_STATIC_INT(4);
-static pcl_value pclg_c21 = PCL_STATIC_INT(5);
-static pcl_value pclg_c22 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c23 = PCL_STATIC_BOOL(0);
-static pcl_value pclg_c24 = PCL_STATIC_ASCII("arith");
-static pcl_value pclg_c25 = PCL_STATIC_ASCII("name=");
-static pcl_value pclg_c26 = PCL_STATIC_ASCII(" env=");
-static pcl_value pclg_c27 = PCL_STATIC_ASCII(" ");
-static pcl_value pclg_c28 = PCL_STATIC_ASCII("length");
-static pcl_value pclg_c29 = PCL_STATIC_ASCII("many");
-static pcl_value pclg_c30 = PCL_STATIC_ASCII("few");
-static pcl_value pclg_c31 = PCL_STATIC_ASCII(":");
-static pcl_value pclg_c32 = PCL_STATIC_ASCII(";");
-static pcl_value pclg_c33 = PCL_STATIC_ASCII("tmpl");
-static pcl_value pclg_c34 = PCL_STATIC_ASCII("U");
-static pcl_value pclg_c35 = PCL_STATIC_ASCII("upper");
-static pcl_value pclg_c36 = PCL_STATIC_ASCII("-");
-static pcl_value pclg_c37 = PCL_STATIC_ASCII("forList");
-static pcl_value pclg_c38 = PCL_STATIC_ASCII("forObject");
-static pcl_value pclg_c39 = PCL_STATIC_ASCII("y");
-static pcl_value pclg_c40 = PCL_STATIC_ASCII("grouped");
-static pcl_value pclg_c41 = PCL_STATIC_ASCII("n");
-static pcl_value pclg_c42 = PCL_STATIC_ASCII("splat");
-static pcl_value pclg_c43 = PCL_STATIC_ASCII("json");
-static pcl_value pclg_c44 = PCL_STATIC_ASCII("toJSON");
-static pcl_value pclg_c45 = PCL_STATIC_NUMBER(2.5);
-static pcl_value pclg_c46 = PCL_STATIC_NULL;
-static pcl_value pclg_c47 = PCL_STATIC_ASCII("q<>");
-static pcl_value pclg_c48 = PCL_STATIC_ASCII("join");
-static pcl_value pclg_c49 = PCL_STATIC_ASCII("split");
-static pcl_value pclg_c50 = PCL_STATIC_ASCII(",");
-static pcl_value pclg_c51 = PCL_STATIC_ASCII("a,,b");
-static pcl_value pclg_c52 = PCL_STATIC_ASCII("element");
-static pcl_value pclg_c53 = PCL_STATIC_ASCII("lookup");
-static pcl_value pclg_c54 = PCL_STATIC_ASCII("none");
-static pcl_value pclg_c55 = PCL_STATIC_ASCII("range");
-static pcl_value pclg_c56 = PCL_STATIC_ASCII("min");
-static pcl_value pclg_c57 = PCL_STATIC_ASCII("max");
-static pcl_value pclg_c58 = PCL_STATIC_INT(9);
-static pcl_value pclg_c59 = PCL_STATIC_ASCII("sha1");
-static pcl_value pclg_c60 = PCL_STATIC_ASCII("abc");
-static pcl_value pclg_c61 = PCL_STATIC_ASCII("b64");
-static pcl_value pclg_c62 = PCL_STATIC_ASCII("toBase64");
-static pcl_value pclg_c63 = PCL_STATIC_ASCII("hello");
-static pcl_value pclg_c64 = PCL_STATIC_ASCII("unb64");
-static pcl_value pclg_c65 = PCL_STATIC_ASCII("fromBase64");
-static pcl_value pclg_c66 = PCL_STATIC_ASCII("aGVsbG8=");
-static pcl_value pclg_c67 = PCL_STATIC_ASCII("entries");
-static pcl_value pclg_c68 = PCL_STATIC_ASCII("z");
-static pcl_value pclg_c69 = PCL_STATIC_ASCII("single");
-static pcl_value pclg_c70 = PCL_STATIC_ASCII("singleOrNone");
-static pcl_value pclg_c71 = PCL_STATIC_INT(42);
-static pcl_value pclg_c72 = PCL_STATIC_ASCII("cond");
-static pcl_value pclg_c73 = PCL_STATIC_ASCII("big");
-static pcl_value pclg_c74 = PCL_STATIC_ASCII("small");
-static pcl_value pclg_c75 = PCL_STATIC_ASCII("conv");
-static pcl_value pclg_c76 = PCL_STATIC_ASCII("42");
-static pcl_value pclg_c77 = PCL_STATIC_ASCII("builtins");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
-    &pclg_c8,
-    &pclg_c9,
-    &pclg_c10,
-    &pclg_c11,
-    &pclg_c12,
-    &pclg_c13,
-    &pclg_c14,
-    &pclg_c15,
-    &pclg_c16,
-    &pclg_c17,
-    &pclg_c18,
-    &pclg_c19,
-    &pclg_c20,
-    &pclg_c21,
-    &pclg_c22,
-    &pclg_c23,
-    &pclg_c24,
-    &pclg_c25,
-    &pclg_c26,
-    &pclg_c27,
-    &pclg_c28,
-    &pclg_c29,
-    &pclg_c30,
-    &pclg_c31,
-    &pclg_c32,
-    &pclg_c33,
-    &pclg_c34,
-    &pclg_c35,
-    &pclg_c36,
-    &pclg_c37,
-    &pclg_c38,
-    &pclg_c39,
-    &pclg_c40,
-    &pclg_c41,
-    &pclg_c42,
-    &pclg_c43,
-    &pclg_c44,
-    &pclg_c45,
-    &pclg_c46,
-    &pclg_c47,
-    &pclg_c48,
-    &pclg_c49,
-    &pclg_c50,
-    &pclg_c51,
-    &pclg_c52,
-    &pclg_c53,
-    &pclg_c54,
-    &pclg_c55,
-    &pclg_c56,
-    &pclg_c57,
-    &pclg_c58,
-    &pclg_c59,
-    &pclg_c60,
-    &pclg_c61,
-    &pclg_c62,
-    &pclg_c63,
-    &pclg_c64,
-    &pclg_c65,
-    &pclg_c66,
-    &pclg_c67,
-    &pclg_c68,
-    &pclg_c69,
-    &pclg_c70,
-    &pclg_c71,
-    &pclg_c72,
-    &pclg_c73,
-    &pclg_c74,
-    &pclg_c75,
-    &pclg_c76,
-    &pclg_c77,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("b"),
+    PCL_STATIC_ASCII("c"),
+    PCL_STATIC_ASCII("items"),
+    PCL_STATIC_INT(3),
+    PCL_STATIC_INT(1),
+    PCL_STATIC_INT(2),
+    PCL_STATIC_ASCII("nums"),
+    PCL_STATIC_ASCII("name"),
+    PCL_STATIC_ASCII("x"),
+    PCL_STATIC_ASCII("tags"),
+    PCL_STATIC_ASCII("env"),
+    PCL_STATIC_ASCII("dev"),
+    PCL_STATIC_ASCII("team"),
+    PCL_STATIC_ASCII("core"),
+    PCL_STATIC_ASCII("obj"),
+    PCL_STATIC_INT(7),
+    PCL_STATIC_INT(10),
+    PCL_STATIC_INT(6),
+    PCL_STATIC_INT(-7),
+    PCL_STATIC_INT(4),
+    PCL_STATIC_INT(5),
+    PCL_STATIC_BOOL(1),
+    PCL_STATIC_BOOL(0),
+    PCL_STATIC_ASCII("arith"),
+    PCL_STATIC_ASCII("name="),
+    PCL_STATIC_ASCII(" env="),
+    PCL_STATIC_ASCII(" "),
+    PCL_STATIC_ASCII("length"),
+    PCL_STATIC_ASCII("many"),
+    PCL_STATIC_ASCII("few"),
+    PCL_STATIC_ASCII(":"),
+    PCL_STATIC_ASCII(";"),
+    PCL_STATIC_ASCII("tmpl"),
+    PCL_STATIC_ASCII("U"),
+    PCL_STATIC_ASCII("upper"),
+    PCL_STATIC_ASCII("-"),
+    PCL_STATIC_ASCII("forList"),
+    PCL_STATIC_ASCII("forObject"),
+    PCL_STATIC_ASCII("y"),
+    PCL_STATIC_ASCII("grouped"),
+    PCL_STATIC_ASCII("n"),
+    PCL_STATIC_ASCII("splat"),
+    PCL_STATIC_ASCII("json"),
+    PCL_STATIC_ASCII("toJSON"),
+    PCL_STATIC_NUMBER(2.5),
+    PCL_STATIC_NULL,
+    PCL_STATIC_ASCII("q<>"),
+    PCL_STATIC_ASCII("join"),
+    PCL_STATIC_ASCII("split"),
+    PCL_STATIC_ASCII(","),
+    PCL_STATIC_ASCII("a,,b"),
+    PCL_STATIC_ASCII("element"),
+    PCL_STATIC_ASCII("lookup"),
+    PCL_STATIC_ASCII("none"),
+    PCL_STATIC_ASCII("range"),
+    PCL_STATIC_ASCII("min"),
+    PCL_STATIC_ASCII("max"),
+    PCL_STATIC_INT(9),
+    PCL_STATIC_ASCII("sha1"),
+    PCL_STATIC_ASCII("abc"),
+    PCL_STATIC_ASCII("b64"),
+    PCL_STATIC_ASCII("toBase64"),
+    PCL_STATIC_ASCII("hello"),
+    PCL_STATIC_ASCII("unb64"),
+    PCL_STATIC_ASCII("fromBase64"),
+    PCL_STATIC_ASCII("aGVsbG8="),
+    PCL_STATIC_ASCII("entries"),
+    PCL_STATIC_ASCII("z"),
+    PCL_STATIC_ASCII("single"),
+    PCL_STATIC_ASCII("singleOrNone"),
+    PCL_STATIC_INT(42),
+    PCL_STATIC_ASCII("cond"),
+    PCL_STATIC_ASCII("big"),
+    PCL_STATIC_ASCII("small"),
+    PCL_STATIC_ASCII("conv"),
+    PCL_STATIC_ASCII("42"),
+    PCL_STATIC_ASCII("builtins"),
 };
 
 /* Source files. */

@@ -2,23 +2,15 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("h");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("simple:index:Resource");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c3 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("hooks");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("beforeCreate");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("afterCreate");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("a");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("h"),
+    PCL_STATIC_ASCII("simple:index:Resource"),
+    PCL_STATIC_ASCII("value"),
+    PCL_STATIC_BOOL(1),
+    PCL_STATIC_ASCII("hooks"),
+    PCL_STATIC_ASCII("beforeCreate"),
+    PCL_STATIC_ASCII("afterCreate"),
+    PCL_STATIC_ASCII("a"),
 };
 
 /* Source files. */

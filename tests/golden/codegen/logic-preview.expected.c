@@ -2,27 +2,17 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("simple:index:Resource");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c2 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("a");
-static pcl_value pclg_c4 = PCL_STATIC_BOOL(0);
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("id");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("x");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("shortAnd");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("shortOr");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("unknownAnd");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
-    &pclg_c8,
-    &pclg_c9,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("simple:index:Resource"),
+    PCL_STATIC_ASCII("value"),
+    PCL_STATIC_BOOL(1),
+    PCL_STATIC_ASCII("a"),
+    PCL_STATIC_BOOL(0),
+    PCL_STATIC_ASCII("id"),
+    PCL_STATIC_ASCII("x"),
+    PCL_STATIC_ASCII("shortAnd"),
+    PCL_STATIC_ASCII("shortOr"),
+    PCL_STATIC_ASCII("unknownAnd"),
 };
 
 /* Source files. */

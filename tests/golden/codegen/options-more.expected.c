@@ -2,39 +2,23 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("pulumi:providers:simple");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("prov");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("simple:index:Resource");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c4 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("provider");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("a");
-static pcl_value pclg_c7 = PCL_STATIC_BOOL(0);
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("hideDiffs");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("pluginDownloadURL");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("https://example.com/plugins");
-static pcl_value pclg_c11 = PCL_STATIC_ASCII("aliases");
-static pcl_value pclg_c12 = PCL_STATIC_ASCII("urn:pulumi:dev::options-more::simple:index:Resource::old");
-static pcl_value pclg_c13 = PCL_STATIC_ASCII("replaceWith");
-static pcl_value pclg_c14 = PCL_STATIC_ASCII("replacementTrigger");
-static pcl_value pclg_c15 = PCL_STATIC_ASCII("b");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
-    &pclg_c8,
-    &pclg_c9,
-    &pclg_c10,
-    &pclg_c11,
-    &pclg_c12,
-    &pclg_c13,
-    &pclg_c14,
-    &pclg_c15,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("pulumi:providers:simple"),
+    PCL_STATIC_ASCII("prov"),
+    PCL_STATIC_ASCII("simple:index:Resource"),
+    PCL_STATIC_ASCII("value"),
+    PCL_STATIC_BOOL(1),
+    PCL_STATIC_ASCII("provider"),
+    PCL_STATIC_ASCII("a"),
+    PCL_STATIC_BOOL(0),
+    PCL_STATIC_ASCII("hideDiffs"),
+    PCL_STATIC_ASCII("pluginDownloadURL"),
+    PCL_STATIC_ASCII("https://example.com/plugins"),
+    PCL_STATIC_ASCII("aliases"),
+    PCL_STATIC_ASCII("urn:pulumi:dev::options-more::simple:index:Resource::old"),
+    PCL_STATIC_ASCII("replaceWith"),
+    PCL_STATIC_ASCII("replacementTrigger"),
+    PCL_STATIC_ASCII("b"),
 };
 
 /* Source files. */

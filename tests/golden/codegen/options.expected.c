@@ -2,65 +2,36 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("simple:index:Resource");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c2 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("parent");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("tags");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("env");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("dev");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("dependsOn");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("protect");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("retainOnDelete");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("deleteBeforeReplace");
-static pcl_value pclg_c11 = PCL_STATIC_ASCII("ignoreChanges");
-static pcl_value pclg_c12 = PCL_STATIC_ASCII("replaceOnChanges");
-static pcl_value pclg_c13 = PCL_STATIC_ASCII("additionalSecretOutputs");
-static pcl_value pclg_c14 = PCL_STATIC_ASCII("version");
-static pcl_value pclg_c15 = PCL_STATIC_ASCII("2.0.0");
-static pcl_value pclg_c16 = PCL_STATIC_ASCII("customTimeouts");
-static pcl_value pclg_c17 = PCL_STATIC_ASCII("create");
-static pcl_value pclg_c18 = PCL_STATIC_ASCII("1m");
-static pcl_value pclg_c19 = PCL_STATIC_ASCII("update");
-static pcl_value pclg_c20 = PCL_STATIC_ASCII("2m");
-static pcl_value pclg_c21 = PCL_STATIC_ASCII("delete");
-static pcl_value pclg_c22 = PCL_STATIC_ASCII("3m");
-static pcl_value pclg_c23 = PCL_STATIC_ASCII("deletedWith");
-static pcl_value pclg_c24 = PCL_STATIC_ASCII("import");
-static pcl_value pclg_c25 = PCL_STATIC_ASCII("existing-id");
-static pcl_value pclg_c26 = PCL_STATIC_ASCII("child");
-static pcl_value pclg_c27 = PCL_STATIC_ASCII("urn");
-static pcl_value pclg_c28 = PCL_STATIC_ASCII("childUrn");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
-    &pclg_c8,
-    &pclg_c9,
-    &pclg_c10,
-    &pclg_c11,
-    &pclg_c12,
-    &pclg_c13,
-    &pclg_c14,
-    &pclg_c15,
-    &pclg_c16,
-    &pclg_c17,
-    &pclg_c18,
-    &pclg_c19,
-    &pclg_c20,
-    &pclg_c21,
-    &pclg_c22,
-    &pclg_c23,
-    &pclg_c24,
-    &pclg_c25,
-    &pclg_c26,
-    &pclg_c27,
-    &pclg_c28,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("simple:index:Resource"),
+    PCL_STATIC_ASCII("value"),
+    PCL_STATIC_BOOL(1),
+    PCL_STATIC_ASCII("parent"),
+    PCL_STATIC_ASCII("tags"),
+    PCL_STATIC_ASCII("env"),
+    PCL_STATIC_ASCII("dev"),
+    PCL_STATIC_ASCII("dependsOn"),
+    PCL_STATIC_ASCII("protect"),
+    PCL_STATIC_ASCII("retainOnDelete"),
+    PCL_STATIC_ASCII("deleteBeforeReplace"),
+    PCL_STATIC_ASCII("ignoreChanges"),
+    PCL_STATIC_ASCII("replaceOnChanges"),
+    PCL_STATIC_ASCII("additionalSecretOutputs"),
+    PCL_STATIC_ASCII("version"),
+    PCL_STATIC_ASCII("2.0.0"),
+    PCL_STATIC_ASCII("customTimeouts"),
+    PCL_STATIC_ASCII("create"),
+    PCL_STATIC_ASCII("1m"),
+    PCL_STATIC_ASCII("update"),
+    PCL_STATIC_ASCII("2m"),
+    PCL_STATIC_ASCII("delete"),
+    PCL_STATIC_ASCII("3m"),
+    PCL_STATIC_ASCII("deletedWith"),
+    PCL_STATIC_ASCII("import"),
+    PCL_STATIC_ASCII("existing-id"),
+    PCL_STATIC_ASCII("child"),
+    PCL_STATIC_ASCII("urn"),
+    PCL_STATIC_ASCII("childUrn"),
 };
 
 /* Source files. */

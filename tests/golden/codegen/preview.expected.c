@@ -2,33 +2,20 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("simple:index:Resource");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("v");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("a");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("text");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("id=");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("id");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("obj");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("known");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("k");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("unknown");
-static pcl_value pclg_c11 = PCL_STATIC_ASCII("b");
-static pcl_value pclg_c12 = PCL_STATIC_ASCII("urn");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
-    &pclg_c8,
-    &pclg_c9,
-    &pclg_c10,
-    &pclg_c11,
-    &pclg_c12,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("simple:index:Resource"),
+    PCL_STATIC_ASCII("value"),
+    PCL_STATIC_ASCII("v"),
+    PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("text"),
+    PCL_STATIC_ASCII("id="),
+    PCL_STATIC_ASCII("id"),
+    PCL_STATIC_ASCII("obj"),
+    PCL_STATIC_ASCII("known"),
+    PCL_STATIC_ASCII("k"),
+    PCL_STATIC_ASCII("unknown"),
+    PCL_STATIC_ASCII("b"),
+    PCL_STATIC_ASCII("urn"),
 };
 
 /* Source files. */

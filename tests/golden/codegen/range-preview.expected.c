@@ -2,33 +2,20 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("simple:index:Resource");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c2 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("a");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("id");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("a_id");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("maybe");
-static pcl_value pclg_c7 = PCL_STATIC_INT(2);
-static pcl_value pclg_c8 = PCL_STATIC_INT(0);
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("many");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("maybeId");
-static pcl_value pclg_c11 = PCL_STATIC_ASCII("length");
-static pcl_value pclg_c12 = PCL_STATIC_ASCII("manyCount");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
-    &pclg_c8,
-    &pclg_c9,
-    &pclg_c10,
-    &pclg_c11,
-    &pclg_c12,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("simple:index:Resource"),
+    PCL_STATIC_ASCII("value"),
+    PCL_STATIC_BOOL(1),
+    PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("id"),
+    PCL_STATIC_ASCII("a_id"),
+    PCL_STATIC_ASCII("maybe"),
+    PCL_STATIC_INT(2),
+    PCL_STATIC_INT(0),
+    PCL_STATIC_ASCII("many"),
+    PCL_STATIC_ASCII("maybeId"),
+    PCL_STATIC_ASCII("length"),
+    PCL_STATIC_ASCII("manyCount"),
 };
 
 /* Source files. */

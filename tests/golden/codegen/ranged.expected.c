@@ -2,59 +2,33 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("simple:index:Resource");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c2 = PCL_STATIC_INT(2);
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("counted");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("name");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("index");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("key");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("x");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("y");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("listed");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("=");
-static pcl_value pclg_c11 = PCL_STATIC_ASCII("b");
-static pcl_value pclg_c12 = PCL_STATIC_ASCII("2");
-static pcl_value pclg_c13 = PCL_STATIC_ASCII("a");
-static pcl_value pclg_c14 = PCL_STATIC_ASCII("1");
-static pcl_value pclg_c15 = PCL_STATIC_ASCII("mapped");
-static pcl_value pclg_c16 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c17 = PCL_STATIC_ASCII("length");
-static pcl_value pclg_c18 = PCL_STATIC_INT(1);
-static pcl_value pclg_c19 = PCL_STATIC_ASCII("maybe");
-static pcl_value pclg_c20 = PCL_STATIC_BOOL(0);
-static pcl_value pclg_c21 = PCL_STATIC_ASCII("never");
-static pcl_value pclg_c22 = PCL_STATIC_INT(0);
-static pcl_value pclg_c23 = PCL_STATIC_ASCII("names");
-static pcl_value pclg_c24 = PCL_STATIC_ASCII("id");
-static pcl_value pclg_c25 = PCL_STATIC_ASCII("maybeId");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
-    &pclg_c8,
-    &pclg_c9,
-    &pclg_c10,
-    &pclg_c11,
-    &pclg_c12,
-    &pclg_c13,
-    &pclg_c14,
-    &pclg_c15,
-    &pclg_c16,
-    &pclg_c17,
-    &pclg_c18,
-    &pclg_c19,
-    &pclg_c20,
-    &pclg_c21,
-    &pclg_c22,
-    &pclg_c23,
-    &pclg_c24,
-    &pclg_c25,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("simple:index:Resource"),
+    PCL_STATIC_ASCII("value"),
+    PCL_STATIC_INT(2),
+    PCL_STATIC_ASCII("counted"),
+    PCL_STATIC_ASCII("name"),
+    PCL_STATIC_ASCII("index"),
+    PCL_STATIC_ASCII("key"),
+    PCL_STATIC_ASCII("x"),
+    PCL_STATIC_ASCII("y"),
+    PCL_STATIC_ASCII("listed"),
+    PCL_STATIC_ASCII("="),
+    PCL_STATIC_ASCII("b"),
+    PCL_STATIC_ASCII("2"),
+    PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("1"),
+    PCL_STATIC_ASCII("mapped"),
+    PCL_STATIC_BOOL(1),
+    PCL_STATIC_ASCII("length"),
+    PCL_STATIC_INT(1),
+    PCL_STATIC_ASCII("maybe"),
+    PCL_STATIC_BOOL(0),
+    PCL_STATIC_ASCII("never"),
+    PCL_STATIC_INT(0),
+    PCL_STATIC_ASCII("names"),
+    PCL_STATIC_ASCII("id"),
+    PCL_STATIC_ASCII("maybeId"),
 };
 
 /* Source files. */

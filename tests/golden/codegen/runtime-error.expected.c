@@ -2,15 +2,11 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("nums");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("element");
-static pcl_value pclg_c2 = PCL_STATIC_INT(0);
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("first");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("nums"),
+    PCL_STATIC_ASCII("element"),
+    PCL_STATIC_INT(0),
+    PCL_STATIC_ASCII("first"),
 };
 
 /* Source files. */

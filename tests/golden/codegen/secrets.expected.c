@@ -2,33 +2,20 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("s3cr3t");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("token");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("simple:index:Resource");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("hidden");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("plain");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("x");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("r");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("token=");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("wrapped");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("visible");
-static pcl_value pclg_c11 = PCL_STATIC_ASCII("revealed");
-static pcl_value pclg_c12 = PCL_STATIC_ASCII("resourceSecret");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
-    &pclg_c8,
-    &pclg_c9,
-    &pclg_c10,
-    &pclg_c11,
-    &pclg_c12,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("s3cr3t"),
+    PCL_STATIC_ASCII("token"),
+    PCL_STATIC_ASCII("simple:index:Resource"),
+    PCL_STATIC_ASCII("value"),
+    PCL_STATIC_ASCII("hidden"),
+    PCL_STATIC_ASCII("plain"),
+    PCL_STATIC_ASCII("x"),
+    PCL_STATIC_ASCII("r"),
+    PCL_STATIC_ASCII("token="),
+    PCL_STATIC_ASCII("wrapped"),
+    PCL_STATIC_ASCII("visible"),
+    PCL_STATIC_ASCII("revealed"),
+    PCL_STATIC_ASCII("resourceSecret"),
 };
 
 /* Source files. */

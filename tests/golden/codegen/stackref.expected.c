@@ -2,29 +2,18 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("pulumi:pulumi:StackReference");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("1.0.0");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("name");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("organization/other/dev");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("ref");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("getOutput");
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("plain");
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("pw");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("hidden");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("nope");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("missing");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
-    &pclg_c8,
-    &pclg_c9,
-    &pclg_c10,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("pulumi:pulumi:StackReference"),
+    PCL_STATIC_ASCII("1.0.0"),
+    PCL_STATIC_ASCII("name"),
+    PCL_STATIC_ASCII("organization/other/dev"),
+    PCL_STATIC_ASCII("ref"),
+    PCL_STATIC_ASCII("getOutput"),
+    PCL_STATIC_ASCII("plain"),
+    PCL_STATIC_ASCII("pw"),
+    PCL_STATIC_ASCII("hidden"),
+    PCL_STATIC_ASCII("nope"),
+    PCL_STATIC_ASCII("missing"),
 };
 
 /* Source files. */

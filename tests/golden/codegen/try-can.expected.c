@@ -2,33 +2,20 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("a");
-static pcl_value pclg_c1 = PCL_STATIC_INT(1);
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("raw");
-static pcl_value pclg_c3 = PCL_STATIC_ASCII("c");
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("b");
-static pcl_value pclg_c5 = PCL_STATIC_ASCII("element");
-static pcl_value pclg_c6 = PCL_STATIC_INT(0);
-static pcl_value pclg_c7 = PCL_STATIC_ASCII("fallback");
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("tried");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("unused");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("triedFirst");
-static pcl_value pclg_c11 = PCL_STATIC_ASCII("canA");
-static pcl_value pclg_c12 = PCL_STATIC_ASCII("canB");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
-    &pclg_c8,
-    &pclg_c9,
-    &pclg_c10,
-    &pclg_c11,
-    &pclg_c12,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("a"),
+    PCL_STATIC_INT(1),
+    PCL_STATIC_ASCII("raw"),
+    PCL_STATIC_ASCII("c"),
+    PCL_STATIC_ASCII("b"),
+    PCL_STATIC_ASCII("element"),
+    PCL_STATIC_INT(0),
+    PCL_STATIC_ASCII("fallback"),
+    PCL_STATIC_ASCII("tried"),
+    PCL_STATIC_ASCII("unused"),
+    PCL_STATIC_ASCII("triedFirst"),
+    PCL_STATIC_ASCII("canA"),
+    PCL_STATIC_ASCII("canB"),
 };
 
 /* Source files. */

@@ -2,103 +2,55 @@
 #include "pcl.h"
 
 /* Constants. */
-static pcl_value pclg_c0 = PCL_STATIC_ASCII("primitive:index:Resource");
-static pcl_value pclg_c1 = PCL_STATIC_ASCII("7.0.0");
-static pcl_value pclg_c2 = PCL_STATIC_ASCII("boolean");
-static pcl_value pclg_c3 = PCL_STATIC_BOOL(1);
-static pcl_value pclg_c4 = PCL_STATIC_ASCII("float");
-static pcl_value pclg_c5 = PCL_STATIC_NUMBER(3.5);
-static pcl_value pclg_c6 = PCL_STATIC_ASCII("integer");
-static pcl_value pclg_c7 = PCL_STATIC_INT(42);
-static pcl_value pclg_c8 = PCL_STATIC_ASCII("string");
-static pcl_value pclg_c9 = PCL_STATIC_ASCII("s");
-static pcl_value pclg_c10 = PCL_STATIC_ASCII("numberArray");
-static pcl_value pclg_c11 = PCL_STATIC_INT(1);
-static pcl_value pclg_c12 = PCL_STATIC_INT(2);
-static pcl_value pclg_c13 = PCL_STATIC_ASCII("booleanMap");
-static pcl_value pclg_c14 = PCL_STATIC_ASCII("t");
-static pcl_value pclg_c15 = PCL_STATIC_ASCII("p");
-static pcl_value pclg_c16 = PCL_STATIC_ASCII("-");
-static pcl_value pclg_c17 = PCL_STATIC_INT(10);
-static pcl_value pclg_c18 = PCL_STATIC_ASCII("q");
-static pcl_value pclg_c19 = PCL_STATIC_ASCII("read:index:Resource");
-static pcl_value pclg_c20 = PCL_STATIC_ASCII("39.0.0");
-static pcl_value pclg_c21 = PCL_STATIC_ASCII("existing-id");
-static pcl_value pclg_c22 = PCL_STATIC_ASCII("lookup");
-static pcl_value pclg_c23 = PCL_STATIC_ASCII("key-");
-static pcl_value pclg_c24 = PCL_STATIC_ASCII("r");
-static pcl_value pclg_c25 = PCL_STATIC_ASCII("simple-invoke:index:myInvoke");
-static pcl_value pclg_c26 = PCL_STATIC_ASCII("value");
-static pcl_value pclg_c27 = PCL_STATIC_ASCII("version");
-static pcl_value pclg_c28 = PCL_STATIC_ASCII("10.0.0");
-static pcl_value pclg_c29 = PCL_STATIC_ASCII("result");
-static pcl_value pclg_c30 = PCL_STATIC_ASCII("fromInvoke");
-static pcl_value pclg_c31 = PCL_STATIC_ASCII("q is true");
-static pcl_value pclg_c32 = PCL_STATIC_ASCII("q is ");
-static pcl_value pclg_c33 = PCL_STATIC_ASCII("summary");
-static pcl_value pclg_c34 = PCL_STATIC_ASCII("readLookup");
-static pcl_value pclg_c35 = PCL_STATIC_INT(7);
-static pcl_value pclg_c36 = PCL_STATIC_ASCII("recovered: ");
-static pcl_value pclg_c37 = PCL_STATIC_ASCII("recovered");
-static pcl_value pclg_c38 = PCL_STATIC_ASCII("length");
-static pcl_value pclg_c39 = PCL_STATIC_ASCII("count");
-static pcl_value pclg_c40 = PCL_STATIC_ASCII("id");
-static pcl_value pclg_c41 = PCL_STATIC_ASCII("id=");
-static pcl_value pclg_c42 = PCL_STATIC_ASCII("idText");
-static pcl_value pclg_c43 = PCL_STATIC_ASCII("known");
-static pcl_value pclg_c44 = PCL_STATIC_ASCII("unknown");
-static pcl_value pclg_c45 = PCL_STATIC_ASCII("list");
-static pcl_value pclg_c46 = PCL_STATIC_ASCII("k");
-static pcl_value pclg_c47 = PCL_STATIC_ASCII("mixed");
-static pcl_value *const pclg_v[] = {
-    &pclg_c0,
-    &pclg_c1,
-    &pclg_c2,
-    &pclg_c3,
-    &pclg_c4,
-    &pclg_c5,
-    &pclg_c6,
-    &pclg_c7,
-    &pclg_c8,
-    &pclg_c9,
-    &pclg_c10,
-    &pclg_c11,
-    &pclg_c12,
-    &pclg_c13,
-    &pclg_c14,
-    &pclg_c15,
-    &pclg_c16,
-    &pclg_c17,
-    &pclg_c18,
-    &pclg_c19,
-    &pclg_c20,
-    &pclg_c21,
-    &pclg_c22,
-    &pclg_c23,
-    &pclg_c24,
-    &pclg_c25,
-    &pclg_c26,
-    &pclg_c27,
-    &pclg_c28,
-    &pclg_c29,
-    &pclg_c30,
-    &pclg_c31,
-    &pclg_c32,
-    &pclg_c33,
-    &pclg_c34,
-    &pclg_c35,
-    &pclg_c36,
-    &pclg_c37,
-    &pclg_c38,
-    &pclg_c39,
-    &pclg_c40,
-    &pclg_c41,
-    &pclg_c42,
-    &pclg_c43,
-    &pclg_c44,
-    &pclg_c45,
-    &pclg_c46,
-    &pclg_c47,
+static pcl_value pclg_v[] = {
+    PCL_STATIC_ASCII("primitive:index:Resource"),
+    PCL_STATIC_ASCII("7.0.0"),
+    PCL_STATIC_ASCII("boolean"),
+    PCL_STATIC_BOOL(1),
+    PCL_STATIC_ASCII("float"),
+    PCL_STATIC_NUMBER(3.5),
+    PCL_STATIC_ASCII("integer"),
+    PCL_STATIC_INT(42),
+    PCL_STATIC_ASCII("string"),
+    PCL_STATIC_ASCII("s"),
+    PCL_STATIC_ASCII("numberArray"),
+    PCL_STATIC_INT(1),
+    PCL_STATIC_INT(2),
+    PCL_STATIC_ASCII("booleanMap"),
+    PCL_STATIC_ASCII("t"),
+    PCL_STATIC_ASCII("p"),
+    PCL_STATIC_ASCII("-"),
+    PCL_STATIC_INT(10),
+    PCL_STATIC_ASCII("q"),
+    PCL_STATIC_ASCII("read:index:Resource"),
+    PCL_STATIC_ASCII("39.0.0"),
+    PCL_STATIC_ASCII("existing-id"),
+    PCL_STATIC_ASCII("lookup"),
+    PCL_STATIC_ASCII("key-"),
+    PCL_STATIC_ASCII("r"),
+    PCL_STATIC_ASCII("simple-invoke:index:myInvoke"),
+    PCL_STATIC_ASCII("value"),
+    PCL_STATIC_ASCII("version"),
+    PCL_STATIC_ASCII("10.0.0"),
+    PCL_STATIC_ASCII("result"),
+    PCL_STATIC_ASCII("fromInvoke"),
+    PCL_STATIC_ASCII("q is true"),
+    PCL_STATIC_ASCII("q is "),
+    PCL_STATIC_ASCII("summary"),
+    PCL_STATIC_ASCII("readLookup"),
+    PCL_STATIC_INT(7),
+    PCL_STATIC_ASCII("recovered: "),
+    PCL_STATIC_ASCII("recovered"),
+    PCL_STATIC_ASCII("length"),
+    PCL_STATIC_ASCII("count"),
+    PCL_STATIC_ASCII("id"),
+    PCL_STATIC_ASCII("id="),
+    PCL_STATIC_ASCII("idText"),
+    PCL_STATIC_ASCII("known"),
+    PCL_STATIC_ASCII("unknown"),
+    PCL_STATIC_ASCII("list"),
+    PCL_STATIC_ASCII("k"),
+    PCL_STATIC_ASCII("mixed"),
 };
 
 /* Source files. */
