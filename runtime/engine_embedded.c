@@ -520,12 +520,23 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
   } else {
     pcl_mock_resource_args args = {r->type,   r->name,    r->urn,     r->inputs,
                                    req->id,   r->provider, true,      e->preview,
-                                   (pcl_mock_reply *)p};
+                                   (pcl_mock_reply *)p, NULL};
+    if (req->kind == PCL_RES_REMOTE && e->cmocks.new_resource) {
+      /* Construct sees the dependencies of each input. */
+      pcl_mapbuf pd = PCL_MAPBUF_INIT;
+      for (size_t i = 0; i < pcl_len(r->inputs); i++) {
+        pcl_mapbuf_put_take(&pd, pcl_retain(pcl_map_key_at(r->inputs, i)),
+                            deps_list(r->prop_deps[i]));
+      }
+      args.prop_deps = pcl_mapbuf_finish(&pd);
+    }
     p->read_id = pcl_retain(req->id);
     bool mocked = false;
     if (e->cmocks.new_resource) {
       mocked = true;
       bool ok = e->cmocks.new_resource(e->cmocks.data, &args, &id, &state, &err);
+      pcl_release(args.prop_deps);
+      args.prop_deps = NULL;
       if (p->deferred) {
         /* The mock deferred its answer (pcl_mock_defer); it may even have
          * answered already. */

@@ -1204,6 +1204,8 @@ typedef struct pcl_mock_resource_args {
   bool custom;          /* Custom resource (or remote component). */
   bool preview;         /* The run is a preview. */
   pcl_mock_reply *reply; /* The engine's handle for pcl_mock_defer. */
+  pcl_value *prop_deps; /* Remote component (Construct): MAP input name -> LIST of the
+                           URN strings it depends on (borrowed); else NULL. */
 } pcl_mock_resource_args;
 
 struct pcl_mocks {

@@ -341,6 +341,54 @@ static void test_elided_secret_outputs(void) {
   rc_free(&r);
 }
 
+/* A remote component's Construct sees the dependencies of each input. */
+static const pcl_resource_decl remote_comp_decl = {"comp:index:Remote", PCL_RES_REMOTE, "1.0.0",
+                                                   NULL, NULL, 0, 0};
+static char *construct_deps;
+
+static bool deps_new_resource(void *data, const pcl_mock_resource_args *args, pcl_value **id,
+                              pcl_value **state, pcl_error **err) {
+  (void)data;
+  (void)id;
+  (void)state;
+  if (strcmp(args->type, "comp:index:Remote") == 0) {
+    free(construct_deps);
+    construct_deps = args->prop_deps ? pcl_json_encode(args->prop_deps, 0, NULL, err) : NULL;
+  } else {
+    CU_ASSERT_PTR_NULL(args->prop_deps);
+  }
+  return true;
+}
+
+static void deps_start(pcl_run *run) {
+  pcl_value *empty = pcl_map_of(NULL, NULL, 0);
+  pcl_future *dep = pcl_register_resource(run, &res_decl, "dep", empty, NULL);
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "plain", pcl_int_new(1));
+  pcl_mapbuf_put_cstr(&mb, "ref", pcl_future_to_value(dep));
+  pcl_value *in = pcl_mapbuf_finish(&mb);
+  pcl_future *comp = pcl_register_resource(run, &remote_comp_decl, "comp", in, NULL);
+  pcl_release(in);
+  pcl_release(empty);
+  pcl_future_release(dep);
+  pcl_future_release(comp);
+}
+
+static const pcl_program deps_prog = {"depsprog", NULL, 0, deps_start};
+
+static void test_construct_prop_deps(void) {
+  pcl_mocks m = {deps_new_resource, NULL, NULL};
+  pcl_main_set_mocks(&m);
+  rc_result r = rc_run(&deps_prog, NULL);
+  pcl_main_set_mocks(NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(construct_deps ? construct_deps : "",
+                         "{\"plain\":[],\"ref\":[\"urn:pulumi:dev::depsprog::test:index:Thing::dep\"]}");
+  free(construct_deps);
+  construct_deps = NULL;
+  rc_free(&r);
+}
+
 static void test_json_mocks(void) {
   rc_write("mocks-ok.json",
            "{\"resources\": {\"test:index:Thing\": {\"outputs\": {\"extra\": 12345678901234567890123}},"
@@ -478,6 +526,7 @@ void register_mock_tests(void) {
   CU_add_test(s, "invokes see the provider the engine chose", test_invoke_provider);
   CU_add_test(s, "resource references in outputs are hydrated", test_ref_hydration);
   CU_add_test(s, "null inputs are left out", test_null_inputs);
+  CU_add_test(s, "Construct sees the property dependencies", test_construct_prop_deps);
   CU_add_test(s, "secret outputs left out in a preview are secret unknowns",
               test_elided_secret_outputs);
 }
