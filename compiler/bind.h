@@ -36,17 +36,8 @@ struct bind_scope {
   const bnd_attrs *props_attrs; /* The attributes written in the resource body. */
 };
 
-/* A memo table from types to derived types (the checker's plain target
-   types): types are interned, so the key is the pointer.  The tables are
-   arena-allocated open-addressing arrays, grown at half load. */
-typedef struct bind_memo {
-  const ty **keys;     /* Key types; NULL marks an empty slot. */
-  const ty **vals;     /* The value memoised for the key in the same slot. */
-  size_t cap, count;   /* Slots (a power of two) and entries used. */
-} bind_memo;
-
 /* Everything binding one compilation needs: the first six fields are
-   borrowed, the rest is state the binder keeps for itself. */
+   borrowed, the last two are state the binder keeps for itself. */
 typedef struct bind_ctx {
   arena *arena;         /* Bound nodes live here. */
   intern_table *names;  /* Identifiers (the parser's table). */
@@ -57,7 +48,6 @@ typedef struct bind_ctx {
   /* Internal state of the program being bound (set by bind_program). */
   struct bind_state *st;
   size_t depth; /* Component nesting depth (guards runaway recursion). */
-  bind_memo target_memo; /* Plain target types (check.c). */
 } bind_ctx;
 
 /* Binds the parsed program prog whose files live in directory dir (used to

@@ -71,44 +71,6 @@ static const ty *const *types_of(bind_ctx *c, bnd_expr *const *es, size_t n) {
   return ts;
 }
 
-/* Returns the value memoised for key in m, or NULL. */
-static const ty *memo_get(const bind_memo *m, const ty *key) {
-  if (!m->cap) {
-    return NULL;
-  }
-  for (size_t i = (size_t)key->hash & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-    if (!m->keys[i]) {
-      return NULL;
-    }
-    if (m->keys[i] == key) {
-      return m->vals[i];
-    }
-  }
-}
-
-/* Memoises val for key in m (arena tables, grown at half load). */
-static void memo_put(bind_ctx *c, bind_memo *m, const ty *key, const ty *val) {
-  if ((m->count + 1) * 2 > m->cap) {
-    bind_memo old = *m;
-    m->cap = old.cap ? old.cap * 2 : 256;
-    m->keys = ARENA_NEW_ARRAY(c->arena, const ty *, m->cap);
-    m->vals = ARENA_NEW_ARRAY(c->arena, const ty *, m->cap);
-    m->count = 0;
-    for (size_t i = 0; i < old.cap; i++) {
-      if (old.keys[i]) {
-        memo_put(c, m, old.keys[i], old.vals[i]);
-      }
-    }
-  }
-  size_t i = (size_t)key->hash & (m->cap - 1);
-  while (m->keys[i]) {
-    i = (i + 1) & (m->cap - 1);
-  }
-  m->keys[i] = key;
-  m->vals[i] = val;
-  m->count++;
-}
-
 /* The test: `to` accepts an int safely but a number only unsafely. */
 bool check_int_literal(bind_ctx *c, const bnd_expr *e, const ty *to) {
   if (e->error || e->kind != BND_E_NUMBER || e->number.integral) {
@@ -1315,48 +1277,6 @@ bnd_expr *check_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
 
 /* ----------------------------------------------------- target types */
 
-static const ty *plain_target_of(bind_ctx *c, const ty *t);
-
-/* Returns plain_target_of(t), memoised. */
-static const ty *plain_target(bind_ctx *c, const ty *t) {
-  const ty *r = memo_get(&c->target_memo, t);
-  if (!r) {
-    r = plain_target_of(c, t);
-    memo_put(c, &c->target_memo, t, r);
-  }
-  return r;
-}
-
-/* Removes output, promise and none members and layers from an expected type:
-   `union(T, output(T))` and `optional(T)` give T. */
-static const ty *plain_target_of(bind_ctx *c, const ty *t) {
-  for (;;) {
-    if (t->kind == TY_OUTPUT || t->kind == TY_PROMISE) {
-      t = t->elem;
-      continue;
-    }
-    if (t->kind != TY_UNION) {
-      return t;
-    }
-    const ty **keep = ARENA_NEW_ARRAY(c->arena, const ty *, t->elems.count);
-    size_t n = 0;
-    for (size_t i = 0; i < t->elems.count; i++) {
-      const ty *m = t->elems.items[i];
-      if (m->kind == TY_OUTPUT || m->kind == TY_PROMISE || m->kind == TY_NONE ||
-          (m->kind == TY_CONST && m->cnst.base->kind == TY_NONE)) {
-        continue;
-      }
-      keep[n++] = m;
-    }
-    if (n == t->elems.count || n == 0) {
-      return t;
-    }
-    t = ty_union(c->ty, n, keep);
-    if (t->kind == TY_UNION) {
-      return t;
-    }
-  }
-}
 
 /* Returns the const type of a literal expression, or NULL. */
 static const ty *literal_type(const bnd_expr *e) {
@@ -1393,7 +1313,7 @@ static const ty *literal_type(const bnd_expr *e) {
    literal has that constant's value). */
 static bool matches_consts(bind_ctx *c, const bnd_expr *e, const ty *o) {
   for (size_t i = 0; i < o->object.count; i++) {
-    const ty *pt = plain_target(c, o->object.props[i].type);
+    const ty *pt = ty_value_target(c->ty, o->object.props[i].type);
     if (pt->kind != TY_CONST) {
       continue;
     }
@@ -1419,7 +1339,7 @@ void check_annotate(bind_ctx *c, bnd_expr *e, const ty *to) {
   if (!to || e->error) {
     return;
   }
-  const ty *t = plain_target(c, to);
+  const ty *t = ty_value_target(c->ty, to);
   if (e->kind == BND_E_OBJECT && t->kind == TY_UNION) {
     /* Narrow a union to the one object type the constructor selects. */
     const ty *pick = NULL, *map = NULL;

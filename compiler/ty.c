@@ -908,6 +908,35 @@ const ty *ty_strip_eventual(const ty *t) {
   return t;
 }
 
+/* Memoised: the checker asks for the target of every typed location. */
+const ty *ty_value_target(ty_ctx *c, const ty *t) {
+  const ty_memo *m = ty_memo_get(c, t, t, TY_MEMO_VALUE_TARGET);
+  if (m)
+    return m->result;
+  const ty *r = t;
+  for (;;) {
+    r = ty_strip_eventual(r);
+    if (r->kind != TY_UNION)
+      break;
+    const ty **keep = xmalloc(r->elems.count * sizeof *keep);
+    size_t n = 0;
+    for (size_t i = 0; i < r->elems.count; i++) {
+      const ty *e = r->elems.items[i];
+      if (e->kind != TY_OUTPUT && e->kind != TY_PROMISE && !is_null_type(e))
+        keep[n++] = e;
+    }
+    const ty *prev = r;
+    r = n == r->elems.count || n == 0 ? r : ty_union(c, n, keep);
+    free(keep);
+    /* A union that keeps two or more members is final; a single member may
+       itself be an eventual layer to remove. */
+    if (r == prev || r->kind == TY_UNION)
+      break;
+  }
+  ty_memo_put(c, t, t, TY_MEMO_VALUE_TARGET, r, TY_CONV_NONE);
+  return r;
+}
+
 typedef enum rewrite_mode {
   RESOLVE_OUTPUTS,  /* Remove outputs and promises. */
   RESOLVE_PROMISES, /* Remove promises only. */

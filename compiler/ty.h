@@ -230,6 +230,11 @@ const ty *ty_resolve_outputs(ty_ctx *c, const ty *t);
 const ty *ty_resolve_promises(ty_ctx *c, const ty *t);
 /* Returns the value type of t after stripping outer output/promise layers. */
 const ty *ty_strip_eventual(const ty *t);
+/* Returns the plain value type expected where t is expected: output and
+ * promise layers, and the output, promise and none members of unions, are
+ * removed, so `union(T, output(T))` and `optional(T)` give T; a union that
+ * has only such members is returned unchanged. */
+const ty *ty_value_target(ty_ctx *c, const ty *t);
 /* Returns InputType(t) (§12): the type of values acceptable where t is
  * expected, allowing outputs at every level. */
 const ty *ty_input(ty_ctx *c, const ty *t);

@@ -827,6 +827,15 @@ static void test_input_type(void) {
   CU_ASSERT_PTR_EQUAL(ty_strip_optional(C, T("union(int, string, none)")), T("union(int, string)"));
   CU_ASSERT_PTR_EQUAL(ty_strip_optional(C, T("union(const(none null), string)")), T("string"));
   CU_ASSERT_PTR_EQUAL(ty_strip_optional(C, T("list(int)")), T("list(int)"));
+  CU_ASSERT_PTR_EQUAL(ty_value_target(C, ty_input(C, T("int"))), T("int"));
+  CU_ASSERT_PTR_EQUAL(ty_value_target(C, T("optional(list(int))")), T("list(int)"));
+  CU_ASSERT_PTR_EQUAL(ty_value_target(C, T("output(union(promise(string), none))")),
+                      T("string"));
+  CU_ASSERT_PTR_EQUAL(ty_value_target(C, T("union(int, string, none, output(int))")),
+                      T("union(int, string)"));
+  CU_ASSERT_PTR_EQUAL(ty_value_target(C, T("union(output(int), none)")),
+                      T("union(output(int), none)"));
+  CU_ASSERT_PTR_EQUAL(ty_value_target(C, T("map(output(int))")), T("map(output(int))"));
 }
 
 /* §11: lifting of operations and calls. */
