@@ -203,6 +203,21 @@ static bool operand(const pcl_value *v, const char *what, pcl_value **out, pcl_v
   return false;
 }
 
+/* Makes *x and *y numeric views of the operands a and b as operand does,
+ * with *tx and *ty to release; false and *err (nothing to release) when
+ * either is not convertible. */
+static bool operands(const pcl_value *a, const pcl_value *b, pcl_value **x, pcl_value **y,
+                     pcl_value **tx, pcl_value **ty, pcl_error **err) {
+  if (!operand(a, "left operand", x, tx, err)) {
+    return false;
+  }
+  if (!operand(b, "right operand", y, ty, err)) {
+    pcl_release(*tx);
+    return false;
+  }
+  return true;
+}
+
 /* Strips SECRET wrappers from *a and *b and returns whether there were any. */
 static bool unwrap_secrets(const pcl_value **a, const pcl_value **b) {
   bool secret = false;
@@ -431,11 +446,7 @@ static pcl_value *arith(op o, const pcl_value *a, const pcl_value *b, pcl_error 
     return mark(pcl_unknown(), secret);
   }
   pcl_value *x, *y, *tx, *ty;
-  if (!operand(a, "left operand", &x, &tx, err)) {
-    return NULL;
-  }
-  if (!operand(b, "right operand", &y, &ty, err)) {
-    pcl_release(tx);
+  if (!operands(a, b, &x, &y, &tx, &ty, err)) {
     return NULL;
   }
   pcl_value *r = x->kind == PCL_T_INT && y->kind == PCL_T_INT ? int_op(o, x, y, err)
@@ -498,11 +509,7 @@ static pcl_value *relation(rel o, const pcl_value *a, const pcl_value *b, pcl_er
     return mark(pcl_unknown(), secret);
   }
   pcl_value *x, *y, *tx, *ty;
-  if (!operand(a, "left operand", &x, &tx, err)) {
-    return NULL;
-  }
-  if (!operand(b, "right operand", &y, &ty, err)) {
-    pcl_release(tx);
+  if (!operands(a, b, &x, &y, &tx, &ty, err)) {
     return NULL;
   }
   int c = pcl_num_compare(x, y);
