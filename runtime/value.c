@@ -660,13 +660,18 @@ static int kind_rank(pcl_kind k) {
 
 static int cmp_sizes(size_t a, size_t b) { return a < b ? -1 : a > b; }
 
+/* Returns v without its SECRET wrappers (borrowed from v): secrecy is a
+ * mark, not part of the value, so equality and order ignore it. */
+static const pcl_value *unmarked(const pcl_value *v) {
+  while (v->kind == PCL_T_SECRET) {
+    v = v->u.ref.a;
+  }
+  return v;
+}
+
 int pcl_compare(const pcl_value *a, const pcl_value *b) {
-  while (a->kind == PCL_T_SECRET) {
-    a = a->u.ref.a;
-  }
-  while (b->kind == PCL_T_SECRET) {
-    b = b->u.ref.a;
-  }
+  a = unmarked(a);
+  b = unmarked(b);
   if (a == b) {
     return 0;
   }
@@ -739,12 +744,8 @@ int pcl_compare(const pcl_value *a, const pcl_value *b) {
 }
 
 bool pcl_equal(const pcl_value *a, const pcl_value *b) {
-  while (a->kind == PCL_T_SECRET) {
-    a = a->u.ref.a;
-  }
-  while (b->kind == PCL_T_SECRET) {
-    b = b->u.ref.a;
-  }
+  a = unmarked(a);
+  b = unmarked(b);
   if (a == b) {
     return true;
   }
