@@ -49,24 +49,30 @@ static pcl_value *str_nfc(const char *s, size_t len) {
   return v;
 }
 
+/* Returns the length of the longest prefix of s[0..len) that is valid
+ * UTF-8, i.e. the offset of the first byte that does not start a valid
+ * sequence (len when there is none). */
+static size_t valid_prefix(const char *s, size_t len) {
+  size_t i = 0;
+  while (i < len) {
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t k =
+        utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp);
+    if (k <= 0) {
+      break;
+    }
+    i += (size_t)k;
+  }
+  return i;
+}
+
 pcl_value *pcl_str_new(const char *s, size_t len, pcl_error **err) {
   if (pcl__is_ascii(s, len)) {
     return pcl__str_raw(s, len, true);
   }
   pcl_value *v = str_nfc(s, len);
   if (v == NULL) {
-    /* Find the first bad byte for the message. */
-    size_t i = 0;
-    while (i < len) {
-      utf8proc_int32_t cp;
-      utf8proc_ssize_t k =
-          utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp);
-      if (k <= 0) {
-        break;
-      }
-      i += (size_t)k;
-    }
-    *err = pcl_error_new("invalid UTF-8 in string at byte %zu", i);
+    *err = pcl_error_new("invalid UTF-8 in string at byte %zu", valid_prefix(s, len));
   }
   return v;
 }
@@ -83,15 +89,12 @@ pcl_value *pcl_str_new_lossy(const char *s, size_t len) {
   pcl_strbuf b = PCL_STRBUF_INIT;
   size_t i = 0;
   while (i < len) {
-    utf8proc_int32_t cp;
-    utf8proc_ssize_t k =
-        utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp);
-    if (k <= 0) {
+    size_t k = valid_prefix(s + i, len - i);
+    pcl_strbuf_append(&b, s + i, k);
+    i += k;
+    if (i < len) {
       pcl_strbuf_append(&b, "\xEF\xBF\xBD", 3);
       i++;
-    } else {
-      pcl_strbuf_append(&b, s + i, (size_t)k);
-      i += (size_t)k;
     }
   }
   v = str_nfc(b.data, b.len);
