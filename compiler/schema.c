@@ -462,6 +462,17 @@ static const char *scan_key(jscan *j, const char *q, const char *end) {
   return key;
 }
 
+/* Consumes the closing bracket `close` of the object or array being
+ * scanned and leaves its nesting level; returns false, consuming nothing,
+ * when the next character is something else. */
+static bool scan_close(jscan *j, char close) {
+  if (j->p >= j->end || *j->p != close)
+    return false;
+  j->p++;
+  j->depth--;
+  return true;
+}
+
 /* Scans an object; its members are recorded in rec when rec is not NULL,
  * and, at the top level, the members of the section objects too. */
 static bool scan_object(jscan *j, entries *rec, bool top) {
@@ -469,11 +480,8 @@ static bool scan_object(jscan *j, entries *rec, bool top) {
     return scan_fail(j, j->p, "nesting too deep", false);
   j->p++;
   scan_ws(j);
-  if (j->p < j->end && *j->p == '}') {
-    j->p++;
-    j->depth--;
+  if (scan_close(j, '}'))
     return true;
-  }
   for (;;) {
     scan_ws(j);
     if (j->p >= j->end || *j->p != '"')
@@ -507,11 +515,8 @@ static bool scan_object(jscan *j, entries *rec, bool top) {
       j->p++;
       continue;
     }
-    if (j->p < j->end && *j->p == '}') {
-      j->p++;
-      j->depth--;
+    if (scan_close(j, '}'))
       return true;
-    }
     return scan_fail(j, j->p, j->p >= j->end ? "unexpected end of file" : "expected ',' or '}'",
                      false);
   }
@@ -523,11 +528,8 @@ static bool scan_array(jscan *j) {
     return scan_fail(j, j->p, "nesting too deep", false);
   j->p++;
   scan_ws(j);
-  if (j->p < j->end && *j->p == ']') {
-    j->p++;
-    j->depth--;
+  if (scan_close(j, ']'))
     return true;
-  }
   for (;;) {
     if (!scan_value(j))
       return false;
@@ -536,11 +538,8 @@ static bool scan_array(jscan *j) {
       j->p++;
       continue;
     }
-    if (j->p < j->end && *j->p == ']') {
-      j->p++;
-      j->depth--;
+    if (scan_close(j, ']'))
       return true;
-    }
     return scan_fail(j, j->p, j->p >= j->end ? "unexpected end of file" : "expected ',' or ']'",
                      false);
   }

@@ -255,7 +255,7 @@ static const char *describe(const ast_node *e) {
 static const ty *type_expr(ty_ctx *c, const ast_node *e, diag_list *d);
 
 /* The property name of an object-type item key, or NULL (reported). */
-static const char *item_name(ty_ctx *c, const ast_node *key, diag_list *d, size_t *len) {
+static const char *item_name(const ast_node *key, diag_list *d, size_t *len) {
   switch (key->kind) {
   case AST_VARIABLE:
     *len = strlen(key->variable.name);
@@ -294,7 +294,6 @@ static const char *item_name(ty_ctx *c, const ast_node *key, diag_list *d, size_
   case AST_PAREN:
     break;
   }
-  (void)c;
   diag_error(d, key->span, "object type attribute names must be names or quoted strings");
   return NULL;
 }
@@ -307,7 +306,7 @@ static const ty *object_type(ty_ctx *c, const ast_node *obj, diag_list *d) {
   for (size_t i = 0; i < n; i++) {
     const ast_node *item = obj->object.items.items[i];
     size_t len;
-    const char *name = item_name(c, item->item.key, d, &len);
+    const char *name = item_name(item->item.key, d, &len);
     const ty *t = type_expr(c, item->item.value, d);
     if (!name) {
       ok = false;
