@@ -375,11 +375,19 @@ static pcl_value *strict_kids(const ctx *c, uint32_t x) {
 
 /* ------------------------------------------------------------- computations */
 
-static pcl_value *get_attr(const pcl_value *o, const pcl_value *key, pcl_error **err) {
+/* o.key.  During a preview a property missing from a resource object (a
+ * provider may leave out outputs it does not know yet) is unknown, as the
+ * reference fills missing schema outputs (program.md 3.6); otherwise a
+ * missing property is null. */
+static pcl_value *get_attr(const pcl_value *o, const pcl_value *key, bool preview,
+                           pcl_error **err) {
   const char *name = pcl_str_data(key);
   switch (pcl_kind_of(o)) {
   case PCL_T_MAP: {
     pcl_value *v = pcl_map_get(o, name, pcl_str_len(key));
+    if (v == NULL && preview && pcl_map_get_cstr(o, "__type") != NULL) {
+      return pcl_unknown();
+    }
     return pcl_retain(v ? v : pcl_null());
   }
   case PCL_T_RESOURCE:
@@ -609,7 +617,7 @@ static pcl_value *compute(const ctx *c, uint32_t x, pcl_value *const *v, size_t 
   const pcl_expr *e = X(c, x);
   switch ((pcl_xop)e->op) {
   case PCL_X_ATTR:
-    return get_attr(v[0], &c->f->m->consts[e->a], err);
+    return get_attr(v[0], &c->f->m->consts[e->a], pcl_run_preview(c->f->run), err);
   case PCL_X_INDEX:
     return get_index(v[0], v[1], err);
   case PCL_X_OBJECT: {
@@ -1229,7 +1237,8 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
   }
   case PCL_X_ATTR: {
     pcl_value *o = ev(c, kid(c, x, 0));
-    if (pcl_kind_of(o) == PCL_T_EVENTUAL && strlen(e->s) == pcl_str_len(&c->f->m->consts[e->a])) {
+    if (pcl_kind_of(o) == PCL_T_EVENTUAL && !pcl_run_preview(c->f->run) &&
+        strlen(e->s) == pcl_str_len(&c->f->m->consts[e->a])) {
       /* r.attr on a future: project without a callback. */
       pcl_future *r = pcl_future_attr(pcl_value_future(o), e->s);
       pcl_release(o);
