@@ -606,10 +606,18 @@ bool emit_program(FILE *out, const char *input, src_set *src, const ir_module *t
   if (e.nconsts == 0)
     cw_puts(&o, "    PCL_STATIC_NULL,\n");
   cw_puts(&o, "};\n\n/* Source files. */\nstatic const char *const pclg_f[] = {\n");
+  /* Only program sources are named: the compilation also read schema
+   * files, which no expression points into. */
   for (size_t i = 0; i < src->count; i++) {
-    cw_puts(&o, "    ");
-    cw_cstring(&o, src->files[i].path, strlen(src->files[i].path));
-    cw_puts(&o, ",\n");
+    const char *path = src->files[i].path;
+    size_t len = strlen(path);
+    if (len > 3 && strcmp(path + len - 3, ".pp") == 0) {
+      cw_puts(&o, "    ");
+      cw_cstring(&o, path, len);
+      cw_puts(&o, ",\n");
+    } else {
+      cw_puts(&o, "    NULL,\n");
+    }
   }
   if (src->count == 0)
     cw_puts(&o, "    NULL,\n");

@@ -119,7 +119,7 @@ static uint32_t kid(const ctx *c, uint32_t x, uint32_t i) {
 /* Attaches x's location to err. */
 static void locate(const ctx *c, uint32_t x, pcl_error *err) {
   const pcl_expr *e = X(c, x);
-  if (e->line != 0) {
+  if (e->line != 0 && c->f->m->files[e->file] != NULL) {
     pcl_error_set_location(err, c->f->m->files[e->file], e->line, e->col);
   }
 }
@@ -168,7 +168,7 @@ static void relay_cb(pcl_future *f, void *data) {
  * futures). */
 static pcl_value *located_take(const ctx *c, uint32_t x, pcl_future *f) {
   const pcl_expr *e = X(c, x);
-  if (e->line == 0) {
+  if (e->line == 0 || c->f->m->files[e->file] == NULL) {
     return fut_value_take(f);
   }
   relay *r = pcl_xmalloc(sizeof *r);

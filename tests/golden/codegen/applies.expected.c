@@ -42,7 +42,7 @@ static pcl_value pclg_v[] = {
 /* Source files. */
 static const char *const pclg_f[] = {
     "tests/golden/codegen/applies.pp",
-    "../shared/conformance/providers/simple-27.0.0.json",
+    NULL,
 };
 
 /* Module 0: tests/golden/codegen */

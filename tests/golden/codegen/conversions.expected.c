@@ -32,7 +32,7 @@ static pcl_value pclg_v[] = {
 /* Source files. */
 static const char *const pclg_f[] = {
     "tests/golden/codegen/conversions.pp",
-    "../shared/conformance/providers/primitive-7.0.0.json",
+    NULL,
 };
 
 /* Module 0: tests/golden/codegen */

@@ -56,9 +56,9 @@ static pcl_value pclg_v[] = {
 /* Source files. */
 static const char *const pclg_f[] = {
     "tests/golden/codegen/typed-preview.pp",
-    "../shared/conformance/providers/primitive-7.0.0.json",
-    "../shared/conformance/providers/read-39.0.0.json",
-    "../shared/conformance/providers/simple-invoke-10.0.0.json",
+    NULL,
+    NULL,
+    NULL,
 };
 
 /* Module 0: tests/golden/codegen */
