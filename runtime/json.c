@@ -99,6 +99,7 @@ typedef struct encoder {
   pcl_error *err;  /* The first error, if any. */
 } encoder;
 
+/* Starts a new line indented for depth when pretty-printing. */
 static void newline(encoder *e, int depth) {
   if (e->flags & PCL_JSON_PRETTY) {
     pcl_strbuf_append_char(&e->out, '\n');
@@ -108,6 +109,7 @@ static void newline(encoder *e, int depth) {
   }
 }
 
+/* Appends the JSON text of v, which stands at nesting depth depth. */
 static void encode(encoder *e, const pcl_value *v, int depth);
 
 /* Writes the key of an object member (with the separator before it unless
@@ -321,12 +323,23 @@ typedef struct decoder {
   pcl_error *err; /* The first error, if any. */
 } decoder;
 
+/* Records the error e (stolen) unless an earlier one is recorded. */
+static void fail_take(decoder *d, pcl_error *e) {
+  if (d->err == NULL) {
+    d->err = e;
+  } else {
+    pcl_error_free(e);
+  }
+}
+
+/* Records "invalid JSON at byte <pos>: <what>" unless an earlier error is. */
 static void fail(decoder *d, const char *what) {
   if (d->err == NULL) {
     d->err = pcl_error_new("invalid JSON at byte %zu: %s", d->pos, what);
   }
 }
 
+/* Skips JSON whitespace. */
 static void skip_ws(decoder *d) {
   while (d->pos < d->len) {
     char c = d->s[d->pos];
@@ -337,6 +350,7 @@ static void skip_ws(decoder *d) {
   }
 }
 
+/* Consumes word when the text continues with it. */
 static bool literal(decoder *d, const char *word) {
   size_t n = strlen(word);
   if (d->len - d->pos >= n && memcmp(d->s + d->pos, word, n) == 0) {
@@ -462,15 +476,12 @@ static pcl_value *decode_string(decoder *d) {
   pcl_error *err = NULL;
   pcl_value *v = pcl_strbuf_finish(&b, &err);
   if (v == NULL) {
-    if (d->err == NULL) {
-      d->err = err;
-    } else {
-      pcl_error_free(err);
-    }
+    fail_take(d, err);
   }
   return v;
 }
 
+/* Decodes a number token: an exact int when integral, else a number. */
 static pcl_value *decode_number(decoder *d) {
   size_t start = d->pos;
   /* JSON's grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
@@ -514,15 +525,12 @@ static pcl_value *decode_number(decoder *d) {
   pcl_error *err = NULL;
   pcl_value *v = pcl_num_literal(d->s + start, d->pos - start, &err);
   if (v == NULL) {
-    if (d->err == NULL) {
-      d->err = err;
-    } else {
-      pcl_error_free(err);
-    }
+    fail_take(d, err);
   }
   return v;
 }
 
+/* Decodes the value at the current position, nested depth deep. */
 static pcl_value *decode_value(decoder *d, int depth);
 
 /* Turns a decoded wire object into the value it stands for (map is
@@ -570,6 +578,8 @@ static pcl_value *from_wire(decoder *d, pcl_value *map) {
   return r;
 }
 
+/* Decodes an object (at its opening brace) into a map; with
+ * PCL_JSON_WIRE a signature object becomes the value it stands for. */
 static pcl_value *decode_object(decoder *d, int depth) {
   d->pos++;
   pcl_mapbuf b = PCL_MAPBUF_INIT;
@@ -618,6 +628,7 @@ static pcl_value *decode_object(decoder *d, int depth) {
   return NULL;
 }
 
+/* Decodes an array (at its opening bracket) into a list. */
 static pcl_value *decode_array(decoder *d, int depth) {
   d->pos++;
   pcl_value **items = NULL;
