@@ -520,7 +520,7 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
   } else {
     pcl_mock_resource_args args = {r->type,   r->name,    r->urn,     r->inputs,
                                    req->id,   r->provider, true,      e->preview,
-                                   (pcl_mock_reply *)p, NULL};
+                                   (pcl_mock_reply *)p, NULL,      NULL};
     if (req->kind == PCL_RES_REMOTE && e->cmocks.new_resource) {
       /* Construct sees the dependencies of each input. */
       pcl_mapbuf pd = PCL_MAPBUF_INIT;
@@ -529,6 +529,7 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
                             deps_list(r->prop_deps[i]));
       }
       args.prop_deps = pcl_mapbuf_finish(&pd);
+      args.providers = req->providers;
     }
     p->read_id = pcl_retain(req->id);
     bool mocked = false;

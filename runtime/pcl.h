@@ -1130,6 +1130,8 @@ typedef struct pcl_resource_request {
   pcl_deps *const *prop_deps; /* Per input entry (parallel to inputs). */
   const pcl_deps *deps;      /* All dependencies (inputs and dependsOn). */
   pcl_value *options;        /* MAP of recorded options (see docs/snapshot.md). */
+  pcl_value *providers;      /* MAP package -> provider reference the resource passes to
+                                its children (its providers option or its parent's), or NULL. */
 } pcl_resource_request;
 
 /* An invoke or a method call. */
@@ -1206,6 +1208,8 @@ typedef struct pcl_mock_resource_args {
   pcl_mock_reply *reply; /* The engine's handle for pcl_mock_defer. */
   pcl_value *prop_deps; /* Remote component (Construct): MAP input name -> LIST of the
                            URN strings it depends on (borrowed); else NULL. */
+  pcl_value *providers; /* Remote component (Construct): MAP package -> provider reference
+                           for its children (borrowed), or NULL. */
 } pcl_mock_resource_args;
 
 struct pcl_mocks {
@@ -1383,7 +1387,7 @@ struct pcl_module {
   const pcl_node_desc *nodes;     /* Nodes in evaluation order. */
   size_t nnodes;                  /* Number of nodes. */
   size_t nslots;                  /* Number of variable slots. */
-  const char *const *files;       /* Source file names for locations (NULL: none). */
+  const char *const *files;       /* Source file names for locations. */
 };
 
 /* Evaluates the nodes of the top-level module m in run: registers

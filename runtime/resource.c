@@ -954,6 +954,7 @@ static void reg_send(waitset *w) {
       .prop_deps = prop,
       .deps = deps,
       .options = options,
+      .providers = r->providers,
   };
   run->inflight++;
   run->engine->ops->register_resource(run->engine, &req, reg_done, r);

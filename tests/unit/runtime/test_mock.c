@@ -344,7 +344,7 @@ static void test_elided_secret_outputs(void) {
 /* A remote component's Construct sees the dependencies of each input. */
 static const pcl_resource_decl remote_comp_decl = {"comp:index:Remote", PCL_RES_REMOTE, "1.0.0",
                                                    NULL, NULL, 0, 0};
-static char *construct_deps;
+static char *construct_deps, *construct_providers;
 
 static bool deps_new_resource(void *data, const pcl_mock_resource_args *args, pcl_value **id,
                               pcl_value **state, pcl_error **err) {
@@ -354,8 +354,11 @@ static bool deps_new_resource(void *data, const pcl_mock_resource_args *args, pc
   if (strcmp(args->type, "comp:index:Remote") == 0) {
     free(construct_deps);
     construct_deps = args->prop_deps ? pcl_json_encode(args->prop_deps, 0, NULL, err) : NULL;
+    free(construct_providers);
+    construct_providers = args->providers ? pcl_json_encode(args->providers, 0, NULL, err) : NULL;
   } else {
     CU_ASSERT_PTR_NULL(args->prop_deps);
+    CU_ASSERT_PTR_NULL(args->providers);
   }
   return true;
 }
@@ -367,10 +370,25 @@ static void deps_start(pcl_run *run) {
   pcl_mapbuf_put_cstr(&mb, "plain", pcl_int_new(1));
   pcl_mapbuf_put_cstr(&mb, "ref", pcl_future_to_value(dep));
   pcl_value *in = pcl_mapbuf_finish(&mb);
-  pcl_future *comp = pcl_register_resource(run, &remote_comp_decl, "comp", in, NULL);
+  /* The providers of a local component parent flow to its remote child. */
+  pcl_future *prov = pcl_register_resource(run, &prov_decl, "prov", empty, NULL);
+  pcl_mapbuf ob = PCL_MAPBUF_INIT;
+  pcl_value *pv = pcl_future_to_value(prov);
+  pcl_mapbuf_put_cstr(&ob, "providers", pcl_list_of(&pv, 1));
+  pcl_value *lopts = pcl_mapbuf_finish(&ob);
+  pcl_future *local = pcl_register_resource(run, &comp_decl, "local", empty, lopts);
+  pcl_mapbuf rb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&rb, "parent", pcl_future_to_value(local));
+  pcl_value *ropts = pcl_mapbuf_finish(&rb);
+  pcl_future *comp = pcl_register_resource(run, &remote_comp_decl, "comp", in, ropts);
   pcl_release(in);
   pcl_release(empty);
+  pcl_release(pv);
+  pcl_release(lopts);
+  pcl_release(ropts);
   pcl_future_release(dep);
+  pcl_future_release(prov);
+  pcl_future_release(local);
   pcl_future_release(comp);
 }
 
@@ -384,8 +402,11 @@ static void test_construct_prop_deps(void) {
   CU_ASSERT_EQUAL(r.status, 0);
   CU_ASSERT_STRING_EQUAL(construct_deps ? construct_deps : "",
                          "{\"plain\":[],\"ref\":[\"urn:pulumi:dev::depsprog::test:index:Thing::dep\"]}");
+  const char *want = "{\"test\":\"urn:pulumi:dev::depsprog::pulumi:providers:test::prov::";
+  CU_ASSERT(construct_providers && strncmp(construct_providers, want, strlen(want)) == 0);
   free(construct_deps);
-  construct_deps = NULL;
+  free(construct_providers);
+  construct_deps = construct_providers = NULL;
   rc_free(&r);
 }
 
