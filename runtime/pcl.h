@@ -1387,7 +1387,7 @@ struct pcl_module {
   const pcl_node_desc *nodes;     /* Nodes in evaluation order. */
   size_t nnodes;                  /* Number of nodes. */
   size_t nslots;                  /* Number of variable slots. */
-  const char *const *files;       /* Source file names for locations. */
+  const char *const *files;       /* Source file names for locations (NULL: none). */
 };
 
 /* Evaluates the nodes of the top-level module m in run: registers
