@@ -19,11 +19,11 @@
  * nodes. */
 #include "bind.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "ptrmap.h"
 #include "parse.h"
 #include "schema.h"
 #include "util.h"
@@ -34,80 +34,6 @@ enum { MAX_COMPONENT_DEPTH = 16 };
 
 /* A cycle diagnostic lists at most this many references. */
 enum { MAX_CYCLE_NOTES = 16 };
-
-/* -------------------------------------------------------- name tables */
-
-/* An open-addressing map from interned names to nodes. */
-typedef struct name_map {
-  const char **keys;
-  bnd_node **vals;
-  size_t cap, count;
-} name_map;
-
-/* Mixes the bits of an interned name pointer (names compare by pointer). */
-static size_t ptr_hash(const void *p) {
-  uintptr_t x = (uintptr_t)p;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  return (size_t)x;
-}
-
-/* Returns the node declared under name k, or NULL. */
-static bnd_node *map_get(const name_map *m, const char *k) {
-  if (!m->cap) {
-    return NULL;
-  }
-  for (size_t i = ptr_hash(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-    if (!m->keys[i]) {
-      return NULL;
-    }
-    if (m->keys[i] == k) {
-      return m->vals[i];
-    }
-  }
-}
-
-/* Declares (or replaces) k in m; map_grow and map_put call each other. */
-static void map_put(name_map *m, const char *k, bnd_node *v);
-
-/* Doubles the table and re-inserts every entry; the load stays at most one half. */
-static void map_grow(name_map *m) {
-  name_map old = *m;
-  m->cap = old.cap ? old.cap * 2 : 64;
-  m->keys = xcalloc(m->cap, sizeof *m->keys);
-  m->vals = xcalloc(m->cap, sizeof *m->vals);
-  m->count = 0;
-  for (size_t i = 0; i < old.cap; i++) {
-    if (old.keys[i]) {
-      map_put(m, old.keys[i], old.vals[i]);
-    }
-  }
-  free(old.keys);
-  free(old.vals);
-}
-
-/* Inserts or replaces the entry for k, growing the table first when needed. */
-static void map_put(name_map *m, const char *k, bnd_node *v) {
-  if ((m->count + 1) * 2 > m->cap) {
-    map_grow(m);
-  }
-  size_t i = ptr_hash(k) & (m->cap - 1);
-  while (m->keys[i] && m->keys[i] != k) {
-    i = (i + 1) & (m->cap - 1);
-  }
-  if (!m->keys[i]) {
-    m->count++;
-  }
-  m->keys[i] = k;
-  m->vals[i] = v;
-}
-
-/* Frees the table (the nodes live in the arena). */
-static void map_free(name_map *m) {
-  free(m->keys);
-  free(m->vals);
-}
 
 /* ------------------------------------------------------------- state */
 
@@ -129,7 +55,7 @@ static void vec_push(node_vec *v, bnd_node *n) {
 struct bind_state {
   bnd_program *prog;
   const char *dir;
-  name_map defs, outputs;   /* The root scope (program.md §10.1). */
+  ptrmap defs, outputs;   /* The root scope (program.md §10.1). */
   node_vec nodes;           /* Declared nodes, source order. */
   pcl_span **dep_spans;     /* Per node: where each dependency is referenced. */
   /* Dependency collection scratch. */
@@ -143,8 +69,8 @@ struct bind_state {
 
 /* Definitions shadow outputs: a name that is both resolves to the definition. */
 bnd_node *bind_lookup(bind_ctx *c, const char *name) {
-  bnd_node *n = map_get(&c->st->defs, name);
-  return n ? n : map_get(&c->st->outputs, name);
+  bnd_node *n = ptrmap_get(&c->st->defs, name);
+  return n ? n : ptrmap_get(&c->st->outputs, name);
 }
 
 /* Interns s in the compilation's name table. */
@@ -446,14 +372,14 @@ static bnd_node *new_node(bind_ctx *c, bnd_node_kind k, const ast_node *syntax, 
 
 /* Declares n in the root scope (or the output namespace). */
 static void declare(bind_ctx *c, bnd_node *n) {
-  name_map *m = n->kind == BND_OUTPUT ? &c->st->outputs : &c->st->defs;
-  bnd_node *prev = map_get(m, n->name);
+  ptrmap *m = n->kind == BND_OUTPUT ? &c->st->outputs : &c->st->defs;
+  bnd_node *prev = ptrmap_get(m, n->name);
   if (prev) {
     diag *d = diag_error(c->diag, n->name_span, "\"%s\" already declared", n->name);
     diag_note(d, prev->name_span, "\"%s\" was first declared here", n->name);
     n->invalid = true;
   } else {
-    map_put(m, n->name, n);
+    ptrmap_put(m, n->name, n);
   }
   n->index = c->st->nodes.count;
   vec_push(&c->st->nodes, n);
@@ -1946,8 +1872,8 @@ bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir)
   free(st.tmp.items);
   free(st.tmp_spans);
   free(st.nodes.items);
-  map_free(&st.defs);
-  map_free(&st.outputs);
+  ptrmap_free(&st.defs);
+  ptrmap_free(&st.outputs);
   c->st = NULL;
   return p;
 }

@@ -28,78 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptrmap.h"
 #include "util.h"
-
-/* ---------------------------------------------------------- pointer maps */
-
-/* An open-addressing map from interned strings (compared by pointer) to
- * pointers.  Iteration order is never used. */
-typedef struct pmap {
-  const void **keys;
-  void **vals;
-  size_t cap, count;
-} pmap;
-
-/* Mixes the bits of a pointer (the low ones are always zero). */
-static size_t ptr_hash(const void *p) {
-  uint64_t h = (uint64_t)(uintptr_t)p;
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdu;
-  h ^= h >> 33;
-  return (size_t)h;
-}
-
-/* Returns the value stored for key, or NULL; linear probing. */
-static void *pmap_get(const pmap *m, const void *key) {
-  if (!m->cap)
-    return NULL;
-  for (size_t i = ptr_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-    if (!m->keys[i])
-      return NULL;
-    if (m->keys[i] == key)
-      return m->vals[i];
-  }
-}
-
-/* Stores val for key (replacing any earlier value); the table doubles when
- * it would become half full, so probe chains stay short. */
-static void pmap_put(pmap *m, const void *key, void *val) {
-  if ((m->count + 1) * 2 > m->cap) {
-    size_t ncap = m->cap ? m->cap * 2 : 64;
-    const void **nkeys = xcalloc(ncap, sizeof *nkeys);
-    void **nvals = xcalloc(ncap, sizeof *nvals);
-    for (size_t i = 0; i < m->cap; i++) {
-      if (!m->keys[i])
-        continue;
-      size_t j = ptr_hash(m->keys[i]) & (ncap - 1);
-      while (nkeys[j])
-        j = (j + 1) & (ncap - 1);
-      nkeys[j] = m->keys[i];
-      nvals[j] = m->vals[i];
-    }
-    free(m->keys);
-    free(m->vals);
-    m->keys = nkeys;
-    m->vals = nvals;
-    m->cap = ncap;
-  }
-  size_t i = ptr_hash(key) & (m->cap - 1);
-  while (m->keys[i] && m->keys[i] != key)
-    i = (i + 1) & (m->cap - 1);
-  if (!m->keys[i])
-    m->count++;
-  m->keys[i] = key;
-  m->vals[i] = val;
-}
-
-/* Frees the table's arrays; the keys and values are not owned. */
-static void pmap_free(pmap *m) {
-  free(m->keys);
-  free(m->vals);
-  m->keys = NULL;
-  m->vals = NULL;
-  m->cap = m->count = 0;
-}
 
 /* -------------------------------------------------------------- semver */
 
@@ -243,7 +173,7 @@ typedef struct entry {
 typedef struct entries {
   entry *items;
   size_t count, cap;
-  pmap index; /* Interned key -> position + 1. */
+  ptrmap index; /* Interned key -> position + 1. */
 } entries;
 
 /* Decoding state of a loaded package.  Only the top level and the members of
@@ -262,9 +192,9 @@ typedef struct schema_pkg_impl {
   regex_t format;                      /* The module-format rule (POSIX ERE). */
   size_t format_group;                 /* Which ERE group is the module. */
   bool indexed;                        /* res_index/fn_index are built. */
-  pmap res_index, fn_index;            /* Canonical token -> schema token. */
-  pmap res_cache, fn_cache;            /* Schema token -> decoded struct. */
-  pmap type_cache;                     /* Schema token -> schema_typedef. */
+  ptrmap res_index, fn_index;            /* Canonical token -> schema token. */
+  ptrmap res_cache, fn_cache;            /* Schema token -> decoded struct. */
+  ptrmap type_cache;                     /* Schema token -> schema_typedef. */
   schema_resource *provider_res;       /* Decoded provider resource. */
 } schema_pkg_impl;
 
@@ -283,7 +213,7 @@ struct schema_set {
   size_t npins, cappins;
   const char **read; /* Paths of files read, in order. */
   size_t nread, capread;
-  pmap by_ty; /* Resource output type -> schema_resource. */
+  ptrmap by_ty; /* Resource output type -> schema_resource. */
   const char *s_index, *s_pulumi, *s_providers, *s_self, *s_id, *s_urn;
 };
 
@@ -304,12 +234,12 @@ static void entries_free(entries *es) {
       json_decref(es->items[i].json);
   }
   free(es->items);
-  pmap_free(&es->index);
+  ptrmap_free(&es->index);
 }
 
 /* Returns the member key (interned) of es, or NULL. */
 static entry *entry_find(entries *es, const char *key) {
-  uintptr_t i = (uintptr_t)pmap_get(&es->index, key);
+  uintptr_t i = (uintptr_t)ptrmap_get(&es->index, key);
   return i ? &es->items[i - 1] : NULL;
 }
 
@@ -319,7 +249,7 @@ static void entry_add(entries *es, const char *key, uint32_t start, uint32_t end
   if (!e) {
     GROW(es->items, es->count, es->cap);
     e = &es->items[es->count++];
-    pmap_put(&es->index, key, (void *)(uintptr_t)es->count);
+    ptrmap_put(&es->index, key, (void *)(uintptr_t)es->count);
   }
   *e = (entry){key, start, end, kind, false, NULL};
 }
@@ -604,11 +534,11 @@ static void impl_free(schema_pkg_impl *im) {
   if (im->has_format)
     regfree(&im->format);
   im->has_format = false;
-  pmap_free(&im->res_index);
-  pmap_free(&im->fn_index);
-  pmap_free(&im->res_cache);
-  pmap_free(&im->fn_cache);
-  pmap_free(&im->type_cache);
+  ptrmap_free(&im->res_index);
+  ptrmap_free(&im->fn_index);
+  ptrmap_free(&im->res_cache);
+  ptrmap_free(&im->fn_cache);
+  ptrmap_free(&im->type_cache);
 }
 
 void schema_set_free(schema_set *s) {
@@ -616,7 +546,7 @@ void schema_set_free(schema_set *s) {
     return;
   for (size_t i = 0; i < s->npkgs; i++)
     impl_free(s->pkgs[i]->impl);
-  pmap_free(&s->by_ty);
+  ptrmap_free(&s->by_ty);
   free(s->files);
   free(s->pkgs);
   free(s->res);
@@ -1205,11 +1135,11 @@ static const char *canonical_key(schema_set *s, schema_package *p, const char *t
 }
 
 /* Adds the canonical key of token (if new) to an index. */
-static void index_token(schema_set *s, schema_package *p, pmap *m, const char *key_token,
+static void index_token(schema_set *s, schema_package *p, ptrmap *m, const char *key_token,
                         const char *target) {
   const char *key = canonical_key(s, p, key_token);
-  if (key && !pmap_get(m, key))
-    pmap_put(m, key, (void *)target);
+  if (key && !ptrmap_get(m, key))
+    ptrmap_put(m, key, (void *)target);
 }
 
 /* Returns true if the JSON text [start, end) contains needle. */
@@ -1262,14 +1192,14 @@ static void build_index(schema_set *s, schema_package *p) {
 }
 
 /* Finds the schema token for a written token in one section. */
-static const char *lookup_token(schema_set *s, schema_package *p, entries *sect, pmap *index,
+static const char *lookup_token(schema_set *s, schema_package *p, entries *sect, ptrmap *index,
                                 const char *token) {
   const char *exact = intern(s->names, token);
   if (entry_find(sect, exact))
     return exact;
   build_index(s, p);
   const char *key = canonical_key(s, p, token);
-  return key ? pmap_get(index, key) : NULL;
+  return key ? ptrmap_get(index, key) : NULL;
 }
 
 /* ------------------------------------------------------------ decoding */
@@ -1344,7 +1274,7 @@ static char *percent_decode(schema_set *s, const char *ref) {
 static schema_typedef *get_typedef(schema_set *s, schema_package *p, const char *token) {
   schema_pkg_impl *im = p->impl;
   token = intern(s->names, token);
-  schema_typedef *d = pmap_get(&im->type_cache, token);
+  schema_typedef *d = ptrmap_get(&im->type_cache, token);
   if (d)
     return d;
   entry *e = entry_find(&im->types, token);
@@ -1355,7 +1285,7 @@ static schema_typedef *get_typedef(schema_set *s, schema_package *p, const char 
   d->token = token;
   d->pkg = p;
   d->is_enum = json_is_object(spec) && json_object_get(spec, "enum") != NULL;
-  pmap_put(&im->type_cache, token, d);
+  ptrmap_put(&im->type_cache, token, d);
   return d;
 }
 
@@ -1693,7 +1623,7 @@ static void decode_resource(schema_set *s, schema_package *p, schema_resource *r
  * does not define it. */
 static schema_resource *get_resource(schema_set *s, schema_package *p, const char *token) {
   schema_pkg_impl *im = p->impl;
-  schema_resource *r = pmap_get(&im->res_cache, token);
+  schema_resource *r = ptrmap_get(&im->res_cache, token);
   if (r)
     return r;
   entry *e = entry_find(&im->resources, token);
@@ -1703,7 +1633,7 @@ static schema_resource *get_resource(schema_set *s, schema_package *p, const cha
   r = ARENA_NEW(s->arena, schema_resource);
   r->token = token;
   r->pkg = p;
-  pmap_put(&im->res_cache, token, r);
+  ptrmap_put(&im->res_cache, token, r);
   decode_resource(s, p, r, j);
   return r;
 }
@@ -1793,7 +1723,7 @@ static void decode_function(schema_set *s, schema_package *p, schema_function *f
 /* Returns the decoded function with schema token `token`, or NULL. */
 static schema_function *get_function(schema_set *s, schema_package *p, const char *token) {
   schema_pkg_impl *im = p->impl;
-  schema_function *f = pmap_get(&im->fn_cache, token);
+  schema_function *f = ptrmap_get(&im->fn_cache, token);
   if (f)
     return f;
   entry *e = entry_find(&im->functions, token);
@@ -1803,7 +1733,7 @@ static schema_function *get_function(schema_set *s, schema_package *p, const cha
   f = ARENA_NEW(s->arena, schema_function);
   f->token = token;
   f->pkg = p;
-  pmap_put(&im->fn_cache, token, f);
+  ptrmap_put(&im->fn_cache, token, f);
   decode_function(s, p, f, j);
   return f;
 }
@@ -1946,7 +1876,7 @@ schema_function *schema_resource_method(schema_set *s, schema_resource *res, con
 }
 
 schema_resource *schema_resource_of_type(const schema_set *s, const ty *t) {
-  return pmap_get(&s->by_ty, t);
+  return ptrmap_get(&s->by_ty, t);
 }
 
 const schema_type *schema_union_select(schema_set *s, const schema_type *u, const char *value) {
@@ -2180,7 +2110,7 @@ const ty *schema_resource_output_type(schema_set *s, schema_resource *r) {
     props[k++] = (ty_prop){s->s_urn, ty_output(c, ty_string(c))};
     ty_object_define(c, obj, k, props);
   }
-  pmap_put(&s->by_ty, obj, r);
+  ptrmap_put(&s->by_ty, obj, r);
   return obj;
 }
 

@@ -2,6 +2,7 @@
 X(ty)
 X(schema)
 X(funcs)
+X(ptrmap)
 X(parse)
 X(depfile)
 X(bind)
