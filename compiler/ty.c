@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptrmap.h"
 #include "ty_impl.h"
 #include "util.h"
 
@@ -833,26 +834,17 @@ const ty *ty_strip_optional(ty_ctx *c, const ty *t) {
 
 /* ---------------------------------------------------- eventual values */
 
-typedef struct visited {
-  const ty **items;
-  size_t count, cap;
-} visited;
-
-static bool visit(visited *v, const ty *t) {
-  for (size_t i = 0; i < v->count; i++) {
-    if (v->items[i] == t)
-      return false;
-  }
-  if (v->count == v->cap) {
-    v->cap = v->cap ? v->cap * 2 : 8;
-    v->items = xrealloc(v->items, v->cap * sizeof *v->items);
-  }
-  v->items[v->count++] = t;
+/* Marks the named object t visited in v; returns false if it already was.
+   v is a set: the value stored is v itself, which is merely not NULL. */
+static bool visit(ptrmap *v, const ty *t) {
+  if (ptrmap_get(v, t))
+    return false;
+  ptrmap_put(v, t, v);
   return true;
 }
 
 /* Computes the output/promise facts of t, walking through named objects. */
-static unsigned eventual_flags(const ty *t, visited *v) {
+static unsigned eventual_flags(const ty *t, ptrmap *v) {
   if (!(t->flags & TYF_NAMED))
     return t->flags & (TYF_OUTPUT | TYF_PROMISE);
   unsigned f = 0;
@@ -892,9 +884,9 @@ static unsigned eventual_flags(const ty *t, visited *v) {
 }
 
 bool ty_contains_eventuals(const ty *t, bool *outputs, bool *promises) {
-  visited v = {0};
+  ptrmap v = {0};
   unsigned f = eventual_flags(t, &v);
-  free(v.items);
+  ptrmap_free(&v);
   if (outputs)
     *outputs = (f & TYF_OUTPUT) != 0;
   if (promises)
