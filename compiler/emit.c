@@ -321,6 +321,37 @@ static uint32_t range_kind(bnd_range_kind k) {
 
 /* ------------------------------------------------------------------ modules */
 
+/* Writes the packed code as string literals of at most CHUNK_MAX bytes
+ * (ISO C compilers need to support only 4095), one per array element; a
+ * chunk holds whole lines, each line one row of a table. */
+enum { CHUNK_MAX = 4000 };
+
+typedef struct chunker {
+  cw *w;
+  size_t used; /* Bytes in the chunk being written (0: none open). */
+} chunker;
+
+/* Ends the chunk being written: a comma after its last line. */
+static void chunk_close(chunker *ch) {
+  ch->w->len--; /* The newline after the last line. */
+  cw_puts(ch->w, ",\n");
+  ch->used = 0;
+}
+
+/* Writes line (and empties it) as the next line of the packed code. */
+static void chunk_line(chunker *ch, cw *line) {
+  if (ch->used > 0 && ch->used + line->len > CHUNK_MAX)
+    chunk_close(ch);
+  cw_puts(ch->w, "    \"");
+  if (line->len)
+    cw_puts(ch->w, line->data);
+  cw_puts(ch->w, "\"\n");
+  ch->used += line->len + 1;
+  line->len = 0;
+  if (line->data)
+    line->data[0] = '\0';
+}
+
 /* Emits module im (its component modules first) as pclg_p<index>. */
 static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
   for (size_t i = 0; i < im->count; i++) {
@@ -386,7 +417,6 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
     uint32_t inputs = n->inputs ? put(e, &m, n->inputs) : UINT32_MAX;
     uint32_t options = n->options ? put(e, &m, n->options) : UINT32_MAX;
     uint32_t rexpr = n->range ? put(e, &m, n->range) : UINT32_MAX;
-    cw_puts(&nodes, "    \"");
     pk(&nodes, kind);
     pk(&nodes, range);
     pk(&nodes, secret ? 1 : 0);
@@ -402,7 +432,7 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
     pk(&nodes, version);
     pk(&nodes, comp);
     pk_loc(e, &nodes, b->span);
-    cw_puts(&nodes, "\"\n");
+    cw_puts(&nodes, "\n");
   }
 
   cw *w = &e->modules;
@@ -417,35 +447,43 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
   cw_append(w, &comps);
   if (ncomps == 0)
     cw_puts(w, "    NULL,\n");
-  cw_printf(w, "};\nstatic const char pclg_b%zu[] =\n    \"", k);
-  pk(w, im->nslots);
-  pk(w, (uint32_t)m.nrows);
-  pk(w, (uint32_t)m.nkids);
-  pk(w, (uint32_t)count);
-  cw_puts(w, "\"\n");
+  cw_printf(w, "};\nstatic const char *const pclg_b%zu[] = {\n", k);
+  chunker ch = {w, 0};
+  cw line = CW_INIT;
+  pk(&line, im->nslots);
+  pk(&line, (uint32_t)m.nrows);
+  pk(&line, (uint32_t)m.nkids);
+  pk(&line, (uint32_t)count);
+  chunk_line(&ch, &line);
   for (size_t i = 0; i < m.nrows; i++) {
     const row *r = &m.rows[i];
     const ir_expr *x = r->x;
-    cw_puts(w, "    \"");
-    pk(w, (uint32_t)x->op);
-    pk(w, x->sub);
-    pk(w, r->a);
-    pk(w, x->b);
-    pk(w, r->kids);
-    pk(w, (uint32_t)x->n);
-    pk(w, r->s);
-    pk_loc(e, w, x->span);
-    cw_puts(w, "\"\n");
+    pk(&line, (uint32_t)x->op);
+    pk(&line, x->sub);
+    pk(&line, r->a);
+    pk(&line, x->b);
+    pk(&line, r->kids);
+    pk(&line, (uint32_t)x->n);
+    pk(&line, r->s);
+    pk_loc(e, &line, x->span);
+    chunk_line(&ch, &line);
   }
   for (size_t i = 0; i < m.nkids; i++) {
-    if (i % 32 == 0)
-      cw_puts(w, i ? "\"\n    \"" : "    \"");
-    pk(w, m.kids[i]);
+    pk(&line, m.kids[i]);
+    if (i % 32 == 31 || i + 1 == m.nkids)
+      chunk_line(&ch, &line);
   }
-  if (m.nkids)
-    cw_puts(w, "\"\n");
-  cw_append(w, &nodes);
-  cw_printf(w, "    \"\";\nstatic const pcl_packed_module pclg_p%zu = {pclg_b%zu, pclg_v, pclg_f, pclg_s%zu};\n",
+  for (size_t i = 0; i < nodes.len;) {
+    const char *nl = memchr(nodes.data + i, '\n', nodes.len - i);
+    size_t len = (size_t)(nl - (nodes.data + i));
+    cw_printf(&line, "%.*s", (int)len, nodes.data + i);
+    chunk_line(&ch, &line);
+    i += len + 1;
+  }
+  if (ch.used)
+    chunk_close(&ch);
+  cw_free(&line);
+  cw_printf(w, "    NULL,\n};\nstatic const pcl_packed_module pclg_p%zu = {pclg_b%zu, pclg_v, pclg_f, pclg_s%zu};\n",
             k, k, k);
   cw_free(&nodes);
   cw_free(&comps);

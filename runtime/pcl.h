@@ -1395,9 +1395,11 @@ struct pcl_module {
 void pcl_module_start(pcl_run *run, const pcl_module *m);
 
 /* The packed form of a module that pclc emits: the expression, child and
- * node tables above encoded as one string literal, which a C compiler reads
+ * node tables above encoded as string literals, which a C compiler reads
  * far faster than the equivalent initialisers (the emitted C must compile
- * in well under a millisecond per resource).  Numbers are written most
+ * in well under a millisecond per resource).  The code is split into
+ * chunks of at most 4095 bytes (what ISO C compilers must support), each a
+ * sequence of whole numbers; a NULL pointer ends it.  Numbers are written most
  * significant hex digit first, every digit but the last as a letter 'g'..'v'
  * (0..15), the last as '0'..'9' or 'A'..'F'.  The code is, in order: the
  * slot count, the expression, child and node counts; per expression op,
@@ -1411,7 +1413,7 @@ void pcl_module_start(pcl_run *run, const pcl_module *m);
  * constant of its name (names may hold NUL bytes). */
 typedef struct pcl_packed_module pcl_packed_module;
 struct pcl_packed_module {
-  const char *code;                            /* The packed tables. */
+  const char *const *code;                     /* The packed tables, in chunks. */
   pcl_value *consts;                           /* Constant values (a static array). */
   const char *const *files;                    /* Source file names. */
   const pcl_packed_module *const *components;  /* Component programs. */

@@ -1606,11 +1606,22 @@ static void unpacked_free_all(void) {
   }
 }
 
-/* Reads one packed number (see pcl.h). */
-static uint32_t rd(const char **p) {
+/* A reading position in packed code: the chunk and the byte within it. */
+typedef struct reader {
+  const char *const *chunk;
+  const char *p;
+} reader;
+
+/* Reads one packed number (see pcl.h), moving to the next chunk at the end
+ * of one. */
+static uint32_t rd(reader *r) {
+  while (*r->p == '\0' && r->chunk[0] != NULL && r->chunk[1] != NULL) {
+    r->chunk++;
+    r->p = r->chunk[0];
+  }
   uint32_t v = 0;
   for (;;) {
-    char ch = *(*p)++;
+    char ch = *r->p++;
     if (ch >= 'g' && ch <= 'v') {
       v = (v << 4) | (uint32_t)(ch - 'g');
     } else if (ch >= '0' && ch <= '9') {
@@ -1629,7 +1640,7 @@ static const char *rd_str(const pcl_packed_module *pm, uint32_t i) {
   return i == 0 ? NULL : pcl_str_data(&pm->consts[i - 1]);
 }
 
-static uint32_t rd_opt(const char **p) {
+static uint32_t rd_opt(reader *p) {
   uint32_t v = rd(p);
   return v == 0 ? PCL_XNONE : v - 1;
 }
@@ -1647,48 +1658,49 @@ static const pcl_module *unpack(const pcl_packed_module *pm) {
   u->packed = pm;
   u->next = unpacked_list;
   unpacked_list = u;
-  const char *p = pm->code;
-  u->m.nslots = rd(&p);
-  size_t nexprs = rd(&p), nkids = rd(&p), nnodes = rd(&p);
+  reader rp = {pm->code, pm->code[0] ? pm->code[0] : ""};
+  reader *p = &rp;
+  u->m.nslots = rd(p);
+  size_t nexprs = rd(p), nkids = rd(p), nnodes = rd(p);
   pcl_expr *exprs = pcl_xcalloc(nexprs ? nexprs : 1, sizeof *exprs);
   for (size_t i = 0; i < nexprs; i++) {
     pcl_expr *e = &exprs[i];
-    e->op = (uint16_t)rd(&p);
-    e->sub = (uint16_t)rd(&p);
-    e->a = rd(&p);
-    e->b = rd(&p);
-    e->kids = rd(&p);
-    e->n = rd(&p);
-    e->s = rd_str(pm, rd(&p));
-    e->file = rd(&p);
-    e->line = rd(&p);
-    e->col = rd(&p);
+    e->op = (uint16_t)rd(p);
+    e->sub = (uint16_t)rd(p);
+    e->a = rd(p);
+    e->b = rd(p);
+    e->kids = rd(p);
+    e->n = rd(p);
+    e->s = rd_str(pm, rd(p));
+    e->file = rd(p);
+    e->line = rd(p);
+    e->col = rd(p);
   }
   uint32_t *kids = pcl_xcalloc(nkids ? nkids : 1, sizeof *kids);
   for (size_t i = 0; i < nkids; i++) {
-    kids[i] = rd(&p);
+    kids[i] = rd(p);
   }
   pcl_node_desc *nodes = pcl_xcalloc(nnodes ? nnodes : 1, sizeof *nodes);
   u->decls = pcl_xcalloc(nnodes ? nnodes : 1, sizeof *u->decls);
   for (size_t i = 0; i < nnodes; i++) {
     pcl_node_desc *n = &nodes[i];
-    n->kind = (uint8_t)rd(&p);
-    n->range = (uint8_t)rd(&p);
-    n->secret = (uint8_t)rd(&p);
-    n->config = rd(&p);
-    n->name = rd_str(pm, rd(&p) + 1);
-    n->value = rd_opt(&p);
-    n->inputs = rd_opt(&p);
-    n->options = rd_opt(&p);
-    n->range_expr = rd_opt(&p);
-    n->range_slot = rd(&p);
-    const char *type = rd_str(pm, rd(&p));
-    uint32_t rkind = rd(&p);
-    const char *version = rd_str(pm, rd(&p));
-    uint32_t comp = rd(&p);
-    n->file = rd(&p);
-    n->line = rd(&p);
-    n->col = rd(&p);
+    n->kind = (uint8_t)rd(p);
+    n->range = (uint8_t)rd(p);
+    n->secret = (uint8_t)rd(p);
+    n->config = rd(p);
+    n->name = rd_str(pm, rd(p) + 1);
+    n->value = rd_opt(p);
+    n->inputs = rd_opt(p);
+    n->options = rd_opt(p);
+    n->range_expr = rd_opt(p);
+    n->range_slot = rd(p);
+    const char *type = rd_str(pm, rd(p));
+    uint32_t rkind = rd(p);
+    const char *version = rd_str(pm, rd(p));
+    uint32_t comp = rd(p);
+    n->file = rd(p);
+    n->line = rd(p);
+    n->col = rd(p);
     if (type != NULL) {
       pcl_resource_decl *d = &u->decls[i];
       d->type = type;

@@ -49,7 +49,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "h0n1m5D"
     "7000020061"
     "0030000073"
@@ -180,8 +180,9 @@ static const char pclg_b0[] =
     "0000hBk2000000000h21"
     "0000hFkC000000000h41"
     "0000i0lE000000000h51"
-    "5000i1m9000000000h61"
-    "";
+    "5000i1m9000000000h61",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

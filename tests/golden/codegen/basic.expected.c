@@ -33,7 +33,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "0hBh46"
     "000000002D"
     "8000020048"
@@ -68,8 +68,9 @@ static const char pclg_b0[] =
     "20008050005000051"
     "2000F0Ah1005000091"
     "50009h7000000000h01"
-    "5000h2h9000000000h31"
-    "";
+    "5000h2h9000000000h31",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

@@ -63,7 +63,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "0k5k14"
     "7000020021"
     "0010000033"
@@ -140,8 +140,9 @@ static const char pclg_b0[] =
     "20003010001000021"
     "5000hC400000000051"
     "2000iD0iC00010000h41"
-    "5000j0k2000000000hB1"
-    "";
+    "5000j0k2000000000hB1",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

@@ -25,7 +25,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s1[] = {
     NULL,
 };
-static const char pclg_b1[] =
+static const char *const pclg_b1[] = {
     "0753"
     "7000220131"
     "0020000143"
@@ -37,15 +37,16 @@ static const char pclg_b1[] =
     "34126"
     "10000000000000111"
     "20004010002000131"
-    "50005600000000161"
-    "";
+    "50005600000000161",
+    NULL,
+};
 static const pcl_packed_module pclg_p1 = {pclg_b1, pclg_v, pclg_f, pclg_s1};
 
 /* Module 0: tests/golden/codegen/component */
 static const pcl_packed_module *const pclg_s0[] = {
     &pclg_p1,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "0963"
     "7000020031"
     "0020000043"
@@ -59,8 +60,9 @@ static const char pclg_b0[] =
     "126458"
     "20006010002000031"
     "40008040008101061"
-    "50009800000000091"
-    "";
+    "50009800000000091",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

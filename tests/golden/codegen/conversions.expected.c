@@ -39,7 +39,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "0i5i14"
     "7000AC0031"
     "0020000043"
@@ -83,8 +83,9 @@ static const char pclg_b0[] =
     "2000h0010001020031"
     "5000h1h8000000000B1"
     "5000h3hB000000000E1"
-    "5000h7hD000000000h11"
-    "";
+    "5000h7hD000000000h11",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

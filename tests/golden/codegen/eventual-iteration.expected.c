@@ -45,7 +45,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "7lDl3A"
     "7000340031"
     "0010000043"
@@ -152,8 +152,9 @@ static const char pclg_b0[] =
     "5000h6j8000000000h61"
     "5000h7k4000000000h91"
     "5000h9k8000000000hC1"
-    "5000hEl1000000000hF1"
-    "";
+    "5000hEl1000000000hF1",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

@@ -92,7 +92,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "8s2r7B"
     "600003003D"
     "000000003E"
@@ -304,8 +304,9 @@ static const char pclg_b0[] =
     "5000i6m1000000000h11"
     "5000i8m6000000000h41"
     "5000iAmD000000000h71"
-    "5000kDn7000000000hA1"
-    "";
+    "5000kDn7000000000hA1",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

@@ -22,7 +22,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "0DA2"
     "0000000021"
     "7000020051"
@@ -39,8 +39,9 @@ static const char pclg_b0[] =
     "100030008j2"
     "239C78AB56"
     "00000100000000021"
-    "20007025002000051"
-    "";
+    "20007025002000051",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

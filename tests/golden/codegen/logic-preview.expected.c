@@ -24,7 +24,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "0h5h14"
     "7000020021"
     "0010000033"
@@ -51,8 +51,9 @@ static const char pclg_b0[] =
     "20003010001000021"
     "50007400000000051"
     "50008A00000000081"
-    "50009h0000000000B1"
-    "";
+    "50009h0000000000B1",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

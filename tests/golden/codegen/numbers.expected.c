@@ -28,7 +28,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "0ED1"
     "600049003B"
     "000000003C"
@@ -45,8 +45,9 @@ static const char pclg_b0[] =
     "008020003nD"
     "009020003o1"
     "9ACD12345678B"
-    "5000A100000000021"
-    "";
+    "5000A100000000021",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

@@ -30,7 +30,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "0hBh63"
     "7000000031"
     "7000020051"
@@ -62,8 +62,9 @@ static const char pclg_b0[] =
     "235689Fh4h7hABCDEh0h1h2h3h5h6h8h9"
     "20001010001000031"
     "20006025003000051"
-    "2000F08B0030000B1"
-    "";
+    "2000F08B0030000B1",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

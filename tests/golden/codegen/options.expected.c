@@ -43,7 +43,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "0j0iC3"
     "7000020021"
     "0010000033"
@@ -97,8 +97,9 @@ static const char pclg_b0[] =
     "hBhDhEi0i1i2i3iAiBiCiDiF"
     "20003010001000021"
     "2000hA04C001000051"
-    "5000hCiF000000000h71"
-    "";
+    "5000hCiF000000000h71",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

@@ -27,7 +27,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "0h4h04"
     "7000020031"
     "0010000043"
@@ -53,8 +53,9 @@ static const char pclg_b0[] =
     "20003010001000031"
     "2000B040001000061"
     "50004h1000000000A1"
-    "5000Ch3000000000D1"
-    "";
+    "5000Ch3000000000D1",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

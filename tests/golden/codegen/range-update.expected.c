@@ -27,7 +27,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "2hDh45"
     "7000020021"
     "0010000033"
@@ -63,8 +63,9 @@ static const char pclg_b0[] =
     "21006047801000051"
     "220090Ch0h1110000B1"
     "5000Ah8000000000h11"
-    "5000ChB000000000h41"
-    "";
+    "5000ChB000000000h41",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

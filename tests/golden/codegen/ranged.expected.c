@@ -40,7 +40,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "5jBiA7"
     "7000120021"
     "0010000033"
@@ -109,8 +109,9 @@ static const char pclg_b0[] =
     "2100h30i0i3i4310000h51"
     "2100h50i8iBiC410000hB1"
     "5000h7iD000000000i11"
-    "5000h9jA000000000i41"
-    "";
+    "5000h9jA000000000i41",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

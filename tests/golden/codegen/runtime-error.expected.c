@@ -18,7 +18,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "0422"
     "6000000028"
     "C00002204B"
@@ -26,8 +26,9 @@ static const char pclg_b0[] =
     "002000004h9"
     "23"
     "00000100000000021"
-    "50003200000000031"
-    "";
+    "50003200000000031",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

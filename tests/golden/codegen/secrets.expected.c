@@ -27,7 +27,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "1h3D6"
     "000000004D"
     "7000140061"
@@ -54,8 +54,9 @@ static const char pclg_b0[] =
     "500098000000000A1"
     "5000BD000000000D1"
     "5000Ch0000000000h01"
-    "50005h2000000000h31"
-    "";
+    "50005h2000000000h31",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

@@ -25,7 +25,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "0D94"
     "7000020021"
     "0020000033"
@@ -44,8 +44,9 @@ static const char pclg_b0[] =
     "20004010001020021"
     "50006400000000051"
     "50008700000000081"
-    "5000AA000000000B1"
-    "";
+    "5000AA000000000B1",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

@@ -27,7 +27,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "0h6h15"
     "700002003D"
     "000000003F"
@@ -56,8 +56,9 @@ static const char pclg_b0[] =
     "50008400000000051"
     "5000AC00000000081"
     "5000Bh0000000000B1"
-    "5000Ch3000000000E1"
-    "";
+    "5000Ch3000000000E1",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */

@@ -65,7 +65,7 @@ static const char *const pclg_f[] = {
 static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
-static const char pclg_b0[] =
+static const char *const pclg_b0[] = {
     "h2o7nCA"
     "70004C0031"
     "0020000043"
@@ -215,8 +215,9 @@ static const char pclg_b0[] =
     "5000i5m7000000000i01"
     "5000i7n1000000000i31"
     "5000iAn6000000000i61"
-    "5000iFnC000000000i91"
-    "";
+    "5000iFnC000000000i91",
+    NULL,
+};
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
 
 /* Configuration. */
