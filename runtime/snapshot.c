@@ -9,9 +9,10 @@
 #include <math.h>
 #include <nettle/sha2.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <utf8proc.h>
 
 #include "engine.h"
 #include "pcl_internal.h"
@@ -26,8 +27,71 @@ static void newline(pcl_strbuf *b, int indent) {
   }
 }
 
+/* Returns whether s[0..len) is valid UTF-8. */
+static bool valid_utf8(const char *s, size_t len) {
+  for (size_t i = 0; i < len;) {
+    if ((unsigned char)s[i] < 0x80) {
+      i++;
+      continue;
+    }
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t k =
+        utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp);
+    if (k <= 0) {
+      return false;
+    }
+    i += (size_t)k;
+  }
+  return true;
+}
+
+/* Writes s[0..len) as a JSON string.  A string that is not UTF-8 (made by
+ * pcl_str_from_bytes) keeps its bytes: those that are not UTF-8 are written
+ * as they are (a reader decodes the file with surrogate escapes), the rest
+ * escaped as pcl__json_quote does. */
+static void snap_quote(pcl_strbuf *b, const char *s, size_t len) {
+  if (valid_utf8(s, len)) {
+    pcl__json_quote(b, s, len, false);
+    return;
+  }
+  pcl_strbuf tmp = PCL_STRBUF_INIT;
+  pcl_strbuf_append_char(b, '"');
+  for (size_t i = 0; i < len;) {
+    size_t j = i;
+    /* The longest valid run from i, then the invalid bytes after it. */
+    while (j < len) {
+      if ((unsigned char)s[j] < 0x80) {
+        j++;
+        continue;
+      }
+      utf8proc_int32_t cp;
+      utf8proc_ssize_t k =
+          utf8proc_iterate((const utf8proc_uint8_t *)s + j, (utf8proc_ssize_t)(len - j), &cp);
+      if (k <= 0) {
+        break;
+      }
+      j += (size_t)k;
+    }
+    if (j > i) {
+      tmp.len = 0;
+      pcl__json_quote(&tmp, s + i, j - i, false);
+      pcl_strbuf_append(b, tmp.data + 1, tmp.len - 2);
+    }
+    i = j;
+    while (i < len && (unsigned char)s[i] >= 0x80) {
+      utf8proc_int32_t cp;
+      if (utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp) > 0) {
+        break;
+      }
+      pcl_strbuf_append_char(b, s[i++]);
+    }
+  }
+  pcl_strbuf_append_char(b, '"');
+  pcl_strbuf_free(&tmp);
+}
+
 static void put_key(pcl_strbuf *b, const char *k, size_t len, int indent) {
-  pcl__json_quote(b, k, len, false);
+  snap_quote(b, k, len);
   pcl_strbuf_append(b, indent >= 0 ? ": " : ":", indent >= 0 ? 2 : 1);
 }
 
@@ -162,7 +226,7 @@ void pcl__snap_encode(pcl_strbuf *b, const pcl_value *v, int indent, bool mask) 
     }
     return;
   case PCL_T_STRING:
-    pcl__json_quote(b, pcl_str_data(v), pcl_str_len(v), false);
+    snap_quote(b, pcl_str_data(v), pcl_str_len(v));
     return;
   case PCL_T_LIST:
   case PCL_T_SET:

@@ -130,6 +130,28 @@ static void test_archive_hashes(void) {
   }
 }
 
+/* A string that is not UTF-8 keeps its bytes in the snapshot; the UTF-8
+ * parts around them are escaped as usual. */
+static const char raw_bytes[] = "\x00hello \x80\xfe\xff w\"\xc3\xa9\n\xf0\x28";
+static pcl_value raw_str = PCL_STATIC_STRING_N(raw_bytes, sizeof raw_bytes - 1);
+
+static void test_raw_bytes(void) {
+  pcl_value *v = &raw_str;
+  char *t = enc(v, false);
+  static const char want[] = "\"\\u0000hello \x80\xfe\xff w\\\"\xc3\xa9\\n\xf0(\"";
+  CU_ASSERT_EQUAL(strlen(t), sizeof want - 1);
+  CU_ASSERT(memcmp(t, want, sizeof want - 1) == 0);
+  free(t);
+  pcl_value *keys[] = {v};
+  pcl_value *vals[] = {pcl_null()};
+  pcl_value *m = pcl_map_of(keys, vals, 1);
+  t = enc(m, false);
+  const char *want_key = "{\"\\u0000hello \x80\xfe\xff w";
+  CU_ASSERT(strncmp(t, want_key, strlen(want_key)) == 0);
+  free(t);
+  pcl_release(m);
+}
+
 static void test_pretty(void) {
   pcl_value *v = decode_text("{\"b\": [], \"a\": {\"x\": [1]}, \"c\": {}}");
   pcl_strbuf b = PCL_STRBUF_INIT;
@@ -161,5 +183,6 @@ void register_snapshot_tests(void) {
   CU_add_test(s, "pretty printing", test_pretty);
   CU_add_test(s, "asset hashes", test_asset_hashes);
   CU_add_test(s, "archive hashes", test_archive_hashes);
+  CU_add_test(s, "strings that are not UTF-8 keep their bytes", test_raw_bytes);
   CU_add_test(s, "durations", test_durations);
 }
