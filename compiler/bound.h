@@ -82,7 +82,7 @@ typedef struct bnd_program bnd_program;
 
 /* A variable introduced by a nested scope (program.md §10.3). */
 typedef struct bnd_var {
-  bnd_var_kind kind;
+  bnd_var_kind kind; /* What introduces it. */
   const char *name; /* Interned; "" for a splat item. */
   pcl_span span;    /* Where it is introduced. */
   const ty *type;   /* Its type. */
@@ -92,27 +92,27 @@ typedef struct bnd_var {
 typedef struct bnd_attr {
   const char *name; /* Interned attribute name. */
   pcl_span span;    /* The whole attribute. */
-  pcl_span name_span;
-  bnd_expr *value;
+  pcl_span name_span; /* The attribute name. */
+  bnd_expr *value;    /* The bound value. */
   const ty *expected; /* The type the value must convert to, or NULL. */
 } bnd_attr;
 
 /* A counted array of attributes (arena-allocated), in source order. */
 typedef struct bnd_attrs {
-  bnd_attr *items;
-  size_t count;
+  bnd_attr *items; /* The attributes. */
+  size_t count;    /* Number of attributes. */
 } bnd_attrs;
 
 /* One item of an object constructor. */
 typedef struct bnd_item {
   bnd_expr *key;       /* The key expression (a STRING for bare names). */
   const char *literal; /* The key as a string when it is a literal, else NULL. */
-  bnd_expr *value;
+  bnd_expr *value;     /* The bound value. */
 } bnd_item;
 
 struct bnd_expr {
-  bnd_expr_kind kind;
-  pcl_span span;
+  bnd_expr_kind kind; /* Selects the member of the union below. */
+  pcl_span span;      /* The source expression. */
   const ty *type; /* Never NULL after checking. */
   bool error;     /* The expression is erroneous; its type is dynamic and no
                      further diagnostics are reported about its uses. */

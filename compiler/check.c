@@ -21,6 +21,8 @@
 
 /* ------------------------------------------------------------ helpers */
 
+/* Returns a fresh arena expression of kind k at span; the caller sets its
+   type and fields. */
 static bnd_expr *mk(bind_ctx *c, bnd_expr_kind k, pcl_span span) {
   bnd_expr *e = ARENA_NEW(c->arena, bnd_expr);
   e->kind = k;

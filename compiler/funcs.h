@@ -99,10 +99,10 @@ typedef enum funcs_lift {
 
 /* The static description of one builtin. */
 typedef struct funcs_builtin {
-  funcs_id id;
-  const char *name; /* Name as written in programs. */
-  funcs_form form;
-  funcs_lift lift;
+  funcs_id id;           /* Its identifier. */
+  const char *name;      /* Name as written in programs. */
+  funcs_form form;       /* How calls are bound. */
+  funcs_lift lift;       /* How eventual arguments shape the result. */
   size_t nparams;        /* Positional parameters (optional ones included). */
   const char *params[3]; /* Their names, for "missing required parameter". */
   const char *varargs;   /* Name of the variadic parameter, or NULL. */

@@ -84,7 +84,7 @@ typedef struct schema_mapping {
 
 /* A decoded schema type. */
 struct schema_type {
-  schema_type_kind kind;
+  schema_type_kind kind; /* Selects the fields below that are meaningful. */
   bool plain;      /* Written with `plain: true`: never input-shaped. */
   const char *ref; /* The `$ref` as written, or NULL. */
   /* ARRAY, MAP: the element type. */
@@ -97,11 +97,11 @@ struct schema_type {
   const char *token;
   const schema_type *underlying;
   /* UNION: the alternatives, in schema order, and the discriminator. */
-  const schema_type *const *alts;
-  size_t nalts;
-  const char *discriminator; /* Property name, or NULL. */
-  const schema_mapping *mapping;
-  size_t nmapping;
+  const schema_type *const *alts; /* The alternatives. */
+  size_t nalts;                   /* Number of alternatives. */
+  const char *discriminator;      /* Property name, or NULL. */
+  const schema_mapping *mapping;  /* Discriminator value to `$ref`, in schema order. */
+  size_t nmapping;                /* Number of mapping entries. */
 };
 
 /* An object or enum type of a package's `types` section. */
@@ -111,17 +111,17 @@ struct schema_typedef {
   bool is_enum;        /* An enum rather than an object type. */
   bool decoded;        /* Properties / values have been read. */
   bool decoding;       /* Being decoded (internal). */
-  const char *description;
+  const char *description; /* May be NULL. */
   /* Object types: the properties, in schema order. */
-  schema_property *props;
-  size_t nprops;
+  schema_property *props; /* The properties. */
+  size_t nprops;          /* Number of properties. */
   /* Enums: the underlying primitive kind and the member values as const
      types (bool, int, number or string), in schema order. */
-  schema_type_kind enum_base;
-  const ty *const *enum_values;
+  schema_type_kind enum_base;    /* BOOL, INT, NUMBER or STRING. */
+  const ty *const *enum_values;  /* Member values. */
   const char *const *enum_names; /* Member names (`name`, may be NULL each). */
-  size_t nenum;
-  /* Mapped ty types (internal caches). */
+  size_t nenum;                  /* Number of members. */
+  /* Mapped ty types (internal caches): the plain and the input shape. */
   const ty *ty_plain, *ty_input;
 };
 
@@ -138,7 +138,7 @@ struct schema_property {
   const ty *const_value;          /* `const`: a const type, or NULL. */
   const ty *default_value;        /* `default`: a const type, or NULL. */
   const char *const *default_env; /* `defaultInfo.environment` variables. */
-  size_t ndefault_env;
+  size_t ndefault_env;            /* Number of default_env entries. */
   /* Mapped ty types (internal caches, see schema_property_type). */
   const ty *ty_plain, *ty_input;
 };
@@ -152,42 +152,42 @@ typedef struct schema_method {
 /* A resource (or the provider resource) of a package. */
 struct schema_resource {
   const char *token; /* The schema's token (`pulumi:providers:<pkg>` for providers). */
-  schema_package *pkg;
+  schema_package *pkg; /* The package that defines it. */
   bool is_provider;  /* The package's provider resource. */
   bool is_component; /* `isComponent`: a remote component. */
-  const char *description;
-  const char *deprecation;
+  const char *description; /* May be NULL. */
+  const char *deprecation; /* `deprecationMessage`, or NULL. */
   schema_property *inputs; /* `inputProperties`, in schema order. */
-  size_t ninputs;
+  size_t ninputs;          /* Number of inputs. */
   schema_property *outputs; /* `properties`, in schema order. */
-  size_t noutputs;
+  size_t noutputs;          /* Number of outputs. */
   schema_property *state; /* `stateInputs` properties (for `read`). */
-  size_t nstate;
-  schema_method *methods;
-  size_t nmethods;
-  /* Mapped ty types (internal caches). */
+  size_t nstate;          /* Number of state properties. */
+  schema_method *methods; /* `methods`, in schema order. */
+  size_t nmethods;        /* Number of methods. */
+  /* Mapped ty types (internal caches): inputs, outputs, read state. */
   const ty *ty_input, *ty_output, *ty_read;
 };
 
 /* A function (invoke target or method implementation) of a package. */
 struct schema_function {
   const char *token; /* The schema's token. */
-  schema_package *pkg;
-  const char *description;
-  const char *deprecation;
+  schema_package *pkg;     /* The package that defines it. */
+  const char *description; /* May be NULL. */
+  const char *deprecation; /* `deprecationMessage`, or NULL. */
   bool has_inputs;         /* An `inputs` object was given. */
   schema_property *inputs; /* `inputs.properties` (with `__self__` for methods). */
-  size_t ninputs;
+  size_t ninputs;          /* Number of inputs. */
   const char *const *multi_args; /* `multiArgumentInputs`, in order, or NULL. */
-  size_t nmulti_args;
+  size_t nmulti_args;            /* Number of multi_args entries. */
   bool has_return;          /* `outputs` was given. */
   bool returns_object;      /* `outputs` is an object type with properties. */
   schema_property *outputs; /* Object return: its properties. */
-  size_t noutputs;
+  size_t noutputs;          /* Number of outputs. */
   const schema_type *return_type; /* Non-object return: its type. */
   bool return_plain;              /* `outputs.plain`: a plain (non-output) result. */
   bool is_method;                 /* Has a `__self__` input. */
-  /* Mapped ty types (internal caches). */
+  /* Mapped ty types (internal caches): plain and input arguments, result. */
   const ty *ty_args_plain, *ty_args_input, *ty_return;
 };
 

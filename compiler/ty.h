@@ -124,7 +124,8 @@ typedef struct ty_table {
   size_t cap, count; /* Slots (a power of two) and types stored. */
 } ty_table;
 
-/* The type context of one compilation. */
+/* The type context of one compilation.  Every field is internal: use the
+ * functions below. */
 typedef struct ty_ctx {
   arena *arena;         /* Where types live (borrowed). */
   intern_table *names;  /* Interns property names and tokens (borrowed). */
@@ -305,7 +306,7 @@ typedef enum ty_traverser_kind {
 
 /* One traversal step (§6). */
 typedef struct ty_traverser {
-  ty_traverser_kind kind;
+  ty_traverser_kind kind; /* The form of the step. */
   const char *text;     /* ATTR: the name; STRING: the bytes; NUMBER: the literal text. */
   size_t len;           /* Byte length of text. */
   bool boolean;         /* BOOL: the value. */
