@@ -30,8 +30,9 @@ extern "C" {
  *
  * Kinds: null, bool, int (exact: int64 fast path, else a GMP magnitude),
  * number (an IEEE double, never NaN), string (UTF-8 in NFC, length-counted,
- * may contain NUL), list (also tuples), map (also objects; keys are strings
- * sorted by bytes), set (sorted by pcl_compare, no duplicates), resource
+ * may contain NUL; pcl_str_from_bytes makes the one exception to UTF-8),
+ * list (also tuples), map (also objects; keys are strings sorted by bytes),
+ * set (sorted by pcl_compare, no duplicates), resource
  * reference, asset, archive, unknown (not known during preview), secret (a
  * value marked secret, nested inside plain values as the engine's property
  * model allows) and eventual (an output future nested inside a plain value,
@@ -116,7 +117,7 @@ struct pcl_value {
     double d;                /* NUMBER: finite or infinite, never NaN. */
     struct {
       size_t len;      /* Length in bytes, without the terminating NUL. */
-      const char *ptr; /* NFC UTF-8 bytes followed by a NUL. */
+      const char *ptr; /* NFC UTF-8 bytes (see pcl_str_from_bytes), then NUL. */
     } str;             /* STRING. */
     struct {
       size_t n;                 /* Element count. */
@@ -308,9 +309,17 @@ pcl_value *pcl_map_get_cstr(const pcl_value *map, const char *key);
 pcl_value *pcl_str_new(const char *s, size_t len, pcl_error **err);
 /* Like pcl_str_new, but replaces invalid UTF-8 sequences by U+FFFD. */
 pcl_value *pcl_str_new_lossy(const char *s, size_t len);
+/* Returns the string of the bytes s[0..len) from outside the program (a
+ * provider's output), keeping the bytes that are not valid UTF-8 as they
+ * are, so that they pass through unchanged as the reference passes them;
+ * the valid runs between them are NFC-normalised.  This is the only way a
+ * STRING holds bytes that are not UTF-8: pcl_strbuf_finish (templates,
+ * join) rejects such bytes, and JSON encoding writes each as \ufffd. */
+pcl_value *pcl_str_from_bytes(const char *s, size_t len);
 /* Returns pcl_str_new_lossy(s, strlen(s)). */
 pcl_value *pcl_str_from_cstr(const char *s);
-/* Returns the concatenation of the STRINGs a and b (NFC). */
+/* Returns the concatenation of the STRINGs a and b (NFC; bytes that are
+ * not UTF-8 are kept as pcl_str_from_bytes keeps them). */
 pcl_value *pcl_str_concat(const pcl_value *a, const pcl_value *b);
 /* Returns whether the STRING v equals the NUL-terminated s byte for byte. */
 bool pcl_str_eq_cstr(const pcl_value *v, const char *s);

@@ -1,8 +1,12 @@
 /* str.c: string values and the string builder.
  *
- * Every string value is valid UTF-8 in Unicode NFC (DECISIONS.md D9): the
- * constructors validate and normalise through utf8proc, except that pure
- * ASCII text, which is always NFC, is copied without calling it.  A heap
+ * Every string value is in Unicode NFC (DECISIONS.md D9): the constructors
+ * validate and normalise through utf8proc, except that pure ASCII text,
+ * which is always NFC, is copied without calling it.  Strings are valid
+ * UTF-8, with one exception: pcl_str_from_bytes keeps the bytes that are not
+ * UTF-8 of text that comes from outside (a provider's output), so that they
+ * pass through unchanged as the reference passes them; its valid runs are
+ * NFC all the same.  A heap
  * string keeps its bytes, NUL-terminated, in the value's own block; the
  * length is explicit, so a string may contain NUL.  Strings compare by
  * bytes; length counts extended grapheme clusters. */
@@ -102,6 +106,36 @@ pcl_value *pcl_str_new_lossy(const char *s, size_t len) {
   return v;
 }
 
+pcl_value *pcl_str_from_bytes(const char *s, size_t len) {
+  if (pcl__is_ascii(s, len)) {
+    return pcl__str_raw(s, len, true);
+  }
+  pcl_value *v = str_nfc(s, len);
+  if (v != NULL) {
+    return v;
+  }
+  /* Normalise each valid run on its own; a byte that does not start a valid
+   * sequence stays as it is and separates the runs (as in Go's norm). */
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  size_t i = 0;
+  while (i < len) {
+    size_t k = valid_prefix(s + i, len - i);
+    if (k > 0) {
+      pcl_value *run = str_nfc(s + i, k);
+      pcl_strbuf_append(&b, run->u.str.ptr, run->u.str.len);
+      pcl_release(run);
+      i += k;
+    }
+    if (i < len) {
+      pcl_strbuf_append(&b, s + i, 1);
+      i++;
+    }
+  }
+  v = pcl__str_raw(b.data, b.len, false);
+  pcl_strbuf_free(&b);
+  return v;
+}
+
 pcl_value *pcl_str_from_cstr(const char *s) { return pcl_str_new_lossy(s, strlen(s)); }
 
 pcl_value *pcl_str_concat(const pcl_value *a, const pcl_value *b) {
@@ -118,9 +152,9 @@ pcl_value *pcl_str_concat(const pcl_value *a, const pcl_value *b) {
   if ((a->flags & PCL_F_ASCII) && (b->flags & PCL_F_ASCII)) {
     v = pcl__str_raw(buf.data, buf.len, true);
   } else {
-    /* Two valid strings make a valid string; only NFC may change at the
-     * seam (a combining mark at the start of b). */
-    v = pcl_str_new_lossy(buf.data, buf.len);
+    /* Only NFC may change at the seam (a combining mark at the start of
+     * b); bytes that are not UTF-8 (pcl_str_from_bytes) are kept. */
+    v = pcl_str_from_bytes(buf.data, buf.len);
   }
   pcl_strbuf_free(&buf);
   return v;

@@ -100,6 +100,39 @@ static void test_invalid_utf8(void) {
   LEAK_END;
 }
 
+/* Bytes from outside that are not UTF-8 pass through pcl_str_from_bytes
+ * unchanged, while the valid runs between them are still NFC; concatenation
+ * keeps them, JSON writes them as \ufffd and a template rejects them. */
+static void test_raw_bytes(void) {
+  LEAK_BEGIN;
+  /* The bytes of the l2-raw-string-bytes conformance case. */
+  static const char raw[] = "\0hello \x80\xFE\xFF world\xF0(";
+  pcl_value *v = pcl_str_from_bytes(raw, sizeof raw - 1);
+  CU_ASSERT_EQUAL(pcl_str_len(v), sizeof raw - 1);
+  CU_ASSERT_TRUE(memcmp(pcl_str_data(v), raw, sizeof raw - 1) == 0);
+  /* e + U+0301 composes to U+00E9 on both sides of a bad byte. */
+  pcl_value *w = pcl_str_from_bytes("e\xCC\x81\xFF" "e\xCC\x81", 7);
+  CU_ASSERT_TRUE(bytes_are(w, "\xC3\xA9\xFF\xC3\xA9"));
+  /* Valid text is what pcl_str_new makes of it. */
+  pcl_value *ok = pcl_str_from_bytes("e\xCC\x81", 3);
+  CU_ASSERT_TRUE(bytes_are(ok, "\xC3\xA9"));
+  pcl_value *cat = pcl_str_concat(w, ok);
+  CU_ASSERT_TRUE(bytes_are(cat, "\xC3\xA9\xFF\xC3\xA9\xC3\xA9"));
+  pcl_error *err = NULL;
+  char *json = pcl_json_encode(w, 0, NULL, &err);
+  CU_ASSERT_STRING_EQUAL(json, "\"\xC3\xA9\\ufffd\xC3\xA9\"");
+  free(json);
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  CU_ASSERT_TRUE(pcl_strbuf_append_value(&b, w, &err));
+  pcl_value *t = pcl_strbuf_finish(&b, &err);
+  CHECK_ERROR(t, err, "invalid UTF-8 in string at byte 2");
+  pcl_release(cat);
+  pcl_release(ok);
+  pcl_release(w);
+  pcl_release(v);
+  LEAK_END;
+}
+
 static void test_nul_and_order(void) {
   LEAK_BEGIN;
   pcl_error *err = NULL;
@@ -202,6 +235,7 @@ void register_str_tests(void) {
   CU_add_test(s, "NFC on creation", test_nfc);
   CU_add_test(s, "grapheme clusters", test_graphemes);
   CU_add_test(s, "invalid UTF-8", test_invalid_utf8);
+  CU_add_test(s, "raw bytes from outside", test_raw_bytes);
   CU_add_test(s, "embedded NUL and byte order", test_nul_and_order);
   CU_add_test(s, "concatenation", test_concat);
   CU_add_test(s, "string builder", test_strbuf);
