@@ -634,13 +634,8 @@ static bnd_expr *object(bind_ctx *c, const bind_scope *s, const ast_node *n) {
         bi->key = poison(c, mk(c, BND_E_STRING, k->span));
       } else {
         bi->key = check_expr(c, s, computed);
-        if (!bi->key->error &&
-            ty_conversion(c->ty, ty_input(c->ty, ty_string(c->ty)), bi->key->type) ==
-                TY_CONV_NONE) {
-          diag_error(c->diag, bi->key->span,
-                     "object keys must be strings: cannot assign expression of type %s to "
-                     "location of type string",
-                     ty_pretty(c->ty, bi->key->type));
+        if (!bi->key->error) {
+          ty_check_object_key(c->ty, c->diag, bi->key->span, bi->key->type);
         }
       }
       all_literal = false;
