@@ -162,20 +162,32 @@ double pcl__int_div_double(const pcl_value *a, const pcl_value *b) {
   pcl__int_view(a, za, &sa);
   pcl__int_view(b, zb, &sb);
   bool neg = (mpz_sgn(za) < 0) != (mpz_sgn(zb) < 0);
-  mpz_t num, den, q, r;
-  mpz_inits(num, den, q, r, NULL);
+  mpz_t num, den;
+  mpz_inits(num, den, NULL);
   mpz_abs(num, za);
   mpz_abs(den, zb);
-  /* Scale the dividend so that the quotient has at least 55 bits. */
+  double d = pcl__mpz_ratio_to_double(num, den, 0);
+  mpz_clears(num, den, NULL);
+  return neg ? -d : d;
+}
+
+double pcl__mpz_ratio_to_double(mpz_ptr num, mpz_srcptr den, long exp2) {
+  if (mpz_sgn(num) == 0) {
+    return 0.0;
+  }
+  /* Scale the dividend so that the quotient has at least 55 bits: 53 for
+   * the double, one to round with, and the remainder as the sticky bit. */
   long shift = (long)mpz_sizeinbase(den, 2) - (long)mpz_sizeinbase(num, 2) + 55;
   if (shift < 0) {
     shift = 0;
   }
   mpz_mul_2exp(num, num, (mp_bitcnt_t)shift);
-  mpz_tdiv_qr(q, r, num, den);
-  double d = mpz_sgn(za) == 0 ? 0.0 : pcl__mpz_scaled_to_double(q, -shift, mpz_sgn(r) != 0);
-  mpz_clears(num, den, q, r, NULL);
-  return neg ? -d : d;
+  mpz_t q;
+  mpz_init(q);
+  mpz_tdiv_qr(q, num, num, den);
+  double d = pcl__mpz_scaled_to_double(q, exp2 - shift, mpz_sgn(num) != 0);
+  mpz_clear(q);
+  return d;
 }
 
 int pcl__int_cmp_double(const pcl_value *a, double d) {
@@ -356,7 +368,19 @@ pcl_value *pcl_int_parse(const char *text, size_t len, pcl_error **err) {
 
 void pcl_int_format(pcl_strbuf *b, const pcl_value *v) {
   if (!(v->flags & PCL_F_BIGINT)) {
-    pcl_strbuf_appendf(b, "%lld", (long long)v->u.i);
+    /* Digits from the right, without printf: this runs for every int that
+     * JSON encoding or a template writes. */
+    char buf[24];
+    char *p = buf + sizeof buf;
+    uint64_t m = v->u.i < 0 ? -(uint64_t)v->u.i : (uint64_t)v->u.i;
+    do {
+      *--p = (char)('0' + m % 10);
+      m /= 10;
+    } while (m != 0);
+    if (v->u.i < 0) {
+      *--p = '-';
+    }
+    pcl_strbuf_append(b, p, (size_t)(buf + sizeof buf - p));
     return;
   }
   mpz_t z;

@@ -364,13 +364,7 @@ static double mixed_exact(op o, const pcl_value *a, const pcl_value *b) {
     bool neg = (mpz_sgn(ma) < 0) != (mpz_sgn(mb) < 0);
     mpz_abs(ma, ma);
     mpz_abs(mb, mb);
-    long shift = (long)mpz_sizeinbase(mb, 2) - (long)mpz_sizeinbase(ma, 2) + 55;
-    if (shift < 0) {
-      shift = 0;
-    }
-    mpz_mul_2exp(ma, ma, (mp_bitcnt_t)shift);
-    mpz_tdiv_qr(r, mb, ma, mb);
-    d = mpz_sgn(r) == 0 ? 0.0 : pcl__mpz_scaled_to_double(r, ea - eb - shift, mpz_sgn(mb) != 0);
+    d = pcl__mpz_ratio_to_double(ma, mb, ea - eb);
     d = neg ? -d : d;
     break;
   }

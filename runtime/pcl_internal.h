@@ -35,6 +35,9 @@ double pcl__mpz_to_double_rne(mpz_srcptr z);
  * says the exact value is slightly more than q * 2^exp2 (a nonzero
  * remainder was dropped below q's last bit). */
 double pcl__mpz_scaled_to_double(mpz_srcptr q, long exp2, bool sticky);
+/* Returns num / den * 2^exp2 rounded to nearest (ties to even) for num >= 0
+ * and den > 0; num is overwritten (it ends as the remainder). */
+double pcl__mpz_ratio_to_double(mpz_ptr num, mpz_srcptr den, long exp2);
 /* Returns the exact quotient a / b of two INTs rounded once; b is nonzero. */
 double pcl__int_div_double(const pcl_value *a, const pcl_value *b);
 /* Compares the INT a with the finite or infinite double d exactly. */
