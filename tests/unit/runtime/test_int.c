@@ -351,7 +351,11 @@ static void test_int_parse(void) {
   v = pcl_int_parse("-9223372036854775808", 20, &err);
   CU_ASSERT_TRUE(pcl_int_get_i64(v, &out));
   CU_ASSERT_EQUAL(out, INT64_MIN);
-  pcl_release(v);
+  /* The int64 edges and zero format with every digit. */
+  CHECK_VALUE(v, PCL_T_INT, "-9223372036854775808");
+  CHECK_VALUE(pcl_int_new(INT64_MAX), PCL_T_INT, "9223372036854775807");
+  CHECK_VALUE(pcl_int_new(0), PCL_T_INT, "0");
+  CHECK_VALUE(pcl_int_new(-1024), PCL_T_INT, "-1024");
   LEAK_END;
 }
 
