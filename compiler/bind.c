@@ -185,6 +185,114 @@ static bool is_url(const char *s) {
   return p[0] == ':' && p[1] == '/' && p[2] == '/' && p[3] != '\0';
 }
 
+/* Reads one `parameterization` block of a package block into pk; reports
+   problems and returns false if there were any. */
+static bool package_parameterization(bind_ctx *c, const ast_node *a, bnd_package *pk) {
+  if (strcmp(a->block.type.text, "parameterization") != 0) {
+    diag_error(c->diag, a->block.type.span, "unsupported block of type '%s'", a->block.type.text);
+    return false;
+  }
+  bool ok = true;
+  for (size_t k = 0; k < a->block.body.count; k++) {
+    const ast_node *pa = a->block.body.items[k];
+    if (pa->kind != AST_ATTRIBUTE) {
+      diag_error(c->diag, pa->block.type.span, "unsupported block of type '%s'",
+                 pa->block.type.text);
+      ok = false;
+      continue;
+    }
+    const char *v = literal_text(pa->attribute.value);
+    const char *an = pa->attribute.name.text;
+    pcl_span vspan = pa->attribute.value->span;
+    const char *pkg = pk->name ? pk->name : "";
+    if (!v) {
+      diag_error(c->diag, vspan, "attribute %s must be a string literal", an);
+      ok = false;
+    } else if (strcmp(an, "name") == 0) {
+      if (!*v) {
+        diag_error(c->diag, vspan, "name attribute of parameterization of \"%s\" cannot be empty",
+                   pkg);
+        ok = false;
+      }
+      pk->param_name = v;
+    } else if (strcmp(an, "version") == 0) {
+      const char *why = semver_problem(v);
+      if (why) {
+        diag_error(c->diag, vspan,
+                   "invalid version \"%s\" of parameterization for package \"%s\": %s", v, pkg,
+                   why);
+        ok = false;
+      }
+      pk->param_version = v;
+    } else if (strcmp(an, "value") == 0) {
+      if (!is_base64(v)) {
+        diag_error(c->diag, vspan, "invalid base64 encoded value for parameterization of \"%s\": %s",
+                   pkg, "illegal base64 data");
+        ok = false;
+      }
+      pk->param_value = v;
+    } else {
+      diag_error(c->diag, pa->attribute.name.span, "unsupported attribute '%s'", an);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/* Returns true if v is a valid package name: letters, digits, `-` and `_`. */
+static bool is_package_name(const char *v) {
+  if (!*v) {
+    return false;
+  }
+  for (const char *q = v; *q; q++) {
+    if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') ||
+          *q == '-' || *q == '_')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Reads one attribute of a package block into pk; reports problems and
+   returns false if there were any. */
+static bool package_attribute(bind_ctx *c, const ast_node *a, bnd_package *pk) {
+  const char *an = a->attribute.name.text;
+  const char *v = literal_text(a->attribute.value);
+  pcl_span vspan = a->attribute.value->span;
+  if (!v) {
+    diag_error(c->diag, vspan, "attribute %s must be a string literal", an);
+    return false;
+  }
+  if (strcmp(an, "baseProviderName") == 0) {
+    pk->name = in(c, v);
+    if (!is_package_name(v)) {
+      diag_error(c->diag, vspan,
+                 "invalid base provider name for package: \"%s\" is not a package name", v);
+      return false;
+    }
+    return true;
+  }
+  if (strcmp(an, "baseProviderVersion") == 0) {
+    pk->version = v;
+    const char *why = semver_problem(v);
+    if (why) {
+      diag_error(c->diag, vspan, "invalid baseProviderVersion \"%s\" for package: %s", v, why);
+      return false;
+    }
+    return true;
+  }
+  if (strcmp(an, "baseProviderDownloadUrl") == 0) {
+    pk->download_url = v;
+    if (!is_url(v)) {
+      diag_error(c->diag, vspan, "invalid download URL for package: %s", v);
+      return false;
+    }
+    return true;
+  }
+  diag_error(c->diag, a->attribute.name.span, "unsupported attribute '%s'", an);
+  return false;
+}
+
 /* Reads every `package` block of every file (program.md §9) into the
    program's package list, reporting malformed ones, and pins the versions
    they name in the schema set so that resource lookups use them. */
@@ -225,97 +333,9 @@ static void bind_packages(bind_ctx *c, const ast_program *prog) {
       }
       for (size_t j = 0; j < n->block.body.count; j++) {
         const ast_node *a = n->block.body.items[j];
-        if (a->kind == AST_BLOCK) {
-          if (strcmp(a->block.type.text, "parameterization") != 0) {
-            diag_error(c->diag, a->block.type.span, "unsupported block of type '%s'",
-                       a->block.type.text);
-            bad = true;
-            continue;
-          }
-          for (size_t k = 0; k < a->block.body.count; k++) {
-            const ast_node *pa = a->block.body.items[k];
-            if (pa->kind != AST_ATTRIBUTE) {
-              diag_error(c->diag, pa->block.type.span, "unsupported block of type '%s'",
-                         pa->block.type.text);
-              bad = true;
-              continue;
-            }
-            const char *v = literal_text(pa->attribute.value);
-            const char *an = pa->attribute.name.text;
-            if (!v) {
-              diag_error(c->diag, pa->attribute.value->span, "attribute %s must be a string literal",
-                         an);
-              bad = true;
-            } else if (strcmp(an, "name") == 0) {
-              if (!*v) {
-                diag_error(c->diag, pa->attribute.value->span,
-                           "name attribute of parameterization of \"%s\" cannot be empty",
-                           pk.name ? pk.name : "");
-                bad = true;
-              }
-              pk.param_name = v;
-            } else if (strcmp(an, "version") == 0) {
-              const char *why = semver_problem(v);
-              if (why) {
-                diag_error(c->diag, pa->attribute.value->span,
-                           "invalid version \"%s\" of parameterization for package \"%s\": %s", v,
-                           pk.name ? pk.name : "", why);
-                bad = true;
-              }
-              pk.param_version = v;
-            } else if (strcmp(an, "value") == 0) {
-              if (!is_base64(v)) {
-                diag_error(c->diag, pa->attribute.value->span,
-                           "invalid base64 encoded value for parameterization of \"%s\": %s",
-                           pk.name ? pk.name : "", "illegal base64 data");
-                bad = true;
-              }
-              pk.param_value = v;
-            } else {
-              diag_error(c->diag, pa->attribute.name.span, "unsupported attribute '%s'", an);
-              bad = true;
-            }
-          }
-          continue;
-        }
-        const char *an = a->attribute.name.text;
-        const char *v = literal_text(a->attribute.value);
-        if (!v) {
-          diag_error(c->diag, a->attribute.value->span, "attribute %s must be a string literal", an);
-          bad = true;
-          continue;
-        }
-        if (strcmp(an, "baseProviderName") == 0) {
-          bool ok = *v != '\0';
-          for (const char *q = v; *q && ok; q++) {
-            ok = (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') ||
-                 *q == '-' || *q == '_';
-          }
-          if (!ok) {
-            diag_error(c->diag, a->attribute.value->span,
-                       "invalid base provider name for package: \"%s\" is not a package name", v);
-            bad = true;
-          }
-          pk.name = in(c, v);
-        } else if (strcmp(an, "baseProviderVersion") == 0) {
-          const char *why = semver_problem(v);
-          if (why) {
-            diag_error(c->diag, a->attribute.value->span,
-                       "invalid baseProviderVersion \"%s\" for package: %s", v, why);
-            bad = true;
-          }
-          pk.version = v;
-        } else if (strcmp(an, "baseProviderDownloadUrl") == 0) {
-          if (!is_url(v)) {
-            diag_error(c->diag, a->attribute.value->span, "invalid download URL for package: %s",
-                       v);
-            bad = true;
-          }
-          pk.download_url = v;
-        } else {
-          diag_error(c->diag, a->attribute.name.span, "unsupported attribute '%s'", an);
-          bad = true;
-        }
+        bool ok = a->kind == AST_BLOCK ? package_parameterization(c, a, &pk)
+                                       : package_attribute(c, a, &pk);
+        bad = bad || !ok;
       }
       if (!pk.name) {
         diag_error(c->diag, n->span, "package blocks must set baseProviderName");
