@@ -360,43 +360,56 @@ static pcl_value *set_build(pcl_value *const *items, size_t n, bool take) {
 pcl_value *pcl_set_of(pcl_value *const *items, size_t n) { return set_build(items, n, false); }
 pcl_value *pcl_set_of_take(pcl_value *const *items, size_t n) { return set_build(items, n, true); }
 
+/* Returns the map of n pairs whose keys are strictly ascending. */
+static pcl_value *map_sorted(pcl_value *const *keys, pcl_value *const *vals, size_t n, bool take) {
+  pcl_value *v = pcl__value_alloc(PCL_T_MAP, 2 * n * sizeof(pcl_value *));
+  pcl_value **k = payload(v);
+  pcl_value **d = k + n;
+  for (size_t i = 0; i < n; i++) {
+    k[i] = take ? keys[i] : pcl_retain(keys[i]);
+    d[i] = take ? vals[i] : pcl_retain(vals[i]);
+  }
+  v->u.map.n = n;
+  v->u.map.keys = k;
+  v->u.map.vals = d;
+  return v;
+}
+
 /* Builds a map; of equal keys the last pair wins. */
 static pcl_value *map_build(pcl_value *const *keys, pcl_value *const *vals, size_t n, bool take) {
+  /* Generated code and the decoders mostly pass keys already in order:
+   * then there is nothing to sort and no scratch array to allocate. */
+  size_t ordered = 1;
+  while (ordered < n && cmp_key_bytes(keys[ordered - 1], keys[ordered]) < 0) {
+    ordered++;
+  }
+  if (ordered >= n) {
+    return map_sorted(keys, vals, n, take);
+  }
   sort_item *tmp = pcl_xmalloc(n * sizeof *tmp);
-  bool sorted = true;
   for (size_t i = 0; i < n; i++) {
     tmp[i].v = keys[i];
     tmp[i].pos = i;
-    if (i > 0 && sorted && cmp_key_bytes(keys[i - 1], keys[i]) >= 0) {
-      sorted = false;
-    }
   }
-  if (!sorted) {
-    qsort(tmp, n, sizeof *tmp, cmp_map_items);
-  }
-  /* Keep the last of every run of equal keys. */
+  qsort(tmp, n, sizeof *tmp, cmp_map_items);
+  /* Keep the last of every run of equal keys, in key order. */
+  pcl_value **order = pcl_xmalloc(2 * n * sizeof *order);
   size_t kept = 0;
   for (size_t i = 0; i < n; i++) {
+    size_t p = tmp[i].pos;
     if (i + 1 < n && cmp_key_bytes(tmp[i].v, tmp[i + 1].v) == 0) {
       if (take) {
-        pcl_release(keys[tmp[i].pos]);
-        pcl_release(vals[tmp[i].pos]);
+        pcl_release(keys[p]);
+        pcl_release(vals[p]);
       }
       continue;
     }
-    tmp[kept++] = tmp[i];
+    order[kept] = keys[p];
+    order[n + kept] = vals[p];
+    kept++;
   }
-  pcl_value *v = pcl__value_alloc(PCL_T_MAP, 2 * kept * sizeof(pcl_value *));
-  pcl_value **k = payload(v);
-  pcl_value **d = k + kept;
-  for (size_t i = 0; i < kept; i++) {
-    size_t p = tmp[i].pos;
-    k[i] = take ? keys[p] : pcl_retain(keys[p]);
-    d[i] = take ? vals[p] : pcl_retain(vals[p]);
-  }
-  v->u.map.n = kept;
-  v->u.map.keys = k;
-  v->u.map.vals = d;
+  pcl_value *v = map_sorted(order, order + n, kept, take);
+  free(order);
   free(tmp);
   return v;
 }
@@ -618,15 +631,10 @@ pcl_value *pcl_strip_secrets(pcl_value *v) {
     for (size_t i = 0; i < n; i++) {
       vals[i] = pcl_strip_secrets(v->u.map.vals[i]);
     }
-    pcl_value *r = pcl__value_alloc(PCL_T_MAP, 2 * n * sizeof(pcl_value *));
-    pcl_value **k = payload(r);
     for (size_t i = 0; i < n; i++) {
-      k[i] = pcl_retain(v->u.map.keys[i]);
-      k[n + i] = vals[i];
+      pcl_retain(v->u.map.keys[i]);
     }
-    r->u.map.n = n;
-    r->u.map.keys = k;
-    r->u.map.vals = k + n;
+    pcl_value *r = map_sorted(v->u.map.keys, vals, n, true);
     free(vals);
     return r;
   }
