@@ -326,6 +326,16 @@ static void test_deep_release(void) {
     v = wrap;
   }
   CU_ASSERT_TRUE(pcl_rt_live_values() > leak_values0 + 1000000 - 1);
+  /* The walks look into resource references too: a secret unknown id is
+   * both secret and not known. */
+  pcl_value *urn = str("urn:pulumi:s::p::t::n");
+  pcl_value *sid = pcl_secret_new(pcl_unknown());
+  pcl_value *ref = pcl_resource_new(urn, sid, NULL);
+  CU_ASSERT_TRUE(pcl_has_secret(ref));
+  CU_ASSERT_FALSE(pcl_is_wholly_known(ref));
+  pcl_release(ref);
+  pcl_release(sid);
+  pcl_release(urn);
   /* The deep walks use no recursion either. */
   CU_ASSERT_TRUE(pcl_is_wholly_known(v));
   CU_ASSERT_FALSE(pcl_has_secret(v));
