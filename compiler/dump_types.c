@@ -14,6 +14,7 @@
 #include "bind.h"
 #include "bound.h"
 #include "dump_types.h"
+#include "util.h"
 
 /* Writes two spaces per depth level. */
 static void indent(FILE *out, int depth) {
@@ -64,7 +65,7 @@ static const char *range_name(bnd_range_kind k) {
   case BND_RANGE_MAP:
     return "map";
   }
-  return "?";
+  ice("bad range kind %d", (int)k);
 }
 
 /* Prints the range shape and variable, then every option that is set. */

@@ -5,7 +5,10 @@
  * destination, union source, constant source, dynamic source) and then one
  * rule per destination kind.  The `unifying` flag only changes tuple→tuple
  * and object→object, which then report the kind the two types unify with.
- * Nothing is cached, so the flag cannot leak between uses (§4.1 note).
+ * Results are memoised in the context only for types that reach no named
+ * object, and under a different key for each value of the flag, so the
+ * flag cannot leak between uses (§4.1 note); a wanted reason is always
+ * computed afresh.
  * Recursive named objects are handled coinductively: a (destination, source)
  * pair that is already being compared is assumed to convert safely, to be
  * assignable, and to unify to the destination. */
@@ -28,7 +31,7 @@ const char *ty_conv_name(ty_conv k) {
   case TY_CONV_SAFE:
     return "safe";
   }
-  return "?";
+  ice("bad conversion kind %d", (int)k);
 }
 
 /* ------------------------------------------------------- assignability */
