@@ -1,5 +1,6 @@
-/* ty: construction, interning and printing of PCL types, and the helpers
- * about eventual values (types.md §1, §11, §12).
+/* ty: construction, interning and printing of PCL types, the helpers
+ * about eventual values (types.md §1, §11, §12), and the memo table and
+ * recursion guard shared by the ty_*.c files (ty_impl.h).
  *
  * Interning: every type has an identity key built from its kind and the
  * *pointers* of its (already interned) children, names and tokens, so two
