@@ -1047,9 +1047,16 @@ static void op_free(op *o) {
   free(o);
 }
 
+/* Rejects o's result with err (stolen).  An invoke or call failure is left
+ * to whoever awaits the result, so the error reaches the run carrying the
+ * PCL location of the expression that made the request (or is caught by
+ * try/can); registering a component's outputs has no such expression, so
+ * that failure fails the run at once. */
 static void op_fail(op *o, pcl_error *err) {
-  pcl_run_fail(o->run, err);
-  pcl_future_mark_handled(o->result);
+  if (o->what == 2) {
+    pcl_run_fail(o->run, err);
+    pcl_future_mark_handled(o->result);
+  }
   pcl_future_reject_take(o->result, err);
 }
 
