@@ -18,12 +18,17 @@
 
 #include "builtins_internal.h"
 
+/* Writes errnum's text as Go spells it to msg: Go's errno texts are
+ * glibc's with a lowercase first letter. */
+static void go_errno_text(int errnum, char msg[static 256]) {
+  snprintf(msg, 256, "%s", strerror(errnum));
+  msg[0] = (char)tolower((unsigned char)msg[0]);
+}
+
 void pcl__b_os_error(pcl__bcall *c, const char *prefix, const char *op, const pcl_value *path,
                      int errnum) {
   char msg[256];
-  snprintf(msg, sizeof msg, "%s", strerror(errnum));
-  /* Go's errno texts are glibc's with a lowercase first letter. */
-  msg[0] = (char)tolower((unsigned char)msg[0]);
+  go_errno_text(errnum, msg);
   pcl__b_fail(c, "%s: %s %s: %s", prefix, op, pcl_str_data(path), msg);
 }
 
@@ -140,8 +145,7 @@ pcl_value *pcl_fn_cwd(pcl_error **err) {
     free(buf);
     if (e != ERANGE) {
       char msg[256];
-      snprintf(msg, sizeof msg, "%s", strerror(e));
-      msg[0] = (char)tolower((unsigned char)msg[0]);
+      go_errno_text(e, msg);
       *err = pcl_error_new("cwd: getwd: %s", msg);
       return NULL;
     }
