@@ -14,91 +14,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "cw.h"
+#include "intern.h"
+#include "ptrmap.h"
 #include "schema.h"
 #include "util.h"
 
-/* A string-keyed table of indexes (deduplication). */
-typedef struct dedup {
-  char **keys;
-  size_t *vals;
-  size_t *lens;
-  size_t cap, count;
-} dedup;
-
-static uint64_t hash_bytes(const char *s, size_t n) {
-  uint64_t h = 1469598103934665603u;
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 1099511628211u;
-  }
-  return h;
-}
-
-/* Returns the index stored under key[0..len), or stores `fresh` and returns
- * SIZE_MAX. */
-static size_t dedup_find_or_add(dedup *d, const char *key, size_t len, size_t fresh) {
-  if (2 * (d->count + 1) > d->cap) {
-    size_t cap = d->cap ? 2 * d->cap : 64;
-    char **keys = xcalloc(cap, sizeof *keys);
-    size_t *vals = xcalloc(cap, sizeof *vals);
-    size_t *lens = xcalloc(cap, sizeof *lens);
-    for (size_t i = 0; i < d->cap; i++) {
-      if (!d->keys[i])
-        continue;
-      size_t j = hash_bytes(d->keys[i], d->lens[i]) & (cap - 1);
-      while (keys[j])
-        j = (j + 1) & (cap - 1);
-      keys[j] = d->keys[i];
-      vals[j] = d->vals[i];
-      lens[j] = d->lens[i];
-    }
-    free(d->keys);
-    free(d->vals);
-    free(d->lens);
-    d->keys = keys;
-    d->vals = vals;
-    d->lens = lens;
-    d->cap = cap;
-  }
-  size_t j = hash_bytes(key, len) & (d->cap - 1);
-  while (d->keys[j]) {
-    if (d->lens[j] == len && memcmp(d->keys[j], key, len) == 0)
-      return d->vals[j];
-    j = (j + 1) & (d->cap - 1);
-  }
-  d->keys[j] = xmalloc(len + 1);
-  memcpy(d->keys[j], key, len);
-  d->keys[j][len] = '\0';
-  d->lens[j] = len;
-  d->vals[j] = fresh;
-  d->count++;
-  return SIZE_MAX;
-}
-
-static void dedup_free(dedup *d) {
-  for (size_t i = 0; i < d->cap; i++)
-    free(d->keys[i]);
-  free(d->keys);
-  free(d->vals);
-  free(d->lens);
-}
-
 /* The state of one emission. */
 typedef struct em {
-  src_set *src;
-  cw consts;   /* Entries of the constant array. */
-  cw limbs;    /* Limb arrays of big ints (before the constants). */
-  size_t nconsts;
-  dedup cdedup;
-  cw modules; /* Module tables. */
-  cw types;   /* Config types. */
-  size_t ntypes;
-  size_t nlimbs;
+  src_set *src;    /* The sources, for the line and column of locations. */
+  cw consts;       /* Entries of the constant array pclg_v. */
+  cw limbs;        /* Limb arrays of big ints (written before the constants). */
+  size_t nconsts;  /* Entries in consts. */
+  size_t nlimbs;   /* Limb arrays written (numbers pclg_l<n>). */
+  arena keys;      /* Holds the interned constant keys and the stored indexes. */
+  intern_table key_names; /* Interns each constant's key (kind and bytes). */
+  ptrmap key_index;       /* Interned key -> its size_t index in consts. */
+  cw modules;      /* Module tables. */
+  cw types;        /* Config types. */
+  size_t ntypes;   /* Config types written (numbers pclg_t<n>). */
 } em;
 
 /* ---------------------------------------------------------------- constants */
 
+/* Writes the constant entry of the integer literal digits: PCL_STATIC_INT
+ * when it fits an int64_t, else PCL_STATIC_BIGINT over a limb array. */
 static void emit_int(em *e, const char *digits) {
   mpz_t z;
   if (mpz_init_set_str(z, digits[0] == '+' ? digits + 1 : digits, 10) != 0)
@@ -145,10 +86,14 @@ static size_t constant(em *e, const ir_expr *x) {
     cw_cstring(&key, x->text, x->len);
     break;
   }
-  size_t found = dedup_find_or_add(&e->cdedup, key.data, key.len, e->nconsts);
+  const char *name = intern_n(&e->key_names, key.data, key.len);
   cw_free(&key);
-  if (found != SIZE_MAX)
-    return found;
+  const size_t *found = ptrmap_get(&e->key_index, name);
+  if (found)
+    return *found;
+  size_t *index = ARENA_NEW(&e->keys, size_t);
+  *index = e->nconsts;
+  ptrmap_put(&e->key_index, name, index);
   switch (x->ck) {
   case IR_K_NULL:
     cw_puts(&e->consts, "    PCL_STATIC_NULL,\n");
@@ -188,16 +133,18 @@ static size_t constant(em *e, const ir_expr *x) {
 
 /* One row of an expression table while a module is emitted. */
 typedef struct row {
-  const ir_expr *x;
-  uint32_t a, kids;
-  uint32_t s; /* 0, or 1 + the STRING constant of x->s. */
+  const ir_expr *x; /* The expression. */
+  uint32_t a;       /* x->a, except: CONST, the constant; ATTR, its name's constant. */
+  uint32_t kids;    /* Index of x's first child in the module's child table. */
+  uint32_t s;       /* 0, or 1 + the STRING constant of x->s. */
 } row;
 
+/* The expression and child tables of the module being emitted. */
 typedef struct mod {
-  row *rows;
-  size_t nrows, caprows;
-  uint32_t *kids;
-  size_t nkids, capkids;
+  row *rows;             /* Expressions in the order put() numbered them. */
+  size_t nrows, caprows; /* Rows used and allocated. */
+  uint32_t *kids;        /* Child table: row indexes, each row's children contiguous. */
+  size_t nkids, capkids; /* Entries used and allocated. */
 } mod;
 
 /* The numbering of runtime/pcl.h that the packed form uses.  IR operations
@@ -237,6 +184,7 @@ static uint32_t string_const(em *e, const char *s) {
   return (uint32_t)constant(e, &x);
 }
 
+/* Adds x and, after it, its subtrees to m's tables; returns x's row. */
 static uint32_t put(em *e, mod *m, const ir_expr *x) {
   if (m->nrows == m->caprows) {
     m->caprows = m->caprows ? 2 * m->caprows : 64;
@@ -273,19 +221,40 @@ static void pk_loc(em *e, cw *w, pcl_span span) {
   pk(w, (uint32_t)p.column);
 }
 
+/* ------------------------------------------------------------------- paths */
+
+/* Returns the last component of path, trailing slashes ignored; *len gets
+ * its length (the component is not NUL-terminated where slashes follow). */
+static const char *path_base(const char *path, size_t *len) {
+  size_t end = strlen(path);
+  while (end > 1 && path[end - 1] == '/')
+    end--;
+  const char *base = path;
+  for (size_t i = 0; i < end; i++) {
+    if (path[i] == '/')
+      base = path + i + 1;
+  }
+  *len = (size_t)(path + end - base);
+  return base;
+}
+
+/* Appends s as the text of a C comment: a `*` followed by `/` would end the
+ * comment, so it is written `*\`. */
+static void comment_text(cw *w, const char *s) {
+  for (const char *p = s; *p; p++) {
+    if (p[0] == '*' && p[1] == '/')
+      cw_puts(w, "*\\");
+    else
+      cw_printf(w, "%c", *p);
+  }
+}
+
 /* ------------------------------------------------------------- declarations */
 
 /* components:index:<DeclarationName> of a component source directory. */
 static char *component_type(const char *source) {
-  const char *base = source;
-  size_t len = strlen(source);
-  while (len > 1 && source[len - 1] == '/')
-    len--;
-  for (size_t i = 0; i < len; i++) {
-    if (source[i] == '/')
-      base = source + i + 1;
-  }
-  size_t blen = (size_t)(source + len - base);
+  size_t blen;
+  const char *base = path_base(source, &blen);
   cw w = CW_INIT;
   cw_puts(&w, "components:index:");
   bool up = true;
@@ -303,6 +272,7 @@ static char *component_type(const char *source) {
   return w.data;
 }
 
+/* The packed number of a range kind (PCL_RANGE_* in runtime/pcl.h). */
 static uint32_t range_kind(bnd_range_kind k) {
   switch (k) {
   case BND_RANGE_NONE:
@@ -437,12 +407,7 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
 
   cw *w = &e->modules;
   cw_printf(w, "\n/* Module %zu: ", k);
-  for (const char *p = im->program->dir; *p; p++) {
-    if (p[0] == '*' && p[1] == '/')
-      cw_puts(w, "*\\");
-    else
-      cw_printf(w, "%c", *p);
-  }
+  comment_text(w, im->program->dir);
   cw_printf(w, " */\nstatic const pcl_packed_module *const pclg_s%zu[] = {\n", k);
   cw_append(w, &comps);
   if (ncomps == 0)
@@ -591,16 +556,10 @@ static char *type_ref(em *e, const ty *t) {
 
 /* ------------------------------------------------------------------ program */
 
+/* The program's name: the input's last path component without `.pp`. */
 static char *program_name(const char *input) {
-  size_t len = strlen(input);
-  while (len > 1 && input[len - 1] == '/')
-    len--;
-  const char *base = input;
-  for (size_t i = 0; i < len; i++) {
-    if (input[i] == '/')
-      base = input + i + 1;
-  }
-  size_t blen = (size_t)(input + len - base);
+  size_t blen;
+  const char *base = path_base(input, &blen);
   if (blen > 3 && memcmp(base + blen - 3, ".pp", 3) == 0)
     blen -= 3;
   char *s = xmalloc(blen + 1);
@@ -612,6 +571,8 @@ static char *program_name(const char *input) {
 bool emit_program(FILE *out, const char *input, src_set *src, const ir_module *top) {
   em e = {0};
   e.src = src;
+  arena_init(&e.keys);
+  intern_init(&e.key_names, &e.keys);
   size_t nconfigs = 0;
   emit_module(&e, top, &nconfigs);
 
@@ -630,13 +591,7 @@ bool emit_program(FILE *out, const char *input, src_set *src, const ir_module *t
 
   cw o = CW_INIT;
   cw_puts(&o, "/* Generated by pclc from ");
-  /* The path is written without comment terminators. */
-  for (const char *p = input; *p; p++) {
-    if (p[0] == '*' && p[1] == '/')
-      cw_puts(&o, "*\\");
-    else
-      cw_printf(&o, "%c", *p);
-  }
+  comment_text(&o, input);
   cw_puts(&o, "; do not edit. */\n#include \"pcl.h\"\n\n/* Constants. */\n");
   cw_append(&o, &e.limbs);
   cw_puts(&o, "static pcl_value pclg_v[] = {\n");
@@ -682,6 +637,8 @@ bool emit_program(FILE *out, const char *input, src_set *src, const ir_module *t
   cw_free(&e.limbs);
   cw_free(&e.modules);
   cw_free(&e.types);
-  dedup_free(&e.cdedup);
+  ptrmap_free(&e.key_index);
+  intern_free(&e.key_names);
+  arena_free(&e.keys);
   return ok;
 }
