@@ -583,6 +583,35 @@ static void collect_refs(const pcl_value *v, pcl_mapbuf *mb) {
   }
 }
 
+/* Returns d (owned) without the URNs of the resource references in v: a
+ * resource passed by reference to a remote component is not one of the
+ * input's property dependencies (SDKs leave references out when the engine
+ * takes them). */
+static pcl_deps *deps_without_refs(const pcl_deps *d, const pcl_value *v) {
+  size_t n = pcl_deps_count(d);
+  if (n == 0 || !has_refs(v)) {
+    return pcl_deps_retain(d);
+  }
+  pcl_mapbuf rb = PCL_MAPBUF_INIT;
+  collect_refs(v, &rb);
+  pcl_value *refs = pcl_mapbuf_finish(&rb);
+  const char **urns = pcl_xmalloc(n * sizeof *urns);
+  pcl_deps_sorted(d, urns);
+  pcl_deps *out = NULL;
+  for (size_t i = 0; i < n; i++) {
+    if (pcl_map_get_cstr(refs, urns[i]) == NULL) {
+      pcl_deps *one = pcl_deps_one(urns[i]);
+      pcl_deps *u = pcl_deps_union(out, one);
+      pcl_deps_release(out);
+      pcl_deps_release(one);
+      out = u;
+    }
+  }
+  free(urns);
+  pcl_release(refs);
+  return out;
+}
+
 /* Returns v (borrowed) with every resource reference whose URN objs maps
  * to a resource object replaced by that object (owned result). */
 static pcl_value *hydrate(pcl_value *v, pcl_value *objs) {
@@ -823,9 +852,10 @@ static void reg_send(waitset *w) {
       pcl_release(v);
       continue;
     }
-    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(r->inputs, i)), collapse(v));
+    pcl_value *cv = collapse(v);
     pcl_release(v);
-    prop[m++] = pcl_deps_retain(d);
+    prop[m++] = r->decl->kind == PCL_RES_REMOTE ? deps_without_refs(d, cv) : pcl_deps_retain(d);
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(r->inputs, i)), cv);
   }
   pcl_value *inputs = pcl_mapbuf_finish(&mb);
   pcl_error *err = NULL;

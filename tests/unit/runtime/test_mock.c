@@ -341,7 +341,8 @@ static void test_elided_secret_outputs(void) {
   rc_free(&r);
 }
 
-/* A remote component's Construct sees the dependencies of each input. */
+/* A remote component's Construct sees the dependencies of each input (a
+ * resource passed by reference is not one). */
 static const pcl_resource_decl remote_comp_decl = {"comp:index:Remote", PCL_RES_REMOTE, "1.0.0",
                                                    NULL, NULL, 0, 0};
 static char *construct_deps, *construct_providers;
@@ -367,8 +368,11 @@ static void deps_start(pcl_run *run) {
   pcl_value *empty = pcl_map_of(NULL, NULL, 0);
   pcl_future *dep = pcl_register_resource(run, &res_decl, "dep", empty, NULL);
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_future *dep_id = pcl_future_attr(dep, "id");
   pcl_mapbuf_put_cstr(&mb, "plain", pcl_int_new(1));
   pcl_mapbuf_put_cstr(&mb, "ref", pcl_future_to_value(dep));
+  pcl_mapbuf_put_cstr(&mb, "output", pcl_future_to_value(dep_id));
+  pcl_future_release(dep_id);
   pcl_value *in = pcl_mapbuf_finish(&mb);
   /* The providers of a local component parent flow to its remote child. */
   pcl_future *prov = pcl_register_resource(run, &prov_decl, "prov", empty, NULL);
@@ -400,8 +404,10 @@ static void test_construct_prop_deps(void) {
   rc_result r = rc_run(&deps_prog, NULL);
   pcl_main_set_mocks(NULL);
   CU_ASSERT_EQUAL(r.status, 0);
+  /* An output of dep is a dependency; dep passed by reference is not. */
   CU_ASSERT_STRING_EQUAL(construct_deps ? construct_deps : "",
-                         "{\"plain\":[],\"ref\":[\"urn:pulumi:dev::depsprog::test:index:Thing::dep\"]}");
+                         "{\"output\":[\"urn:pulumi:dev::depsprog::test:index:Thing::dep\"],"
+                         "\"plain\":[],\"ref\":[]}");
   const char *want = "{\"test\":\"urn:pulumi:dev::depsprog::pulumi:providers:test::prov::";
   CU_ASSERT(construct_providers && strncmp(construct_providers, want, strlen(want)) == 0);
   free(construct_deps);
