@@ -835,39 +835,42 @@ const ty *ty_strip_optional(ty_ctx *c, const ty *t) {
 
 /* ---------------------------------------------------- eventual values */
 
-/* Marks the named object t visited in v; returns false if it already was.
-   v is a set: the value stored is v itself, which is merely not NULL. */
-static bool visit(ptrmap *v, const ty *t) {
-  if (ptrmap_get(v, t))
-    return false;
-  ptrmap_put(v, t, v);
-  return true;
-}
+/* The state of one walk for eventual facts through named objects. */
+typedef struct eventual_walk {
+  ptrmap visited; /* Named objects entered (a set: each value is the map). */
+  bool complete;  /* Every named object reached so far is defined. */
+} eventual_walk;
 
-/* Computes the output/promise facts of t, walking through named objects. */
-static unsigned eventual_flags(const ty *t, ptrmap *v) {
-  if (!(t->flags & TYF_NAMED))
+/* Computes the output/promise facts of t, walking through named objects;
+   a named object already entered contributes nothing more (its facts are
+   being collected further up the walk). */
+static unsigned eventual_flags(const ty *t, eventual_walk *w) {
+  if (!(t->flags & TYF_NAMED) || (t->flags & TYF_EVENTUALS_KNOWN))
     return t->flags & (TYF_OUTPUT | TYF_PROMISE);
   unsigned f = 0;
   switch (t->kind) {
   case TY_LIST:
   case TY_MAP:
   case TY_SET:
-    return eventual_flags(t->elem, v);
+    return eventual_flags(t->elem, w);
   case TY_OUTPUT:
-    return TYF_OUTPUT | eventual_flags(t->elem, v);
+    return TYF_OUTPUT | eventual_flags(t->elem, w);
   case TY_PROMISE:
-    return TYF_PROMISE | eventual_flags(t->elem, v);
+    return TYF_PROMISE | eventual_flags(t->elem, w);
   case TY_TUPLE:
   case TY_UNION:
     for (size_t i = 0; i < t->elems.count; i++)
-      f |= eventual_flags(t->elems.items[i], v);
+      f |= eventual_flags(t->elems.items[i], w);
     return f;
   case TY_OBJECT:
-    if (t->object.token && !visit(v, t))
-      return 0;
+    if (t->object.token) {
+      if (ptrmap_get(&w->visited, t))
+        return 0;
+      ptrmap_put(&w->visited, t, &w->visited);
+      w->complete = w->complete && t->object.defined;
+    }
     for (size_t i = 0; i < t->object.count; i++)
-      f |= eventual_flags(t->object.props[i].type, v);
+      f |= eventual_flags(t->object.props[i].type, w);
     return f;
   case TY_BOOL:
   case TY_INT:
@@ -884,10 +887,15 @@ static unsigned eventual_flags(const ty *t, ptrmap *v) {
   return 0;
 }
 
+/* The facts of a named object are cached once every named object it
+   reaches is defined (definitions never change afterwards), so repeated
+   questions about schema types do not walk the whole type graph again. */
 bool ty_contains_eventuals(const ty *t, bool *outputs, bool *promises) {
-  ptrmap v = {0};
-  unsigned f = eventual_flags(t, &v);
-  ptrmap_free(&v);
+  eventual_walk w = {{0}, true};
+  unsigned f = eventual_flags(t, &w);
+  ptrmap_free(&w.visited);
+  if (w.complete && t->kind == TY_OBJECT && t->object.token)
+    ((ty *)t)->flags |= f | TYF_EVENTUALS_KNOWN;
   if (outputs)
     *outputs = (f & TYF_OUTPUT) != 0;
   if (promises)

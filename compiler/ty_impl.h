@@ -12,11 +12,15 @@
 
 /* Facts cached in ty.flags.  TYF_OUTPUT/TYF_PROMISE are exact unless
  * TYF_NAMED is set (the type reaches a named object, whose properties may
- * not be known yet at construction); then the facts are recomputed. */
+ * not be known yet at construction); then the facts are recomputed, except
+ * for a named object marked TYF_EVENTUALS_KNOWN by ty_contains_eventuals. */
 enum {
   TYF_OUTPUT = 1u << 0,  /* Contains an output somewhere. */
   TYF_PROMISE = 1u << 1, /* Contains a promise somewhere. */
   TYF_NAMED = 1u << 2,   /* Reaches a named object type. */
+  TYF_EVENTUALS_KNOWN = 1u << 3, /* Named object: TYF_OUTPUT/TYF_PROMISE are
+                                    exact, as every named object it reaches
+                                    is defined. */
 };
 
 /* A heap string buffer; data is NUL-terminated whenever len > 0. */

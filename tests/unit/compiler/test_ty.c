@@ -1247,6 +1247,22 @@ static void test_named_objects(void) {
   ty_object_define(C, shape_in, 1, siprops);
   CU_ASSERT_PTR_EQUAL(ty_resolve_outputs(C, shape_in), shape);
   CU_ASSERT_PTR_EQUAL(ty_input(C, shape), ty_union2(C, shape_in, ty_output(C, shape_in)));
+  /* The eventual facts of a named object that reaches an undefined one are
+     not settled until that one is defined. */
+  const ty *outer = ty_object_declare(C, "test:index:Outer", true);
+  const ty *inner = ty_object_declare(C, "test:index:Inner", true);
+  ty_prop outer_props[] = {{"inner", inner}, {"self", ty_optional(C, outer)}};
+  ty_object_define(C, outer, 2, outer_props);
+  CU_ASSERT_FALSE(ty_contains_eventuals(outer, NULL, NULL));
+  ty_prop inner_props[] = {{"id", T("output(string)")}, {"outer", outer}};
+  ty_object_define(C, inner, 2, inner_props);
+  bool out_o, out_p;
+  CU_ASSERT_TRUE(ty_contains_eventuals(outer, &out_o, &out_p));
+  CU_ASSERT_TRUE(out_o);
+  CU_ASSERT_FALSE(out_p);
+  CU_ASSERT_FALSE(ty_contains_eventuals(T("list(object({a=int}))"), NULL, NULL));
+  CU_ASSERT_TRUE(ty_contains_eventuals(ty_list(C, outer), NULL, NULL));
+  CU_ASSERT_TRUE(ty_contains_eventuals(outer, NULL, NULL));
   /* A schema type with eventual properties resolves to a derived type. */
   const ty *res = ty_object_declare(C, "test:index:Res", true);
   ty_prop rprops[] = {{"id", T("output(id)")}, {"self", ty_optional(C, res)}};
