@@ -183,7 +183,8 @@ void *pcl_xrealloc(void *p, size_t n) __attribute__((returns_nonnull));
 /* Returns an owned heap copy of the NUL-terminated string s. */
 char *pcl_xstrdup(const char *s) __attribute__((returns_nonnull));
 
-/* Frees a heap value whose count dropped to zero (internal to pcl_release). */
+/* Frees a heap value whose count dropped to zero, and every value inside it
+ * that this frees in turn, without recursion (internal to pcl_release). */
 void pcl__value_free(pcl_value *v);
 
 /* Returns v (which may be NULL) with one more reference; the caller owns it. */
@@ -1151,6 +1152,8 @@ typedef struct pcl_invoke_request {
   const char *provider;      /* Provider reference "<urn>::<id>", or NULL. */
   const char *version;       /* Package version (invoke option), or NULL. */
   const char *plugin_download_url; /* Download URL (invoke option), or NULL. */
+  pcl_value *arg_deps;       /* A call: MAP argument name -> LIST of the URNs it depends on
+                                (resources passed by reference left out); else NULL. */
 } pcl_invoke_request;
 
 /* The answer to a registration. */
@@ -1239,6 +1242,10 @@ struct pcl_mocks {
  * inherited from the parent, or the package's default provider; borrowed),
  * or NULL (none, or no call mock running). */
 const char *pcl_mock_call_provider(void);
+/* Returns, while a call mock answers a method call, the MAP (borrowed) from
+ * each argument name to the LIST of URNs it depends on (a provider's Call
+ * gets it as ArgDependencies), or NULL. */
+pcl_value *pcl_mock_call_arg_deps(void);
 
 /* Called by a new_resource mock (which then returns true, storing nothing)
  * to answer later: returns the reply handle to pass to
