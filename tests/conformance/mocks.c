@@ -768,24 +768,26 @@ static bool custom_resource(const pcl_mock_resource_args *a, const char **id, pc
 
 static const pcl_resource_decl mk_component_custom = {
     .type = "component:index:Custom", .kind = PCL_RES_CUSTOM, .version = "13.3.7"};
+static const pcl_resource_decl mk_simple_resource = {
+    .type = "simple:index:Resource", .kind = PCL_RES_CUSTOM, .version = "2.0.0"};
 static const pcl_resource_decl mk_plain_custom = {
     .type = "plaincomponent:index:Custom", .kind = PCL_RES_CUSTOM, .version = "36.0.0"};
 
 /* Registers, as a provider's Construct does through the engine, the child
  * `<component name>-child` of decl with {value: value} (value taken) under
- * the component a, using the component's provider.  Returns the child's
- * URN (owned). */
-static char *construct_child(const pcl_mock_resource_args *a, const pcl_resource_decl *decl,
-                             pcl_value *value) {
+ * the component a, using the provider reference provider (NULL: the
+ * default provider).  Returns the child's URN (owned). */
+static char *construct_child_with(const pcl_mock_resource_args *a, const pcl_resource_decl *decl,
+                                  pcl_value *value, const char *provider) {
   pcl_strbuf name = PCL_STRBUF_INIT;
   pcl_strbuf_appendf(&name, "%s-child", a->name);
   pcl_value *inputs = map1("value", value);
   pcl_mapbuf ob = PCL_MAPBUF_INIT;
   pcl_mapbuf_put_cstr(&ob, "parent", str(a->urn));
-  if (a->provider) {
-    char *u = ref_urn(a->provider);
+  if (provider) {
+    char *u = ref_urn(provider);
     pcl_value *uv = str(u);
-    pcl_value *iv = str(a->provider + strlen(u) + 2);
+    pcl_value *iv = str(provider + strlen(u) + 2);
     pcl_mapbuf_put_cstr(&ob, "provider", pcl_resource_new(uv, iv, NULL));
     pcl_release(uv);
     pcl_release(iv);
@@ -807,6 +809,13 @@ static char *construct_child(const pcl_mock_resource_args *a, const pcl_resource
   free(project);
   pcl_strbuf_free(&name);
   return urn;
+}
+
+/* Registers the child `<component name>-child` of decl with {value: value}
+ * (taken) under the component a, with the component's own provider. */
+static char *construct_child(const pcl_mock_resource_args *a, const pcl_resource_decl *decl,
+                             pcl_value *value) {
+  return construct_child_with(a, decl, value, a->provider);
 }
 
 /* Returns a resource reference to urn with id "id-<value>" (unknown in a
@@ -875,6 +884,27 @@ static bool construct(const pcl_mock_resource_args *a, pcl_value **state, pcl_er
     pcl_mapbuf_put_cstr(&mb, "outputRef", child_ref(a, urn, sv ? sv : ""));
     *state = pcl_mapbuf_finish(&mb);
     free(urn);
+    return true;
+  }
+  if (strcmp(t, "component:index:ComponentForeignChild") == 0) {
+    /* The child is a simple 2.0.0 resource using the provider handed to
+     * Construct under the key "simple". */
+    pcl_value *ref = get(a->providers, "simple");
+    const char *prov = ref && pcl_kind_of(ref) == PCL_T_STRING ? pcl_str_data(ref) : NULL;
+    pcl_value *v = get(in, "value");
+    char *urn = construct_child_with(a, &mk_simple_resource, v ? pcl_retain(v) : pcl_null(), prov);
+    free(urn);
+    *state = map1("value", v ? pcl_retain(v) : pcl_null());
+    return true;
+  }
+  if (strcmp(t, "component-property-deps:index:Component") == 0) {
+    /* The output is the property-dependency map the engine handed to
+     * Construct. */
+    if (a->prop_deps == NULL) {
+      *err = pcl_error_new("Construct of %s: the engine handed no property dependencies", t);
+      return false;
+    }
+    *state = map1("propertyDeps", pcl_retain(a->prop_deps));
     return true;
   }
   if (strcmp(t, "plaincomponent:index:Component") == 0) {
@@ -1188,6 +1218,15 @@ static pcl_value *method_of(mk_rec *r, const char *tok, const char *name, pcl_va
     size_t n = (in && pcl_kind_of(in) == PCL_T_STRING ? pcl_str_len(in) : 0) +
                (text ? strlen(text) : 0);
     return map1("output", pcl_int_new((int64_t)n));
+  }
+  if (strcmp(tok, "component-property-deps:index:Component/refs") == 0) {
+    /* The result is the argument-dependency map of the call. */
+    pcl_value *deps = pcl_mock_call_arg_deps();
+    if (deps == NULL) {
+      *err = pcl_error_new("call %s: the engine handed no argument dependencies", tok);
+      return NULL;
+    }
+    return map1("result", pcl_retain(deps));
   }
   if (strcmp(tok, "component:index:ComponentCallable/identity") == 0 ||
       strcmp(tok, "component:index:ComponentCallable/prefixed") == 0) {
