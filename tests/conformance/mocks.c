@@ -515,7 +515,7 @@ static bool custom_resource(const pcl_mock_resource_args *a, const char **id, pc
       *err = pcl_error_new("check failed for %s: 'base64' must be valid base64", t);
       return false;
     }
-    *state = with(in, "bytes", pcl_str_new_lossy(raw, len));
+    *state = with(in, "bytes", pcl_str_from_bytes(raw, len));
     free(raw);
   } else if (IS("bytesink:index:Resource")) {
     const char *e = sget(in, "expectBase64");
