@@ -110,6 +110,14 @@ bool check_input(bind_ctx *c, const bnd_expr *e, const ty *to) {
 
 /* ----------------------------------------------------------- literals */
 
+/* Returns the exact decimal value of the const(int) type t (sign included)
+   as an arena string. */
+static const char *int_digits(bind_ctx *c, const ty *t) {
+  char *buf = arena_alloc(c->arena, mpz_sizeinbase(t->cnst.integer, 10) + 2);
+  mpz_get_str(buf, 10, t->cnst.integer);
+  return buf;
+}
+
 /* Binds a number literal (negated when negate is set). */
 static bnd_expr *number_literal(bind_ctx *c, pcl_span span, const char *text, bool negate) {
   bnd_expr *e = mk(c, BND_E_NUMBER, span);
@@ -124,11 +132,8 @@ static bnd_expr *number_literal(bind_ctx *c, pcl_span span, const char *text, bo
   double v = strtod(text, NULL);
   e->number.value = negate ? -v : v;
   if (t->kind == TY_CONST && t->cnst.base->kind == TY_INT) {
-    size_t n = mpz_sizeinbase(t->cnst.integer, 10) + 2;
-    char *buf = arena_alloc(c->arena, n);
-    mpz_get_str(buf, 10, t->cnst.integer);
     e->number.integral = true;
-    e->number.digits = buf;
+    e->number.digits = int_digits(c, t);
   }
   return e;
 }
@@ -569,11 +574,9 @@ static const char *object_key(bind_ctx *c, const ast_node *k, const ast_node **c
   case AST_NUMBER: {
     const ty *t = ty_number_literal(c->ty, k->number.text, false);
     if (t && t->kind == TY_CONST && t->cnst.base->kind == TY_INT) {
-      size_t n = mpz_sizeinbase(t->cnst.integer, 10) + 2;
-      char *buf = arena_alloc(c->arena, n);
-      mpz_get_str(buf, 10, t->cnst.integer);
-      *len = strlen(buf);
-      return buf;
+      const char *digits = int_digits(c, t);
+      *len = strlen(digits);
+      return digits;
     }
     *len = strlen(k->number.text);
     return k->number.text;
