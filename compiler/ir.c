@@ -18,6 +18,7 @@ static const char *const op_names[] = {
 
 const char *ir_op_name(ir_op op) { return op_names[op]; }
 
+/* Writes the indentation of depth. */
 static void indent(FILE *out, int depth) {
   for (int i = 0; i < depth; i++)
     fputs("  ", out);
@@ -42,8 +43,11 @@ static void quoted(FILE *out, const char *s, size_t len) {
   fputc('"', out);
 }
 
-static const char *convert_name(unsigned sub) {
-  switch (sub) {
+/* The dump name of a CONVERT target. */
+static const char *convert_name(ir_convert target) {
+  switch (target) {
+  case IR_C_NONE:
+    return "none";
   case IR_C_STRING:
     return "string";
   case IR_C_NUMBER:
@@ -52,13 +56,13 @@ static const char *convert_name(unsigned sub) {
     return "int";
   case IR_C_BOOL:
     return "bool";
-  default:
-    return "none";
   }
+  return "none";
 }
 
 static void dump_expr(FILE *out, src_set *src, const ir_expr *e, int depth, const char *label);
 
+/* Writes what follows e's operation name on its line: its operands. */
 static void details(FILE *out, const ir_expr *e) {
   switch (e->op) {
   case IR_CONST:
@@ -102,7 +106,7 @@ static void details(FILE *out, const ir_expr *e) {
     fprintf(out, " %s%s", e->s, e->sub ? " expand" : "");
     break;
   case IR_CONVERT:
-    fprintf(out, " %s", convert_name(e->sub));
+    fprintf(out, " %s", convert_name((ir_convert)e->sub));
     break;
   case IR_FOR:
     if (e->sub & IR_F_KEYVAR)
@@ -141,6 +145,8 @@ static void details(FILE *out, const ir_expr *e) {
   }
 }
 
+/* Writes e and its children, one line each, at depth; label (or NULL) names
+ * e's role in its parent. */
 static void dump_expr(FILE *out, src_set *src, const ir_expr *e, int depth, const char *label) {
   indent(out, depth);
   if (label)
@@ -164,6 +170,7 @@ static void dump_expr(FILE *out, src_set *src, const ir_expr *e, int depth, cons
   }
 }
 
+/* The dump name of a range kind. */
 static const char *range_name(bnd_range_kind k) {
   switch (k) {
   case BND_RANGE_NONE:
@@ -180,6 +187,7 @@ static const char *range_name(bnd_range_kind k) {
   return "?";
 }
 
+/* Writes module m's nodes, then its component modules. */
 static void dump_module(FILE *out, src_set *src, const ir_module *m) {
   fprintf(out, "module %zu %s slots=%u\n", m->index, m->program->dir, (unsigned)m->nslots);
   for (size_t i = 0; i < m->count; i++) {

@@ -37,7 +37,7 @@ typedef enum ir_op {
 #undef X
 } ir_op;
 
-/* Kinds of constants. */
+/* Kinds of constants (ir_expr.ck). */
 typedef enum ir_const_kind { IR_K_NULL, IR_K_BOOL, IR_K_INT, IR_K_NUMBER, IR_K_STRING } ir_const_kind;
 
 /* Flags of FOR (the same bits as PCL_XF_* in runtime/pcl.h). */
@@ -50,25 +50,27 @@ enum {
   IR_F_KEYVAR = 32,
 };
 
-/* Conversion targets of CONVERT (PCL_XC_* in runtime/pcl.h). */
-enum { IR_C_NONE, IR_C_STRING, IR_C_NUMBER, IR_C_INT, IR_C_BOOL };
+/* Conversion targets of CONVERT, kept in ir_expr.sub (the same numbers as
+ * PCL_XC_* in runtime/pcl.h); IR_C_NONE leaves the value as it is. */
+typedef enum ir_convert { IR_C_NONE, IR_C_STRING, IR_C_NUMBER, IR_C_INT, IR_C_BOOL } ir_convert;
 
+/* One expression: an operation, its children and its operands. */
 typedef struct ir_expr ir_expr;
 struct ir_expr {
-  ir_op op;
+  ir_op op;       /* The operation. */
   unsigned sub;   /* UNARY/BINARY: the ast operator; CONVERT: IR_C_*; FOR:
                      IR_F_*; CALL: 1 for f(xs...). */
   const ty *type; /* The type of the value (after resolution inside bodies). */
   pcl_span span;  /* Source location. */
   ir_expr **kids; /* Children (see ir_ops.h and runtime/pcl.h PCL_XOPS). */
-  size_t n;
+  size_t n;       /* Number of children. */
   const char *s;  /* ATTR: name; CALL: function; INVOKE, METHOD: token. */
   uint32_t a, b;  /* NODE: node position; VAR, PARAM: slot; FOR: key and
                      value slots; SPLAT: item slot; APPLY: first parameter
                      slot; RECOVER: error slot. */
   /* CONST. */
-  ir_const_kind ck;
-  bool boolean;
+  ir_const_kind ck; /* Which constant. */
+  bool boolean;     /* BOOL: the value. */
   const char *text; /* INT: decimal digits; NUMBER: literal text; STRING: bytes. */
   size_t len;       /* STRING: byte length. */
   double number;    /* NUMBER: the value. */
@@ -86,8 +88,9 @@ typedef struct ir_node {
   struct ir_module *component; /* COMPONENT with a source: its program. */
 } ir_node;
 
+/* The IR of one program (the top-level one or a component's). */
 typedef struct ir_module {
-  const bnd_program *program;
+  const bnd_program *program; /* The bound program it was lowered from. */
   ir_node *nodes; /* In evaluation order. */
   size_t count;
   uint32_t nslots; /* Variable slots used. */

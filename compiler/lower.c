@@ -19,27 +19,27 @@
 
 /* The arguments an APPLY collects while its body is lowered. */
 typedef struct actx {
-  ir_expr **args;
-  const char **keys; /* Deduplication key per argument, or NULL. */
-  size_t n, cap;
-  ir_expr **params; /* Every PARAM made, to patch their slots. */
-  size_t nparams, capparams;
+  ir_expr **args;            /* The arguments, lowered where they stand. */
+  const char **keys;         /* Deduplication key per argument, or NULL. */
+  size_t n, cap;             /* Arguments used and allocated. */
+  ir_expr **params;          /* Every PARAM made, to patch their slots. */
+  size_t nparams, capparams; /* PARAMs used and allocated. */
 } actx;
 
 /* A variable in scope and its slot. */
 typedef struct scoped {
-  const bnd_var *var;
-  uint32_t slot;
+  const bnd_var *var; /* The bound variable. */
+  uint32_t slot;      /* Its slot in the module. */
 } scoped;
 
 /* The state of lowering one program. */
 typedef struct lw {
-  lower_ctx *L;
-  const bnd_program *p;
-  uint32_t *pos; /* Position in the module of each bound node, by index. */
-  scoped *vars;
-  size_t nvars, capvars;
-  uint32_t next_slot;
+  lower_ctx *L;          /* The compilation's context. */
+  const bnd_program *p;  /* The program being lowered. */
+  uint32_t *pos;         /* Position in the module of each bound node, by index. */
+  scoped *vars;          /* The variables in scope, innermost last. */
+  size_t nvars, capvars; /* Variables in scope and allocated. */
+  uint32_t next_slot;    /* The next free variable slot of the module. */
 } lw;
 
 static ir_expr *lower(lw *w, const bnd_expr *e);
@@ -48,6 +48,8 @@ static ir_expr *convert_to(lw *w, ir_expr *x, const ty *from, const ty *to);
 
 /* ------------------------------------------------------------------ helpers */
 
+/* Returns a new expression op with n children to fill, typed and located as
+ * the bound expression e (when not NULL). */
 static ir_expr *mk(lw *w, ir_op op, const bnd_expr *e, size_t n) {
   ir_expr *x = ARENA_NEW(w->L->arena, ir_expr);
   x->op = op;
@@ -59,6 +61,7 @@ static ir_expr *mk(lw *w, ir_op op, const bnd_expr *e, size_t n) {
   return x;
 }
 
+/* Returns the STRING constant s[0..len), located at `at` (when not NULL). */
 static ir_expr *mk_string(lw *w, const bnd_expr *at, const char *s, size_t len) {
   ir_expr *x = mk(w, IR_CONST, at, 0);
   x->ck = IR_K_STRING;
@@ -68,6 +71,7 @@ static ir_expr *mk_string(lw *w, const bnd_expr *at, const char *s, size_t len) 
   return x;
 }
 
+/* Brings v into scope with a fresh slot, which it returns. */
 static uint32_t push_var(lw *w, const bnd_var *v) {
   if (w->nvars == w->capvars) {
     w->capvars = w->capvars ? 2 * w->capvars : 16;
@@ -78,8 +82,10 @@ static uint32_t push_var(lw *w, const bnd_var *v) {
   return slot;
 }
 
+/* Ends the scope of the variables pushed since there were `to`. */
 static void pop_vars(lw *w, size_t to) { w->nvars = to; }
 
+/* The slot of v, the innermost binding in scope (scopes are a few deep). */
 static uint32_t var_slot(const lw *w, const bnd_var *v) {
   for (size_t i = w->nvars; i-- > 0;) {
     if (w->vars[i].var == v)
@@ -174,13 +180,18 @@ static bool literal_key(const bnd_expr *k) {
   return k->kind == BND_E_STRING || (k->kind == BND_E_NUMBER && k->number.integral);
 }
 
-/* Collects the traversal parts of e from its root outwards into parts
- * (at most cap); returns the count, or 0 when e is not a static traversal. */
-static size_t traversal(const bnd_expr *e, const bnd_expr **parts, size_t cap) {
+/* The longest static traversal lower_body cuts; a longer one is lowered as
+ * a whole argument. */
+enum { TRAVERSAL_MAX = 64 };
+
+/* Collects the traversal parts of e from its root outwards into
+ * parts[0..TRAVERSAL_MAX); returns the count, or 0 when e is not a static
+ * traversal. */
+static size_t traversal(const bnd_expr *e, const bnd_expr **parts) {
   size_t n = 0;
-  const bnd_expr *stack[64];
+  const bnd_expr *stack[TRAVERSAL_MAX];
   for (;;) {
-    if (n == 64 || n == cap)
+    if (n == TRAVERSAL_MAX)
       return 0;
     stack[n++] = e;
     if (e->kind == BND_E_GET_ATTR) {
@@ -256,7 +267,7 @@ static ir_expr *sub(lw *w, const bnd_expr *c, actx *A) {
 
 /* The primitive a value of type t converts to (IR_C_NONE when t is not a
  * primitive type). */
-static unsigned convert_target(const ty *t) {
+static ir_convert convert_target(const ty *t) {
   switch (t->kind) {
   case TY_STRING:
   case TY_ID:
@@ -290,16 +301,16 @@ static unsigned convert_target(const ty *t) {
 /* Returns the primitive conversion target of t seen through eventual and
  * optional layers: a union whose members all are (eventual or optional
  * forms of) one primitive, as InputType(bool) is, gives that primitive. */
-static unsigned primitive_of(const ty *t) {
+static ir_convert primitive_of(const ty *t) {
   t = ty_strip_eventual(t);
   if (t->kind != TY_UNION)
     return convert_target(t);
-  unsigned found = IR_C_NONE;
+  ir_convert found = IR_C_NONE;
   for (size_t i = 0; i < t->elems.count; i++) {
     const ty *m = ty_strip_eventual(t->elems.items[i]);
     if (m->kind == TY_NONE)
       continue;
-    unsigned k = convert_target(m);
+    ir_convert k = convert_target(m);
     if (k == IR_C_NONE || (found != IR_C_NONE && k != found))
       return IR_C_NONE;
     found = k;
@@ -377,8 +388,8 @@ static ir_expr *convert_to(lw *w, ir_expr *x, const ty *from, const ty *to) {
     convert_structure(w, x, to);
     return x;
   }
-  unsigned target = primitive_of(to);
-  unsigned source = primitive_of(from);
+  ir_convert target = primitive_of(to);
+  ir_convert source = primitive_of(from);
   if (target == IR_C_NONE || source == IR_C_NONE || target == source)
     return x;
   if (target == IR_C_NUMBER && source == IR_C_INT)
@@ -423,6 +434,10 @@ static ir_expr *with_option(lw *w, ir_expr *x, const bnd_expr *e, const char *na
   return y;
 }
 
+/* Lowers a call: built-ins (secret and unsecret have operations of their
+ * own), the special forms, invoke, method calls and conversions.  Only the
+ * arguments of built-ins and conversions may become apply parameters; the
+ * special forms take their arguments as they are (eventual or not). */
 static ir_expr *lower_call(lw *w, const bnd_expr *e, actx *A) {
   size_t n = e->call.nargs;
   switch (e->call.kind) {
@@ -510,6 +525,10 @@ static ir_expr *lower_call(lw *w, const bnd_expr *e, actx *A) {
   ice("call of unknown function '%s' after a successful bind", e->call.name);
 }
 
+/* Builds the IR of e from its lowered children: inside an apply body when A
+ * is set (eventual children become parameters), else where it stands.
+ * Bodies evaluated per element or per branch (for, splat, conditional
+ * branches) are lowered where they stand: they run later, on their own. */
 static ir_expr *structural(lw *w, const bnd_expr *e, actx *A) {
   ir_expr *x;
   switch (e->kind) {
@@ -670,6 +689,8 @@ static ir_expr *lower(lw *w, const bnd_expr *e) {
   return e->target ? convert_to(w, x, e->type, e->target) : x;
 }
 
+/* Lowers e where it stands: an APPLY when e observes an eventual value and
+ * some of its parts became parameters, else e's own operation. */
 static ir_expr *lower_plain(lw *w, const bnd_expr *e) {
   if (!observes(e))
     return structural(w, e, NULL);
@@ -692,11 +713,14 @@ static ir_expr *lower_plain(lw *w, const bnd_expr *e) {
   return x;
 }
 
+/* Lowers e inside the body of the apply collecting A: an eventual e becomes
+ * a parameter (a static traversal is cut at its first eventual part, the
+ * rest applied to the parameter), anything else is lowered structurally. */
 static ir_expr *lower_body(lw *w, const bnd_expr *e, actx *A) {
   if (!is_ev(e->type))
     return structural(w, e, A);
-  const bnd_expr *parts[64];
-  size_t n = traversal(e, parts, 64);
+  const bnd_expr *parts[TRAVERSAL_MAX];
+  size_t n = traversal(e, parts);
   if (n == 0)
     return add_arg(w, A, e, lower(w, e), NULL);
   size_t j = 0;
@@ -786,17 +810,24 @@ static const schema_property *schema_input(const schema_resource *res, const cha
 
 /* Lowers the body attributes (from skip on) into an OBJECT of inputs.  With
  * a schema (program.md 3.7): secret inputs are marked secret, and inputs
- * with a schema default that the program leaves out get the default. */
+ * with a schema default that the program leaves out get the default, after
+ * the attributes in schema order.  Each attribute is looked up in the schema
+ * once, so the cost is attributes times schema inputs. */
 static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t skip, pcl_span span,
                             const schema_resource *res) {
+  size_t ninputs = res ? res->ninputs : 0;
+  bool *given = xcalloc(ninputs ? ninputs : 1, sizeof *given);
+  const schema_property **props = xcalloc(attrs->count ? attrs->count : 1, sizeof *props);
+  for (size_t i = skip; i < attrs->count; i++) {
+    props[i] = schema_input(res, attrs->items[i].name);
+    if (props[i])
+      given[props[i] - res->inputs] = true;
+  }
+  ir_expr **defaults = xcalloc(ninputs ? ninputs : 1, sizeof *defaults);
   size_t ndefaults = 0;
-  for (size_t i = 0; res && i < res->ninputs; i++) {
-    const schema_property *p = &res->inputs[i];
-    bool given = false;
-    for (size_t j = skip; j < attrs->count && !given; j++)
-      given = strcmp(attrs->items[j].name, p->name) == 0;
-    if (!given && const_of(w, p->default_value, span))
-      ndefaults++;
+  for (size_t i = 0; i < ninputs; i++) {
+    defaults[i] = given[i] ? NULL : const_of(w, res->inputs[i].default_value, span);
+    ndefaults += defaults[i] != NULL;
   }
   ir_expr *x = mk(w, IR_OBJECT, NULL, 2 * (attrs->count - skip + ndefaults));
   x->span = span;
@@ -806,8 +837,7 @@ static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t skip, pcl_span
     ir_expr *key = mk_string(w, NULL, a->name, strlen(a->name));
     key->span = a->name_span;
     ir_expr *v = convert_to(w, lower(w, a->value), a->value->type, a->expected);
-    const schema_property *p = schema_input(res, a->name);
-    if (p && p->secret) {
+    if (props[i] && props[i]->secret) {
       ir_expr *sv = mk(w, IR_SECRET, a->value, 1);
       sv->kids[0] = v;
       v = sv;
@@ -815,29 +845,30 @@ static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t skip, pcl_span
     x->kids[k++] = key;
     x->kids[k++] = v;
   }
-  for (size_t i = 0; res && i < res->ninputs; i++) {
-    const schema_property *p = &res->inputs[i];
-    bool given = false;
-    for (size_t j = skip; j < attrs->count && !given; j++)
-      given = strcmp(attrs->items[j].name, p->name) == 0;
-    ir_expr *d = given ? NULL : const_of(w, p->default_value, span);
-    if (d) {
-      x->kids[k++] = mk_string(w, NULL, p->name, strlen(p->name));
-      x->kids[k - 1]->span = span;
-      x->kids[k++] = d;
+  for (size_t i = 0; i < ninputs; i++) {
+    if (defaults[i]) {
+      const char *name = res->inputs[i].name;
+      x->kids[k] = mk_string(w, NULL, name, strlen(name));
+      x->kids[k++]->span = span;
+      x->kids[k++] = defaults[i];
     }
   }
+  free(defaults);
+  free(props);
+  free(given);
   return x;
 }
 
-static ir_expr *lower_options(lw *w, const bnd_options *o, pcl_span span) {
+/* Lowers a block's options (all but range, which the node keeps apart) into
+ * an OBJECT, or returns NULL when the block has no options block. */
+static ir_expr *lower_options(lw *w, const bnd_options *o) {
   if (!o->present)
     return NULL;
   size_t n = 0;
   for (int i = 0; i < BND_OPT_COUNT; i++)
     n += o->opt[i] && i != BND_OPT_RANGE;
   ir_expr *x = mk(w, IR_OBJECT, NULL, 2 * n);
-  x->span = o->present ? o->span : span;
+  x->span = o->span;
   size_t k = 0;
   for (int i = 0; i < BND_OPT_COUNT; i++) {
     if (!o->opt[i] || i == BND_OPT_RANGE)
@@ -912,7 +943,7 @@ static void lower_registration(lw *w, ir_node *n, const bnd_attrs *inputs,
     skip = 1;
   }
   n->inputs = lower_attrs(w, inputs, skip, n->b->span, res);
-  n->options = lower_options(w, opts, n->b->span);
+  n->options = lower_options(w, opts);
   if (res) {
     /* program.md 3.7 step 4: the schema's secret outputs and
        replaceOnChanges inputs are appended to the options. */
