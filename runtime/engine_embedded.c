@@ -613,6 +613,11 @@ static const char *call_provider;
 
 const char *pcl_mock_call_provider(void) { return call_provider; }
 
+/* The argument dependencies of the call a C mock is answering, or NULL. */
+static pcl_value *call_arg_deps;
+
+pcl_value *pcl_mock_call_arg_deps(void) { return call_arg_deps; }
+
 static void emb_invoke_or_call(emb *e, const pcl_invoke_request *req, bool is_call,
                                pcl_engine_cb cb, void *data) {
   const char *token = req->token;
@@ -653,9 +658,12 @@ static void emb_invoke_or_call(emb *e, const pcl_invoke_request *req, bool is_ca
   } else if (e->cmocks.call) {
     pcl_error *err = NULL;
     const char *outer = call_provider;
+    pcl_value *outer_deps = call_arg_deps;
     call_provider = provider;
+    call_arg_deps = is_call ? req->arg_deps : NULL;
     p->result = e->cmocks.call(e->cmocks.data, token, args, is_call, &hang, &err);
     call_provider = outer;
+    call_arg_deps = outer_deps;
     if (p->result == NULL && !hang) {
       p->err = err ? err : pcl_error_new("%s of '%s' failed", what, token);
     } else {

@@ -1149,7 +1149,85 @@ static pcl_value *args_map(pcl_future *f, const char *what, const char *token, b
 typedef struct opstart {
   op *o;             /* The operation. */
   bool has_self;     /* f[0] is the receiver (call) or component (outputs). */
+  pcl_value *args;   /* A call's arguments as given (owned), for their dependencies. */
 } opstart;
+
+/* Adds to *acc the dependencies of every future in v (settled), at any
+ * depth. */
+static void settled_deps(const pcl_value *v, pcl_deps **acc) {
+  switch (pcl_kind_of(v)) {
+  case PCL_T_EVENTUAL: {
+    pcl_future *f = pcl_value_future(v);
+    if (f == NULL) {
+      return;
+    }
+    pcl_deps *u = pcl_deps_union(*acc, pcl_future_deps(f));
+    pcl_deps_release(*acc);
+    *acc = u;
+    if (pcl_future_state_of(f) == PCL_FUTURE_RESOLVED && pcl_future_value(f)) {
+      settled_deps(pcl_future_value(f), acc);
+    }
+    return;
+  }
+  case PCL_T_SECRET:
+    settled_deps(pcl_secret_inner(v), acc);
+    return;
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    for (size_t i = 0; i < pcl_len(v); i++) {
+      settled_deps(pcl_list_at(v, i), acc);
+    }
+    return;
+  case PCL_T_MAP:
+    for (size_t i = 0; i < pcl_len(v); i++) {
+      settled_deps(pcl_map_val_at(v, i), acc);
+    }
+    return;
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_RESOURCE:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+  case PCL_T_UNKNOWN:
+    return;
+  }
+}
+
+/* Returns the MAP (owned) from each argument name of a call to the sorted
+ * LIST of URNs it depends on (resources passed by reference left out, as
+ * for a remote component's inputs), from the arguments as given (in) and as
+ * sent (sent); NULL when in is not a MAP. */
+static pcl_value *call_arg_deps(const pcl_value *in, pcl_value *sent) {
+  if (in == NULL || pcl_kind_of(in) != PCL_T_MAP) {
+    return NULL;
+  }
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < pcl_len(in); i++) {
+    const pcl_value *k = pcl_map_key_at(in, i);
+    pcl_value *arg = pcl_map_get(sent, pcl_str_data(k), pcl_str_len(k));
+    if (arg == NULL) {
+      continue;
+    }
+    pcl_deps *all = NULL;
+    settled_deps(pcl_map_val_at(in, i), &all);
+    pcl_deps *d = deps_without_refs(all, arg);
+    size_t n = pcl_deps_count(d);
+    const char **urns = pcl_xmalloc((n ? n : 1) * sizeof *urns);
+    pcl_deps_sorted(d, urns);
+    pcl_value *l = pcl_list_new(n);
+    for (size_t j = 0; j < n; j++) {
+      pcl_list_init_take(l, j, pcl__str_fast(urns[j]));
+    }
+    free(urns);
+    pcl_deps_release(all);
+    pcl_deps_release(d);
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(in, i)), l);
+  }
+  return pcl_mapbuf_finish(&mb);
+}
 
 static void op_send(waitset *w) {
   opstart *s = w->data;
@@ -1229,9 +1307,12 @@ static void op_send(waitset *w) {
         }
         pcl_mapbuf_put_cstr(&mb, "__self__", ref);
         pcl_value *with_self = pcl_mapbuf_finish(&mb);
+        pcl_value *arg_deps = call_arg_deps(s->args, args);
         req.args = with_self;
+        req.arg_deps = arg_deps;
         run->engine->ops->call(run->engine, &req, op_done, o);
         pcl_release(with_self);
+        pcl_release(arg_deps);
       } else {
         run->engine->ops->invoke(run->engine, &req, op_done, o);
       }
@@ -1239,6 +1320,7 @@ static void op_send(waitset *w) {
     free(provider);
     pcl_release(args);
   }
+  pcl_release(s->args);
   free(s);
 }
 
@@ -1258,6 +1340,7 @@ static pcl_future *op_start(pcl_run *run, int what, const char *token, pcl_value
   opstart *s = pcl_xmalloc(sizeof *s);
   s->o = o;
   s->has_self = self != NULL || self_f != NULL;
+  s->args = what == 1 ? pcl_retain(args) : NULL;
   size_t first = s->has_self ? 1 : 0;
   waitset *w = waitset_new(first + 2, op_send, s);
   if (self_f) {

@@ -416,6 +416,59 @@ static void test_construct_prop_deps(void) {
   rc_free(&r);
 }
 
+/* A call mock sees the dependencies of each argument. */
+static char *call_deps;
+
+static pcl_value *argdeps_call(void *data, const char *token, pcl_value *args, bool is_call,
+                               bool *hang, pcl_error **err) {
+  (void)data;
+  (void)token;
+  (void)args;
+  (void)hang;
+  if (is_call) {
+    free(call_deps);
+    pcl_value *d = pcl_mock_call_arg_deps();
+    call_deps = d ? pcl_json_encode(d, 0, NULL, err) : NULL;
+  }
+  return pcl_map_of(NULL, NULL, 0);
+}
+
+static void argdeps_start(pcl_run *run) {
+  pcl_value *empty = pcl_map_of(NULL, NULL, 0);
+  pcl_future *dep = pcl_register_resource(run, &res_decl, "dep", empty, NULL);
+  pcl_future *dep_id = pcl_future_attr(dep, "id");
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "plain", pcl_int_new(1));
+  pcl_mapbuf_put_cstr(&mb, "ref", pcl_future_to_value(dep));
+  pcl_mapbuf_put_cstr(&mb, "out", pcl_future_to_value(dep_id));
+  pcl_value *args = pcl_mapbuf_finish(&mb);
+  pcl_value *self = pcl_future_to_value(dep);
+  pcl_future *res = pcl_call(run, "test:index:Thing/m", self, args, NULL);
+  pcl_release(self);
+  pcl_release(args);
+  pcl_release(empty);
+  pcl_future_release(dep);
+  pcl_future_release(dep_id);
+  pcl_future_release(res);
+}
+
+static const pcl_program argdeps_prog = {"argdeps", NULL, 0, argdeps_start};
+
+static void test_call_arg_deps(void) {
+  pcl_mocks m = {NULL, argdeps_call, NULL};
+  pcl_main_set_mocks(&m);
+  rc_result r = rc_run(&argdeps_prog, NULL);
+  pcl_main_set_mocks(NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(call_deps ? call_deps : "",
+                         "{\"out\":[\"urn:pulumi:dev::argdeps::test:index:Thing::dep\"],"
+                         "\"plain\":[],\"ref\":[]}");
+  CU_ASSERT_PTR_NULL(pcl_mock_call_arg_deps());
+  free(call_deps);
+  call_deps = NULL;
+  rc_free(&r);
+}
+
 static void test_json_mocks(void) {
   rc_write("mocks-ok.json",
            "{\"resources\": {\"test:index:Thing\": {\"outputs\": {\"extra\": 12345678901234567890123}},"
@@ -554,6 +607,7 @@ void register_mock_tests(void) {
   CU_add_test(s, "resource references in outputs are hydrated", test_ref_hydration);
   CU_add_test(s, "null inputs are left out", test_null_inputs);
   CU_add_test(s, "Construct sees the property dependencies", test_construct_prop_deps);
+  CU_add_test(s, "Call sees the argument dependencies", test_call_arg_deps);
   CU_add_test(s, "secret outputs left out in a preview are secret unknowns",
               test_elided_secret_outputs);
 }
