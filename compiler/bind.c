@@ -81,16 +81,14 @@ static const char *in(bind_ctx *c, const char *s) {
 /* ------------------------------------------------------ small helpers */
 
 /* Returns the string of a literal template (a quoted string without
-   interpolation), or NULL. */
+   interpolation, possibly parenthesised), or NULL. */
 static const char *literal_text(const ast_node *e) {
   while (e->kind == AST_PAREN) {
     e = e->paren.inner;
   }
-  if (e->kind != AST_TEMPLATE || e->template.parts.count != 1 ||
-      e->template.parts.items[0]->kind != AST_TEMPLATE_LITERAL) {
-    return NULL;
-  }
-  return e->template.parts.items[0]->literal.text;
+  const char *text;
+  size_t len;
+  return check_literal_string(e, &text, &len) ? text : NULL;
 }
 
 /* Returns 1/0 for a bool literal, -1 otherwise. */

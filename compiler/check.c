@@ -50,8 +50,9 @@ bool check_is_null_literal(const ast_node *e) {
   return e && e->kind == AST_NULL;
 }
 
-/* Returns true if e is a template made of one literal piece; sets its text. */
-static bool literal_string(const ast_node *e, const char **text, size_t *len) {
+/* A quoted string without interpolation is a template of one literal
+   piece. */
+bool check_literal_string(const ast_node *e, const char **text, size_t *len) {
   if (e->kind != AST_TEMPLATE || e->template.parts.count != 1) {
     return false;
   }
@@ -434,7 +435,7 @@ static bnd_expr *index_expr(bind_ctx *c, const bind_scope *s, const ast_node *n)
     key.kind = TY_TRAV_BOOL;
     key.boolean = k->boolean.value;
     e->index.key = check_expr(c, s, k);
-  } else if (literal_string(k, &text, &len)) {
+  } else if (check_literal_string(k, &text, &len)) {
     key.kind = TY_TRAV_STRING;
     key.text = text;
     key.len = len;
@@ -566,7 +567,7 @@ static const char *object_key(bind_ctx *c, const ast_node *k, const ast_node **c
     *len = 4;
     return "null";
   case AST_TEMPLATE:
-    if (literal_string(k, &text, len)) {
+    if (check_literal_string(k, &text, len)) {
       return text;
     }
     *computed = k;
@@ -931,7 +932,7 @@ static bnd_expr *call_invoke(bind_ctx *c, const bind_scope *s, const ast_node *n
   bind_args(c, s, n, e);
   const char *token;
   size_t len;
-  if (n->call.args.count == 0 || !literal_string(n->call.args.items[0], &token, &len)) {
+  if (n->call.args.count == 0 || !check_literal_string(n->call.args.items[0], &token, &len)) {
     diag_error(c->diag, n->call.args.count ? n->call.args.items[0]->span : n->span,
                "invoke token must be a string literal");
     return poison(c, e);
@@ -1064,7 +1065,7 @@ static bnd_expr *call_method(bind_ctx *c, const bind_scope *s, const ast_node *n
   bnd_expr *self = e->call.args[0];
   const char *method;
   size_t len;
-  if (!literal_string(n->call.args.items[1], &method, &len)) {
+  if (!check_literal_string(n->call.args.items[1], &method, &len)) {
     diag_error(c->diag, e->call.args[1]->span, "call's method name must be a string literal");
     return poison(c, e);
   }

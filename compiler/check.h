@@ -47,6 +47,11 @@ void check_annotate(bind_ctx *c, bnd_expr *e, const ty *to);
  * reported at the label's span and give dynamic. */
 const ty *check_type_label(bind_ctx *c, const ast_label *label);
 
+/* Returns true if e is a quoted string without interpolation (not
+ * parenthesised) and sets *text and *len to its bytes, which belong to the
+ * AST; returns false and sets nothing otherwise. */
+bool check_literal_string(const ast_node *e, const char **text, size_t *len);
+
 /* Returns true if e is the literal null (possibly parenthesised). */
 bool check_is_null_literal(const ast_node *e);
 
