@@ -81,41 +81,12 @@ pcl_value *pcl_str_new(const char *s, size_t len, pcl_error **err) {
   return v;
 }
 
-pcl_value *pcl_str_new_lossy(const char *s, size_t len) {
-  if (pcl__is_ascii(s, len)) {
-    return pcl__str_raw(s, len, true);
-  }
-  pcl_value *v = str_nfc(s, len);
-  if (v != NULL) {
-    return v;
-  }
-  /* Replace every byte that does not start a valid sequence by U+FFFD. */
-  pcl_strbuf b = PCL_STRBUF_INIT;
-  size_t i = 0;
-  while (i < len) {
-    size_t k = valid_prefix(s + i, len - i);
-    pcl_strbuf_append(&b, s + i, k);
-    i += k;
-    if (i < len) {
-      pcl_strbuf_append(&b, "\xEF\xBF\xBD", 3);
-      i++;
-    }
-  }
-  v = str_nfc(b.data, b.len);
-  pcl_strbuf_free(&b);
-  return v;
-}
-
-pcl_value *pcl_str_from_bytes(const char *s, size_t len) {
-  if (pcl__is_ascii(s, len)) {
-    return pcl__str_raw(s, len, true);
-  }
-  pcl_value *v = str_nfc(s, len);
-  if (v != NULL) {
-    return v;
-  }
-  /* Normalise each valid run on its own; a byte that does not start a valid
-   * sequence stays as it is and separates the runs (as in Go's norm). */
+/* Returns the string of s[0..len), which is not valid UTF-8: each valid run
+ * normalised to NFC on its own, and each byte that does not start a valid
+ * sequence replaced by U+FFFD (lossy) or kept as it is.  Both a bad byte and
+ * U+FFFD separate the runs: neither composes with its neighbours, so this is
+ * also the NFC of the whole (as in Go's norm). */
+static pcl_value *str_mend(const char *s, size_t len, bool lossy) {
   pcl_strbuf b = PCL_STRBUF_INIT;
   size_t i = 0;
   while (i < len) {
@@ -127,13 +98,29 @@ pcl_value *pcl_str_from_bytes(const char *s, size_t len) {
       i += k;
     }
     if (i < len) {
-      pcl_strbuf_append(&b, s + i, 1);
+      pcl_strbuf_append(&b, lossy ? "\xEF\xBF\xBD" : s + i, lossy ? 3 : 1);
       i++;
     }
   }
-  v = pcl__str_raw(b.data, b.len, false);
+  pcl_value *v = pcl__str_raw(b.data, b.len, false);
   pcl_strbuf_free(&b);
   return v;
+}
+
+pcl_value *pcl_str_new_lossy(const char *s, size_t len) {
+  if (pcl__is_ascii(s, len)) {
+    return pcl__str_raw(s, len, true);
+  }
+  pcl_value *v = str_nfc(s, len);
+  return v != NULL ? v : str_mend(s, len, true);
+}
+
+pcl_value *pcl_str_from_bytes(const char *s, size_t len) {
+  if (pcl__is_ascii(s, len)) {
+    return pcl__str_raw(s, len, true);
+  }
+  pcl_value *v = str_nfc(s, len);
+  return v != NULL ? v : str_mend(s, len, false);
 }
 
 pcl_value *pcl_str_from_cstr(const char *s) { return pcl_str_new_lossy(s, strlen(s)); }
