@@ -1335,13 +1335,15 @@ typedef enum pcl_xop {
 } pcl_xop;
 
 /* Unary and binary operators (pcl_expr.sub). */
-enum { PCL_XU_NEG, PCL_XU_NOT };
-enum {
+typedef enum pcl_xunary { PCL_XU_NEG, PCL_XU_NOT } pcl_xunary;
+typedef enum pcl_xbinary {
   PCL_XB_OR, PCL_XB_AND, PCL_XB_EQ, PCL_XB_NE, PCL_XB_LT, PCL_XB_LE, PCL_XB_GT,
   PCL_XB_GE, PCL_XB_ADD, PCL_XB_SUB, PCL_XB_MUL, PCL_XB_DIV, PCL_XB_MOD
-};
-/* Conversion targets (pcl_expr.sub of CONVERT). */
-enum { PCL_XC_NONE, PCL_XC_STRING, PCL_XC_NUMBER, PCL_XC_INT, PCL_XC_BOOL };
+} pcl_xbinary;
+/* Conversion targets (pcl_expr.sub of CONVERT); NONE keeps the value. */
+typedef enum pcl_xconvert {
+  PCL_XC_NONE, PCL_XC_STRING, PCL_XC_NUMBER, PCL_XC_INT, PCL_XC_BOOL
+} pcl_xconvert;
 /* FOR flags (pcl_expr.sub). */
 enum {
   PCL_XF_OBJECT = 1,   /* {for ...: k => v}. */

@@ -303,9 +303,8 @@ static pcl_value *strict(const ctx *c, uint32_t x, pcl_value **v, size_t n);
 static pcl_value *strict_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
   lift *l = data;
   ctx c = {l->f, l->e};
-  /* The apply resolved the top of every operand (an unknown one arrives as
-   * pcl_unknown() only with PCL_APPLY_UNKNOWNS, and must not be waited for
-   * again); an operand read deeply may still hold futures further in. */
+  /* The apply resolved the top of every operand; an operand read deeply
+   * may still hold futures further in. */
   bool again = false;
   for (size_t i = 0; i < n && !again; i++) {
     pcl_kind k = pcl_kind_of(args[i]);
@@ -348,11 +347,7 @@ static pcl_value *strict(const ctx *c, uint32_t x, pcl_value **v, size_t n) {
   for (size_t i = 0; i < n; i++) {
     fs[i] = wait_future(v[i], deep_operand(c, x, i));
   }
-  const pcl_expr *e = X(c, x);
-  unsigned flags = e->op == PCL_X_BINARY && (e->sub == PCL_XB_AND || e->sub == PCL_XB_OR)
-                       ? PCL_APPLY_UNKNOWNS
-                       : 0;
-  pcl_future *r = pcl_apply(fs, n, strict_cb, lift_new(c, x), lift_free, flags);
+  pcl_future *r = pcl_apply(fs, n, strict_cb, lift_new(c, x), lift_free, 0);
   for (size_t i = 0; i < n; i++) {
     pcl_future_release(fs[i]);
     pcl_release(v[i]);
@@ -467,7 +462,9 @@ static bool want_bool(const pcl_value *v, const char *what, pcl_error **err) {
   return true;
 }
 
-static pcl_value *binary(uint16_t op, pcl_value *a, pcl_value *b, pcl_error **err) {
+/* Applies the binary operator op to resolved operands (an operand of && or
+ * || may be pcl_unknown()). */
+static pcl_value *binary(pcl_xbinary op, pcl_value *a, pcl_value *b, pcl_error **err) {
   switch (op) {
   case PCL_XB_OR:
   case PCL_XB_AND: {
@@ -509,8 +506,6 @@ static pcl_value *binary(uint16_t op, pcl_value *a, pcl_value *b, pcl_error **er
     return pcl_op_div(a, b, err);
   case PCL_XB_MOD:
     return pcl_op_mod(a, b, err);
-  default:
-    break;
   }
   *err = pcl_error_new("unknown binary operator %u", (unsigned)op);
   return NULL;
@@ -656,11 +651,11 @@ static pcl_value *compute(const ctx *c, uint32_t x, pcl_value *const *v, size_t 
     }
     return pcl_bool(!pcl_bool_get(v[0]));
   case PCL_X_BINARY:
-    return binary(e->sub, v[0], v[1], err);
+    return binary((pcl_xbinary)e->sub, v[0], v[1], err);
   case PCL_X_CALL:
     return call_builtin(c, e, v, n, err);
   case PCL_X_CONVERT:
-    switch (e->sub) {
+    switch ((pcl_xconvert)e->sub) {
     case PCL_XC_STRING:
       return pcl_convert_to_string(v[0], err);
     case PCL_XC_NUMBER:
@@ -669,9 +664,10 @@ static pcl_value *compute(const ctx *c, uint32_t x, pcl_value *const *v, size_t 
       return pcl_convert_to_int(v[0], err);
     case PCL_XC_BOOL:
       return pcl_convert_to_bool(v[0], err);
-    default:
+    case PCL_XC_NONE:
       return pcl_retain(v[0]);
     }
+    break;
   case PCL_X_CONST:
   case PCL_X_NODE:
   case PCL_X_VAR:
@@ -692,6 +688,116 @@ static pcl_value *compute(const ctx *c, uint32_t x, pcl_value *const *v, size_t 
   }
   *err = pcl_error_new("internal error: operation %u is not strict", (unsigned)e->op);
   return NULL;
+}
+
+/* ----------------------------------------------------------------- && and || */
+
+/* An && or || waiting for both operands to settle.  Unlike a strict
+ * operation it also runs when an operand failed: the side that decides the
+ * result wins over an error or unknown on the other side (types.md 10:
+ * `false && X` is false even when X failed), which pcl_apply, rejecting on
+ * the first failed input, cannot express. */
+typedef struct logic logic;
+
+/* One operand of a logic: what its settle callback receives. */
+typedef struct logic_side {
+  logic *l;   /* The logic it belongs to. */
+  unsigned i; /* 0 for the left operand, 1 for the right. */
+} logic_side;
+
+struct logic {
+  frame *f;              /* The frame, for the expression's location. */
+  uint32_t x;            /* The BINARY expression. */
+  pcl_future *sides[2];  /* The operands' futures (owned). */
+  logic_side side[2];    /* Callback data of each operand. */
+  unsigned pending;      /* Operands not settled yet. */
+  pcl_future *result;    /* The expression's value (owned). */
+};
+
+/* Settles l->result from the settled operands and frees l. */
+static void logic_decide(logic *l) {
+  ctx c = {l->f, NULL};
+  const pcl_expr *e = X(&c, l->x);
+  bool decider = e->sub == PCL_XB_OR;
+  pcl_value *v[2];
+  unsigned bits = 0;
+  pcl_deps *deps = NULL;
+  const pcl_error *failed = NULL;
+  bool decided = false;
+  for (unsigned i = 0; i < 2; i++) {
+    pcl_future *f = l->sides[i];
+    if (pcl_future_state_of(f) == PCL_FUTURE_REJECTED) {
+      failed = failed ? failed : pcl_future_error(f);
+      v[i] = NULL;
+      continue;
+    }
+    bits |= pcl_future_bits(f) & PCL_FUT_SECRET;
+    pcl_deps *u = pcl_deps_union(deps, pcl_future_deps(f));
+    pcl_deps_release(deps);
+    deps = u;
+    pcl_value *known = pcl_future_value(f);
+    v[i] = (pcl_future_bits(f) & PCL_FUT_UNKNOWN) ? pcl_unknown()
+                                                   : pcl_retain(known ? known : pcl_null());
+    decided = decided || (pcl_kind_of(v[i]) == PCL_T_BOOL && pcl_bool_get(v[i]) == decider);
+  }
+  if (failed != NULL && decided) {
+    pcl_value *r = pcl_bool(decider);
+    pcl_future_resolve(l->result, r, bits, deps);
+    pcl_release(r);
+  } else if (failed != NULL) {
+    pcl_future_reject(l->result, failed);
+  } else {
+    pcl_error *err = NULL;
+    pcl_value *r = binary((pcl_xbinary)e->sub, v[0], v[1], &err);
+    if (r == NULL) {
+      locate(&c, l->x, err);
+      pcl_future_reject_take(l->result, err);
+    } else {
+      pcl_future_resolve(l->result, r, bits, deps);
+      pcl_release(r);
+    }
+  }
+  for (unsigned i = 0; i < 2; i++) {
+    pcl_release(v[i]);
+    pcl_future_release(l->sides[i]);
+  }
+  pcl_deps_release(deps);
+  pcl_future_release(l->result);
+  frame_release(l->f);
+  free(l);
+}
+
+static void logic_cb(pcl_future *f, void *data) {
+  logic_side *sd = data;
+  (void)f;
+  if (--sd->l->pending == 0) {
+    logic_decide(sd->l);
+  }
+}
+
+/* Evaluates an && or || (both operands, as HCL does). */
+static pcl_value *ev_logic(const ctx *c, uint32_t x) {
+  pcl_value *v[2] = {ev(c, kid(c, x, 0)), ev(c, kid(c, x, 1))};
+  if (!needs_wait(v[0], false) && !needs_wait(v[1], false)) {
+    return strict(c, x, v, 2);
+  }
+  logic *l = pcl_xmalloc(sizeof *l);
+  l->f = frame_retain(c->f);
+  l->x = x;
+  l->pending = 2;
+  for (unsigned i = 0; i < 2; i++) {
+    l->sides[i] = pcl_future_of_value(v[i]);
+    l->side[i] = (logic_side){l, i};
+    pcl_release(v[i]);
+  }
+  bool output = pcl_future_kind_of(l->sides[0]) == PCL_OUTPUT ||
+                pcl_future_kind_of(l->sides[1]) == PCL_OUTPUT;
+  l->result = pcl_future_new(output ? PCL_OUTPUT : PCL_PROMISE, NULL);
+  pcl_value *r = pcl_future_to_value(l->result);
+  for (unsigned i = 0; i < 2; i++) {
+    pcl_future_then(l->sides[i], logic_cb, &l->side[i]);
+  }
+  return r;
 }
 
 /* ------------------------------------------------------------------ objects */
@@ -1255,10 +1361,14 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
   }
   case PCL_X_OBJECT:
     return ev_object(c, x);
+  case PCL_X_BINARY:
+    if (e->sub == PCL_XB_AND || e->sub == PCL_XB_OR) {
+      return ev_logic(c, x);
+    }
+    return strict_kids(c, x);
   case PCL_X_INDEX:
   case PCL_X_TEMPLATE:
   case PCL_X_UNARY:
-  case PCL_X_BINARY:
   case PCL_X_CALL:
   case PCL_X_CONVERT:
     return strict_kids(c, x);
