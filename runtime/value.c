@@ -391,7 +391,22 @@ static pcl_value *map_build(pcl_value *const *keys, pcl_value *const *vals, size
     tmp[i].v = keys[i];
     tmp[i].pos = i;
   }
-  qsort(tmp, n, sizeof *tmp, cmp_map_items);
+  /* Maps are mostly small (a resource's inputs), where an insertion sort
+   * with the comparison inlined is several times cheaper than qsort's calls
+   * through a pointer; it is stable, as cmp_map_items's tie-break is. */
+  if (n <= 32) {
+    for (size_t i = ordered; i < n; i++) {
+      sort_item it = tmp[i];
+      size_t j = i;
+      while (j > 0 && cmp_key_bytes(tmp[j - 1].v, it.v) > 0) {
+        tmp[j] = tmp[j - 1];
+        j--;
+      }
+      tmp[j] = it;
+    }
+  } else {
+    qsort(tmp, n, sizeof *tmp, cmp_map_items);
+  }
   /* Keep the last of every run of equal keys, in key order. */
   pcl_value **order = pcl_xmalloc(2 * n * sizeof *order);
   size_t kept = 0;
