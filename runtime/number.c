@@ -108,20 +108,31 @@ void pcl_number_format(pcl_strbuf *b, double d) {
     pcl_strbuf_append_char(b, '-');
     d = -d;
   }
-  /* The fewest significant digits that read back as d.  17 always do, and a
-   * decimal of p digits is one of p + 1 digits too, so "some p-digit decimal
-   * reads back" is monotone in p: binary search. */
+  /* The fewest significant digits that read back as d.  For a normal d,
+   * when any decimal of at most 15 digits reads back as d, it is d rounded
+   * to 15 digits with trailing zeros (d lies within 2^-53 |d| of it, less
+   * than half the 15-digit spacing, which is more than 10^-15 |d|); else 16
+   * or 17 digits are needed, and 17 always do.  A subnormal d has fewer
+   * significant bits, so its digits are found by binary search: a decimal
+   * of p digits is one of p + 1 digits too, so "some p-digit decimal reads
+   * back" is monotone in p. */
   decimal x;
-  int lo = 0, hi = 16;
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (digits_for(d, mid, &x)) {
-      hi = mid;
-    } else {
-      lo = mid + 1;
+  if (d >= DBL_MIN) {
+    if (!digits_for(d, 14, &x) && !digits_for(d, 15, &x)) {
+      digits_for(d, 16, &x);
     }
+  } else {
+    int lo = 0, hi = 16;
+    while (lo < hi) {
+      int mid = (lo + hi) / 2;
+      if (digits_for(d, mid, &x)) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    digits_for(d, lo, &x);
   }
-  digits_for(d, lo, &x);
   int nd = x.nd;
   while (nd > 1 && x.digits[nd - 1] == '0') {
     nd--;

@@ -75,6 +75,59 @@ static pcl_value *binop(pcl_value *(*op)(const pcl_value *, const pcl_value *, p
   return r;
 }
 
+/* Returns the significant digits of the decimal text t (sign, point and
+ * leading and trailing zeros dropped). */
+static int significant_digits(const char *t) {
+  char digits[400];
+  int n = 0;
+  for (; *t != '\0'; t++) {
+    if (*t >= '0' && *t <= '9' && (n > 0 || *t != '0') && n < (int)sizeof digits) {
+      digits[n++] = *t;
+    }
+  }
+  while (n > 0 && digits[n - 1] == '0') {
+    n--;
+  }
+  return n;
+}
+
+/* Formatting random doubles (a fixed-seed generator over all bit patterns,
+ * and short decimals scaled by powers of ten):
+ * every text reads back as its double, and none is longer than the shortest
+ * correctly rounded decimal that reads back. */
+static void test_formatting_random(void) {
+  uint64_t state = 0x9E3779B97F4A7C15u;
+  for (int i = 0; i < 20000; i++) {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    uint64_t bits = state ^ (state >> 29);
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    if (i % 2 == 1) {
+      /* Every other one is a short decimal, as most program values are. */
+      d = (double)(int64_t)(bits % 100000000) / pow(10.0, (double)(bits >> 58));
+    }
+    if (isnan(d) || isinf(d)) {
+      continue;
+    }
+    int shortest = 17;
+    for (int p = 1; p <= 17; p++) {
+      char buf[40];
+      snprintf(buf, sizeof buf, "%.*e", p - 1, d);
+      if (strtod(buf, NULL) == d) {
+        shortest = p;
+        break;
+      }
+    }
+    char *got = fmt(d);
+    bool ok = strtod(got, NULL) == d && significant_digits(got) <= shortest;
+    if (!ok) {
+      fprintf(stderr, "\nformat %.17g: got %s, shortest has %d digits\n", d, got, shortest);
+    }
+    CU_ASSERT_TRUE(ok);
+    free(got);
+  }
+}
+
 static void test_arithmetic(void) {
   LEAK_BEGIN;
   pcl_error *err = NULL;
@@ -315,6 +368,7 @@ void register_number_tests(void);
 void register_number_tests(void) {
   CU_pSuite s = CU_add_suite("number", NULL, NULL);
   CU_add_test(s, "shortest formatting without exponent", test_formatting);
+  CU_add_test(s, "formatting random doubles", test_formatting_random);
   CU_add_test(s, "arithmetic", test_arithmetic);
   CU_add_test(s, "NaN is never produced", test_no_nan);
   CU_add_test(s, "operand conversion", test_operand_conversion);
