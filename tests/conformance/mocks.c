@@ -445,8 +445,10 @@ static bool secret_check(const pcl_mock_resource_args *a, pcl_error **err) {
   return true;
 }
 
-/* Answers a custom resource.  Stores the id (NULL: the engine's default)
- * and the state (owned). */
+/* Answers a custom resource: stores the state (owned) in *state and in *id
+ * the constant id the provider returns, or NULL for the computed ids
+ * `id-<name>` (call, configurer) and `id-<value>` (component types), which
+ * the caller builds; a read keeps the id it asked for. */
 static bool custom_resource(const pcl_mock_resource_args *a, const char **id, pcl_value **state,
                             pcl_error **err) {
   const char *t = a->type;
