@@ -29,9 +29,9 @@
 /* The evaluation state of one module instance (the program, or one
  * component instance). */
 typedef struct frame {
-  unsigned refs;
-  pcl_run *run;
-  const pcl_module *m;
+  unsigned refs;       /* References: the module walk and pending callbacks. */
+  pcl_run *run;        /* The run it registers resources in (borrowed). */
+  const pcl_module *m; /* The module evaluated (static, borrowed). */
   pcl_value **slots;   /* Node values by node index (owned). */
   char *prefix;        /* Name prefix of a component's children, or NULL. */
   pcl_value *parent;   /* The component's resource value, or NULL. */
@@ -41,23 +41,25 @@ typedef struct frame {
 
 /* A chain of variable bindings. */
 typedef struct env {
-  unsigned refs;
-  struct env *up;
-  uint32_t slot;
-  pcl_value *v;
+  unsigned refs;   /* References: inner bindings, evaluations, callbacks. */
+  struct env *up;  /* The enclosing bindings (owned reference), or NULL. */
+  uint32_t slot;   /* The variable slot bound here. */
+  pcl_value *v;    /* Its value (owned). */
 } env;
 
 /* Where an expression is evaluated. */
 typedef struct ctx {
-  frame *f;
-  env *e;
+  frame *f; /* The module instance (borrowed). */
+  env *e;   /* The variables in scope (borrowed; NULL: none). */
 } ctx;
 
+/* Returns f with one more reference. */
 static frame *frame_retain(frame *f) {
   f->refs++;
   return f;
 }
 
+/* Drops a reference to f, freeing it with its node values at the last. */
 static void frame_release(frame *f) {
   if (f == NULL || --f->refs > 0) {
     return;
@@ -73,6 +75,7 @@ static void frame_release(frame *f) {
   free(f);
 }
 
+/* Returns e (may be NULL) with one more reference. */
 static env *env_retain(env *e) {
   if (e != NULL) {
     e->refs++;
@@ -80,6 +83,7 @@ static env *env_retain(env *e) {
   return e;
 }
 
+/* Drops a reference to e, freeing the bindings no one else holds. */
 static void env_release(env *e) {
   while (e != NULL && --e->refs == 0) {
     env *up = e->up;
@@ -99,6 +103,8 @@ static env *env_bind(env *e, uint32_t slot, pcl_value *v) {
   return n;
 }
 
+/* Returns the value bound to slot in e (borrowed), or NULL.  The chain is
+ * as deep as the bindings nested around the expression (a few). */
 static pcl_value *env_get(const env *e, uint32_t slot) {
   for (; e != NULL; e = e->up) {
     if (e->slot == slot) {
@@ -110,8 +116,10 @@ static pcl_value *env_get(const env *e, uint32_t slot) {
 
 /* ------------------------------------------------------------------ helpers */
 
+/* The descriptor of expression x. */
 static const pcl_expr *X(const ctx *c, uint32_t x) { return &c->f->m->exprs[x]; }
 
+/* The expression index of child i of x. */
 static uint32_t kid(const ctx *c, uint32_t x, uint32_t i) {
   return c->f->m->kids[X(c, x)->kids + i];
 }
@@ -143,11 +151,12 @@ static pcl_value *fut_value_take(pcl_future *f) {
 
 /* Settles the future of `located_take` from the one it follows. */
 typedef struct relay {
-  pcl_future *result;
-  char *file;
-  unsigned line, col;
+  pcl_future *result; /* The future returned (owned). */
+  char *file;         /* The location added to a rejection (owned). */
+  unsigned line, col; /* Its line and column. */
 } relay;
 
+/* Settles r->result as f settled, adding the location to a rejection. */
 static void relay_cb(pcl_future *f, void *data) {
   relay *r = data;
   if (pcl_future_state_of(f) == PCL_FUTURE_REJECTED) {
@@ -227,6 +236,8 @@ static bool needs_wait(const pcl_value *v, bool deep) {
   return deep && has_eventual(v);
 }
 
+/* Returns the future (owned) an operation waits on for v: deep resolves
+ * nested futures too. */
 static pcl_future *wait_future(pcl_value *v, bool deep) {
   return deep ? pcl_future_await_deep(v) : pcl_future_of_value(v);
 }
@@ -238,12 +249,13 @@ static pcl_value *with_parent(const frame *f, pcl_value *opts);
 
 /* What a lifted callback needs: where to evaluate and which expression. */
 typedef struct lift {
-  frame *f;
-  env *e;
-  uint32_t x;
+  frame *f;    /* The frame (owned reference). */
+  env *e;      /* The variables in scope (owned reference). */
+  uint32_t x;  /* The expression. */
   void *extra; /* Operation-specific state (FOR), or NULL. */
 } lift;
 
+/* Returns the callback data (owned) for evaluating x in c later. */
 static lift *lift_new(const ctx *c, uint32_t x) {
   lift *l = pcl_xmalloc(sizeof *l);
   l->f = frame_retain(c->f);
@@ -253,6 +265,7 @@ static lift *lift_new(const ctx *c, uint32_t x) {
   return l;
 }
 
+/* Frees a lift (and, through the first member, a range_lift). */
 static void lift_free(void *data) {
   lift *l = data;
   frame_release(l->f);
@@ -300,6 +313,8 @@ static pcl_value *compute(const ctx *c, uint32_t x, pcl_value *const *v, size_t 
                           pcl_error **err);
 static pcl_value *strict(const ctx *c, uint32_t x, pcl_value **v, size_t n);
 
+/* Computes a lifted strict operation on its resolved operands, lifting it
+ * again while a deeply read operand still holds futures. */
 static pcl_value *strict_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
   lift *l = data;
   ctx c = {l->f, l->e};
@@ -414,6 +429,8 @@ static pcl_value *get_attr(const pcl_value *o, const pcl_value *key, bool previe
   return NULL;
 }
 
+/* coll[key]: a list index (converted to int) or a map key (converted to
+ * string); out of range or missing is an error. */
 static pcl_value *get_index(const pcl_value *coll, const pcl_value *key, pcl_error **err) {
   pcl_kind k = pcl_kind_of(coll);
   if (k == PCL_T_LIST) {
@@ -454,6 +471,7 @@ static pcl_value *get_index(const pcl_value *coll, const pcl_value *key, pcl_err
   return NULL;
 }
 
+/* Whether v is a bool; else *err says that `what` must be one. */
 static bool want_bool(const pcl_value *v, const char *what, pcl_error **err) {
   if (pcl_kind_of(v) != PCL_T_BOOL) {
     *err = pcl_error_new("%s must be a bool, not %s", what, pcl_kind_name(pcl_kind_of(v)));
@@ -821,12 +839,15 @@ static pcl_value *object_cb(pcl_value *const *args, size_t n, void *data, pcl_er
   return r;
 }
 
+/* Frees an object lift and the values it kept. */
 static void object_lift_free(void *data) {
   lift *l = data;
   pcl_release(l->extra);
   lift_free(l);
 }
 
+/* Evaluates an object constructor: its keys must be known, its values may
+ * stay eventual. */
 static pcl_value *ev_object(const ctx *c, uint32_t x) {
   size_t n = X(c, x)->n;
   pcl_value **v = pcl_xmalloc((n ? n : 1) * sizeof *v);
@@ -869,37 +890,13 @@ static pcl_value *ev_object(const ctx *c, uint32_t x) {
 
 /* ------------------------------------------------------------ conditionals */
 
+/* Evaluates the branch of conditional x that the resolved condition cv
+ * chooses; only that branch runs. */
 static pcl_value *cond_choose(const ctx *c, uint32_t x, const pcl_value *cv, pcl_error **err) {
   if (!want_bool(cv, "the condition", err)) {
     return NULL;
   }
   return ev(c, kid(c, x, pcl_bool_get(cv) ? 1 : 2));
-}
-
-static pcl_value *cond_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
-  lift *l = data;
-  ctx c = {l->f, l->e};
-  (void)n;
-  pcl_value *r = cond_choose(&c, l->x, args[0], err);
-  if (r == NULL) {
-    locate(&c, l->x, *err);
-  }
-  return r;
-}
-
-static pcl_value *ev_cond(const ctx *c, uint32_t x) {
-  pcl_value *cv = ev(c, kid(c, x, 0));
-  if (needs_wait(cv, false)) {
-    pcl_future *f = pcl_future_of_value(cv);
-    pcl_release(cv);
-    pcl_future *r = pcl_apply(&f, 1, cond_cb, lift_new(c, x), lift_free, 0);
-    pcl_future_release(f);
-    return fut_value_take(r);
-  }
-  pcl_error *err = NULL;
-  pcl_value *r = cond_choose(c, x, cv, &err);
-  pcl_release(cv);
-  return r ? r : fail(c, x, err);
 }
 
 /* ---------------------------------------------------------------- iteration */
@@ -912,6 +909,7 @@ typedef struct for_parts {
   pcl_value **vals;
 } for_parts;
 
+/* Frees p and the values it holds. */
 static void for_parts_free(for_parts *p) {
   for (size_t i = 0; i < p->count; i++) {
     if (p->conds) {
@@ -1011,6 +1009,8 @@ static pcl_value *for_assemble(uint16_t flags, const for_parts *p, pcl_error **e
   return pcl_mapbuf_finish(&g);
 }
 
+/* Assembles a for expression once its eventual conditions, keys (and, for
+ * %{for}, values) resolved: args hold them in element order. */
 static pcl_value *for_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
   lift *l = data;
   ctx c = {l->f, l->e};
@@ -1038,6 +1038,7 @@ static pcl_value *for_cb(pcl_value *const *args, size_t n, void *data, pcl_error
   return r;
 }
 
+/* Frees a for lift and its parts. */
 static void for_lift_free(void *data) {
   lift *l = data;
   for_parts_free(l->extra);
@@ -1123,6 +1124,8 @@ static pcl_value *for_run(const ctx *c, uint32_t x, const pcl_value *coll, pcl_e
   return fut_value_take(r);
 }
 
+/* Evaluates splat x over the resolved source src: each element (src itself
+ * when it is not a list, nothing when it is null) bound to the item slot. */
 static pcl_value *splat_run(const ctx *c, uint32_t x, pcl_value *src, pcl_error **err) {
   const pcl_expr *e = X(c, x);
   (void)err;
@@ -1142,36 +1145,48 @@ static pcl_value *splat_run(const ctx *c, uint32_t x, pcl_value *src, pcl_error 
   return out;
 }
 
-/* FOR and SPLAT wait for their collection, then run. */
-static pcl_value *iter_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
+/* ------------------------------------------------------------------- gates */
+
+/* COND, FOR and SPLAT first need the value of their first child (the
+ * condition, the collection, the source); the rest of them is evaluated
+ * once it is known.  gate_run runs that rest on the resolved value v. */
+static pcl_value *gate_run(const ctx *c, uint32_t x, pcl_value *v, pcl_error **err) {
+  return X(c, x)->op == PCL_X_COND  ? cond_choose(c, x, v, err)
+         : X(c, x)->op == PCL_X_FOR ? for_run(c, x, v, err)
+                                    : splat_run(c, x, v, err);
+}
+
+static pcl_value *gate_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
   lift *l = data;
   ctx c = {l->f, l->e};
   (void)n;
-  pcl_value *r = X(&c, l->x)->op == PCL_X_FOR ? for_run(&c, l->x, args[0], err)
-                                              : splat_run(&c, l->x, args[0], err);
+  pcl_value *r = gate_run(&c, l->x, args[0], err);
   if (r == NULL) {
     locate(&c, l->x, *err);
   }
   return r;
 }
 
-static pcl_value *ev_iter(const ctx *c, uint32_t x) {
-  pcl_value *coll = ev(c, kid(c, x, 0));
-  if (needs_wait(coll, false)) {
-    pcl_future *f = pcl_future_of_value(coll);
-    pcl_release(coll);
-    pcl_future *r = pcl_apply(&f, 1, iter_cb, lift_new(c, x), lift_free, 0);
+/* Evaluates a COND, FOR or SPLAT: at once when its first child is
+ * resolved, else from a callback once it is. */
+static pcl_value *ev_gate(const ctx *c, uint32_t x) {
+  pcl_value *v = ev(c, kid(c, x, 0));
+  if (needs_wait(v, false)) {
+    pcl_future *f = pcl_future_of_value(v);
+    pcl_release(v);
+    pcl_future *r = pcl_apply(&f, 1, gate_cb, lift_new(c, x), lift_free, 0);
     pcl_future_release(f);
     return fut_value_take(r);
   }
   pcl_error *err = NULL;
-  pcl_value *r = X(c, x)->op == PCL_X_FOR ? for_run(c, x, coll, &err) : splat_run(c, x, coll, &err);
-  pcl_release(coll);
+  pcl_value *r = gate_run(c, x, v, &err);
+  pcl_release(v);
   return r ? r : fail(c, x, err);
 }
 
 /* ------------------------------------------------------------------ applies */
 
+/* Evaluates the body of apply x with its parameters bound to args[0..n). */
 static pcl_value *apply_body(const ctx *c, uint32_t x, pcl_value *const *args, size_t n) {
   const pcl_expr *e = X(c, x);
   env *en = env_retain(c->e);
@@ -1186,6 +1201,7 @@ static pcl_value *apply_body(const ctx *c, uint32_t x, pcl_value *const *args, s
   return r;
 }
 
+/* The callback of a lifted apply: its body on the resolved arguments. */
 static pcl_value *apply_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
   lift *l = data;
   ctx c = {l->f, l->e};
@@ -1193,6 +1209,8 @@ static pcl_value *apply_cb(pcl_value *const *args, size_t n, void *data, pcl_err
   return apply_body(&c, l->x, args, n);
 }
 
+/* Evaluates an APPLY: its arguments, then its body, at once when they are
+ * all resolved, else from a callback once they are. */
 static pcl_value *ev_apply(const ctx *c, uint32_t x) {
   size_t n = X(c, x)->n - 1;
   pcl_value **v = pcl_xmalloc((n ? n : 1) * sizeof *v);
@@ -1226,14 +1244,15 @@ static pcl_value *ev_apply(const ctx *c, uint32_t x) {
 
 /* The state of a try, can or recover in progress. */
 typedef struct attempt {
-  frame *f;
-  env *e;
-  uint32_t x;
+  frame *f;          /* The frame (owned reference). */
+  env *e;            /* The variables in scope (owned reference). */
+  uint32_t x;        /* The TRY, CAN or RECOVER expression. */
   uint32_t next;     /* TRY: the next alternative. */
   pcl_try t;         /* TRY: the failures so far. */
-  pcl_future *result;
+  pcl_future *result; /* The expression's value (owned). */
 } attempt;
 
+/* Frees a with its references. */
 static void attempt_free(attempt *a) {
   pcl_try_dispose(&a->t);
   pcl_future_release(a->result);
@@ -1244,6 +1263,9 @@ static void attempt_free(attempt *a) {
 
 static void attempt_step(attempt *a);
 
+/* Takes the outcome f of the alternative just evaluated: TRY moves on to
+ * the next one after a failure, CAN answers whether it failed, RECOVER
+ * evaluates the recovery after a failure. */
 static void attempt_cb(pcl_future *f, void *data) {
   attempt *a = data;
   ctx c = {a->f, a->e};
@@ -1313,6 +1335,8 @@ static void attempt_step(attempt *a) {
   pcl_future_then(f, attempt_cb, a);
 }
 
+/* Evaluates a TRY, CAN or RECOVER: always an EVENTUAL, settled once the
+ * alternatives' outcomes are known. */
 static pcl_value *ev_attempt(const ctx *c, uint32_t x) {
   attempt *a = pcl_xcalloc(1, sizeof *a);
   a->f = frame_retain(c->f);
@@ -1327,6 +1351,8 @@ static pcl_value *ev_attempt(const ctx *c, uint32_t x) {
 
 /* ------------------------------------------------------------- evaluation */
 
+/* Evaluates expression x in c; returns an owned value, which may be or hold
+ * an EVENTUAL (never NULL: failures are rejected EVENTUALs). */
 static pcl_value *ev(const ctx *c, uint32_t x) {
   const pcl_expr *e = X(c, x);
   switch ((pcl_xop)e->op) {
@@ -1373,10 +1399,9 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
   case PCL_X_CONVERT:
     return strict_kids(c, x);
   case PCL_X_COND:
-    return ev_cond(c, x);
   case PCL_X_FOR:
   case PCL_X_SPLAT:
-    return ev_iter(c, x);
+    return ev_gate(c, x);
   case PCL_X_APPLY:
     return ev_apply(c, x);
   case PCL_X_SECRET:
@@ -1577,10 +1602,11 @@ static pcl_value *register_range(const ctx *c, const pcl_node_desc *nd, const pc
 
 /* What a range callback needs besides the lift: the node. */
 typedef struct range_lift {
-  lift l;
-  const pcl_node_desc *nd;
+  lift l;                  /* The frame and scope; first, so lift_free frees it. */
+  const pcl_node_desc *nd; /* The ranged node (static). */
 } range_lift;
 
+/* Registers the instances of a ranged node once its range resolved. */
 static pcl_value *range_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
   range_lift *rl = data;
   ctx c = {rl->l.f, rl->l.e};
@@ -1592,13 +1618,7 @@ static pcl_value *range_cb(pcl_value *const *args, size_t n, void *data, pcl_err
   return r;
 }
 
-static void range_lift_free(void *data) {
-  range_lift *rl = data;
-  frame_release(rl->l.f);
-  env_release(rl->l.e);
-  free(rl);
-}
-
+/* Evaluates node nd of c's frame; returns its value (owned). */
 static pcl_value *eval_node(const ctx *c, const pcl_node_desc *nd) {
   frame *f = c->f;
   switch ((pcl_node_kind)nd->kind) {
@@ -1654,7 +1674,7 @@ static pcl_value *eval_node(const ctx *c, const pcl_node_desc *nd) {
       rl->l.x = nd->range_expr;
       rl->l.extra = NULL;
       rl->nd = nd;
-      pcl_future *r = pcl_apply(&rf, 1, range_cb, rl, range_lift_free, 0);
+      pcl_future *r = pcl_apply(&rf, 1, range_cb, rl, lift_free, 0);
       pcl_future_release(rf);
       return fut_value_take(r);
     }
@@ -1696,14 +1716,15 @@ void pcl_module_start(pcl_run *run, const pcl_module *m) {
 
 /* Every module unpacked so far, freed at exit. */
 typedef struct unpacked {
-  struct unpacked *next;
-  const pcl_packed_module *packed;
-  pcl_module m;
-  pcl_resource_decl *decls;
+  struct unpacked *next;           /* The module unpacked before. */
+  const pcl_packed_module *packed; /* What was unpacked (static). */
+  pcl_module m;                    /* The tables (owned arrays). */
+  pcl_resource_decl *decls;        /* The nodes' declarations (owned). */
 } unpacked;
 
 static unpacked *unpacked_list;
 
+/* Frees every unpacked module (registered with atexit). */
 static void unpacked_free_all(void) {
   while (unpacked_list != NULL) {
     unpacked *u = unpacked_list;
@@ -1718,29 +1739,37 @@ static void unpacked_free_all(void) {
 
 /* A reading position in packed code: the chunk and the byte within it. */
 typedef struct reader {
-  const char *const *chunk;
-  const char *p;
+  const char *const *chunk; /* The chunk being read. */
+  const char *p;            /* The next byte in it. */
 } reader;
 
+/* Reports a byte of packed code that no number may hold, and aborts. */
+static _Noreturn __attribute__((cold, noinline)) void packed_corrupt(void) {
+  fprintf(stderr, "pcl: corrupt packed program\n");
+  abort();
+}
+
 /* Reads one packed number (see pcl.h), moving to the next chunk at the end
- * of one. */
-static uint32_t rd(reader *r) {
+ * of one.  Most numbers are a single final digit, which is tested first; the
+ * error path is out of line so that the decoding loop of unpack inlines
+ * this. */
+static inline uint32_t rd(reader *r) {
   while (*r->p == '\0' && r->chunk[0] != NULL && r->chunk[1] != NULL) {
     r->chunk++;
     r->p = r->chunk[0];
   }
   uint32_t v = 0;
   for (;;) {
-    char ch = *r->p++;
-    if (ch >= 'g' && ch <= 'v') {
-      v = (v << 4) | (uint32_t)(ch - 'g');
-    } else if (ch >= '0' && ch <= '9') {
-      return (v << 4) | (uint32_t)(ch - '0');
-    } else if (ch >= 'A' && ch <= 'F') {
-      return (v << 4) | (uint32_t)(ch - 'A' + 10);
+    uint32_t ch = (unsigned char)*r->p++;
+    if (ch - '0' <= 9u) {
+      return (v << 4) | (ch - '0');
+    }
+    if (ch - 'g' <= 15u) {
+      v = (v << 4) | (ch - 'g');
+    } else if (ch - 'A' <= 5u) {
+      return (v << 4) | (ch - 'A' + 10);
     } else {
-      fprintf(stderr, "pcl: corrupt packed program\n");
-      abort();
+      packed_corrupt();
     }
   }
 }
@@ -1750,11 +1779,15 @@ static const char *rd_str(const pcl_packed_module *pm, uint32_t i) {
   return i == 0 ? NULL : pcl_str_data(&pm->consts[i - 1]);
 }
 
+/* Reads an optional index: PCL_XNONE for 0, else the number minus one. */
 static uint32_t rd_opt(reader *p) {
   uint32_t v = rd(p);
   return v == 0 ? PCL_XNONE : v - 1;
 }
 
+/* Returns the unpacked tables of pm (and, recursively, of its components),
+ * unpacking it the first time.  Modules are a handful per program, so the
+ * list is searched linearly. */
 static const pcl_module *unpack(const pcl_packed_module *pm) {
   for (unpacked *u = unpacked_list; u != NULL; u = u->next) {
     if (u->packed == pm) {
