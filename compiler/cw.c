@@ -7,6 +7,7 @@
 
 #include "util.h"
 
+/* Makes room for more bytes and a terminating NUL, doubling the capacity. */
 static void reserve(cw *w, size_t more) {
   if (w->len + more + 1 <= w->cap)
     return;
@@ -70,7 +71,7 @@ void cw_append(cw *w, const cw *other) {
   w->data[w->len] = '\0';
 }
 
-int cw_write(const cw *w, FILE *out) {
+bool cw_write(const cw *w, FILE *out) {
   return w->len == 0 || fwrite(w->data, 1, w->len, out) == w->len;
 }
 

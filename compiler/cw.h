@@ -15,15 +15,18 @@
 #ifndef PCLC_CW_H
 #define PCLC_CW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
+/* A text buffer; CW_INIT (all zero) is empty. */
 typedef struct cw {
   char *data; /* The text (owned, NUL-terminated once anything was written). */
   size_t len; /* Bytes used. */
   size_t cap; /* Bytes allocated. */
 } cw;
 
+/* The empty buffer. */
 #define CW_INIT {NULL, 0, 0}
 
 /* Appends printf-formatted text. */
@@ -35,7 +38,7 @@ void cw_cstring(cw *w, const char *s, size_t len);
 /* Appends the contents of other. */
 void cw_append(cw *w, const cw *other);
 /* Writes the buffer to out; returns false on a write error. */
-int cw_write(const cw *w, FILE *out);
+bool cw_write(const cw *w, FILE *out);
 /* Frees the buffer and empties it. */
 void cw_free(cw *w);
 
