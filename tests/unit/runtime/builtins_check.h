@@ -179,77 +179,36 @@ static inline void check_fails_at(pcl_value *v, pcl_error *err, const char *want
   pcl_error_free(err);
 }
 
+/* Calls fn on the values a (and b), which it steals, checks the outcome
+ * with check (check_show_at or check_fails_at) and releases the arguments. */
+#define CALL1(check, fn, a, want)  \
+  do {                             \
+    pcl_error *e_ = NULL;          \
+    pcl_value *a_ = (a);           \
+    pcl_value *r_ = fn(a_, &e_);   \
+    pcl_release(a_);               \
+    check(r_, e_, want, __LINE__); \
+  } while (0)
+#define CALL2(check, fn, a, b, want)   \
+  do {                                 \
+    pcl_error *e_ = NULL;              \
+    pcl_value *a_ = (a), *b_ = (b);    \
+    pcl_value *r_ = fn(a_, b_, &e_);   \
+    pcl_release(a_);                   \
+    pcl_release(b_);                   \
+    check(r_, e_, want, __LINE__);     \
+  } while (0)
 /* Calls fn on arguments given as JSON and checks the result (T*) or the
- * failure (F*); the arguments are released. */
-#define T1(fn, a, want)                                  \
-  do {                                                   \
-    pcl_error *e_ = NULL;                                \
-    pcl_value *a_ = J(a);                                \
-    pcl_value *r_ = fn(a_, &e_);                         \
-    pcl_release(a_);                                     \
-    check_show_at(r_, e_, want, __LINE__);                            \
-  } while (0)
-#define F1(fn, a, want)                                  \
-  do {                                                   \
-    pcl_error *e_ = NULL;                                \
-    pcl_value *a_ = J(a);                                \
-    pcl_value *r_ = fn(a_, &e_);                         \
-    pcl_release(a_);                                     \
-    check_fails_at(r_, e_, want, __LINE__);                           \
-  } while (0)
-#define T2(fn, a, b, want)                               \
-  do {                                                   \
-    pcl_error *e_ = NULL;                                \
-    pcl_value *a_ = J(a), *b_ = J(b);                    \
-    pcl_value *r_ = fn(a_, b_, &e_);                     \
-    pcl_release(a_);                                     \
-    pcl_release(b_);                                     \
-    check_show_at(r_, e_, want, __LINE__);                            \
-  } while (0)
-#define F2(fn, a, b, want)                               \
-  do {                                                   \
-    pcl_error *e_ = NULL;                                \
-    pcl_value *a_ = J(a), *b_ = J(b);                    \
-    pcl_value *r_ = fn(a_, b_, &e_);                     \
-    pcl_release(a_);                                     \
-    pcl_release(b_);                                     \
-    check_fails_at(r_, e_, want, __LINE__);                           \
-  } while (0)
-/* The same with values built by the caller (stolen). */
-#define V1(fn, a, want)                                  \
-  do {                                                   \
-    pcl_error *e_ = NULL;                                \
-    pcl_value *a_ = (a);                                 \
-    pcl_value *r_ = fn(a_, &e_);                         \
-    pcl_release(a_);                                     \
-    check_show_at(r_, e_, want, __LINE__);                            \
-  } while (0)
-#define V2(fn, a, b, want)                               \
-  do {                                                   \
-    pcl_error *e_ = NULL;                                \
-    pcl_value *a_ = (a), *b_ = (b);                      \
-    pcl_value *r_ = fn(a_, b_, &e_);                     \
-    pcl_release(a_);                                     \
-    pcl_release(b_);                                     \
-    check_show_at(r_, e_, want, __LINE__);                            \
-  } while (0)
-#define VF1(fn, a, want)                                 \
-  do {                                                   \
-    pcl_error *e_ = NULL;                                \
-    pcl_value *a_ = (a);                                 \
-    pcl_value *r_ = fn(a_, &e_);                         \
-    pcl_release(a_);                                     \
-    check_fails_at(r_, e_, want, __LINE__);                           \
-  } while (0)
-#define VF2(fn, a, b, want)                              \
-  do {                                                   \
-    pcl_error *e_ = NULL;                                \
-    pcl_value *a_ = (a), *b_ = (b);                      \
-    pcl_value *r_ = fn(a_, b_, &e_);                     \
-    pcl_release(a_);                                     \
-    pcl_release(b_);                                     \
-    check_fails_at(r_, e_, want, __LINE__);                           \
-  } while (0)
+ * failure (F*). */
+#define T1(fn, a, want) CALL1(check_show_at, fn, J(a), want)
+#define F1(fn, a, want) CALL1(check_fails_at, fn, J(a), want)
+#define T2(fn, a, b, want) CALL2(check_show_at, fn, J(a), J(b), want)
+#define F2(fn, a, b, want) CALL2(check_fails_at, fn, J(a), J(b), want)
+/* The same with values built by the caller. */
+#define V1(fn, a, want) CALL1(check_show_at, fn, a, want)
+#define V2(fn, a, b, want) CALL2(check_show_at, fn, a, b, want)
+#define VF1(fn, a, want) CALL1(check_fails_at, fn, a, want)
+#define VF2(fn, a, b, want) CALL2(check_fails_at, fn, a, b, want)
 
 /* Returns the list of the given values, each stolen. */
 static inline pcl_value *LIST2(pcl_value *a, pcl_value *b) {
