@@ -329,7 +329,8 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
       emit_module(e, im->nodes[i].component, nconfigs);
   }
   mod m = {0};
-  cw nodes = CW_INIT;
+  /* One packed line per node, written once its expressions have rows. */
+  cw *node_lines = xcalloc(im->count ? im->count : 1, sizeof *node_lines);
   size_t k = im->index;
   cw comps = CW_INIT;
   uint32_t ncomps = 0;
@@ -382,27 +383,26 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
     case BND_PULUMI:
       continue;
     }
-    count++;
+    cw *nodes = &node_lines[count++];
     uint32_t value = n->value ? put(e, &m, n->value) : UINT32_MAX;
     uint32_t inputs = n->inputs ? put(e, &m, n->inputs) : UINT32_MAX;
     uint32_t options = n->options ? put(e, &m, n->options) : UINT32_MAX;
     uint32_t rexpr = n->range ? put(e, &m, n->range) : UINT32_MAX;
-    pk(&nodes, kind);
-    pk(&nodes, range);
-    pk(&nodes, secret ? 1 : 0);
-    pk(&nodes, config);
-    pk(&nodes, string_const(e, b->logical_name));
-    pk_opt(&nodes, value);
-    pk_opt(&nodes, inputs);
-    pk_opt(&nodes, options);
-    pk_opt(&nodes, rexpr);
-    pk(&nodes, n->range_slot);
-    pk(&nodes, type);
-    pk(&nodes, rkind);
-    pk(&nodes, version);
-    pk(&nodes, comp);
-    pk_loc(e, &nodes, b->span);
-    cw_puts(&nodes, "\n");
+    pk(nodes, kind);
+    pk(nodes, range);
+    pk(nodes, secret ? 1 : 0);
+    pk(nodes, config);
+    pk(nodes, string_const(e, b->logical_name));
+    pk_opt(nodes, value);
+    pk_opt(nodes, inputs);
+    pk_opt(nodes, options);
+    pk_opt(nodes, rexpr);
+    pk(nodes, n->range_slot);
+    pk(nodes, type);
+    pk(nodes, rkind);
+    pk(nodes, version);
+    pk(nodes, comp);
+    pk_loc(e, nodes, b->span);
   }
 
   cw *w = &e->modules;
@@ -438,19 +438,16 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
     if (i % 32 == 31 || i + 1 == m.nkids)
       chunk_line(&ch, &line);
   }
-  for (size_t i = 0; i < nodes.len;) {
-    const char *nl = memchr(nodes.data + i, '\n', nodes.len - i);
-    size_t len = (size_t)(nl - (nodes.data + i));
-    cw_printf(&line, "%.*s", (int)len, nodes.data + i);
-    chunk_line(&ch, &line);
-    i += len + 1;
+  for (size_t i = 0; i < count; i++) {
+    chunk_line(&ch, &node_lines[i]);
+    cw_free(&node_lines[i]);
   }
   if (ch.used)
     chunk_close(&ch);
   cw_free(&line);
   cw_printf(w, "    NULL,\n};\nstatic const pcl_packed_module pclg_p%zu = {pclg_b%zu, pclg_v, pclg_f, pclg_s%zu};\n",
             k, k, k);
-  cw_free(&nodes);
+  free(node_lines);
   cw_free(&comps);
   free(m.rows);
   free(m.kids);

@@ -113,11 +113,21 @@ static bool is_ev(const ty *t) {
 /* Whether t holds an eventual anywhere. */
 static bool has_ev(const ty *t) { return t && ty_contains_eventuals(t, NULL, NULL); }
 
+/* The operation of a built-in call: SECRET and UNSECRET for secret() and
+ * unsecret(), which take an eventual argument as it is, else CALL. */
+static ir_op builtin_op(const bnd_expr *e) {
+  if (strcmp(e->call.name, "secret") == 0)
+    return IR_SECRET;
+  if (strcmp(e->call.name, "unsecret") == 0)
+    return IR_UNSECRET;
+  return IR_CALL;
+}
+
 /* Whether the call's special form takes eventual arguments as they are. */
 static bool call_accepts_eventuals(const bnd_expr *e) {
   switch (e->call.kind) {
   case BND_CALL_BUILTIN:
-    return strcmp(e->call.name, "secret") == 0 || strcmp(e->call.name, "unsecret") == 0;
+    return builtin_op(e) != IR_CALL;
   case BND_CALL_TRY:
   case BND_CALL_CAN:
   case BND_CALL_RECOVER:
@@ -441,20 +451,20 @@ static ir_expr *with_option(lw *w, ir_expr *x, const bnd_expr *e, const char *na
 static ir_expr *lower_call(lw *w, const bnd_expr *e, actx *A) {
   size_t n = e->call.nargs;
   switch (e->call.kind) {
-  case BND_CALL_BUILTIN:
-    if ((strcmp(e->call.name, "secret") == 0 || strcmp(e->call.name, "unsecret") == 0) &&
-        n == 1) {
-      ir_expr *x = mk(w, e->call.name[0] == 's' ? IR_SECRET : IR_UNSECRET, e, 1);
+  case BND_CALL_BUILTIN: {
+    ir_op op = builtin_op(e);
+    if (op != IR_CALL && n == 1) {
+      ir_expr *x = mk(w, op, e, 1);
       x->kids[0] = lower(w, e->call.args[0]);
       return x;
-    } else {
-      ir_expr *x = mk(w, IR_CALL, e, n);
-      x->s = e->call.name;
-      x->sub = e->call.expand_final ? 1u : 0u;
-      for (size_t i = 0; i < n; i++)
-        x->kids[i] = sub(w, e->call.args[i], A);
-      return x;
     }
+    ir_expr *x = mk(w, IR_CALL, e, n);
+    x->s = e->call.name;
+    x->sub = e->call.expand_final ? 1u : 0u;
+    for (size_t i = 0; i < n; i++)
+      x->kids[i] = sub(w, e->call.args[i], A);
+    return x;
+  }
   case BND_CALL_TRY:
   case BND_CALL_CAN: {
     ir_expr *x = mk(w, e->call.kind == BND_CALL_TRY ? IR_TRY : IR_CAN, e, n);
