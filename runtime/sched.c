@@ -175,12 +175,28 @@ void pcl_sched_cancel_pending(const pcl_error *why) {
 
 /* -- Interned URNs. */
 
+/* Hashes s eight bytes at a time (URNs are long and share their prefix, so
+ * a byte-at-a-time hash dominated interning), mixing the length in. */
 static size_t hash_str(const char *s) {
-  size_t h = 1469598103934665603u;
-  for (; *s; s++) {
+  size_t n = strlen(s);
+  uint64_t h = 1469598103934665603u ^ (uint64_t)n;
+  for (; n >= 8; n -= 8, s += 8) {
+    uint64_t w;
+    memcpy(&w, s, 8);
+    h = (h ^ w) * 0x9E3779B97F4A7C15u;
+    h ^= h >> 29;
+  }
+  for (; n > 0; n--, s++) {
     h = (h ^ (unsigned char)*s) * 1099511628211u;
   }
-  return h;
+  /* The final mix of MurmurHash3, so that the low bits, which choose the
+   * slot, depend on every byte. */
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDu;
+  h ^= h >> 33;
+  h *= 0xC4CEB9FE1A85EC53u;
+  h ^= h >> 33;
+  return (size_t)h;
 }
 
 static void intern_grow(void) {
