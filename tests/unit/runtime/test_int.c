@@ -15,15 +15,6 @@
 /* 2^200. */
 #define TWO_200 "1606938044258990275541962092341162602522202993782792835301376"
 
-/* Returns a + b etc. for literal operands (the operands are released). */
-static pcl_value *binop(pcl_value *(*op)(const pcl_value *, const pcl_value *, pcl_error **),
-                        pcl_value *a, pcl_value *b, pcl_error **err) {
-  pcl_value *r = op(a, b, err);
-  pcl_release(a);
-  pcl_release(b);
-  return r;
-}
-
 static void test_overflow_promotion(void) {
   LEAK_BEGIN;
   pcl_error *err = NULL;

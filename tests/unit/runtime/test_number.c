@@ -66,15 +66,6 @@ static void test_formatting(void) {
   free(max);
 }
 
-/* Returns op(a, b) for owned operands (released here). */
-static pcl_value *binop(pcl_value *(*op)(const pcl_value *, const pcl_value *, pcl_error **),
-                        pcl_value *a, pcl_value *b, pcl_error **err) {
-  pcl_value *r = op(a, b, err);
-  pcl_release(a);
-  pcl_release(b);
-  return r;
-}
-
 /* Returns the significant digits of the decimal text t (sign, point and
  * leading and trailing zeros dropped). */
 static int significant_digits(const char *t) {

@@ -2,8 +2,9 @@
  * (test_value.c, test_int.c, test_number.c, test_str.c, test_json.c).
  *
  * LEAK_BEGIN/LEAK_END bracket a test body and assert that it left no heap
- * value and no GMP block alive; the check_* helpers compare a value's text
- * with an expectation and release what they are given. */
+ * value and no GMP block alive; binop applies an operator to operands it
+ * releases; the check_* helpers compare a value's text with an expectation
+ * and release what they are given. */
 #ifndef VALUE_CHECK_H
 #define VALUE_CHECK_H
 
@@ -33,6 +34,16 @@ static inline pcl_value *lit(const char *text) {
     return pcl_null();
   }
   return v;
+}
+
+/* Returns op(a, b) for operands it steals (released here). */
+static inline pcl_value *binop(pcl_value *(*op)(const pcl_value *, const pcl_value *,
+                                                pcl_error **),
+                               pcl_value *a, pcl_value *b, pcl_error **err) {
+  pcl_value *r = op(a, b, err);
+  pcl_release(a);
+  pcl_release(b);
+  return r;
 }
 
 /* Returns a string value of the NUL-terminated s. */
