@@ -1364,6 +1364,8 @@ typedef struct pcl_expr {
   uint32_t kids;  /* First child in the module's kids table. */
   uint32_t n;     /* Number of children. */
   const char *s;  /* A name or token, or NULL. */
+  const pcl_builtin *builtin; /* CALL: the built-in named s (found once, when
+                                 the module is unpacked), or NULL. */
   uint32_t file;  /* Index in the module's files. */
   uint32_t line, col; /* 1-based source location. */
 } pcl_expr;

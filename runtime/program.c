@@ -597,7 +597,7 @@ static pcl_value *call_builtin(const ctx *c, const pcl_expr *e, pcl_value *const
   if (strcmp(name, "getOutput") == 0 && n == 2) {
     return get_output(v[0], v[1], err);
   }
-  const pcl_builtin *b = pcl_builtin_find(name);
+  const pcl_builtin *b = e->builtin;
   if (b == NULL) {
     *err = pcl_error_new("call to unsupported function %s", name);
     return NULL;
@@ -1815,6 +1815,7 @@ static const pcl_module *unpack(const pcl_packed_module *pm) {
     e->kids = rd(p);
     e->n = rd(p);
     e->s = rd_str(pm, rd(p));
+    e->builtin = e->op == PCL_X_CALL ? pcl_builtin_find(e->s) : NULL;
     e->file = rd(p);
     e->line = rd(p);
     e->col = rd(p);
