@@ -386,7 +386,11 @@ static pcl_value *map_build(pcl_value *const *keys, pcl_value *const *vals, size
   if (ordered >= n) {
     return map_sorted(keys, vals, n, take);
   }
-  sort_item *tmp = pcl_xmalloc(n * sizeof *tmp);
+  /* The scratch arrays of a small map are on the stack. */
+  sort_item tmp_small[32];
+  pcl_value *order_small[64];
+  bool small = n <= 32;
+  sort_item *tmp = small ? tmp_small : pcl_xmalloc(n * sizeof *tmp);
   for (size_t i = 0; i < n; i++) {
     tmp[i].v = keys[i];
     tmp[i].pos = i;
@@ -394,7 +398,7 @@ static pcl_value *map_build(pcl_value *const *keys, pcl_value *const *vals, size
   /* Maps are mostly small (a resource's inputs), where an insertion sort
    * with the comparison inlined is several times cheaper than qsort's calls
    * through a pointer; it is stable, as cmp_map_items's tie-break is. */
-  if (n <= 32) {
+  if (small) {
     for (size_t i = ordered; i < n; i++) {
       sort_item it = tmp[i];
       size_t j = i;
@@ -408,7 +412,7 @@ static pcl_value *map_build(pcl_value *const *keys, pcl_value *const *vals, size
     qsort(tmp, n, sizeof *tmp, cmp_map_items);
   }
   /* Keep the last of every run of equal keys, in key order. */
-  pcl_value **order = pcl_xmalloc(2 * n * sizeof *order);
+  pcl_value **order = small ? order_small : pcl_xmalloc(2 * n * sizeof *order);
   size_t kept = 0;
   for (size_t i = 0; i < n; i++) {
     size_t p = tmp[i].pos;
@@ -424,8 +428,10 @@ static pcl_value *map_build(pcl_value *const *keys, pcl_value *const *vals, size
     kept++;
   }
   pcl_value *v = map_sorted(order, order + n, kept, take);
-  free(order);
-  free(tmp);
+  if (!small) {
+    free(order);
+    free(tmp);
+  }
   return v;
 }
 
