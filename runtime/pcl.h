@@ -1296,7 +1296,9 @@ char *pcl_urn_make(const char *stack, const char *project, const char *parent_ur
  * awaited first, then its body is evaluated with the parameters bound to the
  * resolved values); the evaluator lifts other eventual operands the same
  * way.  A conditional awaits its condition, then evaluates only the chosen
- * branch.  Errors carry the descriptor's source location. */
+ * branch; && and || await both operands and let the deciding one win over
+ * an error or unknown on the other (types.md 10).  Errors carry the
+ * descriptor's source location. */
 
 /* Expression operations: X(NAME).  The fields each uses are described in
  * pcl_expr. */
@@ -1411,7 +1413,9 @@ struct pcl_module {
 };
 
 /* Evaluates the nodes of the top-level module m in run: registers
- * resources, exports outputs. */
+ * resources, exports outputs.  m is borrowed and must outlive the run (the
+ * tables are static data); the work it starts completes in the run's
+ * scheduler loop. */
 void pcl_module_start(pcl_run *run, const pcl_module *m);
 
 /* The packed form of a module that pclc emits: the expression, child and
@@ -1428,8 +1432,9 @@ void pcl_module_start(pcl_run *run, const pcl_module *m);
  * secret, config, name (a STRING constant), value, inputs, options, range
  * expression (each 0 for none, else 1 + the index), range slot, resource
  * type (0 for none, else 1 + a STRING constant), resource kind, package
- * version (0 or 1 + a STRING constant), component (0 for none, else 1 + an
- * index in components), file, line, col.  An ATTR's `a` is the STRING
+ * version and package plugin download URL (each 0 or 1 + a STRING
+ * constant), component (0 for none, else 1 + an index in components), file,
+ * line, col.  An ATTR's `a` is the STRING
  * constant of its name (names may hold NUL bytes). */
 typedef struct pcl_packed_module pcl_packed_module;
 struct pcl_packed_module {
@@ -1439,8 +1444,9 @@ struct pcl_packed_module {
   const pcl_packed_module *const *components;  /* Component programs. */
 };
 
-/* Unpacks m (once per process; the result lives until exit) and evaluates
- * it as pcl_module_start does.  A program's start function calls this. */
+/* Unpacks m (borrowed static data; unpacked once per process, the result
+ * lives until exit) and evaluates it as pcl_module_start does.  A program's
+ * start function calls this. */
 void pcl_packed_start(pcl_run *run, const pcl_packed_module *m);
 
 #ifdef __cplusplus
