@@ -58,7 +58,8 @@ bool pcl__value_any(const pcl_value *v, bool (*hit)(const pcl_value *));
 /* Returns whether s[0..len) is pure ASCII. */
 bool pcl__is_ascii(const char *s, size_t len);
 /* Returns a string value of exactly the bytes s[0..len), which must already
- * be valid NFC UTF-8 (no check, no normalisation). */
+ * be NFC UTF-8, or what pcl_str_from_bytes makes (no check, no
+ * normalisation); ascii says they are pure ASCII. */
 pcl_value *pcl__str_raw(const char *s, size_t len, bool ascii);
 /* Appends the JSON-quoted form of the bytes s[0..len) to b (Go escaping;
  * html adds the < > & escapes). */

@@ -172,7 +172,7 @@ size_t pcl_str_graphemes(const pcl_value *v) {
     utf8proc_ssize_t k =
         utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp);
     if (k <= 0) {
-      /* Not reachable for a valid string; count the byte on its own. */
+      /* A byte that is not UTF-8 (pcl_str_from_bytes) counts on its own. */
       count++;
       i++;
       prev = -1;
