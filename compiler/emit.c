@@ -339,7 +339,7 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
     const ir_node *n = &im->nodes[i];
     const bnd_node *b = n->b;
     uint32_t kind = PK_N_LOCAL, range = PK_RANGE_NONE, rkind = PK_RES_CUSTOM;
-    uint32_t config = 0, type = 0, comp = 0, version = 0;
+    uint32_t config = 0, type = 0, comp = 0, version = 0, url = 0;
     bool secret = false;
     switch (b->kind) {
     case BND_LOCAL:
@@ -361,6 +361,9 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
       type = string_const(e, b->resource.canonical) + 1;
       if (b->resource.schema && b->resource.schema->pkg && b->resource.schema->pkg->version)
         version = string_const(e, b->resource.schema->pkg->version) + 1;
+      if (b->resource.schema && b->resource.schema->pkg &&
+          b->resource.schema->pkg->plugin_download_url)
+        url = string_const(e, b->resource.schema->pkg->plugin_download_url) + 1;
       break;
     case BND_COMPONENT:
       kind = PK_N_COMPONENT;
@@ -401,6 +404,7 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
     pk(nodes, type);
     pk(nodes, rkind);
     pk(nodes, version);
+    pk(nodes, url);
     pk(nodes, comp);
     pk_loc(e, nodes, b->span);
   }

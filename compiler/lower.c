@@ -507,10 +507,14 @@ static ir_expr *lower_call(lw *w, const bnd_expr *e, actx *A) {
     }
     if (n > opt)
       x->kids[1] = lower(w, e->call.args[opt]);
-    /* The package version picks the default provider, as for resources. */
+    /* The package version and download URL pick the default provider, as
+       for resources. */
     const char *version = fn && fn->pkg ? fn->pkg->version : NULL;
     if (version)
       x = with_option(w, x, e, "version", version);
+    const char *url = fn && fn->pkg ? fn->pkg->plugin_download_url : NULL;
+    if (url)
+      x = with_option(w, x, e, "pluginDownloadUrl", url);
     return x;
   }
   case BND_CALL_METHOD: {

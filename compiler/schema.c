@@ -898,6 +898,14 @@ static void decode_top(schema_set *s, schema_package *p, const char *expect,
     return;
   }
   p->version = version ? arena_strdup(s->arena, json_string_value(version)) : file_version;
+  json_t *url = top_json(s, p, "pluginDownloadURL");
+  if (url && !json_is_string(url)) {
+    pkg_error(s, p, LOC("pluginDownloadURL"), NULL,
+              "package 'pluginDownloadURL' must be a string");
+    return;
+  }
+  if (url && json_string_length(url))
+    p->plugin_download_url = arena_strdup(s->arena, json_string_value(url));
   json_t *meta = top_json(s, p, "meta");
   json_t *fmt = json_is_object(meta) ? json_object_get(meta, "moduleFormat") : NULL;
   if (fmt) {

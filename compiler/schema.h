@@ -195,6 +195,9 @@ struct schema_function {
 struct schema_package {
   const char *name;             /* Package name (interned). */
   const char *version;          /* `version` of the schema (or the file name), or NULL. */
+  /* The schema's `pluginDownloadURL` (where the engine fetches the provider
+   * plugin; it names default providers), or NULL when absent or empty. */
+  const char *plugin_download_url;
   const char *path;             /* The file it came from ("<builtin pulumi schema>"). */
   bool ok;                      /* Loaded without a file-level error. */
   struct schema_pkg_impl *impl; /* Decoding state (internal). */

@@ -1841,6 +1841,7 @@ static const pcl_module *unpack(const pcl_packed_module *pm) {
     const char *type = rd_str(pm, rd(p));
     uint32_t rkind = rd(p);
     const char *version = rd_str(pm, rd(p));
+    const char *url = rd_str(pm, rd(p));
     uint32_t comp = rd(p);
     n->file = rd(p);
     n->line = rd(p);
@@ -1850,6 +1851,7 @@ static const pcl_module *unpack(const pcl_packed_module *pm) {
       d->type = type;
       d->kind = (pcl_resource_kind)rkind;
       d->version = version;
+      d->plugin_download_url = url;
       d->file = pm->files[n->file];
       d->line = n->line;
       d->column = n->col;

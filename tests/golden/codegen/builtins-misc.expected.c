@@ -137,10 +137,10 @@ static const char *const pclg_b0[] = {
     "1269Ch6h5h7hBhAhChFi2i8i7i9i6iAi54578ABDEFh0h1h2h3"
     "h4h8h9hDhEi0i1i3i4iEj1j4jAjDj8j9jBjCj7k0iCiDiFj0j2j3j5j6jEjFk3k2"
     "k4"
-    "20003010001000021"
-    "5000hC400000000051"
-    "2000iD0iC00010000h41"
-    "5000j0k2000000000hB1",
+    "200030100010000021"
+    "5000hC4000000000051"
+    "2000iD0iC000100000h41"
+    "5000j0k20000000000hB1",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};

@@ -43,9 +43,9 @@ static const char *const pclg_b1[] = {
     "402041317B"
     "101040017B"
     "34126"
-    "10000000000000111"
-    "20004010002000131"
-    "50005600000000161",
+    "100000000000000111"
+    "200040100020000131"
+    "500056000000000161",
     NULL,
 };
 static const pcl_packed_module pclg_p1 = {pclg_b1, pclg_v, pclg_f, pclg_s1};
@@ -64,9 +64,9 @@ static const char *const pclg_b2[] = {
     "402041327B"
     "101040027B"
     "34126"
-    "10000000000000211"
-    "20004010002000231"
-    "50005600000000261",
+    "100000000000000211"
+    "200040100020000231"
+    "500056000000000261",
     NULL,
 };
 static const pcl_packed_module pclg_p2 = {pclg_b2, pclg_v, pclg_f, pclg_s2};
@@ -110,10 +110,10 @@ static const char *const pclg_b0[] = {
     "2040h3000h3i6"
     "2030h4000h3i1"
     "53412CFBDE9Ah2h3h4h5h9h7h8hDhBhChE"
-    "42009017807101031"
-    "4400h009h1h217102091"
-    "50009h7000000000F1"
-    "5000h0hB000000000h21",
+    "420090178071001031"
+    "4400h009h1h2171002091"
+    "50009h70000000000F1"
+    "5000h0hB0000000000h21",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};

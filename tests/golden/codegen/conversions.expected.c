@@ -80,10 +80,10 @@ static const char *const pclg_b0[] = {
     "00h60hC000h2l2"
     "369Ch0Fh1h6h4h5124578ABDEh2h3h9h8hBhEi0i2i4hDhFi1"
     "i3"
-    "2000h0010001020031"
-    "5000h1h8000000000B1"
-    "5000h3hB000000000E1"
-    "5000h7hD000000000h11",
+    "2000h00100010200031"
+    "5000h1h80000000000B1"
+    "5000h3hB0000000000E1"
+    "5000h7hD0000000000h11",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};

@@ -38,8 +38,8 @@ static const char *const pclg_b0[] = {
     "600031008j1"
     "100030008j2"
     "239C78AB56"
-    "00000100000000021"
-    "20007025002000051",
+    "000001000000000021"
+    "200070250020000051",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};

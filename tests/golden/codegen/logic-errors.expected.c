@@ -50,10 +50,10 @@ static const char *const pclg_b0[] = {
     "0010h0000Dh5"
     "0060h2000DhC"
     "12786945DECFBh0h4h5h3h6h2h7"
-    "10002100000000031"
-    "50005400000000061"
-    "50007B00000000091"
-    "50008h2000000000C1",
+    "100021000000000031"
+    "500054000000000061"
+    "50007B000000000091"
+    "50008h20000000000C1",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};

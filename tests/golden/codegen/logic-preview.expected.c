@@ -48,10 +48,10 @@ static const char *const pclg_b0[] = {
     "1000C000Ch3"
     "0060D000ChB"
     "1276845DCEABh3h2h4h0h1"
-    "20003010001000021"
-    "50007400000000051"
-    "50008A00000000081"
-    "50009h0000000000B1",
+    "200030100010000021"
+    "500074000000000051"
+    "50008A000000000081"
+    "50009h00000000000B1",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};

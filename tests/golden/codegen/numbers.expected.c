@@ -45,7 +45,7 @@ static const char *const pclg_b0[] = {
     "008020003nD"
     "009020003o1"
     "9ACD12345678B"
-    "5000A100000000021",
+    "5000A1000000000021",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};

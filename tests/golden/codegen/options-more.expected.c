@@ -60,9 +60,9 @@ static const char *const pclg_b0[] = {
     "40309140h1hA"
     "10109000h1hA"
     "235689Fh4h7hABCDEh0h1h2h3h5h6h8h9"
-    "20001010001000031"
-    "20006025003000051"
-    "2000F08B0030000B1",
+    "200010100010000031"
+    "200060250030000051"
+    "2000F08B00300000B1",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};

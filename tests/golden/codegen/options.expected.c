@@ -95,9 +95,9 @@ static const char *const pclg_b0[] = {
     "1010iB000h8B"
     "1269A4578h0h9hChFi4i5i6i7i8i9CDEFh1h2h3h4h5h6h7h8hA"
     "hBhDhEi0i1i2i3iAiBiCiDiF"
-    "20003010001000021"
-    "2000hA04C001000051"
-    "5000hCiF000000000h71",
+    "200030100010000021"
+    "2000hA04C0010000051"
+    "5000hCiF0000000000h71",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};

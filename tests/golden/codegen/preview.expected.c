@@ -50,10 +50,10 @@ static const char *const pclg_b0[] = {
     "40C0F1D0EB"
     "1000F000EB"
     "12867FBCDE459Ah1h3"
-    "20003010001000031"
-    "2000B040001000061"
-    "50004h1000000000A1"
-    "5000Ch3000000000D1",
+    "200030100010000031"
+    "2000B0400010000061"
+    "50004h10000000000A1"
+    "5000Ch30000000000D1",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};

@@ -59,11 +59,11 @@ static const char *const pclg_b0[] = {
     "C000h21C0h6C"
     "1020h2000h6h3"
     "124598AECDh3h2h4h1h5h6h9h8hChB"
-    "20003010001000031"
-    "21006047801000061"
-    "220090Ch0h1110000C1"
-    "5000Ah8000000000h21"
-    "5000ChB000000000h51",
+    "200030100010000031"
+    "210060478010000061"
+    "220090Ch0h11100000C1"
+    "5000Ah80000000000h21"
+    "5000ChB0000000000h51",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};

@@ -59,11 +59,11 @@ static const char *const pclg_b0[] = {
     "C000h21C0h5C"
     "1020h2000h5h3"
     "124598AECDh3h2h4h1h5h6h9h8hChB"
-    "20003010001000021"
-    "21006047801000051"
-    "220090Ch0h1110000B1"
-    "5000Ah8000000000h11"
-    "5000ChB000000000h41",
+    "200030100010000021"
+    "210060478010000051"
+    "220090Ch0h11100000B1"
+    "5000Ah80000000000h11"
+    "5000ChB0000000000h41",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};

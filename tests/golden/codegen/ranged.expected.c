@@ -103,13 +103,13 @@ static const char *const pclg_b0[] = {
     "1030i9000i5B"
     "3129C78ABFh0h5h8h4h6h7h2h3hBhChDhEi0i1i5i4i6i8i9iFj0iE"
     "j3j4j2j7j8j6iDj1j5jA"
-    "22003015601000021"
-    "2300907EF11000081"
-    "2400F0h2hAhB210000F1"
-    "2100h30i0i3i4310000h51"
-    "2100h50i8iBiC410000hB1"
-    "5000h7iD000000000i11"
-    "5000h9jA000000000i41",
+    "220030156010000021"
+    "2300907EF110000081"
+    "2400F0h2hAhB2100000F1"
+    "2100h30i0i3i43100000h51"
+    "2100h50i8iBiC4100000hB1"
+    "5000h7iD0000000000i11"
+    "5000h9jA0000000000i41",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};

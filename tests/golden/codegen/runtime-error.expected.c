@@ -25,8 +25,8 @@ static const char *const pclg_b0[] = {
     "100000004h3"
     "002000004h9"
     "23"
-    "00000100000000021"
-    "50003200000000031",
+    "000001000000000021"
+    "500032000000000031",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};

@@ -206,16 +206,16 @@ static const char *const pclg_b0[] = {
     "iDiEiFj0j1i8iAiCj5j9jAj7j8j4j6jEk2k0k1k3jDjFh2h3h8h9hFi0i6i7j2j3"
     "jBjCk9kBkCk8kAk6k7l2l0l1l4l5kFl3l7kEl6lAm0m2m3lFm1lClDlEl9lBm5m9"
     "mBmCm8mAmEmFm7mDn2n4n1n3n7n9nAn6n8nEo1o5o4o6nCnDnFo0o2o3"
-    "2000F010001020031"
-    "2000h20h200010200B1"
-    "3000h8k5k6000h40h500h31"
-    "5000hEkE000000000h71"
-    "5000i1l9000000000hA1"
-    "5000i2m5000000000hD1"
-    "5000i5m7000000000i01"
-    "5000i7n1000000000i31"
-    "5000iAn6000000000i61"
-    "5000iFnC000000000i91",
+    "2000F0100010200031"
+    "2000h20h2000102000B1"
+    "3000h8k5k6000h40h5000h31"
+    "5000hEkE0000000000h71"
+    "5000i1l90000000000hA1"
+    "5000i2m50000000000hD1"
+    "5000i5m70000000000i01"
+    "5000i7n10000000000i31"
+    "5000iAn60000000000i61"
+    "5000iFnC0000000000i91",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};
