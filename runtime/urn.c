@@ -13,15 +13,11 @@
 
 char *pcl_urn_make(const char *stack, const char *project, const char *parent_urn,
                    const char *type, const char *name) {
-  pcl_strbuf b = PCL_STRBUF_INIT;
-  pcl_strbuf_append_cstr(&b, "urn:pulumi:");
-  pcl_strbuf_append_cstr(&b, stack);
-  pcl_strbuf_append_cstr(&b, "::");
-  pcl_strbuf_append_cstr(&b, project);
-  pcl_strbuf_append_cstr(&b, "::");
+  /* The parent's qualified type lies between the project's "::" and the
+   * last "::"; the stack is left out. */
+  const char *ptype = NULL;
+  size_t plen = 0;
   if (parent_urn) {
-    /* The parent's qualified type lies between the project's "::" and the
-     * last "::"; the stack is left out. */
     const char *p = strstr(parent_urn, "::");
     p = p ? strstr(p + 2, "::") : NULL;
     const char *last = NULL;
@@ -31,15 +27,40 @@ char *pcl_urn_make(const char *stack, const char *project, const char *parent_ur
     if (p && last && last > p + 2) {
       size_t len = (size_t)(last - (p + 2));
       if (!(len == 19 && strncmp(p + 2, "pulumi:pulumi:Stack", 19) == 0)) {
-        pcl_strbuf_append(&b, p + 2, len);
-        pcl_strbuf_append_char(&b, '$');
+        ptype = p + 2;
+        plen = len;
       }
     }
   }
-  pcl_strbuf_append_cstr(&b, type);
-  pcl_strbuf_append_cstr(&b, "::");
-  pcl_strbuf_append_cstr(&b, name);
-  return b.data;
+  /* The URN is built in one allocation of its exact size: it is made for
+   * every registration. */
+  size_t slen = strlen(stack), jlen = strlen(project), tlen = strlen(type), nlen = strlen(name);
+  size_t total = 11 + slen + 2 + jlen + 2 + (ptype ? plen + 1 : 0) + tlen + 2 + nlen;
+  char *urn = pcl_xmalloc(total + 1);
+  char *o = urn;
+  memcpy(o, "urn:pulumi:", 11);
+  o += 11;
+  memcpy(o, stack, slen);
+  o += slen;
+  memcpy(o, "::", 2);
+  o += 2;
+  memcpy(o, project, jlen);
+  o += jlen;
+  memcpy(o, "::", 2);
+  o += 2;
+  if (ptype) {
+    memcpy(o, ptype, plen);
+    o += plen;
+    *o++ = '$';
+  }
+  memcpy(o, type, tlen);
+  o += tlen;
+  memcpy(o, "::", 2);
+  o += 2;
+  memcpy(o, name, nlen);
+  o += nlen;
+  *o = '\0';
+  return urn;
 }
 
 static size_t hash_ptr(const void *p) {
