@@ -253,6 +253,7 @@ static pcl_value *mark(pcl_value *r, bool secret) {
   return s;
 }
 
+/* o on two INTs: exact, with the int64 fast path and GMP on overflow. */
 static pcl_value *int_op(op o, const pcl_value *a, const pcl_value *b, pcl_error **err) {
   int64_t x, y, r;
   bool small = pcl_int_get_i64(a, &x) && pcl_int_get_i64(b, &y);
@@ -394,6 +395,7 @@ static double clamped(const pcl_value *v) {
   return d;
 }
 
+/* o on two numeric operands of which at least one is a NUMBER. */
 static pcl_value *number_op(op o, const pcl_value *a, const pcl_value *b, pcl_error **err) {
   if ((o == OP_DIV || o == OP_MOD) && b->kind == PCL_T_INT && pcl_num_sign(b) == 0) {
     char *ra = pcl_value_repr(a, 64);
@@ -445,6 +447,7 @@ static pcl_value *number_op(op o, const pcl_value *a, const pcl_value *b, pcl_er
   return pcl_number_new(r);
 }
 
+/* The binary arithmetic operator o with the operand rules of pcl_op_add. */
 static pcl_value *arith(op o, const pcl_value *a, const pcl_value *b, pcl_error **err) {
   bool secret = unwrap_secrets(&a, &b);
   if (a->kind == PCL_T_UNKNOWN || b->kind == PCL_T_UNKNOWN) {
@@ -508,6 +511,7 @@ pcl_value *pcl_op_neg(const pcl_value *a, pcl_error **err) {
 
 typedef enum rel { REL_LT, REL_LE, REL_GT, REL_GE } rel;
 
+/* The comparison o with the operand rules of pcl_op_lt. */
 static pcl_value *relation(rel o, const pcl_value *a, const pcl_value *b, pcl_error **err) {
   bool secret = unwrap_secrets(&a, &b);
   if (a->kind == PCL_T_UNKNOWN || b->kind == PCL_T_UNKNOWN) {

@@ -161,6 +161,7 @@ static size_t free_n;                        /* Entries used. */
 static size_t free_cap = FREE_INLINE;        /* Entries allocated. */
 static bool freeing;                         /* Whether a drain is running. */
 
+/* Adds v to the values the running drain still has to free. */
 static void free_push(pcl_value *v) {
   if (free_n == free_cap) {
     free_cap *= 2;
@@ -287,6 +288,7 @@ typedef struct sort_item {
   size_t pos;   /* Its index in the input. */
 } sort_item;
 
+/* qsort order of set elements: pcl_compare, then input position. */
 static int cmp_set_items(const void *pa, const void *pb) {
   const sort_item *a = pa, *b = pb;
   int c = pcl_compare(a->v, b->v);
@@ -296,6 +298,7 @@ static int cmp_set_items(const void *pa, const void *pb) {
   return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
+/* Orders two STRINGs by their bytes (a shorter prefix first). */
 static int cmp_key_bytes(const pcl_value *a, const pcl_value *b) {
   size_t n = a->u.str.len < b->u.str.len ? a->u.str.len : b->u.str.len;
   int c = memcmp(a->u.str.ptr, b->u.str.ptr, n);
@@ -305,6 +308,8 @@ static int cmp_key_bytes(const pcl_value *a, const pcl_value *b) {
   return a->u.str.len < b->u.str.len ? -1 : a->u.str.len > b->u.str.len;
 }
 
+/* qsort order of map keys: key bytes, then input position, so that of
+ * equal keys the last pair ends a run. */
 static int cmp_map_items(const void *pa, const void *pb) {
   const sort_item *a = pa, *b = pb;
   int c = cmp_key_bytes(a->v, b->v);
@@ -376,7 +381,8 @@ static pcl_value *map_sorted(pcl_value *const *keys, pcl_value *const *vals, siz
 }
 
 /* Builds a map; of equal keys the last pair wins. */
-static pcl_value *map_build(pcl_value *const *keys, pcl_value *const *vals, size_t n, bool take) {
+static pcl_value *map_build(pcl_value *const *keys, pcl_value *const *vals, size_t n,
+                            bool take) {
   /* Generated code and the decoders mostly pass keys already in order:
    * then there is nothing to sort and no scratch array to allocate. */
   size_t ordered = 1;
@@ -551,6 +557,7 @@ typedef struct walk {
   size_t cap;                        /* Entries allocated. */
 } walk;
 
+/* Adds v to the values w still has to visit. */
 static void walk_push(walk *w, const pcl_value *v) {
   if (w->n == w->cap) {
     w->cap *= 2;
@@ -617,6 +624,7 @@ bool pcl__value_any(const pcl_value *v, bool (*hit)(const pcl_value *)) {
   return found;
 }
 
+/* The tests pcl__value_any applies for the walks below. */
 static bool is_not_known(const pcl_value *v) {
   return v->kind == PCL_T_UNKNOWN || v->kind == PCL_T_EVENTUAL;
 }
