@@ -926,6 +926,28 @@ static void for_parts_free(for_parts *p) {
   free(p);
 }
 
+/* One key/value pair of a grouping for expression, with its element
+ * position (borrowed from the pairs being grouped). */
+typedef struct group_pair {
+  pcl_value *key; /* A STRING. */
+  pcl_value *val; /* The element's value. */
+  size_t pos;     /* The element's position. */
+} group_pair;
+
+/* Orders two STRING keys by their bytes. */
+static int key_cmp(const pcl_value *a, const pcl_value *b) {
+  size_t la = pcl_str_len(a), lb = pcl_str_len(b);
+  int c = memcmp(pcl_str_data(a), pcl_str_data(b), la < lb ? la : lb);
+  return c != 0 ? c : (la > lb) - (la < lb);
+}
+
+/* qsort order of group pairs: by key, then by position. */
+static int group_pair_cmp(const void *pa, const void *pb) {
+  const group_pair *a = pa, *b = pb;
+  int c = key_cmp(a->key, b->key);
+  return c != 0 ? c : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
 /* Builds the result of a for expression from resolved conditions and keys. */
 static pcl_value *for_assemble(uint16_t flags, const for_parts *p, pcl_error **err) {
   if (flags & PCL_XF_CONCAT) {
@@ -986,25 +1008,27 @@ static pcl_value *for_assemble(uint16_t flags, const for_parts *p, pcl_error **e
   if (!(flags & PCL_XF_GROUP)) {
     return pcl_mapbuf_finish(&b);
   }
-  /* Grouping: the pairs are in element order; collect equal keys. */
-  pcl_mapbuf g = PCL_MAPBUF_INIT;
-  bool *used = pcl_xcalloc(b.n ? b.n : 1, sizeof *used);
+  /* Grouping: sort the pairs by key, then element order (which each group
+   * keeps), and make each run of equal keys one list: n log n, where
+   * matching every key against the others would be quadratic. */
+  group_pair *pairs = pcl_xmalloc((b.n ? b.n : 1) * sizeof *pairs);
   for (size_t i = 0; i < b.n; i++) {
-    if (used[i]) {
-      continue;
-    }
-    size_t m = 0;
-    pcl_value **items = pcl_xmalloc(b.n * sizeof *items);
-    for (size_t j = i; j < b.n; j++) {
-      if (!used[j] && pcl_equal(b.keys[i], b.keys[j])) {
-        used[j] = true;
-        items[m++] = b.vals[j];
-      }
-    }
-    pcl_mapbuf_put_take(&g, pcl_retain(b.keys[i]), pcl_list_of(items, m));
-    free(items);
+    pairs[i] = (group_pair){b.keys[i], b.vals[i], i};
   }
-  free(used);
+  qsort(pairs, b.n, sizeof *pairs, group_pair_cmp);
+  pcl_mapbuf g = PCL_MAPBUF_INIT;
+  pcl_value **items = pcl_xmalloc((b.n ? b.n : 1) * sizeof *items);
+  for (size_t i = 0; i < b.n;) {
+    size_t m = 0;
+    size_t j = i;
+    for (; j < b.n && key_cmp(pairs[j].key, pairs[i].key) == 0; j++) {
+      items[m++] = pairs[j].val;
+    }
+    pcl_mapbuf_put_take(&g, pcl_retain(pairs[i].key), pcl_list_of(items, m));
+    i = j;
+  }
+  free(items);
+  free(pairs);
   pcl_mapbuf_free(&b);
   return pcl_mapbuf_finish(&g);
 }
@@ -1682,6 +1706,13 @@ static pcl_value *eval_node(const ctx *c, const pcl_node_desc *nd) {
     pcl_value *r = register_range(c, nd, rv, &err);
     pcl_release(rv);
     return r ? r : fail(c, nd->range_expr, err);
+  }
+  case PCL_N_PULUMI: {
+    /* A known range fails the run here, before anything is registered. */
+    pcl_value *range = ev(c, nd->value);
+    pcl_value *r = fut_value_take(pcl_require_pulumi_version(f->run, range));
+    pcl_release(range);
+    return r;
   }
   }
   return pcl_null();
