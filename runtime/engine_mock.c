@@ -170,7 +170,10 @@ pcl__mock_answer pcl__json_mocks_resource(const pcl__json_mocks *m, const char *
     return a;
   }
   pcl_strbuf key = PCL_STRBUF_INIT;
-  pcl_strbuf_appendf(&key, "%s::%s", type, name);
+  /* Appends rather than a format: this runs for every registration. */
+  pcl_strbuf_append_cstr(&key, type);
+  pcl_strbuf_append_cstr(&key, "::");
+  pcl_strbuf_append_cstr(&key, name);
   pcl_value *e = pcl_map_get_cstr(m->resources, key.data);
   pcl_strbuf_free(&key);
   if (e == NULL) {
