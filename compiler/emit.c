@@ -150,7 +150,9 @@ typedef struct mod {
 /* The numbering of runtime/pcl.h that the packed form uses.  IR operations
  * are numbered as PCL_X_* (ir_ops.h lists them in the same order), and the
  * ast operators as PCL_XU_* and PCL_XB_*; test_backend checks both. */
-enum { PK_N_LOCAL, PK_N_CONFIG, PK_N_RESOURCE, PK_N_READ, PK_N_COMPONENT, PK_N_OUTPUT };
+enum {
+  PK_N_LOCAL, PK_N_CONFIG, PK_N_RESOURCE, PK_N_READ, PK_N_COMPONENT, PK_N_OUTPUT, PK_N_PULUMI
+};
 enum { PK_RANGE_NONE, PK_RANGE_BOOL, PK_RANGE_COUNT, PK_RANGE_LIST, PK_RANGE_MAP };
 enum { PK_RES_CUSTOM, PK_RES_COMPONENT, PK_RES_REMOTE };
 
@@ -384,7 +386,8 @@ static void emit_module(em *e, const ir_module *im, size_t *nconfigs) {
     case BND_HOOK:
       break;
     case BND_PULUMI:
-      continue;
+      kind = PK_N_PULUMI;
+      break;
     }
     cw *nodes = &node_lines[count++];
     uint32_t value = n->value ? put(e, &m, n->value) : UINT32_MAX;

@@ -986,7 +986,7 @@ ir_module *lower_program(lower_ctx *L, const bnd_program *p) {
   size_t count = 0;
   for (size_t i = 0; i < p->count; i++) {
     const bnd_node *b = p->order[i];
-    if (b->kind == BND_PULUMI)
+    if (b->kind == BND_PULUMI && b->pulumi_version == NULL)
       continue;
     w.pos[b->index] = (uint32_t)count++;
   }
@@ -998,7 +998,14 @@ ir_module *lower_program(lower_ctx *L, const bnd_program *p) {
     ir_node *n;
     switch (b->kind) {
     case BND_PULUMI:
-      continue;
+      /* The version gate: its range is checked when the node runs, first in
+         the evaluation order (bind.c's compute_order). */
+      if (b->pulumi_version == NULL)
+        continue;
+      n = &m->nodes[k++];
+      n->b = b;
+      n->value = lower(&w, b->pulumi_version);
+      break;
     case BND_HOOK:
       /* A hook is referenced by name from the `hooks` option; the runtime
          does not run hooks, so its value is that name. */

@@ -1372,9 +1372,12 @@ typedef struct pcl_expr {
   uint32_t line, col; /* 1-based source location. */
 } pcl_expr;
 
-/* Kinds of top-level nodes. */
+/* Kinds of top-level nodes.  PULUMI is the `pulumi` block's version gate
+ * (its value, the requiredVersionRange, goes to pcl_require_pulumi_version);
+ * it comes before every registration in the evaluation order. */
 typedef enum pcl_node_kind {
-  PCL_N_LOCAL, PCL_N_CONFIG, PCL_N_RESOURCE, PCL_N_READ, PCL_N_COMPONENT, PCL_N_OUTPUT
+  PCL_N_LOCAL, PCL_N_CONFIG, PCL_N_RESOURCE, PCL_N_READ, PCL_N_COMPONENT, PCL_N_OUTPUT,
+  PCL_N_PULUMI
 } pcl_node_kind;
 /* How a ranged node multiplies (program.md 3.5). */
 typedef enum pcl_range_kind {
@@ -1391,7 +1394,8 @@ typedef struct pcl_node_desc {
   uint8_t secret;      /* CONFIG: declared secret (a default is made secret). */
   uint32_t config;     /* CONFIG: index in the program's config table. */
   const char *name;    /* Logical name (config name inside components). */
-  uint32_t value;      /* LOCAL, OUTPUT: value; CONFIG: default; READ: id. */
+  uint32_t value;      /* LOCAL, OUTPUT: value; CONFIG: default; READ: id;
+                          PULUMI: the required version range. */
   uint32_t inputs;     /* RESOURCE, READ, COMPONENT: OBJECT of inputs. */
   uint32_t options;    /* OBJECT of options, or PCL_XNONE. */
   uint32_t range_expr; /* The range expression, or PCL_XNONE. */
