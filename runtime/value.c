@@ -301,6 +301,10 @@ static int cmp_set_items(const void *pa, const void *pb) {
 /* Orders two STRINGs by their bytes (a shorter prefix first). */
 static int cmp_key_bytes(const pcl_value *a, const pcl_value *b) {
   size_t n = a->u.str.len < b->u.str.len ? a->u.str.len : b->u.str.len;
+  /* Keys mostly differ in their first byte: decide that without a call. */
+  if (n > 0 && a->u.str.ptr[0] != b->u.str.ptr[0]) {
+    return (unsigned char)a->u.str.ptr[0] < (unsigned char)b->u.str.ptr[0] ? -1 : 1;
+  }
   int c = memcmp(a->u.str.ptr, b->u.str.ptr, n);
   if (c != 0) {
     return c;
