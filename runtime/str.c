@@ -203,7 +203,9 @@ static char *reserve(pcl_strbuf *b, size_t n) {
   if (need <= b->cap && b->data != NULL) {
     return b->data;
   }
-  size_t cap = b->cap ? b->cap : 32;
+  /* A buffer is transient (pcl_strbuf_finish copies it), so it starts at a
+   * size that holds a URN or a template's result without growing. */
+  size_t cap = b->cap ? b->cap : 128;
   while (cap < need) {
     cap = cap <= SIZE_MAX / 2 ? 2 * cap : need;
   }
