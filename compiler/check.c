@@ -11,6 +11,7 @@
  * diagnostics use the exact texts of types.md §16 and program.md §14. */
 #include "check.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +131,26 @@ static bnd_expr *number_literal(bind_ctx *c, pcl_span span, const char *text, bo
     return poison(c, e);
   }
   e->type = t;
+  /* A literal of at most 15 plain digits is an integer below 2^53: its
+     double is exact, and its decimal value is its text without leading
+     zeros, so neither strtod nor GMP is needed. */
+  size_t n = 0;
+  uint64_t u = 0;
+  while (n <= 15 && text[n] >= '0' && text[n] <= '9')
+    u = u * 10 + (uint64_t)(text[n++] - '0');
+  if (n > 0 && n <= 15 && text[n] == '\0') {
+    double v = (double)u;
+    e->number.value = negate ? -v : v;
+    e->number.integral = true;
+    const char *digits = text;
+    while (digits[0] == '0' && digits[1] != '\0')
+      digits++;
+    if (negate && u != 0)
+      e->number.digits = digits == text ? e->number.text : arena_printf(c->arena, "-%s", digits);
+    else
+      e->number.digits = digits;
+    return e;
+  }
   double v = strtod(text, NULL);
   e->number.value = negate ? -v : v;
   if (t->kind == TY_CONST && t->cnst.base->kind == TY_INT) {

@@ -237,6 +237,8 @@ void ty_ctx_free(ty_ctx *c) {
   free(c->table.slots);
   free(c->busy);
   free(c->memo);
+  ptrmap_free(&c->literals);
+  ptrmap_free(&c->negated_literals);
   memset(c, 0, sizeof *c);
 }
 

@@ -42,6 +42,7 @@
 #include "ast.h"
 #include "diag.h"
 #include "intern.h"
+#include "ptrmap.h"
 #include "src.h"
 #include "ty_kinds.h"
 
@@ -137,6 +138,10 @@ typedef struct ty_ctx {
   size_t nbusy, capbusy;       /* Entries used and allocated in busy. */
   struct ty_memo *memo;        /* Cached conversion and unification results (owned). */
   size_t nmemo, capmemo;       /* Entries used and slots in memo. */
+  /* The type of each number literal read so far, keyed by its text interned
+     in names, one map for plain and one for negated literals (owned maps;
+     the types are the context's). */
+  ptrmap literals, negated_literals;
 } ty_ctx;
 
 /* ------------------------------------------------------------ context */

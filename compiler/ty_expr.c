@@ -22,7 +22,9 @@ enum { MAX_INT_EXPONENT = 100000 };
 
 static bool is_digit(char ch) { return ch >= '0' && ch <= '9'; }
 
-const ty *ty_number_literal(ty_ctx *c, const char *text, bool negate) {
+/* Reads the number literal text (negated when negate is set) without the
+   cache of ty_number_literal. */
+static const ty *read_number_literal(ty_ctx *c, const char *text, bool negate) {
   const char *p = text;
   const char *int_start = p;
   while (is_digit(*p))
@@ -110,6 +112,21 @@ const ty *ty_number_literal(ty_ctx *c, const char *text, bool negate) {
   }
   mpz_clear(m);
   return result;
+}
+
+/* A program repeats a few literals many times, and reading one costs GMP
+   arithmetic plus the interning of its type, so the types are cached by the
+   literal's text.  Rejected literals are not cached: they are rare. */
+const ty *ty_number_literal(ty_ctx *c, const char *text, bool negate) {
+  const char *key = intern(c->names, text);
+  ptrmap *m = negate ? &c->negated_literals : &c->literals;
+  const ty *t = ptrmap_get(m, key);
+  if (t)
+    return t;
+  t = read_number_literal(c, text, negate);
+  if (t)
+    ptrmap_put(m, key, (void *)t);
+  return t;
 }
 
 /* ------------------------------------------------------------ operators */
