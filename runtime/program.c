@@ -152,7 +152,8 @@ static pcl_value *fut_value_take(pcl_future *f) {
 /* Settles the future of `located_take` from the one it follows. */
 typedef struct relay {
   pcl_future *result; /* The future returned (owned). */
-  char *file;         /* The location added to a rejection (owned). */
+  const char *file;   /* The location added to a rejection (borrowed from
+                       * the module's file table, static for the run). */
   unsigned line, col; /* Its line and column. */
 } relay;
 
@@ -168,7 +169,6 @@ static void relay_cb(pcl_future *f, void *data) {
   }
   pcl_future_release(r->result);
   pcl_future_release(f);
-  free(r->file);
   free(r);
 }
 
@@ -182,7 +182,7 @@ static pcl_value *located_take(const ctx *c, uint32_t x, pcl_future *f) {
   }
   relay *r = pcl_xmalloc(sizeof *r);
   r->result = pcl_future_new(pcl_future_kind_of(f), NULL);
-  r->file = pcl_xstrdup(c->f->m->files[e->file]);
+  r->file = c->f->m->files[e->file];
   r->line = e->line;
   r->col = e->col;
   pcl_value *v = pcl_future_to_value(r->result);
