@@ -377,8 +377,8 @@ pcl_value *pcl_map_of_take(pcl_value *const *keys, pcl_value *const *vals, size_
 
 /* A growable list of key/value pairs for building maps. */
 typedef struct pcl_mapbuf {
-  pcl_value **keys; /* Owned keys. */
-  pcl_value **vals; /* Owned values. */
+  pcl_value **keys; /* Owned keys (the block holding both arrays). */
+  pcl_value **vals; /* Owned values (in the keys' block, not freed alone). */
   size_t n;         /* Pairs used. */
   size_t cap;       /* Pairs allocated. */
 } pcl_mapbuf;
