@@ -271,12 +271,15 @@ static unsigned child_flags(const ty *t) { return t->flags & (TYF_OUTPUT | TYF_P
 
 /* Builds list/map/set/output/promise(elem) without normalisation. */
 static const ty *make_wrapper(ty_ctx *c, ty_kind k, const ty *elem) {
-  ty_buf key = {0};
-  key_start(&key, k, 0);
-  key_ptr(&key, elem);
+  /* The key has a fixed size (the bytes key_start and key_ptr would
+     append), so it is built on the stack: wrappers are made very often. */
+  unsigned char kb[2 + sizeof elem];
+  kb[0] = (unsigned char)k;
+  kb[1] = 0;
+  memcpy(kb + 2, &elem, sizeof elem);
+  const ty_buf key = {(char *)kb, sizeof kb, sizeof kb};
   bool fresh;
   ty *t = intern_node(c, k, &key, &fresh);
-  ty_buf_free(&key);
   if (fresh) {
     t->elem = elem;
     t->flags = child_flags(elem);

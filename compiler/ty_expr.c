@@ -118,9 +118,14 @@ static const ty *read_number_literal(ty_ctx *c, const char *text, bool negate) {
    arithmetic plus the interning of its type, so the types are cached by the
    literal's text.  Rejected literals are not cached: they are rare. */
 const ty *ty_number_literal(ty_ctx *c, const char *text, bool negate) {
-  const char *key = intern(c->names, text);
   ptrmap *m = negate ? &c->negated_literals : &c->literals;
-  const ty *t = ptrmap_get(m, key);
+  /* The parser interns literal texts, so text itself is usually the key;
+     any other pointer equal to a key is that interned string. */
+  const ty *t = ptrmap_get(m, text);
+  if (t)
+    return t;
+  const char *key = intern(c->names, text);
+  t = ptrmap_get(m, key);
   if (t)
     return t;
   t = read_number_literal(c, text, negate);
