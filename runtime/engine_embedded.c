@@ -54,6 +54,19 @@ typedef struct pending {
   struct pending *next; /* Next request in the hung or orphan list. */
 } pending;
 
+/* A default provider reference already made, for a package, version and
+ * plugin download URL (the three that name a default provider). */
+typedef struct prov_cache {
+  char *ref;      /* The provider reference (owned). */
+  char *type;     /* A resource type of the package (owned). */
+  size_t pkg_len; /* Length of that type's package. */
+  char *version;  /* The version (owned) or NULL. */
+  char *url;      /* The download URL (owned) or NULL. */
+} prov_cache;
+
+/* Distinct default providers remembered; a program uses a handful. */
+#define PROV_CACHE_SIZE 16
+
 typedef struct emb {
   pcl_engine base;          /* Must be first. */
   char *project, *stack, *org; /* Names (owned). */
@@ -69,11 +82,9 @@ typedef struct emb {
   pcl_value *stack_outputs; /* Registered stack outputs (owned) or NULL. */
   pcl__urn_index index;     /* Interned URN -> record. */
   pending *orphans;         /* Cancelled requests an asynchronous mock still holds. */
-  char *last_ref;           /* Last default provider reference (owned) or NULL. */
-  char *last_type;          /* The type it was for (owned). */
-  size_t last_pkg_len;      /* Length of that type's package. */
-  char *last_version;       /* Its version (owned) or NULL. */
-  char *last_url;           /* Its download URL (owned) or NULL. */
+  prov_cache provs[PROV_CACHE_SIZE]; /* Default providers already made. */
+  size_t nprovs;            /* Entries of provs used. */
+  size_t prov_evict;        /* The entry to replace next once provs is full. */
 } emb;
 
 static rec *find_rec(const emb *e, const char *urn) {
@@ -190,26 +201,43 @@ static bool same_str(const char *a, const char *b) {
 static char *default_provider_slow(emb *e, const char *type, const char *version,
                                    const char *url);
 
+/* Frees the strings of pc. */
+static void prov_cache_clear(prov_cache *pc) {
+  free(pc->ref);
+  free(pc->type);
+  free(pc->version);
+  free(pc->url);
+}
+
 /* Returns (owned) the provider reference "<urn>::<id>" for a resource of
  * type that gave no explicit provider, creating the default provider. */
 static char *default_provider(emb *e, const char *type, const char *version, const char *url) {
-  /* Consecutive resources mostly share their provider: reuse the last
-   * answer when the package, version and URL are the same. */
+  /* Resources share a few providers: reuse an earlier answer when the
+   * package, version and URL are the same.  The cache is small and searched
+   * linearly; past PROV_CACHE_SIZE distinct providers the oldest entries
+   * are replaced in turn (a miss only costs the slow path). */
   size_t plen = strcspn(type, ":");
-  if (e->last_ref && e->last_pkg_len == plen && strncmp(e->last_type, type, plen) == 0 &&
-      same_str(e->last_version, version) && same_str(e->last_url, url)) {
-    return pcl_xstrdup(e->last_ref);
+  for (size_t i = 0; i < e->nprovs; i++) {
+    const prov_cache *pc = &e->provs[i];
+    if (pc->pkg_len == plen && strncmp(pc->type, type, plen) == 0 &&
+        same_str(pc->version, version) && same_str(pc->url, url)) {
+      return pcl_xstrdup(pc->ref);
+    }
   }
   char *ref = default_provider_slow(e, type, version, url);
-  free(e->last_ref);
-  free(e->last_type);
-  free(e->last_version);
-  free(e->last_url);
-  e->last_ref = pcl_xstrdup(ref);
-  e->last_type = pcl_xstrdup(type);
-  e->last_pkg_len = plen;
-  e->last_version = version ? pcl_xstrdup(version) : NULL;
-  e->last_url = url ? pcl_xstrdup(url) : NULL;
+  prov_cache *pc;
+  if (e->nprovs < PROV_CACHE_SIZE) {
+    pc = &e->provs[e->nprovs++];
+  } else {
+    pc = &e->provs[e->prov_evict];
+    e->prov_evict = (e->prov_evict + 1) % PROV_CACHE_SIZE;
+    prov_cache_clear(pc);
+  }
+  pc->ref = pcl_xstrdup(ref);
+  pc->type = pcl_xstrdup(type);
+  pc->pkg_len = plen;
+  pc->version = version ? pcl_xstrdup(version) : NULL;
+  pc->url = url ? pcl_xstrdup(url) : NULL;
   return ref;
 }
 
@@ -774,10 +802,9 @@ static void emb_destroy(pcl_engine *eng) {
   }
   free(e->recs);
   pcl__urn_index_free(&e->index);
-  free(e->last_ref);
-  free(e->last_type);
-  free(e->last_version);
-  free(e->last_url);
+  for (size_t i = 0; i < e->nprovs; i++) {
+    prov_cache_clear(&e->provs[i]);
+  }
   free(e->project);
   free(e->stack);
   free(e->org);
