@@ -171,7 +171,9 @@ static void wake(pcl_future *f) {
   while (w) {
     pcl__waiter *next = w->next;
     pcl__sched_post_future(w->cb, f, w->data);
-    free(w);
+    if (w != &f->w0) {
+      free(w);
+    }
     w = next;
   }
   /* Drop the reference the waiters held; the queued tasks hold their own,
@@ -277,7 +279,10 @@ void pcl_future_then(pcl_future *f, pcl_future_cb cb, void *data) {
     pcl__sched_post_future(cb, f, data);
     return;
   }
-  pcl__waiter *w = pcl_xmalloc(sizeof *w);
+  /* The first waiter of the list uses the future's own storage: the list
+   * is empty only before the first waiter, since a settled future takes no
+   * more waiters (they are posted at once, above). */
+  pcl__waiter *w = f->waiters == NULL ? &f->w0 : pcl_xmalloc(sizeof *w);
   w->cb = cb;
   w->data = data;
   w->next = NULL;

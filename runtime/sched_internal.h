@@ -34,6 +34,8 @@ struct pcl_future {
   pcl_deps *deps;           /* Owned dependencies when resolved (may be NULL). */
   pcl__waiter *waiters;     /* Callbacks waiting while pending. */
   pcl__waiter **wtail;      /* Where the next waiter is linked. */
+  pcl__waiter w0;           /* Storage for the first waiter (most futures
+                             * have one), which needs no allocation. */
   pcl_future *prev, *next;  /* Links in the loop's pending list. */
 };
 
