@@ -214,6 +214,10 @@ struct schema_set {
   const char **read; /* Paths of files read, in order. */
   size_t nread, capread;
   ptrmap by_ty; /* Resource output type -> schema_resource. */
+  /* Interned resource token -> its last successful schema_find_resource
+     (a found_resource in the arena): a program names the same few types
+     many times. */
+  ptrmap found;
   const char *s_index, *s_pulumi, *s_providers, *s_self, *s_id, *s_urn;
 };
 
@@ -547,6 +551,7 @@ void schema_set_free(schema_set *s) {
   for (size_t i = 0; i < s->npkgs; i++)
     impl_free(s->pkgs[i]->impl);
   ptrmap_free(&s->by_ty);
+  ptrmap_free(&s->found);
   free(s->files);
   free(s->pkgs);
   free(s->res);
@@ -1821,7 +1826,15 @@ static schema_status lookup_package(schema_set *s, const char *token, const char
   return (*pkg)->ok ? SCHEMA_FOUND : SCHEMA_ERROR;
 }
 
-schema_status schema_find_resource(schema_set *s, const char *token, const char *version,
+/* A successful resource lookup, valid for the same version and pins. */
+typedef struct found_resource {
+  const char *version; /* The version asked for (compared by address). */
+  size_t npins;        /* s->npins at the time (pins only ever grow). */
+  schema_resource *res;
+} found_resource;
+
+/* Looks the resource up without the cache of schema_find_resource. */
+static schema_status find_resource(schema_set *s, const char *token, const char *version,
                                    pcl_span where, schema_resource **out) {
   *out = NULL;
   schema_package *p;
@@ -1844,6 +1857,29 @@ schema_status schema_find_resource(schema_set *s, const char *token, const char 
   }
   *out = r;
   return SCHEMA_FOUND;
+}
+
+/* A found resource depends only on the token, the version, the pins and
+   the packages resolved so far; the first resolution of a (package,
+   version) is kept (s->res), so a later identical lookup finds the same
+   resource, and the path that finds one reports nothing. */
+schema_status schema_find_resource(schema_set *s, const char *token, const char *version,
+                                   pcl_span where, schema_resource **out) {
+  const char *key = intern(s->names, token);
+  found_resource *f = ptrmap_get(&s->found, key);
+  if (f && f->version == version && f->npins == s->npins) {
+    *out = f->res;
+    return SCHEMA_FOUND;
+  }
+  schema_status st = find_resource(s, key, version, where, out);
+  if (st == SCHEMA_FOUND) {
+    if (!f) {
+      f = ARENA_NEW(s->arena, found_resource);
+      ptrmap_put(&s->found, key, f);
+    }
+    *f = (found_resource){version, s->npins, *out};
+  }
+  return st;
 }
 
 schema_status schema_find_function(schema_set *s, const char *token, const char *version,

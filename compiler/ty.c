@@ -431,17 +431,23 @@ static int cmp_indexed_prop(const void *pa, const void *pb) {
   return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* Returns an arena array of the properties with interned names, sorted by
- * name, a later duplicate replacing an earlier one; *out_n gets the count. */
+/* Returns a heap array (the caller frees it) of the properties with
+ * interned names, sorted by name, a later duplicate replacing an earlier
+ * one; *out_n gets the count.  Objects have few properties, so an insertion
+ * sort (by name, then position: a total order, hence the same result as any
+ * other sort) beats qsort's calls through a function pointer. */
 static ty_prop *canonical_props(ty_ctx *c, size_t n, const ty_prop *props, size_t *out_n) {
   indexed_prop *tmp = xmalloc((n ? n : 1) * sizeof *tmp);
   for (size_t i = 0; i < n; i++) {
-    tmp[i].prop.name = intern(c->names, props[i].name);
-    tmp[i].prop.type = props[i].type;
-    tmp[i].index = i;
+    indexed_prop x = {{intern(c->names, props[i].name), props[i].type}, i};
+    size_t j = i;
+    while (j > 0 && cmp_indexed_prop(&tmp[j - 1], &x) > 0) {
+      tmp[j] = tmp[j - 1];
+      j--;
+    }
+    tmp[j] = x;
   }
-  qsort(tmp, n, sizeof *tmp, cmp_indexed_prop);
-  ty_prop *out = ARENA_NEW_ARRAY(c->arena, ty_prop, n ? n : 1);
+  ty_prop *out = xmalloc((n ? n : 1) * sizeof *out);
   size_t m = 0;
   for (size_t i = 0; i < n; i++) {
     if (m > 0 && out[m - 1].name == tmp[i].prop.name)
@@ -479,12 +485,16 @@ const ty *ty_object(ty_ctx *c, size_t n, const ty_prop *props) {
       ty_buf_puts(&s, sorted[i].type->str);
     }
     ty_buf_puts(&s, "})");
-    t->object.props = sorted;
+    /* Only a new object keeps its properties, in the arena. */
+    ty_prop *kept = ARENA_NEW_ARRAY(c->arena, ty_prop, m ? m : 1);
+    memcpy(kept, sorted, m * sizeof *kept);
+    t->object.props = kept;
     t->object.count = m;
     t->object.defined = true;
     t->object.strict = true;
     t->str = ty_buf_finish(&s, c->arena);
   }
+  free(sorted);
   return t;
 }
 
@@ -520,7 +530,11 @@ void ty_object_define(ty_ctx *c, const ty *obj, size_t n, const ty_prop *props) 
     ice("named object %s defined twice", obj->object.token);
   ty *t = (ty *)obj;
   size_t m;
-  t->object.props = canonical_props(c, n, props, &m);
+  ty_prop *sorted = canonical_props(c, n, props, &m);
+  ty_prop *kept = ARENA_NEW_ARRAY(c->arena, ty_prop, m ? m : 1);
+  memcpy(kept, sorted, m * sizeof *kept);
+  free(sorted);
+  t->object.props = kept;
   t->object.count = m;
   t->object.defined = true;
 }
