@@ -361,20 +361,28 @@ static void join_step(pcl_future *f, void *data) {
 }
 
 /* Starts a join over fs[0..n) whose result is an output if any input is
- * (or force_output) and a promise otherwise; returns the result (owned). */
+ * (or force_output) and a promise otherwise; returns the result (owned).
+ * When extra is not 0, data is ignored: the join's data is instead extra
+ * bytes (pointer-aligned) allocated with the join and freed with it, which
+ * *extra_out points to; the caller fills them before any callback runs
+ * (callbacks always run from a later loop turn). */
 static pcl_future *join_start(pcl_future *const *fs, size_t n, join_done_fn done, void *data,
-                              bool force_output) {
+                              bool force_output, size_t extra, void **extra_out) {
   pcl_future_kind kind = force_output ? PCL_OUTPUT : PCL_PROMISE;
   for (size_t i = 0; i < n; i++) {
     if (fs[i]->kind == PCL_OUTPUT) {
       kind = PCL_OUTPUT;
     }
   }
-  join *j = pcl_xmalloc(sizeof *j + n * sizeof j->in[0]);
+  join *j = pcl_xmalloc(sizeof *j + n * sizeof j->in[0] + extra);
   pcl_future *result = pcl_future_new(n == 0 ? PCL_OUTPUT : kind, NULL);
   j->result = pcl_future_retain(result);
   j->done = done;
   j->data = data;
+  if (extra != 0) {
+    j->data = &j->in[n];
+    *extra_out = j->data;
+  }
   j->n = n;
   j->remaining = n ? n : 1;
   for (size_t i = 0; i < n; i++) {
@@ -457,17 +465,19 @@ static void apply_done(join *j) {
   if (a->free_data) {
     a->free_data(a->data);
   }
-  free(a);
 }
 
 pcl_future *pcl_apply(pcl_future *const *fs, size_t n, pcl_apply_fn fn, void *data,
                       void (*free_data)(void *data), unsigned flags) {
-  apply *a = pcl_xmalloc(sizeof *a);
+  /* The apply state lives in the join's allocation. */
+  void *mem = NULL;
+  pcl_future *r = join_start(fs, n, apply_done, NULL, false, sizeof(apply), &mem);
+  apply *a = mem;
   a->fn = fn;
   a->data = data;
   a->free_data = free_data;
   a->flags = flags;
-  return join_start(fs, n, apply_done, a, false);
+  return r;
 }
 
 static pcl_value *all_fn(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
@@ -501,11 +511,11 @@ static void unsecret_done(join *j) {
 }
 
 pcl_future *pcl_future_unsecret(pcl_future *f) {
-  return join_start(&f, 1, unsecret_done, NULL, false);
+  return join_start(&f, 1, unsecret_done, NULL, false, 0, NULL);
 }
 
 static void attr_done(join *j) {
-  char *key = j->data;
+  const char *key = j->data;
   pcl_future *in = j->in[0];
   if (in->state == PCL_FUTURE_REJECTED) {
     pcl_future_reject(j->result, in->error);
@@ -519,11 +529,15 @@ static void attr_done(join *j) {
     pcl_value *v = pcl_map_get_cstr(in->value, key);
     pcl_future_resolve(j->result, v ? v : pcl_null(), in->bits, in->deps);
   }
-  free(key);
 }
 
 pcl_future *pcl_future_attr(pcl_future *f, const char *key) {
-  return join_start(&f, 1, attr_done, pcl_xstrdup(key), false);
+  /* The key is copied into the join's allocation. */
+  size_t len = strlen(key) + 1;
+  void *mem = NULL;
+  pcl_future *r = join_start(&f, 1, attr_done, NULL, false, len, &mem);
+  memcpy(mem, key, len);
+  return r;
 }
 
 /* -------------------------------------------------------------- deep await */
@@ -672,7 +686,7 @@ pcl_future *pcl_future_await_deep(pcl_value *v) {
     free(fs);
     return pcl_future_resolved(PCL_OUTPUT, v, 0, NULL);
   }
-  pcl_future *r = join_start(fs, n, deep_done, pcl_retain(v), true);
+  pcl_future *r = join_start(fs, n, deep_done, pcl_retain(v), true, 0, NULL);
   free(fs);
   return r;
 }
