@@ -1,7 +1,8 @@
 /* pcl_internal.h: declarations shared by the value-layer modules of
  * libpclrt (value.c, bigint.c, number.c, str.c, json.c, error.c), and used
- * by the built-ins (builtins_*.c) for what they need of the value layer's
- * internals; not part of the public interface.
+ * by the built-ins (builtins_*.c) and the other runtime modules for what
+ * they need of the value layer's internals; not part of the public
+ * interface.
  *
  * Every non-static name here starts with pcl__.  Heap values are allocated
  * with pcl__value_alloc, which counts live values and bytes; the payload of
@@ -54,6 +55,9 @@ pcl_value *pcl__parse_number(const char *text, size_t len, bool allow_inf, bool 
  * inside an EVENTUAL's object).  Walks with an explicit stack, so any depth
  * is safe. */
 bool pcl__value_any(const pcl_value *v, bool (*hit)(const pcl_value *));
+/* Returns whether v, or a value inside it reached through secrets, lists,
+ * sets and maps only, has the given kind.  Walks with an explicit stack. */
+bool pcl__value_contains_kind(const pcl_value *v, pcl_kind kind);
 
 /* Returns whether s[0..len) is pure ASCII. */
 bool pcl__is_ascii(const char *s, size_t len);

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "pcl.h"
+#include "pcl_internal.h"
 
 /* ------------------------------------------------------------------ frames */
 
@@ -190,42 +191,6 @@ static pcl_value *located_take(const ctx *c, uint32_t x, pcl_future *f) {
   return v;
 }
 
-/* Returns whether v holds a future anywhere. */
-static bool has_eventual(const pcl_value *v) {
-  switch (pcl_kind_of(v)) {
-  case PCL_T_EVENTUAL:
-    return true;
-  case PCL_T_SECRET:
-    return has_eventual(pcl_secret_inner(v));
-  case PCL_T_LIST:
-  case PCL_T_SET:
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      if (has_eventual(pcl_list_at(v, i))) {
-        return true;
-      }
-    }
-    return false;
-  case PCL_T_MAP:
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      if (has_eventual(pcl_map_val_at(v, i))) {
-        return true;
-      }
-    }
-    return false;
-  case PCL_T_NULL:
-  case PCL_T_BOOL:
-  case PCL_T_INT:
-  case PCL_T_NUMBER:
-  case PCL_T_STRING:
-  case PCL_T_RESOURCE:
-  case PCL_T_ASSET:
-  case PCL_T_ARCHIVE:
-  case PCL_T_UNKNOWN:
-    return false;
-  }
-  return false;
-}
-
 /* Returns whether an operation must wait for v before reading it: v is
  * eventual, secret or unknown at the top, or (deep) holds a future. */
 static bool needs_wait(const pcl_value *v, bool deep) {
@@ -233,7 +198,7 @@ static bool needs_wait(const pcl_value *v, bool deep) {
   if (k == PCL_T_EVENTUAL || k == PCL_T_SECRET || k == PCL_T_UNKNOWN) {
     return true;
   }
-  return deep && has_eventual(v);
+  return deep && pcl__value_contains_kind(v, PCL_T_EVENTUAL);
 }
 
 /* Returns the future (owned) an operation waits on for v: deep resolves
@@ -324,7 +289,7 @@ static pcl_value *strict_cb(pcl_value *const *args, size_t n, void *data, pcl_er
   for (size_t i = 0; i < n && !again; i++) {
     pcl_kind k = pcl_kind_of(args[i]);
     again = k == PCL_T_EVENTUAL || k == PCL_T_SECRET ||
-            (deep_operand(&c, l->x, i) && has_eventual(args[i]));
+            (deep_operand(&c, l->x, i) && pcl__value_contains_kind(args[i], PCL_T_EVENTUAL));
   }
   if (!again) {
     pcl_value *r = compute(&c, l->x, args, n, err);

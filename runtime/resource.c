@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "pcl_internal.h"
 
 /* Static keys and defaults of recorded options (shared by every record). */
 static pcl_value k_protect = PCL_STATIC_ASCII("protect");
@@ -514,42 +515,6 @@ static void reg_fail(reg *r, pcl_error *err, bool name_it) {
   pcl_future_reject_take(r->result, err);
 }
 
-/* Returns whether v holds a resource reference (RESOURCE) at any depth. */
-static bool has_refs(const pcl_value *v) {
-  switch (pcl_kind_of(v)) {
-  case PCL_T_RESOURCE:
-    return true;
-  case PCL_T_SECRET:
-    return has_refs(pcl_secret_inner(v));
-  case PCL_T_LIST:
-  case PCL_T_SET:
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      if (has_refs(pcl_list_at(v, i))) {
-        return true;
-      }
-    }
-    return false;
-  case PCL_T_MAP:
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      if (has_refs(pcl_map_val_at(v, i))) {
-        return true;
-      }
-    }
-    return false;
-  case PCL_T_NULL:
-  case PCL_T_BOOL:
-  case PCL_T_INT:
-  case PCL_T_NUMBER:
-  case PCL_T_STRING:
-  case PCL_T_ASSET:
-  case PCL_T_ARCHIVE:
-  case PCL_T_UNKNOWN:
-  case PCL_T_EVENTUAL:
-    return false;
-  }
-  return false;
-}
-
 /* Puts the URN (a STRING) of every resource reference of v in mb. */
 static void collect_refs(const pcl_value *v, pcl_mapbuf *mb) {
   switch (pcl_kind_of(v)) {
@@ -589,7 +554,7 @@ static void collect_refs(const pcl_value *v, pcl_mapbuf *mb) {
  * takes them). */
 static pcl_deps *deps_without_refs(const pcl_deps *d, const pcl_value *v) {
   size_t n = pcl_deps_count(d);
-  if (n == 0 || !has_refs(v)) {
+  if (n == 0 || !pcl__value_contains_kind(v, PCL_T_RESOURCE)) {
     return pcl_deps_retain(d);
   }
   pcl_mapbuf rb = PCL_MAPBUF_INIT;
@@ -786,7 +751,7 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
   rr->retain = r->retain;
   rr->providers = r->providers;
   r->providers = NULL;
-  if (!has_refs(res->outputs)) {
+  if (!pcl__value_contains_kind(res->outputs, PCL_T_RESOURCE)) {
     reg_resolve(r, res->urn, res->id, res->outputs, NULL);
     return;
   }

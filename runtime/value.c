@@ -578,14 +578,19 @@ static void walk_push(walk *w, const pcl_value *v) {
   w->slots[w->n++] = v;
 }
 
-bool pcl__value_any(const pcl_value *v, bool (*hit)(const pcl_value *)) {
+/* Returns whether v or a value inside it passes the test: hit(value) when
+ * hit is not NULL, else a kind equal to kind.  Lists, sets, maps and
+ * secrets are always entered; resource fields and asset and archive
+ * payloads only when deep is true. */
+static bool walk_find(const pcl_value *v, bool (*hit)(const pcl_value *), pcl_kind kind,
+                      bool deep) {
   walk w;
   w.slots = w.inline_slots;
   w.n = 0;
   w.cap = sizeof w.inline_slots / sizeof w.inline_slots[0];
   bool found = false;
   for (;;) {
-    if (hit(v)) {
+    if (hit != NULL ? hit(v) : (pcl_kind)v->kind == kind) {
       found = true;
       break;
     }
@@ -602,14 +607,20 @@ bool pcl__value_any(const pcl_value *v, bool (*hit)(const pcl_value *)) {
       }
       break;
     case PCL_T_RESOURCE:
-      walk_push(&w, v->u.ref.b);
-      walk_push(&w, v->u.ref.c);
-      walk_push(&w, v->u.ref.a);
+      if (deep) {
+        walk_push(&w, v->u.ref.b);
+        walk_push(&w, v->u.ref.c);
+        walk_push(&w, v->u.ref.a);
+      }
       break;
     case PCL_T_SECRET:
+      walk_push(&w, v->u.ref.a);
+      break;
     case PCL_T_ASSET:
     case PCL_T_ARCHIVE:
-      walk_push(&w, v->u.ref.a);
+      if (deep) {
+        walk_push(&w, v->u.ref.a);
+      }
       break;
     case PCL_T_NULL:
     case PCL_T_BOOL:
@@ -629,6 +640,14 @@ bool pcl__value_any(const pcl_value *v, bool (*hit)(const pcl_value *)) {
     free(w.slots);
   }
   return found;
+}
+
+bool pcl__value_any(const pcl_value *v, bool (*hit)(const pcl_value *)) {
+  return walk_find(v, hit, PCL_T_NULL, true);
+}
+
+bool pcl__value_contains_kind(const pcl_value *v, pcl_kind kind) {
+  return walk_find(v, NULL, kind, false);
 }
 
 /* The tests pcl__value_any applies for the walks below. */
