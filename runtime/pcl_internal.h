@@ -58,6 +58,12 @@ bool pcl__value_any(const pcl_value *v, bool (*hit)(const pcl_value *));
 /* Returns whether v, or a value inside it reached through secrets, lists,
  * sets and maps only, has the given kind.  Walks with an explicit stack. */
 bool pcl__value_contains_kind(const pcl_value *v, pcl_kind kind);
+/* Calls visit(x, ctx) for every value x of the given kind in v (v itself
+ * included), reached through secrets, lists, sets and maps only and not
+ * inside such an x; in no particular order.  Walks with an explicit stack;
+ * visit may start another walk. */
+void pcl__value_each_kind(const pcl_value *v, pcl_kind kind,
+                          void (*visit)(const pcl_value *, void *), void *ctx);
 
 /* Returns whether s[0..len) is pure ASCII. */
 bool pcl__is_ascii(const char *s, size_t len);

@@ -515,37 +515,15 @@ static void reg_fail(reg *r, pcl_error *err, bool name_it) {
   pcl_future_reject_take(r->result, err);
 }
 
+/* Puts the URN (a STRING) of the resource reference r in the pcl_mapbuf
+ * mb. */
+static void collect_ref(const pcl_value *r, void *mb) {
+  pcl_mapbuf_put_take(mb, pcl_retain(pcl_resource_urn(r)), pcl_null());
+}
+
 /* Puts the URN (a STRING) of every resource reference of v in mb. */
 static void collect_refs(const pcl_value *v, pcl_mapbuf *mb) {
-  switch (pcl_kind_of(v)) {
-  case PCL_T_RESOURCE:
-    pcl_mapbuf_put_take(mb, pcl_retain(pcl_resource_urn(v)), pcl_null());
-    return;
-  case PCL_T_SECRET:
-    collect_refs(pcl_secret_inner(v), mb);
-    return;
-  case PCL_T_LIST:
-  case PCL_T_SET:
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      collect_refs(pcl_list_at(v, i), mb);
-    }
-    return;
-  case PCL_T_MAP:
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      collect_refs(pcl_map_val_at(v, i), mb);
-    }
-    return;
-  case PCL_T_NULL:
-  case PCL_T_BOOL:
-  case PCL_T_INT:
-  case PCL_T_NUMBER:
-  case PCL_T_STRING:
-  case PCL_T_ASSET:
-  case PCL_T_ARCHIVE:
-  case PCL_T_UNKNOWN:
-  case PCL_T_EVENTUAL:
-    return;
-  }
+  pcl__value_each_kind(v, PCL_T_RESOURCE, collect_ref, mb);
 }
 
 /* Returns d (owned) without the URNs of the resource references in v: a
@@ -1117,48 +1095,26 @@ typedef struct opstart {
   pcl_value *args;   /* A call's arguments as given (owned), for their dependencies. */
 } opstart;
 
+/* Adds to the pcl_deps *acc (a pcl_deps **) the dependencies of the
+ * EVENTUAL e and of every future in its value once settled. */
+static void settled_future_deps(const pcl_value *e, void *acc) {
+  pcl_deps **deps = acc;
+  pcl_future *f = pcl_value_future(e);
+  if (f == NULL) {
+    return;
+  }
+  pcl_deps *u = pcl_deps_union(*deps, pcl_future_deps(f));
+  pcl_deps_release(*deps);
+  *deps = u;
+  if (pcl_future_state_of(f) == PCL_FUTURE_RESOLVED && pcl_future_value(f)) {
+    pcl__value_each_kind(pcl_future_value(f), PCL_T_EVENTUAL, settled_future_deps, deps);
+  }
+}
+
 /* Adds to *acc the dependencies of every future in v (settled), at any
  * depth. */
 static void settled_deps(const pcl_value *v, pcl_deps **acc) {
-  switch (pcl_kind_of(v)) {
-  case PCL_T_EVENTUAL: {
-    pcl_future *f = pcl_value_future(v);
-    if (f == NULL) {
-      return;
-    }
-    pcl_deps *u = pcl_deps_union(*acc, pcl_future_deps(f));
-    pcl_deps_release(*acc);
-    *acc = u;
-    if (pcl_future_state_of(f) == PCL_FUTURE_RESOLVED && pcl_future_value(f)) {
-      settled_deps(pcl_future_value(f), acc);
-    }
-    return;
-  }
-  case PCL_T_SECRET:
-    settled_deps(pcl_secret_inner(v), acc);
-    return;
-  case PCL_T_LIST:
-  case PCL_T_SET:
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      settled_deps(pcl_list_at(v, i), acc);
-    }
-    return;
-  case PCL_T_MAP:
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      settled_deps(pcl_map_val_at(v, i), acc);
-    }
-    return;
-  case PCL_T_NULL:
-  case PCL_T_BOOL:
-  case PCL_T_INT:
-  case PCL_T_NUMBER:
-  case PCL_T_STRING:
-  case PCL_T_RESOURCE:
-  case PCL_T_ASSET:
-  case PCL_T_ARCHIVE:
-  case PCL_T_UNKNOWN:
-    return;
-  }
+  pcl__value_each_kind(v, PCL_T_EVENTUAL, settled_future_deps, acc);
 }
 
 /* Returns the MAP (owned) from each argument name of a call to the sorted

@@ -578,12 +578,57 @@ static void walk_push(walk *w, const pcl_value *v) {
   w->slots[w->n++] = v;
 }
 
+/* Adds to w the values directly inside v that a walk enters: list, set and
+ * map elements and a secret's payload; with deep also resource fields and
+ * asset and archive payloads. */
+static void walk_children(walk *w, const pcl_value *v, bool deep) {
+  switch ((pcl_kind)v->kind) {
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    for (size_t i = 0; i < v->u.list.n; i++) {
+      walk_push(w, v->u.list.items[i]);
+    }
+    break;
+  case PCL_T_MAP:
+    for (size_t i = 0; i < v->u.map.n; i++) {
+      walk_push(w, v->u.map.vals[i]);
+    }
+    break;
+  case PCL_T_RESOURCE:
+    if (deep) {
+      walk_push(w, v->u.ref.b);
+      walk_push(w, v->u.ref.c);
+      walk_push(w, v->u.ref.a);
+    }
+    break;
+  case PCL_T_SECRET:
+    walk_push(w, v->u.ref.a);
+    break;
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+    if (deep) {
+      walk_push(w, v->u.ref.a);
+    }
+    break;
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_UNKNOWN:
+  case PCL_T_EVENTUAL:
+    break;
+  }
+}
+
 /* Returns whether v or a value inside it passes the test: hit(value) when
  * hit is not NULL, else a kind equal to kind.  Lists, sets, maps and
  * secrets are always entered; resource fields and asset and archive
- * payloads only when deep is true. */
+ * payloads only when deep is true.  With visit not NULL the walk does not
+ * stop at the first value that passes: it calls visit(value, ctx) for each
+ * of them, without entering it. */
 static bool walk_find(const pcl_value *v, bool (*hit)(const pcl_value *), pcl_kind kind,
-                      bool deep) {
+                      bool deep, void (*visit)(const pcl_value *, void *), void *ctx) {
   walk w;
   w.slots = w.inline_slots;
   w.n = 0;
@@ -592,44 +637,12 @@ static bool walk_find(const pcl_value *v, bool (*hit)(const pcl_value *), pcl_ki
   for (;;) {
     if (hit != NULL ? hit(v) : (pcl_kind)v->kind == kind) {
       found = true;
-      break;
-    }
-    switch ((pcl_kind)v->kind) {
-    case PCL_T_LIST:
-    case PCL_T_SET:
-      for (size_t i = 0; i < v->u.list.n; i++) {
-        walk_push(&w, v->u.list.items[i]);
+      if (visit == NULL) {
+        break;
       }
-      break;
-    case PCL_T_MAP:
-      for (size_t i = 0; i < v->u.map.n; i++) {
-        walk_push(&w, v->u.map.vals[i]);
-      }
-      break;
-    case PCL_T_RESOURCE:
-      if (deep) {
-        walk_push(&w, v->u.ref.b);
-        walk_push(&w, v->u.ref.c);
-        walk_push(&w, v->u.ref.a);
-      }
-      break;
-    case PCL_T_SECRET:
-      walk_push(&w, v->u.ref.a);
-      break;
-    case PCL_T_ASSET:
-    case PCL_T_ARCHIVE:
-      if (deep) {
-        walk_push(&w, v->u.ref.a);
-      }
-      break;
-    case PCL_T_NULL:
-    case PCL_T_BOOL:
-    case PCL_T_INT:
-    case PCL_T_NUMBER:
-    case PCL_T_STRING:
-    case PCL_T_UNKNOWN:
-    case PCL_T_EVENTUAL:
-      break;
+      visit(v, ctx);
+    } else {
+      walk_children(&w, v, deep);
     }
     if (w.n == 0) {
       break;
@@ -643,11 +656,16 @@ static bool walk_find(const pcl_value *v, bool (*hit)(const pcl_value *), pcl_ki
 }
 
 bool pcl__value_any(const pcl_value *v, bool (*hit)(const pcl_value *)) {
-  return walk_find(v, hit, PCL_T_NULL, true);
+  return walk_find(v, hit, PCL_T_NULL, true, NULL, NULL);
 }
 
 bool pcl__value_contains_kind(const pcl_value *v, pcl_kind kind) {
-  return walk_find(v, NULL, kind, false);
+  return walk_find(v, NULL, kind, false, NULL, NULL);
+}
+
+void pcl__value_each_kind(const pcl_value *v, pcl_kind kind,
+                          void (*visit)(const pcl_value *, void *), void *ctx) {
+  walk_find(v, NULL, kind, false, visit, ctx);
 }
 
 /* The tests pcl__value_any applies for the walks below. */
