@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pcl.h"
+#include "pcl_internal.h"
 #include "value_check.h"
 
 /* Static data as the compiler emits it. */
@@ -292,6 +293,56 @@ static void test_other_kinds(void) {
   LEAK_END;
 }
 
+/* Counts the values pcl__value_each_kind visits in the int *count. */
+static void count_visit(const pcl_value *v, void *count) {
+  (void)v;
+  ++*(int *)count;
+}
+
+/* The kind walks of the value layer enter secrets, lists, sets and maps,
+ * but not resource fields, asset payloads or the values they stop at. */
+static void test_kind_walks(void) {
+  LEAK_BEGIN;
+  pcl_value *urn = str("urn:pulumi:stack::proj::aws:s3/bucket:Bucket::b");
+  pcl_value *id = str("b-123");
+  pcl_value *r = pcl_resource_new(urn, id, NULL);
+  pcl_value *path = str("./index.html");
+  pcl_value *a = pcl_asset_new(PCL_ASSET_FILE, path);
+  pcl_value *inner = pcl_list_of((pcl_value *[]){path, r}, 2);
+  pcl_value *sec = pcl_secret_new(inner);
+  pcl_value *m = pcl_map_of((pcl_value *[]){path}, (pcl_value *[]){sec}, 1);
+  pcl_value *l = pcl_list_of((pcl_value *[]){id, m, a, r}, 4);
+
+  CU_ASSERT_TRUE(pcl__value_contains_kind(m, PCL_T_RESOURCE));
+  CU_ASSERT_TRUE(pcl__value_contains_kind(m, PCL_T_SECRET));
+  CU_ASSERT_TRUE(pcl__value_contains_kind(r, PCL_T_RESOURCE));
+  CU_ASSERT_FALSE(pcl__value_contains_kind(m, PCL_T_BOOL));
+  CU_ASSERT_FALSE(pcl__value_contains_kind(r, PCL_T_STRING));
+  CU_ASSERT_FALSE(pcl__value_contains_kind(a, PCL_T_STRING));
+  CU_ASSERT_TRUE(pcl__value_contains_kind(l, PCL_T_ASSET));
+
+  /* id, the path in the secret's list; not the resource's fields, the
+   * asset's payload or the map's key. */
+  int count = 0;
+  pcl__value_each_kind(l, PCL_T_STRING, count_visit, &count);
+  CU_ASSERT_EQUAL(count, 2);
+  count = 0;
+  pcl__value_each_kind(l, PCL_T_RESOURCE, count_visit, &count);
+  CU_ASSERT_EQUAL(count, 2);
+  count = 0;
+  pcl__value_each_kind(l, PCL_T_SECRET, count_visit, &count);
+  CU_ASSERT_EQUAL(count, 1);
+  count = 0;
+  pcl__value_each_kind(id, PCL_T_STRING, count_visit, &count);
+  CU_ASSERT_EQUAL(count, 1);
+
+  pcl_value *values[] = {urn, id, r, path, a, inner, sec, m, l};
+  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+    pcl_release(values[i]);
+  }
+  LEAK_END;
+}
+
 /* A set may not hold an eventual value, whose only order is its address:
  * building one aborts with a message (checked in a child process). */
 static void test_set_of_eventual_aborts(void) {
@@ -407,6 +458,7 @@ void register_value_tests(void) {
   CU_add_test(s, "sets", test_sets);
   CU_add_test(s, "equality and order", test_equality_and_order);
   CU_add_test(s, "resource, asset, archive, secret, eventual", test_other_kinds);
+  CU_add_test(s, "kind walks", test_kind_walks);
   CU_add_test(s, "deep release and walks", test_deep_release);
   CU_add_test(s, "sets cannot hold eventual values", test_set_of_eventual_aborts);
   CU_add_test(s, "errors", test_errors);
