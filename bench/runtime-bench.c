@@ -22,7 +22,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "pcl.h"
+#include "pcl_engine.h"
 
 static long n_resources;
 

@@ -11,7 +11,7 @@
 #ifndef PCL_BUILTINS_INTERNAL_H
 #define PCL_BUILTINS_INTERNAL_H
 
-#include "pcl.h"
+#include "pcl_gen.h"
 
 /* The state of one call of a built-in. */
 typedef struct pcl__bcall {

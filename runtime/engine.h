@@ -1,5 +1,5 @@
 /* engine.h: what the engine backends (engine_embedded.c, engine_mock.c,
- * snapshot.c) and the run (resource.c, main.c) share beyond pcl.h: the
+ * snapshot.c) and the run (resource.c, main.c) share beyond the public headers: the
  * snapshot value encoding, the JSON mocks table and duration parsing.
  *
  * The snapshot encoding (docs/snapshot.md) is the one of the conformance
@@ -8,7 +8,7 @@
 #ifndef PCL_ENGINE_H
 #define PCL_ENGINE_H
 
-#include "pcl.h"
+#include "pcl_gen.h"
 
 /* Appends the snapshot JSON of v to b; indent >= 0 pretty-prints at that
  * depth, -1 writes compact JSON.  mask_secrets writes "[secret]" in place of

@@ -3,7 +3,7 @@
  * Reads a mocks file once into decoded values (snapshot wrappers such as
  * {"secret": v} become SECRET values) and answers lookups: the entry for a
  * resource type or "type::name", and the first matching entry for an invoke
- * or call token.  C mocks (pcl_mocks in pcl.h) are called directly by the
+ * or call token.  C mocks (pcl_mocks in pcl_engine.h) are called directly by the
  * embedded engine and need nothing here.
  *
  * Invariant: every value handed out is borrowed from the table, which lives

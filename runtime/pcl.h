@@ -1,6 +1,9 @@
-/* pcl.h: the public interface of libpclrt, the runtime every program that
- * pclc emits links against.  It is the only header generated C includes,
- * and it is usable on its own from hand-written C.
+/* pcl.h: the stable interface of libpclrt, for C programs that embed the
+ * runtime: values, errors, futures and the scheduler loop, the built-in
+ * functions, and a run with its entry point.  Values are opaque here; their
+ * layout and the static-constant macros are in pcl_gen.h, which only code
+ * that pclc generates should include.  The engine interface and the mocks
+ * are in pcl_engine.h.
  *
  * Ownership: arguments are borrowed and results are owned, unless a
  * function's name ends in _take (it steals the argument it names).
@@ -10,9 +13,11 @@
 #ifndef PCL_H
 #define PCL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,8 +48,6 @@ extern "C" {
  * not be NULL; the caller owns the error).  Allocation never fails: it aborts
  * through pcl_xmalloc. */
 
-#include <stdarg.h>
-#include <stdio.h>
 
 typedef struct pcl_value pcl_value;
 typedef struct pcl_error pcl_error;
@@ -72,12 +75,6 @@ typedef enum pcl_kind {
 #undef PCL__KIND_ENUM
 } pcl_kind;
 
-/* Flags in pcl_value.flags. */
-enum {
-  PCL_F_BIGINT = 1, /* An int held in u.big rather than u.i. */
-  PCL_F_ASCII = 2,  /* A string known to be pure ASCII (a hint; may be unset). */
-};
-
 /* Asset and archive subkinds (pcl_value.sub). */
 typedef enum pcl_asset_kind {
   PCL_ASSET_FILE,   /* Payload: the path (string). */
@@ -91,87 +88,6 @@ typedef enum pcl_archive_kind {
   PCL_ARCHIVE_ASSETS, /* Payload: a map from names to assets and archives. */
 } pcl_archive_kind;
 
-/* How a value of kind EVENTUAL holds its object: the value owns one
- * reference to ptr, taken with retain and dropped with release. */
-typedef struct pcl_eventual_ops {
-  const char *name;               /* A name for messages, e.g. "output". */
-  void (*retain)(void *ptr);      /* Takes one more reference to ptr. */
-  void (*release)(void *ptr);     /* Drops one reference to ptr. */
-} pcl_eventual_ops;
-
-/* The value representation.  It is public so that generated C can declare
- * static values; everything else should use the functions below. */
-struct pcl_value {
-  uint32_t refs;  /* Reference count; 0 marks an immortal static value. */
-  uint8_t kind;   /* A pcl_kind. */
-  uint8_t flags;  /* PCL_F_* bits. */
-  uint16_t sub;   /* The pcl_asset_kind or pcl_archive_kind; else 0. */
-  union {
-    bool b;    /* BOOL. */
-    int64_t i; /* INT without PCL_F_BIGINT. */
-    struct {
-      int64_t size;          /* Signed limb count: the sign is the value's. */
-      const uint64_t *limbs; /* |size| 64-bit limbs, least significant first;
-                                the top limb is not zero. */
-    } big;                   /* INT with PCL_F_BIGINT (outside int64 only). */
-    double d;                /* NUMBER: finite or infinite, never NaN. */
-    struct {
-      size_t len;      /* Length in bytes, without the terminating NUL. */
-      const char *ptr; /* NFC UTF-8 bytes (see pcl_str_from_bytes), then NUL. */
-    } str;             /* STRING. */
-    struct {
-      size_t n;                 /* Element count. */
-      pcl_value *const *items;  /* Elements (set: sorted, no duplicates). */
-    } list;                     /* LIST and SET. */
-    struct {
-      size_t n;                 /* Entry count. */
-      pcl_value *const *keys;   /* String keys, strictly ascending by bytes. */
-      pcl_value *const *vals;   /* Values, parallel to keys. */
-    } map;                      /* MAP. */
-    struct {
-      pcl_value *a; /* RESOURCE: urn; ASSET, ARCHIVE: payload; SECRET: the
-                       inner value. */
-      pcl_value *b; /* RESOURCE: id (string, null or unknown); else NULL. */
-      pcl_value *c; /* RESOURCE: package version (string or null); else NULL. */
-    } ref;
-    struct {
-      void *ptr;                   /* The eventual object. */
-      const pcl_eventual_ops *ops; /* How to retain and release it. */
-    } ev;                          /* EVENTUAL. */
-  } u;
-};
-
-/* Static initialisers for immortal values, e.g.
- *   static pcl_value pclg_1 = PCL_STATIC_STRING("hello");
- *   static pcl_value *pclg_2_items[] = {&pclg_1, &pclg_1};
- *   static pcl_value pclg_2 = PCL_STATIC_LIST(pclg_2_items, 2);
- * Static strings must already be valid NFC UTF-8; static map keys must be
- * static strings in strictly ascending byte order; static set elements must
- * be in pcl_compare order without duplicates; static big ints must lie
- * outside the int64 range (smaller ones use PCL_STATIC_INT). */
-#define PCL_STATIC_NULL {.kind = PCL_T_NULL}
-#define PCL_STATIC_BOOL(v) {.kind = PCL_T_BOOL, .u = {.b = (v)}}
-#define PCL_STATIC_INT(v) {.kind = PCL_T_INT, .u = {.i = (v)}}
-/* limbs: a static const uint64_t array of the magnitude, least significant
- * word first, without leading zero words (what mpz_export(p, &n, -1, 8, 0, 0,
- * z) writes); size: the limb count, negated for a negative value. */
-#define PCL_STATIC_BIGINT(limbs, size) \
-  {.kind = PCL_T_INT, .flags = PCL_F_BIGINT, .u = {.big = {(size), (limbs)}}}
-#define PCL_STATIC_NUMBER(v) {.kind = PCL_T_NUMBER, .u = {.d = (v)}}
-/* lit: a string literal. */
-#define PCL_STATIC_STRING(lit) \
-  {.kind = PCL_T_STRING, .u = {.str = {sizeof(lit) - 1, (lit)}}}
-/* Like PCL_STATIC_STRING for a literal known to be pure ASCII. */
-#define PCL_STATIC_ASCII(lit) \
-  {.kind = PCL_T_STRING, .flags = PCL_F_ASCII, .u = {.str = {sizeof(lit) - 1, (lit)}}}
-/* ptr: NUL-terminated bytes of length len (which may contain NULs). */
-#define PCL_STATIC_STRING_N(ptr, len) \
-  {.kind = PCL_T_STRING, .u = {.str = {(len), (ptr)}}}
-#define PCL_STATIC_LIST(items, n) {.kind = PCL_T_LIST, .u = {.list = {(n), (items)}}}
-#define PCL_STATIC_SET(items, n) {.kind = PCL_T_SET, .u = {.list = {(n), (items)}}}
-#define PCL_STATIC_MAP(keys, vals, n) \
-  {.kind = PCL_T_MAP, .u = {.map = {(n), (keys), (vals)}}}
-
 /* -- Memory and lifetime. */
 
 /* Returns n bytes (n may be 0); aborts when memory is exhausted.  Free with free(). */
@@ -183,24 +99,10 @@ void *pcl_xrealloc(void *p, size_t n) __attribute__((returns_nonnull));
 /* Returns an owned heap copy of the NUL-terminated string s. */
 char *pcl_xstrdup(const char *s) __attribute__((returns_nonnull));
 
-/* Frees a heap value whose count dropped to zero, and every value inside it
- * that this frees in turn, without recursion (internal to pcl_release). */
-void pcl__value_free(pcl_value *v);
-
 /* Returns v (which may be NULL) with one more reference; the caller owns it. */
-static inline pcl_value *pcl_retain(pcl_value *v) {
-  if (v != NULL && v->refs != 0) {
-    v->refs++;
-  }
-  return v;
-}
-
+pcl_value *pcl_retain(pcl_value *v);
 /* Drops the caller's reference to v (NULL and immortal values are ignored). */
-static inline void pcl_release(pcl_value *v) {
-  if (v != NULL && v->refs != 0 && --v->refs == 0) {
-    pcl__value_free(v);
-  }
-}
+void pcl_release(pcl_value *v);
 
 /* Returns the number of heap values currently alive. */
 size_t pcl_rt_live_values(void);
@@ -265,18 +167,17 @@ pcl_value *pcl_number_new(double d);
  * long (more than 100000 digits). */
 pcl_value *pcl_num_literal(const char *text, size_t len, pcl_error **err);
 
+
 /* -- Access.  Pointers returned by accessors are borrowed from the value. */
 
 /* Returns v's kind. */
-static inline pcl_kind pcl_kind_of(const pcl_value *v) { return (pcl_kind)v->kind; }
+pcl_kind pcl_kind_of(const pcl_value *v);
 /* Returns the kind's name ("null", "int", ...), static. */
 const char *pcl_kind_name(pcl_kind k);
 /* Returns the boolean of a BOOL value. */
-static inline bool pcl_bool_get(const pcl_value *v) { return v->u.b; }
+bool pcl_bool_get(const pcl_value *v);
 /* Returns whether v is an INT or NUMBER. */
-static inline bool pcl_is_numeric(const pcl_value *v) {
-  return v->kind == PCL_T_INT || v->kind == PCL_T_NUMBER;
-}
+bool pcl_is_numeric(const pcl_value *v);
 /* Stores an INT's value in *out and returns true when it fits int64. */
 bool pcl_int_get_i64(const pcl_value *v, int64_t *out);
 /* Returns -1, 0 or 1: the sign of an INT or NUMBER. */
@@ -285,23 +186,24 @@ int pcl_num_sign(const pcl_value *v);
  * even; beyond the double range: infinity). */
 double pcl_num_to_double(const pcl_value *v);
 /* Returns a NUMBER's double. */
-static inline double pcl_number_get(const pcl_value *v) { return v->u.d; }
+double pcl_number_get(const pcl_value *v);
 /* Returns a STRING's bytes (NUL-terminated) and byte length. */
-static inline const char *pcl_str_data(const pcl_value *v) { return v->u.str.ptr; }
-static inline size_t pcl_str_len(const pcl_value *v) { return v->u.str.len; }
+const char *pcl_str_data(const pcl_value *v);
+size_t pcl_str_len(const pcl_value *v);
 /* Returns the number of extended grapheme clusters of a STRING. */
 size_t pcl_str_graphemes(const pcl_value *v);
 /* Returns the element count of a LIST or SET, or the entry count of a MAP. */
 size_t pcl_len(const pcl_value *v);
 /* Returns element i of a LIST or SET (borrowed); i < pcl_len(v). */
-static inline pcl_value *pcl_list_at(const pcl_value *v, size_t i) { return v->u.list.items[i]; }
+pcl_value *pcl_list_at(const pcl_value *v, size_t i);
 /* Returns the key or value of a MAP's entry i (borrowed). */
-static inline pcl_value *pcl_map_key_at(const pcl_value *v, size_t i) { return v->u.map.keys[i]; }
-static inline pcl_value *pcl_map_val_at(const pcl_value *v, size_t i) { return v->u.map.vals[i]; }
+pcl_value *pcl_map_key_at(const pcl_value *v, size_t i);
+pcl_value *pcl_map_val_at(const pcl_value *v, size_t i);
 /* Returns the value of a MAP's key (borrowed), or NULL when absent. */
 pcl_value *pcl_map_get(const pcl_value *map, const char *key, size_t key_len);
 /* Like pcl_map_get with a NUL-terminated key. */
 pcl_value *pcl_map_get_cstr(const pcl_value *map, const char *key);
+
 
 /* -- Strings. */
 
@@ -392,6 +294,7 @@ pcl_value *pcl_mapbuf_finish(pcl_mapbuf *b);
 /* Releases b's pairs and empties it. */
 void pcl_mapbuf_free(pcl_mapbuf *b);
 
+
 /* -- Other kinds.  Arguments are borrowed. */
 
 /* Returns a resource reference; urn is a STRING, id a STRING, null or
@@ -399,36 +302,30 @@ void pcl_mapbuf_free(pcl_mapbuf *b);
 pcl_value *pcl_resource_new(pcl_value *urn, pcl_value *id, pcl_value *version);
 /* Return a RESOURCE's urn, id and version (borrowed; id and version may be
  * the null value). */
-static inline pcl_value *pcl_resource_urn(const pcl_value *v) { return v->u.ref.a; }
-static inline pcl_value *pcl_resource_id(const pcl_value *v) { return v->u.ref.b; }
-static inline pcl_value *pcl_resource_version(const pcl_value *v) { return v->u.ref.c; }
+pcl_value *pcl_resource_urn(const pcl_value *v);
+pcl_value *pcl_resource_id(const pcl_value *v);
+pcl_value *pcl_resource_version(const pcl_value *v);
 /* Returns an asset; payload is the STRING path, text or URI. */
 pcl_value *pcl_asset_new(pcl_asset_kind kind, pcl_value *payload);
 /* Returns an archive; payload is a STRING path or URI, or for
  * PCL_ARCHIVE_ASSETS a MAP whose values are assets and archives. */
 pcl_value *pcl_archive_new(pcl_archive_kind kind, pcl_value *payload);
 /* Return the subkind of an ASSET or ARCHIVE. */
-static inline pcl_asset_kind pcl_asset_kind_of(const pcl_value *v) { return (pcl_asset_kind)v->sub; }
-static inline pcl_archive_kind pcl_archive_kind_of(const pcl_value *v) {
-  return (pcl_archive_kind)v->sub;
-}
+pcl_asset_kind pcl_asset_kind_of(const pcl_value *v);
+pcl_archive_kind pcl_archive_kind_of(const pcl_value *v);
 /* Returns an asset's or archive's payload (borrowed). */
-static inline pcl_value *pcl_asset_payload(const pcl_value *v) { return v->u.ref.a; }
+pcl_value *pcl_asset_payload(const pcl_value *v);
 /* Returns inner marked secret (a secret of a secret is the same secret). */
 pcl_value *pcl_secret_new(pcl_value *inner);
 /* Returns a SECRET's inner value (borrowed). */
-static inline pcl_value *pcl_secret_inner(const pcl_value *v) { return v->u.ref.a; }
-/* Returns an EVENTUAL value holding ptr, stealing the caller's reference to ptr. */
-pcl_value *pcl_eventual_new_take(void *ptr, const pcl_eventual_ops *ops);
-/* Returns an EVENTUAL's object (borrowed: retain it through its ops). */
-static inline void *pcl_eventual_ptr(const pcl_value *v) { return v->u.ev.ptr; }
-
+pcl_value *pcl_secret_inner(const pcl_value *v);
 /* Returns whether v contains no UNKNOWN and no EVENTUAL anywhere. */
 bool pcl_is_wholly_known(const pcl_value *v);
 /* Returns whether v contains a SECRET anywhere. */
 bool pcl_has_secret(const pcl_value *v);
 /* Returns v with every SECRET wrapper removed, at any depth. */
 pcl_value *pcl_strip_secrets(pcl_value *v);
+
 
 /* -- Equality, ordering, operators. */
 
@@ -883,71 +780,6 @@ pcl_value *pcl_fn_notImplemented(pcl_value *errorMessage, pcl_error **err);
 pcl_value *pcl_fn_pulumiResourceType(pcl_value *resource, pcl_error **err);
 pcl_value *pcl_fn_pulumiResourceName(pcl_value *resource, pcl_error **err);
 
-/* try(e1, e2, ...), can(e) and recover(value, recovery) are special forms:
- * the generated code evaluates the alternatives itself, lazily and in order,
- * and hands each outcome (a value or an error) to these helpers, which
- * decide.  They do not see futures: awaiting each alternative and turning a
- * rejected future into an error is the caller's part. */
-
-/* The failures of a try so far.  Initialise with PCL_TRY_INIT; finish with
- * pcl_try_error (all failed) or pcl_try_dispose (one succeeded). */
-typedef struct pcl_try {
-  pcl_strbuf text; /* "- <message> (at <file:line,col>)\n" per failure. */
-  size_t failures; /* The number of failures recorded. */
-} pcl_try;
-#define PCL_TRY_INIT {PCL_STRBUF_INIT, 0}
-/* Records that the next alternative failed with e (stolen). */
-void pcl_try_fail_take(pcl_try *t, pcl_error *e);
-/* Returns what try yields for the alternative that succeeded with v
- * (borrowed): v itself, or UNKNOWN when v is not wholly known (owned); the
- * failures recorded in t are dropped. */
-pcl_value *pcl_try_success(pcl_try *t, pcl_value *v);
-/* Returns the error of a try whose alternatives all failed (owned): "no
- * expression succeeded:\n" and one "- <message> (at <file>:<line>,<col>)\n"
- * per failure, then "\nAt least one expression must produce a successful
- * result"; t is emptied. */
-pcl_error *pcl_try_error(pcl_try *t);
-/* Drops what t recorded and empties it (a try abandoned half way). */
-void pcl_try_dispose(pcl_try *t);
-/* Returns can(e) for e's outcome (owned): false when e failed (e_err, which
- * is stolen, is not NULL); else UNKNOWN when v is not wholly known, a SECRET
- * true when v is or holds a SECRET (wrap v in pcl_secret_new when e's output
- * was secret), true otherwise. */
-pcl_value *pcl_can_result(pcl_value *v, pcl_error *e_err);
-/* Returns the string bound to `error` in recover's recovery expression for a
- * value poisoned by the failed resource name (owned): "poisoned value from
- * resource <name>". */
-pcl_value *pcl_recover_error_value(const char *resource_name);
-
-/* -- A table of the built-ins, for callers that dispatch by name. */
-
-/* A built-in called with its arguments in one array: base_dir as for the
- * file functions (ignored by the others); result and errors as above. */
-typedef pcl_value *(*pcl_builtin_fn)(const char *base_dir, pcl_value *const *args, size_t n,
-                                     pcl_error **err);
-typedef struct pcl_builtin {
-  const char *name;         /* The PCL name. */
-  unsigned min_args;        /* Required parameters. */
-  unsigned max_args;        /* All parameters, or PCL_BUILTIN_VARIADIC. */
-  const char *params[3];    /* Parameter names (for messages), NULL-padded. */
-  pcl_builtin_fn fn;        /* The function. */
-} pcl_builtin;
-#define PCL_BUILTIN_VARIADIC ((unsigned)-1)
-/* Returns the built-in named name (static), or NULL when there is none. */
-const pcl_builtin *pcl_builtin_find(const char *name);
-/* Calls b with args[0..n) after checking the count ("too many arguments to
- * call: expected N, got M", "missing required parameter '<name>'"). */
-pcl_value *pcl_builtin_call(const pcl_builtin *b, const char *base_dir, pcl_value *const *args,
-                            size_t n, pcl_error **err);
-/* A built-in with its base directory, to be passed as pcl_apply's data. */
-typedef struct pcl_builtin_binding {
-  const pcl_builtin *builtin; /* The function to call. */
-  const char *base_dir;       /* As for pcl_builtin_call (borrowed). */
-} pcl_builtin_binding;
-/* A pcl_apply_fn: calls the built-in of data (a pcl_builtin_binding,
- * borrowed) with the apply's resolved values, so that a call whose
- * arguments are all eventual needs no generated callback. */
-pcl_value *pcl_builtin_apply(pcl_value *const *args, size_t n, void *data, pcl_error **err);
 
 /* ===================================================================== engine
  * The asynchronous engine interface, the embedded engine and its mocks
@@ -1120,338 +952,6 @@ pcl_future *pcl_call(pcl_run *run, const char *token, pcl_value *self, pcl_value
 /* Exports stack output name (copied) with value (borrowed, may hold
  * futures).  Outputs are registered together when the program is done. */
 void pcl_export(pcl_run *run, const char *name, pcl_value *value);
-
-/* -- The engine interface.  Requests are borrowed for the call; a backend
- * copies what it keeps and answers later through the loop (never inline),
- * calling the completion exactly once. */
-
-/* A resource registration or read. */
-typedef struct pcl_resource_request {
-  const char *type;          /* Type token. */
-  const char *name;          /* Logical name. */
-  pcl_resource_kind kind;    /* Custom, component or remote. */
-  bool read;                 /* A read of an existing resource. */
-  pcl_value *id;             /* Read: the id (STRING); else NULL. */
-  const char *parent;        /* Parent URN, NULL for the stack's children. */
-  const char *provider;      /* Provider reference "<urn>::<id>", or NULL. */
-  const char *version;       /* Package version, or NULL. */
-  const char *plugin_download_url; /* Download URL, or NULL. */
-  pcl_value *inputs;         /* MAP; nested SECRET, UNKNOWN, RESOURCE kept. */
-  pcl_deps *const *prop_deps; /* Per input entry (parallel to inputs). */
-  const pcl_deps *deps;      /* All dependencies (inputs and dependsOn). */
-  pcl_value *options;        /* MAP of recorded options (see docs/snapshot.md). */
-  pcl_value *providers;      /* MAP package -> provider reference the resource passes to
-                                its children (its providers option or its parent's), or NULL. */
-} pcl_resource_request;
-
-/* An invoke or a method call. */
-typedef struct pcl_invoke_request {
-  const char *token;         /* Function or method token. */
-  pcl_value *args;           /* MAP; nested SECRET and RESOURCE kept; a call
-                                has its receiver as "__self__". */
-  const char *provider;      /* Provider reference "<urn>::<id>", or NULL. */
-  const char *version;       /* Package version (invoke option), or NULL. */
-  const char *plugin_download_url; /* Download URL (invoke option), or NULL. */
-  pcl_value *arg_deps;       /* A call: MAP argument name -> LIST of the URNs it depends on
-                                (resources passed by reference left out); else NULL. */
-} pcl_invoke_request;
-
-/* The answer to a registration. */
-typedef struct pcl_resource_result {
-  const char *urn;     /* The URN. */
-  pcl_value *id;       /* STRING id, UNKNOWN in preview, null for components. */
-  pcl_value *outputs;  /* MAP of outputs (nested SECRET and UNKNOWN kept). */
-} pcl_resource_result;
-
-/* A completion: exactly one of res and err is not NULL (both borrowed). */
-typedef void (*pcl_resource_cb)(void *data, const pcl_resource_result *res, const pcl_error *err);
-/* The answer to an invoke, call or output registration: a MAP (borrowed),
- * or NULL with err. */
-typedef void (*pcl_engine_cb)(void *data, pcl_value *result, const pcl_error *err);
-
-
-/* The functions of an engine backend. */
-typedef struct pcl_engine_ops {
-  const char *name; /* Backend name, e.g. "embedded". */
-  /* Registers or reads a resource. */
-  void (*register_resource)(pcl_engine *e, const pcl_resource_request *req, pcl_resource_cb cb,
-                            void *data);
-  /* Invokes a function. */
-  void (*invoke)(pcl_engine *e, const pcl_invoke_request *req, pcl_engine_cb cb, void *data);
-  /* Calls a method. */
-  void (*call)(pcl_engine *e, const pcl_invoke_request *req, pcl_engine_cb cb, void *data);
-  /* Registers the outputs (MAP) of the resource urn (the stack or a
-   * component). */
-  void (*register_outputs)(pcl_engine *e, const char *urn, pcl_value *outputs, pcl_engine_cb cb,
-                           void *data);
-  /* Logs a message about urn (may be NULL). */
-  void (*log)(pcl_engine *e, pcl_log_severity sev, const char *urn, const char *msg);
-  /* Completes every request still in flight with err (at the end of a run
-   * that stalled or failed). */
-  void (*cancel)(pcl_engine *e, const pcl_error *err);
-  /* Returns the snapshot JSON text of the run so far (owned, free();
-   * docs/snapshot.md) recording error (may be NULL), or NULL when the
-   * backend keeps no snapshot. */
-  char *(*snapshot)(pcl_engine *e, const pcl_error *error);
-  /* Frees the engine. */
-  void (*destroy)(pcl_engine *e);
-} pcl_engine_ops;
-
-/* The common head of every engine backend. */
-struct pcl_engine {
-  const pcl_engine_ops *ops; /* The backend's functions. */
-};
-
-/* -- The embedded engine (runtime/engine_embedded.c). */
-
-/* Mock callbacks for the embedded engine, in the spirit of Pulumi's unit
- * test mocks.  A NULL function means the default behaviour. */
-/* A registration a mock answers later (pcl_mock_defer). */
-typedef struct pcl_mock_reply pcl_mock_reply;
-typedef struct pcl_mock_resource_args {
-  const char *type;     /* Type token. */
-  const char *name;     /* Logical name. */
-  const char *urn;      /* The URN the engine made. */
-  pcl_value *inputs;    /* Inputs (borrowed). */
-  pcl_value *id;        /* Read: the id asked for; else NULL. */
-  const char *provider; /* Provider reference or NULL. */
-  bool custom;          /* Custom resource (or remote component). */
-  bool preview;         /* The run is a preview. */
-  pcl_mock_reply *reply; /* The engine's handle for pcl_mock_defer. */
-  pcl_value *prop_deps; /* Remote component (Construct): MAP input name -> LIST of the
-                           URN strings it depends on (borrowed); else NULL. */
-  pcl_value *providers; /* Remote component (Construct): MAP package -> provider reference
-                           for its children (borrowed), or NULL. */
-} pcl_mock_resource_args;
-
-struct pcl_mocks {
-  /* Decides a new resource's id and state: stores owned values in *id
-   * (NULL: the default id) and *state (NULL: echo the inputs) and returns
-   * true; or returns false with *err to fail the registration. */
-  bool (*new_resource)(void *data, const pcl_mock_resource_args *args, pcl_value **id,
-                       pcl_value **state, pcl_error **err);
-  /* Answers an invoke (is_call false) or method call: returns the owned
-   * result MAP, or NULL with *err; *hang = true leaves it unanswered. */
-  pcl_value *(*call)(void *data, const char *token, pcl_value *args, bool is_call, bool *hang,
-                     pcl_error **err);
-  void *data; /* Passed to both. */
-};
-
-/* Returns, while a call mock runs, the provider reference "<urn>::<id>"
- * the engine chose for the invoke or method call it answers (explicit,
- * inherited from the parent, or the package's default provider; borrowed),
- * or NULL (none, or no call mock running). */
-const char *pcl_mock_call_provider(void);
-/* Returns, while a call mock answers a method call, the MAP (borrowed) from
- * each argument name to the LIST of URNs it depends on (a provider's Call
- * gets it as ArgDependencies), or NULL. */
-pcl_value *pcl_mock_call_arg_deps(void);
-
-/* Called by a new_resource mock (which then returns true, storing nothing)
- * to answer later: returns the reply handle to pass to
- * pcl_mock_reply_resource from a loop callback or a later request, or
- * never, to leave the registration pending.  Lets a mock see several
- * registrations in flight before it answers any. */
-pcl_mock_reply *pcl_mock_defer(const pcl_mock_resource_args *args);
-/* Answers the deferred registration reply with id and state (borrowed, as
- * new_resource would store them; NULL for the defaults) or with err
- * (borrowed) to fail it.  reply is used up. */
-void pcl_mock_reply_resource(pcl_mock_reply *reply, pcl_value *id, pcl_value *state,
-                             const pcl_error *err);
-
-/* Settings of the embedded engine. */
-typedef struct pcl_embedded_config {
-  const char *project, *stack, *organization; /* Names used in URNs. */
-  bool preview;                               /* Dry run. */
-  const pcl_mocks *mocks;                     /* C mocks (borrowed), or NULL. */
-  const char *mocks_file;                     /* JSON mocks file, or NULL. */
-  pcl_value *stack_references; /* MAP "org/proj/stack" -> {outputs, secretOutputNames}, or NULL. */
-  pcl_value *config; /* MAP of the stack config, full key "<ns>:<name>" -> STRING (SECRET
-                        when secret), or NULL: a default provider of package <pkg> gets
-                        the "<pkg>:" entries as inputs, like a real engine. */
-} pcl_embedded_config;
-
-/* Returns a new embedded engine, or NULL with *err (a bad mocks file). */
-pcl_engine *pcl_engine_embedded_new(const pcl_embedded_config *cfg, pcl_error **err);
-/* Returns the snapshot JSON text (owned, free()) of an embedded engine
- * (docs/snapshot.md): every resource registered so far and the stack
- * outputs registered, if any; error (may be NULL) is recorded in it. */
-char *pcl_engine_embedded_snapshot(pcl_engine *e, const pcl_error *error);
-/* Returns the URN of type (qualified by the parent types) and name. */
-char *pcl_urn_make(const char *stack, const char *project, const char *parent_urn,
-                   const char *type, const char *name);
-
-/* -- Program support (runtime/program.c): the static description of a
- * program that pclc emits, and its evaluator.
- *
- * pclc describes a program as constant tables rather than code: one table
- * of expression descriptors (pcl_expr), one of the child indexes they refer
- * to, one of constant values, and one of top-level nodes in evaluation
- * order (pcl_node_desc).  pcl_module_start evaluates the nodes of a module
- * in order without ever blocking: every expression evaluates to a value
- * that may hold futures (EVENTUAL values); an expression that needs the
- * resolved value of an eventual operand is lifted through pcl_apply, so its
- * computation runs later as a callback from the scheduler loop.  An APPLY
- * descriptor is the explicit form the compiler emits (its arguments are
- * awaited first, then its body is evaluated with the parameters bound to the
- * resolved values); the evaluator lifts other eventual operands the same
- * way.  A conditional awaits its condition, then evaluates only the chosen
- * branch; && and || await both operands and let the deciding one win over
- * an error or unknown on the other (types.md 10).  Errors carry the
- * descriptor's source location. */
-
-/* Expression operations: X(NAME).  The fields each uses are described in
- * pcl_expr. */
-#define PCL_XOPS(X)                                                          \
-  X(CONST)    /* a: constant index. */                                       \
-  X(NODE)     /* a: node index in the module. */                             \
-  X(VAR)      /* a: variable slot. */                                        \
-  X(PARAM)    /* a: variable slot of an apply parameter. */                  \
-  X(ATTR)     /* kid 0: object; s: attribute name; a: its STRING constant. */ \
-  X(INDEX)    /* kids: collection, key. */                                   \
-  X(LIST)     /* kids: the items. */                                         \
-  X(OBJECT)   /* kids: key0, value0, key1, value1, ... */                    \
-  X(TEMPLATE) /* kids: the parts, concatenated. */                           \
-  X(UNARY)    /* sub: PCL_XU_*; kid 0. */                                    \
-  X(BINARY)   /* sub: PCL_XB_*; kids 0 and 1. */                             \
-  X(COND)     /* kids: condition, then, else. */                             \
-  X(CALL)     /* s: built-in name; kids: arguments; sub 1: f(xs...). */      \
-  X(CONVERT)  /* sub: PCL_XC_*; kid 0. */                                    \
-  X(FOR)      /* a: key slot, b: value slot; sub: PCL_XF_*; kids: collection, \
-                 value, then key (PCL_XF_KEY), then condition (PCL_XF_COND). */ \
-  X(SPLAT)    /* a: item slot; kids: source, each. */                        \
-  X(APPLY)    /* a: first parameter slot; kids: n-1 arguments, then body. */ \
-  X(SECRET)   /* kid 0. */                                                   \
-  X(UNSECRET) /* kid 0. */                                                   \
-  X(INVOKE)   /* s: token; kids: arguments object, options object (opt.);  \
-                 sub 1: the result is the single value of the result object. */ \
-  X(METHOD)   /* s: method token; kids: self, arguments object. */           \
-  X(TRY)      /* kids: the alternatives. */                                  \
-  X(CAN)      /* kid 0. */                                                   \
-  X(RECOVER)  /* a: slot of `error`; kids: value, recovery. */
-
-typedef enum pcl_xop {
-#define PCL__XOP_ENUM(name) PCL_X_##name,
-  PCL_XOPS(PCL__XOP_ENUM)
-#undef PCL__XOP_ENUM
-} pcl_xop;
-
-/* Unary and binary operators (pcl_expr.sub). */
-typedef enum pcl_xunary { PCL_XU_NEG, PCL_XU_NOT } pcl_xunary;
-typedef enum pcl_xbinary {
-  PCL_XB_OR, PCL_XB_AND, PCL_XB_EQ, PCL_XB_NE, PCL_XB_LT, PCL_XB_LE, PCL_XB_GT,
-  PCL_XB_GE, PCL_XB_ADD, PCL_XB_SUB, PCL_XB_MUL, PCL_XB_DIV, PCL_XB_MOD
-} pcl_xbinary;
-/* Conversion targets (pcl_expr.sub of CONVERT); NONE keeps the value. */
-typedef enum pcl_xconvert {
-  PCL_XC_NONE, PCL_XC_STRING, PCL_XC_NUMBER, PCL_XC_INT, PCL_XC_BOOL
-} pcl_xconvert;
-/* FOR flags (pcl_expr.sub). */
-enum {
-  PCL_XF_OBJECT = 1,   /* {for ...: k => v}. */
-  PCL_XF_GROUP = 2,    /* k => v... (grouping). */
-  PCL_XF_KEY = 4,      /* A key expression follows the value. */
-  PCL_XF_COND = 8,     /* A condition follows. */
-  PCL_XF_CONCAT = 16,  /* %{for}: concatenate the values into a string. */
-  PCL_XF_KEYVAR = 32,  /* The key variable (slot a) is bound. */
-};
-/* "No expression" in index fields. */
-#define PCL_XNONE UINT32_MAX
-
-/* One expression descriptor. */
-typedef struct pcl_expr {
-  uint16_t op;    /* A pcl_xop. */
-  uint16_t sub;   /* Operator, conversion or flags (see PCL_XOPS). */
-  uint32_t a, b;  /* Indexes (constant, node, variable slots). */
-  uint32_t kids;  /* First child in the module's kids table. */
-  uint32_t n;     /* Number of children. */
-  const char *s;  /* A name or token, or NULL. */
-  const pcl_builtin *builtin; /* CALL: the built-in named s (found once, when
-                                 the module is unpacked), or NULL. */
-  uint32_t file;  /* Index in the module's files. */
-  uint32_t line, col; /* 1-based source location. */
-} pcl_expr;
-
-/* Kinds of top-level nodes.  PULUMI is the `pulumi` block's version gate
- * (its value, the requiredVersionRange, goes to pcl_require_pulumi_version);
- * it comes before every registration in the evaluation order. */
-typedef enum pcl_node_kind {
-  PCL_N_LOCAL, PCL_N_CONFIG, PCL_N_RESOURCE, PCL_N_READ, PCL_N_COMPONENT, PCL_N_OUTPUT,
-  PCL_N_PULUMI
-} pcl_node_kind;
-/* How a ranged node multiplies (program.md 3.5). */
-typedef enum pcl_range_kind {
-  PCL_RANGE_NONE, PCL_RANGE_BOOL, PCL_RANGE_COUNT, PCL_RANGE_LIST, PCL_RANGE_MAP,
-  PCL_RANGE_DYNAMIC /* decided by the value: number, bool, list or map. */
-} pcl_range_kind;
-
-typedef struct pcl_module pcl_module;
-
-/* One top-level node. */
-typedef struct pcl_node_desc {
-  uint8_t kind;        /* A pcl_node_kind. */
-  uint8_t range;       /* A pcl_range_kind. */
-  uint8_t secret;      /* CONFIG: declared secret (a default is made secret). */
-  uint32_t config;     /* CONFIG: index in the program's config table. */
-  const char *name;    /* Logical name (config name inside components). */
-  uint32_t value;      /* LOCAL, OUTPUT: value; CONFIG: default; READ: id;
-                          PULUMI: the required version range. */
-  uint32_t inputs;     /* RESOURCE, READ, COMPONENT: OBJECT of inputs. */
-  uint32_t options;    /* OBJECT of options, or PCL_XNONE. */
-  uint32_t range_expr; /* The range expression, or PCL_XNONE. */
-  uint32_t range_slot; /* The `range` variable's slot. */
-  const pcl_resource_decl *decl; /* RESOURCE, READ, COMPONENT. */
-  const pcl_module *component;   /* COMPONENT with a source: its program. */
-  uint32_t file, line, col;      /* Location of the block. */
-} pcl_node_desc;
-
-/* A program or component program. */
-struct pcl_module {
-  const pcl_expr *exprs;          /* Expression descriptors. */
-  const uint32_t *kids;           /* Child indexes. */
-  pcl_value *consts;              /* Constant values (a static array). */
-  const pcl_node_desc *nodes;     /* Nodes in evaluation order. */
-  size_t nnodes;                  /* Number of nodes. */
-  size_t nslots;                  /* Number of variable slots. */
-  const char *const *files;       /* Source file names for locations (NULL: none). */
-};
-
-/* Evaluates the nodes of the top-level module m in run: registers
- * resources, exports outputs.  m is borrowed and must outlive the run (the
- * tables are static data); the work it starts completes in the run's
- * scheduler loop. */
-void pcl_module_start(pcl_run *run, const pcl_module *m);
-
-/* The packed form of a module that pclc emits: the expression, child and
- * node tables above encoded as string literals, which a C compiler reads
- * far faster than the equivalent initialisers (the emitted C must compile
- * in well under a millisecond per resource).  The code is split into
- * chunks of at most 4095 bytes (what ISO C compilers must support), each a
- * sequence of whole numbers; a NULL pointer ends it.  Numbers are written most
- * significant hex digit first, every digit but the last as a letter 'g'..'v'
- * (0..15), the last as '0'..'9' or 'A'..'F'.  The code is, in order: the
- * slot count, the expression, child and node counts; per expression op,
- * sub, a, b, kids, n, s (0 for NULL, else 1 + the index of a STRING
- * constant), file, line, col; the child indexes; per node kind, range,
- * secret, config, name (a STRING constant), value, inputs, options, range
- * expression (each 0 for none, else 1 + the index), range slot, resource
- * type (0 for none, else 1 + a STRING constant), resource kind, package
- * version and package plugin download URL (each 0 or 1 + a STRING
- * constant), component (0 for none, else 1 + an index in components), file,
- * line, col.  An ATTR's `a` is the STRING
- * constant of its name (names may hold NUL bytes). */
-typedef struct pcl_packed_module pcl_packed_module;
-struct pcl_packed_module {
-  const char *const *code;                     /* The packed tables, in chunks. */
-  pcl_value *consts;                           /* Constant values (a static array). */
-  const char *const *files;                    /* Source file names. */
-  const pcl_packed_module *const *components;  /* Component programs. */
-};
-
-/* Unpacks m (borrowed static data; unpacked once per process, the result
- * lives until exit) and evaluates it as pcl_module_start does.  A program's
- * start function calls this. */
-void pcl_packed_start(pcl_run *run, const pcl_packed_module *m);
 
 #ifdef __cplusplus
 }

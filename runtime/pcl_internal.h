@@ -13,7 +13,7 @@
 
 #include <gmp.h>
 
-#include "pcl.h"
+#include "pcl_gen.h"
 
 /* Returns a heap value of the given kind whose block has extra payload bytes
  * after the struct; refs is 1, flags and sub are 0, the union is zeroed. */

@@ -1,5 +1,5 @@
 /* program: the evaluator of the static program descriptions pclc emits
- * (pcl.h, "Program support").
+ * (pcl_gen.h, "Program support").
  *
  * A module is evaluated by one synchronous walk over its nodes in order.
  * Every expression evaluates to an owned value that may hold futures
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcl.h"
+#include "pcl_gen.h"
 #include "pcl_internal.h"
 
 /* ------------------------------------------------------------------ frames */
@@ -1745,7 +1745,7 @@ static _Noreturn __attribute__((cold, noinline)) void packed_corrupt(void) {
   abort();
 }
 
-/* Reads one packed number (see pcl.h), moving to the next chunk at the end
+/* Reads one packed number (see pcl_gen.h), moving to the next chunk at the end
  * of one.  Most numbers are a single final digit, which is tested first; the
  * error path is out of line so that the decoding loop of unpack inlines
  * this. */

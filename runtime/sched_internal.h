@@ -7,7 +7,7 @@
 #ifndef PCL_SCHED_INTERNAL_H
 #define PCL_SCHED_INTERNAL_H
 
-#include "pcl.h"
+#include "pcl_gen.h"
 
 /* One registered callback of a pending future. */
 typedef struct pcl__waiter {

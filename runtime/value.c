@@ -241,6 +241,39 @@ const char *pcl_kind_name(pcl_kind k) {
   return (size_t)k < sizeof names / sizeof names[0] ? names[k] : "invalid";
 }
 
+/* ---------------------------------------------------------------- access
+ * The accessors of pcl.h, where values are opaque. */
+
+pcl_value *pcl_retain(pcl_value *v) {
+  if (v != NULL && v->refs != 0) {
+    v->refs++;
+  }
+  return v;
+}
+
+void pcl_release(pcl_value *v) {
+  if (v != NULL && v->refs != 0 && --v->refs == 0) {
+    pcl__value_free(v);
+  }
+}
+
+pcl_kind pcl_kind_of(const pcl_value *v) { return (pcl_kind)v->kind; }
+bool pcl_bool_get(const pcl_value *v) { return v->u.b; }
+bool pcl_is_numeric(const pcl_value *v) { return v->kind == PCL_T_INT || v->kind == PCL_T_NUMBER; }
+double pcl_number_get(const pcl_value *v) { return v->u.d; }
+const char *pcl_str_data(const pcl_value *v) { return v->u.str.ptr; }
+size_t pcl_str_len(const pcl_value *v) { return v->u.str.len; }
+pcl_value *pcl_list_at(const pcl_value *v, size_t i) { return v->u.list.items[i]; }
+pcl_value *pcl_map_key_at(const pcl_value *v, size_t i) { return v->u.map.keys[i]; }
+pcl_value *pcl_map_val_at(const pcl_value *v, size_t i) { return v->u.map.vals[i]; }
+pcl_value *pcl_resource_urn(const pcl_value *v) { return v->u.ref.a; }
+pcl_value *pcl_resource_id(const pcl_value *v) { return v->u.ref.b; }
+pcl_value *pcl_resource_version(const pcl_value *v) { return v->u.ref.c; }
+pcl_asset_kind pcl_asset_kind_of(const pcl_value *v) { return (pcl_asset_kind)v->sub; }
+pcl_archive_kind pcl_archive_kind_of(const pcl_value *v) { return (pcl_archive_kind)v->sub; }
+pcl_value *pcl_asset_payload(const pcl_value *v) { return v->u.ref.a; }
+pcl_value *pcl_secret_inner(const pcl_value *v) { return v->u.ref.a; }
+
 /* ------------------------------------------------------------ collections */
 
 size_t pcl_len(const pcl_value *v) {

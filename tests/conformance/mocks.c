@@ -2,7 +2,7 @@
  * embedded engine.
  *
  * Takes the registrations, invokes and method calls the embedded engine
- * hands to its mocks (pcl_mocks in runtime/pcl.h) and answers them the way
+ * hands to its mocks (pcl_mocks in runtime/pcl_engine.h) and answers them the way
  * the Go test providers of the conformance suite do
  * (../shared/conformance/providers/BEHAVIOUR.md): Check failures, Create
  * outputs and ids, preview answers, Read, Invoke and Call results.  Linked
@@ -26,7 +26,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "pcl.h"
+#include "pcl_engine.h"
 
 /* One resource the mocks answered, kept for method calls and for the
  * config of explicit providers. */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcl.h"
+#include "pcl_gen.h"
 
 #define BLEAK_BEGIN size_t bleak_values0 = pcl_rt_live_values()
 #define BLEAK_END CU_ASSERT_EQUAL(pcl_rt_live_values(), bleak_values0)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pcl.h"
+#include "pcl_gen.h"
 
 /* Returns the contents of path (owned, NUL-terminated), or NULL. */
 static inline char *rc_slurp(const char *path) {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcl.h"
+#include "pcl_gen.h"
 
 /* Counts callback invocations into an int. */
 static void count_cb(pcl_future *f, void *data) {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcl.h"
+#include "pcl_gen.h"
 #include "value_check.h"
 
 /* Asserts that v (borrowed) encodes to want with flags. */

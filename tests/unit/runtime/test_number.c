@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcl.h"
+#include "pcl_gen.h"
 #include "value_check.h"
 
 /* Returns the formatted text of d (free()). */

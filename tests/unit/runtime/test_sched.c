@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcl.h"
+#include "pcl_gen.h"
 
 static int posted;
 static void post_cb(pcl_future *f, void *data) {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcl.h"
+#include "pcl_gen.h"
 #include "value_check.h"
 
 /* Returns whether the string v holds exactly the bytes want. */

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "pcl.h"
+#include "pcl_gen.h"
 #include "pcl_internal.h"
 #include "value_check.h"
 

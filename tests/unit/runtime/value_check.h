@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcl.h"
+#include "pcl_gen.h"
 
 #define LEAK_BEGIN                                   \
   size_t leak_values0 = pcl_rt_live_values();        \
