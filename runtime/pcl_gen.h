@@ -176,6 +176,373 @@ typedef struct pcl_builtin_binding {
  * arguments are all eventual needs no generated callback. */
 pcl_value *pcl_builtin_apply(pcl_value *const *args, size_t n, void *data, pcl_error **err);
 
+/* ============================================================ generated code
+ * What the C that pclc writes calls (runtime/gen.c, gen_iter.c, gen_node.c).
+ * docs/codegen.md describes the design; in short:
+ *
+ * A program is a set of modules (the program and its component programs).
+ * A module is a table of nodes in evaluation order; each node is a
+ * generated function and the offset of its row.  A row is a run of
+ * uint32_t in the program's row array holding everything that differs
+ * between the nodes (or apply bodies, loop bodies, ...) that share one
+ * generated function: indexes of constants, of nodes, of declarations, of
+ * source locations, and the offsets of the rows of the functions it
+ * creates.  So a program of 10,000 resources of five shapes is five
+ * functions and 10,000 rows.
+ *
+ * A module instance (the program, or one instance of a component) is a
+ * frame holding the value of each node.  Every generated function runs in
+ * an environment (pcl_gen_env): the frame, its row, and the values of the
+ * PCL variables it captured (for, splat, range and recover variables and
+ * apply parameters of enclosing code).  The code of a function reads the
+ * variables bound by its own construct from its parameters (an apply's
+ * resolved arguments, a loop's key and value) and the others from the
+ * environment.
+ *
+ * Plainness: a value whose static type holds no output, promise or
+ * dynamic is plain at run time: no EVENTUAL, SECRET or UNKNOWN anywhere
+ * inside it.  The runtime keeps this true by normalising the arguments of
+ * applies deeply (nested futures awaited, nested secrets hoisted to the
+ * result, a nested unknown makes the argument unknown), which is what lets
+ * generated code call typed operations without run-time checks.  Values of
+ * eventual or dynamic types go through the operations below that accept
+ * anything (pcl_gen_apply waits for what needs waiting).
+ *
+ * Errors: operations that can fail return NULL and store a new error in
+ * *err; generated code attaches the source location of the failing
+ * expression (pcl_gen_locate) and fails the function.  A node function
+ * never fails: its failure becomes its value, an EVENTUAL holding a rejected
+ * future (pcl_gen_failed), which reaches whatever consumes it.  Callbacks
+ * (apply bodies) return NULL and their error rejects the apply's future.
+ *
+ * Ownership: as everywhere in the runtime, arguments are borrowed and
+ * results owned, except where a parameter is documented as stolen. */
+
+/* The generated-code ABI this header describes.  pclc writes the number it
+ * generated code for into every program (pcl_gen_program.abi, a #if on
+ * this macro, and a reference to pcl_gen_abi_<n>), so a program generated
+ * for another ABI fails to compile, to link or to start, with a message
+ * naming both versions. */
+#define PCL_GEN_ABI 1
+/* Defined by the library: referencing it from generated code makes a
+ * mismatched library fail at link time. */
+extern const int pcl_gen_abi_1;
+
+/* A PCL source location: an index into the program's file table and a
+ * 1-based line and column. */
+typedef struct pcl_gen_loc {
+  uint32_t file, line, col;
+} pcl_gen_loc;
+
+typedef struct pcl_gen_env pcl_gen_env;
+typedef struct pcl_gen_frame pcl_gen_frame;
+typedef struct pcl_gen_module pcl_gen_module;
+typedef struct pcl_gen_program pcl_gen_program;
+
+/* -- Function types of generated code. */
+
+/* Computes a node's value (owned; never NULL: a failure is a rejected
+ * EVENTUAL).  e->r is the node's row. */
+typedef pcl_value *(*pcl_gen_node_fn)(pcl_gen_env *e);
+/* An apply body: p[0..n) are the resolved arguments (borrowed, plain).
+ * Returns the owned result (it may be EVENTUAL: the apply then follows it)
+ * or NULL with *err. */
+typedef pcl_value *(*pcl_gen_apply_fn)(pcl_gen_env *e, pcl_value *const *p, pcl_error **err);
+/* The body of a for expression or splat for one element: key and value
+ * (borrowed; key is NULL for a splat) bound to the loop's variables.
+ * Stores owned results in out[PCL_GEN_OUT_VALUE], and for the forms that
+ * have them out[PCL_GEN_OUT_KEY] and out[PCL_GEN_OUT_COND]; returns false
+ * with *err (storing nothing that needs freeing) on failure. */
+typedef bool (*pcl_gen_each_fn)(pcl_gen_env *e, pcl_value *key, pcl_value *value,
+                                pcl_value **out, pcl_error **err);
+enum { PCL_GEN_OUT_VALUE, PCL_GEN_OUT_KEY, PCL_GEN_OUT_COND, PCL_GEN_OUT_COUNT };
+/* One alternative of try, the argument of can, or the value of recover:
+ * returns the owned value (it may be EVENTUAL) or NULL with *err. */
+typedef pcl_value *(*pcl_gen_thunk_fn)(pcl_gen_env *e, pcl_error **err);
+/* The recovery expression of recover(value, recovery), with `error` bound
+ * to error (borrowed). */
+typedef pcl_value *(*pcl_gen_recover_fn)(pcl_gen_env *e, pcl_value *error, pcl_error **err);
+/* One instance of a ranged resource, read or component: range (borrowed)
+ * is the value of the `range` variable ({value} or {key, value}), name the
+ * instance's logical name.  Returns the instance's value as a node function
+ * does. */
+typedef pcl_value *(*pcl_gen_instance_fn)(pcl_gen_env *e, pcl_value *range, const char *name);
+
+/* -- Program description. */
+
+/* One node of a module. */
+typedef struct pcl_gen_node_desc {
+  pcl_gen_node_fn fn; /* Computes the node's value. */
+  uint32_t row;       /* Offset of its row in the program's rows. */
+} pcl_gen_node_desc;
+
+struct pcl_gen_module {
+  const pcl_gen_node_desc *nodes; /* In evaluation order; node i's value is slot i. */
+  size_t nnodes;             /* Number of nodes. */
+};
+
+struct pcl_gen_program {
+  unsigned abi;                   /* PCL_GEN_ABI of the pclc that wrote it. */
+  const char *generator;          /* "pclc <version>", for mismatch messages. */
+  const char *name;               /* Program name for --help. */
+  const pcl_config_decl *configs; /* Declared config variables of the program. */
+  size_t nconfigs;                /* Their number. */
+  const pcl_gen_module *main;     /* The program's own module. */
+  const uint32_t *rows;           /* Every row of every module. */
+  pcl_value *consts;              /* The constants (a static array) rows refer to. */
+  const pcl_gen_loc *locs;        /* Source locations, by index. */
+  const char *const *files;       /* Source file names, by index. */
+};
+
+/* Runs the program as pcl_main runs a pcl_program (command line, config,
+ * engine, loop, outputs, snapshot), after checking that p was generated for
+ * this library's PCL_GEN_ABI (else a message naming both and status 2). */
+int pcl_gen_main(int argc, char **argv, const pcl_gen_program *p);
+
+/* -- Frames and environments. */
+
+/* A module instance.  Generated code reads it only through the functions
+ * and macros below. */
+struct pcl_gen_frame {
+  unsigned refs;                /* The module walk and every env that refers to it. */
+  pcl_run *run;                 /* The run (borrowed). */
+  const pcl_gen_program *prog;  /* The program (static). */
+  const pcl_gen_module *module; /* The module evaluated (static). */
+  pcl_value **slots;            /* Node values by node index (owned; NULL until set). */
+  char *prefix;                 /* "<instance>-" for a component's children, or NULL. */
+  pcl_value *parent;            /* The component's resource value, or NULL. */
+  pcl_value *inputs;            /* The component's inputs (MAP), or NULL. */
+  pcl_mapbuf outputs;           /* A component's outputs as they are evaluated. */
+};
+
+/* Where a generated function runs. */
+struct pcl_gen_env {
+  unsigned refs;      /* References; 0 for an env on the stack (never freed). */
+  pcl_gen_frame *f;   /* The module instance (a reference when refs > 0). */
+  const uint32_t *r;  /* The function's row. */
+  size_t n;           /* Number of captured values. */
+  pcl_value *v[];     /* The captured values (owned when refs > 0). */
+};
+
+/* Returns a new environment (owned, refs 1) for a function whose row is r,
+ * in the frame of e, capturing vals[0..n) (each retained).  Closures that
+ * outlive the current call (apply bodies, loop bodies, try alternatives,
+ * instance functions) get one. */
+pcl_gen_env *pcl_gen_env_new(const pcl_gen_env *e, const uint32_t *r, size_t n,
+                             pcl_value *const *vals);
+/* Drops a reference to e (NULL and stack environments are ignored). */
+void pcl_gen_env_release(pcl_gen_env *e);
+/* Returns the value of node i of e's frame (borrowed; null when it has no
+ * value yet). */
+pcl_value *pcl_gen_node(const pcl_gen_env *e, uint32_t i);
+/* Returns the run e belongs to. */
+pcl_run *pcl_gen_run(const pcl_gen_env *e);
+
+/* -- Errors. */
+
+/* Attaches location loc (an index into the program's locations) to err
+ * unless it has one, and returns err. */
+pcl_error *pcl_gen_locate(const pcl_gen_env *e, pcl_error *err, uint32_t loc);
+/* Returns an EVENTUAL holding a future rejected with err (stolen), located
+ * at loc: the value of a node whose computation failed. */
+pcl_value *pcl_gen_failed(const pcl_gen_env *e, pcl_error *err, uint32_t loc);
+/* Returns NULL with *err set to a new error with message (a STRING) located
+ * at loc: an expression the compiler proved fails (inside try or can). */
+pcl_value *pcl_gen_fail(const pcl_gen_env *e, const pcl_value *message, uint32_t loc,
+                        pcl_error **err);
+
+/* -- Nodes. */
+
+/* Returns the value of the declared config variable at index `config` of
+ * the program for the node named name (a STRING): in a component instance
+ * the input of that name, else the run's config; NULL when it is absent, in
+ * which case the generated code computes the default and passes it to
+ * pcl_gen_config_default.  A required config without a value fails the run
+ * (pcl_gen_config returns a rejected EVENTUAL). */
+pcl_value *pcl_gen_config(pcl_gen_env *e, uint32_t config, const pcl_value *name);
+/* Returns the default value of the config at index `config` (stolen),
+ * made secret when the declaration is secret. */
+pcl_value *pcl_gen_config_default(pcl_gen_env *e, uint32_t config, pcl_value *value);
+/* Exports value (borrowed) as the output name (a STRING) of the module
+ * instance (a stack output, or a component output) and returns it (owned). */
+pcl_value *pcl_gen_output(pcl_gen_env *e, const pcl_value *name, pcl_value *value);
+/* Registers the resource name (a STRING; a component's children get the
+ * instance's prefix) of decl with inputs (a MAP; null entries dropped) and
+ * options (a MAP or NULL; a component's children are parented to it).
+ * Returns the resource's value (an EVENTUAL). */
+pcl_value *pcl_gen_register(pcl_gen_env *e, const pcl_resource_decl *decl,
+                            const pcl_value *name, pcl_value *inputs, pcl_value *options);
+/* Reads the existing resource name with the id (a STRING or eventual) as
+ * pcl_gen_register registers one. */
+pcl_value *pcl_gen_read(pcl_gen_env *e, const pcl_resource_decl *decl, const pcl_value *name,
+                        pcl_value *id, pcl_value *inputs, pcl_value *options);
+/* Registers the component resource name of decl, runs module m in a new
+ * frame for it (its children named "<name>-<child>" and parented to it,
+ * its config read from inputs) and registers its outputs.  Returns the
+ * component's value (an EVENTUAL of the component object with its
+ * outputs). */
+pcl_value *pcl_gen_component(pcl_gen_env *e, const pcl_resource_decl *decl,
+                             const pcl_value *name, pcl_value *inputs, pcl_value *options,
+                             const pcl_gen_module *m);
+/* Registers the instances of a ranged node for the range value (plain, or
+ * eventual: then once it resolves): a bool makes zero or one instance named
+ * name; a number n makes n instances named "<name>-<i>"; a list or map one
+ * per element, named "<name>-<index>" or "<name>-<key>".  Each instance is
+ * instance(env with row r, range, instance name) where range is {value}
+ * for a number and {key, value} otherwise.  Returns null, the list of
+ * instance values or the map of them by key (an EVENTUAL when range is);
+ * a range of another kind fails, located at loc. */
+pcl_value *pcl_gen_range(pcl_gen_env *e, pcl_value *range, const pcl_value *name,
+                         pcl_gen_instance_fn instance, const uint32_t *r, uint32_t loc);
+/* The pulumi block: checks the required version range (a STRING or
+ * eventual) before anything is registered; returns the node's value. */
+pcl_value *pcl_gen_pulumi(pcl_gen_env *e, pcl_value *range);
+
+/* -- Applies. */
+
+enum {
+  /* The arguments have dynamic types: when none of them needs waiting, the
+   * body runs at once and pcl_gen_apply returns its result (or NULL with
+   * *err); otherwise as for an eventual apply. */
+  PCL_GEN_DYNAMIC = 1,
+};
+/* Calls body(closure, p, err) with p the resolved values of args[0..n)
+ * (borrowed; each normalised deeply: nested futures awaited, nested
+ * secrets stripped and the result made secret, a nested unknown making the
+ * argument unknown) once all have settled, from the scheduler loop, and
+ * returns an EVENTUAL of the result (lowering.md 5: a rejected argument
+ * rejects it, an unknown one skips the body and makes it unknown, secrets
+ * and dependencies carry over, an EVENTUAL result is followed).  closure is
+ * stolen.  With PCL_GEN_DYNAMIC see above.  NULL only with
+ * PCL_GEN_DYNAMIC when the body failed at once. */
+pcl_value *pcl_gen_apply(pcl_gen_env *closure, pcl_gen_apply_fn body, pcl_value *const *args,
+                         size_t n, unsigned flags, pcl_error **err);
+/* a && b (and false) or a || b (and true), where a or b may be eventual or
+ * a failed EVENTUAL: the side that decides the result wins over an error or
+ * an unknown on the other (types.md 10); otherwise both must be bools.
+ * Plain bools give a plain bool; else an EVENTUAL.  Errors of the operator
+ * itself are located at loc. */
+pcl_value *pcl_gen_logic(const pcl_gen_env *e, bool and, pcl_value *a, pcl_value *b,
+                         uint32_t loc);
+
+/* -- Traversal. */
+
+enum {
+  /* A missing attribute is null (unknown in a preview when the object is
+   * a resource): the attribute is declared by the object's static type (a
+   * schema output, an optional attribute).  Without it a missing attribute
+   * is an error ("Unsupported attribute"). */
+  PCL_GEN_DECLARED = 1,
+};
+/* obj.name on a plain obj (name a STRING). */
+pcl_value *pcl_gen_attr(const pcl_gen_env *e, const pcl_value *obj, const pcl_value *name,
+                        unsigned flags, pcl_error **err);
+/* Step flags of pcl_gen_path. */
+enum {
+  PCL_GEN_STEP_INDEX = 2, /* An index step (a literal key or list index), else an attribute. */
+};
+/* Follows a static traversal from root, which may be of any kind (plain,
+ * an EVENTUAL, or a plain collection holding EVENTUALs such as a list of
+ * resources): steps[0..2n) are n pairs of row entries, the constant index
+ * of the step's key (a STRING attribute name or key, or an INT list
+ * index) and its PCL_GEN_STEP_* and PCL_GEN_DECLARED flags.  Futures met
+ * on the way are followed, secrets make the result secret and an unknown
+ * makes it unknown, each step deciding on the value it meets as
+ * pcl_gen_attr and pcl_gen_index do.  Returns the value at the end, plain
+ * when nothing on the way was eventual, secret or unknown, else an
+ * EVENTUAL; a failure (a missing undeclared attribute, an index out of
+ * range) is located at loc, at once (NULL with *err) when the failing step
+ * was reached without waiting, else as the EVENTUAL's rejection. */
+pcl_value *pcl_gen_path(const pcl_gen_env *e, pcl_value *root, const uint32_t *steps, size_t n,
+                        uint32_t loc, pcl_error **err);
+/* coll[key] on a plain collection: a list index (an exact whole number in
+ * range), a map or object key (a string); otherwise an error ("Invalid
+ * index"). */
+pcl_value *pcl_gen_index(const pcl_value *coll, const pcl_value *key, pcl_error **err);
+
+/* -- Constructors. */
+
+/* The object of the pairs keys[i] = vals[i] (borrowed): each key converted
+ * to a string (null and collections fail); later keys win. */
+pcl_value *pcl_gen_object(pcl_value *const *keys, pcl_value *const *vals, size_t n,
+                          pcl_error **err);
+/* Like pcl_gen_object when some keys are eventual: an EVENTUAL once they
+ * resolve (the values stay as they are), failures located at loc. */
+pcl_value *pcl_gen_object_eventual(const pcl_gen_env *e, pcl_value *const *keys,
+                                   pcl_value *const *vals, size_t n, uint32_t loc);
+/* Template parts, by static type of the part, appended to b. */
+void pcl_gen_tpl_str(pcl_strbuf *b, const pcl_value *s);
+void pcl_gen_tpl_int(pcl_strbuf *b, const pcl_value *i);
+void pcl_gen_tpl_number(pcl_strbuf *b, const pcl_value *n);
+void pcl_gen_tpl_bool(pcl_strbuf *b, const pcl_value *v);
+/* A part of another static type: strings, numbers and bools as above,
+ * anything else fails (template interpolation rules). */
+bool pcl_gen_tpl_value(pcl_strbuf *b, const pcl_value *v, pcl_error **err);
+
+/* -- Iteration. */
+
+enum {
+  PCL_GEN_FOR_OBJECT = 1, /* {for ...: k => v}. */
+  PCL_GEN_FOR_GROUP = 2,  /* k => v... (grouping). */
+  PCL_GEN_FOR_COND = 4,   /* The body yields a condition. */
+  PCL_GEN_FOR_CONCAT = 8, /* %{for}: the values concatenated into a string. */
+};
+/* A for expression over the plain collection coll (a list, set or map;
+ * else an error): each(closure, key, value) per element in order (map keys
+ * sorted), then the results assembled into a list, an object (later keys
+ * win, or grouped into lists) or a string.  Conditions and keys must be
+ * bools and strings; when some are eventual the result is an EVENTUAL that
+ * waits for them (values may stay eventual, except for %{for}).  closure is
+ * stolen.  Errors of the assembly are located at loc. */
+pcl_value *pcl_gen_for(pcl_gen_env *closure, pcl_gen_each_fn each, unsigned flags,
+                       const pcl_value *coll, uint32_t loc, pcl_error **err);
+/* A splat over the plain src: each(closure, NULL, element) for every
+ * element of a list or set, for src itself when it is anything else but
+ * null, for nothing when it is null; returns the list of the values.
+ * closure is stolen. */
+pcl_value *pcl_gen_splat(pcl_gen_env *closure, pcl_gen_each_fn each, const pcl_value *src,
+                         pcl_error **err);
+
+/* -- try, can, recover.  The alternatives run lazily, in order, each
+ * awaited (deeply) before the next is tried; the result is always an
+ * EVENTUAL.  closure is stolen; its row holds the row offsets of the
+ * functions, in order (try: one per alternative; can: one; recover: the
+ * value's, then the recovery's), and each function runs in an environment
+ * with its own row and closure's captured values.  The message of a try
+ * whose alternatives all failed is located at loc. */
+pcl_value *pcl_gen_try(pcl_gen_env *closure, const pcl_gen_thunk_fn *alts, size_t n,
+                       uint32_t loc);
+pcl_value *pcl_gen_can(pcl_gen_env *closure, pcl_gen_thunk_fn arg);
+pcl_value *pcl_gen_recover(pcl_gen_env *closure, pcl_gen_thunk_fn value,
+                           pcl_gen_recover_fn recovery);
+
+/* -- Calls. */
+
+/* getOutput(reference, name): the output name (a STRING, or eventual) of
+ * the stack reference resource ref (its value, usually eventual), secret
+ * when the reference lists it among its secret outputs; an EVENTUAL when
+ * either is, its failure located at loc. */
+pcl_value *pcl_gen_get_output(const pcl_gen_env *e, pcl_value *ref, pcl_value *name,
+                              uint32_t loc);
+/* Calls the built-in named name with args[0..n) where the last argument's
+ * elements are the trailing arguments (f(xs...)). */
+pcl_value *pcl_gen_call_expanded(const char *name, pcl_value *const *args, size_t n,
+                                 pcl_error **err);
+/* secret(v) and unsecret(v) on a value of any kind (plain or eventual). */
+pcl_value *pcl_gen_secret(pcl_value *v);
+pcl_value *pcl_gen_unsecret(pcl_value *v);
+/* Invokes the function token with args (a MAP, may hold futures) and
+ * options (a MAP or NULL; a component's invokes are parented to it).
+ * single: the result is the one value of the result object (a function
+ * with a non-object return).  Returns an EVENTUAL, its failure located at
+ * loc. */
+pcl_value *pcl_gen_invoke(pcl_gen_env *e, const char *token, pcl_value *args,
+                          pcl_value *options, bool single, uint32_t loc);
+/* Calls the method token on self (a resource value) with args (a MAP);
+ * an EVENTUAL, its failure located at loc. */
+pcl_value *pcl_gen_method(pcl_gen_env *e, const char *token, pcl_value *self, pcl_value *args,
+                          uint32_t loc);
+
 /* -- Program support (runtime/program.c): the static description of a
  * program that pclc emits, and its evaluator.
  *
