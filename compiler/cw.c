@@ -32,6 +32,13 @@ void cw_printf(cw *w, const char *fmt, ...) {
   w->len += (size_t)n;
 }
 
+void cw_bytes(cw *w, const char *s, size_t len) {
+  reserve(w, len);
+  memcpy(w->data + w->len, s, len);
+  w->len += len;
+  w->data[w->len] = '\0';
+}
+
 void cw_puts(cw *w, const char *s) {
   size_t n = strlen(s);
   reserve(w, n);

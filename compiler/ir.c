@@ -3,12 +3,15 @@
  * The dump is one line per node and per expression, children indented by
  * two spaces: `op details : type @line:col`.  It depends only on the
  * program, never on pointers or allocation order, so it is stable enough
- * for golden tests. */
+ * for golden tests, and it walks with explicit stacks, so any nesting
+ * depth is safe. */
 #include "ir.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ast.h"
+#include "util.h"
 
 static const char *const op_names[] = {
 #define X(name, text) text,
@@ -46,8 +49,6 @@ static void quoted(FILE *out, const char *s, size_t len) {
 /* The dump name of a CONVERT target. */
 static const char *convert_name(ir_convert target) {
   switch (target) {
-  case IR_C_NONE:
-    return "none";
   case IR_C_STRING:
     return "string";
   case IR_C_NUMBER:
@@ -57,44 +58,69 @@ static const char *convert_name(ir_convert target) {
   case IR_C_BOOL:
     return "bool";
   }
-  return "none";
+  return "?";
 }
 
-static void dump_expr(FILE *out, src_set *src, const ir_expr *e, int depth, const char *label);
+/* Writes constant c's value. */
+static void constant(FILE *out, const ir_expr *c) {
+  switch (c->ck) {
+  case IR_K_NULL:
+    fputs("null", out);
+    break;
+  case IR_K_BOOL:
+    fputs(c->boolean ? "true" : "false", out);
+    break;
+  case IR_K_INT:
+    fprintf(out, "int %s", c->text);
+    break;
+  case IR_K_NUMBER:
+    fprintf(out, "number %s", c->text);
+    break;
+  case IR_K_STRING:
+    quoted(out, c->text, c->len);
+    break;
+  }
+}
 
 /* Writes what follows e's operation name on its line: its operands. */
-static void details(FILE *out, const ir_expr *e) {
+static void details(FILE *out, const ir_module *m, const ir_expr *e) {
   switch (e->op) {
   case IR_CONST:
-    switch (e->ck) {
-    case IR_K_NULL:
-      fputs(" null", out);
-      break;
-    case IR_K_BOOL:
-      fputs(e->boolean ? " true" : " false", out);
-      break;
-    case IR_K_INT:
-      fprintf(out, " int %s", e->text);
-      break;
-    case IR_K_NUMBER:
-      fprintf(out, " number %s", e->text);
-      break;
-    case IR_K_STRING:
-      fputc(' ', out);
-      quoted(out, e->text, e->len);
-      break;
-    }
+  case IR_FAIL:
+    fputc(' ', out);
+    constant(out, e);
     break;
   case IR_NODE:
-    fprintf(out, " %s #%u", e->node->name, (unsigned)e->a);
+    fprintf(out, " %s #%u", m->nodes[e->a].name, (unsigned)e->a);
     break;
   case IR_VAR:
   case IR_PARAM:
     fprintf(out, " $%u", (unsigned)e->a);
     break;
+  case IR_PATH:
+    for (size_t i = 0; i < e->nsteps; i++) {
+      const ir_step *s = &e->steps[i];
+      if (s->index) {
+        fputs(" [", out);
+        constant(out, s->key);
+        fputc(']', out);
+      } else {
+        fputs(" .", out);
+        fwrite(s->key->text, 1, s->key->len, out);
+      }
+      if (!s->declared)
+        fputs("(undeclared)", out);
+    }
+    break;
   case IR_ATTR:
     fputc(' ', out);
     quoted(out, e->s, strlen(e->s));
+    if (e->declared)
+      fputs(" declared", out);
+    break;
+  case IR_INDEX:
+    if (e->declared)
+      fputs(" declared", out);
     break;
   case IR_UNARY:
     fprintf(out, " %s", ast_unary_op_name((ast_unary_op)e->sub));
@@ -126,98 +152,127 @@ static void details(FILE *out, const ir_expr *e) {
     fprintf(out, " params=$%u..$%u", (unsigned)e->a, (unsigned)(e->a + e->n - 2));
     break;
   case IR_INVOKE:
+    fprintf(out, " %s%s", e->s, e->sub ? " single" : "");
+    break;
   case IR_METHOD:
     fprintf(out, " %s", e->s);
     break;
   case IR_RECOVER:
     fprintf(out, " error=$%u", (unsigned)e->a);
     break;
-  case IR_INDEX:
   case IR_LIST:
   case IR_OBJECT:
   case IR_TEMPLATE:
   case IR_COND:
   case IR_SECRET:
   case IR_UNSECRET:
+  case IR_GET_OUTPUT:
   case IR_TRY:
   case IR_CAN:
     break;
   }
 }
 
-/* Writes e and its children, one line each, at depth; label (or NULL) names
- * e's role in its parent. */
-static void dump_expr(FILE *out, src_set *src, const ir_expr *e, int depth, const char *label) {
-  indent(out, depth);
-  if (label)
-    fprintf(out, "%s: ", label);
-  fputs(ir_op_name(e->op), out);
-  details(out, e);
-  src_pos p = src_position(src, e->span.file, e->span.start);
-  fprintf(out, " : %s @%zu:%zu\n", e->type ? ty_to_string(e->type) : "?", p.line, p.column);
-  for (size_t i = 0; i < e->n; i++) {
-    char buf[32];
-    const char *l = NULL;
-    if (e->op == IR_APPLY) {
-      if (i + 1 == e->n) {
-        l = "body";
-      } else {
-        snprintf(buf, sizeof buf, "arg $%u", (unsigned)(e->a + i));
-        l = buf;
+/* An expression waiting to be printed. */
+typedef struct dump_item {
+  const ir_expr *e;  /* The expression. */
+  int depth;         /* Its indentation. */
+  const char *label; /* Its role in its parent ("body", an argument), or NULL. */
+  uint32_t arg;      /* The parameter slot when labelled as an argument. */
+} dump_item;
+
+/* Writes e and its descendants, one line each, from depth on, depth first
+ * with an explicit stack so that any nesting is safe. */
+static void dump_expr(FILE *out, src_set *src, const ir_module *m, const ir_expr *root,
+                      int depth, const char *label) {
+  size_t n = 0, cap = 64;
+  dump_item *stack = xmalloc(cap * sizeof *stack);
+  stack[n++] = (dump_item){root, depth, label, 0};
+  while (n > 0) {
+    dump_item it = stack[--n];
+    const ir_expr *e = it.e;
+    indent(out, it.depth);
+    if (it.label && strcmp(it.label, "arg") == 0)
+      fprintf(out, "arg $%u: ", (unsigned)it.arg);
+    else if (it.label)
+      fprintf(out, "%s: ", it.label);
+    fputs(ir_op_name(e->op), out);
+    details(out, m, e);
+    src_pos p = src_position(src, e->span.file, e->span.start);
+    fprintf(out, " : %s @%zu:%zu\n", e->type ? ty_to_string(e->type) : "?", p.line, p.column);
+    /* Children are pushed last first, so they print in order. */
+    for (size_t i = e->n; i-- > 0;) {
+      if (n == cap) {
+        cap *= 2;
+        stack = xrealloc(stack, cap * sizeof *stack);
       }
+      const char *l = NULL;
+      if (e->op == IR_APPLY)
+        l = i + 1 == e->n ? "body" : "arg";
+      stack[n++] = (dump_item){e->kids[i], it.depth + 1, l, e->a + (uint32_t)i};
     }
-    dump_expr(out, src, e->kids[i], depth + 1, l);
   }
+  free(stack);
 }
 
-/* The dump name of a range kind. */
-static const char *range_name(bnd_range_kind k) {
-  switch (k) {
-  case BND_RANGE_NONE:
-    return "none";
-  case BND_RANGE_BOOL:
-    return "bool";
-  case BND_RANGE_COUNT:
-    return "count";
-  case BND_RANGE_LIST:
-    return "list";
-  case BND_RANGE_MAP:
-    return "map";
-  }
-  return "?";
-}
+/* The dump names of the node kinds. */
+static const char *const node_kind_names[] = {
+#define X(name, text) text,
+    IR_NODE_KINDS(X)
+#undef X
+};
 
-/* Writes module m's nodes, then its component modules. */
+const char *ir_node_kind_name(ir_node_kind k) { return node_kind_names[k]; }
+
+/* Writes module m's nodes. */
 static void dump_module(FILE *out, src_set *src, const ir_module *m) {
-  fprintf(out, "module %zu %s slots=%u\n", m->index, m->program->dir, (unsigned)m->nslots);
+  fprintf(out, "module %zu %s slots=%u\n", m->index, m->dir, (unsigned)m->nslots);
   for (size_t i = 0; i < m->count; i++) {
     const ir_node *n = &m->nodes[i];
-    const bnd_node *b = n->b;
-    fprintf(out, "  #%zu %s %s", i, bnd_node_kind_name(b->kind), b->logical_name);
-    if (b->kind == BND_RESOURCE || b->kind == BND_READ)
-      fprintf(out, " %s", b->resource.canonical);
-    if (b->kind == BND_COMPONENT && n->component)
+    fprintf(out, "  #%zu %s %s", i, ir_node_kind_name(n->kind), n->logical);
+    if (n->token)
+      fprintf(out, " %s", n->token);
+    if (n->component)
       fprintf(out, " module %zu", n->component->index);
-    if (b->kind == BND_COMPONENT && !n->component && b->component.token)
-      fprintf(out, " %s", b->component.token);
-    fputc('\n', out);
+    if (n->kind == IR_N_CONFIG)
+      fprintf(out, " %s%s%s", ty_to_string(n->config_type), n->secret ? " secret" : "",
+              n->nullable ? " nullable" : "");
+    fprintf(out, " : %s\n", n->type ? ty_to_string(n->type) : "?");
     if (n->range) {
-      bnd_range_kind rk = b->kind == BND_COMPONENT ? b->component.range : b->resource.range;
       char l[64];
-      snprintf(l, sizeof l, "range %s $%u", range_name(rk), (unsigned)n->range_slot);
-      dump_expr(out, src, n->range, 2, l);
+      snprintf(l, sizeof l, "range $%u", (unsigned)n->range_slot);
+      dump_expr(out, src, m, n->range, 2, l);
     }
     if (n->value)
-      dump_expr(out, src, n->value, 2, b->kind == BND_READ ? "id" : b->kind == BND_CONFIG ? "default" : "value");
+      dump_expr(out, src, m, n->value, 2,
+                n->kind == IR_N_READ     ? "id"
+                : n->kind == IR_N_CONFIG ? "default"
+                                         : "value");
     if (n->inputs)
-      dump_expr(out, src, n->inputs, 2, "inputs");
+      dump_expr(out, src, m, n->inputs, 2, "inputs");
     if (n->options)
-      dump_expr(out, src, n->options, 2, "options");
-  }
-  for (size_t i = 0; i < m->count; i++) {
-    if (m->nodes[i].component)
-      dump_module(out, src, m->nodes[i].component);
+      dump_expr(out, src, m, n->options, 2, "options");
   }
 }
 
-void ir_dump(FILE *out, src_set *src, const ir_module *m) { dump_module(out, src, m); }
+/* Writes every module: m, then the component modules in module order (a
+ * breadth-first walk, which is the order lowering numbered them in). */
+void ir_dump(FILE *out, src_set *src, const ir_module *m) {
+  size_t n = 0, cap = 8, next = 0;
+  const ir_module **queue = xmalloc(cap * sizeof *queue);
+  queue[n++] = m;
+  while (next < n) {
+    const ir_module *cur = queue[next++];
+    dump_module(out, src, cur);
+    for (size_t i = 0; i < cur->count; i++) {
+      if (!cur->nodes[i].component)
+        continue;
+      if (n == cap) {
+        cap *= 2;
+        queue = xrealloc(queue, cap * sizeof *queue);
+      }
+      queue[n++] = cur->nodes[i].component;
+    }
+  }
+  free(queue);
+}

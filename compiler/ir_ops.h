@@ -1,10 +1,8 @@
 /* ir_ops: the operations of the typed IR, defined once.
  *
  * IR_OPS(X): X(NAME, "dump name").  The list generates the ir_op enum, the
- * name table behind ir_op_name() and the --dump-ir printer's labels.  The
- * operations correspond one to one to the runtime's expression descriptors
- * (PCL_XOPS in runtime/pcl.h), in the same order, so the emitter maps an IR
- * operation to its descriptor by value; see ir.h for the fields each uses. */
+ * name table behind ir_op_name() and the --dump-ir printer's labels; see
+ * ir.h for the fields each operation uses. */
 #ifndef PCLC_IR_OPS_H
 #define PCLC_IR_OPS_H
 
@@ -13,6 +11,7 @@
   X(NODE, "node")                                                                        \
   X(VAR, "var")                                                                          \
   X(PARAM, "param")                                                                      \
+  X(PATH, "path")                                                                        \
   X(ATTR, "attr")                                                                        \
   X(INDEX, "index")                                                                      \
   X(LIST, "list")                                                                        \
@@ -28,10 +27,12 @@
   X(APPLY, "apply")                                                                      \
   X(SECRET, "secret")                                                                    \
   X(UNSECRET, "unsecret")                                                                \
+  X(GET_OUTPUT, "get-output")                                                            \
   X(INVOKE, "invoke")                                                                    \
   X(METHOD, "method")                                                                    \
   X(TRY, "try")                                                                          \
   X(CAN, "can")                                                                          \
-  X(RECOVER, "recover")
+  X(RECOVER, "recover")                                                                  \
+  X(FAIL, "fail")
 
 #endif

@@ -17,14 +17,19 @@
 
 #include "arena.h"
 #include "bound.h"
+#include "intern.h"
 #include "ir.h"
+#include "ptrmap.h"
 #include "ty.h"
 
 /* What lowering needs (borrowed). */
 typedef struct lower_ctx {
-  arena *arena;    /* The IR is allocated here. */
-  ty_ctx *ty;      /* Types. */
-  size_t nmodules; /* Modules created so far (numbers them). */
+  arena *arena;          /* The IR is allocated here. */
+  ty_ctx *ty;            /* Types. */
+  intern_table *names;   /* The compilation's interned names. */
+  size_t nmodules;       /* Modules created so far (numbers them). */
+  ptrmap component_types; /* The object types of components (their values are
+                             futures); zero-initialise, free with ptrmap_free. */
 } lower_ctx;
 
 /* Lowers program p (bound without errors); the result lives in L->arena. */

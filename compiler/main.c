@@ -71,6 +71,7 @@ typedef struct options {
   const char *output; /* -o FILE: where the C goes ("-" for stdout). */
   bool dep_md;           /* -MD: write a dependency file beside the output. */
   const char *dep_file;  /* -MF FILE: write the dependency file to FILE. */
+  bool no_lines;         /* --no-line-directives: no #line in the C. */
 } options;
 
 /* Everything one run of the compiler allocates. */
@@ -114,6 +115,7 @@ static void usage(FILE *out) {
                "                       replaced by .d, naming every file read\n"
                "  -MF DEPFILE          write the dependency file to DEPFILE\n"
                "  --schema-path DIR    look for package schemas in DIR (repeatable)\n"
+               "  --no-line-directives do not map the C to the .pp sources with #line\n"
                "  --help               print this help and exit\n"
                "  --version            print the version and exit\n"
                "\n"
@@ -164,10 +166,11 @@ static int parse_options(int argc, char **argv, options *o) {
   int status = take_dep_options(&argc, argv, o);
   if (status >= 0)
     return status;
-  enum { OPT_HELP = 256, OPT_VERSION, OPT_SCHEMA_PATH, OPT_MODE };
-  struct option longopts[sizeof modes / sizeof modes[0] + 4];
+  enum { OPT_HELP = 256, OPT_VERSION, OPT_SCHEMA_PATH, OPT_NO_LINES, OPT_MODE };
+  struct option longopts[sizeof modes / sizeof modes[0] + 5];
   size_t n = 0;
   longopts[n++] = (struct option){"schema-path", required_argument, NULL, OPT_SCHEMA_PATH};
+  longopts[n++] = (struct option){"no-line-directives", no_argument, NULL, OPT_NO_LINES};
   longopts[n++] = (struct option){"help", no_argument, NULL, OPT_HELP};
   longopts[n++] = (struct option){"version", no_argument, NULL, OPT_VERSION};
   for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
@@ -188,6 +191,10 @@ static int parse_options(int argc, char **argv, options *o) {
     if (c == OPT_VERSION) {
       printf("pclc %s\n", PCLC_VERSION);
       return EXIT_SUCCESS;
+    }
+    if (c == OPT_NO_LINES) {
+      o->no_lines = true;
+      continue;
     }
     if (c == OPT_SCHEMA_PATH) {
       if (o->nschema_paths == MAX_SCHEMA_PATHS)
@@ -268,8 +275,9 @@ static const char *program_dir(compilation *c, const char *input) {
 /* Lowers the bound program p and prints its IR or writes its C (by o's
  * mode).  Returns the exit status. */
 static int run_backend(compilation *c, const options *o, ty_ctx *tyc, const bnd_program *p) {
-  lower_ctx lc = {&c->arena, tyc, 0};
+  lower_ctx lc = {&c->arena, tyc, &c->intern, 0, {0}};
   ir_module *m = lower_program(&lc, p);
+  ptrmap_free(&lc.component_types);
   if (o->mode == MODE_DUMP_IR) {
     ir_dump(stdout, &c->src, m);
     return EXIT_SUCCESS;
@@ -280,7 +288,8 @@ static int run_backend(compilation *c, const options *o, ty_ctx *tyc, const bnd_
     fprintf(stderr, "pclc: error: cannot open '%s' for writing\n", o->output);
     return EXIT_USAGE;
   }
-  bool ok = emit_program(f, o->input, &c->src, m);
+  emit_options eo = {o->input, o->output, "pclc " PCLC_VERSION, !o->no_lines};
+  bool ok = emit_program(f, &eo, &c->src, m);
   if (!to_stdout && fclose(f) != 0)
     ok = false;
   if (!ok) {

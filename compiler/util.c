@@ -1,4 +1,4 @@
-/* util: allocation that never fails and internal-error reporting. */
+/* util: allocation that never fails, internal-error reporting and paths. */
 #include "util.h"
 
 #include <stdarg.h>
@@ -48,4 +48,17 @@ void util_ice(const char *file, int line, const char *fmt, ...) {
   va_end(ap);
   fputc('\n', stderr);
   abort();
+}
+
+const char *path_base(const char *path, size_t *len) {
+  size_t end = strlen(path);
+  while (end > 1 && path[end - 1] == '/')
+    end--;
+  const char *base = path;
+  for (size_t i = 0; i < end; i++) {
+    if (path[i] == '/')
+      base = path + i + 1;
+  }
+  *len = (size_t)(path + end - base);
+  return base;
 }

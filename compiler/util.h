@@ -17,6 +17,10 @@ void *xrealloc(void *p, size_t n);
 /* Returns a heap copy of the NUL-terminated string s; the caller frees it. */
 char *xstrdup(const char *s);
 
+/* Returns the last component of path, trailing slashes ignored; *len gets
+ * its length (the component is not NUL-terminated where slashes follow). */
+const char *path_base(const char *path, size_t *len);
+
 /* Reports an internal compiler error at file:line and aborts. */
 _Noreturn void util_ice(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

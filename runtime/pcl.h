@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pcl_abi.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -804,16 +806,14 @@ typedef enum pcl_log_severity { PCL_LOG_DEBUG, PCL_LOG_INFO, PCL_LOG_WARNING, PC
 
 /* -- Types of config values (a small static description). */
 
+/* ANY: dynamic: JSON when the text parses as JSON, else the string; INT:
+ * exact, parsed from the decimal text; LIST, MAP: elem is the element
+ * type, the text JSON; OBJECT: fields are the properties, the text JSON;
+ * OPTIONAL: elem is the type, null allowed. */
 typedef enum pcl_type_kind {
-  PCL_TY_ANY,      /* dynamic: JSON when the text parses as JSON, else the string. */
-  PCL_TY_BOOL,
-  PCL_TY_INT,      /* Exact, parsed from the decimal text. */
-  PCL_TY_NUMBER,
-  PCL_TY_STRING,
-  PCL_TY_LIST,     /* elem: the element type; JSON text. */
-  PCL_TY_MAP,      /* elem: the element type; JSON text. */
-  PCL_TY_OBJECT,   /* fields: the properties; JSON text. */
-  PCL_TY_OPTIONAL, /* elem: the type; null allowed. */
+#define PCL__TY_ENUM(name) PCL_TY_##name,
+  PCL_TYPE_KINDS(PCL__TY_ENUM)
+#undef PCL__TY_ENUM
 } pcl_type_kind;
 
 typedef struct pcl_type pcl_type;
@@ -908,9 +908,9 @@ void pcl_run_log(pcl_run *run, pcl_log_severity sev, const char *urn, const char
 
 /* What kind of resource a registration creates. */
 typedef enum pcl_resource_kind {
-  PCL_RES_CUSTOM,    /* A custom resource managed by a provider. */
-  PCL_RES_COMPONENT, /* A local component (no provider). */
-  PCL_RES_REMOTE,    /* A remote component constructed by a provider. */
+#define PCL__RES_ENUM(name) PCL_RES_##name,
+  PCL_RESOURCE_KINDS(PCL__RES_ENUM) /* pcl_abi.h says what each is. */
+#undef PCL__RES_ENUM
 } pcl_resource_kind;
 
 /* Static facts about a resource declaration. */

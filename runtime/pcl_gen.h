@@ -218,12 +218,11 @@ pcl_value *pcl_builtin_apply(pcl_value *const *args, size_t n, void *data, pcl_e
  * Ownership: as everywhere in the runtime, arguments are borrowed and
  * results owned, except where a parameter is documented as stolen. */
 
-/* The generated-code ABI this header describes.  pclc writes the number it
- * generated code for into every program (pcl_gen_program.abi, a #if on
- * this macro, and a reference to pcl_gen_abi_<n>), so a program generated
- * for another ABI fails to compile, to link or to start, with a message
- * naming both versions. */
-#define PCL_GEN_ABI 1
+/* PCL_GEN_ABI (pcl_abi.h) numbers the interface this section describes.
+ * pclc writes the number it generated code for into every program (a #if
+ * on the macro, pcl_gen_program.abi and a reference to pcl_gen_abi_<n>), so
+ * a program generated for another ABI fails to compile, to link or to
+ * start, with a message naming both versions. */
 /* Defined by the library: referencing it from generated code makes a
  * mismatched library fail at link time. */
 extern const int pcl_gen_abi_1;
@@ -264,9 +263,10 @@ typedef pcl_value *(*pcl_gen_thunk_fn)(pcl_gen_env *e, pcl_error **err);
 typedef pcl_value *(*pcl_gen_recover_fn)(pcl_gen_env *e, pcl_value *error, pcl_error **err);
 /* One instance of a ranged resource, read or component: range (borrowed)
  * is the value of the `range` variable ({value} or {key, value}), name the
- * instance's logical name.  Returns the instance's value as a node function
- * does. */
-typedef pcl_value *(*pcl_gen_instance_fn)(pcl_gen_env *e, pcl_value *range, const char *name);
+ * instance's logical name (a STRING, borrowed).  Returns the instance's
+ * value as a node function does. */
+typedef pcl_value *(*pcl_gen_instance_fn)(pcl_gen_env *e, pcl_value *range,
+                                          const pcl_value *name);
 
 /* -- Program description. */
 
@@ -283,6 +283,7 @@ struct pcl_gen_module {
 
 struct pcl_gen_program {
   unsigned abi;                   /* PCL_GEN_ABI of the pclc that wrote it. */
+  const int *abi_symbol;          /* &pcl_gen_abi_<abi>: another library fails to link. */
   const char *generator;          /* "pclc <version>", for mismatch messages. */
   const char *name;               /* Program name for --help. */
   const pcl_config_decl *configs; /* Declared config variables of the program. */
@@ -369,13 +370,16 @@ pcl_value *pcl_gen_output(pcl_gen_env *e, const pcl_value *name, pcl_value *valu
 /* Registers the resource name (a STRING; a component's children get the
  * instance's prefix) of decl with inputs (a MAP; null entries dropped) and
  * options (a MAP or NULL; a component's children are parented to it).
- * Returns the resource's value (an EVENTUAL). */
+ * loc is the location of the block (engine failures name it; decl's own
+ * location fields are not used).  Returns the resource's value (an
+ * EVENTUAL). */
 pcl_value *pcl_gen_register(pcl_gen_env *e, const pcl_resource_decl *decl,
-                            const pcl_value *name, pcl_value *inputs, pcl_value *options);
+                            const pcl_value *name, pcl_value *inputs, pcl_value *options,
+                            uint32_t loc);
 /* Reads the existing resource name with the id (a STRING or eventual) as
  * pcl_gen_register registers one. */
 pcl_value *pcl_gen_read(pcl_gen_env *e, const pcl_resource_decl *decl, const pcl_value *name,
-                        pcl_value *id, pcl_value *inputs, pcl_value *options);
+                        pcl_value *id, pcl_value *inputs, pcl_value *options, uint32_t loc);
 /* Registers the component resource name of decl, runs module m in a new
  * frame for it (its children named "<name>-<child>" and parented to it,
  * its config read from inputs) and registers its outputs.  Returns the
@@ -383,7 +387,7 @@ pcl_value *pcl_gen_read(pcl_gen_env *e, const pcl_resource_decl *decl, const pcl
  * outputs). */
 pcl_value *pcl_gen_component(pcl_gen_env *e, const pcl_resource_decl *decl,
                              const pcl_value *name, pcl_value *inputs, pcl_value *options,
-                             const pcl_gen_module *m);
+                             uint32_t loc, const pcl_gen_module *m);
 /* Registers the instances of a ranged node for the range value (plain, or
  * eventual: then once it resolves): a bool makes zero or one instance named
  * name; a number n makes n instances named "<name>-<i>"; a list or map one
@@ -400,12 +404,6 @@ pcl_value *pcl_gen_pulumi(pcl_gen_env *e, pcl_value *range);
 
 /* -- Applies. */
 
-enum {
-  /* The arguments have dynamic types: when none of them needs waiting, the
-   * body runs at once and pcl_gen_apply returns its result (or NULL with
-   * *err); otherwise as for an eventual apply. */
-  PCL_GEN_DYNAMIC = 1,
-};
 /* Calls body(closure, p, err) with p the resolved values of args[0..n)
  * (borrowed; each normalised deeply: nested futures awaited, nested
  * secrets stripped and the result made secret, a nested unknown making the
@@ -413,10 +411,9 @@ enum {
  * returns an EVENTUAL of the result (lowering.md 5: a rejected argument
  * rejects it, an unknown one skips the body and makes it unknown, secrets
  * and dependencies carry over, an EVENTUAL result is followed).  closure is
- * stolen.  With PCL_GEN_DYNAMIC see above.  NULL only with
- * PCL_GEN_DYNAMIC when the body failed at once. */
+ * stolen. */
 pcl_value *pcl_gen_apply(pcl_gen_env *closure, pcl_gen_apply_fn body, pcl_value *const *args,
-                         size_t n, unsigned flags, pcl_error **err);
+                         size_t n);
 /* a && b (and false) or a || b (and true), where a or b may be eventual or
  * a failed EVENTUAL: the side that decides the result wins over an error or
  * an unknown on the other (types.md 10); otherwise both must be bools.
@@ -427,20 +424,16 @@ pcl_value *pcl_gen_logic(const pcl_gen_env *e, bool and, pcl_value *a, pcl_value
 
 /* -- Traversal. */
 
-enum {
-  /* A missing attribute is null (unknown in a preview when the object is
-   * a resource): the attribute is declared by the object's static type (a
-   * schema output, an optional attribute).  Without it a missing attribute
-   * is an error ("Unsupported attribute"). */
-  PCL_GEN_DECLARED = 1,
-};
+/* Flags of attribute and index access: with PCL_GEN_DECLARED (pcl_abi.h)
+ * a missing attribute is null (unknown in a preview when the object is a
+ * resource): the attribute is declared by the object's static type (a
+ * schema output, an optional attribute).  Without it a missing attribute
+ * is an error ("Unsupported attribute"). */
 /* obj.name on a plain obj (name a STRING). */
 pcl_value *pcl_gen_attr(const pcl_gen_env *e, const pcl_value *obj, const pcl_value *name,
                         unsigned flags, pcl_error **err);
-/* Step flags of pcl_gen_path. */
-enum {
-  PCL_GEN_STEP_INDEX = 2, /* An index step (a literal key or list index), else an attribute. */
-};
+/* Step flags of pcl_gen_path: PCL_GEN_STEP_INDEX (pcl_abi.h) marks an index
+ * step (a literal key or list index), else the step is an attribute. */
 /* Follows a static traversal from root, which may be of any kind (plain,
  * an EVENTUAL, or a plain collection holding EVENTUALs such as a list of
  * resources): steps[0..2n) are n pairs of row entries, the constant index
@@ -457,8 +450,9 @@ pcl_value *pcl_gen_path(const pcl_gen_env *e, pcl_value *root, const uint32_t *s
                         uint32_t loc, pcl_error **err);
 /* coll[key] on a plain collection: a list index (an exact whole number in
  * range), a map or object key (a string); otherwise an error ("Invalid
- * index"). */
-pcl_value *pcl_gen_index(const pcl_value *coll, const pcl_value *key, pcl_error **err);
+ * index"), or null for a missing key with PCL_GEN_DECLARED. */
+pcl_value *pcl_gen_index(const pcl_value *coll, const pcl_value *key, unsigned flags,
+                         pcl_error **err);
 
 /* -- Constructors. */
 
@@ -466,26 +460,33 @@ pcl_value *pcl_gen_index(const pcl_value *coll, const pcl_value *key, pcl_error 
  * to a string (null and collections fail); later keys win. */
 pcl_value *pcl_gen_object(pcl_value *const *keys, pcl_value *const *vals, size_t n,
                           pcl_error **err);
-/* Like pcl_gen_object when some keys are eventual: an EVENTUAL once they
- * resolve (the values stay as they are), failures located at loc. */
-pcl_value *pcl_gen_object_eventual(const pcl_gen_env *e, pcl_value *const *keys,
-                                   pcl_value *const *vals, size_t n, uint32_t loc);
-/* Template parts, by static type of the part, appended to b. */
-void pcl_gen_tpl_str(pcl_strbuf *b, const pcl_value *s);
-void pcl_gen_tpl_int(pcl_strbuf *b, const pcl_value *i);
-void pcl_gen_tpl_number(pcl_strbuf *b, const pcl_value *n);
-void pcl_gen_tpl_bool(pcl_strbuf *b, const pcl_value *v);
-/* A part of another static type: strings, numbers and bools as above,
- * anything else fails (template interpolation rules). */
-bool pcl_gen_tpl_value(pcl_strbuf *b, const pcl_value *v, pcl_error **err);
+/* The template of the plain parts[0..n): strings as they are, numbers and
+ * ints in decimal, bools as true/false; null and other kinds fail (HCL's
+ * template interpolation rules). */
+pcl_value *pcl_gen_template(pcl_value *const *parts, size_t n, pcl_error **err);
+
+/* -- Conditions and logic. */
+
+/* The truth of a plain condition v: pcl_bool(true) or pcl_bool(false), for
+ * a bool or the strings "true" and "false" (types.md 9); NULL with *err for
+ * null and anything else. */
+pcl_value *pcl_gen_truth(const pcl_value *v, pcl_error **err);
+/* !v for a plain v (the conversions of pcl_gen_truth). */
+pcl_value *pcl_gen_not(const pcl_value *v, pcl_error **err);
+/* Calls thunk(closure, err) at once and returns its value or, when it
+ * fails, an EVENTUAL holding the failure located at loc: an operand of &&
+ * or || whose failure must not stop the other operand from deciding.
+ * closure is stolen. */
+pcl_value *pcl_gen_capture(pcl_gen_env *closure, pcl_gen_thunk_fn thunk, uint32_t loc);
 
 /* -- Iteration. */
 
+/* OBJECT: {for ...: k => v}; GROUP: k => v... (grouping); COND: the body
+ * yields a condition; CONCAT: %{for}, the values concatenated. */
 enum {
-  PCL_GEN_FOR_OBJECT = 1, /* {for ...: k => v}. */
-  PCL_GEN_FOR_GROUP = 2,  /* k => v... (grouping). */
-  PCL_GEN_FOR_COND = 4,   /* The body yields a condition. */
-  PCL_GEN_FOR_CONCAT = 8, /* %{for}: the values concatenated into a string. */
+#define PCL__FOR_ENUM(name, bit) PCL_GEN_FOR_##name = bit,
+  PCL_GEN_FOR_FLAGS(PCL__FOR_ENUM)
+#undef PCL__FOR_ENUM
 };
 /* A for expression over the plain collection coll (a list, set or map;
  * else an error): each(closure, key, value) per element in order (map keys
@@ -505,16 +506,13 @@ pcl_value *pcl_gen_splat(pcl_gen_env *closure, pcl_gen_each_fn each, const pcl_v
 
 /* -- try, can, recover.  The alternatives run lazily, in order, each
  * awaited (deeply) before the next is tried; the result is always an
- * EVENTUAL.  closure is stolen; its row holds the row offsets of the
- * functions, in order (try: one per alternative; can: one; recover: the
- * value's, then the recovery's), and each function runs in an environment
- * with its own row and closure's captured values.  The message of a try
- * whose alternatives all failed is located at loc. */
-pcl_value *pcl_gen_try(pcl_gen_env *closure, const pcl_gen_thunk_fn *alts, size_t n,
+ * EVENTUAL.  Each function runs in its own environment (closures, stolen).
+ * The message of a try whose alternatives all failed is located at loc. */
+pcl_value *pcl_gen_try(pcl_gen_env *const *closures, const pcl_gen_thunk_fn *alts, size_t n,
                        uint32_t loc);
 pcl_value *pcl_gen_can(pcl_gen_env *closure, pcl_gen_thunk_fn arg);
-pcl_value *pcl_gen_recover(pcl_gen_env *closure, pcl_gen_thunk_fn value,
-                           pcl_gen_recover_fn recovery);
+pcl_value *pcl_gen_recover(pcl_gen_env *value_closure, pcl_gen_thunk_fn value,
+                           pcl_gen_env *recovery_closure, pcl_gen_recover_fn recovery);
 
 /* -- Calls. */
 
@@ -536,12 +534,12 @@ pcl_value *pcl_gen_unsecret(pcl_value *v);
  * single: the result is the one value of the result object (a function
  * with a non-object return).  Returns an EVENTUAL, its failure located at
  * loc. */
-pcl_value *pcl_gen_invoke(pcl_gen_env *e, const char *token, pcl_value *args,
+pcl_value *pcl_gen_invoke(pcl_gen_env *e, const pcl_value *token, pcl_value *args,
                           pcl_value *options, bool single, uint32_t loc);
 /* Calls the method token on self (a resource value) with args (a MAP);
  * an EVENTUAL, its failure located at loc. */
-pcl_value *pcl_gen_method(pcl_gen_env *e, const char *token, pcl_value *self, pcl_value *args,
-                          uint32_t loc);
+pcl_value *pcl_gen_method(pcl_gen_env *e, const pcl_value *token, pcl_value *self,
+                          pcl_value *args, uint32_t loc);
 
 /* -- Program support (runtime/program.c): the static description of a
  * program that pclc emits, and its evaluator.
