@@ -19,17 +19,32 @@ static void reserve(cw *w, size_t more) {
 }
 
 void cw_printf(cw *w, const char *fmt, ...) {
+  /* Formatted straight into the free space, and again after growing when
+     it did not fit: most writes fit, so most are formatted once. */
+  reserve(w, 64);
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  int n = vsnprintf(w->data + w->len, w->cap - w->len, fmt, ap);
   va_end(ap);
   if (n < 0)
     ice("vsnprintf failed");
-  reserve(w, (size_t)n);
-  va_start(ap, fmt);
-  vsnprintf(w->data + w->len, (size_t)n + 1, fmt, ap);
-  va_end(ap);
+  if ((size_t)n >= w->cap - w->len) {
+    reserve(w, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(w->data + w->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+  }
   w->len += (size_t)n;
+}
+
+void cw_uint(cw *w, unsigned long long v) {
+  char buf[24];
+  size_t i = sizeof buf;
+  do {
+    buf[--i] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  cw_bytes(w, buf + i, sizeof buf - i);
 }
 
 void cw_bytes(cw *w, const char *s, size_t len) {

@@ -33,6 +33,8 @@ typedef struct cw {
 void cw_printf(cw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends the NUL-terminated s. */
 void cw_puts(cw *w, const char *s);
+/* Appends v in decimal. */
+void cw_uint(cw *w, unsigned long long v);
 /* Appends the bytes s[0..len) as they are. */
 void cw_bytes(cw *w, const char *s, size_t len);
 /* Appends s[0..len) as a C string literal (with the quotes). */

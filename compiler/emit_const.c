@@ -85,17 +85,22 @@ static void write_double(cw *w, double d) {
 /* Opens the entry of the next constant: its index as a comment, so that a
  * reader can find `pclg_k[42]`. */
 static size_t begin_entry(em *e) {
-  cw_printf(&e->consts, "    /* %zu */ ", e->nconsts);
+  cw_bytes(&e->consts, "    /* ", 7);
+  cw_uint(&e->consts, e->nconsts);
+  cw_bytes(&e->consts, " */ ", 4);
   return e->nconsts++;
 }
 
 uint32_t em_string(em *e, const char *s, size_t len) {
   /* NFC, keeping the bytes as they are if they are not UTF-8 (they always
      are: the lexer validated the source and its escapes). */
+  bool ascii = true;
+  for (size_t j = 0; j < len && ascii; j++)
+    ascii = (unsigned char)s[j] < 0x80;
   utf8proc_uint8_t *nfc = NULL;
-  utf8proc_ssize_t n = len ? utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len,
-                                          &nfc, UTF8PROC_STABLE | UTF8PROC_COMPOSE)
-                           : 0;
+  utf8proc_ssize_t n = !ascii ? utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len,
+                                             &nfc, UTF8PROC_STABLE | UTF8PROC_COMPOSE)
+                              : 0;
   const char *bytes = n >= 0 && nfc ? (const char *)nfc : s;
   size_t blen = n >= 0 && nfc ? (size_t)n : len;
   cw key = CW_INIT;
@@ -110,11 +115,7 @@ uint32_t em_string(em *e, const char *s, size_t len) {
   }
   size_t i = begin_entry(e);
   store(&e->const_index, k, i);
-  bool ascii = true, nul = false;
-  for (size_t j = 0; j < blen; j++) {
-    ascii = ascii && (unsigned char)bytes[j] < 0x80;
-    nul = nul || bytes[j] == '\0';
-  }
+  bool nul = memchr(bytes, '\0', blen) != NULL;
   if (nul) {
     cw_puts(&e->consts, "PCL_STATIC_STRING_N(");
     cw_cstring(&e->consts, bytes, blen);
@@ -283,15 +284,24 @@ void em_const_free(em *e) {
 
 uint32_t em_loc(em *e, pcl_span span) {
   src_pos p = src_position(e->src, span.file, span.start);
-  char buf[64];
-  int n = snprintf(buf, sizeof buf, "%u:%zu:%zu", (unsigned)span.file, p.line, p.column);
-  const char *k = em_intern(e, buf, (size_t)n);
+  /* The key is the entry itself. */
+  size_t start = e->locs.len;
+  cw_bytes(&e->locs, "    {", 5);
+  cw_uint(&e->locs, span.file);
+  cw_bytes(&e->locs, ", ", 2);
+  cw_uint(&e->locs, p.line);
+  cw_bytes(&e->locs, ", ", 2);
+  cw_uint(&e->locs, p.column);
+  cw_bytes(&e->locs, "},\n", 3);
+  const char *k = em_intern(e, e->locs.data + start, e->locs.len - start);
   long found = lookup(&e->loc_index, k);
-  if (found >= 0)
+  if (found >= 0) {
+    e->locs.len = start;
+    e->locs.data[start] = '\0';
     return (uint32_t)found;
+  }
   size_t i = e->nlocs++;
   store(&e->loc_index, k, i);
-  cw_printf(&e->locs, "    {%u, %zu, %zu},\n", (unsigned)span.file, p.line, p.column);
   return (uint32_t)i;
 }
 

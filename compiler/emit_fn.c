@@ -19,6 +19,7 @@
  * instance of each function, and #line directives map its statements to
  * that instance's lines. */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -434,20 +435,52 @@ typedef struct fctx {
   size_t line;      /* Its line (0: none yet). */
   const char *want_file; /* The source line the next statement belongs to. */
   size_t want_line;      /* (0: none yet). */
+  cw scratch;            /* fmt's buffer. */
 } fctx;
 
-/* Returns arena text formatted from fmt. */
+/* Appends to out the text of format f with the arguments ap: only the
+ * conversions the emitter uses (%s, %d, %u, %zu), formatted without the C
+ * library's printf, which would dominate the time pclc takes. */
+static void format(cw *out, const char *f, va_list ap) {
+  for (const char *p = f; *p;) {
+    const char *q = strchr(p, '%');
+    if (q == NULL) {
+      cw_puts(out, p);
+      return;
+    }
+    cw_bytes(out, p, (size_t)(q - p));
+    if (q[1] == 's') {
+      cw_puts(out, va_arg(ap, const char *));
+      p = q + 2;
+    } else if (q[1] == 'd') {
+      int v = va_arg(ap, int);
+      if (v < 0) {
+        cw_bytes(out, "-", 1);
+        v = -v;
+      }
+      cw_uint(out, (unsigned)v);
+      p = q + 2;
+    } else if (q[1] == 'u') {
+      cw_uint(out, va_arg(ap, unsigned));
+      p = q + 2;
+    } else if (q[1] == 'z' && q[2] == 'u') {
+      cw_uint(out, va_arg(ap, size_t));
+      p = q + 3;
+    } else {
+      ice("unsupported conversion in '%s'", f);
+    }
+  }
+}
+
+/* Returns arena text formatted from f (see format). */
 static const char *fmt(fctx *w, const char *f, ...) __attribute__((format(printf, 2, 3)));
 static const char *fmt(fctx *w, const char *f, ...) {
   va_list ap;
   va_start(ap, f);
-  int n = vsnprintf(NULL, 0, f, ap);
+  w->scratch.len = 0;
+  format(&w->scratch, f, ap);
   va_end(ap);
-  char *s = arena_alloc(&w->c->e->keys, (size_t)n + 1);
-  va_start(ap, f);
-  vsnprintf(s, (size_t)n + 1, f, ap);
-  va_end(ap);
-  return s;
+  return arena_strndup(&w->c->e->keys, w->scratch.data ? w->scratch.data : "", w->scratch.len);
 }
 
 /* Adds v to the row and returns its position. */
@@ -472,35 +505,29 @@ static void at_line(fctx *w, pcl_span span) {
   w->want_line = src_position(e->src, span.file, span.start).line;
 }
 
-/* Writes one statement line (printf-formatted), indented. */
+/* Writes one statement line (formatted as fmt does), indented. */
 static void stmt(fctx *w, const char *f, ...) __attribute__((format(printf, 2, 3)));
 static void stmt(fctx *w, const char *f, ...) {
-  va_list ap;
-  va_start(ap, f);
-  int n = vsnprintf(NULL, 0, f, ap);
-  va_end(ap);
-  char *s = xmalloc((size_t)n + 1);
-  va_start(ap, f);
-  vsnprintf(s, (size_t)n + 1, f, ap);
-  va_end(ap);
   /* A directive where the source line changes; the statements of one
      source line follow it. */
   if (w->want_line && (w->want_file != w->file || w->want_line != w->line)) {
-    cw_printf(&w->full, "#line %zu ", w->want_line);
+    cw_bytes(&w->full, "#line ", 6);
+    cw_uint(&w->full, w->want_line);
+    cw_bytes(&w->full, " ", 1);
     cw_cstring(&w->full, w->want_file, strlen(w->want_file));
-    cw_puts(&w->full, "\n");
+    cw_bytes(&w->full, "\n", 1);
     w->file = w->want_file;
     w->line = w->want_line;
   }
-  for (int i = 0; i < w->indent + 1; i++) {
-    cw_puts(&w->full, "  ");
-    cw_puts(&w->key, "  ");
-  }
-  cw_puts(&w->full, s);
-  cw_puts(&w->full, "\n");
-  cw_puts(&w->key, s);
-  cw_puts(&w->key, "\n");
-  free(s);
+  size_t start = w->key.len;
+  for (int i = 0; i < w->indent + 1; i++)
+    cw_bytes(&w->key, "  ", 2);
+  va_list ap;
+  va_start(ap, f);
+  format(&w->key, f, ap);
+  va_end(ap);
+  cw_bytes(&w->key, "\n", 1);
+  cw_bytes(&w->full, w->key.data + start, w->key.len - start);
 }
 
 /* Returns a temporary not in use. */
@@ -603,11 +630,18 @@ static const char *closure(fctx *w, size_t child) {
   if (k->caps.n == 0)
     return fmt(w, "pcl_gen_env_new(e, &pclg_r[r[%zu]], 0, NULL)", r);
   cw t = CW_INIT;
-  cw_printf(&t, "pcl_gen_env_new(e, &pclg_r[r[%zu]], %zu, (pcl_value *[]){", r, k->caps.n);
-  for (size_t j = 0; j < k->caps.n; j++)
-    cw_printf(&t, "%s%s", j ? ", " : "", var(w, k->caps.items[j]));
+  cw_puts(&t, "pcl_gen_env_new(e, &pclg_r[r[");
+  cw_uint(&t, r);
+  cw_puts(&t, "]], ");
+  cw_uint(&t, k->caps.n);
+  cw_puts(&t, ", (pcl_value *[]){");
+  for (size_t j = 0; j < k->caps.n; j++) {
+    if (j)
+      cw_puts(&t, ", ");
+    cw_puts(&t, var(w, k->caps.items[j]));
+  }
   cw_puts(&t, "})");
-  const char *s = fmt(w, "%s", t.data);
+  const char *s = arena_strndup(&w->c->e->keys, t.data, t.len);
   cw_free(&t);
   return s;
 }
@@ -630,10 +664,13 @@ static const char *array_of(fctx *w, const opnd *ops, size_t n) {
     return "NULL";
   cw t = CW_INIT;
   cw_puts(&t, "(pcl_value *[]){");
-  for (size_t i = 0; i < n; i++)
-    cw_printf(&t, "%s%s", i ? ", " : "", text(w, ops[i]));
+  for (size_t i = 0; i < n; i++) {
+    if (i)
+      cw_puts(&t, ", ");
+    cw_puts(&t, text(w, ops[i]));
+  }
   cw_puts(&t, "}");
-  const char *s = fmt(w, "%s", t.data);
+  const char *s = arena_strndup(&w->c->e->keys, t.data, t.len);
   cw_free(&t);
   return s;
 }
@@ -1370,7 +1407,8 @@ static void node_body(fctx *w, const ir_node *n) {
     w->indent++;
     opnd d = n->value ? emit_expr(w, n->value) : (opnd){O_TEXT, 0, "pcl_null()", 0};
     at_line(w, n->span);
-    stmt(w, "t%d = pcl_gen_config_default(e, r[%zu], %s);", t, ci, owned(w, d));
+    stmt(w, "t%d = pcl_gen_config_default(%s, %s);", t, n->secret ? "true" : "false",
+         owned(w, d));
     moved(w, d);
     w->indent--;
     stmt(w, "}");
@@ -1644,14 +1682,20 @@ static void write_fn(nctx *c, size_t fi) {
   f->name = name;
   f->row = e->nrows;
   if (w.nrow > 0) {
-    cw_printf(&e->rows, "    /* %u */", (unsigned)e->nrows);
-    for (size_t i = 0; i < w.nrow; i++)
-      cw_printf(&e->rows, " %u,", (unsigned)w.row[i]);
-    cw_puts(&e->rows, "\n");
+    cw_bytes(&e->rows, "    /* ", 7);
+    cw_uint(&e->rows, e->nrows);
+    cw_bytes(&e->rows, " */", 3);
+    for (size_t i = 0; i < w.nrow; i++) {
+      cw_bytes(&e->rows, " ", 1);
+      cw_uint(&e->rows, w.row[i]);
+      cw_bytes(&e->rows, ",", 1);
+    }
+    cw_bytes(&e->rows, "\n", 1);
     e->nrows += (uint32_t)w.nrow;
   }
   cw_free(&w.full);
   cw_free(&w.key);
+  cw_free(&w.scratch);
   free(w.row);
   free(w.free_temps);
 }

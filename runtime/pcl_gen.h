@@ -361,9 +361,11 @@ pcl_value *pcl_gen_fail(const pcl_gen_env *e, const pcl_value *message, uint32_t
  * pcl_gen_config_default.  A required config without a value fails the run
  * (pcl_gen_config returns a rejected EVENTUAL). */
 pcl_value *pcl_gen_config(pcl_gen_env *e, uint32_t config, const pcl_value *name);
-/* Returns the default value of the config at index `config` (stolen),
- * made secret when the declaration is secret. */
-pcl_value *pcl_gen_config_default(pcl_gen_env *e, uint32_t config, pcl_value *value);
+/* Returns the default value (stolen) of a config node, made secret when
+ * the node is declared secret.  (The declaration's secret flag is passed
+ * rather than read from the program's configs, which do not describe the
+ * config variables of component modules.) */
+pcl_value *pcl_gen_config_default(bool secret, pcl_value *value);
 /* Exports value (borrowed) as the output name (a STRING) of the module
  * instance (a stack output, or a component output) and returns it (owned). */
 pcl_value *pcl_gen_output(pcl_gen_env *e, const pcl_value *name, pcl_value *value);
