@@ -229,7 +229,8 @@ pcl_value *pcl_builtin_apply(pcl_value *const *args, size_t n, void *data, pcl_e
 extern const int pcl_gen_abi_1;
 
 /* A PCL source location: an index into the program's file table and a
- * 1-based line and column. */
+ * 1-based line and column.  A location whose line is 0, or whose file is
+ * NULL in the table, is none: errors located there stay without one. */
 typedef struct pcl_gen_loc {
   uint32_t file, line, col;
 } pcl_gen_loc;
@@ -453,7 +454,8 @@ enum {
 };
 /* Follows a static traversal from root, which may be of any kind (plain,
  * an EVENTUAL, or a plain collection holding EVENTUALs such as a list of
- * resources): steps[0..2n) are n pairs of row entries, the constant index
+ * resources): steps[0..2n) are n pairs of row entries (static: the
+ * traversal reads them until it settles), the constant index
  * of the step's key (a STRING attribute name or key, or an INT list
  * index) and its PCL_GEN_STEP_* and PCL_GEN_DECLARED flags.  Futures met
  * on the way are followed, secrets make the result secret and an unknown
