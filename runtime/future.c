@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pcl_internal.h"
 #include "sched_internal.h"
 
 /* ------------------------------------------------------------ dependencies */
@@ -542,103 +543,50 @@ pcl_future *pcl_future_attr(pcl_future *f, const char *key) {
 
 /* -------------------------------------------------------------- deep await */
 
-/* Appends every future held in v, depth first, to *fs. */
-static void collect_futures(pcl_value *v, pcl_future ***fs, size_t *n, size_t *cap) {
-  switch (pcl_kind_of(v)) {
-  case PCL_T_EVENTUAL: {
-    pcl_future *f = pcl_value_future(v);
-    if (f) {
-      if (*n == *cap) {
-        *cap = *cap ? *cap * 2 : 8;
-        *fs = pcl_xrealloc(*fs, *cap * sizeof **fs);
-      }
-      (*fs)[(*n)++] = f;
+/* The futures held in a value, in the order pcl__value_rebuild visits
+ * them. */
+typedef struct held {
+  pcl_future **fs; /* The futures (borrowed from the value). */
+  size_t n, cap;   /* Used and allocated. */
+} held;
+
+/* A rebuild edit that replaces nothing and notes every future. */
+static pcl_value *note_future(const pcl_value *x, void *ctx) {
+  held *h = ctx;
+  pcl_future *f = pcl_value_future(x);
+  if (f != NULL) {
+    if (h->n == h->cap) {
+      h->cap = h->cap ? 2 * h->cap : 8;
+      h->fs = pcl_xrealloc(h->fs, h->cap * sizeof *h->fs);
     }
-    break;
+    h->fs[h->n++] = f;
   }
-  case PCL_T_LIST:
-  case PCL_T_SET:
-    for (size_t i = 0; i < v->u.list.n; i++) {
-      collect_futures(v->u.list.items[i], fs, n, cap);
-    }
-    break;
-  case PCL_T_MAP:
-    for (size_t i = 0; i < v->u.map.n; i++) {
-      collect_futures(v->u.map.vals[i], fs, n, cap);
-    }
-    break;
-  case PCL_T_SECRET:
-    collect_futures(pcl_secret_inner(v), fs, n, cap);
-    break;
-  case PCL_T_NULL:
-  case PCL_T_BOOL:
-  case PCL_T_INT:
-  case PCL_T_NUMBER:
-  case PCL_T_STRING:
-  case PCL_T_RESOURCE:
-  case PCL_T_ASSET:
-  case PCL_T_ARCHIVE:
-  case PCL_T_UNKNOWN:
-    break;
-  }
+  return NULL;
 }
 
-/* Returns v (owned) with its futures replaced, in collect_futures order, by
- * the settled values of in[*k...]. */
-static pcl_value *substitute(pcl_value *v, pcl_future *const *in, size_t *k) {
-  switch (pcl_kind_of(v)) {
-  case PCL_T_EVENTUAL: {
-    if (pcl_value_future(v) == NULL) {
-      return pcl_retain(v);
-    }
-    pcl_future *f = in[(*k)++];
-    if (f->bits & PCL_FUT_UNKNOWN) {
-      return (f->bits & PCL_FUT_SECRET) ? pcl_secret_new(pcl_unknown()) : pcl_unknown();
-    }
-    return (f->bits & PCL_FUT_SECRET) ? pcl_secret_new(f->value) : pcl_retain(f->value);
+/* Stores in *h every future held in v (nested in lists, sets, maps and
+ * secrets), in rebuild order; h->fs is owned by the caller. */
+static void collect_futures(pcl_value *v, held *h) {
+  *h = (held){NULL, 0, 0};
+  pcl_release(pcl__value_rebuild(v, false, note_future, h));
+}
+
+/* The settled futures that replace a value's futures, in rebuild order. */
+typedef struct settled {
+  pcl_future *const *in; /* The settled futures. */
+  size_t k;              /* The next one. */
+} settled;
+
+/* A rebuild edit that replaces a future by its settled value: a secret one
+ * wrapped SECRET, an unknown one UNKNOWN. */
+static pcl_value *settle_future(const pcl_value *x, void *ctx) {
+  settled *s = ctx;
+  if (pcl_value_future(x) == NULL) {
+    return NULL;
   }
-  case PCL_T_LIST:
-  case PCL_T_SET: {
-    size_t n = v->u.list.n;
-    pcl_value **items = pcl_xmalloc((n ? n : 1) * sizeof *items);
-    for (size_t i = 0; i < n; i++) {
-      items[i] = substitute(v->u.list.items[i], in, k);
-    }
-    pcl_value *r = v->kind == PCL_T_LIST ? pcl_list_of_take(items, n) : pcl_set_of_take(items, n);
-    free(items);
-    return r;
-  }
-  case PCL_T_MAP: {
-    size_t n = v->u.map.n;
-    pcl_value **vals = pcl_xmalloc((n ? n : 1) * sizeof *vals);
-    for (size_t i = 0; i < n; i++) {
-      vals[i] = substitute(v->u.map.vals[i], in, k);
-    }
-    pcl_value *r = pcl_map_of(v->u.map.keys, vals, n);
-    for (size_t i = 0; i < n; i++) {
-      pcl_release(vals[i]);
-    }
-    free(vals);
-    return r;
-  }
-  case PCL_T_SECRET: {
-    pcl_value *inner = substitute(pcl_secret_inner(v), in, k);
-    pcl_value *r = pcl_secret_new(inner);
-    pcl_release(inner);
-    return r;
-  }
-  case PCL_T_NULL:
-  case PCL_T_BOOL:
-  case PCL_T_INT:
-  case PCL_T_NUMBER:
-  case PCL_T_STRING:
-  case PCL_T_RESOURCE:
-  case PCL_T_ASSET:
-  case PCL_T_ARCHIVE:
-  case PCL_T_UNKNOWN:
-    break;
-  }
-  return pcl_retain(v);
+  pcl_future *f = s->in[s->k++];
+  pcl_value *v = (f->bits & PCL_FUT_UNKNOWN) ? pcl_unknown() : f->value;
+  return (f->bits & PCL_FUT_SECRET) ? pcl_secret_new(v) : pcl_retain(v);
 }
 
 static void deep_done(join *j) {
@@ -649,18 +597,12 @@ static void deep_done(join *j) {
   if (bad) {
     pcl_future_reject(j->result, bad->error);
   } else {
-    size_t k = 0;
-    pcl_value *r = substitute(v, j->in, &k);
+    settled st = {j->in, 0};
+    pcl_value *r = pcl__value_rebuild(v, false, settle_future, &st);
     pcl_future *again = NULL;
-    if (!pcl_is_wholly_known(r)) {
+    if (pcl__value_contains_kind(r, PCL_T_EVENTUAL)) {
       /* A settled value held futures itself: await those too. */
-      size_t n = 0, cap = 0;
-      pcl_future **fs = NULL;
-      collect_futures(r, &fs, &n, &cap);
-      free(fs);
-      if (n > 0) {
-        again = pcl_future_await_deep(r);
-      }
+      again = pcl_future_await_deep(r);
     }
     if (again) {
       pcl_value *ev = pcl_future_to_value(again);
@@ -679,14 +621,12 @@ static void deep_done(join *j) {
 pcl_future *pcl_future_await_deep(pcl_value *v) {
   /* A future at the top works like a nested one: resolving the result with
    * its SECRET or UNKNOWN substitute turns that into the result's bits. */
-  size_t n = 0, cap = 0;
-  pcl_future **fs = NULL;
-  collect_futures(v, &fs, &n, &cap);
-  if (n == 0) {
-    free(fs);
+  held h;
+  collect_futures(v, &h);
+  if (h.n == 0) {
     return pcl_future_resolved(PCL_OUTPUT, v, 0, NULL);
   }
-  pcl_future *r = join_start(fs, n, deep_done, pcl_retain(v), true, 0, NULL);
-  free(fs);
+  pcl_future *r = join_start(h.fs, h.n, deep_done, pcl_retain(v), true, 0, NULL);
+  free(h.fs);
   return r;
 }

@@ -228,7 +228,8 @@ pcl_value *pcl_builtin_apply(pcl_value *const *args, size_t n, void *data, pcl_e
 extern const int pcl_gen_abi_1;
 
 /* A PCL source location: an index into the program's file table and a
- * 1-based line and column. */
+ * 1-based line and column.  A location whose line is 0, or whose file is
+ * NULL in the table, is none: errors located there stay without one. */
 typedef struct pcl_gen_loc {
   uint32_t file, line, col;
 } pcl_gen_loc;
@@ -262,9 +263,10 @@ typedef pcl_value *(*pcl_gen_thunk_fn)(pcl_gen_env *e, pcl_error **err);
  * to error (borrowed). */
 typedef pcl_value *(*pcl_gen_recover_fn)(pcl_gen_env *e, pcl_value *error, pcl_error **err);
 /* One instance of a ranged resource, read or component: range (borrowed)
- * is the value of the `range` variable ({value} or {key, value}), name the
- * instance's logical name (a STRING, borrowed).  Returns the instance's
- * value as a node function does. */
+ * is the value of the `range` variable ({value}, {key, value}, or null for
+ * a bool range), name (borrowed, a STRING) the instance's logical name, to
+ * be passed on to pcl_gen_register, pcl_gen_read or pcl_gen_component.
+ * Returns the instance's value as a node function does. */
 typedef pcl_value *(*pcl_gen_instance_fn)(pcl_gen_env *e, pcl_value *range,
                                           const pcl_value *name);
 
@@ -354,12 +356,15 @@ pcl_value *pcl_gen_fail(const pcl_gen_env *e, const pcl_value *message, uint32_t
 
 /* -- Nodes. */
 
-/* Returns the value of the declared config variable at index `config` of
- * the program for the node named name (a STRING): in a component instance
- * the input of that name, else the run's config; NULL when it is absent, in
- * which case the generated code computes the default and passes it to
- * pcl_gen_config_default.  A required config without a value fails the run
- * (pcl_gen_config returns a rejected EVENTUAL). */
+/* Returns the value of the config node named name (a STRING): in a
+ * component instance the input of that name, else the run's value of the
+ * declared config variable at index `config` of the program's configs
+ * (ignored in a component instance); NULL when it is absent, in which case
+ * the generated code computes the default (null when the declaration has
+ * none) and passes it to pcl_gen_config_default.  A required config of the
+ * program without a value never gets here: pcl_main fails the run before
+ * the program starts; a component's required config is a required input,
+ * which the compiler checks. */
 pcl_value *pcl_gen_config(pcl_gen_env *e, uint32_t config, const pcl_value *name);
 /* Returns the default value (stolen) of a config node, made secret when
  * the node is declared secret.  (The declaration's secret flag is passed
@@ -395,9 +400,10 @@ pcl_value *pcl_gen_component(pcl_gen_env *e, const pcl_resource_decl *decl,
  * name; a number n makes n instances named "<name>-<i>"; a list or map one
  * per element, named "<name>-<index>" or "<name>-<key>".  Each instance is
  * instance(env with row r, range, instance name) where range is {value}
- * for a number and {key, value} otherwise.  Returns null, the list of
- * instance values or the map of them by key (an EVENTUAL when range is);
- * a range of another kind fails, located at loc. */
+ * for a number, {key, value} for a list or map and null for a bool (the env
+ * captures nothing).  Returns null, the one instance value (a bool), the
+ * list of instance values or the map of them by key (an EVENTUAL when range
+ * is); a range of another kind fails, located at loc. */
 pcl_value *pcl_gen_range(pcl_gen_env *e, pcl_value *range, const pcl_value *name,
                          pcl_gen_instance_fn instance, const uint32_t *r, uint32_t loc);
 /* The pulumi block: checks the required version range (a STRING or
@@ -412,7 +418,8 @@ pcl_value *pcl_gen_pulumi(pcl_gen_env *e, pcl_value *range);
  * argument unknown) once all have settled, from the scheduler loop, and
  * returns an EVENTUAL of the result (lowering.md 5: a rejected argument
  * rejects it, an unknown one skips the body and makes it unknown, secrets
- * and dependencies carry over, an EVENTUAL result is followed).  closure is
+ * and dependencies carry over, an EVENTUAL result is followed).  closure (a
+ * heap environment from pcl_gen_env_new: the body may run later) is
  * stolen. */
 pcl_value *pcl_gen_apply(pcl_gen_env *closure, pcl_gen_apply_fn body, pcl_value *const *args,
                          size_t n);
@@ -438,7 +445,8 @@ pcl_value *pcl_gen_attr(const pcl_gen_env *e, const pcl_value *obj, const pcl_va
  * step (a literal key or list index), else the step is an attribute. */
 /* Follows a static traversal from root, which may be of any kind (plain,
  * an EVENTUAL, or a plain collection holding EVENTUALs such as a list of
- * resources): steps[0..2n) are n pairs of row entries, the constant index
+ * resources): steps[0..2n) are n pairs of row entries (static: the
+ * traversal reads them until it settles), the constant index
  * of the step's key (a STRING attribute name or key, or an INT list
  * index) and its PCL_GEN_STEP_* and PCL_GEN_DECLARED flags.  Futures met
  * on the way are followed, secrets make the result secret and an unknown

@@ -65,6 +65,17 @@ bool pcl__value_contains_kind(const pcl_value *v, pcl_kind kind);
 void pcl__value_each_kind(const pcl_value *v, pcl_kind kind,
                           void (*visit)(const pcl_value *, void *), void *ctx);
 
+/* Returns v rebuilt (owned): each value x met in it (v itself included,
+ * then through lists, sets, maps, secrets and asset and archive payloads)
+ * is replaced by edit(x, ctx) when edit is not NULL and returns a value
+ * (owned; it is not entered), and with strip every SECRET is replaced by
+ * its rebuilt value.  A container none of whose parts changed is shared,
+ * not copied; a rebuilt set is sorted again.  edit sees the values in
+ * pre-order, parts first to last.  Walks with an explicit stack, so any
+ * depth is safe. */
+pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
+                              pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx);
+
 /* Returns whether s[0..len) is pure ASCII. */
 bool pcl__is_ascii(const char *s, size_t len);
 /* Returns a string value of exactly the bytes s[0..len), which must already

@@ -712,57 +712,149 @@ bool pcl_is_wholly_known(const pcl_value *v) { return !pcl__value_any(v, is_not_
 
 bool pcl_has_secret(const pcl_value *v) { return pcl__value_any(v, is_secret); }
 
-pcl_value *pcl_strip_secrets(pcl_value *v) {
-  if (!pcl_has_secret(v)) {
-    return pcl_retain(v);
-  }
+/* One container being rebuilt by pcl__value_rebuild. */
+typedef struct rebuild_frame {
+  const pcl_value *v; /* The container. */
+  size_t next;        /* Its next part to visit. */
+  size_t base;        /* Where its parts' results start on the result stack. */
+} rebuild_frame;
+
+/* The state of pcl__value_rebuild: the containers being rebuilt, innermost
+ * last, and the results of the parts done so far. */
+typedef struct rebuild {
+  rebuild_frame *frames; /* Containers being rebuilt (heap). */
+  size_t nframes, capframes;
+  pcl_value **out;       /* Results not yet taken by their container (owned). */
+  size_t nout, capout;
+  bool strip;            /* SECRETs are replaced by their inner values. */
+  pcl_value *(*edit)(const pcl_value *x, void *ctx); /* Replaces a value, or NULL. */
+  void *ctx;             /* edit's context. */
+} rebuild;
+
+/* Returns the parts a rebuild enters in v (borrowed from v) and stores
+ * their number in *n: list, set and map elements, a secret's value, an
+ * asset's or archive's payload; none for other kinds. */
+static pcl_value *const *rebuild_parts(const pcl_value *v, size_t *n) {
   switch ((pcl_kind)v->kind) {
-  case PCL_T_SECRET:
-    return pcl_strip_secrets(v->u.ref.a);
   case PCL_T_LIST:
-  case PCL_T_SET: {
-    size_t n = v->u.list.n;
-    pcl_value **items = pcl_xmalloc(n * sizeof *items);
-    for (size_t i = 0; i < n; i++) {
-      items[i] = pcl_strip_secrets(v->u.list.items[i]);
-    }
-    /* Stripping can make set elements equal, so a set is rebuilt. */
-    pcl_value *r = v->kind == PCL_T_SET ? pcl_set_of_take(items, n) : pcl_list_of_take(items, n);
-    free(items);
-    return r;
-  }
-  case PCL_T_MAP: {
-    size_t n = v->u.map.n;
-    pcl_value **vals = pcl_xmalloc(n * sizeof *vals);
-    for (size_t i = 0; i < n; i++) {
-      vals[i] = pcl_strip_secrets(v->u.map.vals[i]);
-    }
-    for (size_t i = 0; i < n; i++) {
-      pcl_retain(v->u.map.keys[i]);
-    }
-    pcl_value *r = map_sorted(v->u.map.keys, vals, n, true);
-    free(vals);
-    return r;
-  }
+  case PCL_T_SET:
+    *n = v->u.list.n;
+    return v->u.list.items;
+  case PCL_T_MAP:
+    *n = v->u.map.n;
+    return v->u.map.vals;
+  case PCL_T_SECRET:
   case PCL_T_ASSET:
-  case PCL_T_ARCHIVE: {
-    pcl_value *inner = pcl_strip_secrets(v->u.ref.a);
-    pcl_value *r = v->kind == PCL_T_ASSET ? pcl_asset_new((pcl_asset_kind)v->sub, inner)
-                                          : pcl_archive_new((pcl_archive_kind)v->sub, inner);
-    pcl_release(inner);
-    return r;
-  }
-  case PCL_T_RESOURCE:
+  case PCL_T_ARCHIVE:
+    *n = 1;
+    return &v->u.ref.a;
   case PCL_T_NULL:
   case PCL_T_BOOL:
   case PCL_T_INT:
   case PCL_T_NUMBER:
   case PCL_T_STRING:
+  case PCL_T_RESOURCE:
   case PCL_T_UNKNOWN:
   case PCL_T_EVENTUAL:
     break;
   }
-  return pcl_retain(v);
+  *n = 0;
+  return NULL;
+}
+
+static void rebuild_push_out(rebuild *b, pcl_value *r) {
+  if (b->nout == b->capout) {
+    b->capout = b->capout ? 2 * b->capout : 16;
+    b->out = pcl_xrealloc(b->out, b->capout * sizeof *b->out);
+  }
+  b->out[b->nout++] = r;
+}
+
+/* Starts on x: its replacement, itself when it has no parts, else a frame
+ * to rebuild it part by part. */
+static void rebuild_visit(rebuild *b, const pcl_value *x) {
+  pcl_value *r = b->edit != NULL ? b->edit(x, b->ctx) : NULL;
+  size_t n;
+  rebuild_parts(x, &n);
+  if (r != NULL || n == 0) {
+    rebuild_push_out(b, r != NULL ? r : pcl_retain((pcl_value *)x));
+    return;
+  }
+  if (b->nframes == b->capframes) {
+    b->capframes = b->capframes ? 2 * b->capframes : 8;
+    b->frames = pcl_xrealloc(b->frames, b->capframes * sizeof *b->frames);
+  }
+  b->frames[b->nframes++] = (rebuild_frame){x, 0, b->nout};
+}
+
+/* Returns the container v rebuilt from the results res[0..n) of its parts
+ * (stolen): v itself when none changed. */
+static pcl_value *rebuild_finish(const rebuild *b, const pcl_value *v, pcl_value **res) {
+  size_t n;
+  pcl_value *const *parts = rebuild_parts(v, &n);
+  bool same = true;
+  for (size_t i = 0; i < n && same; i++) {
+    same = res[i] == parts[i];
+  }
+  if (v->kind == PCL_T_SECRET && b->strip) {
+    return res[0];
+  }
+  if (same) {
+    for (size_t i = 0; i < n; i++) {
+      pcl_release(res[i]);
+    }
+    return pcl_retain((pcl_value *)v);
+  }
+  if (v->kind == PCL_T_LIST) {
+    return pcl_list_of_take(res, n);
+  }
+  if (v->kind == PCL_T_SET) {
+    /* Stripping can make set elements equal, so a set is sorted again. */
+    return pcl_set_of_take(res, n);
+  }
+  if (v->kind == PCL_T_MAP) {
+    for (size_t i = 0; i < n; i++) {
+      pcl_retain(v->u.map.keys[i]);
+    }
+    return map_sorted(v->u.map.keys, res, n, true);
+  }
+  /* A secret, asset or archive: one part. */
+  pcl_value *r = v->kind == PCL_T_SECRET ? pcl_secret_new(res[0])
+                 : v->kind == PCL_T_ASSET ? pcl_asset_new((pcl_asset_kind)v->sub, res[0])
+                                          : pcl_archive_new((pcl_archive_kind)v->sub, res[0]);
+  pcl_release(res[0]);
+  return r;
+}
+
+pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
+                              pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx) {
+  rebuild b = {NULL, 0, 0, NULL, 0, 0, strip, edit, ctx};
+  rebuild_visit(&b, v);
+  while (b.nframes > 0) {
+    rebuild_frame *f = &b.frames[b.nframes - 1];
+    size_t n;
+    pcl_value *const *parts = rebuild_parts(f->v, &n);
+    if (f->next < n) {
+      /* The visit may move the frames: f is not used after it. */
+      rebuild_visit(&b, parts[f->next++]);
+      continue;
+    }
+    pcl_value *r = rebuild_finish(&b, f->v, b.out + f->base);
+    b.nout = f->base;
+    b.nframes--;
+    rebuild_push_out(&b, r);
+  }
+  pcl_value *r = b.out[0];
+  free(b.out);
+  free(b.frames);
+  return r;
+}
+
+pcl_value *pcl_strip_secrets(pcl_value *v) {
+  if (!pcl_has_secret(v)) {
+    return pcl_retain(v);
+  }
+  return pcl__value_rebuild(v, true, NULL, NULL);
 }
 
 /* ------------------------------------------------------ equality and order */

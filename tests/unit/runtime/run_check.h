@@ -1,5 +1,6 @@
 /* run_check.h: helpers for the tests that run whole programs through
- * pcl_main: capture its stdout and stderr, read files back, compare text.
+ * pcl_main or pcl_gen_main: capture its stdout and stderr, read files
+ * back, compare text.
  * Static functions only, included by the test files that need them. */
 #ifndef RUN_CHECK_H
 #define RUN_CHECK_H
@@ -41,20 +42,19 @@ typedef struct rc_result {
   char *err;  /* Captured stderr (owned). */
 } rc_result;
 
-/* Runs pcl_main with the NULL-terminated arguments after p (argv[0] is
- * the program's name) with stdout and stderr captured in files. */
-static inline rc_result rc_run(const pcl_program *p, ...) {
+/* Runs program p through pcl_main, or generated program g through
+ * pcl_gen_main (the other is NULL), with the arguments ap (NULL-terminated;
+ * argv[0] is name) and stdout and stderr captured in files. */
+static inline rc_result rc_run_v(const pcl_program *p, const pcl_gen_program *g, const char *name,
+                                 va_list ap) {
   rc_result r;
   char *argv[32];
   int argc = 0;
-  argv[argc++] = strdup(p->name);
-  va_list ap;
-  va_start(ap, p);
+  argv[argc++] = strdup(name);
   const char *a;
   while ((a = va_arg(ap, const char *)) != NULL && argc < 31) {
     argv[argc++] = strdup(a);
   }
-  va_end(ap);
   argv[argc] = NULL;
   fflush(stdout);
   fflush(stderr);
@@ -63,7 +63,7 @@ static inline rc_result rc_run(const pcl_program *p, ...) {
   int fe = open("rc_stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0600);
   dup2(fo, 1);
   dup2(fe, 2);
-  r.status = pcl_main(argc, argv, p);
+  r.status = p != NULL ? pcl_main(argc, argv, p) : pcl_gen_main(argc, argv, g);
   fflush(stdout);
   fflush(stderr);
   dup2(save_out, 1);
@@ -79,6 +79,25 @@ static inline rc_result rc_run(const pcl_program *p, ...) {
   r.err = rc_slurp("rc_stderr.txt");
   remove("rc_stdout.txt");
   remove("rc_stderr.txt");
+  return r;
+}
+
+/* Runs pcl_main with the NULL-terminated arguments after p (argv[0] is
+ * the program's name) with stdout and stderr captured in files. */
+static inline rc_result rc_run(const pcl_program *p, ...) {
+  va_list ap;
+  va_start(ap, p);
+  rc_result r = rc_run_v(p, NULL, p->name, ap);
+  va_end(ap);
+  return r;
+}
+
+/* Like rc_run for a generated program, run through pcl_gen_main. */
+static inline rc_result rc_run_gen(const pcl_gen_program *g, ...) {
+  va_list ap;
+  va_start(ap, g);
+  rc_result r = rc_run_v(NULL, g, g->name, ap);
+  va_end(ap);
   return r;
 }
 

@@ -285,6 +285,35 @@ static void test_await_deep(void) {
   pcl_deps_release(d);
 }
 
+/* A future nested a million lists deep is awaited without recursion: the
+ * lists are rebuilt around its value. */
+static void test_await_very_deep(void) {
+  pcl_future *f = pcl_future_new(PCL_OUTPUT, NULL);
+  pcl_value *v = pcl_future_to_value(f);
+  for (int i = 0; i < 1000000; i++) {
+    pcl_value *wrap = pcl_list_of_take(&v, 1);
+    v = wrap;
+  }
+  pcl_future *r = pcl_future_await_deep(v);
+  pcl_value *one = pcl_int_new(1);
+  pcl_future_resolve(f, one, PCL_FUT_SECRET, NULL);
+  pcl_sched_run();
+  CU_ASSERT_EQUAL_FATAL(pcl_future_state_of(r), PCL_FUTURE_RESOLVED);
+  const pcl_value *x = pcl_future_value(r);
+  size_t depth = 0;
+  while (pcl_kind_of(x) == PCL_T_LIST) {
+    x = pcl_list_at(x, 0);
+    depth++;
+  }
+  CU_ASSERT_EQUAL(depth, 1000000);
+  CU_ASSERT_EQUAL(pcl_kind_of(x), PCL_T_SECRET);
+  CU_ASSERT_EQUAL(int_of(pcl_secret_inner(x)), 1);
+  pcl_release(one);
+  pcl_release(v);
+  pcl_future_release(f);
+  pcl_future_release(r);
+}
+
 static void test_value_future_roundtrip(void) {
   pcl_future *f = pcl_future_new(PCL_OUTPUT, NULL);
   pcl_value *v = pcl_future_to_value(f);
@@ -323,5 +352,6 @@ void register_future_tests(void) {
   CU_add_test(s, "rejection propagates", test_rejection);
   CU_add_test(s, "secret, unsecret, attr", test_secret_unsecret_attr);
   CU_add_test(s, "deep await keeps nested marks", test_await_deep);
+  CU_add_test(s, "deep await of a very deep value", test_await_very_deep);
   CU_add_test(s, "futures in values", test_value_future_roundtrip);
 }

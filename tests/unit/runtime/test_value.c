@@ -269,6 +269,22 @@ static void test_other_kinds(void) {
   CU_ASSERT_PTR_EQUAL(pcl_list_at(plain, 1), id);
   pcl_value *same = pcl_strip_secrets(urn);
   CU_ASSERT_PTR_EQUAL(same, urn);
+  /* Maps, sets and assets are rebuilt around their stripped parts, with
+   * the map's keys shared. */
+  pcl_value *set = pcl_set_of((pcl_value *[]){sec, urn}, 2);
+  pcl_value *asset = pcl_asset_new(PCL_ASSET_STRING, sec);
+  pcl_value *holder = pcl_map_of((pcl_value *[]){urn, id}, (pcl_value *[]){set, asset}, 2);
+  pcl_value *bare = pcl_strip_secrets(holder);
+  CU_ASSERT_TRUE(pcl_has_secret(holder));
+  CU_ASSERT_FALSE(pcl_has_secret(bare));
+  CU_ASSERT_TRUE(pcl_equal(bare, holder));
+  CU_ASSERT_PTR_EQUAL(pcl_map_key_at(bare, 0), pcl_map_key_at(holder, 0));
+  CU_ASSERT_PTR_EQUAL(pcl_asset_payload(pcl_map_get_cstr(bare, "b-123")), id);
+  CU_ASSERT_EQUAL(pcl_kind_of(pcl_map_get_cstr(bare, pcl_str_data(urn))), PCL_T_SET);
+  pcl_release(bare);
+  pcl_release(holder);
+  pcl_release(asset);
+  pcl_release(set);
 
   /* Unknown and eventual values make a value not wholly known. */
   CU_ASSERT_TRUE(pcl_is_wholly_known(l));
@@ -390,6 +406,23 @@ static void test_deep_release(void) {
   /* The deep walks use no recursion either. */
   CU_ASSERT_TRUE(pcl_is_wholly_known(v));
   CU_ASSERT_FALSE(pcl_has_secret(v));
+  /* So does stripping secrets, which rebuilds every list on the way to
+   * the secret at the bottom and shares the rest. */
+  pcl_value *bottom = v;
+  while (pcl_kind_of(pcl_list_at(bottom, 0)) == PCL_T_LIST) {
+    bottom = pcl_list_at(bottom, 0);
+  }
+  pcl_value *sv = pcl_secret_new(bottom);
+  pcl_value *pair[] = {sv, v};
+  pcl_value *deep = pcl_list_of(pair, 2);
+  pcl_release(sv);
+  CU_ASSERT_TRUE(pcl_has_secret(deep));
+  pcl_value *stripped = pcl_strip_secrets(deep);
+  CU_ASSERT_FALSE(pcl_has_secret(stripped));
+  CU_ASSERT_PTR_EQUAL(pcl_list_at(stripped, 0), bottom);
+  CU_ASSERT_PTR_EQUAL(pcl_list_at(stripped, 1), v);
+  pcl_release(stripped);
+  pcl_release(deep);
   pcl_release(v);
   pcl_mapbuf b = PCL_MAPBUF_INIT;
   for (int i = 0; i < 1000; i++) {
