@@ -1,5 +1,5 @@
-/* number.c: numeric operators, comparisons, conversions between kinds
- * (types.md 4.5) and number formatting.
+/* number.c: numeric and logic operators, comparisons, conversions between
+ * kinds (types.md 4.5) and number formatting.
  *
  * Semantics (DECISIONS.md D3, types.md 10): operands are converted to
  * numbers first ("1" + 2 is 3).  int op int is exact for + - * % and unary
@@ -7,8 +7,11 @@
  * always yields a number, the exact quotient rounded once.  An int zero
  * divisor of "/" or "%" is an error.  Number arithmetic is IEEE double; a
  * number zero divisor gives infinity for "/" and the dividend for "%", and
- * every operation that would produce NaN fails instead.  An unknown operand
- * gives unknown; a secret operand gives a secret result. */
+ * every operation that would produce NaN fails instead.  The operands of
+ * !, && and || and conditions are bools or the strings "true", "1",
+ * "false", "0" (types.md 10).  An unknown operand gives unknown, except
+ * where the other operand of && or || decides; a secret operand gives a
+ * secret result. */
 #include <ctype.h>
 #include <float.h>
 #include <math.h>
@@ -199,19 +202,18 @@ static bool operand(const pcl_value *v, const char *what, pcl_value **out, pcl_v
     *out = (pcl_value *)v;
     return true;
   }
-  if (v->kind == PCL_T_STRING) {
-    pcl_value *n = pcl_convert_to_number(v, err);
-    if (n == NULL) {
-      pcl_error_prefix(*err, "invalid %s", what);
-      return false;
-    }
-    *out = *tmp = n;
-    return true;
+  if (v->kind == PCL_T_NULL) {
+    *err = pcl_error_new("invalid %s null: a number is required", what);
+    return false;
   }
-  char *r = pcl_value_repr(v, 64);
-  *err = pcl_error_new("invalid %s %s: a number is required", what, r);
-  free(r);
-  return false;
+  /* Only a string converts; the conversion's message names the value. */
+  pcl_value *n = pcl_convert_to_number(v, err);
+  if (n == NULL) {
+    pcl_error_prefix(*err, "invalid %s", what);
+    return false;
+  }
+  *out = *tmp = n;
+  return true;
 }
 
 /* Makes *x and *y numeric views of the operands a and b as operand does,
@@ -569,6 +571,76 @@ pcl_value *pcl_op_ne(const pcl_value *a, const pcl_value *b) {
     return mark(pcl_unknown(), secret);
   }
   return mark(pcl_bool(!pcl_equal(a, b)), secret);
+}
+
+/* ------------------------------------------------------- bool operators */
+
+/* Decides the operand v of a logic operator or a condition, described by
+ * what for messages: stores its truth in *out (v must not be SECRET or
+ * UNKNOWN).  A BOOL as it is; the strings "true"/"1" and "false"/"0"
+ * convert (types.md 4.5, 10), other values fail naming the value. */
+static bool truth(const pcl_value *v, const char *what, bool *out, pcl_error **err) {
+  if (v->kind == PCL_T_NULL) {
+    *err = pcl_error_new("invalid %s null: a bool is required", what);
+    return false;
+  }
+  pcl_value *b = pcl_convert_to_bool(v, err);
+  if (b == NULL) {
+    pcl_error_prefix(*err, "invalid %s", what);
+    return false;
+  }
+  *out = b->u.b;
+  return true;
+}
+
+bool pcl_condition_get(const pcl_value *v, bool *out, pcl_error **err) {
+  while (v->kind == PCL_T_SECRET) {
+    v = v->u.ref.a;
+  }
+  if (v->kind == PCL_T_UNKNOWN) {
+    *err = pcl_error_new("invalid condition: the value is unknown");
+    return false;
+  }
+  return truth(v, "condition", out, err);
+}
+
+pcl_value *pcl_op_not(const pcl_value *a, pcl_error **err) {
+  const pcl_value *none = &pcl_null_value;
+  bool secret = unwrap_secrets(&a, &none);
+  if (a->kind == PCL_T_UNKNOWN) {
+    return mark(pcl_unknown(), secret);
+  }
+  bool b;
+  if (!truth(a, "operand", &b, err)) {
+    return NULL;
+  }
+  return mark(pcl_bool(!b), secret);
+}
+
+/* a && b (decider false) or a || b (decider true): each known operand must
+ * convert to a bool; an operand equal to the decider decides the result
+ * whatever the other one is, unknown included; otherwise an unknown operand
+ * makes the result unknown (types.md 10). */
+static pcl_value *logic(bool decider, const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  bool secret = unwrap_secrets(&a, &b);
+  bool ua = a->kind == PCL_T_UNKNOWN, ub = b->kind == PCL_T_UNKNOWN;
+  bool x = !decider, y = !decider;
+  if ((!ua && !truth(a, "left operand", &x, err)) ||
+      (!ub && !truth(b, "right operand", &y, err))) {
+    return NULL;
+  }
+  if ((!ua && x == decider) || (!ub && y == decider)) {
+    return mark(pcl_bool(decider), secret);
+  }
+  return mark(ua || ub ? pcl_unknown() : pcl_bool(!decider), secret);
+}
+
+pcl_value *pcl_op_and(const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  return logic(false, a, b, err);
+}
+
+pcl_value *pcl_op_or(const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  return logic(true, a, b, err);
 }
 
 /* ----------------------------------------------------------- conversions */

@@ -361,6 +361,22 @@ pcl_value *pcl_op_ge(const pcl_value *a, const pcl_value *b, pcl_error **err);
  * wholly known.  They never fail. */
 pcl_value *pcl_op_eq(const pcl_value *a, const pcl_value *b);
 pcl_value *pcl_op_ne(const pcl_value *a, const pcl_value *b);
+/* !a, a && b, a || b (types.md 10): each operand must be a bool or one of
+ * the strings "true", "1", "false", "0", which convert; null and other
+ * values fail naming the value ("invalid operand: cannot convert \"yes\"
+ * to bool: a bool is required").  An operand that decides && or || (false,
+ * true) wins over an UNKNOWN other operand; otherwise an UNKNOWN operand
+ * gives UNKNOWN.  A SECRET operand gives a SECRET result.  NULL and *err on
+ * failure. */
+pcl_value *pcl_op_not(const pcl_value *a, pcl_error **err);
+pcl_value *pcl_op_and(const pcl_value *a, const pcl_value *b, pcl_error **err);
+pcl_value *pcl_op_or(const pcl_value *a, const pcl_value *b, pcl_error **err);
+/* Decides the condition v of a conditional expression, of a for
+ * expression's filter or of a bool range: stores its truth in *out and
+ * returns true.  Conversions as for !; a SECRET is read through (secretness
+ * is the caller's to carry); null, UNKNOWN and values that do not convert
+ * fail ("invalid condition: ..."). */
+bool pcl_condition_get(const pcl_value *v, bool *out, pcl_error **err);
 /* Compares two INT or NUMBER values exactly; returns <0, 0 or >0. */
 int pcl_num_compare(const pcl_value *a, const pcl_value *b);
 
