@@ -720,25 +720,36 @@ pcl_value *pcl_convert_to_string(const pcl_value *v, pcl_error **err) {
   return s;
 }
 
+/* Returns the int or number v (not null, unknown or secret) stands for: v
+ * itself, or the value of a string's decimal text; NULL with the reason in
+ * *why when there is none. */
+static pcl_value *numeric_of(const pcl_value *v, const char **why) {
+  *why = "a number is required";
+  if (pcl_is_numeric(v)) {
+    return pcl_retain((pcl_value *)v);
+  }
+  if (v->kind != PCL_T_STRING) {
+    return NULL;
+  }
+  bool too_long;
+  pcl_value *n = pcl__parse_number(v->u.str.ptr, v->u.str.len, true, &too_long);
+  if (n == NULL && too_long) {
+    *why = "the integer is too long";
+  }
+  return n;
+}
+
 pcl_value *pcl_convert_to_number(const pcl_value *v, pcl_error **err) {
   pcl_value *out;
   if (convert_common(v, pcl_convert_to_number, &out, err)) {
     return out;
   }
-  if (pcl_is_numeric(v)) {
-    return pcl_retain((pcl_value *)v);
+  const char *why;
+  pcl_value *n = numeric_of(v, &why);
+  if (n == NULL) {
+    *err = convert_error(v, "number", why);
   }
-  if (v->kind == PCL_T_STRING) {
-    bool too_long;
-    pcl_value *n = pcl__parse_number(v->u.str.ptr, v->u.str.len, true, &too_long);
-    if (n != NULL) {
-      return n;
-    }
-    *err = convert_error(v, "number", too_long ? "the integer is too long" : "a number is required");
-    return NULL;
-  }
-  *err = convert_error(v, "number", "a number is required");
-  return NULL;
+  return n;
 }
 
 pcl_value *pcl_convert_to_int(const pcl_value *v, pcl_error **err) {
@@ -746,11 +757,10 @@ pcl_value *pcl_convert_to_int(const pcl_value *v, pcl_error **err) {
   if (convert_common(v, pcl_convert_to_int, &out, err)) {
     return out;
   }
-  if (v->kind == PCL_T_INT) {
-    return pcl_retain((pcl_value *)v);
-  }
-  pcl_value *n = pcl_convert_to_number(v, err);
+  const char *why;
+  pcl_value *n = numeric_of(v, &why);
   if (n == NULL) {
+    *err = convert_error(v, "int", why);
     return NULL;
   }
   if (n->kind == PCL_T_INT) {
