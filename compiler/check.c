@@ -578,9 +578,17 @@ static const char *object_key(bind_ctx *c, const ast_node *k, const ast_node **c
   const char *text;
   *computed = NULL;
   switch (k->kind) {
-  case AST_VARIABLE:
+  case AST_VARIABLE: {
+    /* A bare key is a string like a quoted one, so it is NFC too. */
     *len = strlen(k->variable.name);
-    return k->variable.name;
+    char *nfc = util_nfc(k->variable.name, *len, len);
+    if (nfc == NULL) {
+      return k->variable.name;
+    }
+    const char *key = arena_strndup(c->arena, nfc, *len);
+    free(nfc);
+    return key;
+  }
   case AST_BOOL:
     *len = k->boolean.value ? 4 : 5;
     return k->boolean.value ? "true" : "false";
