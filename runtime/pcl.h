@@ -751,6 +751,17 @@ pcl_value *pcl_fn_filebase64(const char *base_dir, pcl_value *path, pcl_error **
 /* filebase64sha256(path): standard base64 of the SHA-256 of the file's
  * bytes (the digest, not its hex). */
 pcl_value *pcl_fn_filebase64sha256(const char *base_dir, pcl_value *path, pcl_error **err);
+/* readDir(path): the names of the entries of the directory path (files and
+ * directories, without "." and ".."), sorted by their bytes as Go's
+ * os.ReadDir sorts them ("readDir: open x: no such file or directory",
+ * "readDir: readdirent x: not a directory"). */
+pcl_value *pcl_fn_readDir(const char *base_dir, pcl_value *path, pcl_error **err);
+/* mimeType(path): the media type of path's extension as Go's
+ * mime.TypeByExtension gives it for common types ("text/plain;
+ * charset=utf-8" for "a.txt", "image/png" for "logo.PNG"), or "" for an
+ * extension it does not know; the file is not read (docs/functions.md
+ * lists the table). */
+pcl_value *pcl_fn_mimeType(pcl_value *path, pcl_error **err);
 /* cwd(): the process's working directory (a run that records another
  * working directory answers cwd() from the engine section instead). */
 pcl_value *pcl_fn_cwd(pcl_error **err);
