@@ -29,7 +29,7 @@ GEN_CFLAGS := $(CFLAGS_ALL) -Wall -Wextra -Werror -Wno-unused-function -Wno-sign
 LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 
 COMPILER_LIBS := -ljansson -lgmp -lutf8proc
-RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -lgmp -lm
+RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -larchive -lgmp -lm
 CUNIT_LIBS := -lcunit
 
 .DELETE_ON_ERROR:
