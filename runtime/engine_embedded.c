@@ -10,7 +10,9 @@
  * as conformance/providers/BEHAVIOUR.md describes), created on first use.
  * Outputs echo the inputs unless a mock (C or JSON) says otherwise; in a
  * preview the id of a created resource and the mock outputs the inputs do not
- * give are unknown.
+ * give are unknown.  The pulumi package's own resources, StackReference and
+ * Stash, are served as the engine's built-in provider serves them, with the
+ * default provider pulumi:providers:pulumi::default, and no mock.
  *
  * Invariants: records are kept in registration order, the stack first;
  * nothing depends on pointer values or hash order. */
@@ -187,7 +189,8 @@ static pcl_value *without_internal(pcl_value *m) {
   return pcl_mapbuf_finish(&mb);
 }
 
-/* Returns a new deterministic provider id. */
+/* Returns a new deterministic id in the form of the UUIDs the engine gives
+ * providers and built-in resources. */
 static pcl_value *provider_id(emb *e) {
   char buf[64];
   snprintf(buf, sizeof buf, "00000000-0000-4000-8000-%012zu", ++e->nproviders);
@@ -401,6 +404,34 @@ static bool stack_reference(emb *e, rec *r, pcl_error **err) {
   return true;
 }
 
+/* Serves a pulumi:index:Stash as the engine's built-in provider does: its
+ * one input, "input", is required and no other is allowed; the outputs are
+ * {input, output} with output equal to input; the id is a new UUID, unknown
+ * in a preview (the engine keeps the first output across updates, which a
+ * run of the embedded engine, always a first run, never sees). */
+static bool stash(emb *e, rec *r, pcl_error **err) {
+  for (size_t i = 0; i < pcl_len(r->inputs); i++) {
+    if (!pcl_str_eq_cstr(pcl_map_key_at(r->inputs, i), "input")) {
+      *err = pcl_error_new("check failed for %s: unknown property \"%s\"", r->type,
+                           pcl_str_data(pcl_map_key_at(r->inputs, i)));
+      return false;
+    }
+  }
+  pcl_value *input = pcl_map_get_cstr(r->inputs, "input");
+  if (input == NULL) {
+    *err = pcl_error_new("check failed for %s: missing required property \"input\"", r->type);
+    return false;
+  }
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "input", pcl_retain(input));
+  pcl_mapbuf_put_cstr(&mb, "output", pcl_retain(input));
+  pcl_value *outputs = pcl_mapbuf_finish(&mb);
+  r->outputs = apply_secret_outputs(outputs, r->options);
+  pcl_release(outputs);
+  r->id = e->preview ? pcl_unknown() : provider_id(e);
+  return true;
+}
+
 static void complete_resource(pcl_future *f, void *data) {
   (void)f;
   pending *p = data;
@@ -545,6 +576,8 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
     r->outputs = pcl_map_of(NULL, NULL, 0);
   } else if (strcmp(req->type, "pulumi:pulumi:StackReference") == 0) {
     stack_reference(e, r, &err);
+  } else if (strcmp(req->type, "pulumi:index:Stash") == 0 && !req->read) {
+    stash(e, r, &err);
   } else {
     pcl_mock_resource_args args = {r->type,   r->name,    r->urn,     r->inputs,
                                    req->id,   r->provider, true,      e->preview,

@@ -529,6 +529,72 @@ static void test_provider_config_and_url(void) {
   e->ops->destroy(e);
 }
 
+/* The failure of a Stash check, kept by stash_fail_cb. */
+static char stash_error[256];
+static void stash_fail_cb(void *data, const pcl_resource_result *res, const pcl_error *err) {
+  (void)data;
+  CU_ASSERT_PTR_NULL(res);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+  snprintf(stash_error, sizeof stash_error, "%s", pcl_error_message(err));
+}
+
+/* pulumi:index:Stash is the engine's own: input and output are the input,
+ * the id a UUID (unknown in a preview), the provider the pulumi package's
+ * default one; no other input is allowed and "input" is required. */
+static void test_stash(void) {
+  for (int preview = 0; preview < 2; preview++) {
+    pcl_embedded_config cfg = {"p", "s", NULL, preview == 1, NULL, NULL, NULL, NULL};
+    pcl_error *err = NULL;
+    pcl_engine *e = pcl_engine_embedded_new(&cfg, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    const char *good = "{\"input\": {\"a\": [1, \"x\"]}}", *extra = "{\"input\": 1, \"extra\": 2}";
+    pcl_value *inputs = pcl_json_decode(good, strlen(good), 0, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(inputs);
+    pcl_resource_request req = {.type = "pulumi:index:Stash", .name = "st",
+                                .kind = PCL_RES_CUSTOM, .version = "1.0.0", .inputs = inputs};
+    e->ops->register_resource(e, &req, reg_cb, NULL);
+    pcl_value *bad = pcl_json_decode(extra, strlen(extra), 0, &err);
+    pcl_resource_request breq = req;
+    breq.name = "bad";
+    breq.inputs = bad;
+    e->ops->register_resource(e, &breq, stash_fail_cb, NULL);
+    pcl_sched_run();
+    CU_ASSERT_STRING_EQUAL(stash_error,
+                           "check failed for pulumi:index:Stash: unknown property \"extra\"");
+    pcl_value *none = pcl_map_of(NULL, NULL, 0);
+    breq.name = "none";
+    breq.inputs = none;
+    e->ops->register_resource(e, &breq, stash_fail_cb, NULL);
+    pcl_sched_run();
+    CU_ASSERT_STRING_EQUAL(stash_error,
+                           "check failed for pulumi:index:Stash: missing required property "
+                           "\"input\"");
+    char *text = pcl_engine_embedded_snapshot(e, NULL);
+    pcl_value *snap = pcl_json_decode(text, strlen(text), 0, &err);
+    free(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(snap);
+    pcl_value *st = find_res(snap, "st");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    pcl_value *outs = pcl_map_get_cstr(st, "outputs");
+    CU_ASSERT_EQUAL(pcl_len(outs), 2);
+    CU_ASSERT_TRUE(pcl_equal(pcl_map_get_cstr(outs, "output"), pcl_map_get_cstr(inputs, "input")));
+    CU_ASSERT_TRUE(pcl_equal(pcl_map_get_cstr(outs, "input"), pcl_map_get_cstr(inputs, "input")));
+    if (preview) {
+      CU_ASSERT_EQUAL(pcl_kind_of(pcl_map_get_cstr(st, "id")), PCL_T_MAP);
+    } else {
+      CU_ASSERT_EQUAL(strlen(sget(st, "id", NULL)), 36);
+    }
+    CU_ASSERT_NSTRING_EQUAL(sget(st, "provider", NULL),
+                            "urn:pulumi:s::p::pulumi:providers:pulumi::default::", 51);
+    CU_ASSERT_PTR_NOT_NULL(find_res(snap, "default"));
+    pcl_release(snap);
+    pcl_release(inputs);
+    pcl_release(bad);
+    pcl_release(none);
+    e->ops->destroy(e);
+  }
+}
+
 void register_engine_tests(void);
 void register_engine_tests(void) {
   CU_pSuite s = CU_add_suite("engine", NULL, NULL);
@@ -540,4 +606,5 @@ void register_engine_tests(void) {
   CU_add_test(s, "method calls bring in the builtin provider", test_call_hydration);
   CU_add_test(s, "stack references from files", test_stack_reference_flag);
   CU_add_test(s, "inputs and options must be objects", test_bad_shapes);
+  CU_add_test(s, "pulumi:index:Stash", test_stash);
 }
