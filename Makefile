@@ -158,6 +158,7 @@ check-conformance: $(BUILD)/pclc $(BUILD)/libpclrt.a
 	python3 tests/conformance/test_runner.py --build $(BUILD) || st=1; \
 	tests/conformance/run -j $(CONFORMANCE_JOBS) --build $(BUILD) \
 	  --known-failures tests/conformance/known-failures.txt ../shared/conformance || st=1; \
+	tests/conformance/run -j $(CONFORMANCE_JOBS) --build $(BUILD) tests/conformance/cases || st=1; \
 	tests/programs/run -j $(CONFORMANCE_JOBS) --build $(BUILD) ../shared/programs || st=1; \
 	exit $$st
 

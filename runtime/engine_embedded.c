@@ -538,18 +538,26 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
   }
   r->options = req->options ? pcl_retain(req->options) : pcl_map_of(NULL, NULL, 0);
   bool add_version = req->version && !pcl_map_get_cstr(req->inputs, "version");
-  bool add_url = req->plugin_download_url && *req->plugin_download_url &&
-                 !pcl_map_get_cstr(req->inputs, "__internal");
-  if (is_provider && (add_version || add_url)) {
-    /* An explicit provider records its version and download URL (under
-     * "__internal", apart from a config input that has the same name). */
+  bool add_url = req->plugin_download_url && *req->plugin_download_url;
+  pcl_value *env = pcl_map_get_cstr(r->options, "envVarMappings");
+  bool add_env = env != NULL && pcl_kind_of(env) == PCL_T_MAP;
+  bool add_internal = (add_url || add_env) && !pcl_map_get_cstr(req->inputs, "__internal");
+  if (is_provider && (add_version || add_internal)) {
+    /* An explicit provider records its version, and its download URL and
+     * environment variable mappings under "__internal" (apart from config
+     * inputs of the same names), as the engine does. */
     pcl_mapbuf mb = PCL_MAPBUF_INIT;
     if (add_version) {
       pcl_mapbuf_put_cstr(&mb, "version", str(req->version));
     }
-    if (add_url) {
+    if (add_internal) {
       pcl_mapbuf in = PCL_MAPBUF_INIT;
-      pcl_mapbuf_put_cstr(&in, "pluginDownloadURL", str(req->plugin_download_url));
+      if (add_url) {
+        pcl_mapbuf_put_cstr(&in, "pluginDownloadURL", str(req->plugin_download_url));
+      }
+      if (add_env) {
+        pcl_mapbuf_put_cstr(&in, "envVarMappings", pcl_retain(env));
+      }
       pcl_mapbuf_put_cstr(&mb, "__internal", pcl_mapbuf_finish(&in));
     }
     pcl_value *extra = pcl_mapbuf_finish(&mb);
