@@ -91,6 +91,9 @@ typedef struct pcl__run_res {
   signed char retain;   /* retainOnDelete: -1 unset, 0, 1. */
   pcl_value *providers; /* MAP package -> provider reference for the
                            children (the providers option, inherited), or NULL. */
+  bool gates_invokes;   /* A component, or a resource whose id is unknown (not
+                           created yet, in a preview): an invoke that depends
+                           on it is not sent in a preview. */
 } pcl__run_res;
 
 /* One execution of a program (main.c). */

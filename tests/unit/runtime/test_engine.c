@@ -529,6 +529,87 @@ static void test_provider_config_and_url(void) {
   e->ops->destroy(e);
 }
 
+/* Invokes the gating test's mock answered, by token. */
+static int gate_invokes;
+static pcl_value *gate_call(void *data, const char *token, pcl_value *args, bool is_call,
+                            bool *hang, pcl_error **err) {
+  (void)data;
+  (void)token;
+  (void)args;
+  (void)is_call;
+  (void)err;
+  *hang = false;
+  gate_invokes++;
+  return obj("ok", pcl_bool(true), NULL);
+}
+
+/* Exports the invoke of test:index:f with args and options (both stolen)
+ * as name. */
+static void gate_invoke(pcl_run *run, const char *name, pcl_value *args, pcl_value *options) {
+  pcl_future *f = pcl_invoke(run, "test:index:f", args, options);
+  export_take(run, name, fv(f));
+  pcl_future_release(f);
+  pcl_release(args);
+  pcl_release(options);
+}
+
+/* Invokes that depend on a resource created by the run, through an
+ * argument or dependsOn, on a component, on a read resource, or on
+ * nothing. */
+static void gate_start(pcl_run *run) {
+  pcl_value *in = obj("value", pcl_bool(true), NULL);
+  pcl_future *r = pcl_register_resource(run, &simple_decl, "r", in, NULL);
+  pcl_future *comp = pcl_register_resource(run, &comp_decl, "comp", in, NULL);
+  pcl_value *id = pcl_str_from_cstr("existing-id");
+  pcl_value *lookup = obj("lookup", pcl_str_from_cstr("key"), NULL);
+  pcl_future *rd = pcl_read_resource(run, &read_decl, "rd", id, lookup, NULL);
+  pcl_future *rv = pcl_future_attr(r, "value");
+  gate_invoke(run, "none", obj("x", pcl_int_new(1), NULL), NULL);
+  gate_invoke(run, "viaArgument", obj("x", fv(rv), NULL), NULL);
+  gate_invoke(run, "viaDependsOn", obj("x", pcl_int_new(1), NULL),
+              obj("dependsOn", pcl_list_of_take((pcl_value *[]){fv(r)}, 1), NULL));
+  gate_invoke(run, "viaComponent", obj("x", pcl_int_new(1), NULL),
+              obj("dependsOn", pcl_list_of_take((pcl_value *[]){fv(comp)}, 1), NULL));
+  gate_invoke(run, "viaRead", obj("x", pcl_int_new(1), NULL),
+              obj("dependsOn", pcl_list_of_take((pcl_value *[]){fv(rd)}, 1), NULL));
+  pcl_future *fs[] = {r, comp, rd, rv};
+  for (size_t i = 0; i < 4; i++) {
+    pcl_future_release(fs[i]);
+  }
+  pcl_release(in);
+  pcl_release(id);
+  pcl_release(lookup);
+}
+
+static const pcl_program gate = {"gate", NULL, 0, gate_start};
+
+/* An invoke waits for the resources it depends on; in a preview, one that
+ * depends on a resource not created yet or on a component is not sent and
+ * its result is unknown. */
+static void test_invoke_gating(void) {
+  static const pcl_mocks mocks = {.call = gate_call};
+  pcl_main_set_mocks(&mocks);
+  gate_invokes = 0;
+  rc_result r = rc_run(&gate, "--preview", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_EQUAL(gate_invokes, 2);
+  CU_ASSERT_STRING_EQUAL(r.out, "{\n"
+                                "  \"none\": {\n    \"ok\": true\n  },\n"
+                                "  \"viaArgument\": {\n    \"unknown\": true\n  },\n"
+                                "  \"viaComponent\": {\n    \"unknown\": true\n  },\n"
+                                "  \"viaDependsOn\": {\n    \"unknown\": true\n  },\n"
+                                "  \"viaRead\": {\n    \"ok\": true\n  }\n"
+                                "}\n");
+  rc_free(&r);
+  gate_invokes = 0;
+  r = rc_run(&gate, NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_EQUAL(gate_invokes, 5);
+  CU_ASSERT_PTR_NULL(strstr(r.out, "unknown"));
+  rc_free(&r);
+  pcl_main_set_mocks(NULL);
+}
+
 /* The failure of a Stash check, kept by stash_fail_cb. */
 static char stash_error[256];
 static void stash_fail_cb(void *data, const pcl_resource_result *res, const pcl_error *err) {
@@ -607,4 +688,5 @@ void register_engine_tests(void) {
   CU_add_test(s, "stack references from files", test_stack_reference_flag);
   CU_add_test(s, "inputs and options must be objects", test_bad_shapes);
   CU_add_test(s, "pulumi:index:Stash", test_stash);
+  CU_add_test(s, "invokes wait for their dependencies", test_invoke_gating);
 }
