@@ -38,6 +38,7 @@ typedef struct rec {
   pcl_deps *deps;       /* All dependencies (owned). */
   pcl_deps **prop_deps; /* Per input entry, parallel to inputs (owned). */
   pcl_value *options;   /* MAP of options (owned). */
+  bool failed;          /* The registration failed: the state leaves it out. */
 } rec;
 
 /* A request waiting for its loop turn (or forever, for a hanging mock). */
@@ -66,6 +67,13 @@ typedef struct prov_cache {
   char *url;      /* The download URL (owned) or NULL. */
 } prov_cache;
 
+/* A diagnostic the run reported, kept for the snapshot. */
+typedef struct diagnostic {
+  pcl_log_severity sev; /* Severity. */
+  char *urn;            /* The resource it is about (owned), or NULL. */
+  char *msg;            /* The message (owned). */
+} diagnostic;
+
 /* Distinct default providers remembered; a program uses a handful. */
 #define PROV_CACHE_SIZE 16
 
@@ -87,6 +95,8 @@ typedef struct emb {
   prov_cache provs[PROV_CACHE_SIZE]; /* Default providers already made. */
   size_t nprovs;            /* Entries of provs used. */
   size_t prov_evict;        /* The entry to replace next once provs is full. */
+  diagnostic *diags;        /* Diagnostics reported, in order. */
+  size_t ndiags, capdiags;  /* Used and allocated. */
 } emb;
 
 static rec *find_rec(const emb *e, const char *urn) {
@@ -127,6 +137,27 @@ static void free_rec(rec *r) {
 }
 
 static pcl_value *str(const char *s) { return pcl__str_fast(s); }
+
+/* Records a diagnostic about urn (may be NULL) with the message msg. */
+static void add_diag(emb *e, pcl_log_severity sev, const char *urn, const char *msg) {
+  if (e->ndiags == e->capdiags) {
+    e->capdiags = e->capdiags ? 2 * e->capdiags : 8;
+    e->diags = pcl_xrealloc(e->diags, e->capdiags * sizeof *e->diags);
+  }
+  e->diags[e->ndiags++] = (diagnostic){sev, urn ? pcl_xstrdup(urn) : NULL, pcl_xstrdup(msg)};
+}
+
+/* Records the failure err of the registration of r as the engine reports a
+ * failed step: an error about the resource, "Preview failed: " first in a
+ * preview; r stays out of the state, as a resource whose creation failed
+ * does. */
+static void diag_failed(emb *e, rec *r, const pcl_error *err) {
+  r->failed = true;
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&b, "%s%s", e->preview ? "Preview failed: " : "", pcl_error_message(err));
+  add_diag(e, PCL_LOG_ERROR, r->urn, b.data);
+  pcl_strbuf_free(&b);
+}
 
 /* Returns the package of a type token ("simple" of "simple:index:R"). */
 static char *package_of(const char *type) {
@@ -490,6 +521,9 @@ static void finish_resource(pending *p, pcl_value *id, pcl_value *state, pcl_err
       r->id = pcl_strbuf_finish(&b, &err);
     }
   }
+  if (err != NULL) {
+    diag_failed(e, r, err);
+  }
   pcl_release(id);
   pcl_release(state);
   p->err = err;
@@ -583,9 +617,13 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
     r->id = pcl_null();
     r->outputs = pcl_map_of(NULL, NULL, 0);
   } else if (strcmp(req->type, "pulumi:pulumi:StackReference") == 0) {
-    stack_reference(e, r, &err);
+    if (!stack_reference(e, r, &err)) {
+      diag_failed(e, r, err);
+    }
   } else if (strcmp(req->type, "pulumi:index:Stash") == 0 && !req->read) {
-    stash(e, r, &err);
+    if (!stash(e, r, &err)) {
+      diag_failed(e, r, err);
+    }
   } else {
     pcl_mock_resource_args args = {r->type,   r->name,    r->urn,     r->inputs,
                                    req->id,   r->provider, true,      e->preview,
@@ -792,11 +830,14 @@ static void emb_register_outputs(pcl_engine *eng, const char *urn, pcl_value *ou
   pcl_sched_post(complete_other, p);
 }
 
+/* The names of the severities, as the engine's diagnostic events spell them. */
+static const char *const severity_names[] = {"debug", "info", "warning", "error"};
+
 static void emb_log(pcl_engine *eng, pcl_log_severity sev, const char *urn, const char *msg) {
-  (void)eng;
-  static const char *const names[] = {"debug", "info", "warning", "error"};
+  emb *e = (emb *)eng;
   if (sev >= PCL_LOG_INFO) {
-    fprintf(stderr, "%s: %s%s%s\n", names[sev], urn ? urn : "", urn ? ": " : "", msg);
+    add_diag(e, sev, urn, msg);
+    fprintf(stderr, "%s: %s%s%s\n", severity_names[sev], urn ? urn : "", urn ? ": " : "", msg);
   }
 }
 
@@ -842,6 +883,11 @@ static void emb_destroy(pcl_engine *eng) {
     }
   }
   free(e->recs);
+  for (size_t i = 0; i < e->ndiags; i++) {
+    free(e->diags[i].urn);
+    free(e->diags[i].msg);
+  }
+  free(e->diags);
   pcl__urn_index_free(&e->index);
   for (size_t i = 0; i < e->nprovs; i++) {
     prov_cache_clear(&e->provs[i]);
@@ -920,13 +966,16 @@ char *pcl_engine_embedded_snapshot(pcl_engine *eng, const pcl_error *error) {
   field_value(&b, "preview", pcl_bool(e->preview), 1);
   char *msg = error ? pcl_error_format(error) : NULL;
   field_str(&b, "error", msg, 1);
-  free(msg);
   field_value(&b, "outputs", e->stack_outputs ? e->stack_outputs : pcl_null(), 1);
   key(&b, "resources", 1, false);
   pcl_strbuf_append_char(&b, '[');
+  size_t listed = 0;
   for (size_t i = 0; i < e->n; i++) {
     rec *r = e->recs[i];
-    pcl_strbuf_append_cstr(&b, i ? ",\n    {" : "\n    {");
+    if (r->failed) {
+      continue;
+    }
+    pcl_strbuf_append_cstr(&b, listed++ ? ",\n    {" : "\n    {");
     key(&b, "urn", 3, true);
     pcl__json_quote(&b, r->urn, strlen(r->urn), false);
     field_str(&b, "type", r->type, 3);
@@ -956,6 +1005,24 @@ char *pcl_engine_embedded_snapshot(pcl_engine *eng, const pcl_error *error) {
     field_value(&b, "options", r->options, 3);
     pcl_strbuf_append_cstr(&b, "\n    }");
   }
-  pcl_strbuf_append_cstr(&b, e->n ? "\n  ]\n}\n" : "]\n}\n");
+  pcl_strbuf_append_cstr(&b, listed ? "\n  ]" : "]");
+  /* The diagnostics, then the run's error, which ends it. */
+  key(&b, "diagnostics", 1, false);
+  pcl_strbuf_append_char(&b, '[');
+  for (size_t i = 0; i <= e->ndiags; i++) {
+    diagnostic d = i < e->ndiags ? e->diags[i] : (diagnostic){PCL_LOG_ERROR, NULL, msg};
+    if (d.msg == NULL) {
+      break;
+    }
+    pcl_strbuf_append_cstr(&b, i ? ",\n    {" : "\n    {");
+    key(&b, "severity", 3, true);
+    pcl_strbuf_appendf(&b, "\"%s\"", severity_names[d.sev]);
+    field_str(&b, "urn", d.urn, 3);
+    field_str(&b, "message", d.msg, 3);
+    pcl_strbuf_append_cstr(&b, "\n    }");
+  }
+  bool any = e->ndiags > 0 || msg != NULL;
+  free(msg);
+  pcl_strbuf_append_cstr(&b, any ? "\n  ]\n}\n" : "]\n}\n");
   return b.data;
 }
