@@ -610,6 +610,59 @@ static void test_invoke_gating(void) {
   pcl_main_set_mocks(NULL);
 }
 
+/* A program that logs a warning about a resource and an info, then
+ * registers a resource whose creation fails. */
+static void diag_start(pcl_run *run) {
+  pcl_value *in = obj("value", pcl_bool(true), NULL);
+  pcl_future *ok = pcl_register_resource(run, &simple_decl, "ok", in, NULL);
+  pcl_run_log(run, PCL_LOG_WARNING, "urn:pulumi:test::diag::simple:index:Resource::ok",
+              "something to know");
+  pcl_run_log(run, PCL_LOG_INFO, NULL, "for information");
+  pcl_run_log(run, PCL_LOG_DEBUG, NULL, "not recorded");
+  pcl_future *bad = pcl_register_resource(run, &simple_decl, "bad", in, NULL);
+  pcl_future_release(ok);
+  pcl_future_release(bad);
+  pcl_release(in);
+}
+
+static const pcl_program diag = {"diag", NULL, 0, diag_start};
+
+/* The diagnostics of a run are in its snapshot: what the program logged
+ * (info and above), a failed registration as an error about its resource
+ * ("Preview failed: " first in a preview), which stays out of the state,
+ * and the run's error last. */
+static void test_diagnostics(void) {
+  rc_write("diag-mocks.json",
+           "{\"resources\": {\"simple:index:Resource::bad\": {\"error\": \"failed create\"}}}");
+  for (int preview = 0; preview < 2; preview++) {
+    rc_result r = preview ? rc_run(&diag, "--stack", "test", "--mocks", "diag-mocks.json",
+                                   "--snapshot", "diag.json", "--preview", NULL)
+                          : rc_run(&diag, "--stack", "test", "--mocks", "diag-mocks.json",
+                                   "--snapshot", "diag.json", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    pcl_value *snap = read_snapshot("diag.json");
+    pcl_value *d = pcl_map_get_cstr(snap, "diagnostics");
+    CU_ASSERT_EQUAL_FATAL(pcl_len(d), 4);
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 0), "severity", NULL), "warning");
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 0), "urn", NULL),
+                           "urn:pulumi:test::diag::simple:index:Resource::ok");
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 0), "message", NULL), "something to know");
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 1), "severity", NULL), "info");
+    CU_ASSERT_EQUAL(pcl_kind_of(pcl_map_get_cstr(pcl_list_at(d, 1), "urn")), PCL_T_NULL);
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 2), "severity", NULL), "error");
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 2), "urn", NULL),
+                           "urn:pulumi:test::diag::simple:index:Resource::bad");
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 2), "message", NULL),
+                           preview ? "Preview failed: failed create" : "failed create");
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 3), "message", NULL), sget(snap, "error", NULL));
+    CU_ASSERT_PTR_NOT_NULL(find_res(snap, "ok"));
+    CU_ASSERT_PTR_NULL(find_res(snap, "bad"));
+    pcl_release(snap);
+    rc_free(&r);
+  }
+  remove("diag-mocks.json");
+}
+
 /* The failure of a Stash check, kept by stash_fail_cb. */
 static char stash_error[256];
 static void stash_fail_cb(void *data, const pcl_resource_result *res, const pcl_error *err) {
@@ -689,4 +742,5 @@ void register_engine_tests(void) {
   CU_add_test(s, "inputs and options must be objects", test_bad_shapes);
   CU_add_test(s, "pulumi:index:Stash", test_stash);
   CU_add_test(s, "invokes wait for their dependencies", test_invoke_gating);
+  CU_add_test(s, "diagnostics in the snapshot", test_diagnostics);
 }
