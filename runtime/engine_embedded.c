@@ -9,8 +9,9 @@
  * default provider resource (pulumi:providers:<pkg>, named default_<version>
  * as conformance/providers/BEHAVIOUR.md describes), created on first use.
  * Outputs echo the inputs unless a mock (C or JSON) says otherwise; in a
- * preview the id of a created resource and the mock outputs the inputs do not
- * give are unknown.  The pulumi package's own resources, StackReference and
+ * preview the id of a created resource and the JSON mock outputs the inputs
+ * do not give are unknown, while a C mock, which knows it is a preview,
+ * answers as a provider's preview Create does (finish_resource).  The pulumi package's own resources, StackReference and
  * Stash, are served as the engine's built-in provider serves them, with the
  * default provider pulumi:providers:pulumi::default, and no mock.
  *
@@ -487,15 +488,22 @@ static void unlink_pending(pending **head, pending *p) {
 }
 
 /* Completes the registration p with a mock's answer (id, state and err
- * stolen; NULL id: the default id; NULL state: echo the inputs). */
-static void finish_resource(pending *p, pcl_value *id, pcl_value *state, pcl_error *err) {
+ * stolen; NULL id: the default id; NULL state: echo the inputs).  A C mock
+ * knows when the run is a preview (aware): its answer is then what the
+ * provider answers to a preview Create, the state as it is and the id when
+ * it gives one (NULL or "": unknown, as a provider's empty preview id).  A
+ * JSON mock is not: in a preview its outputs beyond the inputs are unknown,
+ * and so is the id of a created resource. */
+static void finish_resource(pending *p, pcl_value *id, pcl_value *state, pcl_error *err,
+                            bool aware) {
   emb *e = p->e;
   rec *r = p->r;
   bool is_provider = strncmp(r->type, "pulumi:providers:", 17) == 0;
+  bool no_id = id == NULL || (pcl_kind_of(id) == PCL_T_STRING && pcl_str_len(id) == 0);
   if (err == NULL) {
     if (state == NULL) {
       state = pcl_retain(r->inputs);
-    } else if (e->preview && !r->read) {
+    } else if (e->preview && !r->read && !aware) {
       pcl_value *pv = preview_outputs(r->inputs, state);
       pcl_release(state);
       state = pv;
@@ -508,7 +516,7 @@ static void finish_resource(pending *p, pcl_value *id, pcl_value *state, pcl_err
     r->outputs = apply_secret_outputs(state, r->options);
     if (r->read) {
       r->id = pcl_retain(p->read_id);
-    } else if (e->preview && !is_provider) {
+    } else if (e->preview && !is_provider && (!aware || no_id)) {
       r->id = pcl_unknown();
     } else if (id) {
       r->id = pcl_retain(id);
@@ -676,7 +684,7 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
       e->hung = p;
       return;
     }
-    finish_resource(p, id, state, err);
+    finish_resource(p, id, state, err, mocked);
     return;
   }
   p->err = err;
@@ -703,7 +711,7 @@ void pcl_mock_reply_resource(pcl_mock_reply *reply, pcl_value *id, pcl_value *st
   }
   unlink_pending(&p->e->hung, p);
   p->awaiting = false;
-  finish_resource(p, pcl_retain(id), pcl_retain(state), err ? pcl_error_copy(err) : NULL);
+  finish_resource(p, pcl_retain(id), pcl_retain(state), err ? pcl_error_copy(err) : NULL, true);
 }
 
 static void complete_other(pcl_future *f, void *data) {
