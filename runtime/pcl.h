@@ -976,6 +976,12 @@ pcl_future *pcl_invoke(pcl_run *run, const char *token, pcl_value *args, pcl_val
  * with args; returns the future of the result MAP (owned). */
 pcl_future *pcl_call(pcl_run *run, const char *token, pcl_value *self, pcl_value *args,
                      pcl_value *options);
+/* Returns the future (owned) of the one value of the result object that
+ * result (borrowed) resolves to: a function or method whose schema returns
+ * a single value (not an object) answers {name: value}.  An empty object
+ * gives null; more than one value rejects it ("the result of a function
+ * with a single return value must hold one value"). */
+pcl_future *pcl_single_result(pcl_future *result);
 /* Exports stack output name (copied) with value (borrowed, may hold
  * futures).  Outputs are registered together when the program is done. */
 void pcl_export(pcl_run *run, const char *name, pcl_value *value);

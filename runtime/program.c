@@ -500,20 +500,6 @@ static pcl_value *get_output(const pcl_value *ref, const pcl_value *name, pcl_er
   return pcl_retain(v);
 }
 
-/* The value of a scalar-returning function's result object {name: v}. */
-static pcl_value *single_value_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
-  (void)n;
-  (void)data;
-  if (pcl_kind_of(args[0]) == PCL_T_MAP && pcl_len(args[0]) == 1) {
-    return pcl_retain(pcl_map_val_at(args[0], 0));
-  }
-  if (pcl_kind_of(args[0]) == PCL_T_MAP && pcl_len(args[0]) == 0) {
-    return pcl_null();
-  }
-  *err = pcl_error_new("the result of a function with a single return value must hold one value");
-  return NULL;
-}
-
 /* Calls the built-in of a CALL expression. */
 static pcl_value *call_builtin(const ctx *c, const pcl_expr *e, pcl_value *const *v, size_t n,
                                pcl_error **err) {
@@ -1387,7 +1373,7 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
                                    e->s));
     } else if (e->sub == 1) {
       pcl_future *f = pcl_invoke(c->f->run, e->s, args, opts);
-      r = located_take(c, x, pcl_apply(&f, 1, single_value_cb, NULL, NULL, 0));
+      r = located_take(c, x, pcl_single_result(f));
       pcl_future_release(f);
     } else {
       r = located_take(c, x, pcl_invoke(c->f->run, e->s, args, opts));
@@ -1399,10 +1385,16 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
   case PCL_X_METHOD: {
     pcl_value *self = ev(c, kid(c, x, 0));
     pcl_value *args = ev(c, kid(c, x, 1));
-    pcl_value *r = pcl_kind_of(args) == PCL_T_MAP
-                       ? located_take(c, x, pcl_call(c->f->run, e->s, self, args, NULL))
-                       : fail(c, x, pcl_error_new("call of '%s': the arguments must be an object",
-                                                  e->s));
+    pcl_value *r;
+    if (pcl_kind_of(args) != PCL_T_MAP) {
+      r = fail(c, x, pcl_error_new("call of '%s': the arguments must be an object", e->s));
+    } else if (e->sub == 1) {
+      pcl_future *f = pcl_call(c->f->run, e->s, self, args, NULL);
+      r = located_take(c, x, pcl_single_result(f));
+      pcl_future_release(f);
+    } else {
+      r = located_take(c, x, pcl_call(c->f->run, e->s, self, args, NULL));
+    }
     pcl_release(self);
     pcl_release(args);
     return r;

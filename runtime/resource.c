@@ -1308,6 +1308,24 @@ pcl_future *pcl_call(pcl_run *run, const char *token, pcl_value *self, pcl_value
   return op_start(run, 1, token, self, NULL, args, options);
 }
 
+/* The value of a single-value function's result object {name: v}. */
+static pcl_value *single_value_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
+  (void)n;
+  (void)data;
+  if (pcl_kind_of(args[0]) == PCL_T_MAP && pcl_len(args[0]) == 1) {
+    return pcl_retain(pcl_map_val_at(args[0], 0));
+  }
+  if (pcl_kind_of(args[0]) == PCL_T_MAP && pcl_len(args[0]) == 0) {
+    return pcl_null();
+  }
+  *err = pcl_error_new("the result of a function with a single return value must hold one value");
+  return NULL;
+}
+
+pcl_future *pcl_single_result(pcl_future *result) {
+  return pcl_apply(&result, 1, single_value_cb, NULL, NULL, 0);
+}
+
 pcl_future *pcl_register_component_outputs(pcl_run *run, pcl_future *component,
                                            pcl_value *outputs) {
   return op_start(run, 2, "component", NULL, component, outputs, NULL);

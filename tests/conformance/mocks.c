@@ -831,6 +831,71 @@ static pcl_value *child_ref(const pcl_mock_resource_args *a, const char *urn, co
   return r;
 }
 
+static const pcl_resource_decl mk_configurer_provider = {
+    .type = "pulumi:providers:configurer", .kind = PCL_RES_CUSTOM, .version = "38.0.0"};
+
+/* A configurer:index:Configurer Construct waiting for its inner provider. */
+typedef struct mk_configurer {
+  pcl_mock_reply *reply; /* The Construct's answer, deferred. */
+  char *urn;             /* The component's URN (owned). */
+  pcl_value *config;     /* Its providerConfig input (owned). */
+} mk_configurer;
+
+/* Answers a Configurer Construct once its inner provider is registered:
+ * outputs {providerConfig, innerProviderRef}, remembered for the methods. */
+static void configurer_done(pcl_future *f, void *data) {
+  mk_configurer *c = data;
+  pcl_value *prov = pcl_future_value(f);
+  if (pcl_future_state_of(f) != PCL_FUTURE_RESOLVED || prov == NULL) {
+    pcl_error *err = pcl_error_new("Construct of configurer:index:Configurer: the inner provider "
+                                   "could not be registered");
+    pcl_mock_reply_resource(c->reply, NULL, NULL, err);
+    pcl_error_free(err);
+  } else {
+    pcl_value *id = get(prov, "id");
+    pcl_value *ref = pcl_resource_new(get(prov, "urn"), id && pcl_kind_of(id) == PCL_T_STRING ? id
+                                                                                            : NULL,
+                                      NULL);
+    pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    pcl_mapbuf_put_cstr(&mb, "providerConfig", pcl_retain(c->config));
+    pcl_mapbuf_put_cstr(&mb, "innerProviderRef", ref);
+    pcl_value *state = pcl_mapbuf_finish(&mb);
+    mk_rec *r = find(c->urn);
+    if (r != NULL) {
+      pcl_release(r->state);
+      r->state = pcl_retain(state);
+    }
+    pcl_mock_reply_resource(c->reply, NULL, state, NULL);
+    pcl_release(state);
+  }
+  free(c->urn);
+  pcl_release(c->config);
+  free(c);
+}
+
+/* The Construct of configurer:index:Configurer: the component registers an
+ * inner provider, pulumi:providers:configurer named <name>-inner-provider,
+ * its child, configured with {config: providerConfig}, and answers once that
+ * provider exists (its reference is an output). */
+static void configurer_construct(const pcl_mock_resource_args *a) {
+  mk_configurer *c = malloc(sizeof *c);
+  c->reply = pcl_mock_defer(a);
+  c->urn = strdup(a->urn);
+  pcl_value *cfg = get(a->inputs, "providerConfig");
+  c->config = cfg ? pcl_retain(cfg) : pcl_null();
+  pcl_strbuf name = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&name, "%s-inner-provider", a->name);
+  pcl_value *inputs = map1("config", pcl_retain(c->config));
+  pcl_value *opts = map1("parent", str(a->urn));
+  pcl_future *f = pcl_register_resource(pcl_run_current(), &mk_configurer_provider, name.data,
+                                        inputs, opts);
+  pcl_future_then(f, configurer_done, c);
+  pcl_future_release(f);
+  pcl_release(inputs);
+  pcl_release(opts);
+  pcl_strbuf_free(&name);
+}
+
 /* Returns whether type is a component type of a test provider's schema
  * (isComponent), served by the provider's Construct. */
 static bool is_component(const char *type) {
@@ -897,6 +962,11 @@ static bool construct(const pcl_mock_resource_args *a, pcl_value **state, pcl_er
     char *urn = construct_child_with(a, &mk_simple_resource, v ? pcl_retain(v) : pcl_null(), prov);
     free(urn);
     *state = map1("value", v ? pcl_retain(v) : pcl_null());
+    return true;
+  }
+  if (strcmp(t, "configurer:index:Configurer") == 0) {
+    /* Answered once the inner provider is registered (configurer_done). */
+    configurer_construct(a);
     return true;
   }
   if (strcmp(t, "component-property-deps:index:Component") == 0) {
@@ -1251,6 +1321,25 @@ static pcl_value *method_of(mk_rec *r, const char *tok, const char *name, pcl_va
       return NULL;
     }
     return map1("result", pcl_retain(deps));
+  }
+  if (strcmp(tok, "configurer:index:Configurer/plainValue") == 0) {
+    return map1("res", pcl_int_new(42));
+  }
+  if (strcmp(tok, "configurer:index:Configurer/plainProvider") == 0 ||
+      strcmp(tok, "configurer:index:Configurer/nestedPlainProvider") == 0) {
+    /* The reference to the inner provider the Construct registered. */
+    pcl_value *ref = get(r->state, "innerProviderRef");
+    if (ref == NULL) {
+      *err = pcl_error_new("call %s: the component has no inner provider", tok);
+      return NULL;
+    }
+    if (strcmp(name, "plainProvider") == 0) {
+      return map1("res", pcl_retain(ref));
+    }
+    pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    pcl_mapbuf_put_cstr(&mb, "provider", pcl_retain(ref));
+    pcl_mapbuf_put_cstr(&mb, "value", pcl_int_new(42));
+    return pcl_mapbuf_finish(&mb);
   }
   if (strcmp(tok, "component:index:ComponentCallable/identity") == 0 ||
       strcmp(tok, "component:index:ComponentCallable/prefixed") == 0) {
