@@ -13,14 +13,15 @@
  * Inputs besides the engine's requests: the stack config in PULUMI_CONFIG
  * (the keys "<package>:<key>" configure default providers, as the engine
  * hands them to a provider's Configure) and the parameterizations of the
- * run in PCLC_TEST_PARAMETERIZATIONS (a JSON list of {name, version, value}).
+ * run in PCLC_TEST_PARAMETERIZATIONS (a JSON list of {name, version, value,
+ * base, extension}).
  *
  * Invariants: every answer depends only on the package, type or function
- * token and the request, never on the test or program; a type the file does
- * not know is refused with a message naming it, never echoed silently.
- * Everything the mocks keep (the resources they answered, for hydration of
- * method receivers and provider config) is released when pcl_main
- * returns. */
+ * token, the run's parameterizations and the request, never on the test or
+ * program; a type the file does not know is refused with a message naming
+ * it, never echoed silently.  Everything the mocks keep (the resources they
+ * answered, for hydration of method receivers and provider config, and the
+ * flaky providers that failed once) is released when pcl_main returns. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,8 @@ typedef struct mk_state {
   size_t goodbyes;       /* simple-invoke StringResources created so far. */
   pcl_mock_reply *barrier[MK_BARRIER]; /* sync:index:Block Creates waiting at the barrier. */
   size_t nbarrier;            /* How many wait. */
+  pcl_value *flaky;           /* MAP of the provider references whose flaky:index:FlakyCreate
+                                 failed once (owned), or NULL. */
 } mk_state;
 
 static mk_state mk;
@@ -253,16 +256,48 @@ static pcl_value *provider_config(const char *ref, const char *pkg) {
   return pcl_mapbuf_finish(&mb);
 }
 
-/* Returns the parameterization value of package name (borrowed) or NULL. */
-static const char *param_value(const char *name) {
+/* Returns the parameterization of package name (borrowed entry of the
+ * run's list) or NULL. */
+static pcl_value *param_of(const char *name) {
   for (size_t i = 0; mk.params && i < pcl_len(mk.params); i++) {
     pcl_value *p = pcl_list_at(mk.params, i);
     const char *n = sget(p, "name");
     if (n && strcmp(n, name) == 0) {
-      return sget(p, "value");
+      return p;
     }
   }
   return NULL;
+}
+
+/* Returns the parameterization value of package name (borrowed) or NULL. */
+static const char *param_value(const char *name) { return sget(param_of(name), "value"); }
+
+/* Returns whether package name is an extension parameterization of the
+ * extbase plugin (served by extbase@45.0.0 under its own name). */
+static bool extbase_extension(const char *name) {
+  pcl_value *p = param_of(name);
+  const char *base = sget(p, "base");
+  return p && truthy(get(p, "extension")) && base && strncmp(base, "extbase@", 8) == 0;
+}
+
+/* Stores the package of the token tok in pkg (of size n) and returns the
+ * rest of the token after the package's colon ("" when none). */
+static const char *split_token(const char *tok, char *pkg, size_t n) {
+  const char *colon = strchr(tok, ':');
+  snprintf(pkg, n, "%.*s", (int)(colon ? (size_t)(colon - tok) : strlen(tok)), tok);
+  return colon ? colon + 1 : "";
+}
+
+/* Returns whether the provider reference prov has already failed its first
+ * flaky Create, noting that it now has. */
+static bool seen_flaky(const char *prov) {
+  if (mk.flaky != NULL && pcl_map_get_cstr(mk.flaky, prov) != NULL) {
+    return true;
+  }
+  pcl_value *m = with(mk.flaky, prov, pcl_bool(true));
+  pcl_release(mk.flaky);
+  mk.flaky = m;
+  return false;
 }
 
 /* ------------------------------------------------------------ Check */
@@ -413,6 +448,15 @@ static bool provider_resource(const pcl_mock_resource_args *a, pcl_value **state
       return false;
     }
   }
+  pcl_value *param = param_of(pkg);
+  if (param != NULL && !extbase_extension(pkg)) {
+    /* A replacement-parameterized package (parameterized@1.2.3): the
+     * version is the parameterization's, and text may be given. */
+    const char *want[] = {sget(param, "version"), NULL};
+    if (want[0] != NULL && !check_config(a, want, 1, err)) {
+      return false;
+    }
+  }
   if (strcmp(pkg, "config") == 0 && sget(a->inputs, "name") == NULL) {
     *err = pcl_error_new("CheckConfig of %s: missing required property 'name'", a->type);
     return false;
@@ -426,6 +470,8 @@ static const mk_field f_primitive[] = {
     {"boolean", 'b', true}, {"float", 'n', true},       {"integer", 'n', true},
     {"string", 's', true},  {"numberArray", 'l', true}, {"booleanMap", 'm', true},
 };
+static const mk_field f_keywords[] = {
+    {"builtins", 's', true}, {"lambda", 's', true}, {"property", 's', true}};
 static const mk_field f_primitive_defaults[] = {
     {"boolean", 'b', true}, {"float", 'n', true}, {"integer", 'n', true}, {"string", 's', true}};
 
@@ -445,6 +491,22 @@ static bool secret_check(const pcl_mock_resource_args *a, pcl_error **err) {
   return true;
 }
 
+/* Returns whether the provider of type implements Read (BEHAVIOUR.md); the
+ * others answer "unimplemented", kebab-names expressly fails. */
+static bool implements_read(const char *type) {
+  static const char *const prefixes[] = {
+      "simple:index:Resource", "camelNames:CoolModule:SomeResource", "names:", "read:index:Resource",
+      "nestedcollections:index:Foo", "nestedobject:", "output:", "reservednames:index:ElementType",
+  };
+  for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+    size_t n = strlen(prefixes[i]);
+    if (strncmp(type, prefixes[i], n) == 0 && (prefixes[i][n - 1] == ':' || type[n] == '\0')) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /* Answers a custom resource: stores the state (owned) in *state and in *id
  * the constant id the provider returns, or NULL for the computed ids
  * `id-<name>` (call, configurer) and `id-<value>` (component types), which
@@ -455,6 +517,15 @@ static bool custom_resource(const pcl_mock_resource_args *a, const char **id, pc
   pcl_value *in = a->inputs;
   *id = "id";
 #define IS(tok) (strcmp(t, tok) == 0)
+  if (a->id != NULL && !implements_read(t)) {
+    *err = pcl_error_new("read of %s: the provider does not implement Read", t);
+    return false;
+  }
+  if (a->id != NULL && strncmp(t, "names:", 6) == 0) {
+    /* names: Read returns {value: true}. */
+    *state = map1("value", pcl_bool(true));
+    return true;
+  }
   if (IS("simple:index:Resource") || IS("alpha:index:Resource") ||
       IS("fail_on_create:index:Resource")) {
     if (!CHECK(f_value_bool, true)) {
@@ -568,14 +639,19 @@ static bool custom_resource(const pcl_mock_resource_args *a, const char **id, pc
              IS("plain:index:Resource") || IS("primitive-ref:index:Resource") ||
              IS("ref-ref:index:Resource") || IS("replaceonchanges:index:ResourceA") ||
              IS("replaceonchanges:index:ResourceB") || IS("reservednames:index:ElementType") ||
-             IS("keywords:index:SomeResource") || IS("keywords:lambda:SomeResource") ||
-             IS("keywords:module:Lambda") || IS("nestedobject:index:Receiver") ||
+             IS("nestedobject:index:Receiver") ||
              IS("nestedobject:index:MapContainer") || IS("nestedobject:index:Target") ||
              IS("module-format:mod_Resource:Resource") ||
              IS("module-format:index_Resource:Resource") ||
              IS("module-format:mod/nested_Resource:Resource") ||
              IS("index-mod:indexMine:Resource") || IS("index-mod:indexMine/nested:Resource")) {
     if (strncmp(t, "names:", 6) == 0 && !CHECK(f_value_bool, true)) {
+      return false;
+    }
+    *state = pcl_retain(in);
+  } else if (IS("keywords:index:SomeResource") || IS("keywords:lambda:SomeResource") ||
+             IS("keywords:module:Lambda")) {
+    if (!CHECK(f_keywords, true)) {
       return false;
     }
     *state = pcl_retain(in);
@@ -740,13 +816,29 @@ static bool custom_resource(const pcl_mock_resource_args *a, const char **id, pc
     }
     *id = "created";
     *state = pcl_retain(in);
+  } else if (IS("extbase:index:Base")) {
+    *state = map1("baseValue", str("base"));
+  } else if (IS("flaky:index:FlakyCreate")) {
+    /* The first real Create of a provider instance fails; later ones
+     * succeed with no outputs. */
+    const char *prov = a->provider ? a->provider : "";
+    bool first = !a->preview && !seen_flaky(prov);
+    if (first) {
+      *err = pcl_error_new("first create attempt fails");
+      return false;
+    }
+    *state = pcl_map_of(NULL, NULL, 0);
   } else {
-    const char *colon = strchr(t, ':');
-    size_t plen = colon ? (size_t)(colon - t) : strlen(t);
     char pkg[128];
-    snprintf(pkg, sizeof pkg, "%.*s", (int)plen, t);
+    const char *rest = split_token(t, pkg, sizeof pkg);
+    const char *colon = rest[0] ? rest - 1 : NULL;
     const char *pv = param_value(pkg);
-    if (pv && strncmp(colon ? colon : "", ":index:", 7) == 0 &&
+    if (pv && extbase_extension(pkg) && strcmp(rest, "index:Greeting") == 0) {
+      /* An extension's resource answers its parameter value. */
+      *state = map1("parameterValue", str(pv));
+      return true;
+    }
+    if (pv && !extbase_extension(pkg) && strncmp(colon ? colon : "", ":index:", 7) == 0 &&
         strcmp(colon + 7, pv) == 0) {
       /* A resource of a replacement-parameterized package (parameterized@1.2.3). */
       pcl_value *cfg = provider_config(a->provider, pkg);
@@ -896,9 +988,31 @@ static void configurer_construct(const pcl_mock_resource_args *a) {
   pcl_strbuf_free(&name);
 }
 
+/* Returns the parameter value (borrowed) when type is the component of a
+ * parameterized package: <P>:index:<X>Component of a replacement
+ * parameterization whose value is X, or <E>:index:GreetingComponent of an
+ * extension of extbase; else NULL. */
+static const char *param_component(const char *type) {
+  char pkg[128];
+  const char *rest = split_token(type, pkg, sizeof pkg);
+  const char *pv = param_value(pkg);
+  if (pv == NULL || strncmp(rest, "index:", 6) != 0) {
+    return NULL;
+  }
+  const char *name = rest + 6;
+  if (extbase_extension(pkg)) {
+    return strcmp(name, "GreetingComponent") == 0 ? pv : NULL;
+  }
+  size_t n = strlen(pv);
+  return strncmp(name, pv, n) == 0 && strcmp(name + n, "Component") == 0 ? pv : NULL;
+}
+
 /* Returns whether type is a component type of a test provider's schema
  * (isComponent), served by the provider's Construct. */
 static bool is_component(const char *type) {
+  if (param_component(type) != NULL) {
+    return true;
+  }
   static const char *const components[] = {
       "component:index:ComponentCustomRefOutput", "component:index:ComponentCustomRefInputOutput",
       "component:index:ComponentCallable",        "component:index:ComponentForeignChild",
@@ -962,6 +1076,13 @@ static bool construct(const pcl_mock_resource_args *a, pcl_value **state, pcl_er
     char *urn = construct_child_with(a, &mk_simple_resource, v ? pcl_retain(v) : pcl_null(), prov);
     free(urn);
     *state = map1("value", v ? pcl_retain(v) : pcl_null());
+    return true;
+  }
+  const char *pv = param_component(t);
+  if (pv != NULL) {
+    /* The component of a parameterized package registers nothing; its
+     * output is the parameter value and "Component". */
+    *state = map1("parameterValue", cat(pv, "Component"));
     return true;
   }
   if (strcmp(t, "configurer:index:Configurer") == 0) {
@@ -1241,12 +1362,31 @@ static pcl_value *invoke(const char *tok, pcl_value *args, pcl_error **err) {
     pcl_value *item = map1("key", map1("value", first ? pcl_retain(first) : pcl_null()));
     return map1("nested_output", pcl_list_of_take(&item, 1));
   }
-  /* An invoke of a replacement-parameterized package: P:index:do<X>. */
+  if (IS("config-grpc:index:toSecret")) {
+    /* The same arguments, each marked secret. */
+    pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    for (size_t i = 0; i < pcl_len(args); i++) {
+      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(args, i)),
+                          pcl_secret_new(pcl_map_val_at(args, i)));
+    }
+    return pcl_mapbuf_finish(&mb);
+  }
+  /* An invoke of a parameterized package: greet of an extension of
+   * extbase, P:index:do<X> of a replacement parameterization. */
   const char *colon = strchr(tok, ':');
   if (colon) {
     char pkg[128];
     snprintf(pkg, sizeof pkg, "%.*s", (int)(colon - tok), tok);
     const char *pv = param_value(pkg);
+    if (pv && extbase_extension(pkg) && strcmp(colon, ":index:greet") == 0) {
+      if ((v = need(args, "name", tok, err)) == NULL) {
+        return NULL;
+      }
+      pcl_value *head = cat(pv, ", ");
+      pcl_value *r = cat(pcl_str_data(head), sget(args, "name") ? sget(args, "name") : "");
+      pcl_release(head);
+      return map1("greeting", r);
+    }
     if (pv && strncmp(colon, ":index:do", 9) == 0 && strcasecmp(colon + 9, pv) == 0) {
       pcl_value *in = get(args, "input");
       pcl_value *u = unwrap(in);
@@ -1397,5 +1537,7 @@ int __wrap_pcl_main(int argc, char **argv, const pcl_program *program) {
   mk.nbarrier = 0;
   pcl_release(mk.config);
   pcl_release(mk.params);
+  pcl_release(mk.flaky);
+  mk.flaky = NULL;
   return rc;
 }
