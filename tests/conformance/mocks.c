@@ -302,12 +302,22 @@ static bool seen_flaky(const char *prov) {
 
 /* ------------------------------------------------------------ Check */
 
-/* The expected shape of one input for a standard Check. */
-typedef struct mk_field {
-  const char *name; /* Input name. */
-  char kind;        /* 'b' bool, 'n' number, 's' string, 'l' list, 'm' map, 'a' any. */
-  bool required;    /* Must be present. */
-} mk_field;
+/* The expected shape of one input (or object property) for a Check. */
+typedef struct mk_field mk_field;
+/* The properties of an object a Check looks into. */
+typedef struct mk_shape {
+  const mk_field *fields; /* The properties. */
+  size_t n;               /* Their number. */
+  bool exact;             /* No other property is allowed. */
+} mk_shape;
+struct mk_field {
+  const char *name;     /* Input name. */
+  char kind;            /* 'b' bool, 'n' number, 's' string, 'l' list, 'm' map, 'a' any, 'o'
+                           object of shape sub, 'L' list of objects of shape sub. */
+  bool required;        /* Must be present. */
+  char elem;            /* 'l' and 'm': the kind of every element (0: any). */
+  const mk_shape *sub;  /* 'o' and 'L': the shape of the object(s). */
+};
 
 static bool kind_ok(pcl_value *v, char kind) {
   v = unwrap(v);
@@ -322,47 +332,91 @@ static bool kind_ok(pcl_value *v, char kind) {
   case 's':
     return pcl_kind_of(v) == PCL_T_STRING;
   case 'l':
+  case 'L':
     return pcl_kind_of(v) == PCL_T_LIST;
   case 'm':
+  case 'o':
     return pcl_kind_of(v) == PCL_T_MAP;
   default:
     return true;
   }
 }
 
-/* The standard Check: each listed input present when required and of its
- * kind, and (exact) no other input.  Returns false with *err. */
+static bool check_object(const char *type, const char *path, pcl_value *obj, const mk_field *f,
+                         size_t n, bool exact, pcl_error **err);
+
+/* Checks the value v of the property named path against the field f:
+ * its kind, its elements' kind, the shape of its objects. */
+static bool check_value(const char *type, const char *path, pcl_value *v, const mk_field *f,
+                        pcl_error **err) {
+  if (!kind_ok(v, f->kind)) {
+    char *r = pcl_value_repr(v, 80);
+    *err = pcl_error_new("check failed for %s: input '%s' has the wrong type (%s)", type, path, r);
+    free(r);
+    return false;
+  }
+  pcl_value *u = unwrap(v);
+  if (u == NULL || pcl_kind_of(u) == PCL_T_UNKNOWN) {
+    return true;
+  }
+  pcl_strbuf sub = PCL_STRBUF_INIT;
+  bool ok = true;
+  if (f->kind == 'o') {
+    ok = check_object(type, path, u, f->sub->fields, f->sub->n, f->sub->exact, err);
+  } else if (f->kind == 'L' || ((f->kind == 'l' || f->kind == 'm') && f->elem)) {
+    mk_field elem = {f->name, f->kind == 'L' ? 'o' : f->elem, true, 0, f->sub};
+    for (size_t i = 0; ok && i < pcl_len(u); i++) {
+      sub.len = 0;
+      if (f->kind == 'm') {
+        pcl_strbuf_appendf(&sub, "%s.%s", path, pcl_str_data(pcl_map_key_at(u, i)));
+      } else {
+        pcl_strbuf_appendf(&sub, "%s[%zu]", path, i);
+      }
+      ok = check_value(type, sub.data, f->kind == 'm' ? pcl_map_val_at(u, i) : pcl_list_at(u, i),
+                       &elem, err);
+    }
+  }
+  pcl_strbuf_free(&sub);
+  return ok;
+}
+
+/* Checks the properties of obj (a MAP) against f[0..n): each present when
+ * required and of its shape, and (exact) no other.  path names obj in
+ * messages ("" for the inputs themselves).  Returns false with *err. */
+static bool check_object(const char *type, const char *path, pcl_value *obj, const mk_field *f,
+                         size_t n, bool exact, pcl_error **err) {
+  pcl_strbuf p = PCL_STRBUF_INIT;
+  bool ok = true;
+  for (size_t i = 0; ok && i < n; i++) {
+    p.len = 0;
+    pcl_strbuf_appendf(&p, "%s%s%s", path, *path ? "." : "", f[i].name);
+    pcl_value *v = get(obj, f[i].name);
+    if (v == NULL && f[i].required) {
+      *err = pcl_error_new("check failed for %s: missing required input '%s'", type, p.data);
+      ok = false;
+    } else if (v != NULL) {
+      ok = check_value(type, p.data, v, &f[i], err);
+    }
+  }
+  for (size_t j = 0; ok && exact && j < pcl_len(obj); j++) {
+    bool listed = false;
+    for (size_t i = 0; i < n; i++) {
+      listed = listed || pcl_str_eq_cstr(pcl_map_key_at(obj, j), f[i].name);
+    }
+    if (!listed) {
+      *err = pcl_error_new("check failed for %s: unexpected input '%s%s%s'", type, path,
+                           *path ? "." : "", pcl_str_data(pcl_map_key_at(obj, j)));
+      ok = false;
+    }
+  }
+  pcl_strbuf_free(&p);
+  return ok;
+}
+
+/* The standard Check: the inputs against f[0..n) (check_object). */
 static bool check(const pcl_mock_resource_args *a, const mk_field *f, size_t n, bool exact,
                   pcl_error **err) {
-  for (size_t i = 0; i < n; i++) {
-    pcl_value *v = get(a->inputs, f[i].name);
-    if (v == NULL && f[i].required) {
-      *err = pcl_error_new("check failed for %s: missing required input '%s'", a->type,
-                           f[i].name);
-      return false;
-    }
-    if (v && !kind_ok(v, f[i].kind)) {
-      char *r = pcl_value_repr(v, 80);
-      *err = pcl_error_new("check failed for %s: input '%s' has the wrong type (%s)", a->type,
-                           f[i].name, r);
-      free(r);
-      return false;
-    }
-  }
-  if (exact) {
-    for (size_t j = 0; j < pcl_len(a->inputs); j++) {
-      bool listed = false;
-      for (size_t i = 0; i < n; i++) {
-        listed = listed || pcl_str_eq_cstr(pcl_map_key_at(a->inputs, j), f[i].name);
-      }
-      if (!listed) {
-        *err = pcl_error_new("check failed for %s: unexpected input '%s'", a->type,
-                             pcl_str_data(pcl_map_key_at(a->inputs, j)));
-        return false;
-      }
-    }
-  }
-  return true;
+  return check_object(a->type, "", a->inputs, f, n, exact, err);
 }
 
 /* The standard CheckConfig of an explicit provider: version must be one the
@@ -465,15 +519,51 @@ static bool provider_resource(const pcl_mock_resource_args *a, pcl_value **state
   return true;
 }
 
-static const mk_field f_value_bool[] = {{"value", 'b', true}};
+static const mk_field f_value_bool[] = {{"value", 'b', true, 0, NULL}};
 static const mk_field f_primitive[] = {
-    {"boolean", 'b', true}, {"float", 'n', true},       {"integer", 'n', true},
-    {"string", 's', true},  {"numberArray", 'l', true}, {"booleanMap", 'm', true},
+    {"boolean", 'b', true, 0, NULL},        {"float", 'n', true, 0, NULL},
+    {"integer", 'n', true, 0, NULL},        {"string", 's', true, 0, NULL},
+    {"numberArray", 'l', true, 'n', NULL},  {"booleanMap", 'm', true, 'b', NULL},
 };
+/* The data of primitive-ref, the inner data of ref-ref and plain: the
+ * six primitive-ish properties, all required. */
+static const mk_field f_prim_data[] = {
+    {"boolean", 'b', true, 0, NULL}, {"float", 'n', true, 0, NULL},
+    {"integer", 'n', true, 0, NULL}, {"string", 's', true, 0, NULL},
+    {"boolArray", 'l', true, 'b', NULL}, {"stringMap", 'm', true, 's', NULL},
+};
+static const mk_shape s_prim_data = {f_prim_data, 6, true};
+/* ref-ref's and plain's data: the same plus inner data (ref-ref also an
+ * optional list of it and an optional inner). */
+static const mk_field f_ref_data[] = {
+    {"boolean", 'b', true, 0, NULL},          {"float", 'n', true, 0, NULL},
+    {"integer", 'n', true, 0, NULL},          {"string", 's', true, 0, NULL},
+    {"boolArray", 'l', true, 'b', NULL},      {"stringMap", 'm', true, 's', NULL},
+    {"innerData", 'o', true, 0, &s_prim_data}, {"innerDataList", 'L', false, 0, &s_prim_data},
+    {"optionalInner", 'o', false, 0, &s_prim_data},
+};
+static const mk_shape s_ref_data = {f_ref_data, 9, true};
+static const mk_shape s_plain_data = {f_ref_data, 7, true};
+/* optional-primitive-ref's data: six optional, type-checked properties. */
+static const mk_field f_opt_data[] = {
+    {"boolean", 'b', false, 0, NULL}, {"float", 'n', false, 0, NULL},
+    {"integer", 'n', false, 0, NULL}, {"string", 's', false, 0, NULL},
+    {"numberArray", 'l', false, 'n', NULL}, {"booleanMap", 'm', false, 'b', NULL},
+};
+static const mk_shape s_opt_data = {f_opt_data, 6, false};
+static const mk_field f_primitive_ref[] = {{"data", 'o', true, 0, &s_prim_data}};
+static const mk_field f_ref_ref[] = {{"data", 'o', true, 0, &s_ref_data}};
+static const mk_field f_plain[] = {{"data", 'o', true, 0, &s_plain_data},
+                                   {"nonPlainData", 'o', false, 0, &s_plain_data},
+                                   {"dataList", 'L', false, 0, &s_prim_data}};
+static const mk_field f_optional_ref[] = {{"data", 'o', true, 0, &s_opt_data},
+                                          {"optionalData", 'o', false, 0, &s_opt_data}};
 static const mk_field f_keywords[] = {
-    {"builtins", 's', true}, {"lambda", 's', true}, {"property", 's', true}};
+    {"builtins", 's', true, 0, NULL}, {"lambda", 's', true, 0, NULL},
+    {"property", 's', true, 0, NULL}};
 static const mk_field f_primitive_defaults[] = {
-    {"boolean", 'b', true}, {"float", 'n', true}, {"integer", 'n', true}, {"string", 's', true}};
+    {"boolean", 'b', true, 0, NULL}, {"float", 'n', true, 0, NULL},
+    {"integer", 'n', true, 0, NULL}, {"string", 's', true, 0, NULL}};
 
 #define CHECK(fields, exact) check(a, fields, sizeof fields / sizeof fields[0], exact, err)
 
@@ -635,9 +725,7 @@ static bool custom_resource(const pcl_mock_resource_args *a, const char **id, pc
   } else if (IS("config-enum:index:Resource") || IS("names:index:ResMap") ||
              IS("names:index:ResArray") || IS("names:index:ResList") ||
              IS("names:index:ResResource") || IS("names:mod:Res") || IS("names:mod/nested:Res") ||
-             IS("namespaced:index:Resource") || IS("optional-primitive-ref:index:Resource") ||
-             IS("plain:index:Resource") || IS("primitive-ref:index:Resource") ||
-             IS("ref-ref:index:Resource") || IS("replaceonchanges:index:ResourceA") ||
+             IS("namespaced:index:Resource") || IS("replaceonchanges:index:ResourceA") ||
              IS("replaceonchanges:index:ResourceB") || IS("reservednames:index:ElementType") ||
              IS("nestedobject:index:Receiver") ||
              IS("nestedobject:index:MapContainer") || IS("nestedobject:index:Target") ||
@@ -646,6 +734,17 @@ static bool custom_resource(const pcl_mock_resource_args *a, const char **id, pc
              IS("module-format:mod/nested_Resource:Resource") ||
              IS("index-mod:indexMine:Resource") || IS("index-mod:indexMine/nested:Resource")) {
     if (strncmp(t, "names:", 6) == 0 && !CHECK(f_value_bool, true)) {
+      return false;
+    }
+    *state = pcl_retain(in);
+  } else if (IS("primitive-ref:index:Resource") || IS("ref-ref:index:Resource") ||
+             IS("plain:index:Resource") || IS("optional-primitive-ref:index:Resource")) {
+    /* Strict checks of the nested data. */
+    bool ok = IS("primitive-ref:index:Resource") ? CHECK(f_primitive_ref, true)
+              : IS("ref-ref:index:Resource")     ? CHECK(f_ref_ref, true)
+              : IS("plain:index:Resource")       ? CHECK(f_plain, true)
+                                                 : CHECK(f_optional_ref, true);
+    if (!ok) {
       return false;
     }
     *state = pcl_retain(in);
