@@ -11,9 +11,11 @@
  * Outputs echo the inputs unless a mock (C or JSON) says otherwise; in a
  * preview the id of a created resource and the JSON mock outputs the inputs
  * do not give are unknown, while a C mock, which knows it is a preview,
- * answers as a provider's preview Create does (finish_resource).  The pulumi package's own resources, StackReference and
- * Stash, are served as the engine's built-in provider serves them, with the
- * default provider pulumi:providers:pulumi::default, and no mock.
+ * answers as a provider's preview Create does (finish_resource).  The
+ * pulumi package's own resources, StackReference and Stash, are served as
+ * the engine's built-in provider serves them, with the default provider
+ * pulumi:providers:pulumi::default, and no mock.  The diagnostics of the
+ * run (messages logged, failed registrations) are kept for the snapshot.
  *
  * Invariants: records are kept in registration order, the stack first;
  * nothing depends on pointer values or hash order. */

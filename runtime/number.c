@@ -192,6 +192,24 @@ int pcl_num_compare(const pcl_value *a, const pcl_value *b) {
 typedef enum op { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD } op;
 static const char *const op_text[] = {"+", "-", "*", "/", "%"};
 
+/* Returns the operand v (neither SECRET nor UNKNOWN), described by what,
+ * converted by conv to a value of the named type (owned), or NULL and *err:
+ * null is refused ("invalid <what> null: a <type> is required"), and so is
+ * what conv refuses, its message naming the value. */
+static pcl_value *converted_operand(const pcl_value *v, const char *what, const char *type,
+                                    pcl_value *(*conv)(const pcl_value *, pcl_error **),
+                                    pcl_error **err) {
+  if (v->kind == PCL_T_NULL) {
+    *err = pcl_error_new("invalid %s null: a %s is required", what, type);
+    return NULL;
+  }
+  pcl_value *r = conv(v, err);
+  if (r == NULL) {
+    pcl_error_prefix(*err, "invalid %s", what);
+  }
+  return r;
+}
+
 /* Makes *out a numeric view of the operand v: v itself, or a number parsed
  * from a string (then stored in *tmp, which the caller releases).  Returns
  * false and sets *err when v is not convertible. */
@@ -202,14 +220,9 @@ static bool operand(const pcl_value *v, const char *what, pcl_value **out, pcl_v
     *out = (pcl_value *)v;
     return true;
   }
-  if (v->kind == PCL_T_NULL) {
-    *err = pcl_error_new("invalid %s null: a number is required", what);
-    return false;
-  }
   /* Only a string converts; the conversion's message names the value. */
-  pcl_value *n = pcl_convert_to_number(v, err);
+  pcl_value *n = converted_operand(v, what, "number", pcl_convert_to_number, err);
   if (n == NULL) {
-    pcl_error_prefix(*err, "invalid %s", what);
     return false;
   }
   *out = *tmp = n;
@@ -580,16 +593,12 @@ pcl_value *pcl_op_ne(const pcl_value *a, const pcl_value *b) {
  * UNKNOWN).  A BOOL as it is; the strings "true"/"1" and "false"/"0"
  * convert (types.md 4.5, 10), other values fail naming the value. */
 static bool truth(const pcl_value *v, const char *what, bool *out, pcl_error **err) {
-  if (v->kind == PCL_T_NULL) {
-    *err = pcl_error_new("invalid %s null: a bool is required", what);
-    return false;
-  }
-  pcl_value *b = pcl_convert_to_bool(v, err);
+  pcl_value *b = converted_operand(v, what, "bool", pcl_convert_to_bool, err);
   if (b == NULL) {
-    pcl_error_prefix(*err, "invalid %s", what);
     return false;
   }
   *out = b->u.b;
+  pcl_release(b);
   return true;
 }
 

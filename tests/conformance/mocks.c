@@ -585,8 +585,10 @@ static bool secret_check(const pcl_mock_resource_args *a, pcl_error **err) {
  * others answer "unimplemented", kebab-names expressly fails. */
 static bool implements_read(const char *type) {
   static const char *const prefixes[] = {
-      "simple:index:Resource", "camelNames:CoolModule:SomeResource", "names:", "read:index:Resource",
-      "nestedcollections:index:Foo", "nestedobject:", "output:", "reservednames:index:ElementType",
+      "simple:index:Resource",       "camelNames:CoolModule:SomeResource",
+      "names:",                      "read:index:Resource",
+      "nestedcollections:index:Foo", "nestedobject:",
+      "output:",                     "reservednames:index:ElementType",
   };
   for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
     size_t n = strlen(prefixes[i]);

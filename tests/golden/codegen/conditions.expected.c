@@ -21,6 +21,9 @@ static pcl_value pclg_v[] = {
     PCL_STATIC_ASCII("b"),
     PCL_STATIC_ASCII("filtered"),
     PCL_STATIC_ASCII("secretNot"),
+    PCL_STATIC_INT(1),
+    PCL_STATIC_NUMBER(2.5),
+    PCL_STATIC_ASCII("unified"),
     PCL_STATIC_ASCII("simple:index:Resource"),
     PCL_STATIC_ASCII("27.0.0"),
     PCL_STATIC_ASCII("https://github.com/pulumi/pulumi-simple/releases/v${VERSION}"),
@@ -40,7 +43,7 @@ static const pcl_packed_module *const pclg_s0[] = {
     NULL,
 };
 static const char *const pclg_b0[] = {
-    "5k1j6B"
+    "5l0k4C"
     "000000005D"
     "002000008D"
     "00400000BD"
@@ -84,30 +87,46 @@ static const char *const pclg_b0[] = {
     "1020hF000hEC"
     "9100hF100hEB"
     "3010hF000hEC"
-    "7000i2200i11"
-    "00h50i2000i23"
-    "0070i2000i2B"
-    "6000j3300i5B"
-    "h0020i7200i5C"
-    "40h50i41h60i5F"
-    "1090i4000i5F"
-    "A100i5200i5C"
-    "3020i5000i5F"
-    "1000i5000i5hC"
-    "h0030iB200i5i1"
-    "40h50i91h60i5i5"
-    "1090i9000i5i5"
-    "9100iA100i5i1"
-    "3030iA000i5i5"
-    "h0040j1200i5j0"
-    "40h50iD1h60i5j3"
-    "1090iD000i5j3"
-    "B000iE300i5j0"
-    "3040iE000i5j3"
-    "00B0iE000i5jF"
-    "00C0iE000i5k8"
+    "6000iD300i2B"
+    "B000i3300i2C"
+    "1000i2000i2C"
+    "D100i2100i2h2"
+    "00h20i2000i2h2"
+    "00E0i3000i2h6"
+    "B000i7300i2hB"
+    "1010i6000i2hB"
+    "D100i6100i2i0"
+    "00h20i6000i2i0"
+    "00E0i7000i2i4"
+    "B000iA300i2i9"
+    "1000iA000i2i9"
+    "00h30iA000i2iF"
+    "0070iA000i2j5"
+    "7000j0200i51"
+    "00h80j0000i63"
+    "0070j0000i6B"
+    "6000k1300i9B"
+    "h0020j5200i9C"
+    "40h80j21h90i9F"
+    "10A0j2000i9F"
+    "A100j3200i9C"
+    "3020j3000i9F"
+    "1000j3000i9hC"
+    "h0030j9200i9i1"
+    "40h80j71h90i9i5"
+    "10A0j7000i9i5"
+    "9100j8100i9i1"
+    "3030j8000i9i5"
+    "h0040jF200i9j0"
+    "40h80jB1h90i9j3"
+    "10A0jB000i9j3"
+    "B000jC300i9j0"
+    "3040jC000i9j3"
+    "00B0jC000i9jF"
+    "00C0jC000i9k8"
     "5746ABDEh0h19CFh4h5h7h8h3h6hAhBhChFi0i5i6i3i4hEi1i2iA"
-    "i8i9iCiDj1j3j4j0j2j7j9j6j8jCjEjFk0jBjDiFj5jA"
+    "i8i9iFiDiEj0j4j2j3j5j7j8j9iCj1j6jBjCk0k2k3jFk1k6k8k5k7kBkDkEkFkA"
+    "kCjEk4k9"
     "100011000000000041"
     "100132000000000071"
     "1012530000000000A1"
@@ -117,8 +136,9 @@ static const char *const pclg_b0[] = {
     "5000DhA0000000000h71"
     "5000h0hE0000000000hA1"
     "5000h1i80000000000hD1"
-    "2000h60iC000h30h4h500i11"
-    "5000h7iF0000000000i41",
+    "5000h4iC0000000000i11"
+    "2000h90jB000h60h7h800i51"
+    "5000hAjE0000000000i81",
     NULL,
 };
 static const pcl_packed_module pclg_p0 = {pclg_b0, pclg_v, pclg_f, pclg_s0};

@@ -29,6 +29,10 @@ output filtered {
 output secretNot {
   value = !hidden
 }
+# The branch chosen is converted to the type both branches unify to.
+output unified {
+  value = [yes ? 1 : "a", no ? 1 : "a", yes ? 2.5 : true]
+}
 # The same conversions apply to eventual operands.
 resource r "simple:index:Resource" {
   value = true

@@ -46,7 +46,8 @@ static void test_scalars(void) {
   CHECK_PARSE("T", &pcl_type_bool, "true");
   CHECK_PARSE("0", &pcl_type_bool, "false");
   CHECK_PARSE("yes", &pcl_type_bool,
-              "ERR: configuration variable 'k': cannot convert \"yes\" to bool: a bool is required");
+              "ERR: configuration variable 'k': cannot convert \"yes\" to bool: a bool is "
+              "required");
   CHECK_PARSE("42", &pcl_type_int, "42");
   CHECK_PARSE("-123456789012345678901234567890", &pcl_type_int,
               "-123456789012345678901234567890");

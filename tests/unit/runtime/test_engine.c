@@ -107,6 +107,16 @@ static const char *sget(pcl_value *r, const char *a, const char *b) {
   return v && pcl_kind_of(v) == PCL_T_STRING ? pcl_str_data(v) : "";
 }
 
+/* Returns the snapshot of the embedded engine e, decoded (owned). */
+static pcl_value *engine_snapshot(pcl_engine *e) {
+  char *text = pcl_engine_embedded_snapshot(e, NULL);
+  pcl_error *err = NULL;
+  pcl_value *snap = pcl_json_decode(text, strlen(text), 0, &err);
+  free(text);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(snap);
+  return snap;
+}
+
 static pcl_value *read_snapshot(const char *path) {
   char *text = rc_slurp(path);
   CU_ASSERT_PTR_NOT_NULL_FATAL(text);
@@ -498,10 +508,7 @@ static void test_provider_config_and_url(void) {
                                .plugin_download_url = "http://example.com", .inputs = pinputs};
   e->ops->register_resource(e, &preq, reg_cb, NULL);
   pcl_sched_run();
-  char *text = pcl_engine_embedded_snapshot(e, NULL);
-  pcl_value *snap = pcl_json_decode(text, strlen(text), 0, &err);
-  free(text);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(snap);
+  pcl_value *snap = engine_snapshot(e);
   pcl_value *dp = find_res(snap, "default_1_0_0_http_/example.com");
   CU_ASSERT_PTR_NOT_NULL_FATAL(dp);
   CU_ASSERT_STRING_EQUAL(sget(dp, "inputs", "name"), "hello");
@@ -663,6 +670,34 @@ static void test_diagnostics(void) {
   remove("diag-mocks.json");
 }
 
+/* Resolves to the single value of the result object of a function with a
+ * single return value: the value, null for an empty object, an error for
+ * more than one value. */
+static void test_single_result(void) {
+  const char *texts[] = {"{\"res\": [1, 2]}", "{}", "{\"a\": 1, \"b\": 2}"};
+  pcl_future *fs[3];
+  for (size_t i = 0; i < 3; i++) {
+    pcl_error *err = NULL;
+    pcl_value *v = pcl_json_decode(texts[i], strlen(texts[i]), 0, &err);
+    pcl_future *f = pcl_future_resolved(PCL_OUTPUT, v, PCL_FUT_SECRET, NULL);
+    fs[i] = pcl_single_result(f);
+    pcl_future_release(f);
+    pcl_release(v);
+  }
+  pcl_sched_run();
+  CU_ASSERT_EQUAL(pcl_future_state_of(fs[0]), PCL_FUTURE_RESOLVED);
+  CU_ASSERT_EQUAL(pcl_len(pcl_future_value(fs[0])), 2);
+  CU_ASSERT(pcl_future_bits(fs[0]) & PCL_FUT_SECRET);
+  CU_ASSERT_PTR_EQUAL(pcl_future_value(fs[1]), pcl_null());
+  CU_ASSERT_EQUAL(pcl_future_state_of(fs[2]), PCL_FUTURE_REJECTED);
+  CU_ASSERT_STRING_EQUAL(pcl_error_message(pcl_future_error(fs[2])),
+                         "the result of a function with a single return value must hold one "
+                         "value");
+  for (size_t i = 0; i < 3; i++) {
+    pcl_future_release(fs[i]);
+  }
+}
+
 /* The failure of a Stash check, kept by stash_fail_cb. */
 static char stash_error[256];
 static void stash_fail_cb(void *data, const pcl_resource_result *res, const pcl_error *err) {
@@ -703,10 +738,7 @@ static void test_stash(void) {
     CU_ASSERT_STRING_EQUAL(stash_error,
                            "check failed for pulumi:index:Stash: missing required property "
                            "\"input\"");
-    char *text = pcl_engine_embedded_snapshot(e, NULL);
-    pcl_value *snap = pcl_json_decode(text, strlen(text), 0, &err);
-    free(text);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(snap);
+    pcl_value *snap = engine_snapshot(e);
     pcl_value *st = find_res(snap, "st");
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     pcl_value *outs = pcl_map_get_cstr(st, "outputs");
@@ -743,4 +775,5 @@ void register_engine_tests(void) {
   CU_add_test(s, "pulumi:index:Stash", test_stash);
   CU_add_test(s, "invokes wait for their dependencies", test_invoke_gating);
   CU_add_test(s, "diagnostics in the snapshot", test_diagnostics);
+  CU_add_test(s, "single-value results", test_single_result);
 }
