@@ -690,6 +690,7 @@ static void test_single_result(void) {
   CU_ASSERT(pcl_future_bits(fs[0]) & PCL_FUT_SECRET);
   CU_ASSERT_PTR_EQUAL(pcl_future_value(fs[1]), pcl_null());
   CU_ASSERT_EQUAL(pcl_future_state_of(fs[2]), PCL_FUTURE_REJECTED);
+  pcl_future_mark_handled(fs[2]);
   CU_ASSERT_STRING_EQUAL(pcl_error_message(pcl_future_error(fs[2])),
                          "the result of a function with a single return value must hold one "
                          "value");
