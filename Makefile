@@ -29,7 +29,7 @@ GEN_CFLAGS := $(CFLAGS_ALL) -Wall -Wextra -Werror -Wno-unused-function -Wno-sign
 LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 
 COMPILER_LIBS := -ljansson -lgmp -lutf8proc
-RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -lgmp -lm
+RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -larchive -lgmp -lm
 CUNIT_LIBS := -lcunit
 
 .DELETE_ON_ERROR:
@@ -158,6 +158,7 @@ check-conformance: $(BUILD)/pclc $(BUILD)/libpclrt.a
 	python3 tests/conformance/test_runner.py --build $(BUILD) || st=1; \
 	tests/conformance/run -j $(CONFORMANCE_JOBS) --build $(BUILD) \
 	  --known-failures tests/conformance/known-failures.txt ../shared/conformance || st=1; \
+	tests/conformance/run -j $(CONFORMANCE_JOBS) --build $(BUILD) tests/conformance/cases || st=1; \
 	tests/programs/run -j $(CONFORMANCE_JOBS) --build $(BUILD) ../shared/programs || st=1; \
 	exit $$st
 

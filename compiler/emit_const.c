@@ -11,7 +11,6 @@
 #include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <utf8proc.h>
 
 #include "emit_internal.h"
 #include "util.h"
@@ -92,17 +91,12 @@ static size_t begin_entry(em *e) {
 }
 
 uint32_t em_string(em *e, const char *s, size_t len) {
-  /* NFC, keeping the bytes as they are if they are not UTF-8 (they always
-     are: the lexer validated the source and its escapes). */
-  bool ascii = true;
-  for (size_t j = 0; j < len && ascii; j++)
-    ascii = (unsigned char)s[j] < 0x80;
-  utf8proc_uint8_t *nfc = NULL;
-  utf8proc_ssize_t n = !ascii ? utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len,
-                                             &nfc, UTF8PROC_STABLE | UTF8PROC_COMPOSE)
-                              : 0;
-  const char *bytes = n >= 0 && nfc ? (const char *)nfc : s;
-  size_t blen = n >= 0 && nfc ? (size_t)n : len;
+  /* The lexer gives NFC text already; constants the compiler makes (names,
+     tokens from schemas) are normalised here. */
+  size_t nlen = 0;
+  char *nfc = util_nfc(s, len, &nlen);
+  const char *bytes = nfc ? nfc : s;
+  size_t blen = nfc ? nlen : len;
   cw key = CW_INIT;
   cw_bytes(&key, "s", 1);
   cw_bytes(&key, bytes, blen);

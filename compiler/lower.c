@@ -666,12 +666,17 @@ static ir_expr *build_start(lw *w, const bnd_expr *e) {
       }
       return x;
     }
-    case BND_CALL_METHOD:
+    case BND_CALL_METHOD: {
       x = mk(w, IR_METHOD, e, 2);
       x->s = e->call.function ? e->call.function->token : e->call.token;
+      /* As for an invoke: a method with a non-object return answers
+         {name: value}, and the call's value is that one value. */
+      const schema_function *fn = e->call.function;
+      x->sub = fn && fn->has_return && !fn->returns_object ? 1u : 0u;
       x->kids[1] = mk(w, IR_OBJECT, e, 0);
       x->kids[1]->type = ty_object(w->T, 0, NULL);
       return x;
+    }
     case BND_CALL_CONVERT:
       return mk(w, IR_CONVERT, e, 1);
     case BND_CALL_UNKNOWN:
