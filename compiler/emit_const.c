@@ -109,7 +109,9 @@ uint32_t em_string(em *e, const char *s, size_t len) {
   }
   size_t i = begin_entry(e);
   store(&e->const_index, k, i);
-  bool nul = memchr(bytes, '\0', blen) != NULL;
+  bool nul = memchr(bytes, '\0', blen) != NULL, ascii = true;
+  for (size_t j = 0; j < blen && ascii; j++)
+    ascii = (unsigned char)bytes[j] < 0x80;
   if (nul) {
     cw_puts(&e->consts, "PCL_STATIC_STRING_N(");
     cw_cstring(&e->consts, bytes, blen);

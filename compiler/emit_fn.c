@@ -753,6 +753,7 @@ static callform call_form(const funcs_builtin *b, const char **run) {
   case FUNCS_FILEBASE64SHA256:
   case FUNCS_FILE_ASSET:
   case FUNCS_FILE_ARCHIVE:
+  case FUNCS_READ_DIR:
     return CF_FILE;
   case FUNCS_STACK:
     *run = "pcl_run_stack";
@@ -788,6 +789,7 @@ static callform call_form(const funcs_builtin *b, const char **run) {
   case FUNCS_NOT_IMPLEMENTED:
   case FUNCS_PULUMI_RESOURCE_TYPE:
   case FUNCS_PULUMI_RESOURCE_NAME:
+  case FUNCS_MIME_TYPE:
     return CF_ARGS;
   case FUNCS_SECRET:
   case FUNCS_UNSECRET:
@@ -1027,7 +1029,7 @@ static opnd finish(fctx *w, const ir_expr *x, opnd *k) {
   case IR_UNARY: {
     const char *a = text(w, k[0]);
     t = temp_new(w);
-    stmt(w, "t%d = %s(%s, err);", t, x->sub == AST_OP_NEG ? "pcl_op_neg" : "pcl_gen_not", a);
+    stmt(w, "t%d = %s(%s, err);", t, x->sub == AST_OP_NEG ? "pcl_op_neg" : "pcl_op_not", a);
     drop(w, k[0]);
     check(w, t, loc(w, x->span));
     return temp_opnd(t);
@@ -1137,8 +1139,8 @@ static opnd finish(fctx *w, const ir_expr *x, opnd *k) {
     size_t tok = row_add(w, em_string(e, x->s, strlen(x->s)));
     const char *self = text(w, k[0]), *args = text(w, k[1]);
     t = temp_new(w);
-    stmt(w, "t%d = pcl_gen_method(e, &pclg_k[r[%zu]], %s, %s, r[%zu]);", t, tok, self, args,
-         loc(w, x->span));
+    stmt(w, "t%d = pcl_gen_method(e, &pclg_k[r[%zu]], %s, %s, %s, r[%zu]);", t, tok, self, args,
+         x->sub ? "true" : "false", loc(w, x->span));
     drop_all(w, k, 2);
     return temp_opnd(t);
   }

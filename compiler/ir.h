@@ -72,8 +72,8 @@ typedef struct ir_step {
 struct ir_expr {
   ir_op op;       /* The operation. */
   unsigned sub;   /* UNARY, BINARY: the ast operator; CONVERT: ir_convert;
-                     FOR: IR_F_*; CALL: 1 for f(xs...); INVOKE: 1 when the
-                     result is the one value of the result object. */
+                     FOR: IR_F_*; CALL: 1 for f(xs...); INVOKE, METHOD: 1
+                     when the result is the one value of the result object. */
   const ty *type; /* The type of the value computed (see the header). */
   const ty *bound_type; /* The checker's type of the source expression, or
                            NULL for what the lowering made. */

@@ -190,23 +190,17 @@ bool pcl__gen_unsettled(const pcl_value *v) {
   return k == PCL_T_EVENTUAL || k == PCL_T_SECRET || k == PCL_T_UNKNOWN;
 }
 
-bool pcl__gen_truth(const pcl_value *v, const char *what, bool *out, pcl_error **err) {
-  if (pcl_kind_of(v) == PCL_T_BOOL) {
-    *out = pcl_bool_get(v);
-    return true;
-  }
-  if (pcl_kind_of(v) == PCL_T_NULL) {
-    *err = pcl_error_new("invalid %s null: a bool is required", what);
-    return false;
-  }
-  pcl_value *b = pcl_convert_to_bool(v, err);
-  if (b == NULL) {
-    pcl_error_prefix(*err, "invalid %s", what);
-    return false;
-  }
-  *out = pcl_bool_get(b);
-  pcl_release(b);
-  return true;
+pcl_value *pcl_gen_truth(const pcl_value *v, pcl_error **err) {
+  bool t;
+  return pcl_condition_get(v, &t, err) ? pcl_bool(t) : NULL;
+}
+
+pcl_value *pcl_gen_capture(pcl_gen_env *closure, pcl_gen_thunk_fn thunk, uint32_t loc) {
+  pcl_error *err = NULL;
+  pcl_value *v = thunk(closure, &err);
+  pcl_value *r = v != NULL ? v : pcl__gen_rejected(closure->f->prog, err, loc);
+  pcl_gen_env_release(closure);
+  return r;
 }
 
 /* ------------------------------------------------------------------ applies */
@@ -299,7 +293,7 @@ static pcl_value *gen_apply_cb(pcl_value *const *vals, size_t m, void *data, pcl
   pcl_value *r;
   if (again) {
     a->closure->refs++;
-    r = pcl_gen_apply(a->closure, a->body, args, a->n, 0, err);
+    r = pcl_gen_apply(a->closure, a->body, args, a->n);
   } else {
     r = run_body(a->closure, a->body, args, a->n, err);
   }
@@ -310,18 +304,7 @@ static pcl_value *gen_apply_cb(pcl_value *const *vals, size_t m, void *data, pcl
 }
 
 pcl_value *pcl_gen_apply(pcl_gen_env *closure, pcl_gen_apply_fn body, pcl_value *const *args,
-                         size_t n, unsigned flags, pcl_error **err) {
-  if (flags & PCL_GEN_DYNAMIC) {
-    bool wait = false;
-    for (size_t i = 0; i < n && !wait; i++) {
-      wait = pcl__value_contains_kind(args[i], PCL_T_EVENTUAL);
-    }
-    if (!wait) {
-      pcl_value *r = run_body(closure, body, args, n, err);
-      pcl_gen_env_release(closure);
-      return r;
-    }
-  }
+                         size_t n) {
   gen_apply *a = pcl_xmalloc(sizeof *a + n * sizeof a->plain[0]);
   a->closure = closure;
   a->body = body;
@@ -352,21 +335,11 @@ pcl_value *pcl_gen_apply(pcl_gen_env *closure, pcl_gen_apply_fn body, pcl_value 
 /* -------------------------------------------------------------- && and || */
 
 /* a && b (decider false) or a || b (decider true) on plain operands, each
- * possibly UNKNOWN: an operand equal to the decider decides, whatever the
- * other is; else an unknown operand makes the result unknown (types.md
- * 10).  Returns NULL with *err when a known operand is no bool. */
+ * possibly UNKNOWN (types.md 10, pcl_op_and and pcl_op_or).  Returns NULL
+ * with *err when an operand does not convert to a bool. */
 static pcl_value *logic_value(bool decider, const pcl_value *a, const pcl_value *b,
                               pcl_error **err) {
-  bool ua = pcl_kind_of(a) == PCL_T_UNKNOWN, ub = pcl_kind_of(b) == PCL_T_UNKNOWN;
-  bool x = !decider, y = !decider;
-  if ((!ua && !pcl__gen_truth(a, "left operand", &x, err)) ||
-      (!ub && !pcl__gen_truth(b, "right operand", &y, err))) {
-    return NULL;
-  }
-  if ((!ua && x == decider) || (!ub && y == decider)) {
-    return pcl_bool(decider);
-  }
-  return ua || ub ? pcl_unknown() : pcl_bool(!decider);
+  return decider ? pcl_op_or(a, b, err) : pcl_op_and(a, b, err);
 }
 
 /* Returns whether the operand v (plain, or UNKNOWN) decides a logic
@@ -377,7 +350,7 @@ static bool decides(const pcl_value *v, bool decider) {
   if (pcl_kind_of(v) == PCL_T_UNKNOWN) {
     return false;
   }
-  if (!pcl__gen_truth(v, "operand", &t, &err)) {
+  if (!pcl_condition_get(v, &t, &err)) {
     pcl_error_free(err);
     return false;
   }

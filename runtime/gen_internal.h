@@ -47,10 +47,4 @@ pcl_value *pcl__gen_located_take(const pcl_gen_program *prog, uint32_t loc, pcl_
 /* Returns whether an operation that reads v must wait for it or unwrap it
  * first: v is EVENTUAL, SECRET or UNKNOWN at the top. */
 bool pcl__gen_unsettled(const pcl_value *v);
-/* Stores in *out the truth of v (plain: not SECRET, UNKNOWN or EVENTUAL),
- * the operand of a logic operator or a condition described by what for
- * messages: a bool, or a string "true"/"1"/"false"/"0" (types.md 10).
- * Returns false with *err ("invalid <what> ...") otherwise. */
-bool pcl__gen_truth(const pcl_value *v, const char *what, bool *out, pcl_error **err);
-
 #endif

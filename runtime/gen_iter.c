@@ -159,9 +159,10 @@ pcl_value *pcl_gen_attr(const pcl_gen_env *e, const pcl_value *obj, const pcl_va
   return pcl_retain(v);
 }
 
-pcl_value *pcl_gen_index(const pcl_value *coll, const pcl_value *key, pcl_error **err) {
+pcl_value *pcl_gen_index(const pcl_value *coll, const pcl_value *key, unsigned flags,
+                         pcl_error **err) {
   pcl_value *v;
-  return step(coll, key, true, false, false, &v, err) ? pcl_retain(v) : NULL;
+  return step(coll, key, true, flags & PCL_GEN_DECLARED, false, &v, err) ? pcl_retain(v) : NULL;
 }
 
 /* Where a traversal stopped. */
@@ -320,82 +321,15 @@ pcl_value *pcl_gen_object(pcl_value *const *keys, pcl_value *const *vals, size_t
   return pcl_mapbuf_finish(&b);
 }
 
-/* An object constructor waiting for its eventual keys. */
-typedef struct object_wait {
-  const pcl_gen_program *prog; /* For the location of failures. */
-  uint32_t loc;                /* That location. */
-  size_t n;                    /* Number of pairs. */
-  pcl_value **keys;            /* Per pair: the key when it needed no waiting
-                                  (owned), else NULL. */
-  pcl_value *vals[];           /* The values (owned), then the keys' array. */
-} object_wait;
-
-static void object_wait_free(void *data) {
-  object_wait *o = data;
-  for (size_t i = 0; i < o->n; i++) {
-    pcl_release(o->keys[i]);
-    pcl_release(o->vals[i]);
-  }
-  free(o);
-}
-
-/* Builds the object once the keys that were eventual resolved (args, in
- * pair order). */
-static pcl_value *object_cb(pcl_value *const *args, size_t m, void *data, pcl_error **err) {
-  object_wait *o = data;
-  (void)m;
-  pcl_value **keys = pcl_xmalloc((o->n ? o->n : 1) * sizeof *keys);
-  size_t k = 0;
-  for (size_t i = 0; i < o->n; i++) {
-    keys[i] = o->keys[i] != NULL ? o->keys[i] : args[k++];
-  }
-  pcl_value *r = pcl_gen_object(keys, o->vals, o->n, err);
-  free(keys);
-  if (r == NULL) {
-    pcl__gen_locate(o->prog, *err, o->loc);
-  }
-  return r;
-}
-
-pcl_value *pcl_gen_object_eventual(const pcl_gen_env *e, pcl_value *const *keys,
-                                   pcl_value *const *vals, size_t n, uint32_t loc) {
-  object_wait *o = pcl_xmalloc(sizeof *o + 2 * n * sizeof o->vals[0]);
-  o->prog = e->f->prog;
-  o->loc = loc;
-  o->n = n;
-  o->keys = o->vals + n;
-  pcl_future **fs = pcl_xmalloc((n ? n : 1) * sizeof *fs);
-  size_t m = 0;
+pcl_value *pcl_gen_template(pcl_value *const *parts, size_t n, pcl_error **err) {
+  pcl_strbuf b = PCL_STRBUF_INIT;
   for (size_t i = 0; i < n; i++) {
-    o->vals[i] = pcl_retain(vals[i]);
-    o->keys[i] = NULL;
-    if (pcl__gen_unsettled(keys[i])) {
-      fs[m++] = pcl_future_of_value(keys[i]);
-    } else {
-      o->keys[i] = pcl_retain(keys[i]);
+    if (!pcl_strbuf_append_value(&b, parts[i], err)) {
+      pcl_strbuf_free(&b);
+      return NULL;
     }
   }
-  pcl_value *r = pcl__gen_apply_take(fs, m, object_cb, o, object_wait_free);
-  free(fs);
-  return r;
-}
-
-void pcl_gen_tpl_str(pcl_strbuf *b, const pcl_value *s) {
-  pcl_strbuf_append(b, pcl_str_data(s), pcl_str_len(s));
-}
-
-void pcl_gen_tpl_int(pcl_strbuf *b, const pcl_value *i) { pcl_int_format(b, i); }
-
-void pcl_gen_tpl_number(pcl_strbuf *b, const pcl_value *n) {
-  pcl_number_format(b, pcl_number_get(n));
-}
-
-void pcl_gen_tpl_bool(pcl_strbuf *b, const pcl_value *v) {
-  pcl_strbuf_append_cstr(b, pcl_bool_get(v) ? "true" : "false");
-}
-
-bool pcl_gen_tpl_value(pcl_strbuf *b, const pcl_value *v, pcl_error **err) {
-  return pcl_strbuf_append_value(b, v, err);
+  return pcl_strbuf_finish(&b, err);
 }
 
 /* --------------------------------------------------------------- iteration */
@@ -498,7 +432,7 @@ static pcl_value *for_assemble(const for_parts *p, pcl_error **err) {
   bool ok = true;
   for (size_t i = 0; i < n && ok; i++) {
     bool keep = true;
-    if (p->conds && !pcl__gen_truth(p->conds[i], "condition of a for expression", &keep, err)) {
+    if (p->conds && !pcl_condition_get(p->conds[i], &keep, err)) {
       ok = false;
     } else if (!keep) {
       continue;
@@ -675,50 +609,52 @@ typedef enum attempt_kind { ATTEMPT_TRY, ATTEMPT_CAN, ATTEMPT_RECOVER } attempt_
  * each awaited deeply before the next is tried. */
 typedef struct attempt {
   attempt_kind kind;            /* The form. */
-  pcl_gen_env *closure;         /* The captured values and the row of row
-                                   offsets (owned). */
+  const pcl_gen_program *prog;  /* The program, for locations. */
   pcl_gen_recover_fn recovery;  /* RECOVER: the recovery expression. */
+  pcl_gen_env *recovery_env;    /* RECOVER: its environment (owned until used). */
   uint32_t loc;                 /* TRY: the location of the final failure. */
   pcl_try t;                    /* TRY: the failures so far. */
   pcl_future *result;           /* The form's value (owned). */
   size_t next;                  /* The next alternative. */
   size_t n;                     /* Number of alternatives. */
+  pcl_gen_env **envs;           /* Their environments (each owned until the
+                                   alternative runs). */
   pcl_gen_thunk_fn alts[];      /* The alternatives (try), the argument
-                                   (can) or the value (recover). */
+                                   (can) or the value (recover); then envs. */
 } attempt;
 
-/* Returns a new attempt of kind over alts[0..n) whose result is returned
- * through *value (an owned EVENTUAL); closure is stolen. */
-static attempt *attempt_new(attempt_kind kind, pcl_gen_env *closure, const pcl_gen_thunk_fn *alts,
-                            size_t n, pcl_value **value) {
-  attempt *a = pcl_xmalloc(sizeof *a + n * sizeof a->alts[0]);
+/* Returns a new attempt of kind over alts[0..n), each to run in the
+ * environment closures[i] (stolen), whose result is returned through
+ * *value (an owned EVENTUAL). */
+static attempt *attempt_new(attempt_kind kind, pcl_gen_env *const *closures,
+                            const pcl_gen_thunk_fn *alts, size_t n, pcl_value **value) {
+  attempt *a = pcl_xmalloc(sizeof *a + n * (sizeof a->alts[0] + sizeof a->envs[0]));
   a->kind = kind;
-  a->closure = closure;
+  a->prog = n > 0 ? closures[0]->f->prog : NULL;
   a->recovery = NULL;
+  a->recovery_env = NULL;
+  a->envs = (pcl_gen_env **)(void *)(a->alts + n);
   a->loc = 0;
   a->t = (pcl_try)PCL_TRY_INIT;
   a->result = pcl_future_new(PCL_OUTPUT, NULL);
   a->next = 0;
   a->n = n;
-  if (n > 0) {
-    memcpy(a->alts, alts, n * sizeof alts[0]);
+  for (size_t i = 0; i < n; i++) {
+    a->alts[i] = alts[i];
+    a->envs[i] = closures[i];
   }
   *value = pcl_future_to_value(a->result);
   return a;
 }
 
 static void attempt_free(attempt *a) {
+  for (size_t i = a->next; i < a->n; i++) {
+    pcl_gen_env_release(a->envs[i]);
+  }
+  pcl_gen_env_release(a->recovery_env);
   pcl_try_dispose(&a->t);
   pcl_future_release(a->result);
-  pcl_gen_env_release(a->closure);
   free(a);
-}
-
-/* Returns the environment (owned) of the closure's function i: its row is
- * the i-th entry of the closure's row, its captured values the closure's. */
-static pcl_gen_env *attempt_env(const attempt *a, size_t i) {
-  const pcl_gen_env *c = a->closure;
-  return pcl_gen_env_new(c, c->f->prog->rows + c->r[i], c->n, c->v);
 }
 
 static void attempt_cb(pcl_future *f, void *data);
@@ -727,7 +663,7 @@ static void attempt_cb(pcl_future *f, void *data);
  * becomes a rejected future, a value is awaited deeply. */
 static void attempt_step(attempt *a) {
   size_t i = a->next++;
-  pcl_gen_env *env = attempt_env(a, i);
+  pcl_gen_env *env = a->envs[i];
   pcl_error *err = NULL;
   pcl_value *v = a->alts[i](env, &err);
   pcl_gen_env_release(env);
@@ -752,7 +688,7 @@ static void try_outcome(attempt *a, pcl_future *f) {
       return;
     }
     pcl_error *err = pcl_try_error(&a->t);
-    pcl_future_reject_take(a->result, pcl__gen_locate(a->closure->f->prog, err, a->loc));
+    pcl_future_reject_take(a->result, pcl__gen_locate(a->prog, err, a->loc));
   } else {
     pcl_value *v = pcl_future_value(f);
     pcl_value *r = pcl_try_success(&a->t, v != NULL ? v : pcl_unknown());
@@ -790,7 +726,8 @@ static void can_outcome(attempt *a, pcl_future *f) {
 static void recover_outcome(attempt *a, pcl_future *f) {
   if (pcl_future_state_of(f) == PCL_FUTURE_REJECTED) {
     pcl_value *msg = pcl_str_from_cstr(pcl_error_message(pcl_future_error(f)));
-    pcl_gen_env *env = attempt_env(a, 1);
+    pcl_gen_env *env = a->recovery_env;
+    a->recovery_env = NULL;
     pcl_error *err = NULL;
     pcl_value *r = a->recovery(env, msg, &err);
     pcl_gen_env_release(env);
@@ -822,31 +759,34 @@ static void attempt_cb(pcl_future *f, void *data) {
   }
 }
 
-pcl_value *pcl_gen_try(pcl_gen_env *closure, const pcl_gen_thunk_fn *alts, size_t n,
+pcl_value *pcl_gen_try(pcl_gen_env *const *closures, const pcl_gen_thunk_fn *alts, size_t n,
                        uint32_t loc) {
   pcl_value *r;
-  attempt *a = attempt_new(ATTEMPT_TRY, closure, alts, n, &r);
-  a->loc = loc;
   if (n == 0) {
-    pcl_future_reject_take(a->result, pcl__gen_locate(closure->f->prog, pcl_try_error(&a->t), loc));
-    attempt_free(a);
-  } else {
-    attempt_step(a);
+    /* The checker rejects try() without arguments; nothing to run. */
+    pcl_try t = PCL_TRY_INIT;
+    pcl_future *f = pcl_future_new(PCL_OUTPUT, NULL);
+    pcl_future_reject_take(f, pcl_try_error(&t));
+    return pcl__gen_future_value_take(f);
   }
+  attempt *a = attempt_new(ATTEMPT_TRY, closures, alts, n, &r);
+  a->loc = loc;
+  attempt_step(a);
   return r;
 }
 
 pcl_value *pcl_gen_can(pcl_gen_env *closure, pcl_gen_thunk_fn arg) {
   pcl_value *r;
-  attempt_step(attempt_new(ATTEMPT_CAN, closure, &arg, 1, &r));
+  attempt_step(attempt_new(ATTEMPT_CAN, &closure, &arg, 1, &r));
   return r;
 }
 
-pcl_value *pcl_gen_recover(pcl_gen_env *closure, pcl_gen_thunk_fn value,
-                           pcl_gen_recover_fn recovery) {
+pcl_value *pcl_gen_recover(pcl_gen_env *value_closure, pcl_gen_thunk_fn value,
+                           pcl_gen_env *recovery_closure, pcl_gen_recover_fn recovery) {
   pcl_value *r;
-  attempt *a = attempt_new(ATTEMPT_RECOVER, closure, &value, 1, &r);
+  attempt *a = attempt_new(ATTEMPT_RECOVER, &value_closure, &value, 1, &r);
   a->recovery = recovery;
+  a->recovery_env = recovery_closure;
   attempt_step(a);
   return r;
 }
@@ -959,22 +899,10 @@ pcl_value *pcl_gen_secret(pcl_value *v) { return mark_secret(v, true); }
 
 pcl_value *pcl_gen_unsecret(pcl_value *v) { return mark_secret(v, false); }
 
-/* The one value of the result object {name: v} of a function whose return
- * type is not an object. */
-static pcl_value *single_value_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
-  (void)n;
-  (void)data;
-  if (pcl_kind_of(args[0]) == PCL_T_MAP && pcl_len(args[0]) <= 1) {
-    return pcl_retain(pcl_len(args[0]) == 1 ? pcl_map_val_at(args[0], 0) : pcl_null());
-  }
-  *err = pcl_error_new("the result of a function with a single return value must hold one "
-                       "value");
-  return NULL;
-}
-
-pcl_value *pcl_gen_invoke(pcl_gen_env *e, const char *token, pcl_value *args,
+pcl_value *pcl_gen_invoke(pcl_gen_env *e, const pcl_value *tok, pcl_value *args,
                           pcl_value *options, bool single, uint32_t loc) {
   const pcl_gen_program *prog = e->f->prog;
+  const char *token = pcl_str_data(tok);
   pcl_value *opts = pcl__gen_with_parent(e->f, pcl_retain(options));
   pcl_value *r;
   pcl_kind ak = pcl_kind_of(args);
@@ -985,7 +913,7 @@ pcl_value *pcl_gen_invoke(pcl_gen_env *e, const char *token, pcl_value *args,
   } else {
     pcl_future *f = pcl_invoke(e->f->run, token, args, opts);
     if (single) {
-      pcl_future *s = pcl_apply(&f, 1, single_value_cb, NULL, NULL, 0);
+      pcl_future *s = pcl_single_result(f);
       pcl_future_release(f);
       f = s;
     }
@@ -995,12 +923,19 @@ pcl_value *pcl_gen_invoke(pcl_gen_env *e, const char *token, pcl_value *args,
   return r;
 }
 
-pcl_value *pcl_gen_method(pcl_gen_env *e, const char *token, pcl_value *self, pcl_value *args,
-                          uint32_t loc) {
+pcl_value *pcl_gen_method(pcl_gen_env *e, const pcl_value *tok, pcl_value *self,
+                          pcl_value *args, bool single, uint32_t loc) {
   const pcl_gen_program *prog = e->f->prog;
+  const char *token = pcl_str_data(tok);
   if (pcl_kind_of(args) != PCL_T_MAP) {
     return pcl__gen_rejected(
         prog, pcl_error_new("call of '%s': the arguments must be an object", token), loc);
   }
-  return pcl__gen_located_take(prog, loc, pcl_call(e->f->run, token, self, args, NULL));
+  pcl_future *f = pcl_call(e->f->run, token, self, args, NULL);
+  if (single) {
+    pcl_future *s = pcl_single_result(f);
+    pcl_future_release(f);
+    f = s;
+  }
+  return pcl__gen_located_take(prog, loc, f);
 }

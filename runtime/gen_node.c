@@ -87,10 +87,18 @@ static pcl_value *drop_nulls(pcl_value *v) {
 /* Registers the resource name of decl in e's frame: a read when id is not
  * NULL, a component instance running module m when m is not NULL, else a
  * plain registration.  Returns the resource's value (owned). */
-static pcl_value *registration(pcl_gen_env *e, const pcl_resource_decl *decl,
+static pcl_value *registration(pcl_gen_env *e, const pcl_resource_decl *shared,
                                const pcl_value *name, pcl_value *id, pcl_value *inputs,
-                               pcl_value *options, const pcl_gen_module *m) {
+                               pcl_value *options, uint32_t loc, const pcl_gen_module *m) {
   pcl_gen_frame *f = e->f;
+  /* The declarations generated code shares between resources of one type
+     carry no location: the block's is added here (the run copies it). */
+  pcl_resource_decl d = *shared;
+  const pcl_gen_loc *l = &f->prog->locs[loc];
+  d.file = l->line ? f->prog->files[l->file] : NULL;
+  d.line = l->line;
+  d.column = l->col;
+  const pcl_resource_decl *decl = &d;
   pcl_strbuf full = PCL_STRBUF_INIT;
   if (f->prefix != NULL) {
     pcl_strbuf_append_cstr(&full, f->prefix);
@@ -126,19 +134,20 @@ static pcl_value *registration(pcl_gen_env *e, const pcl_resource_decl *decl,
 }
 
 pcl_value *pcl_gen_register(pcl_gen_env *e, const pcl_resource_decl *decl,
-                            const pcl_value *name, pcl_value *inputs, pcl_value *options) {
-  return registration(e, decl, name, NULL, inputs, options, NULL);
+                            const pcl_value *name, pcl_value *inputs, pcl_value *options,
+                            uint32_t loc) {
+  return registration(e, decl, name, NULL, inputs, options, loc, NULL);
 }
 
 pcl_value *pcl_gen_read(pcl_gen_env *e, const pcl_resource_decl *decl, const pcl_value *name,
-                        pcl_value *id, pcl_value *inputs, pcl_value *options) {
-  return registration(e, decl, name, id, inputs, options, NULL);
+                        pcl_value *id, pcl_value *inputs, pcl_value *options, uint32_t loc) {
+  return registration(e, decl, name, id, inputs, options, loc, NULL);
 }
 
 pcl_value *pcl_gen_component(pcl_gen_env *e, const pcl_resource_decl *decl,
                              const pcl_value *name, pcl_value *inputs, pcl_value *options,
-                             const pcl_gen_module *m) {
-  return registration(e, decl, name, NULL, inputs, options, m);
+                             uint32_t loc, const pcl_gen_module *m) {
+  return registration(e, decl, name, NULL, inputs, options, loc, m);
 }
 
 /* ----------------------------------------------------------------- ranges */

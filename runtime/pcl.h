@@ -950,10 +950,11 @@ typedef struct pcl_resource_decl {
   unsigned line, column;  /* Its 1-based position (engine errors carry it). */
 } pcl_resource_decl;
 
-/* Registers resource name (copied) of decl with inputs (a MAP, borrowed,
- * entries may hold futures) and options (a MAP with the option names of
- * program.md §3.4, or NULL).  Returns the future of the resource object
- * (owned).  A failure rejects it and fails the run. */
+/* Registers resource name (copied) of decl (copied; the strings it points
+ * to must live as long as the run) with inputs (a MAP, borrowed, entries
+ * may hold futures) and options (a MAP with the option names of program.md
+ * §3.4, or NULL).  Returns the future of the resource object (owned).  A
+ * failure rejects it and fails the run. */
 pcl_future *pcl_register_resource(pcl_run *run, const pcl_resource_decl *decl, const char *name,
                                   pcl_value *inputs, pcl_value *options);
 /* Reads an existing resource (program.md §4): like pcl_register_resource

@@ -481,8 +481,6 @@ pcl_value *pcl_gen_template(pcl_value *const *parts, size_t n, pcl_error **err);
  * a bool or the strings "true" and "false" (types.md 9); NULL with *err for
  * null and anything else. */
 pcl_value *pcl_gen_truth(const pcl_value *v, pcl_error **err);
-/* !v for a plain v (the conversions of pcl_gen_truth). */
-pcl_value *pcl_gen_not(const pcl_value *v, pcl_error **err);
 /* Calls thunk(closure, err) at once and returns its value or, when it
  * fails, an EVENTUAL holding the failure located at loc: an operand of &&
  * or || whose failure must not stop the other operand from deciding.
@@ -547,9 +545,11 @@ pcl_value *pcl_gen_unsecret(pcl_value *v);
 pcl_value *pcl_gen_invoke(pcl_gen_env *e, const pcl_value *token, pcl_value *args,
                           pcl_value *options, bool single, uint32_t loc);
 /* Calls the method token on self (a resource value) with args (a MAP);
- * an EVENTUAL, its failure located at loc. */
+ * single: the result is the one value of the result object (a method whose
+ * schema returns a single value).  An EVENTUAL, its failure located at
+ * loc. */
 pcl_value *pcl_gen_method(pcl_gen_env *e, const pcl_value *token, pcl_value *self,
-                          pcl_value *args, uint32_t loc);
+                          pcl_value *args, bool single, uint32_t loc);
 
 /* -- Program support (runtime/program.c): the static description of a
  * program that pclc emits, and its evaluator.

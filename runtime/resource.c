@@ -480,7 +480,7 @@ void pcl__run_res_free(pcl_run *run) {
 typedef struct reg {
   pcl_run *run;                  /* The run. */
   pcl_future *result;            /* The resource's future (owned). */
-  const pcl_resource_decl *decl; /* The declaration. */
+  pcl_resource_decl decl; /* The declaration (a copy: generated code passes one made for the call). */
   char *name;                    /* Logical name (owned). */
   bool read;                     /* A read. */
   bool stack;                    /* The stack itself. */
@@ -505,9 +505,9 @@ static void reg_free(reg *r) {
 /* Fails r's future and the run with err (stolen), naming the resource. */
 static void reg_fail(reg *r, pcl_error *err, bool name_it) {
   if (name_it) {
-    pcl_error_prefix(err, "failed to register resource '%s' (%s)", r->name, r->decl->type);
-    if (r->decl->file) {
-      pcl_error_set_location(err, r->decl->file, r->decl->line, r->decl->column);
+    pcl_error_prefix(err, "failed to register resource '%s' (%s)", r->name, r->decl.type);
+    if (r->decl.file) {
+      pcl_error_set_location(err, r->decl.file, r->decl.line, r->decl.column);
     }
   }
   pcl_run_fail(r->run, err);
@@ -622,7 +622,7 @@ static void reg_resolve(reg *r, const char *urn, pcl_value *id, pcl_value *outpu
   pcl_mapbuf_put_take(&mb, &k_urn, pcl__str_fast(urn));
   pcl_mapbuf_put_take(&mb, &k_id, pcl_retain(id ? id : pcl_null()));
   pcl_mapbuf_put_take(&mb, &k_name, pcl__str_fast(r->name));
-  pcl_mapbuf_put_take(&mb, &k_type, pcl__str_fast(r->decl->type));
+  pcl_mapbuf_put_take(&mb, &k_type, pcl__str_fast(r->decl.type));
   pcl_value *obj = pcl_mapbuf_finish(&mb);
   pcl_deps *d = pcl_deps_one(urn);
   pcl_future_resolve(r->result, obj, 0, d);
@@ -724,12 +724,12 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
   rr->urn = pcl_urn_intern(res->urn);
   pcl__urn_index_put(&run->res_index, rr->urn, rr);
   rr->provider = r->provider ? pcl_xstrdup(r->provider) : NULL;
-  rr->package = package_of(r->decl->type);
+  rr->package = package_of(r->decl.type);
   rr->protect = r->protect;
   rr->retain = r->retain;
   rr->providers = r->providers;
   r->providers = NULL;
-  rr->gates_invokes = r->decl->kind != PCL_RES_CUSTOM || pcl_kind_of(res->id) == PCL_T_UNKNOWN;
+  rr->gates_invokes = r->decl.kind != PCL_RES_CUSTOM || pcl_kind_of(res->id) == PCL_T_UNKNOWN;
   if (!pcl__value_contains_kind(res->outputs, PCL_T_RESOURCE)) {
     reg_resolve(r, res->urn, res->id, res->outputs, NULL);
     return;
@@ -798,7 +798,7 @@ static void reg_send(waitset *w) {
     }
     pcl_value *cv = collapse(v);
     pcl_release(v);
-    prop[m++] = r->decl->kind == PCL_RES_REMOTE ? deps_without_refs(d, cv) : pcl_deps_retain(d);
+    prop[m++] = r->decl.kind == PCL_RES_REMOTE ? deps_without_refs(d, cv) : pcl_deps_retain(d);
     pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(r->inputs, i)), cv);
   }
   pcl_value *inputs = pcl_mapbuf_finish(&mb);
@@ -817,8 +817,8 @@ static void reg_send(waitset *w) {
   /* The providers option (a map or a list), else the parent's. */
   pcl_value *pmap = opts ? opt_providers(pcl_map_get_cstr(opts, "providers")) : NULL;
   r->providers = pmap ? pmap : pres ? pcl_retain(pres->providers) : NULL;
-  if (r->provider == NULL && r->decl->kind != PCL_RES_COMPONENT) {
-    char *pkg = package_of(r->decl->type);
+  if (r->provider == NULL && r->decl.kind != PCL_RES_COMPONENT) {
+    char *pkg = package_of(r->decl.type);
     pcl_value *fromMap = r->providers ? pcl_map_get_cstr(r->providers, pkg) : NULL;
     if (fromMap) {
       r->provider = pcl_xstrdup(pcl_str_data(fromMap));
@@ -862,7 +862,7 @@ static void reg_send(waitset *w) {
   OPT(k_hide, opt_paths(opts, "hideDiffs"));
   OPT(k_roc, opt_strings(opts, "replaceOnChanges"));
   OPT(k_aso, opt_strings(opts, "additionalSecretOutputs"));
-  if (run->preview && !r->read && r->decl->kind == PCL_RES_CUSTOM && pcl_len(vals[k - 1])) {
+  if (run->preview && !r->read && r->decl.kind == PCL_RES_CUSTOM && pcl_len(vals[k - 1])) {
     r->elided_secrets = pcl_retain(vals[k - 1]);
   }
   OPT(k_timeouts, timeouts);
@@ -874,7 +874,7 @@ static void reg_send(waitset *w) {
   OPT(k_aliases, collapse(al ? al : &empty_list));
   pcl_value *trig = opts ? pcl_map_get_cstr(opts, "replacementTrigger") : NULL;
   OPT(k_trigger, pcl_retain(trig ? trig : pcl_null()));
-  const char *version = r->decl->version, *url = r->decl->plugin_download_url;
+  const char *version = r->decl.version, *url = r->decl.plugin_download_url;
   pcl_value *ov = opts ? pcl_map_get_cstr(opts, "version") : NULL;
   if (ov && pcl_kind_of(ov) == PCL_T_STRING) {
     version = pcl_str_data(ov);
@@ -915,9 +915,9 @@ static void reg_send(waitset *w) {
 
   pcl_value *id = r->read ? wire_value(w->f[n + 1]) : NULL;
   pcl_resource_request req = {
-      .type = r->decl->type,
+      .type = r->decl.type,
       .name = r->name,
-      .kind = r->decl->kind,
+      .kind = r->decl.kind,
       .read = r->read,
       .id = id,
       .parent = parent,
@@ -955,7 +955,7 @@ static pcl_future *reg_start(pcl_run *run, const pcl_resource_decl *decl, const 
   r->run = run;
   r->result = pcl_future_new(PCL_OUTPUT, label.data);
   pcl_strbuf_free(&label);
-  r->decl = decl;
+  r->decl = *decl;
   r->name = pcl_xstrdup(name);
   r->read = id != NULL;
   r->stack = stack;
