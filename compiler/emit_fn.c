@@ -436,6 +436,12 @@ typedef struct fctx {
   const char *want_file; /* The source line the next statement belongs to. */
   size_t want_line;      /* (0: none yet). */
   cw scratch;            /* fmt's buffer. */
+  int scope;             /* The captured scope being written (0: none). */
+  bool scope_fails;      /* It has a check that jumps to its failure block. */
+  int nscopes;           /* Captured scopes written. */
+  cw fail_blocks;        /* Their failure blocks, written after the code. */
+  bool uses_at;          /* Some check sets `at`. */
+  bool uses_error;       /* A node function's failure block reads `error`. */
 } fctx;
 
 /* Appends to out the text of format f with the arguments ap: only the
@@ -652,8 +658,14 @@ static size_t loc(fctx *w, pcl_span span) { return row_add(w, em_loc(w->c->e, sp
 /* Writes the check after a fallible call whose result went to temporary t:
  * on NULL the function fails, its error located at row entry r. */
 static void check(fctx *w, int t, size_t r) {
-  stmt(w, "if (t%d == NULL) { at = r[%zu]; goto fail; }", t, r);
-  w->fails = true;
+  if (w->scope) {
+    stmt(w, "if (t%d == NULL) { at = r[%zu]; goto fail%d; }", t, r, w->scope);
+    w->scope_fails = true;
+  } else {
+    stmt(w, "if (t%d == NULL) { at = r[%zu]; goto fail; }", t, r);
+    w->fails = true;
+  }
+  w->uses_at = true;
   w->uses_err = true;
 }
 
@@ -1294,6 +1306,56 @@ static opnd emit_expr(fctx *w, const ir_expr *root) {
   return result;
 }
 
+/* Writes the code computing the root expression x of a node (its value,
+ * inputs, options, id or range) so that a failure becomes its value: an
+ * EVENTUAL holding the failure (pcl_gen_failed), which the node's
+ * operation then consumes, as it would a future that fails later.  The
+ * scope's failures jump to a block of their own, written after the
+ * function's code: it releases the temporaries the scope may hold (those
+ * not in use when it started) and continues after the scope. */
+static opnd emit_captured(fctx *w, const ir_expr *x) {
+  int scope = ++w->nscopes;
+  /* The temporaries in use before the scope survive its failure. */
+  bool *before = xcalloc((size_t)w->ntemps + 1, sizeof *before);
+  int nbefore = w->ntemps;
+  for (int i = 0; i < w->ntemps; i++)
+    before[i] = true;
+  for (size_t i = 0; i < w->nfree; i++)
+    before[w->free_temps[i]] = false;
+  w->scope = scope;
+  w->scope_fails = false;
+  opnd v = emit_expr(w, x);
+  w->scope = 0;
+  if (!w->scope_fails) {
+    free(before);
+    return v;
+  }
+  int t = v.kind == O_TEMP ? v.temp : temp_new(w);
+  if (v.kind != O_TEMP)
+    stmt(w, "t%d = %s;", t, owned(w, v));
+  stmt(w, "done%d:;", scope);
+  w->uses_error = true;
+  /* The failure block (indented as the function's body). */
+  cw *f = &w->fail_blocks;
+  cw_puts(f, "fail");
+  cw_uint(f, (unsigned)scope);
+  cw_puts(f, ":\n");
+  for (int i = 0; i < w->ntemps; i++) {
+    if (i < nbefore && before[i])
+      continue;
+    cw_puts(f, "  pcl_release(t");
+    cw_uint(f, (unsigned)i);
+    cw_puts(f, ");\n");
+  }
+  cw_puts(f, "  t");
+  cw_uint(f, (unsigned)t);
+  cw_puts(f, " = pcl_gen_failed(e, error, at);\n  error = NULL;\n  goto done");
+  cw_uint(f, (unsigned)scope);
+  cw_puts(f, ";\n");
+  free(before);
+  return temp_opnd(t);
+}
+
 /* --------------------------------------------------------------- functions */
 
 /* Writes `return <v>;` for a function returning an owned value. */
@@ -1344,9 +1406,9 @@ static opnd registration(fctx *w, const ir_node *n, opnd name) {
   em *e = w->c->e;
   opnd id = {O_TEXT, 0, "NULL", 0};
   if (n->kind == IR_N_READ)
-    id = emit_expr(w, n->value);
-  opnd in = emit_expr(w, n->inputs);
-  opnd opts = n->options ? emit_expr(w, n->options) : (opnd){O_TEXT, 0, "NULL", 0};
+    id = emit_captured(w, n->value);
+  opnd in = emit_captured(w, n->inputs);
+  opnd opts = n->options ? emit_captured(w, n->options) : (opnd){O_TEXT, 0, "NULL", 0};
   at_line(w, n->span);
   const char *nt = text(w, name);
   size_t d = row_add(w, decl_of(e, n));
@@ -1381,7 +1443,7 @@ static void node_body(fctx *w, const ir_node *n) {
   case IR_N_HOOK:
   case IR_N_PULUMI:
   case IR_N_OUTPUT: {
-    opnd v = emit_expr(w, n->value);
+    opnd v = n->kind == IR_N_HOOK ? emit_expr(w, n->value) : emit_captured(w, n->value);
     if (n->kind == IR_N_HOOK) {
       ret(w, v);
       return;
@@ -1421,7 +1483,7 @@ static void node_body(fctx *w, const ir_node *n) {
   case IR_N_READ:
   case IR_N_COMPONENT:
     if (n->range) {
-      opnd rv = emit_expr(w, n->range);
+      opnd rv = emit_captured(w, n->range);
       at_line(w, n->span);
       const char *rt = text(w, rv);
       size_t name = row_add(w, em_string(e, n->logical, strlen(n->logical)));
@@ -1641,7 +1703,7 @@ static void write_fn(nctx *c, size_t fi) {
     bool node = f->kind == FK_NODE || f->kind == FK_INSTANCE;
     if (w.uses_r)
       cw_puts(o, "  const uint32_t *r = e->r;\n");
-    if (node && (w.uses_err || w.fails))
+    if (node && (w.uses_err || w.fails || w.uses_error))
       cw_puts(o, "  pcl_error *error = NULL, **err = &error;\n");
     if (w.ntemps > 0) {
       cw_puts(o, "  pcl_value ");
@@ -1649,7 +1711,7 @@ static void write_fn(nctx *c, size_t fi) {
         cw_printf(o, "%s*t%d = NULL", i ? ", " : "", i);
       cw_puts(o, ";\n");
     }
-    if (w.fails)
+    if (w.uses_at)
       cw_puts(o, "  uint32_t at = 0;\n");
     /* Parameters the code does not read. */
     static const char *const params[] = {"e", "p", "key", "value", "out", "range", "name", "error"};
@@ -1668,6 +1730,7 @@ static void write_fn(nctx *c, size_t fi) {
     if (!node && !w.uses_err && !w.fails && !mentions(body, "err"))
       cw_puts(o, "  (void)err;\n");
     cw_append(o, &w.full);
+    cw_append(o, &w.fail_blocks);
     if (w.fails) {
       cw_puts(o, "fail:\n");
       if (!node)
@@ -1698,6 +1761,7 @@ static void write_fn(nctx *c, size_t fi) {
   cw_free(&w.full);
   cw_free(&w.key);
   cw_free(&w.scratch);
+  cw_free(&w.fail_blocks);
   free(w.row);
   free(w.free_temps);
 }

@@ -381,10 +381,12 @@ static const ty *retype(lw *w, ir_expr *x) {
   case IR_PARAM:
   case IR_PATH:
   case IR_APPLY:
-  case IR_INVOKE:
-  case IR_METHOD:
   case IR_FAIL:
     return x->type;
+  case IR_INVOKE:
+  case IR_METHOD:
+    /* The engine answers later, whatever the schema says of the result. */
+    return eventual_of(w, resolved(w, x->bound_type));
   case IR_ATTR: {
     ty_traverser tr = {TY_TRAV_ATTR, x->s, strlen(x->s), false, NULL};
     x->declared = declares(w, x->kids[0]->type, x->s);

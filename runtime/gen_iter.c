@@ -32,9 +32,10 @@ static pcl_error *invalid_index(const pcl_value *k, const char *why) {
  * a whole number): stores it (borrowed from list) in *out. */
 static bool list_element(const pcl_value *list, const pcl_value *key, pcl_value **out,
                          pcl_error **err) {
+  /* A key that is no whole number fails as its conversion does, naming
+     the value (cannot convert 2.5 to int: not an integer). */
   pcl_value *iv = pcl_convert_to_int(key, err);
   if (iv == NULL) {
-    pcl_error_prefix(*err, "Invalid index");
     return false;
   }
   int64_t i = -1;
