@@ -382,7 +382,8 @@ static bool binds(const fn *f, uint32_t s) {
 static void captures(nctx *c) {
   for (size_t i = c->nfns; i-- > 0;) {
     fn *f = &c->fns[i];
-    qsort(f->refs.items, f->refs.n, sizeof *f->refs.items, slot_cmp);
+    if (f->refs.n > 1)
+      qsort(f->refs.items, f->refs.n, sizeof *f->refs.items, slot_cmp);
     for (size_t j = 0; j < f->refs.n; j++) {
       uint32_t s = f->refs.items[j];
       if ((j > 0 && f->refs.items[j - 1] == s) || binds(f, s))
