@@ -1533,7 +1533,8 @@ static const char *fn_name(nctx *c, const fn *f) {
     cw_printf(&base, "pclg_%s%zu", kind_names[f->kind], ++e->nfns[f->kind]);
   }
   const char *name = em_intern(e, base.data, base.len);
-  /* A mangled name never has `_` before a digit, so `_<n>` cannot collide. */
+  /* A mangled name reads as letters, digits, `__`, `_d` and `_x<hex>`, none
+   * of which is `_` and a digit, so no name ends as another's `_<n>`. */
   for (unsigned i = 2; ptrmap_get(&e->used, name); i++) {
     cw alt = CW_INIT;
     cw_printf(&alt, "%s_%u", base.data, i);

@@ -260,8 +260,3 @@ pcl_value *pcl_builtin_call(const pcl_builtin *b, const char *base_dir, pcl_valu
   }
   return b->fn(base_dir, args, n, err);
 }
-
-pcl_value *pcl_builtin_apply(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
-  const pcl_builtin_binding *bb = data;
-  return pcl_builtin_call(bb->builtin, bb->base_dir, args, n, err);
-}

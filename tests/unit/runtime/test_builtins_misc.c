@@ -209,25 +209,26 @@ static void test_table(void) {
   BLEAK_END;
 }
 
-/* A built-in lifted over futures with pcl_apply and pcl_builtin_apply:
- * the result carries the inputs' secret bit, and a failure rejects it. */
+/* A pcl_apply_fn calling the built-in of data with the resolved values. */
+static pcl_value *call_builtin(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
+  return pcl_builtin_call(data, NULL, args, n, err);
+}
+
+/* A built-in lifted over futures with pcl_apply: the result carries the
+ * inputs' secret bit, and a failure rejects it. */
 static void test_apply(void) {
   BLEAK_BEGIN;
-  static pcl_builtin_binding join = {NULL, NULL};
-  join.builtin = pcl_builtin_find("join");
   pcl_value *sep = S("-"), *parts = J("[\"a\",\"b\"]");
   pcl_future *fs[2] = {pcl_future_resolved(PCL_OUTPUT, sep, 0, NULL),
                        pcl_future_resolved(PCL_OUTPUT, parts, PCL_FUT_SECRET, NULL)};
-  pcl_future *r = pcl_apply(fs, 2, pcl_builtin_apply, &join, NULL, 0);
+  pcl_future *r = pcl_apply(fs, 2, call_builtin, (void *)pcl_builtin_find("join"), NULL, 0);
   pcl_sched_run();
   CU_ASSERT_EQUAL_FATAL(pcl_future_state_of(r), PCL_FUTURE_RESOLVED);
   CU_ASSERT_TRUE(pcl_future_bits(r) & PCL_FUT_SECRET);
   CU_ASSERT_TRUE(pcl_str_eq_cstr(pcl_future_value(r), "a-b"));
   pcl_future_release(r);
   /* An error of the built-in rejects the result. */
-  static pcl_builtin_binding single = {NULL, NULL};
-  single.builtin = pcl_builtin_find("singleOrNone");
-  r = pcl_apply(&fs[1], 1, pcl_builtin_apply, &single, NULL, 0);
+  r = pcl_apply(&fs[1], 1, call_builtin, (void *)pcl_builtin_find("singleOrNone"), NULL, 0);
   pcl_sched_run();
   CU_ASSERT_EQUAL_FATAL(pcl_future_state_of(r), PCL_FUTURE_REJECTED);
   CU_ASSERT_STRING_EQUAL(pcl_error_message(pcl_future_error(r)),
