@@ -319,6 +319,8 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
   ptrmap_free(&e.loc_index);
   ptrmap_free(&e.decl_index);
   ptrmap_free(&e.fn_by_code);
+  ptrmap_free(&e.shapes);
+  cw_free(&e.key);
   ptrmap_free(&e.used);
   intern_free(&e.names);
   arena_free(&e.keys);

@@ -97,11 +97,11 @@ uint32_t em_string(em *e, const char *s, size_t len) {
   char *nfc = util_nfc(s, len, &nlen);
   const char *bytes = nfc ? nfc : s;
   size_t blen = nfc ? nlen : len;
-  cw key = CW_INIT;
-  cw_bytes(&key, "s", 1);
-  cw_bytes(&key, bytes, blen);
-  const char *k = em_intern(e, key.data, key.len);
-  cw_free(&key);
+  cw *key = &e->key;
+  key->len = 0;
+  cw_bytes(key, "s", 1);
+  cw_bytes(key, bytes, blen);
+  const char *k = em_intern(e, key->data, key->len);
   long found = lookup(&e->const_index, k);
   if (found >= 0) {
     free(nfc);
@@ -134,25 +134,27 @@ uint32_t em_string(em *e, const char *s, size_t len) {
 uint32_t em_const(em *e, const ir_expr *c) {
   if (c->ck == IR_K_STRING)
     return em_string(e, c->text, c->len);
-  cw key = CW_INIT;
+  cw *key = &e->key;
+  key->len = 0;
   switch (c->ck) {
   case IR_K_NULL:
-    cw_puts(&key, "n");
+    cw_puts(key, "n");
     break;
   case IR_K_BOOL:
-    cw_puts(&key, c->boolean ? "t" : "f");
+    cw_puts(key, c->boolean ? "t" : "f");
     break;
   case IR_K_INT:
-    cw_printf(&key, "i%s", c->text);
+    cw_puts(key, "i");
+    cw_puts(key, c->text);
     break;
   case IR_K_NUMBER:
-    cw_printf(&key, "d%a", c->number);
+    cw_puts(key, "d");
+    cw_bytes(key, (const char *)&c->number, sizeof c->number);
     break;
   case IR_K_STRING:
     break;
   }
-  const char *k = em_intern(e, key.data, key.len);
-  cw_free(&key);
+  const char *k = em_intern(e, key->data, key->len);
   long found = lookup(&e->const_index, k);
   if (found >= 0)
     return (uint32_t)found;
@@ -191,12 +193,12 @@ static size_t write_items(em *e, const uint32_t *idx, size_t n) {
 }
 
 uint32_t em_static_list(em *e, const uint32_t *items, size_t n) {
-  cw key = CW_INIT;
-  cw_puts(&key, "L");
-  for (size_t i = 0; i < n; i++)
-    cw_printf(&key, ",%u", (unsigned)items[i]);
-  const char *k = em_intern(e, key.data, key.len);
-  cw_free(&key);
+  /* The key is "L" and the items' indexes as bytes. */
+  cw *key = &e->key;
+  key->len = 0;
+  cw_puts(key, "L");
+  cw_bytes(key, (const char *)items, n * sizeof *items);
+  const char *k = em_intern(e, key->data, key->len);
   long found = lookup(&e->const_index, k);
   if (found >= 0)
     return (uint32_t)found;
@@ -240,16 +242,17 @@ uint32_t em_static_map(em *e, const uint32_t *keys, const uint32_t *vals, size_t
     pairs[m++] = pairs[i];
   }
   uint32_t *kv = xmalloc((m ? 2 * m : 1) * sizeof *kv);
-  cw key = CW_INIT;
-  cw_puts(&key, "M");
   for (size_t i = 0; i < m; i++) {
     kv[i] = pairs[i].key->index;
     kv[m + i] = pairs[i].val;
-    cw_printf(&key, ",%u=%u", (unsigned)kv[i], (unsigned)kv[m + i]);
   }
   free(pairs);
-  const char *k = em_intern(e, key.data, key.len);
-  cw_free(&key);
+  /* The key is "M" and the keys' then the values' indexes as bytes. */
+  cw *key = &e->key;
+  key->len = 0;
+  cw_puts(key, "M");
+  cw_bytes(key, (const char *)kv, 2 * m * sizeof *kv);
+  const char *k = em_intern(e, key->data, key->len);
   long found = lookup(&e->const_index, k);
   if (found >= 0) {
     free(kv);
@@ -279,9 +282,15 @@ void em_const_free(em *e) {
 /* ---------------------------------------------------------------- locations */
 
 uint32_t em_loc(em *e, pcl_span span) {
+  const src_file *f = &e->src->files[span.file];
+  if (span.start > f->len)
+    ice("location %u is beyond the end of %s", (unsigned)span.start, f->path);
+  /* Every position has an address of its own in its file's text. */
+  const char *k = f->text + span.start;
+  long found = lookup(&e->loc_index, k);
+  if (found >= 0)
+    return (uint32_t)found;
   src_pos p = src_position(e->src, span.file, span.start);
-  /* The key is the entry itself. */
-  size_t start = e->locs.len;
   cw_bytes(&e->locs, "    {", 5);
   cw_uint(&e->locs, span.file);
   cw_bytes(&e->locs, ", ", 2);
@@ -289,13 +298,6 @@ uint32_t em_loc(em *e, pcl_span span) {
   cw_bytes(&e->locs, ", ", 2);
   cw_uint(&e->locs, p.column);
   cw_bytes(&e->locs, "},\n", 3);
-  const char *k = em_intern(e, e->locs.data + start, e->locs.len - start);
-  long found = lookup(&e->loc_index, k);
-  if (found >= 0) {
-    e->locs.len = start;
-    e->locs.data[start] = '\0';
-    return (uint32_t)found;
-  }
   size_t i = e->nlocs++;
   store(&e->loc_index, k, i);
   return (uint32_t)i;

@@ -28,6 +28,13 @@
 #include "funcs.h"
 #include "util.h"
 
+/* Built with -DPCLC_CHECK_SHAPES (as the sanitizer build is), the code of a
+ * node whose shape is known is written anyway, and must be the code known
+ * for that shape. */
+#ifndef PCLC_CHECK_SHAPES
+#define PCLC_CHECK_SHAPES 0
+#endif
+
 /* ---------------------------------------------------------------- functions */
 
 /* What a function is. */
@@ -443,6 +450,7 @@ typedef struct fctx {
   cw fail_blocks;        /* Their failure blocks, written after the code. */
   bool uses_at;          /* Some check sets `at`. */
   bool uses_error;       /* A node function's failure block reads `error`. */
+  bool quiet;            /* Only the row is wanted: the code is known. */
 } fctx;
 
 /* Appends to out the text of format f with the arguments ap: only the
@@ -482,6 +490,8 @@ static void format(cw *out, const char *f, va_list ap) {
 /* Returns arena text formatted from f (see format). */
 static const char *fmt(fctx *w, const char *f, ...) __attribute__((format(printf, 2, 3)));
 static const char *fmt(fctx *w, const char *f, ...) {
+  if (w->quiet)
+    return "";
   va_list ap;
   va_start(ap, f);
   w->scratch.len = 0;
@@ -506,7 +516,7 @@ static size_t row_add(fctx *w, uint32_t v) {
  * #line directive when the C line would be attributed elsewhere). */
 static void at_line(fctx *w, pcl_span span) {
   em *e = w->c->e;
-  if (!e->lines || span.end == 0)
+  if (!e->lines || span.end == 0 || w->quiet)
     return;
   w->want_file = e->src->files[span.file].path;
   w->want_line = src_position(e->src, span.file, span.start).line;
@@ -515,6 +525,8 @@ static void at_line(fctx *w, pcl_span span) {
 /* Writes one statement line (formatted as fmt does), indented. */
 static void stmt(fctx *w, const char *f, ...) __attribute__((format(printf, 2, 3)));
 static void stmt(fctx *w, const char *f, ...) {
+  if (w->quiet)
+    return;
   /* A directive where the source line changes; the statements of one
      source line follow it. */
   if (w->want_line && (w->want_file != w->file || w->want_line != w->line)) {
@@ -634,6 +646,8 @@ static const char *closure(fctx *w, size_t child) {
   const fn *k = &w->c->fns[child];
   w->uses_e = true;
   size_t r = row_add(w, k->row);
+  if (w->quiet)
+    return "";
   if (k->caps.n == 0)
     return fmt(w, "pcl_gen_env_new(e, &pclg_r[r[%zu]], 0, NULL)", r);
   cw t = CW_INIT;
@@ -675,6 +689,11 @@ static void check(fctx *w, int t, size_t r) {
 static const char *array_of(fctx *w, const opnd *ops, size_t n) {
   if (n == 0)
     return "NULL";
+  if (w->quiet) {
+    for (size_t i = 0; i < n; i++)
+      text(w, ops[i]);
+    return "";
+  }
   cw t = CW_INIT;
   cw_puts(&t, "(pcl_value *[]){");
   for (size_t i = 0; i < n; i++) {
@@ -1208,14 +1227,17 @@ static opnd finish(fctx *w, const ir_expr *x, opnd *k) {
 typedef struct xframe {
   const ir_expr *x; /* The expression. */
   size_t i;         /* The next child to look at. */
-  opnd *kids;       /* The values of its inline children. */
+  size_t kids;      /* Where the values of its inline children start in the pool. */
   int result;       /* COND: the temporary both branches assign. */
 } xframe;
 
-/* A stack of expression frames. */
+/* A stack of expression frames, and the values of their children: each
+ * frame's are above its parent's in the pool, so they go as it goes. */
 typedef struct xstack {
-  xframe *items; /* The frames, innermost last. */
-  size_t n, cap; /* Used and allocated. */
+  xframe *items;         /* The frames, innermost last. */
+  size_t n, cap;         /* Used and allocated. */
+  opnd *pool;            /* The children's values. */
+  size_t npool, cappool; /* Used and allocated. */
 } xstack;
 
 /* Pushes a frame for x. */
@@ -1224,7 +1246,18 @@ static void xpush(xstack *s, const ir_expr *x) {
     s->cap = s->cap ? 2 * s->cap : 32;
     s->items = xrealloc(s->items, s->cap * sizeof *s->items);
   }
-  s->items[s->n++] = (xframe){x, 0, xcalloc(x->n ? x->n : 1, sizeof(opnd)), -1};
+  if (s->npool + x->n > s->cappool) {
+    while (s->npool + x->n > s->cappool)
+      s->cappool = s->cappool ? 2 * s->cappool : 64;
+    s->pool = xrealloc(s->pool, s->cappool * sizeof *s->pool);
+  }
+  s->items[s->n++] = (xframe){x, 0, s->npool, -1};
+  s->npool += x->n;
+}
+
+/* Pops the innermost frame. */
+static void xpop(xstack *s) {
+  s->npool = s->items[--s->n].kids;
 }
 
 /* Writes the test of conditional x whose condition's value is c and opens
@@ -1272,8 +1305,7 @@ static opnd emit_expr(fctx *w, const ir_expr *root) {
           stmt(w, "}");
           result = temp_opnd(f->result);
           have = true;
-          free(f->kids);
-          s.n--;
+          xpop(&s);
           continue;
         }
         stmt(w, "} else {");
@@ -1284,11 +1316,11 @@ static opnd emit_expr(fctx *w, const ir_expr *root) {
       continue;
     }
     if (have) {
-      f->kids[f->i - 1] = result;
+      s.pool[f->kids + f->i - 1] = result;
       have = false;
     }
     while (f->i < x->n && !inline_kid(w->c, x, f->i)) {
-      f->kids[f->i] = (opnd){O_TEXT, 0, "NULL", 0};
+      s.pool[f->kids + f->i] = (opnd){O_TEXT, 0, "NULL", 0};
       f->i++;
     }
     if (f->i < x->n) {
@@ -1298,12 +1330,12 @@ static opnd emit_expr(fctx *w, const ir_expr *root) {
     }
     if (x->op != IR_CONST && x->op != IR_NODE && x->op != IR_VAR && x->op != IR_PARAM)
       at_line(w, x->span);
-    result = finish(w, x, f->kids);
+    result = finish(w, x, &s.pool[f->kids]);
     have = true;
-    free(f->kids);
-    s.n--;
+    xpop(&s);
   }
   free(s.items);
+  free(s.pool);
   return result;
 }
 
@@ -1627,16 +1659,93 @@ static void comment(nctx *c, const fn *f, cw *o) {
   cw_puts(o, " */\n");
 }
 
-/* Writes function fi of c (its children are written): its code is
- * compared with what is already written and shared when it is the same;
- * its row is appended either way. */
-static void write_fn(nctx *c, size_t fi) {
+/* Returns the name of the function whose code is that of w (function f
+ * of c), writing it when it is new. */
+static const char *code_of(nctx *c, fn *f, const fctx *w) {
+  em *e = c->e;
+  /* The statements without #line directives decide. */
+  cw key = CW_INIT;
+  cw_printf(&key, "%s\n", kind_names[f->kind]);
+  cw_append(&key, &w->key);
+  const char *k = em_intern(e, key.data, key.len);
+  cw_free(&key);
+  const char *name = ptrmap_get(&e->fn_by_code, k);
+  if (name == NULL) {
+    name = fn_name(c, f);
+    ptrmap_put(&e->fn_by_code, k, (void *)name);
+    if (f->kind == FK_NODE)
+      cw_printf(&e->protos, "static pcl_value *%s(pcl_gen_env *e);\n", name);
+    cw *o = &e->code;
+    comment(c, f, o);
+    pcl_span at = f->x ? f->x->span : c->n->span;
+    if (e->lines) {
+      src_pos p = src_position(e->src, at.file, at.start);
+      const char *file = e->src->files[at.file].path;
+      cw_printf(o, "#line %zu ", p.line);
+      cw_cstring(o, file, strlen(file));
+      cw_puts(o, "\n");
+    }
+    signature(o, f->kind, name);
+    const char *body = w->key.data ? w->key.data : "";
+    bool node = f->kind == FK_NODE || f->kind == FK_INSTANCE;
+    if (w->uses_r)
+      cw_puts(o, "  const uint32_t *r = e->r;\n");
+    if (node && (w->uses_err || w->fails || w->uses_error))
+      cw_puts(o, "  pcl_error *error = NULL, **err = &error;\n");
+    if (w->ntemps > 0) {
+      cw_puts(o, "  pcl_value ");
+      for (int i = 0; i < w->ntemps; i++)
+        cw_printf(o, "%s*t%d = NULL", i ? ", " : "", i);
+      cw_puts(o, ";\n");
+    }
+    if (w->uses_at)
+      cw_puts(o, "  uint32_t at = 0;\n");
+    /* Parameters the code does not read. */
+    static const char *const params[] = {"e", "p", "key", "value", "out", "range", "name", "error"};
+    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
+      bool has = strcmp(params[i], "e") == 0 ||
+                 (f->kind == FK_APPLY && strcmp(params[i], "p") == 0) ||
+                 (f->kind == FK_EACH && (strcmp(params[i], "key") == 0 ||
+                                         strcmp(params[i], "value") == 0 ||
+                                         strcmp(params[i], "out") == 0)) ||
+                 (f->kind == FK_INSTANCE && (strcmp(params[i], "range") == 0 ||
+                                             strcmp(params[i], "name") == 0)) ||
+                 (f->kind == FK_RECOVERY && strcmp(params[i], "error") == 0);
+      if (has && !mentions(body, params[i]) && !(strcmp(params[i], "e") == 0 && (w->uses_r || w->fails)))
+        cw_printf(o, "  (void)%s;\n", params[i]);
+    }
+    if (!node && !w->uses_err && !w->fails && !mentions(body, "err"))
+      cw_puts(o, "  (void)err;\n");
+    cw_append(o, &w->full);
+    cw_append(o, &w->fail_blocks);
+    if (w->fails) {
+      cw_puts(o, "fail:\n");
+      if (!node)
+        cw_puts(o, "  pcl_gen_locate(e, *err, at);\n");
+      for (int i = 0; i < w->ntemps; i++)
+        cw_printf(o, "  pcl_release(t%d);\n", i);
+      cw_puts(o, node ? "  return pcl_gen_failed(e, error, at);\n"
+                      : f->kind == FK_EACH ? "  return false;\n" : "  return NULL;\n");
+    }
+    cw_puts(o, "}\n");
+    if (e->lines)
+      cw_puts(o, "#line PCLG_C_LINE\n");
+  }
+  return name;
+}
+
+/* Writes function fi of c (its children are written) and appends its
+ * row.  known is the name of its code when the node's shape says what it
+ * is (only the row is then made), else NULL: the code is compared with
+ * what is already written and shared when it is the same. */
+static void write_fn(nctx *c, size_t fi, const char *known) {
   em *e = c->e;
   fn *f = &c->fns[fi];
   fctx w = {0};
   w.c = c;
   w.fi = fi;
   w.f = f;
+  w.quiet = known != NULL && !PCLC_CHECK_SHAPES;
   switch (f->kind) {
   case FK_NODE:
     node_body(&w, c->n);
@@ -1678,74 +1787,9 @@ static void write_fn(nctx *c, size_t fi) {
     break;
   }
 
-  /* Shared code: the statements without #line directives decide. */
-  cw key = CW_INIT;
-  cw_printf(&key, "%s\n", kind_names[f->kind]);
-  cw_append(&key, &w.key);
-  const char *k = em_intern(e, key.data, key.len);
-  cw_free(&key);
-  const char *name = ptrmap_get(&e->fn_by_code, k);
-  if (name == NULL) {
-    name = fn_name(c, f);
-    ptrmap_put(&e->fn_by_code, k, (void *)name);
-    if (f->kind == FK_NODE)
-      cw_printf(&e->protos, "static pcl_value *%s(pcl_gen_env *e);\n", name);
-    cw *o = &e->code;
-    comment(c, f, o);
-    pcl_span at = f->x ? f->x->span : c->n->span;
-    if (e->lines) {
-      src_pos p = src_position(e->src, at.file, at.start);
-      const char *file = e->src->files[at.file].path;
-      cw_printf(o, "#line %zu ", p.line);
-      cw_cstring(o, file, strlen(file));
-      cw_puts(o, "\n");
-    }
-    signature(o, f->kind, name);
-    const char *body = w.key.data ? w.key.data : "";
-    bool node = f->kind == FK_NODE || f->kind == FK_INSTANCE;
-    if (w.uses_r)
-      cw_puts(o, "  const uint32_t *r = e->r;\n");
-    if (node && (w.uses_err || w.fails || w.uses_error))
-      cw_puts(o, "  pcl_error *error = NULL, **err = &error;\n");
-    if (w.ntemps > 0) {
-      cw_puts(o, "  pcl_value ");
-      for (int i = 0; i < w.ntemps; i++)
-        cw_printf(o, "%s*t%d = NULL", i ? ", " : "", i);
-      cw_puts(o, ";\n");
-    }
-    if (w.uses_at)
-      cw_puts(o, "  uint32_t at = 0;\n");
-    /* Parameters the code does not read. */
-    static const char *const params[] = {"e", "p", "key", "value", "out", "range", "name", "error"};
-    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
-      bool has = strcmp(params[i], "e") == 0 ||
-                 (f->kind == FK_APPLY && strcmp(params[i], "p") == 0) ||
-                 (f->kind == FK_EACH && (strcmp(params[i], "key") == 0 ||
-                                         strcmp(params[i], "value") == 0 ||
-                                         strcmp(params[i], "out") == 0)) ||
-                 (f->kind == FK_INSTANCE && (strcmp(params[i], "range") == 0 ||
-                                             strcmp(params[i], "name") == 0)) ||
-                 (f->kind == FK_RECOVERY && strcmp(params[i], "error") == 0);
-      if (has && !mentions(body, params[i]) && !(strcmp(params[i], "e") == 0 && (w.uses_r || w.fails)))
-        cw_printf(o, "  (void)%s;\n", params[i]);
-    }
-    if (!node && !w.uses_err && !w.fails && !mentions(body, "err"))
-      cw_puts(o, "  (void)err;\n");
-    cw_append(o, &w.full);
-    cw_append(o, &w.fail_blocks);
-    if (w.fails) {
-      cw_puts(o, "fail:\n");
-      if (!node)
-        cw_puts(o, "  pcl_gen_locate(e, *err, at);\n");
-      for (int i = 0; i < w.ntemps; i++)
-        cw_printf(o, "  pcl_release(t%d);\n", i);
-      cw_puts(o, node ? "  return pcl_gen_failed(e, error, at);\n"
-                      : f->kind == FK_EACH ? "  return false;\n" : "  return NULL;\n");
-    }
-    cw_puts(o, "}\n");
-    if (e->lines)
-      cw_puts(o, "#line PCLG_C_LINE\n");
-  }
+  const char *name = w.quiet ? known : code_of(c, f, &w);
+  if (known && name != known)
+    ice("two nodes of one shape have different code (%s and %s)", known, name);
   f->name = name;
   f->row = e->nrows;
   if (w.nrow > 0) {
@@ -1768,6 +1812,142 @@ static void write_fn(nctx *c, size_t fi) {
   free(w.free_temps);
 }
 
+/* ------------------------------------------------------------------ shapes */
+
+/* The shape of a node, as words: everything its functions' code depends
+ * on (operations, operators, flags, child counts, constant kinds, the
+ * built-ins called, variable slots relative to the node's first) and
+ * nothing its rows hold (constant values, names, tokens, node references,
+ * locations).  Two nodes of one shape have the same functions, so the
+ * second one needs only its rows. */
+typedef struct shape {
+  uint32_t *w;         /* The words. */
+  size_t n, cap;       /* Used and allocated. */
+  size_t *slots;       /* Positions of the words that are slots. */
+  size_t nslots, capslots; /* Used and allocated. */
+} shape;
+
+static void shape_word(shape *s, uint32_t v) {
+  if (s->n == s->cap) {
+    s->cap = s->cap ? 2 * s->cap : 256;
+    s->w = xrealloc(s->w, s->cap * sizeof *s->w);
+  }
+  s->w[s->n++] = v;
+}
+
+static void shape_slot(shape *s, uint32_t slot) {
+  if (s->nslots == s->capslots) {
+    s->capslots = s->capslots ? 2 * s->capslots : 32;
+    s->slots = xrealloc(s->slots, s->capslots * sizeof *s->slots);
+  }
+  s->slots[s->nslots++] = s->n;
+  shape_word(s, slot);
+}
+
+/* Appends the words of expression tree root (or of its absence), in
+ * preorder; explicit stack. */
+static void shape_tree(shape *s, const ir_expr *root) {
+  if (root == NULL) {
+    shape_word(s, UINT32_MAX);
+    return;
+  }
+  size_t n = 0, cap = 64;
+  const ir_expr **stack = xmalloc(cap * sizeof *stack);
+  stack[n++] = root;
+  while (n > 0) {
+    const ir_expr *x = stack[--n];
+    shape_word(s, (uint32_t)x->op);
+    shape_word(s, x->sub);
+    shape_word(s, (uint32_t)x->n);
+    shape_word(s, x->declared);
+    switch (x->op) {
+    case IR_CONST:
+    case IR_FAIL:
+      shape_word(s, (uint32_t)x->ck);
+      break;
+    case IR_CALL: {
+      const funcs_builtin *b = funcs_lookup(x->s);
+      shape_word(s, b ? (uint32_t)b->id : UINT32_MAX);
+      break;
+    }
+    case IR_VAR:
+    case IR_PARAM:
+    case IR_APPLY:
+    case IR_SPLAT:
+    case IR_RECOVER:
+      shape_slot(s, x->a);
+      break;
+    case IR_FOR:
+      shape_slot(s, x->b);
+      if (x->sub & IR_F_KEYVAR)
+        shape_slot(s, x->a);
+      break;
+    case IR_PATH:
+      shape_word(s, (uint32_t)x->nsteps);
+      for (size_t i = 0; i < x->nsteps; i++)
+        shape_word(s, (uint32_t)x->steps[i].index | (uint32_t)x->steps[i].declared << 1);
+      break;
+    case IR_NODE:
+    case IR_ATTR:
+    case IR_INDEX:
+    case IR_LIST:
+    case IR_OBJECT:
+    case IR_TEMPLATE:
+    case IR_UNARY:
+    case IR_BINARY:
+    case IR_COND:
+    case IR_CONVERT:
+    case IR_SECRET:
+    case IR_UNSECRET:
+    case IR_GET_OUTPUT:
+    case IR_INVOKE:
+    case IR_METHOD:
+    case IR_TRY:
+    case IR_CAN:
+      break;
+    }
+    for (size_t i = x->n; i-- > 0;) {
+      if (n == cap) {
+        cap *= 2;
+        stack = xrealloc(stack, cap * sizeof *stack);
+      }
+      stack[n++] = x->kids[i];
+    }
+  }
+  free(stack);
+}
+
+/* Returns the interned shape of node n. */
+static const char *shape_of(em *e, const ir_node *n) {
+  shape s = {0};
+  shape_word(&s, (uint32_t)n->kind);
+  shape_word(&s, (uint32_t)n->res_kind);
+  shape_word(&s, n->component != NULL);
+  shape_word(&s, n->secret);
+  shape_word(&s, n->range != NULL);
+  if (n->range)
+    shape_slot(&s, n->range_slot);
+  shape_tree(&s, n->range);
+  shape_tree(&s, n->value);
+  shape_tree(&s, n->inputs);
+  shape_tree(&s, n->options);
+  uint32_t first = UINT32_MAX;
+  for (size_t i = 0; i < s.nslots; i++)
+    first = s.w[s.slots[i]] < first ? s.w[s.slots[i]] : first;
+  for (size_t i = 0; i < s.nslots; i++)
+    s.w[s.slots[i]] -= first;
+  const char *k = em_intern(e, (const char *)s.w, s.n * sizeof *s.w);
+  free(s.w);
+  free(s.slots);
+  return k;
+}
+
+/* The functions of a shape, parents first, as em_node found them. */
+typedef struct shape_fns {
+  size_t n;           /* Their number. */
+  const char *names[]; /* Their names. */
+} shape_fns;
+
 void em_node(em *e, const ir_module *m, const ir_node *n, const char **fname, uint32_t *row) {
   nctx c = {0};
   c.e = e;
@@ -1788,8 +1968,19 @@ void em_node(em *e, const ir_module *m, const ir_node *n, const char **fname, ui
   fs[0] = fs[1] = fs[2] = body;
   collect(&c, roots, fs, 4);
   captures(&c);
+  const char *k = shape_of(e, n);
+  const shape_fns *known = ptrmap_get(&e->shapes, k);
+  if (known && known->n != c.nfns)
+    ice("two nodes of one shape have %zu and %zu functions", known->n, c.nfns);
   for (size_t i = c.nfns; i-- > 0;)
-    write_fn(&c, i);
+    write_fn(&c, i, known ? known->names[i] : NULL);
+  if (known == NULL) {
+    shape_fns *made = arena_alloc(&e->keys, sizeof *made + c.nfns * sizeof *made->names);
+    made->n = c.nfns;
+    for (size_t i = 0; i < c.nfns; i++)
+      made->names[i] = c.fns[i].name;
+    ptrmap_put(&e->shapes, k, made);
+  }
   *fname = c.fns[0].name;
   *row = c.fns[0].row;
   for (size_t i = 0; i < c.nfns; i++) {

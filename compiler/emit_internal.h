@@ -36,6 +36,7 @@ typedef struct em {
   bool lines;         /* Write #line directives. */
   arena keys;         /* Interned keys and the numbers stored for them. */
   intern_table names; /* Interns the keys of every table below. */
+  cw key;             /* Where a key is made before it is interned. */
   /* Constants (emit_const.c). */
   cw consts;          /* Entries of pclg_k. */
   size_t nconsts;     /* Their number. */
@@ -49,7 +50,7 @@ typedef struct em {
   /* Source locations. */
   cw locs;            /* Entries of pclg_loc. */
   size_t nlocs;       /* Their number. */
-  ptrmap loc_index;   /* Interned "file:line:col" -> index + 1. */
+  ptrmap loc_index;   /* Address of the position in its file's text -> index + 1. */
   /* Resource declarations. */
   cw decls;           /* Entries of pclg_decl. */
   size_t ndecls;      /* Their number. */
@@ -61,6 +62,7 @@ typedef struct em {
   cw code;            /* Every function, in the order they were made. */
   cw protos;          /* Prototypes of the node functions (node tables come first). */
   ptrmap fn_by_code;  /* Interned function text (without comments) -> name. */
+  ptrmap shapes;      /* Interned node shape -> the names of its functions. */
   ptrmap used;        /* Interned C names already taken -> (void *)1. */
   size_t nfns[8];     /* Functions made, per kind (numbers pclg_ names). */
   /* Module tables and config. */
