@@ -266,11 +266,16 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
   }
   if (src->count == 0)
     cw_puts(&o, "    NULL,\n");
-  cw_puts(&o, "};\n\n/* Source locations: file, line, column. */\n"
+  cw_puts(&o, "};\n\n/* Source locations: line, column. */\n"
               "static const pcl_gen_loc pclg_loc[] = {\n");
   cw_append(&o, &e.locs);
   if (e.nlocs == 0)
-    cw_puts(&o, "    {0, 0, 0},\n");
+    cw_puts(&o, "    {0, 0},\n");
+  cw_puts(&o, "};\n\n/* Their files: the first location in each, and the file's index. */\n"
+              "static const pcl_gen_loc_run pclg_loc_runs[] = {\n");
+  cw_append(&o, &e.loc_runs);
+  if (e.nloc_runs == 0)
+    cw_puts(&o, "    {0, 0},\n");
   cw_puts(&o, "};\n");
   if (e.ndecls) {
     cw_puts(&o, "\n/* Resource declarations. */\nstatic const pcl_resource_decl pclg_decl[] = {\n");
@@ -300,9 +305,10 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
   cw_cstring(&o, opt->generator, strlen(opt->generator));
   cw_puts(&o, ", ");
   cw_cstring(&o, name, strlen(name));
-  cw_printf(&o, ",\n    %s, %zu, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,\n};\n\n"
+  cw_printf(&o, ",\n    %s, %zu, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, %zu,"
+                "\n    pclg_files,\n};\n\n"
                 "int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }\n",
-            nconfigs ? "pclg_config" : "NULL", nconfigs);
+            nconfigs ? "pclg_config" : "NULL", nconfigs, e.nloc_runs ? e.nloc_runs : 1);
   free(name);
 
   bool ok = write_out(&o, strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, out);
@@ -321,6 +327,7 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
   ptrmap_free(&e.fn_by_code);
   ptrmap_free(&e.shapes);
   cw_free(&e.key);
+  cw_free(&e.loc_runs);
   ptrmap_free(&e.used);
   intern_free(&e.names);
   arena_free(&e.keys);

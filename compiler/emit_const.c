@@ -291,9 +291,17 @@ uint32_t em_loc(em *e, pcl_span span) {
   if (found >= 0)
     return (uint32_t)found;
   src_pos p = src_position(e->src, span.file, span.start);
+  if (e->nlocs == 0 || span.file != e->loc_file) {
+    /* A run of locations in another file starts here. */
+    cw_bytes(&e->loc_runs, "    {", 5);
+    cw_uint(&e->loc_runs, e->nlocs);
+    cw_bytes(&e->loc_runs, ", ", 2);
+    cw_uint(&e->loc_runs, span.file);
+    cw_bytes(&e->loc_runs, "},\n", 3);
+    e->nloc_runs++;
+    e->loc_file = span.file;
+  }
   cw_bytes(&e->locs, "    {", 5);
-  cw_uint(&e->locs, span.file);
-  cw_bytes(&e->locs, ", ", 2);
   cw_uint(&e->locs, p.line);
   cw_bytes(&e->locs, ", ", 2);
   cw_uint(&e->locs, p.column);

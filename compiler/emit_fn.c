@@ -411,6 +411,8 @@ typedef enum okind {
   O_TEMP,  /* An owned temporary t<temp>. */
   O_TEXT,  /* A borrowed value: text is its C expression. */
   O_CONST, /* The constant k (read from the row where it is used). */
+  O_FIXED, /* The constant k, the same in every use of the code (a key of
+              an object constructor, which the node's shape includes). */
   O_NODE,  /* The value of node k (read from the row where it is used). */
 } okind;
 
@@ -575,6 +577,8 @@ static const char *text(fctx *w, opnd o) {
     return o.text;
   case O_CONST:
     return fmt(w, "&pclg_k[r[%zu]]", row_add(w, o.k));
+  case O_FIXED:
+    return fmt(w, "&pclg_k[%u]", (unsigned)o.k);
   case O_NODE:
     return fmt(w, "pcl_gen_node(e, r[%zu])", row_add(w, o.k));
   }
@@ -1025,6 +1029,9 @@ static opnd finish(fctx *w, const ir_expr *x, opnd *k) {
     for (size_t i = 0; i < n; i++) {
       keys[i] = k[2 * i];
       vals[i] = k[2 * i + 1];
+      /* The keys of a constructor are part of its shape (see shape_tree). */
+      if (literal && !constant)
+        keys[i].kind = O_FIXED;
     }
     opnd r;
     if (literal && constant) {
@@ -1816,10 +1823,11 @@ static void write_fn(nctx *c, size_t fi, const char *known) {
 
 /* The shape of a node, as words: everything its functions' code depends
  * on (operations, operators, flags, child counts, constant kinds, the
- * built-ins called, variable slots relative to the node's first) and
- * nothing its rows hold (constant values, names, tokens, node references,
- * locations).  Two nodes of one shape have the same functions, so the
- * second one needs only its rows. */
+ * built-ins called, variable slots relative to the node's first, the keys
+ * of object constructors, which are part of their types) and nothing its
+ * rows hold (constant values, names, tokens, node references, locations).
+ * Two nodes of one shape have the same functions, so the second one needs
+ * only its rows. */
 typedef struct shape {
   uint32_t *w;         /* The words. */
   size_t n, cap;       /* Used and allocated. */
@@ -1846,7 +1854,7 @@ static void shape_slot(shape *s, uint32_t slot) {
 
 /* Appends the words of expression tree root (or of its absence), in
  * preorder; explicit stack. */
-static void shape_tree(shape *s, const ir_expr *root) {
+static void shape_tree(em *e, shape *s, const ir_expr *root) {
   if (root == NULL) {
     shape_word(s, UINT32_MAX);
     return;
@@ -1882,6 +1890,15 @@ static void shape_tree(shape *s, const ir_expr *root) {
       if (x->sub & IR_F_KEYVAR)
         shape_slot(s, x->a);
       break;
+    case IR_OBJECT: {
+      /* The keys of a literal object are written into its code. */
+      bool literal = true;
+      for (size_t i = 0; i < x->n; i += 2)
+        literal = literal && x->kids[i]->op == IR_CONST && x->kids[i]->ck == IR_K_STRING;
+      for (size_t i = 0; literal && i < x->n; i += 2)
+        shape_word(s, em_const(e, x->kids[i]));
+      break;
+    }
     case IR_PATH:
       shape_word(s, (uint32_t)x->nsteps);
       for (size_t i = 0; i < x->nsteps; i++)
@@ -1891,7 +1908,6 @@ static void shape_tree(shape *s, const ir_expr *root) {
     case IR_ATTR:
     case IR_INDEX:
     case IR_LIST:
-    case IR_OBJECT:
     case IR_TEMPLATE:
     case IR_UNARY:
     case IR_BINARY:
@@ -1927,10 +1943,10 @@ static const char *shape_of(em *e, const ir_node *n) {
   shape_word(&s, n->range != NULL);
   if (n->range)
     shape_slot(&s, n->range_slot);
-  shape_tree(&s, n->range);
-  shape_tree(&s, n->value);
-  shape_tree(&s, n->inputs);
-  shape_tree(&s, n->options);
+  shape_tree(e, &s, n->range);
+  shape_tree(e, &s, n->value);
+  shape_tree(e, &s, n->inputs);
+  shape_tree(e, &s, n->options);
   uint32_t first = UINT32_MAX;
   for (size_t i = 0; i < s.nslots; i++)
     first = s.w[s.slots[i]] < first ? s.w[s.slots[i]] : first;

@@ -50,6 +50,9 @@ typedef struct em {
   /* Source locations. */
   cw locs;            /* Entries of pclg_loc. */
   size_t nlocs;       /* Their number. */
+  cw loc_runs;        /* Entries of pclg_loc_runs: where the file changes. */
+  size_t nloc_runs;   /* Their number. */
+  uint32_t loc_file;  /* The file of the last location. */
   ptrmap loc_index;   /* Address of the position in its file's text -> index + 1. */
   /* Resource declarations. */
   cw decls;           /* Entries of pclg_decl. */

@@ -105,12 +105,26 @@ pcl_run *pcl_gen_run(const pcl_gen_env *e) { return e->f->run; }
 
 /* ------------------------------------------------------------------ errors */
 
+const char *pcl__gen_loc_file(const pcl_gen_program *prog, uint32_t loc) {
+  /* The last run starting at or before loc. */
+  size_t lo = 0, hi = prog->nloc_runs;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (prog->loc_runs[mid].first <= loc) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return prog->files[prog->loc_runs[lo].file];
+}
+
 pcl_error *pcl__gen_locate(const pcl_gen_program *prog, pcl_error *err, uint32_t loc) {
   const pcl_gen_loc *l = &prog->locs[loc];
   /* pcl_error_set_location keeps a location the error already has, and
    * ignores a NULL file. */
   if (l->line != 0) {
-    pcl_error_set_location(err, prog->files[l->file], l->line, l->col);
+    pcl_error_set_location(err, pcl__gen_loc_file(prog, loc), l->line, l->col);
   }
   return err;
 }

@@ -95,7 +95,7 @@ static pcl_value *registration(pcl_gen_env *e, const pcl_resource_decl *shared,
      carry no location: the block's is added here (the run copies it). */
   pcl_resource_decl d = *shared;
   const pcl_gen_loc *l = &f->prog->locs[loc];
-  d.file = l->line ? f->prog->files[l->file] : NULL;
+  d.file = l->line ? pcl__gen_loc_file(f->prog, loc) : NULL;
   d.line = l->line;
   d.column = l->col;
   const pcl_resource_decl *decl = &d;

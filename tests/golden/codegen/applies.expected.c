@@ -8,31 +8,31 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[24];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[2],
+    &pclg_k[1],
     &pclg_k[3],
-    &pclg_k[9],
+    &pclg_k[8],
     &pclg_k[7],
     &pclg_k[10],
-    &pclg_k[8],
+    &pclg_k[9],
 };
 static pcl_value pclg_k[24] = {
     /* 0 */ PCL_STATIC_ASCII("secretName"),
-    /* 1 */ PCL_STATIC_ASCII("a"),
-    /* 2 */ PCL_STATIC_ASCII("value"),
+    /* 1 */ PCL_STATIC_ASCII("value"),
+    /* 2 */ PCL_STATIC_ASCII("a"),
     /* 3 */ PCL_STATIC_BOOL(1),
     /* 4 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     /* 5 */ PCL_STATIC_BOOL(0),
     /* 6 */ PCL_STATIC_ASCII("b"),
     /* 7 */ PCL_STATIC_ASCII("true"),
-    /* 8 */ PCL_STATIC_ASCII("yes"),
-    /* 9 */ PCL_STATIC_ASCII("false"),
+    /* 8 */ PCL_STATIC_ASCII("false"),
+    /* 9 */ PCL_STATIC_ASCII("yes"),
     /* 10 */ PCL_STATIC_ASCII("no"),
     /* 11 */ PCL_STATIC_MAP(&pclg_p[2], &pclg_p[4], 2),
     /* 12 */ PCL_STATIC_ASCII("-"),
-    /* 13 */ PCL_STATIC_ASCII("x"),
-    /* 14 */ PCL_STATIC_ASCII("direct"),
-    /* 15 */ PCL_STATIC_ASCII("wrapped"),
-    /* 16 */ PCL_STATIC_ASCII("list"),
+    /* 13 */ PCL_STATIC_ASCII("direct"),
+    /* 14 */ PCL_STATIC_ASCII("wrapped"),
+    /* 15 */ PCL_STATIC_ASCII("list"),
+    /* 16 */ PCL_STATIC_ASCII("x"),
     /* 17 */ PCL_STATIC_ASCII("id"),
     /* 18 */ PCL_STATIC_ASCII("plain"),
     /* 19 */ PCL_STATIC_ASCII("none"),
@@ -48,33 +48,38 @@ static const char *const pclg_files[] = {
     NULL,
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 6, 1},
-    {0, 10, 11},
-    {0, 9, 1},
-    {0, 13, 9},
-    {0, 13, 12},
-    {0, 14, 37},
-    {0, 14, 18},
-    {0, 14, 41},
-    {0, 14, 60},
-    {0, 15, 10},
-    {0, 15, 19},
-    {0, 16, 9},
-    {0, 16, 17},
-    {0, 16, 26},
-    {0, 17, 8},
-    {0, 18, 42},
-    {0, 18, 22},
-    {0, 18, 31},
-    {0, 18, 11},
-    {0, 20, 19},
-    {0, 20, 15},
-    {0, 20, 27},
-    {0, 20, 36},
-    {0, 21, 23},
-    {0, 21, 17},
+    {6, 1},
+    {10, 11},
+    {9, 1},
+    {13, 9},
+    {13, 12},
+    {14, 37},
+    {14, 18},
+    {14, 41},
+    {14, 60},
+    {15, 10},
+    {15, 19},
+    {16, 9},
+    {16, 17},
+    {16, 26},
+    {17, 8},
+    {18, 42},
+    {18, 22},
+    {18, 31},
+    {18, 11},
+    {20, 19},
+    {20, 15},
+    {20, 27},
+    {20, 36},
+    {21, 23},
+    {21, 17},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -86,31 +91,31 @@ static const pcl_resource_decl pclg_decl[] = {
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
     /* 0 */ 0, 0,
-    /* 2 */ 1, 0, 4, 0,
+    /* 2 */ 2, 0, 4, 0,
     /* 6 */ 1, 5, 3,
-    /* 9 */ 1, 2, 1, 1, 6, 2, 6, 0, 2,
-    /* 18 */ 11,
-    /* 19 */ 12, 12, 3,
-    /* 22 */ 1, 2, 1, 4, 0, 19,
-    /* 28 */ 13, 5,
-    /* 30 */ 1, 2, 1, 6, 1, 2, 1, 7, 28, 1, 17, 1, 8, 18, 14, 15, 16,
-    /* 47 */ 3, 9,
-    /* 49 */ 1, 2, 1, 10, 47,
-    /* 54 */ 11,
-    /* 55 */ 1, 2, 1, 12, 2, 2, 1, 13, 54,
-    /* 64 */ 14, 0, 19,
-    /* 67 */ 1, 2, 1, 14, 64,
-    /* 72 */ 15,
-    /* 73 */ 72,
-    /* 74 */ 1, 2, 1, 16, 2, 2, 1, 17, 73, 18,
-    /* 84 */ 19,
-    /* 85 */ 20, 19,
-    /* 87 */ 21, 22, 20,
-    /* 90 */ 1, 2, 1, 21, 2, 2, 1, 22, 84, 85, 87,
-    /* 101 */ 23, 7, 9,
-    /* 104 */ 3, 24,
-    /* 106 */ 1, 2, 1, 23, 101, 104,
-    /* 112 */ 4, 5, 6, 7, 8, 9, 10, 11, 23,
+    /* 9 */ 1, 1, 1, 1, 6, 6, 0, 2,
+    /* 17 */ 11,
+    /* 18 */ 12, 12, 3,
+    /* 21 */ 1, 1, 1, 4, 0, 18,
+    /* 27 */ 16, 5,
+    /* 29 */ 1, 1, 1, 6, 1, 1, 1, 7, 27, 1, 17, 1, 8, 18,
+    /* 43 */ 3, 9,
+    /* 45 */ 1, 1, 1, 10, 43,
+    /* 50 */ 11,
+    /* 51 */ 1, 1, 1, 12, 2, 1, 1, 13, 50,
+    /* 60 */ 14, 0, 19,
+    /* 63 */ 1, 1, 1, 14, 60,
+    /* 68 */ 15,
+    /* 69 */ 68,
+    /* 70 */ 1, 1, 1, 16, 2, 1, 1, 17, 69, 18,
+    /* 80 */ 19,
+    /* 81 */ 20, 19,
+    /* 83 */ 21, 22, 20,
+    /* 86 */ 1, 1, 1, 21, 2, 1, 1, 22, 80, 81, 83,
+    /* 97 */ 23, 7, 8,
+    /* 100 */ 3, 24,
+    /* 102 */ 1, 1, 1, 23, 97, 100,
+    /* 108 */ 4, 5, 6, 7, 8, 9, 10, 11, 23,
     0,
 };
 
@@ -134,16 +139,16 @@ static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_secretName, 0}, /* secretName */
     {pclu_a, 2}, /* a */
     {pclu_b, 9}, /* b */
-    {pclu_names, 18}, /* names */
-    {pclu_twice, 22}, /* twice */
-    {pclu_obj, 30}, /* obj */
-    {pclu_nested, 49}, /* nested */
-    {pclu_count, 55}, /* count */
-    {pclu_cond, 67}, /* cond */
-    {pclu_forOver, 74}, /* forOver */
-    {pclu_nestedApply, 90}, /* nestedApply */
-    {pclu_indexByOutput, 106}, /* indexByOutput */
-    {pclu_all, 112}, /* all */
+    {pclu_names, 17}, /* names */
+    {pclu_twice, 21}, /* twice */
+    {pclu_obj, 29}, /* obj */
+    {pclu_nested, 45}, /* nested */
+    {pclu_count, 51}, /* count */
+    {pclu_cond, 63}, /* cond */
+    {pclu_forOver, 70}, /* forOver */
+    {pclu_nestedApply, 86}, /* nestedApply */
+    {pclu_indexByOutput, 102}, /* indexByOutput */
+    {pclu_all, 108}, /* all */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -162,7 +167,7 @@ static pcl_value *pclu_secretName(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 166 "<stdout>"
+#line 171 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:6:1: resource a "simple:index:Resource" { value = true } */
 #line 6 "tests/golden/codegen/applies.pp"
@@ -173,7 +178,7 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 177 "<stdout>"
+#line 182 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:10:11: a.value ? false : true, once its arguments are known */
 #line 10 "tests/golden/codegen/applies.pp"
@@ -196,7 +201,7 @@ fail:
   pcl_release(t1);
   return NULL;
 }
-#line 200 "<stdout>"
+#line 205 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:9:1: resource b "simple:index:Resource" { value = a.value ? false : true } */
 #line 9 "tests/golden/codegen/applies.pp"
@@ -211,10 +216,10 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
   t1 = pcl_gen_apply(pcl_gen_env_new(e, &pclg_r[r[4]], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
   pcl_release(t0), t0 = NULL;
 #line 9 "tests/golden/codegen/applies.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[r[5]]}, (pcl_value *[]){t1}, 1);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[1]}, (pcl_value *[]){t1}, 1);
   pcl_release(t1), t1 = NULL;
   done1:;
-  t1 = pcl_gen_register(e, &pclg_decl[r[7]], &pclg_k[r[6]], t0, NULL, r[8]);
+  t1 = pcl_gen_register(e, &pclg_decl[r[6]], &pclg_k[r[5]], t0, NULL, r[7]);
   pcl_release(t0), t0 = NULL;
   return t1;
 fail1:
@@ -224,7 +229,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 228 "<stdout>"
+#line 233 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:12:1: names = { "true" = "yes", "false" = "no" } */
 #line 12 "tests/golden/codegen/applies.pp"
@@ -233,7 +238,7 @@ static pcl_value *pclu_names(pcl_gen_env *e) {
 #line 12 "tests/golden/codegen/applies.pp"
   return pcl_retain(&pclg_k[r[0]]);
 }
-#line 237 "<stdout>"
+#line 242 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:13:9: "${a.value}-${a.value}-${secretName}", once its arguments are known */
 #line 13 "tests/golden/codegen/applies.pp"
@@ -250,7 +255,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 254 "<stdout>"
+#line 259 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:13:1: twice = "${a.value}-${a.value}-${secretName}" */
 #line 13 "tests/golden/codegen/applies.pp"
@@ -270,7 +275,7 @@ fail:
   pcl_release(t1);
   return pcl_gen_failed(e, error, at);
 }
-#line 274 "<stdout>"
+#line 279 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:14:37: "x${a.value}", once its arguments are known */
 #line 14 "tests/golden/codegen/applies.pp"
@@ -287,7 +292,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 291 "<stdout>"
+#line 296 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:14:1: obj = { direct = a.value, wrapped = "x${a.value}", list = [a.id, "plain"] } */
 #line 14 "tests/golden/codegen/applies.pp"
@@ -307,7 +312,7 @@ static pcl_value *pclu_obj(pcl_gen_env *e) {
   if (t1 == NULL) { at = r[12]; goto fail; }
   t3 = pcl_list_of((pcl_value *[]){t1, &pclg_k[r[13]]}, 2);
   pcl_release(t1), t1 = NULL;
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[r[14]], &pclg_k[r[15]], &pclg_k[r[16]]}, (pcl_value *[]){t0, t2, t3}, 3);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[13], &pclg_k[14], &pclg_k[15]}, (pcl_value *[]){t0, t2, t3}, 3);
   pcl_release(t0), t0 = NULL;
   pcl_release(t2), t2 = NULL;
   pcl_release(t3), t3 = NULL;
@@ -319,7 +324,7 @@ fail:
   pcl_release(t3);
   return pcl_gen_failed(e, error, at);
 }
-#line 323 "<stdout>"
+#line 328 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:15:10: names["${a.value}"], once its arguments are known */
 #line 15 "tests/golden/codegen/applies.pp"
@@ -336,7 +341,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 340 "<stdout>"
+#line 345 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:15:1: nested = names["${a.value}"] */
 #line 15 "tests/golden/codegen/applies.pp"
@@ -356,7 +361,7 @@ fail:
   pcl_release(t1);
   return pcl_gen_failed(e, error, at);
 }
-#line 360 "<stdout>"
+#line 365 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:16:9: length([a.value, b.value]), once its arguments are known */
 #line 16 "tests/golden/codegen/applies.pp"
@@ -376,7 +381,7 @@ fail:
   pcl_release(t1);
   return NULL;
 }
-#line 380 "<stdout>"
+#line 385 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:16:1: count = length([a.value, b.value]) */
 #line 16 "tests/golden/codegen/applies.pp"
@@ -400,7 +405,7 @@ fail:
   pcl_release(t2);
   return pcl_gen_failed(e, error, at);
 }
-#line 404 "<stdout>"
+#line 409 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:17:8: a.value ? secretName : "none", once its arguments are known */
 #line 17 "tests/golden/codegen/applies.pp"
@@ -423,7 +428,7 @@ fail:
   pcl_release(t1);
   return NULL;
 }
-#line 427 "<stdout>"
+#line 432 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:17:1: cond = a.value ? secretName : "none" */
 #line 17 "tests/golden/codegen/applies.pp"
@@ -443,7 +448,7 @@ fail:
   pcl_release(t1);
   return pcl_gen_failed(e, error, at);
 }
-#line 447 "<stdout>"
+#line 452 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:18:42: !x, once its arguments are known */
 #line 18 "tests/golden/codegen/applies.pp"
@@ -460,7 +465,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 464 "<stdout>"
+#line 469 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:18:11: [for x in [a.value, b.value] : !x], per element */
 #line 18 "tests/golden/codegen/applies.pp"
@@ -476,7 +481,7 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   t0 = NULL;
   return true;
 }
-#line 480 "<stdout>"
+#line 485 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:18:1: forOver = [for x in [a.value, b.value] : !x] */
 #line 18 "tests/golden/codegen/applies.pp"
@@ -503,7 +508,7 @@ fail:
   pcl_release(t2);
   return pcl_gen_failed(e, error, at);
 }
-#line 507 "<stdout>"
+#line 512 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:20:19: length([a.value, b.value]) + 1, once its arguments are known */
 #line 20 "tests/golden/codegen/applies.pp"
@@ -520,7 +525,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 524 "<stdout>"
+#line 529 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:20:15: "<${length([a.value, b.value]) + 1}>", once its arguments are known */
 #line 20 "tests/golden/codegen/applies.pp"
@@ -537,7 +542,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 541 "<stdout>"
+#line 546 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:20:1: nestedApply = "<${length([a.value, b.value]) + 1}>" */
 #line 20 "tests/golden/codegen/applies.pp"
@@ -565,7 +570,7 @@ fail:
   pcl_release(t2);
   return pcl_gen_failed(e, error, at);
 }
-#line 569 "<stdout>"
+#line 574 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:21:1: indexByOutput = names[a.value ? "true" : "false"] */
 #line 21 "tests/golden/codegen/applies.pp"
@@ -587,7 +592,7 @@ fail:
   pcl_release(t1);
   return pcl_gen_failed(e, error, at);
 }
-#line 591 "<stdout>"
+#line 596 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:22:1: output all { value = [twice, obj, nested, count, cond, forOver, nestedApply, indexByOutput] } */
 #line 22 "tests/golden/codegen/applies.pp"
@@ -601,7 +606,7 @@ static pcl_value *pclu_all(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
   return t1;
 }
-#line 605 "<stdout>"
+#line 610 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
@@ -610,7 +615,8 @@ static const pcl_config_decl pclg_config[] = {
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "applies",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

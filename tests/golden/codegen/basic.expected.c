@@ -10,17 +10,17 @@ static pcl_value pclg_k[17] = {
     /* 0 */ PCL_STATIC_ASCII("prefix"),
     /* 1 */ PCL_STATIC_ASCII("app"),
     /* 2 */ PCL_STATIC_ASCII("-x"),
-    /* 3 */ PCL_STATIC_ASCII("a"),
-    /* 4 */ PCL_STATIC_ASCII("value"),
-    /* 5 */ PCL_STATIC_BOOL(1),
-    /* 6 */ PCL_STATIC_ASCII("label"),
-    /* 7 */ PCL_STATIC_ASCII("id is "),
-    /* 8 */ PCL_STATIC_ASCII("!"),
-    /* 9 */ PCL_STATIC_ASCII("b"),
-    /* 10 */ PCL_STATIC_ASCII("text"),
-    /* 11 */ PCL_STATIC_ASCII("id"),
-    /* 12 */ PCL_STATIC_ASCII("dependsOn"),
-    /* 13 */ PCL_STATIC_ASCII("protect"),
+    /* 3 */ PCL_STATIC_ASCII("value"),
+    /* 4 */ PCL_STATIC_ASCII("label"),
+    /* 5 */ PCL_STATIC_ASCII("a"),
+    /* 6 */ PCL_STATIC_BOOL(1),
+    /* 7 */ PCL_STATIC_ASCII("text"),
+    /* 8 */ PCL_STATIC_ASCII("dependsOn"),
+    /* 9 */ PCL_STATIC_ASCII("protect"),
+    /* 10 */ PCL_STATIC_ASCII("id is "),
+    /* 11 */ PCL_STATIC_ASCII("!"),
+    /* 12 */ PCL_STATIC_ASCII("b"),
+    /* 13 */ PCL_STATIC_ASCII("id"),
     /* 14 */ PCL_STATIC_INT(1),
     /* 15 */ PCL_STATIC_INT(2),
     /* 16 */ PCL_STATIC_ASCII("n"),
@@ -31,15 +31,20 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/basic.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 4, 8},
-    {0, 5, 1},
-    {0, 10, 10},
-    {0, 10, 19},
-    {0, 9, 1},
-    {0, 17, 11},
-    {0, 20, 11},
+    {4, 8},
+    {5, 1},
+    {10, 10},
+    {10, 19},
+    {9, 1},
+    {17, 11},
+    {20, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -52,11 +57,11 @@ static const pcl_resource_decl pclg_decl[] = {
 static const uint32_t pclg_r[] = {
     /* 0 */ 0, 0, 1,
     /* 3 */ 0, 2, 0,
-    /* 6 */ 4, 6, 5, 1, 3, 0, 1,
-    /* 13 */ 7, 8, 2,
-    /* 16 */ 2, 11, 0, 3, 13, 10, 2, 12, 13, 5, 9, 0, 4,
-    /* 29 */ 3, 10, 0, 5, 10,
-    /* 34 */ 14, 15, 6, 16,
+    /* 6 */ 6, 1, 5, 0, 1,
+    /* 11 */ 10, 11, 2,
+    /* 14 */ 2, 13, 0, 3, 11, 2, 6, 12, 0, 4,
+    /* 24 */ 3, 7, 0, 5, 7,
+    /* 29 */ 14, 15, 6, 16,
     0,
 };
 
@@ -73,9 +78,9 @@ static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_prefix, 0}, /* prefix */
     {pclu_name, 3}, /* name */
     {pclu_a, 6}, /* a */
-    {pclu_b, 16}, /* b */
-    {pclu_text, 29}, /* text */
-    {pclu_n, 34}, /* n */
+    {pclu_b, 14}, /* b */
+    {pclu_text, 24}, /* text */
+    {pclu_n, 29}, /* n */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -94,7 +99,7 @@ static pcl_value *pclu_prefix(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 98 "<stdout>"
+#line 103 "<stdout>"
 
 /* tests/golden/codegen/basic.pp:4:1: name = "${prefix}-x" */
 #line 4 "tests/golden/codegen/basic.pp"
@@ -111,7 +116,7 @@ fail:
   pcl_release(t0);
   return pcl_gen_failed(e, error, at);
 }
-#line 115 "<stdout>"
+#line 120 "<stdout>"
 
 /* tests/golden/codegen/basic.pp:5:1: resource a "simple:index:Resource" { value = true label = name } */
 #line 5 "tests/golden/codegen/basic.pp"
@@ -119,12 +124,12 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 5 "tests/golden/codegen/basic.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[r[0]], &pclg_k[r[1]]}, (pcl_value *[]){&pclg_k[r[2]], pcl_gen_node(e, r[3])}, 2);
-  t1 = pcl_gen_register(e, &pclg_decl[r[5]], &pclg_k[r[4]], t0, NULL, r[6]);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[3], &pclg_k[4]}, (pcl_value *[]){&pclg_k[r[0]], pcl_gen_node(e, r[1])}, 2);
+  t1 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t0, NULL, r[4]);
   pcl_release(t0), t0 = NULL;
   return t1;
 }
-#line 128 "<stdout>"
+#line 133 "<stdout>"
 
 /* tests/golden/codegen/basic.pp:10:10: "id is ${a.id}!", once its arguments are known */
 #line 10 "tests/golden/codegen/basic.pp"
@@ -141,7 +146,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 145 "<stdout>"
+#line 150 "<stdout>"
 
 /* tests/golden/codegen/basic.pp:9:1: resource b "simple:index:Resource" { text = "id is ${a.id}!" options { dependsOn = [a] protect = tru ... */
 #line 9 "tests/golden/codegen/basic.pp"
@@ -156,16 +161,16 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
   t1 = pcl_gen_apply(pcl_gen_env_new(e, &pclg_r[r[4]], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
   pcl_release(t0), t0 = NULL;
 #line 9 "tests/golden/codegen/basic.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[r[5]]}, (pcl_value *[]){t1}, 1);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[7]}, (pcl_value *[]){t1}, 1);
   pcl_release(t1), t1 = NULL;
   done1:;
 #line 12 "tests/golden/codegen/basic.pp"
-  t1 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[6])}, 1);
+  t1 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[5])}, 1);
 #line 11 "tests/golden/codegen/basic.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[r[7]], &pclg_k[r[8]]}, (pcl_value *[]){t1, &pclg_k[r[9]]}, 2);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[8], &pclg_k[9]}, (pcl_value *[]){t1, &pclg_k[r[6]]}, 2);
   pcl_release(t1), t1 = NULL;
 #line 9 "tests/golden/codegen/basic.pp"
-  t1 = pcl_gen_register(e, &pclg_decl[r[11]], &pclg_k[r[10]], t0, t2, r[12]);
+  t1 = pcl_gen_register(e, &pclg_decl[r[8]], &pclg_k[r[7]], t0, t2, r[9]);
   pcl_release(t0), t0 = NULL;
   pcl_release(t2), t2 = NULL;
   return t1;
@@ -176,7 +181,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 180 "<stdout>"
+#line 185 "<stdout>"
 
 /* tests/golden/codegen/basic.pp:16:1: output text { value = b.text } */
 #line 16 "tests/golden/codegen/basic.pp"
@@ -199,7 +204,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 203 "<stdout>"
+#line 208 "<stdout>"
 
 /* tests/golden/codegen/basic.pp:19:1: output n { value = 1 + 2 } */
 #line 19 "tests/golden/codegen/basic.pp"
@@ -222,7 +227,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 226 "<stdout>"
+#line 231 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
@@ -231,7 +236,8 @@ static const pcl_config_decl pclg_config[] = {
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "basic",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -8,43 +8,43 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[36];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
+    &pclg_k[0],
     &pclg_k[2],
 };
 static pcl_value pclg_k[36] = {
-    /* 0 */ PCL_STATIC_ASCII("r"),
-    /* 1 */ PCL_STATIC_ASCII("value"),
+    /* 0 */ PCL_STATIC_ASCII("value"),
+    /* 1 */ PCL_STATIC_ASCII("r"),
     /* 2 */ PCL_STATIC_BOOL(1),
     /* 3 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     /* 4 */ PCL_STATIC_ASCII("readFile"),
-    /* 5 */ PCL_STATIC_ASCII("tests/golden/codegen/data.txt"),
-    /* 6 */ PCL_STATIC_ASCII("filebase64"),
-    /* 7 */ PCL_STATIC_ASCII("sha256"),
-    /* 8 */ PCL_STATIC_ASCII("stack"),
-    /* 9 */ PCL_STATIC_ASCII("project"),
-    /* 10 */ PCL_STATIC_ASCII("org"),
-    /* 11 */ PCL_STATIC_ASCII("hasCwd"),
-    /* 12 */ PCL_STATIC_INT(0),
-    /* 13 */ PCL_STATIC_ASCII("hasRoot"),
-    /* 14 */ PCL_STATIC_ASCII("type"),
-    /* 15 */ PCL_STATIC_ASCII("name"),
-    /* 16 */ PCL_STATIC_ASCII("toJSON"),
+    /* 5 */ PCL_STATIC_ASCII("filebase64"),
+    /* 6 */ PCL_STATIC_ASCII("sha256"),
+    /* 7 */ PCL_STATIC_ASCII("stack"),
+    /* 8 */ PCL_STATIC_ASCII("project"),
+    /* 9 */ PCL_STATIC_ASCII("org"),
+    /* 10 */ PCL_STATIC_ASCII("hasCwd"),
+    /* 11 */ PCL_STATIC_ASCII("hasRoot"),
+    /* 12 */ PCL_STATIC_ASCII("type"),
+    /* 13 */ PCL_STATIC_ASCII("name"),
+    /* 14 */ PCL_STATIC_ASCII("toJSON"),
+    /* 15 */ PCL_STATIC_ASCII("tests/golden/codegen/data.txt"),
+    /* 16 */ PCL_STATIC_INT(0),
     /* 17 */ PCL_STATIC_ASCII("x"),
     /* 18 */ PCL_STATIC_NULL,
     /* 19 */ PCL_STATIC_INT(1),
     /* 20 */ PCL_STATIC_ASCII("misc"),
-    /* 21 */ PCL_STATIC_ASCII("assets"),
-    /* 22 */ PCL_STATIC_ASCII("text"),
-    /* 23 */ PCL_STATIC_ASCII("hello"),
-    /* 24 */ PCL_STATIC_ASCII("file"),
-    /* 25 */ PCL_STATIC_ASCII("remote"),
-    /* 26 */ PCL_STATIC_ASCII("https://example.com/a.txt"),
-    /* 27 */ PCL_STATIC_ASCII("archive"),
-    /* 28 */ PCL_STATIC_ASCII("a.txt"),
-    /* 29 */ PCL_STATIC_ASCII("a"),
-    /* 30 */ PCL_STATIC_ASCII("dir"),
-    /* 31 */ PCL_STATIC_ASCII("tests/data/archive"),
-    /* 32 */ PCL_STATIC_ASCII("remoteArchive"),
+    /* 21 */ PCL_STATIC_ASCII("text"),
+    /* 22 */ PCL_STATIC_ASCII("file"),
+    /* 23 */ PCL_STATIC_ASCII("remote"),
+    /* 24 */ PCL_STATIC_ASCII("archive"),
+    /* 25 */ PCL_STATIC_ASCII("remoteArchive"),
+    /* 26 */ PCL_STATIC_ASCII("a.txt"),
+    /* 27 */ PCL_STATIC_ASCII("dir"),
+    /* 28 */ PCL_STATIC_ASCII("assets"),
+    /* 29 */ PCL_STATIC_ASCII("hello"),
+    /* 30 */ PCL_STATIC_ASCII("https://example.com/a.txt"),
+    /* 31 */ PCL_STATIC_ASCII("a"),
+    /* 32 */ PCL_STATIC_ASCII("tests/data/archive"),
     /* 33 */ PCL_STATIC_ASCII("https://example.com/a.tgz"),
     /* 34 */ PCL_STATIC_ASCII("not yet"),
     /* 35 */ PCL_STATIC_ASCII("caught"),
@@ -55,28 +55,33 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/builtins-misc.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 2, 1},
-    {0, 16, 18},
-    {0, 15, 18},
-    {0, 7, 18},
-    {0, 8, 18},
-    {0, 9, 18},
-    {0, 13, 18},
-    {0, 14, 18},
-    {0, 17, 26},
-    {0, 17, 18},
-    {0, 21, 13},
-    {0, 22, 13},
-    {0, 23, 13},
-    {0, 24, 38},
-    {0, 24, 64},
-    {0, 24, 13},
-    {0, 25, 19},
-    {0, 20, 1},
-    {0, 28, 15},
-    {0, 28, 11},
+    {2, 1},
+    {16, 18},
+    {15, 18},
+    {7, 18},
+    {8, 18},
+    {9, 18},
+    {13, 18},
+    {14, 18},
+    {17, 26},
+    {17, 18},
+    {21, 13},
+    {22, 13},
+    {23, 13},
+    {24, 38},
+    {24, 64},
+    {24, 13},
+    {25, 19},
+    {20, 1},
+    {28, 15},
+    {28, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -87,14 +92,14 @@ static const pcl_resource_decl pclg_decl[] = {
 /* Rows: what differs between the uses of one function, in the order its
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
-    /* 0 */ 0, 0, 3, 0,
+    /* 0 */ 1, 0, 3, 0,
     /* 4 */ 1,
     /* 5 */ 2,
-    /* 6 */ 5, 3, 5, 4, 5, 5, 6, 12, 6, 7, 12, 7, 0, 5, 0, 4, 17, 8, 18, 19, 9, 4, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 20,
-    /* 39 */ 23, 10, 5, 11, 26, 12, 29, 13, 31, 14, 28, 30, 15, 33, 16, 22, 24, 25, 27, 32, 21, 0, 17,
-    /* 62 */ 34, 18,
-    /* 64 */ 35,
-    /* 65 */ 62, 64, 19, 35,
+    /* 6 */ 15, 3, 15, 4, 15, 5, 6, 16, 6, 7, 16, 7, 0, 5, 0, 4, 17, 8, 18, 19, 9, 20,
+    /* 28 */ 29, 10, 15, 11, 30, 12, 31, 13, 32, 14, 15, 33, 16, 28, 0, 17,
+    /* 44 */ 34, 18,
+    /* 46 */ 35,
+    /* 47 */ 44, 46, 19, 35,
     0,
 };
 
@@ -108,8 +113,8 @@ static pcl_value *pclu_caught(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_r, 0}, /* r */
     {pclu_misc, 6}, /* misc */
-    {pclu_assets, 39}, /* assets */
-    {pclu_caught, 65}, /* caught */
+    {pclu_assets, 28}, /* assets */
+    {pclu_caught, 47}, /* caught */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -125,7 +130,7 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 129 "<stdout>"
+#line 134 "<stdout>"
 
 /* tests/golden/codegen/builtins-misc.pp:16:18: pulumiResourceName(r), once its arguments are known */
 #line 16 "tests/golden/codegen/builtins-misc.pp"
@@ -142,7 +147,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 146 "<stdout>"
+#line 151 "<stdout>"
 
 /* tests/golden/codegen/builtins-misc.pp:15:18: pulumiResourceType(r), once its arguments are known */
 #line 15 "tests/golden/codegen/builtins-misc.pp"
@@ -159,7 +164,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 163 "<stdout>"
+#line 168 "<stdout>"
 
 /* tests/golden/codegen/builtins-misc.pp:5:1: output misc { value = { readFile = readFile("tests/golden/codegen/data.txt") filebase64 = filebase64 ... */
 #line 5 "tests/golden/codegen/builtins-misc.pp"
@@ -214,7 +219,7 @@ static pcl_value *pclu_misc(pcl_gen_env *e) {
   pcl_release(t10), t10 = NULL;
   if (t11 == NULL) { at = r[20]; goto fail1; }
 #line 6 "tests/golden/codegen/builtins-misc.pp"
-  t10 = pcl_map_of((pcl_value *[]){&pclg_k[r[21]], &pclg_k[r[22]], &pclg_k[r[23]], &pclg_k[r[24]], &pclg_k[r[25]], &pclg_k[r[26]], &pclg_k[r[27]], &pclg_k[r[28]], &pclg_k[r[29]], &pclg_k[r[30]], &pclg_k[r[31]]}, (pcl_value *[]){t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t11}, 11);
+  t10 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[5], &pclg_k[6], &pclg_k[7], &pclg_k[8], &pclg_k[9], &pclg_k[10], &pclg_k[11], &pclg_k[12], &pclg_k[13], &pclg_k[14]}, (pcl_value *[]){t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t11}, 11);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   pcl_release(t2), t2 = NULL;
@@ -228,7 +233,7 @@ static pcl_value *pclu_misc(pcl_gen_env *e) {
   pcl_release(t11), t11 = NULL;
   done1:;
 #line 5 "tests/golden/codegen/builtins-misc.pp"
-  t11 = pcl_gen_output(e, &pclg_k[r[32]], t10);
+  t11 = pcl_gen_output(e, &pclg_k[r[21]], t10);
   pcl_release(t10), t10 = NULL;
   return t11;
 fail1:
@@ -248,7 +253,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 252 "<stdout>"
+#line 257 "<stdout>"
 
 /* tests/golden/codegen/builtins-misc.pp:20:1: resource assets "simple:index:Resource" { text = stringAsset("hello") file = fileAsset("tests/golden ... */
 #line 20 "tests/golden/codegen/builtins-misc.pp"
@@ -271,24 +276,24 @@ static pcl_value *pclu_assets(pcl_gen_env *e) {
   if (t3 == NULL) { at = r[7]; goto fail1; }
   t4 = pcl_fn_fileArchive(NULL, &pclg_k[r[8]], err);
   if (t4 == NULL) { at = r[9]; goto fail1; }
-  t5 = pcl_map_of((pcl_value *[]){&pclg_k[r[10]], &pclg_k[r[11]]}, (pcl_value *[]){t3, t4}, 2);
+  t5 = pcl_map_of((pcl_value *[]){&pclg_k[26], &pclg_k[27]}, (pcl_value *[]){t3, t4}, 2);
   pcl_release(t3), t3 = NULL;
   pcl_release(t4), t4 = NULL;
   t4 = pcl_fn_assetArchive(t5, err);
   pcl_release(t5), t5 = NULL;
-  if (t4 == NULL) { at = r[12]; goto fail1; }
+  if (t4 == NULL) { at = r[10]; goto fail1; }
 #line 25 "tests/golden/codegen/builtins-misc.pp"
-  t5 = pcl_fn_remoteArchive(&pclg_k[r[13]], err);
-  if (t5 == NULL) { at = r[14]; goto fail1; }
+  t5 = pcl_fn_remoteArchive(&pclg_k[r[11]], err);
+  if (t5 == NULL) { at = r[12]; goto fail1; }
 #line 20 "tests/golden/codegen/builtins-misc.pp"
-  t3 = pcl_map_of((pcl_value *[]){&pclg_k[r[15]], &pclg_k[r[16]], &pclg_k[r[17]], &pclg_k[r[18]], &pclg_k[r[19]]}, (pcl_value *[]){t0, t1, t2, t4, t5}, 5);
+  t3 = pcl_map_of((pcl_value *[]){&pclg_k[21], &pclg_k[22], &pclg_k[23], &pclg_k[24], &pclg_k[25]}, (pcl_value *[]){t0, t1, t2, t4, t5}, 5);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   pcl_release(t2), t2 = NULL;
   pcl_release(t4), t4 = NULL;
   pcl_release(t5), t5 = NULL;
   done1:;
-  t5 = pcl_gen_register(e, &pclg_decl[r[21]], &pclg_k[r[20]], t3, NULL, r[22]);
+  t5 = pcl_gen_register(e, &pclg_decl[r[14]], &pclg_k[r[13]], t3, NULL, r[15]);
   pcl_release(t3), t3 = NULL;
   return t5;
 fail1:
@@ -302,7 +307,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 306 "<stdout>"
+#line 311 "<stdout>"
 
 /* tests/golden/codegen/builtins-misc.pp:28:15: notImplemented("not yet") */
 #line 28 "tests/golden/codegen/builtins-misc.pp"
@@ -319,7 +324,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 323 "<stdout>"
+#line 328 "<stdout>"
 
 /* tests/golden/codegen/builtins-misc.pp:28:42: "caught" */
 #line 28 "tests/golden/codegen/builtins-misc.pp"
@@ -328,7 +333,7 @@ static pcl_value *pclg_thunk2(pcl_gen_env *e, pcl_error **err) {
   (void)err;
   return pcl_retain(&pclg_k[r[0]]);
 }
-#line 332 "<stdout>"
+#line 337 "<stdout>"
 
 /* tests/golden/codegen/builtins-misc.pp:27:1: output caught { value = try(notImplemented("not yet"), "caught") } */
 #line 27 "tests/golden/codegen/builtins-misc.pp"
@@ -342,13 +347,14 @@ static pcl_value *pclu_caught(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
   return t1;
 }
-#line 346 "<stdout>"
+#line 351 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "builtins-misc",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

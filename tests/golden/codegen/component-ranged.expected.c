@@ -8,9 +8,9 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[17];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[8],
+    &pclg_k[6],
+    &pclg_k[7],
     &pclg_k[10],
-    &pclg_k[9],
     &pclg_k[11],
 };
 static pcl_value pclg_k[17] = {
@@ -20,11 +20,11 @@ static pcl_value pclg_k[17] = {
     /* 3 */ PCL_STATIC_MAP(NULL, NULL, 0),
     /* 4 */ PCL_STATIC_INT(2),
     /* 5 */ PCL_STATIC_ASCII("counted"),
-    /* 6 */ PCL_STATIC_ASCII("key"),
-    /* 7 */ PCL_STATIC_ASCII("="),
-    /* 8 */ PCL_STATIC_ASCII("left"),
-    /* 9 */ PCL_STATIC_ASCII("l"),
-    /* 10 */ PCL_STATIC_ASCII("right"),
+    /* 6 */ PCL_STATIC_ASCII("left"),
+    /* 7 */ PCL_STATIC_ASCII("right"),
+    /* 8 */ PCL_STATIC_ASCII("key"),
+    /* 9 */ PCL_STATIC_ASCII("="),
+    /* 10 */ PCL_STATIC_ASCII("l"),
     /* 11 */ PCL_STATIC_ASCII("r"),
     /* 12 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[2], 2),
     /* 13 */ PCL_STATIC_ASCII("keyed"),
@@ -40,25 +40,32 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/component-ranged/child/main.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 7, 15},
-    {0, 7, 11},
-    {0, 3, 1},
-    {0, 13, 14},
-    {0, 13, 27},
-    {0, 13, 11},
-    {0, 9, 1},
-    {0, 16, 31},
-    {0, 16, 11},
-    {0, 19, 38},
-    {0, 19, 11},
-    {1, 4, 11},
-    {1, 3, 1},
-    {1, 7, 11},
-    {2, 4, 11},
-    {2, 3, 1},
-    {2, 7, 11},
+    {7, 15},
+    {7, 11},
+    {3, 1},
+    {13, 14},
+    {13, 27},
+    {13, 11},
+    {9, 1},
+    {16, 31},
+    {16, 11},
+    {19, 38},
+    {19, 11},
+    {4, 11},
+    {3, 1},
+    {7, 11},
+    {4, 11},
+    {3, 1},
+    {7, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
+    {11, 1},
+    {14, 2},
 };
 
 /* Resource declarations. */
@@ -70,22 +77,22 @@ static const pcl_resource_decl pclg_decl[] = {
 /* Rows: what differs between the uses of one function, in the order its
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
-    /* 0 */ 2, 0, 1, 1, 0, 0, 3, 2, 1,
-    /* 9 */ 4, 5, 0, 2,
-    /* 13 */ 6, 3, 2, 4, 7, 5, 0, 0, 3, 6, 2,
-    /* 24 */ 12, 13, 13, 6,
-    /* 28 */ 14, 1, 7,
-    /* 31 */ 0, 28, 8, 5,
-    /* 35 */ 14, 1, 9,
-    /* 38 */ 1, 35, 10, 13,
-    /* 42 */ 0, 0,
-    /* 44 */ 15, 11,
-    /* 46 */ 0, 44, 2, 16, 1, 12,
-    /* 52 */ 1, 2, 0, 13, 14,
-    /* 57 */ 0, 0,
-    /* 59 */ 15, 14,
-    /* 61 */ 0, 59, 2, 16, 1, 15,
-    /* 67 */ 1, 2, 0, 16, 14,
+    /* 0 */ 2, 0, 1, 1, 0, 3, 2, 1,
+    /* 8 */ 4, 5, 0, 2,
+    /* 12 */ 8, 3, 2, 4, 9, 5, 0, 3, 6, 2,
+    /* 22 */ 12, 13, 12, 6,
+    /* 26 */ 14, 1, 7,
+    /* 29 */ 0, 26, 8, 5,
+    /* 33 */ 14, 1, 9,
+    /* 36 */ 1, 33, 10, 13,
+    /* 40 */ 0, 0,
+    /* 42 */ 15, 11,
+    /* 44 */ 0, 42, 16, 1, 12,
+    /* 49 */ 1, 2, 0, 13, 14,
+    /* 54 */ 0, 0,
+    /* 56 */ 15, 14,
+    /* 58 */ 0, 56, 16, 1, 15,
+    /* 63 */ 1, 2, 0, 16, 14,
     0,
 };
 
@@ -100,24 +107,24 @@ static pcl_value *pclu_result(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen/component-ranged */
 static const pcl_gen_node_desc pclg_nodes0[] = {
-    {pclu_counted, 9}, /* counted */
-    {pclu_keyed, 24}, /* keyed */
-    {pclu_counted_2, 31}, /* counted */
-    {pclu_keyed_2, 38}, /* keyed */
+    {pclu_counted, 8}, /* counted */
+    {pclu_keyed, 22}, /* keyed */
+    {pclu_counted_2, 29}, /* counted */
+    {pclu_keyed_2, 36}, /* keyed */
 };
 
 /* Module 1: tests/golden/codegen/component-ranged/child */
 static const pcl_gen_node_desc pclg_nodes1[] = {
-    {pclu_input, 42}, /* input */
-    {pclu_inner, 46}, /* inner */
-    {pclu_result, 52}, /* result */
+    {pclu_input, 40}, /* input */
+    {pclu_inner, 44}, /* inner */
+    {pclu_result, 49}, /* result */
 };
 
 /* Module 2: tests/golden/codegen/component-ranged/child */
 static const pcl_gen_node_desc pclg_nodes2[] = {
-    {pclu_input, 57}, /* input */
-    {pclu_inner, 61}, /* inner */
-    {pclu_result, 67}, /* result */
+    {pclu_input, 54}, /* input */
+    {pclu_inner, 58}, /* inner */
+    {pclu_result, 63}, /* result */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -140,10 +147,10 @@ static pcl_value *pclu_counted_instance(pcl_gen_env *e, pcl_value *range, const 
   pcl_release(t0), t0 = NULL;
   if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 3 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[r[4]]}, (pcl_value *[]){t1}, 1);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t1}, 1);
   pcl_release(t1), t1 = NULL;
   done1:;
-  t1 = pcl_gen_component(e, &pclg_decl[r[5]], name, t0, &pclg_k[r[6]], r[7], &pclg_modules[r[8]]);
+  t1 = pcl_gen_component(e, &pclg_decl[r[4]], name, t0, &pclg_k[r[5]], r[6], &pclg_modules[r[7]]);
   pcl_release(t0), t0 = NULL;
   return t1;
 fail1:
@@ -153,7 +160,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 157 "<stdout>"
+#line 164 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/main.pp:3:1: component counted "./child" { options { range = 2 } input = "n${range.value}" } */
 #line 3 "tests/golden/codegen/component-ranged/main.pp"
@@ -164,7 +171,7 @@ static pcl_value *pclu_counted(pcl_gen_env *e) {
   t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_counted_instance, &pclg_r[r[2]], r[3]);
   return t0;
 }
-#line 168 "<stdout>"
+#line 175 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/main.pp:9:1: one instance of keyed */
 #line 9 "tests/golden/codegen/component-ranged/main.pp"
@@ -183,10 +190,10 @@ static pcl_value *pclu_keyed_instance(pcl_gen_env *e, pcl_value *range, const pc
   pcl_release(t1), t1 = NULL;
   if (t2 == NULL) { at = r[5]; goto fail1; }
 #line 9 "tests/golden/codegen/component-ranged/main.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[r[6]]}, (pcl_value *[]){t2}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t2}, 1);
   pcl_release(t2), t2 = NULL;
   done1:;
-  t2 = pcl_gen_component(e, &pclg_decl[r[7]], name, t1, &pclg_k[r[8]], r[9], &pclg_modules[r[10]]);
+  t2 = pcl_gen_component(e, &pclg_decl[r[6]], name, t1, &pclg_k[r[7]], r[8], &pclg_modules[r[9]]);
   pcl_release(t1), t1 = NULL;
   return t2;
 fail1:
@@ -197,7 +204,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 201 "<stdout>"
+#line 208 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/main.pp:9:1: component keyed "./child" { options { range = { left = "l", right = "r" } } input = "${range.key}=${ ... */
 #line 9 "tests/golden/codegen/component-ranged/main.pp"
@@ -208,7 +215,7 @@ static pcl_value *pclu_keyed(pcl_gen_env *e) {
   t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_keyed_instance, &pclg_r[r[2]], r[3]);
   return t0;
 }
-#line 212 "<stdout>"
+#line 219 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/main.pp:16:11: [for c in counted : c.result], per element */
 #line 16 "tests/golden/codegen/component-ranged/main.pp"
@@ -229,7 +236,7 @@ fail:
   pcl_release(t0);
   return false;
 }
-#line 233 "<stdout>"
+#line 240 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/main.pp:15:1: output counted { value = [for c in counted : c.result] } */
 #line 15 "tests/golden/codegen/component-ranged/main.pp"
@@ -252,7 +259,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 256 "<stdout>"
+#line 263 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/main.pp:19:11: { for k, c in keyed : k => c.result }, per element */
 #line 19 "tests/golden/codegen/component-ranged/main.pp"
@@ -273,7 +280,7 @@ fail:
   pcl_release(t0);
   return false;
 }
-#line 277 "<stdout>"
+#line 284 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/main.pp:18:1: output keyed { value = { for k, c in keyed : k => c.result } } */
 #line 18 "tests/golden/codegen/component-ranged/main.pp"
@@ -296,7 +303,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 300 "<stdout>"
+#line 307 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/child/main.pp:1:1: config input "string" { } */
 #line 1 "tests/golden/codegen/component-ranged/child/main.pp"
@@ -310,7 +317,7 @@ static pcl_value *pclu_input(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 314 "<stdout>"
+#line 321 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/child/main.pp:4:11: "inner-${input}", once its arguments are known */
 #line 4 "tests/golden/codegen/component-ranged/child/main.pp"
@@ -327,7 +334,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 331 "<stdout>"
+#line 338 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/child/main.pp:3:1: resource inner "simple:index:Resource" { value = "inner-${input}" } */
 #line 3 "tests/golden/codegen/component-ranged/child/main.pp"
@@ -337,13 +344,13 @@ static pcl_value *pclu_inner(pcl_gen_env *e) {
 #line 4 "tests/golden/codegen/component-ranged/child/main.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, &pclg_r[r[1]], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 3 "tests/golden/codegen/component-ranged/child/main.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[r[2]]}, (pcl_value *[]){t0}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[2]}, (pcl_value *[]){t0}, 1);
   pcl_release(t0), t0 = NULL;
-  t0 = pcl_gen_register(e, &pclg_decl[r[4]], &pclg_k[r[3]], t1, NULL, r[5]);
+  t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]);
   pcl_release(t1), t1 = NULL;
   return t0;
 }
-#line 347 "<stdout>"
+#line 354 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/child/main.pp:6:1: output result { value = inner.value } */
 #line 6 "tests/golden/codegen/component-ranged/child/main.pp"
@@ -366,13 +373,14 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 370 "<stdout>"
+#line 377 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "component-ranged",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 3,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

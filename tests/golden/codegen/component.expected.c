@@ -8,15 +8,15 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[9];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
     &pclg_k[0],
+    &pclg_k[1],
 };
 static pcl_value pclg_k[9] = {
-    /* 0 */ PCL_STATIC_ASCII("base"),
-    /* 1 */ PCL_STATIC_ASCII("value"),
+    /* 0 */ PCL_STATIC_ASCII("value"),
+    /* 1 */ PCL_STATIC_ASCII("base"),
     /* 2 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
-    /* 3 */ PCL_STATIC_ASCII("comp"),
-    /* 4 */ PCL_STATIC_ASCII("input"),
+    /* 3 */ PCL_STATIC_ASCII("input"),
+    /* 4 */ PCL_STATIC_ASCII("comp"),
     /* 5 */ PCL_STATIC_ASCII("result"),
     /* 6 */ PCL_STATIC_ASCII("fromComponent"),
     /* 7 */ PCL_STATIC_ASCII("inner-"),
@@ -29,15 +29,21 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/component/child/main.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 3, 1},
-    {0, 7, 11},
-    {0, 6, 1},
-    {0, 10, 11},
-    {1, 4, 11},
-    {1, 3, 1},
-    {1, 7, 11},
+    {3, 1},
+    {7, 11},
+    {6, 1},
+    {10, 11},
+    {4, 11},
+    {3, 1},
+    {7, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
+    {4, 1},
 };
 
 /* Resource declarations. */
@@ -49,13 +55,13 @@ static const pcl_resource_decl pclg_decl[] = {
 /* Rows: what differs between the uses of one function, in the order its
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
-    /* 0 */ 0, 0, 2, 0,
-    /* 4 */ 0, 1, 0, 1, 4, 3, 1, 2, 1,
-    /* 13 */ 1, 5, 1, 3, 6,
-    /* 18 */ 0, 4,
-    /* 20 */ 7, 4,
-    /* 22 */ 0, 20, 1, 8, 0, 5,
-    /* 28 */ 1, 1, 0, 6, 5,
+    /* 0 */ 1, 0, 2, 0,
+    /* 4 */ 0, 0, 0, 1, 4, 1, 2, 1,
+    /* 12 */ 1, 5, 1, 3, 6,
+    /* 17 */ 0, 3,
+    /* 19 */ 7, 4,
+    /* 21 */ 0, 19, 8, 0, 5,
+    /* 26 */ 1, 0, 0, 6, 5,
     0,
 };
 
@@ -70,14 +76,14 @@ static pcl_value *pclu_inner(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_base, 0}, /* base */
     {pclu_comp, 4}, /* comp */
-    {pclu_fromComponent, 13}, /* fromComponent */
+    {pclu_fromComponent, 12}, /* fromComponent */
 };
 
 /* Module 1: tests/golden/codegen/component/child */
 static const pcl_gen_node_desc pclg_nodes1[] = {
-    {pclu_input, 18}, /* input */
-    {pclu_inner, 22}, /* inner */
-    {pclu_fromComponent, 28}, /* result */
+    {pclu_input, 17}, /* input */
+    {pclu_inner, 21}, /* inner */
+    {pclu_fromComponent, 26}, /* result */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -94,7 +100,7 @@ static pcl_value *pclu_base(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 98 "<stdout>"
+#line 104 "<stdout>"
 
 /* tests/golden/codegen/component/main.pp:6:1: component comp "./child" { input = base.value } */
 #line 6 "tests/golden/codegen/component/main.pp"
@@ -107,10 +113,10 @@ static pcl_value *pclu_comp(pcl_gen_env *e) {
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
   if (t0 == NULL) { at = r[3]; goto fail1; }
 #line 6 "tests/golden/codegen/component/main.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[r[4]]}, (pcl_value *[]){t0}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[3]}, (pcl_value *[]){t0}, 1);
   pcl_release(t0), t0 = NULL;
   done1:;
-  t0 = pcl_gen_component(e, &pclg_decl[r[6]], &pclg_k[r[5]], t1, NULL, r[7], &pclg_modules[r[8]]);
+  t0 = pcl_gen_component(e, &pclg_decl[r[5]], &pclg_k[r[4]], t1, NULL, r[6], &pclg_modules[r[7]]);
   pcl_release(t1), t1 = NULL;
   return t0;
 fail1:
@@ -120,7 +126,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 124 "<stdout>"
+#line 130 "<stdout>"
 
 /* tests/golden/codegen/component/main.pp:9:1: output fromComponent { value = comp.result } */
 #line 9 "tests/golden/codegen/component/main.pp"
@@ -143,7 +149,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 147 "<stdout>"
+#line 153 "<stdout>"
 
 /* tests/golden/codegen/component/child/main.pp:1:1: config input "string" { } */
 #line 1 "tests/golden/codegen/component/child/main.pp"
@@ -157,7 +163,7 @@ static pcl_value *pclu_input(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 161 "<stdout>"
+#line 167 "<stdout>"
 
 /* tests/golden/codegen/component/child/main.pp:4:11: "inner-${input}", once its arguments are known */
 #line 4 "tests/golden/codegen/component/child/main.pp"
@@ -174,7 +180,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 178 "<stdout>"
+#line 184 "<stdout>"
 
 /* tests/golden/codegen/component/child/main.pp:3:1: resource inner "simple:index:Resource" { value = "inner-${input}" } */
 #line 3 "tests/golden/codegen/component/child/main.pp"
@@ -184,19 +190,20 @@ static pcl_value *pclu_inner(pcl_gen_env *e) {
 #line 4 "tests/golden/codegen/component/child/main.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, &pclg_r[r[1]], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 3 "tests/golden/codegen/component/child/main.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[r[2]]}, (pcl_value *[]){t0}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t0}, 1);
   pcl_release(t0), t0 = NULL;
-  t0 = pcl_gen_register(e, &pclg_decl[r[4]], &pclg_k[r[3]], t1, NULL, r[5]);
+  t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]);
   pcl_release(t1), t1 = NULL;
   return t0;
 }
-#line 194 "<stdout>"
+#line 200 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "component",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 2,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

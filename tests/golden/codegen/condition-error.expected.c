@@ -19,9 +19,14 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/condition-error.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 7, 11},
+    {7, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -58,7 +63,7 @@ static pcl_value *pclu_answer(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 62 "<stdout>"
+#line 67 "<stdout>"
 
 /* tests/golden/codegen/condition-error.pp:6:1: output chosen { value = answer ? 1 : 2 } */
 #line 6 "tests/golden/codegen/condition-error.pp"
@@ -87,7 +92,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 91 "<stdout>"
+#line 96 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
@@ -96,7 +101,8 @@ static const pcl_config_decl pclg_config[] = {
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "condition-error",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -10,7 +10,7 @@ static pcl_value pclg_k[26];
 static pcl_value *const pclg_p[] = {
     &pclg_k[15],
     &pclg_k[14],
-    &pclg_k[23],
+    &pclg_k[22],
     &pclg_k[7],
 };
 static pcl_value pclg_k[26] = {
@@ -36,8 +36,8 @@ static pcl_value pclg_k[26] = {
     /* 19 */ PCL_STATIC_INT(1),
     /* 20 */ PCL_STATIC_NUMBER(2.5),
     /* 21 */ PCL_STATIC_ASCII("unified"),
-    /* 22 */ PCL_STATIC_ASCII("r"),
-    /* 23 */ PCL_STATIC_ASCII("value"),
+    /* 22 */ PCL_STATIC_ASCII("value"),
+    /* 23 */ PCL_STATIC_ASCII("r"),
     /* 24 */ PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
     /* 25 */ PCL_STATIC_ASCII("eventual"),
 };
@@ -48,31 +48,36 @@ static const char *const pclg_files[] = {
     NULL,
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 15, 12},
-    {0, 15, 18},
-    {0, 18, 12},
-    {0, 18, 24},
-    {0, 18, 36},
-    {0, 21, 12},
-    {0, 21, 27},
-    {0, 24, 11},
-    {0, 27, 39},
-    {0, 27, 11},
-    {0, 30, 11},
-    {0, 34, 12},
-    {0, 34, 18},
-    {0, 34, 27},
-    {0, 34, 32},
-    {0, 34, 41},
-    {0, 37, 1},
-    {0, 41, 48},
-    {0, 41, 33},
-    {0, 41, 15},
-    {0, 41, 12},
-    {0, 41, 37},
-    {0, 41, 51},
+    {15, 12},
+    {15, 18},
+    {18, 12},
+    {18, 24},
+    {18, 36},
+    {21, 12},
+    {21, 27},
+    {24, 11},
+    {27, 39},
+    {27, 11},
+    {30, 11},
+    {34, 12},
+    {34, 18},
+    {34, 27},
+    {34, 32},
+    {34, 41},
+    {37, 1},
+    {41, 48},
+    {41, 33},
+    {41, 15},
+    {41, 12},
+    {41, 37},
+    {41, 51},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -95,11 +100,11 @@ static const uint32_t pclg_r[] = {
     /* 43 */ 10,
     /* 44 */ 2, 43, 18,
     /* 47 */ 0, 11, 19, 12, 15, 1, 13, 19, 14, 15, 0, 15, 20, 7, 21,
-    /* 62 */ 22, 0, 24, 16,
+    /* 62 */ 23, 0, 24, 16,
     /* 66 */ 17, 11, 12,
     /* 69 */ 18,
-    /* 70 */ 10, 23, 1, 19,
-    /* 74 */ 70, 19, 0, 20, 10, 23, 1, 21, 69, 10, 23, 1, 22, 66, 25,
+    /* 70 */ 10, 22, 1, 19,
+    /* 74 */ 70, 19, 0, 20, 10, 22, 1, 21, 69, 10, 22, 1, 22, 66, 25,
     0,
 };
 
@@ -148,7 +153,7 @@ static pcl_value *pclu_yes(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 152 "<stdout>"
+#line 157 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:10:1: config hidden string { default = "1" secret = true } */
 #line 10 "tests/golden/codegen/conditions.pp"
@@ -162,7 +167,7 @@ static pcl_value *pclu_hidden(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 166 "<stdout>"
+#line 171 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:14:1: output not { value = [!yes, !no] } */
 #line 14 "tests/golden/codegen/conditions.pp"
@@ -192,7 +197,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 196 "<stdout>"
+#line 201 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:17:1: output and { value = [yes && "1", no && true, yes && no] } */
 #line 17 "tests/golden/codegen/conditions.pp"
@@ -212,7 +217,7 @@ static pcl_value *pclu_and(pcl_gen_env *e) {
   pcl_release(t3), t3 = NULL;
   return t2;
 }
-#line 216 "<stdout>"
+#line 221 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:20:1: output or { value = [no || "false", no || yes] } */
 #line 20 "tests/golden/codegen/conditions.pp"
@@ -230,7 +235,7 @@ static pcl_value *pclu_or(pcl_gen_env *e) {
   pcl_release(t2), t2 = NULL;
   return t1;
 }
-#line 234 "<stdout>"
+#line 239 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:23:1: output chosen { value = yes ? "then" : "else" } */
 #line 23 "tests/golden/codegen/conditions.pp"
@@ -259,7 +264,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 263 "<stdout>"
+#line 268 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:27:11: [for x in ["a", "b"] : x if no || x == "b"], per element */
 #line 27 "tests/golden/codegen/conditions.pp"
@@ -278,7 +283,7 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   t1 = NULL;
   return true;
 }
-#line 282 "<stdout>"
+#line 287 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:26:1: output filtered { value = [for x in ["a", "b"] : x if no || x == "b"] } */
 #line 26 "tests/golden/codegen/conditions.pp"
@@ -301,7 +306,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 305 "<stdout>"
+#line 310 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:30:11: !hidden, once its arguments are known */
 #line 30 "tests/golden/codegen/conditions.pp"
@@ -318,7 +323,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 322 "<stdout>"
+#line 327 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:29:1: output secretNot { value = !hidden } */
 #line 29 "tests/golden/codegen/conditions.pp"
@@ -332,7 +337,7 @@ static pcl_value *pclu_secretNot(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
   return t1;
 }
-#line 336 "<stdout>"
+#line 341 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:33:1: output unified { value = [yes ? 1 : "a", no ? 1 : "a", yes ? 2.5 : true] } */
 #line 33 "tests/golden/codegen/conditions.pp"
@@ -387,7 +392,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 391 "<stdout>"
+#line 396 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:37:1: resource r "simple:index:Resource" { value = true } */
 #line 37 "tests/golden/codegen/conditions.pp"
@@ -398,7 +403,7 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 402 "<stdout>"
+#line 407 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:41:48: "${r.value}" ? "then" : "else", once its arguments are known */
 #line 41 "tests/golden/codegen/conditions.pp"
@@ -421,7 +426,7 @@ fail:
   pcl_release(t1);
   return NULL;
 }
-#line 425 "<stdout>"
+#line 430 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:41:15: r.value */
 #line 41 "tests/golden/codegen/conditions.pp"
@@ -438,7 +443,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 442 "<stdout>"
+#line 447 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:40:1: output eventual { value = ["${r.value}" && yes, !"${r.value}", "${r.value}" ? "then" : "else"] } */
 #line 40 "tests/golden/codegen/conditions.pp"
@@ -477,7 +482,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 481 "<stdout>"
+#line 486 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
@@ -488,7 +493,8 @@ static const pcl_config_decl pclg_config[] = {
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "conditions",
-    pclg_config, 3, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    pclg_config, 3, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -26,9 +26,14 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/config-index-error.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 6, 11},
+    {6, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -68,7 +73,7 @@ static pcl_value *pclu_position(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 72 "<stdout>"
+#line 77 "<stdout>"
 
 /* tests/golden/codegen/config-index-error.pp:4:1: list = ["a", "b", "c"] */
 #line 4 "tests/golden/codegen/config-index-error.pp"
@@ -77,7 +82,7 @@ static pcl_value *pclu_list(pcl_gen_env *e) {
 #line 4 "tests/golden/codegen/config-index-error.pp"
   return pcl_retain(&pclg_k[r[0]]);
 }
-#line 81 "<stdout>"
+#line 86 "<stdout>"
 
 /* tests/golden/codegen/config-index-error.pp:5:1: output picked { value = list[position] } */
 #line 5 "tests/golden/codegen/config-index-error.pp"
@@ -100,7 +105,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 104 "<stdout>"
+#line 109 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
@@ -109,7 +114,8 @@ static const pcl_config_decl pclg_config[] = {
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "config-index-error",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

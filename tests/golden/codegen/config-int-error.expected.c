@@ -15,9 +15,14 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/config-int-error.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 0, 0},
+    {0, 0},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -54,7 +59,7 @@ static pcl_value *pclu_count(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 58 "<stdout>"
+#line 63 "<stdout>"
 
 /* tests/golden/codegen/config-int-error.pp:4:1: output count { value = count } */
 #line 4 "tests/golden/codegen/config-int-error.pp"
@@ -65,7 +70,7 @@ static pcl_value *pclu_count_2(pcl_gen_env *e) {
   t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0]));
   return t0;
 }
-#line 69 "<stdout>"
+#line 74 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
@@ -74,7 +79,8 @@ static const pcl_config_decl pclg_config[] = {
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "config-int-error",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

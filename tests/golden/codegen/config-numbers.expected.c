@@ -31,10 +31,15 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/config-numbers.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 20, 11},
-    {0, 23, 11},
+    {20, 11},
+    {23, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -90,7 +95,7 @@ static pcl_value *pclu_big(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 94 "<stdout>"
+#line 99 "<stdout>"
 
 /* tests/golden/codegen/config-numbers.pp:9:1: list = ["a", "b", "c"] */
 #line 9 "tests/golden/codegen/config-numbers.pp"
@@ -99,7 +104,7 @@ static pcl_value *pclu_list(pcl_gen_env *e) {
 #line 9 "tests/golden/codegen/config-numbers.pp"
   return pcl_retain(&pclg_k[r[0]]);
 }
-#line 103 "<stdout>"
+#line 108 "<stdout>"
 
 /* tests/golden/codegen/config-numbers.pp:10:1: output big { value = big } */
 #line 10 "tests/golden/codegen/config-numbers.pp"
@@ -110,7 +115,7 @@ static pcl_value *pclu_big_2(pcl_gen_env *e) {
   t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0]));
   return t0;
 }
-#line 114 "<stdout>"
+#line 119 "<stdout>"
 
 /* tests/golden/codegen/config-numbers.pp:19:1: output sum { value = big + 1 } */
 #line 19 "tests/golden/codegen/config-numbers.pp"
@@ -133,7 +138,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 137 "<stdout>"
+#line 142 "<stdout>"
 
 /* tests/golden/codegen/config-numbers.pp:22:1: output picked { value = list[position] } */
 #line 22 "tests/golden/codegen/config-numbers.pp"
@@ -156,7 +161,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 160 "<stdout>"
+#line 165 "<stdout>"
 
 /* Configuration. */
 static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_number, NULL, 0};
@@ -169,7 +174,8 @@ static const pcl_config_decl pclg_config[] = {
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "config-numbers",
-    pclg_config, 4, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    pclg_config, 4, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -7,20 +7,20 @@
 
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[22] = {
-    /* 0 */ PCL_STATIC_ASCII("p"),
-    /* 1 */ PCL_STATIC_ASCII("boolean"),
-    /* 2 */ PCL_STATIC_ASCII("true"),
-    /* 3 */ PCL_STATIC_ASCII("float"),
-    /* 4 */ PCL_STATIC_ASCII("2.5"),
-    /* 5 */ PCL_STATIC_ASCII("integer"),
-    /* 6 */ PCL_STATIC_ASCII("7"),
-    /* 7 */ PCL_STATIC_ASCII("string"),
-    /* 8 */ PCL_STATIC_INT(42),
-    /* 9 */ PCL_STATIC_ASCII("numberArray"),
-    /* 10 */ PCL_STATIC_ASCII("1"),
-    /* 11 */ PCL_STATIC_INT(2),
-    /* 12 */ PCL_STATIC_ASCII("booleanMap"),
-    /* 13 */ PCL_STATIC_ASCII("t"),
+    /* 0 */ PCL_STATIC_ASCII("boolean"),
+    /* 1 */ PCL_STATIC_ASCII("float"),
+    /* 2 */ PCL_STATIC_ASCII("integer"),
+    /* 3 */ PCL_STATIC_ASCII("string"),
+    /* 4 */ PCL_STATIC_ASCII("numberArray"),
+    /* 5 */ PCL_STATIC_ASCII("booleanMap"),
+    /* 6 */ PCL_STATIC_ASCII("t"),
+    /* 7 */ PCL_STATIC_ASCII("p"),
+    /* 8 */ PCL_STATIC_ASCII("true"),
+    /* 9 */ PCL_STATIC_ASCII("2.5"),
+    /* 10 */ PCL_STATIC_ASCII("7"),
+    /* 11 */ PCL_STATIC_INT(42),
+    /* 12 */ PCL_STATIC_ASCII("1"),
+    /* 13 */ PCL_STATIC_INT(2),
     /* 14 */ PCL_STATIC_ASCII("false"),
     /* 15 */ PCL_STATIC_ASCII("asString"),
     /* 16 */ PCL_STATIC_ASCII("12"),
@@ -37,21 +37,26 @@ static const char *const pclg_files[] = {
     NULL,
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 4, 13},
-    {0, 5, 11},
-    {0, 6, 13},
-    {0, 7, 12},
-    {0, 8, 18},
-    {0, 9, 22},
-    {0, 3, 1},
-    {0, 12, 11},
-    {0, 15, 11},
-    {0, 18, 12},
-    {0, 18, 31},
-    {0, 18, 51},
-    {0, 18, 74},
+    {4, 13},
+    {5, 11},
+    {6, 13},
+    {7, 12},
+    {8, 18},
+    {9, 22},
+    {3, 1},
+    {12, 11},
+    {15, 11},
+    {18, 12},
+    {18, 31},
+    {18, 51},
+    {18, 74},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -62,11 +67,11 @@ static const pcl_resource_decl pclg_decl[] = {
 /* Rows: what differs between the uses of one function, in the order its
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
-    /* 0 */ 2, 0, 4, 1, 6, 2, 8, 3, 10, 4, 11, 14, 5, 13, 1, 3, 5, 7, 9, 12, 0, 0, 6,
-    /* 23 */ 7,
-    /* 24 */ 0, 5, 1, 7, 23, 15,
-    /* 30 */ 16, 8, 17,
-    /* 33 */ 18, 9, 19, 10, 2, 11, 20, 12, 21,
+    /* 0 */ 8, 0, 9, 1, 10, 2, 11, 3, 12, 4, 13, 14, 5, 7, 0, 6,
+    /* 16 */ 7,
+    /* 17 */ 0, 2, 1, 7, 16, 15,
+    /* 23 */ 16, 8, 17,
+    /* 26 */ 18, 9, 19, 10, 8, 11, 20, 12, 21,
     0,
 };
 
@@ -79,9 +84,9 @@ static pcl_value *pclu_explicit(pcl_gen_env *e);
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_p, 0}, /* p */
-    {pclu_asString, 24}, /* asString */
-    {pclu_asInt, 30}, /* asInt */
-    {pclu_explicit, 33}, /* explicit */
+    {pclu_asString, 17}, /* asString */
+    {pclu_asInt, 23}, /* asInt */
+    {pclu_explicit, 26}, /* explicit */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -115,10 +120,10 @@ static pcl_value *pclu_p(pcl_gen_env *e) {
 #line 9 "tests/golden/codegen/conversions.pp"
   t4 = pcl_convert_to_bool(&pclg_k[r[11]], err);
   if (t4 == NULL) { at = r[12]; goto fail1; }
-  t6 = pcl_map_of((pcl_value *[]){&pclg_k[r[13]]}, (pcl_value *[]){t4}, 1);
+  t6 = pcl_map_of((pcl_value *[]){&pclg_k[6]}, (pcl_value *[]){t4}, 1);
   pcl_release(t4), t4 = NULL;
 #line 3 "tests/golden/codegen/conversions.pp"
-  t4 = pcl_map_of((pcl_value *[]){&pclg_k[r[14]], &pclg_k[r[15]], &pclg_k[r[16]], &pclg_k[r[17]], &pclg_k[r[18]], &pclg_k[r[19]]}, (pcl_value *[]){t0, t1, t2, t3, t5, t6}, 6);
+  t4 = pcl_map_of((pcl_value *[]){&pclg_k[0], &pclg_k[1], &pclg_k[2], &pclg_k[3], &pclg_k[4], &pclg_k[5]}, (pcl_value *[]){t0, t1, t2, t3, t5, t6}, 6);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   pcl_release(t2), t2 = NULL;
@@ -126,7 +131,7 @@ static pcl_value *pclu_p(pcl_gen_env *e) {
   pcl_release(t5), t5 = NULL;
   pcl_release(t6), t6 = NULL;
   done1:;
-  t6 = pcl_gen_register(e, &pclg_decl[r[21]], &pclg_k[r[20]], t4, NULL, r[22]);
+  t6 = pcl_gen_register(e, &pclg_decl[r[14]], &pclg_k[r[13]], t4, NULL, r[15]);
   pcl_release(t4), t4 = NULL;
   return t6;
 fail1:
@@ -141,7 +146,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 145 "<stdout>"
+#line 150 "<stdout>"
 
 /* tests/golden/codegen/conversions.pp:12:11: p.integer, once its arguments are known */
 #line 12 "tests/golden/codegen/conversions.pp"
@@ -158,7 +163,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 162 "<stdout>"
+#line 167 "<stdout>"
 
 /* tests/golden/codegen/conversions.pp:11:1: output asString "string" { value = p.integer } */
 #line 11 "tests/golden/codegen/conversions.pp"
@@ -184,7 +189,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 188 "<stdout>"
+#line 193 "<stdout>"
 
 /* tests/golden/codegen/conversions.pp:14:1: output asInt "int" { value = "12" } */
 #line 14 "tests/golden/codegen/conversions.pp"
@@ -207,7 +212,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 211 "<stdout>"
+#line 216 "<stdout>"
 
 /* tests/golden/codegen/conversions.pp:17:1: output explicit { value = [convert("3", int), convert(4, string), convert("true", bool), convert("1. ... */
 #line 17 "tests/golden/codegen/conversions.pp"
@@ -245,13 +250,14 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 249 "<stdout>"
+#line 254 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "conversions",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -11,16 +11,16 @@ static pcl_value *const pclg_p[] = {
     &pclg_k[4],
     &pclg_k[5],
     &pclg_k[6],
-    &pclg_k[3],
     &pclg_k[1],
+    &pclg_k[0],
     &pclg_k[7],
-    &pclg_k[2],
+    &pclg_k[3],
 };
 static pcl_value pclg_k[32] = {
-    /* 0 */ PCL_STATIC_ASCII("a"),
-    /* 1 */ PCL_STATIC_ASCII("value"),
-    /* 2 */ PCL_STATIC_ASCII("va"),
-    /* 3 */ PCL_STATIC_ASCII("items"),
+    /* 0 */ PCL_STATIC_ASCII("value"),
+    /* 1 */ PCL_STATIC_ASCII("items"),
+    /* 2 */ PCL_STATIC_ASCII("a"),
+    /* 3 */ PCL_STATIC_ASCII("va"),
     /* 4 */ PCL_STATIC_ASCII("x"),
     /* 5 */ PCL_STATIC_ASCII("y"),
     /* 6 */ PCL_STATIC_ASCII("z"),
@@ -56,37 +56,42 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/eventual-iteration.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 3, 1},
-    {0, 8, 22},
-    {0, 8, 33},
-    {0, 8, 11},
-    {0, 11, 35},
-    {0, 11, 38},
-    {0, 11, 11},
-    {0, 11, 25},
-    {0, 14, 23},
-    {0, 14, 37},
-    {0, 14, 11},
-    {0, 17, 31},
-    {0, 17, 39},
-    {0, 17, 12},
-    {0, 17, 11},
-    {0, 17, 23},
-    {0, 20, 39},
-    {0, 20, 11},
-    {0, 20, 16},
-    {0, 23, 42},
-    {0, 23, 18},
-    {0, 23, 32},
-    {0, 23, 11},
-    {0, 26, 11},
-    {0, 29, 15},
-    {0, 29, 27},
-    {0, 29, 11},
-    {0, 32, 30},
-    {0, 32, 11},
+    {3, 1},
+    {8, 22},
+    {8, 33},
+    {8, 11},
+    {11, 35},
+    {11, 38},
+    {11, 11},
+    {11, 25},
+    {14, 23},
+    {14, 37},
+    {14, 11},
+    {17, 31},
+    {17, 39},
+    {17, 12},
+    {17, 11},
+    {17, 23},
+    {20, 39},
+    {20, 11},
+    {20, 16},
+    {23, 42},
+    {23, 18},
+    {23, 32},
+    {23, 11},
+    {26, 11},
+    {29, 15},
+    {29, 27},
+    {29, 11},
+    {32, 30},
+    {32, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -97,34 +102,34 @@ static const pcl_resource_decl pclg_decl[] = {
 /* Rows: what differs between the uses of one function, in the order its
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
-    /* 0 */ 0, 0, 8, 0,
+    /* 0 */ 2, 0, 8, 0,
     /* 4 */ 9,
     /* 5 */ 4,
-    /* 6 */ 0, 10, 0, 1, 0, 1, 0, 2, 9, 5, 3, 11,
+    /* 6 */ 0, 10, 0, 1, 0, 0, 0, 2, 9, 5, 3, 11,
     /* 18 */ 12, 4,
-    /* 20 */ 0, 1, 0, 5, 18,
+    /* 20 */ 0, 0, 0, 5, 18,
     /* 25 */ 20, 6,
-    /* 27 */ 0, 3, 0, 7, 25, 13,
-    /* 33 */ 0, 1, 0, 8, 0, 1, 0, 9, 14, 33, 10, 15,
+    /* 27 */ 0, 1, 0, 7, 25, 13,
+    /* 33 */ 0, 0, 0, 8, 0, 0, 0, 9, 14, 33, 10, 15,
     /* 45 */ 16, 12, 17, 11,
     /* 49 */ 0, 10, 0, 12, 45,
     /* 54 */ 49, 13,
     /* 56 */ 14,
-    /* 57 */ 0, 3, 0, 15, 54, 56, 18,
+    /* 57 */ 0, 1, 0, 15, 54, 56, 18,
     /* 64 */ 0, 10, 0, 16, 20, 19, 17,
-    /* 71 */ 0, 1, 0, 18, 64, 21,
+    /* 71 */ 0, 0, 0, 18, 64, 21,
     /* 77 */ 22, 1, 19,
-    /* 80 */ 0, 10, 0, 20, 22, 0, 1, 0, 21, 22, 77, 22, 23,
-    /* 93 */ 93, 23,
-    /* 95 */ 0, 3, 0, 23, 93, 24,
-    /* 101 */ 0, 3, 0, 25, 2, 24,
-    /* 107 */ 0, 3, 0, 19, 2, 25,
-    /* 113 */ 101, 107, 26, 26,
-    /* 117 */ 27,
-    /* 118 */ 27, 28, 29,
-    /* 121 */ 2,
-    /* 122 */ 28, 0, 10, 0, 27, 117, 118, 30,
-    /* 130 */ 0, 1, 0, 28, 121, 122, 31,
+    /* 80 */ 0, 10, 0, 20, 0, 0, 0, 21, 77, 22, 23,
+    /* 91 */ 91, 23,
+    /* 93 */ 0, 1, 0, 23, 91, 24,
+    /* 99 */ 0, 1, 0, 25, 2, 24,
+    /* 105 */ 0, 1, 0, 19, 2, 25,
+    /* 111 */ 99, 105, 26, 26,
+    /* 115 */ 27,
+    /* 116 */ 27, 28, 29,
+    /* 119 */ 3,
+    /* 120 */ 28, 0, 10, 0, 27, 115, 116, 30,
+    /* 128 */ 0, 0, 0, 28, 119, 120, 31,
     0,
 };
 
@@ -149,9 +154,9 @@ static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_joined, 57}, /* joined */
     {pclu_dynamicKey, 71}, /* dynamicKey */
     {pclu_splatted, 80}, /* splatted */
-    {pclu_splatOverFuture, 95}, /* splatOverFuture */
-    {pclu_tried, 113}, /* tried */
-    {pclu_condChain, 130}, /* condChain */
+    {pclu_splatOverFuture, 93}, /* splatOverFuture */
+    {pclu_tried, 111}, /* tried */
+    {pclu_condChain, 128}, /* condChain */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -167,7 +172,7 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 171 "<stdout>"
+#line 176 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:8:49: x != "k", once its arguments are known */
 #line 8 "tests/golden/codegen/eventual-iteration.pp"
@@ -179,7 +184,7 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   t0 = pcl_op_ne(p[0], &pclg_k[r[0]]);
   return t0;
 }
-#line 183 "<stdout>"
+#line 188 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:8:11: [for x in [a.id, "k", a.value] : x if x != "k"], per element */
 #line 8 "tests/golden/codegen/eventual-iteration.pp"
@@ -196,7 +201,7 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   t0 = NULL;
   return true;
 }
-#line 200 "<stdout>"
+#line 205 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:7:1: output filtered { value = [for x in [a.id, "k", a.value] : x if x != "k"] } */
 #line 7 "tests/golden/codegen/eventual-iteration.pp"
@@ -229,7 +234,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 233 "<stdout>"
+#line 238 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:11:35: "${a.value}-${i}", once its arguments are known */
 #line 11 "tests/golden/codegen/eventual-iteration.pp"
@@ -246,7 +251,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 250 "<stdout>"
+#line 255 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:11:11: { for i, x in a.items : "${a.value}-${i}" => x }, per element */
 #line 11 "tests/golden/codegen/eventual-iteration.pp"
@@ -270,7 +275,7 @@ fail:
   pcl_release(t1);
   return false;
 }
-#line 274 "<stdout>"
+#line 279 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:11:11: { for i, x in a.items : "${a.value}-${i}" => x }, once its arguments are known */
 #line 11 "tests/golden/codegen/eventual-iteration.pp"
@@ -287,7 +292,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 291 "<stdout>"
+#line 296 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:10:1: output keyed { value = { for i, x in a.items : "${a.value}-${i}" => x } } */
 #line 10 "tests/golden/codegen/eventual-iteration.pp"
@@ -313,7 +318,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 317 "<stdout>"
+#line 322 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:14:11: { for x in [a.value, "q", a.value] : x => x... }, per element */
 #line 14 "tests/golden/codegen/eventual-iteration.pp"
@@ -326,7 +331,7 @@ static bool pclg_each3(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   out[PCL_GEN_OUT_KEY] = pcl_retain(value);
   return true;
 }
-#line 330 "<stdout>"
+#line 335 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:13:1: output grouped { value = { for x in [a.value, "q", a.value] : x => x... } } */
 #line 13 "tests/golden/codegen/eventual-iteration.pp"
@@ -359,7 +364,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 363 "<stdout>"
+#line 368 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:17:31: [${x}-${a.id}], once its arguments are known */
 #line 17 "tests/golden/codegen/eventual-iteration.pp"
@@ -376,7 +381,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 380 "<stdout>"
+#line 385 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:17:12: %{for x in a.items}[${x}-${a.id}]%{endfor}, per element */
 #line 17 "tests/golden/codegen/eventual-iteration.pp"
@@ -400,7 +405,7 @@ fail:
   pcl_release(t1);
   return false;
 }
-#line 404 "<stdout>"
+#line 409 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:17:12: %{for x in a.items}[${x}-${a.id}]%{endfor}, once its arguments are known */
 #line 17 "tests/golden/codegen/eventual-iteration.pp"
@@ -417,7 +422,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 421 "<stdout>"
+#line 426 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:17:11: "%{for x in a.items}[${x}-${a.id}]%{endfor}", once its arguments are known */
 #line 17 "tests/golden/codegen/eventual-iteration.pp"
@@ -434,7 +439,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 438 "<stdout>"
+#line 443 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:16:1: output joined { value = "%{for x in a.items}[${x}-${a.id}]%{endfor}" } */
 #line 16 "tests/golden/codegen/eventual-iteration.pp"
@@ -462,7 +467,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 466 "<stdout>"
+#line 471 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:20:11: { "${a.value}" = 1, plain = a.id }, once its arguments are known */
 #line 20 "tests/golden/codegen/eventual-iteration.pp"
@@ -483,7 +488,7 @@ fail:
   pcl_release(t1);
   return NULL;
 }
-#line 487 "<stdout>"
+#line 492 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:19:1: output dynamicKey { value = { "${a.value}" = 1, plain = a.id } } */
 #line 19 "tests/golden/codegen/eventual-iteration.pp"
@@ -509,7 +514,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 513 "<stdout>"
+#line 518 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:23:11: [{ n = a.id }, { n = a.value }][*].n, per element */
 #line 23 "tests/golden/codegen/eventual-iteration.pp"
@@ -530,7 +535,7 @@ fail:
   pcl_release(t0);
   return false;
 }
-#line 534 "<stdout>"
+#line 539 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:22:1: output splatted { value = [{ n = a.id }, { n = a.value }][*].n } */
 #line 22 "tests/golden/codegen/eventual-iteration.pp"
@@ -542,21 +547,21 @@ static pcl_value *pclu_splatted(pcl_gen_env *e) {
 #line 23 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
   if (t0 == NULL) { at = r[3]; goto fail1; }
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[r[4]]}, (pcl_value *[]){t0}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[22]}, (pcl_value *[]){t0}, 1);
   pcl_release(t0), t0 = NULL;
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[5]), r + 6, 1, r[8], err);
-  if (t0 == NULL) { at = r[8]; goto fail1; }
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[r[9]]}, (pcl_value *[]){t0}, 1);
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
+  if (t0 == NULL) { at = r[7]; goto fail1; }
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[22]}, (pcl_value *[]){t0}, 1);
   pcl_release(t0), t0 = NULL;
   t0 = pcl_list_of((pcl_value *[]){t1, t2}, 2);
   pcl_release(t1), t1 = NULL;
   pcl_release(t2), t2 = NULL;
-  t2 = pcl_gen_splat(pcl_gen_env_new(e, &pclg_r[r[10]], 0, NULL), pclg_each5, t0, err);
+  t2 = pcl_gen_splat(pcl_gen_env_new(e, &pclg_r[r[8]], 0, NULL), pclg_each5, t0, err);
   pcl_release(t0), t0 = NULL;
-  if (t2 == NULL) { at = r[11]; goto fail1; }
+  if (t2 == NULL) { at = r[9]; goto fail1; }
   done1:;
 #line 22 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[12]], t2);
+  t0 = pcl_gen_output(e, &pclg_k[r[10]], t2);
   pcl_release(t2), t2 = NULL;
   return t0;
 fail1:
@@ -567,7 +572,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 571 "<stdout>"
+#line 576 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:26:11: a.items[*], per element */
 #line 26 "tests/golden/codegen/eventual-iteration.pp"
@@ -579,7 +584,7 @@ static bool pclg_each6(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   out[PCL_GEN_OUT_VALUE] = pcl_retain(value);
   return true;
 }
-#line 583 "<stdout>"
+#line 588 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:26:11: a.items[*], once its arguments are known */
 #line 26 "tests/golden/codegen/eventual-iteration.pp"
@@ -596,7 +601,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 600 "<stdout>"
+#line 605 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:25:1: output splatOverFuture { value = a.items[*] } */
 #line 25 "tests/golden/codegen/eventual-iteration.pp"
@@ -622,7 +627,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 626 "<stdout>"
+#line 631 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:29:15: a.items[7] */
 #line 29 "tests/golden/codegen/eventual-iteration.pp"
@@ -639,7 +644,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 643 "<stdout>"
+#line 648 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:28:1: output tried { value = try(a.items[7], a.items[1]) } */
 #line 28 "tests/golden/codegen/eventual-iteration.pp"
@@ -653,7 +658,7 @@ static pcl_value *pclu_tried(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
   return t1;
 }
-#line 657 "<stdout>"
+#line 662 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:32:30: a.id == "a_id", once its arguments are known */
 #line 32 "tests/golden/codegen/eventual-iteration.pp"
@@ -665,7 +670,7 @@ static pcl_value *pclg_apply9(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   t0 = pcl_op_eq(p[0], &pclg_k[r[0]]);
   return t0;
 }
-#line 669 "<stdout>"
+#line 674 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:32:30: a.id == "a_id" ? "both" : "first", once its arguments are known */
 #line 32 "tests/golden/codegen/eventual-iteration.pp"
@@ -688,7 +693,7 @@ fail:
   pcl_release(t1);
   return NULL;
 }
-#line 692 "<stdout>"
+#line 697 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:32:11: a.value == "va" ? (a.id == "a_id" ? "both" : "first") : "none", once its arguments are known */
 #line 32 "tests/golden/codegen/eventual-iteration.pp"
@@ -719,7 +724,7 @@ fail:
   pcl_release(t2);
   return NULL;
 }
-#line 723 "<stdout>"
+#line 728 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:31:1: output condChain { value = a.value == "va" ? (a.id == "a_id" ? "both" : "first") : "none" } */
 #line 31 "tests/golden/codegen/eventual-iteration.pp"
@@ -747,13 +752,14 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 751 "<stdout>"
+#line 756 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "eventual-iteration",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -14,17 +14,17 @@ static pcl_value *const pclg_p[] = {
     &pclg_k[5],
     &pclg_k[6],
     &pclg_k[7],
+    &pclg_k[11],
     &pclg_k[12],
     &pclg_k[14],
-    &pclg_k[13],
     &pclg_k[15],
     &pclg_k[9],
-    &pclg_k[11],
     &pclg_k[10],
+    &pclg_k[13],
     &pclg_k[16],
-    &pclg_k[10],
+    &pclg_k[13],
     &pclg_k[39],
-    &pclg_k[10],
+    &pclg_k[13],
     &pclg_k[42],
     &pclg_k[6],
     &pclg_k[42],
@@ -32,18 +32,18 @@ static pcl_value *const pclg_p[] = {
     &pclg_k[43],
     &pclg_k[44],
     &pclg_k[6],
-    &pclg_k[48],
+    &pclg_k[64],
     &pclg_k[24],
-    &pclg_k[49],
+    &pclg_k[65],
     &pclg_k[1],
     &pclg_k[2],
-    &pclg_k[51],
-    &pclg_k[50],
+    &pclg_k[67],
+    &pclg_k[66],
     &pclg_k[1],
-    &pclg_k[72],
+    &pclg_k[63],
     &pclg_k[7],
     &pclg_k[6],
-    &pclg_k[75],
+    &pclg_k[77],
 };
 static pcl_value pclg_k[83] = {
     /* 0 */ PCL_STATIC_ASCII("items"),
@@ -56,11 +56,11 @@ static pcl_value pclg_k[83] = {
     /* 7 */ PCL_STATIC_INT(2),
     /* 8 */ PCL_STATIC_LIST(&pclg_p[3], 3),
     /* 9 */ PCL_STATIC_ASCII("name"),
-    /* 10 */ PCL_STATIC_ASCII("x"),
-    /* 11 */ PCL_STATIC_ASCII("tags"),
-    /* 12 */ PCL_STATIC_ASCII("env"),
-    /* 13 */ PCL_STATIC_ASCII("dev"),
-    /* 14 */ PCL_STATIC_ASCII("team"),
+    /* 10 */ PCL_STATIC_ASCII("tags"),
+    /* 11 */ PCL_STATIC_ASCII("env"),
+    /* 12 */ PCL_STATIC_ASCII("team"),
+    /* 13 */ PCL_STATIC_ASCII("x"),
+    /* 14 */ PCL_STATIC_ASCII("dev"),
     /* 15 */ PCL_STATIC_ASCII("core"),
     /* 16 */ PCL_STATIC_MAP(&pclg_p[6], &pclg_p[8], 2),
     /* 17 */ PCL_STATIC_MAP(&pclg_p[10], &pclg_p[12], 2),
@@ -94,39 +94,39 @@ static pcl_value pclg_k[83] = {
     /* 45 */ PCL_STATIC_LIST(&pclg_p[21], 2),
     /* 46 */ PCL_STATIC_ASCII("splat"),
     /* 47 */ PCL_STATIC_ASCII("json"),
-    /* 48 */ PCL_STATIC_NUMBER(2.5),
-    /* 49 */ PCL_STATIC_NULL,
-    /* 50 */ PCL_STATIC_LIST(&pclg_p[23], 4),
-    /* 51 */ PCL_STATIC_ASCII("q<>"),
-    /* 52 */ PCL_STATIC_MAP(&pclg_p[27], &pclg_p[29], 2),
-    /* 53 */ PCL_STATIC_ASCII("length"),
-    /* 54 */ PCL_STATIC_ASCII("join"),
-    /* 55 */ PCL_STATIC_ASCII("split"),
-    /* 56 */ PCL_STATIC_ASCII(","),
-    /* 57 */ PCL_STATIC_ASCII("a,,b"),
-    /* 58 */ PCL_STATIC_ASCII("element"),
-    /* 59 */ PCL_STATIC_ASCII("lookup"),
-    /* 60 */ PCL_STATIC_ASCII("none"),
-    /* 61 */ PCL_STATIC_ASCII("range"),
-    /* 62 */ PCL_STATIC_ASCII("min"),
-    /* 63 */ PCL_STATIC_ASCII("max"),
-    /* 64 */ PCL_STATIC_INT(9),
-    /* 65 */ PCL_STATIC_ASCII("sha1"),
-    /* 66 */ PCL_STATIC_ASCII("abc"),
-    /* 67 */ PCL_STATIC_ASCII("b64"),
-    /* 68 */ PCL_STATIC_ASCII("hello"),
-    /* 69 */ PCL_STATIC_ASCII("unb64"),
-    /* 70 */ PCL_STATIC_ASCII("aGVsbG8="),
-    /* 71 */ PCL_STATIC_ASCII("entries"),
-    /* 72 */ PCL_STATIC_ASCII("z"),
-    /* 73 */ PCL_STATIC_MAP(&pclg_p[31], &pclg_p[33], 2),
-    /* 74 */ PCL_STATIC_ASCII("single"),
-    /* 75 */ PCL_STATIC_INT(42),
-    /* 76 */ PCL_STATIC_LIST(&pclg_p[35], 1),
-    /* 77 */ PCL_STATIC_ASCII("cond"),
-    /* 78 */ PCL_STATIC_ASCII("big"),
-    /* 79 */ PCL_STATIC_ASCII("small"),
-    /* 80 */ PCL_STATIC_ASCII("conv"),
+    /* 48 */ PCL_STATIC_ASCII("length"),
+    /* 49 */ PCL_STATIC_ASCII("join"),
+    /* 50 */ PCL_STATIC_ASCII("split"),
+    /* 51 */ PCL_STATIC_ASCII("element"),
+    /* 52 */ PCL_STATIC_ASCII("lookup"),
+    /* 53 */ PCL_STATIC_ASCII("range"),
+    /* 54 */ PCL_STATIC_ASCII("min"),
+    /* 55 */ PCL_STATIC_ASCII("max"),
+    /* 56 */ PCL_STATIC_ASCII("sha1"),
+    /* 57 */ PCL_STATIC_ASCII("b64"),
+    /* 58 */ PCL_STATIC_ASCII("unb64"),
+    /* 59 */ PCL_STATIC_ASCII("entries"),
+    /* 60 */ PCL_STATIC_ASCII("single"),
+    /* 61 */ PCL_STATIC_ASCII("cond"),
+    /* 62 */ PCL_STATIC_ASCII("conv"),
+    /* 63 */ PCL_STATIC_ASCII("z"),
+    /* 64 */ PCL_STATIC_NUMBER(2.5),
+    /* 65 */ PCL_STATIC_NULL,
+    /* 66 */ PCL_STATIC_LIST(&pclg_p[23], 4),
+    /* 67 */ PCL_STATIC_ASCII("q<>"),
+    /* 68 */ PCL_STATIC_MAP(&pclg_p[27], &pclg_p[29], 2),
+    /* 69 */ PCL_STATIC_ASCII(","),
+    /* 70 */ PCL_STATIC_ASCII("a,,b"),
+    /* 71 */ PCL_STATIC_ASCII("none"),
+    /* 72 */ PCL_STATIC_INT(9),
+    /* 73 */ PCL_STATIC_ASCII("abc"),
+    /* 74 */ PCL_STATIC_ASCII("hello"),
+    /* 75 */ PCL_STATIC_ASCII("aGVsbG8="),
+    /* 76 */ PCL_STATIC_MAP(&pclg_p[31], &pclg_p[33], 2),
+    /* 77 */ PCL_STATIC_INT(42),
+    /* 78 */ PCL_STATIC_LIST(&pclg_p[35], 1),
+    /* 79 */ PCL_STATIC_ASCII("big"),
+    /* 80 */ PCL_STATIC_ASCII("small"),
     /* 81 */ PCL_STATIC_ASCII("42"),
     /* 82 */ PCL_STATIC_ASCII("builtins"),
 };
@@ -136,52 +136,57 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/expressions.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 8, 12},
-    {0, 8, 19},
-    {0, 8, 27},
-    {0, 8, 34},
-    {0, 8, 41},
-    {0, 8, 49},
-    {0, 8, 55},
-    {0, 8, 62},
-    {0, 8, 70},
-    {0, 8, 77},
-    {0, 8, 107},
-    {0, 8, 122},
-    {0, 8, 137},
-    {0, 11, 118},
-    {0, 11, 19},
-    {0, 11, 35},
-    {0, 11, 57},
-    {0, 11, 52},
-    {0, 11, 98},
-    {0, 11, 11},
-    {0, 14, 32},
-    {0, 14, 11},
-    {0, 18, 25},
-    {0, 18, 11},
-    {0, 21, 11},
-    {0, 24, 33},
-    {0, 24, 11},
-    {0, 28, 15},
-    {0, 29, 15},
-    {0, 30, 15},
-    {0, 31, 15},
-    {0, 32, 15},
-    {0, 33, 22},
-    {0, 33, 15},
-    {0, 34, 15},
-    {0, 35, 15},
-    {0, 36, 15},
-    {0, 37, 15},
-    {0, 38, 15},
-    {0, 39, 15},
-    {0, 40, 15},
-    {0, 41, 15},
-    {0, 42, 15},
-    {0, 43, 15},
+    {8, 12},
+    {8, 19},
+    {8, 27},
+    {8, 34},
+    {8, 41},
+    {8, 49},
+    {8, 55},
+    {8, 62},
+    {8, 70},
+    {8, 77},
+    {8, 107},
+    {8, 122},
+    {8, 137},
+    {11, 118},
+    {11, 19},
+    {11, 35},
+    {11, 57},
+    {11, 52},
+    {11, 98},
+    {11, 11},
+    {14, 32},
+    {14, 11},
+    {18, 25},
+    {18, 11},
+    {21, 11},
+    {24, 33},
+    {24, 11},
+    {28, 15},
+    {29, 15},
+    {30, 15},
+    {31, 15},
+    {32, 15},
+    {33, 22},
+    {33, 15},
+    {34, 15},
+    {35, 15},
+    {36, 15},
+    {37, 15},
+    {38, 15},
+    {39, 15},
+    {40, 15},
+    {41, 15},
+    {42, 15},
+    {43, 15},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -192,15 +197,15 @@ static const uint32_t pclg_r[] = {
     /* 4 */ 17,
     /* 5 */ 6, 7, 0, 18, 19, 1, 20, 18, 2, 18, 7, 3, 21, 5, 4, 22, 5, 7, 5, 6, 5, 7, 7, 22, 6, 8, 22, 23, 9, 6, 6, 1, 2, 24, 25, 10, 24, 25, 11, 24, 12, 26,
     /* 47 */ 27, 28, 13,
-    /* 50 */ 2, 9, 14, 2, 11, 15, 12, 15, 0, 16, 7, 16, 17, 32, 33, 0, 47, 18, 29, 30, 31, 31, 19, 34,
+    /* 50 */ 2, 9, 14, 2, 10, 15, 11, 15, 0, 16, 7, 16, 17, 32, 33, 0, 47, 18, 29, 30, 31, 31, 19, 34,
     /* 74 */ 35,
     /* 75 */ 36, 5, 20, 2,
     /* 79 */ 0, 75, 21, 37,
-    /* 83 */ 2, 11, 22, 83, 23, 38,
+    /* 83 */ 2, 10, 22, 83, 23, 38,
     /* 89 */ 40, 89, 24, 41,
     /* 93 */ 42, 25,
     /* 95 */ 45, 93, 26, 46,
-    /* 99 */ 52, 27, 0, 28, 36, 0, 29, 56, 57, 30, 0, 22, 31, 2, 11, 32, 14, 60, 33, 7, 23, 34, 1, 35, 5, 64, 22, 36, 66, 37, 68, 38, 70, 39, 73, 40, 76, 41, 1, 42, 7, 42, 42, 78, 79, 81, 43, 47, 53, 54, 55, 58, 59, 61, 62, 63, 65, 67, 69, 71, 74, 77, 80, 82,
+    /* 99 */ 68, 27, 0, 28, 36, 0, 29, 69, 70, 30, 0, 22, 31, 2, 10, 32, 12, 71, 33, 7, 23, 34, 1, 35, 5, 72, 22, 36, 73, 37, 74, 38, 75, 39, 76, 40, 78, 41, 1, 42, 7, 42, 42, 79, 80, 81, 43, 82,
     0,
 };
 
@@ -246,7 +251,7 @@ static pcl_value *pclu_items(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 250 "<stdout>"
+#line 255 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:5:1: nums = [3, 1, 2] */
 #line 5 "tests/golden/codegen/expressions.pp"
@@ -255,7 +260,7 @@ static pcl_value *pclu_nums(pcl_gen_env *e) {
 #line 5 "tests/golden/codegen/expressions.pp"
   return pcl_retain(&pclg_k[r[0]]);
 }
-#line 259 "<stdout>"
+#line 264 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:7:1: output arith { value = [1 + 2, 7 - 10, 6 * 7, 7 / 2, -7 % 3, -(4), 2 < 3, 3 <= 2, 4 > 1, 4 >= 5, 1 = ... */
 #line 7 "tests/golden/codegen/expressions.pp"
@@ -333,7 +338,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 337 "<stdout>"
+#line 342 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:11:98: %{for i, v in items}${i}:${v};%{endfor}, per element */
 #line 11 "tests/golden/codegen/expressions.pp"
@@ -353,7 +358,7 @@ fail:
   pcl_release(t0);
   return false;
 }
-#line 357 "<stdout>"
+#line 362 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:10:1: output tmpl { value = "name=${obj.name} env=${obj.tags["env"]} %{if length(items) > 2}many%{else}few ... */
 #line 10 "tests/golden/codegen/expressions.pp"
@@ -406,7 +411,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 410 "<stdout>"
+#line 415 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:14:11: [for i, v in items : "${i}-${upper}" if v != "b"], per element */
 #line 14 "tests/golden/codegen/expressions.pp"
@@ -430,7 +435,7 @@ fail:
   pcl_release(t1);
   return false;
 }
-#line 434 "<stdout>"
+#line 439 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:13:1: output forList { value = [for i, v in items : "${i}-${upper}" if v != "b"] } */
 #line 13 "tests/golden/codegen/expressions.pp"
@@ -453,7 +458,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 457 "<stdout>"
+#line 462 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:18:11: { for k, v in obj.tags : v => k }, per element */
 #line 18 "tests/golden/codegen/expressions.pp"
@@ -465,7 +470,7 @@ static bool pclg_each3(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   out[PCL_GEN_OUT_KEY] = pcl_retain(value);
   return true;
 }
-#line 469 "<stdout>"
+#line 474 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:17:1: output forObject { value = { for k, v in obj.tags : v => k } } */
 #line 17 "tests/golden/codegen/expressions.pp"
@@ -492,7 +497,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 496 "<stdout>"
+#line 501 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:21:11: { for v in ["x", "y", "x"] : v => v... }, per element */
 #line 21 "tests/golden/codegen/expressions.pp"
@@ -505,7 +510,7 @@ static bool pclg_each4(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   out[PCL_GEN_OUT_KEY] = pcl_retain(value);
   return true;
 }
-#line 509 "<stdout>"
+#line 514 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:20:1: output grouped { value = { for v in ["x", "y", "x"] : v => v... } } */
 #line 20 "tests/golden/codegen/expressions.pp"
@@ -528,7 +533,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 532 "<stdout>"
+#line 537 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:24:11: [{ n = 1 }, { n = 2 }][*].n, per element */
 #line 24 "tests/golden/codegen/expressions.pp"
@@ -549,7 +554,7 @@ fail:
   pcl_release(t0);
   return false;
 }
-#line 553 "<stdout>"
+#line 558 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:23:1: output splat { value = [{ n = 1 }, { n = 2 }][*].n } */
 #line 23 "tests/golden/codegen/expressions.pp"
@@ -572,7 +577,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 576 "<stdout>"
+#line 581 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:26:1: output builtins { value = { json = toJSON({ b = [1, 2.5, true, null], a = "q<>" }) length = length(i ... */
 #line 26 "tests/golden/codegen/expressions.pp"
@@ -644,7 +649,7 @@ static pcl_value *pclu_builtins(pcl_gen_env *e) {
   t14 = pcl_convert_to_int(&pclg_k[r[45]], err);
   if (t14 == NULL) { at = r[46]; goto fail1; }
 #line 27 "tests/golden/codegen/expressions.pp"
-  t16 = pcl_map_of((pcl_value *[]){&pclg_k[r[47]], &pclg_k[r[48]], &pclg_k[r[49]], &pclg_k[r[50]], &pclg_k[r[51]], &pclg_k[r[52]], &pclg_k[r[53]], &pclg_k[r[54]], &pclg_k[r[55]], &pclg_k[r[56]], &pclg_k[r[57]], &pclg_k[r[58]], &pclg_k[r[59]], &pclg_k[r[60]], &pclg_k[r[61]], &pclg_k[r[62]]}, (pcl_value *[]){t0, t1, t2, t3, t4, t6, t5, t7, t8, t9, t10, t11, t12, t13, t15, t14}, 16);
+  t16 = pcl_map_of((pcl_value *[]){&pclg_k[47], &pclg_k[48], &pclg_k[49], &pclg_k[50], &pclg_k[51], &pclg_k[52], &pclg_k[53], &pclg_k[54], &pclg_k[55], &pclg_k[56], &pclg_k[57], &pclg_k[58], &pclg_k[59], &pclg_k[60], &pclg_k[61], &pclg_k[62]}, (pcl_value *[]){t0, t1, t2, t3, t4, t6, t5, t7, t8, t9, t10, t11, t12, t13, t15, t14}, 16);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   pcl_release(t2), t2 = NULL;
@@ -663,7 +668,7 @@ static pcl_value *pclu_builtins(pcl_gen_env *e) {
   pcl_release(t14), t14 = NULL;
   done1:;
 #line 26 "tests/golden/codegen/expressions.pp"
-  t14 = pcl_gen_output(e, &pclg_k[r[63]], t16);
+  t14 = pcl_gen_output(e, &pclg_k[r[47]], t16);
   pcl_release(t16), t16 = NULL;
   return t14;
 fail1:
@@ -688,7 +693,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 692 "<stdout>"
+#line 697 "<stdout>"
 
 /* Configuration. */
 static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_string, NULL, 0};
@@ -698,7 +703,8 @@ static const pcl_config_decl pclg_config[] = {
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "expressions",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -25,16 +25,21 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/files.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 4, 11},
-    {0, 7, 12},
-    {0, 7, 36},
-    {0, 7, 58},
-    {0, 8, 5},
-    {0, 8, 29},
-    {0, 11, 15},
-    {0, 11, 11},
+    {4, 11},
+    {7, 12},
+    {7, 36},
+    {7, 58},
+    {8, 5},
+    {8, 29},
+    {11, 15},
+    {11, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -85,7 +90,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 89 "<stdout>"
+#line 94 "<stdout>"
 
 /* tests/golden/codegen/files.pp:6:1: output types { value = [mimeType("index.html"), mimeType("logo.PNG"), mimeType("notes.txt"), mimeTyp ... */
 #line 6 "tests/golden/codegen/files.pp"
@@ -129,7 +134,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 133 "<stdout>"
+#line 138 "<stdout>"
 
 /* tests/golden/codegen/files.pp:11:15: readDir("tests/data/missing") */
 #line 11 "tests/golden/codegen/files.pp"
@@ -146,7 +151,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 150 "<stdout>"
+#line 155 "<stdout>"
 
 /* tests/golden/codegen/files.pp:11:46: "no such directory" */
 #line 11 "tests/golden/codegen/files.pp"
@@ -155,7 +160,7 @@ static pcl_value *pclg_thunk2(pcl_gen_env *e, pcl_error **err) {
   (void)err;
   return pcl_retain(&pclg_k[r[0]]);
 }
-#line 159 "<stdout>"
+#line 164 "<stdout>"
 
 /* tests/golden/codegen/files.pp:10:1: output missing { value = try(readDir("tests/data/missing"), "no such directory") } */
 #line 10 "tests/golden/codegen/files.pp"
@@ -169,13 +174,14 @@ static pcl_value *pclu_missing(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
   return t1;
 }
-#line 173 "<stdout>"
+#line 178 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "files",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

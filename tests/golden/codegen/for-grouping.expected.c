@@ -35,10 +35,15 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/for-grouping.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 4, 11},
-    {0, 7, 11},
+    {4, 11},
+    {7, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -74,7 +79,7 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   out[PCL_GEN_OUT_KEY] = pcl_retain(value);
   return true;
 }
-#line 78 "<stdout>"
+#line 83 "<stdout>"
 
 /* tests/golden/codegen/for-grouping.pp:3:1: output grouped { value = { for i, s in ["b", "a", "b", "c", "a", "b"] : s => i... } } */
 #line 3 "tests/golden/codegen/for-grouping.pp"
@@ -97,7 +102,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 101 "<stdout>"
+#line 106 "<stdout>"
 
 /* tests/golden/codegen/for-grouping.pp:7:11: { for i, s in ["b", "a", "b", "c"] : s => i... if i != 2 }, per element */
 #line 7 "tests/golden/codegen/for-grouping.pp"
@@ -114,7 +119,7 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   t0 = NULL;
   return true;
 }
-#line 118 "<stdout>"
+#line 123 "<stdout>"
 
 /* tests/golden/codegen/for-grouping.pp:6:1: output filtered { value = { for i, s in ["b", "a", "b", "c"] : s => i... if i != 2 } } */
 #line 6 "tests/golden/codegen/for-grouping.pp"
@@ -137,13 +142,14 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 141 "<stdout>"
+#line 146 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "for-grouping",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -8,18 +8,18 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[8];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[2],
-    &pclg_k[3],
+    &pclg_k[1],
+    &pclg_k[6],
 };
 static pcl_value pclg_k[8] = {
     /* 0 */ PCL_STATIC_ASCII("h"),
-    /* 1 */ PCL_STATIC_ASCII("a"),
-    /* 2 */ PCL_STATIC_ASCII("value"),
-    /* 3 */ PCL_STATIC_BOOL(1),
-    /* 4 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
-    /* 5 */ PCL_STATIC_ASCII("hooks"),
-    /* 6 */ PCL_STATIC_ASCII("beforeCreate"),
-    /* 7 */ PCL_STATIC_ASCII("afterCreate"),
+    /* 1 */ PCL_STATIC_ASCII("value"),
+    /* 2 */ PCL_STATIC_ASCII("hooks"),
+    /* 3 */ PCL_STATIC_ASCII("beforeCreate"),
+    /* 4 */ PCL_STATIC_ASCII("afterCreate"),
+    /* 5 */ PCL_STATIC_ASCII("a"),
+    /* 6 */ PCL_STATIC_BOOL(1),
+    /* 7 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
 };
 
 /* Source files (NULL for package schemas). */
@@ -27,9 +27,14 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/hooks.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 5, 1},
+    {5, 1},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -41,7 +46,7 @@ static const pcl_resource_decl pclg_decl[] = {
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
     /* 0 */ 0,
-    /* 1 */ 0, 0, 6, 7, 5, 1, 0, 4, 0,
+    /* 1 */ 0, 0, 5, 0, 7, 0,
     0,
 };
 
@@ -65,7 +70,7 @@ static pcl_value *pclu_h(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   return pcl_retain(&pclg_k[r[0]]);
 }
-#line 69 "<stdout>"
+#line 74 "<stdout>"
 
 /* tests/golden/codegen/hooks.pp:5:1: resource a "simple:index:Resource" { value = true options { hooks = { beforeCreate = [h], afterCreat ... */
 #line 5 "tests/golden/codegen/hooks.pp"
@@ -75,24 +80,25 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
 #line 8 "tests/golden/codegen/hooks.pp"
   t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
   t1 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[1])}, 1);
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[r[2]], &pclg_k[r[3]]}, (pcl_value *[]){t0, t1}, 2);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[3], &pclg_k[4]}, (pcl_value *[]){t0, t1}, 2);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
 #line 7 "tests/golden/codegen/hooks.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[r[4]]}, (pcl_value *[]){t2}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[2]}, (pcl_value *[]){t2}, 1);
   pcl_release(t2), t2 = NULL;
 #line 5 "tests/golden/codegen/hooks.pp"
-  t2 = pcl_gen_register(e, &pclg_decl[r[6]], &pclg_k[r[5]], &pclg_k[r[7]], t1, r[8]);
+  t2 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], &pclg_k[r[4]], t1, r[5]);
   pcl_release(t1), t1 = NULL;
   return t2;
 }
-#line 90 "<stdout>"
+#line 95 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "hooks",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -8,12 +8,12 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[10];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
+    &pclg_k[0],
     &pclg_k[2],
 };
 static pcl_value pclg_k[10] = {
-    /* 0 */ PCL_STATIC_ASCII("m"),
-    /* 1 */ PCL_STATIC_ASCII("a"),
+    /* 0 */ PCL_STATIC_ASCII("a"),
+    /* 1 */ PCL_STATIC_ASCII("m"),
     /* 2 */ PCL_STATIC_ASCII("x"),
     /* 3 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     /* 4 */ PCL_STATIC_ASCII("missing"),
@@ -29,23 +29,28 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/logic-errors.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 7, 20},
-    {0, 7, 11},
-    {0, 10, 11},
-    {0, 13, 11},
+    {7, 20},
+    {7, 11},
+    {10, 11},
+    {13, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
-    /* 0 */ 0, 0, 3,
+    /* 0 */ 0, 1, 3,
     /* 3 */ 0, 4, 0, 2,
     /* 7 */ 5, 3, 0, 1, 6,
     /* 12 */ 0, 4, 2, 2,
     /* 16 */ 12, 2, 7, 2, 8,
-    /* 21 */ 0, 1, 3, 2,
+    /* 21 */ 0, 0, 3, 2,
     /* 25 */ 21, 3, 7, 3, 9,
     0,
 };
@@ -80,7 +85,7 @@ static pcl_value *pclu_m(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 84 "<stdout>"
+#line 89 "<stdout>"
 
 /* tests/golden/codegen/logic-errors.pp:7:20: m["missing"] == "x" */
 #line 7 "tests/golden/codegen/logic-errors.pp"
@@ -100,7 +105,7 @@ fail:
   pcl_release(t1);
   return NULL;
 }
-#line 104 "<stdout>"
+#line 109 "<stdout>"
 
 /* tests/golden/codegen/logic-errors.pp:6:1: output andFalse { value = false && m["missing"] == "x" } */
 #line 6 "tests/golden/codegen/logic-errors.pp"
@@ -116,7 +121,7 @@ static pcl_value *pclu_andFalse(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
   return t0;
 }
-#line 120 "<stdout>"
+#line 125 "<stdout>"
 
 /* tests/golden/codegen/logic-errors.pp:9:1: output orTrue { value = m["missing"] == "x" || true } */
 #line 9 "tests/golden/codegen/logic-errors.pp"
@@ -132,7 +137,7 @@ static pcl_value *pclu_orTrue(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
   return t0;
 }
-#line 136 "<stdout>"
+#line 141 "<stdout>"
 
 /* tests/golden/codegen/logic-errors.pp:12:1: output bothKnown { value = m["a"] == "x" && true } */
 #line 12 "tests/golden/codegen/logic-errors.pp"
@@ -148,7 +153,7 @@ static pcl_value *pclu_bothKnown(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
   return t0;
 }
-#line 152 "<stdout>"
+#line 157 "<stdout>"
 
 /* Configuration. */
 static const pcl_type pclg_t0 = {PCL_TY_MAP, &pcl_type_string, NULL, 0};
@@ -158,7 +163,8 @@ static const pcl_config_decl pclg_config[] = {
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "logic-errors",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -8,12 +8,12 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[10];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
+    &pclg_k[0],
     &pclg_k[2],
 };
 static pcl_value pclg_k[10] = {
-    /* 0 */ PCL_STATIC_ASCII("a"),
-    /* 1 */ PCL_STATIC_ASCII("value"),
+    /* 0 */ PCL_STATIC_ASCII("value"),
+    /* 1 */ PCL_STATIC_ASCII("a"),
     /* 2 */ PCL_STATIC_BOOL(1),
     /* 3 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     /* 4 */ PCL_STATIC_ASCII("x"),
@@ -29,15 +29,20 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/logic-preview.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 2, 1},
-    {0, 6, 20},
-    {0, 6, 11},
-    {0, 9, 19},
-    {0, 9, 11},
-    {0, 12, 19},
-    {0, 12, 11},
+    {2, 1},
+    {6, 20},
+    {6, 11},
+    {9, 19},
+    {9, 11},
+    {12, 19},
+    {12, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -48,7 +53,7 @@ static const pcl_resource_decl pclg_decl[] = {
 /* Rows: what differs between the uses of one function, in the order its
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
-    /* 0 */ 0, 0, 3, 0,
+    /* 0 */ 1, 0, 3, 0,
     /* 4 */ 4,
     /* 5 */ 0, 5, 0, 1, 4,
     /* 10 */ 6, 5, 1, 2, 7,
@@ -87,7 +92,7 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 91 "<stdout>"
+#line 96 "<stdout>"
 
 /* tests/golden/codegen/logic-preview.pp:6:20: a.id == "x", once its arguments are known */
 #line 6 "tests/golden/codegen/logic-preview.pp"
@@ -99,7 +104,7 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   t0 = pcl_op_eq(p[0], &pclg_k[r[0]]);
   return t0;
 }
-#line 103 "<stdout>"
+#line 108 "<stdout>"
 
 /* tests/golden/codegen/logic-preview.pp:6:20: a.id == "x" */
 #line 6 "tests/golden/codegen/logic-preview.pp"
@@ -119,7 +124,7 @@ fail:
   pcl_release(t1);
   return NULL;
 }
-#line 123 "<stdout>"
+#line 128 "<stdout>"
 
 /* tests/golden/codegen/logic-preview.pp:5:1: output shortAnd { value = false && a.id == "x" } */
 #line 5 "tests/golden/codegen/logic-preview.pp"
@@ -135,7 +140,7 @@ static pcl_value *pclu_shortAnd(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
   return t0;
 }
-#line 139 "<stdout>"
+#line 144 "<stdout>"
 
 /* tests/golden/codegen/logic-preview.pp:8:1: output shortOr { value = true || a.id == "x" } */
 #line 8 "tests/golden/codegen/logic-preview.pp"
@@ -151,13 +156,14 @@ static pcl_value *pclu_shortOr(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
   return t0;
 }
-#line 155 "<stdout>"
+#line 160 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "logic-preview",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

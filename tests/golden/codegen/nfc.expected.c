@@ -8,23 +8,23 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[30];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[2],
+    &pclg_k[1],
     &pclg_k[3],
     &pclg_k[5],
     &pclg_k[6],
     &pclg_k[8],
     &pclg_k[9],
-    &pclg_k[18],
     &pclg_k[16],
+    &pclg_k[15],
     &pclg_k[14],
     &pclg_k[19],
+    &pclg_k[18],
     &pclg_k[17],
-    &pclg_k[15],
 };
 static pcl_value pclg_k[30] = {
     /* 0 */ PCL_STATIC_ASCII("word"),
-    /* 1 */ PCL_STATIC_ASCII("r"),
-    /* 2 */ PCL_STATIC_ASCII("text"),
+    /* 1 */ PCL_STATIC_ASCII("text"),
+    /* 2 */ PCL_STATIC_ASCII("r"),
     /* 3 */ PCL_STATIC_ASCII("x"),
     /* 4 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     /* 5 */ PCL_STATIC_STRING("caf\303\251"),
@@ -37,10 +37,10 @@ static pcl_value pclg_k[30] = {
     /* 12 */ PCL_STATIC_ASCII("equal"),
     /* 13 */ PCL_STATIC_ASCII("lengths"),
     /* 14 */ PCL_STATIC_STRING("\303\251"),
-    /* 15 */ PCL_STATIC_INT(1),
-    /* 16 */ PCL_STATIC_ASCII("f"),
-    /* 17 */ PCL_STATIC_INT(2),
-    /* 18 */ PCL_STATIC_ASCII("a"),
+    /* 15 */ PCL_STATIC_ASCII("f"),
+    /* 16 */ PCL_STATIC_ASCII("a"),
+    /* 17 */ PCL_STATIC_INT(1),
+    /* 18 */ PCL_STATIC_INT(2),
     /* 19 */ PCL_STATIC_INT(3),
     /* 20 */ PCL_STATIC_MAP(&pclg_p[6], &pclg_p[9], 3),
     /* 21 */ PCL_STATIC_ASCII("sorted"),
@@ -60,21 +60,26 @@ static const char *const pclg_files[] = {
     NULL,
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 6, 1},
-    {0, 14, 50},
-    {0, 15, 5},
-    {0, 15, 65},
-    {0, 18, 12},
-    {0, 18, 29},
-    {0, 18, 42},
-    {0, 25, 64},
-    {0, 25, 12},
-    {0, 25, 26},
-    {0, 25, 69},
-    {0, 28, 11},
-    {0, 34, 22},
+    {6, 1},
+    {14, 50},
+    {15, 5},
+    {15, 65},
+    {18, 12},
+    {18, 29},
+    {18, 42},
+    {25, 64},
+    {25, 12},
+    {25, 26},
+    {25, 69},
+    {28, 11},
+    {34, 22},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -86,18 +91,18 @@ static const pcl_resource_decl pclg_decl[] = {
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
     /* 0 */ 0, 0,
-    /* 2 */ 1, 0, 4, 0,
+    /* 2 */ 2, 0, 4, 0,
     /* 6 */ 5,
     /* 7 */ 5,
     /* 8 */ 5,
     /* 9 */ 7,
     /* 10 */ 3,
-    /* 11 */ 2, 3, 4, 3, 8, 9, 1, 3, 10, 11, 2, 3, 0, 3, 1, 2, 1, 3, 10, 12,
+    /* 11 */ 2, 3, 4, 3, 8, 9, 1, 3, 10, 11, 2, 3, 0, 3, 1, 1, 1, 3, 10, 12,
     /* 31 */ 2, 4, 4, 5, 0, 6, 13,
     /* 38 */ 20, 21,
     /* 40 */ 22, 7,
     /* 42 */ 2, 7,
-    /* 44 */ 5, 5, 8, 0, 23, 9, 5, 9, 1, 2, 1, 10, 40, 42, 24,
+    /* 44 */ 5, 5, 8, 0, 23, 9, 5, 9, 1, 1, 1, 10, 40, 42, 24,
     /* 59 */ 0, 5, 23, 25, 11, 26,
     /* 65 */ 27,
     /* 66 */ 3, 28, 12, 11, 29,
@@ -148,7 +153,7 @@ static pcl_value *pclu_word(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 152 "<stdout>"
+#line 157 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:6:1: resource r "simple-invoke:index:StringResource" { text = "x" } */
 #line 6 "tests/golden/codegen/nfc.pp"
@@ -159,7 +164,7 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 163 "<stdout>"
+#line 168 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:9:1: escaped = "cafe\u0301" */
 #line 9 "tests/golden/codegen/nfc.pp"
@@ -167,7 +172,7 @@ static pcl_value *pclu_escaped(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   return pcl_retain(&pclg_k[r[0]]);
 }
-#line 171 "<stdout>"
+#line 176 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:15:65: r.text == composed, once its arguments are known */
 #line 15 "tests/golden/codegen/nfc.pp"
@@ -179,7 +184,7 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   t0 = pcl_op_eq(p[0], pcl_gen_node(e, r[0]));
   return t0;
 }
-#line 183 "<stdout>"
+#line 188 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:13:1: output equal { value = [escaped == composed, raw == composed, "cafe${"\u0301"}" == composed, join("" ... */
 #line 13 "tests/golden/codegen/nfc.pp"
@@ -230,7 +235,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 234 "<stdout>"
+#line 239 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:17:1: output lengths { value = [length(escaped), length(raw), length(word)] } */
 #line 17 "tests/golden/codegen/nfc.pp"
@@ -264,7 +269,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 268 "<stdout>"
+#line 273 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:21:1: output sorted { value = { "e\u0301" = 1, f = 2, "a" = 3 } } */
 #line 21 "tests/golden/codegen/nfc.pp"
@@ -275,7 +280,7 @@ static pcl_value *pclu_sorted(pcl_gen_env *e) {
   t0 = pcl_gen_output(e, &pclg_k[r[1]], &pclg_k[r[0]]);
   return t0;
 }
-#line 279 "<stdout>"
+#line 284 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:25:64: { "${r.text}" = "engine" }, once its arguments are known */
 #line 25 "tests/golden/codegen/nfc.pp"
@@ -292,7 +297,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 296 "<stdout>"
+#line 301 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:25:64: { "${r.text}" = "engine" }[escaped], once its arguments are known */
 #line 25 "tests/golden/codegen/nfc.pp"
@@ -309,7 +314,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 313 "<stdout>"
+#line 318 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:24:1: output indexed { value = [bare["café"], { (word) = "computed" }["caf\u00e9"], { "${r.text}" = "engi ... */
 #line 24 "tests/golden/codegen/nfc.pp"
@@ -350,7 +355,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 354 "<stdout>"
+#line 359 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:27:1: output merged { value = { (word) = "computed", "café" = "literal" } } */
 #line 27 "tests/golden/codegen/nfc.pp"
@@ -373,7 +378,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 377 "<stdout>"
+#line 382 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:33:1: output heredoc { value = heredoc == "${composed}\n" } */
 #line 33 "tests/golden/codegen/nfc.pp"
@@ -399,7 +404,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 403 "<stdout>"
+#line 408 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
@@ -408,7 +413,8 @@ static const pcl_config_decl pclg_config[] = {
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "nfc",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

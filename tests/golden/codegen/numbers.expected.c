@@ -28,10 +28,15 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/numbers.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 3, 115},
-    {0, 3, 125},
+    {3, 115},
+    {3, 125},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -81,13 +86,14 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 85 "<stdout>"
+#line 90 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "numbers",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

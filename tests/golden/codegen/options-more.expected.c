@@ -8,33 +8,33 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[19];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[3],
-    &pclg_k[4],
-    &pclg_k[3],
-    &pclg_k[8],
-    &pclg_k[3],
-    &pclg_k[15],
+    &pclg_k[2],
+    &pclg_k[5],
+    &pclg_k[2],
+    &pclg_k[13],
+    &pclg_k[2],
+    &pclg_k[17],
 };
 static pcl_value pclg_k[19] = {
     /* 0 */ PCL_STATIC_ASCII("prov"),
     /* 1 */ PCL_STATIC_MAP(NULL, NULL, 0),
-    /* 2 */ PCL_STATIC_ASCII("a"),
-    /* 3 */ PCL_STATIC_ASCII("value"),
-    /* 4 */ PCL_STATIC_BOOL(1),
-    /* 5 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
-    /* 6 */ PCL_STATIC_ASCII("provider"),
-    /* 7 */ PCL_STATIC_ASCII("b"),
-    /* 8 */ PCL_STATIC_BOOL(0),
-    /* 9 */ PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
-    /* 10 */ PCL_STATIC_ASCII("hideDiffs"),
-    /* 11 */ PCL_STATIC_LIST(&pclg_p[4], 1),
-    /* 12 */ PCL_STATIC_ASCII("pluginDownloadURL"),
-    /* 13 */ PCL_STATIC_ASCII("https://example.com/plugins"),
-    /* 14 */ PCL_STATIC_ASCII("aliases"),
-    /* 15 */ PCL_STATIC_ASCII("urn:pulumi:dev::options-more::simple:index:Resource::old"),
-    /* 16 */ PCL_STATIC_LIST(&pclg_p[5], 1),
-    /* 17 */ PCL_STATIC_ASCII("replaceWith"),
-    /* 18 */ PCL_STATIC_ASCII("replacementTrigger"),
+    /* 2 */ PCL_STATIC_ASCII("value"),
+    /* 3 */ PCL_STATIC_ASCII("provider"),
+    /* 4 */ PCL_STATIC_ASCII("a"),
+    /* 5 */ PCL_STATIC_BOOL(1),
+    /* 6 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
+    /* 7 */ PCL_STATIC_ASCII("hideDiffs"),
+    /* 8 */ PCL_STATIC_ASCII("pluginDownloadURL"),
+    /* 9 */ PCL_STATIC_ASCII("aliases"),
+    /* 10 */ PCL_STATIC_ASCII("replaceWith"),
+    /* 11 */ PCL_STATIC_ASCII("replacementTrigger"),
+    /* 12 */ PCL_STATIC_ASCII("b"),
+    /* 13 */ PCL_STATIC_BOOL(0),
+    /* 14 */ PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
+    /* 15 */ PCL_STATIC_LIST(&pclg_p[4], 1),
+    /* 16 */ PCL_STATIC_ASCII("https://example.com/plugins"),
+    /* 17 */ PCL_STATIC_ASCII("urn:pulumi:dev::options-more::simple:index:Resource::old"),
+    /* 18 */ PCL_STATIC_LIST(&pclg_p[5], 1),
 };
 
 /* Source files (NULL for package schemas). */
@@ -42,12 +42,17 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/options-more.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 3, 1},
-    {0, 5, 1},
-    {0, 17, 26},
-    {0, 11, 1},
+    {3, 1},
+    {5, 1},
+    {17, 26},
+    {11, 1},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -60,8 +65,8 @@ static const pcl_resource_decl pclg_decl[] = {
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
     /* 0 */ 0, 0, 1, 0,
-    /* 4 */ 6, 0, 2, 1, 5, 1,
-    /* 10 */ 1, 1, 3, 0, 2, 6, 10, 12, 14, 17, 18, 0, 11, 13, 16, 7, 1, 9, 3,
+    /* 4 */ 0, 4, 1, 6, 1,
+    /* 9 */ 1, 1, 2, 0, 2, 0, 15, 16, 18, 12, 1, 14, 3,
     0,
 };
 
@@ -74,7 +79,7 @@ static pcl_value *pclu_b(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_prov, 0}, /* prov */
     {pclu_a, 4}, /* a */
-    {pclu_b, 10}, /* b */
+    {pclu_b, 9}, /* b */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -90,7 +95,7 @@ static pcl_value *pclu_prov(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 94 "<stdout>"
+#line 99 "<stdout>"
 
 /* tests/golden/codegen/options-more.pp:5:1: resource a "simple:index:Resource" { value = true options { provider = prov } } */
 #line 5 "tests/golden/codegen/options-more.pp"
@@ -98,13 +103,13 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 7 "tests/golden/codegen/options-more.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[r[0]]}, (pcl_value *[]){pcl_gen_node(e, r[1])}, 1);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[3]}, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 5 "tests/golden/codegen/options-more.pp"
-  t1 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], &pclg_k[r[4]], t0, r[5]);
+  t1 = pcl_gen_register(e, &pclg_decl[r[2]], &pclg_k[r[1]], &pclg_k[r[3]], t0, r[4]);
   pcl_release(t0), t0 = NULL;
   return t1;
 }
-#line 108 "<stdout>"
+#line 113 "<stdout>"
 
 /* tests/golden/codegen/options-more.pp:11:1: resource b "simple:index:Resource" { value = false options { provider = prov aliases = ["urn:pulumi: ... */
 #line 11 "tests/golden/codegen/options-more.pp"
@@ -119,12 +124,12 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[1]), r + 2, 1, r[4], err);
   if (t1 == NULL) { at = r[4]; goto fail2; }
 #line 13 "tests/golden/codegen/options-more.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[r[5]], &pclg_k[r[6]], &pclg_k[r[7]], &pclg_k[r[8]], &pclg_k[r[9]], &pclg_k[r[10]]}, (pcl_value *[]){pcl_gen_node(e, r[11]), &pclg_k[r[12]], &pclg_k[r[13]], &pclg_k[r[14]], t0, t1}, 6);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[3], &pclg_k[7], &pclg_k[8], &pclg_k[9], &pclg_k[10], &pclg_k[11]}, (pcl_value *[]){pcl_gen_node(e, r[5]), &pclg_k[r[6]], &pclg_k[r[7]], &pclg_k[r[8]], t0, t1}, 6);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   done2:;
 #line 11 "tests/golden/codegen/options-more.pp"
-  t1 = pcl_gen_register(e, &pclg_decl[r[16]], &pclg_k[r[15]], &pclg_k[r[17]], t2, r[18]);
+  t1 = pcl_gen_register(e, &pclg_decl[r[10]], &pclg_k[r[9]], &pclg_k[r[11]], t2, r[12]);
   pcl_release(t2), t2 = NULL;
   return t1;
 fail2:
@@ -135,13 +140,14 @@ fail2:
   error = NULL;
   goto done2;
 }
-#line 139 "<stdout>"
+#line 144 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "options-more",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

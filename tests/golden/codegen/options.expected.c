@@ -8,50 +8,50 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[33];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
+    &pclg_k[0],
     &pclg_k[2],
-    &pclg_k[6],
-    &pclg_k[7],
     &pclg_k[5],
-    &pclg_k[1],
     &pclg_k[21],
-    &pclg_k[25],
-    &pclg_k[23],
-    &pclg_k[22],
+    &pclg_k[4],
+    &pclg_k[0],
+    &pclg_k[17],
+    &pclg_k[19],
+    &pclg_k[18],
     &pclg_k[26],
-    &pclg_k[24],
+    &pclg_k[28],
+    &pclg_k[27],
 };
 static pcl_value pclg_k[33] = {
-    /* 0 */ PCL_STATIC_ASCII("parent"),
-    /* 1 */ PCL_STATIC_ASCII("value"),
+    /* 0 */ PCL_STATIC_ASCII("value"),
+    /* 1 */ PCL_STATIC_ASCII("parent"),
     /* 2 */ PCL_STATIC_BOOL(1),
     /* 3 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
-    /* 4 */ PCL_STATIC_ASCII("child"),
-    /* 5 */ PCL_STATIC_ASCII("tags"),
-    /* 6 */ PCL_STATIC_ASCII("env"),
-    /* 7 */ PCL_STATIC_ASCII("dev"),
-    /* 8 */ PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
-    /* 9 */ PCL_STATIC_ASCII("dependsOn"),
-    /* 10 */ PCL_STATIC_ASCII("protect"),
-    /* 11 */ PCL_STATIC_ASCII("retainOnDelete"),
-    /* 12 */ PCL_STATIC_ASCII("deleteBeforeReplace"),
-    /* 13 */ PCL_STATIC_ASCII("ignoreChanges"),
-    /* 14 */ PCL_STATIC_LIST(&pclg_p[4], 1),
-    /* 15 */ PCL_STATIC_ASCII("replaceOnChanges"),
-    /* 16 */ PCL_STATIC_LIST(&pclg_p[5], 1),
-    /* 17 */ PCL_STATIC_ASCII("additionalSecretOutputs"),
-    /* 18 */ PCL_STATIC_ASCII("version"),
-    /* 19 */ PCL_STATIC_ASCII("2.0.0"),
-    /* 20 */ PCL_STATIC_ASCII("customTimeouts"),
-    /* 21 */ PCL_STATIC_ASCII("create"),
-    /* 22 */ PCL_STATIC_ASCII("1m"),
-    /* 23 */ PCL_STATIC_ASCII("update"),
-    /* 24 */ PCL_STATIC_ASCII("2m"),
-    /* 25 */ PCL_STATIC_ASCII("delete"),
-    /* 26 */ PCL_STATIC_ASCII("3m"),
-    /* 27 */ PCL_STATIC_MAP(&pclg_p[6], &pclg_p[9], 3),
-    /* 28 */ PCL_STATIC_ASCII("deletedWith"),
-    /* 29 */ PCL_STATIC_ASCII("import"),
+    /* 4 */ PCL_STATIC_ASCII("tags"),
+    /* 5 */ PCL_STATIC_ASCII("env"),
+    /* 6 */ PCL_STATIC_ASCII("dependsOn"),
+    /* 7 */ PCL_STATIC_ASCII("protect"),
+    /* 8 */ PCL_STATIC_ASCII("retainOnDelete"),
+    /* 9 */ PCL_STATIC_ASCII("deleteBeforeReplace"),
+    /* 10 */ PCL_STATIC_ASCII("ignoreChanges"),
+    /* 11 */ PCL_STATIC_ASCII("replaceOnChanges"),
+    /* 12 */ PCL_STATIC_ASCII("additionalSecretOutputs"),
+    /* 13 */ PCL_STATIC_ASCII("version"),
+    /* 14 */ PCL_STATIC_ASCII("customTimeouts"),
+    /* 15 */ PCL_STATIC_ASCII("deletedWith"),
+    /* 16 */ PCL_STATIC_ASCII("import"),
+    /* 17 */ PCL_STATIC_ASCII("create"),
+    /* 18 */ PCL_STATIC_ASCII("update"),
+    /* 19 */ PCL_STATIC_ASCII("delete"),
+    /* 20 */ PCL_STATIC_ASCII("child"),
+    /* 21 */ PCL_STATIC_ASCII("dev"),
+    /* 22 */ PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
+    /* 23 */ PCL_STATIC_LIST(&pclg_p[4], 1),
+    /* 24 */ PCL_STATIC_LIST(&pclg_p[5], 1),
+    /* 25 */ PCL_STATIC_ASCII("2.0.0"),
+    /* 26 */ PCL_STATIC_ASCII("1m"),
+    /* 27 */ PCL_STATIC_ASCII("2m"),
+    /* 28 */ PCL_STATIC_ASCII("3m"),
+    /* 29 */ PCL_STATIC_MAP(&pclg_p[6], &pclg_p[9], 3),
     /* 30 */ PCL_STATIC_ASCII("existing-id"),
     /* 31 */ PCL_STATIC_ASCII("urn"),
     /* 32 */ PCL_STATIC_ASCII("childUrn"),
@@ -62,12 +62,17 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/options.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 2, 1},
-    {0, 6, 11},
-    {0, 5, 1},
-    {0, 24, 11},
+    {2, 1},
+    {6, 11},
+    {5, 1},
+    {24, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -78,9 +83,9 @@ static const pcl_resource_decl pclg_decl[] = {
 /* Rows: what differs between the uses of one function, in the order its
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
-    /* 0 */ 0, 0, 3, 0,
-    /* 4 */ 0, 1, 0, 1, 1, 5, 8, 0, 0, 9, 10, 11, 12, 13, 15, 17, 18, 20, 28, 29, 0, 2, 2, 2, 14, 16, 16, 19, 27, 0, 30, 4, 0, 2,
-    /* 38 */ 1, 31, 0, 3, 32,
+    /* 0 */ 1, 0, 3, 0,
+    /* 4 */ 0, 0, 0, 1, 22, 0, 0, 2, 2, 2, 23, 24, 24, 25, 29, 0, 30, 20, 0, 2,
+    /* 24 */ 1, 31, 0, 3, 32,
     0,
 };
 
@@ -93,7 +98,7 @@ static pcl_value *pclu_childUrn(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_parent, 0}, /* parent */
     {pclu_child, 4}, /* child */
-    {pclu_childUrn, 38}, /* childUrn */
+    {pclu_childUrn, 24}, /* childUrn */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -109,7 +114,7 @@ static pcl_value *pclu_parent(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 113 "<stdout>"
+#line 118 "<stdout>"
 
 /* tests/golden/codegen/options.pp:5:1: resource child "simple:index:Resource" { value = parent.value tags = { env = "dev" } options { paren ... */
 #line 5 "tests/golden/codegen/options.pp"
@@ -122,16 +127,16 @@ static pcl_value *pclu_child(pcl_gen_env *e) {
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
   if (t0 == NULL) { at = r[3]; goto fail1; }
 #line 5 "tests/golden/codegen/options.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[r[4]], &pclg_k[r[5]]}, (pcl_value *[]){t0, &pclg_k[r[6]]}, 2);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0], &pclg_k[4]}, (pcl_value *[]){t0, &pclg_k[r[4]]}, 2);
   pcl_release(t0), t0 = NULL;
   done1:;
 #line 10 "tests/golden/codegen/options.pp"
-  t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[7])}, 1);
+  t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[5])}, 1);
 #line 8 "tests/golden/codegen/options.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[r[8]], &pclg_k[r[9]], &pclg_k[r[10]], &pclg_k[r[11]], &pclg_k[r[12]], &pclg_k[r[13]], &pclg_k[r[14]], &pclg_k[r[15]], &pclg_k[r[16]], &pclg_k[r[17]], &pclg_k[r[18]], &pclg_k[r[19]]}, (pcl_value *[]){pcl_gen_node(e, r[20]), t0, &pclg_k[r[21]], &pclg_k[r[22]], &pclg_k[r[23]], &pclg_k[r[24]], &pclg_k[r[25]], &pclg_k[r[26]], &pclg_k[r[27]], &pclg_k[r[28]], pcl_gen_node(e, r[29]), &pclg_k[r[30]]}, 12);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[1], &pclg_k[6], &pclg_k[7], &pclg_k[8], &pclg_k[9], &pclg_k[10], &pclg_k[11], &pclg_k[12], &pclg_k[13], &pclg_k[14], &pclg_k[15], &pclg_k[16]}, (pcl_value *[]){pcl_gen_node(e, r[6]), t0, &pclg_k[r[7]], &pclg_k[r[8]], &pclg_k[r[9]], &pclg_k[r[10]], &pclg_k[r[11]], &pclg_k[r[12]], &pclg_k[r[13]], &pclg_k[r[14]], pcl_gen_node(e, r[15]), &pclg_k[r[16]]}, 12);
   pcl_release(t0), t0 = NULL;
 #line 5 "tests/golden/codegen/options.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[32]], &pclg_k[r[31]], t1, t2, r[33]);
+  t0 = pcl_gen_register(e, &pclg_decl[r[18]], &pclg_k[r[17]], t1, t2, r[19]);
   pcl_release(t1), t1 = NULL;
   pcl_release(t2), t2 = NULL;
   return t0;
@@ -142,7 +147,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 146 "<stdout>"
+#line 151 "<stdout>"
 
 /* tests/golden/codegen/options.pp:23:1: output childUrn { value = child.urn } */
 #line 23 "tests/golden/codegen/options.pp"
@@ -165,13 +170,14 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 169 "<stdout>"
+#line 174 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "options",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -8,22 +8,22 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[13];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
+    &pclg_k[0],
     &pclg_k[2],
 };
 static pcl_value pclg_k[13] = {
-    /* 0 */ PCL_STATIC_ASCII("a"),
-    /* 1 */ PCL_STATIC_ASCII("value"),
+    /* 0 */ PCL_STATIC_ASCII("value"),
+    /* 1 */ PCL_STATIC_ASCII("a"),
     /* 2 */ PCL_STATIC_ASCII("v"),
     /* 3 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
-    /* 4 */ PCL_STATIC_ASCII("id="),
-    /* 5 */ PCL_STATIC_ASCII("b"),
-    /* 6 */ PCL_STATIC_ASCII("text"),
-    /* 7 */ PCL_STATIC_ASCII("id"),
-    /* 8 */ PCL_STATIC_ASCII("obj"),
-    /* 9 */ PCL_STATIC_ASCII("known"),
-    /* 10 */ PCL_STATIC_ASCII("k"),
-    /* 11 */ PCL_STATIC_ASCII("unknown"),
+    /* 4 */ PCL_STATIC_ASCII("text"),
+    /* 5 */ PCL_STATIC_ASCII("obj"),
+    /* 6 */ PCL_STATIC_ASCII("known"),
+    /* 7 */ PCL_STATIC_ASCII("unknown"),
+    /* 8 */ PCL_STATIC_ASCII("id="),
+    /* 9 */ PCL_STATIC_ASCII("b"),
+    /* 10 */ PCL_STATIC_ASCII("id"),
+    /* 11 */ PCL_STATIC_ASCII("k"),
     /* 12 */ PCL_STATIC_ASCII("urn"),
 };
 
@@ -32,15 +32,20 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/preview.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 3, 1},
-    {0, 7, 10},
-    {0, 7, 16},
-    {0, 8, 34},
-    {0, 6, 1},
-    {0, 11, 11},
-    {0, 14, 11},
+    {3, 1},
+    {7, 10},
+    {7, 16},
+    {8, 34},
+    {6, 1},
+    {11, 11},
+    {14, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -51,11 +56,11 @@ static const pcl_resource_decl pclg_decl[] = {
 /* Rows: what differs between the uses of one function, in the order its
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
-    /* 0 */ 0, 0, 3, 0,
-    /* 4 */ 4, 1,
-    /* 6 */ 0, 7, 0, 2, 4, 0, 7, 0, 3, 9, 11, 10, 6, 8, 5, 0, 4,
-    /* 23 */ 1, 6, 0, 5, 6,
-    /* 28 */ 0, 12, 0, 6, 12,
+    /* 0 */ 1, 0, 3, 0,
+    /* 4 */ 8, 1,
+    /* 6 */ 0, 10, 0, 2, 4, 0, 10, 0, 3, 11, 9, 0, 4,
+    /* 19 */ 1, 4, 0, 5, 4,
+    /* 24 */ 0, 12, 0, 6, 12,
     0,
 };
 
@@ -68,8 +73,8 @@ static pcl_value *pclu_text(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_a, 0}, /* a */
     {pclu_b, 6}, /* b */
-    {pclu_text, 23}, /* text */
-    {pclu_text, 28}, /* urn */
+    {pclu_text, 19}, /* text */
+    {pclu_text, 24}, /* urn */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -85,7 +90,7 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 89 "<stdout>"
+#line 94 "<stdout>"
 
 /* tests/golden/codegen/preview.pp:7:10: "id=${a.id}", once its arguments are known */
 #line 7 "tests/golden/codegen/preview.pp"
@@ -102,7 +107,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 106 "<stdout>"
+#line 111 "<stdout>"
 
 /* tests/golden/codegen/preview.pp:6:1: resource b "simple:index:Resource" { text = "id=${a.id}" obj = { known = "k", unknown = a.id } } */
 #line 6 "tests/golden/codegen/preview.pp"
@@ -119,14 +124,14 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
 #line 8 "tests/golden/codegen/preview.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[5]), r + 6, 1, r[8], err);
   if (t0 == NULL) { at = r[8]; goto fail1; }
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[r[9]], &pclg_k[r[10]]}, (pcl_value *[]){&pclg_k[r[11]], t0}, 2);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[6], &pclg_k[7]}, (pcl_value *[]){&pclg_k[r[9]], t0}, 2);
   pcl_release(t0), t0 = NULL;
 #line 6 "tests/golden/codegen/preview.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[r[12]], &pclg_k[r[13]]}, (pcl_value *[]){t1, t2}, 2);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[5]}, (pcl_value *[]){t1, t2}, 2);
   pcl_release(t1), t1 = NULL;
   pcl_release(t2), t2 = NULL;
   done1:;
-  t2 = pcl_gen_register(e, &pclg_decl[r[15]], &pclg_k[r[14]], t0, NULL, r[16]);
+  t2 = pcl_gen_register(e, &pclg_decl[r[11]], &pclg_k[r[10]], t0, NULL, r[12]);
   pcl_release(t0), t0 = NULL;
   return t2;
 fail1:
@@ -137,7 +142,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 141 "<stdout>"
+#line 146 "<stdout>"
 
 /* tests/golden/codegen/preview.pp:10:1: output text { value = b.text } */
 #line 10 "tests/golden/codegen/preview.pp"
@@ -160,13 +165,14 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 164 "<stdout>"
+#line 169 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "preview",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -8,13 +8,13 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[6];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[2],
+    &pclg_k[1],
     &pclg_k[3],
 };
 static pcl_value pclg_k[6] = {
     /* 0 */ PCL_STATIC_ASCII(">=3.201.0"),
-    /* 1 */ PCL_STATIC_ASCII("a"),
-    /* 2 */ PCL_STATIC_ASCII("value"),
+    /* 1 */ PCL_STATIC_ASCII("value"),
+    /* 2 */ PCL_STATIC_ASCII("a"),
     /* 3 */ PCL_STATIC_BOOL(1),
     /* 4 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     /* 5 */ PCL_STATIC_ASCII("never"),
@@ -26,10 +26,15 @@ static const char *const pclg_files[] = {
     NULL,
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 4, 1},
-    {0, 11, 11},
+    {4, 1},
+    {11, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -41,8 +46,8 @@ static const pcl_resource_decl pclg_decl[] = {
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
     /* 0 */ 0,
-    /* 1 */ 1, 0, 4, 0,
-    /* 5 */ 1, 2, 1, 1, 5,
+    /* 1 */ 2, 0, 4, 0,
+    /* 5 */ 1, 1, 1, 1, 5,
     0,
 };
 
@@ -71,7 +76,7 @@ static pcl_value *pclu_pulumi(pcl_gen_env *e) {
   t0 = pcl_gen_pulumi(e, &pclg_k[r[0]]);
   return t0;
 }
-#line 75 "<stdout>"
+#line 80 "<stdout>"
 
 /* tests/golden/codegen/pulumi-version-unsatisfied.pp:4:1: resource a "simple:index:Resource" { value = true } */
 #line 4 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
@@ -82,7 +87,7 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 86 "<stdout>"
+#line 91 "<stdout>"
 
 /* tests/golden/codegen/pulumi-version-unsatisfied.pp:10:1: output never { value = a.value } */
 #line 10 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
@@ -105,13 +110,14 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 109 "<stdout>"
+#line 114 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "pulumi-version-unsatisfied",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -8,14 +8,14 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[7];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[3],
+    &pclg_k[2],
     &pclg_k[4],
 };
 static pcl_value pclg_k[7] = {
     /* 0 */ PCL_STATIC_ASCII("range"),
     /* 1 */ PCL_STATIC_ASCII(">=3.0.0 <3.100.0 || >=3.200.0 <4.0.0"),
-    /* 2 */ PCL_STATIC_ASCII("a"),
-    /* 3 */ PCL_STATIC_ASCII("value"),
+    /* 2 */ PCL_STATIC_ASCII("value"),
+    /* 3 */ PCL_STATIC_ASCII("a"),
     /* 4 */ PCL_STATIC_BOOL(1),
     /* 5 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     /* 6 */ PCL_STATIC_ASCII("checked"),
@@ -27,10 +27,15 @@ static const char *const pclg_files[] = {
     NULL,
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 7, 1},
-    {0, 14, 11},
+    {7, 1},
+    {14, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -43,8 +48,8 @@ static const pcl_resource_decl pclg_decl[] = {
 static const uint32_t pclg_r[] = {
     /* 0 */ 0, 0, 1,
     /* 3 */ 0,
-    /* 4 */ 2, 0, 5, 0,
-    /* 8 */ 2, 3, 1, 1, 6,
+    /* 4 */ 3, 0, 5, 0,
+    /* 8 */ 2, 2, 1, 1, 6,
     0,
 };
 
@@ -78,7 +83,7 @@ static pcl_value *pclu_range(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 82 "<stdout>"
+#line 87 "<stdout>"
 
 /* tests/golden/codegen/pulumi-version.pp:10:1: pulumi { requiredVersionRange = range } */
 #line 10 "tests/golden/codegen/pulumi-version.pp"
@@ -89,7 +94,7 @@ static pcl_value *pclu_pulumi(pcl_gen_env *e) {
   t0 = pcl_gen_pulumi(e, pcl_gen_node(e, r[0]));
   return t0;
 }
-#line 93 "<stdout>"
+#line 98 "<stdout>"
 
 /* tests/golden/codegen/pulumi-version.pp:7:1: resource a "simple:index:Resource" { value = true } */
 #line 7 "tests/golden/codegen/pulumi-version.pp"
@@ -100,7 +105,7 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 104 "<stdout>"
+#line 109 "<stdout>"
 
 /* tests/golden/codegen/pulumi-version.pp:13:1: output checked { value = a.value } */
 #line 13 "tests/golden/codegen/pulumi-version.pp"
@@ -123,7 +128,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 127 "<stdout>"
+#line 132 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
@@ -132,7 +137,8 @@ static const pcl_config_decl pclg_config[] = {
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "pulumi-version",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -8,12 +8,12 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[13];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
+    &pclg_k[0],
     &pclg_k[2],
 };
 static pcl_value pclg_k[13] = {
-    /* 0 */ PCL_STATIC_ASCII("a"),
-    /* 1 */ PCL_STATIC_ASCII("value"),
+    /* 0 */ PCL_STATIC_ASCII("value"),
+    /* 1 */ PCL_STATIC_ASCII("a"),
     /* 2 */ PCL_STATIC_BOOL(1),
     /* 3 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     /* 4 */ PCL_STATIC_ASCII("a_id"),
@@ -32,16 +32,21 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/range-update.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 2, 1},
-    {0, 5, 1},
-    {0, 8, 13},
-    {0, 14, 13},
-    {0, 12, 11},
-    {0, 11, 1},
-    {0, 18, 12},
-    {0, 21, 12},
+    {2, 1},
+    {5, 1},
+    {8, 13},
+    {14, 13},
+    {12, 11},
+    {11, 1},
+    {18, 12},
+    {21, 12},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -52,17 +57,17 @@ static const pcl_resource_decl pclg_decl[] = {
 /* Rows: what differs between the uses of one function, in the order its
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
-    /* 0 */ 0, 0, 3, 0,
+    /* 0 */ 1, 0, 3, 0,
     /* 4 */ 4,
     /* 5 */ 0, 3, 5, 1,
     /* 9 */ 0, 6, 0, 2, 4, 7, 5, 1,
     /* 17 */ 4,
     /* 18 */ 3, 8, 9,
-    /* 21 */ 1, 4, 1, 0, 5, 5,
-    /* 27 */ 0, 6, 0, 3, 17, 18, 10, 21, 5,
-    /* 36 */ 1, 6, 0, 6, 11,
-    /* 41 */ 7,
-    /* 42 */ 2, 41, 12,
+    /* 21 */ 0, 4, 0, 5, 5,
+    /* 26 */ 0, 6, 0, 3, 17, 18, 10, 21, 5,
+    /* 35 */ 1, 6, 0, 6, 11,
+    /* 40 */ 7,
+    /* 41 */ 2, 40, 12,
     0,
 };
 
@@ -77,9 +82,9 @@ static pcl_value *pclu_manyCount(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_a, 0}, /* a */
     {pclu_maybe, 9}, /* maybe */
-    {pclu_many, 27}, /* many */
-    {pclu_maybeId, 36}, /* maybeId */
-    {pclu_manyCount, 42}, /* manyCount */
+    {pclu_many, 26}, /* many */
+    {pclu_maybeId, 35}, /* maybeId */
+    {pclu_manyCount, 41}, /* manyCount */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -95,7 +100,7 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 99 "<stdout>"
+#line 104 "<stdout>"
 
 /* tests/golden/codegen/range-update.pp:8:13: a.id == "a_id", once its arguments are known */
 #line 8 "tests/golden/codegen/range-update.pp"
@@ -107,7 +112,7 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   t0 = pcl_op_eq(p[0], &pclg_k[r[0]]);
   return t0;
 }
-#line 111 "<stdout>"
+#line 116 "<stdout>"
 
 /* tests/golden/codegen/range-update.pp:5:1: one instance of maybe */
 #line 5 "tests/golden/codegen/range-update.pp"
@@ -119,7 +124,7 @@ static pcl_value *pclu_maybe_instance(pcl_gen_env *e, pcl_value *range, const pc
   t0 = pcl_gen_register(e, &pclg_decl[r[0]], name, &pclg_k[r[1]], &pclg_k[r[2]], r[3]);
   return t0;
 }
-#line 123 "<stdout>"
+#line 128 "<stdout>"
 
 /* tests/golden/codegen/range-update.pp:5:1: resource maybe "simple:index:Resource" { value = true options { range = a.id == "a_id" } } */
 #line 5 "tests/golden/codegen/range-update.pp"
@@ -145,7 +150,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 149 "<stdout>"
+#line 154 "<stdout>"
 
 /* tests/golden/codegen/range-update.pp:14:13: a.id == "a_id" ? 2 : 0, once its arguments are known */
 #line 14 "tests/golden/codegen/range-update.pp"
@@ -168,7 +173,7 @@ fail:
   pcl_release(t1);
   return NULL;
 }
-#line 172 "<stdout>"
+#line 177 "<stdout>"
 
 /* tests/golden/codegen/range-update.pp:11:1: one instance of many */
 #line 11 "tests/golden/codegen/range-update.pp"
@@ -181,10 +186,10 @@ static pcl_value *pclu_many_instance(pcl_gen_env *e, pcl_value *range, const pcl
   t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
   if (t0 == NULL) { at = r[1]; goto fail1; }
 #line 11 "tests/golden/codegen/range-update.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[r[2]]}, (pcl_value *[]){t0}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t0}, 1);
   pcl_release(t0), t0 = NULL;
   done1:;
-  t0 = pcl_gen_register(e, &pclg_decl[r[3]], name, t1, &pclg_k[r[4]], r[5]);
+  t0 = pcl_gen_register(e, &pclg_decl[r[2]], name, t1, &pclg_k[r[3]], r[4]);
   pcl_release(t1), t1 = NULL;
   return t0;
 fail1:
@@ -194,7 +199,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 198 "<stdout>"
+#line 203 "<stdout>"
 
 /* tests/golden/codegen/range-update.pp:11:1: resource many "simple:index:Resource" { value = range.value options { range = a.id == "a_id" ? 2 : 0 ... */
 #line 11 "tests/golden/codegen/range-update.pp"
@@ -222,7 +227,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 226 "<stdout>"
+#line 231 "<stdout>"
 
 /* tests/golden/codegen/range-update.pp:17:1: output maybeId { value = [maybe.id] } */
 #line 17 "tests/golden/codegen/range-update.pp"
@@ -248,7 +253,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 252 "<stdout>"
+#line 257 "<stdout>"
 
 /* tests/golden/codegen/range-update.pp:21:12: length(many), once its arguments are known */
 #line 21 "tests/golden/codegen/range-update.pp"
@@ -265,7 +270,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 269 "<stdout>"
+#line 274 "<stdout>"
 
 /* tests/golden/codegen/range-update.pp:20:1: output manyCount { value = [length(many)] } */
 #line 20 "tests/golden/codegen/range-update.pp"
@@ -281,13 +286,14 @@ static pcl_value *pclu_manyCount(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
   return t0;
 }
-#line 285 "<stdout>"
+#line 290 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "range-update",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

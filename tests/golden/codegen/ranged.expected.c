@@ -10,10 +10,10 @@ static pcl_value pclg_k[29];
 static pcl_value *const pclg_p[] = {
     &pclg_k[7],
     &pclg_k[8],
-    &pclg_k[14],
     &pclg_k[12],
+    &pclg_k[11],
     &pclg_k[15],
-    &pclg_k[13],
+    &pclg_k[14],
     &pclg_k[0],
     &pclg_k[19],
     &pclg_k[0],
@@ -31,10 +31,10 @@ static pcl_value pclg_k[29] = {
     /* 8 */ PCL_STATIC_ASCII("y"),
     /* 9 */ PCL_STATIC_LIST(&pclg_p[0], 2),
     /* 10 */ PCL_STATIC_ASCII("listed"),
-    /* 11 */ PCL_STATIC_ASCII("="),
-    /* 12 */ PCL_STATIC_ASCII("b"),
-    /* 13 */ PCL_STATIC_ASCII("2"),
-    /* 14 */ PCL_STATIC_ASCII("a"),
+    /* 11 */ PCL_STATIC_ASCII("b"),
+    /* 12 */ PCL_STATIC_ASCII("a"),
+    /* 13 */ PCL_STATIC_ASCII("="),
+    /* 14 */ PCL_STATIC_ASCII("2"),
     /* 15 */ PCL_STATIC_ASCII("1"),
     /* 16 */ PCL_STATIC_MAP(&pclg_p[2], &pclg_p[4], 2),
     /* 17 */ PCL_STATIC_ASCII("mapped"),
@@ -56,24 +56,29 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/ranged.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 3, 11},
-    {0, 2, 1},
-    {0, 9, 10},
-    {0, 10, 11},
-    {0, 8, 1},
-    {0, 16, 14},
-    {0, 16, 27},
-    {0, 16, 11},
-    {0, 15, 1},
-    {0, 24, 13},
-    {0, 21, 1},
-    {0, 27, 1},
-    {0, 34, 12},
-    {0, 34, 28},
-    {0, 34, 44},
-    {0, 37, 11},
+    {3, 11},
+    {2, 1},
+    {9, 10},
+    {10, 11},
+    {8, 1},
+    {16, 14},
+    {16, 27},
+    {16, 11},
+    {15, 1},
+    {24, 13},
+    {21, 1},
+    {27, 1},
+    {34, 12},
+    {34, 28},
+    {34, 44},
+    {37, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -84,20 +89,20 @@ static const pcl_resource_decl pclg_decl[] = {
 /* Rows: what differs between the uses of one function, in the order its
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
-    /* 0 */ 0, 0, 0, 0, 1, 1,
-    /* 6 */ 2, 3, 0, 1,
-    /* 10 */ 0, 2, 6, 3, 4, 5, 0, 1, 4,
-    /* 19 */ 9, 10, 10, 4,
-    /* 23 */ 6, 5, 0, 6, 11, 7, 0, 0, 1, 8,
-    /* 33 */ 16, 17, 23, 8,
-    /* 37 */ 9,
-    /* 38 */ 18, 9,
-    /* 40 */ 0, 20, 1, 10,
-    /* 44 */ 1, 37, 38, 21, 40, 10,
-    /* 50 */ 0, 23, 1, 11,
-    /* 54 */ 22, 24, 50, 11,
-    /* 58 */ 1, 25, 2, 4, 0, 12, 1, 18, 2, 4, 0, 13, 2, 14, 2, 0, 0, 14, 26,
-    /* 77 */ 3, 27, 0, 15, 28,
+    /* 0 */ 0, 0, 0, 1, 1,
+    /* 5 */ 2, 3, 0, 1,
+    /* 9 */ 0, 2, 6, 3, 0, 1, 4,
+    /* 16 */ 9, 10, 9, 4,
+    /* 20 */ 6, 5, 0, 6, 13, 7, 0, 1, 8,
+    /* 29 */ 16, 17, 20, 8,
+    /* 33 */ 9,
+    /* 34 */ 18, 9,
+    /* 36 */ 0, 20, 1, 10,
+    /* 40 */ 1, 33, 34, 21, 36, 10,
+    /* 46 */ 0, 23, 1, 11,
+    /* 50 */ 22, 24, 46, 11,
+    /* 54 */ 1, 25, 2, 4, 0, 12, 1, 18, 2, 4, 0, 13, 2, 12, 2, 0, 0, 14, 26,
+    /* 73 */ 3, 27, 0, 15, 28,
     0,
 };
 
@@ -112,13 +117,13 @@ static pcl_value *pclu_maybeId(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
-    {pclu_counted, 6}, /* counted */
-    {pclu_listed, 19}, /* listed */
-    {pclu_mapped, 33}, /* mapped */
-    {pclu_maybe, 44}, /* maybe */
-    {pclu_never, 54}, /* never */
-    {pclu_names, 58}, /* names */
-    {pclu_maybeId, 77}, /* maybeId */
+    {pclu_counted, 5}, /* counted */
+    {pclu_listed, 16}, /* listed */
+    {pclu_mapped, 29}, /* mapped */
+    {pclu_maybe, 40}, /* maybe */
+    {pclu_never, 50}, /* never */
+    {pclu_names, 54}, /* names */
+    {pclu_maybeId, 73}, /* maybeId */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -136,10 +141,10 @@ static pcl_value *pclu_counted_instance(pcl_gen_env *e, pcl_value *range, const 
   t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
   if (t0 == NULL) { at = r[1]; goto fail1; }
 #line 2 "tests/golden/codegen/ranged.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[r[2]]}, (pcl_value *[]){t0}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t0}, 1);
   pcl_release(t0), t0 = NULL;
   done1:;
-  t0 = pcl_gen_register(e, &pclg_decl[r[3]], name, t1, &pclg_k[r[4]], r[5]);
+  t0 = pcl_gen_register(e, &pclg_decl[r[2]], name, t1, &pclg_k[r[3]], r[4]);
   pcl_release(t1), t1 = NULL;
   return t0;
 fail1:
@@ -149,7 +154,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 153 "<stdout>"
+#line 158 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:2:1: resource counted "simple:index:Resource" { value = range.value options { range = 2 } } */
 #line 2 "tests/golden/codegen/ranged.pp"
@@ -160,7 +165,7 @@ static pcl_value *pclu_counted(pcl_gen_env *e) {
   t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_counted_instance, &pclg_r[r[2]], r[3]);
   return t0;
 }
-#line 164 "<stdout>"
+#line 169 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:8:1: one instance of listed */
 #line 8 "tests/golden/codegen/ranged.pp"
@@ -176,11 +181,11 @@ static pcl_value *pclu_listed_instance(pcl_gen_env *e, pcl_value *range, const p
   t1 = pcl_gen_attr(e, range, &pclg_k[r[2]], PCL_GEN_DECLARED, err);
   if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 8 "tests/golden/codegen/ranged.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[r[4]], &pclg_k[r[5]]}, (pcl_value *[]){t0, t1}, 2);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[5]}, (pcl_value *[]){t0, t1}, 2);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   done1:;
-  t1 = pcl_gen_register(e, &pclg_decl[r[6]], name, t2, &pclg_k[r[7]], r[8]);
+  t1 = pcl_gen_register(e, &pclg_decl[r[4]], name, t2, &pclg_k[r[5]], r[6]);
   pcl_release(t2), t2 = NULL;
   return t1;
 fail1:
@@ -191,7 +196,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 195 "<stdout>"
+#line 200 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:8:1: resource listed "simple:index:Resource" { name = range.value index = range.key options { range = ["x ... */
 #line 8 "tests/golden/codegen/ranged.pp"
@@ -202,7 +207,7 @@ static pcl_value *pclu_listed(pcl_gen_env *e) {
   t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_listed_instance, &pclg_r[r[2]], r[3]);
   return t0;
 }
-#line 206 "<stdout>"
+#line 211 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:15:1: one instance of mapped */
 #line 15 "tests/golden/codegen/ranged.pp"
@@ -221,10 +226,10 @@ static pcl_value *pclu_mapped_instance(pcl_gen_env *e, pcl_value *range, const p
   pcl_release(t1), t1 = NULL;
   if (t2 == NULL) { at = r[5]; goto fail1; }
 #line 15 "tests/golden/codegen/ranged.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[r[6]]}, (pcl_value *[]){t2}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t2}, 1);
   pcl_release(t2), t2 = NULL;
   done1:;
-  t2 = pcl_gen_register(e, &pclg_decl[r[7]], name, t1, &pclg_k[r[8]], r[9]);
+  t2 = pcl_gen_register(e, &pclg_decl[r[6]], name, t1, &pclg_k[r[7]], r[8]);
   pcl_release(t1), t1 = NULL;
   return t2;
 fail1:
@@ -235,7 +240,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 239 "<stdout>"
+#line 244 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:15:1: resource mapped "simple:index:Resource" { value = "${range.key}=${range.value}" options { range = { b ... */
 #line 15 "tests/golden/codegen/ranged.pp"
@@ -246,7 +251,7 @@ static pcl_value *pclu_mapped(pcl_gen_env *e) {
   t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_mapped_instance, &pclg_r[r[2]], r[3]);
   return t0;
 }
-#line 250 "<stdout>"
+#line 255 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:24:13: length(listed), once its arguments are known */
 #line 24 "tests/golden/codegen/ranged.pp"
@@ -263,7 +268,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 267 "<stdout>"
+#line 272 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:24:13: length(listed) > 1, once its arguments are known */
 #line 24 "tests/golden/codegen/ranged.pp"
@@ -280,7 +285,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 284 "<stdout>"
+#line 289 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:21:1: one instance of maybe */
 #line 21 "tests/golden/codegen/ranged.pp"
@@ -292,7 +297,7 @@ static pcl_value *pclu_maybe_instance(pcl_gen_env *e, pcl_value *range, const pc
   t0 = pcl_gen_register(e, &pclg_decl[r[0]], name, &pclg_k[r[1]], &pclg_k[r[2]], r[3]);
   return t0;
 }
-#line 296 "<stdout>"
+#line 301 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:21:1: resource maybe "simple:index:Resource" { value = true options { range = length(listed) > 1 } } */
 #line 21 "tests/golden/codegen/ranged.pp"
@@ -308,7 +313,7 @@ static pcl_value *pclu_maybe(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
   return t0;
 }
-#line 312 "<stdout>"
+#line 317 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:27:1: resource never "simple:index:Resource" { value = false options { range = false } } */
 #line 27 "tests/golden/codegen/ranged.pp"
@@ -319,7 +324,7 @@ static pcl_value *pclu_never(pcl_gen_env *e) {
   t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_maybe_instance, &pclg_r[r[2]], r[3]);
   return t0;
 }
-#line 323 "<stdout>"
+#line 328 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:33:1: output names { value = [listed[0].name, listed[1].name, mapped["a"].value] } */
 #line 33 "tests/golden/codegen/ranged.pp"
@@ -353,7 +358,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 357 "<stdout>"
+#line 362 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:36:1: output maybeId { value = maybe.id } */
 #line 36 "tests/golden/codegen/ranged.pp"
@@ -376,13 +381,14 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 380 "<stdout>"
+#line 385 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "ranged",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

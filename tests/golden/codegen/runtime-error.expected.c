@@ -17,9 +17,14 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/runtime-error.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 4, 11},
+    {4, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -51,7 +56,7 @@ static pcl_value *pclu_nums(pcl_gen_env *e) {
 #line 2 "tests/golden/codegen/runtime-error.pp"
   return pcl_retain(&pclg_k[r[0]]);
 }
-#line 55 "<stdout>"
+#line 60 "<stdout>"
 
 /* tests/golden/codegen/runtime-error.pp:3:1: output first { value = element(nums, 0) } */
 #line 3 "tests/golden/codegen/runtime-error.pp"
@@ -74,13 +79,14 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 78 "<stdout>"
+#line 83 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "runtime-error",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

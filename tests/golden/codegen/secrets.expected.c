@@ -9,10 +9,10 @@
 static pcl_value pclg_k[12] = {
     /* 0 */ PCL_STATIC_ASCII("token"),
     /* 1 */ PCL_STATIC_ASCII("s3cr3t"),
-    /* 2 */ PCL_STATIC_ASCII("r"),
-    /* 3 */ PCL_STATIC_ASCII("value"),
-    /* 4 */ PCL_STATIC_ASCII("hidden"),
-    /* 5 */ PCL_STATIC_ASCII("plain"),
+    /* 2 */ PCL_STATIC_ASCII("value"),
+    /* 3 */ PCL_STATIC_ASCII("plain"),
+    /* 4 */ PCL_STATIC_ASCII("r"),
+    /* 5 */ PCL_STATIC_ASCII("hidden"),
     /* 6 */ PCL_STATIC_ASCII("x"),
     /* 7 */ PCL_STATIC_ASCII("token="),
     /* 8 */ PCL_STATIC_ASCII("wrapped"),
@@ -26,12 +26,17 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/secrets.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 6, 1},
-    {0, 11, 11},
-    {0, 17, 11},
-    {0, 20, 11},
+    {6, 1},
+    {11, 11},
+    {17, 11},
+    {20, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -43,12 +48,12 @@ static const pcl_resource_decl pclg_decl[] = {
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
     /* 0 */ 0, 0, 1,
-    /* 3 */ 4, 3, 5, 6, 2, 0, 0,
-    /* 10 */ 7, 1,
-    /* 12 */ 0, 10, 8,
-    /* 15 */ 9, 10,
-    /* 17 */ 1, 3, 0, 2, 11,
-    /* 22 */ 1, 5, 0, 3, 5,
+    /* 3 */ 5, 6, 4, 0, 0,
+    /* 8 */ 7, 1,
+    /* 10 */ 0, 8, 8,
+    /* 13 */ 9, 10,
+    /* 15 */ 1, 2, 0, 2, 11,
+    /* 20 */ 1, 3, 0, 3, 3,
     0,
 };
 
@@ -63,10 +68,10 @@ static pcl_value *pclu_resourceSecret(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_token, 0}, /* token */
     {pclu_r, 3}, /* r */
-    {pclu_wrapped, 12}, /* wrapped */
-    {pclu_revealed, 15}, /* revealed */
-    {pclu_resourceSecret, 17}, /* resourceSecret */
-    {pclu_resourceSecret, 22}, /* plain */
+    {pclu_wrapped, 10}, /* wrapped */
+    {pclu_revealed, 13}, /* revealed */
+    {pclu_resourceSecret, 15}, /* resourceSecret */
+    {pclu_resourceSecret, 20}, /* plain */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -85,7 +90,7 @@ static pcl_value *pclu_token(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 89 "<stdout>"
+#line 94 "<stdout>"
 
 /* tests/golden/codegen/secrets.pp:6:1: resource r "simple:index:Resource" { value = secret("hidden") plain = "x" } */
 #line 6 "tests/golden/codegen/secrets.pp"
@@ -95,13 +100,13 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
 #line 7 "tests/golden/codegen/secrets.pp"
   t0 = pcl_gen_secret(&pclg_k[r[0]]);
 #line 6 "tests/golden/codegen/secrets.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[r[1]], &pclg_k[r[2]]}, (pcl_value *[]){t0, &pclg_k[r[3]]}, 2);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[2], &pclg_k[3]}, (pcl_value *[]){t0, &pclg_k[r[1]]}, 2);
   pcl_release(t0), t0 = NULL;
-  t0 = pcl_gen_register(e, &pclg_decl[r[5]], &pclg_k[r[4]], t1, NULL, r[6]);
+  t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]);
   pcl_release(t1), t1 = NULL;
   return t0;
 }
-#line 105 "<stdout>"
+#line 110 "<stdout>"
 
 /* tests/golden/codegen/secrets.pp:11:11: "token=${token}", once its arguments are known */
 #line 11 "tests/golden/codegen/secrets.pp"
@@ -118,7 +123,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 122 "<stdout>"
+#line 127 "<stdout>"
 
 /* tests/golden/codegen/secrets.pp:10:1: output wrapped { value = "token=${token}" } */
 #line 10 "tests/golden/codegen/secrets.pp"
@@ -132,7 +137,7 @@ static pcl_value *pclu_wrapped(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
   return t1;
 }
-#line 136 "<stdout>"
+#line 141 "<stdout>"
 
 /* tests/golden/codegen/secrets.pp:13:1: output revealed { value = unsecret(secret("visible")) } */
 #line 13 "tests/golden/codegen/secrets.pp"
@@ -148,7 +153,7 @@ static pcl_value *pclu_revealed(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
   return t0;
 }
-#line 152 "<stdout>"
+#line 157 "<stdout>"
 
 /* tests/golden/codegen/secrets.pp:16:1: output resourceSecret { value = r.value } */
 #line 16 "tests/golden/codegen/secrets.pp"
@@ -171,7 +176,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 175 "<stdout>"
+#line 180 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
@@ -180,7 +185,8 @@ static const pcl_config_decl pclg_config[] = {
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "secrets",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

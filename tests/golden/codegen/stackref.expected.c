@@ -8,12 +8,12 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[9];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
+    &pclg_k[0],
     &pclg_k[2],
 };
 static pcl_value pclg_k[9] = {
-    /* 0 */ PCL_STATIC_ASCII("ref"),
-    /* 1 */ PCL_STATIC_ASCII("name"),
+    /* 0 */ PCL_STATIC_ASCII("name"),
+    /* 1 */ PCL_STATIC_ASCII("ref"),
     /* 2 */ PCL_STATIC_ASCII("organization/other/dev"),
     /* 3 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     /* 4 */ PCL_STATIC_ASCII("plain"),
@@ -28,12 +28,17 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/stackref.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 2, 1},
-    {0, 6, 11},
-    {0, 9, 11},
-    {0, 12, 12},
+    {2, 1},
+    {6, 11},
+    {9, 11},
+    {12, 12},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -44,7 +49,7 @@ static const pcl_resource_decl pclg_decl[] = {
 /* Rows: what differs between the uses of one function, in the order its
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
-    /* 0 */ 0, 0, 3, 0,
+    /* 0 */ 1, 0, 3, 0,
     /* 4 */ 0, 4, 1, 4,
     /* 8 */ 0, 5, 2, 6,
     /* 12 */ 0, 7, 3, 8,
@@ -77,7 +82,7 @@ static pcl_value *pclu_ref(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 81 "<stdout>"
+#line 86 "<stdout>"
 
 /* tests/golden/codegen/stackref.pp:5:1: output plain { value = getOutput(ref, "plain") } */
 #line 5 "tests/golden/codegen/stackref.pp"
@@ -91,7 +96,7 @@ static pcl_value *pclu_plain(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
   return t1;
 }
-#line 95 "<stdout>"
+#line 100 "<stdout>"
 
 /* tests/golden/codegen/stackref.pp:11:1: output missing { value = [getOutput(ref, "nope")] } */
 #line 11 "tests/golden/codegen/stackref.pp"
@@ -107,13 +112,14 @@ static pcl_value *pclu_missing(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
   return t0;
 }
-#line 111 "<stdout>"
+#line 116 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "stackref",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

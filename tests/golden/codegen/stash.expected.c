@@ -8,25 +8,25 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[14];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[3],
     &pclg_k[4],
-    &pclg_k[6],
-    &pclg_k[2],
-    &pclg_k[7],
     &pclg_k[5],
+    &pclg_k[2],
     &pclg_k[1],
+    &pclg_k[7],
+    &pclg_k[6],
+    &pclg_k[0],
     &pclg_k[8],
-    &pclg_k[1],
+    &pclg_k[0],
     &pclg_k[11],
 };
 static pcl_value pclg_k[14] = {
-    /* 0 */ PCL_STATIC_ASCII("kept"),
-    /* 1 */ PCL_STATIC_ASCII("input"),
-    /* 2 */ PCL_STATIC_ASCII("list"),
-    /* 3 */ PCL_STATIC_INT(1),
-    /* 4 */ PCL_STATIC_ASCII("two"),
-    /* 5 */ PCL_STATIC_LIST(&pclg_p[0], 2),
-    /* 6 */ PCL_STATIC_ASCII("flag"),
+    /* 0 */ PCL_STATIC_ASCII("input"),
+    /* 1 */ PCL_STATIC_ASCII("list"),
+    /* 2 */ PCL_STATIC_ASCII("flag"),
+    /* 3 */ PCL_STATIC_ASCII("kept"),
+    /* 4 */ PCL_STATIC_INT(1),
+    /* 5 */ PCL_STATIC_ASCII("two"),
+    /* 6 */ PCL_STATIC_LIST(&pclg_p[0], 2),
     /* 7 */ PCL_STATIC_BOOL(1),
     /* 8 */ PCL_STATIC_MAP(&pclg_p[2], &pclg_p[4], 2),
     /* 9 */ PCL_STATIC_MAP(&pclg_p[6], &pclg_p[7], 1),
@@ -41,12 +41,17 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/stash.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 4, 1},
-    {0, 7, 1},
-    {0, 11, 11},
-    {0, 14, 11},
+    {4, 1},
+    {7, 1},
+    {11, 11},
+    {14, 11},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -57,9 +62,9 @@ static const pcl_resource_decl pclg_decl[] = {
 /* Rows: what differs between the uses of one function, in the order its
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
-    /* 0 */ 0, 0, 9, 0,
+    /* 0 */ 3, 0, 9, 0,
     /* 4 */ 10, 0, 12, 1,
-    /* 8 */ 0, 13, 1, 2, 0,
+    /* 8 */ 0, 13, 1, 2, 3,
     /* 13 */ 1, 13, 1, 3, 10,
     0,
 };
@@ -89,7 +94,7 @@ static pcl_value *pclu_kept(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 93 "<stdout>"
+#line 98 "<stdout>"
 
 /* tests/golden/codegen/stash.pp:10:1: output kept { value = kept.output } */
 #line 10 "tests/golden/codegen/stash.pp"
@@ -112,13 +117,14 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 116 "<stdout>"
+#line 121 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "stash",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -8,12 +8,12 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[14];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
+    &pclg_k[0],
     &pclg_k[2],
 };
 static pcl_value pclg_k[14] = {
-    /* 0 */ PCL_STATIC_ASCII("raw"),
-    /* 1 */ PCL_STATIC_ASCII("a"),
+    /* 0 */ PCL_STATIC_ASCII("a"),
+    /* 1 */ PCL_STATIC_ASCII("raw"),
     /* 2 */ PCL_STATIC_INT(1),
     /* 3 */ PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     /* 4 */ PCL_STATIC_ASCII("b"),
@@ -33,29 +33,34 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/try-can.pp",
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 6, 15},
-    {0, 6, 24},
-    {0, 6, 11},
-    {0, 9, 15},
-    {0, 9, 11},
-    {0, 12, 15},
-    {0, 15, 15},
+    {6, 15},
+    {6, 24},
+    {6, 11},
+    {9, 15},
+    {9, 11},
+    {12, 15},
+    {15, 15},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
-    /* 0 */ 0, 0, 3,
+    /* 0 */ 0, 1, 3,
     /* 3 */ 0, 4, 0, 5, 0,
     /* 8 */ 6, 7, 1,
     /* 11 */ 8,
     /* 12 */ 3, 8, 11, 2, 9,
-    /* 17 */ 0, 1, 3,
+    /* 17 */ 0, 0, 3,
     /* 20 */ 10,
     /* 21 */ 17, 20, 4, 11,
-    /* 25 */ 0, 1, 5,
+    /* 25 */ 0, 0, 5,
     /* 28 */ 25, 12,
     /* 30 */ 6, 7, 6,
     /* 33 */ 30, 13,
@@ -94,7 +99,7 @@ static pcl_value *pclu_raw(pcl_gen_env *e) {
   }
   return t0;
 }
-#line 98 "<stdout>"
+#line 103 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:6:15: raw.b.c */
 #line 6 "tests/golden/codegen/try-can.pp"
@@ -115,7 +120,7 @@ fail:
   pcl_release(t1);
   return NULL;
 }
-#line 119 "<stdout>"
+#line 124 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:6:24: element([], 0) */
 #line 6 "tests/golden/codegen/try-can.pp"
@@ -132,7 +137,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 136 "<stdout>"
+#line 141 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:6:40: "fallback" */
 #line 6 "tests/golden/codegen/try-can.pp"
@@ -141,7 +146,7 @@ static pcl_value *pclg_thunk3(pcl_gen_env *e, pcl_error **err) {
   (void)err;
   return pcl_retain(&pclg_k[r[0]]);
 }
-#line 145 "<stdout>"
+#line 150 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:5:1: output tried { value = try(raw.b.c, element([], 0), "fallback") } */
 #line 5 "tests/golden/codegen/try-can.pp"
@@ -155,7 +160,7 @@ static pcl_value *pclu_tried(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
   return t1;
 }
-#line 159 "<stdout>"
+#line 164 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:9:15: raw.a */
 #line 9 "tests/golden/codegen/try-can.pp"
@@ -172,7 +177,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 176 "<stdout>"
+#line 181 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:8:1: output triedFirst { value = try(raw.a, "unused") } */
 #line 8 "tests/golden/codegen/try-can.pp"
@@ -186,7 +191,7 @@ static pcl_value *pclu_triedFirst(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
   return t1;
 }
-#line 190 "<stdout>"
+#line 195 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:11:1: output canA { value = can(raw.a) } */
 #line 11 "tests/golden/codegen/try-can.pp"
@@ -200,7 +205,7 @@ static pcl_value *pclu_canA(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
   return t1;
 }
-#line 204 "<stdout>"
+#line 209 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:14:1: output canB { value = can(element([], 0)) } */
 #line 14 "tests/golden/codegen/try-can.pp"
@@ -214,7 +219,7 @@ static pcl_value *pclu_canB(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
   return t1;
 }
-#line 218 "<stdout>"
+#line 223 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
@@ -223,7 +228,8 @@ static const pcl_config_decl pclg_config[] = {
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "try-can",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

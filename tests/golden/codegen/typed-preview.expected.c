@@ -8,53 +8,53 @@
 /* Constants, by index (rows refer to them as pclg_k[r[i]]). */
 static pcl_value pclg_k[47];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[10],
-    &pclg_k[11],
-    &pclg_k[14],
-    &pclg_k[2],
-    &pclg_k[1],
-    &pclg_k[13],
-    &pclg_k[3],
-    &pclg_k[5],
-    &pclg_k[9],
-    &pclg_k[7],
-    &pclg_k[2],
-    &pclg_k[15],
-    &pclg_k[4],
-    &pclg_k[6],
     &pclg_k[12],
+    &pclg_k[13],
+    &pclg_k[6],
     &pclg_k[8],
-    &pclg_k[26],
+    &pclg_k[0],
+    &pclg_k[5],
+    &pclg_k[1],
+    &pclg_k[2],
+    &pclg_k[4],
+    &pclg_k[3],
+    &pclg_k[8],
+    &pclg_k[15],
+    &pclg_k[9],
+    &pclg_k[10],
+    &pclg_k[14],
+    &pclg_k[11],
+    &pclg_k[25],
     &pclg_k[27],
 };
 static pcl_value pclg_k[47] = {
-    /* 0 */ PCL_STATIC_ASCII("p"),
-    /* 1 */ PCL_STATIC_ASCII("boolean"),
-    /* 2 */ PCL_STATIC_BOOL(1),
-    /* 3 */ PCL_STATIC_ASCII("float"),
-    /* 4 */ PCL_STATIC_NUMBER(3.5),
-    /* 5 */ PCL_STATIC_ASCII("integer"),
-    /* 6 */ PCL_STATIC_INT(42),
-    /* 7 */ PCL_STATIC_ASCII("string"),
-    /* 8 */ PCL_STATIC_ASCII("s"),
-    /* 9 */ PCL_STATIC_ASCII("numberArray"),
-    /* 10 */ PCL_STATIC_INT(1),
-    /* 11 */ PCL_STATIC_INT(2),
-    /* 12 */ PCL_STATIC_LIST(&pclg_p[0], 2),
-    /* 13 */ PCL_STATIC_ASCII("booleanMap"),
-    /* 14 */ PCL_STATIC_ASCII("t"),
+    /* 0 */ PCL_STATIC_ASCII("boolean"),
+    /* 1 */ PCL_STATIC_ASCII("float"),
+    /* 2 */ PCL_STATIC_ASCII("integer"),
+    /* 3 */ PCL_STATIC_ASCII("string"),
+    /* 4 */ PCL_STATIC_ASCII("numberArray"),
+    /* 5 */ PCL_STATIC_ASCII("booleanMap"),
+    /* 6 */ PCL_STATIC_ASCII("t"),
+    /* 7 */ PCL_STATIC_ASCII("p"),
+    /* 8 */ PCL_STATIC_BOOL(1),
+    /* 9 */ PCL_STATIC_NUMBER(3.5),
+    /* 10 */ PCL_STATIC_INT(42),
+    /* 11 */ PCL_STATIC_ASCII("s"),
+    /* 12 */ PCL_STATIC_INT(1),
+    /* 13 */ PCL_STATIC_INT(2),
+    /* 14 */ PCL_STATIC_LIST(&pclg_p[0], 2),
     /* 15 */ PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
     /* 16 */ PCL_STATIC_MAP(&pclg_p[4], &pclg_p[10], 6),
     /* 17 */ PCL_STATIC_INT(10),
     /* 18 */ PCL_STATIC_ASCII("-"),
     /* 19 */ PCL_STATIC_ASCII("q"),
-    /* 20 */ PCL_STATIC_ASCII("key-"),
-    /* 21 */ PCL_STATIC_ASCII("r"),
-    /* 22 */ PCL_STATIC_ASCII("existing-id"),
-    /* 23 */ PCL_STATIC_ASCII("lookup"),
-    /* 24 */ PCL_STATIC_ASCII("result"),
-    /* 25 */ PCL_STATIC_ASCII("value"),
-    /* 26 */ PCL_STATIC_ASCII("version"),
+    /* 20 */ PCL_STATIC_ASCII("lookup"),
+    /* 21 */ PCL_STATIC_ASCII("key-"),
+    /* 22 */ PCL_STATIC_ASCII("r"),
+    /* 23 */ PCL_STATIC_ASCII("existing-id"),
+    /* 24 */ PCL_STATIC_ASCII("value"),
+    /* 25 */ PCL_STATIC_ASCII("version"),
+    /* 26 */ PCL_STATIC_ASCII("result"),
     /* 27 */ PCL_STATIC_ASCII("10.0.0"),
     /* 28 */ PCL_STATIC_MAP(&pclg_p[16], &pclg_p[17], 1),
     /* 29 */ PCL_STATIC_ASCII("simple-invoke:index:myInvoke"),
@@ -85,41 +85,46 @@ static const char *const pclg_files[] = {
     NULL,
 };
 
-/* Source locations: file, line, column. */
+/* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {0, 3, 1},
-    {0, 17, 50},
-    {0, 17, 16},
-    {0, 16, 43},
-    {0, 16, 17},
-    {0, 15, 12},
-    {0, 14, 13},
-    {0, 13, 11},
-    {0, 12, 13},
-    {0, 12, 14},
-    {0, 15, 15},
-    {0, 15, 27},
-    {0, 16, 27},
-    {0, 17, 30},
-    {0, 11, 1},
-    {0, 21, 12},
-    {0, 21, 19},
-    {0, 19, 1},
-    {0, 24, 11},
-    {0, 24, 60},
-    {0, 27, 37},
-    {0, 27, 11},
-    {0, 27, 45},
-    {0, 30, 11},
-    {0, 33, 19},
-    {0, 33, 37},
-    {0, 36, 11},
-    {0, 36, 18},
-    {0, 39, 11},
-    {0, 39, 17},
-    {0, 42, 21},
-    {0, 42, 41},
-    {0, 42, 55},
+    {3, 1},
+    {17, 50},
+    {17, 16},
+    {16, 43},
+    {16, 17},
+    {15, 12},
+    {14, 13},
+    {13, 11},
+    {12, 13},
+    {12, 14},
+    {15, 15},
+    {15, 27},
+    {16, 27},
+    {17, 30},
+    {11, 1},
+    {21, 12},
+    {21, 19},
+    {19, 1},
+    {24, 11},
+    {24, 60},
+    {27, 37},
+    {27, 11},
+    {27, 45},
+    {30, 11},
+    {33, 19},
+    {33, 37},
+    {36, 11},
+    {36, 18},
+    {39, 11},
+    {39, 17},
+    {42, 21},
+    {42, 41},
+    {42, 55},
+};
+
+/* Their files: the first location in each, and the file's index. */
+static const pcl_gen_loc_run pclg_loc_runs[] = {
+    {0, 0},
 };
 
 /* Resource declarations. */
@@ -131,32 +136,32 @@ static const pcl_resource_decl pclg_decl[] = {
 /* Rows: what differs between the uses of one function, in the order its
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
-    /* 0 */ 0, 0, 16, 0,
+    /* 0 */ 7, 0, 16, 0,
     /* 4 */ 1,
     /* 5 */ 4, 2,
     /* 7 */ 17, 3,
     /* 9 */ 7, 4,
     /* 11 */ 18, 18, 5,
-    /* 14 */ 10, 6,
-    /* 16 */ 11, 7,
+    /* 14 */ 12, 6,
+    /* 16 */ 13, 7,
     /* 18 */ 8,
-    /* 19 */ 0, 1, 1, 9, 18, 0, 3, 1, 7, 16, 0, 5, 1, 6, 14, 0, 7, 1, 10, 0, 5, 1, 11, 11, 0, 9, 1, 12, 9, 0, 13, 1, 13, 5, 1, 3, 5, 7, 9, 13, 19, 0, 14,
-    /* 62 */ 20, 15,
-    /* 64 */ 1, 7, 1, 16, 62, 23, 21, 1, 22, 17,
-    /* 74 */ 24, 18,
-    /* 76 */ 1, 7, 1, 19, 25, 29, 28, 18, 74, 30,
-    /* 86 */ 31, 20,
-    /* 88 */ 21, 32, 1, 7, 1, 22, 86,
-    /* 95 */ 1, 1, 1, 21, 88, 33,
-    /* 101 */ 2, 23, 1, 23, 34,
-    /* 106 */ 0, 9, 1, 35, 2, 24,
-    /* 112 */ 36, 25,
-    /* 114 */ 106, 112, 37,
-    /* 117 */ 26,
-    /* 118 */ 1, 9, 1, 27, 117, 38,
-    /* 124 */ 39, 28,
-    /* 126 */ 0, 40, 1, 29, 124, 41,
-    /* 132 */ 0, 7, 1, 30, 0, 40, 1, 31, 0, 40, 1, 32, 45, 42, 43, 44, 46,
+    /* 19 */ 0, 0, 1, 9, 18, 0, 1, 1, 7, 16, 0, 2, 1, 6, 14, 0, 3, 1, 10, 0, 2, 1, 11, 11, 0, 4, 1, 12, 9, 0, 5, 1, 13, 5, 19, 0, 14,
+    /* 56 */ 21, 15,
+    /* 58 */ 1, 3, 1, 16, 56, 22, 1, 23, 17,
+    /* 67 */ 26, 18,
+    /* 69 */ 1, 3, 1, 19, 29, 28, 18, 67, 30,
+    /* 78 */ 31, 20,
+    /* 80 */ 21, 32, 1, 3, 1, 22, 78,
+    /* 87 */ 1, 0, 1, 21, 80, 33,
+    /* 93 */ 2, 20, 1, 23, 34,
+    /* 98 */ 0, 4, 1, 35, 2, 24,
+    /* 104 */ 36, 25,
+    /* 106 */ 98, 104, 37,
+    /* 109 */ 26,
+    /* 110 */ 1, 4, 1, 27, 109, 38,
+    /* 116 */ 39, 28,
+    /* 118 */ 0, 40, 1, 29, 116, 41,
+    /* 124 */ 0, 3, 1, 30, 0, 40, 1, 31, 0, 40, 1, 32, 45, 46,
     0,
 };
 
@@ -176,14 +181,14 @@ static pcl_value *pclu_mixed(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_p, 0}, /* p */
     {pclu_q, 19}, /* q */
-    {pclu_r, 64}, /* r */
-    {pclu_fromInvoke, 76}, /* fromInvoke */
-    {pclu_summary, 95}, /* summary */
-    {pclu_readLookup, 101}, /* readLookup */
-    {pclu_recovered, 114}, /* recovered */
-    {pclu_count, 118}, /* count */
-    {pclu_idText, 126}, /* idText */
-    {pclu_mixed, 132}, /* mixed */
+    {pclu_r, 58}, /* r */
+    {pclu_fromInvoke, 69}, /* fromInvoke */
+    {pclu_summary, 87}, /* summary */
+    {pclu_readLookup, 93}, /* readLookup */
+    {pclu_recovered, 106}, /* recovered */
+    {pclu_count, 110}, /* count */
+    {pclu_idText, 118}, /* idText */
+    {pclu_mixed, 124}, /* mixed */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -199,7 +204,7 @@ static pcl_value *pclu_p(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
   return t0;
 }
-#line 203 "<stdout>"
+#line 208 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:17:16: { for k, v in p.booleanMap : k => !v }, per element */
 #line 17 "tests/golden/codegen/typed-preview.pp"
@@ -220,7 +225,7 @@ fail:
   pcl_release(t0);
   return false;
 }
-#line 224 "<stdout>"
+#line 229 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:17:16: { for k, v in p.booleanMap : k => !v }, once its arguments are known */
 #line 17 "tests/golden/codegen/typed-preview.pp"
@@ -237,7 +242,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 241 "<stdout>"
+#line 246 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:16:17: [for n in p.numberArray : n * 10], per element */
 #line 16 "tests/golden/codegen/typed-preview.pp"
@@ -258,7 +263,7 @@ fail:
   pcl_release(t0);
   return false;
 }
-#line 262 "<stdout>"
+#line 267 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:16:17: [for n in p.numberArray : n * 10], once its arguments are known */
 #line 16 "tests/golden/codegen/typed-preview.pp"
@@ -275,7 +280,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 279 "<stdout>"
+#line 284 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:15:12: "${p.string}-${p.integer}-${p.string}", once its arguments are known */
 #line 15 "tests/golden/codegen/typed-preview.pp"
@@ -292,7 +297,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 296 "<stdout>"
+#line 301 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:14:13: p.integer + 1, once its arguments are known */
 #line 14 "tests/golden/codegen/typed-preview.pp"
@@ -309,7 +314,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 313 "<stdout>"
+#line 318 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:13:11: p.float * 2, once its arguments are known */
 #line 13 "tests/golden/codegen/typed-preview.pp"
@@ -326,7 +331,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 330 "<stdout>"
+#line 335 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:12:13: !p.boolean, once its arguments are known */
 #line 12 "tests/golden/codegen/typed-preview.pp"
@@ -343,7 +348,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 347 "<stdout>"
+#line 352 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:11:1: resource q "primitive:index:Resource" { boolean = !p.boolean float = p.float * 2 integer = p.integer ... */
 #line 11 "tests/golden/codegen/typed-preview.pp"
@@ -386,7 +391,7 @@ static pcl_value *pclu_q(pcl_gen_env *e) {
   t6 = pcl_gen_apply(pcl_gen_env_new(e, &pclg_r[r[33]], 0, NULL), pclg_apply1, (pcl_value *[]){t4}, 1);
   pcl_release(t4), t4 = NULL;
 #line 11 "tests/golden/codegen/typed-preview.pp"
-  t4 = pcl_map_of((pcl_value *[]){&pclg_k[r[34]], &pclg_k[r[35]], &pclg_k[r[36]], &pclg_k[r[37]], &pclg_k[r[38]], &pclg_k[r[39]]}, (pcl_value *[]){t1, t2, t3, t5, t0, t6}, 6);
+  t4 = pcl_map_of((pcl_value *[]){&pclg_k[0], &pclg_k[1], &pclg_k[2], &pclg_k[3], &pclg_k[4], &pclg_k[5]}, (pcl_value *[]){t1, t2, t3, t5, t0, t6}, 6);
   pcl_release(t1), t1 = NULL;
   pcl_release(t2), t2 = NULL;
   pcl_release(t3), t3 = NULL;
@@ -394,7 +399,7 @@ static pcl_value *pclu_q(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
   pcl_release(t6), t6 = NULL;
   done1:;
-  t6 = pcl_gen_register(e, &pclg_decl[r[41]], &pclg_k[r[40]], t4, NULL, r[42]);
+  t6 = pcl_gen_register(e, &pclg_decl[r[35]], &pclg_k[r[34]], t4, NULL, r[36]);
   pcl_release(t4), t4 = NULL;
   return t6;
 fail1:
@@ -409,7 +414,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 413 "<stdout>"
+#line 418 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:21:12: "key-${q.string}", once its arguments are known */
 #line 21 "tests/golden/codegen/typed-preview.pp"
@@ -426,7 +431,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 430 "<stdout>"
+#line 435 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:19:1: read r "read:index:Resource" { id = "existing-id" lookup = "key-${q.string}" } */
 #line 19 "tests/golden/codegen/typed-preview.pp"
@@ -441,10 +446,10 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
   t1 = pcl_gen_apply(pcl_gen_env_new(e, &pclg_r[r[4]], 0, NULL), pclg_apply7, (pcl_value *[]){t0}, 1);
   pcl_release(t0), t0 = NULL;
 #line 19 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[r[5]]}, (pcl_value *[]){t1}, 1);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[20]}, (pcl_value *[]){t1}, 1);
   pcl_release(t1), t1 = NULL;
   done2:;
-  t1 = pcl_gen_read(e, &pclg_decl[r[7]], &pclg_k[r[6]], &pclg_k[r[8]], t0, NULL, r[9]);
+  t1 = pcl_gen_read(e, &pclg_decl[r[6]], &pclg_k[r[5]], &pclg_k[r[7]], t0, NULL, r[8]);
   pcl_release(t0), t0 = NULL;
   return t1;
 fail2:
@@ -454,7 +459,7 @@ fail2:
   error = NULL;
   goto done2;
 }
-#line 458 "<stdout>"
+#line 463 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:24:11: invoke("simple-invoke:index:myInvoke", { value = q.string }).result, once its arguments are known */
 #line 24 "tests/golden/codegen/typed-preview.pp"
@@ -471,7 +476,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 475 "<stdout>"
+#line 480 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:23:1: output fromInvoke { value = invoke("simple-invoke:index:myInvoke", { value = q.string }).result } */
 #line 23 "tests/golden/codegen/typed-preview.pp"
@@ -483,15 +488,15 @@ static pcl_value *pclu_fromInvoke(pcl_gen_env *e) {
 #line 24 "tests/golden/codegen/typed-preview.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
   if (t0 == NULL) { at = r[3]; goto fail1; }
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[r[4]]}, (pcl_value *[]){t0}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[24]}, (pcl_value *[]){t0}, 1);
   pcl_release(t0), t0 = NULL;
-  t0 = pcl_gen_invoke(e, &pclg_k[r[5]], t1, &pclg_k[r[6]], false, r[7]);
+  t0 = pcl_gen_invoke(e, &pclg_k[r[4]], t1, &pclg_k[r[5]], false, r[6]);
   pcl_release(t1), t1 = NULL;
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, &pclg_r[r[8]], 0, NULL), pclg_apply8, (pcl_value *[]){t0}, 1);
+  t1 = pcl_gen_apply(pcl_gen_env_new(e, &pclg_r[r[7]], 0, NULL), pclg_apply8, (pcl_value *[]){t0}, 1);
   pcl_release(t0), t0 = NULL;
   done1:;
 #line 23 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[9]], t1);
+  t0 = pcl_gen_output(e, &pclg_k[r[8]], t1);
   pcl_release(t1), t1 = NULL;
   return t0;
 fail1:
@@ -501,7 +506,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 505 "<stdout>"
+#line 510 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:27:11: q.boolean ? "q is true" : "q is ${q.string}", once its arguments are known */
 #line 27 "tests/golden/codegen/typed-preview.pp"
@@ -530,7 +535,7 @@ fail:
   pcl_release(t2);
   return NULL;
 }
-#line 534 "<stdout>"
+#line 539 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:26:1: output summary { value = q.boolean ? "q is true" : "q is ${q.string}" } */
 #line 26 "tests/golden/codegen/typed-preview.pp"
@@ -556,7 +561,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 560 "<stdout>"
+#line 565 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:29:1: output readLookup { value = r.lookup } */
 #line 29 "tests/golden/codegen/typed-preview.pp"
@@ -579,7 +584,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 583 "<stdout>"
+#line 588 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:33:19: p.numberArray[7] */
 #line 33 "tests/golden/codegen/typed-preview.pp"
@@ -596,7 +601,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 600 "<stdout>"
+#line 605 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:33:37: "recovered: ${error}" */
 #line 33 "tests/golden/codegen/typed-preview.pp"
@@ -613,7 +618,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 617 "<stdout>"
+#line 622 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:32:1: output recovered { value = recover(p.numberArray[7], "recovered: ${error}") } */
 #line 32 "tests/golden/codegen/typed-preview.pp"
@@ -627,7 +632,7 @@ static pcl_value *pclu_recovered(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
   return t1;
 }
-#line 631 "<stdout>"
+#line 636 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:36:11: length(q.numberArray), once its arguments are known */
 #line 36 "tests/golden/codegen/typed-preview.pp"
@@ -644,7 +649,7 @@ fail:
   pcl_release(t0);
   return NULL;
 }
-#line 648 "<stdout>"
+#line 653 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:35:1: output count { value = length(q.numberArray) } */
 #line 35 "tests/golden/codegen/typed-preview.pp"
@@ -670,7 +675,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 674 "<stdout>"
+#line 679 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:38:1: output idText { value = "id=${p.id}" } */
 #line 38 "tests/golden/codegen/typed-preview.pp"
@@ -696,7 +701,7 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 700 "<stdout>"
+#line 705 "<stdout>"
 
 /* tests/golden/codegen/typed-preview.pp:41:1: output mixed { value = { known = p.string, unknown = p.id, list = [p.id, "k"] } } */
 #line 41 "tests/golden/codegen/typed-preview.pp"
@@ -714,13 +719,13 @@ static pcl_value *pclu_mixed(pcl_gen_env *e) {
   if (t2 == NULL) { at = r[11]; goto fail1; }
   t3 = pcl_list_of((pcl_value *[]){t2, &pclg_k[r[12]]}, 2);
   pcl_release(t2), t2 = NULL;
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[r[13]], &pclg_k[r[14]], &pclg_k[r[15]]}, (pcl_value *[]){t0, t1, t3}, 3);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[42], &pclg_k[43], &pclg_k[44]}, (pcl_value *[]){t0, t1, t3}, 3);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   pcl_release(t3), t3 = NULL;
   done1:;
 #line 41 "tests/golden/codegen/typed-preview.pp"
-  t3 = pcl_gen_output(e, &pclg_k[r[16]], t2);
+  t3 = pcl_gen_output(e, &pclg_k[r[13]], t2);
   pcl_release(t2), t2 = NULL;
   return t3;
 fail1:
@@ -732,13 +737,14 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 736 "<stdout>"
+#line 741 "<stdout>"
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
     1, &pcl_gen_abi_1, "pclc 0.1.0", "typed-preview",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_files,
+    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
+    pclg_files,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }
