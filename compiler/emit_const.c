@@ -212,6 +212,13 @@ uint32_t em_static_list(em *e, const uint32_t *items, size_t n) {
   return (uint32_t)i;
 }
 
+int em_string_cmp(const em *e, uint32_t a, uint32_t b) {
+  const em_str *x = string_at(e, a), *y = string_at(e, b);
+  size_t n = x->len < y->len ? x->len : y->len;
+  int c = memcmp(x->text, y->text, n);
+  return c != 0 ? c : (x->len > y->len) - (x->len < y->len);
+}
+
 /* A key/value pair of a static map being sorted. */
 typedef struct pair {
   const em_str *key; /* The key's bytes. */

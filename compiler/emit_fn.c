@@ -944,6 +944,34 @@ static const char *for_flags(fctx *w, unsigned sub) {
   return s;
 }
 
+/* Orders the pairs keys[i] -> vals[i] of an object constructor with
+ * constant keys as the map will hold them, so that it is built without
+ * sorting; when two keys are equal the written order stays (the runtime
+ * keeps the last). */
+static void sort_keys(em *e, opnd *keys, opnd *vals, size_t n) {
+  opnd *k = xmalloc((n ? n : 1) * sizeof *k), *v = xmalloc((n ? n : 1) * sizeof *v);
+  bool equal = false;
+  for (size_t i = 0; i < n; i++) {
+    size_t j = i;
+    for (; j > 0; j--) {
+      int c = em_string_cmp(e, k[j - 1].k, keys[i].k);
+      equal = equal || c == 0;
+      if (c <= 0)
+        break;
+      k[j] = k[j - 1];
+      v[j] = v[j - 1];
+    }
+    k[j] = keys[i];
+    v[j] = vals[i];
+  }
+  if (!equal) {
+    memcpy(keys, k, n * sizeof *keys);
+    memcpy(vals, v, n * sizeof *vals);
+  }
+  free(k);
+  free(v);
+}
+
 /* Returns the name of the function created for closure root x. */
 static const char *closure_name(fctx *w, const ptrmap *map, const ir_expr *x, size_t *fi) {
   *fi = fn_of(map, x);
@@ -1044,6 +1072,8 @@ static opnd finish(fctx *w, const ir_expr *x, opnd *k) {
       free(ki);
       free(vi);
     } else {
+      if (literal)
+        sort_keys(e, keys, vals, n);
       t = temp_new(w);
       const char *ka = array_of(w, keys, n), *va = array_of(w, vals, n);
       if (literal)

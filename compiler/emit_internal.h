@@ -82,6 +82,9 @@ const char *em_intern(em *e, const char *s, size_t len);
 uint32_t em_const(em *e, const ir_expr *c);
 /* Returns the index of the STRING constant s[0..len). */
 uint32_t em_string(em *e, const char *s, size_t len);
+/* Compares the bytes of the STRING constants a and b (memcmp order, a
+ * prefix first). */
+int em_string_cmp(const em *e, uint32_t a, uint32_t b);
 /* Returns the index of the static list (or, with keys, map) of the
  * constants items[0..n) (keys[0..n) being STRING constants).  Map keys are
  * sorted, a later duplicate winning. */

@@ -312,7 +312,7 @@ static pcl_value *pclu_obj(pcl_gen_env *e) {
   if (t1 == NULL) { at = r[12]; goto fail; }
   t3 = pcl_list_of((pcl_value *[]){t1, &pclg_k[r[13]]}, 2);
   pcl_release(t1), t1 = NULL;
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[13], &pclg_k[14], &pclg_k[15]}, (pcl_value *[]){t0, t2, t3}, 3);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[13], &pclg_k[15], &pclg_k[14]}, (pcl_value *[]){t0, t3, t2}, 3);
   pcl_release(t0), t0 = NULL;
   pcl_release(t2), t2 = NULL;
   pcl_release(t3), t3 = NULL;

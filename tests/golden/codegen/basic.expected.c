@@ -57,7 +57,7 @@ static const pcl_resource_decl pclg_decl[] = {
 static const uint32_t pclg_r[] = {
     /* 0 */ 0, 0, 1,
     /* 3 */ 0, 2, 0,
-    /* 6 */ 6, 1, 5, 0, 1,
+    /* 6 */ 1, 6, 5, 0, 1,
     /* 11 */ 10, 11, 2,
     /* 14 */ 2, 13, 0, 3, 11, 2, 6, 12, 0, 4,
     /* 24 */ 3, 7, 0, 5, 7,
@@ -124,7 +124,7 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 5 "tests/golden/codegen/basic.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[3], &pclg_k[4]}, (pcl_value *[]){&pclg_k[r[0]], pcl_gen_node(e, r[1])}, 2);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[3]}, (pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, 2);
   t1 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t0, NULL, r[4]);
   pcl_release(t0), t0 = NULL;
   return t1;

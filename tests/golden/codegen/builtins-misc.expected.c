@@ -219,7 +219,7 @@ static pcl_value *pclu_misc(pcl_gen_env *e) {
   pcl_release(t10), t10 = NULL;
   if (t11 == NULL) { at = r[20]; goto fail1; }
 #line 6 "tests/golden/codegen/builtins-misc.pp"
-  t10 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[5], &pclg_k[6], &pclg_k[7], &pclg_k[8], &pclg_k[9], &pclg_k[10], &pclg_k[11], &pclg_k[12], &pclg_k[13], &pclg_k[14]}, (pcl_value *[]){t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t11}, 11);
+  t10 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[10], &pclg_k[11], &pclg_k[13], &pclg_k[9], &pclg_k[8], &pclg_k[4], &pclg_k[6], &pclg_k[7], &pclg_k[14], &pclg_k[12]}, (pcl_value *[]){t1, t6, t7, t9, t5, t4, t0, t2, t3, t11, t8}, 11);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   pcl_release(t2), t2 = NULL;
@@ -286,7 +286,7 @@ static pcl_value *pclu_assets(pcl_gen_env *e) {
   t5 = pcl_fn_remoteArchive(&pclg_k[r[11]], err);
   if (t5 == NULL) { at = r[12]; goto fail1; }
 #line 20 "tests/golden/codegen/builtins-misc.pp"
-  t3 = pcl_map_of((pcl_value *[]){&pclg_k[21], &pclg_k[22], &pclg_k[23], &pclg_k[24], &pclg_k[25]}, (pcl_value *[]){t0, t1, t2, t4, t5}, 5);
+  t3 = pcl_map_of((pcl_value *[]){&pclg_k[24], &pclg_k[22], &pclg_k[23], &pclg_k[25], &pclg_k[21]}, (pcl_value *[]){t4, t1, t2, t5, t0}, 5);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   pcl_release(t2), t2 = NULL;

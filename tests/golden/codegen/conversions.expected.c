@@ -123,7 +123,7 @@ static pcl_value *pclu_p(pcl_gen_env *e) {
   t6 = pcl_map_of((pcl_value *[]){&pclg_k[6]}, (pcl_value *[]){t4}, 1);
   pcl_release(t4), t4 = NULL;
 #line 3 "tests/golden/codegen/conversions.pp"
-  t4 = pcl_map_of((pcl_value *[]){&pclg_k[0], &pclg_k[1], &pclg_k[2], &pclg_k[3], &pclg_k[4], &pclg_k[5]}, (pcl_value *[]){t0, t1, t2, t3, t5, t6}, 6);
+  t4 = pcl_map_of((pcl_value *[]){&pclg_k[0], &pclg_k[5], &pclg_k[1], &pclg_k[2], &pclg_k[4], &pclg_k[3]}, (pcl_value *[]){t0, t6, t1, t2, t5, t3}, 6);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   pcl_release(t2), t2 = NULL;

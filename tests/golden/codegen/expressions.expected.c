@@ -649,7 +649,7 @@ static pcl_value *pclu_builtins(pcl_gen_env *e) {
   t14 = pcl_convert_to_int(&pclg_k[r[45]], err);
   if (t14 == NULL) { at = r[46]; goto fail1; }
 #line 27 "tests/golden/codegen/expressions.pp"
-  t16 = pcl_map_of((pcl_value *[]){&pclg_k[47], &pclg_k[48], &pclg_k[49], &pclg_k[50], &pclg_k[51], &pclg_k[52], &pclg_k[53], &pclg_k[54], &pclg_k[55], &pclg_k[56], &pclg_k[57], &pclg_k[58], &pclg_k[59], &pclg_k[60], &pclg_k[61], &pclg_k[62]}, (pcl_value *[]){t0, t1, t2, t3, t4, t6, t5, t7, t8, t9, t10, t11, t12, t13, t15, t14}, 16);
+  t16 = pcl_map_of((pcl_value *[]){&pclg_k[57], &pclg_k[61], &pclg_k[62], &pclg_k[51], &pclg_k[59], &pclg_k[49], &pclg_k[47], &pclg_k[48], &pclg_k[52], &pclg_k[55], &pclg_k[54], &pclg_k[53], &pclg_k[56], &pclg_k[60], &pclg_k[50], &pclg_k[58]}, (pcl_value *[]){t10, t15, t14, t4, t12, t2, t0, t1, t6, t8, t7, t5, t9, t13, t3, t11}, 16);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   pcl_release(t2), t2 = NULL;

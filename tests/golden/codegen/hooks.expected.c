@@ -80,7 +80,7 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
 #line 8 "tests/golden/codegen/hooks.pp"
   t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
   t1 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[1])}, 1);
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[3], &pclg_k[4]}, (pcl_value *[]){t0, t1}, 2);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[3]}, (pcl_value *[]){t1, t0}, 2);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
 #line 7 "tests/golden/codegen/hooks.pp"

@@ -66,7 +66,7 @@ static const pcl_resource_decl pclg_decl[] = {
 static const uint32_t pclg_r[] = {
     /* 0 */ 0, 0, 1, 0,
     /* 4 */ 0, 4, 1, 6, 1,
-    /* 9 */ 1, 1, 2, 0, 2, 0, 15, 16, 18, 12, 1, 14, 3,
+    /* 9 */ 1, 1, 2, 0, 2, 18, 15, 16, 0, 12, 1, 14, 3,
     0,
 };
 
@@ -124,7 +124,7 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[1]), r + 2, 1, r[4], err);
   if (t1 == NULL) { at = r[4]; goto fail2; }
 #line 13 "tests/golden/codegen/options-more.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[3], &pclg_k[7], &pclg_k[8], &pclg_k[9], &pclg_k[10], &pclg_k[11]}, (pcl_value *[]){pcl_gen_node(e, r[5]), &pclg_k[r[6]], &pclg_k[r[7]], &pclg_k[r[8]], t0, t1}, 6);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[9], &pclg_k[7], &pclg_k[8], &pclg_k[3], &pclg_k[10], &pclg_k[11]}, (pcl_value *[]){&pclg_k[r[5]], &pclg_k[r[6]], &pclg_k[r[7]], pcl_gen_node(e, r[8]), t0, t1}, 6);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   done2:;

@@ -84,7 +84,7 @@ static const pcl_resource_decl pclg_decl[] = {
  * code reads them (the comment is the offset of each row). */
 static const uint32_t pclg_r[] = {
     /* 0 */ 1, 0, 3, 0,
-    /* 4 */ 0, 0, 0, 1, 22, 0, 0, 2, 2, 2, 23, 24, 24, 25, 29, 0, 30, 20, 0, 2,
+    /* 4 */ 0, 0, 0, 1, 22, 0, 24, 29, 2, 0, 23, 30, 0, 2, 24, 2, 25, 20, 0, 2,
     /* 24 */ 1, 31, 0, 3, 32,
     0,
 };
@@ -127,13 +127,13 @@ static pcl_value *pclu_child(pcl_gen_env *e) {
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
   if (t0 == NULL) { at = r[3]; goto fail1; }
 #line 5 "tests/golden/codegen/options.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0], &pclg_k[4]}, (pcl_value *[]){t0, &pclg_k[r[4]]}, 2);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[0]}, (pcl_value *[]){&pclg_k[r[4]], t0}, 2);
   pcl_release(t0), t0 = NULL;
   done1:;
 #line 10 "tests/golden/codegen/options.pp"
   t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[5])}, 1);
 #line 8 "tests/golden/codegen/options.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[1], &pclg_k[6], &pclg_k[7], &pclg_k[8], &pclg_k[9], &pclg_k[10], &pclg_k[11], &pclg_k[12], &pclg_k[13], &pclg_k[14], &pclg_k[15], &pclg_k[16]}, (pcl_value *[]){pcl_gen_node(e, r[6]), t0, &pclg_k[r[7]], &pclg_k[r[8]], &pclg_k[r[9]], &pclg_k[r[10]], &pclg_k[r[11]], &pclg_k[r[12]], &pclg_k[r[13]], &pclg_k[r[14]], pcl_gen_node(e, r[15]), &pclg_k[r[16]]}, 12);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[12], &pclg_k[14], &pclg_k[9], &pclg_k[15], &pclg_k[6], &pclg_k[10], &pclg_k[16], &pclg_k[1], &pclg_k[7], &pclg_k[11], &pclg_k[8], &pclg_k[13]}, (pcl_value *[]){&pclg_k[r[6]], &pclg_k[r[7]], &pclg_k[r[8]], pcl_gen_node(e, r[9]), t0, &pclg_k[r[10]], &pclg_k[r[11]], pcl_gen_node(e, r[12]), &pclg_k[r[13]], &pclg_k[r[14]], &pclg_k[r[15]], &pclg_k[r[16]]}, 12);
   pcl_release(t0), t0 = NULL;
 #line 5 "tests/golden/codegen/options.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[18]], &pclg_k[r[17]], t1, t2, r[19]);

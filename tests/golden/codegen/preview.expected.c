@@ -127,7 +127,7 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
   t2 = pcl_map_of((pcl_value *[]){&pclg_k[6], &pclg_k[7]}, (pcl_value *[]){&pclg_k[r[9]], t0}, 2);
   pcl_release(t0), t0 = NULL;
 #line 6 "tests/golden/codegen/preview.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[5]}, (pcl_value *[]){t1, t2}, 2);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[4]}, (pcl_value *[]){t2, t1}, 2);
   pcl_release(t1), t1 = NULL;
   pcl_release(t2), t2 = NULL;
   done1:;

@@ -181,7 +181,7 @@ static pcl_value *pclu_listed_instance(pcl_gen_env *e, pcl_value *range, const p
   t1 = pcl_gen_attr(e, range, &pclg_k[r[2]], PCL_GEN_DECLARED, err);
   if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 8 "tests/golden/codegen/ranged.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[5]}, (pcl_value *[]){t0, t1}, 2);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[4]}, (pcl_value *[]){t1, t0}, 2);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   done1:;

@@ -100,7 +100,7 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
 #line 7 "tests/golden/codegen/secrets.pp"
   t0 = pcl_gen_secret(&pclg_k[r[0]]);
 #line 6 "tests/golden/codegen/secrets.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[2], &pclg_k[3]}, (pcl_value *[]){t0, &pclg_k[r[1]]}, 2);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[3], &pclg_k[2]}, (pcl_value *[]){&pclg_k[r[1]], t0}, 2);
   pcl_release(t0), t0 = NULL;
   t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]);
   pcl_release(t1), t1 = NULL;

@@ -391,7 +391,7 @@ static pcl_value *pclu_q(pcl_gen_env *e) {
   t6 = pcl_gen_apply(pcl_gen_env_new(e, &pclg_r[r[33]], 0, NULL), pclg_apply1, (pcl_value *[]){t4}, 1);
   pcl_release(t4), t4 = NULL;
 #line 11 "tests/golden/codegen/typed.pp"
-  t4 = pcl_map_of((pcl_value *[]){&pclg_k[0], &pclg_k[1], &pclg_k[2], &pclg_k[3], &pclg_k[4], &pclg_k[5]}, (pcl_value *[]){t1, t2, t3, t5, t0, t6}, 6);
+  t4 = pcl_map_of((pcl_value *[]){&pclg_k[0], &pclg_k[5], &pclg_k[1], &pclg_k[2], &pclg_k[4], &pclg_k[3]}, (pcl_value *[]){t1, t6, t2, t3, t0, t5}, 6);
   pcl_release(t1), t1 = NULL;
   pcl_release(t2), t2 = NULL;
   pcl_release(t3), t3 = NULL;
@@ -719,7 +719,7 @@ static pcl_value *pclu_mixed(pcl_gen_env *e) {
   if (t2 == NULL) { at = r[11]; goto fail1; }
   t3 = pcl_list_of((pcl_value *[]){t2, &pclg_k[r[12]]}, 2);
   pcl_release(t2), t2 = NULL;
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[42], &pclg_k[43], &pclg_k[44]}, (pcl_value *[]){t0, t1, t3}, 3);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[42], &pclg_k[44], &pclg_k[43]}, (pcl_value *[]){t0, t3, t1}, 3);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   pcl_release(t3), t3 = NULL;
