@@ -476,8 +476,8 @@ pcl_value *pcl_gen_template(pcl_value *const *parts, size_t n, pcl_error **err);
 /* -- Conditions and logic. */
 
 /* The truth of a plain condition v: pcl_bool(true) or pcl_bool(false), for
- * a bool or the strings "true" and "false" (types.md 9); NULL with *err for
- * null and anything else. */
+ * a bool or the strings "true"/"1" and "false"/"0" (types.md 4.5, 10);
+ * NULL with *err for null and anything else. */
 pcl_value *pcl_gen_truth(const pcl_value *v, pcl_error **err);
 /* Calls thunk(closure, err) at once and returns its value or, when it
  * fails, an EVENTUAL holding the failure located at loc: an operand of &&

@@ -5,7 +5,8 @@
  *
  * A gfx is a frame made by hand for the operations that need one but no
  * engine; gfx_done runs the loop and checks that every closure, value and
- * future the test made is gone.  The CHECK_* macros compare a value (read
+ * future the test made is gone (CHECK_NO_LEAK does the last two for tests
+ * without a frame and for whole runs).  The CHECK_* macros compare a value (read
  * once settled when it is an EVENTUAL) with its snapshot JSON, or an error
  * with its D11 text.  Static functions only. */
 #ifndef GEN_CHECK_H
@@ -19,20 +20,42 @@
 #include "gen_internal.h"
 #include "run_check.h"
 
+/* The numbers of live values and futures at one moment. */
+typedef struct live_counts {
+  size_t values;  /* pcl_rt_live_values(). */
+  size_t futures; /* pcl_sched_live_futures(). */
+} live_counts;
+
+/* Returns the numbers of values and futures alive now. */
+static inline live_counts live_now(void) {
+  return (live_counts){pcl_rt_live_values(), pcl_sched_live_futures()};
+}
+
+/* Asserts that as many values and futures are alive as at before: what a
+ * test or a run made since is gone. */
+#define CHECK_NO_LEAK(before) check_no_leak_at((before), __LINE__)
+static inline void check_no_leak_at(live_counts before, int line) {
+  live_counts now = live_now();
+  if (now.values != before.values || now.futures != before.futures) {
+    fprintf(stderr, "\nline %d: %zu values and %zu futures alive, want %zu and %zu\n", line,
+            now.values, now.futures, before.values, before.futures);
+  }
+  CU_ASSERT_EQUAL(now.values, before.values);
+  CU_ASSERT_EQUAL(now.futures, before.futures);
+}
+
 /* A frame of a program's main module with a run that has no engine: the
  * operations tested with it read only the run's preview flag. */
 typedef struct gfx {
   pcl_run run;       /* The run (zeroed but for preview). */
   pcl_gen_frame *f;  /* The frame (one reference, dropped by gfx_done). */
-  size_t values0;    /* Live values when the fixture was made. */
-  size_t futures0;   /* Live futures then. */
+  live_counts live0; /* Live values and futures when the fixture was made. */
 } gfx;
 
 static inline void gfx_init(gfx *x, const pcl_gen_program *p, bool preview) {
   memset(&x->run, 0, sizeof x->run);
   x->run.preview = preview;
-  x->values0 = pcl_rt_live_values();
-  x->futures0 = pcl_sched_live_futures();
+  x->live0 = live_now();
   x->f = pcl_xcalloc(1, sizeof *x->f);
   x->f->refs = 1;
   x->f->run = &x->run;
@@ -55,8 +78,7 @@ static inline void gfx_done(gfx *x) {
   pcl_sched_run();
   CU_ASSERT_EQUAL(x->f->refs, 1);
   pcl__gen_frame_release(x->f);
-  CU_ASSERT_EQUAL(pcl_rt_live_values(), x->values0);
-  CU_ASSERT_EQUAL(pcl_sched_live_futures(), x->futures0);
+  CHECK_NO_LEAK(x->live0);
   pcl_error_free(pcl_sched_take_unhandled());
 }
 

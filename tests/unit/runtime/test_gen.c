@@ -1,10 +1,11 @@
 /* test_gen.c: the core operations of generated code (runtime/gen.c):
- * environments and their references, error locations, applies (deferred
- * bodies, deep normalisation of the arguments, secrets, unknowns,
- * rejections, flattening, the dynamic form that runs at once), && and ||
- * with a deciding side that wins over errors and unknowns, and the ABI
- * check of pcl_gen_main.  The functions here play the part of generated
- * code: their rows are static arrays, their constants PCL_STATIC_* values. */
+ * environments and their references, error locations, applies (bodies run
+ * later, always; deep normalisation of the arguments, secrets, unknowns,
+ * rejections, flattening), && and || with a deciding side that wins over
+ * errors and unknowns, the truth of conditions, operands captured with
+ * their failures, and the ABI check of pcl_gen_main.  The functions here
+ * play the part of generated code: their rows are static arrays, their
+ * constants PCL_STATIC_* values. */
 #include "gen_check.h"
 
 /* ------------------------------------------------------------ the program */
@@ -30,7 +31,8 @@ static pcl_value *null_node(pcl_gen_env *e) {
 }
 static const pcl_gen_node_desc NODES[] = {{null_node, 0}, {null_node, 0}};
 static const pcl_gen_module M = {NODES, 2};
-static const pcl_gen_program P = {PCL_GEN_ABI, "pclc test", "gen", NULL, 0, &M, ROWS, K, L, F};
+static const pcl_gen_program P = {PCL_GEN_ABI, &pcl_gen_abi_1, "pclc test", "gen", NULL, 0, &M,
+                                  ROWS, K, L, F};
 
 /* ------------------------------------------------------ environments */
 
@@ -143,11 +145,10 @@ static pcl_gen_env *closure_n(const pcl_gen_env *e, size_t n, pcl_value *const *
 
 static void test_apply_deferred(void) {
   GFX_BEGIN(&P, false);
-  pcl_error *err = NULL;
   body_calls = 0;
   /* Plain arguments: the body still runs from the loop, never inline. */
   pcl_value *one = pcl_int_new(1);
-  pcl_value *r = pcl_gen_apply(closure(&e, ROWS), add_body, &one, 1, 0, &err);
+  pcl_value *r = pcl_gen_apply(closure(&e, ROWS), add_body, &one, 1);
   CU_ASSERT_EQUAL(pcl_kind_of(r), PCL_T_EVENTUAL);
   CU_ASSERT_EQUAL(body_calls, 0);
   pcl_sched_run();
@@ -157,7 +158,7 @@ static void test_apply_deferred(void) {
    * over to the result. */
   pcl_value *ev;
   pcl_future *f = pending(&ev);
-  r = pcl_gen_apply(closure(&e, ROWS), add_body, &ev, 1, 0, &err);
+  r = pcl_gen_apply(closure(&e, ROWS), add_body, &ev, 1);
   pcl_sched_run();
   CU_ASSERT_EQUAL(body_calls, 1);
   pcl_deps *d = pcl_deps_one("urn:a");
@@ -175,7 +176,6 @@ static void test_apply_deferred(void) {
 
 static void test_apply_normalises(void) {
   GFX_BEGIN(&P, false);
-  pcl_error *err = NULL;
   body_calls = 0;
   /* A list holding a future and a nested secret: the body sees the list
    * with the future's value and no secret; the result is secret. */
@@ -185,7 +185,7 @@ static void test_apply_normalises(void) {
   pcl_value *sec = pcl_secret_new(s);
   pcl_value *inner = pcl_list_of((pcl_value *[]){sec, &K[0]}, 2);
   pcl_value *arg = pcl_list_of((pcl_value *[]){ev, inner}, 2);
-  pcl_value *r = pcl_gen_apply(closure_n(&e, 1, &arg), json_body, &arg, 1, 0, &err);
+  pcl_value *r = pcl_gen_apply(closure_n(&e, 1, &arg), json_body, &arg, 1);
   pcl_value *two = pcl_int_new(2);
   pcl_future_resolve(f, two, 0, NULL);
   pcl_sched_run();
@@ -194,7 +194,7 @@ static void test_apply_normalises(void) {
    * an argument held a secret. */
   pcl_value *unk = pcl_list_of((pcl_value *[]){pcl_unknown()}, 1);
   pcl_value *args[] = {unk, inner};
-  r = pcl_gen_apply(closure_n(&e, 2, args), json_body, args, 2, 0, &err);
+  r = pcl_gen_apply(closure_n(&e, 2, args), json_body, args, 2);
   pcl_sched_run();
   CU_ASSERT_EQUAL(body_calls, 1);
   CHECK_JSON(r, "{\"secret\":{\"unknown\":true}}");
@@ -204,7 +204,7 @@ static void test_apply_normalises(void) {
   pcl_value *holder = pcl_list_of(&ev2, 1);
   pcl_value *ev3;
   pcl_future *f3 = pending(&ev3);
-  r = pcl_gen_apply(closure_n(&e, 1, &ev3), json_body, &ev3, 1, 0, &err);
+  r = pcl_gen_apply(closure_n(&e, 1, &ev3), json_body, &ev3, 1);
   pcl_future_resolve(f3, holder, 0, NULL);
   pcl_sched_run();
   CU_ASSERT_EQUAL(body_calls, 1);
@@ -217,7 +217,7 @@ static void test_apply_normalises(void) {
   for (size_t i = 0; i < 12; i++) {
     many[i] = i % 3 == 0 ? pcl_future_to_value(f) : pcl_int_new((int64_t)i);
   }
-  r = pcl_gen_apply(closure_n(&e, 12, many), json_body, many, 12, 0, &err);
+  r = pcl_gen_apply(closure_n(&e, 12, many), json_body, many, 12);
   pcl_sched_run();
   CHECK_JSON(r, "\"2;1;2;2;4;5;2;7;8;2;10;11;\"");
   for (size_t i = 0; i < 12; i++) {
@@ -230,23 +230,22 @@ static void test_apply_normalises(void) {
 
 static void test_apply_outcomes(void) {
   GFX_BEGIN(&P, false);
-  pcl_error *err = NULL;
   body_calls = 0;
   /* A rejected argument rejects the result without running the body. */
   pcl_value *bad = pcl_gen_failed(&e, pcl_error_new("upstream"), 2);
-  pcl_value *r = pcl_gen_apply(closure(&e, ROWS), add_body, &bad, 1, 0, &err);
+  pcl_value *r = pcl_gen_apply(closure(&e, ROWS), add_body, &bad, 1);
   pcl_sched_run();
   CU_ASSERT_EQUAL(body_calls, 0);
   CHECK_REJECTED(r, "lib.pp:7:2: error: upstream");
   /* A failing body rejects the result with its own located error. */
   pcl_value *one = pcl_int_new(1);
-  r = pcl_gen_apply(closure(&e, ROWS + 1), fail_body, &one, 1, 0, &err);
+  r = pcl_gen_apply(closure(&e, ROWS + 1), fail_body, &one, 1);
   pcl_sched_run();
   CHECK_REJECTED(r, "lib.pp:7:2: error: boom");
   /* An EVENTUAL result is followed, with its own marks. */
   pcl_value *ev;
   pcl_future *f = pending(&ev);
-  r = pcl_gen_apply(closure_n(&e, 1, &ev), captured_body, &one, 1, 0, &err);
+  r = pcl_gen_apply(closure_n(&e, 1, &ev), captured_body, &one, 1);
   pcl_sched_run();
   CU_ASSERT_EQUAL(pcl_future_state_of(pcl_value_future(r)), PCL_FUTURE_PENDING);
   pcl_future_resolve(f, &K[2], PCL_FUT_SECRET, NULL);
@@ -257,39 +256,37 @@ static void test_apply_outcomes(void) {
   gfx_done(&x);
 }
 
-static void test_apply_dynamic(void) {
+/* Arguments that hold secrets or unknowns but no future: the body still
+ * runs from the loop, on the plain values. */
+static void test_apply_marks(void) {
   GFX_BEGIN(&P, false);
-  pcl_error *err = NULL;
   body_calls = 0;
-  /* Nothing to wait for: the body runs at once. */
+  /* A secret at the top is stripped for the body; the result is secret. */
   pcl_value *one = pcl_int_new(1);
-  pcl_value *r = pcl_gen_apply(closure(&e, ROWS), add_body, &one, 1, PCL_GEN_DYNAMIC, &err);
-  CU_ASSERT_EQUAL(body_calls, 1);
-  CHECK_JSON(r, "11");
-  /* A secret is normalised at once too; an unknown skips the body. */
   pcl_value *sec = pcl_secret_new(one);
-  r = pcl_gen_apply(closure(&e, ROWS), add_body, &sec, 1, PCL_GEN_DYNAMIC, &err);
-  CU_ASSERT_EQUAL(body_calls, 2);
-  CU_ASSERT_EQUAL(pcl_kind_of(r), PCL_T_SECRET);
-  CHECK_JSON(r, "{\"secret\":11}");
-  r = pcl_gen_apply(closure(&e, ROWS), add_body, (pcl_value *[]){pcl_unknown()}, 1,
-                    PCL_GEN_DYNAMIC, &err);
-  CU_ASSERT_EQUAL(body_calls, 2);
-  CU_ASSERT_PTR_EQUAL(r, pcl_unknown());
-  /* A failure at once is NULL with the body's error. */
-  CU_ASSERT_PTR_NULL(pcl_gen_apply(closure(&e, ROWS + 1), fail_body, &one, 1, PCL_GEN_DYNAMIC,
-                                   &err));
-  CHECK_ERR(err, "lib.pp:7:2: error: boom");
-  /* A future makes it an eventual apply. */
-  pcl_value *ev;
-  pcl_future *f = pending(&ev);
-  r = pcl_gen_apply(closure(&e, ROWS), add_body, &ev, 1, PCL_GEN_DYNAMIC, &err);
+  pcl_value *r = pcl_gen_apply(closure(&e, ROWS), add_body, &sec, 1);
   CU_ASSERT_EQUAL(pcl_kind_of(r), PCL_T_EVENTUAL);
-  pcl_future_resolve(f, one, 0, NULL);
+  CU_ASSERT_EQUAL(body_calls, 0);
   pcl_sched_run();
-  CHECK_JSON(r, "11");
-  pcl_future_release(f);
-  RELEASE(ev, sec, one);
+  CU_ASSERT_EQUAL(body_calls, 1);
+  CHECK_JSON(r, "{\"secret\":11}");
+  /* An unknown at the top skips the body: the result is unknown. */
+  r = pcl_gen_apply(closure(&e, ROWS), add_body, (pcl_value *[]){pcl_unknown()}, 1);
+  pcl_sched_run();
+  CU_ASSERT_EQUAL(body_calls, 1);
+  CHECK_JSON(r, "{\"unknown\":true}");
+  /* A secret and an unknown: unknown, and secret. */
+  r = pcl_gen_apply(closure_n(&e, 2, (pcl_value *[]){sec, pcl_unknown()}), json_body,
+                    (pcl_value *[]){sec, pcl_unknown()}, 2);
+  pcl_sched_run();
+  CU_ASSERT_EQUAL(body_calls, 1);
+  CHECK_JSON(r, "{\"secret\":{\"unknown\":true}}");
+  /* A body failing on a secret argument rejects the result. */
+  r = pcl_gen_apply(closure(&e, ROWS + 1), fail_body, &sec, 1);
+  pcl_sched_run();
+  CU_ASSERT_EQUAL(body_calls, 2);
+  CHECK_REJECTED(r, "lib.pp:7:2: error: boom");
+  RELEASE(sec, one);
   gfx_done(&x);
 }
 
@@ -366,13 +363,106 @@ static void test_logic_eventual(void) {
   gfx_done(&x);
 }
 
+/* ------------------------------------------------------ conditions */
+
+static void test_truth(void) {
+  live_counts before = live_now();
+  pcl_error *err = NULL;
+  pcl_value *t = pcl_bool(true), *fl = pcl_bool(false);
+  CU_ASSERT_PTR_EQUAL(pcl_gen_truth(t, &err), t);
+  CU_ASSERT_PTR_EQUAL(pcl_gen_truth(fl, &err), fl);
+  /* The strings "true", "1", "false" and "0" convert (types.md 4.5, 10). */
+  const char *yes[] = {"true", "1"}, *no[] = {"false", "0"};
+  for (size_t i = 0; i < 2; i++) {
+    pcl_value *y = pcl_str_from_cstr(yes[i]), *n = pcl_str_from_cstr(no[i]);
+    CU_ASSERT_PTR_EQUAL(pcl_gen_truth(y, &err), t);
+    CU_ASSERT_PTR_EQUAL(pcl_gen_truth(n, &err), fl);
+    RELEASE(y, n);
+  }
+  CU_ASSERT_PTR_NULL(err);
+  /* Null and everything else fail. */
+  CU_ASSERT_PTR_NULL(pcl_gen_truth(pcl_null(), &err));
+  CHECK_ERR(err, "error: invalid condition null: a bool is required");
+  pcl_value *one = pcl_int_new(1);
+  CU_ASSERT_PTR_NULL(pcl_gen_truth(one, &err));
+  CHECK_ERR(err, "error: invalid condition: cannot convert 1 to bool: a bool is required");
+  pcl_value *upper = pcl_str_from_cstr("True");
+  CU_ASSERT_PTR_NULL(pcl_gen_truth(upper, &err));
+  CHECK_ERR(err, "error: invalid condition: cannot convert \"True\" to bool: a bool is "
+                 "required; to convert from string, use lowercase \"true\"");
+  pcl_value *yes_word = pcl_str_from_cstr("yes");
+  CU_ASSERT_PTR_NULL(pcl_gen_truth(yes_word, &err));
+  CHECK_ERR(err, "error: invalid condition: cannot convert \"yes\" to bool: a bool is "
+                 "required");
+  pcl_value *l = pcl_list_of(&t, 1);
+  CU_ASSERT_PTR_NULL(pcl_gen_truth(l, &err));
+  CHECK_ERR(err, "error: invalid condition: cannot convert list to bool: a bool is required");
+  RELEASE(one, upper, yes_word, l);
+  CHECK_NO_LEAK(before);
+}
+
+/* A thunk whose value is its captured value. */
+static pcl_value *thunk_value(pcl_gen_env *e, pcl_error **err) {
+  (void)err;
+  return pcl_retain(e->v[0]);
+}
+
+/* A thunk failing with an error that has no location yet. */
+static pcl_value *thunk_unlocated(pcl_gen_env *e, pcl_error **err) {
+  (void)e;
+  *err = pcl_error_new("missing key");
+  return NULL;
+}
+
+/* A thunk failing with the row's message at the row's location. */
+static pcl_value *thunk_located(pcl_gen_env *e, pcl_error **err) {
+  return pcl_gen_fail(e, &K[e->r[0]], e->r[1], err);
+}
+
+static void test_capture(void) {
+  GFX_BEGIN(&P, false);
+  /* A value passes through as it is, plain or eventual. */
+  pcl_value *s = pcl_str_from_cstr("kept");
+  pcl_value *r = pcl_gen_capture(closure_n(&e, 1, &s), thunk_value, 1);
+  CU_ASSERT_PTR_EQUAL(r, s);
+  pcl_release(r);
+  CU_ASSERT_EQUAL(x.f->refs, 1);
+  pcl_value *ev;
+  pcl_future *f = pending(&ev);
+  r = pcl_gen_capture(closure_n(&e, 1, &ev), thunk_value, 1);
+  CU_ASSERT_PTR_EQUAL(r, ev);
+  pcl_release(r);
+  /* A failure becomes a rejected EVENTUAL located at loc, unless it has a
+   * location of its own. */
+  r = pcl_gen_capture(closure(&e, ROWS), thunk_unlocated, 1);
+  CU_ASSERT_EQUAL(pcl_kind_of(r), PCL_T_EVENTUAL);
+  CHECK_REJECTED(r, "main.pp:3:5: error: missing key");
+  CHECK_REJECTED(pcl_gen_capture(closure(&e, ROWS + 1), thunk_located, 1),
+                 "lib.pp:7:2: error: boom");
+  CU_ASSERT_EQUAL(x.f->refs, 1);
+  /* What the capture is for: the operand of && or || that decides wins
+   * over the captured failure of the other. */
+  pcl_value *bad = pcl_gen_capture(closure(&e, ROWS), thunk_unlocated, 2);
+  pcl_value *r1 = pcl_gen_logic(&e, true, pcl_bool(false), bad, 1);
+  pcl_value *r2 = pcl_gen_logic(&e, false, bad, pcl_bool(true), 1);
+  pcl_value *r3 = pcl_gen_logic(&e, true, pcl_bool(true), bad, 1);
+  pcl_sched_run();
+  CHECK_JSON(r1, "false");
+  CHECK_JSON(r2, "true");
+  CHECK_REJECTED(r3, "lib.pp:7:2: error: missing key");
+  pcl_future_release(f);
+  RELEASE(s, ev, bad);
+  gfx_done(&x);
+}
+
 /* ------------------------------------------------------------ entry point */
 
 static void test_abi(void) {
   CU_ASSERT_EQUAL(pcl_gen_abi_1, PCL_GEN_ABI);
   /* A program generated for another ABI does not start. */
-  static const pcl_gen_program old = {PCL_GEN_ABI + 1, "pclc 0.0.1", "old", NULL, 0, &M,
-                                      ROWS, K, L, F};
+  static const pcl_gen_program old = {PCL_GEN_ABI + 1, &pcl_gen_abi_1, "pclc 0.0.1", "old",
+                                      NULL, 0, &M, ROWS, K, L, F};
+  live_counts before = live_now();
   rc_result r = rc_run_gen(&old, NULL);
   CU_ASSERT_EQUAL(r.status, 2);
   CU_ASSERT_STRING_EQUAL(r.out, "");
@@ -386,6 +476,7 @@ static void test_abi(void) {
   rc_free(&r);
   /* The same program for this ABI runs (its nodes are null). */
   r = rc_run_gen(&P, NULL);
+  CHECK_NO_LEAK(before);
   CU_ASSERT_EQUAL(r.status, 0);
   CU_ASSERT_STRING_EQUAL(r.out, "{}\n");
   CU_ASSERT_STRING_EQUAL(r.err, "");
@@ -400,8 +491,10 @@ void register_gen_tests(void) {
   CU_add_test(s, "applies run later", test_apply_deferred);
   CU_add_test(s, "applies normalise their arguments", test_apply_normalises);
   CU_add_test(s, "apply rejections and results", test_apply_outcomes);
-  CU_add_test(s, "dynamic applies", test_apply_dynamic);
+  CU_add_test(s, "applies on secrets and unknowns", test_apply_marks);
   CU_add_test(s, "logic on plain operands", test_logic_plain);
   CU_add_test(s, "logic on eventual operands", test_logic_eventual);
+  CU_add_test(s, "truth of conditions", test_truth);
+  CU_add_test(s, "captured operands", test_capture);
   CU_add_test(s, "ABI check", test_abi);
 }

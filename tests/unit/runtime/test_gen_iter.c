@@ -1,9 +1,9 @@
 /* test_gen_iter.c: the operations of generated code that read into values
  * and build them (runtime/gen_iter.c): attributes, indexes and static
  * traversals through futures, secrets and unknowns (types.md 6: a missing
- * attribute is an error unless declared), object constructors with plain
- * and eventual keys, template parts, for expressions in every form,
- * splats, try, can and recover, getOutput, expanded calls, secret and
+ * attribute or key is an error unless declared), object constructors,
+ * templates, for expressions in every form, splats, try, can and recover
+ * with a closure per alternative, getOutput, expanded calls, secret and
  * unsecret.  Invokes and method calls need an engine and are tested with
  * the nodes (test_gen_node.c). */
 #include "gen_check.h"
@@ -43,10 +43,6 @@ enum {
   T_CAP0 = 20,       /* A thunk returning captured value 0. */
   T_CAP1 = 21,       /* A thunk returning captured value 1. */
   T_CAP2 = 22,       /* A thunk returning captured value 2. */
-  TRY_ROWS = 23,     /* fail, cap0, cap1, cap2. */
-  RECOVER_ROWS = 27, /* cap0, then the recovery. */
-  CAN_ROWS = 29,     /* cap0. */
-  TRY_ALL_FAIL = 30, /* fail, cap0. */
 };
 static const uint32_t ROWS[] = {
     0, 0, 1, 0,                    /* P_AB */
@@ -58,10 +54,6 @@ static const uint32_t ROWS[] = {
     0,                             /* T_CAP0 */
     1,                             /* T_CAP1 */
     2,                             /* T_CAP2 */
-    T_FAIL, T_CAP0, T_CAP1, T_CAP2, /* TRY_ROWS */
-    T_CAP0, T_CAP0,                /* RECOVER_ROWS */
-    T_CAP0,                        /* CAN_ROWS */
-    T_FAIL, T_CAP0,                /* TRY_ALL_FAIL */
 };
 
 static pcl_value *null_node(pcl_gen_env *e) {
@@ -70,8 +62,8 @@ static pcl_value *null_node(pcl_gen_env *e) {
 }
 static const pcl_gen_node_desc NODES[] = {{null_node, 0}};
 static const pcl_gen_module M = {NODES, 1};
-static const pcl_gen_program P = {PCL_GEN_ABI, "pclc test", "gen_iter", NULL, 0, &M, ROWS,
-                                  K, L, F};
+static const pcl_gen_program P = {PCL_GEN_ABI, &pcl_gen_abi_1, "pclc test", "gen_iter", NULL,
+                                  0, &M, ROWS, K, L, F};
 
 /* Returns the map {k0: v0, k1: v1, ...} of n pairs (values borrowed). */
 static pcl_value *obj(size_t n, const char *const *keys, pcl_value *const *vals) {
@@ -139,46 +131,59 @@ static void test_attr_preview(void) {
 
 static void test_index(void) {
   pcl_error *err = NULL;
-  size_t values0 = pcl_rt_live_values();
+  live_counts before = live_now();
   pcl_value *items[] = {pcl_str_from_cstr("p"), pcl_str_from_cstr("q")};
   pcl_value *l = pcl_list_of_take(items, 2);
-  CHECK_JSON(pcl_gen_index(l, &K[3], &err), "\"q\"");
+  CHECK_JSON(pcl_gen_index(l, &K[3], 0, &err), "\"q\"");
   /* A whole number of another kind is an index too. */
   pcl_value *n1 = pcl_number_new(1.0);
-  CHECK_JSON(pcl_gen_index(l, n1, &err), "\"q\"");
-  CHECK_JSON(pcl_gen_index(l, &K[7], &err), "\"q\"");
-  CU_ASSERT_PTR_NULL(pcl_gen_index(l, &K[8], &err));
+  CHECK_JSON(pcl_gen_index(l, n1, 0, &err), "\"q\"");
+  CHECK_JSON(pcl_gen_index(l, &K[7], 0, &err), "\"q\"");
+  CU_ASSERT_PTR_NULL(pcl_gen_index(l, &K[8], 0, &err));
   CHECK_ERR(err, "error: Invalid index: the index 5 is out of range for a list of 2 elements");
   pcl_value *neg = pcl_int_new(-1);
-  CU_ASSERT_PTR_NULL(pcl_gen_index(l, neg, &err));
+  CU_ASSERT_PTR_NULL(pcl_gen_index(l, neg, 0, &err));
   CHECK_ERR(err, "error: Invalid index: the index -1 is out of range for a list of 2 elements");
   pcl_value *frac = pcl_number_new(0.5);
-  CU_ASSERT_PTR_NULL(pcl_gen_index(l, frac, &err));
+  CU_ASSERT_PTR_NULL(pcl_gen_index(l, frac, 0, &err));
   CHECK_ERR(err, "error: Invalid index: cannot convert 0.5 to int: not an integer");
   /* Maps: keys are converted to strings; a missing key is an error. */
   pcl_value *m = obj(2, (const char *[]){"1", "a"}, items);
-  CHECK_JSON(pcl_gen_index(m, &K[3], &err), "\"p\"");
-  CHECK_JSON(pcl_gen_index(m, &K[0], &err), "\"q\"");
-  CU_ASSERT_PTR_NULL(pcl_gen_index(m, &K[1], &err));
+  CHECK_JSON(pcl_gen_index(m, &K[3], 0, &err), "\"p\"");
+  CHECK_JSON(pcl_gen_index(m, &K[0], 0, &err), "\"q\"");
+  CU_ASSERT_PTR_NULL(pcl_gen_index(m, &K[1], 0, &err));
   CHECK_ERR(err, "error: Invalid index: the key \"b\" does not identify an element of this "
                  "collection");
-  CU_ASSERT_PTR_NULL(pcl_gen_index(m, pcl_null(), &err));
+  CU_ASSERT_PTR_NULL(pcl_gen_index(m, pcl_null(), 0, &err));
   CHECK_ERR(err, "error: Invalid index: a null value cannot be a key");
-  CU_ASSERT_PTR_NULL(pcl_gen_index(m, l, &err));
+  CU_ASSERT_PTR_NULL(pcl_gen_index(m, l, 0, &err));
   CHECK_ERR(err, "error: Invalid index: cannot convert list to string: a string is "
                  "required");
   /* Sets, null and scalars have no elements to index. */
   pcl_value *set = pcl_set_of(items, 2);
-  CU_ASSERT_PTR_NULL(pcl_gen_index(set, &K[2], &err));
+  CU_ASSERT_PTR_NULL(pcl_gen_index(set, &K[2], 0, &err));
   CHECK_ERR(err, "error: Invalid index: the elements of a set are identified only by their "
                  "value and have no index or key");
-  CU_ASSERT_PTR_NULL(pcl_gen_index(pcl_null(), &K[2], &err));
+  CU_ASSERT_PTR_NULL(pcl_gen_index(pcl_null(), &K[2], 0, &err));
   CHECK_ERR(err, "error: Attempt to index null value: this value is null, so it has no "
                  "elements");
-  CU_ASSERT_PTR_NULL(pcl_gen_index(&K[0], &K[2], &err));
+  CU_ASSERT_PTR_NULL(pcl_gen_index(&K[0], &K[2], 0, &err));
   CHECK_ERR(err, "error: Invalid index: a value of type string has no elements");
+  /* With PCL_GEN_DECLARED a missing key of a map reads null: the static
+   * type declares it.  Present keys and the other failures are as they
+   * were. */
+  CHECK_JSON(pcl_gen_index(m, &K[1], PCL_GEN_DECLARED, &err), "null");
+  CHECK_JSON(pcl_gen_index(m, &K[0], PCL_GEN_DECLARED, &err), "\"q\"");
+  CHECK_JSON(pcl_gen_index(m, &K[3], PCL_GEN_DECLARED, &err), "\"p\"");
+  CU_ASSERT_PTR_NULL(pcl_gen_index(m, pcl_null(), PCL_GEN_DECLARED, &err));
+  CHECK_ERR(err, "error: Invalid index: a null value cannot be a key");
+  CU_ASSERT_PTR_NULL(pcl_gen_index(l, &K[8], PCL_GEN_DECLARED, &err));
+  CHECK_ERR(err, "error: Invalid index: the index 5 is out of range for a list of 2 elements");
+  CU_ASSERT_PTR_NULL(pcl_gen_index(pcl_null(), &K[0], PCL_GEN_DECLARED, &err));
+  CHECK_ERR(err, "error: Attempt to index null value: this value is null, so it has no "
+                 "elements");
   RELEASE(l, n1, neg, frac, m, set);
-  CU_ASSERT_EQUAL(pcl_rt_live_values(), values0);
+  CHECK_NO_LEAK(before);
 }
 
 static void test_path_plain(void) {
@@ -301,7 +306,8 @@ static void test_path_preview(void) {
 /* ---------------------------------------------------------- constructors */
 
 static void test_object(void) {
-  GFX_BEGIN(&P, false);
+  gfx x;
+  gfx_init(&x, &P, false);
   pcl_error *err = NULL;
   pcl_value *vals[] = {&K[2], &K[3], &K[8]};
   /* Keys convert to strings; the later of equal keys wins. */
@@ -313,58 +319,46 @@ static void test_object(void) {
   pcl_value *l = pcl_list_of(vals, 1);
   CU_ASSERT_PTR_NULL(pcl_gen_object((pcl_value *[]){&K[0], l}, vals, 2, &err));
   CHECK_ERR(err, "error: Incorrect key type: cannot convert list to string: a string is required");
-  /* Eventual keys: the object waits for them; values stay as they are. */
-  pcl_value *k, *v;
-  pcl_future *fk = pending(&k), *fv = pending(&v);
-  pcl_value *o = pcl_gen_object_eventual(&e, (pcl_value *[]){k, &K[0]}, (pcl_value *[]){v, l},
-                                         2, 1);
-  pcl_sched_run();
-  CU_ASSERT_EQUAL(pcl_future_state_of(pcl_value_future(o)), PCL_FUTURE_PENDING);
-  pcl_deps *d = pcl_deps_one("urn:k");
-  pcl_future_resolve(fk, &K[6], PCL_FUT_SECRET, d);
-  pcl_sched_run();
-  pcl_value *got = pcl_future_value(pcl_value_future(o));
-  CU_ASSERT_EQUAL(pcl_future_bits(pcl_value_future(o)), PCL_FUT_SECRET);
-  CU_ASSERT(pcl_deps_has(deps_of(o), "urn:k"));
-  CU_ASSERT_PTR_EQUAL(pcl_map_get_cstr(got, "x"), v);
-  CU_ASSERT_PTR_EQUAL(pcl_map_get_cstr(got, "a"), l);
-  pcl_release(o);
-  /* An unknown key makes the object unknown. */
-  o = pcl_gen_object_eventual(&e, (pcl_value *[]){pcl_unknown()}, &l, 1, 1);
-  pcl_sched_run();
-  CHECK_JSON(o, "{\"unknown\":true}");
-  /* A key that settles to no string fails, located. */
-  o = pcl_gen_object_eventual(&e, (pcl_value *[]){k, v}, (pcl_value *[]){v, l}, 2, 2);
-  pcl_future_resolve(fv, l, 0, NULL);
-  pcl_sched_run();
-  CHECK_REJECTED(o, "main.pp:9:1: error: Incorrect key type: cannot convert list to string: a "
-                    "string is required");
-  RELEASE_FUTURES(fk, fv);
-  RELEASE(k, v, l);
-  pcl_deps_release(d);
+  /* Values are kept as they are, futures included. */
+  pcl_value *ev;
+  pcl_future *f = pending(&ev);
+  pcl_value *o = pcl_gen_object((pcl_value *[]){&K[0], &K[1]}, (pcl_value *[]){ev, l}, 2, &err);
+  CU_ASSERT_PTR_EQUAL(pcl_map_get_cstr(o, "a"), ev);
+  CU_ASSERT_PTR_EQUAL(pcl_map_get_cstr(o, "b"), l);
+  pcl_future_release(f);
+  RELEASE(l, ev, o);
   gfx_done(&x);
 }
 
 static void test_templates(void) {
-  size_t values0 = pcl_rt_live_values();
-  pcl_strbuf b = PCL_STRBUF_INIT;
+  live_counts before = live_now();
   pcl_error *err = NULL;
   pcl_value *big = pcl_num_literal("123456789012345678901234567890", 30, &err);
-  pcl_value *num = pcl_number_new(0.1);
-  pcl_gen_tpl_str(&b, &K[0]);
-  pcl_gen_tpl_int(&b, big);
-  pcl_gen_tpl_str(&b, &K[6]);
-  pcl_gen_tpl_number(&b, num);
-  pcl_gen_tpl_bool(&b, pcl_bool(true));
-  CU_ASSERT(pcl_gen_tpl_value(&b, &K[8], &err));
-  CU_ASSERT(pcl_gen_tpl_value(&b, pcl_bool(false), &err));
-  CU_ASSERT_FALSE(pcl_gen_tpl_value(&b, pcl_null(), &err));
-  pcl_error_free(err);
-  err = NULL;
-  pcl_value *s = pcl_strbuf_finish(&b, &err);
-  CU_ASSERT_STRING_EQUAL(pcl_str_data(s), "a123456789012345678901234567890x0.1true5false");
-  RELEASE(s, big, num);
-  CU_ASSERT_EQUAL(pcl_rt_live_values(), values0);
+  pcl_value *num = pcl_number_new(0.1), *whole = pcl_number_new(-3.0);
+  /* Strings as they are, ints and numbers in decimal, bools as true and
+   * false. */
+  pcl_value *parts[] = {&K[0], big, &K[6], num, pcl_bool(true), &K[8], pcl_bool(false), whole};
+  CHECK_JSON(pcl_gen_template(parts, 8, &err),
+             "\"a123456789012345678901234567890x0.1true5false-3\"");
+  CHECK_JSON(pcl_gen_template(NULL, 0, &err), "\"\"");
+  CU_ASSERT_PTR_NULL(err);
+  /* The result is NFC: a combining acute accent composes with the letter
+   * of the part before it. */
+  pcl_value *letter = pcl_str_from_cstr("caf"), *e = pcl_str_from_cstr("e");
+  pcl_value *acute = pcl_str_from_cstr("\xCC\x81");
+  pcl_value *s = pcl_gen_template((pcl_value *[]){letter, e, acute}, 3, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  CU_ASSERT_EQUAL(pcl_str_len(s), 5);
+  CU_ASSERT_STRING_EQUAL(pcl_str_data(s), "caf\xC3\xA9");
+  /* Null and collections fail (HCL's messages). */
+  CU_ASSERT_PTR_NULL(pcl_gen_template((pcl_value *[]){&K[0], pcl_null()}, 2, &err));
+  CHECK_ERR(err, "error: invalid template interpolation value: the expression result is null");
+  pcl_value *l = pcl_list_of(parts, 2);
+  CU_ASSERT_PTR_NULL(pcl_gen_template((pcl_value *[]){l, &K[0]}, 2, &err));
+  CHECK_ERR(err, "error: invalid template interpolation value: cannot include a list in a "
+                 "string");
+  RELEASE(big, num, whole, letter, e, acute, s, l);
+  CHECK_NO_LEAK(before);
 }
 
 /* ------------------------------------------------------------ iteration */
@@ -565,8 +559,8 @@ static void test_for_eventual(void) {
   lst = run_for(&e, each_self, PCL_GEN_FOR_COND, l2, 2, &err);
   pcl_future_resolve(fc2, &K[8], 0, NULL);
   pcl_sched_run();
-  CHECK_REJECTED(lst, "main.pp:9:1: error: invalid condition of a for expression: cannot convert "
-                      "5 to bool: a bool is required");
+  CHECK_REJECTED(lst, "main.pp:9:1: error: invalid condition: cannot convert 5 to bool: a bool "
+                      "is required");
   RELEASE_FUTURES(fc, fk, fv, fc2);
   RELEASE(c, k, v, e1, e2, l, c2, l2);
   pcl_deps_release(d);
@@ -593,8 +587,7 @@ static void test_for_failures(void) {
   /* Assembly: conditions must be bools, keys strings. */
   pcl_value *l = pcl_list_of((pcl_value *[]){&K[7], pcl_null()}, 2);
   CU_ASSERT_PTR_NULL(run_for(&e, each_self, PCL_GEN_FOR_COND, l, 2, &err));
-  CHECK_ERR(err, "main.pp:9:1: error: invalid condition of a for expression null: a bool is "
-                 "required");
+  CHECK_ERR(err, "main.pp:9:1: error: invalid condition null: a bool is required");
   pcl_value *l2 = pcl_list_of((pcl_value *[]){pcl_bool(true)}, 1);
   CHECK_JSON(run_for(&e, each_self, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_COND, l2, 2, &err),
              "{\"true\":true}");
@@ -646,35 +639,50 @@ static pcl_value *thunk_captured(pcl_gen_env *e, pcl_error **err) {
   return pcl_retain(e->v[e->r[0]]);
 }
 
-/* The recovery: "recovered: <error>". */
+/* The recovery: "<the captured value the row names>: <error>". */
 static pcl_value *recovery(pcl_gen_env *e, pcl_value *error, pcl_error **err) {
-  (void)e;
   pcl_strbuf b = PCL_STRBUF_INIT;
-  pcl_strbuf_append_cstr(&b, "recovered: ");
+  pcl_strbuf_append_value(&b, e->v[e->r[0]], err);
+  pcl_strbuf_append_cstr(&b, ": ");
   pcl_strbuf_append_value(&b, error, err);
   return pcl_strbuf_finish(&b, err);
 }
 
-/* A recovery that fails. */
+/* A recovery failing with the row's message at the row's location. */
 static pcl_value *recovery_fails(pcl_gen_env *e, pcl_value *error, pcl_error **err) {
   (void)error;
-  return pcl_gen_fail(e, &K[9], 2, err);
+  return pcl_gen_fail(e, &K[e->r[0]], e->r[1], err);
 }
 
 static const pcl_gen_thunk_fn TRY4[] = {thunk_fail, thunk_captured, thunk_captured,
                                         thunk_captured};
 
+/* Returns a closure of e for a thunk whose row is ROWS + row, capturing
+ * vals[0..n). */
+static pcl_gen_env *thunk_env(const pcl_gen_env *e, uint32_t row, size_t n,
+                              pcl_value *const *vals) {
+  return pcl_gen_env_new(e, ROWS + row, n, vals);
+}
+
 static void test_try(void) {
   GFX_BEGIN(&P, false);
-  /* Alternative 1 fails at once, 2 is a rejected future, 3 succeeds once
-   * its nested future settles; 4 never runs. */
+  /* Each alternative runs in its own closure, with its own row and
+   * captured values.  Alternative 1 fails at once, 2 is a rejected future,
+   * 3 (its second captured value) succeeds once its nested future settles;
+   * 4 never runs and its closure is released. */
   pcl_value *bad = pcl_gen_failed(&e, pcl_error_new("later failure"), 2);
   pcl_value *ev;
   pcl_future *f = pending(&ev);
   pcl_value *good = pcl_list_of(&ev, 1);
-  pcl_value *caps[] = {bad, good, &K[6]};
+  pcl_gen_env *alts[] = {
+      thunk_env(&e, T_FAIL, 0, NULL),
+      thunk_env(&e, T_CAP0, 1, &bad),
+      thunk_env(&e, T_CAP1, 2, (pcl_value *[]){&K[6], good}),
+      thunk_env(&e, T_CAP0, 1, (pcl_value *[]){&K[6]}),
+  };
+  CU_ASSERT_EQUAL(x.f->refs, 5);
   thunk_calls = 0;
-  pcl_value *r = pcl_gen_try(pcl_gen_env_new(&e, ROWS + TRY_ROWS, 3, caps), TRY4, 4, 1);
+  pcl_value *r = pcl_gen_try(alts, TRY4, 4, 1);
   CU_ASSERT_EQUAL(pcl_kind_of(r), PCL_T_EVENTUAL);
   pcl_sched_run();
   CU_ASSERT_EQUAL(thunk_calls, 3);
@@ -683,11 +691,19 @@ static void test_try(void) {
   pcl_future_resolve(f, &K[8], 0, d);
   pcl_sched_run();
   CU_ASSERT_EQUAL(thunk_calls, 3);
+  CU_ASSERT_EQUAL(x.f->refs, 1);
   CU_ASSERT(pcl_deps_has(deps_of(r), "urn:x"));
   CHECK_JSON(r, "[5]");
+  /* The same function in two alternatives, each with its own captures:
+   * the first fails through its value, the second yields its own. */
+  pcl_gen_env *same[] = {thunk_env(&e, T_CAP0, 1, &bad),
+                         thunk_env(&e, T_CAP0, 1, (pcl_value *[]){&K[6]})};
+  r = pcl_gen_try(same, TRY4 + 1, 2, 1);
+  pcl_sched_run();
+  CHECK_JSON(r, "\"x\"");
   /* Every alternative fails: one message naming each failure. */
-  pcl_value *caps2[] = {bad};
-  r = pcl_gen_try(pcl_gen_env_new(&e, ROWS + TRY_ALL_FAIL, 1, caps2), TRY4, 2, 1);
+  pcl_gen_env *fail2[] = {thunk_env(&e, T_FAIL, 0, NULL), thunk_env(&e, T_CAP0, 1, &bad)};
+  r = pcl_gen_try(fail2, TRY4, 2, 1);
   pcl_sched_run();
   CHECK_REJECTED(r, "main.pp:4:3: error: no expression succeeded:\n"
                     "- nope (at main.pp:4,3)\n"
@@ -695,8 +711,8 @@ static void test_try(void) {
                     "\nAt least one expression must produce a successful result");
   /* A success that is not wholly known is unknown. */
   pcl_value *partly = pcl_list_of((pcl_value *[]){pcl_unknown()}, 1);
-  pcl_value *caps3[] = {partly};
-  r = pcl_gen_try(pcl_gen_env_new(&e, ROWS + TRY_ALL_FAIL, 1, caps3), TRY4, 2, 1);
+  pcl_gen_env *unknown2[] = {thunk_env(&e, T_FAIL, 0, NULL), thunk_env(&e, T_CAP0, 1, &partly)};
+  r = pcl_gen_try(unknown2, TRY4, 2, 1);
   pcl_sched_run();
   CHECK_JSON(r, "{\"unknown\":true}");
   pcl_future_release(f);
@@ -714,13 +730,13 @@ static void test_can_recover(void) {
   pcl_future *f = pending(&ev);
   /* can: false for a failure, true for a value (secret when it is), unknown
    * when it is not wholly known; an eventual argument is awaited. */
-  pcl_value *c1 = pcl_gen_can(pcl_gen_env_new(&e, ROWS + CAN_ROWS, 1, &bad), thunk_captured);
-  pcl_value *k0 = &K[0];
-  pcl_value *c2 = pcl_gen_can(pcl_gen_env_new(&e, ROWS + CAN_ROWS, 1, &k0), thunk_captured);
-  pcl_value *c3 = pcl_gen_can(pcl_gen_env_new(&e, ROWS + CAN_ROWS, 1, &sec), thunk_captured);
-  pcl_value *c4 = pcl_gen_can(pcl_gen_env_new(&e, ROWS + CAN_ROWS, 1, &partly), thunk_captured);
-  pcl_value *c5 = pcl_gen_can(pcl_gen_env_new(&e, ROWS + CAN_ROWS, 1, &ev), thunk_captured);
-  pcl_value *c6 = pcl_gen_can(pcl_gen_env_new(&e, ROWS + TRY_ALL_FAIL, 0, NULL), thunk_fail);
+  pcl_value *c1 = pcl_gen_can(thunk_env(&e, T_CAP0, 1, &bad), thunk_captured);
+  pcl_value *c2 = pcl_gen_can(thunk_env(&e, T_CAP1, 2, (pcl_value *[]){bad, &K[0]}),
+                              thunk_captured);
+  pcl_value *c3 = pcl_gen_can(thunk_env(&e, T_CAP0, 1, &sec), thunk_captured);
+  pcl_value *c4 = pcl_gen_can(thunk_env(&e, T_CAP0, 1, &partly), thunk_captured);
+  pcl_value *c5 = pcl_gen_can(thunk_env(&e, T_CAP0, 1, &ev), thunk_captured);
+  pcl_value *c6 = pcl_gen_can(thunk_env(&e, T_FAIL, 0, NULL), thunk_fail);
   pcl_sched_run();
   CU_ASSERT_EQUAL(pcl_future_state_of(pcl_value_future(c5)), PCL_FUTURE_PENDING);
   pcl_future_resolve(f, &K[8], PCL_FUT_SECRET, NULL);
@@ -731,20 +747,22 @@ static void test_can_recover(void) {
   CHECK_JSON(c4, "{\"unknown\":true}");
   CHECK_JSON(c5, "{\"secret\":true}");
   CHECK_JSON(c6, "false");
-  /* recover: the value when it succeeds, else the recovery with `error`
+  /* recover: the value when it succeeds (the recovery's closure is
+   * released unused), else the recovery in its own closure with `error`
    * bound to the failure's message; a failing recovery fails. */
-  pcl_value *v1 = pcl_gen_recover(pcl_gen_env_new(&e, ROWS + RECOVER_ROWS, 1, &ev),
-                                  thunk_captured, recovery);
-  pcl_value *v2 = pcl_gen_recover(pcl_gen_env_new(&e, ROWS + RECOVER_ROWS, 1, &bad),
-                                  thunk_captured, recovery);
-  pcl_value *v3 = pcl_gen_recover(pcl_gen_env_new(&e, ROWS + RECOVER_ROWS, 1, &bad),
-                                  thunk_captured, recovery_fails);
+  pcl_value *tag = pcl_str_from_cstr("recovered");
+  pcl_value *v1 = pcl_gen_recover(thunk_env(&e, T_CAP0, 1, &ev), thunk_captured,
+                                  thunk_env(&e, T_CAP0, 1, &tag), recovery);
+  pcl_value *v2 = pcl_gen_recover(thunk_env(&e, T_CAP0, 1, &bad), thunk_captured,
+                                  thunk_env(&e, T_CAP1, 2, (pcl_value *[]){bad, tag}), recovery);
+  pcl_value *v3 = pcl_gen_recover(thunk_env(&e, T_CAP0, 1, &bad), thunk_captured,
+                                  thunk_env(&e, T_FAIL, 0, NULL), recovery_fails);
   pcl_sched_run();
   CHECK_JSON(v1, "{\"secret\":5}");
   CHECK_JSON(v2, "\"recovered: no such key\"");
-  CHECK_REJECTED(v3, "main.pp:9:1: error: nope");
+  CHECK_REJECTED(v3, "main.pp:4:3: error: nope");
   pcl_future_release(f);
-  RELEASE(bad, sec, partly, ev);
+  RELEASE(bad, sec, partly, ev, tag);
   gfx_done(&x);
 }
 
@@ -828,7 +846,7 @@ void register_gen_iter_tests(void) {
   CU_add_test(s, "paths through futures", test_path_futures);
   CU_add_test(s, "paths in a preview", test_path_preview);
   CU_add_test(s, "object constructors", test_object);
-  CU_add_test(s, "template parts", test_templates);
+  CU_add_test(s, "templates", test_templates);
   CU_add_test(s, "for expression forms", test_for_forms);
   CU_add_test(s, "for grouping at scale", test_for_group_large);
   CU_add_test(s, "for with eventual parts", test_for_eventual);

@@ -1,11 +1,15 @@
 /* test_gen_node.c: the node operations of generated code
- * (runtime/gen_node.c) and the calls that need an engine (invokes, method
- * calls, getOutput on a stack reference), run end to end through
- * pcl_gen_main on the embedded engine: config values and defaults (made
- * secret when declared secret), registrations with null inputs dropped,
- * reads, a component instance with its children named and parented and
- * its outputs, ranges over lists, maps, counts, bools and an eventual
- * value, the pulumi block, outputs; then the failures of nodes, located.
+ * (runtime/gen_node.c) and the calls that need an engine (invokes and
+ * method calls, each in its object and single-value form, getOutput on a
+ * stack reference), run end to end through pcl_gen_main on the embedded
+ * engine: config values and defaults (made secret when declared secret),
+ * registrations with null inputs dropped, reads, a component instance with
+ * its children named and parented and its outputs, ranges over lists,
+ * maps, counts, bools and an eventual value, the pulumi block, outputs;
+ * then the failures of nodes, located (an engine's failure of a
+ * registration at the location of the block the call names, not at one
+ * the shared declaration carries).  No run leaves a value or future
+ * alive.
  * The program below is written as pclc writes one: node functions reading
  * their rows, constants as static values. */
 #include "gen_check.h"
@@ -72,6 +76,8 @@ static pcl_value K[] = {
     PCL_STATIC_ASCII("nothing"),                 /* 48 */
     PCL_STATIC_ASCII("dependsOn"),               /* 49 */
     PCL_STATIC_ASCII("key"),                     /* 50 */
+    PCL_STATIC_ASCII("-b"),                      /* 51 */
+    PCL_STATIC_ASCII("simple-invoke:index:broken"), /* 52 */
 };
 
 static const pcl_gen_loc L[] = {
@@ -79,15 +85,26 @@ static const pcl_gen_loc L[] = {
     {0, 3, 5},  /* 1 */
     {0, 12, 9}, /* 2 */
     {1, 4, 1},  /* 3 */
+    {0, 5, 1},  /* 4: the blocks of the main module's resources */
+    {0, 20, 1}, /* 5: component c's block */
+    {0, 30, 1}, /* 6: the stack reference's block */
+    {1, 8, 1},  /* 7: the component's child's block */
+    {0, 40, 3}, /* 8: a block whose registration the engine fails */
+    {0, 44, 3}, /* 9: another */
 };
+/* Location indexes of the blocks. */
+enum { L_NONE = 0, L_RES = 4, L_COMP = 5, L_REF = 6, L_CHILD = 7, L_FAIL1 = 8, L_FAIL2 = 9 };
 static const char *const F[] = {"main.pp", "box/main.pp"};
 
+/* The declarations, shared by every resource of a type as generated code
+ * shares them: they carry no location (each registration passes its
+ * block's). */
 static const pcl_resource_decl SIMPLE = {"simple:index:Resource", PCL_RES_CUSTOM, "2.0.0", NULL,
-                                         "main.pp", 5, 1};
+                                         NULL, 0, 0};
 static const pcl_resource_decl BOX = {"components:index:Box", PCL_RES_COMPONENT, NULL, NULL,
-                                      "main.pp", 20, 1};
+                                      NULL, 0, 0};
 static const pcl_resource_decl REF = {"pulumi:pulumi:StackReference", PCL_RES_CUSTOM, NULL,
-                                      NULL, "main.pp", 30, 1};
+                                      NULL, NULL, 0, 0};
 
 static const pcl_config_decl CONFIGS[] = {
     {"name", &pcl_type_string, NULL, false, false, false},
@@ -99,7 +116,7 @@ static const pcl_config_decl CONFIGS[] = {
 #define KR(i) (&K[e->r[(i)]])
 
 /* The rows, below; A_ID is the offset of the steps of a.id. */
-enum { A_ID = 97, NROWS = 99 };
+enum { A_ID = 101, NROWS = 103 };
 static const uint32_t ROWS[NROWS];
 
 /* Returns the object of n key constants and values (values stolen). */
@@ -148,7 +165,7 @@ static pcl_value *box_child(pcl_gen_env *e) {
   pcl_value *in = object_take(2, (uint32_t[]){e->r[1], e->r[2]},
                               (pcl_value *[]){pcl_retain(pcl_gen_node(e, 0)),
                                               pcl_retain(pcl_gen_node(e, 1))});
-  pcl_value *r = pcl_gen_register(e, &SIMPLE, KR(0), in, NULL);
+  pcl_value *r = pcl_gen_register(e, &SIMPLE, KR(0), in, NULL, L_CHILD);
   pcl_release(in);
   return r;
 }
@@ -189,34 +206,28 @@ static pcl_value *n_a(pcl_gen_env *e) {
   pcl_value *in = object_take(3, e->r + 1,
                               (pcl_value *[]){pcl_retain(pcl_gen_node(e, 1)), pcl_null(),
                                               pcl_bool(true)});
-  pcl_value *r = pcl_gen_register(e, &SIMPLE, KR(0), in, NULL);
+  pcl_value *r = pcl_gen_register(e, &SIMPLE, KR(0), in, NULL, L_RES);
   pcl_release(in);
   return r;
 }
 
-/* The apply body of "${a.id}-b". */
+/* The apply body of "${a.id}-b".  Row: the constant part "-b". */
 static pcl_value *suffix_body(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
-  pcl_strbuf b = PCL_STRBUF_INIT;
-  pcl_gen_tpl_str(&b, p[0]);
-  pcl_strbuf_append_char(&b, '-');
-  pcl_gen_tpl_str(&b, KR(0));
-  return pcl_strbuf_finish(&b, err);
+  return pcl_gen_template((pcl_value *[]){p[0], KR(0)}, 2, err);
 }
 
 /* resource b {text = "${a.id}-b"} with dependsOn = [a].  Row: name, key
- * text, key dependsOn, the apply's row (the suffix), node a's path (node,
- * count, steps). */
+ * text, key dependsOn, the apply's row (the suffix). */
 static pcl_value *n_b(pcl_gen_env *e) {
   pcl_error *err = NULL;
   pcl_value *aid = pcl_gen_path(e, pcl_gen_node(e, 4), ROWS + A_ID, 1, 1, &err);
-  pcl_value *text = pcl_gen_apply(pcl_gen_env_new(e, e->r + 3, 0, NULL), suffix_body, &aid, 1, 0,
-                                  &err);
+  pcl_value *text = pcl_gen_apply(pcl_gen_env_new(e, e->r + 3, 0, NULL), suffix_body, &aid, 1);
   pcl_release(aid);
   pcl_value *a = pcl_gen_node(e, 4);
   pcl_value *in = object_take(1, e->r + 1, &text);
   pcl_value *deps = pcl_list_of(&a, 1);
   pcl_value *opts = object_take(1, e->r + 2, &deps);
-  pcl_value *r = pcl_gen_register(e, &SIMPLE, KR(0), in, opts);
+  pcl_value *r = pcl_gen_register(e, &SIMPLE, KR(0), in, opts, L_RES);
   pcl_release(in);
   pcl_release(opts);
   return r;
@@ -225,7 +236,7 @@ static pcl_value *n_b(pcl_gen_env *e) {
 /* resource r (a read) with id "r-id".  Row: name, id. */
 static pcl_value *n_r(pcl_gen_env *e) {
   pcl_value *in = pcl_map_of(NULL, NULL, 0);
-  pcl_value *r = pcl_gen_read(e, &SIMPLE, KR(0), KR(1), in, NULL);
+  pcl_value *r = pcl_gen_read(e, &SIMPLE, KR(0), KR(1), in, NULL, L_RES);
   pcl_release(in);
   return r;
 }
@@ -237,7 +248,7 @@ static const pcl_gen_module BOX_MODULE = {BOX_NODES, 4};
 /* component c {x = count}.  Row: name, key x. */
 static pcl_value *n_c(pcl_gen_env *e) {
   pcl_value *in = object_take(1, e->r + 1, (pcl_value *[]){pcl_retain(pcl_gen_node(e, 2))});
-  pcl_value *r = pcl_gen_component(e, &BOX, KR(0), in, NULL, &BOX_MODULE);
+  pcl_value *r = pcl_gen_component(e, &BOX, KR(0), in, NULL, L_COMP, &BOX_MODULE);
   pcl_release(in);
   return r;
 }
@@ -255,7 +266,7 @@ static pcl_value *instance_kv(pcl_gen_env *e, pcl_value *range, const pcl_value 
     pcl_value *v = pcl_gen_attr(e, range, &K[46], 0, &err);
     in = object_take(2, e->r, (pcl_value *[]){k, v});
   }
-  pcl_value *r = pcl_gen_register(e, &SIMPLE, name, in, NULL);
+  pcl_value *r = pcl_gen_register(e, &SIMPLE, name, in, NULL, L_RES);
   pcl_release(in);
   return r;
 }
@@ -278,8 +289,7 @@ static pcl_value *one_list_body(pcl_gen_env *e, pcl_value *const *p, pcl_error *
 static pcl_value *n_ev(pcl_gen_env *e) {
   pcl_error *err = NULL;
   pcl_value *aid = pcl_gen_path(e, pcl_gen_node(e, 4), ROWS + A_ID, 1, 1, &err);
-  pcl_value *range = pcl_gen_apply(pcl_gen_env_new(e, e->r, 0, NULL), one_list_body, &aid, 1, 0,
-                                   &err);
+  pcl_value *range = pcl_gen_apply(pcl_gen_env_new(e, e->r, 0, NULL), one_list_body, &aid, 1);
   pcl_value *r = pcl_gen_range(e, range, KR(0), instance_kv, e->r + 1, 1);
   pcl_release(range);
   pcl_release(aid);
@@ -289,7 +299,7 @@ static pcl_value *n_ev(pcl_gen_env *e) {
 /* The stack reference other.  Row: name, key name, the stack's name. */
 static pcl_value *n_ref(pcl_gen_env *e) {
   pcl_value *in = object_take(1, (uint32_t[]){1}, (pcl_value *[]){pcl_retain(KR(1))});
-  pcl_value *r = pcl_gen_register(e, &REF, KR(0), in, NULL);
+  pcl_value *r = pcl_gen_register(e, &REF, KR(0), in, NULL, L_REF);
   pcl_release(in);
   return r;
 }
@@ -303,15 +313,15 @@ static pcl_value *n_get_output(pcl_gen_env *e) {
  * Row: token, single. */
 static pcl_value *n_invoke(pcl_gen_env *e) {
   pcl_value *args = pcl_map_of(NULL, NULL, 0);
-  pcl_value *r = pcl_gen_invoke(e, pcl_str_data(KR(0)), args, NULL, e->r[1] != 0, 2);
+  pcl_value *r = pcl_gen_invoke(e, KR(0), args, NULL, e->r[1] != 0, 2);
   pcl_release(args);
   return r;
 }
 
-/* a.identity({}).  Row: token. */
+/* a.identity({}) and its single-value form.  Row: token, single. */
 static pcl_value *n_method(pcl_gen_env *e) {
   pcl_value *args = pcl_map_of(NULL, NULL, 0);
-  pcl_value *r = pcl_gen_method(e, pcl_str_data(KR(0)), pcl_gen_node(e, 4), args, 2);
+  pcl_value *r = pcl_gen_method(e, KR(0), pcl_gen_node(e, 4), args, e->r[1] != 0, 2);
   pcl_release(args);
   return r;
 }
@@ -340,7 +350,7 @@ static pcl_value *n_output_path(pcl_gen_env *e) {
 /* Node indexes of the main module. */
 enum {
   N_PULUMI, N_NAME, N_COUNT, N_TOKEN, N_A, N_B, N_R, N_C, N_RS, N_M, N_N, N_OFF, N_ON, N_EV,
-  N_REF, N_GETOUT, N_UNIT, N_SINGLE, N_METHOD,
+  N_REF, N_GETOUT, N_UNIT, N_SINGLE, N_METHOD, N_METHOD_SINGLE,
 };
 
 static const uint32_t ROWS[NROWS] = {
@@ -349,7 +359,7 @@ static const uint32_t ROWS[NROWS] = {
     /* 3 count */ 1, 2, 25, 35,
     /* 7 token */ 2, 3, 31,
     /* 10 a */ 4, 47, 48, 46,
-    /* 14 b */ 5, 23, 49, 5,
+    /* 14 b */ 5, 23, 49, 51,
     /* 18 r */ 6, 7,
     /* 20 c */ 8, 9,
     /* 22 rs */ 13, 33, 27, 26,
@@ -367,15 +377,16 @@ static const uint32_t ROWS[NROWS] = {
     /* 54 getOutput */ 21,
     /* 55 unit */ 38, 0,
     /* 57 single */ 38, 1,
-    /* 59 method */ 39,
-    /* 60 output config */ 40, 3, N_NAME, N_COUNT, N_TOKEN,
-    /* 65 output bText: b.text */ 41, N_B, 1, 23, 0,
-    /* 70 output childOut: c.out */ 42, N_C, 1, 12, 0,
-    /* 75 output ranges */ 43, 5, N_RS, N_M, N_N, N_OFF, N_ON,
-    /* 82 output ev: ev[0].v */ 18, N_EV, 2, 30, PCL_GEN_STEP_INDEX, 26, 0,
-    /* 89 output getOutput */ 44, 1, N_GETOUT,
-    /* 92 output calls */ 45, 3, N_UNIT, N_SINGLE, N_METHOD,
-    /* 97 the steps of a.id */ 22, 0,
+    /* 59 method */ 39, 0,
+    /* 61 method, single */ 39, 1,
+    /* 63 output config */ 40, 3, N_NAME, N_COUNT, N_TOKEN,
+    /* 68 output bText: b.text */ 41, N_B, 1, 23, 0,
+    /* 73 output childOut: c.out */ 42, N_C, 1, 12, 0,
+    /* 78 output ranges */ 43, 5, N_RS, N_M, N_N, N_OFF, N_ON,
+    /* 85 output ev: ev[0].v */ 18, N_EV, 2, 30, PCL_GEN_STEP_INDEX, 26, 0,
+    /* 92 output getOutput */ 44, 1, N_GETOUT,
+    /* 95 output calls */ 45, 4, N_UNIT, N_SINGLE, N_METHOD, N_METHOD_SINGLE,
+    /* 101 the steps of a.id */ 22, 0,
 };
 
 /* on: ranged over true; its instance's row is elsewhere (47) because its
@@ -391,13 +402,13 @@ static const pcl_gen_node_desc NODES[] = {
     {n_ranged, 26},       {n_ranged, 30},       {n_ranged, 34},
     {n_on, 38},           {n_ev, 49},           {n_ref, 52},
     {n_get_output, 54},   {n_invoke, 55},       {n_invoke, 57},
-    {n_method, 59},       {n_output_list, 60},  {n_output_path, 65},
-    {n_output_path, 70},  {n_output_list, 75},  {n_output_path, 82},
-    {n_output_list, 89},  {n_output_list, 92},
+    {n_method, 59},       {n_method, 61},       {n_output_list, 63},
+    {n_output_path, 68},  {n_output_path, 73},  {n_output_list, 78},
+    {n_output_path, 85},  {n_output_list, 92},  {n_output_list, 95},
 };
 static const pcl_gen_module MAIN = {NODES, sizeof NODES / sizeof NODES[0]};
-static const pcl_gen_program PROGRAM = {PCL_GEN_ABI, "pclc test", "nodes", CONFIGS, 3, &MAIN,
-                                        ROWS, K, L, F};
+static const pcl_gen_program PROGRAM = {PCL_GEN_ABI, &pcl_gen_abi_1, "pclc test", "nodes",
+                                        CONFIGS, 3, &MAIN, ROWS, K, L, F};
 
 static const char MOCKS[] =
     "{\"invokes\": {\"simple-invoke:index:unit\": {\"result\": {\"result\": \"Hello\"}}},\n"
@@ -415,7 +426,8 @@ static const char OUTPUTS[] =
     "    \"Hello\",\n"
     "    {\n"
     "      \"result\": \"bar\"\n"
-    "    }\n"
+    "    },\n"
+    "    \"bar\"\n"
     "  ],\n"
     "  \"childOut\": 3,\n"
     "  \"config\": [\n"
@@ -489,8 +501,10 @@ static const char *record(const char *snap, const char *type, const char *name) 
 
 static void test_program(void) {
   rc_write("gen-mocks.json", MOCKS);
+  live_counts before = live_now();
   rc_result r = rc_run_gen(&PROGRAM, "--config", "name=widget", "--mocks", "gen-mocks.json",
                            "--show-secrets", "--snapshot", "gen-snapshot.json", NULL);
+  CHECK_NO_LEAK(before);
   CU_ASSERT_EQUAL(r.status, 0);
   CU_ASSERT_STRING_EQUAL(r.err, "");
   CU_ASSERT_STRING_EQUAL(r.out, OUTPUTS);
@@ -541,9 +555,11 @@ static void test_program(void) {
  * as in an update. */
 static void test_preview(void) {
   rc_write("gen-mocks.json", MOCKS);
+  live_counts before = live_now();
   rc_result r = rc_run_gen(&PROGRAM, "--preview", "--config", "name=widget", "--mocks",
                            "gen-mocks.json", "--show-secrets", "--snapshot",
                            "gen-preview.json", NULL);
+  CHECK_NO_LEAK(before);
   CU_ASSERT_EQUAL(r.status, 0);
   CU_ASSERT_STRING_EQUAL(r.err, "");
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"bText\": {\n    \"unknown\": true\n  },\n"));
@@ -568,18 +584,32 @@ static enum {
   BROKEN_RANGE_SIZE,    /* A count range beyond PCL_RANGE_MAX. */
   BROKEN_RANGE_LATER,   /* An eventual range that settles to a string. */
   BROKEN_INPUTS,        /* Inputs that are no object. */
+  BROKEN_REGISTER,      /* A registration the engine fails. */
+  BROKEN_STALE_DECL,    /* The same with a declaration that has a location. */
+  BROKEN_UNLOCATED,     /* The same at no location. */
+  BROKEN_READ,          /* A read the engine fails. */
+  BROKEN_COMPONENT,     /* A component registration the engine refuses (a
+                           duplicate of the one before it). */
   BROKEN_INVOKE,        /* An invoke the engine fails. */
   BROKEN_INVOKE_ARGS,   /* An invoke whose arguments are no object. */
   BROKEN_METHOD_ARGS,   /* A method call whose arguments are no object. */
   BROKEN_VERSION,       /* A required version the CLI does not satisfy. */
 } broken_case;
 
+/* A type whose registrations the mocks fail, declared as generated code
+ * declares it, and once with a location of its own, which the operations
+ * must not use: the block's location is the one they are given. */
+static const pcl_resource_decl FAILING = {"fail_on_create:index:Resource", PCL_RES_CUSTOM, NULL,
+                                          NULL, NULL, 0, 0};
+static const pcl_resource_decl FAILING_STALE = {"fail_on_create:index:Resource", PCL_RES_CUSTOM,
+                                                NULL, NULL, "stale.pp", 99, 9};
+static const pcl_gen_module EMPTY_MODULE = {NULL, 0};
+
 static const pcl_value BIG_COUNT = PCL_STATIC_INT(PCL_RANGE_MAX + 1);
 static const pcl_value BAD_RANGE = PCL_STATIC_ASCII(">=4.0.0");
 
 /* The broken node.  Row: its name. */
 static pcl_value *broken_node(pcl_gen_env *e) {
-  pcl_error *err = NULL;
   switch (broken_case) {
   case BROKEN_NODE:
     return pcl_gen_failed(e, pcl_error_new("division by zero"), 1);
@@ -589,23 +619,36 @@ static pcl_value *broken_node(pcl_gen_env *e) {
     return pcl_gen_range(e, (pcl_value *)&BIG_COUNT, KR(0), instance_kv, ROWS + 47, 1);
   case BROKEN_RANGE_LATER: {
     pcl_value *later = pcl_gen_apply(pcl_gen_env_new(e, ROWS + 17, 0, NULL), suffix_body,
-                                     (pcl_value *[]){&K[4]}, 1, 0, &err);
+                                     (pcl_value *[]){&K[4]}, 1);
     pcl_value *r = pcl_gen_range(e, later, KR(0), instance_kv, ROWS + 47, 2);
     pcl_release(later);
     return r;
   }
   case BROKEN_INPUTS:
-    return pcl_gen_register(e, &SIMPLE, KR(0), KR(0), NULL);
+    return pcl_gen_register(e, &SIMPLE, KR(0), KR(0), NULL, L_RES);
+  case BROKEN_REGISTER:
+    return pcl_gen_register(e, &FAILING, KR(0), &K[34], NULL, L_FAIL1);
+  case BROKEN_STALE_DECL:
+    return pcl_gen_register(e, &FAILING_STALE, KR(0), &K[34], NULL, L_FAIL2);
+  case BROKEN_UNLOCATED:
+    return pcl_gen_register(e, &FAILING_STALE, KR(0), &K[34], NULL, L_NONE);
+  case BROKEN_READ:
+    return pcl_gen_read(e, &FAILING, KR(0), &K[7], &K[34], NULL, L_FAIL2);
+  case BROKEN_COMPONENT:
+    /* The first instance registers; the engine refuses the second, whose
+     * block the failure names. */
+    pcl_release(pcl_gen_component(e, &BOX, KR(0), &K[34], NULL, L_FAIL2, &EMPTY_MODULE));
+    return pcl_gen_component(e, &BOX, KR(0), &K[34], NULL, L_FAIL1, &EMPTY_MODULE);
   case BROKEN_INVOKE: {
     pcl_value *args = pcl_map_of(NULL, NULL, 0);
-    pcl_value *r = pcl_gen_invoke(e, "simple-invoke:index:broken", args, NULL, false, 2);
+    pcl_value *r = pcl_gen_invoke(e, &K[52], args, NULL, false, 2);
     pcl_release(args);
     return r;
   }
   case BROKEN_INVOKE_ARGS:
-    return pcl_gen_invoke(e, "simple-invoke:index:unit", KR(0), NULL, false, 2);
+    return pcl_gen_invoke(e, &K[38], KR(0), NULL, false, 2);
   case BROKEN_METHOD_ARGS:
-    return pcl_gen_method(e, "simple:index:Resource/identity", pcl_null(), KR(0), 2);
+    return pcl_gen_method(e, &K[39], pcl_null(), KR(0), false, 2);
   case BROKEN_VERSION:
     return pcl_gen_pulumi(e, (pcl_value *)&BAD_RANGE);
   }
@@ -620,8 +663,8 @@ static pcl_value *broken_output(pcl_gen_env *e) {
 static const uint32_t BROKEN_ROWS[] = {13, 16};
 static const pcl_gen_node_desc BROKEN_NODES[] = {{broken_node, 0}, {broken_output, 1}};
 static const pcl_gen_module BROKEN_MAIN = {BROKEN_NODES, 2};
-static const pcl_gen_program BROKEN = {PCL_GEN_ABI, "pclc test", "broken", NULL, 0,
-                                       &BROKEN_MAIN, BROKEN_ROWS, K, L, F};
+static const pcl_gen_program BROKEN = {PCL_GEN_ABI, &pcl_gen_abi_1, "pclc test", "broken", NULL,
+                                       0, &BROKEN_MAIN, BROKEN_ROWS, K, L, F};
 
 static void test_failures(void) {
   static const struct {
@@ -636,6 +679,18 @@ static void test_failures(void) {
       {BROKEN_RANGE_LATER, "main.pp:12:9: error: a value of type string cannot be the range of "
                            "rs: a bool, a number, a list or a map is required\n"},
       {BROKEN_INPUTS, "main.pp:5:1: error: the inputs and options of rs must be objects\n"},
+      {BROKEN_REGISTER, "main.pp:40:3: error: failed to register resource 'rs' "
+                        "(fail_on_create:index:Resource): failed create\n"},
+      {BROKEN_STALE_DECL, "main.pp:44:3: error: failed to register resource 'rs' "
+                          "(fail_on_create:index:Resource): failed create\n"},
+      {BROKEN_UNLOCATED, "error: failed to register resource 'rs' "
+                         "(fail_on_create:index:Resource): failed create\n"},
+      {BROKEN_READ, "main.pp:44:3: error: failed to register resource 'rs' "
+                    "(fail_on_create:index:Resource): failed create\n"},
+      {BROKEN_COMPONENT, "main.pp:40:3: error: failed to register resource 'rs' "
+                         "(components:index:Box): duplicate resource URN "
+                         "'urn:pulumi:dev::broken::components:index:Box::rs'; try giving it a "
+                         "unique name\n"},
       {BROKEN_INVOKE, "main.pp:12:9: error: invoke of 'simple-invoke:index:broken' failed: "
                       "invoke failed\n"},
       {BROKEN_INVOKE_ARGS, "main.pp:12:9: error: invoke of 'simple-invoke:index:unit': the "
@@ -646,10 +701,13 @@ static void test_failures(void) {
                        "\">=4.0.0\"\n"},
   };
   rc_write("gen-mocks.json",
-           "{\"invokes\": {\"simple-invoke:index:broken\": {\"error\": \"invoke failed\"}}}");
+           "{\"invokes\": {\"simple-invoke:index:broken\": {\"error\": \"invoke failed\"}},\n"
+           " \"resources\": {\"fail_on_create:index:Resource\": {\"error\": \"failed create\"}}}");
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     broken_case = cases[i].which;
+    live_counts before = live_now();
     rc_result r = rc_run_gen(&BROKEN, "--mocks", "gen-mocks.json", NULL);
+    CHECK_NO_LEAK(before);
     CU_ASSERT_EQUAL(r.status, 1);
     CU_ASSERT_STRING_EQUAL(r.out, "");
     if (strcmp(r.err, cases[i].err) != 0) {
@@ -664,7 +722,7 @@ static void test_failures(void) {
 /* The options of a component's children and invokes get the component as
  * their parent, unless they name one; elsewhere they stay as they are. */
 static void test_with_parent(void) {
-  size_t values0 = pcl_rt_live_values();
+  live_counts before = live_now();
   pcl_value *comp = pcl_str_from_cstr("the component");
   pcl_gen_frame top = {.refs = 1}, inside = {.refs = 1, .parent = comp};
   CU_ASSERT_PTR_NULL(pcl__gen_with_parent(&top, NULL));
@@ -685,7 +743,7 @@ static void test_with_parent(void) {
   same = pcl__gen_with_parent(&inside, pcl_retain(&K[4]));
   CU_ASSERT_PTR_EQUAL(same, &K[4]);
   RELEASE(opts, own, named, comp);
-  CU_ASSERT_EQUAL(pcl_rt_live_values(), values0);
+  CHECK_NO_LEAK(before);
 }
 
 void register_gen_node_tests(void);
