@@ -16,9 +16,14 @@ static pcl_value K[] = {
     PCL_STATIC_ASCII("label"), /* 2 */
 };
 static const pcl_gen_loc L[] = {
-    {0, 0, 0}, /* 0: no location */
-    {0, 3, 5}, /* 1 */
-    {1, 7, 2}, /* 2 */
+    {0, 0},     /* 0: no location */
+    {3, 5},     /* 1 */
+    {7, 2},     /* 2 */
+};
+/* The files of the locations: runs starting at a location. */
+static const pcl_gen_loc_run LR[] = {
+    {0, 0},
+    {2, 1},
 };
 static const char *const F[] = {"main.pp", "lib.pp"};
 /* Rows: 0 the adder's (constant 0), 1 the failing body's (constant 1,
@@ -32,7 +37,7 @@ static pcl_value *null_node(pcl_gen_env *e) {
 static const pcl_gen_node_desc NODES[] = {{null_node, 0}, {null_node, 0}};
 static const pcl_gen_module M = {NODES, 2};
 static const pcl_gen_program P = {PCL_GEN_ABI, &pcl_gen_abi_1, "pclc test", "gen", NULL, 0, &M,
-                                  ROWS, K, L, F};
+                                  ROWS, K, L, LR, 2, F};
 
 /* ------------------------------------------------------ environments */
 
@@ -461,7 +466,7 @@ static void test_abi(void) {
   CU_ASSERT_EQUAL(pcl_gen_abi_1, PCL_GEN_ABI);
   /* A program generated for another ABI does not start. */
   static const pcl_gen_program old = {PCL_GEN_ABI + 1, &pcl_gen_abi_1, "pclc 0.0.1", "old",
-                                      NULL, 0, &M, ROWS, K, L, F};
+                                      NULL, 0, &M, ROWS, K, L, LR, 2, F};
   live_counts before = live_now();
   rc_result r = rc_run_gen(&old, NULL);
   CU_ASSERT_EQUAL(r.status, 2);

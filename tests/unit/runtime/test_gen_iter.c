@@ -26,9 +26,13 @@ static pcl_value K[] = {
     PCL_STATIC_INT(2),           /* 12 */
 };
 static const pcl_gen_loc L[] = {
-    {0, 0, 0}, /* 0: none */
-    {0, 4, 3}, /* 1 */
-    {0, 9, 1}, /* 2 */
+    {0, 0},     /* 0: none */
+    {4, 3},     /* 1 */
+    {9, 1},     /* 2 */
+};
+/* The files of the locations: runs starting at a location. */
+static const pcl_gen_loc_run LR[] = {
+    {0, 0},
 };
 static const char *const F[] = {"main.pp"};
 
@@ -63,7 +67,7 @@ static pcl_value *null_node(pcl_gen_env *e) {
 static const pcl_gen_node_desc NODES[] = {{null_node, 0}};
 static const pcl_gen_module M = {NODES, 1};
 static const pcl_gen_program P = {PCL_GEN_ABI, &pcl_gen_abi_1, "pclc test", "gen_iter", NULL,
-                                  0, &M, ROWS, K, L, F};
+                                  0, &M, ROWS, K, L, LR, 1, F};
 
 /* Returns the map {k0: v0, k1: v1, ...} of n pairs (values borrowed). */
 static pcl_value *obj(size_t n, const char *const *keys, pcl_value *const *vals) {
@@ -146,7 +150,7 @@ static void test_index(void) {
   CHECK_ERR(err, "error: Invalid index: the index -1 is out of range for a list of 2 elements");
   pcl_value *frac = pcl_number_new(0.5);
   CU_ASSERT_PTR_NULL(pcl_gen_index(l, frac, 0, &err));
-  CHECK_ERR(err, "error: Invalid index: cannot convert 0.5 to int: not an integer");
+  CHECK_ERR(err, "error: cannot convert 0.5 to int: not an integer");
   /* Maps: keys are converted to strings; a missing key is an error. */
   pcl_value *m = obj(2, (const char *[]){"1", "a"}, items);
   CHECK_JSON(pcl_gen_index(m, &K[3], 0, &err), "\"p\"");

@@ -81,16 +81,24 @@ static pcl_value K[] = {
 };
 
 static const pcl_gen_loc L[] = {
-    {0, 0, 0},  /* 0: none */
-    {0, 3, 5},  /* 1 */
-    {0, 12, 9}, /* 2 */
-    {1, 4, 1},  /* 3 */
-    {0, 5, 1},  /* 4: the blocks of the main module's resources */
-    {0, 20, 1}, /* 5: component c's block */
-    {0, 30, 1}, /* 6: the stack reference's block */
-    {1, 8, 1},  /* 7: the component's child's block */
-    {0, 40, 3}, /* 8: a block whose registration the engine fails */
-    {0, 44, 3}, /* 9: another */
+    {0, 0},     /* 0: none */
+    {3, 5},     /* 1 */
+    {12, 9},    /* 2 */
+    {4, 1},     /* 3 */
+    {5, 1},     /* 4: the blocks of the main module's resources */
+    {20, 1},    /* 5: component c's block */
+    {30, 1},    /* 6: the stack reference's block */
+    {8, 1},     /* 7: the component's child's block */
+    {40, 3},    /* 8: a block whose registration the engine fails */
+    {44, 3},    /* 9: another */
+};
+/* The files of the locations: runs starting at a location. */
+static const pcl_gen_loc_run LR[] = {
+    {0, 0},
+    {3, 1},
+    {4, 0},
+    {7, 1},
+    {8, 0},
 };
 /* Location indexes of the blocks. */
 enum { L_NONE = 0, L_RES = 4, L_COMP = 5, L_REF = 6, L_CHILD = 7, L_FAIL1 = 8, L_FAIL2 = 9 };
@@ -408,7 +416,7 @@ static const pcl_gen_node_desc NODES[] = {
 };
 static const pcl_gen_module MAIN = {NODES, sizeof NODES / sizeof NODES[0]};
 static const pcl_gen_program PROGRAM = {PCL_GEN_ABI, &pcl_gen_abi_1, "pclc test", "nodes",
-                                        CONFIGS, 3, &MAIN, ROWS, K, L, F};
+                                        CONFIGS, 3, &MAIN, ROWS, K, L, LR, 5, F};
 
 static const char MOCKS[] =
     "{\"invokes\": {\"simple-invoke:index:unit\": {\"result\": {\"result\": \"Hello\"}}},\n"
@@ -664,7 +672,7 @@ static const uint32_t BROKEN_ROWS[] = {13, 16};
 static const pcl_gen_node_desc BROKEN_NODES[] = {{broken_node, 0}, {broken_output, 1}};
 static const pcl_gen_module BROKEN_MAIN = {BROKEN_NODES, 2};
 static const pcl_gen_program BROKEN = {PCL_GEN_ABI, &pcl_gen_abi_1, "pclc test", "broken", NULL,
-                                       0, &BROKEN_MAIN, BROKEN_ROWS, K, L, F};
+                                       0, &BROKEN_MAIN, BROKEN_ROWS, K, L, LR, 5, F};
 
 static void test_failures(void) {
   static const struct {
