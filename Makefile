@@ -29,7 +29,7 @@ GEN_CFLAGS := $(CFLAGS_ALL) -Wall -Wextra -Werror -Wno-unused-function -Wno-sign
 LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 
 COMPILER_LIBS := -ljansson -lgmp -lutf8proc
-RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -lgmp -lm
+RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -lgmp -lgrpc -lgpr -lprotobuf-c -lm
 CUNIT_LIBS := -lcunit
 
 .DELETE_ON_ERROR:
@@ -66,16 +66,39 @@ $(BUILD)/pclc: $(COMPILER_OBJS) $(GEN_OBJS)
 	$(CC) $(LDFLAGS_ALL) $^ $(COMPILER_LIBS) -o $@
 
 # ------------------------------------------------------------------ runtime
+# The engine protocol's messages (runtime/proto/, docs/engine.md): protoc-c
+# generates their C code into $(GEN)/proto at build time.
+PROTO_SRCS := $(shell find runtime/proto -name '*.proto' | LC_ALL=C sort)
+PROTO_GEN := $(GEN)/proto
+PROTO_C := $(PROTO_SRCS:runtime/proto/%.proto=$(PROTO_GEN)/%.pb-c.c)
+PROTO_H := $(PROTO_C:%.c=%.h)
+PROTO_OBJS := $(PROTO_C:$(GEN)/%.c=$(BUILD)/obj/gen/%.o)
+PROTOC_C ?= protoc-c
+
+$(PROTO_C) $(PROTO_H) &: $(PROTO_SRCS)
+	@mkdir -p $(PROTO_GEN)
+	$(PROTOC_C) --c_out=$(PROTO_GEN) -Iruntime/proto $(PROTO_SRCS)
+
+$(BUILD)/obj/gen/proto/%.o: $(GEN)/proto/%.c $(PROTO_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Wall -Wextra -Werror -I$(PROTO_GEN) -c $< -o $@
+
 RUNTIME_SRCS := $(wildcard runtime/*.c)
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/obj/%.o)
 
-$(BUILD)/obj/runtime/%.o: runtime/%.c
+$(BUILD)/obj/runtime/%.o: runtime/%.c | $(PROTO_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Wconversion -Iruntime -c $< -o $@
+	$(CC) $(CFLAGS_HAND) -Wconversion -Iruntime -I$(PROTO_GEN) -c $< -o $@
 
-$(BUILD)/libpclrt.a: $(RUNTIME_OBJS)
+# The library is one relocatable object in which the generated message code
+# is made local, so that only pcl_ names are exported and a program that has
+# protobuf-c code of its own for the same messages links without clashes.
+$(BUILD)/libpclrt.a: $(RUNTIME_OBJS) $(PROTO_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(LD) -r -o $(BUILD)/obj/pclrt.o $^
+	objcopy -w --localize-symbol='pulumirpc__*' --localize-symbol='google__protobuf__*' \
+	  $(BUILD)/obj/pclrt.o
+	ar rcs $@ $(BUILD)/obj/pclrt.o
 
 # pkg-config files from runtime/pclrt.pc.in: one for the build tree (used by
 # the samples and by `pclc.mk` with PKG_CONFIG_PATH=$(BUILD)/pkgconfig; it
