@@ -120,9 +120,9 @@ $(BUILD)/obj/tests/unit/compiler/%.o: tests/unit/compiler/%.c | $(GEN)/pcl.tab.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_HAND) -Icompiler -I$(GEN) -Itests/unit/compiler -c $< -o $@
 
-$(BUILD)/obj/tests/unit/runtime/%.o: tests/unit/runtime/%.c
+$(BUILD)/obj/tests/unit/runtime/%.o: tests/unit/runtime/%.c | $(PROTO_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Iruntime -Itests/unit/runtime -c $< -o $@
+	$(CC) $(CFLAGS_HAND) -Iruntime -I$(PROTO_GEN) -Itests/unit/runtime -c $< -o $@
 
 $(BUILD)/obj/tests/unit/main-%.o: tests/unit/unit_main.c
 	@mkdir -p $(dir $@)
