@@ -23,6 +23,16 @@ pcl_value *pcl__snap_decode(pcl_value *v);
  * without checks, anything else validated and normalised (snapshot.c). */
 pcl_value *pcl__str_fast(const char *s);
 
+/* A source of completions from outside the loop (the gRPC backend's
+ * completion queue): handles the completions that are ready (queueing
+ * tasks), first waiting for one when wait is set and operations are
+ * outstanding; returns whether operations are still outstanding. */
+typedef bool (*pcl__sched_poll_fn)(void *data, bool wait);
+/* Makes fn (NULL: none) the loop's poller: pcl_sched_run polls it without
+ * waiting every few tasks, and when no task is queued it waits on it until
+ * a completion queues one or nothing is outstanding (sched.c). */
+void pcl__sched_set_poller(pcl__sched_poll_fn fn, void *data);
+
 /* Parses a Go duration ("5m", ".2m", "1h30m", "10s") into seconds; false
  * when the text is not a duration. */
 bool pcl__parse_duration(const char *s, double *seconds);

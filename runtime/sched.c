@@ -15,7 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "sched_internal.h"
+
+/* Tasks run between two polls of the outside completions. */
+enum { POLL_EVERY = 64 };
 
 /* One queued callback. */
 typedef struct task {
@@ -36,6 +40,8 @@ static struct {
   size_t npending;      /* Length of the pending list. */
   size_t live;          /* Futures alive. */
   pcl_error *unhandled; /* First unobserved rejection, owned. */
+  pcl__sched_poll_fn poll; /* Source of outside completions, or NULL. */
+  void *poll_data;      /* Its data. */
   char **interned;      /* Open-addressing table of interned URNs. */
   size_t ninterned;     /* Strings in the table. */
   size_t icap;          /* Table capacity (0 or a power of two). */
@@ -69,16 +75,35 @@ size_t pcl_sched_run(void) {
   }
   S.running = true;
   size_t ran = 0;
-  while (S.count > 0) {
+  unsigned since_poll = 0;
+  for (;;) {
+    if (S.count == 0) {
+      /* Nothing can run: wait for an outside completion, if any is due. */
+      if ((S.poll == NULL || !S.poll(S.poll_data, true)) && S.count == 0) {
+        break;
+      }
+      continue;
+    }
     task t = S.q[S.head];
     S.head = (S.head + 1) & (S.cap - 1);
     S.count--;
     t.cb(t.f, t.data);
     pcl_future_release(t.f);
     ran++;
+    /* Answers that arrived meanwhile are taken in without waiting, so that
+     * a long run of tasks does not hold them back. */
+    if (S.poll && ++since_poll == POLL_EVERY) {
+      since_poll = 0;
+      S.poll(S.poll_data, false);
+    }
   }
   S.running = false;
   return ran;
+}
+
+void pcl__sched_set_poller(pcl__sched_poll_fn fn, void *data) {
+  S.poll = fn;
+  S.poll_data = data;
 }
 
 void pcl__sched_track(pcl_future *f) {
