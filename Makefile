@@ -138,6 +138,26 @@ $(BUILD)/tests/unit-runtime: $(UNIT_R_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/te
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) $^ $(CUNIT_LIBS) $(RUNTIME_LIBS) -o $@
 
+# The embedded engine behind a gRPC server (tests/engine/embedded_server.c),
+# plain and with the conformance test providers' behaviour.
+$(BUILD)/obj/tests/engine/%.o: tests/engine/%.c | $(PROTO_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HAND) -Iruntime -I$(PROTO_GEN) -c $< -o $@
+
+$(BUILD)/obj/tests/conformance/mocks.o: tests/conformance/mocks.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HAND) -Iruntime -c $< -o $@
+
+$(BUILD)/tests/embedded-server: $(BUILD)/obj/tests/engine/embedded_server.o $(PROTO_OBJS) \
+                                $(BUILD)/libpclrt.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) $^ $(RUNTIME_LIBS) -o $@
+
+$(BUILD)/tests/embedded-server-conformance: $(BUILD)/obj/tests/engine/embedded_server.o \
+    $(BUILD)/obj/tests/conformance/mocks.o $(PROTO_OBJS) $(BUILD)/libpclrt.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -Wl,--wrap=pcl_main $^ $(RUNTIME_LIBS) -o $@
+
 UNIT_BINS := $(if $(UNIT_C_SRCS),$(BUILD)/tests/unit-compiler) \
              $(if $(UNIT_R_SRCS),$(BUILD)/tests/unit-runtime)
 

@@ -429,6 +429,10 @@ static bool range_holds(const char *version, const char *range, bool *ok) {
   return *ok && seen_alt && any;
 }
 
+bool pcl__version_satisfies(const char *version, const char *range, bool *ok) {
+  return range_holds(version, range, ok);
+}
+
 /* pcl_apply callback of pcl_require_pulumi_version. */
 static pcl_value *check_version(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
   (void)n;

@@ -33,6 +33,11 @@ typedef bool (*pcl__sched_poll_fn)(void *data, bool wait);
  * a completion queues one or nothing is outstanding (sched.c). */
 void pcl__sched_set_poller(pcl__sched_poll_fn fn, void *data);
 
+/* Returns whether version satisfies the version range (the syntax of
+ * pulumi { requiredVersionRange }, config.c); *ok is cleared when the range
+ * does not parse. */
+bool pcl__version_satisfies(const char *version, const char *range, bool *ok);
+
 /* Parses a Go duration ("5m", ".2m", "1h30m", "10s") into seconds; false
  * when the text is not a duration. */
 bool pcl__parse_duration(const char *s, double *seconds);

@@ -10,6 +10,9 @@
 //   --project NAME, --stack NAME  the names in the URNs it makes
 //   --port-file FILE   listen on 127.0.0.1 (a free port) and write the port
 //   --record FILE      append each decoded request to FILE
+//   --forward ADDR     pass every request, decoded and encoded again by
+//                      Pulumi's code, to the engine at ADDR and its answer
+//                      back (the faults and --delay then do not apply)
 //   --delay MS         answer each RegisterResource after MS milliseconds
 //   --old-monitor      answer GetDeploymentInfo UNIMPLEMENTED (the program
 //                      then asks SupportsFeature, feature by feature)
@@ -45,6 +48,13 @@ const oldMonitor = args.includes("--old-monitor");
 const fault = opt("--fault") || "";
 const faultArg = fault.includes("=") ? fault.slice(fault.indexOf("=") + 1) : "";
 const faultKind = fault.split("=")[0];
+const forward = opt("--forward");
+const forwardMonitor = forward
+  ? new resrpc.ResourceMonitorClient(forward, grpc.credentials.createInsecure())
+  : undefined;
+const forwardEngine = forward
+  ? new engrpc.EngineClient(forward, grpc.credentials.createInsecure())
+  : undefined;
 
 // Struct-typed fields of the requests, recorded as plain JSON values.
 const structFields = ["object", "properties", "args", "outputs", "replacementTrigger"];
@@ -227,6 +237,45 @@ const engine = {
     cb(null, new engproto.RequirePulumiVersionResponse());
   },
 };
+
+// Returns the handler that records the request under name and passes it to
+// the forwarded engine's method, answering with what that engine answers.
+function forwarded(name, client, method) {
+  return (call, cb) => {
+    record(name, call.request);
+    client[method](call.request, (err, resp) => {
+      if (err) {
+        cb({ code: err.code, details: err.details });
+      } else {
+        cb(null, resp);
+      }
+    });
+  };
+}
+
+if (forward) {
+  const names = {
+    getDeploymentInfo: "GetDeploymentInfo",
+    supportsFeature: "SupportsFeature",
+    invoke: "Invoke",
+    call: "Call",
+    readResource: "ReadResource",
+    registerResource: "RegisterResource",
+    registerResourceOutputs: "RegisterResourceOutputs",
+    registerPackage: "RegisterPackage",
+    signalAndWaitForShutdown: "SignalAndWaitForShutdown",
+  };
+  for (const [m, name] of Object.entries(names)) {
+    monitor[m] = forwarded(name, forwardMonitor, m);
+  }
+  for (const [m, name] of Object.entries({
+    log: "Log",
+    setRootResource: "SetRootResource",
+    requirePulumiVersion: "RequirePulumiVersion",
+  })) {
+    engine[m] = forwarded(name, forwardEngine, m);
+  }
+}
 
 // The monitor's service, with RegisterResource's answers replaced by bytes
 // that are not a message when asked to.
