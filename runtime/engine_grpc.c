@@ -35,6 +35,9 @@
 #include "pcl_internal.h"
 #include "rpc.h"
 
+/* The largest answer taken, in bytes (the SDKs' limit). */
+enum { MAX_MESSAGE = 400 * 1024 * 1024 };
+
 typedef struct gbe gbe;
 typedef struct rpc rpc;
 
@@ -549,7 +552,10 @@ static Google__Protobuf__Struct *inputs_struct(gbe *e, const pcl_resource_reques
     }
     Google__Protobuf__Struct__FieldsEntry *fe = pcl_xmalloc(sizeof *fe);
     google__protobuf__struct__fields_entry__init(fe);
-    fe->key = pcl_xstrdup(pcl_str_data(pcl_map_key_at(req->inputs, i)));
+    const pcl_value *k = pcl_map_key_at(req->inputs, i);
+    fe->key.len = pcl_str_len(k);
+    fe->key.data = pcl_xmalloc(fe->key.len + 1);
+    memcpy(fe->key.data, pcl_str_data(k), fe->key.len + 1);
     fe->value = ev;
     s->fields[s->n_fields++] = fe;
   }
@@ -810,10 +816,11 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
     Pulumirpc__RegisterResourceRequest__CustomTimeouts *ct = pcl_xmalloc(sizeof *ct);
     pulumirpc__register_resource_request__custom_timeouts__init(ct);
     char *c = duration_text(timeouts, "create"), *u = duration_text(timeouts, "update");
-    char *d = duration_text(timeouts, "delete");
+    char *d = duration_text(timeouts, "delete"), *rd = duration_text(timeouts, "read");
     ct->create = c ? c : pcl_xstrdup("");
     ct->update = u ? u : pcl_xstrdup("");
     ct->delete_ = d ? d : pcl_xstrdup("");
+    ct->read = rd ? rd : pcl_xstrdup("");
     rr.customtimeouts = ct;
   }
   set_aliases(&rr, opts);
@@ -821,7 +828,9 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
   if (trig && pcl_kind_of(trig) != PCL_T_NULL) {
     rr.replacementtrigger = pcl__rpc_value_new(trig, &enc);
   }
-  if (opts && pcl_map_get_cstr(opts, "providers")) {
+  if (req->kind != PCL_RES_CUSTOM) {
+    /* A component passes on the providers of its children, its own
+     * option's and its parent's, as the SDKs pass them. */
     rr.providers = (Pulumirpc__RegisterResourceRequest__ProvidersEntry **)string_map(
         req->providers, &rr.n_providers, true);
   }
@@ -1154,8 +1163,14 @@ pcl_engine *pcl__engine_grpc_new(const char *monitor, const char *engine, bool p
   e->parallel = parallel_bound();
   e->cq = grpc_completion_queue_create_for_next(NULL);
   grpc_channel_credentials *creds = grpc_insecure_credentials_create();
-  e->monitor = grpc_channel_create(monitor, creds, NULL);
-  e->engine = engine && *engine ? grpc_channel_create(engine, creds, NULL) : NULL;
+  /* Answers can be large (a provider's outputs): the SDKs accept up to
+   * 400 MiB, where gRPC's default stops at 4 MiB. */
+  grpc_arg arg = {.type = GRPC_ARG_INTEGER,
+                  .key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH,
+                  .value.integer = MAX_MESSAGE};
+  grpc_channel_args args = {1, &arg};
+  e->monitor = grpc_channel_create(monitor, creds, &args);
+  e->engine = engine && *engine ? grpc_channel_create(engine, creds, &args) : NULL;
   grpc_channel_credentials_release(creds);
   pcl__sched_set_poller(poll_queue, e);
 

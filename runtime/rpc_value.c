@@ -27,8 +27,8 @@
 
 /* The deepest message nesting an answer may have: a value nests three
  * messages deep per level (Value, Struct, map entry), so this admits values
- * about 200 levels deep. */
-#define MAX_DEPTH 600
+ * 1000 levels deep (protobuf-go, the engine's, stops at 10000 messages). */
+#define MAX_DEPTH 3000
 
 static const char *const paths[] = {
 #define PCL__RPC_PATH(name, service, method) "/pulumirpc." service "/" method,
@@ -63,10 +63,16 @@ static Google__Protobuf__Value *new_value(void) {
   return v;
 }
 
+/* Returns the bytes s[0..n) as a protobuf bytes field (owned copy). */
+static ProtobufCBinaryData binary(const char *s, size_t n) {
+  ProtobufCBinaryData b = {n, (uint8_t *)dup_bytes(s, n)};
+  return b;
+}
+
 static Google__Protobuf__Value *string_value(const char *s, size_t n) {
   Google__Protobuf__Value *v = new_value();
   v->kind_case = GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE;
-  v->string_value = dup_bytes(s, n);
+  v->string_value = binary(s, n);
   return v;
 }
 
@@ -82,7 +88,7 @@ static void struct_put(Google__Protobuf__Struct *s, const char *key, size_t klen
                        Google__Protobuf__Value *v) {
   Google__Protobuf__Struct__FieldsEntry *e = pcl_xmalloc(sizeof *e);
   google__protobuf__struct__fields_entry__init(e);
-  e->key = dup_bytes(key, klen);
+  e->key = binary(key, klen);
   e->value = v;
   s->fields[s->n_fields++] = e;
 }
@@ -345,35 +351,51 @@ uint8_t *pcl__rpc_struct_pack(const pcl_value *v, pcl__rpc_enc *enc, size_t *len
 
 static pcl_value *decode(const Google__Protobuf__Value *v, int depth, pcl_error **err);
 
+/* Returns whether the bytes b are the NUL-terminated s. */
+static bool bytes_eq(ProtobufCBinaryData b, const char *s) {
+  size_t n = strlen(s);
+  return b.len == n && (n == 0 || memcmp(b.data, s, n) == 0);
+}
+
 /* Returns the member key of the Struct s (borrowed), or NULL. */
 static const Google__Protobuf__Value *member(const Google__Protobuf__Struct *s, const char *key) {
   const Google__Protobuf__Value *found = NULL;
   for (size_t i = 0; i < s->n_fields; i++) {
     /* Of repeated keys the last wins, as protobuf merges map entries. */
-    if (s->fields[i]->key && strcmp(s->fields[i]->key, key) == 0) {
+    if (bytes_eq(s->fields[i]->key, key)) {
       found = s->fields[i]->value;
     }
   }
   return found;
 }
 
-/* Returns the string member key of s (borrowed), or NULL when absent or
- * not a string. */
-static const char *string_member(const Google__Protobuf__Struct *s, const char *key) {
+/* Returns the string member key of s as a string value (owned), or NULL
+ * when absent or not a string. */
+static pcl_value *string_member(const Google__Protobuf__Struct *s, const char *key) {
   const Google__Protobuf__Value *v = member(s, key);
-  return v && v->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE ? v->string_value : NULL;
+  if (v == NULL || v->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE) {
+    return NULL;
+  }
+  return pcl_str_from_bytes((const char *)v->string_value.data, v->string_value.len);
+}
+
+/* Returns whether the string member key of s is the NUL-terminated want. */
+static bool string_member_is(const Google__Protobuf__Struct *s, const char *key, const char *want) {
+  const Google__Protobuf__Value *v = member(s, key);
+  return v && v->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE &&
+         bytes_eq(v->string_value, want);
 }
 
 static pcl_value *decode_struct(const Google__Protobuf__Struct *s, int depth, pcl_error **err) {
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   for (size_t i = 0; s && i < s->n_fields; i++) {
-    const char *k = s->fields[i]->key ? s->fields[i]->key : "";
+    ProtobufCBinaryData k = s->fields[i]->key;
     pcl_value *ev = decode(s->fields[i]->value, depth + 1, err);
     if (ev == NULL) {
       pcl_mapbuf_free(&mb);
       return NULL;
     }
-    pcl_mapbuf_put_take(&mb, pcl_str_from_bytes(k, strlen(k)), ev);
+    pcl_mapbuf_put_take(&mb, pcl_str_from_bytes((const char *)k.data, k.len), ev);
   }
   return pcl_mapbuf_finish(&mb);
 }
@@ -396,21 +418,24 @@ static pcl_value *decode_sig(const Google__Protobuf__Struct *s, const char *sig,
     return w;
   }
   if (strcmp(sig, PCL__SIG_RESOURCE) == 0) {
-    const char *urn = string_member(s, "urn");
-    if (urn == NULL) {
+    pcl_value *u = string_member(s, "urn");
+    if (u == NULL) {
       *err = pcl_error_new("malformed resource reference: no string \"urn\"");
       return NULL;
     }
-    const char *id = string_member(s, "id");
-    const char *ver = string_member(s, "packageVersion");
-    pcl_value *u = pcl_str_from_bytes(urn, strlen(urn));
-    pcl_value *i = NULL;
-    if (id && strcmp(id, PCL__UNKNOWN_SENTINEL) == 0) {
+    pcl_value *i = string_member(s, "id");
+    pcl_value *pv = string_member(s, "packageVersion");
+    if (i && string_member_is(s, "id", PCL__UNKNOWN_SENTINEL)) {
+      pcl_release(i);
       i = pcl_unknown();
-    } else if (id && *id) {
-      i = pcl_str_from_bytes(id, strlen(id));
+    } else if (i && pcl_str_len(i) == 0) {
+      pcl_release(i);
+      i = NULL;
     }
-    pcl_value *pv = ver && *ver ? pcl_str_from_bytes(ver, strlen(ver)) : NULL;
+    if (pv && pcl_str_len(pv) == 0) {
+      pcl_release(pv);
+      pv = NULL;
+    }
     pcl_value *r = pcl_resource_new(u, i, pv);
     pcl_release(u);
     pcl_release(i);
@@ -421,9 +446,8 @@ static pcl_value *decode_sig(const Google__Protobuf__Struct *s, const char *sig,
     static const char *const keys[] = {"path", "text", "uri"};
     static const pcl_asset_kind kinds[] = {PCL_ASSET_FILE, PCL_ASSET_STRING, PCL_ASSET_REMOTE};
     for (size_t k = 0; k < 3; k++) {
-      const char *p = string_member(s, keys[k]);
-      if (p) {
-        pcl_value *pv = pcl_str_from_bytes(p, strlen(p));
+      pcl_value *pv = string_member(s, keys[k]);
+      if (pv) {
         pcl_value *a = pcl_asset_new(kinds[k], pv);
         pcl_release(pv);
         return a;
@@ -443,8 +467,8 @@ static pcl_value *decode_sig(const Google__Protobuf__Struct *s, const char *sig,
         pcl_kind k = pcl_kind_of(pcl_map_val_at(m, i));
         if (k != PCL_T_ASSET && k != PCL_T_ARCHIVE) {
           pcl_release(m);
-          *err = pcl_error_new("malformed archive: member \"%s\" of \"assets\" is a %s",
-                               pcl_str_data(pcl_map_key_at(m, i)), pcl_kind_name(k));
+          *err = pcl_error_new("malformed archive: a member of \"assets\" is a %s",
+                               pcl_kind_name(k));
           return NULL;
         }
       }
@@ -455,9 +479,8 @@ static pcl_value *decode_sig(const Google__Protobuf__Struct *s, const char *sig,
     static const char *const keys[] = {"path", "uri"};
     static const pcl_archive_kind kinds[] = {PCL_ARCHIVE_FILE, PCL_ARCHIVE_REMOTE};
     for (size_t k = 0; k < 2; k++) {
-      const char *p = string_member(s, keys[k]);
-      if (p) {
-        pcl_value *pv = pcl_str_from_bytes(p, strlen(p));
+      pcl_value *pv = string_member(s, keys[k]);
+      if (pv) {
         pcl_value *a = pcl_archive_new(kinds[k], pv);
         pcl_release(pv);
         return a;
@@ -493,19 +516,19 @@ static pcl_value *decode(const Google__Protobuf__Value *v, int depth, pcl_error 
     }
     return pcl_number_new(d);
   }
-  case GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE: {
-    const char *s = v->string_value ? v->string_value : "";
-    if (strcmp(s, PCL__UNKNOWN_SENTINEL) == 0) {
+  case GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE:
+    if (bytes_eq(v->string_value, PCL__UNKNOWN_SENTINEL)) {
       return pcl_unknown();
     }
-    return pcl_str_from_bytes(s, strlen(s));
-  }
+    return pcl_str_from_bytes((const char *)v->string_value.data, v->string_value.len);
   case GOOGLE__PROTOBUF__VALUE__KIND_BOOL_VALUE:
     return pcl_bool(v->bool_value);
   case GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE: {
-    const char *sig = v->struct_value ? string_member(v->struct_value, PCL__SIG_KEY) : NULL;
+    pcl_value *sig = v->struct_value ? string_member(v->struct_value, PCL__SIG_KEY) : NULL;
     if (sig) {
-      return decode_sig(v->struct_value, sig, depth + 1, err);
+      pcl_value *r = decode_sig(v->struct_value, pcl_str_data(sig), depth + 1, err);
+      pcl_release(sig);
+      return r;
     }
     return decode_struct(v->struct_value, depth + 1, err);
   }

@@ -120,15 +120,14 @@ static pcl_value *struct_value(scall *c, const Google__Protobuf__Struct *s) {
   return v;
 }
 
-/* Returns the Struct of the MAP v with every value kind kept (owned). */
-static Google__Protobuf__Struct *to_struct(const pcl_value *v) {
+/* Returns the Struct of the MAP v with every value kind kept (owned), or
+ * NULL with *err when v holds what the protocol cannot carry. */
+static Google__Protobuf__Struct *to_struct(const pcl_value *v, pcl_error **err) {
   pcl__rpc_enc enc = {.secrets = true, .resources = true};
   Google__Protobuf__Struct *s = pcl__rpc_struct_new(v, &enc);
+  *err = enc.err;
+  enc.err = NULL;
   pcl__rpc_enc_clear(&enc);
-  if (s == NULL) {
-    s = pcl_xmalloc(sizeof *s);
-    google__protobuf__struct__init(s);
-  }
   return s;
 }
 
@@ -227,10 +226,10 @@ static pcl_value *options_of(const Pulumirpc__RegisterResourceRequest *r, bool e
                       str_list(r->additionalsecretoutputs, r->n_additionalsecretoutputs));
   pcl_mapbuf tb = PCL_MAPBUF_INIT;
   if (r->customtimeouts) {
-    const char *keys[] = {"create", "update", "delete"};
+    const char *keys[] = {"create", "update", "delete", "read"};
     const char *vals[] = {r->customtimeouts->create, r->customtimeouts->update,
-                          r->customtimeouts->delete_};
-    for (size_t i = 0; i < 3; i++) {
+                          r->customtimeouts->delete_, r->customtimeouts->read};
+    for (size_t i = 0; i < 4; i++) {
       if (vals[i] && *vals[i]) {
         pcl_mapbuf_put_cstr(&tb, keys[i], seconds(vals[i]));
       }
@@ -296,21 +295,28 @@ static void resource_answered(void *data, const pcl_resource_result *res, const 
     answer_error(c, err);
     return;
   }
-  if (c->keep) {
+  pcl_error *enc_err = NULL;
+  Google__Protobuf__Struct *outs = to_struct(res->outputs, &enc_err);
+  if (outs == NULL) {
+    answer(c, NULL, GRPC_STATUS_INTERNAL, pcl_error_message(enc_err));
+    pcl_error_free(enc_err);
+  } else if (c->keep) {
     /* A read: its answer is a ReadResourceResponse. */
     Pulumirpc__ReadResourceResponse resp = PULUMIRPC__READ_RESOURCE_RESPONSE__INIT;
     resp.urn = (char *)res->urn;
-    resp.properties = to_struct(res->outputs);
+    resp.properties = outs;
     answer(c, &resp.base, GRPC_STATUS_OK, NULL);
-    protobuf_c_message_free_unpacked(&resp.properties->base, NULL);
-    return;
+  } else {
+    Pulumirpc__RegisterResourceResponse resp = PULUMIRPC__REGISTER_RESOURCE_RESPONSE__INIT;
+    resp.urn = (char *)res->urn;
+    resp.id = (char *)(res->id && pcl_kind_of(res->id) == PCL_T_STRING ? pcl_str_data(res->id)
+                                                                        : "");
+    resp.object = outs;
+    answer(c, &resp.base, GRPC_STATUS_OK, NULL);
   }
-  Pulumirpc__RegisterResourceResponse resp = PULUMIRPC__REGISTER_RESOURCE_RESPONSE__INIT;
-  resp.urn = (char *)res->urn;
-  resp.id = (char *)(res->id && pcl_kind_of(res->id) == PCL_T_STRING ? pcl_str_data(res->id) : "");
-  resp.object = to_struct(res->outputs);
-  answer(c, &resp.base, GRPC_STATUS_OK, NULL);
-  protobuf_c_message_free_unpacked(&resp.object->base, NULL);
+  if (outs) {
+    protobuf_c_message_free_unpacked(&outs->base, NULL);
+  }
 }
 
 static void value_answered(void *data, pcl_value *result, const pcl_error *err) {
@@ -324,19 +330,25 @@ static void value_answered(void *data, pcl_value *result, const pcl_error *err) 
   bool call = strcmp(method, "/pulumirpc.ResourceMonitor/Call") == 0;
   bool invoke = strcmp(method, "/pulumirpc.ResourceMonitor/Invoke") == 0;
   gpr_free((void *)method);
-  if (call) {
+  pcl_error *enc_err = NULL;
+  Google__Protobuf__Struct *ret = call || invoke ? to_struct(result, &enc_err) : NULL;
+  if ((call || invoke) && ret == NULL) {
+    answer(c, NULL, GRPC_STATUS_INTERNAL, pcl_error_message(enc_err));
+    pcl_error_free(enc_err);
+  } else if (call) {
     Pulumirpc__CallResponse resp = PULUMIRPC__CALL_RESPONSE__INIT;
-    resp.return_ = to_struct(result);
+    resp.return_ = ret;
     answer(c, &resp.base, GRPC_STATUS_OK, NULL);
-    protobuf_c_message_free_unpacked(&resp.return_->base, NULL);
   } else if (invoke) {
     Pulumirpc__InvokeResponse resp = PULUMIRPC__INVOKE_RESPONSE__INIT;
-    resp.return_ = to_struct(result);
+    resp.return_ = ret;
     answer(c, &resp.base, GRPC_STATUS_OK, NULL);
-    protobuf_c_message_free_unpacked(&resp.return_->base, NULL);
   } else {
     Google__Protobuf__Empty resp = GOOGLE__PROTOBUF__EMPTY__INIT;
     answer(c, &resp.base, GRPC_STATUS_OK, NULL);
+  }
+  if (ret) {
+    protobuf_c_message_free_unpacked(&ret->base, NULL);
   }
 }
 
@@ -717,7 +729,11 @@ static void start(pcl_run *run) {
   S.run = run;
   grpc_init();
   S.cq = grpc_completion_queue_create_for_next(NULL);
-  S.server = grpc_server_create(NULL, NULL);
+  grpc_arg arg = {.type = GRPC_ARG_INTEGER,
+                  .key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH,
+                  .value.integer = 400 * 1024 * 1024};
+  grpc_channel_args args = {1, &arg};
+  S.server = grpc_server_create(&args, NULL);
   grpc_server_register_completion_queue(S.server, S.cq, NULL);
   grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
   int port = grpc_server_add_http2_port(S.server, "127.0.0.1:0", creds);
