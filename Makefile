@@ -169,7 +169,7 @@ check: deps
 	$(MAKE) --no-print-directory check-valgrind
 
 check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile \
-           check-samples check-determinism check-conformance
+           check-samples check-grpc check-determinism check-conformance
 
 check-unit: $(UNIT_BINS)
 	@for t in $(UNIT_BINS); do echo "== $$t"; $$t || exit 1; done
@@ -191,16 +191,20 @@ check-bind: $(BUILD)/pclc
 	tests/corpus/bind-all.sh $(BUILD)/pclc
 
 # The conformance corpus and the real-world programs compiled to C, built and
-# run on the embedded engine (tests/conformance/run, tests/programs/run).
+# run on the embedded engine (tests/conformance/run, tests/programs/run); the
+# conformance tests that pass there run again through the engine protocol
+# against the embedded server with the test providers' behaviour.
 # Both runners always run; the target fails when either had a failure.
 CONFORMANCE_JOBS ?= 4
 .PHONY: check-conformance
-check-conformance: $(BUILD)/pclc $(BUILD)/libpclrt.a
+check-conformance: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/tests/embedded-server-conformance
 	@st=0; \
 	python3 tests/conformance/test_matchers.py || st=1; \
 	python3 tests/conformance/test_runner.py --build $(BUILD) || st=1; \
 	tests/conformance/run -j $(CONFORMANCE_JOBS) --build $(BUILD) \
-	  --known-failures tests/conformance/known-failures.txt ../shared/conformance || st=1; \
+	  --known-failures tests/conformance/known-failures.txt \
+	  --grpc-server $(BUILD)/tests/embedded-server-conformance \
+	  --grpc-known-failures tests/conformance/grpc-known-failures.txt ../shared/conformance || st=1; \
 	tests/programs/run -j $(CONFORMANCE_JOBS) --build $(BUILD) ../shared/programs || st=1; \
 	exit $$st
 
@@ -219,6 +223,34 @@ check-samples: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc
 .PHONY: check-depfile
 check-depfile: $(BUILD)/pclc
 	tests/check-depfile.sh $(BUILD)/pclc
+
+# The engine protocol (docs/engine.md): tests/engine's Node.js packages are
+# installed from the committed lockfile when missing; every sample is checked
+# through gRPC with engine.js (Pulumi's generated code) in front of the
+# embedded server, and the fault cases run against engine.js.
+ENGINE_JS := tests/engine/engine.js
+ENGINE_MODULES := tests/engine/node_modules/.package-lock.json
+ENGINE_PROGRAMS := $(patsubst tests/engine/programs/%/main.pp,$(BUILD)/tests/engine-programs/%, \
+                     $(wildcard tests/engine/programs/*/main.pp))
+.PHONY: check-grpc engine-modules
+$(ENGINE_MODULES): tests/engine/package.json tests/engine/package-lock.json
+	cd tests/engine && npm ci --no-audit --no-fund --loglevel=error
+
+engine-modules: $(ENGINE_MODULES)
+
+$(BUILD)/tests/engine-programs/%: tests/engine/programs/%/main.pp $(BUILD)/pclc $(BUILD)/libpclrt.a
+	@mkdir -p $(dir $@)
+	$(BUILD)/pclc --schema-path samples/schemas tests/engine/programs/$* -o $@.c
+	$(CC) $(STD) -O1 -g $(SAN_FLAGS) -Iruntime $@.c $(BUILD)/libpclrt.a $(LDFLAGS_ALL) \
+	  $(RUNTIME_LIBS) -o $@
+
+check-grpc: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc \
+            $(BUILD)/tests/embedded-server $(ENGINE_PROGRAMS) $(ENGINE_MODULES)
+	@fail=0; for s in $(SAMPLES); do \
+	  $(MAKE) --no-print-directory -s -C samples/$$s BUILD=$(abspath $(BUILD)) \
+	    NODE_ENGINE=$(abspath $(ENGINE_JS)) check-grpc || fail=1; \
+	done; \
+	tests/engine/faults $(BUILD)/tests/engine-programs || fail=1; exit $$fail
 
 # Every sample and every tests/golden/codegen case is compiled twice in
 # different directories and environments; the outputs must be identical.

@@ -334,14 +334,13 @@ static void enc_report(gbe *e, pcl__rpc_enc *enc, const char *what, const char *
 
 static void log_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
   (void)a;
-  if (err) {
-    /* The engine cannot show it: show it here. */
-    fprintf(stderr, "%s\n(and the engine's log failed: %s)\n", r->what, pcl_error_message(err));
-    return;
-  }
   if (r->run_error) {
-    /* The run's own error reached the engine, which shows it. */
-    r->e->base.error_reported = true;
+    /* The run's own error: once it reached the engine, the engine shows it;
+     * otherwise pcl_main prints it. */
+    r->e->base.error_reported = err == NULL;
+  } else if (err) {
+    /* The engine cannot show the message: show it here. */
+    fprintf(stderr, "%s\n(the engine's log failed: %s)\n", r->what, pcl_error_message(err));
   }
 }
 

@@ -673,7 +673,7 @@ static const ProtobufCMessageDescriptor *answer_descriptor(pcl__rpc_method m) {
   case PCL__RPC_READ:
     return &pulumirpc__read_resource_response__descriptor;
   case PCL__RPC_INVOKE:
-    return &pulumirpc__invoke_response__descriptor;
+    return &pulumirpc__resource_invoke_response__descriptor;
   case PCL__RPC_CALL:
     return &pulumirpc__call_response__descriptor;
   case PCL__RPC_PACKAGE:
@@ -728,7 +728,7 @@ bool pcl__rpc_answer_decode(pcl__rpc_method m, const uint8_t *data, size_t len,
     break;
   }
   case PCL__RPC_INVOKE: {
-    Pulumirpc__InvokeResponse *r = (Pulumirpc__InvokeResponse *)msg;
+    Pulumirpc__ResourceInvokeResponse *r = (Pulumirpc__ResourceInvokeResponse *)msg;
     out->failures = failures_text(r->failures, r->n_failures);
     st = r->return_;
     break;

@@ -340,7 +340,7 @@ static void value_answered(void *data, pcl_value *result, const pcl_error *err) 
     resp.return_ = ret;
     answer(c, &resp.base, GRPC_STATUS_OK, NULL);
   } else if (invoke) {
-    Pulumirpc__InvokeResponse resp = PULUMIRPC__INVOKE_RESPONSE__INIT;
+    Pulumirpc__ResourceInvokeResponse resp = PULUMIRPC__RESOURCE_INVOKE_RESPONSE__INIT;
     resp.return_ = ret;
     answer(c, &resp.base, GRPC_STATUS_OK, NULL);
   } else {

@@ -14,10 +14,12 @@
 //                      Pulumi's code, to the engine at ADDR and its answer
 //                      back (the faults and --delay then do not apply)
 //   --delay MS         answer each RegisterResource after MS milliseconds
+//   --preview          answer as in a preview: custom resources get no id
 //   --old-monitor      answer GetDeploymentInfo UNIMPLEMENTED (the program
 //                      then asks SupportsFeature, feature by feature)
 //   --fault KIND       misbehave: close-after=N (exit after the Nth
-//                      registration arrived, dropping the connection),
+//                      registration arrived, dropping the connection
+//                      with it unanswered),
 //                      unavailable (RegisterResource answers UNAVAILABLE),
 //                      malformed (RegisterResource answers bytes that are
 //                      not a message), fail-register=NAME (the registration
@@ -81,10 +83,12 @@ function plain(msg) {
   return o;
 }
 
+// Registrations received and not answered yet, recorded with each request.
+let inflight = 0;
 let recordFd = recordFile ? fs.openSync(recordFile, "a") : undefined;
 function record(method, msg) {
   if (recordFd !== undefined) {
-    fs.writeSync(recordFd, JSON.stringify({ method, request: plain(msg) }) + "\n");
+    fs.writeSync(recordFd, JSON.stringify({ method, inflight, request: plain(msg) }) + "\n");
   }
 }
 
@@ -92,7 +96,7 @@ function record(method, msg) {
 const qualified = new Map();
 const project = opt("--project") || "project";
 const stack = opt("--stack") || "dev";
-let dryRun = false;
+const dryRun = args.includes("--preview");
 
 function urnOf(type, name, parent) {
   let qtype = type;
@@ -109,14 +113,20 @@ let server;
 
 function registerResource(call, cb) {
   const req = call.request;
+  inflight++;
   record("RegisterResource", req);
   registrations++;
   if (faultKind === "close-after" && registrations >= Number(faultArg)) {
-    // Drop every connection with requests in flight, as a crashed engine would.
-    server.forceShutdown();
-    process.exit(0);
+    // Drop every connection with this request in flight, as a crashed engine
+    // would, once the earlier answers went out.
+    setTimeout(() => {
+      server.forceShutdown();
+      process.exit(0);
+    }, 100);
+    return;
   }
   if (faultKind === "unavailable") {
+    inflight--;
     cb({ code: grpc.status.UNAVAILABLE, details: "the engine is shutting down" });
     return;
   }
@@ -129,7 +139,10 @@ function registerResource(call, cb) {
   if (faultKind === "fail-register" && req.getName() === faultArg) {
     resp.setResult(resproto.Result.FAIL);
   }
-  setTimeout(() => cb(null, resp), delay);
+  setTimeout(() => {
+    inflight--;
+    cb(null, resp);
+  }, delay);
 }
 
 function readResource(call, cb) {
@@ -144,7 +157,7 @@ function readResource(call, cb) {
 function invoke(call, cb) {
   const req = call.request;
   record("Invoke", req);
-  const resp = new provproto.InvokeResponse();
+  const resp = new resproto.ResourceInvokeResponse();
   if (faultKind === "fail-invoke") {
     const f = new provproto.CheckFailure();
     f.setProperty("value");
@@ -288,7 +301,6 @@ if (faultKind === "malformed") {
   });
 }
 
-dryRun = process.env.PULUMI_DRY_RUN === "true";
 server = new grpc.Server();
 server.addService(monitorService, monitor);
 server.addService(engrpc.EngineService, engine);

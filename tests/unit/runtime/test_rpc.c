@@ -283,7 +283,7 @@ static void test_decode_errors(void) {
   memcpy(inv + iv, wrapped, w);
   iv += w;
   CU_ASSERT_FALSE(pcl__rpc_answer_decode(PCL__RPC_INVOKE, inv, iv, &a, &err));
-  CU_ASSERT(err && strstr(pcl_error_message(err), "pulumirpc.InvokeResponse nests deeper") != NULL);
+  CU_ASSERT(err && strstr(pcl_error_message(err), "pulumirpc.ResourceInvokeResponse nests deeper") != NULL);
   pcl_error_free(err);
   free(inv);
   free(wrapped);
