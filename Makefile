@@ -272,9 +272,11 @@ check-symbols: $(BUILD)/libpclrt.a
 	echo "check-symbols: every exported symbol starts with pcl_"
 
 # ------------------------------------------------------------ fuzz, bench
-# `make fuzz` builds the libFuzzer parser target with clang (ASan + UBSan),
-# seeds it with every golden .pp file and runs it for FUZZ_SECONDS; findings
-# land in $(BUILD)/fuzz/artifacts/.
+# `make fuzz` builds the libFuzzer targets with clang (ASan + UBSan): the
+# parser's, seeded with every golden .pp file (findings land in
+# $(BUILD)/fuzz/artifacts/), and fuzz_rpc, the decoding of the engine's
+# answers (findings in $(BUILD)/fuzz/rpc-artifacts/); each runs for
+# FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
 # Seconds one input may take before libFuzzer reports a hang; raise it on a
 # loaded machine, where the wall clock also counts time spent descheduled.
@@ -300,13 +302,38 @@ $(FUZZ_DIR)/fuzz_parse: tests/fuzz/fuzz_parse.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) -Icompiler -I$(GEN) $^ \
 	  $(COMPILER_LIBS) -o $@
 
-fuzz: $(FUZZ_DIR)/fuzz_parse
+# The runtime built the same way, for fuzz_rpc (the decoding of the engine's
+# answers, seeded with answers built by @pulumi/pulumi's generated code).
+FUZZ_RT_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(RUNTIME_SRCS)) \
+                $(PROTO_C:$(GEN)/%.c=$(FUZZ_DIR)/obj/gen/%.o)
+
+$(FUZZ_DIR)/obj/runtime/%.o: runtime/%.c | $(PROTO_H)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(filter-out -Werror,$(WARN)) \
+	  -Iruntime -I$(PROTO_GEN) -c $< -o $@
+
+$(FUZZ_DIR)/obj/gen/proto/%.o: $(GEN)/proto/%.c $(PROTO_H)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -I$(PROTO_GEN) -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_rpc: tests/fuzz/fuzz_rpc.c $(FUZZ_RT_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) -Iruntime -I$(PROTO_GEN) $^ \
+	  $(RUNTIME_LIBS) -o $@
+
+# `make fuzz` runs both targets, each for FUZZ_SECONDS.
+fuzz: $(FUZZ_DIR)/fuzz_parse $(FUZZ_DIR)/fuzz_rpc $(ENGINE_MODULES)
 	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds $(FUZZ_DIR)/artifacts
 	@find tests/golden -type f -name '*.pp' | while read -r f; do \
 	  cp "$$f" "$(FUZZ_DIR)/seeds/$$(echo "$$f" | tr / _)"; done
 	$(FUZZ_DIR)/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=$(FUZZ_TIMEOUT) \
 	  -dict=tests/fuzz/pcl.dict -artifact_prefix=$(FUZZ_DIR)/artifacts/ \
 	  -print_final_stats=1 $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+	@mkdir -p $(FUZZ_DIR)/rpc-corpus $(FUZZ_DIR)/rpc-artifacts
+	node tests/fuzz/rpc_seeds.js $(FUZZ_DIR)/rpc-seeds
+	$(FUZZ_DIR)/fuzz_rpc -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=$(FUZZ_TIMEOUT) \
+	  -artifact_prefix=$(FUZZ_DIR)/rpc-artifacts/ -print_final_stats=1 \
+	  $(FUZZ_DIR)/rpc-corpus $(FUZZ_DIR)/rpc-seeds
 
 # `make bench` times the parser on generated 1k/10k/100k-resource programs;
 # use an optimised build (the default OPT) and no sanitizers.
