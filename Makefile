@@ -97,7 +97,8 @@ $(BUILD)/libpclrt.a: $(RUNTIME_OBJS) $(PROTO_OBJS)
 	@rm -f $@
 	$(LD) -r -o $(BUILD)/obj/pclrt.o $^
 	objcopy -w --localize-symbol='pulumirpc__*' --localize-symbol='google__protobuf__*' \
-	  $(BUILD)/obj/pclrt.o
+	  --localize-symbol='__odr_asan.pulumirpc__*' \
+	  --localize-symbol='__odr_asan.google__protobuf__*' $(BUILD)/obj/pclrt.o
 	ar rcs $@ $(BUILD)/obj/pclrt.o
 
 # pkg-config files from runtime/pclrt.pc.in: one for the build tree (used by
@@ -257,11 +258,17 @@ check-grpc: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc \
 check-determinism: $(BUILD)/pclc
 	tests/check-determinism.sh $(BUILD)/pclc
 
-# The front-end tests again under valgrind, on a build without sanitizers.
-check-valgrind: $(BUILD)/pclc
+# The front-end tests again under valgrind, on a build without sanitizers,
+# and the samples' runs, on the embedded engine and through gRPC.
+VALGRIND_RUN := valgrind -q --error-exitcode=99 --leak-check=full \
+  --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect
+check-valgrind: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/tests/embedded-server $(ENGINE_MODULES)
 	VALGRIND=1 tests/run-golden.sh $(BUILD)/pclc ast errors types check
-	$(MAKE) --no-print-directory check-samples \
-	  RUN_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
+	$(MAKE) --no-print-directory check-samples RUN_WRAPPER="$(VALGRIND_RUN)"
+	@fail=0; for s in $(SAMPLES); do \
+	  $(MAKE) --no-print-directory -s -C samples/$$s BUILD=$(abspath $(BUILD)) \
+	    RUN_WRAPPER="$(VALGRIND_RUN)" check-grpc || fail=1; \
+	done; exit $$fail
 
 # Every global symbol of the runtime library is in the pcl_ namespace
 # (AddressSanitizer's own __odr_asan.* markers aside).

@@ -19,7 +19,8 @@
 #           as `pulumi up` runs it, against the embedded engine behind a gRPC
 #           server ($(BUILDDIR)/tests/embedded-server), with NODE_ENGINE
 #           (tests/engine/engine.js) in between when set; that engine's
-#           outputs and snapshot must match expected/ (tests/engine/run-sample).
+#           outputs and snapshot must match expected/ (tests/engine/run-sample);
+#           RUN_WRAPPER prefixes the program's command line here too.
 
 MOCKS := $(wildcard mocks.json)
 RUN := $(RUN_WRAPPER) $(PROGRAM) --project $(SAMPLE) --stack dev --snapshot $(O)/snapshot.json \
@@ -57,5 +58,6 @@ check: $(PROGRAM)
 
 check-grpc: $(PROGRAM)
 	@$(TOP)/tests/engine/run-sample --server $(BUILDDIR)/tests/embedded-server \
-	  $(if $(NODE_ENGINE),--node $(NODE_ENGINE)) --name $(SAMPLE) --out $(O)/grpc -- \
+	  $(if $(NODE_ENGINE),--node $(NODE_ENGINE)) $(if $(RUN_WRAPPER),--wrapper "$(RUN_WRAPPER)") \
+	  --name $(SAMPLE) --out $(O)/grpc -- \
 	  $(PROGRAM) --project $(SAMPLE) --stack dev $(if $(MOCKS),--mocks $(MOCKS)) $(RUN_ARGS)
