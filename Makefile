@@ -363,6 +363,14 @@ $(BUILD)/bench/runtime-bench: bench/runtime-bench.c $(BUILD)/libpclrt.a
 bench-runtime: $(BUILD)/bench/runtime-bench
 	$<
 
+# `make bench-grpc` measures the gRPC backend against tests/engine/engine.js:
+# 200 resources answered after 50 ms with PULUMI_PARALLEL=32, and the CPU
+# cost per resource over the embedded engine next to the Node.js SDK's
+# (bench/grpc-bench.py).
+.PHONY: bench-grpc
+bench-grpc: $(BUILD)/pclc $(BUILD)/libpclrt.a $(ENGINE_MODULES)
+	bench/grpc-bench.py $(BUILD) $(BUILD)/bench/grpc
+
 deps:
 	@.ci/deps
 
