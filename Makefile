@@ -228,7 +228,9 @@ check-depfile: $(BUILD)/pclc
 # The engine protocol (docs/engine.md): tests/engine's Node.js packages are
 # installed from the committed lockfile when missing; every sample is checked
 # through gRPC with engine.js (Pulumi's generated code) in front of the
-# embedded server, and the fault cases run against engine.js.
+# embedded server, the fault cases run against engine.js, and the samples'
+# request streams are compared with those of the same programs written for
+# the Node.js SDK (tests/engine/differential).
 ENGINE_JS := tests/engine/engine.js
 ENGINE_MODULES := tests/engine/node_modules/.package-lock.json
 ENGINE_PROGRAMS := $(patsubst tests/engine/programs/%/main.pp,$(BUILD)/tests/engine-programs/%, \
@@ -251,7 +253,9 @@ check-grpc: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc \
 	  $(MAKE) --no-print-directory -s -C samples/$$s BUILD=$(abspath $(BUILD)) \
 	    NODE_ENGINE=$(abspath $(ENGINE_JS)) check-grpc || fail=1; \
 	done; \
-	tests/engine/faults $(BUILD)/tests/engine-programs || fail=1; exit $$fail
+	tests/engine/faults $(BUILD)/tests/engine-programs || fail=1; \
+	tests/engine/differential/run --server $(BUILD)/tests/embedded-server --engine $(ENGINE_JS) \
+	  --build $(BUILD) || fail=1; exit $$fail
 
 # Every sample and every tests/golden/codegen case is compiled twice in
 # different directories and environments; the outputs must be identical.

@@ -810,18 +810,20 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
   rr.importid = pcl_xstrdup(imp ? imp : "");
   const char *dw = str_opt(opts, "deletedWith");
   rr.deletedwith = pcl_xstrdup(dw ? dw : "");
+  /* Sent always, empty when no timeout is set, as the SDKs send it. */
   pcl_value *timeouts = opts ? pcl_map_get_cstr(opts, "customTimeouts") : NULL;
-  if (timeouts && pcl_kind_of(timeouts) == PCL_T_MAP && pcl_len(timeouts) > 0) {
-    Pulumirpc__RegisterResourceRequest__CustomTimeouts *ct = pcl_xmalloc(sizeof *ct);
-    pulumirpc__register_resource_request__custom_timeouts__init(ct);
-    char *c = duration_text(timeouts, "create"), *u = duration_text(timeouts, "update");
-    char *d = duration_text(timeouts, "delete"), *rd = duration_text(timeouts, "read");
-    ct->create = c ? c : pcl_xstrdup("");
-    ct->update = u ? u : pcl_xstrdup("");
-    ct->delete_ = d ? d : pcl_xstrdup("");
-    ct->read = rd ? rd : pcl_xstrdup("");
-    rr.customtimeouts = ct;
+  if (timeouts && pcl_kind_of(timeouts) != PCL_T_MAP) {
+    timeouts = NULL;
   }
+  Pulumirpc__RegisterResourceRequest__CustomTimeouts *ct = pcl_xmalloc(sizeof *ct);
+  pulumirpc__register_resource_request__custom_timeouts__init(ct);
+  char *c = duration_text(timeouts, "create"), *u = duration_text(timeouts, "update");
+  char *d = duration_text(timeouts, "delete"), *rd = duration_text(timeouts, "read");
+  ct->create = c ? c : pcl_xstrdup("");
+  ct->update = u ? u : pcl_xstrdup("");
+  ct->delete_ = d ? d : pcl_xstrdup("");
+  ct->read = rd ? rd : pcl_xstrdup("");
+  rr.customtimeouts = ct;
   set_aliases(&rr, opts);
   pcl_value *trig = opts ? pcl_map_get_cstr(opts, "replacementTrigger") : NULL;
   if (trig && pcl_kind_of(trig) != PCL_T_NULL) {

@@ -52,7 +52,9 @@ def run(server, server_args, program_argv, env, cwd, project, stack, organizatio
 
     server is the embedded server binary, server_args its pcl_main flags;
     env the environment both share (PULUMI_CONFIG and the like); node, when
-    set, is the engine.js to put in front of the server."""
+    set, is the engine.js to put in front of the server.  "{addr}" in
+    program_argv becomes the address the program is to talk to (which it
+    also finds in PULUMI_MONITOR and PULUMI_ENGINE)."""
     work = tempfile.mkdtemp(prefix="grpc-", dir=tmp)
     senv = {k: v for k, v in env.items() if k not in ("PULUMI_MONITOR", "PULUMI_ENGINE")}
     senv["PCL_TEST_ENGINE_PORT_FILE"] = os.path.join(work, "server.port")
@@ -78,7 +80,8 @@ def run(server, server_args, program_argv, env, cwd, project, stack, organizatio
             "PULUMI_ROOT_DIRECTORY": root or cwd,
             "PULUMI_DRY_RUN": "true" if preview else "false",
         })
-        p = subprocess.run(program_argv, cwd=cwd, env=penv, stdout=subprocess.DEVNULL,
+        argv = [a.replace("{addr}", f"127.0.0.1:{port}") for a in program_argv]
+        p = subprocess.run(argv, cwd=cwd, env=penv, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, timeout=timeout)
         try:
             sout, serr = sproc.communicate(timeout=30)
