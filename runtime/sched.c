@@ -2,11 +2,15 @@
  *
  * It owns a FIFO queue of tasks (a callback, its data and optionally a
  * future the callback is about), the list of futures that have not settled
- * yet, the table of interned URN strings, and the first unhandled rejection.
- * pcl_sched_run pops tasks until the queue is empty; when it returns with
- * futures still pending, nothing can ever settle them (every producer that
- * is still alive would have queued a task), so the caller reports
- * pcl_sched_stall_error and cancels them.
+ * yet, the table of interned URN strings, the first unhandled rejection, and
+ * an optional poller of completions from outside (the gRPC backend's
+ * completion queue).  pcl_sched_run pops tasks until the queue is empty and
+ * the poller has nothing outstanding: it polls without waiting every
+ * POLL_EVERY tasks, and waits on the poller only when no task is queued.
+ * When it returns with futures still pending, nothing can ever settle them
+ * (every producer that is still alive would have queued a task or have an
+ * operation outstanding), so the caller reports pcl_sched_stall_error and
+ * cancels them.
  *
  * Invariants: the loop is never run from inside itself; tasks run in the
  * order they were queued, so a run is deterministic; the pending list is in
