@@ -227,8 +227,8 @@ static pcl_error *rpc_answer(rpc *r, bool success, pcl__rpc_answer *a) {
   return NULL;
 }
 
-/* Handles the completion of r (ok: the batch succeeded) and frees it. */
-static void rpc_complete(rpc *r, bool ok) {
+/* Takes the completed call r off its backend's list of live calls. */
+static void rpc_unlink(rpc *r) {
   gbe *e = r->e;
   if (r->prev) {
     r->prev->next = r->next;
@@ -239,6 +239,12 @@ static void rpc_complete(rpc *r, bool ok) {
     r->next->prev = r->prev;
   }
   e->outstanding--;
+}
+
+/* Handles the completion of r (ok: the batch succeeded) and frees it. */
+static void rpc_complete(rpc *r, bool ok) {
+  gbe *e = r->e;
+  rpc_unlink(r);
   if (r->counted) {
     e->inflight--;
     if (e->wait_head) {
@@ -1041,17 +1047,8 @@ static void grpc_destroy(pcl_engine *eng) {
     if (ev.type != GRPC_OP_COMPLETE) {
       break;
     }
-    rpc *r = ev.tag;
-    if (r->prev) {
-      r->prev->next = r->next;
-    } else {
-      e->live = r->next;
-    }
-    if (r->next) {
-      r->next->prev = r->prev;
-    }
-    e->outstanding--;
-    rpc_free(r);
+    rpc_unlink(ev.tag);
+    rpc_free(ev.tag);
   }
   pcl__sched_set_poller(NULL, NULL);
   grpc_channel_destroy(e->monitor);
