@@ -27,7 +27,6 @@
 #include <grpc/grpc.h>
 #include <grpc/grpc_security.h>
 #include <grpc/support/alloc.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,62 +45,73 @@ typedef void (*rpc_done)(rpc *r, pcl__rpc_answer *a, const pcl_error *err);
 
 /* One call of the protocol. */
 struct rpc {
-  gbe *e;                   /* The backend. */
-  pcl__rpc_method m;        /* Which call. */
-  rpc_done done;            /* Its answer's handler. */
-  grpc_call *call;          /* The gRPC call, NULL until started. */
-  grpc_byte_buffer *req;    /* The packed request (owned until sent). */
-  grpc_byte_buffer *resp;   /* The answer's message, or NULL. */
+  gbe *e;                          /* The backend. */
+  pcl__rpc_method m;               /* Which call. */
+  rpc_done done;                   /* Its answer's handler. */
+  grpc_call *call;                 /* The gRPC call, NULL until started. */
+  grpc_byte_buffer *req;           /* The packed request (owned until sent). */
+  grpc_byte_buffer *resp;          /* The answer's message, or NULL. */
   grpc_metadata_array initial_md;  /* Answer headers (unused, required). */
   grpc_metadata_array trailing_md; /* Answer trailers (unused, required). */
-  grpc_status_code status;  /* The call's status. */
-  grpc_slice details;       /* The status message. */
-  pcl_resource_cb rcb;      /* Registration and read completion, or NULL. */
-  pcl_engine_cb ecb;        /* Other completion, or NULL. */
-  void *data;               /* Completion data. */
-  char *what;               /* What the call is about, for messages (owned). */
-  pcl_value *keep;          /* Registration: the inputs, for outputs the engine
-                               did not give; outputs: the outputs (owned). */
-  pcl_value *read_id;       /* Read: the id asked for (owned), or NULL. */
-  bool custom;              /* Registration of a custom resource. */
-  bool counted;             /* A registration counted against PULUMI_PARALLEL. */
-  bool run_error;           /* A log of the run's error (which then is reported). */
-  size_t feature;           /* SupportsFeature: offset of the gbe flag it sets. */
-  rpc *prev, *next;         /* Links in the backend's list of live calls. */
-  rpc *qnext;               /* Next registration waiting for a slot. */
+  grpc_status_code status;         /* The call's status. */
+  grpc_slice details;              /* The status message. */
+  pcl_resource_cb rcb;             /* Registration and read completion, or NULL. */
+  pcl_engine_cb ecb;               /* Other completion, or NULL. */
+  void *data;                      /* Completion data. */
+  char *what;                      /* What the call is about, for messages (owned). */
+  pcl_value *keep;                 /* Registration: the inputs, for outputs the engine
+                                      did not give; outputs: the outputs (owned). */
+  pcl_value *read_id;              /* Read: the id asked for (owned), or NULL. */
+  bool custom;                     /* Registration of a custom resource. */
+  bool counted;                    /* A registration counted against PULUMI_PARALLEL. */
+  bool run_error;                  /* A log of the run's error (which then is reported). */
+  size_t feature;                  /* SupportsFeature: offset of the gbe flag it sets. */
+  rpc *prev, *next;                /* Links in the backend's list of live calls. */
+  rpc *qnext;                      /* Next registration waiting for a slot. */
 };
 
 struct gbe {
-  pcl_engine base;             /* Must be first. */
-  grpc_channel *monitor;       /* PULUMI_MONITOR's channel. */
-  grpc_channel *engine;        /* PULUMI_ENGINE's channel, or NULL. */
-  grpc_completion_queue *cq;   /* Completions of every call. */
-  char *monitor_addr;          /* Address of the monitor (owned). */
-  bool preview;                /* The run is a preview (PULUMI_DRY_RUN). */
-  bool secrets;                /* The monitor takes secret values. */
-  bool resources;              /* It takes resource references. */
-  bool output_values;          /* It takes output values. */
-  bool alias_specs;            /* It takes alias specs. */
-  bool deleted_with;           /* It takes deletedWith. */
-  size_t parallel;             /* Registrations in flight at most (0: no bound). */
-  size_t inflight;             /* Registrations in flight. */
-  rpc *wait_head, *wait_tail;  /* Registrations waiting for a slot, in order. */
-  rpc *live;                   /* Calls started and not completed. */
-  size_t outstanding;          /* Calls started and not completed. */
-  char *stack_urn;             /* The stack's URN once registered (owned). */
-  pcl_error *setup_err;        /* A failure while asking what the monitor supports. */
-  int pending_features;        /* SupportsFeature answers still to come. */
+  pcl_engine base;            /* Must be first. */
+  grpc_channel *monitor;      /* PULUMI_MONITOR's channel. */
+  grpc_channel *engine;       /* PULUMI_ENGINE's channel, or NULL. */
+  grpc_completion_queue *cq;  /* Completions of every call. */
+  bool preview;               /* The run is a preview (PULUMI_DRY_RUN). */
+  bool secrets;               /* The monitor takes secret values. */
+  bool resources;             /* It takes resource references. */
+  bool output_values;         /* It takes output values. */
+  bool alias_specs;           /* It takes alias specs. */
+  bool deleted_with;          /* It takes deletedWith. */
+  size_t parallel;            /* Registrations in flight at most (0: no bound). */
+  size_t inflight;            /* Registrations in flight. */
+  rpc *wait_head, *wait_tail; /* Registrations waiting for a slot, in order. */
+  rpc *live;                  /* Calls started and not completed. */
+  size_t outstanding;         /* Calls started and not completed. */
+  char *stack_urn;            /* The stack's URN once registered (owned). */
+  pcl_error *setup_err;       /* A failure while asking what the monitor supports. */
+  bool ask_features;          /* The monitor has no GetDeploymentInfo: ask
+                                 SupportsFeature feature by feature. */
 };
 
 /* ------------------------------------------------------------ the calls */
 
 static const char *status_name(grpc_status_code s) {
-  static const char *const names[] = {
-      "OK",       "CANCELLED",          "UNKNOWN",           "INVALID_ARGUMENT",
-      "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",    "PERMISSION_DENIED",
-      "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
-      "UNIMPLEMENTED", "INTERNAL",      "UNAVAILABLE",       "DATA_LOSS",
-      "UNAUTHENTICATED"};
+  static const char *const names[] = {"OK",
+                                      "CANCELLED",
+                                      "UNKNOWN",
+                                      "INVALID_ARGUMENT",
+                                      "DEADLINE_EXCEEDED",
+                                      "NOT_FOUND",
+                                      "ALREADY_EXISTS",
+                                      "PERMISSION_DENIED",
+                                      "RESOURCE_EXHAUSTED",
+                                      "FAILED_PRECONDITION",
+                                      "ABORTED",
+                                      "OUT_OF_RANGE",
+                                      "UNIMPLEMENTED",
+                                      "INTERNAL",
+                                      "UNAVAILABLE",
+                                      "DATA_LOSS",
+                                      "UNAUTHENTICATED"};
   return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "UNKNOWN";
 }
 
@@ -217,8 +227,8 @@ static pcl_error *rpc_answer(rpc *r, bool success, pcl__rpc_answer *a) {
   grpc_slice all = grpc_byte_buffer_reader_readall(&reader);
   grpc_byte_buffer_reader_destroy(&reader);
   pcl_error *err = NULL;
-  bool ok = pcl__rpc_answer_decode(r->m, GRPC_SLICE_START_PTR(all), GRPC_SLICE_LENGTH(all), a,
-                                   &err);
+  bool ok =
+      pcl__rpc_answer_decode(r->m, GRPC_SLICE_START_PTR(all), GRPC_SLICE_LENGTH(all), a, &err);
   grpc_slice_unref(all);
   if (!ok) {
     pcl_error_prefix(err, "%s: the engine's answer does not decode", pcl__rpc_path(r->m) + 11);
@@ -289,10 +299,10 @@ static bool poll_queue(void *data, bool wait) {
 
 /* A completion posted to the loop for a request that was never sent. */
 typedef struct refusal {
-  pcl_resource_cb rcb;  /* Registration completion, or NULL. */
-  pcl_engine_cb ecb;    /* Other completion. */
-  void *data;           /* Completion data. */
-  pcl_error *err;       /* Why (owned). */
+  pcl_resource_cb rcb; /* Registration completion, or NULL. */
+  pcl_engine_cb ecb;   /* Other completion. */
+  void *data;          /* Completion data. */
+  pcl_error *err;      /* Why (owned). */
 } refusal;
 
 static void refused(pcl_future *f, void *data) {
@@ -360,10 +370,9 @@ static void send_log(gbe *e, pcl_log_severity sev, const char *urn, const char *
     return;
   }
   Pulumirpc__LogRequest req = PULUMIRPC__LOG_REQUEST__INIT;
-  static const Pulumirpc__LogSeverity sevs[] = {PULUMIRPC__LOG_SEVERITY__DEBUG,
-                                                PULUMIRPC__LOG_SEVERITY__INFO,
-                                                PULUMIRPC__LOG_SEVERITY__WARNING,
-                                                PULUMIRPC__LOG_SEVERITY__ERROR};
+  static const Pulumirpc__LogSeverity sevs[] = {
+      PULUMIRPC__LOG_SEVERITY__DEBUG, PULUMIRPC__LOG_SEVERITY__INFO,
+      PULUMIRPC__LOG_SEVERITY__WARNING, PULUMIRPC__LOG_SEVERITY__ERROR};
   req.severity = sevs[sev];
   req.message = (char *)msg;
   req.urn = (char *)(urn ? urn : "");
@@ -456,7 +465,9 @@ static const char *str_opt(const pcl_value *m, const char *key) {
   return v && pcl_kind_of(v) == PCL_T_STRING ? pcl_str_data(v) : NULL;
 }
 
-static char *dup_or_empty(const char *s) { return pcl_xstrdup(s ? s : ""); }
+static char *dup_or_empty(const char *s) {
+  return pcl_xstrdup(s ? s : "");
+}
 
 /* Fills the aliases of req from the aliases option (URN strings and alias
  * objects {name, type, stack, project, parent, noParent}). */
@@ -547,8 +558,8 @@ static Google__Protobuf__Struct *inputs_struct(gbe *e, const pcl_resource_reques
   for (size_t i = 0; i < n; i++) {
     pcl_value *v = pcl_map_val_at(req->inputs, i);
     const pcl_deps *d = req->prop_deps ? req->prop_deps[i] : NULL;
-    bool wrap = pcl_deps_count(d) > 0 || pcl_kind_of(v) == PCL_T_UNKNOWN ||
-                pcl_kind_of(v) == PCL_T_SECRET;
+    bool wrap =
+        pcl_deps_count(d) > 0 || pcl_kind_of(v) == PCL_T_UNKNOWN || pcl_kind_of(v) == PCL_T_SECRET;
     Google__Protobuf__Value *ev =
         wrap ? pcl__rpc_output_value_new(v, d, enc) : pcl__rpc_value_new(v, enc);
     if (ev == NULL) {
@@ -654,8 +665,7 @@ static void read_request(gbe *e, const pcl_resource_request *req, const char *id
   rr.plugindownloadurl = (char *)(req->plugin_download_url ? req->plugin_download_url : "");
   rr.acceptsecrets = true;
   rr.acceptresources = true;
-  char **aso = string_array(req->options, "additionalSecretOutputs",
-                            &rr.n_additionalsecretoutputs);
+  char **aso = string_array(req->options, "additionalSecretOutputs", &rr.n_additionalsecretoutputs);
   rr.additionalsecretoutputs = aso;
   rpc *r = rpc_new(e, PCL__RPC_READ, &rr.base, done, what);
   r->rcb = cb;
@@ -676,10 +686,10 @@ static void read_request(gbe *e, const pcl_resource_request *req, const char *id
 
 /* Frees the fields grpc_register allocated in req (not the borrowed ones). */
 static void free_register_request(Pulumirpc__RegisterResourceRequest *req) {
-  char **lists[] = {req->dependencies, req->ignorechanges, req->additionalsecretoutputs,
-                    req->replaceonchanges, req->hidediffs, req->replacewith};
-  size_t ns[] = {req->n_dependencies, req->n_ignorechanges, req->n_additionalsecretoutputs,
-                 req->n_replaceonchanges, req->n_hidediffs, req->n_replacewith};
+  char **lists[] = {req->dependencies,     req->ignorechanges, req->additionalsecretoutputs,
+                    req->replaceonchanges, req->hidediffs,     req->replacewith};
+  size_t ns[] = {req->n_dependencies,     req->n_ignorechanges, req->n_additionalsecretoutputs,
+                 req->n_replaceonchanges, req->n_hidediffs,     req->n_replacewith};
   for (size_t l = 0; l < sizeof ns / sizeof ns[0]; l++) {
     for (size_t i = 0; i < ns[l]; i++) {
       free(lists[l][i]);
@@ -816,6 +826,11 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
   rr.importid = pcl_xstrdup(imp ? imp : "");
   const char *dw = str_opt(opts, "deletedWith");
   rr.deletedwith = pcl_xstrdup(dw ? dw : "");
+  if (*rr.deletedwith && !e->deleted_with && enc.err == NULL) {
+    /* An engine that does not know the option would drop it silently. */
+    enc.err = pcl_error_new("the Pulumi engine does not support the deletedWith option; "
+                            "update the Pulumi CLI");
+  }
   /* Sent always, empty when no timeout is set, as the SDKs send it. */
   pcl_value *timeouts = opts ? pcl_map_get_cstr(opts, "customTimeouts") : NULL;
   if (timeouts && pcl_kind_of(timeouts) != PCL_T_MAP) {
@@ -831,6 +846,12 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
   ct->read = rd ? rd : pcl_xstrdup("");
   rr.customtimeouts = ct;
   set_aliases(&rr, opts);
+  for (size_t i = 0; !e->alias_specs && i < rr.n_aliases && enc.err == NULL; i++) {
+    if (rr.aliases[i]->alias_case == PULUMIRPC__ALIAS__ALIAS_SPEC) {
+      enc.err = pcl_error_new("the Pulumi engine does not support alias specifications; "
+                              "update the Pulumi CLI");
+    }
+  }
   pcl_value *trig = opts ? pcl_map_get_cstr(opts, "replacementTrigger") : NULL;
   if (trig && pcl_kind_of(trig) != PCL_T_NULL) {
     rr.replacementtrigger = pcl__rpc_value_new(trig, &enc);
@@ -848,8 +869,8 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
     enc.err = NULL;
     refuse(cb, NULL, data, err);
   } else {
-    rpc *r = rpc_new(e, PCL__RPC_REGISTER, &rr.base, is_stack ? stack_done : register_done,
-                     what.data);
+    rpc *r =
+        rpc_new(e, PCL__RPC_REGISTER, &rr.base, is_stack ? stack_done : register_done, what.data);
     r->rcb = cb;
     r->data = data;
     r->custom = rr.custom;
@@ -876,8 +897,8 @@ static void value_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
   }
 }
 
-static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call,
-                                pcl_engine_cb cb, void *data) {
+static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call, pcl_engine_cb cb,
+                                void *data) {
   pcl__rpc_enc enc = {.secrets = e->secrets, .resources = e->resources};
   Google__Protobuf__Struct *args = pcl__rpc_struct_new(req->args, &enc);
   if (args == NULL) {
@@ -941,8 +962,7 @@ static void grpc_invoke(pcl_engine *eng, const pcl_invoke_request *req, pcl_engi
   grpc_invoke_or_call((gbe *)eng, req, false, cb, data);
 }
 
-static void gbe_call(pcl_engine *eng, const pcl_invoke_request *req, pcl_engine_cb cb,
-                      void *data) {
+static void gbe_call(pcl_engine *eng, const pcl_invoke_request *req, pcl_engine_cb cb, void *data) {
   grpc_invoke_or_call((gbe *)eng, req, true, cb, data);
 }
 
@@ -950,7 +970,8 @@ static void grpc_register_outputs(pcl_engine *eng, const char *urn, pcl_value *o
                                   pcl_engine_cb cb, void *data) {
   gbe *e = (gbe *)eng;
   pcl__rpc_enc enc = {.secrets = e->secrets, .resources = e->resources};
-  Pulumirpc__RegisterResourceOutputsRequest req = PULUMIRPC__REGISTER_RESOURCE_OUTPUTS_REQUEST__INIT;
+  Pulumirpc__RegisterResourceOutputsRequest req =
+      PULUMIRPC__REGISTER_RESOURCE_OUTPUTS_REQUEST__INIT;
   req.urn = (char *)urn;
   req.outputs = pcl__rpc_struct_new(outputs, &enc);
   if (req.outputs == NULL) {
@@ -977,8 +998,7 @@ static void version_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
   r->ecb(r->data, err ? NULL : pcl_null(), err);
 }
 
-static void grpc_require_version(pcl_engine *eng, const char *range, pcl_engine_cb cb,
-                                 void *data) {
+static void grpc_require_version(pcl_engine *eng, const char *range, pcl_engine_cb cb, void *data) {
   gbe *e = (gbe *)eng;
   if (e->engine == NULL) {
     refuse(NULL, cb, data, pcl_error_new("no engine (PULUMI_ENGINE) to check the Pulumi version"));
@@ -1060,7 +1080,6 @@ static void grpc_destroy(pcl_engine *eng) {
          GRPC_QUEUE_SHUTDOWN) {
   }
   grpc_completion_queue_destroy(e->cq);
-  free(e->monitor_addr);
   free(e->stack_urn);
   pcl_error_free(e->setup_err);
   free(e);
@@ -1099,7 +1118,8 @@ static void features_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
     uint32_t f = a->features;
     e->secrets = f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_SECRETS);
     e->resources =
-        f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_RESOURCE_REFERENCES);
+        f &
+        (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_RESOURCE_REFERENCES);
     e->output_values =
         f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_OUTPUT_VALUES);
     e->alias_specs =
@@ -1108,7 +1128,7 @@ static void features_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
         f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_DELETED_WITH);
   }
   /* UNIMPLEMENTED: an older monitor, asked feature by feature. */
-  e->pending_features = err && r->status == GRPC_STATUS_UNIMPLEMENTED ? -1 : 0;
+  e->ask_features = err && r->status == GRPC_STATUS_UNIMPLEMENTED;
 }
 
 /* The features asked one by one, and where each answer goes. */
@@ -1157,7 +1177,6 @@ pcl_engine *pcl__engine_grpc_new(const char *monitor, const char *engine, bool p
   e->base.ops = &grpc_ops;
   e->base.hosted = true;
   e->preview = preview;
-  e->monitor_addr = pcl_xstrdup(monitor);
   e->parallel = parallel_bound();
   e->cq = grpc_completion_queue_create_for_next(NULL);
   grpc_channel_credentials *creds = grpc_insecure_credentials_create();
@@ -1177,7 +1196,7 @@ pcl_engine *pcl__engine_grpc_new(const char *monitor, const char *engine, bool p
   Google__Protobuf__Empty empty = GOOGLE__PROTOBUF__EMPTY__INIT;
   rpc_start(rpc_new(e, PCL__RPC_DEPLOYMENT_INFO, &empty.base, features_done, "GetDeploymentInfo"));
   drain(e);
-  if (e->pending_features < 0 && e->setup_err == NULL) {
+  if (e->ask_features && e->setup_err == NULL) {
     for (size_t i = 0; i < sizeof feature_ids / sizeof feature_ids[0]; i++) {
       Pulumirpc__SupportsFeatureRequest req = PULUMIRPC__SUPPORTS_FEATURE_REQUEST__INIT;
       req.id = (char *)feature_ids[i].id;

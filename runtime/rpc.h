@@ -15,25 +15,25 @@
 #include "pulumi/pulumirpc.pb-c.h"
 
 /* The calls the runtime makes, once: X(NAME, service, method). */
-#define PCL__RPC_METHODS(X)                                                  \
-  X(SUPPORTS_FEATURE, "ResourceMonitor", "SupportsFeature")                  \
-  X(DEPLOYMENT_INFO, "ResourceMonitor", "GetDeploymentInfo")                 \
-  X(REGISTER, "ResourceMonitor", "RegisterResource")                         \
-  X(READ, "ResourceMonitor", "ReadResource")                                 \
-  X(OUTPUTS, "ResourceMonitor", "RegisterResourceOutputs")                   \
-  X(INVOKE, "ResourceMonitor", "Invoke")                                     \
-  X(CALL, "ResourceMonitor", "Call")                                         \
-  X(PACKAGE, "ResourceMonitor", "RegisterPackage")                           \
-  X(SHUTDOWN, "ResourceMonitor", "SignalAndWaitForShutdown")                 \
-  X(LOG, "Engine", "Log")                                                    \
-  X(SET_ROOT, "Engine", "SetRootResource")                                   \
+#define PCL__RPC_METHODS(X)                                                                        \
+  X(SUPPORTS_FEATURE, "ResourceMonitor", "SupportsFeature")                                        \
+  X(DEPLOYMENT_INFO, "ResourceMonitor", "GetDeploymentInfo")                                       \
+  X(REGISTER, "ResourceMonitor", "RegisterResource")                                               \
+  X(READ, "ResourceMonitor", "ReadResource")                                                       \
+  X(OUTPUTS, "ResourceMonitor", "RegisterResourceOutputs")                                         \
+  X(INVOKE, "ResourceMonitor", "Invoke")                                                           \
+  X(CALL, "ResourceMonitor", "Call")                                                               \
+  X(PACKAGE, "ResourceMonitor", "RegisterPackage")                                                 \
+  X(SHUTDOWN, "ResourceMonitor", "SignalAndWaitForShutdown")                                       \
+  X(LOG, "Engine", "Log")                                                                          \
+  X(SET_ROOT, "Engine", "SetRootResource")                                                         \
   X(REQUIRE_VERSION, "Engine", "RequirePulumiVersion")
 
 typedef enum pcl__rpc_method {
 #define PCL__RPC_ENUM(name, service, method) PCL__RPC_##name,
   PCL__RPC_METHODS(PCL__RPC_ENUM)
 #undef PCL__RPC_ENUM
-  PCL__RPC_NMETHODS
+  PCL__RPC_NMETHODS /* The number of calls. */
 } pcl__rpc_method;
 
 /* Returns the gRPC path of m ("/pulumirpc.ResourceMonitor/Invoke"), static. */
@@ -47,12 +47,12 @@ bool pcl__rpc_on_engine(pcl__rpc_method m);
 /* How values are encoded for one request: what the monitor accepts, and
  * what the encoding met that the caller reports. */
 typedef struct pcl__rpc_enc {
-  bool secrets;       /* Keep secrets as secret objects (else the plain value). */
-  bool resources;     /* Keep resource references (else the id, or the URN of
-                         a reference without an id). */
-  size_t rounded;     /* Out: ints that a double cannot hold, sent rounded. */
+  bool secrets;        /* Keep secrets as secret objects (else the plain value). */
+  bool resources;      /* Keep resource references (else the id, or the URN of
+                          a reference without an id). */
+  size_t rounded;      /* Out: ints that a double cannot hold, sent rounded. */
   char *first_rounded; /* Out: the decimal text of the first one (owned), or NULL. */
-  pcl_error *err;     /* Out: the first error (owned), or NULL. */
+  pcl_error *err;      /* Out: the first error (owned), or NULL. */
 } pcl__rpc_enc;
 /* Frees what the encoding recorded in enc (not enc itself). */
 void pcl__rpc_enc_clear(pcl__rpc_enc *enc);

@@ -36,9 +36,13 @@ static const char *const paths[] = {
 #undef PCL__RPC_PATH
 };
 
-const char *pcl__rpc_path(pcl__rpc_method m) { return paths[m]; }
+const char *pcl__rpc_path(pcl__rpc_method m) {
+  return paths[m];
+}
 
-bool pcl__rpc_on_engine(pcl__rpc_method m) { return strncmp(paths[m], "/pulumirpc.Engine/", 18) == 0; }
+bool pcl__rpc_on_engine(pcl__rpc_method m) {
+  return strncmp(paths[m], "/pulumirpc.Engine/", 18) == 0;
+}
 
 void pcl__rpc_enc_clear(pcl__rpc_enc *enc) {
   free(enc->first_rounded);
@@ -467,8 +471,8 @@ static pcl_value *decode_sig(const Google__Protobuf__Struct *s, const char *sig,
         pcl_kind k = pcl_kind_of(pcl_map_val_at(m, i));
         if (k != PCL_T_ASSET && k != PCL_T_ARCHIVE) {
           pcl_release(m);
-          *err = pcl_error_new("malformed archive: a member of \"assets\" is a %s",
-                               pcl_kind_name(k));
+          *err =
+              pcl_error_new("malformed archive: a member of \"assets\" is a %s", pcl_kind_name(k));
           return NULL;
         }
       }

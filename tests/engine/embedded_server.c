@@ -33,24 +33,24 @@
 
 /* One call being served. */
 typedef struct scall {
-  grpc_call *call;             /* The call. */
-  grpc_call_details details;   /* Its method. */
-  grpc_metadata_array md;      /* Its headers. */
-  grpc_byte_buffer *req;       /* The request message, once read. */
-  int state;                   /* 0 accepted, 1 read, 2 answered. */
-  int cancelled;               /* Set by RECV_CLOSE_ON_SERVER. */
-  bool ends_run;               /* Answering it ends the run. */
-  pcl_value *keep;             /* RegisterResourceOutputs: the outputs (owned). */
+  grpc_call *call;           /* The call. */
+  grpc_call_details details; /* Its method. */
+  grpc_metadata_array md;    /* Its headers. */
+  grpc_byte_buffer *req;     /* The request message, once read. */
+  int state;                 /* 0 accepted, 1 read, 2 answered. */
+  int cancelled;             /* Set by RECV_CLOSE_ON_SERVER. */
+  bool ends_run;             /* Answering it ends the run. */
+  pcl_value *keep;           /* RegisterResourceOutputs: the outputs (owned). */
 } scall;
 
 /* The server's state; one per process. */
 static struct {
-  grpc_server *server;        /* The gRPC server. */
-  grpc_completion_queue *cq;  /* Its completion queue. */
-  pcl_run *run;               /* The run whose engine answers. */
-  size_t live;                /* Calls accepted and not finished. */
-  bool ending;                /* The program is done: finish the calls, then stop. */
-  bool stopped;               /* The server shut down. */
+  grpc_server *server;       /* The gRPC server. */
+  grpc_completion_queue *cq; /* Its completion queue. */
+  pcl_run *run;              /* The run whose engine answers. */
+  size_t live;               /* Calls accepted and not finished. */
+  bool ending;               /* The program is done: finish the calls, then stop. */
+  bool stopped;              /* The server shut down. */
 } S;
 
 static void *shutdown_tag = &S;
@@ -58,7 +58,8 @@ static void *shutdown_tag = &S;
 static void accept_next(void);
 
 /* Answers c with the message msg (NULL: none) and status st / details. */
-static void answer(scall *c, const ProtobufCMessage *msg, grpc_status_code st, const char *details) {
+static void answer(scall *c, const ProtobufCMessage *msg, grpc_status_code st,
+                   const char *details) {
   grpc_op ops[3];
   memset(ops, 0, sizeof ops);
   size_t n = 0;
@@ -131,7 +132,9 @@ static Google__Protobuf__Struct *to_struct(const pcl_value *v, pcl_error **err) 
   return s;
 }
 
-static pcl_value *str(const char *s) { return pcl_str_from_cstr(s ? s : ""); }
+static pcl_value *str(const char *s) {
+  return pcl_str_from_cstr(s ? s : "");
+}
 
 static pcl_value *str_list(char *const *items, size_t n) {
   pcl_value *l = pcl_list_new(n);
@@ -309,8 +312,8 @@ static void resource_answered(void *data, const pcl_resource_result *res, const 
   } else {
     Pulumirpc__RegisterResourceResponse resp = PULUMIRPC__REGISTER_RESOURCE_RESPONSE__INIT;
     resp.urn = (char *)res->urn;
-    resp.id = (char *)(res->id && pcl_kind_of(res->id) == PCL_T_STRING ? pcl_str_data(res->id)
-                                                                        : "");
+    resp.id =
+        (char *)(res->id && pcl_kind_of(res->id) == PCL_T_STRING ? pcl_str_data(res->id) : "");
     resp.object = outs;
     answer(c, &resp.base, GRPC_STATUS_OK, NULL);
   }
@@ -355,8 +358,8 @@ static void value_answered(void *data, pcl_value *result, const pcl_error *err) 
 /* -- The methods. */
 
 static void serve_register(scall *c) {
-  Pulumirpc__RegisterResourceRequest *r =
-      (Pulumirpc__RegisterResourceRequest *)request(c, &pulumirpc__register_resource_request__descriptor);
+  Pulumirpc__RegisterResourceRequest *r = (Pulumirpc__RegisterResourceRequest *)request(
+      c, &pulumirpc__register_resource_request__descriptor);
   if (r == NULL) {
     return;
   }
@@ -399,7 +402,9 @@ static void serve_register(scall *c) {
   pcl_resource_request req = {
       .type = r->type,
       .name = r->name,
-      .kind = r->remote ? PCL_RES_REMOTE : r->custom ? PCL_RES_CUSTOM : PCL_RES_COMPONENT,
+      .kind = r->remote   ? PCL_RES_REMOTE
+              : r->custom ? PCL_RES_CUSTOM
+                          : PCL_RES_COMPONENT,
       .parent = *r->parent ? r->parent : NULL,
       .provider = *r->provider ? r->provider : NULL,
       .version = *r->version ? r->version : NULL,
@@ -520,8 +525,9 @@ static void serve_invoke(scall *c, bool call) {
 }
 
 static void serve_outputs(scall *c) {
-  Pulumirpc__RegisterResourceOutputsRequest *r = (Pulumirpc__RegisterResourceOutputsRequest *)request(
-      c, &pulumirpc__register_resource_outputs_request__descriptor);
+  Pulumirpc__RegisterResourceOutputsRequest *r =
+      (Pulumirpc__RegisterResourceOutputsRequest *)request(
+          c, &pulumirpc__register_resource_outputs_request__descriptor);
   if (r == NULL) {
     return;
   }
@@ -544,7 +550,8 @@ static void serve_outputs(scall *c) {
 }
 
 static void serve_log(scall *c) {
-  Pulumirpc__LogRequest *r = (Pulumirpc__LogRequest *)request(c, &pulumirpc__log_request__descriptor);
+  Pulumirpc__LogRequest *r =
+      (Pulumirpc__LogRequest *)request(c, &pulumirpc__log_request__descriptor);
   if (r == NULL) {
     return;
   }
@@ -555,8 +562,8 @@ static void serve_log(scall *c) {
     pcl_error_free(err);
     c->ends_run = true;
   } else {
-    S.run->engine->ops->log(S.run->engine, (pcl_log_severity)r->severity,
-                            *r->urn ? r->urn : NULL, r->message);
+    S.run->engine->ops->log(S.run->engine, (pcl_log_severity)r->severity, *r->urn ? r->urn : NULL,
+                            r->message);
   }
   protobuf_c_message_free_unpacked(&r->base, NULL);
   Google__Protobuf__Empty resp = GOOGLE__PROTOBUF__EMPTY__INIT;

@@ -41,8 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pcl_error_free(err);
   } else {
     check(err == NULL, "an answer that decodes comes without an error");
-    bool has_value = m == PCL__RPC_REGISTER || m == PCL__RPC_READ || m == PCL__RPC_INVOKE ||
-                     m == PCL__RPC_CALL;
+    bool has_value =
+        m == PCL__RPC_REGISTER || m == PCL__RPC_READ || m == PCL__RPC_INVOKE || m == PCL__RPC_CALL;
     check(!has_value || (a.value && pcl_kind_of(a.value) == PCL_T_MAP),
           "the value of an answer is a map");
     if (a.value) {

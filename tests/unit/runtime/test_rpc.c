@@ -231,7 +231,7 @@ static void test_decode_errors(void) {
     uint8_t tmp[6];
     size_t t = 0;
     tmp[t++] = 0x0a;
-    for (size_t x = l1; ; x >>= 7) {
+    for (size_t x = l1;; x >>= 7) {
       tmp[t++] = (uint8_t)((x & 0x7f) | (x > 0x7f ? 0x80 : 0));
       if (x <= 0x7f) {
         break;
@@ -239,7 +239,7 @@ static void test_decode_errors(void) {
     }
     l2 = n + t;
     hdr[h++] = 0x32;
-    for (size_t x = l2; ; x >>= 7) {
+    for (size_t x = l2;; x >>= 7) {
       hdr[h++] = (uint8_t)((x & 0x7f) | (x > 0x7f ? 0x80 : 0));
       if (x <= 0x7f) {
         break;
@@ -283,7 +283,8 @@ static void test_decode_errors(void) {
   memcpy(inv + iv, wrapped, w);
   iv += w;
   CU_ASSERT_FALSE(pcl__rpc_answer_decode(PCL__RPC_INVOKE, inv, iv, &a, &err));
-  CU_ASSERT(err && strstr(pcl_error_message(err), "pulumirpc.ResourceInvokeResponse nests deeper") != NULL);
+  CU_ASSERT(err && strstr(pcl_error_message(err),
+                          "pulumirpc.ResourceInvokeResponse nests deeper") != NULL);
   pcl_error_free(err);
   free(inv);
   free(wrapped);
@@ -292,8 +293,8 @@ static void test_decode_errors(void) {
 
 static void test_answers(void) {
   /* RegisterResourceResponse{urn: "u", id: "i", object: {"a": true}, result: FAIL}. */
-  static const uint8_t reg[] = {0x0a, 0x01, 'u',  0x12, 0x01, 'i',  0x1a, 0x09, 0x0a, 0x07, 0x0a,
-                                0x01, 'a',  0x12, 0x02, 0x20, 0x01, 0x38, 0x01};
+  static const uint8_t reg[] = {0x0a, 0x01, 'u', 0x12, 0x01, 'i',  0x1a, 0x09, 0x0a, 0x07,
+                                0x0a, 0x01, 'a', 0x12, 0x02, 0x20, 0x01, 0x38, 0x01};
   pcl__rpc_answer a;
   pcl_error *err = NULL;
   CU_ASSERT_FATAL(pcl__rpc_answer_decode(PCL__RPC_REGISTER, reg, sizeof reg, &a, &err));
@@ -317,8 +318,8 @@ static void test_answers(void) {
   pcl__rpc_answer_free(&a);
 
   /* A number that is NaN cannot become a PCL value. */
-  static const uint8_t nan[] = {0x1a, 0x10, 0x0a, 0x0e, 0x0a, 0x01, 'x', 0x12, 0x09, 0x11,
-                                0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x7f};
+  static const uint8_t nan[] = {0x1a, 0x10, 0x0a, 0x0e, 0x0a, 0x01, 'x',  0x12, 0x09,
+                                0x11, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x7f};
   CU_ASSERT_FALSE(pcl__rpc_answer_decode(PCL__RPC_REGISTER, nan, sizeof nan, &a, &err));
   CU_ASSERT_PTR_NOT_NULL_FATAL(err);
   CU_ASSERT_PTR_NOT_NULL(strstr(pcl_error_message(err), "is NaN"));
