@@ -32,3 +32,9 @@ output bucketId {
 output zones {
   value = zones
 }
+
+# An output of the bucket that is not one of its inputs: the test engine
+# answers with the inputs only, so it is missing from the answer.
+output bucketArn {
+  value = bucket.arn
+}
