@@ -29,7 +29,7 @@ GEN_CFLAGS := $(CFLAGS_ALL) -Wall -Wextra -Werror -Wno-unused-function -Wno-sign
 LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 
 COMPILER_LIBS := -ljansson -lgmp -lutf8proc
-RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -lgmp -lgrpc -lgpr -lprotobuf-c -lm
+RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -larchive -lgmp -lgrpc -lgpr -lprotobuf-c -lm
 CUNIT_LIBS := -lcunit
 
 .DELETE_ON_ERROR:
@@ -206,6 +206,7 @@ check-conformance: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/tests/embedded-ser
 	  --known-failures tests/conformance/known-failures.txt \
 	  --grpc-server $(BUILD)/tests/embedded-server-conformance \
 	  --grpc-known-failures tests/conformance/grpc-known-failures.txt ../shared/conformance || st=1; \
+	tests/conformance/run -j $(CONFORMANCE_JOBS) --build $(BUILD) tests/conformance/cases || st=1; \
 	tests/programs/run -j $(CONFORMANCE_JOBS) --build $(BUILD) ../shared/programs || st=1; \
 	exit $$st
 

@@ -578,9 +578,17 @@ static const char *object_key(bind_ctx *c, const ast_node *k, const ast_node **c
   const char *text;
   *computed = NULL;
   switch (k->kind) {
-  case AST_VARIABLE:
+  case AST_VARIABLE: {
+    /* A bare key is a string like a quoted one, so it is NFC too. */
     *len = strlen(k->variable.name);
-    return k->variable.name;
+    char *nfc = util_nfc(k->variable.name, *len, len);
+    if (nfc == NULL) {
+      return k->variable.name;
+    }
+    const char *key = arena_strndup(c->arena, nfc, *len);
+    free(nfc);
+    return key;
+  }
   case AST_BOOL:
     *len = k->boolean.value ? 4 : 5;
     return k->boolean.value ? "true" : "false";
@@ -802,7 +810,13 @@ static bnd_expr *conditional(bind_ctx *c, const bind_scope *s, const ast_node *n
     return poison(c, e);
   }
   const ty *ts[2] = {e->cond.then->type, e->cond.else_->type};
-  e->type = ty_lift(c->ty, ty_unify_safe(c->ty, 2, ts), 1, &e->cond.cond->type);
+  const ty *u = ty_unify_safe(c->ty, 2, ts);
+  /* The branch chosen is converted to the type both unify to, as the
+     reference unifies the branch values at run time (types.md 10: c ? 1 :
+     "a" is "1" when c holds). */
+  check_annotate(c, e->cond.then, u);
+  check_annotate(c, e->cond.else_, u);
+  e->type = ty_lift(c->ty, u, 1, &e->cond.cond->type);
   return e;
 }
 

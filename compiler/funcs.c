@@ -85,6 +85,10 @@ static const row rows[FUNCS_COUNT] = {
         CODES(C_STRING), C_GENERIC, C_STRING),
     ROW(FILEBASE64SHA256, "filebase64sha256", ORD, GENERAL, false, false, 1, NAMES("path"), NULL,
         CODES(C_STRING), C_GENERIC, C_STRING),
+    ROW(READ_DIR, "readDir", ORD, GENERAL, false, false, 1, NAMES("path"), NULL,
+        CODES(C_STRING), C_GENERIC, C_LIST_STRING),
+    ROW(MIME_TYPE, "mimeType", ORD, GENERAL, false, false, 1, NAMES("path"), NULL,
+        CODES(C_STRING), C_GENERIC, C_STRING),
     ROW(FILE_ASSET, "fileAsset", ORD, GENERAL, false, false, 1, NAMES("path"), NULL,
         CODES(C_STRING), C_GENERIC, C_ASSET),
     ROW(STRING_ASSET, "stringAsset", ORD, GENERAL, false, false, 1, NAMES("value"), NULL,
@@ -440,6 +444,8 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
   case FUNCS_READ_FILE:
   case FUNCS_FILEBASE64:
   case FUNCS_FILEBASE64SHA256:
+  case FUNCS_READ_DIR:
+  case FUNCS_MIME_TYPE:
   case FUNCS_FILE_ASSET:
   case FUNCS_STRING_ASSET:
   case FUNCS_REMOTE_ASSET:

@@ -44,6 +44,8 @@
   X(READ_FILE, "readFile")                                                                         \
   X(FILEBASE64, "filebase64")                                                                      \
   X(FILEBASE64SHA256, "filebase64sha256")                                                          \
+  X(READ_DIR, "readDir")                                                                           \
+  X(MIME_TYPE, "mimeType")                                                                         \
   X(FILE_ASSET, "fileAsset")                                                                       \
   X(STRING_ASSET, "stringAsset")                                                                   \
   X(REMOTE_ASSET, "remoteAsset")                                                                   \

@@ -470,6 +470,21 @@ void lex_run_escape(pcl_lexer *lx, const char *s, size_t n) {
   }
 }
 
+/* Returns the literal text s[0..len) in NFC (util_nfc) in the arena,
+ * storing its length in *out_len: s itself when it needs no change and
+ * in_arena says it is arena memory already, else a copy. */
+static const char *nfc_text(pcl_lexer *lx, const char *s, size_t len, bool in_arena,
+                            size_t *out_len) {
+  char *nfc = util_nfc(s, len, out_len);
+  if (nfc == NULL) {
+    *out_len = len;
+    return in_arena ? s : arena_strndup(lx->env->arena, s, len);
+  }
+  char *text = arena_strndup(lx->env->arena, nfc, *out_len);
+  free(nfc);
+  return text;
+}
+
 /* Returns a new literal node for the run so far (text filled in later). */
 static ast_node *new_literal(pcl_lexer *lx, size_t end) {
   ast_node *n = ast_new(lx->env->arena, AST_TEMPLATE_LITERAL, lex_span(lx, lx->run_start, end));
@@ -489,8 +504,7 @@ ast_node *lex_run_end_quoted(pcl_lexer *lx, size_t end, bool rtrim) {
   }
   if (rtrim)
     len = trim_right(s, len);
-  n->literal.text = arena_strndup(lx->env->arena, s, len);
-  n->literal.len = len;
+  n->literal.text = nfc_text(lx, s, len, false, &n->literal.len);
   lx->in_run = false;
   return n;
 }
@@ -661,8 +675,7 @@ void lex_heredoc_finish(pcl_lexer *lx) {
       at += f->segs[k].len;
     }
     text[total] = '\0';
-    lit->literal.text = text;
-    lit->literal.len = total;
+    lit->literal.text = nfc_text(lx, text, total, true, &lit->literal.len);
     i = j;
   }
 }

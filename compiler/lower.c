@@ -520,6 +520,10 @@ static ir_expr *lower_call(lw *w, const bnd_expr *e, actx *A) {
   case BND_CALL_METHOD: {
     ir_expr *x = mk(w, IR_METHOD, e, 2);
     x->s = e->call.function ? e->call.function->token : e->call.token;
+    /* As for an invoke: a method with a non-object return answers
+       {name: value}, and the call's value is that one value. */
+    const schema_function *fn = e->call.function;
+    x->sub = fn && fn->has_return && !fn->returns_object ? 1u : 0u;
     x->kids[0] = lower(w, e->call.args[0]);
     x->kids[1] = n >= 3 ? lower(w, e->call.args[2]) : mk(w, IR_OBJECT, e, 0);
     return x;

@@ -1,4 +1,5 @@
-/* util: allocation that never fails and internal-error reporting. */
+/* util: allocation that never fails, Unicode normalisation and
+ * internal-error reporting. */
 #include "util.h"
 
 #include <stdarg.h>
@@ -6,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <utf8proc.h>
 
 static _Noreturn void out_of_memory(size_t n) {
   fprintf(stderr, "pclc: out of memory (allocating %zu bytes)\n", n);
@@ -48,4 +50,19 @@ void util_ice(const char *file, int line, const char *fmt, ...) {
   va_end(ap);
   fputc('\n', stderr);
   abort();
+}
+
+char *util_nfc(const char *s, size_t len, size_t *out_len) {
+  size_t i = 0;
+  while (i < len && (unsigned char)s[i] < 0x80)
+    i++;
+  if (i == len)
+    return NULL;
+  utf8proc_uint8_t *nfc = NULL;
+  utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len, &nfc,
+                                    UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+  if (n < 0)
+    return NULL;
+  *out_len = (size_t)n;
+  return (char *)nfc;
 }

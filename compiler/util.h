@@ -1,4 +1,5 @@
-/* util: allocation that never fails and internal-error reporting.
+/* util: allocation that never fails, Unicode normalisation and
+ * internal-error reporting.
  *
  * Every allocation in the compiler goes through xmalloc and friends, which
  * abort on exhaustion so that no caller checks for NULL.  ice() reports an
@@ -16,6 +17,12 @@ void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 /* Returns a heap copy of the NUL-terminated string s; the caller frees it. */
 char *xstrdup(const char *s);
+
+/* Returns the Unicode NFC form of the UTF-8 text s[0..len) (HCL makes every
+ * string value NFC, DECISIONS.md D9) as a new NUL-terminated block that the
+ * caller frees, storing its length in *out_len; or NULL when s is to be kept
+ * as it is: pure ASCII (always NFC) or bytes that are not valid UTF-8. */
+char *util_nfc(const char *s, size_t len, size_t *out_len);
 
 /* Reports an internal compiler error at file:line and aborts. */
 _Noreturn void util_ice(const char *file, int line, const char *fmt, ...)

@@ -1,5 +1,7 @@
-/* builtins_file.c: the built-ins that read files: readFile, filebase64,
- * filebase64sha256, and cwd (../shared/spec/functions.md §4, §7).
+/* builtins_file.c: the built-ins about files: readFile, filebase64,
+ * filebase64sha256, readDir, mimeType and cwd (../shared/spec/functions.md
+ * §4, §7; readDir and mimeType, which programs converted from Terraform
+ * call, as Pulumi's Go programs implement them, docs/functions.md).
  *
  * A relative path is resolved against the base directory the caller passes
  * (the program's directory; NULL means the process's working directory).
@@ -8,6 +10,7 @@
  * the path as the program wrote it so that messages do not depend on where
  * the program runs.  SHA-256 and base64 go through nettle (D8). */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <nettle/sha2.h>
@@ -130,6 +133,149 @@ pcl_value *pcl_fn_filebase64sha256(const char *base_dir, pcl_value *path, pcl_er
   pcl_strbuf_free(&b);
   pcl_release(p);
   return pcl__b_finish(&c, result);
+}
+
+/* qsort order of STRING values by their bytes. */
+static int str_cmp(const void *pa, const void *pb) {
+  const pcl_value *a = *(pcl_value *const *)pa, *b = *(pcl_value *const *)pb;
+  size_t la = pcl_str_len(a), lb = pcl_str_len(b);
+  int c = memcmp(pcl_str_data(a), pcl_str_data(b), la < lb ? la : lb);
+  return c != 0 ? c : (la > lb) - (la < lb);
+}
+
+pcl_value *pcl_fn_readDir(const char *base_dir, pcl_value *path, pcl_error **err) {
+  pcl__bcall c = PCL__BCALL("readDir", err);
+  pcl_value *p = pcl__b_string(&c, "path", path);
+  if (p == NULL) {
+    return pcl__b_finish(&c, NULL);
+  }
+  if (memchr(pcl_str_data(p), '\0', pcl_str_len(p)) != NULL) {
+    pcl__b_os_error(&c, "readDir", "open", p, EINVAL);
+    pcl_release(p);
+    return pcl__b_finish(&c, NULL);
+  }
+  char *full = pcl__b_resolve(base_dir, p);
+  DIR *d = opendir(full);
+  free(full);
+  if (d == NULL) {
+    /* Go opens first, then reads the entries: a file opens and fails to
+     * list ("readdirent x: not a directory"). */
+    int e = errno;
+    pcl__b_os_error(&c, "readDir", e == ENOTDIR ? "readdirent" : "open", p, e);
+    pcl_release(p);
+    return pcl__b_finish(&c, NULL);
+  }
+  pcl_value **names = NULL;
+  size_t n = 0, cap = 0;
+  struct dirent *ent;
+  while ((errno = 0, ent = readdir(d)) != NULL) {
+    if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0) {
+      continue;
+    }
+    if (n == cap) {
+      cap = cap ? 2 * cap : 16;
+      names = pcl_xrealloc(names, cap * sizeof *names);
+    }
+    names[n++] = pcl_str_new_lossy(ent->d_name, strlen(ent->d_name));
+  }
+  int e = errno;
+  closedir(d);
+  pcl_value *result = NULL;
+  if (e != 0) {
+    pcl__b_os_error(&c, "readDir", "readdirent", p, e);
+    for (size_t i = 0; i < n; i++) {
+      pcl_release(names[i]);
+    }
+  } else {
+    /* Sorted by name, as Go's os.ReadDir returns them. */
+    qsort(names, n, sizeof *names, str_cmp);
+    result = pcl_list_of_take(names, n);
+  }
+  free(names);
+  pcl_release(p);
+  return pcl__b_finish(&c, result);
+}
+
+/* The media types mimeType knows, by lowercase extension: Go's built-in
+ * table (mime.TypeByExtension answers these on every system) and the
+ * common types Go reads from a system's mime.types on Debian, text types
+ * with the "; charset=utf-8" Go adds to them.  Sorted by extension. */
+static const struct {
+  const char *ext;
+  const char *type;
+} mime_types[] = {
+    {".avif", "image/avif"},
+    {".bmp", "image/bmp"},
+    {".css", "text/css; charset=utf-8"},
+    {".csv", "text/csv; charset=utf-8"},
+    {".gif", "image/gif"},
+    {".gz", "application/gzip"},
+    {".htm", "text/html; charset=utf-8"},
+    {".html", "text/html; charset=utf-8"},
+    {".ico", "image/vnd.microsoft.icon"},
+    {".jar", "application/java-archive"},
+    {".jpeg", "image/jpeg"},
+    {".jpg", "image/jpeg"},
+    {".js", "text/javascript; charset=utf-8"},
+    {".json", "application/json"},
+    {".md", "text/markdown; charset=utf-8"},
+    {".mjs", "text/javascript; charset=utf-8"},
+    {".mp3", "audio/mpeg"},
+    {".mp4", "video/mp4"},
+    {".ogg", "audio/ogg"},
+    {".otf", "font/otf"},
+    {".pdf", "application/pdf"},
+    {".png", "image/png"},
+    {".rtf", "application/rtf"},
+    {".svg", "image/svg+xml"},
+    {".tar", "application/x-tar"},
+    {".tif", "image/tiff"},
+    {".tiff", "image/tiff"},
+    {".ttf", "font/ttf"},
+    {".txt", "text/plain; charset=utf-8"},
+    {".wasm", "application/wasm"},
+    {".wav", "audio/x-wav"},
+    {".webm", "video/webm"},
+    {".webp", "image/webp"},
+    {".woff", "font/woff"},
+    {".woff2", "font/woff2"},
+    {".xml", "text/xml; charset=utf-8"},
+    {".zip", "application/zip"},
+};
+
+pcl_value *pcl_fn_mimeType(pcl_value *path, pcl_error **err) {
+  pcl__bcall c = PCL__BCALL("mimeType", err);
+  pcl_value *p = pcl__b_string(&c, "path", path);
+  if (p == NULL) {
+    return pcl__b_finish(&c, NULL);
+  }
+  /* Go's path.Ext: from the last dot of the last slash-separated element;
+   * the lookup ignores ASCII case, as TypeByExtension's second try does. */
+  const char *s = pcl_str_data(p);
+  size_t len = pcl_str_len(p), dot = len;
+  for (size_t i = len; i > 0 && s[i - 1] != '/'; i--) {
+    if (s[i - 1] == '.') {
+      dot = i - 1;
+      break;
+    }
+  }
+  const char *type = "";
+  size_t elen = len - dot;
+  char ext[16];
+  if (dot < len && elen < sizeof ext) {
+    for (size_t i = 0; i < elen; i++) {
+      ext[i] = (char)tolower((unsigned char)s[dot + i]);
+    }
+    ext[elen] = '\0';
+    for (size_t i = 0; i < sizeof mime_types / sizeof mime_types[0]; i++) {
+      if (strcmp(mime_types[i].ext, ext) == 0) {
+        type = mime_types[i].type;
+        break;
+      }
+    }
+  }
+  pcl_release(p);
+  return pcl__b_finish(&c, pcl_str_from_cstr(type));
 }
 
 pcl_value *pcl_fn_cwd(pcl_error **err) {

@@ -201,6 +201,8 @@ pcl_value *pcl_recover_error_value(const char *resource_name) {
   X(readFile, 1, 1, FILE1, "path", NULL, NULL)                                  \
   X(filebase64, 1, 1, FILE1, "path", NULL, NULL)                                \
   X(filebase64sha256, 1, 1, FILE1, "path", NULL, NULL)                          \
+  X(readDir, 1, 1, FILE1, "path", NULL, NULL)                                   \
+  X(mimeType, 1, 1, ARGS1, "path", NULL, NULL)                                  \
   X(fileAsset, 1, 1, FILE1, "path", NULL, NULL)                                 \
   X(fileArchive, 1, 1, FILE1, "path", NULL, NULL)                               \
   X(stringAsset, 1, 1, ARGS1, "value", NULL, NULL)                              \

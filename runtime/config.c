@@ -2,9 +2,11 @@
  *
  * Takes the raw text of a config value and the declared type; produces the
  * typed value: strings as they are, bools as Go's ParseBool spells them,
- * ints exactly from their decimal text, numbers, and lists, maps and objects
- * from JSON text checked (and converted where PCL converts) against the
- * element types.  Every error names the config key. */
+ * ints exactly from their decimal text, numbers as the nearest double, and
+ * lists, maps and objects from JSON text checked (and converted where PCL
+ * converts) against the element types.  Every error names the config key
+ * and the value that does not convert. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,58 +43,74 @@ static const pcl_type *strip_optional(const pcl_type *t) {
   return t;
 }
 
+/* Returns NULL with *err saying that v is not a `type` value: "cannot
+ * convert <v> to <type>: <why>", as the value layer's conversions say it. */
+static pcl_value *kind_error(const pcl_value *v, const char *type, const char *why,
+                             pcl_error **err) {
+  pcl_kind k = pcl_kind_of(v);
+  char *r = k == PCL_T_LIST || k == PCL_T_MAP ? pcl_xstrdup(pcl_kind_name(k))
+                                              : pcl_value_repr(v, 64);
+  *err = pcl_error_new("cannot convert %s to %s: %s", r, type, why);
+  free(r);
+  return NULL;
+}
+
+/* Returns the double nearest to the INT or NUMBER n (stolen), the value of
+ * the config value v, as a NUMBER: a number-typed value is a double
+ * (DECISIONS.md D3), whatever digits its text had.  NULL and *err naming v
+ * when it is beyond the double range. */
+static pcl_value *as_double(pcl_value *n, const pcl_value *v, pcl_error **err) {
+  if (pcl_kind_of(n) == PCL_T_NUMBER) {
+    return n;
+  }
+  double d = pcl_num_to_double(n);
+  pcl_release(n);
+  if (isinf(d)) {
+    return kind_error(v, "number", "out of the range of a double", err);
+  }
+  return pcl_number_new(d);
+}
+
 /* Checks the decoded JSON value v against type t and returns the converted
- * value (owned), or NULL with a reason in *why (static text). */
-static pcl_value *conform(pcl_value *v, const pcl_type *t, const char **why) {
-  bool optional = t->kind == PCL_TY_OPTIONAL;
+ * value (owned), or NULL with *err naming the value that does not
+ * conform. */
+static pcl_value *conform(pcl_value *v, const pcl_type *t, pcl_error **err) {
   t = strip_optional(t);
   if (pcl_kind_of(v) == PCL_T_NULL) {
-    if (optional || t->kind == PCL_TY_ANY) {
-      return pcl_null();
-    }
     /* Object properties of configs are optional (program.md §6), and JSON
      * null elsewhere is passed on as null too. */
     return pcl_null();
   }
-  pcl_error *err = NULL;
-  pcl_value *r = NULL;
   switch (t->kind) {
   case PCL_TY_ANY:
     return pcl_retain(v);
   case PCL_TY_BOOL:
-    if (pcl_kind_of(v) == PCL_T_BOOL) {
-      return pcl_retain(v);
-    }
-    r = pcl_kind_of(v) == PCL_T_STRING ? pcl_convert_to_bool(v, &err) : NULL;
-    *why = "a bool is required";
-    break;
+    return pcl_kind_of(v) == PCL_T_BOOL || pcl_kind_of(v) == PCL_T_STRING
+               ? pcl_convert_to_bool(v, err)
+               : kind_error(v, "bool", "a bool is required", err);
   case PCL_TY_INT:
-    r = pcl_kind_of(v) == PCL_T_STRING || pcl_is_numeric(v) ? pcl_convert_to_int(v, &err) : NULL;
-    *why = "an integer is required";
-    break;
-  case PCL_TY_NUMBER:
-    if (pcl_is_numeric(v)) {
-      return pcl_retain(v);
+    return pcl_kind_of(v) == PCL_T_STRING || pcl_is_numeric(v)
+               ? pcl_convert_to_int(v, err)
+               : kind_error(v, "int", "an integer is required", err);
+  case PCL_TY_NUMBER: {
+    if (pcl_kind_of(v) != PCL_T_STRING && !pcl_is_numeric(v)) {
+      return kind_error(v, "number", "a number is required", err);
     }
-    r = pcl_kind_of(v) == PCL_T_STRING ? pcl_convert_to_number(v, &err) : NULL;
-    *why = "a number is required";
-    break;
+    pcl_value *n = pcl_convert_to_number(v, err);
+    return n ? as_double(n, v, err) : NULL;
+  }
   case PCL_TY_STRING:
-    if (pcl_kind_of(v) == PCL_T_STRING) {
-      return pcl_retain(v);
-    }
-    r = pcl_is_numeric(v) || pcl_kind_of(v) == PCL_T_BOOL ? pcl_convert_to_string(v, &err) : NULL;
-    *why = "a string is required";
-    break;
+    return pcl_kind_of(v) == PCL_T_STRING || pcl_is_numeric(v) || pcl_kind_of(v) == PCL_T_BOOL
+               ? pcl_convert_to_string(v, err)
+               : kind_error(v, "string", "a string is required", err);
   case PCL_TY_LIST: {
     if (pcl_kind_of(v) != PCL_T_LIST) {
-      *why = "a list is required";
-      return NULL;
+      return kind_error(v, "list", "a list is required", err);
     }
-    r = pcl_list_new(pcl_len(v));
+    pcl_value *r = pcl_list_new(pcl_len(v));
     bool ok = true;
     for (size_t i = 0; i < pcl_len(v); i++) {
-      pcl_value *e = ok ? conform(pcl_list_at(v, i), t->elem, why) : NULL;
+      pcl_value *e = ok ? conform(pcl_list_at(v, i), t->elem, err) : NULL;
       ok = ok && e != NULL;
       pcl_list_init_take(r, i, e ? e : pcl_null());
     }
@@ -105,8 +123,8 @@ static pcl_value *conform(pcl_value *v, const pcl_type *t, const char **why) {
   case PCL_TY_MAP:
   case PCL_TY_OBJECT: {
     if (pcl_kind_of(v) != PCL_T_MAP) {
-      *why = t->kind == PCL_TY_MAP ? "a map is required" : "an object is required";
-      return NULL;
+      return t->kind == PCL_TY_MAP ? kind_error(v, "map", "a map is required", err)
+                                   : kind_error(v, "object", "an object is required", err);
     }
     pcl_mapbuf mb = PCL_MAPBUF_INIT;
     for (size_t i = 0; i < pcl_len(v); i++) {
@@ -119,7 +137,7 @@ static pcl_value *conform(pcl_value *v, const pcl_type *t, const char **why) {
           }
         }
       }
-      pcl_value *e = conform(pcl_map_val_at(v, i), et, why);
+      pcl_value *e = conform(pcl_map_val_at(v, i), et, err);
       if (e == NULL) {
         pcl_mapbuf_free(&mb);
         return NULL;
@@ -131,59 +149,50 @@ static pcl_value *conform(pcl_value *v, const pcl_type *t, const char **why) {
   case PCL_TY_OPTIONAL:
     break;
   }
-  pcl_error_free(err);
-  return r;
+  return kind_error(v, "the declared type", "unsupported type", err);
+}
+
+/* Converts the text of a scalar config value of kind t (BOOL, INT or
+ * NUMBER) as the value layer converts the string it is, so that an error
+ * names the value: "cannot convert \"2.5\" to int: not an integer". */
+static pcl_value *scalar(const char *text, size_t len, const pcl_type *t, pcl_error **err) {
+  pcl_value *s = pcl_str_new(text, len, err);
+  if (s == NULL) {
+    return NULL;
+  }
+  pcl_value *v = NULL;
+  if (t->kind == PCL_TY_BOOL) {
+    bool b;
+    v = parse_bool(text, &b) ? pcl_bool(b) : pcl_convert_to_bool(s, err);
+  } else {
+    v = conform(s, t, err);
+  }
+  pcl_release(s);
+  return v;
 }
 
 pcl_value *pcl_config_parse(const char *key, const char *text, const pcl_type *type,
                             pcl_error **err) {
   const pcl_type *t = strip_optional(type);
   size_t len = strlen(text);
+  pcl_value *v = NULL;
   switch (t->kind) {
-  case PCL_TY_STRING: {
-    pcl_value *v = pcl_str_new(text, len, err);
-    if (v == NULL) {
-      pcl_error_prefix(*err, "configuration variable '%s'", key);
-    }
-    return v;
-  }
-  case PCL_TY_BOOL: {
-    bool b;
-    if (!parse_bool(text, &b)) {
-      *err = pcl_error_new("configuration variable '%s': invalid boolean \"%s\"", key, text);
-      return NULL;
-    }
-    return pcl_bool(b);
-  }
-  case PCL_TY_INT: {
-    pcl_error *e = NULL;
-    pcl_value *v = pcl_int_parse(text, len, &e);
-    if (v == NULL) {
-      pcl_error_free(e);
-      *err = pcl_error_new("configuration variable '%s': invalid integer \"%s\"", key, text);
-    }
-    return v;
-  }
-  case PCL_TY_NUMBER: {
-    pcl_error *e = NULL;
-    pcl_value *v = pcl_num_literal(text, len, &e);
-    if (v == NULL) {
-      pcl_error_free(e);
-      *err = pcl_error_new("configuration variable '%s': invalid number \"%s\"", key, text);
-    }
-    return v;
-  }
+  case PCL_TY_STRING:
+    v = pcl_str_new(text, len, err);
+    break;
+  case PCL_TY_BOOL:
+  case PCL_TY_INT:
+  case PCL_TY_NUMBER:
+    v = scalar(text, len, t, err);
+    break;
   case PCL_TY_ANY: {
     pcl_error *e = NULL;
-    pcl_value *v = pcl_json_decode(text, len, 0, &e);
+    v = pcl_json_decode(text, len, 0, &e);
     if (v == NULL) {
       pcl_error_free(e);
       v = pcl_str_new(text, len, err);
-      if (v == NULL) {
-        pcl_error_prefix(*err, "configuration variable '%s'", key);
-      }
     }
-    return v;
+    break;
   }
   case PCL_TY_LIST:
   case PCL_TY_MAP:
@@ -191,25 +200,25 @@ pcl_value *pcl_config_parse(const char *key, const char *text, const pcl_type *t
     pcl_error *e = NULL;
     pcl_value *raw = pcl_json_decode(text, len, 0, &e);
     if (raw == NULL) {
-      *err = pcl_error_new("configuration variable '%s': invalid JSON value \"%s\": %s", key,
-                           text, pcl_error_message(e));
+      *err = pcl_error_new("invalid JSON value \"%s\": %s", text, pcl_error_message(e));
       pcl_error_free(e);
-      return NULL;
+      break;
     }
-    const char *why = "the value does not have the declared type";
-    pcl_value *v = conform(raw, t, &why);
+    v = conform(raw, t, err);
     pcl_release(raw);
     if (v == NULL) {
-      *err = pcl_error_new("configuration variable '%s': invalid JSON value \"%s\": %s", key,
-                           text, why);
+      pcl_error_prefix(*err, "invalid JSON value \"%s\"", text);
     }
-    return v;
-  }
-  case PCL_TY_OPTIONAL:
     break;
   }
-  *err = pcl_error_new("configuration variable '%s': unsupported type", key);
-  return NULL;
+  case PCL_TY_OPTIONAL:
+    *err = pcl_error_new("unsupported type");
+    break;
+  }
+  if (v == NULL) {
+    pcl_error_prefix(*err, "configuration variable '%s'", key);
+  }
+  return v;
 }
 
 /* -- requiredVersionRange (blang/semver ranges, as the engine parses them). */

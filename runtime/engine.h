@@ -1,6 +1,7 @@
 /* engine.h: what the engine backends (engine_embedded.c, engine_mock.c,
  * snapshot.c) and the run (resource.c, main.c) share beyond the public headers: the
- * snapshot value encoding, the JSON mocks table and duration parsing.
+ * snapshot value encoding, content hashes, the JSON mocks table and duration
+ * parsing.
  *
  * The snapshot encoding (docs/snapshot.md) is the one of the conformance
  * corpus: {"secret": v}, {"unknown": true}, {"resource_ref": {urn, id}},
@@ -37,6 +38,17 @@ void pcl__sched_set_poller(pcl__sched_poll_fn fn, void *data);
  * pulumi { requiredVersionRange }, config.c); *ok is cleared when the range
  * does not parse. */
 bool pcl__version_satisfies(const char *version, const char *range, bool *ok);
+
+/* Stores in hex[65] the lowercase hex SHA-256 the engine records as the
+ * content hash of an ASSET or ARCHIVE (hash.c: contents of assets, bytes of
+ * archive files, Go's tar stream of asset maps and directories) and returns
+ * true; false when the contents cannot be read here (remote, missing or
+ * unreadable), and the hash is then left out. */
+bool pcl__asset_hash(const pcl_value *asset, char hex[65]);
+bool pcl__archive_hash(const pcl_value *archive, char hex[65]);
+/* Returns path cleaned as Go's path.Clean does (owned): repeated slashes,
+ * "." elements and ".." elements after a name removed; "." when empty. */
+char *pcl__go_clean(const char *path);
 
 /* Parses a Go duration ("5m", ".2m", "1h30m", "10s") into seconds; false
  * when the text is not a duration. */
@@ -94,6 +106,9 @@ typedef struct pcl__run_res {
   signed char retain;   /* retainOnDelete: -1 unset, 0, 1. */
   pcl_value *providers; /* MAP package -> provider reference for the
                            children (the providers option, inherited), or NULL. */
+  bool gates_invokes;   /* A component, or a resource whose id is unknown (not
+                           created yet, in a preview): an invoke that depends
+                           on it is not sent in a preview. */
 } pcl__run_res;
 
 /* One execution of a program (main.c). */

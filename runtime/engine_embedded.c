@@ -9,8 +9,13 @@
  * default provider resource (pulumi:providers:<pkg>, named default_<version>
  * as conformance/providers/BEHAVIOUR.md describes), created on first use.
  * Outputs echo the inputs unless a mock (C or JSON) says otherwise; in a
- * preview the id of a created resource and the mock outputs the inputs do not
- * give are unknown.
+ * preview the id of a created resource and the JSON mock outputs the inputs
+ * do not give are unknown, while a C mock, which knows it is a preview,
+ * answers as a provider's preview Create does (finish_resource).  The
+ * pulumi package's own resources, StackReference and Stash, are served as
+ * the engine's built-in provider serves them, with the default provider
+ * pulumi:providers:pulumi::default, and no mock.  The diagnostics of the
+ * run (messages logged, failed registrations) are kept for the snapshot.
  *
  * Invariants: records are kept in registration order, the stack first;
  * nothing depends on pointer values or hash order. */
@@ -36,6 +41,7 @@ typedef struct rec {
   pcl_deps *deps;       /* All dependencies (owned). */
   pcl_deps **prop_deps; /* Per input entry, parallel to inputs (owned). */
   pcl_value *options;   /* MAP of options (owned). */
+  bool failed;          /* The registration failed: the state leaves it out. */
 } rec;
 
 /* A request waiting for its loop turn (or forever, for a hanging mock). */
@@ -64,6 +70,13 @@ typedef struct prov_cache {
   char *url;      /* The download URL (owned) or NULL. */
 } prov_cache;
 
+/* A diagnostic the run reported, kept for the snapshot. */
+typedef struct diagnostic {
+  pcl_log_severity sev; /* Severity. */
+  char *urn;            /* The resource it is about (owned), or NULL. */
+  char *msg;            /* The message (owned). */
+} diagnostic;
+
 /* Distinct default providers remembered; a program uses a handful. */
 #define PROV_CACHE_SIZE 16
 
@@ -85,6 +98,8 @@ typedef struct emb {
   prov_cache provs[PROV_CACHE_SIZE]; /* Default providers already made. */
   size_t nprovs;            /* Entries of provs used. */
   size_t prov_evict;        /* The entry to replace next once provs is full. */
+  diagnostic *diags;        /* Diagnostics reported, in order. */
+  size_t ndiags, capdiags;  /* Used and allocated. */
 } emb;
 
 static rec *find_rec(const emb *e, const char *urn) {
@@ -125,6 +140,27 @@ static void free_rec(rec *r) {
 }
 
 static pcl_value *str(const char *s) { return pcl__str_fast(s); }
+
+/* Records a diagnostic about urn (may be NULL) with the message msg. */
+static void add_diag(emb *e, pcl_log_severity sev, const char *urn, const char *msg) {
+  if (e->ndiags == e->capdiags) {
+    e->capdiags = e->capdiags ? 2 * e->capdiags : 8;
+    e->diags = pcl_xrealloc(e->diags, e->capdiags * sizeof *e->diags);
+  }
+  e->diags[e->ndiags++] = (diagnostic){sev, urn ? pcl_xstrdup(urn) : NULL, pcl_xstrdup(msg)};
+}
+
+/* Records the failure err of the registration of r as the engine reports a
+ * failed step: an error about the resource, "Preview failed: " first in a
+ * preview; r stays out of the state, as a resource whose creation failed
+ * does. */
+static void diag_failed(emb *e, rec *r, const pcl_error *err) {
+  r->failed = true;
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&b, "%s%s", e->preview ? "Preview failed: " : "", pcl_error_message(err));
+  add_diag(e, PCL_LOG_ERROR, r->urn, b.data);
+  pcl_strbuf_free(&b);
+}
 
 /* Returns the package of a type token ("simple" of "simple:index:R"). */
 static char *package_of(const char *type) {
@@ -187,7 +223,8 @@ static pcl_value *without_internal(pcl_value *m) {
   return pcl_mapbuf_finish(&mb);
 }
 
-/* Returns a new deterministic provider id. */
+/* Returns a new deterministic id in the form of the UUIDs the engine gives
+ * providers and built-in resources. */
 static pcl_value *provider_id(emb *e) {
   char buf[64];
   snprintf(buf, sizeof buf, "00000000-0000-4000-8000-%012zu", ++e->nproviders);
@@ -401,6 +438,34 @@ static bool stack_reference(emb *e, rec *r, pcl_error **err) {
   return true;
 }
 
+/* Serves a pulumi:index:Stash as the engine's built-in provider does: its
+ * one input, "input", is required and no other is allowed; the outputs are
+ * {input, output} with output equal to input; the id is a new UUID, unknown
+ * in a preview (the engine keeps the first output across updates, which a
+ * run of the embedded engine, always a first run, never sees). */
+static bool stash(emb *e, rec *r, pcl_error **err) {
+  for (size_t i = 0; i < pcl_len(r->inputs); i++) {
+    if (!pcl_str_eq_cstr(pcl_map_key_at(r->inputs, i), "input")) {
+      *err = pcl_error_new("check failed for %s: unknown property \"%s\"", r->type,
+                           pcl_str_data(pcl_map_key_at(r->inputs, i)));
+      return false;
+    }
+  }
+  pcl_value *input = pcl_map_get_cstr(r->inputs, "input");
+  if (input == NULL) {
+    *err = pcl_error_new("check failed for %s: missing required property \"input\"", r->type);
+    return false;
+  }
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "input", pcl_retain(input));
+  pcl_mapbuf_put_cstr(&mb, "output", pcl_retain(input));
+  pcl_value *outputs = pcl_mapbuf_finish(&mb);
+  r->outputs = apply_secret_outputs(outputs, r->options);
+  pcl_release(outputs);
+  r->id = e->preview ? pcl_unknown() : provider_id(e);
+  return true;
+}
+
 static void complete_resource(pcl_future *f, void *data) {
   (void)f;
   pending *p = data;
@@ -425,15 +490,22 @@ static void unlink_pending(pending **head, pending *p) {
 }
 
 /* Completes the registration p with a mock's answer (id, state and err
- * stolen; NULL id: the default id; NULL state: echo the inputs). */
-static void finish_resource(pending *p, pcl_value *id, pcl_value *state, pcl_error *err) {
+ * stolen; NULL id: the default id; NULL state: echo the inputs).  A C mock
+ * knows when the run is a preview (aware): its answer is then what the
+ * provider answers to a preview Create, the state as it is and the id when
+ * it gives one (NULL or "": unknown, as a provider's empty preview id).  A
+ * JSON mock is not: in a preview its outputs beyond the inputs are unknown,
+ * and so is the id of a created resource. */
+static void finish_resource(pending *p, pcl_value *id, pcl_value *state, pcl_error *err,
+                            bool aware) {
   emb *e = p->e;
   rec *r = p->r;
   bool is_provider = strncmp(r->type, "pulumi:providers:", 17) == 0;
+  bool no_id = id == NULL || (pcl_kind_of(id) == PCL_T_STRING && pcl_str_len(id) == 0);
   if (err == NULL) {
     if (state == NULL) {
       state = pcl_retain(r->inputs);
-    } else if (e->preview && !r->read) {
+    } else if (e->preview && !r->read && !aware) {
       pcl_value *pv = preview_outputs(r->inputs, state);
       pcl_release(state);
       state = pv;
@@ -446,7 +518,7 @@ static void finish_resource(pending *p, pcl_value *id, pcl_value *state, pcl_err
     r->outputs = apply_secret_outputs(state, r->options);
     if (r->read) {
       r->id = pcl_retain(p->read_id);
-    } else if (e->preview && !is_provider) {
+    } else if (e->preview && !is_provider && (!aware || no_id)) {
       r->id = pcl_unknown();
     } else if (id) {
       r->id = pcl_retain(id);
@@ -458,6 +530,9 @@ static void finish_resource(pending *p, pcl_value *id, pcl_value *state, pcl_err
       pcl_strbuf_append_cstr(&b, "_id");
       r->id = pcl_strbuf_finish(&b, &err);
     }
+  }
+  if (err != NULL) {
+    diag_failed(e, r, err);
   }
   pcl_release(id);
   pcl_release(state);
@@ -507,18 +582,26 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
   }
   r->options = req->options ? pcl_retain(req->options) : pcl_map_of(NULL, NULL, 0);
   bool add_version = req->version && !pcl_map_get_cstr(req->inputs, "version");
-  bool add_url = req->plugin_download_url && *req->plugin_download_url &&
-                 !pcl_map_get_cstr(req->inputs, "__internal");
-  if (is_provider && (add_version || add_url)) {
-    /* An explicit provider records its version and download URL (under
-     * "__internal", apart from a config input that has the same name). */
+  bool add_url = req->plugin_download_url && *req->plugin_download_url;
+  pcl_value *env = pcl_map_get_cstr(r->options, "envVarMappings");
+  bool add_env = env != NULL && pcl_kind_of(env) == PCL_T_MAP;
+  bool add_internal = (add_url || add_env) && !pcl_map_get_cstr(req->inputs, "__internal");
+  if (is_provider && (add_version || add_internal)) {
+    /* An explicit provider records its version, and its download URL and
+     * environment variable mappings under "__internal" (apart from config
+     * inputs of the same names), as the engine does. */
     pcl_mapbuf mb = PCL_MAPBUF_INIT;
     if (add_version) {
       pcl_mapbuf_put_cstr(&mb, "version", str(req->version));
     }
-    if (add_url) {
+    if (add_internal) {
       pcl_mapbuf in = PCL_MAPBUF_INIT;
-      pcl_mapbuf_put_cstr(&in, "pluginDownloadURL", str(req->plugin_download_url));
+      if (add_url) {
+        pcl_mapbuf_put_cstr(&in, "pluginDownloadURL", str(req->plugin_download_url));
+      }
+      if (add_env) {
+        pcl_mapbuf_put_cstr(&in, "envVarMappings", pcl_retain(env));
+      }
       pcl_mapbuf_put_cstr(&mb, "__internal", pcl_mapbuf_finish(&in));
     }
     pcl_value *extra = pcl_mapbuf_finish(&mb);
@@ -544,7 +627,13 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
     r->id = pcl_null();
     r->outputs = pcl_map_of(NULL, NULL, 0);
   } else if (strcmp(req->type, "pulumi:pulumi:StackReference") == 0) {
-    stack_reference(e, r, &err);
+    if (!stack_reference(e, r, &err)) {
+      diag_failed(e, r, err);
+    }
+  } else if (strcmp(req->type, "pulumi:index:Stash") == 0 && !req->read) {
+    if (!stash(e, r, &err)) {
+      diag_failed(e, r, err);
+    }
   } else {
     pcl_mock_resource_args args = {r->type,   r->name,    r->urn,     r->inputs,
                                    req->id,   r->provider, true,      e->preview,
@@ -597,7 +686,7 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
       e->hung = p;
       return;
     }
-    finish_resource(p, id, state, err);
+    finish_resource(p, id, state, err, mocked);
     return;
   }
   p->err = err;
@@ -624,7 +713,7 @@ void pcl_mock_reply_resource(pcl_mock_reply *reply, pcl_value *id, pcl_value *st
   }
   unlink_pending(&p->e->hung, p);
   p->awaiting = false;
-  finish_resource(p, pcl_retain(id), pcl_retain(state), err ? pcl_error_copy(err) : NULL);
+  finish_resource(p, pcl_retain(id), pcl_retain(state), err ? pcl_error_copy(err) : NULL, true);
 }
 
 static void complete_other(pcl_future *f, void *data) {
@@ -751,11 +840,14 @@ static void emb_register_outputs(pcl_engine *eng, const char *urn, pcl_value *ou
   pcl_sched_post(complete_other, p);
 }
 
+/* The names of the severities, as the engine's diagnostic events spell them. */
+static const char *const severity_names[] = {"debug", "info", "warning", "error"};
+
 static void emb_log(pcl_engine *eng, pcl_log_severity sev, const char *urn, const char *msg) {
-  (void)eng;
-  static const char *const names[] = {"debug", "info", "warning", "error"};
+  emb *e = (emb *)eng;
   if (sev >= PCL_LOG_INFO) {
-    fprintf(stderr, "%s: %s%s%s\n", names[sev], urn ? urn : "", urn ? ": " : "", msg);
+    add_diag(e, sev, urn, msg);
+    fprintf(stderr, "%s: %s%s%s\n", severity_names[sev], urn ? urn : "", urn ? ": " : "", msg);
   }
 }
 
@@ -801,6 +893,11 @@ static void emb_destroy(pcl_engine *eng) {
     }
   }
   free(e->recs);
+  for (size_t i = 0; i < e->ndiags; i++) {
+    free(e->diags[i].urn);
+    free(e->diags[i].msg);
+  }
+  free(e->diags);
   pcl__urn_index_free(&e->index);
   for (size_t i = 0; i < e->nprovs; i++) {
     prov_cache_clear(&e->provs[i]);
@@ -880,13 +977,16 @@ char *pcl_engine_embedded_snapshot(pcl_engine *eng, const pcl_error *error) {
   field_value(&b, "preview", pcl_bool(e->preview), 1);
   char *msg = error ? pcl_error_format(error) : NULL;
   field_str(&b, "error", msg, 1);
-  free(msg);
   field_value(&b, "outputs", e->stack_outputs ? e->stack_outputs : pcl_null(), 1);
   key(&b, "resources", 1, false);
   pcl_strbuf_append_char(&b, '[');
+  size_t listed = 0;
   for (size_t i = 0; i < e->n; i++) {
     rec *r = e->recs[i];
-    pcl_strbuf_append_cstr(&b, i ? ",\n    {" : "\n    {");
+    if (r->failed) {
+      continue;
+    }
+    pcl_strbuf_append_cstr(&b, listed++ ? ",\n    {" : "\n    {");
     key(&b, "urn", 3, true);
     pcl__json_quote(&b, r->urn, strlen(r->urn), false);
     field_str(&b, "type", r->type, 3);
@@ -916,6 +1016,24 @@ char *pcl_engine_embedded_snapshot(pcl_engine *eng, const pcl_error *error) {
     field_value(&b, "options", r->options, 3);
     pcl_strbuf_append_cstr(&b, "\n    }");
   }
-  pcl_strbuf_append_cstr(&b, e->n ? "\n  ]\n}\n" : "]\n}\n");
+  pcl_strbuf_append_cstr(&b, listed ? "\n  ]" : "]");
+  /* The diagnostics, then the run's error, which ends it. */
+  key(&b, "diagnostics", 1, false);
+  pcl_strbuf_append_char(&b, '[');
+  for (size_t i = 0; i <= e->ndiags; i++) {
+    diagnostic d = i < e->ndiags ? e->diags[i] : (diagnostic){PCL_LOG_ERROR, NULL, msg};
+    if (d.msg == NULL) {
+      break;
+    }
+    pcl_strbuf_append_cstr(&b, i ? ",\n    {" : "\n    {");
+    key(&b, "severity", 3, true);
+    pcl_strbuf_appendf(&b, "\"%s\"", severity_names[d.sev]);
+    field_str(&b, "urn", d.urn, 3);
+    field_str(&b, "message", d.msg, 3);
+    pcl_strbuf_append_cstr(&b, "\n    }");
+  }
+  bool any = e->ndiags > 0 || msg != NULL;
+  free(msg);
+  pcl_strbuf_append_cstr(&b, any ? "\n  ]\n}\n" : "]\n}\n");
   return b.data;
 }

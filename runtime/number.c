@@ -1,5 +1,5 @@
-/* number.c: numeric operators, comparisons, conversions between kinds
- * (types.md 4.5) and number formatting.
+/* number.c: numeric and logic operators, comparisons, conversions between
+ * kinds (types.md 4.5) and number formatting.
  *
  * Semantics (DECISIONS.md D3, types.md 10): operands are converted to
  * numbers first ("1" + 2 is 3).  int op int is exact for + - * % and unary
@@ -7,8 +7,11 @@
  * always yields a number, the exact quotient rounded once.  An int zero
  * divisor of "/" or "%" is an error.  Number arithmetic is IEEE double; a
  * number zero divisor gives infinity for "/" and the dividend for "%", and
- * every operation that would produce NaN fails instead.  An unknown operand
- * gives unknown; a secret operand gives a secret result. */
+ * every operation that would produce NaN fails instead.  The operands of
+ * !, && and || and conditions are bools or the strings "true", "1",
+ * "false", "0" (types.md 10).  An unknown operand gives unknown, except
+ * where the other operand of && or || decides; a secret operand gives a
+ * secret result. */
 #include <ctype.h>
 #include <float.h>
 #include <math.h>
@@ -189,6 +192,24 @@ int pcl_num_compare(const pcl_value *a, const pcl_value *b) {
 typedef enum op { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD } op;
 static const char *const op_text[] = {"+", "-", "*", "/", "%"};
 
+/* Returns the operand v (neither SECRET nor UNKNOWN), described by what,
+ * converted by conv to a value of the named type (owned), or NULL and *err:
+ * null is refused ("invalid <what> null: a <type> is required"), and so is
+ * what conv refuses, its message naming the value. */
+static pcl_value *converted_operand(const pcl_value *v, const char *what, const char *type,
+                                    pcl_value *(*conv)(const pcl_value *, pcl_error **),
+                                    pcl_error **err) {
+  if (v->kind == PCL_T_NULL) {
+    *err = pcl_error_new("invalid %s null: a %s is required", what, type);
+    return NULL;
+  }
+  pcl_value *r = conv(v, err);
+  if (r == NULL) {
+    pcl_error_prefix(*err, "invalid %s", what);
+  }
+  return r;
+}
+
 /* Makes *out a numeric view of the operand v: v itself, or a number parsed
  * from a string (then stored in *tmp, which the caller releases).  Returns
  * false and sets *err when v is not convertible. */
@@ -199,19 +220,13 @@ static bool operand(const pcl_value *v, const char *what, pcl_value **out, pcl_v
     *out = (pcl_value *)v;
     return true;
   }
-  if (v->kind == PCL_T_STRING) {
-    pcl_value *n = pcl_convert_to_number(v, err);
-    if (n == NULL) {
-      pcl_error_prefix(*err, "invalid %s", what);
-      return false;
-    }
-    *out = *tmp = n;
-    return true;
+  /* Only a string converts; the conversion's message names the value. */
+  pcl_value *n = converted_operand(v, what, "number", pcl_convert_to_number, err);
+  if (n == NULL) {
+    return false;
   }
-  char *r = pcl_value_repr(v, 64);
-  *err = pcl_error_new("invalid %s %s: a number is required", what, r);
-  free(r);
-  return false;
+  *out = *tmp = n;
+  return true;
 }
 
 /* Makes *x and *y numeric views of the operands a and b as operand does,
@@ -571,6 +586,72 @@ pcl_value *pcl_op_ne(const pcl_value *a, const pcl_value *b) {
   return mark(pcl_bool(!pcl_equal(a, b)), secret);
 }
 
+/* ------------------------------------------------------- bool operators */
+
+/* Decides the operand v of a logic operator or a condition, described by
+ * what for messages: stores its truth in *out (v must not be SECRET or
+ * UNKNOWN).  A BOOL as it is; the strings "true"/"1" and "false"/"0"
+ * convert (types.md 4.5, 10), other values fail naming the value. */
+static bool truth(const pcl_value *v, const char *what, bool *out, pcl_error **err) {
+  pcl_value *b = converted_operand(v, what, "bool", pcl_convert_to_bool, err);
+  if (b == NULL) {
+    return false;
+  }
+  *out = b->u.b;
+  pcl_release(b);
+  return true;
+}
+
+bool pcl_condition_get(const pcl_value *v, bool *out, pcl_error **err) {
+  while (v->kind == PCL_T_SECRET) {
+    v = v->u.ref.a;
+  }
+  if (v->kind == PCL_T_UNKNOWN) {
+    *err = pcl_error_new("invalid condition: the value is unknown");
+    return false;
+  }
+  return truth(v, "condition", out, err);
+}
+
+pcl_value *pcl_op_not(const pcl_value *a, pcl_error **err) {
+  const pcl_value *none = &pcl_null_value;
+  bool secret = unwrap_secrets(&a, &none);
+  if (a->kind == PCL_T_UNKNOWN) {
+    return mark(pcl_unknown(), secret);
+  }
+  bool b;
+  if (!truth(a, "operand", &b, err)) {
+    return NULL;
+  }
+  return mark(pcl_bool(!b), secret);
+}
+
+/* a && b (decider false) or a || b (decider true): each known operand must
+ * convert to a bool; an operand equal to the decider decides the result
+ * whatever the other one is, unknown included; otherwise an unknown operand
+ * makes the result unknown (types.md 10). */
+static pcl_value *logic(bool decider, const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  bool secret = unwrap_secrets(&a, &b);
+  bool ua = a->kind == PCL_T_UNKNOWN, ub = b->kind == PCL_T_UNKNOWN;
+  bool x = !decider, y = !decider;
+  if ((!ua && !truth(a, "left operand", &x, err)) ||
+      (!ub && !truth(b, "right operand", &y, err))) {
+    return NULL;
+  }
+  if ((!ua && x == decider) || (!ub && y == decider)) {
+    return mark(pcl_bool(decider), secret);
+  }
+  return mark(ua || ub ? pcl_unknown() : pcl_bool(!decider), secret);
+}
+
+pcl_value *pcl_op_and(const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  return logic(false, a, b, err);
+}
+
+pcl_value *pcl_op_or(const pcl_value *a, const pcl_value *b, pcl_error **err) {
+  return logic(true, a, b, err);
+}
+
 /* ----------------------------------------------------------- conversions */
 
 /* Returns the error "cannot convert <v> to <type>: <why>". */
@@ -648,25 +729,36 @@ pcl_value *pcl_convert_to_string(const pcl_value *v, pcl_error **err) {
   return s;
 }
 
+/* Returns the int or number v (not null, unknown or secret) stands for: v
+ * itself, or the value of a string's decimal text; NULL with the reason in
+ * *why when there is none. */
+static pcl_value *numeric_of(const pcl_value *v, const char **why) {
+  *why = "a number is required";
+  if (pcl_is_numeric(v)) {
+    return pcl_retain((pcl_value *)v);
+  }
+  if (v->kind != PCL_T_STRING) {
+    return NULL;
+  }
+  bool too_long;
+  pcl_value *n = pcl__parse_number(v->u.str.ptr, v->u.str.len, true, &too_long);
+  if (n == NULL && too_long) {
+    *why = "the integer is too long";
+  }
+  return n;
+}
+
 pcl_value *pcl_convert_to_number(const pcl_value *v, pcl_error **err) {
   pcl_value *out;
   if (convert_common(v, pcl_convert_to_number, &out, err)) {
     return out;
   }
-  if (pcl_is_numeric(v)) {
-    return pcl_retain((pcl_value *)v);
+  const char *why;
+  pcl_value *n = numeric_of(v, &why);
+  if (n == NULL) {
+    *err = convert_error(v, "number", why);
   }
-  if (v->kind == PCL_T_STRING) {
-    bool too_long;
-    pcl_value *n = pcl__parse_number(v->u.str.ptr, v->u.str.len, true, &too_long);
-    if (n != NULL) {
-      return n;
-    }
-    *err = convert_error(v, "number", too_long ? "the integer is too long" : "a number is required");
-    return NULL;
-  }
-  *err = convert_error(v, "number", "a number is required");
-  return NULL;
+  return n;
 }
 
 pcl_value *pcl_convert_to_int(const pcl_value *v, pcl_error **err) {
@@ -674,11 +766,10 @@ pcl_value *pcl_convert_to_int(const pcl_value *v, pcl_error **err) {
   if (convert_common(v, pcl_convert_to_int, &out, err)) {
     return out;
   }
-  if (v->kind == PCL_T_INT) {
-    return pcl_retain((pcl_value *)v);
-  }
-  pcl_value *n = pcl_convert_to_number(v, err);
+  const char *why;
+  pcl_value *n = numeric_of(v, &why);
   if (n == NULL) {
+    *err = convert_error(v, "int", why);
     return NULL;
   }
   if (n->kind == PCL_T_INT) {

@@ -361,6 +361,22 @@ pcl_value *pcl_op_ge(const pcl_value *a, const pcl_value *b, pcl_error **err);
  * wholly known.  They never fail. */
 pcl_value *pcl_op_eq(const pcl_value *a, const pcl_value *b);
 pcl_value *pcl_op_ne(const pcl_value *a, const pcl_value *b);
+/* !a, a && b, a || b (types.md 10): each operand must be a bool or one of
+ * the strings "true", "1", "false", "0", which convert; null and other
+ * values fail naming the value ("invalid operand: cannot convert \"yes\"
+ * to bool: a bool is required").  An operand that decides && or || (false,
+ * true) wins over an UNKNOWN other operand; otherwise an UNKNOWN operand
+ * gives UNKNOWN.  A SECRET operand gives a SECRET result.  NULL and *err on
+ * failure. */
+pcl_value *pcl_op_not(const pcl_value *a, pcl_error **err);
+pcl_value *pcl_op_and(const pcl_value *a, const pcl_value *b, pcl_error **err);
+pcl_value *pcl_op_or(const pcl_value *a, const pcl_value *b, pcl_error **err);
+/* Decides the condition v of a conditional expression, of a for
+ * expression's filter or of a bool range: stores its truth in *out and
+ * returns true.  Conversions as for !; a SECRET is read through (secretness
+ * is the caller's to carry); null, UNKNOWN and values that do not convert
+ * fail ("invalid condition: ..."). */
+bool pcl_condition_get(const pcl_value *v, bool *out, pcl_error **err);
 /* Compares two INT or NUMBER values exactly; returns <0, 0 or >0. */
 int pcl_num_compare(const pcl_value *a, const pcl_value *b);
 
@@ -735,6 +751,17 @@ pcl_value *pcl_fn_filebase64(const char *base_dir, pcl_value *path, pcl_error **
 /* filebase64sha256(path): standard base64 of the SHA-256 of the file's
  * bytes (the digest, not its hex). */
 pcl_value *pcl_fn_filebase64sha256(const char *base_dir, pcl_value *path, pcl_error **err);
+/* readDir(path): the names of the entries of the directory path (files and
+ * directories, without "." and ".."), sorted by their bytes as Go's
+ * os.ReadDir sorts them ("readDir: open x: no such file or directory",
+ * "readDir: readdirent x: not a directory"). */
+pcl_value *pcl_fn_readDir(const char *base_dir, pcl_value *path, pcl_error **err);
+/* mimeType(path): the media type of path's extension as Go's
+ * mime.TypeByExtension gives it for common types ("text/plain;
+ * charset=utf-8" for "a.txt", "image/png" for "logo.PNG"), or "" for an
+ * extension it does not know; the file is not read (docs/functions.md
+ * lists the table). */
+pcl_value *pcl_fn_mimeType(pcl_value *path, pcl_error **err);
 /* cwd(): the process's working directory (a run that records another
  * working directory answers cwd() from the engine section instead). */
 pcl_value *pcl_fn_cwd(pcl_error **err);
@@ -949,6 +976,12 @@ pcl_future *pcl_invoke(pcl_run *run, const char *token, pcl_value *args, pcl_val
  * with args; returns the future of the result MAP (owned). */
 pcl_future *pcl_call(pcl_run *run, const char *token, pcl_value *self, pcl_value *args,
                      pcl_value *options);
+/* Returns the future (owned) of the one value of the result object that
+ * result (borrowed) resolves to: a function or method whose schema returns
+ * a single value (not an object) answers {name: value}.  An empty object
+ * gives null; more than one value rejects it ("the result of a function
+ * with a single return value must hold one value"). */
+pcl_future *pcl_single_result(pcl_future *result);
 /* Exports stack output name (copied) with value (borrowed, may hold
  * futures).  Outputs are registered together when the program is done. */
 void pcl_export(pcl_run *run, const char *name, pcl_value *value);

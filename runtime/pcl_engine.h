@@ -130,7 +130,10 @@ typedef struct pcl_mock_resource_args {
 struct pcl_mocks {
   /* Decides a new resource's id and state: stores owned values in *id
    * (NULL: the default id) and *state (NULL: echo the inputs) and returns
-   * true; or returns false with *err to fail the registration. */
+   * true; or returns false with *err to fail the registration.  In a
+   * preview (args->preview) the answer is the provider's preview Create:
+   * the state is taken as it is and the id only when one is stored (NULL
+   * or "": unknown). */
   bool (*new_resource)(void *data, const pcl_mock_resource_args *args, pcl_value **id,
                        pcl_value **state, pcl_error **err);
   /* Answers an invoke (is_call false) or method call: returns the owned

@@ -587,7 +587,8 @@ pcl_value *pcl_gen_method(pcl_gen_env *e, const char *token, pcl_value *self, pc
   X(UNSECRET) /* kid 0. */                                                   \
   X(INVOKE)   /* s: token; kids: arguments object, options object (opt.);  \
                  sub 1: the result is the single value of the result object. */ \
-  X(METHOD)   /* s: method token; kids: self, arguments object. */           \
+  X(METHOD)   /* s: method token; kids: self, arguments object; sub 1: the  \
+                 result is the single value of the result object. */        \
   X(TRY)      /* kids: the alternatives. */                                  \
   X(CAN)      /* kid 0. */                                                   \
   X(RECOVER)  /* a: slot of `error`; kids: value, recovery. */

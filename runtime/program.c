@@ -436,37 +436,14 @@ static pcl_value *get_index(const pcl_value *coll, const pcl_value *key, pcl_err
   return NULL;
 }
 
-/* Whether v is a bool; else *err says that `what` must be one. */
-static bool want_bool(const pcl_value *v, const char *what, pcl_error **err) {
-  if (pcl_kind_of(v) != PCL_T_BOOL) {
-    *err = pcl_error_new("%s must be a bool, not %s", what, pcl_kind_name(pcl_kind_of(v)));
-    return false;
-  }
-  return true;
-}
-
 /* Applies the binary operator op to resolved operands (an operand of && or
  * || may be pcl_unknown()). */
 static pcl_value *binary(pcl_xbinary op, pcl_value *a, pcl_value *b, pcl_error **err) {
   switch (op) {
   case PCL_XB_OR:
-  case PCL_XB_AND: {
-    /* The side that decides the result wins over an unknown other side:
-       false && unknown is false, true || unknown is true (types.md 10). */
-    bool ua = pcl_kind_of(a) == PCL_T_UNKNOWN, ub = pcl_kind_of(b) == PCL_T_UNKNOWN;
-    if ((!ua && !want_bool(a, "an operand of a logical operator", err)) ||
-        (!ub && !want_bool(b, "an operand of a logical operator", err))) {
-      return NULL;
-    }
-    bool decider = op == PCL_XB_OR;
-    if ((!ua && pcl_bool_get(a) == decider) || (!ub && pcl_bool_get(b) == decider)) {
-      return pcl_bool(decider);
-    }
-    if (ua || ub) {
-      return pcl_unknown();
-    }
-    return pcl_bool(!decider);
-  }
+    return pcl_op_or(a, b, err);
+  case PCL_XB_AND:
+    return pcl_op_and(a, b, err);
   case PCL_XB_EQ:
     return pcl_op_eq(a, b);
   case PCL_XB_NE:
@@ -521,20 +498,6 @@ static pcl_value *get_output(const pcl_value *ref, const pcl_value *name, pcl_er
     }
   }
   return pcl_retain(v);
-}
-
-/* The value of a scalar-returning function's result object {name: v}. */
-static pcl_value *single_value_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
-  (void)n;
-  (void)data;
-  if (pcl_kind_of(args[0]) == PCL_T_MAP && pcl_len(args[0]) == 1) {
-    return pcl_retain(pcl_map_val_at(args[0], 0));
-  }
-  if (pcl_kind_of(args[0]) == PCL_T_MAP && pcl_len(args[0]) == 0) {
-    return pcl_null();
-  }
-  *err = pcl_error_new("the result of a function with a single return value must hold one value");
-  return NULL;
 }
 
 /* Calls the built-in of a CALL expression. */
@@ -629,10 +592,7 @@ static pcl_value *compute(const ctx *c, uint32_t x, pcl_value *const *v, size_t 
     if (e->sub == PCL_XU_NEG) {
       return pcl_op_neg(v[0], err);
     }
-    if (!want_bool(v[0], "the operand of !", err)) {
-      return NULL;
-    }
-    return pcl_bool(!pcl_bool_get(v[0]));
+    return pcl_op_not(v[0], err);
   case PCL_X_BINARY:
     return binary((pcl_xbinary)e->sub, v[0], v[1], err);
   case PCL_X_CALL:
@@ -701,17 +661,17 @@ struct logic {
 static void logic_decide(logic *l) {
   ctx c = {l->f, NULL};
   const pcl_expr *e = X(&c, l->x);
-  bool decider = e->sub == PCL_XB_OR;
   pcl_value *v[2];
   unsigned bits = 0;
   pcl_deps *deps = NULL;
   const pcl_error *failed = NULL;
-  bool decided = false;
   for (unsigned i = 0; i < 2; i++) {
     pcl_future *f = l->sides[i];
     if (pcl_future_state_of(f) == PCL_FUTURE_REJECTED) {
+      /* A failed side counts as unknown: it does not matter when the
+       * other side decides the result. */
       failed = failed ? failed : pcl_future_error(f);
-      v[i] = NULL;
+      v[i] = pcl_unknown();
       continue;
     }
     bits |= pcl_future_bits(f) & PCL_FUT_SECRET;
@@ -721,25 +681,20 @@ static void logic_decide(logic *l) {
     pcl_value *known = pcl_future_value(f);
     v[i] = (pcl_future_bits(f) & PCL_FUT_UNKNOWN) ? pcl_unknown()
                                                    : pcl_retain(known ? known : pcl_null());
-    decided = decided || (pcl_kind_of(v[i]) == PCL_T_BOOL && pcl_bool_get(v[i]) == decider);
   }
-  if (failed != NULL && decided) {
-    pcl_value *r = pcl_bool(decider);
+  pcl_error *err = NULL;
+  pcl_value *r = binary((pcl_xbinary)e->sub, v[0], v[1], &err);
+  if (r != NULL && (failed == NULL || pcl_kind_of(r) == PCL_T_BOOL)) {
     pcl_future_resolve(l->result, r, bits, deps);
-    pcl_release(r);
   } else if (failed != NULL) {
     pcl_future_reject(l->result, failed);
   } else {
-    pcl_error *err = NULL;
-    pcl_value *r = binary((pcl_xbinary)e->sub, v[0], v[1], &err);
-    if (r == NULL) {
-      locate(&c, l->x, err);
-      pcl_future_reject_take(l->result, err);
-    } else {
-      pcl_future_resolve(l->result, r, bits, deps);
-      pcl_release(r);
-    }
+    locate(&c, l->x, err);
+    pcl_future_reject_take(l->result, err);
+    err = NULL;
   }
+  pcl_release(r);
+  pcl_error_free(err);
   for (unsigned i = 0; i < 2; i++) {
     pcl_release(v[i]);
     pcl_future_release(l->sides[i]);
@@ -858,10 +813,11 @@ static pcl_value *ev_object(const ctx *c, uint32_t x) {
 /* Evaluates the branch of conditional x that the resolved condition cv
  * chooses; only that branch runs. */
 static pcl_value *cond_choose(const ctx *c, uint32_t x, const pcl_value *cv, pcl_error **err) {
-  if (!want_bool(cv, "the condition", err)) {
+  bool truth;
+  if (!pcl_condition_get(cv, &truth, err)) {
     return NULL;
   }
-  return ev(c, kid(c, x, pcl_bool_get(cv) ? 1 : 2));
+  return ev(c, kid(c, x, truth ? 1 : 2));
 }
 
 /* ---------------------------------------------------------------- iteration */
@@ -930,15 +886,14 @@ static pcl_value *for_assemble(uint16_t flags, const for_parts *p, pcl_error **e
     size_t m = 0;
     pcl_value **items = pcl_xmalloc((p->count ? p->count : 1) * sizeof *items);
     for (size_t i = 0; i < p->count; i++) {
-      if (p->conds) {
-        if (!want_bool(p->conds[i], "the condition of a for expression", err)) {
-          free(items);
-          pcl_release(out);
-          return NULL;
-        }
-        if (!pcl_bool_get(p->conds[i])) {
-          continue;
-        }
+      bool keep = true;
+      if (p->conds && !pcl_condition_get(p->conds[i], &keep, err)) {
+        free(items);
+        pcl_release(out);
+        return NULL;
+      }
+      if (!keep) {
+        continue;
       }
       items[m++] = p->vals[i];
     }
@@ -950,14 +905,13 @@ static pcl_value *for_assemble(uint16_t flags, const for_parts *p, pcl_error **e
   /* Object form: later keys win, or group into lists. */
   pcl_mapbuf b = PCL_MAPBUF_INIT;
   for (size_t i = 0; i < p->count; i++) {
-    if (p->conds) {
-      if (!want_bool(p->conds[i], "the condition of a for expression", err)) {
-        pcl_mapbuf_free(&b);
-        return NULL;
-      }
-      if (!pcl_bool_get(p->conds[i])) {
-        continue;
-      }
+    bool keep = true;
+    if (p->conds && !pcl_condition_get(p->conds[i], &keep, err)) {
+      pcl_mapbuf_free(&b);
+      return NULL;
+    }
+    if (!keep) {
+      continue;
     }
     pcl_value *k = pcl_convert_to_string(p->keys[i], err);
     if (k == NULL || pcl_kind_of(k) != PCL_T_STRING) {
@@ -1419,7 +1373,7 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
                                    e->s));
     } else if (e->sub == 1) {
       pcl_future *f = pcl_invoke(c->f->run, e->s, args, opts);
-      r = located_take(c, x, pcl_apply(&f, 1, single_value_cb, NULL, NULL, 0));
+      r = located_take(c, x, pcl_single_result(f));
       pcl_future_release(f);
     } else {
       r = located_take(c, x, pcl_invoke(c->f->run, e->s, args, opts));
@@ -1431,10 +1385,16 @@ static pcl_value *ev(const ctx *c, uint32_t x) {
   case PCL_X_METHOD: {
     pcl_value *self = ev(c, kid(c, x, 0));
     pcl_value *args = ev(c, kid(c, x, 1));
-    pcl_value *r = pcl_kind_of(args) == PCL_T_MAP
-                       ? located_take(c, x, pcl_call(c->f->run, e->s, self, args, NULL))
-                       : fail(c, x, pcl_error_new("call of '%s': the arguments must be an object",
-                                                  e->s));
+    pcl_value *r;
+    if (pcl_kind_of(args) != PCL_T_MAP) {
+      r = fail(c, x, pcl_error_new("call of '%s': the arguments must be an object", e->s));
+    } else if (e->sub == 1) {
+      pcl_future *f = pcl_call(c->f->run, e->s, self, args, NULL);
+      r = located_take(c, x, pcl_single_result(f));
+      pcl_future_release(f);
+    } else {
+      r = located_take(c, x, pcl_call(c->f->run, e->s, self, args, NULL));
+    }
     pcl_release(self);
     pcl_release(args);
     return r;

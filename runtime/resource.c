@@ -729,6 +729,7 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
   rr->retain = r->retain;
   rr->providers = r->providers;
   r->providers = NULL;
+  rr->gates_invokes = r->decl->kind != PCL_RES_CUSTOM || pcl_kind_of(res->id) == PCL_T_UNKNOWN;
   if (!pcl__value_contains_kind(res->outputs, PCL_T_RESOURCE)) {
     reg_resolve(r, res->urn, res->id, res->outputs, NULL);
     return;
@@ -1117,6 +1118,26 @@ static void settled_deps(const pcl_value *v, pcl_deps **acc) {
   pcl__value_each_kind(v, PCL_T_EVENTUAL, settled_future_deps, acc);
 }
 
+/* Returns whether an invoke depending on the resources deps must not be
+ * sent: in a preview, one of them is a component or not created yet (its
+ * id is unknown), which the engine waits for before it sends an invoke, so
+ * the invoke's result is unknown (as the engine answers it). */
+static bool invoke_gated(pcl_run *run, const pcl_deps *deps) {
+  size_t n = pcl_deps_count(deps);
+  if (!run->preview || n == 0) {
+    return false;
+  }
+  const char **urns = pcl_xmalloc(n * sizeof *urns);
+  pcl_deps_sorted(deps, urns);
+  bool gated = false;
+  for (size_t i = 0; i < n && !gated; i++) {
+    const pcl__run_res *rr = run_res(run, urns[i]);
+    gated = rr != NULL && rr->gates_invokes;
+  }
+  free(urns);
+  return gated;
+}
+
 /* Returns the MAP (owned) from each argument name of a call to the sorted
  * LIST of URNs it depends on (resources passed by reference left out, as
  * for a remote component's inputs), from the arguments as given (in) and as
@@ -1210,8 +1231,10 @@ static void op_send(waitset *w) {
       o->deps = pcl_deps_retain(pcl_future_deps(w->f[0]));
       run->inflight++;
       run->engine->ops->register_outputs(run->engine, o->token, args, op_done, o);
-    } else if (!pcl_is_wholly_known(args)) {
-      /* An invoke or call over unknown arguments (a preview) is unknown. */
+    } else if (!pcl_is_wholly_known(args) || (o->what == 0 && invoke_gated(run, o->deps))) {
+      /* An invoke or call over unknown arguments (a preview) is unknown,
+       * and so is an invoke that depends on what a preview does not
+       * create. */
       pcl_future_resolve(o->result, NULL, PCL_FUT_UNKNOWN | (secret ? PCL_FUT_SECRET : 0),
                          o->deps);
       op_free(o);
@@ -1283,6 +1306,24 @@ pcl_future *pcl_invoke(pcl_run *run, const char *token, pcl_value *args, pcl_val
 pcl_future *pcl_call(pcl_run *run, const char *token, pcl_value *self, pcl_value *args,
                      pcl_value *options) {
   return op_start(run, 1, token, self, NULL, args, options);
+}
+
+/* The value of a single-value function's result object {name: v}. */
+static pcl_value *single_value_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
+  (void)n;
+  (void)data;
+  if (pcl_kind_of(args[0]) == PCL_T_MAP && pcl_len(args[0]) == 1) {
+    return pcl_retain(pcl_map_val_at(args[0], 0));
+  }
+  if (pcl_kind_of(args[0]) == PCL_T_MAP && pcl_len(args[0]) == 0) {
+    return pcl_null();
+  }
+  *err = pcl_error_new("the result of a function with a single return value must hold one value");
+  return NULL;
+}
+
+pcl_future *pcl_single_result(pcl_future *result) {
+  return pcl_apply(&result, 1, single_value_cb, NULL, NULL, 0);
 }
 
 pcl_future *pcl_register_component_outputs(pcl_run *run, pcl_future *component,

@@ -7,11 +7,9 @@
  * kept sorted by the value layer), ints with all their digits, numbers in
  * the shortest round-trip form without exponent. */
 #include <math.h>
-#include <nettle/sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <utf8proc.h>
 
 #include "engine.h"
@@ -131,80 +129,6 @@ static void payload_obj(pcl_strbuf *b, const char *wrapper, const char *field,
   pcl_strbuf_append_char(b, '}');
 }
 
-/* Stores the hex digest of ctx in hex[65]. */
-static void hex_digest(struct sha256_ctx *ctx, char hex[65]) {
-  uint8_t digest[SHA256_DIGEST_SIZE];
-  sha256_digest(ctx, sizeof digest, digest);
-  for (size_t i = 0; i < sizeof digest; i++) {
-    snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-  }
-}
-
-/* Adds the bytes of the regular file path to ctx; false when it is not a
- * readable regular file (a directory, say). */
-static bool hash_file(struct sha256_ctx *ctx, const char *path) {
-  struct stat st;
-  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-    return false;
-  }
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) {
-    return false;
-  }
-  uint8_t buf[8192];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-    sha256_update(ctx, n, buf);
-  }
-  fclose(f);
-  return true;
-}
-
-/* Stores the hex SHA-256 of an asset's contents in hex[65]: the text of a
- * string asset, the bytes of a readable file; false for remote assets and
- * unreadable files (the hash is then left out, as Pulumi computes it only
- * where it can read the contents). */
-static bool asset_hash(const pcl_value *v, char hex[65]) {
-  struct sha256_ctx ctx;
-  const pcl_value *payload = pcl_asset_payload(v);
-  sha256_init(&ctx);
-  switch (pcl_asset_kind_of(v)) {
-  case PCL_ASSET_STRING:
-    sha256_update(&ctx, pcl_str_len(payload), (const uint8_t *)pcl_str_data(payload));
-    break;
-  case PCL_ASSET_FILE:
-    if (!hash_file(&ctx, pcl_str_data(payload))) {
-      return false;
-    }
-    break;
-  case PCL_ASSET_REMOTE:
-    return false;
-  }
-  hex_digest(&ctx, hex);
-  return true;
-}
-
-/* Stores the hex SHA-256 of an archive in hex[65]: the bytes of a file
- * archive (a .tar, .zip, ... file), as Pulumi hashes one; false for remote
- * archives, directories, asset maps (which Pulumi hashes as the tar stream
- * it would write) and unreadable files, whose hash is left out. */
-static bool archive_hash(const pcl_value *v, char hex[65]) {
-  struct sha256_ctx ctx;
-  sha256_init(&ctx);
-  switch (pcl_archive_kind_of(v)) {
-  case PCL_ARCHIVE_FILE:
-    if (!hash_file(&ctx, pcl_str_data(pcl_asset_payload(v)))) {
-      return false;
-    }
-    hex_digest(&ctx, hex);
-    return true;
-  case PCL_ARCHIVE_REMOTE:
-  case PCL_ARCHIVE_ASSETS:
-    return false;
-  }
-  return false;
-}
-
 void pcl__snap_encode(pcl_strbuf *b, const pcl_value *v, int indent, bool mask) {
   int in = indent >= 0 ? indent + 1 : -1;
   switch (pcl_kind_of(v)) {
@@ -276,7 +200,7 @@ void pcl__snap_encode(pcl_strbuf *b, const pcl_value *v, int indent, bool mask) 
   case PCL_T_ASSET: {
     static const char *const fields[] = {"path", "text", "uri"};
     char hex[65];
-    bool hashed = asset_hash(v, hex);
+    bool hashed = pcl__asset_hash(v, hex);
     payload_obj(b, "asset", fields[pcl_asset_kind_of(v)], pcl_asset_payload(v),
                 hashed ? hex : NULL, indent, mask);
     return;
@@ -284,7 +208,7 @@ void pcl__snap_encode(pcl_strbuf *b, const pcl_value *v, int indent, bool mask) 
   case PCL_T_ARCHIVE: {
     static const char *const fields[] = {"path", "uri", "assets"};
     char hex[65];
-    bool hashed = archive_hash(v, hex);
+    bool hashed = pcl__archive_hash(v, hex);
     payload_obj(b, "archive", fields[pcl_archive_kind_of(v)], pcl_asset_payload(v),
                 hashed ? hex : NULL, indent, mask);
     return;

@@ -13,14 +13,15 @@
  * Inputs besides the engine's requests: the stack config in PULUMI_CONFIG
  * (the keys "<package>:<key>" configure default providers, as the engine
  * hands them to a provider's Configure) and the parameterizations of the
- * run in PCLC_TEST_PARAMETERIZATIONS (a JSON list of {name, version, value}).
+ * run in PCLC_TEST_PARAMETERIZATIONS (a JSON list of {name, version, value,
+ * base, extension}).
  *
  * Invariants: every answer depends only on the package, type or function
- * token and the request, never on the test or program; a type the file does
- * not know is refused with a message naming it, never echoed silently.
- * Everything the mocks keep (the resources they answered, for hydration of
- * method receivers and provider config) is released when pcl_main
- * returns. */
+ * token, the run's parameterizations and the request, never on the test or
+ * program; a type the file does not know is refused with a message naming
+ * it, never echoed silently.  Everything the mocks keep (the resources they
+ * answered, for hydration of method receivers and provider config, and the
+ * flaky providers that failed once) is released when pcl_main returns. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,8 @@ typedef struct mk_state {
   size_t goodbyes;       /* simple-invoke StringResources created so far. */
   pcl_mock_reply *barrier[MK_BARRIER]; /* sync:index:Block Creates waiting at the barrier. */
   size_t nbarrier;            /* How many wait. */
+  pcl_value *flaky;           /* MAP of the provider references whose flaky:index:FlakyCreate
+                                 failed once (owned), or NULL. */
 } mk_state;
 
 static mk_state mk;
@@ -253,26 +256,68 @@ static pcl_value *provider_config(const char *ref, const char *pkg) {
   return pcl_mapbuf_finish(&mb);
 }
 
-/* Returns the parameterization value of package name (borrowed) or NULL. */
-static const char *param_value(const char *name) {
+/* Returns the parameterization of package name (borrowed entry of the
+ * run's list) or NULL. */
+static pcl_value *param_of(const char *name) {
   for (size_t i = 0; mk.params && i < pcl_len(mk.params); i++) {
     pcl_value *p = pcl_list_at(mk.params, i);
     const char *n = sget(p, "name");
     if (n && strcmp(n, name) == 0) {
-      return sget(p, "value");
+      return p;
     }
   }
   return NULL;
 }
 
+/* Returns the parameterization value of package name (borrowed) or NULL. */
+static const char *param_value(const char *name) { return sget(param_of(name), "value"); }
+
+/* Returns whether package name is an extension parameterization of the
+ * extbase plugin (served by extbase@45.0.0 under its own name). */
+static bool extbase_extension(const char *name) {
+  pcl_value *p = param_of(name);
+  const char *base = sget(p, "base");
+  return p && truthy(get(p, "extension")) && base && strncmp(base, "extbase@", 8) == 0;
+}
+
+/* Stores the package of the token tok in pkg (of size n) and returns the
+ * rest of the token after the package's colon ("" when none). */
+static const char *split_token(const char *tok, char *pkg, size_t n) {
+  const char *colon = strchr(tok, ':');
+  snprintf(pkg, n, "%.*s", (int)(colon ? (size_t)(colon - tok) : strlen(tok)), tok);
+  return colon ? colon + 1 : "";
+}
+
+/* Returns whether the provider reference prov has already failed its first
+ * flaky Create, noting that it now has. */
+static bool seen_flaky(const char *prov) {
+  if (mk.flaky != NULL && pcl_map_get_cstr(mk.flaky, prov) != NULL) {
+    return true;
+  }
+  pcl_value *m = with(mk.flaky, prov, pcl_bool(true));
+  pcl_release(mk.flaky);
+  mk.flaky = m;
+  return false;
+}
+
 /* ------------------------------------------------------------ Check */
 
-/* The expected shape of one input for a standard Check. */
-typedef struct mk_field {
-  const char *name; /* Input name. */
-  char kind;        /* 'b' bool, 'n' number, 's' string, 'l' list, 'm' map, 'a' any. */
-  bool required;    /* Must be present. */
-} mk_field;
+/* The expected shape of one input (or object property) for a Check. */
+typedef struct mk_field mk_field;
+/* The properties of an object a Check looks into. */
+typedef struct mk_shape {
+  const mk_field *fields; /* The properties. */
+  size_t n;               /* Their number. */
+  bool exact;             /* No other property is allowed. */
+} mk_shape;
+struct mk_field {
+  const char *name;     /* Input name. */
+  char kind;            /* 'b' bool, 'n' number, 's' string, 'l' list, 'm' map, 'a' any, 'o'
+                           object of shape sub, 'L' list of objects of shape sub. */
+  bool required;        /* Must be present. */
+  char elem;            /* 'l' and 'm': the kind of every element (0: any). */
+  const mk_shape *sub;  /* 'o' and 'L': the shape of the object(s). */
+};
 
 static bool kind_ok(pcl_value *v, char kind) {
   v = unwrap(v);
@@ -287,47 +332,91 @@ static bool kind_ok(pcl_value *v, char kind) {
   case 's':
     return pcl_kind_of(v) == PCL_T_STRING;
   case 'l':
+  case 'L':
     return pcl_kind_of(v) == PCL_T_LIST;
   case 'm':
+  case 'o':
     return pcl_kind_of(v) == PCL_T_MAP;
   default:
     return true;
   }
 }
 
-/* The standard Check: each listed input present when required and of its
- * kind, and (exact) no other input.  Returns false with *err. */
+static bool check_object(const char *type, const char *path, pcl_value *obj, const mk_field *f,
+                         size_t n, bool exact, pcl_error **err);
+
+/* Checks the value v of the property named path against the field f:
+ * its kind, its elements' kind, the shape of its objects. */
+static bool check_value(const char *type, const char *path, pcl_value *v, const mk_field *f,
+                        pcl_error **err) {
+  if (!kind_ok(v, f->kind)) {
+    char *r = pcl_value_repr(v, 80);
+    *err = pcl_error_new("check failed for %s: input '%s' has the wrong type (%s)", type, path, r);
+    free(r);
+    return false;
+  }
+  pcl_value *u = unwrap(v);
+  if (u == NULL || pcl_kind_of(u) == PCL_T_UNKNOWN) {
+    return true;
+  }
+  pcl_strbuf sub = PCL_STRBUF_INIT;
+  bool ok = true;
+  if (f->kind == 'o') {
+    ok = check_object(type, path, u, f->sub->fields, f->sub->n, f->sub->exact, err);
+  } else if (f->kind == 'L' || ((f->kind == 'l' || f->kind == 'm') && f->elem)) {
+    mk_field elem = {f->name, f->kind == 'L' ? 'o' : f->elem, true, 0, f->sub};
+    for (size_t i = 0; ok && i < pcl_len(u); i++) {
+      sub.len = 0;
+      if (f->kind == 'm') {
+        pcl_strbuf_appendf(&sub, "%s.%s", path, pcl_str_data(pcl_map_key_at(u, i)));
+      } else {
+        pcl_strbuf_appendf(&sub, "%s[%zu]", path, i);
+      }
+      ok = check_value(type, sub.data, f->kind == 'm' ? pcl_map_val_at(u, i) : pcl_list_at(u, i),
+                       &elem, err);
+    }
+  }
+  pcl_strbuf_free(&sub);
+  return ok;
+}
+
+/* Checks the properties of obj (a MAP) against f[0..n): each present when
+ * required and of its shape, and (exact) no other.  path names obj in
+ * messages ("" for the inputs themselves).  Returns false with *err. */
+static bool check_object(const char *type, const char *path, pcl_value *obj, const mk_field *f,
+                         size_t n, bool exact, pcl_error **err) {
+  pcl_strbuf p = PCL_STRBUF_INIT;
+  bool ok = true;
+  for (size_t i = 0; ok && i < n; i++) {
+    p.len = 0;
+    pcl_strbuf_appendf(&p, "%s%s%s", path, *path ? "." : "", f[i].name);
+    pcl_value *v = get(obj, f[i].name);
+    if (v == NULL && f[i].required) {
+      *err = pcl_error_new("check failed for %s: missing required input '%s'", type, p.data);
+      ok = false;
+    } else if (v != NULL) {
+      ok = check_value(type, p.data, v, &f[i], err);
+    }
+  }
+  for (size_t j = 0; ok && exact && j < pcl_len(obj); j++) {
+    bool listed = false;
+    for (size_t i = 0; i < n; i++) {
+      listed = listed || pcl_str_eq_cstr(pcl_map_key_at(obj, j), f[i].name);
+    }
+    if (!listed) {
+      *err = pcl_error_new("check failed for %s: unexpected input '%s%s%s'", type, path,
+                           *path ? "." : "", pcl_str_data(pcl_map_key_at(obj, j)));
+      ok = false;
+    }
+  }
+  pcl_strbuf_free(&p);
+  return ok;
+}
+
+/* The standard Check: the inputs against f[0..n) (check_object). */
 static bool check(const pcl_mock_resource_args *a, const mk_field *f, size_t n, bool exact,
                   pcl_error **err) {
-  for (size_t i = 0; i < n; i++) {
-    pcl_value *v = get(a->inputs, f[i].name);
-    if (v == NULL && f[i].required) {
-      *err = pcl_error_new("check failed for %s: missing required input '%s'", a->type,
-                           f[i].name);
-      return false;
-    }
-    if (v && !kind_ok(v, f[i].kind)) {
-      char *r = pcl_value_repr(v, 80);
-      *err = pcl_error_new("check failed for %s: input '%s' has the wrong type (%s)", a->type,
-                           f[i].name, r);
-      free(r);
-      return false;
-    }
-  }
-  if (exact) {
-    for (size_t j = 0; j < pcl_len(a->inputs); j++) {
-      bool listed = false;
-      for (size_t i = 0; i < n; i++) {
-        listed = listed || pcl_str_eq_cstr(pcl_map_key_at(a->inputs, j), f[i].name);
-      }
-      if (!listed) {
-        *err = pcl_error_new("check failed for %s: unexpected input '%s'", a->type,
-                             pcl_str_data(pcl_map_key_at(a->inputs, j)));
-        return false;
-      }
-    }
-  }
-  return true;
+  return check_object(a->type, "", a->inputs, f, n, exact, err);
 }
 
 /* The standard CheckConfig of an explicit provider: version must be one the
@@ -413,6 +502,15 @@ static bool provider_resource(const pcl_mock_resource_args *a, pcl_value **state
       return false;
     }
   }
+  pcl_value *param = param_of(pkg);
+  if (param != NULL && !extbase_extension(pkg)) {
+    /* A replacement-parameterized package (parameterized@1.2.3): the
+     * version is the parameterization's, and text may be given. */
+    const char *want[] = {sget(param, "version"), NULL};
+    if (want[0] != NULL && !check_config(a, want, 1, err)) {
+      return false;
+    }
+  }
   if (strcmp(pkg, "config") == 0 && sget(a->inputs, "name") == NULL) {
     *err = pcl_error_new("CheckConfig of %s: missing required property 'name'", a->type);
     return false;
@@ -421,13 +519,51 @@ static bool provider_resource(const pcl_mock_resource_args *a, pcl_value **state
   return true;
 }
 
-static const mk_field f_value_bool[] = {{"value", 'b', true}};
+static const mk_field f_value_bool[] = {{"value", 'b', true, 0, NULL}};
 static const mk_field f_primitive[] = {
-    {"boolean", 'b', true}, {"float", 'n', true},       {"integer", 'n', true},
-    {"string", 's', true},  {"numberArray", 'l', true}, {"booleanMap", 'm', true},
+    {"boolean", 'b', true, 0, NULL},        {"float", 'n', true, 0, NULL},
+    {"integer", 'n', true, 0, NULL},        {"string", 's', true, 0, NULL},
+    {"numberArray", 'l', true, 'n', NULL},  {"booleanMap", 'm', true, 'b', NULL},
 };
+/* The data of primitive-ref, the inner data of ref-ref and plain: the
+ * six primitive-ish properties, all required. */
+static const mk_field f_prim_data[] = {
+    {"boolean", 'b', true, 0, NULL}, {"float", 'n', true, 0, NULL},
+    {"integer", 'n', true, 0, NULL}, {"string", 's', true, 0, NULL},
+    {"boolArray", 'l', true, 'b', NULL}, {"stringMap", 'm', true, 's', NULL},
+};
+static const mk_shape s_prim_data = {f_prim_data, 6, true};
+/* ref-ref's and plain's data: the same plus inner data (ref-ref also an
+ * optional list of it and an optional inner). */
+static const mk_field f_ref_data[] = {
+    {"boolean", 'b', true, 0, NULL},          {"float", 'n', true, 0, NULL},
+    {"integer", 'n', true, 0, NULL},          {"string", 's', true, 0, NULL},
+    {"boolArray", 'l', true, 'b', NULL},      {"stringMap", 'm', true, 's', NULL},
+    {"innerData", 'o', true, 0, &s_prim_data}, {"innerDataList", 'L', false, 0, &s_prim_data},
+    {"optionalInner", 'o', false, 0, &s_prim_data},
+};
+static const mk_shape s_ref_data = {f_ref_data, 9, true};
+static const mk_shape s_plain_data = {f_ref_data, 7, true};
+/* optional-primitive-ref's data: six optional, type-checked properties. */
+static const mk_field f_opt_data[] = {
+    {"boolean", 'b', false, 0, NULL}, {"float", 'n', false, 0, NULL},
+    {"integer", 'n', false, 0, NULL}, {"string", 's', false, 0, NULL},
+    {"numberArray", 'l', false, 'n', NULL}, {"booleanMap", 'm', false, 'b', NULL},
+};
+static const mk_shape s_opt_data = {f_opt_data, 6, false};
+static const mk_field f_primitive_ref[] = {{"data", 'o', true, 0, &s_prim_data}};
+static const mk_field f_ref_ref[] = {{"data", 'o', true, 0, &s_ref_data}};
+static const mk_field f_plain[] = {{"data", 'o', true, 0, &s_plain_data},
+                                   {"nonPlainData", 'o', false, 0, &s_plain_data},
+                                   {"dataList", 'L', false, 0, &s_prim_data}};
+static const mk_field f_optional_ref[] = {{"data", 'o', true, 0, &s_opt_data},
+                                          {"optionalData", 'o', false, 0, &s_opt_data}};
+static const mk_field f_keywords[] = {
+    {"builtins", 's', true, 0, NULL}, {"lambda", 's', true, 0, NULL},
+    {"property", 's', true, 0, NULL}};
 static const mk_field f_primitive_defaults[] = {
-    {"boolean", 'b', true}, {"float", 'n', true}, {"integer", 'n', true}, {"string", 's', true}};
+    {"boolean", 'b', true, 0, NULL}, {"float", 'n', true, 0, NULL},
+    {"integer", 'n', true, 0, NULL}, {"string", 's', true, 0, NULL}};
 
 #define CHECK(fields, exact) check(a, fields, sizeof fields / sizeof fields[0], exact, err)
 
@@ -445,6 +581,24 @@ static bool secret_check(const pcl_mock_resource_args *a, pcl_error **err) {
   return true;
 }
 
+/* Returns whether the provider of type implements Read (BEHAVIOUR.md); the
+ * others answer "unimplemented", kebab-names expressly fails. */
+static bool implements_read(const char *type) {
+  static const char *const prefixes[] = {
+      "simple:index:Resource",       "camelNames:CoolModule:SomeResource",
+      "names:",                      "read:index:Resource",
+      "nestedcollections:index:Foo", "nestedobject:",
+      "output:",                     "reservednames:index:ElementType",
+  };
+  for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+    size_t n = strlen(prefixes[i]);
+    if (strncmp(type, prefixes[i], n) == 0 && (prefixes[i][n - 1] == ':' || type[n] == '\0')) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /* Answers a custom resource: stores the state (owned) in *state and in *id
  * the constant id the provider returns, or NULL for the computed ids
  * `id-<name>` (call, configurer) and `id-<value>` (component types), which
@@ -455,6 +609,15 @@ static bool custom_resource(const pcl_mock_resource_args *a, const char **id, pc
   pcl_value *in = a->inputs;
   *id = "id";
 #define IS(tok) (strcmp(t, tok) == 0)
+  if (a->id != NULL && !implements_read(t)) {
+    *err = pcl_error_new("read of %s: the provider does not implement Read", t);
+    return false;
+  }
+  if (a->id != NULL && strncmp(t, "names:", 6) == 0) {
+    /* names: Read returns {value: true}. */
+    *state = map1("value", pcl_bool(true));
+    return true;
+  }
   if (IS("simple:index:Resource") || IS("alpha:index:Resource") ||
       IS("fail_on_create:index:Resource")) {
     if (!CHECK(f_value_bool, true)) {
@@ -564,18 +727,32 @@ static bool custom_resource(const pcl_mock_resource_args *a, const char **id, pc
   } else if (IS("config-enum:index:Resource") || IS("names:index:ResMap") ||
              IS("names:index:ResArray") || IS("names:index:ResList") ||
              IS("names:index:ResResource") || IS("names:mod:Res") || IS("names:mod/nested:Res") ||
-             IS("namespaced:index:Resource") || IS("optional-primitive-ref:index:Resource") ||
-             IS("plain:index:Resource") || IS("primitive-ref:index:Resource") ||
-             IS("ref-ref:index:Resource") || IS("replaceonchanges:index:ResourceA") ||
+             IS("namespaced:index:Resource") || IS("replaceonchanges:index:ResourceA") ||
              IS("replaceonchanges:index:ResourceB") || IS("reservednames:index:ElementType") ||
-             IS("keywords:index:SomeResource") || IS("keywords:lambda:SomeResource") ||
-             IS("keywords:module:Lambda") || IS("nestedobject:index:Receiver") ||
+             IS("nestedobject:index:Receiver") ||
              IS("nestedobject:index:MapContainer") || IS("nestedobject:index:Target") ||
              IS("module-format:mod_Resource:Resource") ||
              IS("module-format:index_Resource:Resource") ||
              IS("module-format:mod/nested_Resource:Resource") ||
              IS("index-mod:indexMine:Resource") || IS("index-mod:indexMine/nested:Resource")) {
     if (strncmp(t, "names:", 6) == 0 && !CHECK(f_value_bool, true)) {
+      return false;
+    }
+    *state = pcl_retain(in);
+  } else if (IS("primitive-ref:index:Resource") || IS("ref-ref:index:Resource") ||
+             IS("plain:index:Resource") || IS("optional-primitive-ref:index:Resource")) {
+    /* Strict checks of the nested data. */
+    bool ok = IS("primitive-ref:index:Resource") ? CHECK(f_primitive_ref, true)
+              : IS("ref-ref:index:Resource")     ? CHECK(f_ref_ref, true)
+              : IS("plain:index:Resource")       ? CHECK(f_plain, true)
+                                                 : CHECK(f_optional_ref, true);
+    if (!ok) {
+      return false;
+    }
+    *state = pcl_retain(in);
+  } else if (IS("keywords:index:SomeResource") || IS("keywords:lambda:SomeResource") ||
+             IS("keywords:module:Lambda")) {
+    if (!CHECK(f_keywords, true)) {
       return false;
     }
     *state = pcl_retain(in);
@@ -740,13 +917,29 @@ static bool custom_resource(const pcl_mock_resource_args *a, const char **id, pc
     }
     *id = "created";
     *state = pcl_retain(in);
+  } else if (IS("extbase:index:Base")) {
+    *state = map1("baseValue", str("base"));
+  } else if (IS("flaky:index:FlakyCreate")) {
+    /* The first real Create of a provider instance fails; later ones
+     * succeed with no outputs. */
+    const char *prov = a->provider ? a->provider : "";
+    bool first = !a->preview && !seen_flaky(prov);
+    if (first) {
+      *err = pcl_error_new("first create attempt fails");
+      return false;
+    }
+    *state = pcl_map_of(NULL, NULL, 0);
   } else {
-    const char *colon = strchr(t, ':');
-    size_t plen = colon ? (size_t)(colon - t) : strlen(t);
     char pkg[128];
-    snprintf(pkg, sizeof pkg, "%.*s", (int)plen, t);
+    const char *rest = split_token(t, pkg, sizeof pkg);
+    const char *colon = rest[0] ? rest - 1 : NULL;
     const char *pv = param_value(pkg);
-    if (pv && strncmp(colon ? colon : "", ":index:", 7) == 0 &&
+    if (pv && extbase_extension(pkg) && strcmp(rest, "index:Greeting") == 0) {
+      /* An extension's resource answers its parameter value. */
+      *state = map1("parameterValue", str(pv));
+      return true;
+    }
+    if (pv && !extbase_extension(pkg) && strncmp(colon ? colon : "", ":index:", 7) == 0 &&
         strcmp(colon + 7, pv) == 0) {
       /* A resource of a replacement-parameterized package (parameterized@1.2.3). */
       pcl_value *cfg = provider_config(a->provider, pkg);
@@ -831,9 +1024,96 @@ static pcl_value *child_ref(const pcl_mock_resource_args *a, const char *urn, co
   return r;
 }
 
+static const pcl_resource_decl mk_configurer_provider = {
+    .type = "pulumi:providers:configurer", .kind = PCL_RES_CUSTOM, .version = "38.0.0"};
+
+/* A configurer:index:Configurer Construct waiting for its inner provider. */
+typedef struct mk_configurer {
+  pcl_mock_reply *reply; /* The Construct's answer, deferred. */
+  char *urn;             /* The component's URN (owned). */
+  pcl_value *config;     /* Its providerConfig input (owned). */
+} mk_configurer;
+
+/* Answers a Configurer Construct once its inner provider is registered:
+ * outputs {providerConfig, innerProviderRef}, remembered for the methods. */
+static void configurer_done(pcl_future *f, void *data) {
+  mk_configurer *c = data;
+  pcl_value *prov = pcl_future_value(f);
+  if (pcl_future_state_of(f) != PCL_FUTURE_RESOLVED || prov == NULL) {
+    pcl_error *err = pcl_error_new("Construct of configurer:index:Configurer: the inner provider "
+                                   "could not be registered");
+    pcl_mock_reply_resource(c->reply, NULL, NULL, err);
+    pcl_error_free(err);
+  } else {
+    pcl_value *id = get(prov, "id");
+    pcl_value *ref = pcl_resource_new(get(prov, "urn"), id && pcl_kind_of(id) == PCL_T_STRING ? id
+                                                                                            : NULL,
+                                      NULL);
+    pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    pcl_mapbuf_put_cstr(&mb, "providerConfig", pcl_retain(c->config));
+    pcl_mapbuf_put_cstr(&mb, "innerProviderRef", ref);
+    pcl_value *state = pcl_mapbuf_finish(&mb);
+    mk_rec *r = find(c->urn);
+    if (r != NULL) {
+      pcl_release(r->state);
+      r->state = pcl_retain(state);
+    }
+    pcl_mock_reply_resource(c->reply, NULL, state, NULL);
+    pcl_release(state);
+  }
+  free(c->urn);
+  pcl_release(c->config);
+  free(c);
+}
+
+/* The Construct of configurer:index:Configurer: the component registers an
+ * inner provider, pulumi:providers:configurer named <name>-inner-provider,
+ * its child, configured with {config: providerConfig}, and answers once that
+ * provider exists (its reference is an output). */
+static void configurer_construct(const pcl_mock_resource_args *a) {
+  mk_configurer *c = malloc(sizeof *c);
+  c->reply = pcl_mock_defer(a);
+  c->urn = strdup(a->urn);
+  pcl_value *cfg = get(a->inputs, "providerConfig");
+  c->config = cfg ? pcl_retain(cfg) : pcl_null();
+  pcl_strbuf name = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&name, "%s-inner-provider", a->name);
+  pcl_value *inputs = map1("config", pcl_retain(c->config));
+  pcl_value *opts = map1("parent", str(a->urn));
+  pcl_future *f = pcl_register_resource(pcl_run_current(), &mk_configurer_provider, name.data,
+                                        inputs, opts);
+  pcl_future_then(f, configurer_done, c);
+  pcl_future_release(f);
+  pcl_release(inputs);
+  pcl_release(opts);
+  pcl_strbuf_free(&name);
+}
+
+/* Returns the parameter value (borrowed) when type is the component of a
+ * parameterized package: <P>:index:<X>Component of a replacement
+ * parameterization whose value is X, or <E>:index:GreetingComponent of an
+ * extension of extbase; else NULL. */
+static const char *param_component(const char *type) {
+  char pkg[128];
+  const char *rest = split_token(type, pkg, sizeof pkg);
+  const char *pv = param_value(pkg);
+  if (pv == NULL || strncmp(rest, "index:", 6) != 0) {
+    return NULL;
+  }
+  const char *name = rest + 6;
+  if (extbase_extension(pkg)) {
+    return strcmp(name, "GreetingComponent") == 0 ? pv : NULL;
+  }
+  size_t n = strlen(pv);
+  return strncmp(name, pv, n) == 0 && strcmp(name + n, "Component") == 0 ? pv : NULL;
+}
+
 /* Returns whether type is a component type of a test provider's schema
  * (isComponent), served by the provider's Construct. */
 static bool is_component(const char *type) {
+  if (param_component(type) != NULL) {
+    return true;
+  }
   static const char *const components[] = {
       "component:index:ComponentCustomRefOutput", "component:index:ComponentCustomRefInputOutput",
       "component:index:ComponentCallable",        "component:index:ComponentForeignChild",
@@ -899,6 +1179,18 @@ static bool construct(const pcl_mock_resource_args *a, pcl_value **state, pcl_er
     *state = map1("value", v ? pcl_retain(v) : pcl_null());
     return true;
   }
+  const char *pv = param_component(t);
+  if (pv != NULL) {
+    /* The component of a parameterized package registers nothing; its
+     * output is the parameter value and "Component". */
+    *state = map1("parameterValue", cat(pv, "Component"));
+    return true;
+  }
+  if (strcmp(t, "configurer:index:Configurer") == 0) {
+    /* Answered once the inner provider is registered (configurer_done). */
+    configurer_construct(a);
+    return true;
+  }
   if (strcmp(t, "component-property-deps:index:Component") == 0) {
     /* The output is the property-dependency map the engine handed to
      * Construct. */
@@ -921,6 +1213,24 @@ static bool construct(const pcl_mock_resource_args *a, pcl_value **state, pcl_er
   }
   *err = pcl_error_new("no test provider behaviour for component %s (tests/conformance/mocks.c)",
                        t);
+  return false;
+}
+
+/* Returns whether the provider of type answers a preview Create with its
+ * id (BEHAVIOUR.md: "also in preview"); the others answer "", an id the
+ * engine takes as unknown. */
+static bool id_in_preview(const char *type) {
+  static const char *const types[] = {
+      "config-enum:index:Resource",           "discriminated-union:index:Example",
+      "discriminated-union-many:index:Example", "discriminated-union-many:index:SubsetExample",
+      "enum:index:Res",                       "enum:mod:Res",
+      "enum:mod/nested:Res",                  "enum:index:Deluxe",
+  };
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+    if (strcmp(type, types[i]) == 0) {
+      return true;
+    }
+  }
   return false;
 }
 
@@ -964,6 +1274,10 @@ static bool mk_new_resource(void *data, const pcl_mock_resource_args *a, pcl_val
       }
     } else if (ok && want_id && a->id == NULL) {
       *id = str(want_id);
+    }
+    if (ok && a->preview && a->id == NULL && !id_in_preview(a->type)) {
+      pcl_release(*id);
+      *id = NULL;
     }
   }
   if (ok) {
@@ -1149,12 +1463,31 @@ static pcl_value *invoke(const char *tok, pcl_value *args, pcl_error **err) {
     pcl_value *item = map1("key", map1("value", first ? pcl_retain(first) : pcl_null()));
     return map1("nested_output", pcl_list_of_take(&item, 1));
   }
-  /* An invoke of a replacement-parameterized package: P:index:do<X>. */
+  if (IS("config-grpc:index:toSecret")) {
+    /* The same arguments, each marked secret. */
+    pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    for (size_t i = 0; i < pcl_len(args); i++) {
+      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(args, i)),
+                          pcl_secret_new(pcl_map_val_at(args, i)));
+    }
+    return pcl_mapbuf_finish(&mb);
+  }
+  /* An invoke of a parameterized package: greet of an extension of
+   * extbase, P:index:do<X> of a replacement parameterization. */
   const char *colon = strchr(tok, ':');
   if (colon) {
     char pkg[128];
     snprintf(pkg, sizeof pkg, "%.*s", (int)(colon - tok), tok);
     const char *pv = param_value(pkg);
+    if (pv && extbase_extension(pkg) && strcmp(colon, ":index:greet") == 0) {
+      if ((v = need(args, "name", tok, err)) == NULL) {
+        return NULL;
+      }
+      pcl_value *head = cat(pv, ", ");
+      pcl_value *r = cat(pcl_str_data(head), sget(args, "name") ? sget(args, "name") : "");
+      pcl_release(head);
+      return map1("greeting", r);
+    }
     if (pv && strncmp(colon, ":index:do", 9) == 0 && strcasecmp(colon + 9, pv) == 0) {
       pcl_value *in = get(args, "input");
       pcl_value *u = unwrap(in);
@@ -1230,6 +1563,25 @@ static pcl_value *method_of(mk_rec *r, const char *tok, const char *name, pcl_va
     }
     return map1("result", pcl_retain(deps));
   }
+  if (strcmp(tok, "configurer:index:Configurer/plainValue") == 0) {
+    return map1("res", pcl_int_new(42));
+  }
+  if (strcmp(tok, "configurer:index:Configurer/plainProvider") == 0 ||
+      strcmp(tok, "configurer:index:Configurer/nestedPlainProvider") == 0) {
+    /* The reference to the inner provider the Construct registered. */
+    pcl_value *ref = get(r->state, "innerProviderRef");
+    if (ref == NULL) {
+      *err = pcl_error_new("call %s: the component has no inner provider", tok);
+      return NULL;
+    }
+    if (strcmp(name, "plainProvider") == 0) {
+      return map1("res", pcl_retain(ref));
+    }
+    pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    pcl_mapbuf_put_cstr(&mb, "provider", pcl_retain(ref));
+    pcl_mapbuf_put_cstr(&mb, "value", pcl_int_new(42));
+    return pcl_mapbuf_finish(&mb);
+  }
   if (strcmp(tok, "component:index:ComponentCallable/identity") == 0 ||
       strcmp(tok, "component:index:ComponentCallable/prefixed") == 0) {
     const char *sv = sget(r->state, "value");
@@ -1286,5 +1638,7 @@ int __wrap_pcl_main(int argc, char **argv, const pcl_program *program) {
   mk.nbarrier = 0;
   pcl_release(mk.config);
   pcl_release(mk.params);
+  pcl_release(mk.flaky);
+  mk.flaky = NULL;
   return rc;
 }

@@ -77,6 +77,23 @@ CASES = {
                                 {"error": "failed create", "preview_error": "failed create",
                                  "stack_outputs": None, "secret_outputs": [], "resources": []},
                                 "A", "PASS", None),
+    "diagnostics": ({"main.pp": FAILING},
+                    {"error": "bail", "preview_error": "bail: the create fails",
+                     "stack_outputs": None, "secret_outputs": [], "resources": [],
+                     "diagnostics": [
+                         {"phase": "preview", "severity": "error", "urn_name": "res",
+                          "message": "<{%reset%}>Preview failed: failed create<{%reset%}>\n"},
+                         {"phase": "update", "severity": "error", "urn_name": "res",
+                          "message": "failed create"},
+                         {"severity": "error", "message_contains": "failed to register"}]},
+                    "A", "PASS", None),
+    "wrong-diagnostic": ({"main.pp": FAILING},
+                         {"error": "any error", "preview_error": "bail", "stack_outputs": None,
+                          "secret_outputs": [], "resources": [],
+                          "diagnostics": [{"phase": "update", "severity": "warning",
+                                           "urn_name": "res",
+                                           "message_contains_any": ["failed"]}]},
+                         "A", "FAIL", "diagnostics[0]: no update diagnostic matches"),
     "unsupported-key": ({"main.pp": SIMPLE},
                         {"error": None, "stack_outputs": None, "secret_outputs": [],
                          "resources": [], "changes": {"create": 2}},
@@ -129,7 +146,7 @@ def main():
             if line is None or not line.startswith(verdict) or (part and part not in line):
                 failures.append(f"{name}: expected {verdict} with {part!r}, got {line!r}")
         summary = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
-        if summary != "2 passed, 9 failed, 1 skipped":
+        if summary != "3 passed, 10 failed, 1 skipped":
             failures.append(f"summary line {summary!r}")
         if r.returncode != 1:
             failures.append(f"exit status {r.returncode}, expected 1 ({r.stderr.strip()})")

@@ -45,7 +45,7 @@ static pcl_value pclg_v[] = {
     PCL_STATIC_ASCII("a"),
     PCL_STATIC_ASCII("dir"),
     PCL_STATIC_ASCII("fileArchive"),
-    PCL_STATIC_ASCII("tests/golden/codegen"),
+    PCL_STATIC_ASCII("tests/data/archive"),
     PCL_STATIC_ASCII("remoteArchive"),
     PCL_STATIC_ASCII("https://example.com/a.tgz"),
     PCL_STATIC_ASCII("assets"),

@@ -21,7 +21,7 @@ resource assets "simple:index:Resource" {
   text    = stringAsset("hello")
   file    = fileAsset("tests/golden/codegen/data.txt")
   remote  = remoteAsset("https://example.com/a.txt")
-  archive = assetArchive({ "a.txt" = stringAsset("a"), "dir" = fileArchive("tests/golden/codegen") })
+  archive = assetArchive({ "a.txt" = stringAsset("a"), "dir" = fileArchive("tests/data/archive") })
   remoteArchive = remoteArchive("https://example.com/a.tgz")
 }
 output caught {

@@ -132,6 +132,8 @@ static void test_table(void) {
                                       "readFile",
                                       "filebase64",
                                       "filebase64sha256",
+                                      "readDir",
+                                      "mimeType",
                                       "fileAsset",
                                       "stringAsset",
                                       "remoteAsset",
@@ -163,10 +165,10 @@ static void test_table(void) {
     CU_ASSERT_STRING_EQUAL(fn->name, names[i]);
     CU_ASSERT_PTR_EQUAL(funcs_get(fn->id), fn);
   }
-  /* Not PCL builtins (functions.md), and names are case-sensitive. */
-  CU_ASSERT_PTR_NULL(funcs_lookup("mimeType"));
-  CU_ASSERT_PTR_NULL(funcs_lookup("readDir"));
+  /* Not PCL builtins (functions.md; readDir and mimeType are pclc's own,
+   * docs/functions.md), and names are case-sensitive. */
   CU_ASSERT_PTR_NULL(funcs_lookup("cidrsubnet"));
+  CU_ASSERT_PTR_NULL(funcs_lookup("mimetype"));
   CU_ASSERT_PTR_NULL(funcs_lookup("tojson"));
   CU_ASSERT_PTR_NULL(funcs_lookup("__convert"));
   CU_ASSERT_EQUAL(funcs_lookup("try")->form, FUNCS_SPECIAL);
@@ -280,8 +282,8 @@ static void test_numbers_and_strings(void) {
   EXPECT(call(&e, "toJSON", 0), "error: 'toJSON' expects exactly one argument");
   EXPECT(call(&e, "toJSON", 2, e.s, e.s), "error: 'toJSON' expects exactly one argument");
 
-  static const char *const strfns[] = {"toBase64", "fromBase64", "sha1",
-                                       "readFile", "filebase64", "filebase64sha256"};
+  static const char *const strfns[] = {"toBase64", "fromBase64",       "sha1",    "readFile",
+                                       "filebase64", "filebase64sha256", "mimeType"};
   for (size_t k = 0; k < ARRAY_LEN(strfns); k++) {
     EXPECT(call(&e, strfns[k], 1, e.s), "string");
     EXPECT(call(&e, strfns[k], 1, e.os), "output(string)");
@@ -292,6 +294,9 @@ static void test_numbers_and_strings(void) {
   }
   EXPECT(call(&e, "sha1", 0), "error: missing required parameter 'input'");
   EXPECT(call(&e, "readFile", 0), "error: missing required parameter 'path'");
+  EXPECT(call(&e, "readDir", 1, e.s), "list(string)");
+  EXPECT(call(&e, "readDir", 1, e.os), "output(list(string))");
+  EXPECT(call(&e, "readDir", 2, e.s, e.s), "error: too many arguments to call: expected 1, got 2");
   env_close(&e);
 }
 

@@ -1,6 +1,7 @@
 /* test_builtins_file.c: the built-ins that touch files or build assets and
- * archives: readFile, filebase64, filebase64sha256, cwd, fileAsset,
- * fileArchive, stringAsset, remoteAsset, remoteArchive and assetArchive.
+ * archives: readFile, filebase64, filebase64sha256, readDir, mimeType, cwd,
+ * fileAsset, fileArchive, stringAsset, remoteAsset, remoteArchive and
+ * assetArchive.
  *
  * The suite creates a fresh directory under $TMPDIR (mkdtemp) holding small
  * files, runs every test against it as the base directory, and removes it
@@ -146,6 +147,49 @@ static void test_read_file_errors(void) {
   BLEAK_END;
 }
 
+static void test_read_dir(void) {
+  BLEAK_BEGIN;
+  /* Files and directories, sorted by name, without "." and "..". */
+  TF(pcl_fn_readDir, ".",
+     "[\"big.txt\",\"binary.bin\",\"empty.txt\",\"site.tar.gz\",\"site.zip\",\"sub\","
+     "\"testfile.txt\"]");
+  TF(pcl_fn_readDir, "sub", "[\"inner.txt\"]");
+  TF(pcl_fn_readDir, "sub/", "[\"inner.txt\"]");
+  FF(pcl_fn_readDir, "missing", "readDir: open missing: no such file or directory");
+  FF(pcl_fn_readDir, "testfile.txt", "readDir: readdirent testfile.txt: not a directory");
+  pcl_error *err = NULL;
+  pcl_value *p = SECRET_TAKE(S("sub"));
+  CHECK_SHOW(pcl_fn_readDir(dir, p, &err), err, "secret([\"inner.txt\"])");
+  pcl_release(p);
+  CHECK_SHOW(pcl_fn_readDir(dir, pcl_unknown(), &err), err, "unknown");
+  CHECK_FAILS(pcl_fn_readDir(dir, pcl_null(), &err), err,
+              "readDir: invalid value for \"path\" parameter: argument must not be null");
+  BLEAK_END;
+}
+
+static void test_mime_type(void) {
+  BLEAK_BEGIN;
+  /* Go's built-in table, the common types of a system's mime.types (text
+   * ones with a charset), ASCII case ignored; the extension is taken from
+   * the last element of the path only; unknown gives "". */
+  T1(pcl_fn_mimeType, "\"./base64.txt\"", "\"text/plain; charset=utf-8\"");
+  T1(pcl_fn_mimeType, "\"index.html\"", "\"text/html; charset=utf-8\"");
+  T1(pcl_fn_mimeType, "\"logo.PNG\"", "\"image/png\"");
+  T1(pcl_fn_mimeType, "\"a/b.c/data.json\"", "\"application/json\"");
+  T1(pcl_fn_mimeType, "\"feed.xml\"", "\"text/xml; charset=utf-8\"");
+  T1(pcl_fn_mimeType, "\"site.tar.gz\"", "\"application/gzip\"");
+  T1(pcl_fn_mimeType, "\"a.b/README\"", "\"\"");
+  T1(pcl_fn_mimeType, "\"archive.unknownext\"", "\"\"");
+  T1(pcl_fn_mimeType, "\"trailing.\"", "\"\"");
+  T1(pcl_fn_mimeType, "\"\"", "\"\"");
+  pcl_error *err = NULL;
+  pcl_value *p = SECRET_TAKE(S("a.css"));
+  CHECK_SHOW(pcl_fn_mimeType(p, &err), err, "secret(\"text/css; charset=utf-8\")");
+  pcl_release(p);
+  CHECK_SHOW(pcl_fn_mimeType(pcl_unknown(), &err), err, "unknown");
+  BLEAK_END;
+}
+
 static void test_cwd(void) {
   BLEAK_BEGIN;
   char here[4096];
@@ -244,6 +288,8 @@ void register_builtins_file_tests(void) {
   CU_pSuite s = CU_add_suite("builtins_file", setup, teardown);
   CU_add_test(s, "readFile, filebase64, filebase64sha256", test_read_file);
   CU_add_test(s, "file errors", test_read_file_errors);
+  CU_add_test(s, "readDir", test_read_dir);
+  CU_add_test(s, "mimeType", test_mime_type);
   CU_add_test(s, "cwd", test_cwd);
   CU_add_test(s, "fileAsset and fileArchive", test_file_assets);
   CU_add_test(s, "string and remote assets", test_other_assets);

@@ -175,9 +175,9 @@ static void check_table(const char *name, const char *args_json, const char *wan
 
 static void test_table(void) {
   BLEAK_BEGIN;
-  CU_ASSERT_PTR_NULL(pcl_builtin_find("mimeType"));
-  CU_ASSERT_PTR_NULL(pcl_builtin_find("readDir"));
+  CU_ASSERT_PTR_NULL(pcl_builtin_find("cidrsubnet"));
   CU_ASSERT_PTR_NULL(pcl_builtin_find(""));
+  TABLE("mimeType", "[\"a.svg\"]", "\"image/svg+xml\"");
   /* Every shape of call. */
   TABLE("element", "[[1,2],3]", "2");
   TABLE("length", "[\"abc\"]", "3");

@@ -107,6 +107,16 @@ static const char *sget(pcl_value *r, const char *a, const char *b) {
   return v && pcl_kind_of(v) == PCL_T_STRING ? pcl_str_data(v) : "";
 }
 
+/* Returns the snapshot of the embedded engine e, decoded (owned). */
+static pcl_value *engine_snapshot(pcl_engine *e) {
+  char *text = pcl_engine_embedded_snapshot(e, NULL);
+  pcl_error *err = NULL;
+  pcl_value *snap = pcl_json_decode(text, strlen(text), 0, &err);
+  free(text);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(snap);
+  return snap;
+}
+
 static pcl_value *read_snapshot(const char *path) {
   char *text = rc_slurp(path);
   CU_ASSERT_PTR_NOT_NULL_FATAL(text);
@@ -498,10 +508,7 @@ static void test_provider_config_and_url(void) {
                                .plugin_download_url = "http://example.com", .inputs = pinputs};
   e->ops->register_resource(e, &preq, reg_cb, NULL);
   pcl_sched_run();
-  char *text = pcl_engine_embedded_snapshot(e, NULL);
-  pcl_value *snap = pcl_json_decode(text, strlen(text), 0, &err);
-  free(text);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(snap);
+  pcl_value *snap = engine_snapshot(e);
   pcl_value *dp = find_res(snap, "default_1_0_0_http_/example.com");
   CU_ASSERT_PTR_NOT_NULL_FATAL(dp);
   CU_ASSERT_STRING_EQUAL(sget(dp, "inputs", "name"), "hello");
@@ -529,6 +536,232 @@ static void test_provider_config_and_url(void) {
   e->ops->destroy(e);
 }
 
+/* Invokes the gating test's mock answered, by token. */
+static int gate_invokes;
+static pcl_value *gate_call(void *data, const char *token, pcl_value *args, bool is_call,
+                            bool *hang, pcl_error **err) {
+  (void)data;
+  (void)token;
+  (void)args;
+  (void)is_call;
+  (void)err;
+  *hang = false;
+  gate_invokes++;
+  return obj("ok", pcl_bool(true), NULL);
+}
+
+/* Exports the invoke of test:index:f with args and options (both stolen)
+ * as name. */
+static void gate_invoke(pcl_run *run, const char *name, pcl_value *args, pcl_value *options) {
+  pcl_future *f = pcl_invoke(run, "test:index:f", args, options);
+  export_take(run, name, fv(f));
+  pcl_future_release(f);
+  pcl_release(args);
+  pcl_release(options);
+}
+
+/* Invokes that depend on a resource created by the run, through an
+ * argument or dependsOn, on a component, on a read resource, or on
+ * nothing. */
+static void gate_start(pcl_run *run) {
+  pcl_value *in = obj("value", pcl_bool(true), NULL);
+  pcl_future *r = pcl_register_resource(run, &simple_decl, "r", in, NULL);
+  pcl_future *comp = pcl_register_resource(run, &comp_decl, "comp", in, NULL);
+  pcl_value *id = pcl_str_from_cstr("existing-id");
+  pcl_value *lookup = obj("lookup", pcl_str_from_cstr("key"), NULL);
+  pcl_future *rd = pcl_read_resource(run, &read_decl, "rd", id, lookup, NULL);
+  pcl_future *rv = pcl_future_attr(r, "value");
+  gate_invoke(run, "none", obj("x", pcl_int_new(1), NULL), NULL);
+  gate_invoke(run, "viaArgument", obj("x", fv(rv), NULL), NULL);
+  gate_invoke(run, "viaDependsOn", obj("x", pcl_int_new(1), NULL),
+              obj("dependsOn", pcl_list_of_take((pcl_value *[]){fv(r)}, 1), NULL));
+  gate_invoke(run, "viaComponent", obj("x", pcl_int_new(1), NULL),
+              obj("dependsOn", pcl_list_of_take((pcl_value *[]){fv(comp)}, 1), NULL));
+  gate_invoke(run, "viaRead", obj("x", pcl_int_new(1), NULL),
+              obj("dependsOn", pcl_list_of_take((pcl_value *[]){fv(rd)}, 1), NULL));
+  pcl_future *fs[] = {r, comp, rd, rv};
+  for (size_t i = 0; i < 4; i++) {
+    pcl_future_release(fs[i]);
+  }
+  pcl_release(in);
+  pcl_release(id);
+  pcl_release(lookup);
+}
+
+static const pcl_program gate = {"gate", NULL, 0, gate_start};
+
+/* An invoke waits for the resources it depends on; in a preview, one that
+ * depends on a resource not created yet or on a component is not sent and
+ * its result is unknown. */
+static void test_invoke_gating(void) {
+  static const pcl_mocks mocks = {.call = gate_call};
+  pcl_main_set_mocks(&mocks);
+  gate_invokes = 0;
+  rc_result r = rc_run(&gate, "--preview", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_EQUAL(gate_invokes, 2);
+  CU_ASSERT_STRING_EQUAL(r.out, "{\n"
+                                "  \"none\": {\n    \"ok\": true\n  },\n"
+                                "  \"viaArgument\": {\n    \"unknown\": true\n  },\n"
+                                "  \"viaComponent\": {\n    \"unknown\": true\n  },\n"
+                                "  \"viaDependsOn\": {\n    \"unknown\": true\n  },\n"
+                                "  \"viaRead\": {\n    \"ok\": true\n  }\n"
+                                "}\n");
+  rc_free(&r);
+  gate_invokes = 0;
+  r = rc_run(&gate, NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_EQUAL(gate_invokes, 5);
+  CU_ASSERT_PTR_NULL(strstr(r.out, "unknown"));
+  rc_free(&r);
+  pcl_main_set_mocks(NULL);
+}
+
+/* A program that logs a warning about a resource and an info, then
+ * registers a resource whose creation fails. */
+static void diag_start(pcl_run *run) {
+  pcl_value *in = obj("value", pcl_bool(true), NULL);
+  pcl_future *ok = pcl_register_resource(run, &simple_decl, "ok", in, NULL);
+  pcl_run_log(run, PCL_LOG_WARNING, "urn:pulumi:test::diag::simple:index:Resource::ok",
+              "something to know");
+  pcl_run_log(run, PCL_LOG_INFO, NULL, "for information");
+  pcl_run_log(run, PCL_LOG_DEBUG, NULL, "not recorded");
+  pcl_future *bad = pcl_register_resource(run, &simple_decl, "bad", in, NULL);
+  pcl_future_release(ok);
+  pcl_future_release(bad);
+  pcl_release(in);
+}
+
+static const pcl_program diag = {"diag", NULL, 0, diag_start};
+
+/* The diagnostics of a run are in its snapshot: what the program logged
+ * (info and above), a failed registration as an error about its resource
+ * ("Preview failed: " first in a preview), which stays out of the state,
+ * and the run's error last. */
+static void test_diagnostics(void) {
+  rc_write("diag-mocks.json",
+           "{\"resources\": {\"simple:index:Resource::bad\": {\"error\": \"failed create\"}}}");
+  for (int preview = 0; preview < 2; preview++) {
+    rc_result r = preview ? rc_run(&diag, "--stack", "test", "--mocks", "diag-mocks.json",
+                                   "--snapshot", "diag.json", "--preview", NULL)
+                          : rc_run(&diag, "--stack", "test", "--mocks", "diag-mocks.json",
+                                   "--snapshot", "diag.json", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    pcl_value *snap = read_snapshot("diag.json");
+    pcl_value *d = pcl_map_get_cstr(snap, "diagnostics");
+    CU_ASSERT_EQUAL_FATAL(pcl_len(d), 4);
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 0), "severity", NULL), "warning");
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 0), "urn", NULL),
+                           "urn:pulumi:test::diag::simple:index:Resource::ok");
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 0), "message", NULL), "something to know");
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 1), "severity", NULL), "info");
+    CU_ASSERT_EQUAL(pcl_kind_of(pcl_map_get_cstr(pcl_list_at(d, 1), "urn")), PCL_T_NULL);
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 2), "severity", NULL), "error");
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 2), "urn", NULL),
+                           "urn:pulumi:test::diag::simple:index:Resource::bad");
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 2), "message", NULL),
+                           preview ? "Preview failed: failed create" : "failed create");
+    CU_ASSERT_STRING_EQUAL(sget(pcl_list_at(d, 3), "message", NULL), sget(snap, "error", NULL));
+    CU_ASSERT_PTR_NOT_NULL(find_res(snap, "ok"));
+    CU_ASSERT_PTR_NULL(find_res(snap, "bad"));
+    pcl_release(snap);
+    rc_free(&r);
+  }
+  remove("diag-mocks.json");
+}
+
+/* Resolves to the single value of the result object of a function with a
+ * single return value: the value, null for an empty object, an error for
+ * more than one value. */
+static void test_single_result(void) {
+  const char *texts[] = {"{\"res\": [1, 2]}", "{}", "{\"a\": 1, \"b\": 2}"};
+  pcl_future *fs[3];
+  for (size_t i = 0; i < 3; i++) {
+    pcl_error *err = NULL;
+    pcl_value *v = pcl_json_decode(texts[i], strlen(texts[i]), 0, &err);
+    pcl_future *f = pcl_future_resolved(PCL_OUTPUT, v, PCL_FUT_SECRET, NULL);
+    fs[i] = pcl_single_result(f);
+    pcl_future_release(f);
+    pcl_release(v);
+  }
+  pcl_sched_run();
+  CU_ASSERT_EQUAL(pcl_future_state_of(fs[0]), PCL_FUTURE_RESOLVED);
+  CU_ASSERT_EQUAL(pcl_len(pcl_future_value(fs[0])), 2);
+  CU_ASSERT(pcl_future_bits(fs[0]) & PCL_FUT_SECRET);
+  CU_ASSERT_PTR_EQUAL(pcl_future_value(fs[1]), pcl_null());
+  CU_ASSERT_EQUAL(pcl_future_state_of(fs[2]), PCL_FUTURE_REJECTED);
+  pcl_future_mark_handled(fs[2]);
+  CU_ASSERT_STRING_EQUAL(pcl_error_message(pcl_future_error(fs[2])),
+                         "the result of a function with a single return value must hold one "
+                         "value");
+  for (size_t i = 0; i < 3; i++) {
+    pcl_future_release(fs[i]);
+  }
+}
+
+/* The failure of a Stash check, kept by stash_fail_cb. */
+static char stash_error[256];
+static void stash_fail_cb(void *data, const pcl_resource_result *res, const pcl_error *err) {
+  (void)data;
+  CU_ASSERT_PTR_NULL(res);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+  snprintf(stash_error, sizeof stash_error, "%s", pcl_error_message(err));
+}
+
+/* pulumi:index:Stash is the engine's own: input and output are the input,
+ * the id a UUID (unknown in a preview), the provider the pulumi package's
+ * default one; no other input is allowed and "input" is required. */
+static void test_stash(void) {
+  for (int preview = 0; preview < 2; preview++) {
+    pcl_embedded_config cfg = {"p", "s", NULL, preview == 1, NULL, NULL, NULL, NULL};
+    pcl_error *err = NULL;
+    pcl_engine *e = pcl_engine_embedded_new(&cfg, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    const char *good = "{\"input\": {\"a\": [1, \"x\"]}}", *extra = "{\"input\": 1, \"extra\": 2}";
+    pcl_value *inputs = pcl_json_decode(good, strlen(good), 0, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(inputs);
+    pcl_resource_request req = {.type = "pulumi:index:Stash", .name = "st",
+                                .kind = PCL_RES_CUSTOM, .version = "1.0.0", .inputs = inputs};
+    e->ops->register_resource(e, &req, reg_cb, NULL);
+    pcl_value *bad = pcl_json_decode(extra, strlen(extra), 0, &err);
+    pcl_resource_request breq = req;
+    breq.name = "bad";
+    breq.inputs = bad;
+    e->ops->register_resource(e, &breq, stash_fail_cb, NULL);
+    pcl_sched_run();
+    CU_ASSERT_STRING_EQUAL(stash_error,
+                           "check failed for pulumi:index:Stash: unknown property \"extra\"");
+    pcl_value *none = pcl_map_of(NULL, NULL, 0);
+    breq.name = "none";
+    breq.inputs = none;
+    e->ops->register_resource(e, &breq, stash_fail_cb, NULL);
+    pcl_sched_run();
+    CU_ASSERT_STRING_EQUAL(stash_error,
+                           "check failed for pulumi:index:Stash: missing required property "
+                           "\"input\"");
+    pcl_value *snap = engine_snapshot(e);
+    pcl_value *st = find_res(snap, "st");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    pcl_value *outs = pcl_map_get_cstr(st, "outputs");
+    CU_ASSERT_EQUAL(pcl_len(outs), 2);
+    CU_ASSERT_TRUE(pcl_equal(pcl_map_get_cstr(outs, "output"), pcl_map_get_cstr(inputs, "input")));
+    CU_ASSERT_TRUE(pcl_equal(pcl_map_get_cstr(outs, "input"), pcl_map_get_cstr(inputs, "input")));
+    if (preview) {
+      CU_ASSERT_EQUAL(pcl_kind_of(pcl_map_get_cstr(st, "id")), PCL_T_MAP);
+    } else {
+      CU_ASSERT_EQUAL(strlen(sget(st, "id", NULL)), 36);
+    }
+    CU_ASSERT_NSTRING_EQUAL(sget(st, "provider", NULL),
+                            "urn:pulumi:s::p::pulumi:providers:pulumi::default::", 51);
+    CU_ASSERT_PTR_NOT_NULL(find_res(snap, "default"));
+    pcl_release(snap);
+    pcl_release(inputs);
+    pcl_release(bad);
+    pcl_release(none);
+    e->ops->destroy(e);
+  }
+}
+
 void register_engine_tests(void);
 void register_engine_tests(void) {
   CU_pSuite s = CU_add_suite("engine", NULL, NULL);
@@ -540,4 +773,8 @@ void register_engine_tests(void) {
   CU_add_test(s, "method calls bring in the builtin provider", test_call_hydration);
   CU_add_test(s, "stack references from files", test_stack_reference_flag);
   CU_add_test(s, "inputs and options must be objects", test_bad_shapes);
+  CU_add_test(s, "pulumi:index:Stash", test_stash);
+  CU_add_test(s, "invokes wait for their dependencies", test_invoke_gating);
+  CU_add_test(s, "diagnostics in the snapshot", test_diagnostics);
+  CU_add_test(s, "single-value results", test_single_result);
 }

@@ -334,7 +334,7 @@ static void test_int_parse(void) {
   CHECK_ERROR(v, err, "cannot convert \"1.5\" to int: not an integer");
   err = NULL;
   v = pcl_int_parse("abc", 3, &err);
-  CHECK_ERROR(v, err, "cannot convert \"abc\" to number: a number is required");
+  CHECK_ERROR(v, err, "cannot convert \"abc\" to int: a number is required");
   err = NULL;
   v = pcl_int_parse("Inf", 3, &err);
   CHECK_ERROR(v, err, "not an integer");

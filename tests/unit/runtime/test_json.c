@@ -160,6 +160,16 @@ static void test_decode(void) {
   CU_ASSERT_PTR_EQUAL(pcl_list_at(k, 2), pcl_null());
   pcl_release(v);
 
+  /* Keys are NFC too: a decomposed key and its composed form are one key
+   * (the later pair wins), sorted by its NFC bytes, after "f". */
+  v = decode("{\"e\\u0301\": 1, \"f\": 2, \"\xC3\xA9\": 3, \"cafe\xCC\x81\": 4}", 0);
+  CU_ASSERT_EQUAL(pcl_len(v), 3);
+  CHECK_VALUE(pcl_retain(pcl_map_key_at(v, 1)), PCL_T_STRING, "f");
+  CHECK_VALUE(pcl_retain(pcl_map_key_at(v, 2)), PCL_T_STRING, "\xC3\xA9");
+  CHECK_VALUE(pcl_retain(pcl_map_get_cstr(v, "\xC3\xA9")), PCL_T_INT, "3");
+  CHECK_VALUE(pcl_retain(pcl_map_get_cstr(v, "caf\xC3\xA9")), PCL_T_INT, "4");
+  pcl_release(v);
+
   v = decode("{\"s\": \"x\\u00e9\\ud83d\\ude00\\n\\\"\\/\"}", 0);
   CHECK_VALUE(pcl_retain(pcl_map_get_cstr(v, "s")), PCL_T_STRING,
               "x\xC3\xA9\xF0\x9F\x98\x80\n\"/");

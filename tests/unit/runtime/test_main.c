@@ -203,7 +203,8 @@ static void test_exit_statuses(void) {
   r = rc_run(&demo, "--config", "name=x", "--config", "count=1.5", NULL);
   CU_ASSERT_EQUAL(r.status, 1);
   CU_ASSERT_STRING_EQUAL(r.err,
-                         "error: configuration variable 'count': invalid integer \"1.5\"\n");
+                         "error: configuration variable 'count': cannot convert \"1.5\" to int: "
+                         "not an integer\n");
   rc_free(&r);
   r = rc_run(&demo, "--frobnicate", NULL);
   CU_ASSERT_EQUAL(r.status, 2);

@@ -208,7 +208,7 @@ static void test_operand_conversion(void) {
   CHECK_ERROR(r, err, "invalid left operand: cannot convert \"x\" to number: a number is required");
   err = NULL;
   r = binop(pcl_op_add, pcl_int_new(1), pcl_bool(true), &err);
-  CHECK_ERROR(r, err, "invalid right operand true: a number is required");
+  CHECK_ERROR(r, err, "invalid right operand: cannot convert true to number: a number is required");
   err = NULL;
   r = pcl_op_neg(pcl_null(), &err);
   CHECK_ERROR(r, err, "invalid operand null: a number is required");
@@ -355,6 +355,92 @@ static void test_conversions(void) {
   LEAK_END;
 }
 
+/* The operands of !, && and || and conditions: bools, or the strings that
+ * convert to bools (types.md 10); anything else fails naming the value. */
+static void test_bool_operators(void) {
+  LEAK_BEGIN;
+  pcl_error *err = NULL;
+  pcl_value *t = str("true"), *f = str("false"), *one = str("1"), *zero = str("0");
+  CU_ASSERT_PTR_EQUAL(pcl_op_not(t, &err), pcl_bool(false));
+  CU_ASSERT_PTR_EQUAL(pcl_op_not(zero, &err), pcl_bool(true));
+  CU_ASSERT_PTR_EQUAL(pcl_op_not(pcl_bool(false), &err), pcl_bool(true));
+  CU_ASSERT_PTR_EQUAL(pcl_op_and(t, one, &err), pcl_bool(true));
+  CU_ASSERT_PTR_EQUAL(pcl_op_and(t, f, &err), pcl_bool(false));
+  CU_ASSERT_PTR_EQUAL(pcl_op_or(zero, f, &err), pcl_bool(false));
+  CU_ASSERT_PTR_EQUAL(pcl_op_or(f, pcl_bool(true), &err), pcl_bool(true));
+  CU_ASSERT_PTR_NULL(err);
+
+  /* The side that decides wins over an unknown other side. */
+  CU_ASSERT_PTR_EQUAL(pcl_op_and(f, pcl_unknown(), &err), pcl_bool(false));
+  CU_ASSERT_PTR_EQUAL(pcl_op_and(pcl_unknown(), zero, &err), pcl_bool(false));
+  CU_ASSERT_PTR_EQUAL(pcl_op_or(pcl_unknown(), t, &err), pcl_bool(true));
+  CU_ASSERT_PTR_EQUAL(pcl_op_and(t, pcl_unknown(), &err), pcl_unknown());
+  CU_ASSERT_PTR_EQUAL(pcl_op_or(pcl_unknown(), pcl_unknown(), &err), pcl_unknown());
+  CU_ASSERT_PTR_EQUAL(pcl_op_not(pcl_unknown(), &err), pcl_unknown());
+
+  /* A secret operand makes the result secret, also when it does not
+   * decide. */
+  pcl_value *st = pcl_secret_new(t);
+  pcl_value *r = pcl_op_or(pcl_bool(true), st, &err);
+  CU_ASSERT_EQUAL(pcl_kind_of(r), PCL_T_SECRET);
+  CU_ASSERT_PTR_EQUAL(pcl_secret_inner(r), pcl_bool(true));
+  pcl_release(r);
+  r = pcl_op_not(st, &err);
+  CU_ASSERT_EQUAL(pcl_kind_of(r), PCL_T_SECRET);
+  CU_ASSERT_PTR_EQUAL(pcl_secret_inner(r), pcl_bool(false));
+  pcl_release(r);
+
+  /* Values that do not convert fail, even where the other side would
+   * decide; the message names the value. */
+  pcl_value *yes = str("yes"), *upper = str("TRUE"), *n = pcl_number_new(1.0);
+  r = pcl_op_not(yes, &err);
+  CHECK_ERROR(r, err, "invalid operand: cannot convert \"yes\" to bool: a bool is required");
+  err = NULL;
+  r = pcl_op_and(pcl_bool(false), upper, &err);
+  CHECK_ERROR(r, err,
+              "invalid right operand: cannot convert \"TRUE\" to bool: a bool is required; "
+              "to convert from string, use lowercase \"true\"");
+  err = NULL;
+  r = pcl_op_or(n, pcl_bool(true), &err);
+  CHECK_ERROR(r, err, "invalid left operand: cannot convert 1 to bool: a bool is required");
+  err = NULL;
+  r = pcl_op_or(pcl_null(), pcl_bool(true), &err);
+  CHECK_ERROR(r, err, "invalid left operand null: a bool is required");
+  err = NULL;
+  r = pcl_op_not(pcl_null(), &err);
+  CHECK_ERROR(r, err, "invalid operand null: a bool is required");
+
+  /* Conditions convert the same way; null and unknown fail. */
+  bool b = false;
+  err = NULL;
+  CU_ASSERT_TRUE(pcl_condition_get(one, &b, &err) && b);
+  CU_ASSERT_TRUE(pcl_condition_get(st, &b, &err) && b);
+  CU_ASSERT_TRUE(pcl_condition_get(pcl_bool(false), &b, &err) && !b);
+  CU_ASSERT_TRUE(pcl_condition_get(f, &b, &err) && !b);
+  CU_ASSERT_FALSE(pcl_condition_get(pcl_null(), &b, &err));
+  CHECK_ERROR(NULL, err, "invalid condition null: a bool is required");
+  err = NULL;
+  CU_ASSERT_FALSE(pcl_condition_get(pcl_unknown(), &b, &err));
+  CHECK_ERROR(NULL, err, "invalid condition: the value is unknown");
+  err = NULL;
+  CU_ASSERT_FALSE(pcl_condition_get(yes, &b, &err));
+  CHECK_ERROR(NULL, err, "invalid condition: cannot convert \"yes\" to bool: a bool is required");
+  pcl_value *l = pcl_list_of(&t, 1);
+  err = NULL;
+  CU_ASSERT_FALSE(pcl_condition_get(l, &b, &err));
+  CHECK_ERROR(NULL, err, "invalid condition: cannot convert list to bool: a bool is required");
+  pcl_release(l);
+  pcl_release(st);
+  pcl_release(yes);
+  pcl_release(upper);
+  pcl_release(n);
+  pcl_release(t);
+  pcl_release(f);
+  pcl_release(one);
+  pcl_release(zero);
+  LEAK_END;
+}
+
 void register_number_tests(void);
 void register_number_tests(void) {
   CU_pSuite s = CU_add_suite("number", NULL, NULL);
@@ -366,4 +452,5 @@ void register_number_tests(void) {
   CU_add_test(s, "unknown and secret operands", test_unknown_and_secret);
   CU_add_test(s, "== and !=", test_equality_operators);
   CU_add_test(s, "conversions", test_conversions);
+  CU_add_test(s, "!, && and || and conditions", test_bool_operators);
 }

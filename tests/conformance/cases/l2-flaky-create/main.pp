@@ -1,0 +1,5 @@
+resource "first" "flaky:index:FlakyCreate" {
+}
+
+resource "second" "flaky:index:FlakyCreate" {
+}
