@@ -32,7 +32,7 @@ GEN_CFLAGS := $(CFLAGS_ALL) -Wall -Wextra -Werror -Wno-unused-function -Wno-sign
 LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 
 COMPILER_LIBS := -ljansson -lgmp -lutf8proc
-RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -larchive -lgmp -lm
+RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -larchive -lgmp -lgrpc -lgpr -lprotobuf-c -lm
 CUNIT_LIBS := -lcunit
 
 .DELETE_ON_ERROR:
@@ -69,16 +69,40 @@ $(BUILD)/pclc: $(COMPILER_OBJS) $(GEN_OBJS)
 	$(CC) $(LDFLAGS_ALL) $^ $(COMPILER_LIBS) -o $@
 
 # ------------------------------------------------------------------ runtime
+# The engine protocol's messages (runtime/proto/, docs/engine.md): protoc-c
+# generates their C code into $(GEN)/proto at build time.
+PROTO_SRCS := $(shell find runtime/proto -name '*.proto' | LC_ALL=C sort)
+PROTO_GEN := $(GEN)/proto
+PROTO_C := $(PROTO_SRCS:runtime/proto/%.proto=$(PROTO_GEN)/%.pb-c.c)
+PROTO_H := $(PROTO_C:%.c=%.h)
+PROTO_OBJS := $(PROTO_C:$(GEN)/%.c=$(BUILD)/obj/gen/%.o)
+PROTOC_C ?= protoc-c
+
+$(PROTO_C) $(PROTO_H) &: $(PROTO_SRCS)
+	@mkdir -p $(PROTO_GEN)
+	$(PROTOC_C) --c_out=$(PROTO_GEN) -Iruntime/proto $(PROTO_SRCS)
+
+$(BUILD)/obj/gen/proto/%.o: $(GEN)/proto/%.c $(PROTO_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Wall -Wextra -Werror -I$(PROTO_GEN) -c $< -o $@
+
 RUNTIME_SRCS := $(wildcard runtime/*.c)
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/obj/%.o)
 
-$(BUILD)/obj/runtime/%.o: runtime/%.c
+$(BUILD)/obj/runtime/%.o: runtime/%.c | $(PROTO_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Wconversion -Iruntime -c $< -o $@
+	$(CC) $(CFLAGS_HAND) -Wconversion -Iruntime -I$(PROTO_GEN) -c $< -o $@
 
-$(BUILD)/libpclrt.a: $(RUNTIME_OBJS)
+# The library is one relocatable object in which the generated message code
+# is made local, so that only pcl_ names are exported and a program that has
+# protobuf-c code of its own for the same messages links without clashes.
+$(BUILD)/libpclrt.a: $(RUNTIME_OBJS) $(PROTO_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(LD) -r -o $(BUILD)/obj/pclrt.o $^
+	objcopy -w --localize-symbol='pulumirpc__*' --localize-symbol='google__protobuf__*' \
+	  --localize-symbol='__odr_asan.pulumirpc__*' \
+	  --localize-symbol='__odr_asan.google__protobuf__*' $(BUILD)/obj/pclrt.o
+	ar rcs $@ $(BUILD)/obj/pclrt.o
 
 # pkg-config files from runtime/pclrt.pc.in: one for the build tree (used by
 # the samples and by `pclc.mk` with PKG_CONFIG_PATH=$(BUILD)/pkgconfig; it
@@ -100,9 +124,9 @@ $(BUILD)/obj/tests/unit/compiler/%.o: tests/unit/compiler/%.c | $(GEN)/pcl.tab.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_HAND) -Icompiler -I$(GEN) -Itests/unit/compiler -c $< -o $@
 
-$(BUILD)/obj/tests/unit/runtime/%.o: tests/unit/runtime/%.c
+$(BUILD)/obj/tests/unit/runtime/%.o: tests/unit/runtime/%.c | $(PROTO_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Iruntime -Itests/unit/runtime -c $< -o $@
+	$(CC) $(CFLAGS_HAND) -Iruntime -I$(PROTO_GEN) -Itests/unit/runtime -c $< -o $@
 
 $(BUILD)/obj/tests/unit/main-%.o: tests/unit/unit_main.c
 	@mkdir -p $(dir $@)
@@ -118,6 +142,26 @@ $(BUILD)/tests/unit-runtime: $(UNIT_R_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/te
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) $^ $(CUNIT_LIBS) $(RUNTIME_LIBS) -o $@
 
+# The embedded engine behind a gRPC server (tests/engine/embedded_server.c),
+# plain and with the conformance test providers' behaviour.
+$(BUILD)/obj/tests/engine/%.o: tests/engine/%.c | $(PROTO_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HAND) -Iruntime -I$(PROTO_GEN) -c $< -o $@
+
+$(BUILD)/obj/tests/conformance/mocks.o: tests/conformance/mocks.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HAND) -Iruntime -c $< -o $@
+
+$(BUILD)/tests/embedded-server: $(BUILD)/obj/tests/engine/embedded_server.o $(PROTO_OBJS) \
+                                $(BUILD)/libpclrt.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) $^ $(RUNTIME_LIBS) -o $@
+
+$(BUILD)/tests/embedded-server-conformance: $(BUILD)/obj/tests/engine/embedded_server.o \
+    $(BUILD)/obj/tests/conformance/mocks.o $(PROTO_OBJS) $(BUILD)/libpclrt.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -Wl,--wrap=pcl_main $^ $(RUNTIME_LIBS) -o $@
+
 UNIT_BINS := $(if $(UNIT_C_SRCS),$(BUILD)/tests/unit-compiler) \
              $(if $(UNIT_R_SRCS),$(BUILD)/tests/unit-runtime)
 
@@ -129,7 +173,7 @@ check: deps
 	$(MAKE) --no-print-directory check-valgrind
 
 check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile \
-           check-samples check-determinism check-conformance
+           check-samples check-grpc check-determinism check-conformance
 
 check-unit: $(UNIT_BINS)
 	@for t in $(UNIT_BINS); do echo "== $$t"; $$t || exit 1; done
@@ -151,16 +195,20 @@ check-bind: $(BUILD)/pclc
 	tests/corpus/bind-all.sh $(BUILD)/pclc
 
 # The conformance corpus and the real-world programs compiled to C, built and
-# run on the embedded engine (tests/conformance/run, tests/programs/run).
+# run on the embedded engine (tests/conformance/run, tests/programs/run); the
+# conformance tests that pass there run again through the engine protocol
+# against the embedded server with the test providers' behaviour.
 # Both runners always run; the target fails when either had a failure.
 CONFORMANCE_JOBS ?= 4
 .PHONY: check-conformance
-check-conformance: $(BUILD)/pclc $(BUILD)/libpclrt.a
+check-conformance: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/tests/embedded-server-conformance
 	@st=0; \
 	python3 tests/conformance/test_matchers.py || st=1; \
 	python3 tests/conformance/test_runner.py --build $(BUILD) || st=1; \
 	tests/conformance/run -j $(CONFORMANCE_JOBS) --build $(BUILD) \
-	  --known-failures tests/conformance/known-failures.txt ../shared/conformance || st=1; \
+	  --known-failures tests/conformance/known-failures.txt \
+	  --grpc-server $(BUILD)/tests/embedded-server-conformance \
+	  --grpc-known-failures tests/conformance/grpc-known-failures.txt ../shared/conformance || st=1; \
 	tests/conformance/run -j $(CONFORMANCE_JOBS) --build $(BUILD) tests/conformance/cases || st=1; \
 	tests/programs/run -j $(CONFORMANCE_JOBS) --build $(BUILD) ../shared/programs || st=1; \
 	exit $$st
@@ -181,16 +229,54 @@ check-samples: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc
 check-depfile: $(BUILD)/pclc
 	tests/check-depfile.sh $(BUILD)/pclc
 
+# The engine protocol (docs/engine.md): tests/engine's Node.js packages are
+# installed from the committed lockfile when missing; every sample is checked
+# through gRPC with engine.js (Pulumi's generated code) in front of the
+# embedded server, the fault cases run against engine.js, and the samples'
+# request streams are compared with those of the same programs written for
+# the Node.js SDK (tests/engine/differential).
+ENGINE_JS := tests/engine/engine.js
+ENGINE_MODULES := tests/engine/node_modules/.package-lock.json
+ENGINE_PROGRAMS := $(patsubst tests/engine/programs/%/main.pp,$(BUILD)/tests/engine-programs/%, \
+                     $(wildcard tests/engine/programs/*/main.pp))
+.PHONY: check-grpc engine-modules
+$(ENGINE_MODULES): tests/engine/package.json tests/engine/package-lock.json
+	cd tests/engine && npm ci --no-audit --no-fund --loglevel=error
+
+engine-modules: $(ENGINE_MODULES)
+
+$(BUILD)/tests/engine-programs/%: tests/engine/programs/%/main.pp $(BUILD)/pclc $(BUILD)/libpclrt.a
+	@mkdir -p $(dir $@)
+	$(BUILD)/pclc --schema-path samples/schemas tests/engine/programs/$* -o $@.c
+	$(CC) $(STD) -O1 -g $(SAN_FLAGS) -Iruntime $@.c $(BUILD)/libpclrt.a $(LDFLAGS_ALL) \
+	  $(RUNTIME_LIBS) -o $@
+
+check-grpc: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc \
+            $(BUILD)/tests/embedded-server $(ENGINE_PROGRAMS) $(ENGINE_MODULES)
+	@fail=0; for s in $(SAMPLES); do \
+	  $(MAKE) --no-print-directory -s -C samples/$$s BUILD=$(abspath $(BUILD)) \
+	    NODE_ENGINE=$(abspath $(ENGINE_JS)) check-grpc || fail=1; \
+	done; \
+	tests/engine/faults $(BUILD)/tests/engine-programs || fail=1; \
+	tests/engine/differential/run --server $(BUILD)/tests/embedded-server --engine $(ENGINE_JS) \
+	  --build $(BUILD) || fail=1; exit $$fail
+
 # Every sample and every tests/golden/codegen case is compiled twice in
 # different directories and environments; the outputs must be identical.
 check-determinism: $(BUILD)/pclc
 	tests/check-determinism.sh $(BUILD)/pclc
 
-# The front-end tests again under valgrind, on a build without sanitizers.
-check-valgrind: $(BUILD)/pclc
+# The front-end tests again under valgrind, on a build without sanitizers,
+# and the samples' runs, on the embedded engine and through gRPC.
+VALGRIND_RUN := valgrind -q --error-exitcode=99 --leak-check=full \
+  --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect
+check-valgrind: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/tests/embedded-server $(ENGINE_MODULES)
 	VALGRIND=1 tests/run-golden.sh $(BUILD)/pclc ast errors types check
-	$(MAKE) --no-print-directory check-samples \
-	  RUN_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
+	$(MAKE) --no-print-directory check-samples RUN_WRAPPER="$(VALGRIND_RUN)"
+	@fail=0; for s in $(SAMPLES); do \
+	  $(MAKE) --no-print-directory -s -C samples/$$s BUILD=$(abspath $(BUILD)) \
+	    RUN_WRAPPER="$(VALGRIND_RUN)" check-grpc || fail=1; \
+	done; exit $$fail
 
 # Every global symbol of the runtime library is in the pcl_ namespace
 # (AddressSanitizer's own __odr_asan.* markers aside).
@@ -201,9 +287,11 @@ check-symbols: $(BUILD)/libpclrt.a
 	echo "check-symbols: every exported symbol starts with pcl_"
 
 # ------------------------------------------------------------ fuzz, bench
-# `make fuzz` builds the libFuzzer parser target with clang (ASan + UBSan),
-# seeds it with every golden .pp file and runs it for FUZZ_SECONDS; findings
-# land in $(BUILD)/fuzz/artifacts/.
+# `make fuzz` builds the libFuzzer targets with clang (ASan + UBSan): the
+# parser's, seeded with every golden .pp file (findings land in
+# $(BUILD)/fuzz/artifacts/), and fuzz_rpc, the decoding of the engine's
+# answers (findings in $(BUILD)/fuzz/rpc-artifacts/); each runs for
+# FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
 # Seconds one input may take before libFuzzer reports a hang; raise it on a
 # loaded machine, where the wall clock also counts time spent descheduled.
@@ -229,13 +317,38 @@ $(FUZZ_DIR)/fuzz_parse: tests/fuzz/fuzz_parse.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) -Icompiler -I$(GEN) $^ \
 	  $(COMPILER_LIBS) -o $@
 
-fuzz: $(FUZZ_DIR)/fuzz_parse
+# The runtime built the same way, for fuzz_rpc (the decoding of the engine's
+# answers, seeded with answers built by @pulumi/pulumi's generated code).
+FUZZ_RT_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(RUNTIME_SRCS)) \
+                $(PROTO_C:$(GEN)/%.c=$(FUZZ_DIR)/obj/gen/%.o)
+
+$(FUZZ_DIR)/obj/runtime/%.o: runtime/%.c | $(PROTO_H)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(filter-out -Werror,$(WARN)) \
+	  -Iruntime -I$(PROTO_GEN) -c $< -o $@
+
+$(FUZZ_DIR)/obj/gen/proto/%.o: $(GEN)/proto/%.c $(PROTO_H)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -I$(PROTO_GEN) -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_rpc: tests/fuzz/fuzz_rpc.c $(FUZZ_RT_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) -Iruntime -I$(PROTO_GEN) $^ \
+	  $(RUNTIME_LIBS) -o $@
+
+# `make fuzz` runs both targets, each for FUZZ_SECONDS.
+fuzz: $(FUZZ_DIR)/fuzz_parse $(FUZZ_DIR)/fuzz_rpc $(ENGINE_MODULES)
 	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds $(FUZZ_DIR)/artifacts
 	@find tests/golden -type f -name '*.pp' | while read -r f; do \
 	  cp "$$f" "$(FUZZ_DIR)/seeds/$$(echo "$$f" | tr / _)"; done
 	$(FUZZ_DIR)/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=$(FUZZ_TIMEOUT) \
 	  -dict=tests/fuzz/pcl.dict -artifact_prefix=$(FUZZ_DIR)/artifacts/ \
 	  -print_final_stats=1 $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+	@mkdir -p $(FUZZ_DIR)/rpc-corpus $(FUZZ_DIR)/rpc-artifacts
+	node tests/fuzz/rpc_seeds.js $(FUZZ_DIR)/rpc-seeds
+	$(FUZZ_DIR)/fuzz_rpc -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=$(FUZZ_TIMEOUT) \
+	  -artifact_prefix=$(FUZZ_DIR)/rpc-artifacts/ -print_final_stats=1 \
+	  $(FUZZ_DIR)/rpc-corpus $(FUZZ_DIR)/rpc-seeds
 
 # `make bench` times the parser on generated 1k/10k/100k-resource programs;
 # use an optimised build (the default OPT) and no sanitizers.
@@ -257,6 +370,14 @@ $(BUILD)/bench/runtime-bench: bench/runtime-bench.c $(BUILD)/libpclrt.a
 
 bench-runtime: $(BUILD)/bench/runtime-bench
 	$<
+
+# `make bench-grpc` measures the gRPC backend against tests/engine/engine.js:
+# 200 resources answered after 50 ms with PULUMI_PARALLEL=32, and the CPU
+# cost per resource over the embedded engine next to the Node.js SDK's
+# (bench/grpc-bench.py).
+.PHONY: bench-grpc
+bench-grpc: $(BUILD)/pclc $(BUILD)/libpclrt.a $(ENGINE_MODULES)
+	bench/grpc-bench.py $(BUILD) $(BUILD)/bench/grpc
 
 deps:
 	@.ci/deps

@@ -88,7 +88,7 @@ steps = sys.argv[9].split()
 sizes = [int(s) for s in sys.argv[10:]]
 TIME = "/usr/bin/time"
 inc = os.path.join(root, "runtime")
-libs = ["-L" + libdir, "-lpclrt", "-ljansson", "-lutf8proc", "-lnettle", "-larchive", "-lgmp", "-lm"]
+libs = ["-L" + libdir, "-lpclrt", "-ljansson", "-lutf8proc", "-lnettle", "-larchive", "-lgmp", "-lgrpc", "-lgpr", "-lprotobuf-c", "-lm"]
 
 # Goals: (microseconds per resource, KB per resource) or None.
 GOALS = {"parse": (25, None), "gcc-O0": (250, None), "run": (20, 15)}

@@ -438,6 +438,10 @@ static bool range_holds(const char *version, const char *range, bool *ok) {
   return *ok && seen_alt && any;
 }
 
+bool pcl__version_satisfies(const char *version, const char *range, bool *ok) {
+  return range_holds(version, range, ok);
+}
+
 /* pcl_apply callback of pcl_require_pulumi_version. */
 static pcl_value *check_version(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
   (void)n;
@@ -467,7 +471,64 @@ static void version_checked(pcl_future *f, void *data) {
   }
 }
 
+/* A version check the engine answers (pcl_engine_ops.require_version). */
+typedef struct engine_check {
+  pcl_run *run;       /* The run. */
+  pcl_future *range;  /* The range, awaited (owned). */
+  pcl_future *result; /* The check's future (owned). */
+} engine_check;
+
+static void engine_check_end(engine_check *c, const pcl_error *err) {
+  if (err) {
+    pcl_run_fail(c->run, err);
+    pcl_future_mark_handled(c->result);
+    pcl_future_reject(c->result, err);
+  } else {
+    pcl_future_resolve(c->result, pcl_null(), 0, NULL);
+  }
+  pcl_future_release(c->range);
+  pcl_future_release(c->result);
+  free(c);
+}
+
+static void engine_checked(void *data, pcl_value *result, const pcl_error *err) {
+  (void)result;
+  engine_check *c = data;
+  c->run->inflight--;
+  engine_check_end(c, err);
+}
+
+static void range_settled(pcl_future *f, void *data) {
+  engine_check *c = data;
+  if (pcl_future_state_of(f) == PCL_FUTURE_REJECTED) {
+    engine_check_end(c, pcl_future_error(f));
+    return;
+  }
+  pcl_value *r = pcl_future_value(f);
+  while (r && pcl_kind_of(r) == PCL_T_SECRET) {
+    r = pcl_secret_inner(r);
+  }
+  if (r == NULL || pcl_kind_of(r) != PCL_T_STRING) {
+    pcl_error *err = pcl_error_new("requiredVersion must be a string");
+    engine_check_end(c, err);
+    pcl_error_free(err);
+    return;
+  }
+  c->run->inflight++;
+  c->run->engine->ops->require_version(c->run->engine, pcl_str_data(r), engine_checked, c);
+}
+
 pcl_future *pcl_require_pulumi_version(pcl_run *run, pcl_value *range) {
+  if (run->engine->ops->require_version) {
+    /* The engine that hosts the run knows its own version. */
+    engine_check *c = pcl_xmalloc(sizeof *c);
+    c->run = run;
+    c->range = pcl_future_await_deep(range);
+    c->result = pcl_future_new(PCL_OUTPUT, "the Pulumi version check");
+    pcl_future *res = pcl_future_retain(c->result);
+    pcl_future_then(c->range, range_settled, c);
+    return res;
+  }
   if (pcl_kind_of(range) != PCL_T_EVENTUAL && pcl_kind_of(range) != PCL_T_SECRET) {
     /* A known range is checked at once, before anything is registered. */
     pcl_error *err = NULL;

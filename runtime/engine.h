@@ -24,6 +24,21 @@ pcl_value *pcl__snap_decode(pcl_value *v);
  * without checks, anything else validated and normalised (snapshot.c). */
 pcl_value *pcl__str_fast(const char *s);
 
+/* A source of completions from outside the loop (the gRPC backend's
+ * completion queue): handles the completions that are ready (queueing
+ * tasks), first waiting for one when wait is set and operations are
+ * outstanding; returns whether operations are still outstanding. */
+typedef bool (*pcl__sched_poll_fn)(void *data, bool wait);
+/* Makes fn (NULL: none) the loop's poller: pcl_sched_run polls it without
+ * waiting every few tasks, and when no task is queued it waits on it until
+ * a completion queues one or nothing is outstanding (sched.c). */
+void pcl__sched_set_poller(pcl__sched_poll_fn fn, void *data);
+
+/* Returns whether version satisfies the version range (the syntax of
+ * pulumi { requiredVersionRange }, config.c); *ok is cleared when the range
+ * does not parse. */
+bool pcl__version_satisfies(const char *version, const char *range, bool *ok);
+
 /* Stores in hex[65] the lowercase hex SHA-256 the engine records as the
  * content hash of an ASSET or ARCHIVE (hash.c: contents of assets, bytes of
  * archive files, Go's tar stream of asset maps and directories) and returns

@@ -914,7 +914,8 @@ static void emb_destroy(pcl_engine *eng) {
 
 static const pcl_engine_ops emb_ops = {
     "embedded", emb_register, emb_invoke,                   emb_call,   emb_register_outputs,
-    emb_log,    emb_cancel,   pcl_engine_embedded_snapshot, emb_destroy,
+    emb_log,    emb_cancel,   pcl_engine_embedded_snapshot, emb_destroy, NULL,
+    NULL,
 };
 
 pcl_engine *pcl_engine_embedded_new(const pcl_embedded_config *cfg, pcl_error **err) {

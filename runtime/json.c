@@ -24,12 +24,12 @@
 
 #include "pcl_internal.h"
 
-#define SIG_KEY "4dabf18193072939515e22adb298388d"
-#define SIG_SECRET "1b47061264138c4ac30d75fd1eb44270"
-#define SIG_RESOURCE "5cf8f73096256a8f31e491e813e4eb8e"
-#define SIG_ASSET "c44067f5952c0a294b673a41bacd8c17"
-#define SIG_ARCHIVE "0def7320c3a5731c473e5ecbe6d01bc7"
-#define UNKNOWN_SENTINEL "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
+#define SIG_KEY PCL__SIG_KEY
+#define SIG_SECRET PCL__SIG_SECRET
+#define SIG_RESOURCE PCL__SIG_RESOURCE
+#define SIG_ASSET PCL__SIG_ASSET
+#define SIG_ARCHIVE PCL__SIG_ARCHIVE
+#define UNKNOWN_SENTINEL PCL__UNKNOWN_SENTINEL
 
 /* The deepest nesting the decoder accepts. */
 #define MAX_DEPTH 512

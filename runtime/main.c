@@ -1,15 +1,19 @@
 /* main.c: pcl_main, the entry point of every compiled program, and the run.
  *
  * Takes the command line and the Pulumi language-host environment
- * (PULUMI_PROJECT, PULUMI_STACK, PULUMI_ORGANIZATION, PULUMI_CONFIG,
- * PULUMI_CONFIG_SECRET_KEYS, PULUMI_DRY_RUN; flags override them); produces
- * a run of the program on the embedded engine: the stack is registered,
- * the program's start function runs, the loop runs until idle, the stack
- * outputs are registered, the snapshot is written and the outputs printed.
+ * (PULUMI_PROJECT, PULUMI_STACK, PULUMI_ORGANIZATION, PULUMI_ROOT_DIRECTORY,
+ * PULUMI_CONFIG, PULUMI_CONFIG_SECRET_KEYS, PULUMI_DRY_RUN; flags override
+ * them); produces a run of the program: on the gRPC backend when
+ * PULUMI_MONITOR names the engine that hosts it (`pulumi up`, docs/engine.md),
+ * else on the embedded engine.  The stack is registered, the program's start
+ * function runs, the loop runs until idle, the stack outputs are registered,
+ * the backend finishes the run, the snapshot is written and the outputs
+ * printed (by the embedded engine only: a hosting engine shows them).
  *
  * Exit status: 0 success, 1 program or engine error (message on stderr in
- * the D11 form), 2 usage error.  A run that can make no progress while
- * futures are pending ends with an error naming what it waits for. */
+ * the D11 form), 2 usage error, 32 an error the hosting engine was told
+ * (and shows itself), as the SDKs exit.  A run that can make no progress
+ * while futures are pending ends with an error naming what it waits for. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +21,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "rpc.h"
 
 static pcl_run *current;
 static const pcl_mocks *main_mocks;
@@ -469,7 +474,7 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
   run.preview = o.preview || (dry && (strcmp(dry, "true") == 0 || strcmp(dry, "1") == 0));
   char cwd[4096];
   run.cwd = pcl_xstrdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
-  run.root = pcl_xstrdup(o.root ? o.root : run.cwd);
+  run.root = pcl_xstrdup(env_or(o.root, "PULUMI_ROOT_DIRECTORY", run.cwd));
   pcl_strbuf sn = PCL_STRBUF_INIT;
   pcl_strbuf_appendf(&sn, "%s-%s", run.project, run.stack);
   run.stack_urn = pcl_urn_make(run.stack, run.project, NULL, "pulumi:pulumi:Stack", sn.data);
@@ -483,7 +488,11 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
   pcl_embedded_config ec = {run.project, run.stack,   run.org,
                             run.preview, main_mocks,  o.mocks,
                             pcl_len(refs) ? refs : NULL, pcl_len(stack_config) ? stack_config : NULL};
-  if (!load_config(&run, &o, &err) || (run.engine = pcl_engine_embedded_new(&ec, &err)) == NULL) {
+  const char *monitor = getenv("PULUMI_MONITOR");
+  if (!load_config(&run, &o, &err) ||
+      (run.engine = monitor && *monitor
+                        ? pcl__engine_grpc_new(monitor, getenv("PULUMI_ENGINE"), run.preview, &err)
+                        : pcl_engine_embedded_new(&ec, &err)) == NULL) {
     pcl_error_print(err, stderr);
     pcl_error_free(err);
     status = 1;
@@ -512,13 +521,20 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
       pcl_run_fail(&run, unhandled);
       pcl_error_free(unhandled);
     }
+    if (run.engine->ops->finish) {
+      run.engine->ops->finish(run.engine, run.error);
+      pcl_sched_run();
+    }
     if (o.snapshot && !write_snapshot(run.engine, o.snapshot, run.error)) {
       status = 2;
     }
-    if (run.error) {
+    if (run.error && run.engine->error_reported) {
+      /* The engine shows the error; 32 tells the CLI not to repeat it. */
+      status = 32;
+    } else if (run.error) {
       pcl_error_print(run.error, stderr);
       status = 1;
-    } else if (outs) {
+    } else if (outs && !run.engine->hosted) {
       print_outputs(outs, o.show_secrets);
     }
     pcl_future_release(stack);

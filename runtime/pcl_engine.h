@@ -85,11 +85,24 @@ typedef struct pcl_engine_ops {
   char *(*snapshot)(pcl_engine *e, const pcl_error *error);
   /* Frees the engine. */
   void (*destroy)(pcl_engine *e);
+  /* Ends the run, whose error is err (NULL on success): a backend hosted by
+   * a deployment engine reports err to it (setting error_reported once it
+   * arrived) or signals that the program is done.  pcl_main runs the loop
+   * afterwards.  NULL when the backend has nothing to do. */
+  void (*finish)(pcl_engine *e, const pcl_error *err);
+  /* Checks the engine's version against the range (pulumi {
+   * requiredVersionRange }) and completes with null or an error; NULL when
+   * the runtime checks it against PCL_CLI_VERSION itself. */
+  void (*require_version)(pcl_engine *e, const char *range, pcl_engine_cb cb, void *data);
 } pcl_engine_ops;
 
 /* The common head of every engine backend. */
 struct pcl_engine {
   const pcl_engine_ops *ops; /* The backend's functions. */
+  bool hosted;          /* A deployment engine hosts the run and shows its stack outputs:
+                           pcl_main does not print them. */
+  bool error_reported;  /* The run's error reached the engine, which shows it: pcl_main
+                           exits with status 32 without printing it, as the SDKs do. */
 };
 
 /* -- The embedded engine (runtime/engine_embedded.c). */

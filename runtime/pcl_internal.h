@@ -86,4 +86,15 @@ pcl_value *pcl__str_raw(const char *s, size_t len, bool ascii);
  * html adds the < > & escapes). */
 void pcl__json_quote(pcl_strbuf *b, const char *s, size_t len, bool html);
 
+/* Pulumi's property-value signatures (the wire form of values JSON and
+ * google.protobuf.Value have no kind for): an object whose PCL__SIG_KEY
+ * member is one of the signatures below, and the unknown sentinel string. */
+#define PCL__SIG_KEY "4dabf18193072939515e22adb298388d"
+#define PCL__SIG_SECRET "1b47061264138c4ac30d75fd1eb44270"
+#define PCL__SIG_RESOURCE "5cf8f73096256a8f31e491e813e4eb8e"
+#define PCL__SIG_OUTPUT "d0e6a833031e9bbcd3f4e8bde6ca49a4"
+#define PCL__SIG_ASSET "c44067f5952c0a294b673a41bacd8c17"
+#define PCL__SIG_ARCHIVE "0def7320c3a5731c473e5ecbe6d01bc7"
+#define PCL__UNKNOWN_SENTINEL "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
+
 #endif

@@ -2,11 +2,15 @@
  *
  * It owns a FIFO queue of tasks (a callback, its data and optionally a
  * future the callback is about), the list of futures that have not settled
- * yet, the table of interned URN strings, and the first unhandled rejection.
- * pcl_sched_run pops tasks until the queue is empty; when it returns with
- * futures still pending, nothing can ever settle them (every producer that
- * is still alive would have queued a task), so the caller reports
- * pcl_sched_stall_error and cancels them.
+ * yet, the table of interned URN strings, the first unhandled rejection, and
+ * an optional poller of completions from outside (the gRPC backend's
+ * completion queue).  pcl_sched_run pops tasks until the queue is empty and
+ * the poller has nothing outstanding: it polls without waiting every
+ * POLL_EVERY tasks, and waits on the poller only when no task is queued.
+ * When it returns with futures still pending, nothing can ever settle them
+ * (every producer that is still alive would have queued a task or have an
+ * operation outstanding), so the caller reports pcl_sched_stall_error and
+ * cancels them.
  *
  * Invariants: the loop is never run from inside itself; tasks run in the
  * order they were queued, so a run is deterministic; the pending list is in
@@ -15,7 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "sched_internal.h"
+
+/* Tasks run between two polls of the outside completions. */
+enum { POLL_EVERY = 64 };
 
 /* One queued callback. */
 typedef struct task {
@@ -36,6 +44,8 @@ static struct {
   size_t npending;      /* Length of the pending list. */
   size_t live;          /* Futures alive. */
   pcl_error *unhandled; /* First unobserved rejection, owned. */
+  pcl__sched_poll_fn poll; /* Source of outside completions, or NULL. */
+  void *poll_data;      /* Its data. */
   char **interned;      /* Open-addressing table of interned URNs. */
   size_t ninterned;     /* Strings in the table. */
   size_t icap;          /* Table capacity (0 or a power of two). */
@@ -69,16 +79,35 @@ size_t pcl_sched_run(void) {
   }
   S.running = true;
   size_t ran = 0;
-  while (S.count > 0) {
+  unsigned since_poll = 0;
+  for (;;) {
+    if (S.count == 0) {
+      /* Nothing can run: wait for an outside completion, if any is due. */
+      if ((S.poll == NULL || !S.poll(S.poll_data, true)) && S.count == 0) {
+        break;
+      }
+      continue;
+    }
     task t = S.q[S.head];
     S.head = (S.head + 1) & (S.cap - 1);
     S.count--;
     t.cb(t.f, t.data);
     pcl_future_release(t.f);
     ran++;
+    /* Answers that arrived meanwhile are taken in without waiting, so that
+     * a long run of tasks does not hold them back. */
+    if (S.poll && ++since_poll == POLL_EVERY) {
+      since_poll = 0;
+      S.poll(S.poll_data, false);
+    }
   }
   S.running = false;
   return ran;
+}
+
+void pcl__sched_set_poller(pcl__sched_poll_fn fn, void *data) {
+  S.poll = fn;
+  S.poll_data = data;
 }
 
 void pcl__sched_track(pcl_future *f) {

@@ -14,13 +14,19 @@
 #           and compare the printed outputs and the snapshot byte for byte
 #           with expected/outputs.json and expected/snapshot.json; the run
 #           must print nothing on stderr.  With UPDATE=1 the expected files
-#           are rewritten from the run first (review them with git diff).
+#           are rewritten from the run first (review them with git diff);
+#   check-grpc  the same check through the engine protocol: the program runs
+#           as `pulumi up` runs it, against the embedded engine behind a gRPC
+#           server ($(BUILDDIR)/tests/embedded-server), with NODE_ENGINE
+#           (tests/engine/engine.js) in between when set; that engine's
+#           outputs and snapshot must match expected/ (tests/engine/run-sample);
+#           RUN_WRAPPER prefixes the program's command line here too.
 
 MOCKS := $(wildcard mocks.json)
 RUN := $(RUN_WRAPPER) $(PROGRAM) --project $(SAMPLE) --stack dev --snapshot $(O)/snapshot.json \
        $(if $(MOCKS),--mocks $(MOCKS)) $(RUN_ARGS)
 
-.PHONY: all run check
+.PHONY: all run check check-grpc
 all: $(PROGRAM)
 
 run: $(PROGRAM)
@@ -49,3 +55,9 @@ check: $(PROGRAM)
 	    diff -u --label expected/$$f --label actual expected/$$f $(O)/$$f | head -100; fail=1; \
 	  fi; done; \
 	[ $$fail = 0 ] && echo "ok $(SAMPLE)"
+
+check-grpc: $(PROGRAM)
+	@$(TOP)/tests/engine/run-sample --server $(BUILDDIR)/tests/embedded-server \
+	  $(if $(NODE_ENGINE),--node $(NODE_ENGINE)) $(if $(RUN_WRAPPER),--wrapper "$(RUN_WRAPPER)") \
+	  --name $(SAMPLE) --out $(O)/grpc -- \
+	  $(PROGRAM) --project $(SAMPLE) --stack dev $(if $(MOCKS),--mocks $(MOCKS)) $(RUN_ARGS)

@@ -223,7 +223,7 @@ run_program() {
   cp "$cfile" "$work/prog.c"
   # shellcheck disable=SC2086 # CGFLAGS is deliberately word-split.
   if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror ${CGFLAGS:-} -Iruntime "$work/prog.c" "$rt" \
-    -ljansson -lutf8proc -lnettle -larchive -lgmp -lm -o "$work/prog" 2>"$work/cc.err"; then
+    -ljansson -lutf8proc -lnettle -larchive -lgmp -lgrpc -lgpr -lprotobuf-c -lm -o "$work/prog" 2>"$work/cc.err"; then
     note "the generated C does not compile:"
     note "$(head -c 4000 "$work/cc.err")"
     return

@@ -1,11 +1,11 @@
 /* test_sched.c: the scheduler loop: posted tasks, stall detection naming
  * what is still pending, cancellation that hands every callback its data
- * back, and interned URNs. */
+ * back, interned URNs, and the poller of outside completions. */
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcl_gen.h"
+#include "engine.h"
 
 static int posted;
 static void post_cb(pcl_future *f, void *data) {
@@ -126,6 +126,66 @@ static void test_waiters_keep_alive(void) {
   CU_ASSERT_EQUAL(pcl_sched_live_futures(), 0);
 }
 
+/* A fake source of outside completions: `outstanding` operations, each
+ * completed by one poll (posting a task), only when waiting unless
+ * `ready`. */
+static struct {
+  int outstanding;   /* Operations not completed yet. */
+  bool ready;        /* Completions are ready without waiting. */
+  int queued;        /* Tasks posted by completions and not run yet. */
+  int waits, peeks;  /* Polls that waited, polls that did not. */
+  int bad_waits;     /* Waits while a task was queued (must stay 0). */
+} fake;
+
+/* A task of the test: one queued task less. */
+static void fake_task(pcl_future *f, void *data) {
+  (void)f;
+  (void)data;
+  fake.queued--;
+}
+
+static bool fake_poll(void *data, bool wait) {
+  (void)data;
+  if (wait) {
+    fake.waits++;
+    fake.bad_waits += fake.queued > 0;
+  } else {
+    fake.peeks++;
+  }
+  if (fake.outstanding > 0 && (wait || fake.ready)) {
+    fake.outstanding--;
+    fake.queued++;
+    pcl_sched_post(fake_task, NULL);
+  }
+  return fake.outstanding > 0;
+}
+
+static void test_poller(void) {
+  memset(&fake, 0, sizeof fake);
+  pcl__sched_set_poller(fake_poll, NULL);
+  /* Nothing queued: the loop waits for each completion and runs its task. */
+  fake.outstanding = 3;
+  CU_ASSERT_EQUAL(pcl_sched_run(), 3);
+  CU_ASSERT_EQUAL(fake.outstanding, 0);
+  CU_ASSERT_EQUAL(fake.queued, 0);
+  CU_ASSERT_EQUAL(fake.bad_waits, 0);
+  /* A long run of tasks: the loop peeks without waiting every 64 tasks and
+   * takes in the completions that are ready, never waiting while tasks are
+   * queued. */
+  memset(&fake, 0, sizeof fake);
+  fake.outstanding = 2;
+  fake.ready = true;
+  for (int i = 0; i < 200; i++) {
+    fake.queued++;
+    pcl_sched_post(fake_task, NULL);
+  }
+  CU_ASSERT_EQUAL(pcl_sched_run(), 202);
+  CU_ASSERT(fake.peeks >= 3);
+  CU_ASSERT_EQUAL(fake.outstanding, 0);
+  CU_ASSERT_EQUAL(fake.bad_waits, 0);
+  pcl__sched_set_poller(NULL, NULL);
+}
+
 void register_sched_tests(void);
 void register_sched_tests(void) {
   CU_pSuite s = CU_add_suite("sched", NULL, NULL);
@@ -134,4 +194,5 @@ void register_sched_tests(void) {
   CU_add_test(s, "unlabelled stall", test_cycle_message);
   CU_add_test(s, "interned URNs and dep sets", test_intern);
   CU_add_test(s, "waiters keep a future alive", test_waiters_keep_alive);
+  CU_add_test(s, "the poller of outside completions", test_poller);
 }

@@ -1,0 +1,327 @@
+// engine.js: a test stand-in for the Pulumi engine.  It serves
+// pulumirpc.ResourceMonitor and pulumirpc.Engine with @grpc/grpc-js and the
+// message code that @pulumi/pulumi generates from Pulumi's own .proto files,
+// so every request a program sends is decoded by Pulumi's code, and it
+// records each one it decodes (one JSON object per line).
+//
+// It answers as a plain engine would: URNs built the Pulumi way, ids
+// "<name>_id" (none in a preview or for components), outputs echoing the
+// inputs, invokes and calls echoing their arguments.  Options:
+//   --project NAME, --stack NAME  the names in the URNs it makes
+//   --port-file FILE   listen on 127.0.0.1 (a free port) and write the port
+//   --record FILE      append each decoded request to FILE
+//   --forward ADDR     pass every request, decoded and encoded again by
+//                      Pulumi's code, to the engine at ADDR and its answer
+//                      back (the faults and --delay then do not apply)
+//   --delay MS         answer each RegisterResource after MS milliseconds
+//   --preview          answer as in a preview: custom resources get no id
+//   --old-monitor      answer GetDeploymentInfo UNIMPLEMENTED (the program
+//                      then asks SupportsFeature, feature by feature)
+//   --fault KIND       misbehave: close-after=N (exit after the Nth
+//                      registration arrived, dropping the connection
+//                      with it unanswered),
+//                      unavailable (RegisterResource answers UNAVAILABLE),
+//                      malformed (RegisterResource answers bytes that are
+//                      not a message), fail-register=NAME (the registration
+//                      of NAME reports result FAIL), fail-invoke (Invoke
+//                      answers a check failure), version (RequirePulumiVersion
+//                      answers FAILED_PRECONDITION)
+"use strict";
+
+const fs = require("fs");
+const grpc = require("@grpc/grpc-js");
+const resproto = require("@pulumi/pulumi/proto/resource_pb.js");
+const resrpc = require("@pulumi/pulumi/proto/resource_grpc_pb.js");
+const engproto = require("@pulumi/pulumi/proto/engine_pb.js");
+const engrpc = require("@pulumi/pulumi/proto/engine_grpc_pb.js");
+const provproto = require("@pulumi/pulumi/proto/provider_pb.js");
+const emptyproto = require("google-protobuf/google/protobuf/empty_pb.js");
+const structproto = require("google-protobuf/google/protobuf/struct_pb.js");
+
+const args = process.argv.slice(2);
+function opt(name) {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+const portFile = opt("--port-file");
+const recordFile = opt("--record");
+const delay = Number(opt("--delay") || 0);
+const oldMonitor = args.includes("--old-monitor");
+const fault = opt("--fault") || "";
+const faultArg = fault.includes("=") ? fault.slice(fault.indexOf("=") + 1) : "";
+const faultKind = fault.split("=")[0];
+const forward = opt("--forward");
+const forwardMonitor = forward
+  ? new resrpc.ResourceMonitorClient(forward, grpc.credentials.createInsecure())
+  : undefined;
+const forwardEngine = forward
+  ? new engrpc.EngineClient(forward, grpc.credentials.createInsecure())
+  : undefined;
+
+// Struct-typed fields of the requests, recorded as plain JSON values.
+const structFields = ["object", "properties", "args", "outputs", "replacementTrigger"];
+
+// Returns the request as a plain object: Struct fields as JSON values, map
+// fields (toObject's [key, value] pairs, named ...Map) as objects.
+function plain(msg) {
+  const o = msg.toObject();
+  for (const f of structFields) {
+    const getter = "get" + f[0].toUpperCase() + f.slice(1);
+    if (typeof msg[getter] === "function" && msg[getter]()) {
+      o[f] = msg[getter]().toJavaScript();
+    }
+  }
+  for (const k of Object.keys(o)) {
+    if (k.endsWith("Map") && Array.isArray(o[k])) {
+      const m = {};
+      for (const [mk, mv] of o[k]) {
+        m[mk] = mv && typeof mv === "object" && "urnsList" in mv ? mv.urnsList : mv;
+      }
+      o[k] = m;
+    }
+  }
+  return o;
+}
+
+// Registrations received and not answered yet, recorded with each request.
+let inflight = 0;
+let recordFd = recordFile ? fs.openSync(recordFile, "a") : undefined;
+function record(method, msg) {
+  if (recordFd !== undefined) {
+    fs.writeSync(recordFd, JSON.stringify({ method, inflight, request: plain(msg) }) + "\n");
+  }
+}
+
+// The qualified type of each URN the engine handed out, for children's URNs.
+const qualified = new Map();
+const project = opt("--project") || "project";
+const stack = opt("--stack") || "dev";
+const dryRun = args.includes("--preview");
+
+function urnOf(type, name, parent) {
+  let qtype = type;
+  if (parent && qualified.has(parent) && !parent.includes("::pulumi:pulumi:Stack::")) {
+    qtype = qualified.get(parent) + "$" + type;
+  }
+  const urn = `urn:pulumi:${stack}::${project}::${qtype}::${name}`;
+  qualified.set(urn, qtype);
+  return urn;
+}
+
+let registrations = 0;
+let server;
+
+function registerResource(call, cb) {
+  const req = call.request;
+  inflight++;
+  record("RegisterResource", req);
+  registrations++;
+  if (faultKind === "close-after" && registrations >= Number(faultArg)) {
+    // Drop every connection with this request in flight, as a crashed engine
+    // would, once the earlier answers went out.
+    setTimeout(() => {
+      server.forceShutdown();
+      process.exit(0);
+    }, 100);
+    return;
+  }
+  if (faultKind === "unavailable") {
+    inflight--;
+    cb({ code: grpc.status.UNAVAILABLE, details: "the engine is shutting down" });
+    return;
+  }
+  const resp = new resproto.RegisterResourceResponse();
+  resp.setUrn(urnOf(req.getType(), req.getName(), req.getParent()));
+  if (req.getCustom() && !dryRun) {
+    resp.setId(req.getName() + "_id");
+  }
+  resp.setObject(req.getObject() || new structproto.Struct());
+  if (faultKind === "fail-register" && req.getName() === faultArg) {
+    resp.setResult(resproto.Result.FAIL);
+  }
+  setTimeout(() => {
+    inflight--;
+    cb(null, resp);
+  }, delay);
+}
+
+function readResource(call, cb) {
+  const req = call.request;
+  record("ReadResource", req);
+  const resp = new resproto.ReadResourceResponse();
+  resp.setUrn(urnOf(req.getType(), req.getName(), req.getParent()));
+  resp.setProperties(req.getProperties() || new structproto.Struct());
+  cb(null, resp);
+}
+
+function invoke(call, cb) {
+  const req = call.request;
+  record("Invoke", req);
+  const resp = new resproto.ResourceInvokeResponse();
+  if (faultKind === "fail-invoke") {
+    const f = new provproto.CheckFailure();
+    f.setProperty("value");
+    f.setReason("the value is not allowed");
+    resp.setFailuresList([f]);
+  } else {
+    resp.setReturn(req.getArgs() || new structproto.Struct());
+  }
+  cb(null, resp);
+}
+
+function callMethod(call, cb) {
+  const req = call.request;
+  record("Call", req);
+  const ret = req.getArgs() ? req.getArgs().toJavaScript() : {};
+  delete ret.__self__;
+  const resp = new provproto.CallResponse();
+  resp.setReturn(structproto.Struct.fromJavaScript(ret));
+  cb(null, resp);
+}
+
+function empty(name) {
+  return (call, cb) => {
+    record(name, call.request);
+    cb(null, new emptyproto.Empty());
+  };
+}
+
+const monitor = {
+  getDeploymentInfo(call, cb) {
+    record("GetDeploymentInfo", call.request);
+    if (oldMonitor) {
+      cb({ code: grpc.status.UNIMPLEMENTED, details: "unknown method" });
+      return;
+    }
+    const info = new resproto.DeploymentInfo();
+    const F = resproto.ResourceMonitorFeature;
+    info.setSupportedfeaturesList([
+      F.RESOURCE_MONITOR_FEATURE_SECRETS,
+      F.RESOURCE_MONITOR_FEATURE_RESOURCE_REFERENCES,
+      F.RESOURCE_MONITOR_FEATURE_OUTPUT_VALUES,
+      F.RESOURCE_MONITOR_FEATURE_ALIAS_SPECS,
+      F.RESOURCE_MONITOR_FEATURE_DELETED_WITH,
+    ]);
+    info.setDryrun(dryRun);
+    cb(null, info);
+  },
+  supportsFeature(call, cb) {
+    record("SupportsFeature", call.request);
+    const resp = new resproto.SupportsFeatureResponse();
+    resp.setHassupport(
+      ["secrets", "resourceReferences", "outputValues", "aliasSpecs", "deletedWith"].includes(
+        call.request.getId()
+      )
+    );
+    cb(null, resp);
+  },
+  invoke,
+  call: callMethod,
+  readResource,
+  registerResource,
+  registerResourceOutputs: empty("RegisterResourceOutputs"),
+  registerPackage(call, cb) {
+    record("RegisterPackage", call.request);
+    const resp = new resproto.RegisterPackageResponse();
+    resp.setRef(call.request.getName() + "-ref");
+    cb(null, resp);
+  },
+  signalAndWaitForShutdown: empty("SignalAndWaitForShutdown"),
+};
+
+const engine = {
+  log: empty("Log"),
+  getRootResource(call, cb) {
+    cb(null, new engproto.GetRootResourceResponse());
+  },
+  setRootResource(call, cb) {
+    record("SetRootResource", call.request);
+    cb(null, new engproto.SetRootResourceResponse());
+  },
+  requirePulumiVersion(call, cb) {
+    record("RequirePulumiVersion", call.request);
+    if (faultKind === "version") {
+      cb({
+        code: grpc.status.FAILED_PRECONDITION,
+        details: `Pulumi CLI version 3.270.0 does not satisfy the version range "${call.request.getPulumiVersionRange()}"`,
+      });
+      return;
+    }
+    cb(null, new engproto.RequirePulumiVersionResponse());
+  },
+};
+
+// Returns the handler that records the request under name and passes it to
+// the forwarded engine's method, answering with what that engine answers.
+function forwarded(name, client, method) {
+  return (call, cb) => {
+    record(name, call.request);
+    client[method](call.request, (err, resp) => {
+      if (err) {
+        cb({ code: err.code, details: err.details });
+      } else {
+        cb(null, resp);
+      }
+    });
+  };
+}
+
+if (forward) {
+  const names = {
+    getDeploymentInfo: "GetDeploymentInfo",
+    supportsFeature: "SupportsFeature",
+    invoke: "Invoke",
+    call: "Call",
+    readResource: "ReadResource",
+    registerResource: "RegisterResource",
+    registerResourceOutputs: "RegisterResourceOutputs",
+    registerPackage: "RegisterPackage",
+    signalAndWaitForShutdown: "SignalAndWaitForShutdown",
+  };
+  for (const [m, name] of Object.entries(names)) {
+    monitor[m] = forwarded(name, forwardMonitor, m);
+  }
+  for (const [m, name] of Object.entries({
+    log: "Log",
+    setRootResource: "SetRootResource",
+    requirePulumiVersion: "RequirePulumiVersion",
+  })) {
+    engine[m] = forwarded(name, forwardEngine, m);
+  }
+}
+
+// The monitor's service, with RegisterResource's answers replaced by bytes
+// that are not a message when asked to.
+let monitorService = resrpc.ResourceMonitorService;
+if (faultKind === "malformed") {
+  monitorService = Object.assign({}, monitorService, {
+    registerResource: Object.assign({}, monitorService.registerResource, {
+      responseSerialize: () => Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]),
+    }),
+  });
+}
+
+server = new grpc.Server();
+server.addService(monitorService, monitor);
+server.addService(engrpc.EngineService, engine);
+server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
+  if (err) {
+    console.error(`engine.js: cannot listen: ${err.message}`);
+    process.exit(2);
+  }
+  if (portFile) {
+    fs.writeFileSync(portFile + ".tmp", String(port));
+    fs.renameSync(portFile + ".tmp", portFile);
+  } else {
+    console.log(port);
+  }
+});
+// The test that started the engine ends it; a stray one ends by itself.
+setTimeout(() => process.exit(3), 600000).unref();
+process.on("SIGTERM", () => {
+  if (recordFd !== undefined) {
+    fs.closeSync(recordFd);
+    recordFd = undefined;
+  }
+  process.exit(0);
+});

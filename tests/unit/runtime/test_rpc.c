@@ -1,0 +1,339 @@
+/* test_rpc.c: property values in the engine protocol (rpc_value.c): the
+ * packed bytes of a known Struct, round trips of every kind through
+ * google.protobuf.Struct, what is lowered for a monitor without secrets or
+ * resource references, output values, ints rounded (D3), and the errors of
+ * values the protocol cannot carry and of answers that do not decode. */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcl_internal.h"
+#include "rpc.h"
+
+static pcl_value *json(const char *text) {
+  pcl_error *err = NULL;
+  pcl_value *v = pcl_json_decode(text, strlen(text), PCL_JSON_WIRE, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+  return v;
+}
+
+/* Packs v with enc and unpacks it again (owned; NULL when packing failed). */
+static pcl_value *round_trip(const pcl_value *v, pcl__rpc_enc *enc) {
+  size_t len = 0;
+  uint8_t *bytes = pcl__rpc_struct_pack(v, enc, &len);
+  if (bytes == NULL) {
+    return NULL;
+  }
+  pcl_error *err = NULL;
+  pcl_value *back = pcl__rpc_struct_unpack(bytes, len, &err);
+  free(bytes);
+  CU_ASSERT_PTR_NULL(err);
+  pcl_error_free(err);
+  return back;
+}
+
+static void test_known_bytes(void) {
+  pcl_value *v = json("{\"a\": true}");
+  pcl__rpc_enc enc = {.secrets = true, .resources = true};
+  size_t len = 0;
+  uint8_t *bytes = pcl__rpc_struct_pack(v, &enc, &len);
+  /* Struct.fields entry (1, len 7): key (1) "a", value (2, len 2): bool (4) 1. */
+  static const uint8_t want[] = {0x0a, 0x07, 0x0a, 0x01, 0x61, 0x12, 0x02, 0x20, 0x01};
+  CU_ASSERT_EQUAL_FATAL(len, sizeof want);
+  CU_ASSERT(memcmp(bytes, want, len) == 0);
+  free(bytes);
+  pcl_release(v);
+}
+
+static void test_round_trip(void) {
+  pcl_value *urn = pcl_str_from_cstr("urn:pulumi:s::p::t:index:R::r");
+  pcl_value *id = pcl_str_from_cstr("r-id");
+  pcl_value *ver = pcl_str_from_cstr("1.2.3");
+  pcl_value *path = pcl_str_from_cstr("dir/file.txt");
+  pcl_value *text = pcl_str_from_cstr("hello");
+  pcl_value *asset = pcl_asset_new(PCL_ASSET_FILE, path);
+  pcl_value *sasset = pcl_asset_new(PCL_ASSET_STRING, text);
+  pcl_mapbuf ab = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&ab, "f", pcl_retain(asset));
+  pcl_mapbuf_put_cstr(&ab, "s", pcl_retain(sasset));
+  pcl_value *amap = pcl_mapbuf_finish(&ab);
+  pcl_value *archive = pcl_archive_new(PCL_ARCHIVE_ASSETS, amap);
+  pcl_value *inner = json("{\"n\": null, \"b\": false, \"i\": -42, \"x\": 0.5, \"s\": \"h\\u00e9\","
+                          " \"l\": [1, [2], {\"k\": \"v\"}]}");
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "plain", pcl_retain(inner));
+  pcl_mapbuf_put_cstr(&mb, "secret", pcl_secret_new(inner));
+  pcl_mapbuf_put_cstr(&mb, "ref", pcl_resource_new(urn, id, ver));
+  pcl_mapbuf_put_cstr(&mb, "component", pcl_resource_new(urn, NULL, NULL));
+  pcl_mapbuf_put_cstr(&mb, "asset", pcl_retain(asset));
+  pcl_mapbuf_put_cstr(&mb, "archive", pcl_retain(archive));
+  pcl_mapbuf_put_cstr(&mb, "unknown", pcl_unknown());
+  /* NUL characters in keys and strings keep their bytes. */
+  pcl_mapbuf_put_take(&mb, pcl_str_new_lossy("nul\0key", 7), pcl_str_new_lossy("a\0b", 3));
+  pcl_value *m = pcl_mapbuf_finish(&mb);
+
+  pcl__rpc_enc enc = {.secrets = true, .resources = true};
+  pcl_value *back = round_trip(m, &enc);
+  CU_ASSERT_PTR_NULL(enc.err);
+  CU_ASSERT_EQUAL(enc.rounded, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+  CU_ASSERT(pcl_equal(back, m));
+  CU_ASSERT_EQUAL(pcl_kind_of(pcl_map_get_cstr(back, "secret")), PCL_T_SECRET);
+  CU_ASSERT_EQUAL(pcl_kind_of(pcl_map_get_cstr(back, "unknown")), PCL_T_UNKNOWN);
+  pcl_value *ref = pcl_map_get_cstr(back, "ref");
+  CU_ASSERT_EQUAL_FATAL(pcl_kind_of(ref), PCL_T_RESOURCE);
+  CU_ASSERT(pcl_str_eq_cstr(pcl_resource_version(ref), "1.2.3"));
+  /* Ints come back as ints, not numbers. */
+  pcl_value *i = pcl_map_get_cstr(pcl_map_get_cstr(back, "plain"), "i");
+  CU_ASSERT_EQUAL(pcl_kind_of(i), PCL_T_INT);
+  pcl_release(back);
+
+  /* A monitor without secrets or resource references gets plain values and
+   * ids (URNs for references without one), as the SDKs send them. */
+  pcl__rpc_enc plain = {0};
+  back = round_trip(m, &plain);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+  CU_ASSERT(pcl_equal(pcl_map_get_cstr(back, "secret"), inner));
+  CU_ASSERT(pcl_equal(pcl_map_get_cstr(back, "ref"), id));
+  CU_ASSERT(pcl_equal(pcl_map_get_cstr(back, "component"), urn));
+  pcl_release(back);
+
+  pcl_release(m);
+  pcl_release(inner);
+  pcl_release(archive);
+  pcl_release(amap);
+  pcl_release(asset);
+  pcl_release(sasset);
+  pcl_release(text);
+  pcl_release(path);
+  pcl_release(ver);
+  pcl_release(id);
+  pcl_release(urn);
+}
+
+/* Returns whether the protobuf bytes b hold exactly the NUL-terminated s. */
+static bool bytes_are(ProtobufCBinaryData b, const char *s) {
+  return b.len == strlen(s) && memcmp(b.data, s, b.len) == 0;
+}
+
+static void test_output_values(void) {
+  pcl_value *s = pcl_str_from_cstr("v");
+  pcl_value *sec = pcl_secret_new(s);
+  pcl_deps *a = pcl_deps_one("urn:b"), *b = pcl_deps_one("urn:a");
+  pcl_deps *d = pcl_deps_union(a, b);
+  pcl__rpc_enc enc = {.secrets = true, .resources = true};
+  Google__Protobuf__Value *ov = pcl__rpc_output_value_new(sec, d, &enc);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(ov);
+  CU_ASSERT_EQUAL_FATAL(ov->kind_case, GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE);
+  /* Signature, value, secret and the sorted dependencies. */
+  Google__Protobuf__Struct *st = ov->struct_value;
+  CU_ASSERT_EQUAL_FATAL(st->n_fields, 4);
+  CU_ASSERT(bytes_are(st->fields[0]->key, PCL__SIG_KEY));
+  CU_ASSERT(bytes_are(st->fields[0]->value->string_value, PCL__SIG_OUTPUT));
+  CU_ASSERT(bytes_are(st->fields[1]->key, "value"));
+  CU_ASSERT(bytes_are(st->fields[1]->value->string_value, "v"));
+  CU_ASSERT(bytes_are(st->fields[2]->key, "secret"));
+  CU_ASSERT(bytes_are(st->fields[3]->key, "dependencies"));
+  Google__Protobuf__ListValue *l = st->fields[3]->value->list_value;
+  CU_ASSERT_EQUAL_FATAL(l->n_values, 2);
+  CU_ASSERT(bytes_are(l->values[0]->string_value, "urn:a"));
+  pcl_error *err = NULL;
+  pcl_value *back = pcl__rpc_value_get(ov, &err);
+  CU_ASSERT(back && pcl_equal(back, sec) && pcl_kind_of(back) == PCL_T_SECRET);
+  pcl_release(back);
+  protobuf_c_message_free_unpacked(&ov->base, NULL);
+
+  /* An unknown output value has no "value" and decodes as unknown. */
+  ov = pcl__rpc_output_value_new(pcl_unknown(), NULL, &enc);
+  CU_ASSERT_EQUAL(ov->struct_value->n_fields, 1);
+  back = pcl__rpc_value_get(ov, &err);
+  CU_ASSERT(back && pcl_kind_of(back) == PCL_T_UNKNOWN);
+  pcl_release(back);
+  protobuf_c_message_free_unpacked(&ov->base, NULL);
+  pcl_deps_release(a);
+  pcl_deps_release(b);
+  pcl_deps_release(d);
+  pcl_release(sec);
+  pcl_release(s);
+}
+
+static void test_rounding(void) {
+  pcl_value *m = json("{\"big\": 1152921504606846977, \"ok\": 9007199254740992}");
+  pcl__rpc_enc enc = {0};
+  pcl_value *back = round_trip(m, &enc);
+  CU_ASSERT_EQUAL(enc.rounded, 1);
+  CU_ASSERT_STRING_EQUAL(enc.first_rounded, "1152921504606846977");
+  /* 2^60 + 1 arrives as the double 2^60, a number beyond 2^53. */
+  pcl_value *big = pcl_map_get_cstr(back, "big");
+  CU_ASSERT_EQUAL(pcl_kind_of(big), PCL_T_NUMBER);
+  CU_ASSERT(pcl_number_get(big) == 1152921504606846976.0);
+  CU_ASSERT_EQUAL(pcl_kind_of(pcl_map_get_cstr(back, "ok")), PCL_T_INT);
+  pcl__rpc_enc_clear(&enc);
+  pcl_release(back);
+  pcl_release(m);
+}
+
+static void test_encode_errors(void) {
+  pcl_value *raw = pcl_str_from_bytes("a\xff", 2);
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "bytes", raw);
+  pcl_value *m = pcl_mapbuf_finish(&mb);
+  pcl__rpc_enc enc = {0};
+  size_t len;
+  CU_ASSERT_PTR_NULL(pcl__rpc_struct_pack(m, &enc, &len));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(enc.err);
+  CU_ASSERT_STRING_EQUAL(pcl_error_message(enc.err),
+                         "the engine protocol cannot carry a string that is not UTF-8");
+  pcl__rpc_enc_clear(&enc);
+  pcl_release(m);
+}
+
+/* Decodes the packed Struct and returns the error message (owned) or NULL. */
+static char *unpack_error(const uint8_t *data, size_t len) {
+  pcl_error *err = NULL;
+  pcl_value *v = pcl__rpc_struct_unpack(data, len, &err);
+  pcl_release(v);
+  char *msg = err ? pcl_xstrdup(pcl_error_message(err)) : NULL;
+  pcl_error_free(err);
+  return msg;
+}
+
+static void test_decode_errors(void) {
+  static const uint8_t truncated[] = {0x0a, 0x07, 0x0a, 0x01};
+  char *msg = unpack_error(truncated, sizeof truncated);
+  CU_ASSERT(msg && strcmp(msg, "the google.protobuf.Struct does not decode (4 bytes)") == 0);
+  free(msg);
+
+  /* {"s": {sig: "nope"}}: a signature nobody knows. */
+  pcl_value *m = json("{\"s\": {\"4dabf18193072939515e22adb298388d\": \"nope\"}}");
+  pcl__rpc_enc enc = {0};
+  size_t len;
+  uint8_t *bytes = pcl__rpc_struct_pack(m, &enc, &len);
+  msg = unpack_error(bytes, len);
+  CU_ASSERT(msg && strcmp(msg, "unrecognized signature 'nope' in a property value") == 0);
+  free(msg);
+  free(bytes);
+  pcl_release(m);
+
+  /* A list nested 2000 deep: refused before protobuf-c unpacks it. */
+  enum { DEPTH = 2000 };
+  uint8_t *deep = pcl_xmalloc(DEPTH * 8 + 16);
+  size_t n = 0;
+  /* Built from the inside out: Value{list_value: ListValue{values: [..]}}. */
+  uint8_t inner[] = {0x08, 0x00}; /* Value{null_value: 0}. */
+  memcpy(deep, inner, sizeof inner);
+  n = sizeof inner;
+  for (int i = 0; i < DEPTH; i++) {
+    /* ListValue.values (1), then Value.list_value (6): two length prefixes. */
+    uint8_t hdr[12];
+    size_t h = 0, l1 = n;
+    size_t l2;
+    uint8_t tmp[6];
+    size_t t = 0;
+    tmp[t++] = 0x0a;
+    for (size_t x = l1;; x >>= 7) {
+      tmp[t++] = (uint8_t)((x & 0x7f) | (x > 0x7f ? 0x80 : 0));
+      if (x <= 0x7f) {
+        break;
+      }
+    }
+    l2 = n + t;
+    hdr[h++] = 0x32;
+    for (size_t x = l2;; x >>= 7) {
+      hdr[h++] = (uint8_t)((x & 0x7f) | (x > 0x7f ? 0x80 : 0));
+      if (x <= 0x7f) {
+        break;
+      }
+    }
+    deep = pcl_xrealloc(deep, n + h + t);
+    memmove(deep + h + t, deep, n);
+    memcpy(deep, hdr, h);
+    memcpy(deep + h, tmp, t);
+    n += h + t;
+  }
+  /* Struct{fields: {key "k", value: deep}}. */
+  pcl__rpc_answer a;
+  pcl_error *err = NULL;
+  uint8_t *wrapped = pcl_xmalloc(n + 32);
+  size_t w = 0;
+  size_t entry = 3 + 1 + 3 + n; /* key, value tag and length (3 bytes), value. */
+  wrapped[w++] = 0x0a;
+  wrapped[w++] = (uint8_t)(0x80 | (entry & 0x7f));
+  wrapped[w++] = (uint8_t)(0x80 | ((entry >> 7) & 0x7f));
+  wrapped[w++] = (uint8_t)(entry >> 14);
+  wrapped[w++] = 0x0a;
+  wrapped[w++] = 0x01;
+  wrapped[w++] = 'k';
+  wrapped[w++] = 0x12;
+  wrapped[w++] = (uint8_t)(0x80 | (n & 0x7f));
+  wrapped[w++] = (uint8_t)(0x80 | ((n >> 7) & 0x7f));
+  wrapped[w++] = (uint8_t)(n >> 14);
+  memcpy(wrapped + w, deep, n);
+  w += n;
+  msg = unpack_error(wrapped, w);
+  CU_ASSERT(msg && strstr(msg, "nests deeper than") != NULL);
+  free(msg);
+  /* The same Struct as an invoke's return value. */
+  uint8_t *inv = pcl_xmalloc(w + 8);
+  size_t iv = 0;
+  inv[iv++] = 0x0a;
+  inv[iv++] = (uint8_t)(0x80 | (w & 0x7f));
+  inv[iv++] = (uint8_t)(0x80 | ((w >> 7) & 0x7f));
+  inv[iv++] = (uint8_t)(w >> 14);
+  memcpy(inv + iv, wrapped, w);
+  iv += w;
+  CU_ASSERT_FALSE(pcl__rpc_answer_decode(PCL__RPC_INVOKE, inv, iv, &a, &err));
+  CU_ASSERT(err && strstr(pcl_error_message(err),
+                          "pulumirpc.ResourceInvokeResponse nests deeper") != NULL);
+  pcl_error_free(err);
+  free(inv);
+  free(wrapped);
+  free(deep);
+}
+
+static void test_answers(void) {
+  /* RegisterResourceResponse{urn: "u", id: "i", object: {"a": true}, result: FAIL}. */
+  static const uint8_t reg[] = {0x0a, 0x01, 'u', 0x12, 0x01, 'i',  0x1a, 0x09, 0x0a, 0x07,
+                                0x0a, 0x01, 'a', 0x12, 0x02, 0x20, 0x01, 0x38, 0x01};
+  pcl__rpc_answer a;
+  pcl_error *err = NULL;
+  CU_ASSERT_FATAL(pcl__rpc_answer_decode(PCL__RPC_REGISTER, reg, sizeof reg, &a, &err));
+  CU_ASSERT_STRING_EQUAL(a.urn, "u");
+  CU_ASSERT_STRING_EQUAL(a.id, "i");
+  CU_ASSERT(a.failed);
+  CU_ASSERT(pcl_map_get_cstr(a.value, "a") == pcl_bool(true));
+  pcl__rpc_answer_free(&a);
+
+  /* InvokeResponse{failures: [{property: "p", reason: "bad"}]}. */
+  static const uint8_t inv[] = {0x12, 0x08, 0x0a, 0x01, 'p', 0x12, 0x03, 'b', 'a', 'd'};
+  CU_ASSERT_FATAL(pcl__rpc_answer_decode(PCL__RPC_INVOKE, inv, sizeof inv, &a, &err));
+  CU_ASSERT_STRING_EQUAL(a.failures, "p: bad");
+  CU_ASSERT_EQUAL(pcl_len(a.value), 0);
+  pcl__rpc_answer_free(&a);
+
+  /* DeploymentInfo{supportedFeatures: [0, 1, 2]} (packed). */
+  static const uint8_t di[] = {0x42, 0x03, 0x00, 0x01, 0x02};
+  CU_ASSERT_FATAL(pcl__rpc_answer_decode(PCL__RPC_DEPLOYMENT_INFO, di, sizeof di, &a, &err));
+  CU_ASSERT_EQUAL(a.features, 7u);
+  pcl__rpc_answer_free(&a);
+
+  /* A number that is NaN cannot become a PCL value. */
+  static const uint8_t nan[] = {0x1a, 0x10, 0x0a, 0x0e, 0x0a, 0x01, 'x',  0x12, 0x09,
+                                0x11, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf8, 0x7f};
+  CU_ASSERT_FALSE(pcl__rpc_answer_decode(PCL__RPC_REGISTER, nan, sizeof nan, &a, &err));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+  CU_ASSERT_PTR_NOT_NULL(strstr(pcl_error_message(err), "is NaN"));
+  pcl_error_free(err);
+}
+
+void register_rpc_tests(void);
+void register_rpc_tests(void) {
+  CU_pSuite s = CU_add_suite("rpc", NULL, NULL);
+  CU_add_test(s, "a Struct's packed bytes", test_known_bytes);
+  CU_add_test(s, "round trips of every kind", test_round_trip);
+  CU_add_test(s, "output values", test_output_values);
+  CU_add_test(s, "ints a double cannot hold", test_rounding);
+  CU_add_test(s, "values the protocol cannot carry", test_encode_errors);
+  CU_add_test(s, "answers that do not decode", test_decode_errors);
+  CU_add_test(s, "answers to each call", test_answers);
+}
