@@ -356,10 +356,11 @@ bench: $(BUILD)/pclc
 	bench/run.sh $(BUILD)/pclc $(BUILD)/bench
 
 # `make bench-codegen` times pclc --check and -o, the C compilers on the
-# generated code and the run on the embedded engine (bench/run-codegen.sh).
+# generated code and the run on the embedded engine (bench/run-codegen.sh);
+# BASELINE=<a build of another pclc> measures both in the same run.
 .PHONY: bench-codegen
 bench-codegen: $(BUILD)/pclc $(BUILD)/libpclrt.a
-	bench/run-codegen.sh $(BUILD)/pclc $(BUILD) $(BUILD)/bench
+	BASELINE="$(BASELINE)" bench/run-codegen.sh $(BUILD)/pclc $(BUILD) $(BUILD)/bench
 
 # `make bench-runtime` measures registrations on the embedded engine
 # (time and peak memory per resource at 1k/10k/100k resources).

@@ -1740,6 +1740,14 @@ static void lower_module(lower_ctx *L, worklist *q, const bnd_program *p, ir_mod
       ptrmap_put(&L->component_types, b->component.output_type, (void *)1);
   }
   w.node_type = xcalloc(count ? count : 1, sizeof *w.node_type);
+  /* Components may read each other (program.md 10.4): a component read
+     before it is evaluated is a future (pcl_gen_node) of its type. */
+  for (size_t i = 0; i < p->count; i++) {
+    const bnd_node *b = p->order[i];
+    if (b->kind == BND_COMPONENT)
+      w.node_type[w.pos[b->index]] =
+          eventual_of(&w, instance_ref_type(&w, b->component.output_type, b->component.range, NULL));
+  }
   m->nodes = ARENA_NEW_ARRAY(L->arena, ir_node, count ? count : 1);
   m->count = count;
   size_t k = 0;

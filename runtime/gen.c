@@ -42,6 +42,7 @@ void pcl__gen_frame_release(pcl_gen_frame *f) {
   }
   free(f->slots);
   free(f->prefix);
+  free(f->urn);
   pcl_release(f->parent);
   pcl_release(f->inputs);
   pcl_mapbuf_free(&f->outputs);
@@ -49,7 +50,8 @@ void pcl__gen_frame_release(pcl_gen_frame *f) {
 }
 
 pcl_value *pcl__gen_module_run(pcl_run *run, const pcl_gen_program *prog, const pcl_gen_module *m,
-                               const char *prefix, pcl_value *parent, pcl_value *inputs) {
+                               const char *prefix, pcl_value *parent, const char *urn,
+                               pcl_value *inputs) {
   pcl_gen_frame *f = pcl_xcalloc(1, sizeof *f);
   f->refs = 1;
   f->run = run;
@@ -58,12 +60,20 @@ pcl_value *pcl__gen_module_run(pcl_run *run, const pcl_gen_program *prog, const 
   f->slots = pcl_xcalloc(m->nnodes ? m->nnodes : 1, sizeof *f->slots);
   f->prefix = prefix ? pcl_xstrdup(prefix) : NULL;
   f->parent = pcl_retain(parent);
+  f->urn = urn ? pcl_xstrdup(urn) : NULL;
   f->inputs = pcl_retain(inputs);
   for (size_t i = 0; i < m->nnodes; i++) {
     /* A node reads only its row and the frame: its environment captures
      * nothing and lives on the stack. */
     pcl_gen_env e = {0, f, prog->rows + m->nodes[i].row, 0};
-    f->slots[i] = m->nodes[i].fn(&e);
+    pcl_value *v = m->nodes[i].fn(&e);
+    pcl_value *placeholder = f->slots[i];
+    if (placeholder != NULL) {
+      /* A node before this one read it (pcl_gen_node). */
+      pcl_future_resolve(pcl_value_future(placeholder), v, 0, NULL);
+      pcl_release(placeholder);
+    }
+    f->slots[i] = v;
   }
   pcl_value *outs = prefix != NULL ? pcl_mapbuf_finish(&f->outputs) : NULL;
   pcl__gen_frame_release(f);
@@ -97,8 +107,13 @@ void pcl_gen_env_release(pcl_gen_env *e) {
 }
 
 pcl_value *pcl_gen_node(const pcl_gen_env *e, uint32_t i) {
-  pcl_value *v = e->f->slots[i];
-  return v != NULL ? v : pcl_null();
+  pcl_gen_frame *f = e->f;
+  if (f->slots[i] == NULL) {
+    pcl_future *later = pcl_future_new(PCL_OUTPUT, "the value of a component declared later");
+    f->slots[i] = pcl_future_to_value(later);
+    pcl_future_release(later);
+  }
+  return f->slots[i];
 }
 
 pcl_run *pcl_gen_run(const pcl_gen_env *e) { return e->f->run; }
@@ -463,7 +478,7 @@ pcl_value *pcl_gen_logic(const pcl_gen_env *e, bool and, pcl_value *a, pcl_value
 static const pcl_gen_program *running;
 
 static void gen_start(pcl_run *run) {
-  pcl__gen_module_run(run, running, running->main, NULL, NULL, NULL);
+  pcl__gen_module_run(run, running, running->main, NULL, NULL, NULL, NULL);
 }
 
 int pcl_gen_main(int argc, char **argv, const pcl_gen_program *p) {

@@ -11,11 +11,13 @@
 /* Runs module m of prog in a new frame: every node in order, each in a
  * stack environment holding its row.  prefix (copied; NULL for the
  * program's own module) is "<instance>-" for a component's children,
- * parent (borrowed, may be NULL) the component's resource value and inputs
- * (borrowed, may be NULL) its inputs MAP.  Returns the component's outputs
- * (an owned MAP) when prefix is not NULL, else NULL. */
+ * parent (borrowed, may be NULL) the component's resource value, urn
+ * (copied, may be NULL) its URN when it is known before the engine answers
+ * and inputs (borrowed, may be NULL) its inputs MAP.  Returns the
+ * component's outputs (an owned MAP) when prefix is not NULL, else NULL. */
 pcl_value *pcl__gen_module_run(pcl_run *run, const pcl_gen_program *prog, const pcl_gen_module *m,
-                               const char *prefix, pcl_value *parent, pcl_value *inputs);
+                               const char *prefix, pcl_value *parent, const char *urn,
+                               pcl_value *inputs);
 /* Returns f with one more reference. */
 pcl_gen_frame *pcl__gen_frame_retain(pcl_gen_frame *f);
 /* Drops a reference to f (NULL is ignored), freeing it with its node values

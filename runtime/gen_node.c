@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "gen_internal.h"
 
 /* ----------------------------------------------------------------- config */
@@ -84,6 +85,136 @@ static pcl_value *drop_nulls(pcl_value *v) {
   return pcl_mapbuf_finish(&b);
 }
 
+/* An output of a component as the component's object holds it. */
+typedef struct comp_output {
+  pcl_future *result; /* The output as the object holds it (owned). */
+  pcl_deps *deps;     /* The component's URN (owned). */
+} comp_output;
+
+static void comp_output_done(pcl_future *out, void *data) {
+  comp_output *c = data;
+  if (pcl_future_state_of(out) == PCL_FUTURE_REJECTED) {
+    pcl_future_reject(c->result, pcl_future_error(out));
+  } else {
+    pcl_future_resolve(c->result, pcl_future_value(out), pcl_future_bits(out), c->deps);
+  }
+  pcl_future_release(c->result);
+  pcl_deps_release(c->deps);
+  free(c);
+}
+
+/* Returns output v (borrowed) of a component as the component's object
+ * holds it (an owned EVENTUAL): its value and secrecy, depending on the
+ * component only (deps, borrowed; program.md 5). */
+static pcl_value *component_output(const pcl_deps *deps, pcl_value *v) {
+  pcl_future *out = pcl_value_future(v);
+  if (out == NULL) {
+    pcl_future *known = pcl_future_resolved(PCL_OUTPUT, v, 0, deps);
+    pcl_value *held = pcl_future_to_value(known);
+    pcl_future_release(known);
+    return held;
+  }
+  comp_output *c = pcl_xmalloc(sizeof *c);
+  c->result = pcl_future_new(pcl_future_kind_of(out), pcl_future_label(out));
+  c->deps = pcl_deps_retain(deps);
+  pcl_value *held = pcl_future_to_value(c->result);
+  pcl_future_then(out, comp_output_done, c);
+  return held;
+}
+
+/* An apply callback: the field named data (a NUL-terminated string) of the
+ * registration object args[0]. */
+static pcl_value *object_field(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
+  (void)n;
+  (void)err;
+  pcl_value *v = pcl_kind_of(args[0]) == PCL_T_MAP ? pcl_map_get_cstr(args[0], data) : NULL;
+  return pcl_retain(v ? v : pcl_null());
+}
+
+/* What merge_outputs needs. */
+typedef struct comp_merge {
+  pcl_future *component; /* The component's registration (owned). */
+  pcl_value *outputs;    /* Its outputs (owned MAP). */
+} comp_merge;
+
+static void comp_merge_free(void *data) {
+  comp_merge *c = data;
+  pcl_future_release(c->component);
+  pcl_release(c->outputs);
+  free(c);
+}
+
+/* An apply callback: the registration object args[0] with the outputs of
+ * data (a comp_merge) added, depending on the component. */
+static pcl_value *merge_outputs(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
+  (void)n;
+  (void)err;
+  comp_merge *c = data;
+  pcl_mapbuf b = PCL_MAPBUF_INIT;
+  for (size_t i = 0; pcl_kind_of(args[0]) == PCL_T_MAP && i < pcl_len(args[0]); i++) {
+    pcl_mapbuf_put_take(&b, pcl_retain(pcl_map_key_at(args[0], i)),
+                        pcl_retain(pcl_map_val_at(args[0], i)));
+  }
+  for (size_t i = 0; i < pcl_len(c->outputs); i++) {
+    pcl_mapbuf_put_take(&b, pcl_retain(pcl_map_key_at(c->outputs, i)),
+                        component_output(pcl_future_deps(c->component),
+                                         pcl_map_val_at(c->outputs, i)));
+  }
+  return pcl_mapbuf_finish(&b);
+}
+
+/* Returns the value of a component instance (owned) whose registration is
+ * the future component, outputs its outputs (borrowed MAP), name its full
+ * name and urn its URN, or NULL when it is known only once the engine
+ * answers.  With the URN the value is the object at once: its urn, id,
+ * __name and __type and each output settle on their own, so components may
+ * read each other's outputs (program.md 10.4) as long as no output depends
+ * on itself.  Without it, the object is known once the component is
+ * registered. */
+static pcl_value *component_object(pcl_future *component, pcl_value *outputs,
+                                   const pcl_resource_decl *decl, const char *name,
+                                   const char *urn) {
+  if (urn == NULL) {
+    comp_merge *c = pcl_xmalloc(sizeof *c);
+    c->component = pcl_future_retain(component);
+    c->outputs = pcl_retain(outputs);
+    return pcl__gen_future_value_take(
+        pcl_apply(&component, 1, merge_outputs, c, comp_merge_free, 0));
+  }
+  pcl_deps *deps = pcl_deps_one(urn);
+  pcl_mapbuf b = PCL_MAPBUF_INIT;
+  static char id[] = "id";
+  pcl_mapbuf_put_cstr(&b, "urn", pcl__str_fast(urn));
+  pcl_mapbuf_put_cstr(&b, "id",
+                      pcl__gen_future_value_take(pcl_apply(&component, 1, object_field, id, NULL, 0)));
+  pcl_mapbuf_put_cstr(&b, "__name", pcl__str_fast(name));
+  pcl_mapbuf_put_cstr(&b, "__type", pcl__str_fast(decl->type));
+  for (size_t i = 0; i < pcl_len(outputs); i++) {
+    pcl_mapbuf_put_take(&b, pcl_retain(pcl_map_key_at(outputs, i)),
+                        component_output(deps, pcl_map_val_at(outputs, i)));
+  }
+  pcl_deps_release(deps);
+  return pcl_mapbuf_finish(&b);
+}
+
+/* Returns the URN the engine gives the component name of decl registered
+ * in frame f with the options options (borrowed, as the program wrote
+ * them), made the same way, or NULL when an explicit parent makes it known
+ * only once that parent is (owned). */
+static char *component_urn(const pcl_gen_frame *f, const pcl_resource_decl *decl,
+                           const char *name, const pcl_value *options) {
+  if ((options != NULL && pcl_kind_of(options) == PCL_T_MAP &&
+       pcl_map_get_cstr(options, "parent") != NULL) ||
+      (f->prefix != NULL && f->urn == NULL)) {
+    return NULL;
+  }
+  pcl_value *stack = pcl_run_stack(f->run), *project = pcl_run_project(f->run);
+  char *urn = pcl_urn_make(pcl_str_data(stack), pcl_str_data(project), f->urn, decl->type, name);
+  pcl_release(stack);
+  pcl_release(project);
+  return urn;
+}
+
 /* Registers the resource name of decl in e's frame: a read when id is not
  * NULL, a component instance running module m when m is not NULL, else a
  * plain registration.  Returns the resource's value (owned). */
@@ -118,10 +249,16 @@ static pcl_value *registration(pcl_gen_env *e, const pcl_resource_decl *shared,
   } else if (m != NULL) {
     pcl_value *comp =
         pcl__gen_future_value_take(pcl_register_resource(f->run, decl, full.data, in, opts));
+    char *urn = component_urn(f, decl, full.data, options);
+    char *instance = pcl_xstrdup(full.data);
     pcl_strbuf_append_char(&full, '-');
-    pcl_value *outs = pcl__gen_module_run(f->run, f->prog, m, full.data, comp, in);
-    r = pcl__gen_future_value_take(
-        pcl_register_component_outputs(f->run, pcl_value_future(comp), outs));
+    pcl_value *outs = pcl__gen_module_run(f->run, f->prog, m, full.data, comp, urn, in);
+    /* The engine records the outputs once they are all known; a failure
+       fails the run (resource.c). */
+    pcl_future_release(pcl_register_component_outputs(f->run, pcl_value_future(comp), outs));
+    r = component_object(pcl_value_future(comp), outs, decl, instance, urn);
+    free(instance);
+    free(urn);
     pcl_release(outs);
     pcl_release(comp);
   } else {

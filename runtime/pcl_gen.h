@@ -309,9 +309,12 @@ struct pcl_gen_frame {
   pcl_run *run;                 /* The run (borrowed). */
   const pcl_gen_program *prog;  /* The program (static). */
   const pcl_gen_module *module; /* The module evaluated (static). */
-  pcl_value **slots;            /* Node values by node index (owned; NULL until set). */
+  pcl_value **slots;            /* Node values by node index (owned; NULL until set,
+                                   or a placeholder: see pcl_gen_node). */
   char *prefix;                 /* "<instance>-" for a component's children, or NULL. */
   pcl_value *parent;            /* The component's resource value, or NULL. */
+  char *urn;                    /* The component's URN when known before the
+                                   engine answers (owned), or NULL. */
   pcl_value *inputs;            /* The component's inputs (MAP), or NULL. */
   pcl_mapbuf outputs;           /* A component's outputs as they are evaluated. */
 };
@@ -333,8 +336,10 @@ pcl_gen_env *pcl_gen_env_new(const pcl_gen_env *e, const uint32_t *r, size_t n,
                              pcl_value *const *vals);
 /* Drops a reference to e (NULL and stack environments are ignored). */
 void pcl_gen_env_release(pcl_gen_env *e);
-/* Returns the value of node i of e's frame (borrowed; null when it has no
- * value yet). */
+/* Returns the value of node i of e's frame (borrowed).  A node later in
+ * the module's order (a component that a component before it reads: the one
+ * cycle PCL allows) has no value yet: its value is then a future, resolved
+ * with the node's value once the node is evaluated. */
 pcl_value *pcl_gen_node(const pcl_gen_env *e, uint32_t i);
 /* Returns the run e belongs to. */
 pcl_run *pcl_gen_run(const pcl_gen_env *e);

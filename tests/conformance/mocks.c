@@ -6,9 +6,9 @@
  * the Go test providers of the conformance suite do
  * (../shared/conformance/providers/BEHAVIOUR.md): Check failures, Create
  * outputs and ids, preview answers, Read, Invoke and Call results.  Linked
- * into every conformance program with -Wl,--wrap=pcl_main: __wrap_pcl_main
- * installs the mocks and calls the real pcl_main, so the generated C needs
- * no change.
+ * into every conformance program with -Wl,--wrap=pcl_main and
+ * -Wl,--wrap=pcl_gen_main: the wrappers install the mocks and call the real
+ * entry point, so the generated C needs no change.
  *
  * Inputs besides the engine's requests: the stack config in PULUMI_CONFIG
  * (the keys "<package>:<key>" configure default providers, as the engine
@@ -28,6 +28,7 @@
 #include <strings.h>
 
 #include "pcl_engine.h"
+#include "pcl_gen.h"
 
 /* One resource the mocks answered, kept for method calls and for the
  * config of explicit providers. */
@@ -1617,16 +1618,16 @@ static pcl_value *env_json(const char *name) {
   return v;
 }
 
-int __real_pcl_main(int argc, char **argv, const pcl_program *program);
-int __wrap_pcl_main(int argc, char **argv, const pcl_program *program);
-
-/* Installs the mocks around the real pcl_main and frees their records. */
-int __wrap_pcl_main(int argc, char **argv, const pcl_program *program) {
+/* Installs the mocks. */
+static void mocks_install(void) {
   static const pcl_mocks mocks = {.new_resource = mk_new_resource, .call = mk_call};
   mk.config = env_json("PULUMI_CONFIG");
   mk.params = env_json("PCLC_TEST_PARAMETERIZATIONS");
   pcl_main_set_mocks(&mocks);
-  int rc = __real_pcl_main(argc, argv, program);
+}
+
+/* Frees what the mocks kept once the run is over. */
+static void mocks_free(void) {
   for (size_t i = 0; i < mk.n; i++) {
     free(mk.recs[i].urn);
     free(mk.recs[i].type);
@@ -1640,5 +1641,26 @@ int __wrap_pcl_main(int argc, char **argv, const pcl_program *program) {
   pcl_release(mk.params);
   pcl_release(mk.flaky);
   mk.flaky = NULL;
+}
+
+/* The mocks around the real entry points: pcl_main, which C programs call,
+ * and pcl_gen_main, which the C that pclc writes calls (it calls pcl_main
+ * inside the library, where a wrap cannot reach). */
+int __real_pcl_main(int argc, char **argv, const pcl_program *program);
+int __wrap_pcl_main(int argc, char **argv, const pcl_program *program);
+int __real_pcl_gen_main(int argc, char **argv, const pcl_gen_program *program);
+int __wrap_pcl_gen_main(int argc, char **argv, const pcl_gen_program *program);
+
+int __wrap_pcl_main(int argc, char **argv, const pcl_program *program) {
+  mocks_install();
+  int rc = __real_pcl_main(argc, argv, program);
+  mocks_free();
+  return rc;
+}
+
+int __wrap_pcl_gen_main(int argc, char **argv, const pcl_gen_program *program) {
+  mocks_install();
+  int rc = __real_pcl_gen_main(argc, argv, program);
+  mocks_free();
   return rc;
 }

@@ -1,0 +1,13 @@
+config "input" "bool" {}
+
+resource "res" "simple:index:Resource" {
+    value = input
+}
+
+output "untainted" {
+    value = true
+}
+
+output "tainted" {
+    value = res.value
+}
