@@ -160,7 +160,7 @@ $(BUILD)/tests/embedded-server: $(BUILD)/obj/tests/engine/embedded_server.o $(PR
 $(BUILD)/tests/embedded-server-conformance: $(BUILD)/obj/tests/engine/embedded_server.o \
     $(BUILD)/obj/tests/conformance/mocks.o $(PROTO_OBJS) $(BUILD)/libpclrt.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -Wl,--wrap=pcl_main $^ $(RUNTIME_LIBS) -o $@
+	$(CC) $(LDFLAGS_ALL) -Wl,--wrap=pcl_main -Wl,--wrap=pcl_gen_main $^ $(RUNTIME_LIBS) -o $@
 
 UNIT_BINS := $(if $(UNIT_C_SRCS),$(BUILD)/tests/unit-compiler) \
              $(if $(UNIT_R_SRCS),$(BUILD)/tests/unit-runtime)
