@@ -238,7 +238,8 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
             "#endif\n",
             PCL_GEN_ABI, opt->generator, PCL_GEN_ABI);
 
-  cw_puts(&o, "\n/* Constants, by index (rows refer to them as pclg_k[r[i]]). */\n");
+  cw_puts(&o, "\n/* Constants, by index, every tenth numbered (rows refer to them as\n"
+              " * pclg_k[r[i]]). */\n");
   cw_append(&o, &e.limbs);
   size_t nconsts = e.nconsts ? e.nconsts : 1;
   if (e.nitems) {
@@ -283,7 +284,9 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
     cw_puts(&o, "};\n");
   }
   cw_puts(&o, "\n/* Rows: what differs between the uses of one function, in the order its\n"
-              " * code reads them (the comment is the offset of each row). */\n"
+              " * code reads them, one line per use, named after its node.  A row\n"
+              " * refers to the row of a closure it creates by how many entries\n"
+              " * before it that row starts (r - r[i]). */\n"
               "static const uint32_t pclg_r[] = {\n");
   cw_append(&o, &e.rows);
   cw_puts(&o, "    0,\n};\n");

@@ -84,9 +84,15 @@ static void write_double(cw *w, double d) {
 /* Opens the entry of the next constant: its index as a comment, so that a
  * reader can find `pclg_k[42]`. */
 static size_t begin_entry(em *e) {
-  cw_bytes(&e->consts, "    /* ", 7);
-  cw_uint(&e->consts, e->nconsts);
-  cw_bytes(&e->consts, " */ ", 4);
+  /* Every tenth entry is numbered, which is enough to find an index
+     without making the table grow faster than the program. */
+  if (e->nconsts % 10 == 0) {
+    cw_bytes(&e->consts, "    /* ", 7);
+    cw_uint(&e->consts, e->nconsts);
+    cw_bytes(&e->consts, " */ ", 4);
+  } else {
+    cw_bytes(&e->consts, "    ", 4);
+  }
   return e->nconsts++;
 }
 

@@ -644,20 +644,29 @@ static const char *var(fctx *w, uint32_t s) {
   ice("variable $%u is not visible in a %s function", (unsigned)s, kind_names[f->kind]);
 }
 
+/* Returns how many entries of pclg_r the row of function k (a function the
+ * one being written creates, whose row is written before its parent's)
+ * starts before the row being made: rows refer to the rows of their
+ * closures by this distance, which stays small however long the program
+ * is. */
+static uint32_t row_back(const fctx *w, const fn *k) {
+  return w->c->e->nrows - k->row;
+}
+
 /* Returns the C expression creating the environment of function `child`
  * (its row and captured variables) from the function being written. */
 static const char *closure(fctx *w, size_t child) {
   const fn *k = &w->c->fns[child];
   w->uses_e = true;
-  size_t r = row_add(w, k->row);
+  size_t r = row_add(w, row_back(w, k));
   if (w->quiet)
     return "";
   if (k->caps.n == 0)
-    return fmt(w, "pcl_gen_env_new(e, &pclg_r[r[%zu]], 0, NULL)", r);
+    return fmt(w, "pcl_gen_env_new(e, r - r[%zu], 0, NULL)", r);
   cw t = CW_INIT;
-  cw_puts(&t, "pcl_gen_env_new(e, &pclg_r[r[");
+  cw_puts(&t, "pcl_gen_env_new(e, r - r[");
   cw_uint(&t, r);
-  cw_puts(&t, "]], ");
+  cw_puts(&t, "], ");
   cw_uint(&t, k->caps.n);
   cw_puts(&t, ", (pcl_value *[]){");
   for (size_t j = 0; j < k->caps.n; j++) {
@@ -1558,10 +1567,10 @@ static void node_body(fctx *w, const ir_node *n) {
       const char *rt = text(w, rv);
       size_t name = row_add(w, em_string(e, n->logical, strlen(n->logical)));
       const fn *inst = &w->c->fns[1];
-      size_t ir = row_add(w, inst->row);
+      size_t ir = row_add(w, row_back(w, inst));
       size_t l = loc(w, n->span);
       int t = temp_new(w);
-      stmt(w, "t%d = pcl_gen_range(e, %s, &pclg_k[r[%zu]], %s, &pclg_r[r[%zu]], r[%zu]);", t, rt,
+      stmt(w, "t%d = pcl_gen_range(e, %s, &pclg_k[r[%zu]], %s, r - r[%zu], r[%zu]);", t, rt,
            name, inst->name, ir, l);
       drop(w, rv);
       ret(w, temp_opnd(t));
@@ -1831,7 +1840,7 @@ static void write_fn(nctx *c, size_t fi, const char *known) {
   f->row = e->nrows;
   if (w.nrow > 0) {
     cw_bytes(&e->rows, "    /* ", 7);
-    cw_uint(&e->rows, e->nrows);
+    em_comment_text(&e->rows, c->n->name);
     cw_bytes(&e->rows, " */", 3);
     for (size_t i = 0; i < w.nrow; i++) {
       cw_bytes(&e->rows, " ", 1);

@@ -370,6 +370,33 @@ static const ty *traverse(lw *w, const ty *recv, const ty_traverser *tr, pcl_spa
   return ev_top(w, recv) ? eventual_of(w, t) : t;
 }
 
+/* Whether t is the type ty_object makes of the properties of the object
+ * constructor x with constant keys: an anonymous object with exactly x's
+ * keys, each of its value's type.  Types are interned, so when it is, t
+ * is that type itself and the constructor need not be typed again. */
+static bool object_type_is(const ty *t, const ir_expr *x) {
+  if (t == NULL || t->kind != TY_OBJECT || t->object.token || !t->object.defined ||
+      !t->object.strict || t->object.count != x->n / 2)
+    return false;
+  for (size_t i = 0; i < x->n; i += 2) {
+    if (ty_object_get(t, x->kids[i]->text) != x->kids[i + 1]->type)
+      return false;
+  }
+  return true;
+}
+
+/* Whether t is the tuple of the types of the list constructor x's items
+ * (the type ty_tuple makes of them, as object_type_is says of objects). */
+static bool tuple_type_is(const ty *t, const ir_expr *x) {
+  if (t == NULL || t->kind != TY_TUPLE || t->elems.count != x->n)
+    return false;
+  for (size_t i = 0; i < x->n; i++) {
+    if (t->elems.items[i] != x->kids[i]->type)
+      return false;
+  }
+  return true;
+}
+
 /* Computes the stand type of x from its children's types (see the file
  * header): the type of the value x computes where it stands. */
 static const ty *retype(lw *w, ir_expr *x) {
@@ -399,6 +426,11 @@ static const ty *retype(lw *w, ir_expr *x) {
     return ev_top(w, x->kids[1]->type) ? eventual_of(w, t) : t;
   }
   case IR_LIST: {
+    /* Most constructors keep the type they were given. */
+    if (tuple_type_is(x->type, x))
+      return x->type;
+    if (tuple_type_is(x->bound_type, x))
+      return x->bound_type;
     const ty **items = xmalloc((x->n ? x->n : 1) * sizeof *items);
     for (size_t i = 0; i < x->n; i++)
       items[i] = x->kids[i]->type;
@@ -412,7 +444,11 @@ static const ty *retype(lw *w, ir_expr *x) {
     for (size_t i = 0; i < n; i++)
       literal = literal && is_string_const(x->kids[2 * i]);
     const ty *t;
-    if (literal) {
+    if (literal && object_type_is(x->type, x)) {
+      t = x->type;
+    } else if (literal && object_type_is(x->bound_type, x)) {
+      t = x->bound_type;
+    } else if (literal) {
       ty_prop *props = xmalloc((n ? n : 1) * sizeof *props);
       for (size_t i = 0; i < n; i++)
         props[i] = (ty_prop){x->kids[2 * i]->text, x->kids[2 * i + 1]->type};
@@ -1485,44 +1521,50 @@ static ir_expr *lower_options(lw *w, const bnd_options *o) {
   return x;
 }
 
-/* Returns the options object opts (NULL for none) with the string value
- * appended to its list option name (created when absent).  An option
- * written as something other than a list literal is left as it is. */
-static ir_expr *append_option(lw *w, ir_expr *opts, const char *name, const char *value,
-                              pcl_span span) {
-  size_t n = opts ? opts->n : 0;
-  for (size_t i = 0; opts && i + 1 < n; i += 2) {
-    const ir_expr *k = opts->kids[i];
-    if (!is_string_const(k) || strcmp(k->text, name) != 0)
-      continue;
-    ir_expr *list = opts->kids[i + 1];
-    if (list->op != IR_LIST)
-      return opts;
-    for (size_t j = 0; j < list->n; j++) {
-      const ir_expr *v = list->kids[j];
-      if (is_string_const(v) && strcmp(v->text, value) == 0)
-        return opts;
-    }
-    ir_expr *l = mk(w, IR_LIST, NULL, list->n + 1);
-    l->span = list->span;
-    for (size_t j = 0; j < list->n; j++)
-      l->kids[j] = list->kids[j];
-    l->kids[list->n] = mk_string(w, span, value, strlen(value));
-    l->type = retype(w, l);
-    opts->kids[i + 1] = l;
-    opts->type = retype(w, opts);
+/* Returns the options object opts (NULL for none) with the string values
+ * values[0..n) appended to its list option name (created when absent),
+ * each unless the list holds it already.  An option written as something
+ * other than a list literal is left as it is.  The object and the list are
+ * typed once, whatever n is. */
+static ir_expr *append_option(lw *w, ir_expr *opts, const char *name, const char *const *values,
+                              size_t n, pcl_span span) {
+  if (n == 0)
     return opts;
+  size_t nopts = opts ? opts->n : 0, at = nopts;
+  const ir_expr *old = NULL;
+  for (size_t i = 0; i + 1 < nopts; i += 2) {
+    const ir_expr *k = opts->kids[i];
+    if (is_string_const(k) && strcmp(k->text, name) == 0) {
+      old = opts->kids[i + 1];
+      at = i;
+      break;
+    }
   }
-  ir_expr *o = mk(w, IR_OBJECT, NULL, n + 2);
-  o->span = opts ? opts->span : span;
-  for (size_t i = 0; i < n; i++)
-    o->kids[i] = opts->kids[i];
-  o->kids[n] = mk_string(w, span, name, strlen(name));
-  ir_expr *l = mk(w, IR_LIST, NULL, 1);
-  l->span = span;
-  l->kids[0] = mk_string(w, span, value, strlen(value));
+  if (old && old->op != IR_LIST)
+    return opts;
+  size_t have = old ? old->n : 0;
+  ir_expr *l = mk(w, IR_LIST, NULL, have + n);
+  l->span = old ? old->span : span;
+  l->n = 0;
+  for (size_t j = 0; j < have; j++)
+    l->kids[l->n++] = old->kids[j];
+  for (size_t i = 0; i < n; i++) {
+    bool dup = false;
+    for (size_t j = 0; j < l->n && !dup; j++)
+      dup = is_string_const(l->kids[j]) && strcmp(l->kids[j]->text, values[i]) == 0;
+    if (!dup)
+      l->kids[l->n++] = mk_string(w, span, values[i], strlen(values[i]));
+  }
+  if (l->n == have)
+    return opts;
   l->type = retype(w, l);
-  o->kids[n + 1] = l;
+  ir_expr *o = mk(w, IR_OBJECT, NULL, at < nopts ? nopts : nopts + 2);
+  o->span = opts ? opts->span : span;
+  for (size_t i = 0; i < nopts; i++)
+    o->kids[i] = opts->kids[i];
+  if (at == nopts)
+    o->kids[at] = mk_string(w, span, name, strlen(name));
+  o->kids[at + 1] = l;
   o->type = retype(w, o);
   return o;
 }
@@ -1585,16 +1627,20 @@ static void lower_registration(lw *w, ir_node *n, const bnd_attrs *inputs,
   if (res) {
     /* program.md 3.7 step 4: the schema's secret outputs and
        replaceOnChanges inputs are appended to the options. */
+    size_t most = res->noutputs > res->ninputs ? res->noutputs : res->ninputs, m = 0;
+    const char **names = xmalloc((most ? most : 1) * sizeof *names);
     for (size_t i = 0; i < res->noutputs; i++) {
       if (res->outputs[i].secret)
-        n->options = append_option(w, n->options, "additionalSecretOutputs",
-                                   res->outputs[i].name, n->span);
+        names[m++] = res->outputs[i].name;
     }
+    n->options = append_option(w, n->options, "additionalSecretOutputs", names, m, n->span);
+    m = 0;
     for (size_t i = 0; i < res->ninputs; i++) {
       if (res->inputs[i].replace_on_changes)
-        n->options =
-            append_option(w, n->options, "replaceOnChanges", res->inputs[i].name, n->span);
+        names[m++] = res->inputs[i].name;
     }
+    n->options = append_option(w, n->options, "replaceOnChanges", names, m, n->span);
+    free(names);
   }
 }
 
