@@ -1008,7 +1008,16 @@ static opnd finish(fctx *w, const ir_expr *x, opnd *k) {
     for (size_t i = 0; i < x->nsteps; i++) {
       const ir_step *s = &x->steps[i];
       row_add(w, em_const(e, s->key));
-      row_add(w, (s->index ? PCL_GEN_STEP_INDEX : 0u) | (s->declared ? PCL_GEN_DECLARED : 0u));
+      row_add(w, (s->index ? PCL_GEN_STEP_INDEX : 0u) | (s->declared ? PCL_GEN_DECLARED : 0u) |
+                     (s->disc ? PCL_GEN_STEP_BY_MEMBER : 0u));
+      if (s->disc) {
+        uint32_t *values = xmalloc((s->nmembers ? s->nmembers : 1) * sizeof *values);
+        for (size_t j = 0; j < s->nmembers; j++)
+          values[j] = em_string(e, s->members[j], strlen(s->members[j]));
+        row_add(w, em_string(e, s->disc, strlen(s->disc)));
+        row_add(w, em_static_list(e, values, s->nmembers));
+        free(values);
+      }
     }
     size_t l = loc(w, x->span);
     t = temp_new(w);
@@ -1941,7 +1950,8 @@ static void shape_tree(em *e, shape *s, const ir_expr *root) {
     case IR_PATH:
       shape_word(s, (uint32_t)x->nsteps);
       for (size_t i = 0; i < x->nsteps; i++)
-        shape_word(s, (uint32_t)x->steps[i].index | (uint32_t)x->steps[i].declared << 1);
+        shape_word(s, (uint32_t)x->steps[i].index | (uint32_t)x->steps[i].declared << 1 |
+                          (uint32_t)(x->steps[i].disc != NULL) << 2);
       break;
     case IR_NODE:
     case IR_ATTR:

@@ -108,8 +108,14 @@ static void details(FILE *out, const ir_module *m, const ir_expr *e) {
         fputs(" .", out);
         fwrite(s->key->text, 1, s->key->len, out);
       }
-      if (!s->declared)
+      if (s->disc) {
+        fprintf(out, "(declared when %s is", s->disc);
+        for (size_t j = 0; j < s->nmembers; j++)
+          fprintf(out, "%s \"%s\"", j ? "," : "", s->members[j]);
+        fputc(')', out);
+      } else if (!s->declared) {
         fputs("(undeclared)", out);
+      }
     }
     break;
   case IR_ATTR:

@@ -66,6 +66,14 @@ typedef struct ir_step {
   bool index;    /* An index step (`[k]`), else an attribute (`.k`). */
   bool declared; /* The step's name is declared by the static type (a schema
                     output, an optional attribute): a missing one reads null. */
+  /* When the value stepped from is one of the objects of a discriminated
+     union, only some of which declare the name: the discriminator property
+     and the discriminator values of the members that declare it.  A
+     missing name is declared when the value's discriminator is one of
+     them (or is not known yet). */
+  const char *disc;           /* The discriminator property, or NULL. */
+  const char *const *members; /* The values (NUL-terminated strings). */
+  size_t nmembers;            /* Their number. */
 } ir_step;
 
 /* One expression: an operation, its children and its operands. */

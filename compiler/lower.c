@@ -1152,6 +1152,63 @@ static const char *ref_key(lw *w, const ir_expr *x) {
 }
 
 /* Returns the PATH of the static traversal x of nsteps steps. */
+/* Returns the discriminator of the object types objs[0..n): a property
+ * that every one of them has, typed with a distinct string constant in
+ * each; NULL when there is none. */
+static const char *discriminator(const ty *const *objs, size_t n) {
+  for (size_t p = 0; n > 1 && p < objs[0]->object.count; p++) {
+    const char *name = objs[0]->object.props[p].name;
+    bool ok = true;
+    for (size_t i = 0; ok && i < n; i++) {
+      const ty *v = ty_object_get(objs[i], name);
+      ok = v && v->kind == TY_CONST && v->cnst.base->kind == TY_STRING;
+      for (size_t j = 0; ok && j < i; j++)
+        ok = strcmp(ty_object_get(objs[j], name)->cnst.text, v->cnst.text) != 0;
+    }
+    if (ok)
+      return name;
+  }
+  return NULL;
+}
+
+/* Fills s's discriminated-union fields (see ir_step) when a value of type t
+ * is one of the objects of a discriminated union and name is declared by
+ * some of them: which one it is, and so whether a missing name is null or
+ * an error, is known only from the value (its discriminator). */
+static void declared_by_member(lw *w, const ty *t, const char *name, ir_step *s) {
+  t = strip_top(w, t);
+  if (t->kind != TY_UNION)
+    return;
+  const ty **objs = xmalloc(t->elems.count * sizeof *objs);
+  size_t n = 0;
+  for (size_t i = 0; i < t->elems.count; i++) {
+    const ty *m = t->elems.items[i];
+    if (m->kind == TY_OBJECT && m->object.defined) {
+      objs[n++] = m;
+    } else if (m->kind != TY_NONE && !(m->kind == TY_CONST && m->cnst.base->kind == TY_NONE)) {
+      n = 0;
+      break;
+    }
+  }
+  const char *disc = n > 1 ? discriminator(objs, n) : NULL;
+  if (disc) {
+    const char **members = ARENA_NEW_ARRAY(w->L->arena, const char *, n);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (ty_object_get(objs[i], name))
+        members[k++] = ty_object_get(objs[i], disc)->cnst.text;
+    }
+    if (k == n) {
+      s->declared = true;
+    } else {
+      s->disc = disc;
+      s->members = members;
+      s->nmembers = k;
+    }
+  }
+  free(objs);
+}
+
 static ir_expr *make_path(lw *w, ir_expr *x, size_t nsteps) {
   ir_expr *p = mk(w, IR_PATH, NULL, 1);
   p->span = x->span;
@@ -1164,6 +1221,8 @@ static ir_expr *make_path(lw *w, ir_expr *x, size_t nsteps) {
     s->index = y->op == IR_INDEX;
     s->key = s->index ? y->kids[1] : mk_string(w, y->span, y->s, strlen(y->s));
     s->declared = y->declared;
+    if (!s->declared && is_string_const(s->key))
+      declared_by_member(w, y->kids[0]->type, s->key->text, s);
   }
   p->kids[0] = y;
   /* The value at the end, eventual when anything on the way is. */

@@ -54,14 +54,51 @@ static bool list_element(const pcl_value *list, const pcl_value *key, pcl_value 
   return true;
 }
 
+/* What the static types say of a missing attribute or key. */
+typedef struct step_decl {
+  bool declared;            /* Declared by the static type. */
+  const pcl_value *disc;    /* Or by the members of a discriminated union that
+                               the discriminator disc (a STRING) ... */
+  const pcl_value *members; /* ... has one of these values (a LIST) for. */
+} step_decl;
+
+/* Whether the attribute missing from the map obj is declared (see
+ * step_decl); *unknown is set when that depends on a discriminator that is
+ * not known yet. */
+static bool missing_declared(const step_decl *d, const pcl_value *obj, bool *unknown) {
+  if (d->declared) {
+    return true;
+  }
+  if (d->disc == NULL) {
+    return false;
+  }
+  const pcl_value *v = pcl_map_get(obj, pcl_str_data(d->disc), pcl_str_len(d->disc));
+  while (v != NULL && pcl_kind_of(v) == PCL_T_SECRET) {
+    v = pcl_secret_inner(v);
+  }
+  if (v != NULL && pcl_kind_of(v) == PCL_T_UNKNOWN) {
+    *unknown = true;
+    return true;
+  }
+  for (size_t i = 0; v != NULL && pcl_kind_of(v) == PCL_T_STRING && i < pcl_len(d->members);
+       i++) {
+    if (pcl_equal(pcl_list_at(d->members, i), v)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /* One step of a traversal on the plain value obj: the attribute key (a
  * STRING) or, with index, the element key (any plain value).  A missing
- * attribute or key of a map is an error unless declared: it is then null,
- * or unknown in a preview when obj is a resource object (a map with
- * "__type"), whose provider may not have computed it yet.  Stores the
- * element (borrowed from obj, or an immortal value) in *out. */
-static bool step(const pcl_value *obj, const pcl_value *key, bool index, bool declared,
-                 bool preview, pcl_value **out, pcl_error **err) {
+ * attribute or key of a map is an error unless declared (d): it is then
+ * null, or unknown in a preview when obj is a resource object (a map with
+ * "__type") or was reached through one (resource), whose provider may not
+ * have computed it yet, and unknown while the discriminator that decides
+ * it is.  Stores the element (borrowed from obj, or an immortal value) in
+ * *out. */
+static bool step(const pcl_value *obj, const pcl_value *key, bool index, const step_decl *d,
+                 bool preview, bool resource, pcl_value **out, pcl_error **err) {
   pcl_kind k = pcl_kind_of(obj);
   switch (k) {
   case PCL_T_MAP: {
@@ -83,9 +120,10 @@ static bool step(const pcl_value *obj, const pcl_value *key, bool index, bool de
     if (*out != NULL) {
       return true;
     }
-    if (declared) {
-      bool resource = pcl_map_get_cstr(obj, "__type") != NULL;
-      *out = preview && resource ? pcl_unknown() : pcl_null();
+    bool unknown = false;
+    if (missing_declared(d, obj, &unknown)) {
+      resource = resource || pcl_map_get_cstr(obj, "__type") != NULL;
+      *out = (preview && resource) || unknown ? pcl_unknown() : pcl_null();
       return true;
     }
     if (index) {
@@ -154,7 +192,8 @@ static bool step(const pcl_value *obj, const pcl_value *key, bool index, bool de
 pcl_value *pcl_gen_attr(const pcl_gen_env *e, const pcl_value *obj, const pcl_value *name,
                         unsigned flags, pcl_error **err) {
   pcl_value *v;
-  if (!step(obj, name, false, flags & PCL_GEN_DECLARED, pcl_run_preview(e->f->run), &v, err)) {
+  step_decl d = {flags & PCL_GEN_DECLARED, NULL, NULL};
+  if (!step(obj, name, false, &d, pcl_run_preview(e->f->run), false, &v, err)) {
     return NULL;
   }
   return pcl_retain(v);
@@ -163,23 +202,25 @@ pcl_value *pcl_gen_attr(const pcl_gen_env *e, const pcl_value *obj, const pcl_va
 pcl_value *pcl_gen_index(const pcl_value *coll, const pcl_value *key, unsigned flags,
                          pcl_error **err) {
   pcl_value *v;
-  return step(coll, key, true, flags & PCL_GEN_DECLARED, false, &v, err) ? pcl_retain(v) : NULL;
+  step_decl d = {flags & PCL_GEN_DECLARED, NULL, NULL};
+  return step(coll, key, true, &d, false, false, &v, err) ? pcl_retain(v) : NULL;
 }
 
 /* Where a traversal stopped. */
 typedef struct walk {
-  const pcl_value *v; /* The value reached (borrowed). */
-  size_t at;          /* The steps taken. */
-  bool secret;        /* A SECRET was passed on the way. */
+  const pcl_value *v;    /* The value reached (borrowed). */
+  const uint32_t *steps; /* The row entries of the steps left. */
+  size_t left;           /* Their number. */
+  bool secret;           /* A SECRET was passed on the way. */
+  bool resource;         /* A resource object was passed on the way. */
 } walk;
 
-/* Takes the steps at w->at..n of a static traversal (see pcl_gen_path)
- * from w->v, passing SECRETs (noted in w->secret), until the end or until
- * an EVENTUAL or UNKNOWN stands in the way.  Returns false with *err when
- * a step fails. */
-static bool walk_steps(const pcl_gen_program *prog, bool preview, walk *w, const uint32_t *steps,
-                       size_t n, pcl_error **err) {
-  for (; w->at < n; w->at++) {
+/* Takes the steps left of a static traversal (see pcl_gen_path) from w->v,
+ * passing SECRETs (noted in w->secret), until the end or until an EVENTUAL
+ * or UNKNOWN stands in the way.  Returns false with *err when a step
+ * fails. */
+static bool walk_steps(const pcl_gen_program *prog, bool preview, walk *w, pcl_error **err) {
+  for (; w->left > 0; w->left--) {
     while (pcl_kind_of(w->v) == PCL_T_SECRET) {
       w->secret = true;
       w->v = pcl_secret_inner(w->v);
@@ -187,14 +228,21 @@ static bool walk_steps(const pcl_gen_program *prog, bool preview, walk *w, const
     if (pcl_kind_of(w->v) == PCL_T_EVENTUAL || pcl_kind_of(w->v) == PCL_T_UNKNOWN) {
       return true;
     }
-    const pcl_value *key = &prog->consts[steps[2 * w->at]];
-    uint32_t flags = steps[2 * w->at + 1];
+    const pcl_value *key = &prog->consts[w->steps[0]];
+    uint32_t flags = w->steps[1];
+    step_decl d = {flags & PCL_GEN_DECLARED, NULL, NULL};
+    if (flags & PCL_GEN_STEP_BY_MEMBER) {
+      d.disc = &prog->consts[w->steps[2]];
+      d.members = &prog->consts[w->steps[3]];
+    }
     pcl_value *next;
-    if (!step(w->v, key, flags & PCL_GEN_STEP_INDEX, flags & PCL_GEN_DECLARED, preview, &next,
-              err)) {
+    if (!step(w->v, key, flags & PCL_GEN_STEP_INDEX, &d, preview, w->resource, &next, err)) {
       return false;
     }
+    w->resource = w->resource ||
+                  (pcl_kind_of(w->v) == PCL_T_MAP && pcl_map_get_cstr(w->v, "__type") != NULL);
     w->v = next;
+    w->steps += flags & PCL_GEN_STEP_BY_MEMBER ? 4 : 2;
   }
   return true;
 }
@@ -206,6 +254,7 @@ typedef struct path_wait {
   bool preview;                /* The run is a preview. */
   const uint32_t *steps;       /* The steps left (static rows). */
   size_t n;                    /* Their number. */
+  bool resource;               /* A resource object was passed on the way. */
   uint32_t loc;                /* The location of failures. */
   unsigned bits;               /* PCL_FUT_SECRET once a secret was passed. */
   pcl_deps *deps;              /* The dependencies of the futures passed (owned). */
@@ -222,20 +271,21 @@ static void path_cb(pcl_future *f, void *data);
 /* Continues w from v (borrowed): settles the result, or waits for the next
  * future on the way. */
 static void path_continue(path_wait *w, const pcl_value *v) {
-  walk k = {v, 0, false};
+  walk k = {v, w->steps, w->n, false, w->resource};
   pcl_error *err = NULL;
-  if (!walk_steps(w->prog, w->preview, &k, w->steps, w->n, &err)) {
+  if (!walk_steps(w->prog, w->preview, &k, &err)) {
     pcl_future_reject_take(w->result, pcl__gen_locate(w->prog, err, w->loc));
-  } else if (k.at < w->n && pcl_kind_of(k.v) == PCL_T_EVENTUAL) {
-    w->steps += 2 * k.at;
-    w->n -= k.at;
+  } else if (k.left > 0 && pcl_kind_of(k.v) == PCL_T_EVENTUAL) {
+    w->steps = k.steps;
+    w->n = k.left;
+    w->resource = k.resource;
     w->bits |= k.secret ? (unsigned)PCL_FUT_SECRET : 0u;
     pcl_future_then(pcl_value_future(k.v), path_cb, w);
     return;
   } else {
     /* The end, or an UNKNOWN in the way, which makes the rest unknown. */
     unsigned bits = w->bits | (k.secret ? (unsigned)PCL_FUT_SECRET : 0u);
-    pcl_future_resolve(w->result, k.at < w->n ? pcl_unknown() : (pcl_value *)k.v, bits, w->deps);
+    pcl_future_resolve(w->result, k.left > 0 ? pcl_unknown() : (pcl_value *)k.v, bits, w->deps);
   }
   path_wait_free(w);
 }
@@ -264,12 +314,12 @@ pcl_value *pcl_gen_path(const pcl_gen_env *e, pcl_value *root, const uint32_t *s
                         uint32_t loc, pcl_error **err) {
   const pcl_gen_program *prog = e->f->prog;
   bool preview = pcl_run_preview(e->f->run);
-  walk k = {root, 0, false};
-  if (!walk_steps(prog, preview, &k, steps, n, err)) {
+  walk k = {root, steps, n, false, false};
+  if (!walk_steps(prog, preview, &k, err)) {
     pcl__gen_locate(prog, *err, loc);
     return NULL;
   }
-  if (k.at == n && !k.secret) {
+  if (k.left == 0 && !k.secret) {
     return pcl_retain((pcl_value *)k.v);
   }
   /* A future or an UNKNOWN stands in the way, or the result is secret: an
@@ -279,8 +329,9 @@ pcl_value *pcl_gen_path(const pcl_gen_env *e, pcl_value *root, const uint32_t *s
   w->result = pcl_future_new(PCL_OUTPUT, NULL);
   w->prog = prog;
   w->preview = preview;
-  w->steps = steps + 2 * k.at;
-  w->n = n - k.at;
+  w->steps = k.steps;
+  w->n = k.left;
+  w->resource = k.resource;
   w->loc = loc;
   w->bits = k.secret ? PCL_FUT_SECRET : 0;
   w->deps = NULL;

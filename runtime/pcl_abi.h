@@ -26,8 +26,12 @@
 
 /* Flags of a traversal step in a row and of pcl_gen_attr and
  * pcl_gen_index: the attribute or key is declared by the static type (a
- * missing one reads null), and (steps) the step is an index. */
+ * missing one reads null), and (steps) the step is an index, or it is
+ * declared by some members of a discriminated union (two more row entries
+ * follow the flags: the discriminator's name and the list of the
+ * discriminator values that declare it). */
 #define PCL_GEN_DECLARED 1
 #define PCL_GEN_STEP_INDEX 2
+#define PCL_GEN_STEP_BY_MEMBER 4
 
 #endif

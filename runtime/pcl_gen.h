@@ -448,13 +448,19 @@ pcl_value *pcl_gen_attr(const pcl_gen_env *e, const pcl_value *obj, const pcl_va
  * step (a literal key or list index), else the step is an attribute. */
 /* Follows a static traversal from root, which may be of any kind (plain,
  * an EVENTUAL, or a plain collection holding EVENTUALs such as a list of
- * resources): steps[0..2n) are n pairs of row entries (static: the
- * traversal reads them until it settles), the constant index
- * of the step's key (a STRING attribute name or key, or an INT list
- * index) and its PCL_GEN_STEP_* and PCL_GEN_DECLARED flags.  Futures met
- * on the way are followed, secrets make the result secret and an unknown
- * makes it unknown, each step deciding on the value it meets as
- * pcl_gen_attr and pcl_gen_index do.  Returns the value at the end, plain
+ * resources): steps holds the n steps' row entries (static: the traversal
+ * reads them until it settles), for each the constant index of the step's
+ * key (a STRING attribute name or key, or an INT list index) and its
+ * PCL_GEN_STEP_* and PCL_GEN_DECLARED flags, then with
+ * PCL_GEN_STEP_BY_MEMBER the constant indexes of the discriminator's name
+ * and of the LIST of the discriminator values whose members declare the
+ * key: a missing key is then declared when the object's discriminator is
+ * one of those values, and unknown while the discriminator is.  Futures
+ * met on the way are followed, secrets make the result secret and an
+ * unknown makes it unknown, each step deciding on the value it meets as
+ * pcl_gen_attr and pcl_gen_index do; in a preview, a declared key missing
+ * from an object reached through a resource is unknown (its provider may
+ * not have computed it yet).  Returns the value at the end, plain
  * when nothing on the way was eventual, secret or unknown, else an
  * EVENTUAL; a failure (a missing undeclared attribute, an index out of
  * range) is located at loc, at once (NULL with *err) when the failing step

@@ -770,8 +770,9 @@ static bool custom_resource(const pcl_mock_resource_args *a, const char **id, pc
   } else if (IS("discriminated-union-marked-key:index:Example")) {
     *id = "new-resource-id";
     pcl_mapbuf mb = PCL_MAPBUF_INIT;
-    pcl_mapbuf_put_cstr(&mb, "discriminantKind",
-                        a->preview ? pcl_unknown() : pcl_secret_new(str("variant1")));
+    pcl_value *kind = str("variant1");
+    pcl_mapbuf_put_cstr(&mb, "discriminantKind", a->preview ? pcl_unknown() : pcl_secret_new(kind));
+    pcl_release(kind);
     pcl_mapbuf_put_cstr(&mb, "field1", str("hello"));
     pcl_value *u = get(in, "unionIn");
     pcl_mapbuf ob = PCL_MAPBUF_INIT;

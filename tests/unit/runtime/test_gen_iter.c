@@ -10,7 +10,10 @@
 
 /* ------------------------------------------------------------ the program */
 
-static pcl_value K[] = {
+static pcl_value K[16];
+/* The discriminator values of the members that declare "missing". */
+static pcl_value *const MEMBERS[] = {&K[14]};
+static pcl_value K[16] = {
     PCL_STATIC_ASCII("a"),       /* 0 */
     PCL_STATIC_ASCII("b"),       /* 1 */
     PCL_STATIC_INT(0),           /* 2 */
@@ -24,6 +27,9 @@ static pcl_value K[] = {
     PCL_STATIC_ASCII("urn"),     /* 10 */
     PCL_STATIC_ASCII("__type"),  /* 11 */
     PCL_STATIC_INT(2),           /* 12 */
+    PCL_STATIC_ASCII("kind"),    /* 13 */
+    PCL_STATIC_ASCII("v1"),      /* 14 */
+    PCL_STATIC_LIST(MEMBERS, 1), /* 15 */
 };
 static const pcl_gen_loc L[] = {
     {0, 0},     /* 0: none */
@@ -47,6 +53,7 @@ enum {
   T_CAP0 = 20,       /* A thunk returning captured value 0. */
   T_CAP1 = 21,       /* A thunk returning captured value 1. */
   T_CAP2 = 22,       /* A thunk returning captured value 2. */
+  P_A_MISSING_M = 23, /* a.missing, declared when a's kind is "v1". */
 };
 static const uint32_t ROWS[] = {
     0, 0, 1, 0,                    /* P_AB */
@@ -58,6 +65,7 @@ static const uint32_t ROWS[] = {
     0,                             /* T_CAP0 */
     1,                             /* T_CAP1 */
     2,                             /* T_CAP2 */
+    0, 0, 5, PCL_GEN_STEP_BY_MEMBER, 13, 15, /* P_A_MISSING_M */
 };
 
 static pcl_value *null_node(pcl_gen_env *e) {
@@ -221,6 +229,32 @@ static void test_path_plain(void) {
   CHECK_JSON(pcl_gen_path(&e, uroot, ROWS + P_AB, 2, 1, &err), "{\"unknown\":true}");
   CU_ASSERT_PTR_EQUAL(pcl_gen_path(&e, uroot, ROWS + P_AB, 1, 1, &err), pcl_unknown());
   RELEASE(two, ob, root, sob, sroot, pair, uroot);
+  gfx_done(&x);
+}
+
+/* A step declared by some members of a discriminated union: the value's
+ * discriminator decides, through a secret, and an unknown one leaves it
+ * unknown. */
+static void test_path_members(void) {
+  GFX_BEGIN(&P, false);
+  pcl_error *err = NULL;
+  pcl_value *kinds[] = {pcl_str_from_cstr("v1"), pcl_str_from_cstr("v2"), pcl_unknown(), NULL};
+  kinds[3] = pcl_secret_new(kinds[0]);
+  const char *want[] = {"null", NULL, "{\"unknown\":true}", "null"};
+  for (size_t i = 0; i < 4; i++) {
+    pcl_value *a = obj(1, (const char *[]){"kind"}, &kinds[i]);
+    pcl_value *root = obj(1, (const char *[]){"a"}, &a);
+    pcl_value *r = pcl_gen_path(&e, root, ROWS + P_A_MISSING_M, 2, 1, &err);
+    if (want[i]) {
+      CHECK_JSON(r, want[i]);
+    } else {
+      CU_ASSERT_PTR_NULL(r);
+      CHECK_ERR(err, "main.pp:4:3: error: Unsupported attribute: this object does not have an "
+                     "attribute named \"missing\"");
+    }
+    RELEASE(a, root);
+  }
+  RELEASE(kinds[0], kinds[1], kinds[3]);
   gfx_done(&x);
 }
 
@@ -849,6 +883,7 @@ void register_gen_iter_tests(void) {
   CU_add_test(s, "paths through plain values", test_path_plain);
   CU_add_test(s, "paths through futures", test_path_futures);
   CU_add_test(s, "paths in a preview", test_path_preview);
+  CU_add_test(s, "paths through discriminated unions", test_path_members);
   CU_add_test(s, "object constructors", test_object);
   CU_add_test(s, "templates", test_templates);
   CU_add_test(s, "for expression forms", test_for_forms);
