@@ -84,7 +84,9 @@ def run(server, server_args, program_argv, env, cwd, project, stack, organizatio
         p = subprocess.run(argv, cwd=cwd, env=penv, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, timeout=timeout)
         try:
-            sout, serr = sproc.communicate(timeout=30)
+            # Generous: a sanitizer build on a loaded machine takes a while
+            # to write the snapshot of a large program.
+            sout, serr = sproc.communicate(timeout=120)
         except subprocess.TimeoutExpired:
             sproc.kill()
             sout, serr = sproc.communicate()
