@@ -442,7 +442,9 @@ typedef struct fctx {
   bool uses_err;    /* The code passes err. */
   bool fails;       /* The code jumps to `fail`. */
   const char *file; /* The source file of the last #line directive. */
-  size_t line;      /* Its line (0: none yet). */
+  size_t line;      /* The source line the next C line gets from it: the
+                       directive's line plus the C lines written since
+                       (0: no directive yet). */
   const char *want_file; /* The source line the next statement belongs to. */
   size_t want_line;      /* (0: none yet). */
   cw scratch;            /* fmt's buffer. */
@@ -529,8 +531,11 @@ static void stmt(fctx *w, const char *f, ...) __attribute__((format(printf, 2, 3
 static void stmt(fctx *w, const char *f, ...) {
   if (w->quiet)
     return;
-  /* A directive where the source line changes; the statements of one
-     source line follow it. */
+  /* A directive where the line the C line would get is not the statement's
+     own: a C compiler numbers the lines after a directive on from it, so
+     the second statement of one source line needs a directive of its own,
+     else it is given the next source line (and a debugger's breakpoint on
+     that line would stop there). */
   if (w->want_line && (w->want_file != w->file || w->want_line != w->line)) {
     cw_bytes(&w->full, "#line ", 6);
     cw_uint(&w->full, w->want_line);
@@ -549,6 +554,8 @@ static void stmt(fctx *w, const char *f, ...) {
   va_end(ap);
   cw_bytes(&w->key, "\n", 1);
   cw_bytes(&w->full, w->key.data + start, w->key.len - start);
+  if (w->line)
+    w->line++;
 }
 
 /* Returns a temporary not in use. */
@@ -1732,14 +1739,8 @@ static const char *code_of(nctx *c, fn *f, const fctx *w) {
       cw_printf(&e->protos, "static pcl_value *%s(pcl_gen_env *e);\n", name);
     cw *o = &e->code;
     comment(c, f, o);
-    pcl_span at = f->x ? f->x->span : c->n->span;
-    if (e->lines) {
-      src_pos p = src_position(e->src, at.file, at.start);
-      const char *file = e->src->files[at.file].path;
-      cw_printf(o, "#line %zu ", p.line);
-      cw_cstring(o, file, strlen(file));
-      cw_puts(o, "\n");
-    }
+    /* The signature, the declarations and the failure blocks are the C
+       file's lines; only the statements are the source's. */
     signature(o, f->kind, name);
     const char *body = w->key.data ? w->key.data : "";
     bool node = f->kind == FK_NODE || f->kind == FK_INSTANCE;
@@ -1772,6 +1773,8 @@ static const char *code_of(nctx *c, fn *f, const fctx *w) {
     if (!node && !w->uses_err && !w->fails && !mentions(body, "err"))
       cw_puts(o, "  (void)err;\n");
     cw_append(o, &w->full);
+    if (w->file)
+      cw_puts(o, "#line PCLG_C_LINE\n");
     cw_append(o, &w->fail_blocks);
     if (w->fails) {
       cw_puts(o, "fail:\n");
@@ -1783,8 +1786,6 @@ static const char *code_of(nctx *c, fn *f, const fctx *w) {
                       : f->kind == FK_EACH ? "  return false;\n" : "  return NULL;\n");
     }
     cw_puts(o, "}\n");
-    if (e->lines)
-      cw_puts(o, "#line PCLG_C_LINE\n");
   }
   return name;
 }

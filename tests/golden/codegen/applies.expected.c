@@ -159,55 +159,63 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/applies.pp:3:1: config secretName "string" { secret = true } */
-#line 3 "tests/golden/codegen/applies.pp"
 static pcl_value *pclu_secretName(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
+#line 3 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) {
+#line 3 "tests/golden/codegen/applies.pp"
     t0 = pcl_gen_config_default(true, pcl_retain(pcl_null()));
+#line 3 "tests/golden/codegen/applies.pp"
   }
+#line 3 "tests/golden/codegen/applies.pp"
   return t0;
+#line 176 "<stdout>"
 }
-#line 174 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:6:1: resource a "simple:index:Resource" { value = true } */
-#line 6 "tests/golden/codegen/applies.pp"
 static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 6 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
+#line 6 "tests/golden/codegen/applies.pp"
   return t0;
+#line 187 "<stdout>"
 }
-#line 185 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:10:11: a.value ? false : true, once its arguments are known */
-#line 10 "tests/golden/codegen/applies.pp"
 static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 10 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_truth(p[0], err);
+#line 10 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
+#line 10 "tests/golden/codegen/applies.pp"
   if (pcl_bool_get(t0)) {
+#line 10 "tests/golden/codegen/applies.pp"
     t1 = pcl_retain(&pclg_k[r[1]]);
+#line 10 "tests/golden/codegen/applies.pp"
   } else {
+#line 10 "tests/golden/codegen/applies.pp"
     t1 = pcl_retain(&pclg_k[r[2]]);
+#line 10 "tests/golden/codegen/applies.pp"
   }
+#line 10 "tests/golden/codegen/applies.pp"
   return t1;
+#line 211 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   pcl_release(t1);
   return NULL;
 }
-#line 208 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:9:1: resource b "simple:index:Resource" { value = a.value ? false : true } */
-#line 9 "tests/golden/codegen/applies.pp"
 static pcl_value *pclu_b(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -215,16 +223,25 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 10 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 10 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 10 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
+#line 10 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
 #line 9 "tests/golden/codegen/applies.pp"
   t0 = pcl_map_of((pcl_value *[]){&pclg_k[1]}, (pcl_value *[]){t1}, 1);
+#line 9 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
+#line 9 "tests/golden/codegen/applies.pp"
   done1:;
+#line 9 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_register(e, &pclg_decl[r[6]], &pclg_k[r[5]], t0, NULL, r[7]);
+#line 9 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
+#line 9 "tests/golden/codegen/applies.pp"
   return t1;
+#line 245 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -232,36 +249,34 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 236 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:12:1: names = { "true" = "yes", "false" = "no" } */
-#line 12 "tests/golden/codegen/applies.pp"
 static pcl_value *pclu_names(pcl_gen_env *e) {
   const uint32_t *r = e->r;
 #line 12 "tests/golden/codegen/applies.pp"
   return pcl_retain(&pclg_k[r[0]]);
+#line 259 "<stdout>"
 }
-#line 245 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:13:9: "${a.value}-${a.value}-${secretName}", once its arguments are known */
-#line 13 "tests/golden/codegen/applies.pp"
 static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 13 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_template((pcl_value *[]){p[0], &pclg_k[r[0]], p[0], &pclg_k[r[1]], p[1]}, 5, err);
+#line 13 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
+#line 13 "tests/golden/codegen/applies.pp"
   return t0;
+#line 273 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 262 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:13:1: twice = "${a.value}-${a.value}-${secretName}" */
-#line 13 "tests/golden/codegen/applies.pp"
 static pcl_value *pclu_twice(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -269,36 +284,40 @@ static pcl_value *pclu_twice(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 13 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 13 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
+#line 13 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply2, (pcl_value *[]){t0, pcl_gen_node(e, r[4])}, 2);
+#line 13 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
+#line 13 "tests/golden/codegen/applies.pp"
   return t1;
+#line 296 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
   return pcl_gen_failed(e, error, at);
 }
-#line 282 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:14:37: "x${a.value}", once its arguments are known */
-#line 14 "tests/golden/codegen/applies.pp"
 static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
+#line 14 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 14 "tests/golden/codegen/applies.pp"
   return t0;
+#line 314 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 299 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:14:1: obj = { direct = a.value, wrapped = "x${a.value}", list = [a.id, "plain"] } */
-#line 14 "tests/golden/codegen/applies.pp"
 static pcl_value *pclu_obj(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -306,20 +325,35 @@ static pcl_value *pclu_obj(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 14 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
+#line 14 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
+#line 14 "tests/golden/codegen/applies.pp"
   if (t1 == NULL) { at = r[7]; goto fail; }
+#line 14 "tests/golden/codegen/applies.pp"
   t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_apply3, (pcl_value *[]){t1}, 1);
+#line 14 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
+#line 14 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[9]), r + 10, 1, r[12], err);
+#line 14 "tests/golden/codegen/applies.pp"
   if (t1 == NULL) { at = r[12]; goto fail; }
+#line 14 "tests/golden/codegen/applies.pp"
   t3 = pcl_list_of((pcl_value *[]){t1, &pclg_k[r[13]]}, 2);
+#line 14 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
+#line 14 "tests/golden/codegen/applies.pp"
   t1 = pcl_map_of((pcl_value *[]){&pclg_k[13], &pclg_k[15], &pclg_k[14]}, (pcl_value *[]){t0, t3, t2}, 3);
+#line 14 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
+#line 14 "tests/golden/codegen/applies.pp"
   pcl_release(t2), t2 = NULL;
+#line 14 "tests/golden/codegen/applies.pp"
   pcl_release(t3), t3 = NULL;
+#line 14 "tests/golden/codegen/applies.pp"
   return t1;
+#line 357 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
@@ -327,27 +361,26 @@ fail:
   pcl_release(t3);
   return pcl_gen_failed(e, error, at);
 }
-#line 331 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:15:10: names["${a.value}"], once its arguments are known */
-#line 15 "tests/golden/codegen/applies.pp"
 static pcl_value *pclg_apply4(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 15 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_index(pcl_gen_node(e, r[0]), p[0], 0, err);
+#line 15 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 15 "tests/golden/codegen/applies.pp"
   return t0;
+#line 377 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 348 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:15:1: nested = names["${a.value}"] */
-#line 15 "tests/golden/codegen/applies.pp"
 static pcl_value *pclu_nested(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -355,39 +388,45 @@ static pcl_value *pclu_nested(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 15 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 15 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
+#line 15 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply4, (pcl_value *[]){t0}, 1);
+#line 15 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
+#line 15 "tests/golden/codegen/applies.pp"
   return t1;
+#line 400 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
   return pcl_gen_failed(e, error, at);
 }
-#line 368 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:16:9: length([a.value, b.value]), once its arguments are known */
-#line 16 "tests/golden/codegen/applies.pp"
 static pcl_value *pclg_apply5(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/applies.pp"
   t0 = pcl_list_of((pcl_value *[]){p[0], p[1]}, 2);
+#line 16 "tests/golden/codegen/applies.pp"
   t1 = pcl_fn_length(t0, err);
+#line 16 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
+#line 16 "tests/golden/codegen/applies.pp"
   if (t1 == NULL) { at = r[0]; goto fail; }
+#line 16 "tests/golden/codegen/applies.pp"
   return t1;
+#line 422 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   pcl_release(t1);
   return NULL;
 }
-#line 388 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:16:1: count = length([a.value, b.value]) */
-#line 16 "tests/golden/codegen/applies.pp"
 static pcl_value *pclu_count(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -395,46 +434,58 @@ static pcl_value *pclu_count(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 16 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
+#line 16 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
+#line 16 "tests/golden/codegen/applies.pp"
   if (t1 == NULL) { at = r[7]; goto fail; }
+#line 16 "tests/golden/codegen/applies.pp"
   t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_apply5, (pcl_value *[]){t0, t1}, 2);
+#line 16 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
+#line 16 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
+#line 16 "tests/golden/codegen/applies.pp"
   return t2;
+#line 452 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
   pcl_release(t2);
   return pcl_gen_failed(e, error, at);
 }
-#line 412 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:17:8: a.value ? secretName : "none", once its arguments are known */
-#line 17 "tests/golden/codegen/applies.pp"
 static pcl_value *pclg_apply6(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_truth(p[0], err);
+#line 17 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
+#line 17 "tests/golden/codegen/applies.pp"
   if (pcl_bool_get(t0)) {
+#line 17 "tests/golden/codegen/applies.pp"
     t1 = pcl_retain(pcl_gen_node(e, r[1]));
+#line 17 "tests/golden/codegen/applies.pp"
   } else {
+#line 17 "tests/golden/codegen/applies.pp"
     t1 = pcl_retain(&pclg_k[r[2]]);
+#line 17 "tests/golden/codegen/applies.pp"
   }
+#line 17 "tests/golden/codegen/applies.pp"
   return t1;
+#line 481 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   pcl_release(t1);
   return NULL;
 }
-#line 435 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:17:1: cond = a.value ? secretName : "none" */
-#line 17 "tests/golden/codegen/applies.pp"
 static pcl_value *pclu_cond(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -442,36 +493,40 @@ static pcl_value *pclu_cond(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 17 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
+#line 17 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply6, (pcl_value *[]){t0}, 1);
+#line 17 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
+#line 17 "tests/golden/codegen/applies.pp"
   return t1;
+#line 505 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
   return pcl_gen_failed(e, error, at);
 }
-#line 455 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:18:42: !x, once its arguments are known */
-#line 18 "tests/golden/codegen/applies.pp"
 static pcl_value *pclg_apply7(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/applies.pp"
   t0 = pcl_op_not(p[0], err);
+#line 18 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
+#line 18 "tests/golden/codegen/applies.pp"
   return t0;
+#line 523 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 472 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:18:11: [for x in [a.value, b.value] : !x], per element */
-#line 18 "tests/golden/codegen/applies.pp"
 static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   const uint32_t *r = e->r;
@@ -480,14 +535,16 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   (void)err;
 #line 18 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_apply7, (pcl_value *[]){value}, 1);
+#line 18 "tests/golden/codegen/applies.pp"
   out[PCL_GEN_OUT_VALUE] = t0;
+#line 18 "tests/golden/codegen/applies.pp"
   t0 = NULL;
+#line 18 "tests/golden/codegen/applies.pp"
   return true;
+#line 545 "<stdout>"
 }
-#line 488 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:18:1: forOver = [for x in [a.value, b.value] : !x] */
-#line 18 "tests/golden/codegen/applies.pp"
 static pcl_value *pclu_forOver(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -495,60 +552,71 @@ static pcl_value *pclu_forOver(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 18 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
+#line 18 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
+#line 18 "tests/golden/codegen/applies.pp"
   if (t1 == NULL) { at = r[7]; goto fail; }
+#line 18 "tests/golden/codegen/applies.pp"
   t2 = pcl_list_of((pcl_value *[]){t0, t1}, 2);
+#line 18 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
+#line 18 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
+#line 18 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_for(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_each1, 0, t2, r[9], err);
+#line 18 "tests/golden/codegen/applies.pp"
   pcl_release(t2), t2 = NULL;
+#line 18 "tests/golden/codegen/applies.pp"
   if (t1 == NULL) { at = r[9]; goto fail; }
+#line 18 "tests/golden/codegen/applies.pp"
   return t1;
+#line 576 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
   pcl_release(t2);
   return pcl_gen_failed(e, error, at);
 }
-#line 515 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:20:19: length([a.value, b.value]) + 1, once its arguments are known */
-#line 20 "tests/golden/codegen/applies.pp"
 static pcl_value *pclg_apply8(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 20 "tests/golden/codegen/applies.pp"
   t0 = pcl_op_add(p[0], &pclg_k[r[0]], err);
+#line 20 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 20 "tests/golden/codegen/applies.pp"
   return t0;
+#line 595 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 532 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:20:15: "<${length([a.value, b.value]) + 1}>", once its arguments are known */
-#line 20 "tests/golden/codegen/applies.pp"
 static pcl_value *pclg_apply9(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 20 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0], &pclg_k[r[1]]}, 3, err);
+#line 20 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
+#line 20 "tests/golden/codegen/applies.pp"
   return t0;
+#line 613 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 549 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:20:1: nestedApply = "<${length([a.value, b.value]) + 1}>" */
-#line 20 "tests/golden/codegen/applies.pp"
 static pcl_value *pclu_nestedApply(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -556,27 +624,37 @@ static pcl_value *pclu_nestedApply(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 20 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 20 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
+#line 20 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
+#line 20 "tests/golden/codegen/applies.pp"
   if (t1 == NULL) { at = r[7]; goto fail; }
+#line 20 "tests/golden/codegen/applies.pp"
   t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_apply5, (pcl_value *[]){t0, t1}, 2);
+#line 20 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
+#line 20 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
+#line 20 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[9], 0, NULL), pclg_apply8, (pcl_value *[]){t2}, 1);
+#line 20 "tests/golden/codegen/applies.pp"
   pcl_release(t2), t2 = NULL;
+#line 20 "tests/golden/codegen/applies.pp"
   t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[10], 0, NULL), pclg_apply9, (pcl_value *[]){t1}, 1);
+#line 20 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
+#line 20 "tests/golden/codegen/applies.pp"
   return t2;
+#line 650 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
   pcl_release(t2);
   return pcl_gen_failed(e, error, at);
 }
-#line 577 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:21:1: indexByOutput = names[a.value ? "true" : "false"] */
-#line 21 "tests/golden/codegen/applies.pp"
 static pcl_value *pclu_indexByOutput(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -584,21 +662,26 @@ static pcl_value *pclu_indexByOutput(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 21 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
+#line 21 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
+#line 21 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
+#line 21 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply4, (pcl_value *[]){t1}, 1);
+#line 21 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
+#line 21 "tests/golden/codegen/applies.pp"
   return t0;
+#line 678 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
   return pcl_gen_failed(e, error, at);
 }
-#line 599 "<stdout>"
 
 /* tests/golden/codegen/applies.pp:22:1: output all { value = [twice, obj, nested, count, cond, forOver, nestedApply, indexByOutput] } */
-#line 22 "tests/golden/codegen/applies.pp"
 static pcl_value *pclu_all(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
@@ -606,10 +689,12 @@ static pcl_value *pclu_all(pcl_gen_env *e) {
   t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[0]), pcl_gen_node(e, r[1]), pcl_gen_node(e, r[2]), pcl_gen_node(e, r[3]), pcl_gen_node(e, r[4]), pcl_gen_node(e, r[5]), pcl_gen_node(e, r[6]), pcl_gen_node(e, r[7])}, 8);
 #line 22 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[8]], t0);
+#line 22 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
+#line 22 "tests/golden/codegen/applies.pp"
   return t1;
+#line 697 "<stdout>"
 }
-#line 613 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {

@@ -91,21 +91,23 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/basic.pp:1:1: config prefix "string" { default = "app" } */
-#line 1 "tests/golden/codegen/basic.pp"
 static pcl_value *pclu_prefix(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 1 "tests/golden/codegen/basic.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
+#line 1 "tests/golden/codegen/basic.pp"
   if (t0 == NULL) {
+#line 1 "tests/golden/codegen/basic.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
+#line 1 "tests/golden/codegen/basic.pp"
   }
+#line 1 "tests/golden/codegen/basic.pp"
   return t0;
+#line 108 "<stdout>"
 }
-#line 106 "<stdout>"
 
 /* tests/golden/codegen/basic.pp:4:1: name = "${prefix}-x" */
-#line 4 "tests/golden/codegen/basic.pp"
 static pcl_value *pclu_name(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -113,46 +115,50 @@ static pcl_value *pclu_name(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/basic.pp"
   t0 = pcl_gen_template((pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, 2, err);
+#line 4 "tests/golden/codegen/basic.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
+#line 4 "tests/golden/codegen/basic.pp"
   return t0;
+#line 123 "<stdout>"
 fail:
   pcl_release(t0);
   return pcl_gen_failed(e, error, at);
 }
-#line 123 "<stdout>"
 
 /* tests/golden/codegen/basic.pp:5:1: resource a "simple:index:Resource" { value = true label = name } */
-#line 5 "tests/golden/codegen/basic.pp"
 static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 5 "tests/golden/codegen/basic.pp"
   t0 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[3]}, (pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, 2);
+#line 5 "tests/golden/codegen/basic.pp"
   t1 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t0, NULL, r[4]);
+#line 5 "tests/golden/codegen/basic.pp"
   pcl_release(t0), t0 = NULL;
+#line 5 "tests/golden/codegen/basic.pp"
   return t1;
+#line 141 "<stdout>"
 }
-#line 136 "<stdout>"
 
 /* tests/golden/codegen/basic.pp:10:10: "id is ${a.id}!", once its arguments are known */
-#line 10 "tests/golden/codegen/basic.pp"
 static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 10 "tests/golden/codegen/basic.pp"
   t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0], &pclg_k[r[1]]}, 3, err);
+#line 10 "tests/golden/codegen/basic.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
+#line 10 "tests/golden/codegen/basic.pp"
   return t0;
+#line 155 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 153 "<stdout>"
 
 /* tests/golden/codegen/basic.pp:9:1: resource b "simple:index:Resource" { text = "id is ${a.id}!" options { dependsOn = [a] protect = tru ... */
-#line 9 "tests/golden/codegen/basic.pp"
 static pcl_value *pclu_b(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -160,23 +166,33 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 10 "tests/golden/codegen/basic.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 10 "tests/golden/codegen/basic.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 10 "tests/golden/codegen/basic.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
+#line 10 "tests/golden/codegen/basic.pp"
   pcl_release(t0), t0 = NULL;
 #line 9 "tests/golden/codegen/basic.pp"
   t0 = pcl_map_of((pcl_value *[]){&pclg_k[7]}, (pcl_value *[]){t1}, 1);
+#line 9 "tests/golden/codegen/basic.pp"
   pcl_release(t1), t1 = NULL;
+#line 9 "tests/golden/codegen/basic.pp"
   done1:;
 #line 12 "tests/golden/codegen/basic.pp"
   t1 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[5])}, 1);
 #line 11 "tests/golden/codegen/basic.pp"
   t2 = pcl_map_of((pcl_value *[]){&pclg_k[8], &pclg_k[9]}, (pcl_value *[]){t1, &pclg_k[r[6]]}, 2);
+#line 11 "tests/golden/codegen/basic.pp"
   pcl_release(t1), t1 = NULL;
 #line 9 "tests/golden/codegen/basic.pp"
   t1 = pcl_gen_register(e, &pclg_decl[r[8]], &pclg_k[r[7]], t0, t2, r[9]);
+#line 9 "tests/golden/codegen/basic.pp"
   pcl_release(t0), t0 = NULL;
+#line 9 "tests/golden/codegen/basic.pp"
   pcl_release(t2), t2 = NULL;
+#line 9 "tests/golden/codegen/basic.pp"
   return t1;
+#line 196 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -184,10 +200,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 188 "<stdout>"
 
 /* tests/golden/codegen/basic.pp:16:1: output text { value = b.text } */
-#line 16 "tests/golden/codegen/basic.pp"
 static pcl_value *pclu_text(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -195,22 +209,25 @@ static pcl_value *pclu_text(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/basic.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 17 "tests/golden/codegen/basic.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 17 "tests/golden/codegen/basic.pp"
   done1:;
 #line 16 "tests/golden/codegen/basic.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
+#line 16 "tests/golden/codegen/basic.pp"
   pcl_release(t0), t0 = NULL;
+#line 16 "tests/golden/codegen/basic.pp"
   return t1;
+#line 223 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 211 "<stdout>"
 
 /* tests/golden/codegen/basic.pp:19:1: output n { value = 1 + 2 } */
-#line 19 "tests/golden/codegen/basic.pp"
 static pcl_value *pclu_n(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -218,19 +235,23 @@ static pcl_value *pclu_n(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 20 "tests/golden/codegen/basic.pp"
   t0 = pcl_op_add(&pclg_k[r[0]], &pclg_k[r[1]], err);
+#line 20 "tests/golden/codegen/basic.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 20 "tests/golden/codegen/basic.pp"
   done1:;
 #line 19 "tests/golden/codegen/basic.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 19 "tests/golden/codegen/basic.pp"
   pcl_release(t0), t0 = NULL;
+#line 19 "tests/golden/codegen/basic.pp"
   return t1;
+#line 249 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 234 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {

@@ -137,7 +137,6 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/component-ranged/main.pp:3:1: one instance of counted */
-#line 3 "tests/golden/codegen/component-ranged/main.pp"
 static pcl_value *pclu_counted_instance(pcl_gen_env *e, pcl_value *range, const pcl_value *name) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -145,17 +144,27 @@ static pcl_value *pclu_counted_instance(pcl_gen_env *e, pcl_value *range, const 
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/component-ranged/main.pp"
   t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
+#line 7 "tests/golden/codegen/component-ranged/main.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
+#line 7 "tests/golden/codegen/component-ranged/main.pp"
   t1 = pcl_gen_template((pcl_value *[]){&pclg_k[r[2]], t0}, 2, err);
+#line 7 "tests/golden/codegen/component-ranged/main.pp"
   pcl_release(t0), t0 = NULL;
+#line 7 "tests/golden/codegen/component-ranged/main.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 3 "tests/golden/codegen/component-ranged/main.pp"
   t0 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t1}, 1);
+#line 3 "tests/golden/codegen/component-ranged/main.pp"
   pcl_release(t1), t1 = NULL;
+#line 3 "tests/golden/codegen/component-ranged/main.pp"
   done1:;
+#line 3 "tests/golden/codegen/component-ranged/main.pp"
   t1 = pcl_gen_component(e, &pclg_decl[r[4]], name, t0, &pclg_k[r[5]], r[6], &pclg_modules[r[7]]);
+#line 3 "tests/golden/codegen/component-ranged/main.pp"
   pcl_release(t0), t0 = NULL;
+#line 3 "tests/golden/codegen/component-ranged/main.pp"
   return t1;
+#line 168 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -163,21 +172,19 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 167 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/main.pp:3:1: component counted "./child" { options { range = 2 } input = "n${range.value}" } */
-#line 3 "tests/golden/codegen/component-ranged/main.pp"
 static pcl_value *pclu_counted(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/component-ranged/main.pp"
   t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_counted_instance, r - r[2], r[3]);
+#line 3 "tests/golden/codegen/component-ranged/main.pp"
   return t0;
+#line 185 "<stdout>"
 }
-#line 178 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/main.pp:9:1: one instance of keyed */
-#line 9 "tests/golden/codegen/component-ranged/main.pp"
 static pcl_value *pclu_keyed_instance(pcl_gen_env *e, pcl_value *range, const pcl_value *name) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -185,20 +192,33 @@ static pcl_value *pclu_keyed_instance(pcl_gen_env *e, pcl_value *range, const pc
   uint32_t at = 0;
 #line 13 "tests/golden/codegen/component-ranged/main.pp"
   t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
+#line 13 "tests/golden/codegen/component-ranged/main.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
+#line 13 "tests/golden/codegen/component-ranged/main.pp"
   t1 = pcl_gen_attr(e, range, &pclg_k[r[2]], PCL_GEN_DECLARED, err);
+#line 13 "tests/golden/codegen/component-ranged/main.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
+#line 13 "tests/golden/codegen/component-ranged/main.pp"
   t2 = pcl_gen_template((pcl_value *[]){t0, &pclg_k[r[4]], t1}, 3, err);
+#line 13 "tests/golden/codegen/component-ranged/main.pp"
   pcl_release(t0), t0 = NULL;
+#line 13 "tests/golden/codegen/component-ranged/main.pp"
   pcl_release(t1), t1 = NULL;
+#line 13 "tests/golden/codegen/component-ranged/main.pp"
   if (t2 == NULL) { at = r[5]; goto fail1; }
 #line 9 "tests/golden/codegen/component-ranged/main.pp"
   t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t2}, 1);
+#line 9 "tests/golden/codegen/component-ranged/main.pp"
   pcl_release(t2), t2 = NULL;
+#line 9 "tests/golden/codegen/component-ranged/main.pp"
   done1:;
+#line 9 "tests/golden/codegen/component-ranged/main.pp"
   t2 = pcl_gen_component(e, &pclg_decl[r[6]], name, t1, &pclg_k[r[7]], r[8], &pclg_modules[r[9]]);
+#line 9 "tests/golden/codegen/component-ranged/main.pp"
   pcl_release(t1), t1 = NULL;
+#line 9 "tests/golden/codegen/component-ranged/main.pp"
   return t2;
+#line 222 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -207,21 +227,19 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 211 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/main.pp:9:1: component keyed "./child" { options { range = { left = "l", right = "r" } } input = "${range.key}=${ ... */
-#line 9 "tests/golden/codegen/component-ranged/main.pp"
 static pcl_value *pclu_keyed(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 9 "tests/golden/codegen/component-ranged/main.pp"
   t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_keyed_instance, r - r[2], r[3]);
+#line 9 "tests/golden/codegen/component-ranged/main.pp"
   return t0;
+#line 240 "<stdout>"
 }
-#line 222 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/main.pp:16:11: [for c in counted : c.result], per element */
-#line 16 "tests/golden/codegen/component-ranged/main.pp"
 static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   const uint32_t *r = e->r;
@@ -230,19 +248,22 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   (void)key;
 #line 16 "tests/golden/codegen/component-ranged/main.pp"
   t0 = pcl_gen_path(e, value, r + 0, 1, r[2], err);
+#line 16 "tests/golden/codegen/component-ranged/main.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
+#line 16 "tests/golden/codegen/component-ranged/main.pp"
   out[PCL_GEN_OUT_VALUE] = t0;
+#line 16 "tests/golden/codegen/component-ranged/main.pp"
   t0 = NULL;
+#line 16 "tests/golden/codegen/component-ranged/main.pp"
   return true;
+#line 260 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return false;
 }
-#line 243 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/main.pp:15:1: output counted { value = [for c in counted : c.result] } */
-#line 15 "tests/golden/codegen/component-ranged/main.pp"
 static pcl_value *pclu_counted_2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -250,22 +271,25 @@ static pcl_value *pclu_counted_2(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/component-ranged/main.pp"
   t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, 0, pcl_gen_node(e, r[0]), r[2], err);
+#line 16 "tests/golden/codegen/component-ranged/main.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 16 "tests/golden/codegen/component-ranged/main.pp"
   done1:;
 #line 15 "tests/golden/codegen/component-ranged/main.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 15 "tests/golden/codegen/component-ranged/main.pp"
   pcl_release(t0), t0 = NULL;
+#line 15 "tests/golden/codegen/component-ranged/main.pp"
   return t1;
+#line 285 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 266 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/main.pp:19:11: { for k, c in keyed : k => c.result }, per element */
-#line 19 "tests/golden/codegen/component-ranged/main.pp"
 static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   const uint32_t *r = e->r;
@@ -273,20 +297,24 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
 #line 19 "tests/golden/codegen/component-ranged/main.pp"
   t0 = pcl_gen_path(e, value, r + 0, 1, r[2], err);
+#line 19 "tests/golden/codegen/component-ranged/main.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
+#line 19 "tests/golden/codegen/component-ranged/main.pp"
   out[PCL_GEN_OUT_VALUE] = t0;
+#line 19 "tests/golden/codegen/component-ranged/main.pp"
   t0 = NULL;
+#line 19 "tests/golden/codegen/component-ranged/main.pp"
   out[PCL_GEN_OUT_KEY] = pcl_retain(key);
+#line 19 "tests/golden/codegen/component-ranged/main.pp"
   return true;
+#line 311 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return false;
 }
-#line 287 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/main.pp:18:1: output keyed { value = { for k, c in keyed : k => c.result } } */
-#line 18 "tests/golden/codegen/component-ranged/main.pp"
 static pcl_value *pclu_keyed_2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -294,53 +322,60 @@ static pcl_value *pclu_keyed_2(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 19 "tests/golden/codegen/component-ranged/main.pp"
   t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each2, PCL_GEN_FOR_OBJECT, pcl_gen_node(e, r[0]), r[2], err);
+#line 19 "tests/golden/codegen/component-ranged/main.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 19 "tests/golden/codegen/component-ranged/main.pp"
   done1:;
 #line 18 "tests/golden/codegen/component-ranged/main.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 18 "tests/golden/codegen/component-ranged/main.pp"
   pcl_release(t0), t0 = NULL;
+#line 18 "tests/golden/codegen/component-ranged/main.pp"
   return t1;
+#line 336 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 310 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/child/main.pp:1:1: config input "string" { } */
-#line 1 "tests/golden/codegen/component-ranged/child/main.pp"
 static pcl_value *pclu_input(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 1 "tests/golden/codegen/component-ranged/child/main.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
+#line 1 "tests/golden/codegen/component-ranged/child/main.pp"
   if (t0 == NULL) {
+#line 1 "tests/golden/codegen/component-ranged/child/main.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
+#line 1 "tests/golden/codegen/component-ranged/child/main.pp"
   }
+#line 1 "tests/golden/codegen/component-ranged/child/main.pp"
   return t0;
+#line 358 "<stdout>"
 }
-#line 324 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/child/main.pp:4:11: "inner-${input}", once its arguments are known */
-#line 4 "tests/golden/codegen/component-ranged/child/main.pp"
 static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/component-ranged/child/main.pp"
   t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
+#line 4 "tests/golden/codegen/component-ranged/child/main.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 4 "tests/golden/codegen/component-ranged/child/main.pp"
   return t0;
+#line 372 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 341 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/child/main.pp:3:1: resource inner "simple:index:Resource" { value = "inner-${input}" } */
-#line 3 "tests/golden/codegen/component-ranged/child/main.pp"
 static pcl_value *pclu_inner(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
@@ -348,15 +383,18 @@ static pcl_value *pclu_inner(pcl_gen_env *e) {
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 3 "tests/golden/codegen/component-ranged/child/main.pp"
   t1 = pcl_map_of((pcl_value *[]){&pclg_k[2]}, (pcl_value *[]){t0}, 1);
+#line 3 "tests/golden/codegen/component-ranged/child/main.pp"
   pcl_release(t0), t0 = NULL;
+#line 3 "tests/golden/codegen/component-ranged/child/main.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]);
+#line 3 "tests/golden/codegen/component-ranged/child/main.pp"
   pcl_release(t1), t1 = NULL;
+#line 3 "tests/golden/codegen/component-ranged/child/main.pp"
   return t0;
+#line 395 "<stdout>"
 }
-#line 357 "<stdout>"
 
 /* tests/golden/codegen/component-ranged/child/main.pp:6:1: output result { value = inner.value } */
-#line 6 "tests/golden/codegen/component-ranged/child/main.pp"
 static pcl_value *pclu_result(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -364,19 +402,23 @@ static pcl_value *pclu_result(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/component-ranged/child/main.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 7 "tests/golden/codegen/component-ranged/child/main.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 7 "tests/golden/codegen/component-ranged/child/main.pp"
   done1:;
 #line 6 "tests/golden/codegen/component-ranged/child/main.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
+#line 6 "tests/golden/codegen/component-ranged/child/main.pp"
   pcl_release(t0), t0 = NULL;
+#line 6 "tests/golden/codegen/component-ranged/child/main.pp"
   return t1;
+#line 416 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 380 "<stdout>"
 
 /* Configuration. */
 

@@ -95,18 +95,17 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/component/main.pp:3:1: resource base "simple:index:Resource" { value = "base" } */
-#line 3 "tests/golden/codegen/component/main.pp"
 static pcl_value *pclu_base(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/component/main.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
+#line 3 "tests/golden/codegen/component/main.pp"
   return t0;
+#line 106 "<stdout>"
 }
-#line 107 "<stdout>"
 
 /* tests/golden/codegen/component/main.pp:6:1: component comp "./child" { input = base.value } */
-#line 6 "tests/golden/codegen/component/main.pp"
 static pcl_value *pclu_comp(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -114,14 +113,21 @@ static pcl_value *pclu_comp(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/component/main.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 7 "tests/golden/codegen/component/main.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
 #line 6 "tests/golden/codegen/component/main.pp"
   t1 = pcl_map_of((pcl_value *[]){&pclg_k[3]}, (pcl_value *[]){t0}, 1);
+#line 6 "tests/golden/codegen/component/main.pp"
   pcl_release(t0), t0 = NULL;
+#line 6 "tests/golden/codegen/component/main.pp"
   done1:;
+#line 6 "tests/golden/codegen/component/main.pp"
   t0 = pcl_gen_component(e, &pclg_decl[r[5]], &pclg_k[r[4]], t1, NULL, r[6], &pclg_modules[r[7]]);
+#line 6 "tests/golden/codegen/component/main.pp"
   pcl_release(t1), t1 = NULL;
+#line 6 "tests/golden/codegen/component/main.pp"
   return t0;
+#line 131 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -129,10 +135,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 133 "<stdout>"
 
 /* tests/golden/codegen/component/main.pp:9:1: output fromComponent { value = comp.result } */
-#line 9 "tests/golden/codegen/component/main.pp"
 static pcl_value *pclu_fromComponent(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -140,53 +144,60 @@ static pcl_value *pclu_fromComponent(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 10 "tests/golden/codegen/component/main.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 10 "tests/golden/codegen/component/main.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 10 "tests/golden/codegen/component/main.pp"
   done1:;
 #line 9 "tests/golden/codegen/component/main.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
+#line 9 "tests/golden/codegen/component/main.pp"
   pcl_release(t0), t0 = NULL;
+#line 9 "tests/golden/codegen/component/main.pp"
   return t1;
+#line 158 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 156 "<stdout>"
 
 /* tests/golden/codegen/component/child/main.pp:1:1: config input "string" { } */
-#line 1 "tests/golden/codegen/component/child/main.pp"
 static pcl_value *pclu_input(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 1 "tests/golden/codegen/component/child/main.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
+#line 1 "tests/golden/codegen/component/child/main.pp"
   if (t0 == NULL) {
+#line 1 "tests/golden/codegen/component/child/main.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
+#line 1 "tests/golden/codegen/component/child/main.pp"
   }
+#line 1 "tests/golden/codegen/component/child/main.pp"
   return t0;
+#line 180 "<stdout>"
 }
-#line 170 "<stdout>"
 
 /* tests/golden/codegen/component/child/main.pp:4:11: "inner-${input}", once its arguments are known */
-#line 4 "tests/golden/codegen/component/child/main.pp"
 static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/component/child/main.pp"
   t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
+#line 4 "tests/golden/codegen/component/child/main.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 4 "tests/golden/codegen/component/child/main.pp"
   return t0;
+#line 194 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 187 "<stdout>"
 
 /* tests/golden/codegen/component/child/main.pp:3:1: resource inner "simple:index:Resource" { value = "inner-${input}" } */
-#line 3 "tests/golden/codegen/component/child/main.pp"
 static pcl_value *pclu_inner(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
@@ -194,12 +205,16 @@ static pcl_value *pclu_inner(pcl_gen_env *e) {
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 3 "tests/golden/codegen/component/child/main.pp"
   t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t0}, 1);
+#line 3 "tests/golden/codegen/component/child/main.pp"
   pcl_release(t0), t0 = NULL;
+#line 3 "tests/golden/codegen/component/child/main.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]);
+#line 3 "tests/golden/codegen/component/child/main.pp"
   pcl_release(t1), t1 = NULL;
+#line 3 "tests/golden/codegen/component/child/main.pp"
   return t0;
+#line 217 "<stdout>"
 }
-#line 203 "<stdout>"
 
 /* Configuration. */
 

@@ -55,21 +55,23 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/condition-error.pp:3:1: config answer string { default = "yes" } */
-#line 3 "tests/golden/codegen/condition-error.pp"
 static pcl_value *pclu_answer(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/condition-error.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
+#line 3 "tests/golden/codegen/condition-error.pp"
   if (t0 == NULL) {
+#line 3 "tests/golden/codegen/condition-error.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
+#line 3 "tests/golden/codegen/condition-error.pp"
   }
+#line 3 "tests/golden/codegen/condition-error.pp"
   return t0;
+#line 72 "<stdout>"
 }
-#line 70 "<stdout>"
 
 /* tests/golden/codegen/condition-error.pp:6:1: output chosen { value = answer ? 1 : 2 } */
-#line 6 "tests/golden/codegen/condition-error.pp"
 static pcl_value *pclu_chosen(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -77,17 +79,27 @@ static pcl_value *pclu_chosen(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/condition-error.pp"
   t0 = pcl_gen_truth(pcl_gen_node(e, r[0]), err);
+#line 7 "tests/golden/codegen/condition-error.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
+#line 7 "tests/golden/codegen/condition-error.pp"
   if (pcl_bool_get(t0)) {
+#line 7 "tests/golden/codegen/condition-error.pp"
     t1 = pcl_retain(&pclg_k[r[2]]);
+#line 7 "tests/golden/codegen/condition-error.pp"
   } else {
+#line 7 "tests/golden/codegen/condition-error.pp"
     t1 = pcl_retain(&pclg_k[r[3]]);
+#line 7 "tests/golden/codegen/condition-error.pp"
   }
+#line 7 "tests/golden/codegen/condition-error.pp"
   done1:;
 #line 6 "tests/golden/codegen/condition-error.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
+#line 6 "tests/golden/codegen/condition-error.pp"
   pcl_release(t1), t1 = NULL;
+#line 6 "tests/golden/codegen/condition-error.pp"
   return t0;
+#line 103 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -95,7 +107,6 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 99 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {

@@ -145,35 +145,40 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/conditions.pp:4:1: config yes string { default = "true" } */
-#line 4 "tests/golden/codegen/conditions.pp"
 static pcl_value *pclu_yes(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
+#line 4 "tests/golden/codegen/conditions.pp"
   if (t0 == NULL) {
+#line 4 "tests/golden/codegen/conditions.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
+#line 4 "tests/golden/codegen/conditions.pp"
   }
+#line 4 "tests/golden/codegen/conditions.pp"
   return t0;
+#line 162 "<stdout>"
 }
-#line 160 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:10:1: config hidden string { default = "1" secret = true } */
-#line 10 "tests/golden/codegen/conditions.pp"
 static pcl_value *pclu_hidden(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 10 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
+#line 10 "tests/golden/codegen/conditions.pp"
   if (t0 == NULL) {
+#line 10 "tests/golden/codegen/conditions.pp"
     t0 = pcl_gen_config_default(true, pcl_retain(&pclg_k[r[2]]));
+#line 10 "tests/golden/codegen/conditions.pp"
   }
+#line 10 "tests/golden/codegen/conditions.pp"
   return t0;
+#line 179 "<stdout>"
 }
-#line 174 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:14:1: output not { value = [!yes, !no] } */
-#line 14 "tests/golden/codegen/conditions.pp"
 static pcl_value *pclu_not(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -181,17 +186,27 @@ static pcl_value *pclu_not(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 15 "tests/golden/codegen/conditions.pp"
   t0 = pcl_op_not(pcl_gen_node(e, r[0]), err);
+#line 15 "tests/golden/codegen/conditions.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
+#line 15 "tests/golden/codegen/conditions.pp"
   t1 = pcl_op_not(pcl_gen_node(e, r[2]), err);
+#line 15 "tests/golden/codegen/conditions.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
+#line 15 "tests/golden/codegen/conditions.pp"
   t2 = pcl_list_of((pcl_value *[]){t0, t1}, 2);
+#line 15 "tests/golden/codegen/conditions.pp"
   pcl_release(t0), t0 = NULL;
+#line 15 "tests/golden/codegen/conditions.pp"
   pcl_release(t1), t1 = NULL;
+#line 15 "tests/golden/codegen/conditions.pp"
   done1:;
 #line 14 "tests/golden/codegen/conditions.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[4]], t2);
+#line 14 "tests/golden/codegen/conditions.pp"
   pcl_release(t2), t2 = NULL;
+#line 14 "tests/golden/codegen/conditions.pp"
   return t1;
+#line 210 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -200,48 +215,58 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 204 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:17:1: output and { value = [yes && "1", no && true, yes && no] } */
-#line 17 "tests/golden/codegen/conditions.pp"
 static pcl_value *pclu_and(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
 #line 18 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_logic(e, true, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2]);
+#line 18 "tests/golden/codegen/conditions.pp"
   t1 = pcl_gen_logic(e, true, pcl_gen_node(e, r[3]), &pclg_k[r[4]], r[5]);
+#line 18 "tests/golden/codegen/conditions.pp"
   t2 = pcl_gen_logic(e, true, pcl_gen_node(e, r[6]), pcl_gen_node(e, r[7]), r[8]);
+#line 18 "tests/golden/codegen/conditions.pp"
   t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3);
+#line 18 "tests/golden/codegen/conditions.pp"
   pcl_release(t0), t0 = NULL;
+#line 18 "tests/golden/codegen/conditions.pp"
   pcl_release(t1), t1 = NULL;
+#line 18 "tests/golden/codegen/conditions.pp"
   pcl_release(t2), t2 = NULL;
 #line 17 "tests/golden/codegen/conditions.pp"
   t2 = pcl_gen_output(e, &pclg_k[r[9]], t3);
+#line 17 "tests/golden/codegen/conditions.pp"
   pcl_release(t3), t3 = NULL;
+#line 17 "tests/golden/codegen/conditions.pp"
   return t2;
+#line 244 "<stdout>"
 }
-#line 224 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:20:1: output or { value = [no || "false", no || yes] } */
-#line 20 "tests/golden/codegen/conditions.pp"
 static pcl_value *pclu_or(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
 #line 21 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_logic(e, false, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2]);
+#line 21 "tests/golden/codegen/conditions.pp"
   t1 = pcl_gen_logic(e, false, pcl_gen_node(e, r[3]), pcl_gen_node(e, r[4]), r[5]);
+#line 21 "tests/golden/codegen/conditions.pp"
   t2 = pcl_list_of((pcl_value *[]){t0, t1}, 2);
+#line 21 "tests/golden/codegen/conditions.pp"
   pcl_release(t0), t0 = NULL;
+#line 21 "tests/golden/codegen/conditions.pp"
   pcl_release(t1), t1 = NULL;
 #line 20 "tests/golden/codegen/conditions.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[6]], t2);
+#line 20 "tests/golden/codegen/conditions.pp"
   pcl_release(t2), t2 = NULL;
+#line 20 "tests/golden/codegen/conditions.pp"
   return t1;
+#line 267 "<stdout>"
 }
-#line 242 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:23:1: output chosen { value = yes ? "then" : "else" } */
-#line 23 "tests/golden/codegen/conditions.pp"
 static pcl_value *pclu_chosen(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -249,17 +274,27 @@ static pcl_value *pclu_chosen(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_truth(pcl_gen_node(e, r[0]), err);
+#line 24 "tests/golden/codegen/conditions.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
+#line 24 "tests/golden/codegen/conditions.pp"
   if (pcl_bool_get(t0)) {
+#line 24 "tests/golden/codegen/conditions.pp"
     t1 = pcl_retain(&pclg_k[r[2]]);
+#line 24 "tests/golden/codegen/conditions.pp"
   } else {
+#line 24 "tests/golden/codegen/conditions.pp"
     t1 = pcl_retain(&pclg_k[r[3]]);
+#line 24 "tests/golden/codegen/conditions.pp"
   }
+#line 24 "tests/golden/codegen/conditions.pp"
   done1:;
 #line 23 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
+#line 23 "tests/golden/codegen/conditions.pp"
   pcl_release(t1), t1 = NULL;
+#line 23 "tests/golden/codegen/conditions.pp"
   return t0;
+#line 298 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -267,10 +302,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 271 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:27:11: [for x in ["a", "b"] : x if no || x == "b"], per element */
-#line 27 "tests/golden/codegen/conditions.pp"
 static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   const uint32_t *r = e->r;
@@ -279,17 +312,22 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   (void)err;
 #line 27 "tests/golden/codegen/conditions.pp"
   t0 = pcl_op_eq(value, &pclg_k[r[0]]);
+#line 27 "tests/golden/codegen/conditions.pp"
   t1 = pcl_gen_logic(e, false, pcl_gen_node(e, r[1]), t0, r[2]);
+#line 27 "tests/golden/codegen/conditions.pp"
   pcl_release(t0), t0 = NULL;
+#line 27 "tests/golden/codegen/conditions.pp"
   out[PCL_GEN_OUT_VALUE] = pcl_retain(value);
+#line 27 "tests/golden/codegen/conditions.pp"
   out[PCL_GEN_OUT_COND] = t1;
+#line 27 "tests/golden/codegen/conditions.pp"
   t1 = NULL;
+#line 27 "tests/golden/codegen/conditions.pp"
   return true;
+#line 328 "<stdout>"
 }
-#line 290 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:26:1: output filtered { value = [for x in ["a", "b"] : x if no || x == "b"] } */
-#line 26 "tests/golden/codegen/conditions.pp"
 static pcl_value *pclu_filtered(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -297,39 +335,43 @@ static pcl_value *pclu_filtered(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 27 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, PCL_GEN_FOR_COND, &pclg_k[r[0]], r[2], err);
+#line 27 "tests/golden/codegen/conditions.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 27 "tests/golden/codegen/conditions.pp"
   done1:;
 #line 26 "tests/golden/codegen/conditions.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 26 "tests/golden/codegen/conditions.pp"
   pcl_release(t0), t0 = NULL;
+#line 26 "tests/golden/codegen/conditions.pp"
   return t1;
+#line 349 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 313 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:30:11: !hidden, once its arguments are known */
-#line 30 "tests/golden/codegen/conditions.pp"
 static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 30 "tests/golden/codegen/conditions.pp"
   t0 = pcl_op_not(p[0], err);
+#line 30 "tests/golden/codegen/conditions.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
+#line 30 "tests/golden/codegen/conditions.pp"
   return t0;
+#line 368 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 330 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:29:1: output secretNot { value = !hidden } */
-#line 29 "tests/golden/codegen/conditions.pp"
 static pcl_value *pclu_secretNot(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
@@ -337,13 +379,14 @@ static pcl_value *pclu_secretNot(pcl_gen_env *e) {
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 29 "tests/golden/codegen/conditions.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
+#line 29 "tests/golden/codegen/conditions.pp"
   pcl_release(t0), t0 = NULL;
+#line 29 "tests/golden/codegen/conditions.pp"
   return t1;
+#line 387 "<stdout>"
 }
-#line 344 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:33:1: output unified { value = [yes ? 1 : "a", no ? 1 : "a", yes ? 2.5 : true] } */
-#line 33 "tests/golden/codegen/conditions.pp"
 static pcl_value *pclu_unified(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -351,41 +394,75 @@ static pcl_value *pclu_unified(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 34 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_truth(pcl_gen_node(e, r[0]), err);
+#line 34 "tests/golden/codegen/conditions.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
+#line 34 "tests/golden/codegen/conditions.pp"
   if (pcl_bool_get(t0)) {
+#line 34 "tests/golden/codegen/conditions.pp"
     t0 = pcl_convert_to_string(&pclg_k[r[2]], err);
+#line 34 "tests/golden/codegen/conditions.pp"
     if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 34 "tests/golden/codegen/conditions.pp"
     t1 = t0;
+#line 34 "tests/golden/codegen/conditions.pp"
     t0 = NULL;
+#line 34 "tests/golden/codegen/conditions.pp"
   } else {
+#line 34 "tests/golden/codegen/conditions.pp"
     t1 = pcl_retain(&pclg_k[r[4]]);
+#line 34 "tests/golden/codegen/conditions.pp"
   }
+#line 34 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_truth(pcl_gen_node(e, r[5]), err);
+#line 34 "tests/golden/codegen/conditions.pp"
   if (t0 == NULL) { at = r[6]; goto fail1; }
+#line 34 "tests/golden/codegen/conditions.pp"
   if (pcl_bool_get(t0)) {
+#line 34 "tests/golden/codegen/conditions.pp"
     t0 = pcl_convert_to_string(&pclg_k[r[7]], err);
+#line 34 "tests/golden/codegen/conditions.pp"
     if (t0 == NULL) { at = r[8]; goto fail1; }
+#line 34 "tests/golden/codegen/conditions.pp"
     t2 = t0;
+#line 34 "tests/golden/codegen/conditions.pp"
     t0 = NULL;
+#line 34 "tests/golden/codegen/conditions.pp"
   } else {
+#line 34 "tests/golden/codegen/conditions.pp"
     t2 = pcl_retain(&pclg_k[r[9]]);
+#line 34 "tests/golden/codegen/conditions.pp"
   }
+#line 34 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_truth(pcl_gen_node(e, r[10]), err);
+#line 34 "tests/golden/codegen/conditions.pp"
   if (t0 == NULL) { at = r[11]; goto fail1; }
+#line 34 "tests/golden/codegen/conditions.pp"
   if (pcl_bool_get(t0)) {
+#line 34 "tests/golden/codegen/conditions.pp"
     t3 = pcl_retain(&pclg_k[r[12]]);
+#line 34 "tests/golden/codegen/conditions.pp"
   } else {
+#line 34 "tests/golden/codegen/conditions.pp"
     t3 = pcl_retain(&pclg_k[r[13]]);
+#line 34 "tests/golden/codegen/conditions.pp"
   }
+#line 34 "tests/golden/codegen/conditions.pp"
   t0 = pcl_list_of((pcl_value *[]){t1, t2, t3}, 3);
+#line 34 "tests/golden/codegen/conditions.pp"
   pcl_release(t1), t1 = NULL;
+#line 34 "tests/golden/codegen/conditions.pp"
   pcl_release(t2), t2 = NULL;
+#line 34 "tests/golden/codegen/conditions.pp"
   pcl_release(t3), t3 = NULL;
+#line 34 "tests/golden/codegen/conditions.pp"
   done1:;
 #line 33 "tests/golden/codegen/conditions.pp"
   t3 = pcl_gen_output(e, &pclg_k[r[14]], t0);
+#line 33 "tests/golden/codegen/conditions.pp"
   pcl_release(t0), t0 = NULL;
+#line 33 "tests/golden/codegen/conditions.pp"
   return t3;
+#line 466 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -395,61 +472,66 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 399 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:37:1: resource r "simple:index:Resource" { value = true } */
-#line 37 "tests/golden/codegen/conditions.pp"
 static pcl_value *pclu_r(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 37 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
+#line 37 "tests/golden/codegen/conditions.pp"
   return t0;
+#line 485 "<stdout>"
 }
-#line 410 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:41:48: "${r.value}" ? "then" : "else", once its arguments are known */
-#line 41 "tests/golden/codegen/conditions.pp"
 static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 41 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_truth(p[0], err);
+#line 41 "tests/golden/codegen/conditions.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
+#line 41 "tests/golden/codegen/conditions.pp"
   if (pcl_bool_get(t0)) {
+#line 41 "tests/golden/codegen/conditions.pp"
     t1 = pcl_retain(&pclg_k[r[1]]);
+#line 41 "tests/golden/codegen/conditions.pp"
   } else {
+#line 41 "tests/golden/codegen/conditions.pp"
     t1 = pcl_retain(&pclg_k[r[2]]);
+#line 41 "tests/golden/codegen/conditions.pp"
   }
+#line 41 "tests/golden/codegen/conditions.pp"
   return t1;
+#line 509 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   pcl_release(t1);
   return NULL;
 }
-#line 433 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:41:15: r.value */
-#line 41 "tests/golden/codegen/conditions.pp"
 static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 41 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 41 "tests/golden/codegen/conditions.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
+#line 41 "tests/golden/codegen/conditions.pp"
   return t0;
+#line 528 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 450 "<stdout>"
 
 /* tests/golden/codegen/conditions.pp:40:1: output eventual { value = ["${r.value}" && yes, !"${r.value}", "${r.value}" ? "then" : "else"] } */
-#line 40 "tests/golden/codegen/conditions.pp"
 static pcl_value *pclu_eventual(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -457,25 +539,43 @@ static pcl_value *pclu_eventual(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 41 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, r[1]);
+#line 41 "tests/golden/codegen/conditions.pp"
   t1 = pcl_gen_logic(e, true, t0, pcl_gen_node(e, r[2]), r[3]);
+#line 41 "tests/golden/codegen/conditions.pp"
   pcl_release(t0), t0 = NULL;
+#line 41 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
+#line 41 "tests/golden/codegen/conditions.pp"
   if (t0 == NULL) { at = r[7]; goto fail1; }
+#line 41 "tests/golden/codegen/conditions.pp"
   t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
+#line 41 "tests/golden/codegen/conditions.pp"
   pcl_release(t0), t0 = NULL;
+#line 41 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[9]), r + 10, 1, r[12], err);
+#line 41 "tests/golden/codegen/conditions.pp"
   if (t0 == NULL) { at = r[12]; goto fail1; }
+#line 41 "tests/golden/codegen/conditions.pp"
   t3 = pcl_gen_apply(pcl_gen_env_new(e, r - r[13], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1);
+#line 41 "tests/golden/codegen/conditions.pp"
   pcl_release(t0), t0 = NULL;
+#line 41 "tests/golden/codegen/conditions.pp"
   t0 = pcl_list_of((pcl_value *[]){t1, t2, t3}, 3);
+#line 41 "tests/golden/codegen/conditions.pp"
   pcl_release(t1), t1 = NULL;
+#line 41 "tests/golden/codegen/conditions.pp"
   pcl_release(t2), t2 = NULL;
+#line 41 "tests/golden/codegen/conditions.pp"
   pcl_release(t3), t3 = NULL;
+#line 41 "tests/golden/codegen/conditions.pp"
   done1:;
 #line 40 "tests/golden/codegen/conditions.pp"
   t3 = pcl_gen_output(e, &pclg_k[r[14]], t0);
+#line 40 "tests/golden/codegen/conditions.pp"
   pcl_release(t0), t0 = NULL;
+#line 40 "tests/golden/codegen/conditions.pp"
   return t3;
+#line 579 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -485,7 +585,6 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 489 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {

@@ -65,30 +65,31 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/config-index-error.pp:3:1: config position number {} */
-#line 3 "tests/golden/codegen/config-index-error.pp"
 static pcl_value *pclu_position(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/config-index-error.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
+#line 3 "tests/golden/codegen/config-index-error.pp"
   if (t0 == NULL) {
+#line 3 "tests/golden/codegen/config-index-error.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
+#line 3 "tests/golden/codegen/config-index-error.pp"
   }
+#line 3 "tests/golden/codegen/config-index-error.pp"
   return t0;
+#line 82 "<stdout>"
 }
-#line 80 "<stdout>"
 
 /* tests/golden/codegen/config-index-error.pp:4:1: list = ["a", "b", "c"] */
-#line 4 "tests/golden/codegen/config-index-error.pp"
 static pcl_value *pclu_list(pcl_gen_env *e) {
   const uint32_t *r = e->r;
 #line 4 "tests/golden/codegen/config-index-error.pp"
   return pcl_retain(&pclg_k[r[0]]);
+#line 90 "<stdout>"
 }
-#line 89 "<stdout>"
 
 /* tests/golden/codegen/config-index-error.pp:5:1: output picked { value = list[position] } */
-#line 5 "tests/golden/codegen/config-index-error.pp"
 static pcl_value *pclu_picked(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -96,19 +97,23 @@ static pcl_value *pclu_picked(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 6 "tests/golden/codegen/config-index-error.pp"
   t0 = pcl_gen_index(pcl_gen_node(e, r[0]), pcl_gen_node(e, r[1]), 0, err);
+#line 6 "tests/golden/codegen/config-index-error.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 6 "tests/golden/codegen/config-index-error.pp"
   done1:;
 #line 5 "tests/golden/codegen/config-index-error.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 5 "tests/golden/codegen/config-index-error.pp"
   pcl_release(t0), t0 = NULL;
+#line 5 "tests/golden/codegen/config-index-error.pp"
   return t1;
+#line 111 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 112 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {

@@ -51,29 +51,32 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/config-int-error.pp:3:1: config count int {} */
-#line 3 "tests/golden/codegen/config-int-error.pp"
 static pcl_value *pclu_count(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/config-int-error.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
+#line 3 "tests/golden/codegen/config-int-error.pp"
   if (t0 == NULL) {
+#line 3 "tests/golden/codegen/config-int-error.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
+#line 3 "tests/golden/codegen/config-int-error.pp"
   }
+#line 3 "tests/golden/codegen/config-int-error.pp"
   return t0;
+#line 68 "<stdout>"
 }
-#line 66 "<stdout>"
 
 /* tests/golden/codegen/config-int-error.pp:4:1: output count { value = count } */
-#line 4 "tests/golden/codegen/config-int-error.pp"
 static pcl_value *pclu_count_2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/config-int-error.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0]));
+#line 4 "tests/golden/codegen/config-int-error.pp"
   return t0;
+#line 79 "<stdout>"
 }
-#line 77 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {

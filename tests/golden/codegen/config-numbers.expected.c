@@ -87,41 +87,42 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/config-numbers.pp:5:1: config big number {} */
-#line 5 "tests/golden/codegen/config-numbers.pp"
 static pcl_value *pclu_big(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 5 "tests/golden/codegen/config-numbers.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
+#line 5 "tests/golden/codegen/config-numbers.pp"
   if (t0 == NULL) {
+#line 5 "tests/golden/codegen/config-numbers.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
+#line 5 "tests/golden/codegen/config-numbers.pp"
   }
+#line 5 "tests/golden/codegen/config-numbers.pp"
   return t0;
+#line 104 "<stdout>"
 }
-#line 102 "<stdout>"
 
 /* tests/golden/codegen/config-numbers.pp:9:1: list = ["a", "b", "c"] */
-#line 9 "tests/golden/codegen/config-numbers.pp"
 static pcl_value *pclu_list(pcl_gen_env *e) {
   const uint32_t *r = e->r;
 #line 9 "tests/golden/codegen/config-numbers.pp"
   return pcl_retain(&pclg_k[r[0]]);
+#line 112 "<stdout>"
 }
-#line 111 "<stdout>"
 
 /* tests/golden/codegen/config-numbers.pp:10:1: output big { value = big } */
-#line 10 "tests/golden/codegen/config-numbers.pp"
 static pcl_value *pclu_big_2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 10 "tests/golden/codegen/config-numbers.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0]));
+#line 10 "tests/golden/codegen/config-numbers.pp"
   return t0;
+#line 123 "<stdout>"
 }
-#line 122 "<stdout>"
 
 /* tests/golden/codegen/config-numbers.pp:19:1: output sum { value = big + 1 } */
-#line 19 "tests/golden/codegen/config-numbers.pp"
 static pcl_value *pclu_sum(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -129,22 +130,25 @@ static pcl_value *pclu_sum(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 20 "tests/golden/codegen/config-numbers.pp"
   t0 = pcl_op_add(pcl_gen_node(e, r[0]), &pclg_k[r[1]], err);
+#line 20 "tests/golden/codegen/config-numbers.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 20 "tests/golden/codegen/config-numbers.pp"
   done1:;
 #line 19 "tests/golden/codegen/config-numbers.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 19 "tests/golden/codegen/config-numbers.pp"
   pcl_release(t0), t0 = NULL;
+#line 19 "tests/golden/codegen/config-numbers.pp"
   return t1;
+#line 144 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 145 "<stdout>"
 
 /* tests/golden/codegen/config-numbers.pp:22:1: output picked { value = list[position] } */
-#line 22 "tests/golden/codegen/config-numbers.pp"
 static pcl_value *pclu_picked(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -152,19 +156,23 @@ static pcl_value *pclu_picked(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 23 "tests/golden/codegen/config-numbers.pp"
   t0 = pcl_gen_index(pcl_gen_node(e, r[0]), pcl_gen_node(e, r[1]), 0, err);
+#line 23 "tests/golden/codegen/config-numbers.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 23 "tests/golden/codegen/config-numbers.pp"
   done1:;
 #line 22 "tests/golden/codegen/config-numbers.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 22 "tests/golden/codegen/config-numbers.pp"
   pcl_release(t0), t0 = NULL;
+#line 22 "tests/golden/codegen/config-numbers.pp"
   return t1;
+#line 170 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 168 "<stdout>"
 
 /* Configuration. */
 static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_number, NULL, 0};

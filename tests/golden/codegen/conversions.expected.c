@@ -97,7 +97,6 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/conversions.pp:3:1: resource p "primitive:index:Resource" { boolean = "true" float = "2.5" integer = "7" string = 42 num ... */
-#line 3 "tests/golden/codegen/conversions.pp"
 static pcl_value *pclu_p(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -105,38 +104,54 @@ static pcl_value *pclu_p(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/conversions.pp"
   t0 = pcl_convert_to_bool(&pclg_k[r[0]], err);
+#line 4 "tests/golden/codegen/conversions.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 5 "tests/golden/codegen/conversions.pp"
   t1 = pcl_convert_to_number(&pclg_k[r[2]], err);
+#line 5 "tests/golden/codegen/conversions.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 6 "tests/golden/codegen/conversions.pp"
   t2 = pcl_convert_to_int(&pclg_k[r[4]], err);
+#line 6 "tests/golden/codegen/conversions.pp"
   if (t2 == NULL) { at = r[5]; goto fail1; }
-#line 7 "tests/golden/codegen/conversions.pp"
   t3 = pcl_convert_to_string(&pclg_k[r[6]], err);
+#line 7 "tests/golden/codegen/conversions.pp"
   if (t3 == NULL) { at = r[7]; goto fail1; }
-#line 8 "tests/golden/codegen/conversions.pp"
   t4 = pcl_convert_to_number(&pclg_k[r[8]], err);
+#line 8 "tests/golden/codegen/conversions.pp"
   if (t4 == NULL) { at = r[9]; goto fail1; }
+#line 8 "tests/golden/codegen/conversions.pp"
   t5 = pcl_list_of((pcl_value *[]){t4, &pclg_k[r[10]]}, 2);
+#line 8 "tests/golden/codegen/conversions.pp"
   pcl_release(t4), t4 = NULL;
-#line 9 "tests/golden/codegen/conversions.pp"
   t4 = pcl_convert_to_bool(&pclg_k[r[11]], err);
+#line 9 "tests/golden/codegen/conversions.pp"
   if (t4 == NULL) { at = r[12]; goto fail1; }
+#line 9 "tests/golden/codegen/conversions.pp"
   t6 = pcl_map_of((pcl_value *[]){&pclg_k[6]}, (pcl_value *[]){t4}, 1);
+#line 9 "tests/golden/codegen/conversions.pp"
   pcl_release(t4), t4 = NULL;
 #line 3 "tests/golden/codegen/conversions.pp"
   t4 = pcl_map_of((pcl_value *[]){&pclg_k[0], &pclg_k[5], &pclg_k[1], &pclg_k[2], &pclg_k[4], &pclg_k[3]}, (pcl_value *[]){t0, t6, t1, t2, t5, t3}, 6);
+#line 3 "tests/golden/codegen/conversions.pp"
   pcl_release(t0), t0 = NULL;
+#line 3 "tests/golden/codegen/conversions.pp"
   pcl_release(t1), t1 = NULL;
+#line 3 "tests/golden/codegen/conversions.pp"
   pcl_release(t2), t2 = NULL;
+#line 3 "tests/golden/codegen/conversions.pp"
   pcl_release(t3), t3 = NULL;
+#line 3 "tests/golden/codegen/conversions.pp"
   pcl_release(t5), t5 = NULL;
+#line 3 "tests/golden/codegen/conversions.pp"
   pcl_release(t6), t6 = NULL;
+#line 3 "tests/golden/codegen/conversions.pp"
   done1:;
+#line 3 "tests/golden/codegen/conversions.pp"
   t6 = pcl_gen_register(e, &pclg_decl[r[14]], &pclg_k[r[13]], t4, NULL, r[15]);
+#line 3 "tests/golden/codegen/conversions.pp"
   pcl_release(t4), t4 = NULL;
+#line 3 "tests/golden/codegen/conversions.pp"
   return t6;
+#line 155 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -149,27 +164,26 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 153 "<stdout>"
 
 /* tests/golden/codegen/conversions.pp:12:11: p.integer, once its arguments are known */
-#line 12 "tests/golden/codegen/conversions.pp"
 static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/conversions.pp"
   t0 = pcl_convert_to_string(p[0], err);
+#line 12 "tests/golden/codegen/conversions.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
+#line 12 "tests/golden/codegen/conversions.pp"
   return t0;
+#line 180 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 170 "<stdout>"
 
 /* tests/golden/codegen/conversions.pp:11:1: output asString "string" { value = p.integer } */
-#line 11 "tests/golden/codegen/conversions.pp"
 static pcl_value *pclu_asString(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -177,14 +191,21 @@ static pcl_value *pclu_asString(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/conversions.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 12 "tests/golden/codegen/conversions.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 12 "tests/golden/codegen/conversions.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
+#line 12 "tests/golden/codegen/conversions.pp"
   pcl_release(t0), t0 = NULL;
+#line 12 "tests/golden/codegen/conversions.pp"
   done1:;
 #line 11 "tests/golden/codegen/conversions.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
+#line 11 "tests/golden/codegen/conversions.pp"
   pcl_release(t1), t1 = NULL;
+#line 11 "tests/golden/codegen/conversions.pp"
   return t0;
+#line 209 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -192,10 +213,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 196 "<stdout>"
 
 /* tests/golden/codegen/conversions.pp:14:1: output asInt "int" { value = "12" } */
-#line 14 "tests/golden/codegen/conversions.pp"
 static pcl_value *pclu_asInt(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -203,22 +222,25 @@ static pcl_value *pclu_asInt(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 15 "tests/golden/codegen/conversions.pp"
   t0 = pcl_convert_to_int(&pclg_k[r[0]], err);
+#line 15 "tests/golden/codegen/conversions.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
+#line 15 "tests/golden/codegen/conversions.pp"
   done1:;
 #line 14 "tests/golden/codegen/conversions.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
+#line 14 "tests/golden/codegen/conversions.pp"
   pcl_release(t0), t0 = NULL;
+#line 14 "tests/golden/codegen/conversions.pp"
   return t1;
+#line 236 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 219 "<stdout>"
 
 /* tests/golden/codegen/conversions.pp:17:1: output explicit { value = [convert("3", int), convert(4, string), convert("true", bool), convert("1. ... */
-#line 17 "tests/golden/codegen/conversions.pp"
 static pcl_value *pclu_explicit(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -226,23 +248,39 @@ static pcl_value *pclu_explicit(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/conversions.pp"
   t0 = pcl_convert_to_int(&pclg_k[r[0]], err);
+#line 18 "tests/golden/codegen/conversions.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
+#line 18 "tests/golden/codegen/conversions.pp"
   t1 = pcl_convert_to_string(&pclg_k[r[2]], err);
+#line 18 "tests/golden/codegen/conversions.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
+#line 18 "tests/golden/codegen/conversions.pp"
   t2 = pcl_convert_to_bool(&pclg_k[r[4]], err);
+#line 18 "tests/golden/codegen/conversions.pp"
   if (t2 == NULL) { at = r[5]; goto fail1; }
+#line 18 "tests/golden/codegen/conversions.pp"
   t3 = pcl_convert_to_number(&pclg_k[r[6]], err);
+#line 18 "tests/golden/codegen/conversions.pp"
   if (t3 == NULL) { at = r[7]; goto fail1; }
+#line 18 "tests/golden/codegen/conversions.pp"
   t4 = pcl_list_of((pcl_value *[]){t0, t1, t2, t3}, 4);
+#line 18 "tests/golden/codegen/conversions.pp"
   pcl_release(t0), t0 = NULL;
+#line 18 "tests/golden/codegen/conversions.pp"
   pcl_release(t1), t1 = NULL;
+#line 18 "tests/golden/codegen/conversions.pp"
   pcl_release(t2), t2 = NULL;
+#line 18 "tests/golden/codegen/conversions.pp"
   pcl_release(t3), t3 = NULL;
+#line 18 "tests/golden/codegen/conversions.pp"
   done1:;
 #line 17 "tests/golden/codegen/conversions.pp"
   t3 = pcl_gen_output(e, &pclg_k[r[8]], t4);
+#line 17 "tests/golden/codegen/conversions.pp"
   pcl_release(t4), t4 = NULL;
+#line 17 "tests/golden/codegen/conversions.pp"
   return t3;
+#line 284 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -253,7 +291,6 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 257 "<stdout>"
 
 /* Configuration. */
 

@@ -167,30 +167,29 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/eventual-iteration.pp:3:1: resource a "simple:index:Resource" { value = "va" items = ["x", "y", "z"] } */
-#line 3 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
+#line 3 "tests/golden/codegen/eventual-iteration.pp"
   return t0;
+#line 178 "<stdout>"
 }
-#line 179 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:8:49: x != "k", once its arguments are known */
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   (void)err;
 #line 8 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_op_ne(p[0], &pclg_k[r[0]]);
+#line 8 "tests/golden/codegen/eventual-iteration.pp"
   return t0;
+#line 190 "<stdout>"
 }
-#line 191 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:8:11: [for x in [a.id, "k", a.value] : x if x != "k"], per element */
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
 static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   const uint32_t *r = e->r;
@@ -199,15 +198,18 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   (void)err;
 #line 8 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_apply1, (pcl_value *[]){value}, 1);
+#line 8 "tests/golden/codegen/eventual-iteration.pp"
   out[PCL_GEN_OUT_VALUE] = pcl_retain(value);
+#line 8 "tests/golden/codegen/eventual-iteration.pp"
   out[PCL_GEN_OUT_COND] = t0;
+#line 8 "tests/golden/codegen/eventual-iteration.pp"
   t0 = NULL;
+#line 8 "tests/golden/codegen/eventual-iteration.pp"
   return true;
+#line 210 "<stdout>"
 }
-#line 208 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:7:1: output filtered { value = [for x in [a.id, "k", a.value] : x if x != "k"] } */
-#line 7 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclu_filtered(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -215,20 +217,33 @@ static pcl_value *pclu_filtered(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 8 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 8 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 8 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
+#line 8 "tests/golden/codegen/eventual-iteration.pp"
   if (t1 == NULL) { at = r[7]; goto fail1; }
+#line 8 "tests/golden/codegen/eventual-iteration.pp"
   t2 = pcl_list_of((pcl_value *[]){t0, &pclg_k[r[8]], t1}, 3);
+#line 8 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 8 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t1), t1 = NULL;
+#line 8 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_gen_for(pcl_gen_env_new(e, r - r[9], 0, NULL), pclg_each1, PCL_GEN_FOR_COND, t2, r[10], err);
+#line 8 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t2), t2 = NULL;
+#line 8 "tests/golden/codegen/eventual-iteration.pp"
   if (t1 == NULL) { at = r[10]; goto fail1; }
+#line 8 "tests/golden/codegen/eventual-iteration.pp"
   done1:;
 #line 7 "tests/golden/codegen/eventual-iteration.pp"
   t2 = pcl_gen_output(e, &pclg_k[r[11]], t1);
+#line 7 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t1), t1 = NULL;
+#line 7 "tests/golden/codegen/eventual-iteration.pp"
   return t2;
+#line 247 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -237,27 +252,26 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 241 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:11:35: "${a.value}-${i}", once its arguments are known */
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_template((pcl_value *[]){p[0], &pclg_k[r[0]], e->v[0]}, 3, err);
+#line 11 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 11 "tests/golden/codegen/eventual-iteration.pp"
   return t0;
+#line 268 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 258 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:11:11: { for i, x in a.items : "${a.value}-${i}" => x }, per element */
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
 static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   const uint32_t *r = e->r;
@@ -265,40 +279,47 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 11 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
+#line 11 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 1, (pcl_value *[]){key}), pclg_apply2, (pcl_value *[]){t0}, 1);
+#line 11 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 11 "tests/golden/codegen/eventual-iteration.pp"
   out[PCL_GEN_OUT_VALUE] = pcl_retain(value);
+#line 11 "tests/golden/codegen/eventual-iteration.pp"
   out[PCL_GEN_OUT_KEY] = t1;
+#line 11 "tests/golden/codegen/eventual-iteration.pp"
   t1 = NULL;
+#line 11 "tests/golden/codegen/eventual-iteration.pp"
   return true;
+#line 297 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   pcl_release(t1);
   return false;
 }
-#line 282 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:11:11: { for i, x in a.items : "${a.value}-${i}" => x }, once its arguments are known */
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, PCL_GEN_FOR_OBJECT, p[0], r[1], err);
+#line 11 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 11 "tests/golden/codegen/eventual-iteration.pp"
   return t0;
+#line 316 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 299 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:10:1: output keyed { value = { for i, x in a.items : "${a.value}-${i}" => x } } */
-#line 10 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclu_keyed(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -306,14 +327,21 @@ static pcl_value *pclu_keyed(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 11 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 11 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply3, (pcl_value *[]){t0}, 1);
+#line 11 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 11 "tests/golden/codegen/eventual-iteration.pp"
   done1:;
 #line 10 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
+#line 10 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t1), t1 = NULL;
+#line 10 "tests/golden/codegen/eventual-iteration.pp"
   return t0;
+#line 345 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -321,10 +349,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 325 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:14:11: { for x in [a.value, "q", a.value] : x => x... }, per element */
-#line 14 "tests/golden/codegen/eventual-iteration.pp"
 static bool pclg_each3(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   (void)e;
@@ -334,10 +360,8 @@ static bool pclg_each3(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   out[PCL_GEN_OUT_KEY] = pcl_retain(value);
   return true;
 }
-#line 338 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:13:1: output grouped { value = { for x in [a.value, "q", a.value] : x => x... } } */
-#line 13 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclu_grouped(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -345,20 +369,33 @@ static pcl_value *pclu_grouped(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 14 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 14 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
+#line 14 "tests/golden/codegen/eventual-iteration.pp"
   if (t1 == NULL) { at = r[7]; goto fail1; }
+#line 14 "tests/golden/codegen/eventual-iteration.pp"
   t2 = pcl_list_of((pcl_value *[]){t0, &pclg_k[r[8]], t1}, 3);
+#line 14 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 14 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t1), t1 = NULL;
+#line 14 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_gen_for(pcl_gen_env_new(e, r - r[9], 0, NULL), pclg_each3, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP, t2, r[10], err);
+#line 14 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t2), t2 = NULL;
+#line 14 "tests/golden/codegen/eventual-iteration.pp"
   if (t1 == NULL) { at = r[10]; goto fail1; }
+#line 14 "tests/golden/codegen/eventual-iteration.pp"
   done1:;
 #line 13 "tests/golden/codegen/eventual-iteration.pp"
   t2 = pcl_gen_output(e, &pclg_k[r[11]], t1);
+#line 13 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t1), t1 = NULL;
+#line 13 "tests/golden/codegen/eventual-iteration.pp"
   return t2;
+#line 399 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -367,27 +404,26 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 371 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:17:31: [${x}-${a.id}], once its arguments are known */
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclg_apply4(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], e->v[0], &pclg_k[r[1]], p[0], &pclg_k[r[2]]}, 5, err);
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   return t0;
+#line 420 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 388 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:17:12: %{for x in a.items}[${x}-${a.id}]%{endfor}, per element */
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
 static bool pclg_each4(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   const uint32_t *r = e->r;
@@ -396,56 +432,63 @@ static bool pclg_each4(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   (void)key;
 #line 17 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 1, (pcl_value *[]){value}), pclg_apply4, (pcl_value *[]){t0}, 1);
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   out[PCL_GEN_OUT_VALUE] = t1;
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   t1 = NULL;
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   return true;
+#line 448 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   pcl_release(t1);
   return false;
 }
-#line 412 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:17:12: %{for x in a.items}[${x}-${a.id}]%{endfor}, once its arguments are known */
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclg_apply5(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each4, PCL_GEN_FOR_CONCAT, p[0], r[1], err);
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   return t0;
+#line 467 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 429 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:17:11: "%{for x in a.items}[${x}-${a.id}]%{endfor}", once its arguments are known */
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclg_apply6(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_template((pcl_value *[]){p[0]}, 1, err);
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   return t0;
+#line 485 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 446 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:16:1: output joined { value = "%{for x in a.items}[${x}-${a.id}]%{endfor}" } */
-#line 16 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclu_joined(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -453,16 +496,25 @@ static pcl_value *pclu_joined(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply5, (pcl_value *[]){t0}, 1);
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply6, (pcl_value *[]){t1}, 1);
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t1), t1 = NULL;
+#line 17 "tests/golden/codegen/eventual-iteration.pp"
   done1:;
 #line 16 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[6]], t0);
+#line 16 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 16 "tests/golden/codegen/eventual-iteration.pp"
   return t1;
+#line 518 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -470,31 +522,33 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 474 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:20:11: { "${a.value}" = 1, plain = a.id }, once its arguments are known */
-#line 20 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclg_apply7(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 20 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 20 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
+#line 20 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_gen_object((pcl_value *[]){p[0], &pclg_k[r[4]]}, (pcl_value *[]){&pclg_k[r[5]], t0}, 2, err);
+#line 20 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 20 "tests/golden/codegen/eventual-iteration.pp"
   if (t1 == NULL) { at = r[6]; goto fail; }
+#line 20 "tests/golden/codegen/eventual-iteration.pp"
   return t1;
+#line 544 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   pcl_release(t1);
   return NULL;
 }
-#line 495 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:19:1: output dynamicKey { value = { "${a.value}" = 1, plain = a.id } } */
-#line 19 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclu_dynamicKey(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -502,14 +556,21 @@ static pcl_value *pclu_dynamicKey(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 20 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 20 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 20 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply7, (pcl_value *[]){t0}, 1);
+#line 20 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 20 "tests/golden/codegen/eventual-iteration.pp"
   done1:;
 #line 19 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
+#line 19 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t1), t1 = NULL;
+#line 19 "tests/golden/codegen/eventual-iteration.pp"
   return t0;
+#line 574 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -517,10 +578,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 521 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:23:11: [{ n = a.id }, { n = a.value }][*].n, per element */
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
 static bool pclg_each5(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   const uint32_t *r = e->r;
@@ -529,19 +588,22 @@ static bool pclg_each5(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   (void)key;
 #line 23 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_path(e, value, r + 0, 1, r[2], err);
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   out[PCL_GEN_OUT_VALUE] = t0;
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   t0 = NULL;
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   return true;
+#line 600 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return false;
 }
-#line 542 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:22:1: output splatted { value = [{ n = a.id }, { n = a.value }][*].n } */
-#line 22 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclu_splatted(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -549,24 +611,41 @@ static pcl_value *pclu_splatted(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 23 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_map_of((pcl_value *[]){&pclg_k[22]}, (pcl_value *[]){t0}, 1);
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[7]; goto fail1; }
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   t2 = pcl_map_of((pcl_value *[]){&pclg_k[22]}, (pcl_value *[]){t0}, 1);
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_list_of((pcl_value *[]){t1, t2}, 2);
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t1), t1 = NULL;
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t2), t2 = NULL;
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   t2 = pcl_gen_splat(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_each5, t0, err);
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   if (t2 == NULL) { at = r[9]; goto fail1; }
+#line 23 "tests/golden/codegen/eventual-iteration.pp"
   done1:;
 #line 22 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[10]], t2);
+#line 22 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t2), t2 = NULL;
+#line 22 "tests/golden/codegen/eventual-iteration.pp"
   return t0;
+#line 649 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -575,10 +654,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 579 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:26:11: a.items[*], per element */
-#line 26 "tests/golden/codegen/eventual-iteration.pp"
 static bool pclg_each6(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   (void)e;
@@ -587,27 +664,26 @@ static bool pclg_each6(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   out[PCL_GEN_OUT_VALUE] = pcl_retain(value);
   return true;
 }
-#line 591 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:26:11: a.items[*], once its arguments are known */
-#line 26 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclg_apply8(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 26 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_splat(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each6, p[0], err);
+#line 26 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 26 "tests/golden/codegen/eventual-iteration.pp"
   return t0;
+#line 680 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 608 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:25:1: output splatOverFuture { value = a.items[*] } */
-#line 25 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclu_splatOverFuture(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -615,14 +691,21 @@ static pcl_value *pclu_splatOverFuture(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 26 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 26 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 26 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply8, (pcl_value *[]){t0}, 1);
+#line 26 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 26 "tests/golden/codegen/eventual-iteration.pp"
   done1:;
 #line 25 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
+#line 25 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t1), t1 = NULL;
+#line 25 "tests/golden/codegen/eventual-iteration.pp"
   return t0;
+#line 709 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -630,27 +713,26 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 634 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:29:15: a.items[7] */
-#line 29 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 29 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 2, r[5], err);
+#line 29 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[5]; goto fail; }
+#line 29 "tests/golden/codegen/eventual-iteration.pp"
   return t0;
+#line 729 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 651 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:28:1: output tried { value = try(a.items[7], a.items[1]) } */
-#line 28 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclu_tried(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
@@ -658,68 +740,90 @@ static pcl_value *pclu_tried(pcl_gen_env *e) {
   t0 = pcl_gen_try((pcl_gen_env *[]){pcl_gen_env_new(e, r - r[0], 0, NULL), pcl_gen_env_new(e, r - r[1], 0, NULL)}, (const pcl_gen_thunk_fn[]){pclg_thunk1, pclg_thunk1}, 2, r[2]);
 #line 28 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 28 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 28 "tests/golden/codegen/eventual-iteration.pp"
   return t1;
+#line 748 "<stdout>"
 }
-#line 665 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:32:30: a.id == "a_id", once its arguments are known */
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclg_apply9(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   (void)err;
 #line 32 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_op_eq(p[0], &pclg_k[r[0]]);
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   return t0;
+#line 760 "<stdout>"
 }
-#line 677 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:32:30: a.id == "a_id" ? "both" : "first", once its arguments are known */
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclg_apply10(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 32 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_truth(p[0], err);
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   if (pcl_bool_get(t0)) {
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
     t1 = pcl_retain(&pclg_k[r[1]]);
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   } else {
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
     t1 = pcl_retain(&pclg_k[r[2]]);
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   }
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   return t1;
+#line 784 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   pcl_release(t1);
   return NULL;
 }
-#line 700 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:32:11: a.value == "va" ? (a.id == "a_id" ? "both" : "first") : "none", once its arguments are known */
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclg_apply11(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 32 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_truth(p[0], err);
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   if (pcl_bool_get(t0)) {
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
     t0 = pcl_gen_path(e, pcl_gen_node(e, r[1]), r + 2, 1, r[4], err);
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
     if (t0 == NULL) { at = r[4]; goto fail; }
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
     t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply9, (pcl_value *[]){t0}, 1);
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
     pcl_release(t0), t0 = NULL;
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
     t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[6], 0, NULL), pclg_apply10, (pcl_value *[]){t2}, 1);
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
     pcl_release(t2), t2 = NULL;
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
     t1 = t0;
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
     t0 = NULL;
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   } else {
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
     t1 = pcl_retain(&pclg_k[r[7]]);
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   }
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   return t1;
+#line 827 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -727,10 +831,8 @@ fail:
   pcl_release(t2);
   return NULL;
 }
-#line 731 "<stdout>"
 
 /* tests/golden/codegen/eventual-iteration.pp:31:1: output condChain { value = a.value == "va" ? (a.id == "a_id" ? "both" : "first") : "none" } */
-#line 31 "tests/golden/codegen/eventual-iteration.pp"
 static pcl_value *pclu_condChain(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -738,16 +840,25 @@ static pcl_value *pclu_condChain(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 32 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply9, (pcl_value *[]){t0}, 1);
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply11, (pcl_value *[]){t1}, 1);
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t1), t1 = NULL;
+#line 32 "tests/golden/codegen/eventual-iteration.pp"
   done1:;
 #line 31 "tests/golden/codegen/eventual-iteration.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[6]], t0);
+#line 31 "tests/golden/codegen/eventual-iteration.pp"
   pcl_release(t0), t0 = NULL;
+#line 31 "tests/golden/codegen/eventual-iteration.pp"
   return t1;
+#line 862 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -755,7 +866,6 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 759 "<stdout>"
 
 /* Configuration. */
 

@@ -243,30 +243,31 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/expressions.pp:2:1: config items "list(string)" { default = ["a", "b", "c"] } */
-#line 2 "tests/golden/codegen/expressions.pp"
 static pcl_value *pclu_items(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/expressions.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
+#line 2 "tests/golden/codegen/expressions.pp"
   if (t0 == NULL) {
+#line 2 "tests/golden/codegen/expressions.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
+#line 2 "tests/golden/codegen/expressions.pp"
   }
+#line 2 "tests/golden/codegen/expressions.pp"
   return t0;
+#line 260 "<stdout>"
 }
-#line 258 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:5:1: nums = [3, 1, 2] */
-#line 5 "tests/golden/codegen/expressions.pp"
 static pcl_value *pclu_nums(pcl_gen_env *e) {
   const uint32_t *r = e->r;
 #line 5 "tests/golden/codegen/expressions.pp"
   return pcl_retain(&pclg_k[r[0]]);
+#line 268 "<stdout>"
 }
-#line 267 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:7:1: output arith { value = [1 + 2, 7 - 10, 6 * 7, 7 / 2, -7 % 3, -(4), 2 < 3, 3 <= 2, 4 > 1, 4 >= 5, 1 = ... */
-#line 7 "tests/golden/codegen/expressions.pp"
 static pcl_value *pclu_arith(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -274,52 +275,97 @@ static pcl_value *pclu_arith(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 8 "tests/golden/codegen/expressions.pp"
   t0 = pcl_op_add(&pclg_k[r[0]], &pclg_k[r[1]], err);
+#line 8 "tests/golden/codegen/expressions.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 8 "tests/golden/codegen/expressions.pp"
   t1 = pcl_op_sub(&pclg_k[r[3]], &pclg_k[r[4]], err);
+#line 8 "tests/golden/codegen/expressions.pp"
   if (t1 == NULL) { at = r[5]; goto fail1; }
+#line 8 "tests/golden/codegen/expressions.pp"
   t2 = pcl_op_mul(&pclg_k[r[6]], &pclg_k[r[7]], err);
+#line 8 "tests/golden/codegen/expressions.pp"
   if (t2 == NULL) { at = r[8]; goto fail1; }
+#line 8 "tests/golden/codegen/expressions.pp"
   t3 = pcl_op_div(&pclg_k[r[9]], &pclg_k[r[10]], err);
+#line 8 "tests/golden/codegen/expressions.pp"
   if (t3 == NULL) { at = r[11]; goto fail1; }
+#line 8 "tests/golden/codegen/expressions.pp"
   t4 = pcl_op_mod(&pclg_k[r[12]], &pclg_k[r[13]], err);
+#line 8 "tests/golden/codegen/expressions.pp"
   if (t4 == NULL) { at = r[14]; goto fail1; }
+#line 8 "tests/golden/codegen/expressions.pp"
   t5 = pcl_op_neg(&pclg_k[r[15]], err);
+#line 8 "tests/golden/codegen/expressions.pp"
   if (t5 == NULL) { at = r[16]; goto fail1; }
+#line 8 "tests/golden/codegen/expressions.pp"
   t6 = pcl_op_lt(&pclg_k[r[17]], &pclg_k[r[18]], err);
+#line 8 "tests/golden/codegen/expressions.pp"
   if (t6 == NULL) { at = r[19]; goto fail1; }
+#line 8 "tests/golden/codegen/expressions.pp"
   t7 = pcl_op_le(&pclg_k[r[20]], &pclg_k[r[21]], err);
+#line 8 "tests/golden/codegen/expressions.pp"
   if (t7 == NULL) { at = r[22]; goto fail1; }
+#line 8 "tests/golden/codegen/expressions.pp"
   t8 = pcl_op_gt(&pclg_k[r[23]], &pclg_k[r[24]], err);
+#line 8 "tests/golden/codegen/expressions.pp"
   if (t8 == NULL) { at = r[25]; goto fail1; }
+#line 8 "tests/golden/codegen/expressions.pp"
   t9 = pcl_op_ge(&pclg_k[r[26]], &pclg_k[r[27]], err);
+#line 8 "tests/golden/codegen/expressions.pp"
   if (t9 == NULL) { at = r[28]; goto fail1; }
+#line 8 "tests/golden/codegen/expressions.pp"
   t10 = pcl_op_eq(&pclg_k[r[29]], &pclg_k[r[30]]);
+#line 8 "tests/golden/codegen/expressions.pp"
   t11 = pcl_op_ne(&pclg_k[r[31]], &pclg_k[r[32]]);
+#line 8 "tests/golden/codegen/expressions.pp"
   t12 = pcl_gen_logic(e, true, &pclg_k[r[33]], &pclg_k[r[34]], r[35]);
+#line 8 "tests/golden/codegen/expressions.pp"
   t13 = pcl_gen_logic(e, false, &pclg_k[r[36]], &pclg_k[r[37]], r[38]);
+#line 8 "tests/golden/codegen/expressions.pp"
   t14 = pcl_op_not(&pclg_k[r[39]], err);
+#line 8 "tests/golden/codegen/expressions.pp"
   if (t14 == NULL) { at = r[40]; goto fail1; }
+#line 8 "tests/golden/codegen/expressions.pp"
   t15 = pcl_list_of((pcl_value *[]){t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14}, 15);
+#line 8 "tests/golden/codegen/expressions.pp"
   pcl_release(t0), t0 = NULL;
+#line 8 "tests/golden/codegen/expressions.pp"
   pcl_release(t1), t1 = NULL;
+#line 8 "tests/golden/codegen/expressions.pp"
   pcl_release(t2), t2 = NULL;
+#line 8 "tests/golden/codegen/expressions.pp"
   pcl_release(t3), t3 = NULL;
+#line 8 "tests/golden/codegen/expressions.pp"
   pcl_release(t4), t4 = NULL;
+#line 8 "tests/golden/codegen/expressions.pp"
   pcl_release(t5), t5 = NULL;
+#line 8 "tests/golden/codegen/expressions.pp"
   pcl_release(t6), t6 = NULL;
+#line 8 "tests/golden/codegen/expressions.pp"
   pcl_release(t7), t7 = NULL;
+#line 8 "tests/golden/codegen/expressions.pp"
   pcl_release(t8), t8 = NULL;
+#line 8 "tests/golden/codegen/expressions.pp"
   pcl_release(t9), t9 = NULL;
+#line 8 "tests/golden/codegen/expressions.pp"
   pcl_release(t10), t10 = NULL;
+#line 8 "tests/golden/codegen/expressions.pp"
   pcl_release(t11), t11 = NULL;
+#line 8 "tests/golden/codegen/expressions.pp"
   pcl_release(t12), t12 = NULL;
+#line 8 "tests/golden/codegen/expressions.pp"
   pcl_release(t13), t13 = NULL;
+#line 8 "tests/golden/codegen/expressions.pp"
   pcl_release(t14), t14 = NULL;
+#line 8 "tests/golden/codegen/expressions.pp"
   done1:;
 #line 7 "tests/golden/codegen/expressions.pp"
   t14 = pcl_gen_output(e, &pclg_k[r[41]], t15);
+#line 7 "tests/golden/codegen/expressions.pp"
   pcl_release(t15), t15 = NULL;
+#line 7 "tests/golden/codegen/expressions.pp"
   return t14;
+#line 369 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -341,10 +387,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 345 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:11:98: %{for i, v in items}${i}:${v};%{endfor}, per element */
-#line 11 "tests/golden/codegen/expressions.pp"
 static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   const uint32_t *r = e->r;
@@ -352,19 +396,22 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/expressions.pp"
   t0 = pcl_gen_template((pcl_value *[]){key, &pclg_k[r[0]], value, &pclg_k[r[1]]}, 4, err);
+#line 11 "tests/golden/codegen/expressions.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
+#line 11 "tests/golden/codegen/expressions.pp"
   out[PCL_GEN_OUT_VALUE] = t0;
+#line 11 "tests/golden/codegen/expressions.pp"
   t0 = NULL;
+#line 11 "tests/golden/codegen/expressions.pp"
   return true;
+#line 408 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return false;
 }
-#line 365 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:10:1: output tmpl { value = "name=${obj.name} env=${obj.tags["env"]} %{if length(items) > 2}many%{else}few ... */
-#line 10 "tests/golden/codegen/expressions.pp"
 static pcl_value *pclu_tmpl(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -372,38 +419,69 @@ static pcl_value *pclu_tmpl(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/expressions.pp"
   t0 = pcl_gen_attr(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], PCL_GEN_DECLARED, err);
+#line 11 "tests/golden/codegen/expressions.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 11 "tests/golden/codegen/expressions.pp"
   t1 = pcl_gen_attr(e, pcl_gen_node(e, r[3]), &pclg_k[r[4]], PCL_GEN_DECLARED, err);
+#line 11 "tests/golden/codegen/expressions.pp"
   if (t1 == NULL) { at = r[5]; goto fail1; }
+#line 11 "tests/golden/codegen/expressions.pp"
   t2 = pcl_gen_index(t1, &pclg_k[r[6]], PCL_GEN_DECLARED, err);
+#line 11 "tests/golden/codegen/expressions.pp"
   pcl_release(t1), t1 = NULL;
+#line 11 "tests/golden/codegen/expressions.pp"
   if (t2 == NULL) { at = r[7]; goto fail1; }
+#line 11 "tests/golden/codegen/expressions.pp"
   t1 = pcl_fn_length(pcl_gen_node(e, r[8]), err);
+#line 11 "tests/golden/codegen/expressions.pp"
   if (t1 == NULL) { at = r[9]; goto fail1; }
+#line 11 "tests/golden/codegen/expressions.pp"
   t3 = pcl_op_gt(t1, &pclg_k[r[10]], err);
+#line 11 "tests/golden/codegen/expressions.pp"
   pcl_release(t1), t1 = NULL;
+#line 11 "tests/golden/codegen/expressions.pp"
   if (t3 == NULL) { at = r[11]; goto fail1; }
+#line 11 "tests/golden/codegen/expressions.pp"
   t1 = pcl_gen_truth(t3, err);
+#line 11 "tests/golden/codegen/expressions.pp"
   pcl_release(t3), t3 = NULL;
+#line 11 "tests/golden/codegen/expressions.pp"
   if (t1 == NULL) { at = r[12]; goto fail1; }
+#line 11 "tests/golden/codegen/expressions.pp"
   if (pcl_bool_get(t1)) {
+#line 11 "tests/golden/codegen/expressions.pp"
     t3 = pcl_retain(&pclg_k[r[13]]);
+#line 11 "tests/golden/codegen/expressions.pp"
   } else {
+#line 11 "tests/golden/codegen/expressions.pp"
     t3 = pcl_retain(&pclg_k[r[14]]);
+#line 11 "tests/golden/codegen/expressions.pp"
   }
+#line 11 "tests/golden/codegen/expressions.pp"
   t1 = pcl_gen_for(pcl_gen_env_new(e, r - r[16], 0, NULL), pclg_each1, PCL_GEN_FOR_CONCAT, pcl_gen_node(e, r[15]), r[17], err);
+#line 11 "tests/golden/codegen/expressions.pp"
   if (t1 == NULL) { at = r[17]; goto fail1; }
+#line 11 "tests/golden/codegen/expressions.pp"
   t4 = pcl_gen_template((pcl_value *[]){&pclg_k[r[18]], t0, &pclg_k[r[19]], t2, &pclg_k[r[20]], t3, &pclg_k[r[21]], t1}, 8, err);
+#line 11 "tests/golden/codegen/expressions.pp"
   pcl_release(t0), t0 = NULL;
+#line 11 "tests/golden/codegen/expressions.pp"
   pcl_release(t2), t2 = NULL;
+#line 11 "tests/golden/codegen/expressions.pp"
   pcl_release(t3), t3 = NULL;
+#line 11 "tests/golden/codegen/expressions.pp"
   pcl_release(t1), t1 = NULL;
+#line 11 "tests/golden/codegen/expressions.pp"
   if (t4 == NULL) { at = r[22]; goto fail1; }
+#line 11 "tests/golden/codegen/expressions.pp"
   done1:;
 #line 10 "tests/golden/codegen/expressions.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[23]], t4);
+#line 10 "tests/golden/codegen/expressions.pp"
   pcl_release(t4), t4 = NULL;
+#line 10 "tests/golden/codegen/expressions.pp"
   return t1;
+#line 485 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -414,10 +492,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 418 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:14:11: [for i, v in items : "${i}-${upper}" if v != "b"], per element */
-#line 14 "tests/golden/codegen/expressions.pp"
 static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   const uint32_t *r = e->r;
@@ -425,23 +501,29 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/expressions.pp"
   t0 = pcl_gen_template((pcl_value *[]){key, &pclg_k[r[0]], pcl_gen_node(e, r[1])}, 3, err);
+#line 14 "tests/golden/codegen/expressions.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
+#line 14 "tests/golden/codegen/expressions.pp"
   t1 = pcl_op_ne(value, &pclg_k[r[3]]);
+#line 14 "tests/golden/codegen/expressions.pp"
   out[PCL_GEN_OUT_VALUE] = t0;
+#line 14 "tests/golden/codegen/expressions.pp"
   t0 = NULL;
+#line 14 "tests/golden/codegen/expressions.pp"
   out[PCL_GEN_OUT_COND] = t1;
+#line 14 "tests/golden/codegen/expressions.pp"
   t1 = NULL;
+#line 14 "tests/golden/codegen/expressions.pp"
   return true;
+#line 519 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   pcl_release(t1);
   return false;
 }
-#line 442 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:13:1: output forList { value = [for i, v in items : "${i}-${upper}" if v != "b"] } */
-#line 13 "tests/golden/codegen/expressions.pp"
 static pcl_value *pclu_forList(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -449,22 +531,25 @@ static pcl_value *pclu_forList(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/expressions.pp"
   t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each2, PCL_GEN_FOR_COND, pcl_gen_node(e, r[0]), r[2], err);
+#line 14 "tests/golden/codegen/expressions.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 14 "tests/golden/codegen/expressions.pp"
   done1:;
 #line 13 "tests/golden/codegen/expressions.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 13 "tests/golden/codegen/expressions.pp"
   pcl_release(t0), t0 = NULL;
+#line 13 "tests/golden/codegen/expressions.pp"
   return t1;
+#line 545 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 465 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:18:11: { for k, v in obj.tags : v => k }, per element */
-#line 18 "tests/golden/codegen/expressions.pp"
 static bool pclg_each3(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   (void)e;
@@ -473,10 +558,8 @@ static bool pclg_each3(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   out[PCL_GEN_OUT_KEY] = pcl_retain(value);
   return true;
 }
-#line 477 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:17:1: output forObject { value = { for k, v in obj.tags : v => k } } */
-#line 17 "tests/golden/codegen/expressions.pp"
 static pcl_value *pclu_forObject(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -484,15 +567,23 @@ static pcl_value *pclu_forObject(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/expressions.pp"
   t0 = pcl_gen_attr(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], PCL_GEN_DECLARED, err);
+#line 18 "tests/golden/codegen/expressions.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 18 "tests/golden/codegen/expressions.pp"
   t1 = pcl_gen_for(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_each3, PCL_GEN_FOR_OBJECT, t0, r[4], err);
+#line 18 "tests/golden/codegen/expressions.pp"
   pcl_release(t0), t0 = NULL;
+#line 18 "tests/golden/codegen/expressions.pp"
   if (t1 == NULL) { at = r[4]; goto fail1; }
+#line 18 "tests/golden/codegen/expressions.pp"
   done1:;
 #line 17 "tests/golden/codegen/expressions.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
+#line 17 "tests/golden/codegen/expressions.pp"
   pcl_release(t1), t1 = NULL;
+#line 17 "tests/golden/codegen/expressions.pp"
   return t0;
+#line 587 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -500,10 +591,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 504 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:21:11: { for v in ["x", "y", "x"] : v => v... }, per element */
-#line 21 "tests/golden/codegen/expressions.pp"
 static bool pclg_each4(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   (void)e;
@@ -513,10 +602,8 @@ static bool pclg_each4(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   out[PCL_GEN_OUT_KEY] = pcl_retain(value);
   return true;
 }
-#line 517 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:20:1: output grouped { value = { for v in ["x", "y", "x"] : v => v... } } */
-#line 20 "tests/golden/codegen/expressions.pp"
 static pcl_value *pclu_grouped(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -524,22 +611,25 @@ static pcl_value *pclu_grouped(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/expressions.pp"
   t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each4, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP, &pclg_k[r[0]], r[2], err);
+#line 21 "tests/golden/codegen/expressions.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 21 "tests/golden/codegen/expressions.pp"
   done1:;
 #line 20 "tests/golden/codegen/expressions.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 20 "tests/golden/codegen/expressions.pp"
   pcl_release(t0), t0 = NULL;
+#line 20 "tests/golden/codegen/expressions.pp"
   return t1;
+#line 625 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 540 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:24:11: [{ n = 1 }, { n = 2 }][*].n, per element */
-#line 24 "tests/golden/codegen/expressions.pp"
 static bool pclg_each5(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   const uint32_t *r = e->r;
@@ -548,19 +638,22 @@ static bool pclg_each5(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   (void)key;
 #line 24 "tests/golden/codegen/expressions.pp"
   t0 = pcl_gen_attr(e, value, &pclg_k[r[0]], 0, err);
+#line 24 "tests/golden/codegen/expressions.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 24 "tests/golden/codegen/expressions.pp"
   out[PCL_GEN_OUT_VALUE] = t0;
+#line 24 "tests/golden/codegen/expressions.pp"
   t0 = NULL;
+#line 24 "tests/golden/codegen/expressions.pp"
   return true;
+#line 650 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return false;
 }
-#line 561 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:23:1: output splat { value = [{ n = 1 }, { n = 2 }][*].n } */
-#line 23 "tests/golden/codegen/expressions.pp"
 static pcl_value *pclu_splat(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -568,22 +661,25 @@ static pcl_value *pclu_splat(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/expressions.pp"
   t0 = pcl_gen_splat(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each5, &pclg_k[r[0]], err);
+#line 24 "tests/golden/codegen/expressions.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 24 "tests/golden/codegen/expressions.pp"
   done1:;
 #line 23 "tests/golden/codegen/expressions.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 23 "tests/golden/codegen/expressions.pp"
   pcl_release(t0), t0 = NULL;
+#line 23 "tests/golden/codegen/expressions.pp"
   return t1;
+#line 675 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 584 "<stdout>"
 
 /* tests/golden/codegen/expressions.pp:26:1: output builtins { value = { json = toJSON({ b = [1, 2.5, true, null], a = "q<>" }) length = length(i ... */
-#line 26 "tests/golden/codegen/expressions.pp"
 static pcl_value *pclu_builtins(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -591,89 +687,124 @@ static pcl_value *pclu_builtins(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 28 "tests/golden/codegen/expressions.pp"
   t0 = pcl_fn_toJSON(&pclg_k[r[0]], err);
+#line 28 "tests/golden/codegen/expressions.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 29 "tests/golden/codegen/expressions.pp"
   t1 = pcl_fn_length(pcl_gen_node(e, r[2]), err);
+#line 29 "tests/golden/codegen/expressions.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 30 "tests/golden/codegen/expressions.pp"
   t2 = pcl_fn_join(&pclg_k[r[4]], pcl_gen_node(e, r[5]), err);
+#line 30 "tests/golden/codegen/expressions.pp"
   if (t2 == NULL) { at = r[6]; goto fail1; }
-#line 31 "tests/golden/codegen/expressions.pp"
   t3 = pcl_fn_split(&pclg_k[r[7]], &pclg_k[r[8]], err);
+#line 31 "tests/golden/codegen/expressions.pp"
   if (t3 == NULL) { at = r[9]; goto fail1; }
-#line 32 "tests/golden/codegen/expressions.pp"
   t4 = pcl_fn_element(pcl_gen_node(e, r[10]), &pclg_k[r[11]], err);
+#line 32 "tests/golden/codegen/expressions.pp"
   if (t4 == NULL) { at = r[12]; goto fail1; }
-#line 33 "tests/golden/codegen/expressions.pp"
   t5 = pcl_gen_attr(e, pcl_gen_node(e, r[13]), &pclg_k[r[14]], PCL_GEN_DECLARED, err);
+#line 33 "tests/golden/codegen/expressions.pp"
   if (t5 == NULL) { at = r[15]; goto fail1; }
+#line 33 "tests/golden/codegen/expressions.pp"
   t6 = pcl_fn_lookup(t5, &pclg_k[r[16]], &pclg_k[r[17]], err);
+#line 33 "tests/golden/codegen/expressions.pp"
   pcl_release(t5), t5 = NULL;
+#line 33 "tests/golden/codegen/expressions.pp"
   if (t6 == NULL) { at = r[18]; goto fail1; }
-#line 34 "tests/golden/codegen/expressions.pp"
   t5 = pcl_fn_range(&pclg_k[r[19]], &pclg_k[r[20]], err);
+#line 34 "tests/golden/codegen/expressions.pp"
   if (t5 == NULL) { at = r[21]; goto fail1; }
-#line 35 "tests/golden/codegen/expressions.pp"
   t7 = pcl_gen_call_expanded("min", (pcl_value *[]){pcl_gen_node(e, r[22])}, 1, err);
+#line 35 "tests/golden/codegen/expressions.pp"
   if (t7 == NULL) { at = r[23]; goto fail1; }
-#line 36 "tests/golden/codegen/expressions.pp"
   t8 = pcl_fn_max((pcl_value *[]){&pclg_k[r[24]], &pclg_k[r[25]], &pclg_k[r[26]]}, 3, err);
+#line 36 "tests/golden/codegen/expressions.pp"
   if (t8 == NULL) { at = r[27]; goto fail1; }
-#line 37 "tests/golden/codegen/expressions.pp"
   t9 = pcl_fn_sha1(&pclg_k[r[28]], err);
+#line 37 "tests/golden/codegen/expressions.pp"
   if (t9 == NULL) { at = r[29]; goto fail1; }
-#line 38 "tests/golden/codegen/expressions.pp"
   t10 = pcl_fn_toBase64(&pclg_k[r[30]], err);
+#line 38 "tests/golden/codegen/expressions.pp"
   if (t10 == NULL) { at = r[31]; goto fail1; }
-#line 39 "tests/golden/codegen/expressions.pp"
   t11 = pcl_fn_fromBase64(&pclg_k[r[32]], err);
+#line 39 "tests/golden/codegen/expressions.pp"
   if (t11 == NULL) { at = r[33]; goto fail1; }
-#line 40 "tests/golden/codegen/expressions.pp"
   t12 = pcl_fn_entries(&pclg_k[r[34]], err);
+#line 40 "tests/golden/codegen/expressions.pp"
   if (t12 == NULL) { at = r[35]; goto fail1; }
-#line 41 "tests/golden/codegen/expressions.pp"
   t13 = pcl_fn_singleOrNone(&pclg_k[r[36]], err);
+#line 41 "tests/golden/codegen/expressions.pp"
   if (t13 == NULL) { at = r[37]; goto fail1; }
-#line 42 "tests/golden/codegen/expressions.pp"
   t14 = pcl_fn_length(pcl_gen_node(e, r[38]), err);
+#line 42 "tests/golden/codegen/expressions.pp"
   if (t14 == NULL) { at = r[39]; goto fail1; }
+#line 42 "tests/golden/codegen/expressions.pp"
   t15 = pcl_op_gt(t14, &pclg_k[r[40]], err);
+#line 42 "tests/golden/codegen/expressions.pp"
   pcl_release(t14), t14 = NULL;
+#line 42 "tests/golden/codegen/expressions.pp"
   if (t15 == NULL) { at = r[41]; goto fail1; }
+#line 42 "tests/golden/codegen/expressions.pp"
   t14 = pcl_gen_truth(t15, err);
+#line 42 "tests/golden/codegen/expressions.pp"
   pcl_release(t15), t15 = NULL;
+#line 42 "tests/golden/codegen/expressions.pp"
   if (t14 == NULL) { at = r[42]; goto fail1; }
+#line 42 "tests/golden/codegen/expressions.pp"
   if (pcl_bool_get(t14)) {
+#line 42 "tests/golden/codegen/expressions.pp"
     t15 = pcl_retain(&pclg_k[r[43]]);
+#line 42 "tests/golden/codegen/expressions.pp"
   } else {
+#line 42 "tests/golden/codegen/expressions.pp"
     t15 = pcl_retain(&pclg_k[r[44]]);
+#line 42 "tests/golden/codegen/expressions.pp"
   }
-#line 43 "tests/golden/codegen/expressions.pp"
   t14 = pcl_convert_to_int(&pclg_k[r[45]], err);
+#line 43 "tests/golden/codegen/expressions.pp"
   if (t14 == NULL) { at = r[46]; goto fail1; }
 #line 27 "tests/golden/codegen/expressions.pp"
   t16 = pcl_map_of((pcl_value *[]){&pclg_k[57], &pclg_k[61], &pclg_k[62], &pclg_k[51], &pclg_k[59], &pclg_k[49], &pclg_k[47], &pclg_k[48], &pclg_k[52], &pclg_k[55], &pclg_k[54], &pclg_k[53], &pclg_k[56], &pclg_k[60], &pclg_k[50], &pclg_k[58]}, (pcl_value *[]){t10, t15, t14, t4, t12, t2, t0, t1, t6, t8, t7, t5, t9, t13, t3, t11}, 16);
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t0), t0 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t1), t1 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t2), t2 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t3), t3 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t4), t4 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t6), t6 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t5), t5 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t7), t7 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t8), t8 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t9), t9 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t10), t10 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t11), t11 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t12), t12 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t13), t13 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t15), t15 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   pcl_release(t14), t14 = NULL;
+#line 27 "tests/golden/codegen/expressions.pp"
   done1:;
 #line 26 "tests/golden/codegen/expressions.pp"
   t14 = pcl_gen_output(e, &pclg_k[r[47]], t16);
+#line 26 "tests/golden/codegen/expressions.pp"
   pcl_release(t16), t16 = NULL;
+#line 26 "tests/golden/codegen/expressions.pp"
   return t14;
+#line 808 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -696,7 +827,6 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 700 "<stdout>"
 
 /* Configuration. */
 static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_string, NULL, 0};

@@ -73,7 +73,6 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/for-grouping.pp:4:11: { for i, s in ["b", "a", "b", "c", "a", "b"] : s => i... }, per element */
-#line 4 "tests/golden/codegen/for-grouping.pp"
 static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   (void)e;
@@ -82,10 +81,8 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   out[PCL_GEN_OUT_KEY] = pcl_retain(value);
   return true;
 }
-#line 86 "<stdout>"
 
 /* tests/golden/codegen/for-grouping.pp:3:1: output grouped { value = { for i, s in ["b", "a", "b", "c", "a", "b"] : s => i... } } */
-#line 3 "tests/golden/codegen/for-grouping.pp"
 static pcl_value *pclu_grouped(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -93,22 +90,25 @@ static pcl_value *pclu_grouped(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/for-grouping.pp"
   t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP, &pclg_k[r[0]], r[2], err);
+#line 4 "tests/golden/codegen/for-grouping.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 4 "tests/golden/codegen/for-grouping.pp"
   done1:;
 #line 3 "tests/golden/codegen/for-grouping.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 3 "tests/golden/codegen/for-grouping.pp"
   pcl_release(t0), t0 = NULL;
+#line 3 "tests/golden/codegen/for-grouping.pp"
   return t1;
+#line 104 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 109 "<stdout>"
 
 /* tests/golden/codegen/for-grouping.pp:7:11: { for i, s in ["b", "a", "b", "c"] : s => i... if i != 2 }, per element */
-#line 7 "tests/golden/codegen/for-grouping.pp"
 static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   const uint32_t *r = e->r;
@@ -116,16 +116,20 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   (void)err;
 #line 7 "tests/golden/codegen/for-grouping.pp"
   t0 = pcl_op_ne(key, &pclg_k[r[0]]);
+#line 7 "tests/golden/codegen/for-grouping.pp"
   out[PCL_GEN_OUT_VALUE] = pcl_retain(key);
+#line 7 "tests/golden/codegen/for-grouping.pp"
   out[PCL_GEN_OUT_KEY] = pcl_retain(value);
+#line 7 "tests/golden/codegen/for-grouping.pp"
   out[PCL_GEN_OUT_COND] = t0;
+#line 7 "tests/golden/codegen/for-grouping.pp"
   t0 = NULL;
+#line 7 "tests/golden/codegen/for-grouping.pp"
   return true;
+#line 130 "<stdout>"
 }
-#line 126 "<stdout>"
 
 /* tests/golden/codegen/for-grouping.pp:6:1: output filtered { value = { for i, s in ["b", "a", "b", "c"] : s => i... if i != 2 } } */
-#line 6 "tests/golden/codegen/for-grouping.pp"
 static pcl_value *pclu_filtered(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -133,19 +137,23 @@ static pcl_value *pclu_filtered(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/for-grouping.pp"
   t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each2, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP | PCL_GEN_FOR_COND, &pclg_k[r[0]], r[2], err);
+#line 7 "tests/golden/codegen/for-grouping.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 7 "tests/golden/codegen/for-grouping.pp"
   done1:;
 #line 6 "tests/golden/codegen/for-grouping.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 6 "tests/golden/codegen/for-grouping.pp"
   pcl_release(t0), t0 = NULL;
+#line 6 "tests/golden/codegen/for-grouping.pp"
   return t1;
+#line 151 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 149 "<stdout>"
 
 /* Configuration. */
 

@@ -77,86 +77,101 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/logic-errors.pp:3:1: config m "map(string)" { default = { a = "x" } } */
-#line 3 "tests/golden/codegen/logic-errors.pp"
 static pcl_value *pclu_m(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
+#line 3 "tests/golden/codegen/logic-errors.pp"
   if (t0 == NULL) {
+#line 3 "tests/golden/codegen/logic-errors.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
+#line 3 "tests/golden/codegen/logic-errors.pp"
   }
+#line 3 "tests/golden/codegen/logic-errors.pp"
   return t0;
+#line 94 "<stdout>"
 }
-#line 92 "<stdout>"
 
 /* tests/golden/codegen/logic-errors.pp:7:20: m["missing"] == "x" */
-#line 7 "tests/golden/codegen/logic-errors.pp"
 static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_index(pcl_gen_node(e, r[0]), &pclg_k[r[1]], 0, err);
+#line 7 "tests/golden/codegen/logic-errors.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
+#line 7 "tests/golden/codegen/logic-errors.pp"
   t1 = pcl_op_eq(t0, &pclg_k[r[3]]);
+#line 7 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
+#line 7 "tests/golden/codegen/logic-errors.pp"
   return t1;
+#line 112 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   pcl_release(t1);
   return NULL;
 }
-#line 112 "<stdout>"
 
 /* tests/golden/codegen/logic-errors.pp:6:1: output andFalse { value = false && m["missing"] == "x" } */
-#line 6 "tests/golden/codegen/logic-errors.pp"
 static pcl_value *pclu_andFalse(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 7 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]);
+#line 7 "tests/golden/codegen/logic-errors.pp"
   t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3]);
+#line 7 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
 #line 6 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
+#line 6 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t1), t1 = NULL;
+#line 6 "tests/golden/codegen/logic-errors.pp"
   return t0;
+#line 136 "<stdout>"
 }
-#line 128 "<stdout>"
 
 /* tests/golden/codegen/logic-errors.pp:9:1: output orTrue { value = m["missing"] == "x" || true } */
-#line 9 "tests/golden/codegen/logic-errors.pp"
 static pcl_value *pclu_orTrue(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 10 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, r[1]);
+#line 10 "tests/golden/codegen/logic-errors.pp"
   t1 = pcl_gen_logic(e, false, t0, &pclg_k[r[2]], r[3]);
+#line 10 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
 #line 9 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
+#line 9 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t1), t1 = NULL;
+#line 9 "tests/golden/codegen/logic-errors.pp"
   return t0;
+#line 155 "<stdout>"
 }
-#line 144 "<stdout>"
 
 /* tests/golden/codegen/logic-errors.pp:12:1: output bothKnown { value = m["a"] == "x" && true } */
-#line 12 "tests/golden/codegen/logic-errors.pp"
 static pcl_value *pclu_bothKnown(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 13 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, r[1]);
+#line 13 "tests/golden/codegen/logic-errors.pp"
   t1 = pcl_gen_logic(e, true, t0, &pclg_k[r[2]], r[3]);
+#line 13 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
 #line 12 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
+#line 12 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t1), t1 = NULL;
+#line 12 "tests/golden/codegen/logic-errors.pp"
   return t0;
+#line 174 "<stdout>"
 }
-#line 160 "<stdout>"
 
 /* Configuration. */
 static const pcl_type pclg_t0 = {PCL_TY_MAP, &pcl_type_string, NULL, 0};

@@ -145,52 +145,52 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/nfc.pp:5:1: config word string {} */
-#line 5 "tests/golden/codegen/nfc.pp"
 static pcl_value *pclu_word(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 5 "tests/golden/codegen/nfc.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
+#line 5 "tests/golden/codegen/nfc.pp"
   if (t0 == NULL) {
+#line 5 "tests/golden/codegen/nfc.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
+#line 5 "tests/golden/codegen/nfc.pp"
   }
+#line 5 "tests/golden/codegen/nfc.pp"
   return t0;
+#line 162 "<stdout>"
 }
-#line 160 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:6:1: resource r "simple-invoke:index:StringResource" { text = "x" } */
-#line 6 "tests/golden/codegen/nfc.pp"
 static pcl_value *pclu_r(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 6 "tests/golden/codegen/nfc.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
+#line 6 "tests/golden/codegen/nfc.pp"
   return t0;
+#line 173 "<stdout>"
 }
-#line 171 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:9:1: escaped = "cafe\u0301" */
-#line 9 "tests/golden/codegen/nfc.pp"
 static pcl_value *pclu_escaped(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   return pcl_retain(&pclg_k[r[0]]);
 }
-#line 179 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:15:65: r.text == composed, once its arguments are known */
-#line 15 "tests/golden/codegen/nfc.pp"
 static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   (void)err;
 #line 15 "tests/golden/codegen/nfc.pp"
   t0 = pcl_op_eq(p[0], pcl_gen_node(e, r[0]));
+#line 15 "tests/golden/codegen/nfc.pp"
   return t0;
-}
 #line 191 "<stdout>"
+}
 
 /* tests/golden/codegen/nfc.pp:13:1: output equal { value = [escaped == composed, raw == composed, "cafe${"\u0301"}" == composed, join("" ... */
-#line 13 "tests/golden/codegen/nfc.pp"
 static pcl_value *pclu_equal(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -198,34 +198,56 @@ static pcl_value *pclu_equal(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/nfc.pp"
   t0 = pcl_op_eq(pcl_gen_node(e, r[0]), pcl_gen_node(e, r[1]));
+#line 14 "tests/golden/codegen/nfc.pp"
   t1 = pcl_op_eq(pcl_gen_node(e, r[2]), pcl_gen_node(e, r[3]));
+#line 14 "tests/golden/codegen/nfc.pp"
   t2 = pcl_gen_template((pcl_value *[]){&pclg_k[r[4]], &pclg_k[r[5]]}, 2, err);
+#line 14 "tests/golden/codegen/nfc.pp"
   if (t2 == NULL) { at = r[6]; goto fail1; }
+#line 14 "tests/golden/codegen/nfc.pp"
   t3 = pcl_op_eq(t2, pcl_gen_node(e, r[7]));
+#line 14 "tests/golden/codegen/nfc.pp"
+  pcl_release(t2), t2 = NULL;
+  t2 = pcl_fn_join(&pclg_k[r[8]], &pclg_k[r[9]], err);
+#line 15 "tests/golden/codegen/nfc.pp"
+  if (t2 == NULL) { at = r[10]; goto fail1; }
+#line 15 "tests/golden/codegen/nfc.pp"
+  t4 = pcl_op_eq(t2, pcl_gen_node(e, r[11]));
+#line 15 "tests/golden/codegen/nfc.pp"
   pcl_release(t2), t2 = NULL;
 #line 15 "tests/golden/codegen/nfc.pp"
-  t2 = pcl_fn_join(&pclg_k[r[8]], &pclg_k[r[9]], err);
-  if (t2 == NULL) { at = r[10]; goto fail1; }
-  t4 = pcl_op_eq(t2, pcl_gen_node(e, r[11]));
-  pcl_release(t2), t2 = NULL;
   t2 = pcl_op_eq(pcl_gen_node(e, r[12]), pcl_gen_node(e, r[13]));
+#line 15 "tests/golden/codegen/nfc.pp"
   t5 = pcl_gen_path(e, pcl_gen_node(e, r[14]), r + 15, 1, r[17], err);
+#line 15 "tests/golden/codegen/nfc.pp"
   if (t5 == NULL) { at = r[17]; goto fail1; }
+#line 15 "tests/golden/codegen/nfc.pp"
   t6 = pcl_gen_apply(pcl_gen_env_new(e, r - r[18], 0, NULL), pclg_apply1, (pcl_value *[]){t5}, 1);
+#line 15 "tests/golden/codegen/nfc.pp"
   pcl_release(t5), t5 = NULL;
 #line 14 "tests/golden/codegen/nfc.pp"
   t5 = pcl_list_of((pcl_value *[]){t0, t1, t3, t4, t2, t6}, 6);
+#line 14 "tests/golden/codegen/nfc.pp"
   pcl_release(t0), t0 = NULL;
+#line 14 "tests/golden/codegen/nfc.pp"
   pcl_release(t1), t1 = NULL;
+#line 14 "tests/golden/codegen/nfc.pp"
   pcl_release(t3), t3 = NULL;
+#line 14 "tests/golden/codegen/nfc.pp"
   pcl_release(t4), t4 = NULL;
+#line 14 "tests/golden/codegen/nfc.pp"
   pcl_release(t2), t2 = NULL;
+#line 14 "tests/golden/codegen/nfc.pp"
   pcl_release(t6), t6 = NULL;
+#line 14 "tests/golden/codegen/nfc.pp"
   done1:;
 #line 13 "tests/golden/codegen/nfc.pp"
   t6 = pcl_gen_output(e, &pclg_k[r[19]], t5);
+#line 13 "tests/golden/codegen/nfc.pp"
   pcl_release(t5), t5 = NULL;
+#line 13 "tests/golden/codegen/nfc.pp"
   return t6;
+#line 251 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -238,10 +260,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 242 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:17:1: output lengths { value = [length(escaped), length(raw), length(word)] } */
-#line 17 "tests/golden/codegen/nfc.pp"
 static pcl_value *pclu_lengths(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -249,20 +269,33 @@ static pcl_value *pclu_lengths(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/nfc.pp"
   t0 = pcl_fn_length(pcl_gen_node(e, r[0]), err);
+#line 18 "tests/golden/codegen/nfc.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
+#line 18 "tests/golden/codegen/nfc.pp"
   t1 = pcl_fn_length(pcl_gen_node(e, r[2]), err);
+#line 18 "tests/golden/codegen/nfc.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
+#line 18 "tests/golden/codegen/nfc.pp"
   t2 = pcl_fn_length(pcl_gen_node(e, r[4]), err);
+#line 18 "tests/golden/codegen/nfc.pp"
   if (t2 == NULL) { at = r[5]; goto fail1; }
+#line 18 "tests/golden/codegen/nfc.pp"
   t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3);
+#line 18 "tests/golden/codegen/nfc.pp"
   pcl_release(t0), t0 = NULL;
+#line 18 "tests/golden/codegen/nfc.pp"
   pcl_release(t1), t1 = NULL;
+#line 18 "tests/golden/codegen/nfc.pp"
   pcl_release(t2), t2 = NULL;
+#line 18 "tests/golden/codegen/nfc.pp"
   done1:;
 #line 17 "tests/golden/codegen/nfc.pp"
   t2 = pcl_gen_output(e, &pclg_k[r[6]], t3);
+#line 17 "tests/golden/codegen/nfc.pp"
   pcl_release(t3), t3 = NULL;
+#line 17 "tests/golden/codegen/nfc.pp"
   return t2;
+#line 299 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -272,55 +305,55 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 276 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:21:1: output sorted { value = { "e\u0301" = 1, f = 2, "a" = 3 } } */
-#line 21 "tests/golden/codegen/nfc.pp"
 static pcl_value *pclu_sorted(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 21 "tests/golden/codegen/nfc.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[1]], &pclg_k[r[0]]);
+#line 21 "tests/golden/codegen/nfc.pp"
   return t0;
+#line 318 "<stdout>"
 }
-#line 287 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:25:64: { "${r.text}" = "engine" }, once its arguments are known */
-#line 25 "tests/golden/codegen/nfc.pp"
 static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 25 "tests/golden/codegen/nfc.pp"
   t0 = pcl_gen_object((pcl_value *[]){p[0]}, (pcl_value *[]){&pclg_k[r[0]]}, 1, err);
+#line 25 "tests/golden/codegen/nfc.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 25 "tests/golden/codegen/nfc.pp"
   return t0;
+#line 332 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 304 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:25:64: { "${r.text}" = "engine" }[escaped], once its arguments are known */
-#line 25 "tests/golden/codegen/nfc.pp"
 static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 25 "tests/golden/codegen/nfc.pp"
   t0 = pcl_gen_index(p[0], pcl_gen_node(e, r[0]), 0, err);
+#line 25 "tests/golden/codegen/nfc.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 25 "tests/golden/codegen/nfc.pp"
   return t0;
+#line 350 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 321 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:24:1: output indexed { value = [bare["café"], { (word) = "computed" }["caf\u00e9"], { "${r.text}" = "engi ... */
-#line 24 "tests/golden/codegen/nfc.pp"
 static pcl_value *pclu_indexed(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -328,27 +361,47 @@ static pcl_value *pclu_indexed(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 25 "tests/golden/codegen/nfc.pp"
   t0 = pcl_gen_index(pcl_gen_node(e, r[0]), &pclg_k[r[1]], PCL_GEN_DECLARED, err);
+#line 25 "tests/golden/codegen/nfc.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 25 "tests/golden/codegen/nfc.pp"
   t1 = pcl_gen_object((pcl_value *[]){pcl_gen_node(e, r[3])}, (pcl_value *[]){&pclg_k[r[4]]}, 1, err);
+#line 25 "tests/golden/codegen/nfc.pp"
   if (t1 == NULL) { at = r[5]; goto fail1; }
+#line 25 "tests/golden/codegen/nfc.pp"
   t2 = pcl_gen_index(t1, &pclg_k[r[6]], 0, err);
+#line 25 "tests/golden/codegen/nfc.pp"
   pcl_release(t1), t1 = NULL;
+#line 25 "tests/golden/codegen/nfc.pp"
   if (t2 == NULL) { at = r[7]; goto fail1; }
+#line 25 "tests/golden/codegen/nfc.pp"
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[8]), r + 9, 1, r[11], err);
+#line 25 "tests/golden/codegen/nfc.pp"
   if (t1 == NULL) { at = r[11]; goto fail1; }
+#line 25 "tests/golden/codegen/nfc.pp"
   t3 = pcl_gen_apply(pcl_gen_env_new(e, r - r[12], 0, NULL), pclg_apply2, (pcl_value *[]){t1}, 1);
+#line 25 "tests/golden/codegen/nfc.pp"
   pcl_release(t1), t1 = NULL;
+#line 25 "tests/golden/codegen/nfc.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[13], 0, NULL), pclg_apply3, (pcl_value *[]){t3}, 1);
+#line 25 "tests/golden/codegen/nfc.pp"
   pcl_release(t3), t3 = NULL;
+#line 25 "tests/golden/codegen/nfc.pp"
   t3 = pcl_list_of((pcl_value *[]){t0, t2, t1}, 3);
+#line 25 "tests/golden/codegen/nfc.pp"
   pcl_release(t0), t0 = NULL;
+#line 25 "tests/golden/codegen/nfc.pp"
   pcl_release(t2), t2 = NULL;
+#line 25 "tests/golden/codegen/nfc.pp"
   pcl_release(t1), t1 = NULL;
+#line 25 "tests/golden/codegen/nfc.pp"
   done1:;
 #line 24 "tests/golden/codegen/nfc.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[14]], t3);
+#line 24 "tests/golden/codegen/nfc.pp"
   pcl_release(t3), t3 = NULL;
+#line 24 "tests/golden/codegen/nfc.pp"
   return t1;
+#line 405 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -358,10 +411,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 362 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:27:1: output merged { value = { (word) = "computed", "café" = "literal" } } */
-#line 27 "tests/golden/codegen/nfc.pp"
 static pcl_value *pclu_merged(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -369,22 +420,25 @@ static pcl_value *pclu_merged(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 28 "tests/golden/codegen/nfc.pp"
   t0 = pcl_gen_object((pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, (pcl_value *[]){&pclg_k[r[2]], &pclg_k[r[3]]}, 2, err);
+#line 28 "tests/golden/codegen/nfc.pp"
   if (t0 == NULL) { at = r[4]; goto fail1; }
+#line 28 "tests/golden/codegen/nfc.pp"
   done1:;
 #line 27 "tests/golden/codegen/nfc.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[5]], t0);
+#line 27 "tests/golden/codegen/nfc.pp"
   pcl_release(t0), t0 = NULL;
+#line 27 "tests/golden/codegen/nfc.pp"
   return t1;
+#line 434 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 385 "<stdout>"
 
 /* tests/golden/codegen/nfc.pp:33:1: output heredoc { value = heredoc == "${composed}\n" } */
-#line 33 "tests/golden/codegen/nfc.pp"
 static pcl_value *pclu_heredoc(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -392,14 +446,21 @@ static pcl_value *pclu_heredoc(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 34 "tests/golden/codegen/nfc.pp"
   t0 = pcl_gen_template((pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, 2, err);
+#line 34 "tests/golden/codegen/nfc.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 34 "tests/golden/codegen/nfc.pp"
   t1 = pcl_op_eq(pcl_gen_node(e, r[3]), t0);
+#line 34 "tests/golden/codegen/nfc.pp"
   pcl_release(t0), t0 = NULL;
+#line 34 "tests/golden/codegen/nfc.pp"
   done1:;
 #line 33 "tests/golden/codegen/nfc.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
+#line 33 "tests/golden/codegen/nfc.pp"
   pcl_release(t1), t1 = NULL;
+#line 33 "tests/golden/codegen/nfc.pp"
   return t0;
+#line 464 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -407,7 +468,6 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 411 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {

@@ -109,18 +109,17 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/options.pp:2:1: resource parent "simple:index:Resource" { value = true } */
-#line 2 "tests/golden/codegen/options.pp"
 static pcl_value *pclu_parent(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/options.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
+#line 2 "tests/golden/codegen/options.pp"
   return t0;
+#line 120 "<stdout>"
 }
-#line 121 "<stdout>"
 
 /* tests/golden/codegen/options.pp:5:1: resource child "simple:index:Resource" { value = parent.value tags = { env = "dev" } options { paren ... */
-#line 5 "tests/golden/codegen/options.pp"
 static pcl_value *pclu_child(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -128,21 +127,29 @@ static pcl_value *pclu_child(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 6 "tests/golden/codegen/options.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 6 "tests/golden/codegen/options.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
 #line 5 "tests/golden/codegen/options.pp"
   t1 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[0]}, (pcl_value *[]){&pclg_k[r[4]], t0}, 2);
+#line 5 "tests/golden/codegen/options.pp"
   pcl_release(t0), t0 = NULL;
+#line 5 "tests/golden/codegen/options.pp"
   done1:;
 #line 10 "tests/golden/codegen/options.pp"
   t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[5])}, 1);
 #line 8 "tests/golden/codegen/options.pp"
   t2 = pcl_map_of((pcl_value *[]){&pclg_k[12], &pclg_k[14], &pclg_k[9], &pclg_k[15], &pclg_k[6], &pclg_k[10], &pclg_k[16], &pclg_k[1], &pclg_k[7], &pclg_k[11], &pclg_k[8], &pclg_k[13]}, (pcl_value *[]){&pclg_k[r[6]], &pclg_k[r[7]], &pclg_k[r[8]], pcl_gen_node(e, r[9]), t0, &pclg_k[r[10]], &pclg_k[r[11]], pcl_gen_node(e, r[12]), &pclg_k[r[13]], &pclg_k[r[14]], &pclg_k[r[15]], &pclg_k[r[16]]}, 12);
+#line 8 "tests/golden/codegen/options.pp"
   pcl_release(t0), t0 = NULL;
 #line 5 "tests/golden/codegen/options.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[18]], &pclg_k[r[17]], t1, t2, r[19]);
+#line 5 "tests/golden/codegen/options.pp"
   pcl_release(t1), t1 = NULL;
+#line 5 "tests/golden/codegen/options.pp"
   pcl_release(t2), t2 = NULL;
+#line 5 "tests/golden/codegen/options.pp"
   return t0;
+#line 153 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -150,10 +157,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 154 "<stdout>"
 
 /* tests/golden/codegen/options.pp:23:1: output childUrn { value = child.urn } */
-#line 23 "tests/golden/codegen/options.pp"
 static pcl_value *pclu_childUrn(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -161,19 +166,23 @@ static pcl_value *pclu_childUrn(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/options.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 24 "tests/golden/codegen/options.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 24 "tests/golden/codegen/options.pp"
   done1:;
 #line 23 "tests/golden/codegen/options.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
+#line 23 "tests/golden/codegen/options.pp"
   pcl_release(t0), t0 = NULL;
+#line 23 "tests/golden/codegen/options.pp"
   return t1;
+#line 180 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 177 "<stdout>"
 
 /* Configuration. */
 

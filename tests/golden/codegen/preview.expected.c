@@ -85,35 +85,35 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/preview.pp:3:1: resource a "simple:index:Resource" { value = "v" } */
-#line 3 "tests/golden/codegen/preview.pp"
 static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/preview.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
+#line 3 "tests/golden/codegen/preview.pp"
   return t0;
+#line 96 "<stdout>"
 }
-#line 97 "<stdout>"
 
 /* tests/golden/codegen/preview.pp:7:10: "id=${a.id}", once its arguments are known */
-#line 7 "tests/golden/codegen/preview.pp"
 static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/preview.pp"
   t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
+#line 7 "tests/golden/codegen/preview.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 7 "tests/golden/codegen/preview.pp"
   return t0;
+#line 110 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 114 "<stdout>"
 
 /* tests/golden/codegen/preview.pp:6:1: resource b "simple:index:Resource" { text = "id=${a.id}" obj = { known = "k", unknown = a.id } } */
-#line 6 "tests/golden/codegen/preview.pp"
 static pcl_value *pclu_b(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -121,22 +121,34 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/preview.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 7 "tests/golden/codegen/preview.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 7 "tests/golden/codegen/preview.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
+#line 7 "tests/golden/codegen/preview.pp"
   pcl_release(t0), t0 = NULL;
-#line 8 "tests/golden/codegen/preview.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[5]), r + 6, 1, r[8], err);
+#line 8 "tests/golden/codegen/preview.pp"
   if (t0 == NULL) { at = r[8]; goto fail1; }
+#line 8 "tests/golden/codegen/preview.pp"
   t2 = pcl_map_of((pcl_value *[]){&pclg_k[6], &pclg_k[7]}, (pcl_value *[]){&pclg_k[r[9]], t0}, 2);
+#line 8 "tests/golden/codegen/preview.pp"
   pcl_release(t0), t0 = NULL;
 #line 6 "tests/golden/codegen/preview.pp"
   t0 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[4]}, (pcl_value *[]){t2, t1}, 2);
+#line 6 "tests/golden/codegen/preview.pp"
   pcl_release(t1), t1 = NULL;
+#line 6 "tests/golden/codegen/preview.pp"
   pcl_release(t2), t2 = NULL;
+#line 6 "tests/golden/codegen/preview.pp"
   done1:;
+#line 6 "tests/golden/codegen/preview.pp"
   t2 = pcl_gen_register(e, &pclg_decl[r[11]], &pclg_k[r[10]], t0, NULL, r[12]);
+#line 6 "tests/golden/codegen/preview.pp"
   pcl_release(t0), t0 = NULL;
+#line 6 "tests/golden/codegen/preview.pp"
   return t2;
+#line 152 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -145,10 +157,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 149 "<stdout>"
 
 /* tests/golden/codegen/preview.pp:10:1: output text { value = b.text } */
-#line 10 "tests/golden/codegen/preview.pp"
 static pcl_value *pclu_text(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -156,19 +166,23 @@ static pcl_value *pclu_text(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/preview.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 11 "tests/golden/codegen/preview.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 11 "tests/golden/codegen/preview.pp"
   done1:;
 #line 10 "tests/golden/codegen/preview.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
+#line 10 "tests/golden/codegen/preview.pp"
   pcl_release(t0), t0 = NULL;
+#line 10 "tests/golden/codegen/preview.pp"
   return t1;
+#line 180 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 172 "<stdout>"
 
 /* Configuration. */
 

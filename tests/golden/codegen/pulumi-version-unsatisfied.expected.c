@@ -71,29 +71,28 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/pulumi-version-unsatisfied.pp:7:1: pulumi { requiredVersionRange = ">=3.201.0" } */
-#line 7 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
 static pcl_value *pclu_pulumi(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 7 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
   t0 = pcl_gen_pulumi(e, &pclg_k[r[0]]);
+#line 7 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
   return t0;
+#line 82 "<stdout>"
 }
-#line 83 "<stdout>"
 
 /* tests/golden/codegen/pulumi-version-unsatisfied.pp:4:1: resource a "simple:index:Resource" { value = true } */
-#line 4 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
 static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
+#line 4 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
   return t0;
+#line 93 "<stdout>"
 }
-#line 94 "<stdout>"
 
 /* tests/golden/codegen/pulumi-version-unsatisfied.pp:10:1: output never { value = a.value } */
-#line 10 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
 static pcl_value *pclu_never(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -101,19 +100,23 @@ static pcl_value *pclu_never(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 11 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 11 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
   done1:;
 #line 10 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
+#line 10 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
   pcl_release(t0), t0 = NULL;
+#line 10 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
   return t1;
+#line 114 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 117 "<stdout>"
 
 /* Configuration. */
 

@@ -75,43 +75,45 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/pulumi-version.pp:4:1: config range "string" { default = ">=3.0.0 <3.100.0 || >=3.200.0 <4.0.0" } */
-#line 4 "tests/golden/codegen/pulumi-version.pp"
 static pcl_value *pclu_range(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/pulumi-version.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
+#line 4 "tests/golden/codegen/pulumi-version.pp"
   if (t0 == NULL) {
+#line 4 "tests/golden/codegen/pulumi-version.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
+#line 4 "tests/golden/codegen/pulumi-version.pp"
   }
+#line 4 "tests/golden/codegen/pulumi-version.pp"
   return t0;
+#line 92 "<stdout>"
 }
-#line 90 "<stdout>"
 
 /* tests/golden/codegen/pulumi-version.pp:10:1: pulumi { requiredVersionRange = range } */
-#line 10 "tests/golden/codegen/pulumi-version.pp"
 static pcl_value *pclu_pulumi(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 10 "tests/golden/codegen/pulumi-version.pp"
   t0 = pcl_gen_pulumi(e, pcl_gen_node(e, r[0]));
+#line 10 "tests/golden/codegen/pulumi-version.pp"
   return t0;
+#line 103 "<stdout>"
 }
-#line 101 "<stdout>"
 
 /* tests/golden/codegen/pulumi-version.pp:7:1: resource a "simple:index:Resource" { value = true } */
-#line 7 "tests/golden/codegen/pulumi-version.pp"
 static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 7 "tests/golden/codegen/pulumi-version.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
+#line 7 "tests/golden/codegen/pulumi-version.pp"
   return t0;
+#line 114 "<stdout>"
 }
-#line 112 "<stdout>"
 
 /* tests/golden/codegen/pulumi-version.pp:13:1: output checked { value = a.value } */
-#line 13 "tests/golden/codegen/pulumi-version.pp"
 static pcl_value *pclu_checked(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -119,19 +121,23 @@ static pcl_value *pclu_checked(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/pulumi-version.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 14 "tests/golden/codegen/pulumi-version.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 14 "tests/golden/codegen/pulumi-version.pp"
   done1:;
 #line 13 "tests/golden/codegen/pulumi-version.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
+#line 13 "tests/golden/codegen/pulumi-version.pp"
   pcl_release(t0), t0 = NULL;
+#line 13 "tests/golden/codegen/pulumi-version.pp"
   return t1;
+#line 135 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 135 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {

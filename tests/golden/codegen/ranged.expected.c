@@ -134,7 +134,6 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/ranged.pp:2:1: one instance of counted */
-#line 2 "tests/golden/codegen/ranged.pp"
 static pcl_value *pclu_counted_instance(pcl_gen_env *e, pcl_value *range, const pcl_value *name) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -142,14 +141,21 @@ static pcl_value *pclu_counted_instance(pcl_gen_env *e, pcl_value *range, const 
   uint32_t at = 0;
 #line 3 "tests/golden/codegen/ranged.pp"
   t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
+#line 3 "tests/golden/codegen/ranged.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
 #line 2 "tests/golden/codegen/ranged.pp"
   t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t0}, 1);
+#line 2 "tests/golden/codegen/ranged.pp"
   pcl_release(t0), t0 = NULL;
+#line 2 "tests/golden/codegen/ranged.pp"
   done1:;
+#line 2 "tests/golden/codegen/ranged.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[2]], name, t1, &pclg_k[r[3]], r[4]);
+#line 2 "tests/golden/codegen/ranged.pp"
   pcl_release(t1), t1 = NULL;
+#line 2 "tests/golden/codegen/ranged.pp"
   return t0;
+#line 159 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -157,21 +163,19 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 161 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:2:1: resource counted "simple:index:Resource" { value = range.value options { range = 2 } } */
-#line 2 "tests/golden/codegen/ranged.pp"
 static pcl_value *pclu_counted(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/ranged.pp"
   t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_counted_instance, r - r[2], r[3]);
+#line 2 "tests/golden/codegen/ranged.pp"
   return t0;
+#line 176 "<stdout>"
 }
-#line 172 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:8:1: one instance of listed */
-#line 8 "tests/golden/codegen/ranged.pp"
 static pcl_value *pclu_listed_instance(pcl_gen_env *e, pcl_value *range, const pcl_value *name) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -179,18 +183,26 @@ static pcl_value *pclu_listed_instance(pcl_gen_env *e, pcl_value *range, const p
   uint32_t at = 0;
 #line 9 "tests/golden/codegen/ranged.pp"
   t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
+#line 9 "tests/golden/codegen/ranged.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 10 "tests/golden/codegen/ranged.pp"
   t1 = pcl_gen_attr(e, range, &pclg_k[r[2]], PCL_GEN_DECLARED, err);
+#line 10 "tests/golden/codegen/ranged.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 8 "tests/golden/codegen/ranged.pp"
   t2 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[4]}, (pcl_value *[]){t1, t0}, 2);
+#line 8 "tests/golden/codegen/ranged.pp"
   pcl_release(t0), t0 = NULL;
+#line 8 "tests/golden/codegen/ranged.pp"
   pcl_release(t1), t1 = NULL;
+#line 8 "tests/golden/codegen/ranged.pp"
   done1:;
+#line 8 "tests/golden/codegen/ranged.pp"
   t1 = pcl_gen_register(e, &pclg_decl[r[4]], name, t2, &pclg_k[r[5]], r[6]);
+#line 8 "tests/golden/codegen/ranged.pp"
   pcl_release(t2), t2 = NULL;
+#line 8 "tests/golden/codegen/ranged.pp"
   return t1;
+#line 206 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -199,21 +211,19 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 203 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:8:1: resource listed "simple:index:Resource" { name = range.value index = range.key options { range = ["x ... */
-#line 8 "tests/golden/codegen/ranged.pp"
 static pcl_value *pclu_listed(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 8 "tests/golden/codegen/ranged.pp"
   t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_listed_instance, r - r[2], r[3]);
+#line 8 "tests/golden/codegen/ranged.pp"
   return t0;
+#line 224 "<stdout>"
 }
-#line 214 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:15:1: one instance of mapped */
-#line 15 "tests/golden/codegen/ranged.pp"
 static pcl_value *pclu_mapped_instance(pcl_gen_env *e, pcl_value *range, const pcl_value *name) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -221,20 +231,33 @@ static pcl_value *pclu_mapped_instance(pcl_gen_env *e, pcl_value *range, const p
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/ranged.pp"
   t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
+#line 16 "tests/golden/codegen/ranged.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
+#line 16 "tests/golden/codegen/ranged.pp"
   t1 = pcl_gen_attr(e, range, &pclg_k[r[2]], PCL_GEN_DECLARED, err);
+#line 16 "tests/golden/codegen/ranged.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
+#line 16 "tests/golden/codegen/ranged.pp"
   t2 = pcl_gen_template((pcl_value *[]){t0, &pclg_k[r[4]], t1}, 3, err);
+#line 16 "tests/golden/codegen/ranged.pp"
   pcl_release(t0), t0 = NULL;
+#line 16 "tests/golden/codegen/ranged.pp"
   pcl_release(t1), t1 = NULL;
+#line 16 "tests/golden/codegen/ranged.pp"
   if (t2 == NULL) { at = r[5]; goto fail1; }
 #line 15 "tests/golden/codegen/ranged.pp"
   t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t2}, 1);
+#line 15 "tests/golden/codegen/ranged.pp"
   pcl_release(t2), t2 = NULL;
+#line 15 "tests/golden/codegen/ranged.pp"
   done1:;
+#line 15 "tests/golden/codegen/ranged.pp"
   t2 = pcl_gen_register(e, &pclg_decl[r[6]], name, t1, &pclg_k[r[7]], r[8]);
+#line 15 "tests/golden/codegen/ranged.pp"
   pcl_release(t1), t1 = NULL;
+#line 15 "tests/golden/codegen/ranged.pp"
   return t2;
+#line 261 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -243,94 +266,97 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 247 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:15:1: resource mapped "simple:index:Resource" { value = "${range.key}=${range.value}" options { range = { b ... */
-#line 15 "tests/golden/codegen/ranged.pp"
 static pcl_value *pclu_mapped(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 15 "tests/golden/codegen/ranged.pp"
   t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_mapped_instance, r - r[2], r[3]);
+#line 15 "tests/golden/codegen/ranged.pp"
   return t0;
+#line 279 "<stdout>"
 }
-#line 258 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:24:13: length(listed), once its arguments are known */
-#line 24 "tests/golden/codegen/ranged.pp"
 static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/ranged.pp"
   t0 = pcl_fn_length(p[0], err);
+#line 24 "tests/golden/codegen/ranged.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
+#line 24 "tests/golden/codegen/ranged.pp"
   return t0;
+#line 293 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 275 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:24:13: length(listed) > 1, once its arguments are known */
-#line 24 "tests/golden/codegen/ranged.pp"
 static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/ranged.pp"
   t0 = pcl_op_gt(p[0], &pclg_k[r[0]], err);
+#line 24 "tests/golden/codegen/ranged.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 24 "tests/golden/codegen/ranged.pp"
   return t0;
+#line 311 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 292 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:21:1: one instance of maybe */
-#line 21 "tests/golden/codegen/ranged.pp"
 static pcl_value *pclu_maybe_instance(pcl_gen_env *e, pcl_value *range, const pcl_value *name) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   (void)range;
 #line 21 "tests/golden/codegen/ranged.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[0]], name, &pclg_k[r[1]], &pclg_k[r[2]], r[3]);
+#line 21 "tests/golden/codegen/ranged.pp"
   return t0;
+#line 327 "<stdout>"
 }
-#line 304 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:21:1: resource maybe "simple:index:Resource" { value = true options { range = length(listed) > 1 } } */
-#line 21 "tests/golden/codegen/ranged.pp"
 static pcl_value *pclu_maybe(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 24 "tests/golden/codegen/ranged.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
+#line 24 "tests/golden/codegen/ranged.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1);
+#line 24 "tests/golden/codegen/ranged.pp"
   pcl_release(t0), t0 = NULL;
 #line 21 "tests/golden/codegen/ranged.pp"
   t0 = pcl_gen_range(e, t1, &pclg_k[r[3]], pclu_maybe_instance, r - r[4], r[5]);
+#line 21 "tests/golden/codegen/ranged.pp"
   pcl_release(t1), t1 = NULL;
+#line 21 "tests/golden/codegen/ranged.pp"
   return t0;
+#line 346 "<stdout>"
 }
-#line 320 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:27:1: resource never "simple:index:Resource" { value = false options { range = false } } */
-#line 27 "tests/golden/codegen/ranged.pp"
 static pcl_value *pclu_never(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 27 "tests/golden/codegen/ranged.pp"
   t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_maybe_instance, r - r[2], r[3]);
+#line 27 "tests/golden/codegen/ranged.pp"
   return t0;
+#line 357 "<stdout>"
 }
-#line 331 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:33:1: output names { value = [listed[0].name, listed[1].name, mapped["a"].value] } */
-#line 33 "tests/golden/codegen/ranged.pp"
 static pcl_value *pclu_names(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -338,20 +364,33 @@ static pcl_value *pclu_names(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 34 "tests/golden/codegen/ranged.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 2, r[5], err);
+#line 34 "tests/golden/codegen/ranged.pp"
   if (t0 == NULL) { at = r[5]; goto fail1; }
+#line 34 "tests/golden/codegen/ranged.pp"
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[6]), r + 7, 2, r[11], err);
+#line 34 "tests/golden/codegen/ranged.pp"
   if (t1 == NULL) { at = r[11]; goto fail1; }
+#line 34 "tests/golden/codegen/ranged.pp"
   t2 = pcl_gen_path(e, pcl_gen_node(e, r[12]), r + 13, 2, r[17], err);
+#line 34 "tests/golden/codegen/ranged.pp"
   if (t2 == NULL) { at = r[17]; goto fail1; }
+#line 34 "tests/golden/codegen/ranged.pp"
   t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3);
+#line 34 "tests/golden/codegen/ranged.pp"
   pcl_release(t0), t0 = NULL;
+#line 34 "tests/golden/codegen/ranged.pp"
   pcl_release(t1), t1 = NULL;
+#line 34 "tests/golden/codegen/ranged.pp"
   pcl_release(t2), t2 = NULL;
+#line 34 "tests/golden/codegen/ranged.pp"
   done1:;
 #line 33 "tests/golden/codegen/ranged.pp"
   t2 = pcl_gen_output(e, &pclg_k[r[18]], t3);
+#line 33 "tests/golden/codegen/ranged.pp"
   pcl_release(t3), t3 = NULL;
+#line 33 "tests/golden/codegen/ranged.pp"
   return t2;
+#line 394 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -361,10 +400,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 365 "<stdout>"
 
 /* tests/golden/codegen/ranged.pp:36:1: output maybeId { value = maybe.id } */
-#line 36 "tests/golden/codegen/ranged.pp"
 static pcl_value *pclu_maybeId(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -372,19 +409,23 @@ static pcl_value *pclu_maybeId(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 37 "tests/golden/codegen/ranged.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 37 "tests/golden/codegen/ranged.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 37 "tests/golden/codegen/ranged.pp"
   done1:;
 #line 36 "tests/golden/codegen/ranged.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
+#line 36 "tests/golden/codegen/ranged.pp"
   pcl_release(t0), t0 = NULL;
+#line 36 "tests/golden/codegen/ranged.pp"
   return t1;
+#line 423 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 388 "<stdout>"
 
 /* Configuration. */
 

@@ -53,16 +53,14 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/runtime-error.pp:2:1: nums = [] */
-#line 2 "tests/golden/codegen/runtime-error.pp"
 static pcl_value *pclu_nums(pcl_gen_env *e) {
   const uint32_t *r = e->r;
 #line 2 "tests/golden/codegen/runtime-error.pp"
   return pcl_retain(&pclg_k[r[0]]);
+#line 61 "<stdout>"
 }
-#line 63 "<stdout>"
 
 /* tests/golden/codegen/runtime-error.pp:3:1: output first { value = element(nums, 0) } */
-#line 3 "tests/golden/codegen/runtime-error.pp"
 static pcl_value *pclu_first(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -70,19 +68,23 @@ static pcl_value *pclu_first(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/runtime-error.pp"
   t0 = pcl_fn_element(pcl_gen_node(e, r[0]), &pclg_k[r[1]], err);
+#line 4 "tests/golden/codegen/runtime-error.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 4 "tests/golden/codegen/runtime-error.pp"
   done1:;
 #line 3 "tests/golden/codegen/runtime-error.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 3 "tests/golden/codegen/runtime-error.pp"
   pcl_release(t0), t0 = NULL;
+#line 3 "tests/golden/codegen/runtime-error.pp"
   return t1;
+#line 82 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 86 "<stdout>"
 
 /* Configuration. */
 

@@ -77,18 +77,17 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/stackref.pp:2:1: resource ref "pulumi:pulumi:StackReference" { name = "organization/other/dev" } */
-#line 2 "tests/golden/codegen/stackref.pp"
 static pcl_value *pclu_ref(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/stackref.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
+#line 2 "tests/golden/codegen/stackref.pp"
   return t0;
+#line 88 "<stdout>"
 }
-#line 89 "<stdout>"
 
 /* tests/golden/codegen/stackref.pp:5:1: output plain { value = getOutput(ref, "plain") } */
-#line 5 "tests/golden/codegen/stackref.pp"
 static pcl_value *pclu_plain(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
@@ -96,26 +95,31 @@ static pcl_value *pclu_plain(pcl_gen_env *e) {
   t0 = pcl_gen_get_output(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2]);
 #line 5 "tests/golden/codegen/stackref.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 5 "tests/golden/codegen/stackref.pp"
   pcl_release(t0), t0 = NULL;
+#line 5 "tests/golden/codegen/stackref.pp"
   return t1;
-}
 #line 103 "<stdout>"
+}
 
 /* tests/golden/codegen/stackref.pp:11:1: output missing { value = [getOutput(ref, "nope")] } */
-#line 11 "tests/golden/codegen/stackref.pp"
 static pcl_value *pclu_missing(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 12 "tests/golden/codegen/stackref.pp"
   t0 = pcl_gen_get_output(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2]);
+#line 12 "tests/golden/codegen/stackref.pp"
   t1 = pcl_list_of((pcl_value *[]){t0}, 1);
+#line 12 "tests/golden/codegen/stackref.pp"
   pcl_release(t0), t0 = NULL;
 #line 11 "tests/golden/codegen/stackref.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[3]], t1);
+#line 11 "tests/golden/codegen/stackref.pp"
   pcl_release(t1), t1 = NULL;
+#line 11 "tests/golden/codegen/stackref.pp"
   return t0;
+#line 122 "<stdout>"
 }
-#line 119 "<stdout>"
 
 /* Configuration. */
 

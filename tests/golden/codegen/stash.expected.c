@@ -89,18 +89,17 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/stash.pp:4:1: resource kept "pulumi:index:Stash" { input = { list = [1, "two"], flag = true } } */
-#line 4 "tests/golden/codegen/stash.pp"
 static pcl_value *pclu_kept(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/stash.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
+#line 4 "tests/golden/codegen/stash.pp"
   return t0;
+#line 100 "<stdout>"
 }
-#line 101 "<stdout>"
 
 /* tests/golden/codegen/stash.pp:10:1: output kept { value = kept.output } */
-#line 10 "tests/golden/codegen/stash.pp"
 static pcl_value *pclu_kept_2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -108,19 +107,23 @@ static pcl_value *pclu_kept_2(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/stash.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 11 "tests/golden/codegen/stash.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 11 "tests/golden/codegen/stash.pp"
   done1:;
 #line 10 "tests/golden/codegen/stash.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
+#line 10 "tests/golden/codegen/stash.pp"
   pcl_release(t0), t0 = NULL;
+#line 10 "tests/golden/codegen/stash.pp"
   return t1;
+#line 121 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 124 "<stdout>"
 
 /* Configuration. */
 

@@ -91,68 +91,73 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/try-can.pp:2:1: config raw "any" { default = { a = 1 } } */
-#line 2 "tests/golden/codegen/try-can.pp"
 static pcl_value *pclu_raw(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/try-can.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
+#line 2 "tests/golden/codegen/try-can.pp"
   if (t0 == NULL) {
+#line 2 "tests/golden/codegen/try-can.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
+#line 2 "tests/golden/codegen/try-can.pp"
   }
+#line 2 "tests/golden/codegen/try-can.pp"
   return t0;
+#line 108 "<stdout>"
 }
-#line 106 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:6:15: raw.b.c */
-#line 6 "tests/golden/codegen/try-can.pp"
 static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 6 "tests/golden/codegen/try-can.pp"
   t0 = pcl_gen_attr(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], 0, err);
+#line 6 "tests/golden/codegen/try-can.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
+#line 6 "tests/golden/codegen/try-can.pp"
   t1 = pcl_gen_attr(e, t0, &pclg_k[r[3]], 0, err);
+#line 6 "tests/golden/codegen/try-can.pp"
   pcl_release(t0), t0 = NULL;
+#line 6 "tests/golden/codegen/try-can.pp"
   if (t1 == NULL) { at = r[4]; goto fail; }
+#line 6 "tests/golden/codegen/try-can.pp"
   return t1;
+#line 128 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   pcl_release(t1);
   return NULL;
 }
-#line 127 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:6:24: element([], 0) */
-#line 6 "tests/golden/codegen/try-can.pp"
 static pcl_value *pclg_thunk2(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 6 "tests/golden/codegen/try-can.pp"
   t0 = pcl_fn_element(&pclg_k[r[0]], &pclg_k[r[1]], err);
+#line 6 "tests/golden/codegen/try-can.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
+#line 6 "tests/golden/codegen/try-can.pp"
   return t0;
+#line 147 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 144 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:6:40: "fallback" */
-#line 6 "tests/golden/codegen/try-can.pp"
 static pcl_value *pclg_thunk3(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
   (void)err;
   return pcl_retain(&pclg_k[r[0]]);
 }
-#line 153 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:5:1: output tried { value = try(raw.b.c, element([], 0), "fallback") } */
-#line 5 "tests/golden/codegen/try-can.pp"
 static pcl_value *pclu_tried(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
@@ -160,30 +165,32 @@ static pcl_value *pclu_tried(pcl_gen_env *e) {
   t0 = pcl_gen_try((pcl_gen_env *[]){pcl_gen_env_new(e, r - r[0], 0, NULL), pcl_gen_env_new(e, r - r[1], 0, NULL), pcl_gen_env_new(e, r - r[2], 0, NULL)}, (const pcl_gen_thunk_fn[]){pclg_thunk1, pclg_thunk2, pclg_thunk3}, 3, r[3]);
 #line 5 "tests/golden/codegen/try-can.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
+#line 5 "tests/golden/codegen/try-can.pp"
   pcl_release(t0), t0 = NULL;
+#line 5 "tests/golden/codegen/try-can.pp"
   return t1;
+#line 173 "<stdout>"
 }
-#line 167 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:9:15: raw.a */
-#line 9 "tests/golden/codegen/try-can.pp"
 static pcl_value *pclg_thunk4(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 9 "tests/golden/codegen/try-can.pp"
   t0 = pcl_gen_attr(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], 0, err);
+#line 9 "tests/golden/codegen/try-can.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
+#line 9 "tests/golden/codegen/try-can.pp"
   return t0;
+#line 187 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 184 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:8:1: output triedFirst { value = try(raw.a, "unused") } */
-#line 8 "tests/golden/codegen/try-can.pp"
 static pcl_value *pclu_triedFirst(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
@@ -191,13 +198,14 @@ static pcl_value *pclu_triedFirst(pcl_gen_env *e) {
   t0 = pcl_gen_try((pcl_gen_env *[]){pcl_gen_env_new(e, r - r[0], 0, NULL), pcl_gen_env_new(e, r - r[1], 0, NULL)}, (const pcl_gen_thunk_fn[]){pclg_thunk4, pclg_thunk3}, 2, r[2]);
 #line 8 "tests/golden/codegen/try-can.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+#line 8 "tests/golden/codegen/try-can.pp"
   pcl_release(t0), t0 = NULL;
+#line 8 "tests/golden/codegen/try-can.pp"
   return t1;
+#line 206 "<stdout>"
 }
-#line 198 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:11:1: output canA { value = can(raw.a) } */
-#line 11 "tests/golden/codegen/try-can.pp"
 static pcl_value *pclu_canA(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
@@ -205,13 +213,14 @@ static pcl_value *pclu_canA(pcl_gen_env *e) {
   t0 = pcl_gen_can(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk4);
 #line 11 "tests/golden/codegen/try-can.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[1]], t0);
+#line 11 "tests/golden/codegen/try-can.pp"
   pcl_release(t0), t0 = NULL;
+#line 11 "tests/golden/codegen/try-can.pp"
   return t1;
+#line 221 "<stdout>"
 }
-#line 212 "<stdout>"
 
 /* tests/golden/codegen/try-can.pp:14:1: output canB { value = can(element([], 0)) } */
-#line 14 "tests/golden/codegen/try-can.pp"
 static pcl_value *pclu_canB(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
@@ -219,10 +228,12 @@ static pcl_value *pclu_canB(pcl_gen_env *e) {
   t0 = pcl_gen_can(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk2);
 #line 14 "tests/golden/codegen/try-can.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[1]], t0);
+#line 14 "tests/golden/codegen/try-can.pp"
   pcl_release(t0), t0 = NULL;
+#line 14 "tests/golden/codegen/try-can.pp"
   return t1;
+#line 236 "<stdout>"
 }
-#line 226 "<stdout>"
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {

@@ -199,18 +199,17 @@ static const pcl_gen_module pclg_modules[] = {
 };
 
 /* tests/golden/codegen/typed.pp:3:1: resource p "primitive:index:Resource" { boolean = true float = 3.5 integer = 42 string = "s" numberA ... */
-#line 3 "tests/golden/codegen/typed.pp"
 static pcl_value *pclu_p(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
+#line 3 "tests/golden/codegen/typed.pp"
   return t0;
+#line 210 "<stdout>"
 }
-#line 211 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:17:16: { for k, v in p.booleanMap : k => !v }, per element */
-#line 17 "tests/golden/codegen/typed.pp"
 static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   const uint32_t *r = e->r;
@@ -218,37 +217,42 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/typed.pp"
   t0 = pcl_op_not(value, err);
+#line 17 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
+#line 17 "tests/golden/codegen/typed.pp"
   out[PCL_GEN_OUT_VALUE] = t0;
+#line 17 "tests/golden/codegen/typed.pp"
   t0 = NULL;
+#line 17 "tests/golden/codegen/typed.pp"
   out[PCL_GEN_OUT_KEY] = pcl_retain(key);
+#line 17 "tests/golden/codegen/typed.pp"
   return true;
+#line 231 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return false;
 }
-#line 232 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:17:16: { for k, v in p.booleanMap : k => !v }, once its arguments are known */
-#line 17 "tests/golden/codegen/typed.pp"
 static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, PCL_GEN_FOR_OBJECT, p[0], r[1], err);
+#line 17 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 17 "tests/golden/codegen/typed.pp"
   return t0;
+#line 249 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 249 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:16:17: [for n in p.numberArray : n * 10], per element */
-#line 16 "tests/golden/codegen/typed.pp"
 static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,
     pcl_error **err) {
   const uint32_t *r = e->r;
@@ -257,104 +261,112 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   (void)key;
 #line 16 "tests/golden/codegen/typed.pp"
   t0 = pcl_op_mul(value, &pclg_k[r[0]], err);
+#line 16 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 16 "tests/golden/codegen/typed.pp"
   out[PCL_GEN_OUT_VALUE] = t0;
+#line 16 "tests/golden/codegen/typed.pp"
   t0 = NULL;
+#line 16 "tests/golden/codegen/typed.pp"
   return true;
+#line 273 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return false;
 }
-#line 270 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:16:17: [for n in p.numberArray : n * 10], once its arguments are known */
-#line 16 "tests/golden/codegen/typed.pp"
 static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, 0, p[0], r[1], err);
+#line 16 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 16 "tests/golden/codegen/typed.pp"
   return t0;
+#line 291 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 287 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:15:12: "${p.string}-${p.integer}-${p.string}", once its arguments are known */
-#line 15 "tests/golden/codegen/typed.pp"
 static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 15 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_template((pcl_value *[]){p[0], &pclg_k[r[0]], p[1], &pclg_k[r[1]], p[0]}, 5, err);
+#line 15 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
+#line 15 "tests/golden/codegen/typed.pp"
   return t0;
+#line 309 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 304 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:14:13: p.integer + 1, once its arguments are known */
-#line 14 "tests/golden/codegen/typed.pp"
 static pcl_value *pclg_apply4(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/typed.pp"
   t0 = pcl_op_add(p[0], &pclg_k[r[0]], err);
+#line 14 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 14 "tests/golden/codegen/typed.pp"
   return t0;
+#line 327 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 321 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:13:11: p.float * 2, once its arguments are known */
-#line 13 "tests/golden/codegen/typed.pp"
 static pcl_value *pclg_apply5(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 13 "tests/golden/codegen/typed.pp"
   t0 = pcl_op_mul(p[0], &pclg_k[r[0]], err);
+#line 13 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 13 "tests/golden/codegen/typed.pp"
   return t0;
+#line 345 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 338 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:12:13: !p.boolean, once its arguments are known */
-#line 12 "tests/golden/codegen/typed.pp"
 static pcl_value *pclg_apply6(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/typed.pp"
   t0 = pcl_op_not(p[0], err);
+#line 12 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
+#line 12 "tests/golden/codegen/typed.pp"
   return t0;
+#line 363 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 355 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:11:1: resource q "primitive:index:Resource" { boolean = !p.boolean float = p.float * 2 integer = p.integer ... */
-#line 11 "tests/golden/codegen/typed.pp"
 static pcl_value *pclu_q(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -362,49 +374,76 @@ static pcl_value *pclu_q(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 12 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 12 "tests/golden/codegen/typed.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply6, (pcl_value *[]){t0}, 1);
+#line 12 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
-#line 13 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[5]), r + 6, 1, r[8], err);
+#line 13 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[8]; goto fail1; }
+#line 13 "tests/golden/codegen/typed.pp"
   t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[9], 0, NULL), pclg_apply5, (pcl_value *[]){t0}, 1);
+#line 13 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
-#line 14 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[10]), r + 11, 1, r[13], err);
+#line 14 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[13]; goto fail1; }
+#line 14 "tests/golden/codegen/typed.pp"
   t3 = pcl_gen_apply(pcl_gen_env_new(e, r - r[14], 0, NULL), pclg_apply4, (pcl_value *[]){t0}, 1);
+#line 14 "tests/golden/codegen/typed.pp"
+  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[15]), r + 16, 1, r[18], err);
+#line 15 "tests/golden/codegen/typed.pp"
+  if (t0 == NULL) { at = r[18]; goto fail1; }
+#line 15 "tests/golden/codegen/typed.pp"
+  t4 = pcl_gen_path(e, pcl_gen_node(e, r[19]), r + 20, 1, r[22], err);
+#line 15 "tests/golden/codegen/typed.pp"
+  if (t4 == NULL) { at = r[22]; goto fail1; }
+#line 15 "tests/golden/codegen/typed.pp"
+  t5 = pcl_gen_apply(pcl_gen_env_new(e, r - r[23], 0, NULL), pclg_apply3, (pcl_value *[]){t0, t4}, 2);
+#line 15 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
 #line 15 "tests/golden/codegen/typed.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[15]), r + 16, 1, r[18], err);
-  if (t0 == NULL) { at = r[18]; goto fail1; }
-  t4 = pcl_gen_path(e, pcl_gen_node(e, r[19]), r + 20, 1, r[22], err);
-  if (t4 == NULL) { at = r[22]; goto fail1; }
-  t5 = pcl_gen_apply(pcl_gen_env_new(e, r - r[23], 0, NULL), pclg_apply3, (pcl_value *[]){t0, t4}, 2);
-  pcl_release(t0), t0 = NULL;
   pcl_release(t4), t4 = NULL;
-#line 16 "tests/golden/codegen/typed.pp"
   t4 = pcl_gen_path(e, pcl_gen_node(e, r[24]), r + 25, 1, r[27], err);
+#line 16 "tests/golden/codegen/typed.pp"
   if (t4 == NULL) { at = r[27]; goto fail1; }
+#line 16 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[28], 0, NULL), pclg_apply2, (pcl_value *[]){t4}, 1);
+#line 16 "tests/golden/codegen/typed.pp"
   pcl_release(t4), t4 = NULL;
-#line 17 "tests/golden/codegen/typed.pp"
   t4 = pcl_gen_path(e, pcl_gen_node(e, r[29]), r + 30, 1, r[32], err);
+#line 17 "tests/golden/codegen/typed.pp"
   if (t4 == NULL) { at = r[32]; goto fail1; }
+#line 17 "tests/golden/codegen/typed.pp"
   t6 = pcl_gen_apply(pcl_gen_env_new(e, r - r[33], 0, NULL), pclg_apply1, (pcl_value *[]){t4}, 1);
+#line 17 "tests/golden/codegen/typed.pp"
   pcl_release(t4), t4 = NULL;
 #line 11 "tests/golden/codegen/typed.pp"
   t4 = pcl_map_of((pcl_value *[]){&pclg_k[0], &pclg_k[5], &pclg_k[1], &pclg_k[2], &pclg_k[4], &pclg_k[3]}, (pcl_value *[]){t1, t6, t2, t3, t0, t5}, 6);
+#line 11 "tests/golden/codegen/typed.pp"
   pcl_release(t1), t1 = NULL;
+#line 11 "tests/golden/codegen/typed.pp"
   pcl_release(t2), t2 = NULL;
+#line 11 "tests/golden/codegen/typed.pp"
   pcl_release(t3), t3 = NULL;
+#line 11 "tests/golden/codegen/typed.pp"
   pcl_release(t5), t5 = NULL;
+#line 11 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
+#line 11 "tests/golden/codegen/typed.pp"
   pcl_release(t6), t6 = NULL;
+#line 11 "tests/golden/codegen/typed.pp"
   done1:;
+#line 11 "tests/golden/codegen/typed.pp"
   t6 = pcl_gen_register(e, &pclg_decl[r[35]], &pclg_k[r[34]], t4, NULL, r[36]);
+#line 11 "tests/golden/codegen/typed.pp"
   pcl_release(t4), t4 = NULL;
+#line 11 "tests/golden/codegen/typed.pp"
   return t6;
+#line 447 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -417,27 +456,26 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 421 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:21:12: "key-${q.string}", once its arguments are known */
-#line 21 "tests/golden/codegen/typed.pp"
 static pcl_value *pclg_apply7(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
+#line 21 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 21 "tests/golden/codegen/typed.pp"
   return t0;
+#line 472 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 438 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:19:1: read r "read:index:Resource" { id = "existing-id" lookup = "key-${q.string}" } */
-#line 19 "tests/golden/codegen/typed.pp"
 static pcl_value *pclu_r(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -445,16 +483,25 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 21 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[3]; goto fail2; }
+#line 21 "tests/golden/codegen/typed.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply7, (pcl_value *[]){t0}, 1);
+#line 21 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
 #line 19 "tests/golden/codegen/typed.pp"
   t0 = pcl_map_of((pcl_value *[]){&pclg_k[20]}, (pcl_value *[]){t1}, 1);
+#line 19 "tests/golden/codegen/typed.pp"
   pcl_release(t1), t1 = NULL;
+#line 19 "tests/golden/codegen/typed.pp"
   done2:;
+#line 19 "tests/golden/codegen/typed.pp"
   t1 = pcl_gen_read(e, &pclg_decl[r[6]], &pclg_k[r[5]], &pclg_k[r[7]], t0, NULL, r[8]);
+#line 19 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
+#line 19 "tests/golden/codegen/typed.pp"
   return t1;
+#line 505 "<stdout>"
 fail2:
   pcl_release(t0);
   pcl_release(t1);
@@ -462,27 +509,26 @@ fail2:
   error = NULL;
   goto done2;
 }
-#line 466 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:24:11: invoke("simple-invoke:index:myInvoke", { value = q.string }).result, once its arguments are known */
-#line 24 "tests/golden/codegen/typed.pp"
 static pcl_value *pclg_apply8(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_attr(e, p[0], &pclg_k[r[0]], PCL_GEN_DECLARED, err);
+#line 24 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 24 "tests/golden/codegen/typed.pp"
   return t0;
+#line 525 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 483 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:23:1: output fromInvoke { value = invoke("simple-invoke:index:myInvoke", { value = q.string }).result } */
-#line 23 "tests/golden/codegen/typed.pp"
 static pcl_value *pclu_fromInvoke(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -490,18 +536,29 @@ static pcl_value *pclu_fromInvoke(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 24 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 24 "tests/golden/codegen/typed.pp"
   t1 = pcl_map_of((pcl_value *[]){&pclg_k[24]}, (pcl_value *[]){t0}, 1);
+#line 24 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
+#line 24 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_invoke(e, &pclg_k[r[4]], t1, &pclg_k[r[5]], false, r[6]);
+#line 24 "tests/golden/codegen/typed.pp"
   pcl_release(t1), t1 = NULL;
+#line 24 "tests/golden/codegen/typed.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[7], 0, NULL), pclg_apply8, (pcl_value *[]){t0}, 1);
+#line 24 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
+#line 24 "tests/golden/codegen/typed.pp"
   done1:;
 #line 23 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[8]], t1);
+#line 23 "tests/golden/codegen/typed.pp"
   pcl_release(t1), t1 = NULL;
+#line 23 "tests/golden/codegen/typed.pp"
   return t0;
+#line 562 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -509,28 +566,39 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 513 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:27:11: q.boolean ? "q is true" : "q is ${q.string}", once its arguments are known */
-#line 27 "tests/golden/codegen/typed.pp"
 static pcl_value *pclg_apply9(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 27 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_truth(p[0], err);
+#line 27 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
+#line 27 "tests/golden/codegen/typed.pp"
   if (pcl_bool_get(t0)) {
+#line 27 "tests/golden/codegen/typed.pp"
     t1 = pcl_retain(&pclg_k[r[1]]);
+#line 27 "tests/golden/codegen/typed.pp"
   } else {
+#line 27 "tests/golden/codegen/typed.pp"
     t0 = pcl_gen_path(e, pcl_gen_node(e, r[2]), r + 3, 1, r[5], err);
+#line 27 "tests/golden/codegen/typed.pp"
     if (t0 == NULL) { at = r[5]; goto fail; }
+#line 27 "tests/golden/codegen/typed.pp"
     t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[6], 0, NULL), pclg_apply7, (pcl_value *[]){t0}, 1);
+#line 27 "tests/golden/codegen/typed.pp"
     pcl_release(t0), t0 = NULL;
+#line 27 "tests/golden/codegen/typed.pp"
     t1 = t2;
+#line 27 "tests/golden/codegen/typed.pp"
     t2 = NULL;
+#line 27 "tests/golden/codegen/typed.pp"
   }
+#line 27 "tests/golden/codegen/typed.pp"
   return t1;
+#line 602 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -538,10 +606,8 @@ fail:
   pcl_release(t2);
   return NULL;
 }
-#line 542 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:26:1: output summary { value = q.boolean ? "q is true" : "q is ${q.string}" } */
-#line 26 "tests/golden/codegen/typed.pp"
 static pcl_value *pclu_summary(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -549,14 +615,21 @@ static pcl_value *pclu_summary(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 27 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 27 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 27 "tests/golden/codegen/typed.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply9, (pcl_value *[]){t0}, 1);
+#line 27 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
+#line 27 "tests/golden/codegen/typed.pp"
   done1:;
 #line 26 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
+#line 26 "tests/golden/codegen/typed.pp"
   pcl_release(t1), t1 = NULL;
+#line 26 "tests/golden/codegen/typed.pp"
   return t0;
+#line 633 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -564,10 +637,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 568 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:29:1: output readLookup { value = r.lookup } */
-#line 29 "tests/golden/codegen/typed.pp"
 static pcl_value *pclu_readLookup(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -575,56 +646,61 @@ static pcl_value *pclu_readLookup(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 30 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 30 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 30 "tests/golden/codegen/typed.pp"
   done1:;
 #line 29 "tests/golden/codegen/typed.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
+#line 29 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
+#line 29 "tests/golden/codegen/typed.pp"
   return t1;
+#line 660 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
 }
-#line 591 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:33:19: p.numberArray[7] */
-#line 33 "tests/golden/codegen/typed.pp"
 static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 33 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 2, r[5], err);
+#line 33 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[5]; goto fail; }
+#line 33 "tests/golden/codegen/typed.pp"
   return t0;
+#line 679 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 608 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:33:37: "recovered: ${error}" */
-#line 33 "tests/golden/codegen/typed.pp"
 static pcl_value *pclg_recovery1(pcl_gen_env *e, pcl_value *error, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 33 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], error}, 2, err);
+#line 33 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
+#line 33 "tests/golden/codegen/typed.pp"
   return t0;
+#line 697 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 625 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:32:1: output recovered { value = recover(p.numberArray[7], "recovered: ${error}") } */
-#line 32 "tests/golden/codegen/typed.pp"
 static pcl_value *pclu_recovered(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
@@ -632,30 +708,32 @@ static pcl_value *pclu_recovered(pcl_gen_env *e) {
   t0 = pcl_gen_recover(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_recovery1);
 #line 32 "tests/golden/codegen/typed.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
+#line 32 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
+#line 32 "tests/golden/codegen/typed.pp"
   return t1;
+#line 716 "<stdout>"
 }
-#line 639 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:36:11: length(q.numberArray), once its arguments are known */
-#line 36 "tests/golden/codegen/typed.pp"
 static pcl_value *pclg_apply10(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 36 "tests/golden/codegen/typed.pp"
   t0 = pcl_fn_length(p[0], err);
+#line 36 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
+#line 36 "tests/golden/codegen/typed.pp"
   return t0;
+#line 730 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
-#line 656 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:35:1: output count { value = length(q.numberArray) } */
-#line 35 "tests/golden/codegen/typed.pp"
 static pcl_value *pclu_count(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -663,14 +741,21 @@ static pcl_value *pclu_count(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 36 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 36 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 36 "tests/golden/codegen/typed.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply10, (pcl_value *[]){t0}, 1);
+#line 36 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
+#line 36 "tests/golden/codegen/typed.pp"
   done1:;
 #line 35 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
+#line 35 "tests/golden/codegen/typed.pp"
   pcl_release(t1), t1 = NULL;
+#line 35 "tests/golden/codegen/typed.pp"
   return t0;
+#line 759 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -678,10 +763,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 682 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:38:1: output idText { value = "id=${p.id}" } */
-#line 38 "tests/golden/codegen/typed.pp"
 static pcl_value *pclu_idText(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -689,14 +772,21 @@ static pcl_value *pclu_idText(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 39 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 39 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 39 "tests/golden/codegen/typed.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply7, (pcl_value *[]){t0}, 1);
+#line 39 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
+#line 39 "tests/golden/codegen/typed.pp"
   done1:;
 #line 38 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
+#line 38 "tests/golden/codegen/typed.pp"
   pcl_release(t1), t1 = NULL;
+#line 38 "tests/golden/codegen/typed.pp"
   return t0;
+#line 790 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -704,10 +794,8 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 708 "<stdout>"
 
 /* tests/golden/codegen/typed.pp:41:1: output mixed { value = { known = p.string, unknown = p.id, list = [p.id, "k"] } } */
-#line 41 "tests/golden/codegen/typed.pp"
 static pcl_value *pclu_mixed(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
@@ -715,22 +803,37 @@ static pcl_value *pclu_mixed(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 42 "tests/golden/codegen/typed.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
+#line 42 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
+#line 42 "tests/golden/codegen/typed.pp"
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
+#line 42 "tests/golden/codegen/typed.pp"
   if (t1 == NULL) { at = r[7]; goto fail1; }
+#line 42 "tests/golden/codegen/typed.pp"
   t2 = pcl_gen_path(e, pcl_gen_node(e, r[8]), r + 9, 1, r[11], err);
+#line 42 "tests/golden/codegen/typed.pp"
   if (t2 == NULL) { at = r[11]; goto fail1; }
+#line 42 "tests/golden/codegen/typed.pp"
   t3 = pcl_list_of((pcl_value *[]){t2, &pclg_k[r[12]]}, 2);
+#line 42 "tests/golden/codegen/typed.pp"
   pcl_release(t2), t2 = NULL;
+#line 42 "tests/golden/codegen/typed.pp"
   t2 = pcl_map_of((pcl_value *[]){&pclg_k[42], &pclg_k[44], &pclg_k[43]}, (pcl_value *[]){t0, t3, t1}, 3);
+#line 42 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
+#line 42 "tests/golden/codegen/typed.pp"
   pcl_release(t1), t1 = NULL;
+#line 42 "tests/golden/codegen/typed.pp"
   pcl_release(t3), t3 = NULL;
+#line 42 "tests/golden/codegen/typed.pp"
   done1:;
 #line 41 "tests/golden/codegen/typed.pp"
   t3 = pcl_gen_output(e, &pclg_k[r[13]], t2);
+#line 41 "tests/golden/codegen/typed.pp"
   pcl_release(t2), t2 = NULL;
+#line 41 "tests/golden/codegen/typed.pp"
   return t3;
+#line 837 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -740,7 +843,6 @@ fail1:
   error = NULL;
   goto done1;
 }
-#line 744 "<stdout>"
 
 /* Configuration. */
 

@@ -4,8 +4,8 @@
  * through eventual values, and properties of the emitted C that goldens
  * show only by example: determinism, one function per shape with the
  * differences in rows, shared constants in NFC, static maps in key order,
- * name mangling, comment escaping, #line directives on request, and C
- * string escaping. */
+ * name mangling, comment escaping, #line directives on request (each
+ * statement on its own source line), and C string escaping. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,6 +224,49 @@ static void test_emit_lines(void) {
   free(c);
 }
 
+/* Every C line that #line directives give to the .pp file is given a line
+ * that holds code: a C compiler numbers the lines after a directive on
+ * from it, so a second statement of one source line must not fall on the
+ * next source line (a blank or comment line here, where a debugger's
+ * breakpoint would then stop).  The lines given back to the C file get
+ * their real numbers. */
+static void test_emit_line_attribution(void) {
+  char *c = emit_text("x = 1\n"
+                      "\n"
+                      "# No code belongs to a comment.\n"
+                      "a = x + 2\n"
+                      "\n"
+                      "b = \"${a}!\"\n"
+                      "output o {\n"
+                      "  value = [for v in [a, b] : \"<${v}>\" if v != \"\"]\n"
+                      "}\n",
+                      "main.pp", true);
+  static const bool code[] = {false, true, false, false, true, false, true, true, true, false};
+  size_t physical = 1, given = 1, pp_lines = 0;
+  bool in_pp = false;
+  for (const char *p = c; *p; physical++) {
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    unsigned long n;
+    char file[16];
+    if (sscanf(p, "#line %lu \"%15[^\"]\"", &n, file) == 2) {
+      in_pp = strcmp(file, "main.pp") == 0;
+      if (!in_pp)
+        CU_ASSERT_EQUAL(n, physical + 1);
+      given = (size_t)n;
+    } else {
+      if (in_pp) {
+        CU_ASSERT(given < sizeof code / sizeof code[0] && code[given]);
+        pp_lines++;
+      }
+      given++;
+    }
+    p += len + (nl != NULL);
+  }
+  CU_ASSERT(pp_lines > 10u);
+  free(c);
+}
+
 static void test_emit_constants(void) {
   char *c = emit_text("a = \"dup\"\nb = \"dup\"\nc = [\"dup\", 7, 7]\n", "dir*/main.pp", false);
   /* Equal constants are written once, whichever node holds them. */
@@ -331,6 +374,7 @@ void register_backend_tests(void) {
   CU_add_test(s, "every binding has its own slot", test_slots);
   CU_add_test(s, "emitted C is deterministic", test_emit_deterministic);
   CU_add_test(s, "#line directives on request", test_emit_lines);
+  CU_add_test(s, "#line directives give code only to its own lines", test_emit_line_attribution);
   CU_add_test(s, "emitted constants are shared, comments escaped", test_emit_constants);
   CU_add_test(s, "emitted strings are in NFC", test_emit_nfc);
   CU_add_test(s, "static maps list keys in order", test_emit_map_order);
