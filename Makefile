@@ -172,7 +172,7 @@ check: deps
 	$(MAKE) --no-print-directory BUILD=build/san SAN=1 check-all
 	$(MAKE) --no-print-directory check-valgrind
 
-check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile \
+check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile check-docs \
            check-samples check-grpc check-determinism check-conformance
 
 check-unit: $(UNIT_BINS)
@@ -223,6 +223,12 @@ check-samples: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc
 	@fail=0; for s in $(SAMPLES); do \
 	  $(MAKE) --no-print-directory -s -C samples/$$s BUILD=$(abspath $(BUILD)) check || fail=1; \
 	done; exit $$fail
+
+# The generated C that README.md and docs/ quote is found, line for line, in
+# the golden files they name (tests/check-doc-excerpts.py).
+.PHONY: check-docs
+check-docs:
+	python3 tests/check-doc-excerpts.py
 
 # pclc -MD / -MF driven by make through runtime/pclc.mk.
 .PHONY: check-depfile
