@@ -405,7 +405,7 @@ install: all
 	  runtime/pclrt.pc.in >$(BUILD)/install/pclrt.pc
 	install -m 755 $(BUILD)/pclc $(DESTDIR)$(PREFIX)/bin/pclc
 	install -m 644 $(BUILD)/libpclrt.a $(DESTDIR)$(PREFIX)/lib/libpclrt.a
-	install -m 644 runtime/pcl.h runtime/pcl_engine.h runtime/pcl_gen.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 runtime/pcl.h runtime/pcl_engine.h runtime/pcl_gen.h runtime/pcl_abi.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(BUILD)/install/pclrt.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/pclrt.pc
 	install -m 644 runtime/pclc.mk $(DESTDIR)$(PREFIX)/share/pclc/pclc.mk
 
