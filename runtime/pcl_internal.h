@@ -50,6 +50,11 @@ pcl_value *pcl__int_from_double(double d);
  * and sets *too_long when the syntax is right but the int is too long. */
 pcl_value *pcl__parse_number(const char *text, size_t len, bool allow_inf, bool *too_long);
 
+/* Returns a map with the keys of the MAP map (each retained) and the values
+ * vals[0..n) (stolen), n being map's entry count: a map rebuilt with new
+ * values, its keys already in order. */
+pcl_value *pcl__map_with_vals_take(const pcl_value *map, pcl_value *const *vals);
+
 /* Returns whether hit is true of v or of any value inside it (list, set and
  * map elements, secret, asset and archive payloads, resource fields; never
  * inside an EVENTUAL's object).  Walks with an explicit stack, so any depth

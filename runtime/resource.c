@@ -140,7 +140,10 @@ static bool is_resource_object(const pcl_value *v) {
 }
 
 /* Returns v with whole resource objects collapsed into resource references
- * (owned), as values crossing a node boundary are. */
+ * (owned), as values crossing a node boundary are.  A list or map none of
+ * whose parts collapses is v itself, shared rather than copied: most inputs
+ * hold no resource object, and the all-default options record below is
+ * recognised by the identity of its values. */
 static pcl_value *collapse(pcl_value *v) {
   switch (pcl_kind_of(v)) {
   case PCL_T_MAP: {
@@ -151,21 +154,54 @@ static pcl_value *collapse(pcl_value *v) {
         return pcl_resource_new(urn, id && pcl_kind_of(id) != PCL_T_NULL ? id : NULL, NULL);
       }
     }
-    pcl_mapbuf mb = PCL_MAPBUF_INIT;
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(v, i)), collapse(pcl_map_val_at(v, i)));
+    size_t n = pcl_len(v);
+    pcl_value **vals = NULL; /* The collapsed values, once one changed. */
+    for (size_t i = 0; i < n; i++) {
+      pcl_value *c = collapse(pcl_map_val_at(v, i));
+      if (vals == NULL && c == pcl_map_val_at(v, i)) {
+        pcl_release(c);
+        continue;
+      }
+      if (vals == NULL) {
+        vals = pcl_xmalloc(n * sizeof *vals);
+        for (size_t j = 0; j < i; j++) {
+          vals[j] = pcl_retain(pcl_map_val_at(v, j));
+        }
+      }
+      vals[i] = c;
     }
-    return pcl_mapbuf_finish(&mb);
+    if (vals == NULL) {
+      return pcl_retain(v);
+    }
+    pcl_value *m = pcl__map_with_vals_take(v, vals);
+    free(vals);
+    return m;
   }
   case PCL_T_LIST: {
-    pcl_value *l = pcl_list_new(pcl_len(v));
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      pcl_list_init_take(l, i, collapse(pcl_list_at(v, i)));
+    size_t n = pcl_len(v);
+    pcl_value *l = NULL; /* The collapsed list, once an element changed. */
+    for (size_t i = 0; i < n; i++) {
+      pcl_value *c = collapse(pcl_list_at(v, i));
+      if (l == NULL && c == pcl_list_at(v, i)) {
+        pcl_release(c);
+        continue;
+      }
+      if (l == NULL) {
+        l = pcl_list_new(n);
+        for (size_t j = 0; j < i; j++) {
+          pcl_list_init_take(l, j, pcl_retain(pcl_list_at(v, j)));
+        }
+      }
+      pcl_list_init_take(l, i, c);
     }
-    return l;
+    return l != NULL ? l : pcl_retain(v);
   }
   case PCL_T_SECRET: {
     pcl_value *in = collapse(pcl_secret_inner(v));
+    if (in == pcl_secret_inner(v)) {
+      pcl_release(in);
+      return pcl_retain(v);
+    }
     pcl_value *s = pcl_secret_new(in);
     pcl_release(in);
     return s;
@@ -274,6 +310,13 @@ static pcl_value *opt_strings(pcl_value *opts, const char *name) {
   }
   if (pcl_kind_of(v) == PCL_T_STRING) {
     return pcl_list_of(&v, 1);
+  }
+  size_t strings = 0;
+  for (size_t i = 0; i < pcl_len(v); i++) {
+    strings += pcl_kind_of(pcl_list_at(v, i)) == PCL_T_STRING;
+  }
+  if (strings == pcl_len(v)) {
+    return pcl_retain(v);
   }
   size_t n = 0;
   pcl_value **items = pcl_xmalloc((pcl_len(v) + 1) * sizeof *items);
@@ -781,6 +824,11 @@ static void reg_send(waitset *w) {
     reg_free(r);
     return;
   }
+  if (opts != NULL && pcl_len(opts) == 0) {
+    /* An empty options object sets nothing: looking every option up in it
+     * would only cost. */
+    opts = NULL;
+  }
   /* Inputs and their dependencies. */
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   pcl_deps **prop = pcl_xmalloc((n ? n : 1) * sizeof *prop);
@@ -851,46 +899,64 @@ static void reg_send(waitset *w) {
     reg_free(r);
     return;
   }
+  pcl_value *aso = opt_strings(opts, "additionalSecretOutputs");
+  if (run->preview && !r->read && r->decl.kind == PCL_RES_CUSTOM && pcl_len(aso)) {
+    r->elided_secrets = pcl_retain(aso);
+  }
+  pcl_value *imp = opts ? pcl_map_get_cstr(opts, "import") : NULL;
+  pcl_value *al = opts ? pcl_map_get_cstr(opts, "aliases") : NULL;
+  pcl_value *trig = opts ? pcl_map_get_cstr(opts, "replacementTrigger") : NULL;
+  const char *version = r->decl.version, *url = r->decl.plugin_download_url;
+  pcl_value *ov = opts ? pcl_map_get_cstr(opts, "version") : NULL;
+  ov = ov && pcl_kind_of(ov) == PCL_T_STRING ? ov : NULL;
+  if (ov) {
+    version = pcl_str_data(ov);
+  }
+  pcl_value *ou = opts ? pcl_map_get_cstr(opts, "pluginDownloadURL") : NULL;
+  ou = ou && pcl_kind_of(ou) == PCL_T_STRING ? ou : NULL;
+  if (ou) {
+    url = pcl_str_data(ou);
+  }
+  /* Options recorded only when set: envVarMappings, hooks, providers. */
+  pcl_value *extra[3];
+  static pcl_value *const extra_keys[] = {&k_env, &k_hooks, &k_providers};
+  for (size_t i = 0; i < 3; i++) {
+    extra[i] = opts ? pcl_map_get_cstr(opts, pcl_str_data(extra_keys[i])) : NULL;
+    extra[i] = extra[i] && pcl_kind_of(extra[i]) != PCL_T_NULL ? extra[i] : NULL;
+  }
+  /* The record's entries go in key order, so that building its map sorts
+   * nothing. */
   pcl_value *keys[20], *vals[20];
   size_t k = 0;
 #define OPT(key, val) (keys[k] = &(key), vals[k] = (val), k++)
-  OPT(k_protect, pcl_bool(r->protect > 0));
-  OPT(k_retain, pcl_bool(r->retain > 0));
-  OPT(k_dbr, pcl_bool(opt_bool(opts, "deleteBeforeReplace") > 0));
-  OPT(k_external, pcl_bool(r->read));
-  OPT(k_ignore, opt_strings(opts, "ignoreChanges"));
-  OPT(k_hide, opt_paths(opts, "hideDiffs"));
-  OPT(k_roc, opt_strings(opts, "replaceOnChanges"));
-  OPT(k_aso, opt_strings(opts, "additionalSecretOutputs"));
-  if (run->preview && !r->read && r->decl.kind == PCL_RES_CUSTOM && pcl_len(vals[k - 1])) {
-    r->elided_secrets = pcl_retain(vals[k - 1]);
-  }
-  OPT(k_timeouts, timeouts);
-  pcl_value *imp = opts ? pcl_map_get_cstr(opts, "import") : NULL;
-  OPT(k_import, pcl_retain(imp && pcl_kind_of(imp) == PCL_T_STRING ? imp : &empty_str));
-  OPT(k_deleted, pcl_len(deleted) ? pcl_retain(pcl_list_at(deleted, 0)) : &empty_str);
-  OPT(k_replace_with, opt_urns(opts, "replaceWith", NULL));
-  pcl_value *al = opts ? pcl_map_get_cstr(opts, "aliases") : NULL;
+  OPT(k_aso, aso);
   OPT(k_aliases, collapse(al ? al : &empty_list));
-  pcl_value *trig = opts ? pcl_map_get_cstr(opts, "replacementTrigger") : NULL;
-  OPT(k_trigger, pcl_retain(trig ? trig : pcl_null()));
-  const char *version = r->decl.version, *url = r->decl.plugin_download_url;
-  pcl_value *ov = opts ? pcl_map_get_cstr(opts, "version") : NULL;
-  if (ov && pcl_kind_of(ov) == PCL_T_STRING) {
-    version = pcl_str_data(ov);
-    OPT(k_version, pcl_retain(ov));
+  OPT(k_timeouts, timeouts);
+  OPT(k_dbr, pcl_bool(opt_bool(opts, "deleteBeforeReplace") > 0));
+  OPT(k_deleted, pcl_len(deleted) ? pcl_retain(pcl_list_at(deleted, 0)) : &empty_str);
+  if (extra[0]) {
+    OPT(k_env, collapse(extra[0]));
   }
-  pcl_value *ou = opts ? pcl_map_get_cstr(opts, "pluginDownloadURL") : NULL;
-  if (ou && pcl_kind_of(ou) == PCL_T_STRING) {
-    url = pcl_str_data(ou);
+  OPT(k_external, pcl_bool(r->read));
+  OPT(k_hide, opt_paths(opts, "hideDiffs"));
+  if (extra[1]) {
+    OPT(k_hooks, collapse(extra[1]));
+  }
+  OPT(k_ignore, opt_strings(opts, "ignoreChanges"));
+  OPT(k_import, pcl_retain(imp && pcl_kind_of(imp) == PCL_T_STRING ? imp : &empty_str));
+  if (ou) {
     OPT(k_url, pcl_retain(ou));
   }
-  static pcl_value *const extra_keys[] = {&k_env, &k_providers, &k_hooks};
-  for (size_t i = 0; i < 3; i++) {
-    pcl_value *x = opts ? pcl_map_get_cstr(opts, pcl_str_data(extra_keys[i])) : NULL;
-    if (x && pcl_kind_of(x) != PCL_T_NULL) {
-      OPT(*extra_keys[i], collapse(x));
-    }
+  OPT(k_protect, pcl_bool(r->protect > 0));
+  if (extra[2]) {
+    OPT(k_providers, collapse(extra[2]));
+  }
+  OPT(k_roc, opt_strings(opts, "replaceOnChanges"));
+  OPT(k_replace_with, opt_urns(opts, "replaceWith", NULL));
+  OPT(k_trigger, pcl_retain(trig ? trig : pcl_null()));
+  OPT(k_retain, pcl_bool(r->retain > 0));
+  if (ov) {
+    OPT(k_version, pcl_retain(ov));
   }
 #undef OPT
   /* Most resources set no option: share one record for them. */

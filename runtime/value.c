@@ -478,6 +478,13 @@ static pcl_value *map_build(pcl_value *const *keys, pcl_value *const *vals, size
   return v;
 }
 
+pcl_value *pcl__map_with_vals_take(const pcl_value *map, pcl_value *const *vals) {
+  for (size_t i = 0; i < map->u.map.n; i++) {
+    pcl_retain(map->u.map.keys[i]);
+  }
+  return map_sorted(map->u.map.keys, vals, map->u.map.n, true);
+}
+
 pcl_value *pcl_map_of(pcl_value *const *keys, pcl_value *const *vals, size_t n) {
   return map_build(keys, vals, n, false);
 }
@@ -813,10 +820,7 @@ static pcl_value *rebuild_finish(const rebuild *b, const pcl_value *v, pcl_value
     return pcl_set_of_take(res, n);
   }
   if (v->kind == PCL_T_MAP) {
-    for (size_t i = 0; i < n; i++) {
-      pcl_retain(v->u.map.keys[i]);
-    }
-    return map_sorted(v->u.map.keys, res, n, true);
+    return pcl__map_with_vals_take(v, res);
   }
   /* A secret, asset or archive: one part. */
   pcl_value *r = v->kind == PCL_T_SECRET ? pcl_secret_new(res[0])
