@@ -543,15 +543,14 @@ pcl_future *pcl_future_attr(pcl_future *f, const char *key) {
 
 /* -------------------------------------------------------------- deep await */
 
-/* The futures held in a value, in the order pcl__value_rebuild visits
- * them. */
+/* The futures held in a value. */
 typedef struct held {
   pcl_future **fs; /* The futures (borrowed from the value). */
   size_t n, cap;   /* Used and allocated. */
 } held;
 
-/* A rebuild edit that replaces nothing and notes every future. */
-static pcl_value *note_future(const pcl_value *x, void *ctx) {
+/* Notes the future of the EVENTUAL x in the held ctx. */
+static void note_future(const pcl_value *x, void *ctx) {
   held *h = ctx;
   pcl_future *f = pcl_value_future(x);
   if (f != NULL) {
@@ -561,34 +560,23 @@ static pcl_value *note_future(const pcl_value *x, void *ctx) {
     }
     h->fs[h->n++] = f;
   }
-  return NULL;
 }
 
-/* Stores in *h every future held in v (nested in lists, sets, maps and
- * secrets), in rebuild order; h->fs is owned by the caller. */
-static void collect_futures(pcl_value *v, held *h) {
-  *h = (held){NULL, 0, 0};
-  pcl_release(pcl__value_rebuild(v, false, note_future, h));
-}
-
-/* The settled futures that replace a value's futures, in rebuild order. */
-typedef struct settled {
-  pcl_future *const *in; /* The settled futures. */
-  size_t k;              /* The next one. */
-} settled;
-
-/* A rebuild edit that replaces a future by its settled value: a secret one
- * wrapped SECRET, an unknown one UNKNOWN. */
+/* A replacement of pcl__value_replace_eventuals: the future of x, settled,
+ * by its value, a secret one wrapped SECRET, an unknown one UNKNOWN. */
 static pcl_value *settle_future(const pcl_value *x, void *ctx) {
-  settled *s = ctx;
-  if (pcl_value_future(x) == NULL) {
+  (void)ctx;
+  pcl_future *f = pcl_value_future(x);
+  if (f == NULL) {
     return NULL;
   }
-  pcl_future *f = s->in[s->k++];
   pcl_value *v = (f->bits & PCL_FUT_UNKNOWN) ? pcl_unknown() : f->value;
   return (f->bits & PCL_FUT_SECRET) ? pcl_secret_new(v) : pcl_retain(v);
 }
 
+/* Settles a deep await once every future held in its value (j->data, owned)
+ * settled: those are the join's inputs, so each one's settled value is read
+ * from the future itself. */
 static void deep_done(join *j) {
   pcl_value *v = j->data;
   unsigned bits;
@@ -597,8 +585,7 @@ static void deep_done(join *j) {
   if (bad) {
     pcl_future_reject(j->result, bad->error);
   } else {
-    settled st = {j->in, 0};
-    pcl_value *r = pcl__value_rebuild(v, false, settle_future, &st);
+    pcl_value *r = pcl__value_replace_eventuals(v, settle_future, NULL);
     pcl_future *again = NULL;
     if (pcl__value_contains_kind(r, PCL_T_EVENTUAL)) {
       /* A settled value held futures itself: await those too. */
@@ -621,8 +608,8 @@ static void deep_done(join *j) {
 pcl_future *pcl_future_await_deep(pcl_value *v) {
   /* A future at the top works like a nested one: resolving the result with
    * its SECRET or UNKNOWN substitute turns that into the result's bits. */
-  held h;
-  collect_futures(v, &h);
+  held h = {NULL, 0, 0};
+  pcl__value_each_eventual(v, note_future, &h);
   if (h.n == 0) {
     return pcl_future_resolved(PCL_OUTPUT, v, 0, NULL);
   }

@@ -81,6 +81,21 @@ void pcl__value_each_kind(const pcl_value *v, pcl_kind kind,
 pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
                               pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx);
 
+/* Returns v rebuilt as pcl__value_rebuild does without strip, for an edit
+ * that replaces EVENTUALs only: the values that neither are nor hold an
+ * EVENTUAL (PCL_F_HOLDS_EVENTUAL) are kept without a visit, so a value
+ * holding none is v itself. */
+pcl_value *pcl__value_replace_eventuals(const pcl_value *v,
+                                        pcl_value *(*edit)(const pcl_value *x, void *ctx),
+                                        void *ctx);
+/* Calls visit(x, ctx) for every EVENTUAL x in v (v itself included) that
+ * pcl__value_replace_eventuals would hand to its edit, in the same order
+ * (pre-order, parts first to last); the values that hold none are not
+ * entered.  Walks with an
+ * explicit stack and allocates only for a very wide or deep value. */
+void pcl__value_each_eventual(const pcl_value *v, void (*visit)(const pcl_value *x, void *ctx),
+                              void *ctx);
+
 /* Returns whether s[0..len) is pure ASCII. */
 bool pcl__is_ascii(const char *s, size_t len);
 /* Returns a string value of exactly the bytes s[0..len), which must already

@@ -283,6 +283,18 @@ size_t pcl_len(const pcl_value *v) {
 /* The payload of a heap collection: the pointer arrays after the struct. */
 static pcl_value **payload(pcl_value *v) { return (pcl_value **)(void *)(v + 1); }
 
+/* Returns whether x (NULL: nothing) is an EVENTUAL or may hold one. */
+static bool may_hold_eventual(const pcl_value *x) {
+  return x != NULL && (x->kind == PCL_T_EVENTUAL || (x->flags & PCL_F_HOLDS_EVENTUAL));
+}
+
+/* Marks the container v as holding an EVENTUAL when its part x may. */
+static void note_part(pcl_value *v, const pcl_value *x) {
+  if (may_hold_eventual(x)) {
+    v->flags |= PCL_F_HOLDS_EVENTUAL;
+  }
+}
+
 pcl_value *pcl_list_new(size_t n) {
   pcl_value *v = pcl__value_alloc(PCL_T_LIST, n * sizeof(pcl_value *));
   pcl_value **items = payload(v);
@@ -296,12 +308,14 @@ pcl_value *pcl_list_new(size_t n) {
 
 void pcl_list_init_take(pcl_value *list, size_t i, pcl_value *item) {
   payload(list)[i] = item;
+  note_part(list, item);
 }
 
 pcl_value *pcl_list_of(pcl_value *const *items, size_t n) {
   pcl_value *v = pcl_list_new(n);
   for (size_t i = 0; i < n; i++) {
     payload(v)[i] = pcl_retain(items[i]);
+    note_part(v, items[i]);
   }
   return v;
 }
@@ -310,6 +324,7 @@ pcl_value *pcl_list_of_take(pcl_value *const *items, size_t n) {
   pcl_value *v = pcl_list_new(n);
   for (size_t i = 0; i < n; i++) {
     payload(v)[i] = items[i];
+    note_part(v, items[i]);
   }
   return v;
 }
@@ -366,7 +381,7 @@ static bool is_eventual(const pcl_value *v) { return v->kind == PCL_T_EVENTUAL; 
  * it computes with them. */
 static pcl_value *set_build(pcl_value *const *items, size_t n, bool take) {
   for (size_t i = 0; i < n; i++) {
-    if (pcl__value_any(items[i], is_eventual)) {
+    if (may_hold_eventual(items[i]) && pcl__value_any(items[i], is_eventual)) {
       fprintf(stderr, "pcl: internal error: a set element holds an eventual value, "
                       "which has no deterministic order\n");
       abort();
@@ -410,6 +425,7 @@ static pcl_value *map_sorted(pcl_value *const *keys, pcl_value *const *vals, siz
   for (size_t i = 0; i < n; i++) {
     k[i] = take ? keys[i] : pcl_retain(keys[i]);
     d[i] = take ? vals[i] : pcl_retain(vals[i]);
+    note_part(v, vals[i]);
   }
   v->u.map.n = n;
   v->u.map.keys = k;
@@ -562,6 +578,9 @@ pcl_value *pcl_resource_new(pcl_value *urn, pcl_value *id, pcl_value *version) {
   v->u.ref.a = pcl_retain(urn);
   v->u.ref.b = pcl_retain(id != NULL ? id : pcl_null());
   v->u.ref.c = pcl_retain(version != NULL ? version : pcl_null());
+  note_part(v, v->u.ref.a);
+  note_part(v, v->u.ref.b);
+  note_part(v, v->u.ref.c);
   return v;
 }
 
@@ -569,6 +588,7 @@ pcl_value *pcl_asset_new(pcl_asset_kind kind, pcl_value *payload_value) {
   pcl_value *v = pcl__value_alloc(PCL_T_ASSET, 0);
   v->sub = (uint16_t)kind;
   v->u.ref.a = pcl_retain(payload_value);
+  note_part(v, payload_value);
   return v;
 }
 
@@ -576,6 +596,7 @@ pcl_value *pcl_archive_new(pcl_archive_kind kind, pcl_value *payload_value) {
   pcl_value *v = pcl__value_alloc(PCL_T_ARCHIVE, 0);
   v->sub = (uint16_t)kind;
   v->u.ref.a = pcl_retain(payload_value);
+  note_part(v, payload_value);
   return v;
 }
 
@@ -585,6 +606,7 @@ pcl_value *pcl_secret_new(pcl_value *inner) {
   }
   pcl_value *v = pcl__value_alloc(PCL_T_SECRET, 0);
   v->u.ref.a = pcl_retain(inner);
+  note_part(v, inner);
   return v;
 }
 
@@ -618,36 +640,45 @@ static void walk_push(walk *w, const pcl_value *v) {
   w->slots[w->n++] = v;
 }
 
+/* Adds x to the values w still has to visit, unless prune is set and x
+ * neither is nor may hold an EVENTUAL. */
+static void walk_part(walk *w, const pcl_value *x, bool prune) {
+  if (!prune || may_hold_eventual(x)) {
+    walk_push(w, x);
+  }
+}
+
 /* Adds to w the values directly inside v that a walk enters: list, set and
  * map elements and a secret's payload; with deep also resource fields and
- * asset and archive payloads. */
-static void walk_children(walk *w, const pcl_value *v, bool deep) {
+ * asset and archive payloads.  With prune (a walk that looks for EVENTUALs
+ * only) the parts that hold none are left out. */
+static void walk_children(walk *w, const pcl_value *v, bool deep, bool prune) {
   switch ((pcl_kind)v->kind) {
   case PCL_T_LIST:
   case PCL_T_SET:
     for (size_t i = 0; i < v->u.list.n; i++) {
-      walk_push(w, v->u.list.items[i]);
+      walk_part(w, v->u.list.items[i], prune);
     }
     break;
   case PCL_T_MAP:
     for (size_t i = 0; i < v->u.map.n; i++) {
-      walk_push(w, v->u.map.vals[i]);
+      walk_part(w, v->u.map.vals[i], prune);
     }
     break;
   case PCL_T_RESOURCE:
     if (deep) {
-      walk_push(w, v->u.ref.b);
-      walk_push(w, v->u.ref.c);
-      walk_push(w, v->u.ref.a);
+      walk_part(w, v->u.ref.b, prune);
+      walk_part(w, v->u.ref.c, prune);
+      walk_part(w, v->u.ref.a, prune);
     }
     break;
   case PCL_T_SECRET:
-    walk_push(w, v->u.ref.a);
+    walk_part(w, v->u.ref.a, prune);
     break;
   case PCL_T_ASSET:
   case PCL_T_ARCHIVE:
     if (deep) {
-      walk_push(w, v->u.ref.a);
+      walk_part(w, v->u.ref.a, prune);
     }
     break;
   case PCL_T_NULL:
@@ -669,6 +700,11 @@ static void walk_children(walk *w, const pcl_value *v, bool deep) {
  * of them, without entering it. */
 static bool walk_find(const pcl_value *v, bool (*hit)(const pcl_value *), pcl_kind kind,
                       bool deep, void (*visit)(const pcl_value *, void *), void *ctx) {
+  /* A walk for EVENTUALs enters only the values that may hold one. */
+  bool prune = hit == NULL && kind == PCL_T_EVENTUAL;
+  if (prune && !may_hold_eventual(v)) {
+    return false;
+  }
   walk w;
   w.slots = w.inline_slots;
   w.n = 0;
@@ -682,7 +718,7 @@ static bool walk_find(const pcl_value *v, bool (*hit)(const pcl_value *), pcl_ki
       }
       visit(v, ctx);
     } else {
-      walk_children(&w, v, deep);
+      walk_children(&w, v, deep, prune);
     }
     if (w.n == 0) {
       break;
@@ -734,6 +770,8 @@ typedef struct rebuild {
   pcl_value **out;       /* Results not yet taken by their container (owned). */
   size_t nout, capout;
   bool strip;            /* SECRETs are replaced by their inner values. */
+  bool eventuals;        /* edit replaces EVENTUALs only: a value that
+                            neither is nor holds one is kept unvisited. */
   pcl_value *(*edit)(const pcl_value *x, void *ctx); /* Replaces a value, or NULL. */
   void *ctx;             /* edit's context. */
 } rebuild;
@@ -780,6 +818,10 @@ static void rebuild_push_out(rebuild *b, pcl_value *r) {
 /* Starts on x: its replacement, itself when it has no parts, else a frame
  * to rebuild it part by part. */
 static void rebuild_visit(rebuild *b, const pcl_value *x) {
+  if (b->eventuals && !may_hold_eventual(x)) {
+    rebuild_push_out(b, pcl_retain((pcl_value *)x));
+    return;
+  }
   pcl_value *r = b->edit != NULL ? b->edit(x, b->ctx) : NULL;
   size_t n;
   rebuild_parts(x, &n);
@@ -830,9 +872,10 @@ static pcl_value *rebuild_finish(const rebuild *b, const pcl_value *v, pcl_value
   return r;
 }
 
-pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
+/* pcl__value_rebuild, and with eventuals pcl__value_replace_eventuals. */
+static pcl_value *rebuild_run(const pcl_value *v, bool strip, bool eventuals,
                               pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx) {
-  rebuild b = {NULL, 0, 0, NULL, 0, 0, strip, edit, ctx};
+  rebuild b = {NULL, 0, 0, NULL, 0, 0, strip, eventuals, edit, ctx};
   rebuild_visit(&b, v);
   while (b.nframes > 0) {
     rebuild_frame *f = &b.frames[b.nframes - 1];
@@ -852,6 +895,50 @@ pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
   free(b.out);
   free(b.frames);
   return r;
+}
+
+pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
+                              pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx) {
+  return rebuild_run(v, strip, false, edit, ctx);
+}
+
+pcl_value *pcl__value_replace_eventuals(const pcl_value *v,
+                                        pcl_value *(*edit)(const pcl_value *x, void *ctx),
+                                        void *ctx) {
+  if (!may_hold_eventual(v)) {
+    return pcl_retain((pcl_value *)v);
+  }
+  return rebuild_run(v, false, true, edit, ctx);
+}
+
+void pcl__value_each_eventual(const pcl_value *v, void (*visit)(const pcl_value *x, void *ctx),
+                              void *ctx) {
+  if (!may_hold_eventual(v)) {
+    return;
+  }
+  walk w;
+  w.slots = w.inline_slots;
+  w.n = 0;
+  w.cap = sizeof w.inline_slots / sizeof w.inline_slots[0];
+  for (;;) {
+    if (v->kind == PCL_T_EVENTUAL) {
+      visit(v, ctx);
+    } else {
+      size_t n;
+      pcl_value *const *parts = rebuild_parts(v, &n);
+      /* Pushed last to first, so that they are visited first to last. */
+      for (size_t i = n; i > 0; i--) {
+        walk_part(&w, parts[i - 1], true);
+      }
+    }
+    if (w.n == 0) {
+      break;
+    }
+    v = w.slots[--w.n];
+  }
+  if (w.slots != w.inline_slots) {
+    free(w.slots);
+  }
 }
 
 pcl_value *pcl_strip_secrets(pcl_value *v) {
