@@ -72,65 +72,133 @@ void pcl_run_fail(pcl_run *run, const pcl_error *err) {
 
 /* ------------------------------------------------------- waiting for many */
 
-/* A set of futures to wait for, then a completion. */
+/* One value a waitset waits for: the deep await of a value that holds
+ * futures, or the value itself when it holds none, which needs neither a
+ * future nor a loop turn of its own. */
+typedef struct slot {
+  pcl_future *f; /* The deep await (owned), or NULL. */
+  pcl_value *v;  /* With f NULL: the value (owned), holding no EVENTUAL. */
+} slot;
+
+/* A set of values to wait for, then a completion. */
 typedef struct waitset waitset;
 typedef void (*waitset_fn)(waitset *w);
 struct waitset {
   waitset_fn done;    /* Runs once every future settled. */
   void *data;         /* The operation's state. */
-  size_t n;           /* Futures. */
-  size_t remaining;   /* Not yet settled. */
-  pcl_future *f[];    /* Owned futures. */
+  size_t n;           /* Slots. */
+  size_t remaining;   /* Futures not yet settled. */
+  slot s[];           /* The values waited for. */
 };
+
+/* Runs w's completion and frees w. */
+static void waitset_finish(waitset *w) {
+  w->done(w);
+  for (size_t i = 0; i < w->n; i++) {
+    pcl_future_release(w->s[i].f);
+    pcl_release(w->s[i].v);
+  }
+  free(w);
+}
 
 static void waitset_step(pcl_future *f, void *data) {
   (void)f;
   waitset *w = data;
   if (--w->remaining == 0) {
-    w->done(w);
-    for (size_t i = 0; i < w->n; i++) {
-      pcl_future_release(w->f[i]);
-    }
-    free(w);
+    waitset_finish(w);
   }
 }
 
+/* The loop task of a waitset whose values all hold no future. */
+static void waitset_ready(pcl_future *f, void *data) {
+  (void)f;
+  waitset_finish(data);
+}
+
 static waitset *waitset_new(size_t n, waitset_fn done, void *data) {
-  waitset *w = pcl_xmalloc(sizeof *w + n * sizeof w->f[0]);
+  waitset *w = pcl_xmalloc(sizeof *w + n * sizeof w->s[0]);
   w->done = done;
   w->data = data;
   w->n = n;
-  w->remaining = n;
+  w->remaining = 0;
   return w;
 }
 
+/* Waits in slot i of w for v (borrowed) to settle deeply. */
+static void waitset_put(waitset *w, size_t i, pcl_value *v) {
+  if (pcl__value_contains_kind(v, PCL_T_EVENTUAL)) {
+    w->s[i] = (slot){pcl_future_await_deep(v), NULL};
+  } else {
+    w->s[i] = (slot){NULL, pcl_retain(v)};
+  }
+}
+
+/* Waits in slot i of w for the future f (borrowed). */
+static void waitset_put_future(waitset *w, size_t i, pcl_future *f) {
+  w->s[i] = (slot){pcl_future_retain(f), NULL};
+}
+
+/* Starts waiting once every slot is filled.  The completion runs from the
+ * loop, on the turn where the last future settles, or on a turn of its own
+ * when there is none (at the place in the queue where the first settled
+ * value would have woken it). */
 static void waitset_start(waitset *w) {
   for (size_t i = 0; i < w->n; i++) {
-    pcl_future_then(w->f[i], waitset_step, w);
+    w->remaining += w->s[i].f != NULL;
+  }
+  if (w->remaining == 0) {
+    pcl_sched_post(waitset_ready, w);
+    return;
+  }
+  for (size_t i = 0; i < w->n; i++) {
+    if (w->s[i].f != NULL) {
+      pcl_future_then(w->s[i].f, waitset_step, w);
+    }
   }
 }
 
 /* Returns the first rejected future of w, or NULL. */
 static pcl_future *waitset_failed(const waitset *w) {
   for (size_t i = 0; i < w->n; i++) {
-    if (pcl_future_state_of(w->f[i]) == PCL_FUTURE_REJECTED) {
-      return w->f[i];
+    if (w->s[i].f != NULL && pcl_future_state_of(w->s[i].f) == PCL_FUTURE_REJECTED) {
+      return w->s[i].f;
     }
   }
   return NULL;
 }
 
-/* Returns the settled value of f as it goes into a request: SECRET-wrapped
- * when secret, UNKNOWN when unknown (owned). */
-static pcl_value *wire_value(const pcl_future *f) {
-  unsigned bits = pcl_future_bits(f);
-  pcl_value *v = (bits & PCL_FUT_UNKNOWN) ? pcl_unknown() : pcl_retain(pcl_future_value(f));
+/* Returns the settled value of slot s as it goes into a request: SECRET-
+ * wrapped when secret, UNKNOWN when unknown (owned). */
+static pcl_value *wire_value(const slot *s) {
+  if (s->f == NULL) {
+    return pcl_retain(s->v);
+  }
+  unsigned bits = pcl_future_bits(s->f);
+  pcl_value *v = (bits & PCL_FUT_UNKNOWN) ? pcl_unknown() : pcl_retain(pcl_future_value(s->f));
   if (bits & PCL_FUT_SECRET) {
-    pcl_value *s = pcl_secret_new(v);
+    pcl_value *sv = pcl_secret_new(v);
     pcl_release(v);
-    return s;
+    return sv;
   }
   return v;
+}
+
+/* Returns the settled value of slot s as a resolved future holds it
+ * (borrowed): without its SECRET marks, NULL when unknown. */
+static pcl_value *slot_value(const slot *s) {
+  if (s->f != NULL) {
+    return pcl_future_value(s->f);
+  }
+  pcl_value *v = s->v;
+  while (pcl_kind_of(v) == PCL_T_SECRET) {
+    v = pcl_secret_inner(v);
+  }
+  return pcl_kind_of(v) == PCL_T_UNKNOWN ? NULL : v;
+}
+
+/* Returns the dependencies of slot s (borrowed; NULL when none). */
+static const pcl_deps *slot_deps(const slot *s) {
+  return s->f != NULL ? pcl_future_deps(s->f) : NULL;
 }
 
 /* Returns whether the MAP v is a resource object (urn, __name, __type). */
@@ -814,7 +882,7 @@ static void reg_send(waitset *w) {
     reg_free(r);
     return;
   }
-  pcl_value *opts = pcl_future_value(w->f[n]);
+  pcl_value *opts = slot_value(&w->s[n]);
   if (r->bad_inputs || (opts && pcl_kind_of(opts) != PCL_T_MAP)) {
     reg_fail(r,
              r->bad_inputs ? pcl_error_new("the inputs must be an object, not a %s", r->bad_inputs)
@@ -835,8 +903,8 @@ static void reg_send(waitset *w) {
   pcl_deps *deps = NULL;
   size_t m = 0; /* Inputs sent: a null input is left out, as SDKs do. */
   for (size_t i = 0; i < n; i++) {
-    pcl_value *v = wire_value(w->f[i]);
-    const pcl_deps *d = pcl_future_deps(w->f[i]);
+    pcl_value *v = wire_value(&w->s[i]);
+    const pcl_deps *d = slot_deps(&w->s[i]);
     pcl_deps *u = pcl_deps_union(deps, d);
     pcl_deps_release(deps);
     deps = u;
@@ -979,7 +1047,7 @@ static void reg_send(waitset *w) {
   }
   pcl_release(deleted);
 
-  pcl_value *id = r->read ? wire_value(w->f[n + 1]) : NULL;
+  pcl_value *id = r->read ? wire_value(&w->s[n + 1]) : NULL;
   pcl_resource_request req = {
       .type = r->decl.type,
       .name = r->name,
@@ -1034,11 +1102,11 @@ static pcl_future *reg_start(pcl_run *run, const pcl_resource_decl *decl, const 
   size_t n = pcl_len(r->inputs);
   waitset *w = waitset_new(n + 1 + (id != NULL), reg_send, r);
   for (size_t i = 0; i < n; i++) {
-    w->f[i] = pcl_future_await_deep(pcl_map_val_at(r->inputs, i));
+    waitset_put(w, i, pcl_map_val_at(r->inputs, i));
   }
-  w->f[n] = pcl_future_await_deep(options ? options : &empty_map);
+  waitset_put(w, n, options ? options : &empty_map);
   if (id) {
-    w->f[n + 1] = pcl_future_await_deep(id);
+    waitset_put(w, n + 1, id);
   }
   pcl_future *result = pcl_future_retain(r->result);
   waitset_start(w);
@@ -1128,12 +1196,12 @@ static void op_done(void *data, pcl_value *result, const pcl_error *err) {
   op_free(o);
 }
 
-/* Returns the settled arguments of f as a MAP for a request (owned), with
- * *secret set when they hold a secret; NULL with *err when they are not an
- * object.  A wholly unknown argument value gives UNKNOWN. */
-static pcl_value *args_map(pcl_future *f, const char *what, const char *token, bool *secret,
+/* Returns the settled arguments of slot s as a MAP for a request (owned),
+ * with *secret set when they hold a secret; NULL with *err when they are
+ * not an object.  A wholly unknown argument value gives UNKNOWN. */
+static pcl_value *args_map(const slot *s, const char *what, const char *token, bool *secret,
                            pcl_error **err) {
-  pcl_value *v = wire_value(f);
+  pcl_value *v = wire_value(s);
   *secret = pcl_has_secret(v);
   pcl_value *plain = v;
   while (pcl_kind_of(plain) == PCL_T_SECRET) {
@@ -1254,13 +1322,13 @@ static void op_send(waitset *w) {
   } else if (bad) {
     op_fail(o, pcl_error_copy(pcl_future_error(bad)));
     op_free(o);
-  } else if ((args = args_map(w->f[first], what[o->what], o->token, &secret, &err)) == NULL) {
+  } else if ((args = args_map(&w->s[first], what[o->what], o->token, &secret, &err)) == NULL) {
     op_fail(o, err);
     op_free(o);
   } else {
     pcl_deps_release(o->deps);
-    o->deps = pcl_deps_retain(pcl_future_deps(w->f[first]));
-    pcl_value *opts = pcl_future_value(w->f[first + 1]);
+    o->deps = pcl_deps_retain(slot_deps(&w->s[first]));
+    pcl_value *opts = slot_value(&w->s[first + 1]);
     pcl_value *depends = opt_urns(opts, "dependsOn", &o->deps);
     pcl_release(depends);
     pcl_value *prov = opts ? pcl_map_get_cstr(opts, "provider") : NULL;
@@ -1286,7 +1354,7 @@ static void op_send(waitset *w) {
     };
     if (o->what == 2) {
       /* Component outputs: the receiver is the component object. */
-      pcl_value *comp = pcl_future_value(w->f[0]);
+      pcl_value *comp = slot_value(&w->s[0]);
       const char *urn = comp ? urn_of(comp) : NULL;
       free(o->token);
       o->token = pcl_xstrdup(urn ? urn : "?");
@@ -1294,7 +1362,7 @@ static void op_send(waitset *w) {
       /* The component object depends on the component only (program.md
        * §5), not on what its outputs were computed from. */
       pcl_deps_release(o->deps);
-      o->deps = pcl_deps_retain(pcl_future_deps(w->f[0]));
+      o->deps = pcl_deps_retain(slot_deps(&w->s[0]));
       run->inflight++;
       run->engine->ops->register_outputs(run->engine, o->token, args, op_done, o);
     } else if (!pcl_is_wholly_known(args) || (o->what == 0 && invoke_gated(run, o->deps))) {
@@ -1308,7 +1376,7 @@ static void op_send(waitset *w) {
       o->bits = secret ? PCL_FUT_SECRET : 0;
       run->inflight++;
       if (o->what == 1) {
-        pcl_value *self = pcl_future_value(w->f[0]);
+        pcl_value *self = slot_value(&w->s[0]);
         pcl_value *ref = collapse(self ? self : pcl_null());
         pcl_mapbuf mb = PCL_MAPBUF_INIT;
         for (size_t i = 0; i < pcl_len(args); i++) {
@@ -1354,12 +1422,12 @@ static pcl_future *op_start(pcl_run *run, int what, const char *token, pcl_value
   size_t first = s->has_self ? 1 : 0;
   waitset *w = waitset_new(first + 2, op_send, s);
   if (self_f) {
-    w->f[0] = pcl_future_retain(self_f);
+    waitset_put_future(w, 0, self_f);
   } else if (self) {
-    w->f[0] = pcl_future_await_deep(self);
+    waitset_put(w, 0, self);
   }
-  w->f[first] = pcl_future_await_deep(args ? args : &empty_map);
-  w->f[first + 1] = pcl_future_await_deep(options ? options : &empty_map);
+  waitset_put(w, first, args ? args : &empty_map);
+  waitset_put(w, first + 1, options ? options : &empty_map);
   pcl_future *result = pcl_future_retain(o->result);
   waitset_start(w);
   return result;
@@ -1406,7 +1474,7 @@ void pcl_export(pcl_run *run, const char *name, pcl_value *value) {
 static pcl_value *wire_map(waitset *w, pcl_value *keys_of) {
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   for (size_t i = 0; i < pcl_len(keys_of); i++) {
-    pcl_value *v = wire_value(w->f[i]);
+    pcl_value *v = wire_value(&w->s[i]);
     pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(keys_of, i)), collapse(v));
     pcl_release(v);
   }
@@ -1469,10 +1537,10 @@ pcl_future *pcl__register_stack_outputs(pcl_run *run) {
   size_t n = pcl_len(so->names);
   waitset *w = waitset_new(n ? n : 1, stack_outputs_send, so);
   for (size_t i = 0; i < n; i++) {
-    w->f[i] = pcl_future_await_deep(pcl_map_val_at(so->names, i));
+    waitset_put(w, i, pcl_map_val_at(so->names, i));
   }
   if (n == 0) {
-    w->f[0] = pcl_future_resolved(PCL_OUTPUT, pcl_null(), 0, NULL);
+    waitset_put(w, 0, pcl_null());
   }
   pcl_future *r = pcl_future_retain(so->result);
   waitset_start(w);
