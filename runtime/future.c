@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "pcl_internal.h"
 #include "sched_internal.h"
 
@@ -33,9 +34,11 @@ static pcl_deps *deps_alloc(size_t n) {
   return d;
 }
 
-pcl_deps *pcl_deps_one(const char *urn) {
+pcl_deps *pcl_deps_one(const char *urn) { return pcl__deps_one_interned(pcl_urn_intern(urn)); }
+
+pcl_deps *pcl__deps_one_interned(const char *urn) {
   pcl_deps *d = deps_alloc(1);
-  d->urns[0] = pcl_urn_intern(urn);
+  d->urns[0] = urn;
   return d;
 }
 
@@ -124,11 +127,15 @@ bool pcl_deps_has(const pcl_deps *d, const char *urn) {
 /* ----------------------------------------------------------------- futures */
 
 pcl_future *pcl_future_new(pcl_future_kind kind, const char *label) {
+  return pcl__future_new_label_take(kind, label ? pcl_xstrdup(label) : NULL);
+}
+
+pcl_future *pcl__future_new_label_take(pcl_future_kind kind, char *label) {
   pcl_future *f = pcl_xcalloc(1, sizeof *f);
   f->refs = 1;
   f->state = PCL_FUTURE_PENDING;
   f->kind = (uint8_t)kind;
-  f->label = label ? pcl_xstrdup(label) : NULL;
+  f->label = label;
   f->wtail = &f->waiters;
   pcl__sched_track(f);
   pcl__sched_count_future(1);

@@ -55,6 +55,13 @@ pcl_value *pcl__parse_number(const char *text, size_t len, bool allow_inf, bool 
  * values, its keys already in order. */
 pcl_value *pcl__map_with_vals_take(const pcl_value *map, pcl_value *const *vals);
 
+/* Returns the MAP map (borrowed) with the entries keys[i] = vals[i]
+ * (borrowed; the keys STRINGs in strictly ascending byte order) put over
+ * it, each replacing map's entry of the same key: two sorted maps merged in
+ * one pass, where pcl_map_of would sort their concatenation. */
+pcl_value *pcl__map_merge(const pcl_value *map, pcl_value *const *keys, pcl_value *const *vals,
+                          size_t n);
+
 /* Returns whether hit is true of v or of any value inside it (list, set and
  * map elements, secret, asset and archive payloads, resource fields; never
  * inside an EVENTUAL's object).  Walks with an explicit stack, so any depth

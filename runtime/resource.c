@@ -544,14 +544,9 @@ static pcl__run_res *run_res(pcl_run *run, const char *urn) {
   return pcl__urn_index_get(&run->res_index, pcl_urn_intern(urn));
 }
 
-static char *package_of(const char *type) {
-  const char *c = strchr(type, ':');
-  size_t n = c ? (size_t)(c - type) : strlen(type);
-  char *p = pcl_xmalloc(n + 1);
-  memcpy(p, type, n);
-  p[n] = 0;
-  return p;
-}
+/* Returns the length of the package of a type or function token: what
+ * comes before its first ':' ("simple" of "simple:index:R"). */
+static size_t package_len(const char *token) { return strcspn(token, ":"); }
 
 /* Returns the provider reference (owned) a child of pres (may be NULL)
  * inherits for the package of token (a type or function token): the one
@@ -561,22 +556,20 @@ static char *inherited_provider(const pcl__run_res *pres, const char *token) {
   if (pres == NULL) {
     return NULL;
   }
-  char *pkg = package_of(token);
-  pcl_value *fromMap = pres->providers ? pcl_map_get_cstr(pres->providers, pkg) : NULL;
-  char *ref = NULL;
+  size_t plen = package_len(token);
+  pcl_value *fromMap = pres->providers ? pcl_map_get(pres->providers, token, plen) : NULL;
   if (fromMap) {
-    ref = pcl_xstrdup(pcl_str_data(fromMap));
-  } else if (pres->provider && strcmp(pres->package, pkg) == 0) {
-    ref = pcl_xstrdup(pres->provider);
+    return pcl_xstrdup(pcl_str_data(fromMap));
   }
-  free(pkg);
-  return ref;
+  if (pres->provider && package_len(pres->type) == plen && memcmp(pres->type, token, plen) == 0) {
+    return pcl_xstrdup(pres->provider);
+  }
+  return NULL;
 }
 
 void pcl__run_res_free(pcl_run *run) {
   for (size_t i = 0; i < run->nres; i++) {
     free(run->res[i]->provider);
-    free(run->res[i]->package);
     pcl_release(run->res[i]->providers);
     free(run->res[i]);
   }
@@ -713,29 +706,43 @@ static pcl_value *hydrate(pcl_value *v, pcl_value *objs) {
 
 /* Resolves r's future with its object: the outputs (resource references
  * replaced by the objects of hydrated, when not NULL) plus urn, id, __name
- * and __type; frees r. */
+ * and __type; urn is interned.  Frees r. */
 static void reg_resolve(reg *r, const char *urn, pcl_value *id, pcl_value *outputs,
                         pcl_value *hydrated) {
-  pcl_mapbuf mb = PCL_MAPBUF_INIT;
-  for (size_t i = 0; i < pcl_len(outputs); i++) {
-    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(outputs, i)),
-                        hydrated ? hydrate(pcl_map_val_at(outputs, i), hydrated)
-                                 : pcl_retain(pcl_map_val_at(outputs, i)));
+  pcl_value *base = pcl_retain(outputs);
+  if (hydrated) {
+    size_t n = pcl_len(outputs);
+    pcl_value **vals = pcl_xmalloc((n ? n : 1) * sizeof *vals);
+    for (size_t i = 0; i < n; i++) {
+      vals[i] = hydrate(pcl_map_val_at(outputs, i), hydrated);
+    }
+    pcl_release(base);
+    base = pcl__map_with_vals_take(outputs, vals);
+    free(vals);
   }
   /* In a preview, a secret output the provider left out (it is unknown
    * yet) reads as a secret unknown. */
   for (size_t i = 0; r->elided_secrets && i < pcl_len(r->elided_secrets); i++) {
     pcl_value *k = pcl_list_at(r->elided_secrets, i);
     if (pcl_map_get(outputs, pcl_str_data(k), pcl_str_len(k)) == NULL) {
-      pcl_mapbuf_put_take(&mb, pcl_retain(k), pcl_secret_new(pcl_unknown()));
+      pcl_value *unknown = pcl_secret_new(pcl_unknown());
+      pcl_value *more = pcl__map_merge(base, &k, &unknown, 1);
+      pcl_release(unknown);
+      pcl_release(base);
+      base = more;
     }
   }
-  pcl_mapbuf_put_take(&mb, &k_urn, pcl__str_fast(urn));
-  pcl_mapbuf_put_take(&mb, &k_id, pcl_retain(id ? id : pcl_null()));
-  pcl_mapbuf_put_take(&mb, &k_name, pcl__str_fast(r->name));
-  pcl_mapbuf_put_take(&mb, &k_type, pcl__str_fast(r->decl.type));
-  pcl_value *obj = pcl_mapbuf_finish(&mb);
-  pcl_deps *d = pcl_deps_one(urn);
+  /* The fields every resource object has, in key order, win over outputs
+   * of the same names. */
+  pcl_value *keys[] = {&k_name, &k_type, &k_id, &k_urn};
+  pcl_value *vals[] = {pcl__str_fast(r->name), pcl__str_fast(r->decl.type),
+                       id ? id : pcl_null(), pcl__str_fast(urn)};
+  pcl_value *obj = pcl__map_merge(base, keys, vals, 4);
+  pcl_release(vals[0]);
+  pcl_release(vals[1]);
+  pcl_release(vals[3]);
+  pcl_release(base);
+  pcl_deps *d = pcl__deps_one_interned(urn);
   pcl_future_resolve(r->result, obj, 0, d);
   pcl_deps_release(d);
   pcl_release(obj);
@@ -747,7 +754,7 @@ static void reg_resolve(reg *r, const char *urn, pcl_value *id, pcl_value *outpu
  * rehydrates a reference into a resource object with its outputs. */
 typedef struct hydration {
   reg *r;            /* The registration. */
-  char *urn;         /* Its URN (owned). */
+  const char *urn;   /* Its URN (interned). */
   pcl_value *id;     /* Its id (owned). */
   pcl_value *outputs; /* Its outputs (owned). */
   pcl_value *objs;   /* MAP URN -> null, then the object once hydrated (owned). */
@@ -810,7 +817,6 @@ static void hydrated_one(void *data, pcl_value *result, const pcl_error *err) {
     return;
   }
   reg_resolve(h->r, h->urn, h->id, h->outputs, h->objs);
-  free(h->urn);
   pcl_release(h->id);
   pcl_release(h->outputs);
   pcl_release(h->objs);
@@ -834,20 +840,21 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
   run->res[run->nres++] = rr;
   rr->urn = pcl_urn_intern(res->urn);
   pcl__urn_index_put(&run->res_index, rr->urn, rr);
-  rr->provider = r->provider ? pcl_xstrdup(r->provider) : NULL;
-  rr->package = package_of(r->decl.type);
+  rr->provider = r->provider;
+  r->provider = NULL;
+  rr->type = rr->provider ? pcl_urn_intern(r->decl.type) : NULL;
   rr->protect = r->protect;
   rr->retain = r->retain;
   rr->providers = r->providers;
   r->providers = NULL;
   rr->gates_invokes = r->decl.kind != PCL_RES_CUSTOM || pcl_kind_of(res->id) == PCL_T_UNKNOWN;
   if (!pcl__value_contains_kind(res->outputs, PCL_T_RESOURCE)) {
-    reg_resolve(r, res->urn, res->id, res->outputs, NULL);
+    reg_resolve(r, rr->urn, res->id, res->outputs, NULL);
     return;
   }
   hydration *h = pcl_xcalloc(1, sizeof *h);
   h->r = r;
-  h->urn = pcl_xstrdup(res->urn);
+  h->urn = rr->urn;
   h->id = pcl_retain(res->id);
   h->outputs = pcl_retain(res->outputs);
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
@@ -934,14 +941,15 @@ static void reg_send(waitset *w) {
   pcl_value *pmap = opts ? opt_providers(pcl_map_get_cstr(opts, "providers")) : NULL;
   r->providers = pmap ? pmap : pres ? pcl_retain(pres->providers) : NULL;
   if (r->provider == NULL && r->decl.kind != PCL_RES_COMPONENT) {
-    char *pkg = package_of(r->decl.type);
-    pcl_value *fromMap = r->providers ? pcl_map_get_cstr(r->providers, pkg) : NULL;
+    const char *type = r->decl.type;
+    size_t plen = package_len(type);
+    pcl_value *fromMap = r->providers ? pcl_map_get(r->providers, type, plen) : NULL;
     if (fromMap) {
       r->provider = pcl_xstrdup(pcl_str_data(fromMap));
-    } else if (pres && pres->provider && strcmp(pres->package, pkg) == 0) {
+    } else if (pres && pres->provider && package_len(pres->type) == plen &&
+               memcmp(pres->type, type, plen) == 0) {
       r->provider = pcl_xstrdup(pres->provider);
     }
-    free(pkg);
   }
   r->protect = (signed char)opt_bool(opts, "protect");
   if (r->protect < 0 && pres) {
@@ -1076,19 +1084,32 @@ static void reg_send(waitset *w) {
   pcl_deps_release(deps);
 }
 
+/* Returns the label of the future of a registration (read: a read) of the
+ * resource name of type (owned): "resource '<name>' (<type>)", made in one
+ * allocation of its size since every registration has one. */
+static char *reg_label(bool read, const char *name, const char *type) {
+  const char *head = read ? "read of resource '" : "resource '";
+  size_t h = strlen(head), n = strlen(name), t = strlen(type);
+  char *label = pcl_xmalloc(h + n + 3 + t + 2);
+  char *o = label;
+  memcpy(o, head, h);
+  o += h;
+  memcpy(o, name, n);
+  o += n;
+  memcpy(o, "' (", 3);
+  o += 3;
+  memcpy(o, type, t);
+  o += t;
+  memcpy(o, ")", 2);
+  return label;
+}
+
 /* Starts a registration or read. */
 static pcl_future *reg_start(pcl_run *run, const pcl_resource_decl *decl, const char *name,
                              pcl_value *id, pcl_value *inputs, pcl_value *options, bool stack) {
   reg *r = pcl_xcalloc(1, sizeof *r);
-  pcl_strbuf label = PCL_STRBUF_INIT;
-  pcl_strbuf_append_cstr(&label, id ? "read of resource '" : "resource '");
-  pcl_strbuf_append_cstr(&label, name);
-  pcl_strbuf_append_cstr(&label, "' (");
-  pcl_strbuf_append_cstr(&label, decl->type);
-  pcl_strbuf_append_char(&label, ')');
   r->run = run;
-  r->result = pcl_future_new(PCL_OUTPUT, label.data);
-  pcl_strbuf_free(&label);
+  r->result = pcl__future_new_label_take(PCL_OUTPUT, reg_label(id != NULL, name, decl->type));
   r->decl = *decl;
   r->name = pcl_xstrdup(name);
   r->read = id != NULL;

@@ -501,6 +501,40 @@ pcl_value *pcl__map_with_vals_take(const pcl_value *map, pcl_value *const *vals)
   return map_sorted(map->u.map.keys, vals, map->u.map.n, true);
 }
 
+pcl_value *pcl__map_merge(const pcl_value *map, pcl_value *const *keys, pcl_value *const *vals,
+                          size_t n) {
+  const size_t na = map->u.map.n;
+  pcl_value *const *ka = map->u.map.keys;
+  /* Two passes over the two sorted sequences: the first counts the entries
+   * (a block is allocated at its exact size), the second fills them. */
+  size_t total = 0;
+  for (size_t i = 0, j = 0; i < na || j < n; total++) {
+    int c = i == na ? 1 : j == n ? -1 : cmp_key_bytes(ka[i], keys[j]);
+    i += c <= 0;
+    j += c >= 0;
+  }
+  pcl_value *v = pcl__value_alloc(PCL_T_MAP, 2 * total * sizeof(pcl_value *));
+  pcl_value **k = payload(v);
+  pcl_value **d = k + total;
+  for (size_t i = 0, j = 0, m = 0; m < total; m++) {
+    int c = i == na ? 1 : j == n ? -1 : cmp_key_bytes(ka[i], keys[j]);
+    if (c < 0) {
+      k[m] = pcl_retain(ka[i]);
+      d[m] = pcl_retain(map->u.map.vals[i]);
+    } else {
+      k[m] = pcl_retain(keys[j]);
+      d[m] = pcl_retain(vals[j]);
+    }
+    note_part(v, d[m]);
+    i += c <= 0;
+    j += c >= 0;
+  }
+  v->u.map.n = total;
+  v->u.map.keys = k;
+  v->u.map.vals = d;
+  return v;
+}
+
 pcl_value *pcl_map_of(pcl_value *const *keys, pcl_value *const *vals, size_t n) {
   return map_build(keys, vals, n, false);
 }
