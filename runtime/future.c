@@ -27,8 +27,11 @@ struct pcl_deps {
   const char *urns[];  /* Interned URNs in ascending pointer order. */
 };
 
+/* Returns the size of the block of a set of n URNs. */
+static size_t deps_size(size_t n) { return sizeof(pcl_deps) + n * sizeof(const char *); }
+
 static pcl_deps *deps_alloc(size_t n) {
-  pcl_deps *d = pcl_xmalloc(sizeof *d + n * sizeof d->urns[0]);
+  pcl_deps *d = pcl__pool_alloc(deps_size(n));
   d->refs = 1;
   d->n = (uint32_t)n;
   return d;
@@ -52,7 +55,7 @@ pcl_deps *pcl_deps_retain(const pcl_deps *d) {
 
 void pcl_deps_release(pcl_deps *d) {
   if (d && --d->refs == 0) {
-    free(d);
+    pcl__pool_free(d, deps_size(d->n));
   }
 }
 
@@ -87,19 +90,23 @@ pcl_deps *pcl_deps_union(const pcl_deps *a, const pcl_deps *b) {
   if (b->n > a->n && deps_subset(a, b)) {
     return pcl_deps_retain(b);
   }
-  pcl_deps *d = deps_alloc(a->n + b->n);
-  size_t i = 0, j = 0, k = 0;
-  while (i < a->n || j < b->n) {
-    if (j == b->n || (i < a->n && (uintptr_t)a->urns[i] < (uintptr_t)b->urns[j])) {
-      d->urns[k++] = a->urns[i++];
-    } else if (i == a->n || (uintptr_t)b->urns[j] < (uintptr_t)a->urns[i]) {
-      d->urns[k++] = b->urns[j++];
-    } else {
-      d->urns[k++] = a->urns[i++];
-      j++;
-    }
+  /* Two passes of the merge: the first counts the union, so that the set
+   * is allocated at its size (its block is given back by that size). */
+  size_t total = 0;
+  for (size_t i = 0, j = 0; i < a->n || j < b->n; total++) {
+    uintptr_t x = i < a->n ? (uintptr_t)a->urns[i] : UINTPTR_MAX;
+    uintptr_t y = j < b->n ? (uintptr_t)b->urns[j] : UINTPTR_MAX;
+    i += x <= y;
+    j += y <= x;
   }
-  d->n = (uint32_t)k;
+  pcl_deps *d = deps_alloc(total);
+  for (size_t i = 0, j = 0, k = 0; k < total; k++) {
+    uintptr_t x = i < a->n ? (uintptr_t)a->urns[i] : UINTPTR_MAX;
+    uintptr_t y = j < b->n ? (uintptr_t)b->urns[j] : UINTPTR_MAX;
+    d->urns[k] = x <= y ? a->urns[i] : b->urns[j];
+    i += x <= y;
+    j += y <= x;
+  }
   return d;
 }
 
@@ -131,7 +138,8 @@ pcl_future *pcl_future_new(pcl_future_kind kind, const char *label) {
 }
 
 pcl_future *pcl__future_new_label_take(pcl_future_kind kind, char *label) {
-  pcl_future *f = pcl_xcalloc(1, sizeof *f);
+  pcl_future *f = pcl__pool_alloc(sizeof *f);
+  memset(f, 0, sizeof *f);
   f->refs = 1;
   f->state = PCL_FUTURE_PENDING;
   f->kind = (uint8_t)kind;
@@ -164,7 +172,7 @@ void pcl_future_release(pcl_future *f) {
   pcl_error_free(f->error);
   pcl_deps_release(f->deps);
   free(f->label);
-  free(f);
+  pcl__pool_free(f, sizeof *f);
   pcl__sched_count_future(-1);
 }
 
@@ -180,7 +188,7 @@ static void wake(pcl_future *f) {
     pcl__waiter *next = w->next;
     pcl__sched_post_future(w->cb, f, w->data);
     if (w != &f->w0) {
-      free(w);
+      pcl__pool_free(w, sizeof *w);
     }
     w = next;
   }
@@ -290,7 +298,7 @@ void pcl_future_then(pcl_future *f, pcl_future_cb cb, void *data) {
   /* The first waiter of the list uses the future's own storage: the list
    * is empty only before the first waiter, since a settled future takes no
    * more waiters (they are posted at once, above). */
-  pcl__waiter *w = f->waiters == NULL ? &f->w0 : pcl_xmalloc(sizeof *w);
+  pcl__waiter *w = f->waiters == NULL ? &f->w0 : pcl__pool_alloc(sizeof *w);
   w->cb = cb;
   w->data = data;
   w->next = NULL;
@@ -351,6 +359,7 @@ struct join {
   void *data;           /* The combinator's state. */
   size_t n;             /* Number of inputs. */
   size_t remaining;     /* Inputs not yet settled. */
+  size_t size;          /* The size of the join's block. */
   pcl_future *in[];     /* The inputs (owned references). */
 };
 
@@ -365,7 +374,7 @@ static void join_step(pcl_future *f, void *data) {
     pcl_future_release(j->in[i]);
   }
   pcl_future_release(j->result);
-  free(j);
+  pcl__pool_free(j, j->size);
 }
 
 /* Starts a join over fs[0..n) whose result is an output if any input is
@@ -382,7 +391,9 @@ static pcl_future *join_start(pcl_future *const *fs, size_t n, join_done_fn done
       kind = PCL_OUTPUT;
     }
   }
-  join *j = pcl_xmalloc(sizeof *j + n * sizeof j->in[0] + extra);
+  size_t size = sizeof(join) + n * sizeof(pcl_future *) + extra;
+  join *j = pcl__pool_alloc(size);
+  j->size = size;
   pcl_future *result = pcl_future_new(n == 0 ? PCL_OUTPUT : kind, NULL);
   j->result = pcl_future_retain(result);
   j->done = done;

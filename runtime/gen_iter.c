@@ -214,7 +214,7 @@ typedef struct path_wait {
 static void path_wait_free(path_wait *w) {
   pcl_future_release(w->result);
   pcl_deps_release(w->deps);
-  free(w);
+  pcl__pool_free(w, sizeof *w);
 }
 
 static void path_cb(pcl_future *f, void *data);
@@ -275,7 +275,7 @@ pcl_value *pcl_gen_path(const pcl_gen_env *e, pcl_value *root, const uint32_t *s
   /* A future or an UNKNOWN stands in the way, or the result is secret: an
    * EVENTUAL, settled by the function that continues a waiting traversal
    * from the value where the walk stopped. */
-  path_wait *w = pcl_xmalloc(sizeof *w);
+  path_wait *w = pcl__pool_alloc(sizeof *w);
   w->result = pcl_future_new(PCL_OUTPUT, NULL);
   w->prog = prog;
   w->preview = preview;

@@ -15,6 +15,13 @@
 
 #include "pcl_gen.h"
 
+/* Returns a block of size bytes (pool.c): a small one from the free list of
+ * its size class, a larger one from malloc.  Allocation never fails. */
+void *pcl__pool_alloc(size_t size);
+/* Gives back the block p (NULL is ignored) of size bytes, the size it was
+ * allocated with. */
+void pcl__pool_free(void *p, size_t size);
+
 /* Returns a heap value of the given kind whose block has extra payload bytes
  * after the struct; refs is 1, flags and sub are 0, the union is zeroed. */
 pcl_value *pcl__value_alloc(pcl_kind kind, size_t extra);

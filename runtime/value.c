@@ -110,7 +110,7 @@ bool pcl_values_check_leaks(FILE *f) {
 
 pcl_value *pcl__value_alloc(pcl_kind kind, size_t extra) {
   size_t n = sizeof(pcl_value) + extra;
-  pcl_value *v = pcl_xmalloc(n);
+  pcl_value *v = pcl__pool_alloc(n);
   memset(v, 0, sizeof *v);
   v->refs = 1;
   v->kind = (uint8_t)kind;
@@ -209,9 +209,10 @@ static void free_one(pcl_value *v) {
   case PCL_T_UNKNOWN:
     break;
   }
+  size_t n = sizeof(pcl_value) + pcl__value_extra(v);
   live_values--;
-  live_bytes -= sizeof(pcl_value) + pcl__value_extra(v);
-  free(v);
+  live_bytes -= n;
+  pcl__pool_free(v, n);
 }
 
 void pcl__value_free(pcl_value *v) {
