@@ -30,7 +30,6 @@
 typedef struct rec {
   const char *urn;      /* URN (interned). */
   const char *type;     /* Type token (interned). */
-  char *name;           /* Logical name (owned). */
   pcl_resource_kind kind; /* Custom, component or remote. */
   bool read;            /* Read, not created. */
   const char *parent;   /* Parent URN (interned) or NULL. */
@@ -42,7 +41,11 @@ typedef struct rec {
   pcl_deps **prop_deps; /* Per input entry, parallel to inputs (owned). */
   pcl_value *options;   /* MAP of options (owned). */
   bool failed;          /* The registration failed: the state leaves it out. */
+  char name[];          /* Logical name, in the record's block. */
 } rec;
+
+/* Returns the size of the block of a record whose name has len bytes. */
+static size_t rec_size(size_t len) { return sizeof(rec) + len + 1; }
 
 /* A request waiting for its loop turn (or forever, for a hanging mock). */
 typedef struct pending {
@@ -102,6 +105,15 @@ typedef struct emb {
   size_t ndiags, capdiags;  /* Used and allocated. */
 } emb;
 
+/* Returns a new request of e, zeroed but for its engine; given back with
+ * pcl__pool_free(p, sizeof *p) once answered. */
+static pending *pending_new(emb *e) {
+  pending *p = pcl__pool_alloc(sizeof *p);
+  memset(p, 0, sizeof *p);
+  p->e = e;
+  return p;
+}
+
 static rec *find_rec(const emb *e, const char *urn) {
   return pcl__urn_index_get(&e->index, pcl_urn_intern(urn));
 }
@@ -117,10 +129,12 @@ static const char *rec_urn(const emb *e, const char *type, const char *name,
  * whose URN is urn (interned, from rec_urn). */
 static rec *add_rec(emb *e, const char *urn, const char *type, const char *name,
                     const char *parent) {
-  rec *r = pcl_xcalloc(1, sizeof *r);
+  size_t len = strlen(name);
+  rec *r = pcl__pool_alloc(rec_size(len));
+  memset(r, 0, sizeof *r);
+  memcpy(r->name, name, len + 1);
   r->urn = urn;
   r->type = pcl_urn_intern(type);
-  r->name = pcl_xstrdup(name);
   r->parent = parent ? pcl_urn_intern(parent) : NULL;
   if (e->n == e->cap) {
     e->cap = e->cap ? e->cap * 2 : 64;
@@ -132,7 +146,6 @@ static rec *add_rec(emb *e, const char *urn, const char *type, const char *name,
 }
 
 static void free_rec(rec *r) {
-  free(r->name);
   pcl_release(r->id);
   pcl_deps_release(r->deps);
   for (size_t i = 0; r->prop_deps && i < pcl_len(r->inputs); i++) {
@@ -142,7 +155,7 @@ static void free_rec(rec *r) {
   pcl_release(r->inputs);
   pcl_release(r->outputs);
   pcl_release(r->options);
-  free(r);
+  pcl__pool_free(r, rec_size(strlen(r->name)));
 }
 
 static pcl_value *str(const char *s) { return pcl__str_fast(s); }
@@ -500,7 +513,7 @@ static void complete_resource(pcl_future *f, void *data) {
   }
   pcl_error_free(p->err);
   pcl_release(p->read_id);
-  free(p);
+  pcl__pool_free(p, sizeof *p);
 }
 
 /* Removes p from the list at *head (it must be on it). */
@@ -575,8 +588,7 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
   emb *e = (emb *)eng;
   bool is_stack = strcmp(req->type, "pulumi:pulumi:Stack") == 0;
   bool is_provider = strncmp(req->type, "pulumi:providers:", 17) == 0;
-  pending *p = pcl_xcalloc(1, sizeof *p);
-  p->e = e;
+  pending *p = pending_new(e);
   p->rcb = cb;
   p->data = data;
   /* Resources that need a provider get their default one first, so the
@@ -736,7 +748,7 @@ void pcl_mock_reply_resource(pcl_mock_reply *reply, pcl_value *id, pcl_value *st
     /* The run gave up on it already: only the memory is left to free. */
     unlink_pending(&p->e->orphans, p);
     pcl_release(p->read_id);
-    free(p);
+    pcl__pool_free(p, sizeof *p);
     return;
   }
   unlink_pending(&p->e->hung, p);
@@ -750,7 +762,7 @@ static void complete_other(pcl_future *f, void *data) {
   p->ecb(p->data, p->err ? NULL : p->result, p->err);
   pcl_release(p->result);
   pcl_error_free(p->err);
-  free(p);
+  pcl__pool_free(p, sizeof *p);
 }
 
 /* The provider of the invoke or call a C mock is answering, or NULL. */
@@ -777,8 +789,7 @@ static void emb_invoke_or_call(emb *e, const pcl_invoke_request *req, bool is_ca
      * (pulumi:pulumi:getResource), which brings in the builtin provider. */
     default_provider(e, "pulumi:pulumi:getResource", NULL, NULL);
   }
-  pending *p = pcl_xcalloc(1, sizeof *p);
-  p->e = e;
+  pending *p = pending_new(e);
   p->ecb = cb;
   p->data = data;
   bool hang = false;
@@ -846,8 +857,7 @@ static void emb_call(pcl_engine *eng, const pcl_invoke_request *req, pcl_engine_
 static void emb_register_outputs(pcl_engine *eng, const char *urn, pcl_value *outputs,
                                  pcl_engine_cb cb, void *data) {
   emb *e = (emb *)eng;
-  pending *p = pcl_xcalloc(1, sizeof *p);
-  p->e = e;
+  pending *p = pending_new(e);
   p->ecb = cb;
   p->data = data;
   rec *r = find_rec(e, urn);
@@ -884,8 +894,7 @@ static void emb_cancel(pcl_engine *eng, const pcl_error *err) {
     if (p->awaiting) {
       /* An asynchronous mock still holds p: answer the run through a copy
        * and keep p until the mock replies or the engine goes away. */
-      pending *c = pcl_xcalloc(1, sizeof *c);
-      c->e = e;
+      pending *c = pending_new(e);
       c->rcb = p->rcb;
       c->data = p->data;
       c->err = pcl_error_copy(err);
@@ -914,7 +923,7 @@ static void emb_destroy(pcl_engine *eng) {
       pcl_release(p->result);
       pcl_release(p->read_id);
       pcl_error_free(p->err);
-      free(p);
+      pcl__pool_free(p, sizeof *p);
     }
   }
   free(e->recs);

@@ -171,7 +171,9 @@ void pcl_future_release(pcl_future *f) {
   pcl_release(f->value);
   pcl_error_free(f->error);
   pcl_deps_release(f->deps);
-  free(f->label);
+  if (f->label != NULL) { /* Most futures have none: no call for nothing. */
+    free(f->label);
+  }
   pcl__pool_free(f, sizeof *f);
   pcl__sched_count_future(-1);
 }
@@ -563,8 +565,10 @@ pcl_future *pcl_future_attr(pcl_future *f, const char *key) {
 
 /* The futures held in a value. */
 typedef struct held {
-  pcl_future **fs; /* The futures (borrowed from the value). */
-  size_t n, cap;   /* Used and allocated. */
+  pcl_future *fs_inline[8]; /* The first futures. */
+  pcl_future **fs;          /* The futures (borrowed from the value;
+                               fs_inline or heap). */
+  size_t n, cap;            /* Used and allocated. */
 } held;
 
 /* Notes the future of the EVENTUAL x in the held ctx. */
@@ -573,8 +577,13 @@ static void note_future(const pcl_value *x, void *ctx) {
   pcl_future *f = pcl_value_future(x);
   if (f != NULL) {
     if (h->n == h->cap) {
-      h->cap = h->cap ? 2 * h->cap : 8;
-      h->fs = pcl_xrealloc(h->fs, h->cap * sizeof *h->fs);
+      pcl_future **fs = pcl_xmalloc(2 * h->cap * sizeof *fs);
+      memcpy(fs, h->fs, h->cap * sizeof *fs);
+      if (h->fs != h->fs_inline) {
+        free(h->fs);
+      }
+      h->fs = fs;
+      h->cap *= 2;
     }
     h->fs[h->n++] = f;
   }
@@ -626,12 +635,15 @@ static void deep_done(join *j) {
 pcl_future *pcl_future_await_deep(pcl_value *v) {
   /* A future at the top works like a nested one: resolving the result with
    * its SECRET or UNKNOWN substitute turns that into the result's bits. */
-  held h = {NULL, 0, 0};
+  held h;
+  h.fs = h.fs_inline;
+  h.n = 0;
+  h.cap = sizeof h.fs_inline / sizeof h.fs_inline[0];
   pcl__value_each_eventual(v, note_future, &h);
-  if (h.n == 0) {
-    return pcl_future_resolved(PCL_OUTPUT, v, 0, NULL);
+  pcl_future *r = h.n == 0 ? pcl_future_resolved(PCL_OUTPUT, v, 0, NULL)
+                           : join_start(h.fs, h.n, deep_done, pcl_retain(v), true, 0, NULL);
+  if (h.fs != h.fs_inline) {
+    free(h.fs);
   }
-  pcl_future *r = join_start(h.fs, h.n, deep_done, pcl_retain(v), true, 0, NULL);
-  free(h.fs);
   return r;
 }

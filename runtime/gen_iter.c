@@ -323,6 +323,18 @@ pcl_value *pcl_gen_object(pcl_value *const *keys, pcl_value *const *vals, size_t
 }
 
 pcl_value *pcl_gen_template(pcl_value *const *parts, size_t n, pcl_error **err) {
+  /* Most templates join strings only, which need no buffer. */
+  bool strings = true;
+  for (size_t i = 0; i < n && strings; i++) {
+    const pcl_value *v = parts[i];
+    while (pcl_kind_of(v) == PCL_T_SECRET) {
+      v = pcl_secret_inner(v);
+    }
+    strings = pcl_kind_of(v) == PCL_T_STRING;
+  }
+  if (strings) {
+    return pcl__str_join(parts, n, err);
+  }
   pcl_strbuf b = PCL_STRBUF_INIT;
   for (size_t i = 0; i < n; i++) {
     if (!pcl_strbuf_append_value(&b, parts[i], err)) {

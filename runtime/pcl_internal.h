@@ -116,6 +116,10 @@ bool pcl__is_ascii(const char *s, size_t len);
  * be NFC UTF-8, or what pcl_str_from_bytes makes (no check, no
  * normalisation); ascii says they are pure ASCII. */
 pcl_value *pcl__str_raw(const char *s, size_t len, bool ascii);
+/* Returns the concatenation of the STRINGs parts[0..n) (their SECRET marks
+ * ignored) as pcl_str_new makes a string of those bytes: NFC, or NULL with
+ * *err when they are not UTF-8; made in one block of its size. */
+pcl_value *pcl__str_join(pcl_value *const *parts, size_t n, pcl_error **err);
 /* Appends the JSON-quoted form of the bytes s[0..len) to b (Go escaping;
  * html adds the < > & escapes). */
 void pcl__json_quote(pcl_strbuf *b, const char *s, size_t len, bool html);

@@ -91,6 +91,9 @@ struct waitset {
   slot s[];           /* The values waited for. */
 };
 
+/* Returns the size of the block of a waitset of n slots. */
+static size_t waitset_size(size_t n) { return sizeof(waitset) + n * sizeof(slot); }
+
 /* Runs w's completion and frees w. */
 static void waitset_finish(waitset *w) {
   w->done(w);
@@ -98,7 +101,7 @@ static void waitset_finish(waitset *w) {
     pcl_future_release(w->s[i].f);
     pcl_release(w->s[i].v);
   }
-  free(w);
+  pcl__pool_free(w, waitset_size(w->n));
 }
 
 static void waitset_step(pcl_future *f, void *data) {
@@ -116,7 +119,7 @@ static void waitset_ready(pcl_future *f, void *data) {
 }
 
 static waitset *waitset_new(size_t n, waitset_fn done, void *data) {
-  waitset *w = pcl_xmalloc(sizeof *w + n * sizeof w->s[0]);
+  waitset *w = pcl__pool_alloc(waitset_size(n));
   w->done = done;
   w->data = data;
   w->n = n;
@@ -571,7 +574,7 @@ void pcl__run_res_free(pcl_run *run) {
   for (size_t i = 0; i < run->nres; i++) {
     free(run->res[i]->provider);
     pcl_release(run->res[i]->providers);
-    free(run->res[i]);
+    pcl__pool_free(run->res[i], sizeof *run->res[i]);
   }
   free(run->res);
   pcl__urn_index_free(&run->res_index);
@@ -585,7 +588,6 @@ typedef struct reg {
   pcl_run *run;                  /* The run. */
   pcl_future *result;            /* The resource's future (owned). */
   pcl_resource_decl decl; /* The declaration (a copy: generated code passes one made for the call). */
-  char *name;                    /* Logical name (owned). */
   bool read;                     /* A read. */
   bool stack;                    /* The stack itself. */
   pcl_value *inputs;             /* The program's inputs MAP (owned). */
@@ -594,16 +596,20 @@ typedef struct reg {
   const char *bad_inputs;        /* Kind name of inputs that were not a MAP. */
   signed char protect, retain;   /* Effective inherited flags. */
   pcl_value *elided_secrets;     /* Preview: additionalSecretOutputs (LIST, owned), or NULL. */
+  char name[];                   /* Logical name, in the registration's block. */
 } reg;
+
+/* Returns the size of the block of a registration whose name has len
+ * bytes. */
+static size_t reg_size(size_t len) { return sizeof(reg) + len + 1; }
 
 static void reg_free(reg *r) {
   pcl_release(r->providers);
   pcl_release(r->elided_secrets);
   pcl_future_release(r->result);
   pcl_release(r->inputs);
-  free(r->name);
   free(r->provider);
-  free(r);
+  pcl__pool_free(r, reg_size(strlen(r->name)));
 }
 
 /* Fails r's future and the run with err (stolen), naming the resource. */
@@ -836,7 +842,7 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
     run->capres = run->capres ? run->capres * 2 : 64;
     run->res = pcl_xrealloc(run->res, run->capres * sizeof *run->res);
   }
-  pcl__run_res *rr = pcl_xmalloc(sizeof *rr);
+  pcl__run_res *rr = pcl__pool_alloc(sizeof *rr);
   run->res[run->nres++] = rr;
   rr->urn = pcl_urn_intern(res->urn);
   pcl__urn_index_put(&run->res_index, rr->urn, rr);
@@ -1035,14 +1041,11 @@ static void reg_send(waitset *w) {
     OPT(k_version, pcl_retain(ov));
   }
 #undef OPT
-  /* Most resources set no option: share one record for them. */
+  /* Most resources set no option: share one record for them.  Both records
+   * have their keys in order, so they compare entry by entry. */
   bool all_default = k == NDEFAULT_OPTS;
   for (size_t i = 0; all_default && i < k; i++) {
-    for (size_t j = 0; j < NDEFAULT_OPTS; j++) {
-      if (keys[i] == default_opt_keys[j]) {
-        all_default = vals[i] == default_opt_vals[j];
-      }
-    }
+    all_default = keys[i] == default_opt_keys[i] && vals[i] == default_opt_vals[i];
   }
   pcl_value *options;
   if (all_default) {
@@ -1107,11 +1110,13 @@ static char *reg_label(bool read, const char *name, const char *type) {
 /* Starts a registration or read. */
 static pcl_future *reg_start(pcl_run *run, const pcl_resource_decl *decl, const char *name,
                              pcl_value *id, pcl_value *inputs, pcl_value *options, bool stack) {
-  reg *r = pcl_xcalloc(1, sizeof *r);
+  size_t len = strlen(name);
+  reg *r = pcl__pool_alloc(reg_size(len));
+  memset(r, 0, sizeof *r);
+  memcpy(r->name, name, len + 1);
   r->run = run;
   r->result = pcl__future_new_label_take(PCL_OUTPUT, reg_label(id != NULL, name, decl->type));
   r->decl = *decl;
-  r->name = pcl_xstrdup(name);
   r->read = id != NULL;
   r->stack = stack;
   if (inputs && pcl_kind_of(inputs) != PCL_T_MAP) {

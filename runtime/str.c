@@ -125,6 +125,46 @@ pcl_value *pcl_str_from_bytes(const char *s, size_t len) {
 
 pcl_value *pcl_str_from_cstr(const char *s) { return pcl_str_new_lossy(s, strlen(s)); }
 
+/* Returns v without its SECRET marks. */
+static const pcl_value *unmarked_str(const pcl_value *v) {
+  while (v->kind == PCL_T_SECRET) {
+    v = v->u.ref.a;
+  }
+  return v;
+}
+
+pcl_value *pcl__str_join(pcl_value *const *parts, size_t n, pcl_error **err) {
+  size_t len = 0;
+  bool ascii = true;
+  for (size_t i = 0; i < n; i++) {
+    const pcl_value *s = unmarked_str(parts[i]);
+    len += s->u.str.len;
+    ascii = ascii && (s->flags & PCL_F_ASCII);
+  }
+  /* The bytes go straight into the value's block; only text that is not
+   * known to be ASCII is checked, and normalised when it is not (a
+   * combining mark at the start of a part may compose with the part
+   * before). */
+  pcl_value *v = pcl__value_alloc(PCL_T_STRING, len + 1);
+  char *p = (char *)(v + 1);
+  size_t at = 0;
+  for (size_t i = 0; i < n; i++) {
+    const pcl_value *s = unmarked_str(parts[i]);
+    memcpy(p + at, s->u.str.ptr, s->u.str.len);
+    at += s->u.str.len;
+  }
+  p[len] = '\0';
+  v->u.str.len = len;
+  v->u.str.ptr = p;
+  if (ascii || pcl__is_ascii(p, len)) {
+    v->flags = PCL_F_ASCII;
+    return v;
+  }
+  pcl_value *nfc = pcl_str_new(p, len, err);
+  pcl_release(v);
+  return nfc;
+}
+
 pcl_value *pcl_str_concat(const pcl_value *a, const pcl_value *b) {
   if (b->u.str.len == 0) {
     return pcl_retain((pcl_value *)a);

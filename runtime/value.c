@@ -148,6 +148,24 @@ size_t pcl__value_extra(const pcl_value *v) {
   return 0;
 }
 
+/* Returns the array p of *cap elements of elem bytes grown to twice as many
+ * (the elements kept): moved to the heap from the inline storage fixed,
+ * which is not freed, or reallocated there.  The explicit stacks below
+ * start in inline storage, so that the common small case allocates
+ * nothing. */
+static void *grow_array(void *p, const void *fixed, size_t *cap, size_t elem) {
+  size_t ncap = 2 * *cap;
+  void *q;
+  if (p == fixed) {
+    q = pcl_xmalloc(ncap * elem);
+    memcpy(q, p, *cap * elem);
+  } else {
+    q = pcl_xrealloc(p, ncap * elem);
+  }
+  *cap = ncap;
+  return q;
+}
+
 /* Freeing is iterative so that a deeply nested value cannot overflow the C
  * stack: while one free is in progress, a child whose count drops to zero
  * (pcl_release calls back into pcl__value_free) is pushed here instead of
@@ -164,13 +182,7 @@ static bool freeing;                         /* Whether a drain is running. */
 /* Adds v to the values the running drain still has to free. */
 static void free_push(pcl_value *v) {
   if (free_n == free_cap) {
-    free_cap *= 2;
-    if (free_stack == free_inline) {
-      free_stack = pcl_xmalloc(free_cap * sizeof *free_stack);
-      memcpy(free_stack, free_inline, sizeof free_inline);
-    } else {
-      free_stack = pcl_xrealloc(free_stack, free_cap * sizeof *free_stack);
-    }
+    free_stack = grow_array(free_stack, free_inline, &free_cap, sizeof *free_stack);
   }
   free_stack[free_n++] = v;
 }
@@ -664,13 +676,8 @@ typedef struct walk {
 /* Adds v to the values w still has to visit. */
 static void walk_push(walk *w, const pcl_value *v) {
   if (w->n == w->cap) {
-    w->cap *= 2;
-    if (w->slots == w->inline_slots) {
-      w->slots = pcl_xmalloc(w->cap * sizeof *w->slots);
-      memcpy(w->slots, w->inline_slots, sizeof w->inline_slots);
-    } else {
-      w->slots = pcl_xrealloc(w->slots, w->cap * sizeof *w->slots);
-    }
+    w->slots = (const pcl_value **)grow_array((void *)w->slots, w->inline_slots, &w->cap,
+                                              sizeof *w->slots);
   }
   w->slots[w->n++] = v;
 }
@@ -800,9 +807,13 @@ typedef struct rebuild_frame {
 /* The state of pcl__value_rebuild: the containers being rebuilt, innermost
  * last, and the results of the parts done so far. */
 typedef struct rebuild {
-  rebuild_frame *frames; /* Containers being rebuilt (heap). */
+  rebuild_frame frames_inline[8]; /* The first frames. */
+  rebuild_frame *frames;          /* Containers being rebuilt (frames_inline
+                                     or heap). */
   size_t nframes, capframes;
-  pcl_value **out;       /* Results not yet taken by their container (owned). */
+  pcl_value *out_inline[16];      /* The first results. */
+  pcl_value **out;                /* Results not yet taken by their container
+                                     (owned; out_inline or heap). */
   size_t nout, capout;
   bool strip;            /* SECRETs are replaced by their inner values. */
   bool eventuals;        /* edit replaces EVENTUALs only: a value that
@@ -844,8 +855,7 @@ static pcl_value *const *rebuild_parts(const pcl_value *v, size_t *n) {
 
 static void rebuild_push_out(rebuild *b, pcl_value *r) {
   if (b->nout == b->capout) {
-    b->capout = b->capout ? 2 * b->capout : 16;
-    b->out = pcl_xrealloc(b->out, b->capout * sizeof *b->out);
+    b->out = grow_array(b->out, b->out_inline, &b->capout, sizeof *b->out);
   }
   b->out[b->nout++] = r;
 }
@@ -865,8 +875,7 @@ static void rebuild_visit(rebuild *b, const pcl_value *x) {
     return;
   }
   if (b->nframes == b->capframes) {
-    b->capframes = b->capframes ? 2 * b->capframes : 8;
-    b->frames = pcl_xrealloc(b->frames, b->capframes * sizeof *b->frames);
+    b->frames = grow_array(b->frames, b->frames_inline, &b->capframes, sizeof *b->frames);
   }
   b->frames[b->nframes++] = (rebuild_frame){x, 0, b->nout};
 }
@@ -910,7 +919,17 @@ static pcl_value *rebuild_finish(const rebuild *b, const pcl_value *v, pcl_value
 /* pcl__value_rebuild, and with eventuals pcl__value_replace_eventuals. */
 static pcl_value *rebuild_run(const pcl_value *v, bool strip, bool eventuals,
                               pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx) {
-  rebuild b = {NULL, 0, 0, NULL, 0, 0, strip, eventuals, edit, ctx};
+  rebuild b;
+  b.frames = b.frames_inline;
+  b.nframes = 0;
+  b.capframes = sizeof b.frames_inline / sizeof b.frames_inline[0];
+  b.out = b.out_inline;
+  b.nout = 0;
+  b.capout = sizeof b.out_inline / sizeof b.out_inline[0];
+  b.strip = strip;
+  b.eventuals = eventuals;
+  b.edit = edit;
+  b.ctx = ctx;
   rebuild_visit(&b, v);
   while (b.nframes > 0) {
     rebuild_frame *f = &b.frames[b.nframes - 1];
@@ -927,8 +946,12 @@ static pcl_value *rebuild_run(const pcl_value *v, bool strip, bool eventuals,
     rebuild_push_out(&b, r);
   }
   pcl_value *r = b.out[0];
-  free(b.out);
-  free(b.frames);
+  if (b.out != b.out_inline) {
+    free(b.out);
+  }
+  if (b.frames != b.frames_inline) {
+    free(b.frames);
+  }
   return r;
 }
 
