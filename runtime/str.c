@@ -18,12 +18,18 @@
 #include "pcl_internal.h"
 
 bool pcl__is_ascii(const char *s, size_t len) {
-  for (size_t i = 0; i < len; i++) {
-    if ((unsigned char)s[i] >= 0x80) {
-      return false;
-    }
+  /* Eight bytes at a time: every string made is checked. */
+  uint64_t high = 0;
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    high |= w;
   }
-  return true;
+  for (; i < len; i++) {
+    high |= (unsigned char)s[i];
+  }
+  return (high & 0x8080808080808080u) == 0;
 }
 
 pcl_value *pcl__str_raw(const char *s, size_t len, bool ascii) {

@@ -562,7 +562,10 @@ pcl_value *pcl_map_get(const pcl_value *map, const char *key, size_t key_len) {
     size_t mid = lo + (hi - lo) / 2;
     const pcl_value *k = map->u.map.keys[mid];
     size_t n = k->u.str.len < key_len ? k->u.str.len : key_len;
-    int c = memcmp(k->u.str.ptr, key, n);
+    /* Keys mostly differ in their first byte: decide that without a call. */
+    int c = n == 0 || k->u.str.ptr[0] == key[0]
+                ? memcmp(k->u.str.ptr, key, n)
+                : (unsigned char)k->u.str.ptr[0] < (unsigned char)key[0] ? -1 : 1;
     if (c == 0) {
       c = k->u.str.len < key_len ? -1 : k->u.str.len > key_len;
     }
