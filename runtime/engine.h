@@ -81,6 +81,20 @@ pcl__mock_answer pcl__json_mocks_invoke(const pcl__json_mocks *m, const char *to
 /* Returns the stack references of the mocks file (borrowed MAP) or NULL. */
 pcl_value *pcl__json_mocks_stack_refs(const pcl__json_mocks *m);
 
+/* Returns the interned copy of urn, which is stolen: it becomes the
+ * interned copy, or is freed when an equal string is interned already
+ * (sched.c).  The interned strings compare by pointer and live until
+ * pcl_sched_shutdown, so the records of a run keep them (URNs, and also
+ * the types and provider references that every resource repeats) rather
+ * than copies of their own. */
+const char *pcl__urn_intern_take(char *urn);
+/* Returns a new pending future as pcl_future_new does, its label (may be
+ * NULL) stolen rather than copied (future.c). */
+pcl_future *pcl__future_new_label_take(pcl_future_kind kind, char *label);
+/* Returns the owned dependency set {urn} of an interned urn, as
+ * pcl_deps_one does without interning it again (future.c). */
+pcl_deps *pcl__deps_one_interned(const char *urn);
+
 /* An index from interned URNs to records (urn.c).  Zero-initialise. */
 typedef struct pcl__urn_slot {
   const char *urn; /* Interned URN, or NULL for a free slot. */
@@ -101,7 +115,9 @@ void pcl__urn_index_free(pcl__urn_index *ix);
 typedef struct pcl__run_res {
   const char *urn;  /* Interned URN. */
   char *provider;   /* Provider reference given or inherited (owned), or NULL. */
-  char *package;    /* Package of the type token (owned). */
+  const char *type; /* With a provider: the type token (interned), whose
+                       package (before the first ':') the provider serves;
+                       else NULL. */
   signed char protect;  /* -1 unset, 0 false, 1 true. */
   signed char retain;   /* retainOnDelete: -1 unset, 0, 1. */
   pcl_value *providers; /* MAP package -> provider reference for the

@@ -28,13 +28,12 @@
 
 /* One resource as recorded for the snapshot. */
 typedef struct rec {
-  char *urn;            /* URN (owned). */
-  char *type;           /* Type token (owned). */
-  char *name;           /* Logical name (owned). */
+  const char *urn;      /* URN (interned). */
+  const char *type;     /* Type token (interned). */
   pcl_resource_kind kind; /* Custom, component or remote. */
   bool read;            /* Read, not created. */
-  char *parent;         /* Parent URN or NULL (owned). */
-  char *provider;       /* Provider reference or NULL (owned). */
+  const char *parent;   /* Parent URN (interned) or NULL. */
+  const char *provider; /* Provider reference (interned) or NULL. */
   pcl_value *id;        /* Id (owned). */
   pcl_value *inputs;    /* Inputs MAP (owned). */
   pcl_value *outputs;   /* Outputs MAP (owned), NULL until created. */
@@ -42,7 +41,11 @@ typedef struct rec {
   pcl_deps **prop_deps; /* Per input entry, parallel to inputs (owned). */
   pcl_value *options;   /* MAP of options (owned). */
   bool failed;          /* The registration failed: the state leaves it out. */
+  char name[];          /* Logical name, in the record's block. */
 } rec;
+
+/* Returns the size of the block of a record whose name has len bytes. */
+static size_t rec_size(size_t len) { return sizeof(rec) + len + 1; }
 
 /* A request waiting for its loop turn (or forever, for a hanging mock). */
 typedef struct pending {
@@ -63,7 +66,7 @@ typedef struct pending {
 /* A default provider reference already made, for a package, version and
  * plugin download URL (the three that name a default provider). */
 typedef struct prov_cache {
-  char *ref;      /* The provider reference (owned). */
+  const char *ref; /* The provider reference (interned). */
   char *type;     /* A resource type of the package (owned). */
   size_t pkg_len; /* Length of that type's package. */
   char *version;  /* The version (owned) or NULL. */
@@ -102,31 +105,47 @@ typedef struct emb {
   size_t ndiags, capdiags;  /* Used and allocated. */
 } emb;
 
+/* Returns a new request of e, zeroed but for its engine; given back with
+ * pcl__pool_free(p, sizeof *p) once answered. */
+static pending *pending_new(emb *e) {
+  pending *p = pcl__pool_alloc(sizeof *p);
+  memset(p, 0, sizeof *p);
+  p->e = e;
+  return p;
+}
+
 static rec *find_rec(const emb *e, const char *urn) {
   return pcl__urn_index_get(&e->index, pcl_urn_intern(urn));
 }
 
-static rec *add_rec(emb *e, const char *type, const char *name, const char *parent) {
-  rec *r = pcl_xcalloc(1, sizeof *r);
-  r->type = pcl_xstrdup(type);
-  r->name = pcl_xstrdup(name);
-  r->parent = parent ? pcl_xstrdup(parent) : NULL;
-  r->urn = pcl_urn_make(e->stack, e->project, parent, type, name);
+/* Returns the interned URN of the resource type and name (a NUL-terminated
+ * copy is not kept) under parent (may be NULL). */
+static const char *rec_urn(const emb *e, const char *type, const char *name,
+                           const char *parent) {
+  return pcl__urn_intern_take(pcl_urn_make(e->stack, e->project, parent, type, name));
+}
+
+/* Adds the record of the resource type and name under parent (may be NULL)
+ * whose URN is urn (interned, from rec_urn). */
+static rec *add_rec(emb *e, const char *urn, const char *type, const char *name,
+                    const char *parent) {
+  size_t len = strlen(name);
+  rec *r = pcl__pool_alloc(rec_size(len));
+  memset(r, 0, sizeof *r);
+  memcpy(r->name, name, len + 1);
+  r->urn = urn;
+  r->type = pcl_urn_intern(type);
+  r->parent = parent ? pcl_urn_intern(parent) : NULL;
   if (e->n == e->cap) {
     e->cap = e->cap ? e->cap * 2 : 64;
     e->recs = pcl_xrealloc(e->recs, e->cap * sizeof *e->recs);
   }
   e->recs[e->n++] = r;
-  pcl__urn_index_put(&e->index, pcl_urn_intern(r->urn), r);
+  pcl__urn_index_put(&e->index, urn, r);
   return r;
 }
 
 static void free_rec(rec *r) {
-  free(r->urn);
-  free(r->type);
-  free(r->name);
-  free(r->parent);
-  free(r->provider);
   pcl_release(r->id);
   pcl_deps_release(r->deps);
   for (size_t i = 0; r->prop_deps && i < pcl_len(r->inputs); i++) {
@@ -136,7 +155,7 @@ static void free_rec(rec *r) {
   pcl_release(r->inputs);
   pcl_release(r->outputs);
   pcl_release(r->options);
-  free(r);
+  pcl__pool_free(r, rec_size(strlen(r->name)));
 }
 
 static pcl_value *str(const char *s) { return pcl__str_fast(s); }
@@ -235,20 +254,20 @@ static bool same_str(const char *a, const char *b) {
   return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-static char *default_provider_slow(emb *e, const char *type, const char *version,
-                                   const char *url);
+static const char *default_provider_slow(emb *e, const char *type, const char *version,
+                                         const char *url);
 
 /* Frees the strings of pc. */
 static void prov_cache_clear(prov_cache *pc) {
-  free(pc->ref);
   free(pc->type);
   free(pc->version);
   free(pc->url);
 }
 
-/* Returns (owned) the provider reference "<urn>::<id>" for a resource of
+/* Returns the provider reference "<urn>::<id>" (interned) for a resource of
  * type that gave no explicit provider, creating the default provider. */
-static char *default_provider(emb *e, const char *type, const char *version, const char *url) {
+static const char *default_provider(emb *e, const char *type, const char *version,
+                                    const char *url) {
   /* Resources share a few providers: reuse an earlier answer when the
    * package, version and URL are the same.  The cache is small and searched
    * linearly; past PROV_CACHE_SIZE distinct providers the oldest entries
@@ -258,10 +277,10 @@ static char *default_provider(emb *e, const char *type, const char *version, con
     const prov_cache *pc = &e->provs[i];
     if (pc->pkg_len == plen && strncmp(pc->type, type, plen) == 0 &&
         same_str(pc->version, version) && same_str(pc->url, url)) {
-      return pcl_xstrdup(pc->ref);
+      return pc->ref;
     }
   }
-  char *ref = default_provider_slow(e, type, version, url);
+  const char *ref = default_provider_slow(e, type, version, url);
   prov_cache *pc;
   if (e->nprovs < PROV_CACHE_SIZE) {
     pc = &e->provs[e->nprovs++];
@@ -270,7 +289,7 @@ static char *default_provider(emb *e, const char *type, const char *version, con
     e->prov_evict = (e->prov_evict + 1) % PROV_CACHE_SIZE;
     prov_cache_clear(pc);
   }
-  pc->ref = pcl_xstrdup(ref);
+  pc->ref = ref;
   pc->type = pcl_xstrdup(type);
   pc->pkg_len = plen;
   pc->version = version ? pcl_xstrdup(version) : NULL;
@@ -278,17 +297,17 @@ static char *default_provider(emb *e, const char *type, const char *version, con
   return ref;
 }
 
-static char *default_provider_slow(emb *e, const char *type, const char *version,
-                                   const char *url) {
+static const char *default_provider_slow(emb *e, const char *type, const char *version,
+                                         const char *url) {
   char *pkg = package_of(type);
   bool builtin = strcmp(pkg, "pulumi") == 0;
   pcl_strbuf ptype = PCL_STRBUF_INIT, pname = PCL_STRBUF_INIT;
   pcl_strbuf_appendf(&ptype, "pulumi:providers:%s", pkg);
   default_provider_name(&pname, builtin ? NULL : version, builtin ? NULL : url);
-  char *urn = pcl_urn_make(e->stack, e->project, NULL, ptype.data, pname.data);
-  rec *p = find_rec(e, urn);
+  const char *urn = rec_urn(e, ptype.data, pname.data, NULL);
+  rec *p = pcl__urn_index_get(&e->index, urn);
   if (p == NULL) {
-    p = add_rec(e, ptype.data, pname.data, NULL);
+    p = add_rec(e, urn, ptype.data, pname.data, NULL);
     p->kind = PCL_RES_CUSTOM;
     p->id = provider_id(e);
     pcl_mapbuf mb = PCL_MAPBUF_INIT;
@@ -318,11 +337,12 @@ static char *default_provider_slow(emb *e, const char *type, const char *version
   pcl_strbuf_append_cstr(&ref, p->urn);
   pcl_strbuf_append_cstr(&ref, "::");
   pcl_strbuf_append_cstr(&ref, pcl_str_data(p->id));
-  free(urn);
+  const char *interned = pcl_urn_intern(ref.data);
+  pcl_strbuf_free(&ref);
   free(pkg);
   pcl_strbuf_free(&ptype);
   pcl_strbuf_free(&pname);
-  return ref.data;
+  return interned;
 }
 
 /* Returns the sorted LIST of URN strings of d. */
@@ -338,16 +358,17 @@ static pcl_value *deps_list(const pcl_deps *d) {
   return l;
 }
 
-/* Returns a copy of the MAP a with the entries of b put over it. */
+/* Returns the MAP a with the entries of the MAP b put over it. */
 static pcl_value *merge_maps(pcl_value *a, pcl_value *b) {
-  pcl_mapbuf mb = PCL_MAPBUF_INIT;
-  for (size_t i = 0; a && i < pcl_len(a); i++) {
-    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(a, i)), pcl_retain(pcl_map_val_at(a, i)));
+  size_t n = pcl_len(b);
+  pcl_value **kv = pcl_xmalloc((2 * n + 1) * sizeof *kv);
+  for (size_t i = 0; i < n; i++) {
+    kv[i] = pcl_map_key_at(b, i);
+    kv[n + i] = pcl_map_val_at(b, i);
   }
-  for (size_t i = 0; i < pcl_len(b); i++) {
-    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(b, i)), pcl_retain(pcl_map_val_at(b, i)));
-  }
-  return pcl_mapbuf_finish(&mb);
+  pcl_value *m = pcl__map_merge(a, kv, kv + n, n);
+  free(kv);
+  return m;
 }
 
 /* Returns mock outputs for a preview: entries the inputs do not give are
@@ -370,18 +391,33 @@ static pcl_value *apply_secret_outputs(pcl_value *outputs, pcl_value *options) {
   if (names == NULL || pcl_kind_of(names) != PCL_T_LIST || pcl_len(names) == 0) {
     return pcl_retain(outputs);
   }
-  pcl_mapbuf mb = PCL_MAPBUF_INIT;
-  for (size_t i = 0; i < pcl_len(outputs); i++) {
+  /* The outputs are shared when no listed output is there to hide. */
+  size_t n = pcl_len(outputs);
+  pcl_value **vals = NULL;
+  for (size_t i = 0; i < n; i++) {
     pcl_value *v = pcl_map_val_at(outputs, i);
     bool listed = false;
     for (size_t j = 0; j < pcl_len(names); j++) {
       listed = listed || pcl_equal(pcl_list_at(names, j), pcl_map_key_at(outputs, i));
     }
-    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(outputs, i)),
-                        listed && pcl_kind_of(v) != PCL_T_SECRET ? pcl_secret_new(v)
-                                                                 : pcl_retain(v));
+    if (listed && pcl_kind_of(v) != PCL_T_SECRET) {
+      if (vals == NULL) {
+        vals = pcl_xmalloc(n * sizeof *vals);
+        for (size_t j = 0; j < i; j++) {
+          vals[j] = pcl_retain(pcl_map_val_at(outputs, j));
+        }
+      }
+      vals[i] = pcl_secret_new(v);
+    } else if (vals != NULL) {
+      vals[i] = pcl_retain(v);
+    }
   }
-  return pcl_mapbuf_finish(&mb);
+  if (vals == NULL) {
+    return pcl_retain(outputs);
+  }
+  pcl_value *m = pcl__map_with_vals_take(outputs, vals);
+  free(vals);
+  return m;
 }
 
 /* Serves a pulumi:pulumi:StackReference: outputs {name, outputs,
@@ -477,7 +513,7 @@ static void complete_resource(pcl_future *f, void *data) {
   }
   pcl_error_free(p->err);
   pcl_release(p->read_id);
-  free(p);
+  pcl__pool_free(p, sizeof *p);
 }
 
 /* Removes p from the list at *head (it must be on it). */
@@ -525,10 +561,17 @@ static void finish_resource(pending *p, pcl_value *id, pcl_value *state, pcl_err
     } else if (is_provider) {
       r->id = provider_id(e);
     } else {
-      pcl_strbuf b = PCL_STRBUF_INIT;
-      pcl_strbuf_append_cstr(&b, r->name);
-      pcl_strbuf_append_cstr(&b, "_id");
-      r->id = pcl_strbuf_finish(&b, &err);
+      /* "<name>_id": an NFC name followed by ASCII, which composes with
+       * nothing, is NFC. */
+      size_t len = strlen(r->name);
+      char small[128];
+      char *buf = len + 4 <= sizeof small ? small : pcl_xmalloc(len + 4);
+      memcpy(buf, r->name, len);
+      memcpy(buf + len, "_id", 4);
+      r->id = pcl__str_raw(buf, len + 3, pcl__is_ascii(buf, len));
+      if (buf != small) {
+        free(buf);
+      }
     }
   }
   if (err != NULL) {
@@ -545,30 +588,27 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
   emb *e = (emb *)eng;
   bool is_stack = strcmp(req->type, "pulumi:pulumi:Stack") == 0;
   bool is_provider = strncmp(req->type, "pulumi:providers:", 17) == 0;
-  pending *p = pcl_xcalloc(1, sizeof *p);
-  p->e = e;
+  pending *p = pending_new(e);
   p->rcb = cb;
   p->data = data;
   /* Resources that need a provider get their default one first, so the
    * provider precedes them in the snapshot. */
-  char *provider = NULL;
+  const char *provider = NULL;
   if (req->provider) {
-    provider = pcl_xstrdup(req->provider);
+    provider = pcl_urn_intern(req->provider);
   } else if (!is_stack && !is_provider && req->kind != PCL_RES_COMPONENT) {
     provider = default_provider(e, req->type, req->version, req->plugin_download_url);
   }
-  char *urn = pcl_urn_make(e->stack, e->project, req->parent, req->type, req->name);
-  rec *dup = find_rec(e, urn);
-  free(urn);
+  const char *urn = rec_urn(e, req->type, req->name, req->parent);
+  rec *dup = pcl__urn_index_get(&e->index, urn);
   if (dup) {
     /* The request is refused without a record; the first one stays. */
-    free(provider);
     p->err = pcl_error_new("duplicate resource URN '%s'; try giving it a unique name", dup->urn);
     p->r = NULL;
     pcl_sched_post(complete_resource, p);
     return;
   }
-  rec *r = add_rec(e, req->type, req->name, req->parent);
+  rec *r = add_rec(e, urn, req->type, req->name, req->parent);
   p->r = r;
   r->kind = req->kind;
   r->read = req->read;
@@ -708,7 +748,7 @@ void pcl_mock_reply_resource(pcl_mock_reply *reply, pcl_value *id, pcl_value *st
     /* The run gave up on it already: only the memory is left to free. */
     unlink_pending(&p->e->orphans, p);
     pcl_release(p->read_id);
-    free(p);
+    pcl__pool_free(p, sizeof *p);
     return;
   }
   unlink_pending(&p->e->hung, p);
@@ -722,7 +762,7 @@ static void complete_other(pcl_future *f, void *data) {
   p->ecb(p->data, p->err ? NULL : p->result, p->err);
   pcl_release(p->result);
   pcl_error_free(p->err);
-  free(p);
+  pcl__pool_free(p, sizeof *p);
 }
 
 /* The provider of the invoke or call a C mock is answering, or NULL. */
@@ -739,20 +779,17 @@ static void emb_invoke_or_call(emb *e, const pcl_invoke_request *req, bool is_ca
                                pcl_engine_cb cb, void *data) {
   const char *token = req->token;
   pcl_value *args = req->args;
-  char *provider = NULL;
+  const char *provider = req->provider;
   if (!is_call && req->provider == NULL) {
     /* Like a resource, an invoke without a provider uses the default one. */
     provider = default_provider(e, token, req->version, req->plugin_download_url);
-  } else if (req->provider) {
-    provider = pcl_xstrdup(req->provider);
   }
   if (is_call) {
     /* A method's provider hydrates its receiver through the engine
      * (pulumi:pulumi:getResource), which brings in the builtin provider. */
-    free(default_provider(e, "pulumi:pulumi:getResource", NULL, NULL));
+    default_provider(e, "pulumi:pulumi:getResource", NULL, NULL);
   }
-  pending *p = pcl_xcalloc(1, sizeof *p);
-  p->e = e;
+  pending *p = pending_new(e);
   p->ecb = cb;
   p->data = data;
   bool hang = false;
@@ -799,7 +836,6 @@ static void emb_invoke_or_call(emb *e, const pcl_invoke_request *req, bool is_ca
       p->result = pcl_map_of(NULL, NULL, 0);
     }
   }
-  free(provider);
   if (hang) {
     p->next = e->hung;
     e->hung = p;
@@ -821,8 +857,7 @@ static void emb_call(pcl_engine *eng, const pcl_invoke_request *req, pcl_engine_
 static void emb_register_outputs(pcl_engine *eng, const char *urn, pcl_value *outputs,
                                  pcl_engine_cb cb, void *data) {
   emb *e = (emb *)eng;
-  pending *p = pcl_xcalloc(1, sizeof *p);
-  p->e = e;
+  pending *p = pending_new(e);
   p->ecb = cb;
   p->data = data;
   rec *r = find_rec(e, urn);
@@ -859,8 +894,7 @@ static void emb_cancel(pcl_engine *eng, const pcl_error *err) {
     if (p->awaiting) {
       /* An asynchronous mock still holds p: answer the run through a copy
        * and keep p until the mock replies or the engine goes away. */
-      pending *c = pcl_xcalloc(1, sizeof *c);
-      c->e = e;
+      pending *c = pending_new(e);
       c->rcb = p->rcb;
       c->data = p->data;
       c->err = pcl_error_copy(err);
@@ -889,7 +923,7 @@ static void emb_destroy(pcl_engine *eng) {
       pcl_release(p->result);
       pcl_release(p->read_id);
       pcl_error_free(p->err);
-      free(p);
+      pcl__pool_free(p, sizeof *p);
     }
   }
   free(e->recs);

@@ -20,6 +20,8 @@ struct pcl__json_mocks {
   pcl_value *invokes;    /* MAP token -> LIST of entries, or NULL. */
   pcl_value *calls;      /* MAP token -> LIST of entries, or NULL. */
   pcl_value *stack_refs; /* MAP name -> {outputs, secretOutputNames}, or NULL. */
+  bool named;            /* Some resource key is "type::name": only then is a
+                            registration's own key looked up. */
 };
 
 /* Reads the whole file; NULL and *err on failure. */
@@ -119,6 +121,9 @@ pcl__json_mocks *pcl__json_mocks_load(const char *path, pcl_error **err) {
   }
   pcl__json_mocks *m = pcl_xcalloc(1, sizeof *m);
   m->resources = pcl_retain(res);
+  for (size_t i = 0; res != NULL && i < pcl_len(res); i++) {
+    m->named = m->named || strstr(pcl_str_data(pcl_map_key_at(res, i)), "::") != NULL;
+  }
   m->invokes = listify(inv);
   m->calls = listify(calls);
   m->stack_refs = pcl_retain(refs);
@@ -169,13 +174,16 @@ pcl__mock_answer pcl__json_mocks_resource(const pcl__json_mocks *m, const char *
   if (m == NULL || m->resources == NULL) {
     return a;
   }
-  pcl_strbuf key = PCL_STRBUF_INIT;
-  /* Appends rather than a format: this runs for every registration. */
-  pcl_strbuf_append_cstr(&key, type);
-  pcl_strbuf_append_cstr(&key, "::");
-  pcl_strbuf_append_cstr(&key, name);
-  pcl_value *e = pcl_map_get_cstr(m->resources, key.data);
-  pcl_strbuf_free(&key);
+  pcl_value *e = NULL;
+  if (m->named) {
+    pcl_strbuf key = PCL_STRBUF_INIT;
+    /* Appends rather than a format: this runs for every registration. */
+    pcl_strbuf_append_cstr(&key, type);
+    pcl_strbuf_append_cstr(&key, "::");
+    pcl_strbuf_append_cstr(&key, name);
+    e = pcl_map_get_cstr(m->resources, key.data);
+    pcl_strbuf_free(&key);
+  }
   if (e == NULL) {
     e = pcl_map_get_cstr(m->resources, type);
   }

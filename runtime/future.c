@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "pcl_internal.h"
 #include "sched_internal.h"
 
@@ -26,16 +27,21 @@ struct pcl_deps {
   const char *urns[];  /* Interned URNs in ascending pointer order. */
 };
 
+/* Returns the size of the block of a set of n URNs. */
+static size_t deps_size(size_t n) { return sizeof(pcl_deps) + n * sizeof(const char *); }
+
 static pcl_deps *deps_alloc(size_t n) {
-  pcl_deps *d = pcl_xmalloc(sizeof *d + n * sizeof d->urns[0]);
+  pcl_deps *d = pcl__pool_alloc(deps_size(n));
   d->refs = 1;
   d->n = (uint32_t)n;
   return d;
 }
 
-pcl_deps *pcl_deps_one(const char *urn) {
+pcl_deps *pcl_deps_one(const char *urn) { return pcl__deps_one_interned(pcl_urn_intern(urn)); }
+
+pcl_deps *pcl__deps_one_interned(const char *urn) {
   pcl_deps *d = deps_alloc(1);
-  d->urns[0] = pcl_urn_intern(urn);
+  d->urns[0] = urn;
   return d;
 }
 
@@ -49,7 +55,7 @@ pcl_deps *pcl_deps_retain(const pcl_deps *d) {
 
 void pcl_deps_release(pcl_deps *d) {
   if (d && --d->refs == 0) {
-    free(d);
+    pcl__pool_free(d, deps_size(d->n));
   }
 }
 
@@ -84,19 +90,23 @@ pcl_deps *pcl_deps_union(const pcl_deps *a, const pcl_deps *b) {
   if (b->n > a->n && deps_subset(a, b)) {
     return pcl_deps_retain(b);
   }
-  pcl_deps *d = deps_alloc(a->n + b->n);
-  size_t i = 0, j = 0, k = 0;
-  while (i < a->n || j < b->n) {
-    if (j == b->n || (i < a->n && (uintptr_t)a->urns[i] < (uintptr_t)b->urns[j])) {
-      d->urns[k++] = a->urns[i++];
-    } else if (i == a->n || (uintptr_t)b->urns[j] < (uintptr_t)a->urns[i]) {
-      d->urns[k++] = b->urns[j++];
-    } else {
-      d->urns[k++] = a->urns[i++];
-      j++;
-    }
+  /* Two passes of the merge: the first counts the union, so that the set
+   * is allocated at its size (its block is given back by that size). */
+  size_t total = 0;
+  for (size_t i = 0, j = 0; i < a->n || j < b->n; total++) {
+    uintptr_t x = i < a->n ? (uintptr_t)a->urns[i] : UINTPTR_MAX;
+    uintptr_t y = j < b->n ? (uintptr_t)b->urns[j] : UINTPTR_MAX;
+    i += x <= y;
+    j += y <= x;
   }
-  d->n = (uint32_t)k;
+  pcl_deps *d = deps_alloc(total);
+  for (size_t i = 0, j = 0, k = 0; k < total; k++) {
+    uintptr_t x = i < a->n ? (uintptr_t)a->urns[i] : UINTPTR_MAX;
+    uintptr_t y = j < b->n ? (uintptr_t)b->urns[j] : UINTPTR_MAX;
+    d->urns[k] = x <= y ? a->urns[i] : b->urns[j];
+    i += x <= y;
+    j += y <= x;
+  }
   return d;
 }
 
@@ -124,11 +134,16 @@ bool pcl_deps_has(const pcl_deps *d, const char *urn) {
 /* ----------------------------------------------------------------- futures */
 
 pcl_future *pcl_future_new(pcl_future_kind kind, const char *label) {
-  pcl_future *f = pcl_xcalloc(1, sizeof *f);
+  return pcl__future_new_label_take(kind, label ? pcl_xstrdup(label) : NULL);
+}
+
+pcl_future *pcl__future_new_label_take(pcl_future_kind kind, char *label) {
+  pcl_future *f = pcl__pool_alloc(sizeof *f);
+  memset(f, 0, sizeof *f);
   f->refs = 1;
   f->state = PCL_FUTURE_PENDING;
   f->kind = (uint8_t)kind;
-  f->label = label ? pcl_xstrdup(label) : NULL;
+  f->label = label;
   f->wtail = &f->waiters;
   pcl__sched_track(f);
   pcl__sched_count_future(1);
@@ -156,8 +171,10 @@ void pcl_future_release(pcl_future *f) {
   pcl_release(f->value);
   pcl_error_free(f->error);
   pcl_deps_release(f->deps);
-  free(f->label);
-  free(f);
+  if (f->label != NULL) { /* Most futures have none: no call for nothing. */
+    free(f->label);
+  }
+  pcl__pool_free(f, sizeof *f);
   pcl__sched_count_future(-1);
 }
 
@@ -173,7 +190,7 @@ static void wake(pcl_future *f) {
     pcl__waiter *next = w->next;
     pcl__sched_post_future(w->cb, f, w->data);
     if (w != &f->w0) {
-      free(w);
+      pcl__pool_free(w, sizeof *w);
     }
     w = next;
   }
@@ -283,7 +300,7 @@ void pcl_future_then(pcl_future *f, pcl_future_cb cb, void *data) {
   /* The first waiter of the list uses the future's own storage: the list
    * is empty only before the first waiter, since a settled future takes no
    * more waiters (they are posted at once, above). */
-  pcl__waiter *w = f->waiters == NULL ? &f->w0 : pcl_xmalloc(sizeof *w);
+  pcl__waiter *w = f->waiters == NULL ? &f->w0 : pcl__pool_alloc(sizeof *w);
   w->cb = cb;
   w->data = data;
   w->next = NULL;
@@ -344,6 +361,7 @@ struct join {
   void *data;           /* The combinator's state. */
   size_t n;             /* Number of inputs. */
   size_t remaining;     /* Inputs not yet settled. */
+  size_t size;          /* The size of the join's block. */
   pcl_future *in[];     /* The inputs (owned references). */
 };
 
@@ -358,7 +376,7 @@ static void join_step(pcl_future *f, void *data) {
     pcl_future_release(j->in[i]);
   }
   pcl_future_release(j->result);
-  free(j);
+  pcl__pool_free(j, j->size);
 }
 
 /* Starts a join over fs[0..n) whose result is an output if any input is
@@ -375,7 +393,9 @@ static pcl_future *join_start(pcl_future *const *fs, size_t n, join_done_fn done
       kind = PCL_OUTPUT;
     }
   }
-  join *j = pcl_xmalloc(sizeof *j + n * sizeof j->in[0] + extra);
+  size_t size = sizeof(join) + n * sizeof(pcl_future *) + extra;
+  join *j = pcl__pool_alloc(size);
+  j->size = size;
   pcl_future *result = pcl_future_new(n == 0 ? PCL_OUTPUT : kind, NULL);
   j->result = pcl_future_retain(result);
   j->done = done;
@@ -543,52 +563,47 @@ pcl_future *pcl_future_attr(pcl_future *f, const char *key) {
 
 /* -------------------------------------------------------------- deep await */
 
-/* The futures held in a value, in the order pcl__value_rebuild visits
- * them. */
+/* The futures held in a value. */
 typedef struct held {
-  pcl_future **fs; /* The futures (borrowed from the value). */
-  size_t n, cap;   /* Used and allocated. */
+  pcl_future *fs_inline[8]; /* The first futures. */
+  pcl_future **fs;          /* The futures (borrowed from the value;
+                               fs_inline or heap). */
+  size_t n, cap;            /* Used and allocated. */
 } held;
 
-/* A rebuild edit that replaces nothing and notes every future. */
-static pcl_value *note_future(const pcl_value *x, void *ctx) {
+/* Notes the future of the EVENTUAL x in the held ctx. */
+static void note_future(const pcl_value *x, void *ctx) {
   held *h = ctx;
   pcl_future *f = pcl_value_future(x);
   if (f != NULL) {
     if (h->n == h->cap) {
-      h->cap = h->cap ? 2 * h->cap : 8;
-      h->fs = pcl_xrealloc(h->fs, h->cap * sizeof *h->fs);
+      pcl_future **fs = pcl_xmalloc(2 * h->cap * sizeof *fs);
+      memcpy(fs, h->fs, h->cap * sizeof *fs);
+      if (h->fs != h->fs_inline) {
+        free(h->fs);
+      }
+      h->fs = fs;
+      h->cap *= 2;
     }
     h->fs[h->n++] = f;
   }
-  return NULL;
 }
 
-/* Stores in *h every future held in v (nested in lists, sets, maps and
- * secrets), in rebuild order; h->fs is owned by the caller. */
-static void collect_futures(pcl_value *v, held *h) {
-  *h = (held){NULL, 0, 0};
-  pcl_release(pcl__value_rebuild(v, false, note_future, h));
-}
-
-/* The settled futures that replace a value's futures, in rebuild order. */
-typedef struct settled {
-  pcl_future *const *in; /* The settled futures. */
-  size_t k;              /* The next one. */
-} settled;
-
-/* A rebuild edit that replaces a future by its settled value: a secret one
- * wrapped SECRET, an unknown one UNKNOWN. */
+/* A replacement of pcl__value_replace_eventuals: the future of x, settled,
+ * by its value, a secret one wrapped SECRET, an unknown one UNKNOWN. */
 static pcl_value *settle_future(const pcl_value *x, void *ctx) {
-  settled *s = ctx;
-  if (pcl_value_future(x) == NULL) {
+  (void)ctx;
+  pcl_future *f = pcl_value_future(x);
+  if (f == NULL) {
     return NULL;
   }
-  pcl_future *f = s->in[s->k++];
   pcl_value *v = (f->bits & PCL_FUT_UNKNOWN) ? pcl_unknown() : f->value;
   return (f->bits & PCL_FUT_SECRET) ? pcl_secret_new(v) : pcl_retain(v);
 }
 
+/* Settles a deep await once every future held in its value (j->data, owned)
+ * settled: those are the join's inputs, so each one's settled value is read
+ * from the future itself. */
 static void deep_done(join *j) {
   pcl_value *v = j->data;
   unsigned bits;
@@ -597,8 +612,7 @@ static void deep_done(join *j) {
   if (bad) {
     pcl_future_reject(j->result, bad->error);
   } else {
-    settled st = {j->in, 0};
-    pcl_value *r = pcl__value_rebuild(v, false, settle_future, &st);
+    pcl_value *r = pcl__value_replace_eventuals(v, settle_future, NULL);
     pcl_future *again = NULL;
     if (pcl__value_contains_kind(r, PCL_T_EVENTUAL)) {
       /* A settled value held futures itself: await those too. */
@@ -622,11 +636,14 @@ pcl_future *pcl_future_await_deep(pcl_value *v) {
   /* A future at the top works like a nested one: resolving the result with
    * its SECRET or UNKNOWN substitute turns that into the result's bits. */
   held h;
-  collect_futures(v, &h);
-  if (h.n == 0) {
-    return pcl_future_resolved(PCL_OUTPUT, v, 0, NULL);
+  h.fs = h.fs_inline;
+  h.n = 0;
+  h.cap = sizeof h.fs_inline / sizeof h.fs_inline[0];
+  pcl__value_each_eventual(v, note_future, &h);
+  pcl_future *r = h.n == 0 ? pcl_future_resolved(PCL_OUTPUT, v, 0, NULL)
+                           : join_start(h.fs, h.n, deep_done, pcl_retain(v), true, 0, NULL);
+  if (h.fs != h.fs_inline) {
+    free(h.fs);
   }
-  pcl_future *r = join_start(h.fs, h.n, deep_done, pcl_retain(v), true, 0, NULL);
-  free(h.fs);
   return r;
 }

@@ -84,7 +84,7 @@ pcl_value *pcl__gen_module_run(pcl_run *run, const pcl_gen_program *prog, const 
 
 pcl_gen_env *pcl_gen_env_new(const pcl_gen_env *e, const uint32_t *r, size_t n,
                              pcl_value *const *vals) {
-  pcl_gen_env *c = pcl_xmalloc(sizeof *c + n * sizeof c->v[0]);
+  pcl_gen_env *c = pcl__pool_alloc(sizeof *c + n * sizeof c->v[0]);
   c->refs = 1;
   c->f = pcl__gen_frame_retain(e->f);
   c->r = r;
@@ -103,7 +103,7 @@ void pcl_gen_env_release(pcl_gen_env *e) {
     pcl_release(e->v[i]);
   }
   pcl__gen_frame_release(e->f);
-  free(e);
+  pcl__pool_free(e, sizeof *e + e->n * sizeof e->v[0]);
 }
 
 pcl_value *pcl_gen_node(const pcl_gen_env *e, uint32_t i) {
@@ -302,7 +302,7 @@ static void gen_apply_free(void *data) {
     pcl_release(a->plain[i]);
   }
   pcl_gen_env_release(a->closure);
-  free(a);
+  pcl__pool_free(a, sizeof *a + a->n * sizeof a->plain[0]);
 }
 
 /* The apply's callback: the awaited values are vals[0..m), in argument
@@ -334,7 +334,7 @@ static pcl_value *gen_apply_cb(pcl_value *const *vals, size_t m, void *data, pcl
 
 pcl_value *pcl_gen_apply(pcl_gen_env *closure, pcl_gen_apply_fn body, pcl_value *const *args,
                          size_t n) {
-  gen_apply *a = pcl_xmalloc(sizeof *a + n * sizeof a->plain[0]);
+  gen_apply *a = pcl__pool_alloc(sizeof *a + n * sizeof a->plain[0]);
   a->closure = closure;
   a->body = body;
   a->n = n;

@@ -263,7 +263,7 @@ typedef struct path_wait {
 static void path_wait_free(path_wait *w) {
   pcl_future_release(w->result);
   pcl_deps_release(w->deps);
-  free(w);
+  pcl__pool_free(w, sizeof *w);
 }
 
 static void path_cb(pcl_future *f, void *data);
@@ -325,7 +325,7 @@ pcl_value *pcl_gen_path(const pcl_gen_env *e, pcl_value *root, const uint32_t *s
   /* A future or an UNKNOWN stands in the way, or the result is secret: an
    * EVENTUAL, settled by the function that continues a waiting traversal
    * from the value where the walk stopped. */
-  path_wait *w = pcl_xmalloc(sizeof *w);
+  path_wait *w = pcl__pool_alloc(sizeof *w);
   w->result = pcl_future_new(PCL_OUTPUT, NULL);
   w->prog = prog;
   w->preview = preview;
@@ -374,6 +374,18 @@ pcl_value *pcl_gen_object(pcl_value *const *keys, pcl_value *const *vals, size_t
 }
 
 pcl_value *pcl_gen_template(pcl_value *const *parts, size_t n, pcl_error **err) {
+  /* Most templates join strings only, which need no buffer. */
+  bool strings = true;
+  for (size_t i = 0; i < n && strings; i++) {
+    const pcl_value *v = parts[i];
+    while (pcl_kind_of(v) == PCL_T_SECRET) {
+      v = pcl_secret_inner(v);
+    }
+    strings = pcl_kind_of(v) == PCL_T_STRING;
+  }
+  if (strings) {
+    return pcl__str_join(parts, n, err);
+  }
   pcl_strbuf b = PCL_STRBUF_INIT;
   for (size_t i = 0; i < n; i++) {
     if (!pcl_strbuf_append_value(&b, parts[i], err)) {

@@ -230,41 +230,45 @@ static pcl_value *registration(pcl_gen_env *e, const pcl_resource_decl *shared,
   d.line = l->line;
   d.column = l->col;
   const pcl_resource_decl *decl = &d;
-  pcl_strbuf full = PCL_STRBUF_INIT;
+  /* The full name: the name itself outside a component instance. */
+  pcl_strbuf prefixed = PCL_STRBUF_INIT;
+  const char *full = pcl_str_data(name);
   if (f->prefix != NULL) {
-    pcl_strbuf_append_cstr(&full, f->prefix);
+    pcl_strbuf_append_cstr(&prefixed, f->prefix);
+    pcl_strbuf_append(&prefixed, pcl_str_data(name), pcl_str_len(name));
+    full = prefixed.data;
   }
-  pcl_strbuf_append(&full, pcl_str_data(name), pcl_str_len(name));
   pcl_value *in = drop_nulls(inputs);
   pcl_value *opts = pcl__gen_with_parent(f, pcl_retain(options));
   pcl_value *r;
   if (pcl_kind_of(in) != PCL_T_MAP || (opts != NULL && pcl_kind_of(opts) != PCL_T_MAP)) {
-    pcl_error *err = pcl_error_new("the inputs and options of %s must be objects", full.data);
+    pcl_error *err = pcl_error_new("the inputs and options of %s must be objects", full);
     pcl_error_set_location(err, decl->file, decl->line, decl->column);
     pcl_future *fail = pcl_future_rejected(err);
     pcl_error_free(err);
     r = pcl__gen_future_value_take(fail);
   } else if (id != NULL) {
-    r = pcl__gen_future_value_take(pcl_read_resource(f->run, decl, full.data, id, in, opts));
+    r = pcl__gen_future_value_take(pcl_read_resource(f->run, decl, full, id, in, opts));
   } else if (m != NULL) {
     pcl_value *comp =
-        pcl__gen_future_value_take(pcl_register_resource(f->run, decl, full.data, in, opts));
-    char *urn = component_urn(f, decl, full.data, options);
-    char *instance = pcl_xstrdup(full.data);
-    pcl_strbuf_append_char(&full, '-');
-    pcl_value *outs = pcl__gen_module_run(f->run, f->prog, m, full.data, comp, urn, in);
+        pcl__gen_future_value_take(pcl_register_resource(f->run, decl, full, in, opts));
+    char *urn = component_urn(f, decl, full, options);
+    pcl_strbuf child_prefix = PCL_STRBUF_INIT;
+    pcl_strbuf_append_cstr(&child_prefix, full);
+    pcl_strbuf_append_char(&child_prefix, '-');
+    pcl_value *outs = pcl__gen_module_run(f->run, f->prog, m, child_prefix.data, comp, urn, in);
+    pcl_strbuf_free(&child_prefix);
     /* The engine records the outputs once they are all known; a failure
        fails the run (resource.c). */
     pcl_future_release(pcl_register_component_outputs(f->run, pcl_value_future(comp), outs));
-    r = component_object(pcl_value_future(comp), outs, decl, instance, urn);
-    free(instance);
+    r = component_object(pcl_value_future(comp), outs, decl, full, urn);
     free(urn);
     pcl_release(outs);
     pcl_release(comp);
   } else {
-    r = pcl__gen_future_value_take(pcl_register_resource(f->run, decl, full.data, in, opts));
+    r = pcl__gen_future_value_take(pcl_register_resource(f->run, decl, full, in, opts));
   }
-  pcl_strbuf_free(&full);
+  pcl_strbuf_free(&prefixed);
   pcl_release(in);
   pcl_release(opts);
   return r;

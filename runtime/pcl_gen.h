@@ -17,6 +17,12 @@ extern "C" {
 enum {
   PCL_F_BIGINT = 1, /* An int held in u.big rather than u.i. */
   PCL_F_ASCII = 2,  /* A string known to be pure ASCII (a hint; may be unset). */
+  /* Set by the runtime on a list, set, map, secret, asset, archive or
+   * resource that may hold an EVENTUAL at some depth (it is set whenever
+   * one of its parts is an EVENTUAL or has the flag), so that the walks
+   * looking for futures skip the values that hold none.  Static values
+   * never set it: they hold no EVENTUAL. */
+  PCL_F_HOLDS_EVENTUAL = 4,
 };
 
 /* How a value of kind EVENTUAL holds its object: the value owns one

@@ -15,6 +15,13 @@
 
 #include "pcl_gen.h"
 
+/* Returns a block of size bytes (pool.c): a small one from the free list of
+ * its size class, a larger one from malloc.  Allocation never fails. */
+void *pcl__pool_alloc(size_t size);
+/* Gives back the block p (NULL is ignored) of size bytes, the size it was
+ * allocated with. */
+void pcl__pool_free(void *p, size_t size);
+
 /* Returns a heap value of the given kind whose block has extra payload bytes
  * after the struct; refs is 1, flags and sub are 0, the union is zeroed. */
 pcl_value *pcl__value_alloc(pcl_kind kind, size_t extra);
@@ -50,6 +57,18 @@ pcl_value *pcl__int_from_double(double d);
  * and sets *too_long when the syntax is right but the int is too long. */
 pcl_value *pcl__parse_number(const char *text, size_t len, bool allow_inf, bool *too_long);
 
+/* Returns a map with the keys of the MAP map (each retained) and the values
+ * vals[0..n) (stolen), n being map's entry count: a map rebuilt with new
+ * values, its keys already in order. */
+pcl_value *pcl__map_with_vals_take(const pcl_value *map, pcl_value *const *vals);
+
+/* Returns the MAP map (borrowed) with the entries keys[i] = vals[i]
+ * (borrowed; the keys STRINGs in strictly ascending byte order) put over
+ * it, each replacing map's entry of the same key: two sorted maps merged in
+ * one pass, where pcl_map_of would sort their concatenation. */
+pcl_value *pcl__map_merge(const pcl_value *map, pcl_value *const *keys, pcl_value *const *vals,
+                          size_t n);
+
 /* Returns whether hit is true of v or of any value inside it (list, set and
  * map elements, secret, asset and archive payloads, resource fields; never
  * inside an EVENTUAL's object).  Walks with an explicit stack, so any depth
@@ -76,12 +95,31 @@ void pcl__value_each_kind(const pcl_value *v, pcl_kind kind,
 pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
                               pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx);
 
+/* Returns v rebuilt as pcl__value_rebuild does without strip, for an edit
+ * that replaces EVENTUALs only: the values that neither are nor hold an
+ * EVENTUAL (PCL_F_HOLDS_EVENTUAL) are kept without a visit, so a value
+ * holding none is v itself. */
+pcl_value *pcl__value_replace_eventuals(const pcl_value *v,
+                                        pcl_value *(*edit)(const pcl_value *x, void *ctx),
+                                        void *ctx);
+/* Calls visit(x, ctx) for every EVENTUAL x in v (v itself included) that
+ * pcl__value_replace_eventuals would hand to its edit, in the same order
+ * (pre-order, parts first to last); the values that hold none are not
+ * entered.  Walks with an
+ * explicit stack and allocates only for a very wide or deep value. */
+void pcl__value_each_eventual(const pcl_value *v, void (*visit)(const pcl_value *x, void *ctx),
+                              void *ctx);
+
 /* Returns whether s[0..len) is pure ASCII. */
 bool pcl__is_ascii(const char *s, size_t len);
 /* Returns a string value of exactly the bytes s[0..len), which must already
  * be NFC UTF-8, or what pcl_str_from_bytes makes (no check, no
  * normalisation); ascii says they are pure ASCII. */
 pcl_value *pcl__str_raw(const char *s, size_t len, bool ascii);
+/* Returns the concatenation of the STRINGs parts[0..n) (their SECRET marks
+ * ignored) as pcl_str_new makes a string of those bytes: NFC, or NULL with
+ * *err when they are not UTF-8; made in one block of its size. */
+pcl_value *pcl__str_join(pcl_value *const *parts, size_t n, pcl_error **err);
 /* Appends the JSON-quoted form of the bytes s[0..len) to b (Go escaping;
  * html adds the < > & escapes). */
 void pcl__json_quote(pcl_strbuf *b, const char *s, size_t len, bool html);

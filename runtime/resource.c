@@ -72,65 +72,136 @@ void pcl_run_fail(pcl_run *run, const pcl_error *err) {
 
 /* ------------------------------------------------------- waiting for many */
 
-/* A set of futures to wait for, then a completion. */
+/* One value a waitset waits for: the deep await of a value that holds
+ * futures, or the value itself when it holds none, which needs neither a
+ * future nor a loop turn of its own. */
+typedef struct slot {
+  pcl_future *f; /* The deep await (owned), or NULL. */
+  pcl_value *v;  /* With f NULL: the value (owned), holding no EVENTUAL. */
+} slot;
+
+/* A set of values to wait for, then a completion. */
 typedef struct waitset waitset;
 typedef void (*waitset_fn)(waitset *w);
 struct waitset {
   waitset_fn done;    /* Runs once every future settled. */
   void *data;         /* The operation's state. */
-  size_t n;           /* Futures. */
-  size_t remaining;   /* Not yet settled. */
-  pcl_future *f[];    /* Owned futures. */
+  size_t n;           /* Slots. */
+  size_t remaining;   /* Futures not yet settled. */
+  slot s[];           /* The values waited for. */
 };
+
+/* Returns the size of the block of a waitset of n slots. */
+static size_t waitset_size(size_t n) { return sizeof(waitset) + n * sizeof(slot); }
+
+/* Runs w's completion and frees w. */
+static void waitset_finish(waitset *w) {
+  w->done(w);
+  for (size_t i = 0; i < w->n; i++) {
+    pcl_future_release(w->s[i].f);
+    pcl_release(w->s[i].v);
+  }
+  pcl__pool_free(w, waitset_size(w->n));
+}
 
 static void waitset_step(pcl_future *f, void *data) {
   (void)f;
   waitset *w = data;
   if (--w->remaining == 0) {
-    w->done(w);
-    for (size_t i = 0; i < w->n; i++) {
-      pcl_future_release(w->f[i]);
-    }
-    free(w);
+    waitset_finish(w);
   }
 }
 
+/* The loop task of a waitset whose values all hold no future. */
+static void waitset_ready(pcl_future *f, void *data) {
+  (void)f;
+  waitset_finish(data);
+}
+
 static waitset *waitset_new(size_t n, waitset_fn done, void *data) {
-  waitset *w = pcl_xmalloc(sizeof *w + n * sizeof w->f[0]);
+  waitset *w = pcl__pool_alloc(waitset_size(n));
   w->done = done;
   w->data = data;
   w->n = n;
-  w->remaining = n;
+  w->remaining = 0;
   return w;
 }
 
+/* Waits in slot i of w for v (borrowed) to settle deeply. */
+static void waitset_put(waitset *w, size_t i, pcl_value *v) {
+  if (pcl__value_contains_kind(v, PCL_T_EVENTUAL)) {
+    w->s[i] = (slot){pcl_future_await_deep(v), NULL};
+  } else {
+    w->s[i] = (slot){NULL, pcl_retain(v)};
+  }
+}
+
+/* Waits in slot i of w for the future f (borrowed). */
+static void waitset_put_future(waitset *w, size_t i, pcl_future *f) {
+  w->s[i] = (slot){pcl_future_retain(f), NULL};
+}
+
+/* Starts waiting once every slot is filled.  The completion runs from the
+ * loop, on the turn where the last future settles, or on a turn of its own
+ * when there is none (at the place in the queue where the first settled
+ * value would have woken it). */
 static void waitset_start(waitset *w) {
   for (size_t i = 0; i < w->n; i++) {
-    pcl_future_then(w->f[i], waitset_step, w);
+    w->remaining += w->s[i].f != NULL;
+  }
+  if (w->remaining == 0) {
+    pcl_sched_post(waitset_ready, w);
+    return;
+  }
+  for (size_t i = 0; i < w->n; i++) {
+    if (w->s[i].f != NULL) {
+      pcl_future_then(w->s[i].f, waitset_step, w);
+    }
   }
 }
 
 /* Returns the first rejected future of w, or NULL. */
 static pcl_future *waitset_failed(const waitset *w) {
   for (size_t i = 0; i < w->n; i++) {
-    if (pcl_future_state_of(w->f[i]) == PCL_FUTURE_REJECTED) {
-      return w->f[i];
+    if (w->s[i].f != NULL && pcl_future_state_of(w->s[i].f) == PCL_FUTURE_REJECTED) {
+      return w->s[i].f;
     }
   }
   return NULL;
 }
 
-/* Returns the settled value of f as it goes into a request: SECRET-wrapped
- * when secret, UNKNOWN when unknown (owned). */
-static pcl_value *wire_value(const pcl_future *f) {
-  unsigned bits = pcl_future_bits(f);
-  pcl_value *v = (bits & PCL_FUT_UNKNOWN) ? pcl_unknown() : pcl_retain(pcl_future_value(f));
+/* Returns the settled value of slot s as it goes into a request: SECRET-
+ * wrapped when secret, UNKNOWN when unknown (owned). */
+static pcl_value *wire_value(const slot *s) {
+  if (s->f == NULL) {
+    return pcl_retain(s->v);
+  }
+  unsigned bits = pcl_future_bits(s->f);
+  pcl_value *v = (bits & PCL_FUT_UNKNOWN) ? pcl_unknown() : pcl_retain(pcl_future_value(s->f));
   if (bits & PCL_FUT_SECRET) {
-    pcl_value *s = pcl_secret_new(v);
+    pcl_value *sv = pcl_secret_new(v);
     pcl_release(v);
-    return s;
+    return sv;
   }
   return v;
+}
+
+/* Returns the settled value of slot s as a resolved future holds it
+ * (borrowed): without its SECRET marks, NULL when unknown. */
+static pcl_value *slot_value(const slot *s) {
+  if (s->f != NULL) {
+    return pcl_future_value(s->f);
+  }
+  pcl_value *v = s->v;
+  while (pcl_kind_of(v) == PCL_T_SECRET) {
+    v = pcl_secret_inner(v);
+  }
+  return pcl_kind_of(v) == PCL_T_UNKNOWN ? NULL : v;
+}
+
+/* Returns the dependencies of slot s (borrowed; NULL when none). */
+static const pcl_deps *slot_deps(const slot *s) {
+  return s->f != NULL ? pcl_future_deps(s->f) : NULL;
 }
 
 /* Returns whether the MAP v is a resource object (urn, __name, __type). */
@@ -140,7 +211,10 @@ static bool is_resource_object(const pcl_value *v) {
 }
 
 /* Returns v with whole resource objects collapsed into resource references
- * (owned), as values crossing a node boundary are. */
+ * (owned), as values crossing a node boundary are.  A list or map none of
+ * whose parts collapses is v itself, shared rather than copied: most inputs
+ * hold no resource object, and the all-default options record below is
+ * recognised by the identity of its values. */
 static pcl_value *collapse(pcl_value *v) {
   switch (pcl_kind_of(v)) {
   case PCL_T_MAP: {
@@ -151,21 +225,54 @@ static pcl_value *collapse(pcl_value *v) {
         return pcl_resource_new(urn, id && pcl_kind_of(id) != PCL_T_NULL ? id : NULL, NULL);
       }
     }
-    pcl_mapbuf mb = PCL_MAPBUF_INIT;
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(v, i)), collapse(pcl_map_val_at(v, i)));
+    size_t n = pcl_len(v);
+    pcl_value **vals = NULL; /* The collapsed values, once one changed. */
+    for (size_t i = 0; i < n; i++) {
+      pcl_value *c = collapse(pcl_map_val_at(v, i));
+      if (vals == NULL && c == pcl_map_val_at(v, i)) {
+        pcl_release(c);
+        continue;
+      }
+      if (vals == NULL) {
+        vals = pcl_xmalloc(n * sizeof *vals);
+        for (size_t j = 0; j < i; j++) {
+          vals[j] = pcl_retain(pcl_map_val_at(v, j));
+        }
+      }
+      vals[i] = c;
     }
-    return pcl_mapbuf_finish(&mb);
+    if (vals == NULL) {
+      return pcl_retain(v);
+    }
+    pcl_value *m = pcl__map_with_vals_take(v, vals);
+    free(vals);
+    return m;
   }
   case PCL_T_LIST: {
-    pcl_value *l = pcl_list_new(pcl_len(v));
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      pcl_list_init_take(l, i, collapse(pcl_list_at(v, i)));
+    size_t n = pcl_len(v);
+    pcl_value *l = NULL; /* The collapsed list, once an element changed. */
+    for (size_t i = 0; i < n; i++) {
+      pcl_value *c = collapse(pcl_list_at(v, i));
+      if (l == NULL && c == pcl_list_at(v, i)) {
+        pcl_release(c);
+        continue;
+      }
+      if (l == NULL) {
+        l = pcl_list_new(n);
+        for (size_t j = 0; j < i; j++) {
+          pcl_list_init_take(l, j, pcl_retain(pcl_list_at(v, j)));
+        }
+      }
+      pcl_list_init_take(l, i, c);
     }
-    return l;
+    return l != NULL ? l : pcl_retain(v);
   }
   case PCL_T_SECRET: {
     pcl_value *in = collapse(pcl_secret_inner(v));
+    if (in == pcl_secret_inner(v)) {
+      pcl_release(in);
+      return pcl_retain(v);
+    }
     pcl_value *s = pcl_secret_new(in);
     pcl_release(in);
     return s;
@@ -274,6 +381,13 @@ static pcl_value *opt_strings(pcl_value *opts, const char *name) {
   }
   if (pcl_kind_of(v) == PCL_T_STRING) {
     return pcl_list_of(&v, 1);
+  }
+  size_t strings = 0;
+  for (size_t i = 0; i < pcl_len(v); i++) {
+    strings += pcl_kind_of(pcl_list_at(v, i)) == PCL_T_STRING;
+  }
+  if (strings == pcl_len(v)) {
+    return pcl_retain(v);
   }
   size_t n = 0;
   pcl_value **items = pcl_xmalloc((pcl_len(v) + 1) * sizeof *items);
@@ -433,14 +547,9 @@ static pcl__run_res *run_res(pcl_run *run, const char *urn) {
   return pcl__urn_index_get(&run->res_index, pcl_urn_intern(urn));
 }
 
-static char *package_of(const char *type) {
-  const char *c = strchr(type, ':');
-  size_t n = c ? (size_t)(c - type) : strlen(type);
-  char *p = pcl_xmalloc(n + 1);
-  memcpy(p, type, n);
-  p[n] = 0;
-  return p;
-}
+/* Returns the length of the package of a type or function token: what
+ * comes before its first ':' ("simple" of "simple:index:R"). */
+static size_t package_len(const char *token) { return strcspn(token, ":"); }
 
 /* Returns the provider reference (owned) a child of pres (may be NULL)
  * inherits for the package of token (a type or function token): the one
@@ -450,24 +559,22 @@ static char *inherited_provider(const pcl__run_res *pres, const char *token) {
   if (pres == NULL) {
     return NULL;
   }
-  char *pkg = package_of(token);
-  pcl_value *fromMap = pres->providers ? pcl_map_get_cstr(pres->providers, pkg) : NULL;
-  char *ref = NULL;
+  size_t plen = package_len(token);
+  pcl_value *fromMap = pres->providers ? pcl_map_get(pres->providers, token, plen) : NULL;
   if (fromMap) {
-    ref = pcl_xstrdup(pcl_str_data(fromMap));
-  } else if (pres->provider && strcmp(pres->package, pkg) == 0) {
-    ref = pcl_xstrdup(pres->provider);
+    return pcl_xstrdup(pcl_str_data(fromMap));
   }
-  free(pkg);
-  return ref;
+  if (pres->provider && package_len(pres->type) == plen && memcmp(pres->type, token, plen) == 0) {
+    return pcl_xstrdup(pres->provider);
+  }
+  return NULL;
 }
 
 void pcl__run_res_free(pcl_run *run) {
   for (size_t i = 0; i < run->nres; i++) {
     free(run->res[i]->provider);
-    free(run->res[i]->package);
     pcl_release(run->res[i]->providers);
-    free(run->res[i]);
+    pcl__pool_free(run->res[i], sizeof *run->res[i]);
   }
   free(run->res);
   pcl__urn_index_free(&run->res_index);
@@ -481,7 +588,6 @@ typedef struct reg {
   pcl_run *run;                  /* The run. */
   pcl_future *result;            /* The resource's future (owned). */
   pcl_resource_decl decl; /* The declaration (a copy: generated code passes one made for the call). */
-  char *name;                    /* Logical name (owned). */
   bool read;                     /* A read. */
   bool stack;                    /* The stack itself. */
   pcl_value *inputs;             /* The program's inputs MAP (owned). */
@@ -490,16 +596,20 @@ typedef struct reg {
   const char *bad_inputs;        /* Kind name of inputs that were not a MAP. */
   signed char protect, retain;   /* Effective inherited flags. */
   pcl_value *elided_secrets;     /* Preview: additionalSecretOutputs (LIST, owned), or NULL. */
+  char name[];                   /* Logical name, in the registration's block. */
 } reg;
+
+/* Returns the size of the block of a registration whose name has len
+ * bytes. */
+static size_t reg_size(size_t len) { return sizeof(reg) + len + 1; }
 
 static void reg_free(reg *r) {
   pcl_release(r->providers);
   pcl_release(r->elided_secrets);
   pcl_future_release(r->result);
   pcl_release(r->inputs);
-  free(r->name);
   free(r->provider);
-  free(r);
+  pcl__pool_free(r, reg_size(strlen(r->name)));
 }
 
 /* Fails r's future and the run with err (stolen), naming the resource. */
@@ -602,29 +712,43 @@ static pcl_value *hydrate(pcl_value *v, pcl_value *objs) {
 
 /* Resolves r's future with its object: the outputs (resource references
  * replaced by the objects of hydrated, when not NULL) plus urn, id, __name
- * and __type; frees r. */
+ * and __type; urn is interned.  Frees r. */
 static void reg_resolve(reg *r, const char *urn, pcl_value *id, pcl_value *outputs,
                         pcl_value *hydrated) {
-  pcl_mapbuf mb = PCL_MAPBUF_INIT;
-  for (size_t i = 0; i < pcl_len(outputs); i++) {
-    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(outputs, i)),
-                        hydrated ? hydrate(pcl_map_val_at(outputs, i), hydrated)
-                                 : pcl_retain(pcl_map_val_at(outputs, i)));
+  pcl_value *base = pcl_retain(outputs);
+  if (hydrated) {
+    size_t n = pcl_len(outputs);
+    pcl_value **vals = pcl_xmalloc((n ? n : 1) * sizeof *vals);
+    for (size_t i = 0; i < n; i++) {
+      vals[i] = hydrate(pcl_map_val_at(outputs, i), hydrated);
+    }
+    pcl_release(base);
+    base = pcl__map_with_vals_take(outputs, vals);
+    free(vals);
   }
   /* In a preview, a secret output the provider left out (it is unknown
    * yet) reads as a secret unknown. */
   for (size_t i = 0; r->elided_secrets && i < pcl_len(r->elided_secrets); i++) {
     pcl_value *k = pcl_list_at(r->elided_secrets, i);
     if (pcl_map_get(outputs, pcl_str_data(k), pcl_str_len(k)) == NULL) {
-      pcl_mapbuf_put_take(&mb, pcl_retain(k), pcl_secret_new(pcl_unknown()));
+      pcl_value *unknown = pcl_secret_new(pcl_unknown());
+      pcl_value *more = pcl__map_merge(base, &k, &unknown, 1);
+      pcl_release(unknown);
+      pcl_release(base);
+      base = more;
     }
   }
-  pcl_mapbuf_put_take(&mb, &k_urn, pcl__str_fast(urn));
-  pcl_mapbuf_put_take(&mb, &k_id, pcl_retain(id ? id : pcl_null()));
-  pcl_mapbuf_put_take(&mb, &k_name, pcl__str_fast(r->name));
-  pcl_mapbuf_put_take(&mb, &k_type, pcl__str_fast(r->decl.type));
-  pcl_value *obj = pcl_mapbuf_finish(&mb);
-  pcl_deps *d = pcl_deps_one(urn);
+  /* The fields every resource object has, in key order, win over outputs
+   * of the same names. */
+  pcl_value *keys[] = {&k_name, &k_type, &k_id, &k_urn};
+  pcl_value *vals[] = {pcl__str_fast(r->name), pcl__str_fast(r->decl.type),
+                       id ? id : pcl_null(), pcl__str_fast(urn)};
+  pcl_value *obj = pcl__map_merge(base, keys, vals, 4);
+  pcl_release(vals[0]);
+  pcl_release(vals[1]);
+  pcl_release(vals[3]);
+  pcl_release(base);
+  pcl_deps *d = pcl__deps_one_interned(urn);
   pcl_future_resolve(r->result, obj, 0, d);
   pcl_deps_release(d);
   pcl_release(obj);
@@ -636,7 +760,7 @@ static void reg_resolve(reg *r, const char *urn, pcl_value *id, pcl_value *outpu
  * rehydrates a reference into a resource object with its outputs. */
 typedef struct hydration {
   reg *r;            /* The registration. */
-  char *urn;         /* Its URN (owned). */
+  const char *urn;   /* Its URN (interned). */
   pcl_value *id;     /* Its id (owned). */
   pcl_value *outputs; /* Its outputs (owned). */
   pcl_value *objs;   /* MAP URN -> null, then the object once hydrated (owned). */
@@ -699,7 +823,6 @@ static void hydrated_one(void *data, pcl_value *result, const pcl_error *err) {
     return;
   }
   reg_resolve(h->r, h->urn, h->id, h->outputs, h->objs);
-  free(h->urn);
   pcl_release(h->id);
   pcl_release(h->outputs);
   pcl_release(h->objs);
@@ -719,24 +842,25 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
     run->capres = run->capres ? run->capres * 2 : 64;
     run->res = pcl_xrealloc(run->res, run->capres * sizeof *run->res);
   }
-  pcl__run_res *rr = pcl_xmalloc(sizeof *rr);
+  pcl__run_res *rr = pcl__pool_alloc(sizeof *rr);
   run->res[run->nres++] = rr;
   rr->urn = pcl_urn_intern(res->urn);
   pcl__urn_index_put(&run->res_index, rr->urn, rr);
-  rr->provider = r->provider ? pcl_xstrdup(r->provider) : NULL;
-  rr->package = package_of(r->decl.type);
+  rr->provider = r->provider;
+  r->provider = NULL;
+  rr->type = rr->provider ? pcl_urn_intern(r->decl.type) : NULL;
   rr->protect = r->protect;
   rr->retain = r->retain;
   rr->providers = r->providers;
   r->providers = NULL;
   rr->gates_invokes = r->decl.kind != PCL_RES_CUSTOM || pcl_kind_of(res->id) == PCL_T_UNKNOWN;
   if (!pcl__value_contains_kind(res->outputs, PCL_T_RESOURCE)) {
-    reg_resolve(r, res->urn, res->id, res->outputs, NULL);
+    reg_resolve(r, rr->urn, res->id, res->outputs, NULL);
     return;
   }
   hydration *h = pcl_xcalloc(1, sizeof *h);
   h->r = r;
-  h->urn = pcl_xstrdup(res->urn);
+  h->urn = rr->urn;
   h->id = pcl_retain(res->id);
   h->outputs = pcl_retain(res->outputs);
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
@@ -771,7 +895,7 @@ static void reg_send(waitset *w) {
     reg_free(r);
     return;
   }
-  pcl_value *opts = pcl_future_value(w->f[n]);
+  pcl_value *opts = slot_value(&w->s[n]);
   if (r->bad_inputs || (opts && pcl_kind_of(opts) != PCL_T_MAP)) {
     reg_fail(r,
              r->bad_inputs ? pcl_error_new("the inputs must be an object, not a %s", r->bad_inputs)
@@ -781,14 +905,19 @@ static void reg_send(waitset *w) {
     reg_free(r);
     return;
   }
+  if (opts != NULL && pcl_len(opts) == 0) {
+    /* An empty options object sets nothing: looking every option up in it
+     * would only cost. */
+    opts = NULL;
+  }
   /* Inputs and their dependencies. */
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   pcl_deps **prop = pcl_xmalloc((n ? n : 1) * sizeof *prop);
   pcl_deps *deps = NULL;
   size_t m = 0; /* Inputs sent: a null input is left out, as SDKs do. */
   for (size_t i = 0; i < n; i++) {
-    pcl_value *v = wire_value(w->f[i]);
-    const pcl_deps *d = pcl_future_deps(w->f[i]);
+    pcl_value *v = wire_value(&w->s[i]);
+    const pcl_deps *d = slot_deps(&w->s[i]);
     pcl_deps *u = pcl_deps_union(deps, d);
     pcl_deps_release(deps);
     deps = u;
@@ -818,14 +947,15 @@ static void reg_send(waitset *w) {
   pcl_value *pmap = opts ? opt_providers(pcl_map_get_cstr(opts, "providers")) : NULL;
   r->providers = pmap ? pmap : pres ? pcl_retain(pres->providers) : NULL;
   if (r->provider == NULL && r->decl.kind != PCL_RES_COMPONENT) {
-    char *pkg = package_of(r->decl.type);
-    pcl_value *fromMap = r->providers ? pcl_map_get_cstr(r->providers, pkg) : NULL;
+    const char *type = r->decl.type;
+    size_t plen = package_len(type);
+    pcl_value *fromMap = r->providers ? pcl_map_get(r->providers, type, plen) : NULL;
     if (fromMap) {
       r->provider = pcl_xstrdup(pcl_str_data(fromMap));
-    } else if (pres && pres->provider && strcmp(pres->package, pkg) == 0) {
+    } else if (pres && pres->provider && package_len(pres->type) == plen &&
+               memcmp(pres->type, type, plen) == 0) {
       r->provider = pcl_xstrdup(pres->provider);
     }
-    free(pkg);
   }
   r->protect = (signed char)opt_bool(opts, "protect");
   if (r->protect < 0 && pres) {
@@ -851,56 +981,71 @@ static void reg_send(waitset *w) {
     reg_free(r);
     return;
   }
+  pcl_value *aso = opt_strings(opts, "additionalSecretOutputs");
+  if (run->preview && !r->read && r->decl.kind == PCL_RES_CUSTOM && pcl_len(aso)) {
+    r->elided_secrets = pcl_retain(aso);
+  }
+  pcl_value *imp = opts ? pcl_map_get_cstr(opts, "import") : NULL;
+  pcl_value *al = opts ? pcl_map_get_cstr(opts, "aliases") : NULL;
+  pcl_value *trig = opts ? pcl_map_get_cstr(opts, "replacementTrigger") : NULL;
+  const char *version = r->decl.version, *url = r->decl.plugin_download_url;
+  pcl_value *ov = opts ? pcl_map_get_cstr(opts, "version") : NULL;
+  ov = ov && pcl_kind_of(ov) == PCL_T_STRING ? ov : NULL;
+  if (ov) {
+    version = pcl_str_data(ov);
+  }
+  pcl_value *ou = opts ? pcl_map_get_cstr(opts, "pluginDownloadURL") : NULL;
+  ou = ou && pcl_kind_of(ou) == PCL_T_STRING ? ou : NULL;
+  if (ou) {
+    url = pcl_str_data(ou);
+  }
+  /* Options recorded only when set: envVarMappings, hooks, providers. */
+  pcl_value *extra[3];
+  static pcl_value *const extra_keys[] = {&k_env, &k_hooks, &k_providers};
+  for (size_t i = 0; i < 3; i++) {
+    extra[i] = opts ? pcl_map_get_cstr(opts, pcl_str_data(extra_keys[i])) : NULL;
+    extra[i] = extra[i] && pcl_kind_of(extra[i]) != PCL_T_NULL ? extra[i] : NULL;
+  }
+  /* The record's entries go in key order, so that building its map sorts
+   * nothing. */
   pcl_value *keys[20], *vals[20];
   size_t k = 0;
 #define OPT(key, val) (keys[k] = &(key), vals[k] = (val), k++)
-  OPT(k_protect, pcl_bool(r->protect > 0));
-  OPT(k_retain, pcl_bool(r->retain > 0));
-  OPT(k_dbr, pcl_bool(opt_bool(opts, "deleteBeforeReplace") > 0));
-  OPT(k_external, pcl_bool(r->read));
-  OPT(k_ignore, opt_strings(opts, "ignoreChanges"));
-  OPT(k_hide, opt_paths(opts, "hideDiffs"));
-  OPT(k_roc, opt_strings(opts, "replaceOnChanges"));
-  OPT(k_aso, opt_strings(opts, "additionalSecretOutputs"));
-  if (run->preview && !r->read && r->decl.kind == PCL_RES_CUSTOM && pcl_len(vals[k - 1])) {
-    r->elided_secrets = pcl_retain(vals[k - 1]);
-  }
-  OPT(k_timeouts, timeouts);
-  pcl_value *imp = opts ? pcl_map_get_cstr(opts, "import") : NULL;
-  OPT(k_import, pcl_retain(imp && pcl_kind_of(imp) == PCL_T_STRING ? imp : &empty_str));
-  OPT(k_deleted, pcl_len(deleted) ? pcl_retain(pcl_list_at(deleted, 0)) : &empty_str);
-  OPT(k_replace_with, opt_urns(opts, "replaceWith", NULL));
-  pcl_value *al = opts ? pcl_map_get_cstr(opts, "aliases") : NULL;
+  OPT(k_aso, aso);
   OPT(k_aliases, collapse(al ? al : &empty_list));
-  pcl_value *trig = opts ? pcl_map_get_cstr(opts, "replacementTrigger") : NULL;
-  OPT(k_trigger, pcl_retain(trig ? trig : pcl_null()));
-  const char *version = r->decl.version, *url = r->decl.plugin_download_url;
-  pcl_value *ov = opts ? pcl_map_get_cstr(opts, "version") : NULL;
-  if (ov && pcl_kind_of(ov) == PCL_T_STRING) {
-    version = pcl_str_data(ov);
-    OPT(k_version, pcl_retain(ov));
+  OPT(k_timeouts, timeouts);
+  OPT(k_dbr, pcl_bool(opt_bool(opts, "deleteBeforeReplace") > 0));
+  OPT(k_deleted, pcl_len(deleted) ? pcl_retain(pcl_list_at(deleted, 0)) : &empty_str);
+  if (extra[0]) {
+    OPT(k_env, collapse(extra[0]));
   }
-  pcl_value *ou = opts ? pcl_map_get_cstr(opts, "pluginDownloadURL") : NULL;
-  if (ou && pcl_kind_of(ou) == PCL_T_STRING) {
-    url = pcl_str_data(ou);
+  OPT(k_external, pcl_bool(r->read));
+  OPT(k_hide, opt_paths(opts, "hideDiffs"));
+  if (extra[1]) {
+    OPT(k_hooks, collapse(extra[1]));
+  }
+  OPT(k_ignore, opt_strings(opts, "ignoreChanges"));
+  OPT(k_import, pcl_retain(imp && pcl_kind_of(imp) == PCL_T_STRING ? imp : &empty_str));
+  if (ou) {
     OPT(k_url, pcl_retain(ou));
   }
-  static pcl_value *const extra_keys[] = {&k_env, &k_providers, &k_hooks};
-  for (size_t i = 0; i < 3; i++) {
-    pcl_value *x = opts ? pcl_map_get_cstr(opts, pcl_str_data(extra_keys[i])) : NULL;
-    if (x && pcl_kind_of(x) != PCL_T_NULL) {
-      OPT(*extra_keys[i], collapse(x));
-    }
+  OPT(k_protect, pcl_bool(r->protect > 0));
+  if (extra[2]) {
+    OPT(k_providers, collapse(extra[2]));
+  }
+  OPT(k_roc, opt_strings(opts, "replaceOnChanges"));
+  OPT(k_replace_with, opt_urns(opts, "replaceWith", NULL));
+  OPT(k_trigger, pcl_retain(trig ? trig : pcl_null()));
+  OPT(k_retain, pcl_bool(r->retain > 0));
+  if (ov) {
+    OPT(k_version, pcl_retain(ov));
   }
 #undef OPT
-  /* Most resources set no option: share one record for them. */
+  /* Most resources set no option: share one record for them.  Both records
+   * have their keys in order, so they compare entry by entry. */
   bool all_default = k == NDEFAULT_OPTS;
   for (size_t i = 0; all_default && i < k; i++) {
-    for (size_t j = 0; j < NDEFAULT_OPTS; j++) {
-      if (keys[i] == default_opt_keys[j]) {
-        all_default = vals[i] == default_opt_vals[j];
-      }
-    }
+    all_default = keys[i] == default_opt_keys[i] && vals[i] == default_opt_vals[i];
   }
   pcl_value *options;
   if (all_default) {
@@ -913,7 +1058,7 @@ static void reg_send(waitset *w) {
   }
   pcl_release(deleted);
 
-  pcl_value *id = r->read ? wire_value(w->f[n + 1]) : NULL;
+  pcl_value *id = r->read ? wire_value(&w->s[n + 1]) : NULL;
   pcl_resource_request req = {
       .type = r->decl.type,
       .name = r->name,
@@ -942,21 +1087,36 @@ static void reg_send(waitset *w) {
   pcl_deps_release(deps);
 }
 
+/* Returns the label of the future of a registration (read: a read) of the
+ * resource name of type (owned): "resource '<name>' (<type>)", made in one
+ * allocation of its size since every registration has one. */
+static char *reg_label(bool read, const char *name, const char *type) {
+  const char *head = read ? "read of resource '" : "resource '";
+  size_t h = strlen(head), n = strlen(name), t = strlen(type);
+  char *label = pcl_xmalloc(h + n + 3 + t + 2);
+  char *o = label;
+  memcpy(o, head, h);
+  o += h;
+  memcpy(o, name, n);
+  o += n;
+  memcpy(o, "' (", 3);
+  o += 3;
+  memcpy(o, type, t);
+  o += t;
+  memcpy(o, ")", 2);
+  return label;
+}
+
 /* Starts a registration or read. */
 static pcl_future *reg_start(pcl_run *run, const pcl_resource_decl *decl, const char *name,
                              pcl_value *id, pcl_value *inputs, pcl_value *options, bool stack) {
-  reg *r = pcl_xcalloc(1, sizeof *r);
-  pcl_strbuf label = PCL_STRBUF_INIT;
-  pcl_strbuf_append_cstr(&label, id ? "read of resource '" : "resource '");
-  pcl_strbuf_append_cstr(&label, name);
-  pcl_strbuf_append_cstr(&label, "' (");
-  pcl_strbuf_append_cstr(&label, decl->type);
-  pcl_strbuf_append_char(&label, ')');
+  size_t len = strlen(name);
+  reg *r = pcl__pool_alloc(reg_size(len));
+  memset(r, 0, sizeof *r);
+  memcpy(r->name, name, len + 1);
   r->run = run;
-  r->result = pcl_future_new(PCL_OUTPUT, label.data);
-  pcl_strbuf_free(&label);
+  r->result = pcl__future_new_label_take(PCL_OUTPUT, reg_label(id != NULL, name, decl->type));
   r->decl = *decl;
-  r->name = pcl_xstrdup(name);
   r->read = id != NULL;
   r->stack = stack;
   if (inputs && pcl_kind_of(inputs) != PCL_T_MAP) {
@@ -968,11 +1128,11 @@ static pcl_future *reg_start(pcl_run *run, const pcl_resource_decl *decl, const 
   size_t n = pcl_len(r->inputs);
   waitset *w = waitset_new(n + 1 + (id != NULL), reg_send, r);
   for (size_t i = 0; i < n; i++) {
-    w->f[i] = pcl_future_await_deep(pcl_map_val_at(r->inputs, i));
+    waitset_put(w, i, pcl_map_val_at(r->inputs, i));
   }
-  w->f[n] = pcl_future_await_deep(options ? options : &empty_map);
+  waitset_put(w, n, options ? options : &empty_map);
   if (id) {
-    w->f[n + 1] = pcl_future_await_deep(id);
+    waitset_put(w, n + 1, id);
   }
   pcl_future *result = pcl_future_retain(r->result);
   waitset_start(w);
@@ -1062,12 +1222,12 @@ static void op_done(void *data, pcl_value *result, const pcl_error *err) {
   op_free(o);
 }
 
-/* Returns the settled arguments of f as a MAP for a request (owned), with
- * *secret set when they hold a secret; NULL with *err when they are not an
- * object.  A wholly unknown argument value gives UNKNOWN. */
-static pcl_value *args_map(pcl_future *f, const char *what, const char *token, bool *secret,
+/* Returns the settled arguments of slot s as a MAP for a request (owned),
+ * with *secret set when they hold a secret; NULL with *err when they are
+ * not an object.  A wholly unknown argument value gives UNKNOWN. */
+static pcl_value *args_map(const slot *s, const char *what, const char *token, bool *secret,
                            pcl_error **err) {
-  pcl_value *v = wire_value(f);
+  pcl_value *v = wire_value(s);
   *secret = pcl_has_secret(v);
   pcl_value *plain = v;
   while (pcl_kind_of(plain) == PCL_T_SECRET) {
@@ -1188,13 +1348,13 @@ static void op_send(waitset *w) {
   } else if (bad) {
     op_fail(o, pcl_error_copy(pcl_future_error(bad)));
     op_free(o);
-  } else if ((args = args_map(w->f[first], what[o->what], o->token, &secret, &err)) == NULL) {
+  } else if ((args = args_map(&w->s[first], what[o->what], o->token, &secret, &err)) == NULL) {
     op_fail(o, err);
     op_free(o);
   } else {
     pcl_deps_release(o->deps);
-    o->deps = pcl_deps_retain(pcl_future_deps(w->f[first]));
-    pcl_value *opts = pcl_future_value(w->f[first + 1]);
+    o->deps = pcl_deps_retain(slot_deps(&w->s[first]));
+    pcl_value *opts = slot_value(&w->s[first + 1]);
     pcl_value *depends = opt_urns(opts, "dependsOn", &o->deps);
     pcl_release(depends);
     pcl_value *prov = opts ? pcl_map_get_cstr(opts, "provider") : NULL;
@@ -1220,7 +1380,7 @@ static void op_send(waitset *w) {
     };
     if (o->what == 2) {
       /* Component outputs: the receiver is the component object. */
-      pcl_value *comp = pcl_future_value(w->f[0]);
+      pcl_value *comp = slot_value(&w->s[0]);
       const char *urn = comp ? urn_of(comp) : NULL;
       free(o->token);
       o->token = pcl_xstrdup(urn ? urn : "?");
@@ -1228,7 +1388,7 @@ static void op_send(waitset *w) {
       /* The component object depends on the component only (program.md
        * §5), not on what its outputs were computed from. */
       pcl_deps_release(o->deps);
-      o->deps = pcl_deps_retain(pcl_future_deps(w->f[0]));
+      o->deps = pcl_deps_retain(slot_deps(&w->s[0]));
       run->inflight++;
       run->engine->ops->register_outputs(run->engine, o->token, args, op_done, o);
     } else if (!pcl_is_wholly_known(args) || (o->what == 0 && invoke_gated(run, o->deps))) {
@@ -1242,7 +1402,7 @@ static void op_send(waitset *w) {
       o->bits = secret ? PCL_FUT_SECRET : 0;
       run->inflight++;
       if (o->what == 1) {
-        pcl_value *self = pcl_future_value(w->f[0]);
+        pcl_value *self = slot_value(&w->s[0]);
         pcl_value *ref = collapse(self ? self : pcl_null());
         pcl_mapbuf mb = PCL_MAPBUF_INIT;
         for (size_t i = 0; i < pcl_len(args); i++) {
@@ -1288,12 +1448,12 @@ static pcl_future *op_start(pcl_run *run, int what, const char *token, pcl_value
   size_t first = s->has_self ? 1 : 0;
   waitset *w = waitset_new(first + 2, op_send, s);
   if (self_f) {
-    w->f[0] = pcl_future_retain(self_f);
+    waitset_put_future(w, 0, self_f);
   } else if (self) {
-    w->f[0] = pcl_future_await_deep(self);
+    waitset_put(w, 0, self);
   }
-  w->f[first] = pcl_future_await_deep(args ? args : &empty_map);
-  w->f[first + 1] = pcl_future_await_deep(options ? options : &empty_map);
+  waitset_put(w, first, args ? args : &empty_map);
+  waitset_put(w, first + 1, options ? options : &empty_map);
   pcl_future *result = pcl_future_retain(o->result);
   waitset_start(w);
   return result;
@@ -1340,7 +1500,7 @@ void pcl_export(pcl_run *run, const char *name, pcl_value *value) {
 static pcl_value *wire_map(waitset *w, pcl_value *keys_of) {
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   for (size_t i = 0; i < pcl_len(keys_of); i++) {
-    pcl_value *v = wire_value(w->f[i]);
+    pcl_value *v = wire_value(&w->s[i]);
     pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(keys_of, i)), collapse(v));
     pcl_release(v);
   }
@@ -1403,10 +1563,10 @@ pcl_future *pcl__register_stack_outputs(pcl_run *run) {
   size_t n = pcl_len(so->names);
   waitset *w = waitset_new(n ? n : 1, stack_outputs_send, so);
   for (size_t i = 0; i < n; i++) {
-    w->f[i] = pcl_future_await_deep(pcl_map_val_at(so->names, i));
+    waitset_put(w, i, pcl_map_val_at(so->names, i));
   }
   if (n == 0) {
-    w->f[0] = pcl_future_resolved(PCL_OUTPUT, pcl_null(), 0, NULL);
+    waitset_put(w, 0, pcl_null());
   }
   pcl_future *r = pcl_future_retain(so->result);
   waitset_start(w);

@@ -245,21 +245,30 @@ static void intern_grow(void) {
   S.icap = ncap;
 }
 
-const char *pcl_urn_intern(const char *urn) {
+/* Returns the interned copy of urn: the string already in the table, or
+ * else urn itself (when owned) or a copy of it, added to the table. */
+static const char *intern(const char *urn, bool owned) {
   if ((S.ninterned + 1) * 2 > S.icap) {
     intern_grow();
   }
   size_t j = hash_str(urn) & (S.icap - 1);
   while (S.interned[j]) {
     if (strcmp(S.interned[j], urn) == 0) {
+      if (owned) {
+        free((char *)urn);
+      }
       return S.interned[j];
     }
     j = (j + 1) & (S.icap - 1);
   }
-  S.interned[j] = pcl_xstrdup(urn);
+  S.interned[j] = owned ? (char *)urn : pcl_xstrdup(urn);
   S.ninterned++;
   return S.interned[j];
 }
+
+const char *pcl_urn_intern(const char *urn) { return intern(urn, false); }
+
+const char *pcl__urn_intern_take(char *urn) { return intern(urn, true); }
 
 void pcl_sched_shutdown(void) {
   if (S.npending > 0 || S.count > 0) {

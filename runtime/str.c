@@ -18,12 +18,18 @@
 #include "pcl_internal.h"
 
 bool pcl__is_ascii(const char *s, size_t len) {
-  for (size_t i = 0; i < len; i++) {
-    if ((unsigned char)s[i] >= 0x80) {
-      return false;
-    }
+  /* Eight bytes at a time: every string made is checked. */
+  uint64_t high = 0;
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    high |= w;
   }
-  return true;
+  for (; i < len; i++) {
+    high |= (unsigned char)s[i];
+  }
+  return (high & 0x8080808080808080u) == 0;
 }
 
 pcl_value *pcl__str_raw(const char *s, size_t len, bool ascii) {
@@ -124,6 +130,46 @@ pcl_value *pcl_str_from_bytes(const char *s, size_t len) {
 }
 
 pcl_value *pcl_str_from_cstr(const char *s) { return pcl_str_new_lossy(s, strlen(s)); }
+
+/* Returns v without its SECRET marks. */
+static const pcl_value *unmarked_str(const pcl_value *v) {
+  while (v->kind == PCL_T_SECRET) {
+    v = v->u.ref.a;
+  }
+  return v;
+}
+
+pcl_value *pcl__str_join(pcl_value *const *parts, size_t n, pcl_error **err) {
+  size_t len = 0;
+  bool ascii = true;
+  for (size_t i = 0; i < n; i++) {
+    const pcl_value *s = unmarked_str(parts[i]);
+    len += s->u.str.len;
+    ascii = ascii && (s->flags & PCL_F_ASCII);
+  }
+  /* The bytes go straight into the value's block; only text that is not
+   * known to be ASCII is checked, and normalised when it is not (a
+   * combining mark at the start of a part may compose with the part
+   * before). */
+  pcl_value *v = pcl__value_alloc(PCL_T_STRING, len + 1);
+  char *p = (char *)(v + 1);
+  size_t at = 0;
+  for (size_t i = 0; i < n; i++) {
+    const pcl_value *s = unmarked_str(parts[i]);
+    memcpy(p + at, s->u.str.ptr, s->u.str.len);
+    at += s->u.str.len;
+  }
+  p[len] = '\0';
+  v->u.str.len = len;
+  v->u.str.ptr = p;
+  if (ascii || pcl__is_ascii(p, len)) {
+    v->flags = PCL_F_ASCII;
+    return v;
+  }
+  pcl_value *nfc = pcl_str_new(p, len, err);
+  pcl_release(v);
+  return nfc;
+}
 
 pcl_value *pcl_str_concat(const pcl_value *a, const pcl_value *b) {
   if (b->u.str.len == 0) {

@@ -110,7 +110,7 @@ bool pcl_values_check_leaks(FILE *f) {
 
 pcl_value *pcl__value_alloc(pcl_kind kind, size_t extra) {
   size_t n = sizeof(pcl_value) + extra;
-  pcl_value *v = pcl_xmalloc(n);
+  pcl_value *v = pcl__pool_alloc(n);
   memset(v, 0, sizeof *v);
   v->refs = 1;
   v->kind = (uint8_t)kind;
@@ -148,6 +148,24 @@ size_t pcl__value_extra(const pcl_value *v) {
   return 0;
 }
 
+/* Returns the array p of *cap elements of elem bytes grown to twice as many
+ * (the elements kept): moved to the heap from the inline storage fixed,
+ * which is not freed, or reallocated there.  The explicit stacks below
+ * start in inline storage, so that the common small case allocates
+ * nothing. */
+static void *grow_array(void *p, const void *fixed, size_t *cap, size_t elem) {
+  size_t ncap = 2 * *cap;
+  void *q;
+  if (p == fixed) {
+    q = pcl_xmalloc(ncap * elem);
+    memcpy(q, p, *cap * elem);
+  } else {
+    q = pcl_xrealloc(p, ncap * elem);
+  }
+  *cap = ncap;
+  return q;
+}
+
 /* Freeing is iterative so that a deeply nested value cannot overflow the C
  * stack: while one free is in progress, a child whose count drops to zero
  * (pcl_release calls back into pcl__value_free) is pushed here instead of
@@ -164,13 +182,7 @@ static bool freeing;                         /* Whether a drain is running. */
 /* Adds v to the values the running drain still has to free. */
 static void free_push(pcl_value *v) {
   if (free_n == free_cap) {
-    free_cap *= 2;
-    if (free_stack == free_inline) {
-      free_stack = pcl_xmalloc(free_cap * sizeof *free_stack);
-      memcpy(free_stack, free_inline, sizeof free_inline);
-    } else {
-      free_stack = pcl_xrealloc(free_stack, free_cap * sizeof *free_stack);
-    }
+    free_stack = grow_array(free_stack, free_inline, &free_cap, sizeof *free_stack);
   }
   free_stack[free_n++] = v;
 }
@@ -209,9 +221,10 @@ static void free_one(pcl_value *v) {
   case PCL_T_UNKNOWN:
     break;
   }
+  size_t n = sizeof(pcl_value) + pcl__value_extra(v);
   live_values--;
-  live_bytes -= sizeof(pcl_value) + pcl__value_extra(v);
-  free(v);
+  live_bytes -= n;
+  pcl__pool_free(v, n);
 }
 
 void pcl__value_free(pcl_value *v) {
@@ -283,6 +296,18 @@ size_t pcl_len(const pcl_value *v) {
 /* The payload of a heap collection: the pointer arrays after the struct. */
 static pcl_value **payload(pcl_value *v) { return (pcl_value **)(void *)(v + 1); }
 
+/* Returns whether x (NULL: nothing) is an EVENTUAL or may hold one. */
+static bool may_hold_eventual(const pcl_value *x) {
+  return x != NULL && (x->kind == PCL_T_EVENTUAL || (x->flags & PCL_F_HOLDS_EVENTUAL));
+}
+
+/* Marks the container v as holding an EVENTUAL when its part x may. */
+static void note_part(pcl_value *v, const pcl_value *x) {
+  if (may_hold_eventual(x)) {
+    v->flags |= PCL_F_HOLDS_EVENTUAL;
+  }
+}
+
 pcl_value *pcl_list_new(size_t n) {
   pcl_value *v = pcl__value_alloc(PCL_T_LIST, n * sizeof(pcl_value *));
   pcl_value **items = payload(v);
@@ -296,12 +321,14 @@ pcl_value *pcl_list_new(size_t n) {
 
 void pcl_list_init_take(pcl_value *list, size_t i, pcl_value *item) {
   payload(list)[i] = item;
+  note_part(list, item);
 }
 
 pcl_value *pcl_list_of(pcl_value *const *items, size_t n) {
   pcl_value *v = pcl_list_new(n);
   for (size_t i = 0; i < n; i++) {
     payload(v)[i] = pcl_retain(items[i]);
+    note_part(v, items[i]);
   }
   return v;
 }
@@ -310,6 +337,7 @@ pcl_value *pcl_list_of_take(pcl_value *const *items, size_t n) {
   pcl_value *v = pcl_list_new(n);
   for (size_t i = 0; i < n; i++) {
     payload(v)[i] = items[i];
+    note_part(v, items[i]);
   }
   return v;
 }
@@ -366,7 +394,7 @@ static bool is_eventual(const pcl_value *v) { return v->kind == PCL_T_EVENTUAL; 
  * it computes with them. */
 static pcl_value *set_build(pcl_value *const *items, size_t n, bool take) {
   for (size_t i = 0; i < n; i++) {
-    if (pcl__value_any(items[i], is_eventual)) {
+    if (may_hold_eventual(items[i]) && pcl__value_any(items[i], is_eventual)) {
       fprintf(stderr, "pcl: internal error: a set element holds an eventual value, "
                       "which has no deterministic order\n");
       abort();
@@ -410,6 +438,7 @@ static pcl_value *map_sorted(pcl_value *const *keys, pcl_value *const *vals, siz
   for (size_t i = 0; i < n; i++) {
     k[i] = take ? keys[i] : pcl_retain(keys[i]);
     d[i] = take ? vals[i] : pcl_retain(vals[i]);
+    note_part(v, vals[i]);
   }
   v->u.map.n = n;
   v->u.map.keys = k;
@@ -478,6 +507,47 @@ static pcl_value *map_build(pcl_value *const *keys, pcl_value *const *vals, size
   return v;
 }
 
+pcl_value *pcl__map_with_vals_take(const pcl_value *map, pcl_value *const *vals) {
+  for (size_t i = 0; i < map->u.map.n; i++) {
+    pcl_retain(map->u.map.keys[i]);
+  }
+  return map_sorted(map->u.map.keys, vals, map->u.map.n, true);
+}
+
+pcl_value *pcl__map_merge(const pcl_value *map, pcl_value *const *keys, pcl_value *const *vals,
+                          size_t n) {
+  const size_t na = map->u.map.n;
+  pcl_value *const *ka = map->u.map.keys;
+  /* Two passes over the two sorted sequences: the first counts the entries
+   * (a block is allocated at its exact size), the second fills them. */
+  size_t total = 0;
+  for (size_t i = 0, j = 0; i < na || j < n; total++) {
+    int c = i == na ? 1 : j == n ? -1 : cmp_key_bytes(ka[i], keys[j]);
+    i += c <= 0;
+    j += c >= 0;
+  }
+  pcl_value *v = pcl__value_alloc(PCL_T_MAP, 2 * total * sizeof(pcl_value *));
+  pcl_value **k = payload(v);
+  pcl_value **d = k + total;
+  for (size_t i = 0, j = 0, m = 0; m < total; m++) {
+    int c = i == na ? 1 : j == n ? -1 : cmp_key_bytes(ka[i], keys[j]);
+    if (c < 0) {
+      k[m] = pcl_retain(ka[i]);
+      d[m] = pcl_retain(map->u.map.vals[i]);
+    } else {
+      k[m] = pcl_retain(keys[j]);
+      d[m] = pcl_retain(vals[j]);
+    }
+    note_part(v, d[m]);
+    i += c <= 0;
+    j += c >= 0;
+  }
+  v->u.map.n = total;
+  v->u.map.keys = k;
+  v->u.map.vals = d;
+  return v;
+}
+
 pcl_value *pcl_map_of(pcl_value *const *keys, pcl_value *const *vals, size_t n) {
   return map_build(keys, vals, n, false);
 }
@@ -492,7 +562,10 @@ pcl_value *pcl_map_get(const pcl_value *map, const char *key, size_t key_len) {
     size_t mid = lo + (hi - lo) / 2;
     const pcl_value *k = map->u.map.keys[mid];
     size_t n = k->u.str.len < key_len ? k->u.str.len : key_len;
-    int c = memcmp(k->u.str.ptr, key, n);
+    /* Keys mostly differ in their first byte: decide that without a call. */
+    int c = n == 0 || k->u.str.ptr[0] == key[0]
+                ? memcmp(k->u.str.ptr, key, n)
+                : (unsigned char)k->u.str.ptr[0] < (unsigned char)key[0] ? -1 : 1;
     if (c == 0) {
       c = k->u.str.len < key_len ? -1 : k->u.str.len > key_len;
     }
@@ -555,6 +628,9 @@ pcl_value *pcl_resource_new(pcl_value *urn, pcl_value *id, pcl_value *version) {
   v->u.ref.a = pcl_retain(urn);
   v->u.ref.b = pcl_retain(id != NULL ? id : pcl_null());
   v->u.ref.c = pcl_retain(version != NULL ? version : pcl_null());
+  note_part(v, v->u.ref.a);
+  note_part(v, v->u.ref.b);
+  note_part(v, v->u.ref.c);
   return v;
 }
 
@@ -562,6 +638,7 @@ pcl_value *pcl_asset_new(pcl_asset_kind kind, pcl_value *payload_value) {
   pcl_value *v = pcl__value_alloc(PCL_T_ASSET, 0);
   v->sub = (uint16_t)kind;
   v->u.ref.a = pcl_retain(payload_value);
+  note_part(v, payload_value);
   return v;
 }
 
@@ -569,6 +646,7 @@ pcl_value *pcl_archive_new(pcl_archive_kind kind, pcl_value *payload_value) {
   pcl_value *v = pcl__value_alloc(PCL_T_ARCHIVE, 0);
   v->sub = (uint16_t)kind;
   v->u.ref.a = pcl_retain(payload_value);
+  note_part(v, payload_value);
   return v;
 }
 
@@ -578,6 +656,7 @@ pcl_value *pcl_secret_new(pcl_value *inner) {
   }
   pcl_value *v = pcl__value_alloc(PCL_T_SECRET, 0);
   v->u.ref.a = pcl_retain(inner);
+  note_part(v, inner);
   return v;
 }
 
@@ -600,47 +679,51 @@ typedef struct walk {
 /* Adds v to the values w still has to visit. */
 static void walk_push(walk *w, const pcl_value *v) {
   if (w->n == w->cap) {
-    w->cap *= 2;
-    if (w->slots == w->inline_slots) {
-      w->slots = pcl_xmalloc(w->cap * sizeof *w->slots);
-      memcpy(w->slots, w->inline_slots, sizeof w->inline_slots);
-    } else {
-      w->slots = pcl_xrealloc(w->slots, w->cap * sizeof *w->slots);
-    }
+    w->slots = (const pcl_value **)grow_array((void *)w->slots, w->inline_slots, &w->cap,
+                                              sizeof *w->slots);
   }
   w->slots[w->n++] = v;
 }
 
+/* Adds x to the values w still has to visit, unless prune is set and x
+ * neither is nor may hold an EVENTUAL. */
+static void walk_part(walk *w, const pcl_value *x, bool prune) {
+  if (!prune || may_hold_eventual(x)) {
+    walk_push(w, x);
+  }
+}
+
 /* Adds to w the values directly inside v that a walk enters: list, set and
  * map elements and a secret's payload; with deep also resource fields and
- * asset and archive payloads. */
-static void walk_children(walk *w, const pcl_value *v, bool deep) {
+ * asset and archive payloads.  With prune (a walk that looks for EVENTUALs
+ * only) the parts that hold none are left out. */
+static void walk_children(walk *w, const pcl_value *v, bool deep, bool prune) {
   switch ((pcl_kind)v->kind) {
   case PCL_T_LIST:
   case PCL_T_SET:
     for (size_t i = 0; i < v->u.list.n; i++) {
-      walk_push(w, v->u.list.items[i]);
+      walk_part(w, v->u.list.items[i], prune);
     }
     break;
   case PCL_T_MAP:
     for (size_t i = 0; i < v->u.map.n; i++) {
-      walk_push(w, v->u.map.vals[i]);
+      walk_part(w, v->u.map.vals[i], prune);
     }
     break;
   case PCL_T_RESOURCE:
     if (deep) {
-      walk_push(w, v->u.ref.b);
-      walk_push(w, v->u.ref.c);
-      walk_push(w, v->u.ref.a);
+      walk_part(w, v->u.ref.b, prune);
+      walk_part(w, v->u.ref.c, prune);
+      walk_part(w, v->u.ref.a, prune);
     }
     break;
   case PCL_T_SECRET:
-    walk_push(w, v->u.ref.a);
+    walk_part(w, v->u.ref.a, prune);
     break;
   case PCL_T_ASSET:
   case PCL_T_ARCHIVE:
     if (deep) {
-      walk_push(w, v->u.ref.a);
+      walk_part(w, v->u.ref.a, prune);
     }
     break;
   case PCL_T_NULL:
@@ -662,6 +745,11 @@ static void walk_children(walk *w, const pcl_value *v, bool deep) {
  * of them, without entering it. */
 static bool walk_find(const pcl_value *v, bool (*hit)(const pcl_value *), pcl_kind kind,
                       bool deep, void (*visit)(const pcl_value *, void *), void *ctx) {
+  /* A walk for EVENTUALs enters only the values that may hold one. */
+  bool prune = hit == NULL && kind == PCL_T_EVENTUAL;
+  if (prune && !may_hold_eventual(v)) {
+    return false;
+  }
   walk w;
   w.slots = w.inline_slots;
   w.n = 0;
@@ -675,7 +763,7 @@ static bool walk_find(const pcl_value *v, bool (*hit)(const pcl_value *), pcl_ki
       }
       visit(v, ctx);
     } else {
-      walk_children(&w, v, deep);
+      walk_children(&w, v, deep, prune);
     }
     if (w.n == 0) {
       break;
@@ -722,11 +810,17 @@ typedef struct rebuild_frame {
 /* The state of pcl__value_rebuild: the containers being rebuilt, innermost
  * last, and the results of the parts done so far. */
 typedef struct rebuild {
-  rebuild_frame *frames; /* Containers being rebuilt (heap). */
+  rebuild_frame frames_inline[8]; /* The first frames. */
+  rebuild_frame *frames;          /* Containers being rebuilt (frames_inline
+                                     or heap). */
   size_t nframes, capframes;
-  pcl_value **out;       /* Results not yet taken by their container (owned). */
+  pcl_value *out_inline[16];      /* The first results. */
+  pcl_value **out;                /* Results not yet taken by their container
+                                     (owned; out_inline or heap). */
   size_t nout, capout;
   bool strip;            /* SECRETs are replaced by their inner values. */
+  bool eventuals;        /* edit replaces EVENTUALs only: a value that
+                            neither is nor holds one is kept unvisited. */
   pcl_value *(*edit)(const pcl_value *x, void *ctx); /* Replaces a value, or NULL. */
   void *ctx;             /* edit's context. */
 } rebuild;
@@ -764,8 +858,7 @@ static pcl_value *const *rebuild_parts(const pcl_value *v, size_t *n) {
 
 static void rebuild_push_out(rebuild *b, pcl_value *r) {
   if (b->nout == b->capout) {
-    b->capout = b->capout ? 2 * b->capout : 16;
-    b->out = pcl_xrealloc(b->out, b->capout * sizeof *b->out);
+    b->out = grow_array(b->out, b->out_inline, &b->capout, sizeof *b->out);
   }
   b->out[b->nout++] = r;
 }
@@ -773,6 +866,10 @@ static void rebuild_push_out(rebuild *b, pcl_value *r) {
 /* Starts on x: its replacement, itself when it has no parts, else a frame
  * to rebuild it part by part. */
 static void rebuild_visit(rebuild *b, const pcl_value *x) {
+  if (b->eventuals && !may_hold_eventual(x)) {
+    rebuild_push_out(b, pcl_retain((pcl_value *)x));
+    return;
+  }
   pcl_value *r = b->edit != NULL ? b->edit(x, b->ctx) : NULL;
   size_t n;
   rebuild_parts(x, &n);
@@ -781,8 +878,7 @@ static void rebuild_visit(rebuild *b, const pcl_value *x) {
     return;
   }
   if (b->nframes == b->capframes) {
-    b->capframes = b->capframes ? 2 * b->capframes : 8;
-    b->frames = pcl_xrealloc(b->frames, b->capframes * sizeof *b->frames);
+    b->frames = grow_array(b->frames, b->frames_inline, &b->capframes, sizeof *b->frames);
   }
   b->frames[b->nframes++] = (rebuild_frame){x, 0, b->nout};
 }
@@ -813,10 +909,7 @@ static pcl_value *rebuild_finish(const rebuild *b, const pcl_value *v, pcl_value
     return pcl_set_of_take(res, n);
   }
   if (v->kind == PCL_T_MAP) {
-    for (size_t i = 0; i < n; i++) {
-      pcl_retain(v->u.map.keys[i]);
-    }
-    return map_sorted(v->u.map.keys, res, n, true);
+    return pcl__map_with_vals_take(v, res);
   }
   /* A secret, asset or archive: one part. */
   pcl_value *r = v->kind == PCL_T_SECRET ? pcl_secret_new(res[0])
@@ -826,9 +919,20 @@ static pcl_value *rebuild_finish(const rebuild *b, const pcl_value *v, pcl_value
   return r;
 }
 
-pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
+/* pcl__value_rebuild, and with eventuals pcl__value_replace_eventuals. */
+static pcl_value *rebuild_run(const pcl_value *v, bool strip, bool eventuals,
                               pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx) {
-  rebuild b = {NULL, 0, 0, NULL, 0, 0, strip, edit, ctx};
+  rebuild b;
+  b.frames = b.frames_inline;
+  b.nframes = 0;
+  b.capframes = sizeof b.frames_inline / sizeof b.frames_inline[0];
+  b.out = b.out_inline;
+  b.nout = 0;
+  b.capout = sizeof b.out_inline / sizeof b.out_inline[0];
+  b.strip = strip;
+  b.eventuals = eventuals;
+  b.edit = edit;
+  b.ctx = ctx;
   rebuild_visit(&b, v);
   while (b.nframes > 0) {
     rebuild_frame *f = &b.frames[b.nframes - 1];
@@ -845,9 +949,57 @@ pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
     rebuild_push_out(&b, r);
   }
   pcl_value *r = b.out[0];
-  free(b.out);
-  free(b.frames);
+  if (b.out != b.out_inline) {
+    free(b.out);
+  }
+  if (b.frames != b.frames_inline) {
+    free(b.frames);
+  }
   return r;
+}
+
+pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
+                              pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx) {
+  return rebuild_run(v, strip, false, edit, ctx);
+}
+
+pcl_value *pcl__value_replace_eventuals(const pcl_value *v,
+                                        pcl_value *(*edit)(const pcl_value *x, void *ctx),
+                                        void *ctx) {
+  if (!may_hold_eventual(v)) {
+    return pcl_retain((pcl_value *)v);
+  }
+  return rebuild_run(v, false, true, edit, ctx);
+}
+
+void pcl__value_each_eventual(const pcl_value *v, void (*visit)(const pcl_value *x, void *ctx),
+                              void *ctx) {
+  if (!may_hold_eventual(v)) {
+    return;
+  }
+  walk w;
+  w.slots = w.inline_slots;
+  w.n = 0;
+  w.cap = sizeof w.inline_slots / sizeof w.inline_slots[0];
+  for (;;) {
+    if (v->kind == PCL_T_EVENTUAL) {
+      visit(v, ctx);
+    } else {
+      size_t n;
+      pcl_value *const *parts = rebuild_parts(v, &n);
+      /* Pushed last to first, so that they are visited first to last. */
+      for (size_t i = n; i > 0; i--) {
+        walk_part(&w, parts[i - 1], true);
+      }
+    }
+    if (w.n == 0) {
+      break;
+    }
+    v = w.slots[--w.n];
+  }
+  if (w.slots != w.inline_slots) {
+    free(w.slots);
+  }
 }
 
 pcl_value *pcl_strip_secrets(pcl_value *v) {

@@ -2,6 +2,7 @@
 X(future)
 X(sched)
 X(value)
+X(pool)
 X(int)
 X(number)
 X(str)

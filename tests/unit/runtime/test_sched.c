@@ -95,11 +95,27 @@ static void test_intern(void) {
     pcl_urn_intern(k);
   }
   CU_ASSERT_PTR_EQUAL(pcl_urn_intern("urn:pulumi:b"), y);
+  /* A string made to be interned becomes the interned copy, or is freed
+   * for the one already there. */
+  const char *z = pcl__urn_intern_take(pcl_xstrdup("urn:pulumi:z"));
+  CU_ASSERT_STRING_EQUAL(z, "urn:pulumi:z");
+  CU_ASSERT_PTR_EQUAL(pcl_urn_intern("urn:pulumi:z"), z);
+  CU_ASSERT_PTR_EQUAL(pcl__urn_intern_take(pcl_xstrdup("urn:pulumi:a")), x);
   pcl_deps *a = pcl_deps_one("urn:pulumi:a"), *b = pcl_deps_one("urn:pulumi:b");
   pcl_deps *ab = pcl_deps_union(a, b);
   pcl_deps *ab2 = pcl_deps_union(ab, a);
   CU_ASSERT_PTR_EQUAL(ab, ab2); /* A subset union shares the larger set. */
   CU_ASSERT_PTR_NULL(pcl_deps_union(NULL, NULL));
+  /* Overlapping sets: each URN once. */
+  pcl_deps *zs = pcl__deps_one_interned(z);
+  pcl_deps *bz = pcl_deps_union(b, zs);
+  pcl_deps *abz = pcl_deps_union(ab, bz);
+  CU_ASSERT_EQUAL(pcl_deps_count(abz), 3);
+  CU_ASSERT_TRUE(pcl_deps_has(abz, "urn:pulumi:a") && pcl_deps_has(abz, "urn:pulumi:b") &&
+                 pcl_deps_has(abz, "urn:pulumi:z"));
+  pcl_deps_release(abz);
+  pcl_deps_release(bz);
+  pcl_deps_release(zs);
   pcl_deps_release(a);
   pcl_deps_release(b);
   pcl_deps_release(ab);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pcl_gen.h"
+#include "pcl_internal.h"
 #include "value_check.h"
 
 /* Returns whether the string v holds exactly the bytes want. */
@@ -182,6 +183,37 @@ static void test_concat(void) {
   LEAK_END;
 }
 
+/* Joining strings (templates of strings) gives what pcl_str_new makes of
+ * their bytes: ASCII marked as such, NFC across a seam, secrets' text,
+ * and the same error for bytes that are not UTF-8. */
+static void test_join(void) {
+  LEAK_BEGIN;
+  pcl_error *err = NULL;
+  pcl_value *e = str("e"), *acute = str("\xCC\x81"), *x = str("x"), *empty = str("");
+  pcl_value *sx = pcl_secret_new(x);
+  pcl_value *j = pcl__str_join((pcl_value *[]){x, empty, sx}, 3, &err);
+  CU_ASSERT_TRUE(bytes_are(j, "xx"));
+  CU_ASSERT_TRUE(j->flags & PCL_F_ASCII);
+  pcl_release(j);
+  j = pcl__str_join((pcl_value *[]){x, e, acute, e}, 4, &err);
+  CU_ASSERT_TRUE(bytes_are(j, "x\xC3\xA9" "e"));
+  CU_ASSERT_FALSE(j->flags & PCL_F_ASCII);
+  pcl_release(j);
+  j = pcl__str_join(NULL, 0, &err);
+  CU_ASSERT_TRUE(bytes_are(j, ""));
+  pcl_release(j);
+  pcl_value *bad = pcl_str_from_bytes("a\xFF", 2);
+  CU_ASSERT_PTR_NULL(pcl__str_join((pcl_value *[]){x, bad}, 2, &err));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+  CU_ASSERT_STRING_EQUAL(pcl_error_message(err), "invalid UTF-8 in string at byte 2");
+  pcl_error_free(err);
+  pcl_value *values[] = {e, acute, x, empty, sx, bad};
+  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+    pcl_release(values[i]);
+  }
+  LEAK_END;
+}
+
 static void test_strbuf(void) {
   LEAK_BEGIN;
   pcl_error *err = NULL;
@@ -238,5 +270,6 @@ void register_str_tests(void) {
   CU_add_test(s, "raw bytes from outside", test_raw_bytes);
   CU_add_test(s, "embedded NUL and byte order", test_nul_and_order);
   CU_add_test(s, "concatenation", test_concat);
+  CU_add_test(s, "joining strings", test_join);
   CU_add_test(s, "string builder", test_strbuf);
 }

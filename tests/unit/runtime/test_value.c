@@ -359,6 +359,121 @@ static void test_kind_walks(void) {
   LEAK_END;
 }
 
+/* The numbers of the EVENTUALs a walk visited, in order. */
+typedef struct seen_list {
+  int order[8]; /* The objects visited, in order. */
+  int n;        /* Their number. */
+} seen_list;
+
+/* Records in the seen_list ctx the number (an int) the EVENTUAL v holds. */
+static void note_eventual(const pcl_value *v, void *ctx) {
+  seen_list *s = ctx;
+  if (s->n < 8) {
+    s->order[s->n++] = *(const int *)pcl_eventual_ptr(v);
+  }
+}
+
+/* Replaces the EVENTUAL x by the number (an int) it holds. */
+static pcl_value *eventual_to_int(const pcl_value *x, void *ctx) {
+  (void)ctx;
+  return pcl_kind_of(x) == PCL_T_EVENTUAL ? pcl_int_new(*(const int *)pcl_eventual_ptr(x))
+                                          : NULL;
+}
+
+/* EVENTUALs holding numbers of static storage, which need no counting. */
+static void ignore_eventual(void *p) { (void)p; }
+static const pcl_eventual_ops numbered_ops = {"output", ignore_eventual, ignore_eventual};
+
+/* Every container notes whether it may hold an EVENTUAL, however it was
+ * built (list, list filled in place, map, merged map, secret, asset,
+ * resource); the walks that look for EVENTUALs skip the others, visit them
+ * in value order, and a rebuild shares what holds none. */
+static void test_eventual_flag(void) {
+  LEAK_BEGIN;
+  static int ids[] = {1, 2, 3, 4};
+  pcl_value *ev[4];
+  for (int i = 0; i < 4; i++) {
+    ev[i] = pcl_eventual_new_take(&ids[i], &numbered_ops);
+  }
+  pcl_value *plain = pcl_list_of((pcl_value *[]){&s_hello, &s_map}, 2);
+  CU_ASSERT_FALSE(plain->flags & PCL_F_HOLDS_EVENTUAL);
+  CU_ASSERT_FALSE(pcl__value_contains_kind(plain, PCL_T_EVENTUAL));
+  /* [ev1, {a: ev2, b: [ev3]}, secret(asset(ev4)), plain], the middle list
+   * filled in place. */
+  pcl_value *inner = pcl_list_new(1);
+  pcl_list_init_take(inner, 0, pcl_retain(ev[2]));
+  pcl_value *m = pcl_map_of((pcl_value *[]){&s_a, &s_b}, (pcl_value *[]){ev[1], inner}, 2);
+  pcl_value *asset = pcl_asset_new(PCL_ASSET_STRING, ev[3]);
+  pcl_value *sec = pcl_secret_new(asset);
+  pcl_value *top = pcl_list_of((pcl_value *[]){ev[0], m, sec, plain}, 4);
+  pcl_value *holders[] = {inner, m, asset, sec, top};
+  for (size_t i = 0; i < sizeof holders / sizeof holders[0]; i++) {
+    CU_ASSERT_TRUE(holders[i]->flags & PCL_F_HOLDS_EVENTUAL);
+  }
+  CU_ASSERT_TRUE(pcl__value_contains_kind(top, PCL_T_EVENTUAL));
+  pcl_value *r = pcl_resource_new(&s_hello, ev[0], NULL);
+  CU_ASSERT_TRUE(r->flags & PCL_F_HOLDS_EVENTUAL);
+  pcl_value *merged = pcl__map_merge(&s_map, (pcl_value *[]){&s_b}, (pcl_value *[]){ev[1]}, 1);
+  CU_ASSERT_TRUE(merged->flags & PCL_F_HOLDS_EVENTUAL);
+  pcl_value *unmerged = pcl__map_merge(merged, (pcl_value *[]){&s_b}, (pcl_value *[]){&s_a}, 1);
+  CU_ASSERT_FALSE(unmerged->flags & PCL_F_HOLDS_EVENTUAL);
+
+  seen_list seen = {{0}, 0};
+  pcl__value_each_eventual(top, note_eventual, &seen);
+  CU_ASSERT_EQUAL(seen.n, 4);
+  for (int i = 0; i < seen.n; i++) {
+    CU_ASSERT_EQUAL(seen.order[i], i + 1);
+  }
+  seen.n = 0;
+  pcl__value_each_eventual(plain, note_eventual, &seen);
+  CU_ASSERT_EQUAL(seen.n, 0);
+
+  pcl_value *settled = pcl__value_replace_eventuals(top, eventual_to_int, NULL);
+  CU_ASSERT_FALSE(pcl__value_contains_kind(settled, PCL_T_EVENTUAL));
+  CU_ASSERT_FALSE(settled->flags & PCL_F_HOLDS_EVENTUAL);
+  CU_ASSERT_PTR_EQUAL(pcl_list_at(settled, 3), plain);
+  CU_ASSERT_EQUAL(pcl_kind_of(pcl_secret_inner(pcl_list_at(settled, 2))), PCL_T_ASSET);
+  char *text = pcl_value_repr(settled, 200);
+  CU_ASSERT_STRING_EQUAL(text, "[1, {\"a\": 2, \"b\": [3]}, (secret), [\"hello\", {\"a\": 42, "
+                               "\"b\": [\"hello\", 42, 0.5, true, null, 18446744073709551616]}]]");
+  free(text);
+  pcl_value *same = pcl__value_replace_eventuals(plain, eventual_to_int, NULL);
+  CU_ASSERT_PTR_EQUAL(same, plain);
+
+  pcl_value *values[] = {same, settled, unmerged, merged, r, top, sec, asset, m, inner, plain};
+  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+    pcl_release(values[i]);
+  }
+  for (int i = 0; i < 4; i++) {
+    pcl_release(ev[i]);
+  }
+  LEAK_END;
+}
+
+/* Merging a map with sorted entries keeps the order, lets the entries win
+ * over the map's own, and works with either side empty. */
+static void test_map_merge(void) {
+  LEAK_BEGIN;
+  pcl_value *c = str("c"), *z = str("z");
+  /* {a: 42, b: list} with b replaced and c, z added. */
+  pcl_value *m = pcl__map_merge(&s_map, (pcl_value *[]){&s_b, c, z},
+                                (pcl_value *[]){&b_true, &i_42, &v_null}, 3);
+  char *text = pcl_value_repr(m, 200);
+  CU_ASSERT_STRING_EQUAL(text, "{\"a\": 42, \"b\": true, \"c\": 42, \"z\": null}");
+  free(text);
+  pcl_value *same = pcl__map_merge(m, NULL, NULL, 0);
+  CU_ASSERT_TRUE(pcl_equal(same, m));
+  pcl_value *empty = pcl_map_of(NULL, NULL, 0);
+  pcl_value *fresh = pcl__map_merge(empty, (pcl_value *[]){&s_a}, (pcl_value *[]){&s_hello}, 1);
+  CU_ASSERT_EQUAL(pcl_len(fresh), 1);
+  CU_ASSERT_PTR_EQUAL(pcl_map_get_cstr(fresh, "a"), &s_hello);
+  pcl_value *values[] = {c, z, m, same, empty, fresh};
+  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+    pcl_release(values[i]);
+  }
+  LEAK_END;
+}
+
 /* A set may not hold an eventual value, whose only order is its address:
  * building one aborts with a message (checked in a child process). */
 static void test_set_of_eventual_aborts(void) {
@@ -492,6 +607,8 @@ void register_value_tests(void) {
   CU_add_test(s, "equality and order", test_equality_and_order);
   CU_add_test(s, "resource, asset, archive, secret, eventual", test_other_kinds);
   CU_add_test(s, "kind walks", test_kind_walks);
+  CU_add_test(s, "values holding eventuals", test_eventual_flag);
+  CU_add_test(s, "map merge", test_map_merge);
   CU_add_test(s, "deep release and walks", test_deep_release);
   CU_add_test(s, "sets cannot hold eventual values", test_set_of_eventual_aborts);
   CU_add_test(s, "errors", test_errors);
