@@ -350,6 +350,23 @@ fuzz: $(FUZZ_DIR)/fuzz_parse $(FUZZ_DIR)/fuzz_rpc $(ENGINE_MODULES)
 	  -artifact_prefix=$(FUZZ_DIR)/rpc-artifacts/ -print_final_stats=1 \
 	  $(FUZZ_DIR)/rpc-corpus $(FUZZ_DIR)/rpc-seeds
 
+# `make fuzz-programs` generates random well-typed PCL programs and checks
+# each one end to end: pclc compiles it, its C compiles with $(WARN), it runs
+# clean under the sanitizers of $(BUILD) and prints the stack outputs the
+# generator expects (tests/fuzz/README.md).  It runs for FUZZ_SECONDS, taking
+# seeds from a counter kept in $(BUILD)/fuzz-programs/next-seed, so each run
+# tries new programs; findings go to $(BUILD)/fuzz-programs/findings/.
+FUZZ_JOBS ?= 1
+.PHONY: fuzz-programs print-fuzz-cflags
+fuzz-programs: $(BUILD)/pclc $(BUILD)/libpclrt.a
+	@mkdir -p $(BUILD)/fuzz-programs
+	tests/fuzz/fuzz-programs --build $(BUILD) --seconds $(FUZZ_SECONDS) -j $(FUZZ_JOBS) \
+	  --counter $(BUILD)/fuzz-programs/next-seed --cflags "$(STD) $(WARN) $(SAN_FLAGS)"
+
+# The flags generated C is compiled with by tests/fuzz/fuzz-programs.
+print-fuzz-cflags:
+	@echo $(STD) $(WARN) $(SAN_FLAGS)
+
 # `make bench` times the parser on generated 1k/10k/100k-resource programs;
 # use an optimised build (the default OPT) and no sanitizers.
 bench: $(BUILD)/pclc
