@@ -173,7 +173,7 @@ check: deps
 	$(MAKE) --no-print-directory check-valgrind
 
 check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile \
-           check-samples check-grpc check-determinism check-conformance
+           check-samples check-grpc check-determinism check-conformance check-fuzz-programs
 
 check-unit: $(UNIT_BINS)
 	@for t in $(UNIT_BINS); do echo "== $$t"; $$t || exit 1; done
@@ -349,6 +349,19 @@ fuzz: $(FUZZ_DIR)/fuzz_parse $(FUZZ_DIR)/fuzz_rpc $(ENGINE_MODULES)
 	$(FUZZ_DIR)/fuzz_rpc -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=$(FUZZ_TIMEOUT) \
 	  -artifact_prefix=$(FUZZ_DIR)/rpc-artifacts/ -print_final_stats=1 \
 	  $(FUZZ_DIR)/rpc-corpus $(FUZZ_DIR)/rpc-seeds
+
+# A fixed batch of generated programs (tests/fuzz/README.md), the unit tests
+# of the generator's models, and the reproducers of the bugs it found, which
+# must still fail (a fixed one fails the target until its entry is removed
+# from tests/fuzz/known-findings.txt and tests/fuzz/findings/).
+FUZZ_CHECK_SEEDS ?= 1-40
+.PHONY: check-fuzz-programs
+check-fuzz-programs: $(BUILD)/pclc $(BUILD)/libpclrt.a
+	python3 tests/fuzz/test_progfuzz.py
+	tests/fuzz/fuzz-programs --build $(BUILD) --seeds $(FUZZ_CHECK_SEEDS) \
+	  --cflags "$(STD) $(WARN) $(SAN_FLAGS)"
+	tests/fuzz/fuzz-programs --build $(BUILD) --check-findings tests/fuzz/findings \
+	  --cflags "$(STD) $(WARN) $(SAN_FLAGS)"
 
 # `make fuzz-programs` generates random well-typed PCL programs and checks
 # each one end to end: pclc compiles it, its C compiles with $(WARN), it runs

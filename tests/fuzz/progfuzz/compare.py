@@ -11,6 +11,7 @@
 # digits.
 
 import json
+import unicodedata
 
 from . import values as V
 
@@ -49,8 +50,12 @@ def strip_actual(a):
 
 
 def show(v):
-    """A short readable form of an expected or actual value."""
+    """A short readable form of an expected or actual value; combining
+    marks and invisible characters are escaped, so that strings that differ
+    only in their normalisation look different."""
     text = _dump(to_json(v), -1) if not isinstance(v, Raw) else v.text
+    text = "".join("\\u%04x" % ord(c) if unicodedata.category(c)[0] in "MCZ" and c != " " else c
+                   for c in text)
     return text if len(text) <= 300 else text[:297] + "..."
 
 
@@ -130,6 +135,23 @@ def to_json(v):
         return {k: to_json(x) for k, x in v.items()}
     if type(v) in (int, float) or isinstance(v, V.AmbNum):
         return Raw(number_text(v))
+    return v
+
+
+def from_json(v):
+    """The expected value that to_json wrote (numbers read as Raw)."""
+    if isinstance(v, Raw):
+        return float(v.text) if any(c in v.text for c in ".eE") else int(v.text)
+    if type(v) is list:
+        return [from_json(x) for x in v]
+    if type(v) is dict:
+        if len(v) == 1:
+            (k, x), = v.items()
+            wrap = {"secret": V.Secret, "$secret_somewhere": V.SecretSW,
+                    "$secret_unspecified": V.SecretUnspec}.get(k)
+            if wrap is not None:
+                return wrap(from_json(x) if wrap is V.Secret else V.strip(from_json(x)))
+        return {k: from_json(x) for k, x in v.items()}
     return v
 
 

@@ -37,6 +37,21 @@ RESERVED_KEYS = {"secret", "unknown", "asset", "archive", "resource_ref"}
 KEYWORDS = {"for", "in", "if", "true", "false", "null", "endfor", "endif", "else"}
 
 
+# The values computed while an apply is evaluated (see ExprGen.make): a stack
+# of lists, one per apply being evaluated.
+TRACE = []
+
+
+def traced(fn):
+    """fn, recording each value it computes in the innermost TRACE list."""
+    def t(env):
+        v = fn(env)
+        if TRACE:
+            TRACE[-1].append(v)
+        return v
+    return t
+
+
 class Reject(Exception):
     """The candidate expression cannot be used; try another."""
 
@@ -136,6 +151,8 @@ def fits(e, want):
     shape = T.shape(e.ty)
     if want == "any":
         return "null" not in ks
+    if want == "null":
+        return ks <= {"null"}
     if want in ("bool", "int", "num", "string", "prim"):
         if shape not in ("prim", "dyn"):
             return False
@@ -180,16 +197,29 @@ class ExprGen:
 
     def make(self, ctx, text, prec, ty, fn, may_fail=False):
         """The expression with its values in every environment of ctx, or
-        Reject.  A value of an output type that holds secrets below its top
-        may have them hoisted to the top (an SDK output is secret as a
-        whole, the interpreter marks the parts; lowering.md §5): its
-        secrets are then not pinned down."""
+        Reject.
+
+        An expression of an output type is an apply (lowering.md §2): every
+        eventual value evaluated inside it is an argument, and the result is
+        secret when one of them is, whether or not its value reaches the
+        result; the interpreter only marks what a value is computed from, and
+        an SDK output holding secrets below its top is secret as a whole
+        (lowering.md §5).  So when such an expression touched a secret that
+        the model does not put at the top of its value, whether the value is
+        secret is not pinned down."""
         hoist = ty.k == "output"
+        fn = traced(fn)
         vals = []
         for env in ctx.envs:
             try:
-                v = fn(env)
-                if hoist and V.top(v)[0] == "no" and V.secrecy(v) != "no":
+                if hoist:
+                    TRACE.append([])
+                try:
+                    v = fn(env)
+                finally:
+                    seen = TRACE.pop() if hoist else ()
+                if hoist and V.top(v)[0] not in V.TOP_SECRET and \
+                        any(V.secrecy(x) != "no" for x in seen):
                     v = V.SecretUnspec(V.strip(v))
             except V.EvalError as e:
                 if not may_fail:
@@ -388,7 +418,7 @@ class ExprGen:
 
     def p_unary(self, ctx, want, depth):
         if want == "bool":
-            a = self.gen(ctx, "bool", depth - 1)
+            a = self.bool_operand(ctx, depth)
             fn = lambda env, a=a: V.mark(not V.to_bool(V.strip(a.fn(env))), a.fn(env))
             return self.make(ctx, "!" + self.unary_operand(a), P_UNARY, T.lift(T.BOOL, a.ty), fn)
         a = self.gen(ctx, want, depth - 1)
@@ -396,6 +426,9 @@ class ExprGen:
             raise Reject("unary minus on a non-primitive")
         fn = lambda env, a=a: V.mark(V.negate(V.strip(a.fn(env))), a.fn(env))
         ty = T.lift(T.INT if want == "int" else T.NUMBER, a.ty)
+        if a.ty.is_const() and a.ty.k in ("int", "number") and a.text[:1].isdigit():
+            # `-` on a number literal is folded into the literal (types.md §8).
+            ty = T.const(a.ty.k, -a.ty.const)
         return self.make(ctx, "-" + self.unary_operand(a), P_UNARY, ty, fn)
 
     def unary_operand(self, a):
@@ -441,6 +474,18 @@ class ExprGen:
                 return V.mark(V.compare(op, V.strip(x), V.strip(y)), x, y)
             return self.binary(ctx, op, P_CMP, a, b, T.BOOL, fn)
         op = self.rng.choice(["==", "!="])
+        if self.chance(0.15):
+            a = self.maybe_null(ctx, depth)
+            b = self.gen(ctx, "prim", depth - 1) if self.chance(0.3) else \
+                self.make(ctx, "null", P_PRIMARY, T.const("none", None), lambda env: None)
+            if self.chance(0.5):
+                a, b = b, a
+
+            def fn(env, a=a, b=b, op=op):
+                x, y = a.fn(env), b.fn(env)
+                r = V.equal(V.strip(x), V.strip(y))
+                return V.mark(r if op == "==" else not r, x, y)
+            return self.binary(ctx, op, P_EQ, a, b, T.BOOL, fn)
         k = self.rng.choice(["bool", "int", "num", "string", "string"])
         a = self.gen(ctx, k, depth - 1)
         b = self.gen(ctx, k if self.chance(0.8) else self.rng.choice(["bool", "int", "string"]),
@@ -454,10 +499,39 @@ class ExprGen:
             return V.mark(r if op == "==" else not r, x, y)
         return self.binary(ctx, op, P_EQ, a, b, T.BOOL, fn)
 
+    def maybe_null(self, ctx, depth):
+        """An expression whose value is null (or sometimes not): a property
+        left out of an optionalprimitive resource, singleOrNone of an empty
+        list, or a primitive."""
+        r = self.rng.random()
+        if r < 0.4:
+            try:
+                return self.program.output_ref(ctx, "null", self)
+            except Reject:
+                pass
+        if r < 0.7:
+            item = self.gen(ctx, "prim", depth - 2)
+            var = self.program.fresh_var()
+            text = f"singleOrNone([for {var} in [{item.text}] : {var} if false])"
+            # The list is built (and its element computed) though the
+            # condition drops it.
+            return self.make(ctx, text, P_POST, T.lift(T.optional(item.ty), item.ty),
+                             lambda env, item=item: [item.fn(env)] and None)
+        return self.gen(ctx, "prim", depth - 1)
+
+    def bool_operand(self, ctx, depth):
+        """A bool, or sometimes the string "true" or "false" (converted, types.md
+        §4.5)."""
+        if self.chance(0.1) and "string-bool-operand" not in self.program.avoid:
+            b = self.chance(0.5)
+            text = "true" if b else "false"
+            return self.make(ctx, '"' + text + '"', P_PRIMARY, T.STRING, lambda env, t=text: t)
+        return self.gen(ctx, "bool", depth - 1)
+
     def p_logic(self, ctx, want, depth):
         op = self.rng.choice(["&&", "||"])
         level = P_AND if op == "&&" else P_OR
-        a = self.gen(ctx, "bool", depth - 1)
+        a = self.bool_operand(ctx, depth)
         # The side that does not decide may fail (types.md §10): false && X,
         # true || X.
         decides = [V.to_bool(V.strip(v)) == (op == "||") for v in a.vals]
@@ -467,7 +541,7 @@ class ExprGen:
                     (T.contains_output(b.ty) or T.strip_output(b.ty).k == "dyn"):
                 raise Reject("a failing eventual side (known finding)")
         else:
-            b = self.gen(ctx, "bool", depth - 1)
+            b = self.bool_operand(ctx, depth)
         if self.chance(0.5):
             a, b = b, a
 
@@ -500,7 +574,7 @@ class ExprGen:
     # ------------------------------------------------------ conditionals
 
     def p_cond(self, ctx, want, depth):
-        c = self.gen(ctx, "bool", depth - 1)
+        c = self.bool_operand(ctx, depth)
         conds = {V.to_bool(V.strip(v)) for v in c.vals}
         a = self.gen(ctx, want, depth - 1)
         if len(conds) == 1 and self.chance(0.3):
@@ -714,7 +788,7 @@ class ExprGen:
         kt, vt, _ = ct
         keyname = self.program.fresh_var() if self.chance(0.5) else None
         valname = self.program.fresh_var()
-        if "template-for-secret" in self.program.avoid and \
+        if "for-secret" in self.program.avoid and \
                 any(V.secrecy(V.top(v)[1]) != "no" for v in coll.vals):
             raise Reject("%{for} over secret elements (known finding)")
         envs, binds = self.loop_envs(ctx, coll, keyname, valname, kt, vt)
@@ -863,8 +937,10 @@ class ExprGen:
                     kname = V.to_string(V.strip(kv))
                 else:
                     kname = k
-                if kname in out or kname in RESERVED_KEYS:
-                    raise V.Ambiguous("duplicate or reserved key")
+                if kname in RESERVED_KEYS:
+                    raise V.Ambiguous("reserved key")
+                # A later duplicate key wins (syntax.md §5.7).
+                out.pop(kname, None)
                 out[kname] = it.fn(env)
             if any(V.secrecy(c) != "no" for c in consumed):
                 return V.mark(out, *consumed)
@@ -957,6 +1033,9 @@ class ExprGen:
 
     def p_for_map(self, ctx, want, depth, may_fail=False):
         coll = self.collection(ctx, depth - 1)
+        if "for-secret" in self.program.avoid and \
+                any(V.secrecy(V.top(v)[1]) != "no" for v in coll.vals):
+            raise Reject("map for over secret elements (known finding)")
         kt, vt, _ = T.collection_types(coll.ty)
         keyname = self.program.fresh_var() if self.chance(0.7) else None
         valname = self.program.fresh_var()
@@ -1171,6 +1250,9 @@ class ExprGen:
             raise Reject("pclc rejects a fractional literal where only an int fits")
         if T.conv(T.optional(ety), T.resolve_outputs(default.ty)) == T.NONE:
             raise Reject("the default does not convert to the element type")
+        # pclc lifts the result by an eventual default too (functions.md lifts
+        # it by the map only); the generator follows the more eventual type.
+        ety = T.lift(ety, default.ty)
         keys = [set(V.top(v)[1]) for v in m.vals]
         present = sorted(set.intersection(*keys)) if keys else []
         if present and self.chance(0.6):
@@ -1350,6 +1432,7 @@ class ExprGen:
             table += [(2, self.fail_not_bool)]
         if want in ("string", "prim", "any"):
             table += [(2, self.fail_interp), (1, self.fail_base64)]
+        table += [(2, self.fail_absent_resource)]
         if want in ("list", "any"):
             table += [(1, self.fail_range)]
         if want in ("map", "any") and "duplicate-key" not in self.program.avoid:
@@ -1365,6 +1448,11 @@ class ExprGen:
         def fn(env, msg=msg):
             raise V.EvalError(msg)
         return self.failing(ctx, f'notImplemented("{msg}")', P_POST, T.DYN, fn)
+
+    def fail_absent_resource(self, ctx, want, depth):
+        """A property of a resource whose bool `range` is false: the resource
+        is null, and getting an attribute of null fails (types.md §6)."""
+        return self.program.absent_ref(ctx, self)
 
     def fail_div_zero(self, ctx, want, depth):
         a = self.gen(ctx, "int", depth - 1)

@@ -71,7 +71,7 @@ TRICKY_NAMES = ["int", "main", "static", "errno", "NULL", "char", "printf", "fre
 class Program:
     """A generated program.  files: path -> bytes (relative to the program
     directory); entry: the path to give pclc ('main.pp' or '.'); args: the
-    run's arguments; outputs: name -> expected value; resources: (type,
+    run's arguments; env: its PULUMI_CONFIG variables; outputs: name -> expected value; resources: (type,
     name) -> expected inputs; source_seed: the seed."""
 
     def __init__(self, seed):
@@ -81,6 +81,7 @@ class Program:
         self.args = []
         self.outputs = {}
         self.resources = {}
+        self.env = {}
         self.uses_mocks = False
 
 
@@ -116,7 +117,9 @@ class ProgramGen:
         self.mocks = []
         self.data_files = []
         self.resource_bindings = []
-        self.component_bindings = []
+        self.config_file = {}
+        self.config_env = {}
+        self.secret_keys = []
         self.depth = self.rng.randint(2, 4)
 
     # ------------------------------------------------------------ names
@@ -192,6 +195,14 @@ class ProgramGen:
             self.prog.files["mocks.json"] = json.dumps(
                 {"invokes": {INVOKE_TOKEN: self.mocks}}, indent=2, ensure_ascii=False).encode()
             self.prog.uses_mocks = True
+        if self.config_file:
+            self.prog.files["config.json"] = json.dumps(self.config_file, ensure_ascii=False,
+                                                        indent=2).encode()
+            self.prog.args += ["--config-file", "config.json"]
+        if self.config_env:
+            self.prog.env["PULUMI_CONFIG"] = json.dumps(self.config_env, ensure_ascii=False)
+        if self.secret_keys:
+            self.prog.env["PULUMI_CONFIG_SECRET_KEYS"] = json.dumps(self.secret_keys)
         self.prog.args = ["--stack", self.stack, "--project", self.project,
                           "--organization", self.org, "--root-directory", self.rootdir] + \
             self.prog.args
@@ -342,11 +353,14 @@ class ProgramGen:
             default, dval = self.config_default(ctx, label)
             attrs.append(f"default = {default}")
             value = dval
+        logical = name
+        if self.chance(0.1):
+            logical = self.fresh()
+            attrs.append(f"__logicalName = {S.label(logical, self.rng)}")
         if from_cli:
             text, value = self.random_config_value(label)
             secret_cli = self.chance(0.2)
-            key = name if self.chance(0.7) else f"{self.project}:{name}"
-            self.prog.args += ["--secret" if secret_cli else "--config", f"{key}={text}"]
+            self.pass_config(logical, text, secret_cli)
             if secret_cli:
                 value = V.Secret(value)
         if self.chance(0.3):
@@ -361,6 +375,23 @@ class ProgramGen:
         if self.chance(0.3) and len(attrs) <= 1 and all("\n" not in a for a in attrs):
             return head + " { " + "".join(attrs) + " }\n"
         return head + " {\n" + "".join("  " + a + "\n" for a in attrs) + "}\n"
+
+    def pass_config(self, name, text, secret):
+        """Gives the run the config value text for name, through a flag
+        (--config, --secret), the config file or PULUMI_CONFIG
+        (docs/program-cli.md)."""
+        r = self.rng.random()
+        full = f"{self.project}:{name}"
+        if r < 0.6:
+            key = name if self.chance(0.7) else full
+            self.prog.args += ["--secret" if secret else "--config", f"{key}={text}"]
+        elif r < 0.8:
+            entry = {"value": text, "secret": True} if secret else text
+            self.config_file[full] = entry
+        else:
+            self.config_env[full] = text
+            if secret:
+                self.secret_keys.append(full)
 
     def block_name(self, name):
         return name if self.chance(0.6) else S.label(name, self.rng)
@@ -702,6 +733,25 @@ class ProgramGen:
             raise X.Reject("reference of another kind")
         return e
 
+    def absent_ref(self, ctx, eg):
+        """r.prop for a resource or component whose bool range is false in
+        some environment (it fails there), or Reject."""
+        cands = [b for b in ctx.scope.values() if b.kind in ("resource", "component") and
+                 b.info["rkind"] == "bool" and any(b.fn(env) is None for env in ctx.envs)]
+        if not cands:
+            raise X.Reject("no absent resource")
+        b = self.rng.choice(cands)
+        base = eg.make(ctx, b.name, X.P_PRIMARY, b.ty, b.fn)
+        fields = b.info["fields"] if b.kind == "component" else ["id", "urn"] + sorted(b.info["props"])
+        name = self.rng.choice(fields)
+        if b.kind == "component":
+            fty = b.info["ftypes"][name]
+        else:
+            fty = self.resource_static_type(b.info["type"]).field(name)
+        return eg.make(ctx, f"{b.name}.{name}", X.P_POST, T.optional(fty),
+                       lambda env, base=base, name=name: X.index_value(base.fn(env), name),
+                       may_fail=True)
+
     def attr(self, ctx, eg, base, name):
         ty = T.traverse(base.ty, ("attr", name))
         if ty is None:
@@ -879,9 +929,14 @@ class ProgramGen:
                 store[name] = (e.ty if label is None else self.config_static_type(label), vals)
             else:
                 store[name] = vals[0]
-            oname = name if self.chance(0.8) or per_instance else name
-            head = f"output {self.block_name(oname)}" + (f" {S.label(label, self.rng)}" if label else "")
-            if "\n" in e.text or self.chance(0.5):
+            head = f"output {self.block_name(name)}" + (f" {S.label(label, self.rng)}" if label else "")
+            logical = ""
+            if not per_instance and self.chance(0.1):
+                store[self.fresh()] = store.pop(name)
+                logical = f"  __logicalName = {S.label(list(store)[-1], self.rng)}\n"
+            if logical:
+                blocks.append(f"{head} {{\n{logical}  value = {e.text}\n}}\n")
+            elif "\n" in e.text or self.chance(0.5):
                 blocks.append(f"{head} {{\n  value = {e.text}\n}}\n" if not e.text.endswith("\n")
                               else f"{head} {{\n  value = {e.text}}}\n")
             else:
