@@ -52,6 +52,22 @@ def traced(fn):
     return t
 
 
+def applied(fn):
+    """fn as an apply: its value's secretness is not pinned down when a
+    secret was computed while evaluating it but is not at the top of the
+    value (see ExprGen.make)."""
+    def a(env):
+        TRACE.append([])
+        try:
+            v = fn(env)
+        finally:
+            seen = TRACE.pop()
+        if V.top(v)[0] not in V.TOP_SECRET and any(V.secrecy(x) != "no" for x in seen + [v]):
+            return V.SecretUnspec(V.strip(v))
+        return v
+    return a
+
+
 class Reject(Exception):
     """The candidate expression cannot be used; try another."""
 
@@ -207,20 +223,11 @@ class ExprGen:
         (lowering.md §5).  So when such an expression touched a secret that
         the model does not put at the top of its value, whether the value is
         secret is not pinned down."""
-        hoist = ty.k == "output"
-        fn = traced(fn)
+        fn = traced(applied(fn) if ty.k == "output" else fn)
         vals = []
         for env in ctx.envs:
             try:
-                if hoist:
-                    TRACE.append([])
-                try:
-                    v = fn(env)
-                finally:
-                    seen = TRACE.pop() if hoist else ()
-                if hoist and V.top(v)[0] not in V.TOP_SECRET and \
-                        any(V.secrecy(x) != "no" for x in seen):
-                    v = V.SecretUnspec(V.strip(v))
+                v = fn(env)
             except V.EvalError as e:
                 if not may_fail:
                     raise Reject(f"fails: {e}") from e

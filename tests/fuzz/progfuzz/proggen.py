@@ -462,8 +462,7 @@ class ProgramGen:
             if T.shape(e.ty) not in ("prim", "dyn"):
                 raise X.Reject("input is not primitive")
             converted = [V.convert(v, ptype) for v in e.vals]
-            if "dynamic-conversion" in self.avoid and T.strip_output(e.ty).k not in T.PRIMS \
-                    and any(V.kind(V.strip(c)) != V.kind(V.strip(v)) for c, v in zip(converted, e.vals)):
+            if not self.conversion_ok(e, converted):
                 raise X.Reject("conversion of a value not typed as a primitive (known finding)")
             return e, converted
         elem = ptype[ptype.index("(") + 1:-1]
@@ -473,6 +472,20 @@ class ProgramGen:
             return e, [convert_items(v, elem) for v in e.vals]
         e = self.map_of(ctx, want)
         return e, [convert_items(v, elem) for v in e.vals]
+
+    def conversion_ok(self, e, converted):
+        """Whether the program may rely on converting e's values to
+        `converted` at a typed location.  pclc converts only what its static
+        type says is a primitive (known finding dynamic-conversion); as the
+        generator's types can be less precise than pclc's (pclc may find a
+        union where the generator finds a number), it then converts only
+        literals, references and templates, whose types the two agree on."""
+        if "dynamic-conversion" not in self.avoid:
+            return True
+        if all(V.kind(V.strip(c)) == V.kind(V.strip(v)) for c, v in zip(converted, e.vals)):
+            return True
+        return e.prec == X.P_PRIMARY and not e.text.startswith("(") and \
+            T.strip_output(e.ty).k in T.PRIMS
 
     def list_of(self, ctx, want):
         eg = self.eg
@@ -923,7 +936,7 @@ class ProgramGen:
                     vals = [V.convert(v, label) for v in e.vals]
                 except (V.Ambiguous, V.EvalError):
                     label, vals = None, e.vals
-                if "dynamic-conversion" in self.avoid and T.strip_output(e.ty).k not in T.PRIMS:
+                if not self.conversion_ok(e, vals):
                     label, vals = None, e.vals
             if per_instance:
                 store[name] = (e.ty if label is None else self.config_static_type(label), vals)
