@@ -365,13 +365,22 @@ check-fuzz-programs: $(BUILD)/pclc $(BUILD)/libpclrt.a
 
 # `make fuzz-programs` generates random well-typed PCL programs and checks
 # each one end to end: pclc compiles it, its C compiles with $(WARN), it runs
-# clean under the sanitizers of $(BUILD) and prints the stack outputs the
-# generator expects (tests/fuzz/README.md).  It runs for FUZZ_SECONDS, taking
-# seeds from a counter kept in $(BUILD)/fuzz-programs/next-seed, so each run
-# tries new programs; findings go to $(BUILD)/fuzz-programs/findings/.
+# clean under the sanitizers and prints the stack outputs the generator
+# expects (tests/fuzz/README.md).  It uses the sanitizer build build/san
+# unless BUILD is given, runs for FUZZ_SECONDS with FUZZ_JOBS programs at a
+# time, and takes seeds from a counter kept in <build>/fuzz-programs/next-seed,
+# so each run tries new programs; findings go to <build>/fuzz-programs/findings/.
 FUZZ_JOBS ?= 1
-.PHONY: fuzz-programs print-fuzz-cflags
-fuzz-programs: $(BUILD)/pclc $(BUILD)/libpclrt.a
+ifeq ($(origin BUILD),command line)
+FUZZ_PROGRAMS_MAKE := BUILD=$(BUILD)
+else
+FUZZ_PROGRAMS_MAKE := BUILD=build/san SAN=1
+endif
+.PHONY: fuzz-programs fuzz-programs-run print-fuzz-cflags
+fuzz-programs:
+	@$(MAKE) --no-print-directory $(FUZZ_PROGRAMS_MAKE) fuzz-programs-run
+
+fuzz-programs-run: $(BUILD)/pclc $(BUILD)/libpclrt.a
 	@mkdir -p $(BUILD)/fuzz-programs
 	tests/fuzz/fuzz-programs --build $(BUILD) --seconds $(FUZZ_SECONDS) -j $(FUZZ_JOBS) \
 	  --counter $(BUILD)/fuzz-programs/next-seed --cflags "$(STD) $(WARN) $(SAN_FLAGS)"

@@ -10,6 +10,7 @@
 # Usage: python3 tests/fuzz/test_progfuzz.py
 
 import os
+import subprocess
 import sys
 import unittest
 
@@ -216,6 +217,22 @@ class Generator(unittest.TestCase):
             self.assertEqual(a.files, b.files)
             self.assertEqual(a.args, b.args)
             self.assertEqual(C.dumps(a.outputs), C.dumps(b.outputs))
+
+    def test_independent_of_hash_seed(self):
+        """A seed names one program whatever Python's hash seed (set and
+        dict iteration must not reach the output)."""
+        code = ("import sys; sys.dont_write_bytecode = True; sys.path.insert(0, %r)\n"
+                "from progfuzz import proggen, compare\n"
+                "for s in (5, 77, 123):\n"
+                "    p = proggen.generate(s)\n"
+                "    print(sorted(p.files.items()), p.args, compare.dumps(p.outputs))\n"
+                % os.path.dirname(os.path.realpath(__file__)))
+        outs = set()
+        for h in ("1", "2"):
+            env = dict(os.environ, PYTHONHASHSEED=h)
+            outs.add(subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                                    capture_output=True, text=True).stdout)
+        self.assertEqual(len(outs), 1)
 
     def test_declaration_name(self):
         self.assertEqual(proggen.declaration_name("my-component"), "MyComponent")

@@ -89,13 +89,11 @@ class Inst:
     prefix: the prefix of its resources' names ('' or '<component>-');
     parent_type: the qualified type of its parent component, or None."""
 
-    def __init__(self, ident, config, prefix, parent_type, parent_name):
+    def __init__(self, ident, config, prefix, parent_type):
         self.ident = ident
         self.config = config
         self.prefix = prefix
         self.parent_type = parent_type
-        self.parent_name = parent_name
-        self.memo = {}
 
 
 class Env:
@@ -132,16 +130,18 @@ class Binding:
 
 
 class Ctx:
-    def __init__(self, envs, scope, in_heredoc_ok=True):
+    """Where an expression is made: envs, the environments it will be
+    evaluated in; scope, name -> Binding."""
+
+    def __init__(self, envs, scope):
         self.envs = envs
         self.scope = scope
-        self.heredoc_ok = in_heredoc_ok
 
     def with_vars(self, envs, bindings):
         scope = dict(self.scope)
         for b in bindings:
             scope[b.name] = b
-        return Ctx(envs, scope, self.heredoc_ok)
+        return Ctx(envs, scope)
 
 
 # ------------------------------------------------------------------ kinds
@@ -830,8 +830,6 @@ class ExprGen:
 
     def heredoc(self, ctx, depth):
         """A heredoc (plain or flush); its text ends with a line break."""
-        if not ctx.heredoc_ok:
-            raise Reject("no heredoc here")
         marker = self.rng.choice(["EOT", "END", "TEXT", "EOF_1"])
         if self.chance(0.4):
             return self.flush_heredoc(ctx, depth, marker)
@@ -977,7 +975,6 @@ class ExprGen:
         valname = self.program.fresh_var()
         envs, binds = self.loop_envs(ctx, coll, keyname, valname, kt, vt)
         inner = ctx.with_vars(envs, binds)
-        inner.heredoc_ok = False
         body = self.gen(inner, self.rng.choice(["bool", "int", "num", "string", "string", "list", "map"]),
                         depth - 1)
         cond = self.gen(inner, "bool", depth - 2) if self.chance(0.4) else None
@@ -1048,7 +1045,6 @@ class ExprGen:
         valname = self.program.fresh_var()
         envs, binds = self.loop_envs(ctx, coll, keyname, valname, kt, vt)
         inner = ctx.with_vars(envs, binds)
-        inner.heredoc_ok = False
         keyexpr = self.gen(inner, self.rng.choice(["string", "string", "int"]), depth - 1)
         body = self.gen(inner, self.rng.choice(["bool", "int", "num", "string", "list"]), depth - 1)
         cond = self.gen(inner, "bool", depth - 2) if self.chance(0.3) else None

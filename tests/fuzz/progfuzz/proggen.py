@@ -174,7 +174,7 @@ class ProgramGen:
     # ---------------------------------------------------------- driver
 
     def generate(self):
-        inst = X.Inst(0, {}, "", None, None)
+        inst = X.Inst(0, {}, "", None)
         ctx = X.Ctx([X.Env(inst)], {})
         blocks = []
         for _ in range(self.rng.randint(5, 16)):
@@ -185,7 +185,7 @@ class ProgramGen:
                 blocks.append(self.config(ctx, top=True))
             elif r < 0.82:
                 blocks.append(self.resource(ctx))
-            elif r < 0.9 and "component" not in self.avoid:
+            elif r < 0.9:
                 blocks.append(self.component(ctx))
             else:
                 blocks.append(self.invoke(ctx))
@@ -580,7 +580,7 @@ class ProgramGen:
             logical = self.fresh() + self.rng.choice(["", " with space", ".dot"])
             lines.append(f"__logicalName = {S.label(logical, self.rng)}")
         rkind, rexpr = (None, None)
-        if self.chance(0.35) and "range" not in self.avoid:
+        if self.chance(0.35):
             rkind, rexpr = self.range_option(ctx)
         # The instances of the resource in each environment of ctx: a list
         # of (suffix, range value) per environment.
@@ -590,7 +590,7 @@ class ProgramGen:
             for suffix, rv in insts:
                 inst_keys.append((i, suffix))
                 inst_ctx_envs.append(env.bind({"range": rv}) if rv is not None else env)
-        rctx = X.Ctx(inst_ctx_envs, dict(ctx.scope), ctx.heredoc_ok)
+        rctx = X.Ctx(inst_ctx_envs, dict(ctx.scope))
         self.bind_range(rctx, rkind, rexpr)
         inputs = {}
         for p, pt in props.items():
@@ -783,7 +783,7 @@ class ProgramGen:
         qual = "components:index:" + declaration_name(dirname)
         name = self.fresh()
         rkind, rexpr = (None, None)
-        if self.chance(0.4) and "component-range" not in self.avoid:
+        if self.chance(0.4):
             rkind, rexpr = self.range_option(ctx)
         env0 = ctx.envs[0]
         insts_def = self.range_instances(rkind, V.strip(rexpr.vals[0]) if rexpr else None)
@@ -795,12 +795,12 @@ class ProgramGen:
                                      None])
             dflt = None
             if self.chance(0.4):
-                empty = X.Ctx([X.Env(X.Inst(-1, {}, "", None, None))], {})
+                empty = X.Ctx([X.Env(X.Inst(-1, {}, "", None))], {})
                 dflt = self.config_default(empty, label)
             configs.append((cname, label, dflt))
         # The inputs given by the parent, evaluated per instance.
         rctx_envs = [env0.bind({"range": rv}) if rv is not None else env0 for _, rv in insts_def]
-        rctx = X.Ctx(rctx_envs, dict(ctx.scope), ctx.heredoc_ok)
+        rctx = X.Ctx(rctx_envs, dict(ctx.scope))
         self.bind_range(rctx, rkind, rexpr)
         lines, given = [], {}
         for cname, label, dflt in configs:
@@ -839,7 +839,7 @@ class ProgramGen:
             for cname, label, dflt in configs:
                 cfg[cname] = given[cname][i] if cname in given else dflt[1]
             self.counter += 1
-            insts.append(X.Inst(self.counter, cfg, iname + "-", qual, iname))
+            insts.append(X.Inst(self.counter, cfg, iname + "-", qual))
         # The component's own program, evaluated in every instance.
         cctx = X.Ctx([X.Env(inst) for inst in insts], {})
         blocks = []
@@ -916,45 +916,45 @@ class ProgramGen:
 
     def outputs(self, ctx, store, n, per_instance=False):
         """n output blocks: references to definitions and new expressions.
-        store receives name -> value (or (type, values) per_instance)."""
+        store receives exported name -> value, or -> (type, values) for the
+        outputs of a component (per_instance)."""
         blocks = []
         defs = [b for b in ctx.scope.values() if b.kind == "def"]
         for _ in range(n):
-            name = self.fresh() if not per_instance else self.fresh()
+            name = self.fresh()
             if defs and self.chance(0.5):
-                b = self.rng.choice(defs)
-                e = self.eg.make_ref(ctx, b)
+                e = self.eg.make_ref(ctx, self.rng.choice(defs))
             else:
                 e = self.eg.gen(ctx, self.rng.choice(["bool", "int", "num", "string", "list",
                                                       "map", "any"]), self.depth)
             if any(V.strip(v) is None for v in e.vals):
                 continue
-            label, vals = None, e.vals
-            if self.chance(0.15) and T.shape(e.ty) == "prim":
-                label = self.rng.choice(["string", "number"])
-                try:
-                    vals = [V.convert(v, label) for v in e.vals]
-                except (V.Ambiguous, V.EvalError):
-                    label, vals = None, e.vals
-                if not self.conversion_ok(e, vals):
-                    label, vals = None, e.vals
-            if per_instance:
-                store[name] = (e.ty if label is None else self.config_static_type(label), vals)
-            else:
-                store[name] = vals[0]
-            head = f"output {self.block_name(name)}" + (f" {S.label(label, self.rng)}" if label else "")
-            logical = ""
+            label, ty, vals = self.output_type(e)
+            exported, attrs = name, []
             if not per_instance and self.chance(0.1):
-                store[self.fresh()] = store.pop(name)
-                logical = f"  __logicalName = {S.label(list(store)[-1], self.rng)}\n"
-            if logical:
-                blocks.append(f"{head} {{\n{logical}  value = {e.text}\n}}\n")
-            elif "\n" in e.text or self.chance(0.5):
-                blocks.append(f"{head} {{\n  value = {e.text}\n}}\n" if not e.text.endswith("\n")
-                              else f"{head} {{\n  value = {e.text}}}\n")
+                exported = self.fresh()
+                attrs.append(f"__logicalName = {S.label(exported, self.rng)}")
+            attrs.append(f"value = {e.text}")
+            store[exported] = (ty, vals) if per_instance else vals[0]
+            head = f"output {self.block_name(name)}" + (f" {S.label(label, self.rng)}" if label else "")
+            if len(attrs) == 1 and "\n" not in e.text and self.chance(0.5):
+                blocks.append(f"{head} {{ {attrs[0]} }}\n")
             else:
-                blocks.append(f"{head} {{ value = {e.text} }}\n")
+                blocks.append(head + " {\n" + "".join(f"  {a}\n" for a in attrs) + "}\n")
         return blocks
+
+    def output_type(self, e):
+        """(type label or None, static type, values) of an output of e:
+        sometimes typed "string" or "number", its values converted."""
+        if self.chance(0.15) and T.shape(e.ty) == "prim":
+            label = self.rng.choice(["string", "number"])
+            try:
+                vals = [V.convert(v, label) for v in e.vals]
+            except (V.Ambiguous, V.EvalError):
+                return None, e.ty, e.vals
+            if self.conversion_ok(e, vals):
+                return label, self.config_static_type(label), vals
+        return None, e.ty, e.vals
 
 
 def _env_index(envs, env):

@@ -17,8 +17,6 @@
 # (`<<-`) remove the smallest indentation of the line-leading literals
 # (syntax.md §2.7); the generator writes them without directives.
 
-import random
-
 from . import values as V
 
 # Go's unicode.IsSpace, which decides what a strip marker removes.
@@ -89,18 +87,6 @@ def _closes_strip(p):
         return p.strips[5]
     if isinstance(p, For):
         return p.strips[3]
-    return False
-
-
-def has_strip(parts):
-    for p in parts:
-        if _opens_strip(p) or _closes_strip(p):
-            return True
-        if isinstance(p, If):
-            if any(p.strips) or has_strip(p.then) or (p.els and has_strip(p.els)):
-                return True
-        if isinstance(p, For) and (any(p.strips) or has_strip(p.body)):
-            return True
     return False
 
 
@@ -332,6 +318,3 @@ def safe_literal_alphabet():
     """Characters a literal next to a strip marker may hold."""
     return "abcxyz019 _-.,:;!?()[]<>=+*/'é中😀"
 
-
-def fresh_rng(seed):
-    return random.Random(seed)
