@@ -432,7 +432,7 @@ class ExprGen:
         if T.shape(a.ty) != "prim":
             raise Reject("unary minus on a non-primitive")
         fn = lambda env, a=a: V.mark(V.negate(V.strip(a.fn(env))), a.fn(env))
-        ty = T.lift(T.INT if want == "int" else T.NUMBER, a.ty)
+        ty = T.lift(T.INT if int_like(a.ty) else T.NUMBER, a.ty)
         if a.ty.is_const() and a.ty.k in ("int", "number") and a.text[:1].isdigit():
             # `-` on a number literal is folded into the literal (types.md §8).
             ty = T.const(a.ty.k, -a.ty.const)
@@ -468,7 +468,8 @@ class ExprGen:
             x, y = a.fn(env), b.fn(env)
             return V.mark(V.arith(op, V.strip(x), V.strip(y)), x, y)
         level = P_MUL if op in "*/%" else P_ADD
-        ty = T.NUMBER if op == "/" else (T.INT if want == "int" else T.NUMBER)
+        # int op int is int for + - * %, where a constant int counts (D3).
+        ty = T.INT if op != "/" and int_like(a.ty) and int_like(b.ty) else T.NUMBER
         return self.binary(ctx, op, level, a, b, ty, fn)
 
     def p_compare(self, ctx, want, depth):
@@ -1196,14 +1197,17 @@ class ExprGen:
             ety = T.collection_types(lst.ty)[1]
             if T.shape(ety) != "prim":
                 raise Reject("elements not primitive")
-            return self.make(ctx, f"{name}({lst.text}...)", P_POST, T.lift(T.NUMBER, lst.ty), fn)
+            elems = list(lst.ty.es) if lst.ty.k == "tuple" else [ety]
+            return self.make(ctx, f"{name}({lst.text}...)", P_POST,
+                             T.lift(minmax_type(elems), lst.ty), fn)
         args = [self.operand(ctx, want if want == "int" else "num", depth)
                 for _ in range(self.rng.randint(1, 3))]
 
         def fn(env, args=args, name=name):
             vs = [a.fn(env) for a in args]
             return V.mark(V.minmax(name, [V.strip(x) for x in vs]), *vs)
-        return self.call(ctx, name, args, T.lift(T.NUMBER, *[a.ty for a in args]), fn)
+        return self.call(ctx, name, args,
+                         T.lift(minmax_type([a.ty for a in args]), *[a.ty for a in args]), fn)
 
     def p_element(self, ctx, want, depth):
         lst = self.gen(ctx, "list", depth - 1)
@@ -1464,7 +1468,8 @@ class ExprGen:
 
         def fn(env, a=a, op=op):
             return V.arith(op, V.strip(a.fn(env)), 0)
-        return self.failing(ctx, paren(a, P_MUL) + f" {op} {z}", P_MUL, T.NUMBER, fn)
+        ty = T.INT if op == "%" and int_like(a.ty) else T.NUMBER
+        return self.failing(ctx, paren(a, P_MUL) + f" {op} {z}", P_MUL, T.lift(ty, a.ty), fn)
 
     def fail_not_number(self, ctx, want, depth):
         word = self.rng.choice(["abc", "x", "true"])
@@ -1566,8 +1571,9 @@ class ExprGen:
 
             def fn(env, inner=inner, b=b):
                 return V.arith("+", V.strip(inner.fn(env)), V.strip(b.fn(env)))
+            ty = T.INT if int_like(inner.ty) and int_like(b.ty) else T.NUMBER
             return self.failing(ctx, paren(inner, P_ADD) + " + " + paren(b, P_MUL), P_ADD,
-                                T.NUMBER, fn)
+                                T.lift(ty, inner.ty, b.ty), fn)
         if want == "string" and T.shape(inner.ty) in ("prim", "dyn"):
             def fn2(env, inner=inner):
                 return V.nfc("<" + V.to_string(V.strip(inner.fn(env))) + ">")
@@ -1577,6 +1583,18 @@ class ExprGen:
                 return [inner.fn(env)]
             return self.failing(ctx, "[" + inner.text + "]", P_PRIMARY, T.tuple_of([inner.ty]), fn3)
         raise Reject("no wrapper")
+
+
+def int_like(t):
+    """Whether t is an int for the arithmetic rule of D3: int or a constant
+    int, outputs looked through."""
+    return T.resolve_outputs(t).k == "int"
+
+
+def minmax_type(types):
+    """The type of min and max: number when an argument is a number (a
+    constant one too, D3), else int (functions.md §2)."""
+    return T.NUMBER if any(T.resolve_outputs(t).k == "number" for t in types) else T.INT
 
 
 def for_type(result, coll, *parts):

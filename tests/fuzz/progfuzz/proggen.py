@@ -382,6 +382,8 @@ class ProgramGen:
         (docs/program-cli.md)."""
         r = self.rng.random()
         full = f"{self.project}:{name}"
+        if "config-json-nfc" in self.avoid and V.nfc(text) != text:
+            r = 0
         if r < 0.6:
             key = name if self.chance(0.7) else full
             self.prog.args += ["--secret" if secret else "--config", f"{key}={text}"]
@@ -479,13 +481,17 @@ class ProgramGen:
         type says is a primitive (known finding dynamic-conversion); as the
         generator's types can be less precise than pclc's (pclc may find a
         union where the generator finds a number), it then converts only
-        literals, references and templates, whose types the two agree on."""
+        literals, references and templates whose values have the kind their
+        static type says, on which the two agree."""
         if "dynamic-conversion" not in self.avoid:
             return True
         if all(V.kind(V.strip(c)) == V.kind(V.strip(v)) for c, v in zip(converted, e.vals)):
             return True
+        static = T.strip_output(e.ty).k
+        kinds = {"bool": ("bool",), "string": ("string",), "int": ("int",),
+                 "number": ("number", "amb", "int")}.get(static, ())
         return e.prec == X.P_PRIMARY and not e.text.startswith("(") and \
-            T.strip_output(e.ty).k in T.PRIMS
+            all(V.kind(V.strip(v)) in kinds for v in e.vals)
 
     def list_of(self, ctx, want):
         eg = self.eg
