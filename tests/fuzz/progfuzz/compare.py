@@ -75,6 +75,8 @@ def diff(exp, act, path="$"):
     if isinstance(exp, V.SecretUnspec):
         plain, _ = strip_actual(act)
         return diff(exp.v, plain, path)
+    if isinstance(exp, V.Asset):
+        return diff(exp.enc, act, path)
     if is_secret_wrapper(act) and not (type(exp) is dict and set(exp) == {"secret"}):
         return [f"{path}: expected {show(exp)} (not secret), got secret {show(act['secret'])}"]
     if exp is None or type(exp) is bool or type(exp) is str:
@@ -129,6 +131,8 @@ def to_json(v):
         return {"$secret_somewhere": to_json(v.v)}
     if isinstance(v, V.SecretUnspec):
         return {"$secret_unspecified": to_json(v.v)}
+    if isinstance(v, V.Asset):
+        return to_json(v.enc)
     if type(v) is list:
         return [to_json(x) for x in v]
     if type(v) is dict:

@@ -166,7 +166,7 @@ def fits(e, want):
     ks = kinds(e)
     shape = T.shape(e.ty)
     if want == "any":
-        return "null" not in ks
+        return not ks & {"null", "asset"}
     if want == "null":
         return ks <= {"null"}
     if want in ("bool", "int", "num", "string", "prim"):
@@ -1414,6 +1414,50 @@ class ExprGen:
             val = V.file_base64_sha256(data)
         arg = self.make(ctx, S.quote(path, self.rng), P_PRIMARY, T.STRING, lambda env, p=path: p)
         return self.call(ctx, name, [arg], T.STRING, lambda env, v=val: v)
+
+    # ----------------------------------------------------------- assets
+
+    def asset(self, ctx, depth):
+        """An asset or archive constructor (functions.md §4), for outputs and
+        `any` resource inputs only: stringAsset, fileAsset and fileArchive of
+        files and a directory next to the program, remoteAsset,
+        remoteArchive, and assetArchive of those."""
+        r = self.rng.random()
+        if r < 0.3:
+            a = self.gen(ctx, "string", depth - 1)
+
+            def fn(env, a=a):
+                v = a.fn(env)
+                text = V.strip(v)
+                return V.mark(V.Asset({"asset": {"text": text, "hash": V.sha256_hex(text.encode())}}),
+                              v)
+            return self.call(ctx, "stringAsset", [a], T.lift(T.ASSET, a.ty), fn)
+        if r < 0.5:
+            path, data = self.program.data_file()
+            arg = self.make(ctx, S.quote(path, self.rng), P_PRIMARY, T.STRING, lambda env, p=path: p)
+            enc = {"asset": {"path": path, "hash": V.sha256_hex(data)}}
+            return self.call(ctx, "fileAsset", [arg], T.ASSET, lambda env, e=enc: V.Asset(e))
+        if r < 0.65:
+            name, kind = self.rng.choice([("remoteAsset", "asset"), ("remoteArchive", "archive")])
+            uri = self.rng.choice(["https://example.com/a.txt", "http://h/x?y=1", "file:///tmp/z"])
+            arg = self.make(ctx, S.quote(uri, self.rng), P_PRIMARY, T.STRING, lambda env, u=uri: u)
+            enc = {kind: {"uri": uri}}
+            return self.call(ctx, name, [arg], T.ASSET, lambda env, e=enc: V.Asset(e))
+        if r < 0.8:
+            path = self.program.data_dir()
+            arg = self.make(ctx, S.quote(path, self.rng), P_PRIMARY, T.STRING, lambda env, p=path: p)
+            enc = {"archive": {"path": path}}
+            return self.call(ctx, "fileArchive", [arg], T.ASSET, lambda env, e=enc: V.Asset(e))
+        items = [(self.program.fresh_key() + self.rng.choice(["", ".txt", "/x"]),
+                  self.asset(ctx, depth - 1)) for _ in range(self.rng.randint(0, 3))]
+        text = "{" + ", ".join(f"{S.quote(k, self.rng)} = {e.text}" for k, e in items) + "}"
+
+        def fn(env, items=items):
+            vals = [e.fn(env) for _, e in items]
+            enc = {"archive": {"assets": {k: V.strip(v).enc for (k, _), v in zip(items, vals)}}}
+            return V.mark(V.Asset(enc), *vals)
+        return self.make(ctx, f"assetArchive({text})", P_POST,
+                         T.lift(T.ASSET, *[e.ty for _, e in items]), fn)
 
     # ------------------------------------------------- failing expressions
 

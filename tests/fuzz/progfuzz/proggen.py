@@ -168,6 +168,13 @@ class ProgramGen:
         self.data_files.append((path, data))
         return path, data
 
+    def data_dir(self):
+        """A directory next to the program, holding one file (for
+        fileArchive)."""
+        path = "assets-dir"
+        self.prog.files.setdefault(path + "/file.txt", b"archived\n")
+        return path
+
     def chance(self, p):
         return self.rng.random() < p
 
@@ -449,7 +456,7 @@ class ProgramGen:
         type ptype."""
         eg = self.eg
         if ptype == "any":
-            e = eg.gen(ctx, "any", self.depth)
+            e = eg.asset(ctx, self.depth) if self.chance(0.1) else eg.gen(ctx, "any", self.depth)
             return e, [v for v in e.vals]
         if ptype in ("bool", "int", "number", "string"):
             if ptype == "string" and self.chance(0.2):
@@ -930,6 +937,8 @@ class ProgramGen:
             name = self.fresh()
             if defs and self.chance(0.5):
                 e = self.eg.make_ref(ctx, self.rng.choice(defs))
+            elif self.chance(0.1):
+                e = self.eg.asset(ctx, self.depth)
             else:
                 e = self.eg.gen(ctx, self.rng.choice(["bool", "int", "num", "string", "list",
                                                       "map", "any"]), self.depth)

@@ -65,6 +65,9 @@ class Ty:
 
 BOOL, INT, NUMBER, STRING = Ty("bool"), Ty("int"), Ty("number"), Ty("string")
 NONE_T, DYN = Ty("none"), Ty("dyn")
+# Assets and archives (opaque to the generator; the checker's union(Archive,
+# Asset) and Archive accept each other's constructors where they are used).
+ASSET = Ty("asset")
 
 
 def const(k, v):

@@ -98,6 +98,19 @@ class AmbNum:
         return hash(("amb", self.i))
 
 
+class Asset:
+    """An asset or archive (functions.md §4), as the program prints it: its
+    snapshot encoding (docs/snapshot.md), e.g. {"asset": {"text": "x",
+    "hash": ...}}.  Nothing but constructors and secret() takes it."""
+    __slots__ = ("enc",)
+
+    def __init__(self, enc):
+        self.enc = enc
+
+    def __repr__(self):
+        return f"Asset({self.enc!r})"
+
+
 WRAPPERS = (Secret, SecretSW, SecretUnspec)
 
 # Ints above this magnitude are refused (Ambiguous) so that programs stay
@@ -128,6 +141,8 @@ def kind(v):
         return "list"
     if type(v) is dict:
         return "map"
+    if isinstance(v, Asset):
+        return "asset"
     raise TypeError(f"not a plain value: {v!r}")
 
 
@@ -631,6 +646,8 @@ def to_json(v):
     """toJSON(v): compact, keys sorted by bytes, Go escaping, numbers without
     exponent (functions.md §3)."""
     k = kind(v)
+    if k == "asset":
+        raise EvalError("assets and archives are not serialisable")
     if k == "null":
         return "null"
     if k == "bool":
@@ -662,6 +679,10 @@ def from_base64(s):
         return nfc(raw.decode("utf-8"))
     except UnicodeDecodeError as e:
         raise Ambiguous("decoded bytes are not UTF-8") from e
+
+
+def sha256_hex(data):
+    return hashlib.sha256(data).hexdigest()
 
 
 def sha1_hex(s):
