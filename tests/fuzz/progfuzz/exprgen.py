@@ -1630,9 +1630,12 @@ class ExprGen:
 
 
 def int_like(t):
-    """Whether t is an int for the arithmetic rule of D3: int or a constant
-    int, outputs looked through."""
-    return T.resolve_outputs(t).k == "int"
+    """Whether t is an int for the arithmetic rule of D3: int, a constant
+    int or a union of those (as pclc reads it), outputs looked through."""
+    t = T.resolve_outputs(t)
+    if t.k == "union":
+        return all(m.k == "int" for m in t.es)
+    return t.k == "int"
 
 
 def minmax_type(types):
