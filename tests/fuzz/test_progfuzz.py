@@ -148,6 +148,16 @@ class Types(unittest.TestCase):
             with self.subTest(a=a, b=b):
                 self.assertEqual(u(a, b), want)
 
+    def test_input_type(self):
+        # types.md §12 (TestInputType) and its consequence for tuples.
+        self.assertEqual(T.input_type(T.list_of(T.BOOL)),
+                         T.union([T.list_of(T.union([T.BOOL, T.output(T.BOOL)])),
+                                  T.output(T.list_of(T.BOOL))]))
+        tup = T.tuple_of([T.STRING])
+        self.assertEqual(T.conv(T.input_type(tup), T.tuple_of([T.output(T.STRING)])), T.NONE)
+        self.assertEqual(T.conv(T.input_type(T.list_of(T.STRING)),
+                                T.tuple_of([T.output(T.STRING)])), T.SAFE)
+
     def test_iteration(self):
         self.assertIsNone(T.collection_types(T.union([T.list_of(T.INT), T.tuple_of([T.STRING])])))
         self.assertEqual(T.collection_types(T.tuple_of([T.INT, T.NUMBER]))[1], T.NUMBER)

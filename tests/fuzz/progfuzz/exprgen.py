@@ -1255,7 +1255,7 @@ class ExprGen:
         default = self.gen(ctx, k, depth - 2)
         if fractional_literal_to_int(default, T.optional(ety)):
             raise Reject("pclc rejects a fractional literal where only an int fits")
-        if T.conv(T.optional(ety), T.resolve_outputs(default.ty)) == T.NONE:
+        if T.conv(T.input_type(T.optional(ety)), default.ty) == T.NONE:
             raise Reject("the default does not convert to the element type")
         # pclc lifts the result by an eventual default too (functions.md lifts
         # it by the map only); the generator follows the more eventual type.

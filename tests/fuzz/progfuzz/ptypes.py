@@ -329,6 +329,23 @@ def unify_types(types):
     return acc
 
 
+def input_type(t):
+    """InputType(t) (types.md §12): what a location of type t accepts,
+    outputs at every level of lists, maps, objects and unions (not inside
+    tuples)."""
+    if t.k in ("dyn", "none", "output"):
+        return t
+    if t.k in ("list", "map"):
+        src = Ty(t.k, e=input_type(t.e))
+    elif t.k == "union":
+        src = union([input_type(m) for m in t.es])
+    elif t.k == "object":
+        src = Ty("object", fs=[(n, input_type(x)) for n, x in t.fs])
+    else:
+        src = t
+    return union([src, output(src)])
+
+
 # ------------------------------------------------------------------ shapes
 
 def strip_output(t):
