@@ -359,9 +359,9 @@ FUZZ_CHECK_SEEDS ?= 1-40
 check-fuzz-programs: $(BUILD)/pclc $(BUILD)/libpclrt.a
 	python3 tests/fuzz/test_progfuzz.py
 	tests/fuzz/fuzz-programs --build $(BUILD) --seeds $(FUZZ_CHECK_SEEDS) \
-	  --cflags "$(STD) $(WARN) $(SAN_FLAGS)"
+	  --cflags "$(STD) $(WARN) $(SAN_FLAGS)" --libs "$(RUNTIME_LIBS)"
 	tests/fuzz/fuzz-programs --build $(BUILD) --check-findings tests/fuzz/findings \
-	  --cflags "$(STD) $(WARN) $(SAN_FLAGS)"
+	  --cflags "$(STD) $(WARN) $(SAN_FLAGS)" --libs "$(RUNTIME_LIBS)"
 
 # `make fuzz-programs` generates random well-typed PCL programs and checks
 # each one end to end: pclc compiles it, its C compiles with $(WARN), it runs
@@ -376,18 +376,22 @@ FUZZ_PROGRAMS_MAKE := BUILD=$(BUILD)
 else
 FUZZ_PROGRAMS_MAKE := BUILD=build/san SAN=1
 endif
-.PHONY: fuzz-programs fuzz-programs-run print-fuzz-cflags
+.PHONY: fuzz-programs fuzz-programs-run print-fuzz-cflags print-fuzz-libs
 fuzz-programs:
 	@$(MAKE) --no-print-directory $(FUZZ_PROGRAMS_MAKE) fuzz-programs-run
 
 fuzz-programs-run: $(BUILD)/pclc $(BUILD)/libpclrt.a
 	@mkdir -p $(BUILD)/fuzz-programs
 	tests/fuzz/fuzz-programs --build $(BUILD) --seconds $(FUZZ_SECONDS) -j $(FUZZ_JOBS) \
-	  --counter $(BUILD)/fuzz-programs/next-seed --cflags "$(STD) $(WARN) $(SAN_FLAGS)"
+	  --counter $(BUILD)/fuzz-programs/next-seed --cflags "$(STD) $(WARN) $(SAN_FLAGS)" \
+	  --libs "$(RUNTIME_LIBS)"
 
-# The flags generated C is compiled with by tests/fuzz/fuzz-programs.
+# The flags generated C is compiled and linked with by tests/fuzz/fuzz-programs.
 print-fuzz-cflags:
 	@echo $(STD) $(WARN) $(SAN_FLAGS)
+
+print-fuzz-libs:
+	@echo $(RUNTIME_LIBS)
 
 # `make bench` times the parser on generated 1k/10k/100k-resource programs;
 # use an optimised build (the default OPT) and no sanitizers.

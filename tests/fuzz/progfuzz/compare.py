@@ -77,6 +77,10 @@ def diff(exp, act, path="$"):
         return diff(exp.v, plain, path)
     if isinstance(exp, V.Asset):
         return diff(exp.enc, act, path)
+    if exp is V.ANY_HASH:
+        if type(act) is not str or len(act) != 64 or any(c not in "0123456789abcdef" for c in act):
+            return [f"{path}: expected a SHA-256 in hex, got {show(act)}"]
+        return []
     if is_secret_wrapper(act) and not (type(exp) is dict and set(exp) == {"secret"}):
         return [f"{path}: expected {show(exp)} (not secret), got secret {show(act['secret'])}"]
     if exp is None or type(exp) is bool or type(exp) is str:
@@ -133,6 +137,8 @@ def to_json(v):
         return {"$secret_unspecified": to_json(v.v)}
     if isinstance(v, V.Asset):
         return to_json(v.enc)
+    if v is V.ANY_HASH:
+        return "$any_sha256"
     if type(v) is list:
         return [to_json(x) for x in v]
     if type(v) is dict:
@@ -144,6 +150,8 @@ def to_json(v):
 
 def from_json(v):
     """The expected value that to_json wrote (numbers read as Raw)."""
+    if v == "$any_sha256":
+        return V.ANY_HASH
     if isinstance(v, Raw):
         return float(v.text) if any(c in v.text for c in ".eE") else int(v.text)
     if type(v) is list:

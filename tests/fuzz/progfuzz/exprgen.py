@@ -603,7 +603,11 @@ class ExprGen:
             if state != "no":
                 return V.SecretUnspec(V.strip(v))
             return v
-        ty = T.lift(T.unify_types([a.ty, b.ty]), c.ty)
+        unified = T.unify_types([a.ty, b.ty])
+        if "conditional-union-output" in self.program.avoid and unified.k == "union" and \
+                any(m.k == "output" for m in unified.es):
+            raise Reject("branches unifying to a union with an output (known finding)")
+        ty = T.lift(unified, c.ty)
         text = paren(c, P_OR) + " ? " + paren(a, P_OR) + " : " + paren(b, P_COND)
         return self.make(ctx, text, P_COND, ty, fn)
 
@@ -618,6 +622,12 @@ class ExprGen:
         try:
             w = other.fn(env)
         except V.EvalError:
+            # The reference unifies with the failed branch's unknown type
+            # (no conversion); pclc, which evaluates only the chosen branch,
+            # converts to the unified static type: pinned only when the two
+            # static types agree.
+            if T.strip_output(chosen.ty) != T.strip_output(other.ty):
+                raise V.Ambiguous("the other branch fails")
             return v
         sv, sw = signature(v), signature(w)
         if compatible(sv, sw):
@@ -1446,7 +1456,7 @@ class ExprGen:
         if r < 0.8:
             path = self.program.data_dir()
             arg = self.make(ctx, S.quote(path, self.rng), P_PRIMARY, T.STRING, lambda env, p=path: p)
-            enc = {"archive": {"path": path}}
+            enc = {"archive": {"path": path, "hash": V.ANY_HASH}}
             return self.call(ctx, "fileArchive", [arg], T.ASSET, lambda env, e=enc: V.Asset(e))
         items = [(self.program.fresh_key() + self.rng.choice(["", ".txt", "/x"]),
                   self.asset(ctx, depth - 1)) for _ in range(self.rng.randint(0, 3))]
@@ -1454,7 +1464,10 @@ class ExprGen:
 
         def fn(env, items=items):
             vals = [e.fn(env) for _, e in items]
-            enc = {"archive": {"assets": {k: V.strip(v).enc for (k, _), v in zip(items, vals)}}}
+            assets = {k: V.strip(v).enc for (k, _), v in zip(items, vals)}
+            enc = {"archive": {"assets": assets}}
+            if not remote(assets):
+                enc["archive"]["hash"] = V.ANY_HASH
             return V.mark(V.Asset(enc), *vals)
         return self.make(ctx, f"assetArchive({text})", P_POST,
                          T.lift(T.ASSET, *[e.ty for _, e in items]), fn)
@@ -1627,6 +1640,14 @@ class ExprGen:
                 return [inner.fn(env)]
             return self.failing(ctx, "[" + inner.text + "]", P_PRIMARY, T.tuple_of([inner.ty]), fn3)
         raise Reject("no wrapper")
+
+
+def remote(enc):
+    """Whether an asset or archive encoding holds remote contents (then an
+    archive has no hash, docs/snapshot.md)."""
+    if type(enc) is dict:
+        return "uri" in enc or any(remote(x) for x in enc.values())
+    return False
 
 
 def int_like(t):

@@ -111,6 +111,18 @@ class Asset:
         return f"Asset({self.enc!r})"
 
 
+class AnyHash:
+    """The hash of a directory or asset archive: the SHA-256 of the tar
+    stream the engine would hash (docs/snapshot.md), which the model does
+    not rebuild; any SHA-256 in hex matches it."""
+
+    def __repr__(self):
+        return "AnyHash"
+
+
+ANY_HASH = AnyHash()
+
+
 WRAPPERS = (Secret, SecretSW, SecretUnspec)
 
 # Ints above this magnitude are refused (Ambiguous) so that programs stay
