@@ -345,6 +345,8 @@ class ExprGen:
         return "".join(self.rng.choice(pieces) for _ in range(n))
 
     def p_literal(self, ctx, want, depth):
+        """A literal of kind want (types.md §8): bools, ints of any size and form, numbers,
+        strings with escapes, and small tuples and objects of literals."""
         w = want
         if w == "prim":
             w = self.rng.choice(["bool", "int", "num", "string"])
@@ -387,6 +389,8 @@ class ExprGen:
     # ------------------------------------------------------- references
 
     def p_ref(self, ctx, want, depth):
+        """A reference to a variable, config or local in scope (`range.key` and
+        `range.value` in a ranged block), or to a resource or component output."""
         cands = [b for b in ctx.scope.values() if b.kind in ("var", "def", "range")]
         self.rng.shuffle(cands)
         for b in cands[:6]:
@@ -401,6 +405,7 @@ class ExprGen:
         return self.p_resource_ref(ctx, want, depth)
 
     def make_ref(self, ctx, b):
+        """The reference to binding b."""
         fn = b.fn
         return self.make(ctx, b.name, P_PRIMARY, b.ty, fn)
 
@@ -410,6 +415,7 @@ class ExprGen:
         return self.program.output_ref(ctx, want, self)
 
     def p_paren(self, ctx, want, depth):
+        """A parenthesised expression."""
         e = self.gen(ctx, want, depth - 1)
         return E("(" + e.text + ")", P_PRIMARY, e.ty, e.fn, e.vals)
 
@@ -424,6 +430,7 @@ class ExprGen:
     # -------------------------------------------------------- operators
 
     def p_unary(self, ctx, want, depth):
+        """`!e` or `-e` (types.md §10)."""
         if want == "bool":
             a = self.bool_operand(ctx, depth)
             fn = lambda env, a=a: V.mark(not V.to_bool(V.strip(a.fn(env))), a.fn(env))
@@ -439,6 +446,7 @@ class ExprGen:
         return self.make(ctx, "-" + self.unary_operand(a), P_UNARY, ty, fn)
 
     def unary_operand(self, a):
+        """a's text as the operand of a unary operator."""
         if a.prec < P_UNARY or a.text.startswith(("-", "!")):
             return "(" + a.text + ")"
         return a.text
@@ -453,11 +461,13 @@ class ExprGen:
             raise Reject("operand is not primitive")
         return e
 
-    def binary(self, ctx, op, level, a, b, ty, fn, may_fail=False):
+    def binary(self, ctx, op, level, a, b, ty, fn):
+        """a op b at precedence level, left associative."""
         text = paren(a, level) + " " + op + " " + paren(b, level + 1)
-        return self.make(ctx, text, level, T.lift(ty, a.ty, b.ty), fn, may_fail)
+        return self.make(ctx, text, level, T.lift(ty, a.ty, b.ty), fn)
 
     def p_arith(self, ctx, want, depth):
+        """a + b, a - b, a * b, a / b, a % b (D3)."""
         ops = ["+", "-", "*", "%"] if want == "int" else ["+", "-", "*", "/", "%"]
         op = self.rng.choice(ops)
         sub = "int" if want == "int" else ("num" if self.chance(0.7) else "int")
@@ -473,6 +483,7 @@ class ExprGen:
         return self.binary(ctx, op, level, a, b, ty, fn)
 
     def p_compare(self, ctx, want, depth):
+        """An ordering comparison of numbers, or == and != between primitives and null."""
         if self.chance(0.6):
             op = self.rng.choice(["<", "<=", ">", ">="])
             a, b = self.operand(ctx, "num", depth), self.operand(ctx, "num", depth)
@@ -537,6 +548,7 @@ class ExprGen:
         return self.gen(ctx, "bool", depth - 1)
 
     def p_logic(self, ctx, want, depth):
+        """a && b or a || b, sometimes with a failing side that does not decide."""
         op = self.rng.choice(["&&", "||"])
         level = P_AND if op == "&&" else P_OR
         a = self.bool_operand(ctx, depth)
@@ -582,6 +594,7 @@ class ExprGen:
     # ------------------------------------------------------ conditionals
 
     def p_cond(self, ctx, want, depth):
+        """c ? a : b; only the chosen branch runs (D10), so the other may fail."""
         c = self.bool_operand(ctx, depth)
         conds = {V.to_bool(V.strip(v)) for v in c.vals}
         a = self.gen(ctx, want, depth - 1)
@@ -642,12 +655,14 @@ class ExprGen:
         raise V.Ambiguous("conditional branches of different types")
 
     def negated(self, ctx, c):
+        """!c."""
         fn = lambda env, c=c: V.mark(not V.to_bool(V.strip(c.fn(env))), c.fn(env))
         return self.make(ctx, "!" + self.unary_operand(c), P_UNARY, c.ty, fn)
 
     # ------------------------------------------------------- try and can
 
     def p_try(self, ctx, want, depth):
+        """try() with failing alternatives before one that succeeds (functions.md §6)."""
         alts = [self.gen_failing(ctx, want, depth - 1) for _ in range(self.rng.randint(1, 2))]
         alts.append(self.gen(ctx, want, depth - 1))
         if self.chance(0.2):
@@ -673,6 +688,7 @@ class ExprGen:
         return self.make(ctx, "try(" + ", ".join(a.text for a in alts) + ")", P_POST, ty, fn)
 
     def p_can(self, ctx, want, depth):
+        """can() of an expression that fails or succeeds (functions.md §6)."""
         if self.chance(0.5):
             a = self.gen_failing(ctx, self.rng.choice(WANTS[:-1]), depth - 1)
         else:
@@ -697,6 +713,7 @@ class ExprGen:
     # ---------------------------------------------------------- secrets
 
     def p_secret(self, ctx, want, depth):
+        """secret(e) or unsecret(e) (functions.md §5)."""
         a = self.gen(ctx, want, depth - 1)
         if self.chance(0.6):
             fn = lambda env, a=a: V.make_secret(a.fn(env))
@@ -707,6 +724,7 @@ class ExprGen:
     # -------------------------------------------------------- templates
 
     def p_template(self, ctx, want, depth):
+        """A quoted template with literals, interpolations and directives."""
         parts = self.template_parts(ctx, depth, heredoc=False)
         if all(isinstance(p, S.Lit) for p in parts) and "nfc-literal" in self.program.avoid:
             parts = [S.Lit(V.nfc(p.text)) for p in parts]
@@ -720,6 +738,8 @@ class ExprGen:
         return self.make(ctx, S.render_quoted(parts, self.rng), P_PRIMARY, ty, acc_fn)
 
     def template_fn(self, parts, heredoc):
+        """The value of a template of parts: its text in NFC, secret when a consumed value
+        is."""
         def fn(env, parts=parts):
             acc = S.evaluate(parts, env, heredoc)
             return V.mark(V.nfc("".join(acc.pieces)), *acc.consumed)
@@ -745,6 +765,7 @@ class ExprGen:
         return self.sanitize_parts(parts, heredoc, lead, trail)
 
     def heredoc_text(self):
+        """Random literal text for a heredoc line (no backslash escapes there)."""
         pieces = ["a", "b", "x", " ", "  ", "\n", "é", "中", "😀", "e\u0301", "$", "%", "${", "%{",
                   "\t", "q", "-", "\\n", "\""]
         return "".join(self.rng.choice(pieces) for _ in range(self.rng.randint(1, 6)))
@@ -786,9 +807,11 @@ class ExprGen:
         return out
 
     def directive_strips(self, n):
+        """n random strip-marker flags."""
         return tuple(self.chance(0.25) for _ in range(n))
 
     def if_directive(self, ctx, depth, heredoc):
+        """%{if}...%{else}...%{endif} with random strip markers."""
         c = self.gen(ctx, "bool", depth - 2)
         strips = self.directive_strips(6)
         has_else = self.chance(0.6)
@@ -799,6 +822,7 @@ class ExprGen:
         return S.If(c, then, els, strips)
 
     def for_directive(self, ctx, depth, heredoc):
+        """%{for}...%{endfor} over a list or map."""
         coll = self.gen(ctx, self.rng.choice(["list", "map"]), depth - 2)
         ct = T.collection_types(coll.ty)
         if ct is None:
@@ -856,6 +880,7 @@ class ExprGen:
         return self.make(ctx, text, P_PRIMARY, ty, self.template_fn(parts, True))
 
     def flush_heredoc(self, ctx, depth, marker):
+        """A flush heredoc (`<<-`) of indented lines of literals and interpolations."""
         lines = []
         for _ in range(self.rng.randint(1, 4)):
             if self.chance(0.15):
@@ -880,6 +905,7 @@ class ExprGen:
         return self.make(ctx, text, P_PRIMARY, ty, self.template_fn(parts, True))
 
     def merge_line(self, line):
+        """A heredoc line with adjacent literals merged."""
         out = []
         for p in line:
             if isinstance(p, S.Lit) and out and isinstance(out[-1], S.Lit):
@@ -894,6 +920,7 @@ class ExprGen:
     # ------------------------------------------------------ collections
 
     def p_tuple(self, ctx, want, depth):
+        """A tuple constructor of 0 to 4 elements, of one kind or mixed."""
         n = self.rng.randint(0, 4)
         homo = self.chance(0.6)
         k = self.rng.choice(["bool", "int", "num", "string", "list", "map"] if depth > 1
@@ -924,6 +951,8 @@ class ExprGen:
         return b, b
 
     def p_object(self, ctx, want, depth):
+        """An object constructor with literal keys (identifiers, strings, numbers, bools)
+        and computed keys ((e) and "${e}")."""
         n = self.rng.randint(0, 4)
         keys, items, computed = [], [], False
         homo = self.chance(0.5)
@@ -980,6 +1009,7 @@ class ExprGen:
         return e
 
     def p_for_list(self, ctx, want, depth):
+        """[for k, v in coll : body if cond] over a list or map."""
         coll = self.collection(ctx, depth - 1)
         kt, vt, _ = T.collection_types(coll.ty)
         keyname = self.program.fresh_var() if self.chance(0.4) else None
@@ -1046,7 +1076,8 @@ class ExprGen:
             return result
         return fn
 
-    def p_for_map(self, ctx, want, depth, may_fail=False):
+    def p_for_map(self, ctx, want, depth):
+        """{for k, v in coll : key => value if cond}, sometimes grouping with `...`."""
         coll = self.collection(ctx, depth - 1)
         if "for-secret" in self.program.avoid and \
                 any(V.secrecy(V.top(v)[1]) != "no" for v in coll.vals):
@@ -1066,11 +1097,12 @@ class ExprGen:
             ("..." if group else "") + (f" if {cond.text}" if cond else "") + "}"
         vty = T.list_of(body.ty) if group else body.ty
         ty = for_type(T.map_of(vty), coll, cond, keyexpr)
-        return self.make(ctx, text, P_PRIMARY, ty, fn, may_fail)
+        return self.make(ctx, text, P_PRIMARY, ty, fn)
 
     # -------------------------------------------------------- traversal
 
     def p_index(self, ctx, want, depth):
+        """A traversal step (attribute or index) into a list, tuple, map or object."""
         base = self.gen(ctx, self.rng.choice(["list", "map"]), depth - 1)
         return self.step(ctx, base, want, depth)
 
@@ -1125,6 +1157,7 @@ class ExprGen:
         raise Reject("not traversable")
 
     def index_expr(self, ctx, base, step, keytext, keyfn, want, keyexpr=None):
+        """base's step, if the checker takes it and it gives a value of kind want."""
         ty = T.traverse(base.ty, step)
         if ty is None:
             raise Reject("the checker refuses this step")
@@ -1138,6 +1171,7 @@ class ExprGen:
         return e
 
     def p_splat(self, ctx, want, depth):
+        """base[*].attr or base.*.attr over a list of objects."""
         base = self.gen(ctx, "list", depth - 1)
         vals = [V.top(v)[1] for v in base.vals]
         sh = T.shape(base.ty)
@@ -1172,11 +1206,13 @@ class ExprGen:
 
     # -------------------------------------------------------- functions
 
-    def call(self, ctx, name, args, ty, fn, may_fail=False):
+    def call(self, ctx, name, args, ty, fn):
+        """name(args)."""
         text = name + "(" + ", ".join(a.text for a in args) + ")"
-        return self.make(ctx, text, P_POST, ty, fn, may_fail)
+        return self.make(ctx, text, P_POST, ty, fn)
 
     def p_length(self, ctx, want, depth):
+        """length() of a string (grapheme clusters) or a collection."""
         a = self.gen(ctx, self.rng.choice(["string", "list", "map"]), depth - 1)
         if T.shape(a.ty) == "opaque":
             raise Reject("length of an opaque value")
@@ -1193,6 +1229,7 @@ class ExprGen:
         return self.call(ctx, "length", [a], T.lift(T.INT, a.ty), fn)
 
     def p_minmax(self, ctx, want, depth):
+        """min() or max() of numbers, or of a list expanded with `...`."""
         name = self.rng.choice(["min", "max"])
         if self.chance(0.25):
             lst = self.gen(ctx, "list", depth - 1)
@@ -1220,6 +1257,7 @@ class ExprGen:
                          T.lift(minmax_type([a.ty for a in args]), *[a.ty for a in args]), fn)
 
     def p_element(self, ctx, want, depth):
+        """element(list, index): the index wraps around (functions.md §2)."""
         lst = self.gen(ctx, "list", depth - 1)
         sh = T.shape(lst.ty)
         if sh == "tuple":
@@ -1250,6 +1288,7 @@ class ExprGen:
         return e
 
     def p_lookup(self, ctx, want, depth):
+        """lookup(map, key, default) with a key that is there or not."""
         m = self.gen(ctx, "map", depth - 1)
         sh = T.shape(m.ty)
         if sh == "map":
@@ -1310,6 +1349,7 @@ class ExprGen:
         return V.rewrap(state, V.convert(inner, target)) if state != "no" else V.convert(inner, target)
 
     def p_single_or_none(self, ctx, want, depth):
+        """singleOrNone() of a one-element list."""
         item = self.gen(ctx, want, depth - 1)
         if self.chance(0.5):
             lst_text = "[" + item.text + "]"
@@ -1321,6 +1361,7 @@ class ExprGen:
                          T.lift(T.optional(item.ty), item.ty), fn)
 
     def p_join(self, ctx, want, depth):
+        """join(separator, list of primitives)."""
         sep = self.gen(ctx, "string", depth - 2) if self.chance(0.3) else \
             self.p_literal(ctx, "string", 0)
         lst = self.gen(ctx, "list", depth - 1)
@@ -1342,6 +1383,7 @@ class ExprGen:
         return self.call(ctx, "join", [sep, lst], T.lift(T.STRING, sep.ty, lst.ty), fn)
 
     def p_split(self, ctx, want, depth):
+        """split(separator, string) with Go semantics (an empty separator too)."""
         sep = self.rng.choice([",", "", "-", " ", "é", "ab"])
         sepe = self.make(ctx, S.quote(sep, self.rng), P_PRIMARY, T.STRING, lambda env, s=sep: s)
         s = self.gen(ctx, "string", depth - 1)
@@ -1352,6 +1394,7 @@ class ExprGen:
         return self.call(ctx, "split", [sepe, s], T.lift(T.list_of(T.STRING), s.ty), fn)
 
     def p_range(self, ctx, want, depth):
+        """range(n) or range(from, to)."""
         def small(lo, hi):
             r = self.rng.randint(lo, hi)
             return self.make(ctx, str(r) if r >= 0 else f"-{-r}", P_PRIMARY if r >= 0 else P_UNARY,
@@ -1371,6 +1414,7 @@ class ExprGen:
         return self.call(ctx, "range", args, T.lift(T.list_of(T.INT), *[a.ty for a in args]), fn)
 
     def p_entries(self, ctx, want, depth):
+        """entries() of a map or object, in key order."""
         m = self.gen(ctx, "map", depth - 1)
         ct = T.collection_types(m.ty)
         if ct is None or T.shape(m.ty) not in ("map", "object"):
@@ -1384,6 +1428,7 @@ class ExprGen:
         return self.call(ctx, "entries", [m], ty, fn)
 
     def p_tojson(self, ctx, want, depth):
+        """toJSON() of any value."""
         a = self.gen(ctx, self.rng.choice(["any", "list", "map"]), depth - 1)
 
         def fn(env, a=a):
@@ -1392,6 +1437,7 @@ class ExprGen:
         return self.call(ctx, "toJSON", [a], T.lift(T.STRING, a.ty), fn)
 
     def p_encoding(self, ctx, want, depth):
+        """toBase64, fromBase64 (of base64 text or of toBase64) or sha1."""
         name = self.rng.choice(["toBase64", "fromBase64", "sha1"])
         if name == "fromBase64":
             if self.chance(0.5):
@@ -1409,11 +1455,13 @@ class ExprGen:
         return self.call(ctx, name, [a], T.lift(T.STRING, a.ty), fn)
 
     def p_info(self, ctx, want, depth):
+        """stack(), project(), organization() or rootDirectory()."""
         name = self.rng.choice(["stack", "project", "organization", "rootDirectory"])
         val = self.program.info(name)
         return self.call(ctx, name, [], T.STRING, lambda env, v=val: v)
 
     def p_file(self, ctx, want, depth):
+        """readFile, filebase64 or filebase64sha256 of a data file next to the program."""
         path, data = self.program.data_file()
         name = self.rng.choice(["readFile", "filebase64", "filebase64sha256"])
         if name == "readFile":
@@ -1488,6 +1536,7 @@ class ExprGen:
         return self.fail_not_implemented(ctx, want, depth)
 
     def failing_productions(self, want):
+        """The failing productions that can stand where want is asked for."""
         table = [(3, self.fail_not_implemented), (3, self.fail_index), (2, self.fail_missing_key),
                  (1, self.fail_single), (1, self.fail_element_empty), (2, self.fail_wrapped)]
         if want in ("int", "num", "prim", "any"):
@@ -1504,9 +1553,11 @@ class ExprGen:
         return table
 
     def failing(self, ctx, text, prec, ty, fn):
+        """A failing candidate (its values may be Fail)."""
         return self.make(ctx, text, prec, ty, fn, may_fail=True)
 
     def fail_not_implemented(self, ctx, want, depth):
+        """notImplemented(msg), which always fails."""
         msg = self.rng.choice(["not here", "fuzz", "nope"])
 
         def fn(env, msg=msg):
@@ -1519,6 +1570,7 @@ class ExprGen:
         return self.program.absent_ref(ctx, self)
 
     def fail_div_zero(self, ctx, want, depth):
+        """An int divided by zero."""
         a = self.gen(ctx, "int", depth - 1)
         z = self.rng.choice(["0", "(1 - 1)", "0.0"])
         op = self.rng.choice(["%", "/"] if want != "int" else ["%"])
@@ -1529,6 +1581,7 @@ class ExprGen:
         return self.failing(ctx, paren(a, P_MUL) + f" {op} {z}", P_MUL, T.lift(ty, a.ty), fn)
 
     def fail_not_number(self, ctx, want, depth):
+        """A non-numeric string, or a bool, in arithmetic."""
         word = self.rng.choice(["abc", "x", "true"])
         if word == "true" and self.chance(0.5):
             text, bad = "true", True
@@ -1541,6 +1594,7 @@ class ExprGen:
         return self.failing(ctx, f"{text} + {paren(b, P_MUL)}", P_ADD, T.NUMBER, fn)
 
     def fail_not_bool(self, ctx, want, depth):
+        """! of a string that is not "true" or "false"."""
         word = self.rng.choice(["abc", "yes", "maybe"])
 
         def fn(env, word=word):
@@ -1548,6 +1602,7 @@ class ExprGen:
         return self.failing(ctx, f'!"{word}"', P_UNARY, T.BOOL, fn)
 
     def fail_interp(self, ctx, want, depth):
+        """A list or null interpolated in a template."""
         if self.chance(0.5):
             lst = self.p_tuple(ctx, "list", 0)
 
@@ -1560,6 +1615,7 @@ class ExprGen:
         return self.failing(ctx, '"x${null}"', P_PRIMARY, T.STRING, fn2)
 
     def fail_base64(self, ctx, want, depth):
+        """fromBase64 of invalid base64."""
         bad = self.rng.choice(["!!!!", "abc", "a=b="])
 
         def fn(env, bad=bad):
@@ -1574,6 +1630,7 @@ class ExprGen:
         return self.failing(ctx, "range(5 / 2)", P_POST, T.list_of(T.INT), fn)
 
     def fail_duplicate_key(self, ctx, want, depth):
+        """An object for expression that produces one key twice."""
         k = self.program.fresh_key()
         text = f'{{for x in ["{k}", "{k}"] : x => 1}}'
 
@@ -1594,6 +1651,7 @@ class ExprGen:
         return self.failing(ctx, text, P_POST, item.ty, fn)
 
     def fail_missing_key(self, ctx, want, depth):
+        """A key missing from a map-typed value."""
         item = self.gen(ctx, want if want not in ("prim", "any") else "int", depth - 1)
         k, missing = self.program.fresh_key(), self.program.fresh_key()
         text = f'{{for v in ["{k}"] : v => {item.text}}}["{missing}"]'
@@ -1605,6 +1663,7 @@ class ExprGen:
         return self.failing(ctx, text, P_POST, item.ty, fn)
 
     def fail_single(self, ctx, want, depth):
+        """singleOrNone of two elements."""
         item = self.gen(ctx, want if want not in ("prim", "any") else "int", depth - 1)
         text = f"singleOrNone([{item.text}, {item.text}])"
 
@@ -1613,6 +1672,7 @@ class ExprGen:
         return self.failing(ctx, text, P_POST, T.lift(T.optional(item.ty), item.ty), fn)
 
     def fail_element_empty(self, ctx, want, depth):
+        """element of an empty list."""
         item = self.gen(ctx, want if want not in ("prim", "any") else "int", depth - 1)
         text = f"element([for v in [{item.text}] : v if false], 0)"
 
@@ -1690,6 +1750,7 @@ def signature(v):
 
 
 def compatible(a, b):
+    """Whether run-time types a and b unify without converting the value."""
     if a is None or b is None or a == b:
         return True
     if type(a) is tuple and type(b) is tuple and a[0] == b[0] and len(a[1]) == len(b[1]):
@@ -1727,6 +1788,7 @@ def picked(container, elem, *others):
 
 
 def kinds_of_elements(v):
+    """The value kinds of the elements of a list value."""
     _, inner = V.top(v)
     if type(inner) is not list:
         return {"?"}
