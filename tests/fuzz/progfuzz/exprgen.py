@@ -632,24 +632,28 @@ class ExprGen:
         type does not show (pclc evaluates only the chosen branch, D10), are
         not pinned down."""
         v = chosen.fn(env)
+        # What pclc, which evaluates only the chosen branch (D10), converts
+        # to: the branches' unified static type.
+        target = T.strip_output(T.unify_types([chosen.ty, other.ty]))
+        mine = T.strip_output(chosen.ty)
+        static = target.k if target.k in T.PRIMS and T.base(mine) != target else None
+        if static == "number" and mine.k == "int":
+            return V.convert(v, "number")
         try:
             w = other.fn(env)
         except V.EvalError:
-            # The reference unifies with the failed branch's unknown type
-            # (no conversion); pclc, which evaluates only the chosen branch,
-            # converts to the unified static type: pinned only when the two
-            # static types agree.
-            if T.strip_output(chosen.ty) != T.strip_output(other.ty):
-                raise V.Ambiguous("the other branch fails")
+            # The reference unifies with the failed branch's unknown type,
+            # which converts nothing.
+            if static is not None:
+                raise V.Ambiguous("the other branch fails and the static types differ")
             return v
         sv, sw = signature(v), signature(w)
         if compatible(sv, sw):
+            if static is not None and static != {"num": "number"}.get(sv, sv):
+                raise V.Ambiguous("the static types convert what the values do not")
             return v
-        prims = all(T.strip_output(x.ty).k in T.PRIMS for x in (chosen, other))
-        if prims and "string" in (sv, sw) and sv in ("string", "num", "bool") and \
-                sw in ("string", "num", "bool"):
-            if "conditional-unify" in self.program.avoid:
-                raise V.Ambiguous("conditional branches of different types (known finding)")
+        prims = mine.k in T.PRIMS and T.strip_output(other.ty).k in T.PRIMS
+        if prims and static == "string" and sv in ("num", "bool") and sw == "string":
             state, inner = V.top(v)
             return V.rewrap(state, V.to_string(inner)) if state != "no" else V.to_string(inner)
         raise V.Ambiguous("conditional branches of different types")
@@ -1433,7 +1437,12 @@ class ExprGen:
 
         def fn(env, a=a):
             v = a.fn(env)
-            return V.mark(V.to_json(V.strip(v)), v)
+            # The JSON text is a string value like any other: in NFC (D9),
+            # even where that joins an escape's letter to a combining mark.
+            text = V.to_json(V.strip(v))
+            if "tojson-nfc" in self.program.avoid and V.nfc(text) != text:
+                raise V.Ambiguous("JSON text that NFC changes (known finding)")
+            return V.mark(V.nfc(text), v)
         return self.call(ctx, "toJSON", [a], T.lift(T.STRING, a.ty), fn)
 
     def p_encoding(self, ctx, want, depth):
@@ -1591,7 +1600,7 @@ class ExprGen:
 
         def fn(env, b=b, bad=bad):
             return V.arith("+", bad, V.strip(b.fn(env)))
-        return self.failing(ctx, f"{text} + {paren(b, P_MUL)}", P_ADD, T.NUMBER, fn)
+        return self.failing(ctx, f"{text} + {paren(b, P_MUL)}", P_ADD, T.lift(T.NUMBER, b.ty), fn)
 
     def fail_not_bool(self, ctx, want, depth):
         """! of a string that is not "true" or "false"."""
@@ -1608,7 +1617,8 @@ class ExprGen:
 
             def fn(env, lst=lst):
                 return V.to_string(V.strip(lst.fn(env)))
-            return self.failing(ctx, '"x${' + lst.text + '}"', P_PRIMARY, T.STRING, fn)
+            return self.failing(ctx, '"x${' + lst.text + '}"', P_PRIMARY, T.lift(T.STRING, lst.ty),
+                                fn)
 
         def fn2(env):
             raise V.EvalError("null value in a template")
@@ -1694,7 +1704,8 @@ class ExprGen:
         if want == "string" and T.shape(inner.ty) in ("prim", "dyn"):
             def fn2(env, inner=inner):
                 return V.nfc("<" + V.to_string(V.strip(inner.fn(env))) + ">")
-            return self.failing(ctx, '"<${' + inner.text + '}>"', P_PRIMARY, T.STRING, fn2)
+            return self.failing(ctx, '"<${' + inner.text + '}>"', P_PRIMARY,
+                                T.lift(T.STRING, inner.ty), fn2)
         if want == "list":
             def fn3(env, inner=inner):
                 return [inner.fn(env)]

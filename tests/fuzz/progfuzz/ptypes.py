@@ -166,7 +166,7 @@ def conv(dst, src, unifying=False):
     k = dst.k
     if k in PRIMS:
         return _PRIM_TABLE[k].get(src.k, NONE)
-    if k == "none":
+    if k in ("none", "asset"):
         return NONE
     if k == "list":
         if src.k == "list":
