@@ -626,37 +626,31 @@ class ExprGen:
 
     def unified_branch(self, chosen, other, env):
         """The value of the chosen branch of a conditional, converted to the
-        type both branches unify to at run time (types.md §10: `c ? 1 : "a"`
-        is "1").  Only primitives of different types are converted (to
-        string); other differences, and differences a plain primitive static
-        type does not show (pclc evaluates only the chosen branch, D10), are
-        not pinned down."""
+        type both branches unify to (types.md §10: `c ? 1 : "a"` is "1").
+
+        The reference unifies the run-time types of both branch values;
+        pclc evaluates only the chosen branch (D10) and converts it to the
+        branches' unified static type.  The result is pinned down where the
+        two agree: no conversion, an int becoming a number, or a number or
+        bool becoming a string when the other branch is a string."""
         v = chosen.fn(env)
-        # What pclc, which evaluates only the chosen branch (D10), converts
-        # to: the branches' unified static type.
         target = T.strip_output(T.unify_types([chosen.ty, other.ty]))
         mine = T.strip_output(chosen.ty)
-        static = target.k if target.k in T.PRIMS and T.base(mine) != target else None
-        if static == "number" and mine.k == "int":
-            return V.convert(v, "number")
         try:
             w = other.fn(env)
         except V.EvalError:
-            # The reference unifies with the failed branch's unknown type,
-            # which converts nothing.
-            if static is not None:
-                raise V.Ambiguous("the other branch fails and the static types differ")
-            return v
-        sv, sw = signature(v), signature(w)
-        if compatible(sv, sw):
-            if static is not None and static != {"num": "number"}.get(sv, sv):
-                raise V.Ambiguous("the static types convert what the values do not")
-            return v
-        prims = mine.k in T.PRIMS and T.strip_output(other.ty).k in T.PRIMS
-        if prims and static == "string" and sv in ("num", "bool") and sw == "string":
+            w = Fail("")
+        if not converts(target, mine):
+            if isinstance(w, Fail) or compatible(signature(v), signature(w)):
+                return v
+            raise V.Ambiguous("branch values of different types")
+        if target.k == "number" and mine.k == "int":
+            return V.convert(v, "number")
+        if target.k == "string" and mine.k in T.PRIMS and not isinstance(w, Fail) and \
+                signature(w) == "string" and signature(v) in ("num", "bool"):
             state, inner = V.top(v)
             return V.rewrap(state, V.to_string(inner)) if state != "no" else V.to_string(inner)
-        raise V.Ambiguous("conditional branches of different types")
+        raise V.Ambiguous("the static and the run-time unification disagree")
 
     def negated(self, ctx, c):
         """!c."""
@@ -1742,6 +1736,27 @@ def for_type(result, coll, *parts):
     if coll.ty.k == "output":
         result = T.output(result)
     return T.lift(result, *[p.ty for p in parts if p is not None])
+
+
+def converts(target, mine):
+    """Whether converting a value of static type mine to target may change
+    it (beyond a constant becoming its type, or nothing at all)."""
+    target, mine = T.strip_output(target), T.strip_output(mine)
+    if target == mine or target.k == "dyn":
+        return False
+    if target.k in T.PRIMS and mine.k in T.PRIMS:
+        return T.base(mine) != target
+    if target.k == "list" and mine.k in ("list", "tuple"):
+        return any(converts(target.e, f) for f in (mine.es if mine.k == "tuple" else [mine.e]))
+    if target.k == "map" and mine.k in ("map", "object"):
+        return any(converts(target.e, f) for f in ([f for _, f in mine.fs] if mine.k == "object"
+                                                   else [mine.e]))
+    if target.k == "tuple" and mine.k == "tuple" and len(target.es) == len(mine.es):
+        return any(converts(e, f) for e, f in zip(target.es, mine.es))
+    if target.k == "object" and mine.k == "object" and \
+            [n for n, _ in target.fs] == [n for n, _ in mine.fs]:
+        return any(converts(e, f) for (_, e), (_, f) in zip(target.fs, mine.fs))
+    return True
 
 
 def signature(v):
