@@ -173,7 +173,7 @@ check: deps
 	$(MAKE) --no-print-directory check-valgrind
 
 check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile check-docs \
-           check-samples check-grpc check-determinism check-conformance
+           check-samples check-grpc check-determinism check-conformance check-fuzz-programs
 
 check-unit: $(UNIT_BINS)
 	@for t in $(UNIT_BINS); do echo "== $$t"; $$t || exit 1; done
@@ -355,6 +355,49 @@ fuzz: $(FUZZ_DIR)/fuzz_parse $(FUZZ_DIR)/fuzz_rpc $(ENGINE_MODULES)
 	$(FUZZ_DIR)/fuzz_rpc -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=$(FUZZ_TIMEOUT) \
 	  -artifact_prefix=$(FUZZ_DIR)/rpc-artifacts/ -print_final_stats=1 \
 	  $(FUZZ_DIR)/rpc-corpus $(FUZZ_DIR)/rpc-seeds
+
+# A fixed batch of generated programs (tests/fuzz/README.md), the unit tests
+# of the generator's models, and the reproducers of the bugs it found, which
+# must still fail (a fixed one fails the target until its entry is removed
+# from tests/fuzz/known-findings.txt and tests/fuzz/findings/).
+FUZZ_CHECK_SEEDS ?= 1-40
+.PHONY: check-fuzz-programs
+check-fuzz-programs: $(BUILD)/pclc $(BUILD)/libpclrt.a
+	python3 tests/fuzz/test_progfuzz.py
+	tests/fuzz/fuzz-programs --build $(BUILD) --seeds $(FUZZ_CHECK_SEEDS) \
+	  --cflags "$(STD) $(WARN) $(SAN_FLAGS)" --libs "$(RUNTIME_LIBS)"
+	tests/fuzz/fuzz-programs --build $(BUILD) --check-findings tests/fuzz/findings \
+	  --cflags "$(STD) $(WARN) $(SAN_FLAGS)" --libs "$(RUNTIME_LIBS)"
+
+# `make fuzz-programs` generates random well-typed PCL programs and checks
+# each one end to end: pclc compiles it, its C compiles with $(WARN), it runs
+# clean under the sanitizers and prints the stack outputs the generator
+# expects (tests/fuzz/README.md).  It uses the sanitizer build build/san
+# unless BUILD is given, runs for FUZZ_SECONDS with FUZZ_JOBS programs at a
+# time, and takes seeds from a counter kept in <build>/fuzz-programs/next-seed,
+# so each run tries new programs; findings go to <build>/fuzz-programs/findings/.
+FUZZ_JOBS ?= 1
+ifeq ($(origin BUILD),command line)
+FUZZ_PROGRAMS_MAKE := BUILD=$(BUILD)
+else
+FUZZ_PROGRAMS_MAKE := BUILD=build/san SAN=1
+endif
+.PHONY: fuzz-programs fuzz-programs-run print-fuzz-cflags print-fuzz-libs
+fuzz-programs:
+	@$(MAKE) --no-print-directory $(FUZZ_PROGRAMS_MAKE) fuzz-programs-run
+
+fuzz-programs-run: $(BUILD)/pclc $(BUILD)/libpclrt.a
+	@mkdir -p $(BUILD)/fuzz-programs
+	tests/fuzz/fuzz-programs --build $(BUILD) --seconds $(FUZZ_SECONDS) -j $(FUZZ_JOBS) \
+	  --counter $(BUILD)/fuzz-programs/next-seed --cflags "$(STD) $(WARN) $(SAN_FLAGS)" \
+	  --libs "$(RUNTIME_LIBS)"
+
+# The flags generated C is compiled and linked with by tests/fuzz/fuzz-programs.
+print-fuzz-cflags:
+	@echo $(STD) $(WARN) $(SAN_FLAGS)
+
+print-fuzz-libs:
+	@echo $(RUNTIME_LIBS)
 
 # `make bench` times the parser on generated 1k/10k/100k-resource programs;
 # use an optimised build (the default OPT) and no sanitizers.
