@@ -56,14 +56,25 @@ $(BUILD)/obj/gen/%.o: $(GEN)/%.c $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
 	@mkdir -p $(dir $@)
 	$(CC) $(GEN_CFLAGS) -Icompiler -I$(GEN) -c $< -o $@
 
+# ------------------------------------------------------------------- common
+# Modules that the compiler and the runtime share (common/*.c): they depend
+# on the C library only, are built once with the runtime's stricter flags
+# and linked into both pclc and libpclrt.a.
+COMMON_SRCS := $(wildcard common/*.c)
+COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/obj/%.o)
+
+$(BUILD)/obj/common/%.o: common/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HAND) -Wconversion -Icommon -c $< -o $@
+
 # ----------------------------------------------------------------- compiler
 COMPILER_SRCS := $(wildcard compiler/*.c)
-COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/obj/%.o)
+COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/obj/%.o) $(COMMON_OBJS)
 COMPILER_LIB_OBJS := $(filter-out $(BUILD)/obj/compiler/main.o,$(COMPILER_OBJS)) $(GEN_OBJS)
 
 $(BUILD)/obj/compiler/%.o: compiler/%.c | $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Icompiler -I$(GEN) -c $< -o $@
+	$(CC) $(CFLAGS_HAND) -Icompiler -Icommon -I$(GEN) -c $< -o $@
 
 $(BUILD)/pclc: $(COMPILER_OBJS) $(GEN_OBJS)
 	$(CC) $(LDFLAGS_ALL) $^ $(COMPILER_LIBS) -o $@
@@ -87,11 +98,11 @@ $(BUILD)/obj/gen/proto/%.o: $(GEN)/proto/%.c $(PROTO_H)
 	$(CC) $(CFLAGS_ALL) -Wall -Wextra -Werror -I$(PROTO_GEN) -c $< -o $@
 
 RUNTIME_SRCS := $(wildcard runtime/*.c)
-RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/obj/%.o)
+RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/obj/%.o) $(COMMON_OBJS)
 
 $(BUILD)/obj/runtime/%.o: runtime/%.c | $(PROTO_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Wconversion -Iruntime -I$(PROTO_GEN) -c $< -o $@
+	$(CC) $(CFLAGS_HAND) -Wconversion -Iruntime -Icommon -I$(PROTO_GEN) -c $< -o $@
 
 # The library is one relocatable object in which the generated message code
 # is made local, so that only pcl_ names are exported and a program that has
@@ -122,7 +133,7 @@ UNIT_R_SRCS := $(wildcard tests/unit/runtime/*.c)
 
 $(BUILD)/obj/tests/unit/compiler/%.o: tests/unit/compiler/%.c | $(GEN)/pcl.tab.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Icompiler -I$(GEN) -Itests/unit/compiler -c $< -o $@
+	$(CC) $(CFLAGS_HAND) -Icompiler -Icommon -I$(GEN) -Itests/unit/compiler -c $< -o $@
 
 $(BUILD)/obj/tests/unit/runtime/%.o: tests/unit/runtime/%.c | $(PROTO_H)
 	@mkdir -p $(dir $@)
@@ -301,12 +312,18 @@ FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_CFLAGS := $(STD) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
                -fno-sanitize-recover=undefined -MMD -MP
 FUZZ_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out compiler/main.c,$(COMPILER_SRCS))) \
+             $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(COMMON_SRCS)) \
              $(FUZZ_DIR)/obj/gen/pcl.tab.o $(FUZZ_DIR)/obj/gen/pcl.lex.o
 
 $(FUZZ_DIR)/obj/compiler/%.o: compiler/%.c | $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(filter-out -Werror,$(WARN)) \
-	  -Icompiler -I$(GEN) -c $< -o $@
+	  -Icompiler -Icommon -I$(GEN) -c $< -o $@
+
+$(FUZZ_DIR)/obj/common/%.o: common/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(filter-out -Werror,$(WARN)) \
+	  -Icommon -c $< -o $@
 
 $(FUZZ_DIR)/obj/gen/%.o: $(GEN)/%.c $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
 	@mkdir -p $(dir $@)

@@ -26,6 +26,7 @@
 #include "ptrmap.h"
 #include "parse.h"
 #include "schema.h"
+#include "semver.h"
 #include "util.h"
 
 /* Component programs nest at most this deep (a component that includes
@@ -111,42 +112,11 @@ static bnd_attr *new_attrs(bind_ctx *c, size_t n) {
 
 /* ------------------------------------------------------ package blocks */
 
-/* Returns NULL if v is a semantic version (MAJOR.MINOR.PATCH with optional
-   -prerelease and +build parts), else the reason it is not. */
+/* Returns NULL if v is a semantic version (strict semver 2.0.0, as the
+   reference's blang/semver reads package versions), else the reason. */
 static const char *semver_problem(const char *v) {
-  const char *p = v;
-  for (int part = 0; part < 3; part++) {
-    if (part > 0) {
-      if (*p != '.') {
-        return "expected MAJOR.MINOR.PATCH";
-      }
-      p++;
-    }
-    if (!(*p >= '0' && *p <= '9')) {
-      return "expected MAJOR.MINOR.PATCH";
-    }
-    if (*p == '0' && p[1] >= '0' && p[1] <= '9') {
-      return "leading zeros are not allowed";
-    }
-    while (*p >= '0' && *p <= '9') {
-      p++;
-    }
-  }
-  if (*p == '-' || *p == '+') {
-    const char *q = p + 1;
-    if (!*q) {
-      return "empty pre-release or build part";
-    }
-    for (; *q; q++) {
-      bool ok = (*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
-                *q == '-' || *q == '.' || *q == '+';
-      if (!ok) {
-        return "invalid character in pre-release or build part";
-      }
-    }
-    return NULL;
-  }
-  return *p ? "unexpected text after the version" : NULL;
+  pcl__semver parsed;
+  return pcl__semver_parse(v, strlen(v), 0, &parsed);
 }
 
 /* Returns true if s is standard base64 (with padding). */

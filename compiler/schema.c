@@ -29,118 +29,8 @@
 #include <string.h>
 
 #include "ptrmap.h"
+#include "semver.h"
 #include "util.h"
-
-/* -------------------------------------------------------------- semver */
-
-/* Compares two dot-separated prerelease identifier lists (semver §11). */
-static int cmp_prerelease(const char *a, const char *b) {
-  while (*a && *b) {
-    size_t la = strcspn(a, "."), lb = strcspn(b, ".");
-    bool na = la > 0 && strspn(a, "0123456789") >= la;
-    bool nb = lb > 0 && strspn(b, "0123456789") >= lb;
-    int c;
-    if (na && nb) {
-      /* Numeric identifiers compare by value: longer (without leading
-         zeros) is larger. */
-      while (la > 1 && *a == '0')
-        a++, la--;
-      while (lb > 1 && *b == '0')
-        b++, lb--;
-      c = la != lb ? (la < lb ? -1 : 1) : strncmp(a, b, la);
-    } else if (na != nb) {
-      c = na ? -1 : 1;
-    } else {
-      size_t l = la < lb ? la : lb;
-      c = strncmp(a, b, l);
-      if (!c && la != lb)
-        c = la < lb ? -1 : 1;
-    }
-    if (c)
-      return c;
-    a += la;
-    b += lb;
-    if (*a == '.')
-      a++;
-    if (*b == '.')
-      b++;
-  }
-  return *a ? 1 : *b ? -1 : 0;
-}
-
-/* A parsed semantic version. */
-typedef struct semver {
-  unsigned long long part[3]; /* major, minor, patch */
-  char pre[128];              /* Prerelease identifiers ("" when none). */
-} semver;
-
-/* Parses `[v]MAJOR.MINOR.PATCH[-PRE][+BUILD]`; returns false if malformed. */
-static bool semver_parse(const char *s, semver *v) {
-  if (*s == 'v')
-    s++;
-  for (int i = 0; i < 3; i++) {
-    if (*s < '0' || *s > '9')
-      return false;
-    char *end;
-    v->part[i] = strtoull(s, &end, 10);
-    s = end;
-    if (i < 2) {
-      if (*s != '.')
-        return false;
-      s++;
-    }
-  }
-  v->pre[0] = 0;
-  if (*s == '-') {
-    s++;
-    size_t n = strcspn(s, "+");
-    if (n == 0 || n >= sizeof v->pre)
-      return false;
-    for (size_t i = 0; i < n; i++) {
-      char c = s[i];
-      bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                c == '-' || c == '.';
-      if (!ok)
-        return false;
-    }
-    memcpy(v->pre, s, n);
-    v->pre[n] = 0;
-    s += n;
-  }
-  if (*s == '+') {
-    s++;
-    if (!*s)
-      return false;
-    for (; *s; s++) {
-      char c = *s;
-      bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                c == '-' || c == '.';
-      if (!ok)
-        return false;
-    }
-  }
-  return *s == 0;
-}
-
-/* Orders versions by semver precedence (build metadata ignored). */
-static int semver_cmp(const semver *a, const semver *b) {
-  for (int i = 0; i < 3; i++) {
-    if (a->part[i] != b->part[i])
-      return a->part[i] < b->part[i] ? -1 : 1;
-  }
-  if (!a->pre[0] || !b->pre[0])
-    return a->pre[0] ? -1 : b->pre[0] ? 1 : 0;
-  return cmp_prerelease(a->pre, b->pre);
-}
-
-/* Returns true if the two version strings denote the same version (equal
- * precedence); unparsable strings compare textually. */
-static bool version_equal(const char *a, const char *b) {
-  semver va, vb;
-  if (semver_parse(a, &va) && semver_parse(b, &vb))
-    return semver_cmp(&va, &vb) == 0;
-  return strcmp(a, b) == 0;
-}
 
 /* ------------------------------------------------------------- the set */
 
@@ -585,9 +475,9 @@ static void split_file_name(schema_set *s, const char *base, const char **name,
   size_t len = strlen(base) - 5; /* Without ".json". */
   char *stem = arena_strndup(s->arena, base, len);
   for (size_t i = 1; i + 1 < len; i++) {
-    semver v;
+    pcl__semver v;
     if (stem[i] == '-' && stem[i + 1] >= '0' && stem[i + 1] <= '9' &&
-        semver_parse(stem + i + 1, &v)) {
+        !pcl__semver_parse(stem + i + 1, len - i - 1, PCL__SEMVER_LOOSE, &v)) {
       *name = intern_n(s->names, stem, i);
       *version = stem + i + 1;
       return;
@@ -1018,7 +908,7 @@ static schema_package *choose_and_load(schema_set *s, const char *name, const ch
   if (name == s->s_pulumi)
     return load_builtin(s);
   const schema_file *exact = NULL, *unversioned = NULL, *best = NULL;
-  semver bv = {{0, 0, 0}, ""};
+  pcl__semver bv = {{0, 0, 0}, "", 0, 3};
   for (size_t i = 0; i < s->nfiles; i++) {
     const schema_file *f = &s->files[i];
     if (f->name != name)
@@ -1028,11 +918,11 @@ static schema_package *choose_and_load(schema_set *s, const char *name, const ch
         unversioned = f;
       continue;
     }
-    if (version && !exact && version_equal(f->version, version))
+    if (version && !exact && pcl__semver_same(f->version, version))
       exact = f;
-    semver v;
-    semver_parse(f->version, &v);
-    if (!best || semver_cmp(&v, &bv) > 0) {
+    pcl__semver v;
+    pcl__semver_parse(f->version, strlen(f->version), PCL__SEMVER_LOOSE, &v);
+    if (!best || pcl__semver_cmp(&v, &bv) > 0) {
       best = f;
       bv = v;
     }
@@ -1071,7 +961,7 @@ static schema_package *find_package(schema_set *s, const char *name, const char 
   for (size_t i = 0; i < s->nres; i++) {
     schema_resolution *r = &s->res[i];
     if (r->name == name &&
-        (r->version == version || (r->version && version && version_equal(r->version, version))))
+        (r->version == version || (r->version && version && pcl__semver_same(r->version, version))))
       return r->pkg;
   }
   schema_package *p = choose_and_load(s, name, version, where);
@@ -1341,7 +1231,7 @@ static const schema_type *decode_ref(schema_set *s, schema_package *p, json_t *s
     char *ver = slash + 2;
     *strstr(ver, "/schema.json") = 0;
     const char *name = intern(s->names, pkgname);
-    if (name != p->name || (p->version && !version_equal(p->version, ver))) {
+    if (name != p->name || (p->version && !pcl__semver_same(p->version, ver))) {
       target = schema_find_package(s, name, ver);
       if (!target) {
         pkg_error(s, p, l, ref, "invalid $ref '%s': no schema for package '%s'", ref, name);
