@@ -2,12 +2,13 @@
  * schemas (see schema.h for the contract).
  *
  * Layers, bottom up:
- *  1. file discovery: schema_add_path lists `*.json` names and splits them
- *     into package name and semver;
+ *  1. file discovery and version choice (schema_files.h): schema_add_path
+ *     lists `*.json` names and splits them into package name and semver;
  *  2. package loading: the chosen file is read into the diagnostics' src_set
- *     (so errors can point into it) and checked by a validating JSON scan
- *     that records the byte range of every top-level member and of every
- *     resource, function and type definition; nothing is parsed yet;
+ *     (so errors can point into it) and checked by the validating JSON scan
+ *     of jscan.h, which records the byte range of every top-level member and
+ *     of every resource, function and type definition; nothing is parsed
+ *     yet;
  *  3. decoding: a definition's text is parsed with jansson on first lookup
  *     and decoded into arena structs, each cached by token before its
  *     properties are decoded, so self-references terminate;
@@ -18,8 +19,6 @@
  * and the offending piece decodes as SCHEMA_T_ERROR (mapped to dynamic). */
 #include "schema.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <jansson.h>
 #include <regex.h>
 #include <stdarg.h>
@@ -28,18 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jscan.h"
 #include "ptrmap.h"
+#include "schema_files.h"
 #include "semver.h"
 #include "util.h"
 
 /* ------------------------------------------------------------- the set */
-
-/* A schema file found in a search folder. */
-typedef struct schema_file {
-  const char *name;    /* Package name from the file name (interned). */
-  const char *version; /* Version from the file name, or NULL. */
-  const char *path;    /* Path (arena). */
-} schema_file;
 
 /* A remembered answer of schema_find_package (NULL package: none exists). */
 typedef struct schema_resolution {
@@ -47,24 +41,6 @@ typedef struct schema_resolution {
   const char *version; /* Requested version (arena), or NULL. */
   schema_package *pkg;
 } schema_resolution;
-
-/* A member of a JSON object of a schema file: its key and the byte range of
- * its value, which jansson parses only when it is first needed. */
-typedef struct entry {
-  const char *key;     /* Interned key. */
-  uint32_t start, end; /* Byte range of the value in the file text. */
-  char kind;           /* First byte of the value ('{', '[', '"', ...). */
-  bool failed;         /* Parsing was tried and failed (reported). */
-  json_t *json;        /* The parsed value once needed (owned reference). */
-} entry;
-
-/* The members of one JSON object in file order, indexed by key (a later
- * duplicate key replaces an earlier one, as in jansson and Go). */
-typedef struct entries {
-  entry *items;
-  size_t count, cap;
-  ptrmap index; /* Interned key -> position + 1. */
-} entries;
 
 /* Decoding state of a loaded package.  Only the top level and the members of
  * `resources`, `functions` and `types` are indexed when the file is loaded
@@ -75,9 +51,9 @@ typedef struct schema_pkg_impl {
   uint32_t file;                       /* src id of the text. */
   const char *text;                    /* The file text (owned by the src_set, or static). */
   bool primary;                        /* First loaded version of this package name. */
-  entries top;                         /* Top-level members. */
-  entries resources, functions, types; /* Members of those sections. */
-  entry *provider;                     /* The `provider` member, or NULL. */
+  jscan_members top;                   /* Top-level members. */
+  jscan_members resources, functions, types; /* Members of those sections. */
+  jscan_member *provider;              /* The `provider` member, or NULL. */
   bool has_format;                     /* meta.moduleFormat compiled into format. */
   regex_t format;                      /* The module-format rule (POSIX ERE). */
   size_t format_group;                 /* Which ERE group is the module. */
@@ -93,14 +69,11 @@ struct schema_set {
   arena *arena;        /* Allocation (borrowed). */
   intern_table *names; /* Interning (borrowed). */
   diag_list *diags;    /* Diagnostics (borrowed). */
-  schema_file *files;  /* Files of every search folder, in folder order. */
-  size_t nfiles, capfiles;
+  schema_files files;  /* The files of every search folder and the pins. */
   schema_package **pkgs; /* Loaded packages, in loading order. */
   size_t npkgs, cappkgs;
   schema_resolution *res; /* Answers of schema_find_package. */
   size_t nres, capres;
-  const char **pins; /* Pairs (name, version) from schema_pin_version. */
-  size_t npins, cappins;
   const char **read; /* Paths of files read, in order. */
   size_t nread, capread;
   ptrmap by_ty; /* Resource output type -> schema_resource. */
@@ -119,281 +92,6 @@ struct schema_set {
     }                                                                                              \
   } while (0)
 
-/* ------------------------------------------------------- lazy JSON index */
-
-/* Frees an index and the parsed values it holds. */
-static void entries_free(entries *es) {
-  for (size_t i = 0; i < es->count; i++) {
-    if (es->items[i].json)
-      json_decref(es->items[i].json);
-  }
-  free(es->items);
-  ptrmap_free(&es->index);
-}
-
-/* Returns the member key (interned) of es, or NULL. */
-static entry *entry_find(entries *es, const char *key) {
-  uintptr_t i = (uintptr_t)ptrmap_get(&es->index, key);
-  return i ? &es->items[i - 1] : NULL;
-}
-
-/* Records a member; a duplicate key replaces the earlier value. */
-static void entry_add(entries *es, const char *key, uint32_t start, uint32_t end, char kind) {
-  entry *e = entry_find(es, key);
-  if (!e) {
-    GROW(es->items, es->count, es->cap);
-    e = &es->items[es->count++];
-    ptrmap_put(&es->index, key, (void *)(uintptr_t)es->count);
-  }
-  *e = (entry){key, start, end, kind, false, NULL};
-}
-
-/* A validating scanner over JSON text (RFC 8259 structure, strings,
- * escapes, numbers, literals; UTF-8 is left to jansson), which records the
- * members of the objects it is asked to. */
-typedef struct jscan {
-  schema_set *s;
-  const char *base, *p, *end;
-  const char *err;      /* First error: a static description, or NULL. */
-  const char *err_at;   /* Where it is. */
-  bool err_char;        /* The description is followed by the character at err_at. */
-  int depth;            /* Current nesting. */
-  entries *sections[3]; /* Where members of resources/functions/types go. */
-} jscan;
-
-enum { SCAN_MAX_DEPTH = 512 };
-
-/* Records the first error only (later ones are consequences) and returns
- * false, so that scanners can `return scan_fail(...)`. */
-static bool scan_fail(jscan *j, const char *at, const char *msg, bool show_char) {
-  if (!j->err) {
-    j->err = msg;
-    j->err_at = at;
-    j->err_char = show_char && at < j->end;
-  }
-  return false;
-}
-
-static void scan_ws(jscan *j) {
-  while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
-    j->p++;
-}
-
-static bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
-static bool is_hex(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/* Scans a string starting at its opening quote. */
-static bool scan_string(jscan *j) {
-  /* Bytes that end the fast path: the quote, the backslash and controls. */
-  static const bool special[256] = {
-      [0] = 1,  [1] = 1,  [2] = 1,  [3] = 1,  [4] = 1,  [5] = 1,   [6] = 1,   [7] = 1,  [8] = 1,
-      [9] = 1,  [10] = 1, [11] = 1, [12] = 1, [13] = 1, [14] = 1,  [15] = 1,  [16] = 1, [17] = 1,
-      [18] = 1, [19] = 1, [20] = 1, [21] = 1, [22] = 1, [23] = 1,  [24] = 1,  [25] = 1, [26] = 1,
-      [27] = 1, [28] = 1, [29] = 1, [30] = 1, [31] = 1, ['"'] = 1, ['\\'] = 1};
-  const char *p = j->p + 1;
-  for (;;) {
-    while (p < j->end && !special[(unsigned char)*p])
-      p++;
-    if (p >= j->end)
-      return scan_fail(j, j->p, "unterminated string", false);
-    unsigned char c = (unsigned char)*p;
-    if (c == '"') {
-      j->p = p + 1;
-      return true;
-    }
-    if (c < 0x20)
-      return scan_fail(j, p, "control character in string", false);
-    if (c == '\\') {
-      if (p + 1 >= j->end)
-        return scan_fail(j, j->p, "unterminated string", false);
-      char e = p[1];
-      if (e == 'u') {
-        for (int k = 2; k < 6; k++) {
-          if (p + k >= j->end || !is_hex(p[k]))
-            return scan_fail(j, p, "invalid \\u escape in string", false);
-        }
-        p += 6;
-        continue;
-      }
-      if (!e || !strchr("\"\\/bfnrt", e))
-        return scan_fail(j, p, "invalid escape in string", false);
-      p += 2;
-      continue;
-    }
-    p++;
-  }
-}
-
-/* Scans a number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
-static bool scan_number(jscan *j) {
-  const char *p = j->p;
-  if (*p == '-')
-    p++;
-  if (p >= j->end || !is_digit(*p))
-    return scan_fail(j, j->p, "invalid number", false);
-  if (*p == '0')
-    p++;
-  else
-    while (p < j->end && is_digit(*p))
-      p++;
-  if (p < j->end && *p == '.') {
-    p++;
-    if (p >= j->end || !is_digit(*p))
-      return scan_fail(j, j->p, "invalid number", false);
-    while (p < j->end && is_digit(*p))
-      p++;
-  }
-  if (p < j->end && (*p == 'e' || *p == 'E')) {
-    p++;
-    if (p < j->end && (*p == '+' || *p == '-'))
-      p++;
-    if (p >= j->end || !is_digit(*p))
-      return scan_fail(j, j->p, "invalid number", false);
-    while (p < j->end && is_digit(*p))
-      p++;
-  }
-  j->p = p;
-  return true;
-}
-
-/* Scans one of the literals true, false and null. */
-static bool scan_literal(jscan *j, const char *word) {
-  size_t n = strlen(word);
-  if ((size_t)(j->end - j->p) < n || memcmp(j->p, word, n) != 0)
-    return scan_fail(j, j->p, "unexpected character", true);
-  j->p += n;
-  return true;
-}
-
-static bool scan_value(jscan *j);
-
-/* Returns the interned key of the string token [q, end) (quotes included). */
-static const char *scan_key(jscan *j, const char *q, const char *end) {
-  if (!memchr(q, '\\', (size_t)(end - q)))
-    return intern_n(j->s->names, q + 1, (size_t)(end - q - 2));
-  json_error_t err;
-  json_t *v = json_loadb(q, (size_t)(end - q), JSON_DECODE_ANY, &err);
-  const char *key = json_is_string(v)
-                        ? intern_n(j->s->names, json_string_value(v), json_string_length(v))
-                        : intern_n(j->s->names, q + 1, (size_t)(end - q - 2));
-  if (v)
-    json_decref(v);
-  return key;
-}
-
-/* Consumes the closing bracket `close` of the object or array being
- * scanned and leaves its nesting level; returns false, consuming nothing,
- * when the next character is something else. */
-static bool scan_close(jscan *j, char close) {
-  if (j->p >= j->end || *j->p != close)
-    return false;
-  j->p++;
-  j->depth--;
-  return true;
-}
-
-/* Scans an object; its members are recorded in rec when rec is not NULL,
- * and, at the top level, the members of the section objects too. */
-static bool scan_object(jscan *j, entries *rec, bool top) {
-  if (++j->depth > SCAN_MAX_DEPTH)
-    return scan_fail(j, j->p, "nesting too deep", false);
-  j->p++;
-  scan_ws(j);
-  if (scan_close(j, '}'))
-    return true;
-  for (;;) {
-    scan_ws(j);
-    if (j->p >= j->end || *j->p != '"')
-      return scan_fail(j, j->p, j->p >= j->end ? "unexpected end of file" : "expected a string key",
-                       false);
-    const char *q = j->p;
-    if (!scan_string(j))
-      return false;
-    const char *key = rec ? scan_key(j, q, j->p) : NULL;
-    scan_ws(j);
-    if (j->p >= j->end || *j->p != ':')
-      return scan_fail(j, j->p, "expected ':'", false);
-    j->p++;
-    scan_ws(j);
-    const char *v = j->p;
-    entries *sub = NULL;
-    if (top && v < j->end && *v == '{') {
-      if (!strcmp(key, "resources"))
-        sub = j->sections[0];
-      else if (!strcmp(key, "functions"))
-        sub = j->sections[1];
-      else if (!strcmp(key, "types"))
-        sub = j->sections[2];
-    }
-    if (!(sub ? scan_object(j, sub, false) : scan_value(j)))
-      return false;
-    if (rec)
-      entry_add(rec, key, (uint32_t)(v - j->base), (uint32_t)(j->p - j->base), v < j->end ? *v : 0);
-    scan_ws(j);
-    if (j->p < j->end && *j->p == ',') {
-      j->p++;
-      continue;
-    }
-    if (scan_close(j, '}'))
-      return true;
-    return scan_fail(j, j->p, j->p >= j->end ? "unexpected end of file" : "expected ',' or '}'",
-                     false);
-  }
-}
-
-/* Scans an array starting at its `[`. */
-static bool scan_array(jscan *j) {
-  if (++j->depth > SCAN_MAX_DEPTH)
-    return scan_fail(j, j->p, "nesting too deep", false);
-  j->p++;
-  scan_ws(j);
-  if (scan_close(j, ']'))
-    return true;
-  for (;;) {
-    if (!scan_value(j))
-      return false;
-    scan_ws(j);
-    if (j->p < j->end && *j->p == ',') {
-      j->p++;
-      continue;
-    }
-    if (scan_close(j, ']'))
-      return true;
-    return scan_fail(j, j->p, j->p >= j->end ? "unexpected end of file" : "expected ',' or ']'",
-                     false);
-  }
-}
-
-/* Scans any value after optional white space. */
-static bool scan_value(jscan *j) {
-  scan_ws(j);
-  if (j->p >= j->end)
-    return scan_fail(j, j->p, "unexpected end of file", false);
-  switch (*j->p) {
-  case '{':
-    return scan_object(j, NULL, false);
-  case '[':
-    return scan_array(j);
-  case '"':
-    return scan_string(j);
-  case 't':
-    return scan_literal(j, "true");
-  case 'f':
-    return scan_literal(j, "false");
-  case 'n':
-    return scan_literal(j, "null");
-  default:
-    if (*j->p == '-' || is_digit(*j->p))
-      return scan_number(j);
-    return scan_fail(j, j->p, "unexpected character", true);
-  }
-}
-
 static const char *const type_kind_names[] = {
 #define X(name, text) text,
     SCHEMA_TYPE_KINDS(X)
@@ -410,6 +108,7 @@ schema_set *schema_set_new(ty_ctx *tc, arena *a, intern_table *names, diag_list 
   s->arena = a;
   s->names = names;
   s->diags = d;
+  schema_files_init(&s->files, a, names);
   s->s_index = intern(names, "index");
   s->s_pulumi = intern(names, "pulumi");
   s->s_providers = intern(names, "providers");
@@ -421,10 +120,10 @@ schema_set *schema_set_new(ty_ctx *tc, arena *a, intern_table *names, diag_list 
 
 /* Frees what a package's decoding state owns outside the arena. */
 static void impl_free(schema_pkg_impl *im) {
-  entries_free(&im->top);
-  entries_free(&im->resources);
-  entries_free(&im->functions);
-  entries_free(&im->types);
+  jscan_members_free(&im->top);
+  jscan_members_free(&im->resources);
+  jscan_members_free(&im->functions);
+  jscan_members_free(&im->types);
   if (im->has_format)
     regfree(&im->format);
   im->has_format = false;
@@ -442,10 +141,9 @@ void schema_set_free(schema_set *s) {
     impl_free(s->pkgs[i]->impl);
   ptrmap_free(&s->by_ty);
   ptrmap_free(&s->found);
-  free(s->files);
+  schema_files_free(&s->files);
   free(s->pkgs);
   free(s->res);
-  free(s->pins);
   free(s->read);
   free(s);
 }
@@ -456,67 +154,15 @@ const char *const *schema_files_read(const schema_set *s, size_t *n) {
 }
 
 void schema_pin_version(schema_set *s, const char *name, const char *version) {
-  GROW(s->pins, s->npins, s->cappins);
-  s->pins[s->npins++] = intern(s->names, name);
-  GROW(s->pins, s->npins, s->cappins);
-  s->pins[s->npins++] = arena_strdup(s->arena, version);
-}
-
-/* qsort comparator for file names. */
-static int cmp_names(const void *a, const void *b) {
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Splits a file name `<pkg>-<semver>.json` or `<pkg>.json` (without the
- * folder) into package name and version: the version starts after the first
- * dash followed by text that parses as a semver. */
-static void split_file_name(schema_set *s, const char *base, const char **name,
-                            const char **version) {
-  size_t len = strlen(base) - 5; /* Without ".json". */
-  char *stem = arena_strndup(s->arena, base, len);
-  for (size_t i = 1; i + 1 < len; i++) {
-    pcl__semver v;
-    if (stem[i] == '-' && stem[i + 1] >= '0' && stem[i + 1] <= '9' &&
-        !pcl__semver_parse(stem + i + 1, len - i - 1, PCL__SEMVER_LOOSE, &v)) {
-      *name = intern_n(s->names, stem, i);
-      *version = stem + i + 1;
-      return;
-    }
-  }
-  *name = intern(s->names, stem);
-  *version = NULL;
+  schema_files_pin(&s->files, name, version);
 }
 
 bool schema_add_path(schema_set *s, const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) {
-    diag_error_global(s->diags, "cannot read schema folder '%s': %s", dir, strerror(errno));
+  const char *err;
+  if (!schema_files_add_dir(&s->files, dir, &err)) {
+    diag_error_global(s->diags, "cannot read schema folder '%s': %s", dir, err);
     return false;
   }
-  char **names = NULL;
-  size_t n = 0, cap = 0;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    size_t len = strlen(e->d_name);
-    if (len <= 5 || strcmp(e->d_name + len - 5, ".json") != 0 || e->d_name[0] == '.')
-      continue;
-    GROW(names, n, cap);
-    names[n++] = arena_strdup(s->arena, e->d_name);
-  }
-  closedir(d);
-  /* Sorted, so that the choice between files never depends on readdir. */
-  if (n)
-    qsort(names, n, sizeof *names, cmp_names);
-  size_t dlen = strlen(dir);
-  bool slash = dlen > 0 && dir[dlen - 1] == '/';
-  for (size_t i = 0; i < n; i++) {
-    schema_file f;
-    split_file_name(s, names[i], &f.name, &f.version);
-    f.path = arena_printf(s->arena, "%s%s%s", dir, slash ? "" : "/", names[i]);
-    GROW(s->files, s->nfiles, s->capfiles);
-    s->files[s->nfiles++] = f;
-  }
-  free(names);
   return true;
 }
 
@@ -706,7 +352,7 @@ static void add_package(schema_set *s, schema_package *p) {
 
 /* Returns the parsed value of e (parsing it on first use), or NULL when e
  * is NULL or its text does not parse (reported once). */
-static json_t *entry_json(schema_set *s, schema_package *p, entry *e) {
+static json_t *member_json(schema_set *s, schema_package *p, jscan_member *e) {
   if (!e || e->json || e->failed)
     return e ? e->json : NULL;
   schema_pkg_impl *im = p->impl;
@@ -728,7 +374,7 @@ static json_t *entry_json(schema_set *s, schema_package *p, entry *e) {
 
 /* Returns the parsed top-level member key of p, or NULL. */
 static json_t *top_json(schema_set *s, schema_package *p, const char *key) {
-  return entry_json(s, p, entry_find(&p->impl->top, intern(s->names, key)));
+  return member_json(s, p, jscan_find(&p->impl->top, intern(s->names, key)));
 }
 
 /* Scans the len bytes of p's text, indexing the top level and the sections;
@@ -736,31 +382,19 @@ static json_t *top_json(schema_set *s, schema_package *p, const char *key) {
  * false. */
 static bool index_text(schema_set *s, schema_package *p, size_t len) {
   schema_pkg_impl *im = p->impl;
-  jscan j = {s,
-             im->text,
-             im->text,
-             im->text + len,
-             NULL,
-             NULL,
-             false,
-             0,
-             {&im->resources, &im->functions, &im->types}};
-  scan_ws(&j);
-  bool object = j.p < j.end && *j.p == '{';
-  bool ok = object ? scan_object(&j, &im->top, true) : scan_value(&j);
-  if (ok) {
-    scan_ws(&j);
-    if (j.p < j.end)
-      ok = scan_fail(&j, j.p, "end of file expected", false);
-  }
-  if (!ok) {
-    uint32_t pos = (uint32_t)(j.err_at - im->text);
+  static const char *const names[] = {"resources", "functions", "types"};
+  jscan_members *const sections[] = {&im->resources, &im->functions, &im->types};
+  bool object;
+  jscan_error err;
+  if (!jscan_index(im->text, len, s->names, &im->top, ARRAY_LEN(names), names, sections, &object,
+                   &err)) {
+    uint32_t pos = (uint32_t)err.at;
     pcl_span sp = {im->file, pos, pos < len ? pos + 1 : pos};
-    char c = j.err_char ? *j.err_at : 0;
+    char c = err.show_char ? im->text[err.at] : 0;
     if (c > ' ' && c < 0x7f)
-      diag_error(s->diags, sp, "invalid JSON in schema file: %s '%c'", j.err, c);
+      diag_error(s->diags, sp, "invalid JSON in schema file: %s '%c'", err.msg, c);
     else
-      diag_error(s->diags, sp, "invalid JSON in schema file: %s", j.err);
+      diag_error(s->diags, sp, "invalid JSON in schema file: %s", err.msg);
     return false;
   }
   if (!object) {
@@ -818,13 +452,13 @@ static void decode_top(schema_set *s, schema_package *p, const char *expect,
   static const char *const sections[] = {"resources", "functions", "types", "provider"};
   bool ok = true;
   for (size_t i = 0; i < ARRAY_LEN(sections); i++) {
-    entry *e = entry_find(&im->top, intern(s->names, sections[i]));
+    jscan_member *e = jscan_find(&im->top, intern(s->names, sections[i]));
     if (e && e->kind != '{') {
       pkg_error(s, p, LOC(sections[i]), NULL, "'%s' must be a JSON object", sections[i]);
       ok = false;
     }
   }
-  im->provider = entry_find(&im->top, intern(s->names, "provider"));
+  im->provider = jscan_find(&im->top, intern(s->names, "provider"));
   p->ok = ok;
 }
 
@@ -887,7 +521,7 @@ schema_package *schema_load_file(schema_set *s, const char *path) {
   const char *name, *version = NULL;
   size_t len = strlen(base);
   if (len > 5 && !strcmp(base + len - 5, ".json"))
-    split_file_name(s, base, &name, &version);
+    schema_files_split_name(&s->files, base, &name, &version);
   return load_path(s, path, NULL, version);
 }
 
@@ -907,38 +541,14 @@ static schema_package *choose_and_load(schema_set *s, const char *name, const ch
                                        const pcl_span *where) {
   if (name == s->s_pulumi)
     return load_builtin(s);
-  const schema_file *exact = NULL, *unversioned = NULL, *best = NULL;
-  pcl__semver bv = {{0, 0, 0}, "", 0, 3};
-  for (size_t i = 0; i < s->nfiles; i++) {
-    const schema_file *f = &s->files[i];
-    if (f->name != name)
-      continue;
-    if (!f->version) {
-      if (!unversioned)
-        unversioned = f;
-      continue;
-    }
-    if (version && !exact && pcl__semver_same(f->version, version))
-      exact = f;
-    pcl__semver v;
-    pcl__semver_parse(f->version, strlen(f->version), PCL__SEMVER_LOOSE, &v);
-    if (!best || pcl__semver_cmp(&v, &bv) > 0) {
-      best = f;
-      bv = v;
-    }
-  }
-  /* The requested version, else a file without a version, else the highest
-     version (with a warning when another one was requested). */
-  const schema_file *pick = exact     ? exact
-                            : version ? (unversioned ? unversioned : best)
-                            : best    ? best
-                                      : unversioned;
+  bool fallback;
+  const schema_file *pick = schema_files_choose(&s->files, name, version, &fallback);
   if (!pick)
     return NULL;
-  if (version && pick == best && !exact) {
+  if (fallback) {
     diag *g = diag_warning(s->diags, where ? *where : (pcl_span){0, 0, 0},
                            "no schema for version %s of package '%s'; using version %s", version,
-                           name, best->version);
+                           name, pick->version);
     g->has_span = where != NULL;
   }
   return load_path(s, pick->path, name, pick->version);
@@ -949,15 +559,8 @@ static schema_package *choose_and_load(schema_set *s, const char *name, const ch
 static schema_package *find_package(schema_set *s, const char *name, const char *version,
                                     const pcl_span *where) {
   name = intern(s->names, name);
-  if (!version) {
-    /* The last pin wins, as a later package block would override. */
-    for (size_t i = s->npins; i >= 2; i -= 2) {
-      if (s->pins[i - 2] == name) {
-        version = s->pins[i - 1];
-        break;
-      }
-    }
-  }
+  if (!version)
+    version = schema_files_pinned(&s->files, name);
   for (size_t i = 0; i < s->nres; i++) {
     schema_resolution *r = &s->res[i];
     if (r->name == name &&
@@ -1073,10 +676,10 @@ static void build_index(schema_set *s, schema_package *p) {
   /* Aliases second, so that a real token always wins over an alias; only
      the resources whose text mentions aliases are parsed for them. */
   for (size_t i = 0; i < im->resources.count; i++) {
-    entry *e = &im->resources.items[i];
+    jscan_member *e = &im->resources.items[i];
     if (!range_has(im->text, e->start, e->end, "\"aliases\""))
       continue;
-    json_t *v = entry_json(s, p, e);
+    json_t *v = member_json(s, p, e);
     json_t *aliases = json_is_object(v) ? json_object_get(v, "aliases") : NULL;
     if (!json_is_array(aliases))
       continue;
@@ -1095,10 +698,10 @@ static void build_index(schema_set *s, schema_package *p) {
 }
 
 /* Finds the schema token for a written token in one section. */
-static const char *lookup_token(schema_set *s, schema_package *p, entries *sect, ptrmap *index,
-                                const char *token) {
+static const char *lookup_token(schema_set *s, schema_package *p, jscan_members *sect,
+                                ptrmap *index, const char *token) {
   const char *exact = intern(s->names, token);
-  if (entry_find(sect, exact))
+  if (jscan_find(sect, exact))
     return exact;
   build_index(s, p);
   const char *key = canonical_key(s, p, token);
@@ -1180,10 +783,10 @@ static schema_typedef *get_typedef(schema_set *s, schema_package *p, const char 
   schema_typedef *d = ptrmap_get(&im->type_cache, token);
   if (d)
     return d;
-  entry *e = entry_find(&im->types, token);
+  jscan_member *e = jscan_find(&im->types, token);
   if (!e)
     return NULL;
-  json_t *spec = entry_json(s, p, e);
+  json_t *spec = member_json(s, p, e);
   d = ARENA_NEW(s->arena, schema_typedef);
   d->token = token;
   d->pkg = p;
@@ -1529,10 +1132,10 @@ static schema_resource *get_resource(schema_set *s, schema_package *p, const cha
   schema_resource *r = ptrmap_get(&im->res_cache, token);
   if (r)
     return r;
-  entry *e = entry_find(&im->resources, token);
+  jscan_member *e = jscan_find(&im->resources, token);
   if (!e)
     return NULL;
-  json_t *j = entry_json(s, p, e);
+  json_t *j = member_json(s, p, e);
   r = ARENA_NEW(s->arena, schema_resource);
   r->token = token;
   r->pkg = p;
@@ -1553,7 +1156,7 @@ static schema_resource *get_provider(schema_set *s, schema_package *p) {
   r->is_provider = true;
   im->provider_res = r;
   if (im->provider)
-    decode_resource(s, p, r, entry_json(s, p, im->provider));
+    decode_resource(s, p, r, member_json(s, p, im->provider));
   return r;
 }
 
@@ -1629,10 +1232,10 @@ static schema_function *get_function(schema_set *s, schema_package *p, const cha
   schema_function *f = ptrmap_get(&im->fn_cache, token);
   if (f)
     return f;
-  entry *e = entry_find(&im->functions, token);
+  jscan_member *e = jscan_find(&im->functions, token);
   if (!e)
     return NULL;
-  json_t *j = entry_json(s, p, e);
+  json_t *j = member_json(s, p, e);
   f = ARENA_NEW(s->arena, schema_function);
   f->token = token;
   f->pkg = p;
@@ -1648,7 +1251,7 @@ static void decode_typedef(schema_set *s, schema_typedef *d) {
   d->decoding = true;
   schema_package *p = d->pkg;
   const loc *dl = LOC("types", d->token);
-  json_t *j = entry_json(s, p, entry_find(&p->impl->types, d->token));
+  json_t *j = member_json(s, p, jscan_find(&p->impl->types, d->token));
   if (!json_is_object(j)) {
     if (j)
       pkg_error(s, p, dl, NULL, "type '%s' must be a JSON object", d->token);
@@ -1719,7 +1322,7 @@ static schema_status lookup_package(schema_set *s, const char *token, const char
 /* A successful resource lookup, valid for the same version and pins. */
 typedef struct found_resource {
   const char *version; /* The version asked for (compared by address). */
-  size_t npins;        /* s->npins at the time (pins only ever grow). */
+  size_t npins;        /* s->files.npins at the time (pins only ever grow). */
   schema_resource *res;
 } found_resource;
 
@@ -1757,7 +1360,7 @@ schema_status schema_find_resource(schema_set *s, const char *token, const char 
                                    pcl_span where, schema_resource **out) {
   const char *key = intern(s->names, token);
   found_resource *f = ptrmap_get(&s->found, key);
-  if (f && f->version == version && f->npins == s->npins) {
+  if (f && f->version == version && f->npins == s->files.npins) {
     *out = f->res;
     return SCHEMA_FOUND;
   }
@@ -1767,7 +1370,7 @@ schema_status schema_find_resource(schema_set *s, const char *token, const char 
       f = ARENA_NEW(s->arena, found_resource);
       ptrmap_put(&s->found, key, f);
     }
-    *f = (found_resource){version, s->npins, *out};
+    *f = (found_resource){version, s->files.npins, *out};
   }
   return st;
 }
