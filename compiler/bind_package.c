@@ -5,9 +5,11 @@
  * blocks are read before anything is declared; each one is validated
  * (string literals, semver versions, a URL, base64 parameterization value)
  * and a valid one pins its schema version. */
+#include <stdint.h>
 #include <string.h>
 
 #include "bind_impl.h"
+#include "ptrmap.h"
 #include "schema.h"
 #include "semver.h"
 #include "util.h"
@@ -161,8 +163,40 @@ static bool package_attribute(bind_ctx *c, const ast_node *a, bnd_package *pk) {
   return false;
 }
 
-/* Reads the blocks file by file (program.md §9); the versions they pin
-   are the ones resource lookups use. */
+/* Returns the name of the package pk describes: a parameterized package is
+   a package of its own, named by its parameterization (the reference's
+   PackageDescriptor.PackageName); interned. */
+static const char *package_name(bind_ctx *c, const bnd_package *pk) {
+  return intern(c->names, pk->param_name ? pk->param_name : pk->name);
+}
+
+/* True when the optional strings a and b are both absent or both equal;
+   versions compare by semver precedence. */
+static bool same_text(const char *a, const char *b, bool version) {
+  if (!a || !b) {
+    return a == b;
+  }
+  return version ? pcl__semver_same(a, b) : strcmp(a, b) == 0;
+}
+
+/* True when two blocks describe the same package identically (base
+   provider, version, download URL and parameterization). */
+static bool same_package(const bnd_package *a, const bnd_package *b) {
+  return strcmp(a->name, b->name) == 0 && same_text(a->version, b->version, true) &&
+         same_text(a->download_url, b->download_url, false) &&
+         same_text(a->param_name, b->param_name, false) &&
+         same_text(a->param_version, b->param_version, true) &&
+         same_text(a->param_value, b->param_value, false);
+}
+
+/* Reads the blocks file by file (program.md §9).  Packages are identified
+   by package name, so several parameterizations of one base provider are
+   several packages.  A name defined twice in one file is an error; across
+   files an identical definition is allowed (the same block in main.pp and
+   a per-package file) and a different one is an error.  A valid block pins
+   the version of its package for schema lookups: the parameterization's
+   version for a parameterized package (its schema is the one the base
+   provider produces for that parameterization), else baseProviderVersion. */
 void bind_packages(bind_ctx *c, const ast_program *prog) {
   bnd_program *p = c->st->prog;
   size_t total = 0;
@@ -175,6 +209,8 @@ void bind_packages(bind_ctx *c, const ast_program *prog) {
     }
   }
   p->packages = total ? ARENA_NEW_ARRAY(c->arena, bnd_package, total) : NULL;
+  /* Package name -> position + 1 in p->packages. */
+  ptrmap seen = {0};
   for (size_t f = 0; f < prog->count; f++) {
     size_t file_start = p->npackages;
     for (size_t i = 0; i < prog->files[f].body.count; i++) {
@@ -198,10 +234,16 @@ void bind_packages(bind_ctx *c, const ast_program *prog) {
         diag_error(c->diag, n->span, "package blocks must set base provider information");
         continue;
       }
+      const ast_node *param = NULL;
       for (size_t j = 0; j < n->block.body.count; j++) {
         const ast_node *a = n->block.body.items[j];
-        bool ok = a->kind == AST_BLOCK ? package_parameterization(c, a, &pk)
-                                       : package_attribute(c, a, &pk);
+        bool ok;
+        if (a->kind == AST_BLOCK) {
+          param = a;
+          ok = package_parameterization(c, a, &pk);
+        } else {
+          ok = package_attribute(c, a, &pk);
+        }
         bad = bad || !ok;
       }
       if (!pk.name) {
@@ -211,34 +253,32 @@ void bind_packages(bind_ctx *c, const ast_program *prog) {
       if (bad) {
         continue;
       }
-      /* Duplicates: an error within one file, fine across files when the
-         descriptors are identical. */
-      bool dup = false;
-      for (size_t k = 0; k < p->npackages; k++) {
-        bnd_package *o = &p->packages[k];
-        if (o->name != pk.name) {
-          continue;
-        }
-        dup = true;
-        if (k >= file_start) {
-          diag *d = diag_error(c->diag, n->span, "package \"%s\" was already defined", pk.name);
+      if (param && !pk.param_name) {
+        diag_error(c->diag, param->span, "package blocks must resolve a package name");
+        continue;
+      }
+      const char *name = package_name(c, &pk);
+      uintptr_t k = (uintptr_t)ptrmap_get(&seen, name);
+      if (k) {
+        bnd_package *o = &p->packages[k - 1];
+        if (k - 1 >= file_start) {
+          diag *d = diag_error(c->diag, n->span, "package \"%s\" was already defined", name);
           diag_note(d, o->span, "previous definition is here");
-        } else if ((o->version == NULL) != (pk.version == NULL) ||
-                   (o->version && strcmp(o->version, pk.version) != 0)) {
+        } else if (!same_package(o, &pk)) {
           diag *d = diag_error(c->diag, n->span,
                                "package \"%s\" was already defined with different parameters",
-                               pk.name);
+                               name);
           diag_note(d, o->span, "previous definition is here");
         }
-        break;
-      }
-      if (dup) {
         continue;
       }
       p->packages[p->npackages++] = pk;
-      if (c->schemas && pk.version) {
-        schema_pin_version(c->schemas, pk.name, pk.version);
+      ptrmap_put(&seen, name, (void *)(uintptr_t)p->npackages);
+      const char *version = pk.param_name ? pk.param_version : pk.version;
+      if (c->schemas && version) {
+        schema_pin_version(c->schemas, name, version);
       }
     }
   }
+  ptrmap_free(&seen);
 }
