@@ -661,15 +661,13 @@ static bnd_expr *object(bind_ctx *c, const bind_scope *s, const ast_node *n) {
       bi->literal = intern_n(c->names, lit, len);
       bi->key = string_literal(c, it->item.key->span, bi->literal, len);
     } else {
-      const ast_node *k = it->item.key;
-      if (k->kind == AST_GET_ATTR || k->kind == AST_INDEX || k->kind == AST_SPLAT) {
-        diag_error(c->diag, k->span, "Ambiguous attribute key");
-        bi->key = poison(c, mk(c, BND_E_STRING, k->span));
-      } else {
-        bi->key = check_expr(c, s, computed);
-        if (!bi->key->error) {
-          ty_check_object_key(c->ty, c->diag, bi->key->span, bi->key->type);
-        }
+      /* A key that is not a bare name is an expression, a traversal such
+         as `a.b` included: HCL's parser accepts it and the reference binder
+         gives it the value it refers to (HCL's own evaluator would reject
+         it as ambiguous, but PCL is not evaluated by it). */
+      bi->key = check_expr(c, s, computed);
+      if (!bi->key->error) {
+        ty_check_object_key(c->ty, c->diag, bi->key->span, bi->key->type);
       }
       all_literal = false;
     }

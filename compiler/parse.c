@@ -4,8 +4,7 @@
  * Order of work for a file: check that it is UTF-8 without NUL bytes (one
  * clear error instead of a cascade), skip a byte-order mark, scan and parse,
  * then -- only when that produced no error -- walk the tree once,
- * iteratively, to enforce PARSE_MAX_DEPTH and report duplicate attributes
- * and ambiguous object keys. */
+ * iteratively, to enforce PARSE_MAX_DEPTH and report duplicate attributes. */
 #include "parse.h"
 
 #include <errno.h>
@@ -135,43 +134,6 @@ static void check_duplicates(parse_env *env, ast_list body, name_set *set) {
   }
 }
 
-/* True for an index key HCL turns into a static traversal step. */
-static bool static_key(const ast_node *k) {
-  switch (k->kind) {
-  case AST_NUMBER:
-  case AST_BOOL:
-  case AST_NULL:
-    return true;
-  case AST_TEMPLATE:
-    return k->template.parts.count == 1 &&
-           k->template.parts.items[0]->kind == AST_TEMPLATE_LITERAL;
-  default:
-    return false;
-  }
-}
-
-/* HCL rejects an object key that is a bare traversal of more than one step
- * (`{a.b = 1}`): it could mean a reference or a dotted literal name. */
-static void check_object_key(parse_env *env, const ast_node *key) {
-  const ast_node *n = key;
-  size_t steps = 0;
-  for (;;) {
-    if (n->kind == AST_GET_ATTR) {
-      n = n->get_attr.object;
-    } else if (n->kind == AST_INDEX && (n->index.legacy || static_key(n->index.key))) {
-      n = n->index.collection;
-    } else {
-      break;
-    }
-    steps++;
-  }
-  if (steps > 0 && n->kind == AST_VARIABLE)
-    diag_error(env->diags, key->span,
-               "Ambiguous attribute key: If this expression is intended to be a reference, "
-               "wrap it in parentheses. If it's instead intended as a literal name containing "
-               "periods, wrap it in quotes to create a string literal.");
-}
-
 typedef struct work {
   ast_node *node;
   uint32_t depth;
@@ -264,7 +226,6 @@ static bool check_trees(parse_env *env, ast_list roots, uint32_t depth) {
       push_list(&w, n->object.items, d);
       break;
     case AST_OBJECT_ITEM:
-      check_object_key(env, n->item.key);
       push(&w, n->item.key, d);
       push(&w, n->item.value, d);
       break;

@@ -7,8 +7,7 @@
  *
  * Besides building the tree the parser checks the purely syntactic rules of
  * HCL that need more than the grammar: an attribute defined twice in one
- * body ("Attribute redefined"), an object key written as a bare multi-step
- * traversal ("Ambiguous attribute key"), and a limit on how deeply
+ * body ("Attribute redefined"), and a limit on how deeply
  * expressions may nest (so that recursive walkers over the AST never
  * exhaust the C stack: every tree returned is at most PARSE_MAX_DEPTH nodes
  * deep). */

@@ -235,7 +235,6 @@ static void test_errors(void) {
       {"a = \"abc\n", 0, "1:5: Unterminated template string"},
       {"a = x.0.1\n", 0, "1:7: Invalid legacy index syntax"},
       {"a = [1 2]\n", 0, "1:8: Missing item separator"},
-      {"a = {a.b = 1}\n", 0, "1:6: Ambiguous attribute key"},
       {"a = \"%{foo}\"\n", 0, "1:8: Invalid template control keyword"},
       {"a = 1 & 2\n", 0, "1:7: Unsupported operator"},
       {"a = \"x\0y\"\n", 10, "1:7: Invalid character"},
