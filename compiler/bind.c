@@ -559,47 +559,65 @@ static bool resource_schema(bind_ctx *c, bnd_node *n, const char *version) {
 }
 
 /* Returns true if e is a reference to a resource-like node, or a tuple or
-   object constructor made only of such references. */
+   object constructor (not empty) made only of such references, walked with
+   an explicit stack since constructors may nest as deep as the input. */
 static bool resource_refs(const bnd_expr *e) {
-  switch (e->kind) {
-  case BND_E_NODE_REF:
-    return e->node_ref.node->kind == BND_RESOURCE || e->node_ref.node->kind == BND_READ ||
-           e->node_ref.node->kind == BND_COMPONENT;
-  case BND_E_TUPLE:
-    for (size_t i = 0; i < e->tuple.count; i++) {
-      if (!resource_refs(e->tuple.items[i])) {
-        return false;
+  const bnd_expr **stack = xmalloc(16 * sizeof *stack);
+  size_t count = 0, cap = 16;
+  stack[count++] = e;
+  bool all = true;
+  while (all && count > 0) {
+    const bnd_expr *x = stack[--count];
+    size_t n = x->kind == BND_E_TUPLE    ? x->tuple.count
+               : x->kind == BND_E_OBJECT ? x->object.count
+                                         : 0;
+    if (count + n > cap) {
+      while (count + n > cap) {
+        cap *= 2;
       }
+      stack = xrealloc(stack, cap * sizeof *stack);
     }
-    return e->tuple.count > 0;
-  case BND_E_OBJECT:
-    for (size_t i = 0; i < e->object.count; i++) {
-      if (!resource_refs(e->object.items[i].value)) {
-        return false;
+    switch (x->kind) {
+    case BND_E_NODE_REF:
+      all = x->node_ref.node->kind == BND_RESOURCE || x->node_ref.node->kind == BND_READ ||
+            x->node_ref.node->kind == BND_COMPONENT;
+      break;
+    case BND_E_TUPLE:
+      for (size_t i = 0; i < n; i++) {
+        stack[count++] = x->tuple.items[i];
       }
+      all = n > 0;
+      break;
+    case BND_E_OBJECT:
+      for (size_t i = 0; i < n; i++) {
+        stack[count++] = x->object.items[i].value;
+      }
+      all = n > 0;
+      break;
+    case BND_E_NUMBER:
+    case BND_E_BOOL:
+    case BND_E_NULL:
+    case BND_E_STRING:
+    case BND_E_TEMPLATE:
+    case BND_E_TEMPLATE_IF:
+    case BND_E_TEMPLATE_FOR:
+    case BND_E_VAR_REF:
+    case BND_E_GET_ATTR:
+    case BND_E_INDEX:
+    case BND_E_SPLAT:
+    case BND_E_CALL:
+    case BND_E_FOR:
+    case BND_E_UNARY:
+    case BND_E_BINARY:
+    case BND_E_CONDITIONAL:
+    case BND_E_PROPERTY:
+    case BND_E_TYPE:
+      all = false;
+      break;
     }
-    return e->object.count > 0;
-  case BND_E_NUMBER:
-  case BND_E_BOOL:
-  case BND_E_NULL:
-  case BND_E_STRING:
-  case BND_E_TEMPLATE:
-  case BND_E_TEMPLATE_IF:
-  case BND_E_TEMPLATE_FOR:
-  case BND_E_VAR_REF:
-  case BND_E_GET_ATTR:
-  case BND_E_INDEX:
-  case BND_E_SPLAT:
-  case BND_E_CALL:
-  case BND_E_FOR:
-  case BND_E_UNARY:
-  case BND_E_BINARY:
-  case BND_E_CONDITIONAL:
-  case BND_E_PROPERTY:
-  case BND_E_TYPE:
-    return false;
   }
-  return false;
+  free(stack);
+  return all;
 }
 
 /* Returns the conversion of an input value to its property type.  A whole
@@ -1051,6 +1069,7 @@ bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir)
   free(st.dep_spans);
   free(st.tmp.items);
   free(st.tmp_spans);
+  free(st.work);
   free(st.nodes.items);
   ptrmap_free(&st.defs);
   ptrmap_free(&st.outputs);

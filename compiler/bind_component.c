@@ -116,7 +116,7 @@ static bool declare_component_program(bind_ctx *c, bnd_node *n) {
     diag_error(c->diag, src->span, "no files found");
     return false;
   }
-  parse_env env = {c->arena, c->names, c->src, c->diag};
+  parse_env env = {c->arena, c->names, c->src, c->diag, 0};
   ast_program prog;
   size_t before = c->diag->errors;
   if (parse_program(&env, dir, &prog) != PARSE_OK || c->diag->errors != before) {

@@ -44,107 +44,114 @@ static void add_dep(bind_ctx *c, const char *name, pcl_span where) {
   bind_vec_push(&st->tmp, n);
 }
 
-/* Collects the dependencies of an expression or body item (iterative over
-   lists, recursive over nesting, which the parser bounds). */
-static void collect(bind_ctx *c, const ast_node *e, bool in_resource) {
-  if (!e) {
+/* Pushes n (when present) on the collection stack. */
+static void work_push(struct bind_state *st, const ast_node *n) {
+  if (!n) {
     return;
   }
-  switch (e->kind) {
-  case AST_ATTRIBUTE:
-    collect(c, e->attribute.value, false);
-    return;
-  case AST_BLOCK: {
-    bool options = in_resource && strcmp(e->block.type.text, "options") == 0;
-    for (size_t i = 0; i < e->block.body.count; i++) {
-      const ast_node *it = e->block.body.items[i];
-      if (options && it->kind == AST_ATTRIBUTE && is_path_option(it->attribute.name.text)) {
-        continue;
+  if (st->work_count == st->work_cap) {
+    st->work_cap = st->work_cap ? st->work_cap * 2 : 64;
+    st->work = xrealloc(st->work, st->work_cap * sizeof *st->work);
+  }
+  st->work[st->work_count++] = n;
+}
+
+/* Pushes the elements of a list so that they are visited in order. */
+static void work_push_list(struct bind_state *st, ast_list l) {
+  for (size_t i = l.count; i-- > 0;) {
+    work_push(st, l.items[i]);
+  }
+}
+
+/* Collects the dependencies of an expression or body item, visiting names
+   in source order (the first reference of each dependency is the one cycle
+   notes show) with an explicit stack: expressions may be as deep as the
+   input. */
+static void collect(bind_ctx *c, const ast_node *root) {
+  struct bind_state *st = c->st;
+  st->work_count = 0;
+  work_push(st, root);
+  while (st->work_count > 0) {
+    const ast_node *e = st->work[--st->work_count];
+    switch (e->kind) {
+    case AST_ATTRIBUTE:
+      work_push(st, e->attribute.value);
+      break;
+    case AST_BLOCK:
+      work_push_list(st, e->block.body);
+      break;
+    case AST_NUMBER:
+    case AST_BOOL:
+    case AST_NULL:
+    case AST_TEMPLATE_LITERAL:
+    case AST_SPLAT_ITEM:
+      break;
+    case AST_VARIABLE:
+      add_dep(c, e->variable.name, e->span);
+      break;
+    case AST_TEMPLATE:
+      work_push_list(st, e->template.parts);
+      break;
+    case AST_TEMPLATE_IF:
+      work_push(st, e->tif.else_);
+      work_push(st, e->tif.then);
+      work_push(st, e->tif.cond);
+      break;
+    case AST_TEMPLATE_FOR:
+      work_push(st, e->tfor.body);
+      work_push(st, e->tfor.collection);
+      break;
+    case AST_GET_ATTR:
+      work_push(st, e->get_attr.object);
+      break;
+    case AST_INDEX:
+      work_push(st, e->index.key);
+      work_push(st, e->index.collection);
+      break;
+    case AST_SPLAT:
+      work_push(st, e->splat.each);
+      work_push(st, e->splat.source);
+      break;
+    case AST_CALL:
+      add_dep(c, e->call.name.text, e->call.name.span);
+      work_push_list(st, e->call.args);
+      break;
+    case AST_TUPLE:
+      work_push_list(st, e->tuple.items);
+      break;
+    case AST_OBJECT:
+      work_push_list(st, e->object.items);
+      break;
+    case AST_OBJECT_ITEM:
+      work_push(st, e->item.value);
+      /* A bare-name key is a literal, not a reference. */
+      if (e->item.key->kind != AST_VARIABLE) {
+        work_push(st, e->item.key);
       }
-      collect(c, it, false);
+      break;
+    case AST_FOR:
+      work_push(st, e->for_expr.cond);
+      work_push(st, e->for_expr.value);
+      work_push(st, e->for_expr.key);
+      work_push(st, e->for_expr.collection);
+      break;
+    case AST_UNARY:
+      work_push(st, e->unary.operand);
+      break;
+    case AST_BINARY:
+      work_push(st, e->binary.rhs);
+      work_push(st, e->binary.lhs);
+      break;
+    case AST_CONDITIONAL:
+      work_push(st, e->cond.else_);
+      work_push(st, e->cond.then);
+      work_push(st, e->cond.cond);
+      break;
+    case AST_PAREN:
+      work_push(st, e->paren.inner);
+      break;
     }
-    return;
   }
-  case AST_NUMBER:
-  case AST_BOOL:
-  case AST_NULL:
-  case AST_TEMPLATE_LITERAL:
-  case AST_SPLAT_ITEM:
-    return;
-  case AST_VARIABLE:
-    add_dep(c, e->variable.name, e->span);
-    return;
-  case AST_TEMPLATE:
-    for (size_t i = 0; i < e->template.parts.count; i++) {
-      collect(c, e->template.parts.items[i], false);
-    }
-    return;
-  case AST_TEMPLATE_IF:
-    collect(c, e->tif.cond, false);
-    collect(c, e->tif.then, false);
-    collect(c, e->tif.else_, false);
-    return;
-  case AST_TEMPLATE_FOR:
-    collect(c, e->tfor.collection, false);
-    collect(c, e->tfor.body, false);
-    return;
-  case AST_GET_ATTR:
-    collect(c, e->get_attr.object, false);
-    return;
-  case AST_INDEX:
-    collect(c, e->index.collection, false);
-    collect(c, e->index.key, false);
-    return;
-  case AST_SPLAT:
-    collect(c, e->splat.source, false);
-    collect(c, e->splat.each, false);
-    return;
-  case AST_CALL:
-    add_dep(c, e->call.name.text, e->call.name.span);
-    for (size_t i = 0; i < e->call.args.count; i++) {
-      collect(c, e->call.args.items[i], false);
-    }
-    return;
-  case AST_TUPLE:
-    for (size_t i = 0; i < e->tuple.items.count; i++) {
-      collect(c, e->tuple.items.items[i], false);
-    }
-    return;
-  case AST_OBJECT:
-    for (size_t i = 0; i < e->object.items.count; i++) {
-      collect(c, e->object.items.items[i], false);
-    }
-    return;
-  case AST_OBJECT_ITEM:
-    /* A bare-name key is a literal, not a reference. */
-    if (e->item.key->kind != AST_VARIABLE) {
-      collect(c, e->item.key, false);
-    }
-    collect(c, e->item.value, false);
-    return;
-  case AST_FOR:
-    collect(c, e->for_expr.collection, false);
-    collect(c, e->for_expr.key, false);
-    collect(c, e->for_expr.value, false);
-    collect(c, e->for_expr.cond, false);
-    return;
-  case AST_UNARY:
-    collect(c, e->unary.operand, false);
-    return;
-  case AST_BINARY:
-    collect(c, e->binary.lhs, false);
-    collect(c, e->binary.rhs, false);
-    return;
-  case AST_CONDITIONAL:
-    collect(c, e->cond.cond, false);
-    collect(c, e->cond.then, false);
-    collect(c, e->cond.else_, false);
-    return;
-  case AST_PAREN:
-    collect(c, e->paren.inner, false);
-    return;
-  }
-  ice("bad AST kind %d", (int)e->kind);
 }
 
 /* A dependency with the span of its first reference. */
@@ -168,11 +175,23 @@ void bind_compute_deps(bind_ctx *c, bnd_node *n) {
   st->tmp.count = 0;
   const ast_node *s = n->syntax;
   if (s->kind == AST_ATTRIBUTE) {
-    collect(c, s->attribute.value, false);
+    collect(c, s->attribute.value);
   } else {
     bool res = n->kind == BND_RESOURCE || n->kind == BND_READ;
     for (size_t i = 0; i < s->block.body.count; i++) {
-      collect(c, s->block.body.items[i], res);
+      const ast_node *it = s->block.body.items[i];
+      if (!(res && it->kind == AST_BLOCK && strcmp(it->block.type.text, "options") == 0)) {
+        collect(c, it);
+        continue;
+      }
+      /* The property-path options of a resource name its inputs, not
+         nodes. */
+      for (size_t j = 0; j < it->block.body.count; j++) {
+        const ast_node *o = it->block.body.items[j];
+        if (!(o->kind == AST_ATTRIBUTE && is_path_option(o->attribute.name.text))) {
+          collect(c, o);
+        }
+      }
     }
   }
   size_t k = st->tmp.count;

@@ -1367,12 +1367,8 @@ static bool matches_consts(bind_ctx *c, const bnd_expr *e, const ty *o) {
   return true;
 }
 
-/* Object constructors and tuples pass the narrowed target on to their
-   items. */
-void check_annotate(bind_ctx *c, bnd_expr *e, const ty *to) {
-  if (!to || e->error) {
-    return;
-  }
+/* Narrows `to` for e (see check_annotate) without looking inside e. */
+static const ty *annotation(bind_ctx *c, const bnd_expr *e, const ty *to) {
   const ty *t = ty_value_target(c->ty, to);
   if (e->kind == BND_E_OBJECT && t->kind == TY_UNION) {
     /* Narrow a union to the one object type the constructor selects. */
@@ -1396,54 +1392,87 @@ void check_annotate(bind_ctx *c, bnd_expr *e, const ty *to) {
       t = map;
     }
   }
-  e->target = t;
-  switch (e->kind) {
-  case BND_E_OBJECT:
-    for (size_t i = 0; i < e->object.count; i++) {
-      bnd_item *it = &e->object.items[i];
-      if (t->kind == TY_MAP) {
-        check_annotate(c, it->value, t->elem);
-      } else if (t->kind == TY_OBJECT && it->literal) {
-        check_annotate(c, it->value, ty_object_get(t, it->literal));
-      }
+  return t;
+}
+
+/* An expression still to annotate and the type of its location. */
+typedef struct annotate_item {
+  bnd_expr *e;
+  const ty *to;
+} annotate_item;
+
+/* Object constructors and tuples pass the narrowed target on to their
+   items; constructors may nest as deep as the input, so the walk keeps an
+   explicit stack. */
+void check_annotate(bind_ctx *c, bnd_expr *e, const ty *to) {
+  annotate_item *stack = xmalloc(16 * sizeof *stack);
+  size_t count = 0, cap = 16;
+  stack[count++] = (annotate_item){e, to};
+  while (count > 0) {
+    annotate_item it = stack[--count];
+    if (!it.to || it.e->error) {
+      continue;
     }
-    return;
-  case BND_E_TUPLE:
-    for (size_t i = 0; i < e->tuple.count; i++) {
-      if (t->kind == TY_LIST || t->kind == TY_SET) {
-        check_annotate(c, e->tuple.items[i], t->elem);
-      } else if (t->kind == TY_TUPLE && i < t->elems.count) {
-        check_annotate(c, e->tuple.items[i], t->elems.items[i]);
+    const ty *t = annotation(c, it.e, it.to);
+    it.e->target = t;
+    size_t n = it.e->kind == BND_E_OBJECT  ? it.e->object.count
+               : it.e->kind == BND_E_TUPLE ? it.e->tuple.count
+                                           : 0;
+    if (count + n > cap) {
+      while (count + n > cap) {
+        cap *= 2;
       }
+      stack = xrealloc(stack, cap * sizeof *stack);
     }
-    return;
-  case BND_E_NUMBER:
-  case BND_E_BOOL:
-  case BND_E_NULL:
-  case BND_E_STRING:
-  case BND_E_TEMPLATE:
-  case BND_E_TEMPLATE_IF:
-  case BND_E_TEMPLATE_FOR:
-  case BND_E_NODE_REF:
-  case BND_E_VAR_REF:
-  case BND_E_GET_ATTR:
-  case BND_E_INDEX:
-  case BND_E_SPLAT:
-  case BND_E_CALL:
-  case BND_E_FOR:
-  case BND_E_UNARY:
-  case BND_E_BINARY:
-  case BND_E_CONDITIONAL:
-  case BND_E_PROPERTY:
-  case BND_E_TYPE:
-    return;
+    switch (it.e->kind) {
+    case BND_E_OBJECT:
+      for (size_t i = 0; i < n; i++) {
+        bnd_item *item = &it.e->object.items[i];
+        if (t->kind == TY_MAP) {
+          stack[count++] = (annotate_item){item->value, t->elem};
+        } else if (t->kind == TY_OBJECT && item->literal) {
+          stack[count++] = (annotate_item){item->value, ty_object_get(t, item->literal)};
+        }
+      }
+      break;
+    case BND_E_TUPLE:
+      for (size_t i = 0; i < n; i++) {
+        if (t->kind == TY_LIST || t->kind == TY_SET) {
+          stack[count++] = (annotate_item){it.e->tuple.items[i], t->elem};
+        } else if (t->kind == TY_TUPLE && i < t->elems.count) {
+          stack[count++] = (annotate_item){it.e->tuple.items[i], t->elems.items[i]};
+        }
+      }
+      break;
+    case BND_E_NUMBER:
+    case BND_E_BOOL:
+    case BND_E_NULL:
+    case BND_E_STRING:
+    case BND_E_TEMPLATE:
+    case BND_E_TEMPLATE_IF:
+    case BND_E_TEMPLATE_FOR:
+    case BND_E_NODE_REF:
+    case BND_E_VAR_REF:
+    case BND_E_GET_ATTR:
+    case BND_E_INDEX:
+    case BND_E_SPLAT:
+    case BND_E_CALL:
+    case BND_E_FOR:
+    case BND_E_UNARY:
+    case BND_E_BINARY:
+    case BND_E_CONDITIONAL:
+    case BND_E_PROPERTY:
+    case BND_E_TYPE:
+      break;
+    }
   }
+  free(stack);
 }
 
 /* ------------------------------------------------------- type labels */
 
 const ty *check_type_label(bind_ctx *c, const ast_label *label) {
-  parse_env env = {c->arena, c->names, c->src, c->diag};
+  parse_env env = {c->arena, c->names, c->src, c->diag, 0};
   size_t before = nerrors(c);
   const ast_node *e = parse_expression_text(&env, label->text, strlen(label->text), label->span);
   if (!e) {

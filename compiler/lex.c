@@ -76,11 +76,13 @@ diag *lex_error_at(pcl_lexer *lx, pcl_span span, const char *fmt, ...) {
 /* ------------------------------------------------------------------ frames */
 
 bool lex_push(pcl_lexer *lx, lex_frame_kind kind) {
-  if (lx->nframes >= LEX_MAX_NESTING) {
+  size_t limit = lx->env->max_nesting ? lx->env->max_nesting : LEX_MAX_NESTING;
+  /* The file or expression frame is not an open bracket. */
+  if (lx->nframes > limit) {
     lex_error(lx, lx->tok_start, lx->pos,
-              "Nesting too deep: Brackets, braces and templates may be nested at most %d "
+              "Nesting too deep: Brackets, braces and templates may be nested at most %zu "
               "levels deep.",
-              (int)LEX_MAX_NESTING);
+              limit);
     lx->fatal = true;
     return false;
   }

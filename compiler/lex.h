@@ -27,8 +27,12 @@
 #include "parse.h"
 
 /* At most this many brackets, braces, templates and template sequences may
- * be open at once; the scanner reports "Nesting too deep" beyond it. */
-enum { LEX_MAX_NESTING = 1000 };
+ * be open at once; the scanner reports "Nesting too deep" beyond it.  The
+ * limit is a safety valve far above what HCL's parser accepts in practice
+ * (it recurses, and a million levels exhaust Go's default stack); below it
+ * memory is linear in the input: a frame here and a few parser stack
+ * entries per level (YYMAXDEPTH in pcl.y bounds those). */
+enum { LEX_MAX_NESTING = 1000000 };
 /* After this many errors in one file the scanner stops (reports EOF). */
 enum { LEX_MAX_ERRORS = 100 };
 

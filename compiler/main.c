@@ -89,7 +89,7 @@ static void compilation_init(compilation *c) {
   intern_init(&c->intern, &c->arena);
   src_init(&c->src);
   diag_init(&c->diags, &c->src);
-  c->env = (parse_env){&c->arena, &c->intern, &c->src, &c->diags};
+  c->env = (parse_env){&c->arena, &c->intern, &c->src, &c->diags, 0};
   c->program = (ast_program){NULL, 0};
 }
 

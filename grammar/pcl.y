@@ -74,9 +74,13 @@ typedef struct parse_chain {
 }
 
 %code top {
-/* The parser's stack may grow this deep (nested unary operators and
- * conditionals); beyond it the parse fails with "Nesting too deep". */
-#define YYMAXDEPTH 100000
+/* The parser's stack may grow this deep; beyond it the parse fails with
+ * "Nesting too deep".  Each open bracket and each operand of a right-nested
+ * chain (unary operators, conditionals) holds a few entries, so this is a
+ * safety valve about ten times the scanner's nesting limit (LEX_MAX_NESTING),
+ * not a limit inputs meet: an entry costs about 50 bytes, and only
+ * when reached. */
+#define YYMAXDEPTH 10000000
 }
 
 %code {

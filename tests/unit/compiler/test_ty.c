@@ -1453,7 +1453,7 @@ static void test_type_expressions(void) {
  * NULL if the text does not parse. */
 static const ty *label_type(const char *text) {
   uint32_t id = src_add(&g_src, "label.pp", text, strlen(text));
-  parse_env env = {&g_arena, &g_names, &g_src, &g_diags};
+  parse_env env = {&g_arena, &g_names, &g_src, &g_diags, 0};
   pcl_span where = {id, 0, (uint32_t)strlen(text)};
   ast_node *e = parse_expression_text(&env, text, strlen(text), where);
   return e ? ty_from_type_expr(C, e, &g_diags) : NULL;
