@@ -57,14 +57,17 @@ void ty_busy_pop(ty_ctx *c);
 /* Memoised results of pure operations on pairs of types.  Conversion and
  * unification are cached only for types that reach no named object (see
  * ty_memo_ok), because the recursion guard can influence their results;
- * InputType and the value target are cached for every type, since they
- * depend only on the identity of the types they rewrite (a named object maps to the named object with
- * its token suffixed by `$input`). */
+ * InputType, ResolveOutputs, ResolvePromises and the value target are cached
+ * for every type, since they depend only on the identity of the types they
+ * rewrite (a named object maps to the named object with its token suffixed
+ * by `$input`, `$resolved` or `$nopromise`, or back to its origin). */
 typedef enum ty_memo_op {
   TY_MEMO_CONV,        /* Conversion kind, not unifying. */
   TY_MEMO_CONV_UNIFY,  /* Conversion kind, unifying. */
   TY_MEMO_UNIFY,       /* unify(a, b): result and kind. */
   TY_MEMO_INPUT,       /* InputType(a), with b == a: result only. */
+  TY_MEMO_RESOLVE_OUTPUTS,  /* ResolveOutputs(a), with b == a: result only. */
+  TY_MEMO_RESOLVE_PROMISES, /* ResolvePromises(a), with b == a: result only. */
   TY_MEMO_VALUE_TARGET, /* ty_value_target(a), with b == a: result only. */
 } ty_memo_op;
 
