@@ -114,6 +114,12 @@ const ty_memo *ty_memo_get(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op) {
   }
 }
 
+void ty_memo_put_reason(ty_ctx *c, const ty *a, const ty *b, ty_conv kind, const char *reason) {
+  ty_memo_put(c, a, b, TY_MEMO_CONV_WHY, NULL, kind);
+  ty_memo *m = (ty_memo *)ty_memo_get(c, a, b, TY_MEMO_CONV_WHY);
+  m->reason = reason;
+}
+
 void ty_memo_put(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op, const ty *result,
                  ty_conv kind) {
   if (2 * (c->nmemo + 1) > c->capmemo) {
@@ -138,7 +144,7 @@ void ty_memo_put(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op, const ty *r
       return;
     j = (j + 1) & (c->capmemo - 1);
   }
-  c->memo[j] = (ty_memo){a, b, op, result, kind};
+  c->memo[j] = (ty_memo){a, b, op, result, kind, NULL};
   c->nmemo++;
 }
 
@@ -1563,12 +1569,29 @@ typedef struct pretty_frame {
  * a trailing `?` (parenthesised when several members remain), objects as
  * `{ a: T }`, constants as literals; a named object met again inside itself
  * prints as its token.  Types nest as deep as the input, so the walk keeps
- * an explicit stack. */
+ * an explicit stack, and a form longer than TY_PRETTY_MAX bytes is cut
+ * there and ends with `...` (the form of InputType(T) grows with the square
+ * of T's depth, and a message need not show all of it). */
 static void pretty(ty_ctx *c, ty_buf *b, const ty *t) {
   pretty_frame *stack = xmalloc(16 * sizeof *stack);
   size_t count = 0, cap = 16;
   stack[count++] = (pretty_frame){t, 0, 0, false, false};
   while (count > 0) {
+    if (b->len > TY_PRETTY_MAX) {
+      /* The rest is cut: pop the frames, and the recursion guard's entries
+         with them. */
+      for (size_t i = 0; i < count; i++) {
+        if (stack[i].busy)
+          ty_busy_pop(c);
+      }
+      /* Cut at a character boundary. */
+      b->len = TY_PRETTY_MAX;
+      while (b->len > 0 && ((unsigned char)b->data[b->len] & 0xC0) == 0x80)
+        b->len--;
+      b->data[b->len] = '\0';
+      ty_buf_puts(b, "...");
+      break;
+    }
     pretty_frame *f = &stack[count - 1];
     const ty *x = f->t;
     const ty *child = NULL;

@@ -382,8 +382,12 @@ const char *ty_to_string(const ty *t);
  * building forms that are not kept: they are compared piece by piece, so
  * the cost is the length of their common prefix. */
 int ty_cmp_string(const ty *a, const ty *b);
+/* The longest pretty form, in bytes, before it is cut. */
+enum { TY_PRETTY_MAX = 8192 };
 /* Returns the pretty form used in messages (§1.3): `int | string`,
- * `string?`, `{ a: string }`, `"foo"`; arena string. */
+ * `string?`, `{ a: string }`, `"foo"`; arena string.  A form longer than
+ * TY_PRETTY_MAX bytes is cut there (at a character boundary) and ends with
+ * `...`. */
 const char *ty_pretty(ty_ctx *c, const ty *t);
 /* Writes the canonical String form of t to out, without keeping it. */
 void ty_print(FILE *out, const ty *t);
