@@ -280,6 +280,7 @@ typedef struct checker {
   bind_ctx *c;
   frame *frames;      /* Frames, innermost last: first, or a heap copy. */
   size_t count, cap;  /* Frames used and allocated. */
+  size_t depth;       /* The most frames open at once. */
   frame first[8];     /* The first frames (most expressions need no more). */
 } checker;
 
@@ -393,6 +394,8 @@ static void sub(checker *k, const ast_node *n, const bind_scope *s, bnd_expr **o
     k->cap *= 2;
   }
   k->frames[k->count++] = (frame){n, s, out, NULL, 0, 0, false, NULL};
+  if (k->count > k->depth)
+    k->depth = k->count;
 }
 
 /* Finishes the top frame f with the expression e. */
@@ -1570,6 +1573,7 @@ bnd_expr *check_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   k.frames = k.first;
   k.count = 0;
   k.cap = ARRAY_LEN(k.first);
+  k.depth = 0;
   bnd_expr *result = NULL;
   sub(&k, n, s, &result);
   while (k.count > 0) {
@@ -1577,6 +1581,11 @@ bnd_expr *check_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   }
   if (k.frames != k.first) {
     free(k.frames);
+  }
+  /* The bound tree is at most one level deeper than the frames were. */
+  if (k.depth + 1 > c->max_depth) {
+    c->max_depth = k.depth + 1;
+    c->deepest = n->span;
   }
   return result;
 }
