@@ -220,7 +220,7 @@ void bind_component(bind_ctx *c, bnd_node *n) {
     for (size_t i = 0; i < cm->program->count; i++) {
       ncfg += cm->program->nodes[i]->kind == BND_CONFIG;
     }
-    ty_prop *props = ncfg ? ARENA_NEW_ARRAY(c->arena, ty_prop, ncfg) : NULL;
+    ty_prop *props = ARENA_NEW_ARRAY(c->arena, ty_prop, ncfg);
     size_t k = 0;
     for (size_t i = 0; i < cm->program->count; i++) {
       bnd_node *cf = cm->program->nodes[i];

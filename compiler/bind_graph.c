@@ -19,7 +19,7 @@ enum { MAX_CYCLE_NOTES = 16 };
 
 static bool is_path_option(const char *name) {
 #define X(id, text, path)                                                                \
-  if (path && strcmp(name, text) == 0) {                                                 \
+  if ((path) && strcmp(name, text) == 0) {                                               \
     return true;                                                                         \
   }
   BND_OPTIONS(X)

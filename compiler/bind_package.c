@@ -208,7 +208,7 @@ void bind_packages(bind_ctx *c, const ast_program *prog) {
       }
     }
   }
-  p->packages = total ? ARENA_NEW_ARRAY(c->arena, bnd_package, total) : NULL;
+  p->packages = ARENA_NEW_ARRAY(c->arena, bnd_package, total);
   /* Package name -> position + 1 in p->packages. */
   ptrmap seen = {0};
   for (size_t f = 0; f < prog->count; f++) {

@@ -1242,7 +1242,6 @@ static const ty *rewrite(ty_ctx *c, const ty *t, rewrite_mode mode) {
       if (count == cap) {
         cap *= 2;
         stack = xrealloc(stack, cap * sizeof *stack);
-        f = &stack[count - 1];
       }
       rw_frame *g = &stack[count++];
       *g = (rw_frame){child, child, 0, 0, NULL, NULL};

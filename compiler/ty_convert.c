@@ -89,8 +89,9 @@ typedef struct machine {
   cframe *frames;        /* Pending questions, innermost last. */
   size_t count, cap;     /* Frames used and allocated. */
   cframe first[16];      /* The first frames (most questions need few). */
-  const char **reasons;  /* Reason slots, innermost last (heap). */
+  const char **reasons;  /* Reason slots, innermost last. */
   size_t nreasons, capreasons; /* Slots used and allocated. */
+  const char *first_reasons[8]; /* The first reason slots. */
   /* The answer of the question last answered. */
   bool rb;               /* ASSIGN. */
   ty_conv rk;            /* CONV, UNIFY and the unification helpers. */
@@ -102,8 +103,9 @@ static void machine_init(machine *m, ty_ctx *c) {
   m->frames = m->first;
   m->count = 0;
   m->cap = ARRAY_LEN(m->first);
-  m->reasons = NULL;
-  m->nreasons = m->capreasons = 0;
+  m->reasons = m->first_reasons;
+  m->nreasons = 0;
+  m->capreasons = ARRAY_LEN(m->first_reasons);
   m->rb = false;
   m->rk = TY_CONV_NONE;
   m->rt = NULL;
@@ -112,19 +114,26 @@ static void machine_init(machine *m, ty_ctx *c) {
 static void machine_free(machine *m) {
   if (m->frames != m->first)
     free(m->frames);
-  free(m->reasons);
+  if (m->reasons != m->first_reasons)
+    free(m->reasons);
+}
+
+/* Doubles the capacity *cap of items, an array of count elements of size
+   bytes that starts in first, the caller's inline array; returns the new
+   array (heap), freeing items if it was on the heap. */
+static void *grow(void *items, const void *first, size_t count, size_t *cap, size_t size) {
+  void *grown = xmalloc(2 * *cap * size);
+  memcpy(grown, items, count * size);
+  if (items != first)
+    free(items);
+  *cap *= 2;
+  return grown;
 }
 
 /* Pushes a question; returns it, zeroed but for op and operands. */
 static cframe *push(machine *m, op o, const ty *a, const ty *b) {
-  if (m->count == m->cap) {
-    cframe *grown = xmalloc(2 * m->cap * sizeof *grown);
-    memcpy(grown, m->frames, m->count * sizeof *grown);
-    if (m->frames != m->first)
-      free(m->frames);
-    m->frames = grown;
-    m->cap *= 2;
-  }
+  if (m->count == m->cap)
+    m->frames = grow(m->frames, m->first, m->count, &m->cap, sizeof *m->frames);
   cframe *f = &m->frames[m->count++];
   memset(f, 0, sizeof *f);
   f->op = o;
@@ -161,10 +170,9 @@ static void push_fold(machine *m, const ty *start, const ty *src, ty_conv k0) {
 
 /* Allocates a reason slot (innermost). */
 static int reason_slot(machine *m) {
-  if (m->nreasons == m->capreasons) {
-    m->capreasons = m->capreasons ? 2 * m->capreasons : 8;
-    m->reasons = xrealloc(m->reasons, m->capreasons * sizeof *m->reasons);
-  }
+  if (m->nreasons == m->capreasons)
+    m->reasons = grow(m->reasons, m->first_reasons, m->nreasons, &m->capreasons,
+                      sizeof *m->reasons);
   m->reasons[m->nreasons] = NULL;
   return (int)m->nreasons++;
 }

@@ -347,8 +347,9 @@ typedef struct texpr_frame {
   bool after;         /* object(): the value of item i has been read. */
   bool ok;            /* object(): every property name so far is valid. */
   const ty **elems;   /* The types read (arena). */
-  const char **names; /* object(): the property names (NULL: invalid). */
-  size_t *lens;       /* object(): their lengths. */
+  const char **names; /* object(): the property names, each NULL if invalid; NULL for the
+                         other calls. */
+  size_t *lens;       /* object(): their lengths; NULL for the other calls. */
 } texpr_frame;
 
 /* The frames of one type expression. */
@@ -463,7 +464,7 @@ static void texpr_step(texpr *k, texpr_frame *fr) {
   const ast_node *e = fr->e;
   const char *f = e->call.name.text;
   const ast_node *arg = e->call.args.items[0];
-  if (!strcmp(f, "object")) {
+  if (fr->names && fr->lens) {
     const ast_list *items = &arg->object.items;
     if (fr->i < items->count) {
       const ast_node *item = items->items[fr->i];
