@@ -385,17 +385,27 @@ static void sub(checker *k, const ast_node *n, const bind_scope *s, bnd_expr **o
   }
   if (k->count == k->cap) {
     /* The first frames live in check_expr's own array. */
-    frame *grown = xmalloc(2 * k->cap * sizeof *grown);
-    memcpy(grown, k->frames, k->count * sizeof *grown);
-    if (k->frames != k->first) {
-      free(k->frames);
-    }
-    k->frames = grown;
-    k->cap *= 2;
+    k->frames = xgrow_inline(k->frames, k->first, k->count, &k->cap, sizeof *k->frames);
   }
   k->frames[k->count++] = (frame){n, s, out, NULL, 0, 0, false, NULL};
   if (k->count > k->depth)
     k->depth = k->count;
+}
+
+/* Stage `at` of f's step, which checks child (when not NULL) into *out in
+   scope sc: when f is at that stage, moves it on and opens child, and then
+   returns true, so that the step returns and is resumed at the next stage
+   once child is checked.  Returns false when f is past the stage or child
+   is NULL, so that a step can chain its stages with ||. */
+static bool sub_at(checker *k, frame *f, unsigned at, const ast_node *child,
+                   const bind_scope *sc, bnd_expr **out) {
+  if (f->stage != at)
+    return false;
+  f->stage = at + 1;
+  if (!child)
+    return false;
+  sub(k, child, sc, out);
+  return true;
 }
 
 /* Finishes the top frame f with the expression e. */
@@ -437,24 +447,12 @@ static void step_template(checker *k, frame *f) {
 static void step_template_if(checker *k, frame *f) {
   bind_ctx *c = k->c;
   const ast_node *p = f->n;
-  if (f->stage == 0) {
+  if (f->stage == 0)
     f->e = mk(c, BND_E_TEMPLATE_IF, p->span);
-    f->stage = 1;
-    sub(k, p->tif.cond, f->s, &f->e->tif.cond);
+  if (sub_at(k, f, 0, p->tif.cond, f->s, &f->e->tif.cond) ||
+      sub_at(k, f, 1, p->tif.then, f->s, &f->e->tif.then) ||
+      sub_at(k, f, 2, p->tif.else_, f->s, &f->e->tif.else_))
     return;
-  }
-  if (f->stage == 1) {
-    f->stage = 2;
-    sub(k, p->tif.then, f->s, &f->e->tif.then);
-    return;
-  }
-  if (f->stage == 2) {
-    f->stage = 3;
-    if (p->tif.else_) {
-      sub(k, p->tif.else_, f->s, &f->e->tif.else_);
-      return;
-    }
-  }
   bnd_expr *e = f->e;
   check_input(c, e->tif.cond, ty_bool(c->ty));
   const ty *ts[2] = {e->tif.then->type, e->tif.else_ ? e->tif.else_->type : ty_string(c->ty)};
@@ -471,12 +469,10 @@ static void step_template_if(checker *k, frame *f) {
 static void step_template_for(checker *k, frame *f) {
   bind_ctx *c = k->c;
   const ast_node *p = f->n;
-  if (f->stage == 0) {
+  if (f->stage == 0)
     f->e = mk(c, BND_E_TEMPLATE_FOR, p->span);
-    f->stage = 1;
-    sub(k, p->tfor.collection, f->s, &f->e->tfor.collection);
+  if (sub_at(k, f, 0, p->tfor.collection, f->s, &f->e->tfor.collection))
     return;
-  }
   bnd_expr *e = f->e;
   if (f->stage == 1) {
     const ty *kt = ty_dynamic(c->ty), *vt = ty_dynamic(c->ty);
@@ -576,12 +572,10 @@ static const char *quote_key(bind_ctx *c, const char *text, size_t len) {
 static void step_get_attr(checker *k, frame *f) {
   bind_ctx *c = k->c;
   const ast_node *n = f->n;
-  if (f->stage == 0) {
+  if (f->stage == 0)
     f->e = mk(c, BND_E_GET_ATTR, n->span);
-    f->stage = 1;
-    sub(k, n->get_attr.object, f->s, &f->e->get_attr.object);
+  if (sub_at(k, f, 0, n->get_attr.object, f->s, &f->e->get_attr.object))
     return;
-  }
   bnd_expr *e = f->e;
   bnd_expr *recv = e->get_attr.object;
   e->get_attr.name = n->get_attr.name.text;
@@ -602,12 +596,10 @@ static void step_get_attr(checker *k, frame *f) {
 static void step_index(checker *k, frame *f) {
   bind_ctx *c = k->c;
   const ast_node *n = f->n;
-  if (f->stage == 0) {
+  if (f->stage == 0)
     f->e = mk(c, BND_E_INDEX, n->span);
-    f->stage = 1;
-    sub(k, n->index.collection, f->s, &f->e->index.collection);
+  if (sub_at(k, f, 0, n->index.collection, f->s, &f->e->index.collection))
     return;
-  }
   bnd_expr *e = f->e;
   bnd_expr *recv = e->index.collection;
   const ast_node *kn = n->index.key;
@@ -679,12 +671,10 @@ static void step_index(checker *k, frame *f) {
 static void step_splat(checker *k, frame *f) {
   bind_ctx *c = k->c;
   const ast_node *n = f->n;
-  if (f->stage == 0) {
+  if (f->stage == 0)
     f->e = mk(c, BND_E_SPLAT, n->span);
-    f->stage = 1;
-    sub(k, n->splat.source, f->s, &f->e->splat.source);
+  if (sub_at(k, f, 0, n->splat.source, f->s, &f->e->splat.source))
     return;
-  }
   bnd_expr *e = f->e;
   bnd_expr *src = e->splat.source;
   if (f->stage == 1) {
@@ -841,7 +831,7 @@ static void step_object(checker *k, frame *f) {
       const ast_node *computed;
       size_t len = 0;
       const char *lit = object_key(c, it->item.key, &computed, &len);
-      if (lit) {
+      if (!computed) {
         bi->literal = intern_n(c->names, lit, len);
         bi->key = string_literal(c, it->item.key->span, bi->literal, len);
         f->stage = 3;
@@ -901,10 +891,9 @@ static void step_for(checker *k, frame *f) {
     f->e = mk(c, BND_E_FOR, n->span);
     f->e->for_expr.is_object = n->for_expr.is_object;
     f->e->for_expr.grouping = n->for_expr.grouping;
-    f->stage = 1;
-    sub(k, n->for_expr.collection, f->s, &f->e->for_expr.collection);
-    return;
   }
+  if (sub_at(k, f, 0, n->for_expr.collection, f->s, &f->e->for_expr.collection))
+    return;
   bnd_expr *e = f->e;
   bnd_expr *coll = e->for_expr.collection;
   if (f->stage == 1) {
@@ -927,23 +916,11 @@ static void step_for(checker *k, frame *f) {
                                     n->for_expr.value_var.span, vt);
     f->inner = scope_with(c, inner, e->for_expr.value_var);
     f->stage = 2;
-    if (n->for_expr.key) {
-      sub(k, n->for_expr.key, f->inner, &e->for_expr.key);
-      return;
-    }
   }
-  if (f->stage == 2) {
-    f->stage = 3;
-    sub(k, n->for_expr.value, f->inner, &e->for_expr.value);
+  if (sub_at(k, f, 2, n->for_expr.key, f->inner, &e->for_expr.key) ||
+      sub_at(k, f, 3, n->for_expr.value, f->inner, &e->for_expr.value) ||
+      sub_at(k, f, 4, n->for_expr.cond, f->inner, &e->for_expr.cond))
     return;
-  }
-  if (f->stage == 3) {
-    f->stage = 4;
-    if (n->for_expr.cond) {
-      sub(k, n->for_expr.cond, f->inner, &e->for_expr.cond);
-      return;
-    }
-  }
   if (e->for_expr.cond) {
     check_input(c, e->for_expr.cond, ty_bool(c->ty));
   }
@@ -982,10 +959,9 @@ static void step_unary(checker *k, frame *f) {
   if (f->stage == 0) {
     f->e = mk(c, BND_E_UNARY, n->span);
     f->e->unary.op = n->unary.op;
-    f->stage = 1;
-    sub(k, n->unary.operand, f->s, &f->e->unary.operand);
-    return;
   }
+  if (sub_at(k, f, 0, n->unary.operand, f->s, &f->e->unary.operand))
+    return;
   bnd_expr *e = f->e;
   if (e->unary.operand->error) {
     done(k, f, poison(c, e));
@@ -1009,15 +985,10 @@ static void step_binary(checker *k, frame *f) {
   if (f->stage == 0) {
     f->e = mk(c, BND_E_BINARY, n->span);
     f->e->binary.op = n->binary.op;
-    f->stage = 1;
-    sub(k, n->binary.lhs, f->s, &f->e->binary.lhs);
-    return;
   }
-  if (f->stage == 1) {
-    f->stage = 2;
-    sub(k, n->binary.rhs, f->s, &f->e->binary.rhs);
+  if (sub_at(k, f, 0, n->binary.lhs, f->s, &f->e->binary.lhs) ||
+      sub_at(k, f, 1, n->binary.rhs, f->s, &f->e->binary.rhs))
     return;
-  }
   bnd_expr *e = f->e;
   if (e->binary.lhs->error || e->binary.rhs->error) {
     done(k, f, poison(c, e));
@@ -1041,22 +1012,12 @@ static void step_binary(checker *k, frame *f) {
 static void step_conditional(checker *k, frame *f) {
   bind_ctx *c = k->c;
   const ast_node *n = f->n;
-  if (f->stage == 0) {
+  if (f->stage == 0)
     f->e = mk(c, BND_E_CONDITIONAL, n->span);
-    f->stage = 1;
-    sub(k, n->cond.cond, f->s, &f->e->cond.cond);
+  if (sub_at(k, f, 0, n->cond.cond, f->s, &f->e->cond.cond) ||
+      sub_at(k, f, 1, n->cond.then, f->s, &f->e->cond.then) ||
+      sub_at(k, f, 2, n->cond.else_, f->s, &f->e->cond.else_))
     return;
-  }
-  if (f->stage == 1) {
-    f->stage = 2;
-    sub(k, n->cond.then, f->s, &f->e->cond.then);
-    return;
-  }
-  if (f->stage == 2) {
-    f->stage = 3;
-    sub(k, n->cond.else_, f->s, &f->e->cond.else_);
-    return;
-  }
   bnd_expr *e = f->e;
   bool ok = check_input(c, e->cond.cond, ty_bool(c->ty));
   if (!ok || e->cond.cond->error || e->cond.then->error || e->cond.else_->error) {

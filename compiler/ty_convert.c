@@ -118,22 +118,10 @@ static void machine_free(machine *m) {
     free(m->reasons);
 }
 
-/* Doubles the capacity *cap of items, an array of count elements of size
-   bytes that starts in first, the caller's inline array; returns the new
-   array (heap), freeing items if it was on the heap. */
-static void *grow(void *items, const void *first, size_t count, size_t *cap, size_t size) {
-  void *grown = xmalloc(2 * *cap * size);
-  memcpy(grown, items, count * size);
-  if (items != first)
-    free(items);
-  *cap *= 2;
-  return grown;
-}
-
 /* Pushes a question; returns it, zeroed but for op and operands. */
 static cframe *push(machine *m, op o, const ty *a, const ty *b) {
   if (m->count == m->cap)
-    m->frames = grow(m->frames, m->first, m->count, &m->cap, sizeof *m->frames);
+    m->frames = xgrow_inline(m->frames, m->first, m->count, &m->cap, sizeof *m->frames);
   cframe *f = &m->frames[m->count++];
   memset(f, 0, sizeof *f);
   f->op = o;
@@ -171,8 +159,8 @@ static void push_fold(machine *m, const ty *start, const ty *src, ty_conv k0) {
 /* Allocates a reason slot (innermost). */
 static int reason_slot(machine *m) {
   if (m->nreasons == m->capreasons)
-    m->reasons = grow(m->reasons, m->first_reasons, m->nreasons, &m->capreasons,
-                      sizeof *m->reasons);
+    m->reasons = xgrow_inline(m->reasons, m->first_reasons, m->nreasons, &m->capreasons,
+                              sizeof *m->reasons);
   m->reasons[m->nreasons] = NULL;
   return (int)m->nreasons++;
 }
