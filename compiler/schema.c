@@ -64,6 +64,12 @@ typedef struct schema_pkg_impl {
   schema_resource *provider_res;       /* Decoded provider resource. */
 } schema_pkg_impl;
 
+/* A resource whose JSON is still to be decoded. */
+typedef struct pending_resource {
+  schema_resource *r;   /* The resource (arena), its token and package set. */
+  jscan_member *member; /* Its JSON member. */
+} pending_resource;
+
 struct schema_set {
   ty_ctx *ty;          /* Types (borrowed). */
   arena *arena;        /* Allocation (borrowed). */
@@ -81,6 +87,10 @@ struct schema_set {
      (a found_resource in the arena): a program names the same few types
      many times. */
   ptrmap found;
+  /* Resources whose JSON is still to be decoded (see queue_decode). */
+  pending_resource *pending;
+  size_t npending, cappending;
+  bool decoding; /* queue_decode is decoding the pending resources. */
   const char *s_index, *s_pulumi, *s_providers, *s_self, *s_id, *s_urn;
 };
 
@@ -145,6 +155,7 @@ void schema_set_free(schema_set *s) {
   free(s->pkgs);
   free(s->res);
   free(s->read);
+  free(s->pending);
   free(s);
 }
 
@@ -1125,8 +1136,27 @@ static void decode_resource(schema_set *s, schema_package *p, schema_resource *r
   }
 }
 
-/* Returns the decoded resource with schema token `token` of p, or NULL if p
- * does not define it. */
+/* Decodes r (cached already) from e.  A resource's properties may name other
+ * resources, whose properties may name others, without bound; so a resource
+ * reached while decoding is queued, not decoded there, and the outermost
+ * call decodes the queue until it is empty.  Every resource is thus decoded
+ * when the outermost get_resource or get_provider returns, and only
+ * decode_ref, which needs the token alone, sees one still undecoded. */
+static void queue_decode(schema_set *s, schema_resource *r, jscan_member *e) {
+  GROW(s->pending, s->npending, s->cappending);
+  s->pending[s->npending++] = (pending_resource){r, e};
+  if (s->decoding)
+    return;
+  s->decoding = true;
+  while (s->npending > 0) {
+    pending_resource q = s->pending[--s->npending];
+    decode_resource(s, q.r->pkg, q.r, member_json(s, q.r->pkg, q.member));
+  }
+  s->decoding = false;
+}
+
+/* Returns the resource with schema token `token` of p, decoded (see
+ * queue_decode), or NULL if p does not define it. */
 static schema_resource *get_resource(schema_set *s, schema_package *p, const char *token) {
   schema_pkg_impl *im = p->impl;
   schema_resource *r = ptrmap_get(&im->res_cache, token);
@@ -1135,17 +1165,16 @@ static schema_resource *get_resource(schema_set *s, schema_package *p, const cha
   jscan_member *e = jscan_find(&im->resources, token);
   if (!e)
     return NULL;
-  json_t *j = member_json(s, p, e);
   r = ARENA_NEW(s->arena, schema_resource);
   r->token = token;
   r->pkg = p;
   ptrmap_put(&im->res_cache, token, r);
-  decode_resource(s, p, r, j);
+  queue_decode(s, r, e);
   return r;
 }
 
-/* Returns the decoded provider resource of p (an empty one when the schema
- * has no `provider` section). */
+/* Returns the provider resource of p, decoded (see queue_decode); an empty
+ * one when the schema has no `provider` section. */
 static schema_resource *get_provider(schema_set *s, schema_package *p) {
   schema_pkg_impl *im = p->impl;
   if (im->provider_res)
@@ -1156,7 +1185,7 @@ static schema_resource *get_provider(schema_set *s, schema_package *p) {
   r->is_provider = true;
   im->provider_res = r;
   if (im->provider)
-    decode_resource(s, p, r, member_json(s, p, im->provider));
+    queue_decode(s, r, im->provider);
   return r;
 }
 
@@ -1473,6 +1502,7 @@ static const ty *input_shape(schema_set *s, const ty *t_in, const ty *t_plain) {
 }
 
 static const ty *typedef_ty(schema_set *s, schema_typedef *d, bool input);
+static void define_named(schema_set *s, schema_typedef *d, schema_resource *r);
 
 /* Each case computes the plain type and, for the input shape, the type
  * with input-shaped elements (`in`, when it differs); the input shape of
@@ -1552,7 +1582,7 @@ const ty *schema_type_to_ty(schema_set *s, const schema_type *t, bool input) {
 }
 
 /* Returns the ty type of a type definition: the enum, or the named object in
- * the plain or input shape (declared first, so recursion finds it). */
+ * the plain or input shape (see define_named). */
 static const ty *typedef_ty(schema_set *s, schema_typedef *d, bool input) {
   ty_ctx *c = s->ty;
   decode_typedef(s, d);
@@ -1567,31 +1597,9 @@ static const ty *typedef_ty(schema_set *s, schema_typedef *d, bool input) {
     }
     return d->ty_plain;
   }
-  if (d->ty_plain)
-    return input ? d->ty_input : d->ty_plain;
-  /* Both shapes are declared before either is defined, so that references
-     back to the type (recursion) find them, and both are complete when this
-     returns.  The input shape uses the token ty_input gives the InputType of
-     a named object (`T$input`) and records its origin, so that ty_input(T)
-     and ty_resolve_outputs(T$input) agree with the schema's shapes. */
-  const ty *plain = ty_object_declare(c, object_identity(s, d->pkg, d->token, NULL), true);
-  const ty *in = ty_object_declare(c, object_identity(s, d->pkg, d->token, "$input"), true);
-  d->ty_plain = plain;
-  d->ty_input = in;
-  if (!in->object.defined)
-    ty_object_set_origin(in, plain);
-  ty_prop *props = ARENA_NEW_ARRAY(s->arena, ty_prop, d->nprops ? d->nprops : 1);
-  for (int shape = 0; shape < 2; shape++) {
-    const ty *obj = shape ? in : plain;
-    if (obj->object.defined)
-      continue;
-    for (size_t i = 0; i < d->nprops; i++) {
-      props[i].name = d->props[i].name;
-      props[i].type = schema_property_type(s, &d->props[i], shape == 1);
-    }
-    ty_object_define(c, obj, d->nprops, props);
-  }
-  return input ? in : plain;
+  if (!d->ty_plain)
+    define_named(s, d, NULL);
+  return input ? d->ty_input : d->ty_plain;
 }
 
 const ty *schema_property_type(schema_set *s, schema_property *p, bool input) {
@@ -1628,27 +1636,141 @@ const ty *schema_resource_input_type(schema_set *s, schema_resource *r) {
 }
 
 const ty *schema_resource_output_type(schema_set *s, schema_resource *r) {
-  if (r->ty_output)
-    return r->ty_output;
-  ty_ctx *c = s->ty;
-  const char *id = object_identity(s, r->pkg, r->token, "$resource");
-  const ty *obj = ty_object_declare(c, intern(s->names, id), true);
-  r->ty_output = obj;
-  if (!obj->object.defined) {
-    ty_prop *props = ARENA_NEW_ARRAY(s->arena, ty_prop, r->noutputs + 2);
-    size_t k = 0;
-    for (size_t i = 0; i < r->noutputs; i++) {
-      props[k].name = r->outputs[i].name;
-      props[k].type = ty_output(c, schema_property_type(s, &r->outputs[i], false));
-      k++;
+  if (!r->ty_output)
+    define_named(s, NULL, r);
+  return r->ty_output;
+}
+
+/* ------------------------------------------------------- named objects */
+
+/* A named object being defined: a type definition (both shapes) or a
+   resource's output object. */
+typedef struct named_frame {
+  schema_typedef *d;     /* The type definition, or NULL. */
+  schema_resource *r;    /* Else the resource. */
+  int shape;             /* Type definitions: 0 plain, 1 input. */
+  size_t i;              /* The next property to map. */
+  ty_prop *props;        /* The properties mapped so far (heap). */
+} named_frame;
+
+/* Returns whether mapping t reaches a type definition or resource whose
+   named object has not been started, through the kinds schema_type_to_ty
+   walks (both shapes reach the same ones); sets *d or *r to the first.  The
+   walk follows the nesting of one schema type, which the JSON depth limit
+   bounds. */
+static bool unstarted(const schema_type *t, schema_typedef **d, schema_resource **r) {
+  switch (t->kind) {
+  case SCHEMA_T_ARRAY:
+  case SCHEMA_T_MAP:
+    return unstarted(t->elem, d, r);
+  case SCHEMA_T_OBJECT:
+    *d = t->def;
+    return !t->def->ty_plain;
+  case SCHEMA_T_RESOURCE:
+    *r = t->resource;
+    return !t->resource->ty_output;
+  case SCHEMA_T_TOKEN:
+    return t->underlying && unstarted(t->underlying, d, r);
+  case SCHEMA_T_UNION:
+    for (size_t i = 0; i < t->nalts; i++) {
+      if (unstarted(t->alts[i], d, r))
+        return true;
     }
-    /* Last, so that they win over schema properties of the same names. */
-    props[k++] = (ty_prop){s->s_id, ty_output(c, ty_id(c))};
-    props[k++] = (ty_prop){s->s_urn, ty_output(c, ty_string(c))};
-    ty_object_define(c, obj, k, props);
+    return false;
+  case SCHEMA_T_BOOL:
+  case SCHEMA_T_INT:
+  case SCHEMA_T_NUMBER:
+  case SCHEMA_T_STRING:
+  case SCHEMA_T_ENUM:
+  case SCHEMA_T_ANY:
+  case SCHEMA_T_JSON:
+  case SCHEMA_T_ASSET:
+  case SCHEMA_T_ARCHIVE:
+  case SCHEMA_T_ERROR:
+    return false;
   }
-  ptrmap_put(&s->by_ty, obj, r);
-  return obj;
+  return false;
+}
+
+/* Declares the named object(s) of d or r, so that references back to them
+   (recursion) find them, and pushes their frame. */
+static void named_start(schema_set *s, named_frame **stack, size_t *count, size_t *cap,
+                        schema_typedef *d, schema_resource *r) {
+  ty_ctx *c = s->ty;
+  size_t n;
+  if (d) {
+    /* The input shape uses the token ty_input gives the InputType of a named
+       object (`T$input`) and records its origin, so that ty_input(T) and
+       ty_resolve_outputs(T$input) agree with the schema's shapes. */
+    decode_typedef(s, d);
+    d->ty_plain = ty_object_declare(c, object_identity(s, d->pkg, d->token, NULL), true);
+    d->ty_input = ty_object_declare(c, object_identity(s, d->pkg, d->token, "$input"), true);
+    if (!d->ty_input->object.defined)
+      ty_object_set_origin(d->ty_input, d->ty_plain);
+    n = d->nprops;
+  } else {
+    const char *id = object_identity(s, r->pkg, r->token, "$resource");
+    r->ty_output = ty_object_declare(c, intern(s->names, id), true);
+    ptrmap_put(&s->by_ty, r->ty_output, r);
+    n = r->noutputs + 2;
+  }
+  if (*count == *cap) {
+    *cap *= 2;
+    *stack = xrealloc(*stack, *cap * sizeof **stack);
+  }
+  (*stack)[(*count)++] = (named_frame){d, r, 0, 0, xmalloc((n ? n : 1) * sizeof(ty_prop))};
+}
+
+/* Maps the properties of the named objects of d (both shapes) or r (the
+   outputs, then id and urn, last so that they win over schema properties of
+   the same names) and defines them.  Every type definition and resource a
+   property reaches is defined first, depth first as a recursive mapping
+   would, with an explicit stack: a schema may chain named types without
+   bound.  An object reached again while it is being defined (a cycle) is
+   used as declared: a type made from it then, such as the resolved form that
+   ty_output takes of a resource's outputs, sees it without properties (as
+   the recursive mapping this replaces did).  Named objects already defined
+   (in the ty context, by an earlier schema set) keep their definition. */
+static void define_named(schema_set *s, schema_typedef *d, schema_resource *r) {
+  ty_ctx *c = s->ty;
+  size_t count = 0, cap = 16;
+  named_frame *stack = xmalloc(cap * sizeof *stack);
+  named_start(s, &stack, &count, &cap, d, r);
+  while (count > 0) {
+    named_frame *f = &stack[count - 1];
+    const ty *obj = f->d ? (f->shape ? f->d->ty_input : f->d->ty_plain) : f->r->ty_output;
+    size_t n = f->d ? f->d->nprops : f->r->noutputs;
+    if (!obj->object.defined && f->i < n) {
+      schema_property *p = f->d ? &f->d->props[f->i] : &f->r->outputs[f->i];
+      bool input = f->shape == 1;
+      schema_typedef *nd = NULL;
+      schema_resource *nr = NULL;
+      if (!p->const_value && unstarted(p->type, &nd, &nr)) {
+        named_start(s, &stack, &count, &cap, nd, nr);
+        continue;
+      }
+      const ty *t = schema_property_type(s, p, input);
+      f->props[f->i] = (ty_prop){p->name, f->d ? t : ty_output(c, t)};
+      f->i++;
+      continue;
+    }
+    if (!obj->object.defined) {
+      if (f->r) {
+        f->props[n] = (ty_prop){s->s_id, ty_output(c, ty_id(c))};
+        f->props[n + 1] = (ty_prop){s->s_urn, ty_output(c, ty_string(c))};
+        n += 2;
+      }
+      ty_object_define(c, obj, n, f->props);
+    }
+    if (f->d && f->shape == 0) {
+      f->shape = 1;
+      f->i = 0;
+      continue;
+    }
+    free(f->props);
+    count--;
+  }
+  free(stack);
 }
 
 const ty *schema_resource_read_type(schema_set *s, schema_resource *r) {

@@ -6,7 +6,9 @@ Usage: tests/corpus/deep.py PCLC
 HCL's parser accepts 10,000 nested brackets, braces, blocks and templates
 and chains of 100,000 operators, traversals or `!`; so must pclc, without
 recursion whose depth grows with the input and in time and memory linear in
-it.  Each case below is a program generator; every case is generated at two
+it; so must schema loading, for named types and resources that name each
+other in chains 10,000 long.  Each case below is a program generator (and, for
+the schema cases, of the schema it loads); every case is generated at two
 sizes (the full depth and a quarter of it) and run through `pclc --check`,
 `--dump-ast` and `--dump-types` (the modes the case lists) with the stack
 limited to 1 MiB, so that any recursion left over the depth of the input
@@ -20,6 +22,7 @@ Prints one line per case and mode, then `N passed, M failed`; exits 1 when a
 run failed.
 """
 
+import json
 import os
 import resource
 import subprocess
@@ -44,7 +47,41 @@ def label(n):
     return "list(" * n + "string" + ")" * n
 
 
-# name: (kind, modes, expected status, generator of the program text)
+def schema(types, resources):
+    """The text of the schema of package `chain` 1.0.0."""
+    return json.dumps({"name": "chain", "version": "1.0.0", "types": types,
+                       "resources": resources})
+
+
+def type_chain(n):
+    """Object types T0 ... Tn-1 of the schema, each naming the next, and a
+    resource whose input and output are a T0."""
+    types = {}
+    for i in range(n):
+        props = {"v": {"type": "string"}}
+        if i + 1 < n:
+            props["next"] = {"$ref": "#/types/chain:index:T%d" % (i + 1)}
+        types["chain:index:T%d" % i] = {"type": "object", "properties": props}
+    t0 = {"t": {"$ref": "#/types/chain:index:T0"}}
+    program = 'resource r "chain:index:R" {\n  t = { v = "a" }\n}\na = r.t.next.v\n'
+    return program, schema(types, {"chain:index:R": {"inputProperties": t0,
+                                                     "properties": t0}})
+
+
+def resource_chain(n):
+    """Resources R0 ... Rn-1 of the schema, each with an output that is the
+    next one."""
+    resources = {}
+    for i in range(n):
+        props = {"v": {"type": "string"}}
+        if i + 1 < n:
+            props["next"] = {"$ref": "#/resources/chain:index:R%d" % (i + 1)}
+        resources["chain:index:R%d" % i] = {"properties": props}
+    return 'resource r "chain:index:R0" {}\na = r.next.v\n', schema({}, resources)
+
+
+# name: (kind, modes, expected status, generator of the program text, or of
+# the program text and the text of a schema to load)
 CASES = {
     "brackets": ("nest", ALL, 0, lambda n: "a = " + nested("[", "1", "]")(n) + "\n"),
     "parentheses": ("nest", ALL, 0, lambda n: "a = " + nested("(", "1", ")")(n) + "\n"),
@@ -89,6 +126,8 @@ CASES = {
     "conversion-error": ("nest", ("--check",), 1,
                          lambda n: 'config x "' + label(n) + '" {\n  default = '
                          + nested("[", "{}", "]")(n) + "\n}\n"),
+    "schema-types": ("nest", ("--check", "--dump-types"), 0, type_chain),
+    "schema-resources": ("nest", ("--check", "--dump-types"), 0, resource_chain),
     "sum": ("chain", ALL, 0, lambda n: "a = " + " + ".join(["1"] * n) + "\n"),
     "and": ("chain", ALL, 0, lambda n: "c = true\na = " + " && ".join(["c"] * n) + "\n"),
     "not": ("chain", ALL, 0, lambda n: "a = " + "!" * n + "true\n"),
@@ -106,10 +145,10 @@ def limit():
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
 
 
-def run(pclc, mode, path, out, err):
+def run(pclc, mode, path, flags, out, err):
     """Runs pclc; returns (status, CPU seconds, max RSS in KiB)."""
     with open(out, "wb") as o, open(err, "wb") as e:
-        p = subprocess.Popen([pclc, mode, path], stdin=subprocess.DEVNULL, stdout=o,
+        p = subprocess.Popen([pclc, mode, path] + flags, stdin=subprocess.DEVNULL, stdout=o,
                              stderr=e, preexec_fn=limit)
         _, status, usage = os.wait4(p.pid, 0)
     p.returncode = os.waitstatus_to_exitcode(status)
@@ -150,17 +189,26 @@ def main():
     with tempfile.TemporaryDirectory(prefix="pclc-deep.") as tmp:
         for name, (kind, modes, want, gen) in CASES.items():
             full = NEST if kind == "nest" else CHAIN
-            paths = {}
+            paths, flags = {}, {}
             for size in (full // 4, full):
+                text = gen(size)
+                flags[size] = []
+                if isinstance(text, tuple):
+                    text, schema_text = text
+                    folder = os.path.join(tmp, "%s-%d" % (name, size))
+                    os.mkdir(folder)
+                    with open(os.path.join(folder, "chain-1.0.0.json"), "w") as f:
+                        f.write(schema_text)
+                    flags[size] = ["--schema-path", folder]
                 paths[size] = os.path.join(tmp, "%s-%d.pp" % (name, size))
                 with open(paths[size], "w") as f:
-                    f.write(gen(size))
+                    f.write(text)
             for mode in modes:
                 out, err = os.path.join(tmp, "out"), os.path.join(tmp, "err")
                 results = {}
                 why = None
                 for size, path in paths.items():
-                    status, cpu, rss = run(pclc, mode, path, out, err)
+                    status, cpu, rss = run(pclc, mode, path, flags[size], out, err)
                     results[size] = (cpu, rss)
                     why = check(status, want, mode, out, err)
                     if why:

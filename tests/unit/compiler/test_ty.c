@@ -11,13 +11,13 @@
  * Types in tables are written in the §18 notation and read by the small
  * parser `T()` below, which builds them with the public constructors. */
 #include <CUnit/CUnit.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
+#include "small_stack.h"
 #include "ty.h"
 #include "ty_vectors.h"
 #include "util.h"
@@ -1617,29 +1617,6 @@ static void deep_types(void) {
   label[n + DEEP] = '\0';
   CU_ASSERT_PTR_EQUAL(label_type(label), ls);
   free(label);
-}
-
-/* A function for on_small_stack to run. */
-typedef struct deep_job {
-  void (*fn)(void);
-} deep_job;
-
-/* Runs the job's function; the thread function of on_small_stack. */
-static void *run_deep(void *job) {
-  ((deep_job *)job)->fn();
-  return NULL;
-}
-
-/* Runs fn on a thread with a 256 KiB stack and waits for it. */
-static void on_small_stack(void (*fn)(void)) {
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, 256 * 1024);
-  pthread_t th;
-  deep_job job = {fn};
-  CU_ASSERT_EQUAL_FATAL(pthread_create(&th, &attr, run_deep, &job), 0);
-  pthread_join(th, NULL);
-  pthread_attr_destroy(&attr);
 }
 
 static void test_deep_types(void) {
