@@ -37,7 +37,7 @@ CUNIT_LIBS := -lcunit
 
 .DELETE_ON_ERROR:
 .PHONY: all check check-all check-unit check-golden check-corpus check-valgrind \
-        check-symbols update-golden demo deps install clean fuzz bench format lint
+        check-symbols update-golden demo deps install clean fuzz bench format
 
 all: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc
 
@@ -56,14 +56,25 @@ $(BUILD)/obj/gen/%.o: $(GEN)/%.c $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
 	@mkdir -p $(dir $@)
 	$(CC) $(GEN_CFLAGS) -Icompiler -I$(GEN) -c $< -o $@
 
+# ------------------------------------------------------------------- common
+# Modules that the compiler and the runtime share (common/*.c): they depend
+# on the C library only, are built once with the runtime's stricter flags
+# and linked into both pclc and libpclrt.a.
+COMMON_SRCS := $(wildcard common/*.c)
+COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/obj/%.o)
+
+$(BUILD)/obj/common/%.o: common/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HAND) -Wconversion -Icommon -c $< -o $@
+
 # ----------------------------------------------------------------- compiler
 COMPILER_SRCS := $(wildcard compiler/*.c)
-COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/obj/%.o)
+COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/obj/%.o) $(COMMON_OBJS)
 COMPILER_LIB_OBJS := $(filter-out $(BUILD)/obj/compiler/main.o,$(COMPILER_OBJS)) $(GEN_OBJS)
 
 $(BUILD)/obj/compiler/%.o: compiler/%.c | $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Icompiler -I$(GEN) -c $< -o $@
+	$(CC) $(CFLAGS_HAND) -Icompiler -Icommon -I$(GEN) -c $< -o $@
 
 $(BUILD)/pclc: $(COMPILER_OBJS) $(GEN_OBJS)
 	$(CC) $(LDFLAGS_ALL) $^ $(COMPILER_LIBS) -o $@
@@ -87,11 +98,11 @@ $(BUILD)/obj/gen/proto/%.o: $(GEN)/proto/%.c $(PROTO_H)
 	$(CC) $(CFLAGS_ALL) -Wall -Wextra -Werror -I$(PROTO_GEN) -c $< -o $@
 
 RUNTIME_SRCS := $(wildcard runtime/*.c)
-RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/obj/%.o)
+RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/obj/%.o) $(COMMON_OBJS)
 
 $(BUILD)/obj/runtime/%.o: runtime/%.c | $(PROTO_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Wconversion -Iruntime -I$(PROTO_GEN) -c $< -o $@
+	$(CC) $(CFLAGS_HAND) -Wconversion -Iruntime -Icommon -I$(PROTO_GEN) -c $< -o $@
 
 # The library is one relocatable object in which the generated message code
 # is made local, so that only pcl_ names are exported and a program that has
@@ -122,7 +133,7 @@ UNIT_R_SRCS := $(wildcard tests/unit/runtime/*.c)
 
 $(BUILD)/obj/tests/unit/compiler/%.o: tests/unit/compiler/%.c | $(GEN)/pcl.tab.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Icompiler -I$(GEN) -Itests/unit/compiler -c $< -o $@
+	$(CC) $(CFLAGS_HAND) -Icompiler -Icommon -I$(GEN) -Itests/unit/compiler -c $< -o $@
 
 $(BUILD)/obj/tests/unit/runtime/%.o: tests/unit/runtime/%.c | $(PROTO_H)
 	@mkdir -p $(dir $@)
@@ -171,6 +182,8 @@ UNIT_BINS := $(if $(UNIT_C_SRCS),$(BUILD)/tests/unit-compiler) \
 check: deps
 	$(MAKE) --no-print-directory BUILD=build/san SAN=1 check-all
 	$(MAKE) --no-print-directory check-valgrind
+	$(MAKE) --no-print-directory check-clang
+	$(MAKE) --no-print-directory lint
 
 check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile check-docs \
            check-samples check-grpc check-determinism check-conformance check-fuzz-programs
@@ -272,6 +285,35 @@ check-grpc: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc \
 check-determinism: $(BUILD)/pclc
 	tests/check-determinism.sh $(BUILD)/pclc
 
+# The compiler and the runtime built with clang (optimised, no sanitizers,
+# every warning an error), then the unit tests, the golden cases (whose
+# generated C clang compiles too) and the samples on that build: what gcc
+# accepts and clang rejects, or what behaves differently, shows here.  It
+# adds well under a minute to `make check`.
+CLANG ?= clang
+.PHONY: check-clang
+check-clang:
+	$(MAKE) --no-print-directory BUILD=build/clang CC=$(CLANG) check-unit check-golden check-samples
+
+# clang-tidy with the checks of .clang-tidy over the sources that ship, one
+# stamp per file so that only changed files are checked again (any header
+# change checks everything).  About two minutes of CPU for the whole tree.
+# clang-tidy's count of the warnings it suppressed goes to stderr: it is
+# shown only when the file fails.
+CLANG_TIDY ?= clang-tidy
+LINT_HEADERS := $(wildcard compiler/*.h common/*.h runtime/*.h)
+LINT_STAMPS := $(patsubst %.c,$(BUILD)/lint/%.ok,$(COMPILER_SRCS) $(COMMON_SRCS) $(RUNTIME_SRCS))
+lint_flags = $(STD) $(if $(filter compiler/%,$(1)),-Icompiler -I$(GEN),-Iruntime -I$(PROTO_GEN)) -Icommon
+$(BUILD)/lint/%.ok: %.c .clang-tidy $(LINT_HEADERS) | $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h $(PROTO_H)
+	@mkdir -p $(dir $@)
+	@echo "clang-tidy $<"
+	@$(CLANG_TIDY) --quiet $< -- $(call lint_flags,$<) 2>$@.log || { cat $@.log; exit 1; }
+	@rm -f $@.log
+	@touch $@
+
+.PHONY: lint
+lint: $(LINT_STAMPS)
+
 # The front-end tests again under valgrind, on a build without sanitizers,
 # and the samples' runs, on the embedded engine and through gRPC.
 VALGRIND_RUN := valgrind -q --error-exitcode=99 --leak-check=full \
@@ -307,12 +349,18 @@ FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_CFLAGS := $(STD) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
                -fno-sanitize-recover=undefined -MMD -MP
 FUZZ_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out compiler/main.c,$(COMPILER_SRCS))) \
+             $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(COMMON_SRCS)) \
              $(FUZZ_DIR)/obj/gen/pcl.tab.o $(FUZZ_DIR)/obj/gen/pcl.lex.o
 
 $(FUZZ_DIR)/obj/compiler/%.o: compiler/%.c | $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(filter-out -Werror,$(WARN)) \
-	  -Icompiler -I$(GEN) -c $< -o $@
+	  -Icompiler -Icommon -I$(GEN) -c $< -o $@
+
+$(FUZZ_DIR)/obj/common/%.o: common/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(filter-out -Werror,$(WARN)) \
+	  -Icommon -c $< -o $@
 
 $(FUZZ_DIR)/obj/gen/%.o: $(GEN)/%.c $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
 	@mkdir -p $(dir $@)
@@ -453,7 +501,7 @@ install: all
 	install -m 644 runtime/pclc.mk $(DESTDIR)$(PREFIX)/share/pclc/pclc.mk
 
 format:
-	clang-format -i compiler/*.[ch] runtime/*.[ch] tests/unit/*/*.[ch]
+	clang-format -i compiler/*.[ch] common/*.[ch] runtime/*.[ch] tests/unit/*/*.[ch]
 
 clean:
 	rm -rf build

@@ -13,10 +13,14 @@
  * escapes; bytes outside printable ASCII appear as \uXXXX / \UXXXXXXXX for
  * characters and as octal escapes for control bytes, so the output is ASCII.
  * Absent optional names are omitted; absent optional children are omitted.
- * Block labels print as `label` lines before the body. */
+ * Block labels print as `label` lines before the body.  Nodes more than 64
+ * levels deep are indented 64 levels and their line starts with `@DEPTH `,
+ * so that the dump stays linear in the size of the tree however deep it is
+ * (the dump walks with an explicit stack). */
 #include "ast.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -185,10 +189,19 @@ static void put_cstring(FILE *out, const char *s) {
   put_string(out, s, strlen(s));
 }
 
-/* Starts a node line: indentation, role, kind and span. */
-static void begin_line(dumper *d, int depth, const char *role, const char *kind, pcl_span span) {
-  for (int i = 0; i < depth; i++)
+/* Lines deeper than this are indented this much and carry their depth. */
+enum { MAX_INDENT = 64 };
+
+/* Starts a node line: indentation, role, kind and span.  Past MAX_INDENT
+   levels the indentation stops growing, so that the dump of a chain of
+   100,000 operators stays linear in size, and the line starts with `@N `
+   instead, N being its depth. */
+static void begin_line(dumper *d, size_t depth, const char *role, const char *kind,
+                       pcl_span span) {
+  for (size_t i = 0; i < depth && i < MAX_INDENT; i++)
     fputs("  ", d->out);
+  if (depth > MAX_INDENT)
+    fprintf(d->out, "@%zu ", depth);
   if (role)
     fprintf(d->out, "%s: ", role);
   src_pos a = position(d, span.file, span.start);
@@ -205,39 +218,69 @@ static void put_field_bool(dumper *d, const char *name, bool value) {
   fprintf(d->out, " %s=%s", name, value ? "true" : "false");
 }
 
-static void dump_node(dumper *d, const ast_node *n, int depth, const char *role);
+/* One line still to print: a node (or an absent child, n NULL) with its
+   role, or a block label. */
+typedef struct dump_item {
+  const ast_node *n;     /* The node, or NULL. */
+  const ast_label *label; /* A block label to print instead, or NULL. */
+  size_t depth;          /* Its indentation level. */
+  const char *role;      /* Its role in the parent, or NULL. */
+} dump_item;
 
-static void dump_list(dumper *d, ast_list l, int depth) {
-  for (size_t i = 0; i < l.count; i++)
-    dump_node(d, l.items[i], depth, NULL);
+/* The lines still to print, last first (heap). */
+typedef struct dump_stack {
+  dump_item *items;
+  size_t count, cap;
+} dump_stack;
+
+static void push_item(dump_stack *st, dump_item it) {
+  if (st->count == st->cap) {
+    st->cap = st->cap ? 2 * st->cap : 64;
+    st->items = xrealloc(st->items, st->cap * sizeof *st->items);
+  }
+  st->items[st->count++] = it;
 }
 
-static void dump_node(dumper *d, const ast_node *n, int depth, const char *role) {
+/* Pushes a child (optional ones only when present). */
+static void push_child(dump_stack *st, const ast_node *n, size_t depth, const char *role,
+                       bool optional) {
+  if (n || !optional)
+    push_item(st, (dump_item){n, NULL, depth, role});
+}
+
+/* Pushes the elements of a list, so that they print in order. */
+static void push_list(dump_stack *st, ast_list l, size_t depth) {
+  for (size_t i = l.count; i-- > 0;)
+    push_item(st, (dump_item){l.items[i], NULL, depth, NULL});
+}
+
+/* Prints the line of one node and pushes its children, last first, so that
+   they print after it in order. */
+static void dump_one(dumper *d, dump_stack *st, const ast_node *n, size_t depth,
+                     const char *role) {
   if (!n) {
-    for (int i = 0; i < depth; i++)
+    for (size_t i = 0; i < depth && i < MAX_INDENT; i++)
       fputs("  ", d->out);
+    if (depth > MAX_INDENT)
+      fprintf(d->out, "@%zu ", depth);
     fprintf(d->out, "%s: (none)\n", role ? role : "node");
     return;
   }
   begin_line(d, depth, role, ast_kind_name(n->kind), n->span);
+  size_t c = depth + 1;
   switch (n->kind) {
   case AST_ATTRIBUTE:
     put_field_string(d, "name", n->attribute.name.text);
     fputc('\n', d->out);
-    dump_node(d, n->attribute.value, depth + 1, "value");
+    push_child(st, n->attribute.value, c, "value", false);
     return;
   case AST_BLOCK:
     put_field_string(d, "type", n->block.type.text);
     put_field_bool(d, "one-line", n->block.one_line);
     fputc('\n', d->out);
-    for (size_t i = 0; i < n->block.nlabels; i++) {
-      const ast_label *l = &n->block.labels[i];
-      begin_line(d, depth + 1, NULL, "label", l->span);
-      put_field_string(d, "text", l->text);
-      put_field_bool(d, "quoted", l->quoted);
-      fputc('\n', d->out);
-    }
-    dump_list(d, n->block.body, depth + 1);
+    push_list(st, n->block.body, c);
+    for (size_t i = n->block.nlabels; i-- > 0;)
+      push_item(st, (dump_item){NULL, &n->block.labels[i], c, NULL});
     return;
   case AST_NUMBER:
     put_field_string(d, "text", n->number.text);
@@ -259,7 +302,7 @@ static void dump_node(dumper *d, const ast_node *n, int depth, const char *role)
     put_field_bool(d, "heredoc", n->template.heredoc);
     put_field_bool(d, "flush", n->template.flush);
     fputc('\n', d->out);
-    dump_list(d, n->template.parts, depth + 1);
+    push_list(st, n->template.parts, c);
     return;
   case AST_TEMPLATE_LITERAL:
     fputs(" text=", d->out);
@@ -268,55 +311,54 @@ static void dump_node(dumper *d, const ast_node *n, int depth, const char *role)
     return;
   case AST_TEMPLATE_IF:
     fputc('\n', d->out);
-    dump_node(d, n->tif.cond, depth + 1, "cond");
-    dump_node(d, n->tif.then, depth + 1, "then");
-    if (n->tif.else_)
-      dump_node(d, n->tif.else_, depth + 1, "else");
+    push_child(st, n->tif.else_, c, "else", true);
+    push_child(st, n->tif.then, c, "then", false);
+    push_child(st, n->tif.cond, c, "cond", false);
     return;
   case AST_TEMPLATE_FOR:
     if (n->tfor.key.text)
       put_field_string(d, "key", n->tfor.key.text);
     put_field_string(d, "value", n->tfor.value.text ? n->tfor.value.text : "");
     fputc('\n', d->out);
-    dump_node(d, n->tfor.collection, depth + 1, "collection");
-    dump_node(d, n->tfor.body, depth + 1, "body");
+    push_child(st, n->tfor.body, c, "body", false);
+    push_child(st, n->tfor.collection, c, "collection", false);
     return;
   case AST_GET_ATTR:
     put_field_string(d, "name", n->get_attr.name.text);
     fputc('\n', d->out);
-    dump_node(d, n->get_attr.object, depth + 1, "object");
+    push_child(st, n->get_attr.object, c, "object", false);
     return;
   case AST_INDEX:
     put_field_bool(d, "legacy", n->index.legacy);
     fputc('\n', d->out);
-    dump_node(d, n->index.collection, depth + 1, "collection");
-    dump_node(d, n->index.key, depth + 1, "key");
+    push_child(st, n->index.key, c, "key", false);
+    push_child(st, n->index.collection, c, "collection", false);
     return;
   case AST_SPLAT:
     put_field_bool(d, "full", n->splat.full);
     fputc('\n', d->out);
-    dump_node(d, n->splat.source, depth + 1, "source");
-    dump_node(d, n->splat.each, depth + 1, "each");
+    push_child(st, n->splat.each, c, "each", false);
+    push_child(st, n->splat.source, c, "source", false);
     return;
   case AST_CALL:
     put_field_string(d, "name", n->call.name.text);
     put_field_bool(d, "expand-final", n->call.expand_final);
     fputc('\n', d->out);
-    dump_list(d, n->call.args, depth + 1);
+    push_list(st, n->call.args, c);
     return;
   case AST_TUPLE:
     fputc('\n', d->out);
-    dump_list(d, n->tuple.items, depth + 1);
+    push_list(st, n->tuple.items, c);
     return;
   case AST_OBJECT:
     fputc('\n', d->out);
-    dump_list(d, n->object.items, depth + 1);
+    push_list(st, n->object.items, c);
     return;
   case AST_OBJECT_ITEM:
     put_field_bool(d, "colon", n->item.colon);
     fputc('\n', d->out);
-    dump_node(d, n->item.key, depth + 1, "key");
-    dump_node(d, n->item.value, depth + 1, "value");
+    push_child(st, n->item.value, c, "value", false);
+    push_child(st, n->item.key, c, "key", false);
     return;
   case AST_FOR:
     put_field_bool(d, "object", n->for_expr.is_object);
@@ -325,45 +367,57 @@ static void dump_node(dumper *d, const ast_node *n, int depth, const char *role)
     put_field_string(d, "value-var", n->for_expr.value_var.text ? n->for_expr.value_var.text : "");
     put_field_bool(d, "grouping", n->for_expr.grouping);
     fputc('\n', d->out);
-    dump_node(d, n->for_expr.collection, depth + 1, "collection");
-    if (n->for_expr.key)
-      dump_node(d, n->for_expr.key, depth + 1, "key");
-    dump_node(d, n->for_expr.value, depth + 1, "value");
-    if (n->for_expr.cond)
-      dump_node(d, n->for_expr.cond, depth + 1, "cond");
+    push_child(st, n->for_expr.cond, c, "cond", true);
+    push_child(st, n->for_expr.value, c, "value", false);
+    push_child(st, n->for_expr.key, c, "key", true);
+    push_child(st, n->for_expr.collection, c, "collection", false);
     return;
   case AST_UNARY:
     put_field_string(d, "op", ast_unary_op_name(n->unary.op));
     fputc('\n', d->out);
-    dump_node(d, n->unary.operand, depth + 1, "operand");
+    push_child(st, n->unary.operand, c, "operand", false);
     return;
   case AST_BINARY:
     put_field_string(d, "op", ast_binary_op_name(n->binary.op));
     fputc('\n', d->out);
-    dump_node(d, n->binary.lhs, depth + 1, "lhs");
-    dump_node(d, n->binary.rhs, depth + 1, "rhs");
+    push_child(st, n->binary.rhs, c, "rhs", false);
+    push_child(st, n->binary.lhs, c, "lhs", false);
     return;
   case AST_CONDITIONAL:
     fputc('\n', d->out);
-    dump_node(d, n->cond.cond, depth + 1, "cond");
-    dump_node(d, n->cond.then, depth + 1, "then");
-    dump_node(d, n->cond.else_, depth + 1, "else");
+    push_child(st, n->cond.else_, c, "else", false);
+    push_child(st, n->cond.then, c, "then", false);
+    push_child(st, n->cond.cond, c, "cond", false);
     return;
   case AST_PAREN:
     fputc('\n', d->out);
-    dump_node(d, n->paren.inner, depth + 1, "inner");
+    push_child(st, n->paren.inner, c, "inner", false);
     return;
   }
   ice("bad AST kind %d", (int)n->kind);
 }
 
+/* Dumps with an explicit stack: trees may be as deep as the input. */
 void ast_dump(FILE *out, src_set *src, const ast_program *prog) {
   dumper d = {out, src, UINT32_MAX, true, 0, 0, 0};
+  dump_stack st = {NULL, 0, 0};
   for (size_t i = 0; i < prog->count; i++) {
     const ast_file *f = &prog->files[i];
     fputs("file ", out);
     put_cstring(out, src_get(src, f->file)->path);
     fputc('\n', out);
-    dump_list(&d, f->body, 1);
+    push_list(&st, f->body, 1);
+    while (st.count > 0) {
+      dump_item it = st.items[--st.count];
+      if (it.label) {
+        begin_line(&d, it.depth, NULL, "label", it.label->span);
+        put_field_string(&d, "text", it.label->text);
+        put_field_bool(&d, "quoted", it.label->quoted);
+        fputc('\n', out);
+      } else {
+        dump_one(&d, &st, it.n, it.depth, it.role);
+      }
+    }
   }
+  free(st.items);
 }

@@ -16,56 +16,26 @@
  *      refers to are known; nodes of a cycle see each other as erroneous.
  * The root scope is a hash table keyed by interned name pointers, so name
  * resolution is constant time; nothing here is quadratic in the number of
- * nodes. */
-#include "bind.h"
-
+ * nodes.  Phase 1 is bind_package.c, phases 3 and 4 are bind_graph.c, and
+ * component blocks are bind_component.c (bind_impl.h). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "bind_impl.h"
 #include "check.h"
 #include "ptrmap.h"
-#include "parse.h"
 #include "schema.h"
 #include "util.h"
 
-/* Component programs nest at most this deep (a component that includes
-   itself through a relative path would otherwise recurse forever). */
-enum { MAX_COMPONENT_DEPTH = 16 };
-
-/* A cycle diagnostic lists at most this many references. */
-enum { MAX_CYCLE_NOTES = 16 };
-
 /* ------------------------------------------------------------- state */
 
-/* A growable array of nodes (heap). */
-typedef struct node_vec {
-  bnd_node **items;
-  size_t count, cap;
-} node_vec;
-
-/* Appends n, doubling the capacity when full. */
-static void vec_push(node_vec *v, bnd_node *n) {
+void bind_vec_push(node_vec *v, bnd_node *n) {
   if (v->count == v->cap) {
     v->cap = v->cap ? v->cap * 2 : 16;
     v->items = xrealloc(v->items, v->cap * sizeof *v->items);
   }
   v->items[v->count++] = n;
 }
-
-struct bind_state {
-  bnd_program *prog;
-  const char *dir;
-  ptrmap defs, outputs;   /* The root scope (program.md §10.1). */
-  node_vec nodes;           /* Declared nodes, source order. */
-  pcl_span **dep_spans;     /* Per node: where each dependency is referenced. */
-  /* Dependency collection scratch. */
-  size_t *mark;             /* Per node: the stamp of the last collection. */
-  size_t stamp;
-  node_vec tmp;
-  pcl_span *tmp_spans;
-  size_t tmp_cap;
-  bnd_node *pulumi;         /* The pulumi block, if any. */
-};
 
 /* Definitions shadow outputs: a name that is both resolves to the definition. */
 bnd_node *bind_lookup(bind_ctx *c, const char *name) {
@@ -80,9 +50,7 @@ static const char *in(bind_ctx *c, const char *s) {
 
 /* ------------------------------------------------------ small helpers */
 
-/* Returns the string of a literal template (a quoted string without
-   interpolation, possibly parenthesised), or NULL. */
-static const char *literal_text(const ast_node *e) {
+const char *bind_literal_text(const ast_node *e) {
   while (e->kind == AST_PAREN) {
     e = e->paren.inner;
   }
@@ -107,271 +75,6 @@ static pcl_span block_end(const ast_node *b) {
 /* Returns an arena array of n attributes (NULL for none). */
 static bnd_attr *new_attrs(bind_ctx *c, size_t n) {
   return n ? ARENA_NEW_ARRAY(c->arena, bnd_attr, n) : NULL;
-}
-
-/* ------------------------------------------------------ package blocks */
-
-/* Returns NULL if v is a semantic version (MAJOR.MINOR.PATCH with optional
-   -prerelease and +build parts), else the reason it is not. */
-static const char *semver_problem(const char *v) {
-  const char *p = v;
-  for (int part = 0; part < 3; part++) {
-    if (part > 0) {
-      if (*p != '.') {
-        return "expected MAJOR.MINOR.PATCH";
-      }
-      p++;
-    }
-    if (!(*p >= '0' && *p <= '9')) {
-      return "expected MAJOR.MINOR.PATCH";
-    }
-    if (*p == '0' && p[1] >= '0' && p[1] <= '9') {
-      return "leading zeros are not allowed";
-    }
-    while (*p >= '0' && *p <= '9') {
-      p++;
-    }
-  }
-  if (*p == '-' || *p == '+') {
-    const char *q = p + 1;
-    if (!*q) {
-      return "empty pre-release or build part";
-    }
-    for (; *q; q++) {
-      bool ok = (*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
-                *q == '-' || *q == '.' || *q == '+';
-      if (!ok) {
-        return "invalid character in pre-release or build part";
-      }
-    }
-    return NULL;
-  }
-  return *p ? "unexpected text after the version" : NULL;
-}
-
-/* Returns true if s is standard base64 (with padding). */
-static bool is_base64(const char *s) {
-  size_t n = strlen(s), pad = 0;
-  if (n % 4 != 0) {
-    return false;
-  }
-  for (size_t i = 0; i < n; i++) {
-    char ch = s[i];
-    if (ch == '=') {
-      pad++;
-      if (i < n - 2) {
-        return false;
-      }
-    } else if (pad || !((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
-                         (ch >= '0' && ch <= '9') || ch == '+' || ch == '/')) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/* Returns true if s looks like an absolute URL (`scheme://...`). */
-static bool is_url(const char *s) {
-  const char *p = s;
-  if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))) {
-    return false;
-  }
-  while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-         *p == '+' || *p == '-' || *p == '.') {
-    p++;
-  }
-  return p[0] == ':' && p[1] == '/' && p[2] == '/' && p[3] != '\0';
-}
-
-/* Reads one `parameterization` block of a package block into pk; reports
-   problems and returns false if there were any. */
-static bool package_parameterization(bind_ctx *c, const ast_node *a, bnd_package *pk) {
-  if (strcmp(a->block.type.text, "parameterization") != 0) {
-    diag_error(c->diag, a->block.type.span, "unsupported block of type '%s'", a->block.type.text);
-    return false;
-  }
-  bool ok = true;
-  for (size_t k = 0; k < a->block.body.count; k++) {
-    const ast_node *pa = a->block.body.items[k];
-    if (pa->kind != AST_ATTRIBUTE) {
-      diag_error(c->diag, pa->block.type.span, "unsupported block of type '%s'",
-                 pa->block.type.text);
-      ok = false;
-      continue;
-    }
-    const char *v = literal_text(pa->attribute.value);
-    const char *an = pa->attribute.name.text;
-    pcl_span vspan = pa->attribute.value->span;
-    const char *pkg = pk->name ? pk->name : "";
-    if (!v) {
-      diag_error(c->diag, vspan, "attribute %s must be a string literal", an);
-      ok = false;
-    } else if (strcmp(an, "name") == 0) {
-      if (!*v) {
-        diag_error(c->diag, vspan, "name attribute of parameterization of \"%s\" cannot be empty",
-                   pkg);
-        ok = false;
-      }
-      pk->param_name = v;
-    } else if (strcmp(an, "version") == 0) {
-      const char *why = semver_problem(v);
-      if (why) {
-        diag_error(c->diag, vspan,
-                   "invalid version \"%s\" of parameterization for package \"%s\": %s", v, pkg,
-                   why);
-        ok = false;
-      }
-      pk->param_version = v;
-    } else if (strcmp(an, "value") == 0) {
-      if (!is_base64(v)) {
-        diag_error(c->diag, vspan, "invalid base64 encoded value for parameterization of \"%s\": %s",
-                   pkg, "illegal base64 data");
-        ok = false;
-      }
-      pk->param_value = v;
-    } else {
-      diag_error(c->diag, pa->attribute.name.span, "unsupported attribute '%s'", an);
-      ok = false;
-    }
-  }
-  return ok;
-}
-
-/* Returns true if v is a valid package name: letters, digits, `-` and `_`. */
-static bool is_package_name(const char *v) {
-  if (!*v) {
-    return false;
-  }
-  for (const char *q = v; *q; q++) {
-    if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') ||
-          *q == '-' || *q == '_')) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/* Reads one attribute of a package block into pk; reports problems and
-   returns false if there were any. */
-static bool package_attribute(bind_ctx *c, const ast_node *a, bnd_package *pk) {
-  const char *an = a->attribute.name.text;
-  const char *v = literal_text(a->attribute.value);
-  pcl_span vspan = a->attribute.value->span;
-  if (!v) {
-    diag_error(c->diag, vspan, "attribute %s must be a string literal", an);
-    return false;
-  }
-  if (strcmp(an, "baseProviderName") == 0) {
-    pk->name = in(c, v);
-    if (!is_package_name(v)) {
-      diag_error(c->diag, vspan,
-                 "invalid base provider name for package: \"%s\" is not a package name", v);
-      return false;
-    }
-    return true;
-  }
-  if (strcmp(an, "baseProviderVersion") == 0) {
-    pk->version = v;
-    const char *why = semver_problem(v);
-    if (why) {
-      diag_error(c->diag, vspan, "invalid baseProviderVersion \"%s\" for package: %s", v, why);
-      return false;
-    }
-    return true;
-  }
-  if (strcmp(an, "baseProviderDownloadUrl") == 0) {
-    pk->download_url = v;
-    if (!is_url(v)) {
-      diag_error(c->diag, vspan, "invalid download URL for package: %s", v);
-      return false;
-    }
-    return true;
-  }
-  diag_error(c->diag, a->attribute.name.span, "unsupported attribute '%s'", an);
-  return false;
-}
-
-/* Reads every `package` block of every file (program.md §9) into the
-   program's package list, reporting malformed ones, and pins the versions
-   they name in the schema set so that resource lookups use them. */
-static void bind_packages(bind_ctx *c, const ast_program *prog) {
-  bnd_program *p = c->st->prog;
-  size_t total = 0;
-  for (size_t f = 0; f < prog->count; f++) {
-    for (size_t i = 0; i < prog->files[f].body.count; i++) {
-      const ast_node *n = prog->files[f].body.items[i];
-      if (n->kind == AST_BLOCK && strcmp(n->block.type.text, "package") == 0) {
-        total++;
-      }
-    }
-  }
-  p->packages = total ? ARENA_NEW_ARRAY(c->arena, bnd_package, total) : NULL;
-  for (size_t f = 0; f < prog->count; f++) {
-    size_t file_start = p->npackages;
-    for (size_t i = 0; i < prog->files[f].body.count; i++) {
-      const ast_node *n = prog->files[f].body.items[i];
-      if (n->kind != AST_BLOCK || strcmp(n->block.type.text, "package") != 0) {
-        continue;
-      }
-      bnd_package pk = {0};
-      pk.span = n->span;
-      bool bad = false;
-      if (n->block.nlabels > 1) {
-        diag_error(c->diag, n->block.labels[1].span, "package blocks must have at most one label");
-        bad = true;
-      } else if (n->block.nlabels == 1) {
-        diag *w = diag_warning(c->diag, n->block.labels[0].span, "package block label is deprecated");
-        diag_note(w, n->block.labels[0].span,
-                  "Package block labels should be replaced by baseProviderName.");
-        pk.name = n->block.labels[0].text;
-      }
-      if (n->block.body.count == 0) {
-        diag_error(c->diag, n->span, "package blocks must set base provider information");
-        continue;
-      }
-      for (size_t j = 0; j < n->block.body.count; j++) {
-        const ast_node *a = n->block.body.items[j];
-        bool ok = a->kind == AST_BLOCK ? package_parameterization(c, a, &pk)
-                                       : package_attribute(c, a, &pk);
-        bad = bad || !ok;
-      }
-      if (!pk.name) {
-        diag_error(c->diag, n->span, "package blocks must set baseProviderName");
-        continue;
-      }
-      if (bad) {
-        continue;
-      }
-      /* Duplicates: an error within one file, fine across files when the
-         descriptors are identical. */
-      bool dup = false;
-      for (size_t k = 0; k < p->npackages; k++) {
-        bnd_package *o = &p->packages[k];
-        if (o->name != pk.name) {
-          continue;
-        }
-        dup = true;
-        if (k >= file_start) {
-          diag *d = diag_error(c->diag, n->span, "package \"%s\" was already defined", pk.name);
-          diag_note(d, o->span, "previous definition is here");
-        } else if ((o->version == NULL) != (pk.version == NULL) ||
-                   (o->version && strcmp(o->version, pk.version) != 0)) {
-          diag *d = diag_error(c->diag, n->span,
-                               "package \"%s\" was already defined with different parameters",
-                               pk.name);
-          diag_note(d, o->span, "previous definition is here");
-        }
-        break;
-      }
-      if (dup) {
-        continue;
-      }
-      p->packages[p->npackages++] = pk;
-      if (c->schemas && pk.version) {
-        schema_pin_version(c->schemas, pk.name, pk.version);
-      }
-    }
-  }
 }
 
 /* --------------------------------------------------------- declaration */
@@ -400,7 +103,7 @@ static void declare(bind_ctx *c, bnd_node *n) {
     ptrmap_put(m, n->name, n);
   }
   n->index = c->st->nodes.count;
-  vec_push(&c->st->nodes, n);
+  bind_vec_push(&c->st->nodes, n);
 }
 
 /* Declares the node of one top-level item (not `package`). */
@@ -483,287 +186,6 @@ static void declare_item(bind_ctx *c, const ast_node *item) {
     diag_warning(c->diag, item->block.type.span,
                  "unknown block type '%s'; the block is ignored", type);
   }
-}
-
-/* --------------------------------------------------------- dependencies */
-
-static bool is_path_option(const char *name) {
-#define X(id, text, path)                                                                \
-  if (path && strcmp(name, text) == 0) {                                                 \
-    return true;                                                                         \
-  }
-  BND_OPTIONS(X)
-#undef X
-  return false;
-}
-
-/* Records that the node being collected refers to name at where, if name is
-   a node and was not recorded yet (the stamp marks nodes already seen). */
-static void add_dep(bind_ctx *c, const char *name, pcl_span where) {
-  struct bind_state *st = c->st;
-  bnd_node *n = bind_lookup(c, name);
-  if (!n || st->mark[n->index] == st->stamp) {
-    return;
-  }
-  st->mark[n->index] = st->stamp;
-  if (st->tmp.count == st->tmp_cap) {
-    st->tmp_cap = st->tmp_cap ? st->tmp_cap * 2 : 16;
-    st->tmp_spans = xrealloc(st->tmp_spans, st->tmp_cap * sizeof *st->tmp_spans);
-  }
-  st->tmp_spans[st->tmp.count] = where;
-  vec_push(&st->tmp, n);
-}
-
-/* Collects the dependencies of an expression or body item (iterative over
-   lists, recursive over nesting, which the parser bounds). */
-static void collect(bind_ctx *c, const ast_node *e, bool in_resource) {
-  if (!e) {
-    return;
-  }
-  switch (e->kind) {
-  case AST_ATTRIBUTE:
-    collect(c, e->attribute.value, false);
-    return;
-  case AST_BLOCK: {
-    bool options = in_resource && strcmp(e->block.type.text, "options") == 0;
-    for (size_t i = 0; i < e->block.body.count; i++) {
-      const ast_node *it = e->block.body.items[i];
-      if (options && it->kind == AST_ATTRIBUTE && is_path_option(it->attribute.name.text)) {
-        continue;
-      }
-      collect(c, it, false);
-    }
-    return;
-  }
-  case AST_NUMBER:
-  case AST_BOOL:
-  case AST_NULL:
-  case AST_TEMPLATE_LITERAL:
-  case AST_SPLAT_ITEM:
-    return;
-  case AST_VARIABLE:
-    add_dep(c, e->variable.name, e->span);
-    return;
-  case AST_TEMPLATE:
-    for (size_t i = 0; i < e->template.parts.count; i++) {
-      collect(c, e->template.parts.items[i], false);
-    }
-    return;
-  case AST_TEMPLATE_IF:
-    collect(c, e->tif.cond, false);
-    collect(c, e->tif.then, false);
-    collect(c, e->tif.else_, false);
-    return;
-  case AST_TEMPLATE_FOR:
-    collect(c, e->tfor.collection, false);
-    collect(c, e->tfor.body, false);
-    return;
-  case AST_GET_ATTR:
-    collect(c, e->get_attr.object, false);
-    return;
-  case AST_INDEX:
-    collect(c, e->index.collection, false);
-    collect(c, e->index.key, false);
-    return;
-  case AST_SPLAT:
-    collect(c, e->splat.source, false);
-    collect(c, e->splat.each, false);
-    return;
-  case AST_CALL:
-    add_dep(c, e->call.name.text, e->call.name.span);
-    for (size_t i = 0; i < e->call.args.count; i++) {
-      collect(c, e->call.args.items[i], false);
-    }
-    return;
-  case AST_TUPLE:
-    for (size_t i = 0; i < e->tuple.items.count; i++) {
-      collect(c, e->tuple.items.items[i], false);
-    }
-    return;
-  case AST_OBJECT:
-    for (size_t i = 0; i < e->object.items.count; i++) {
-      collect(c, e->object.items.items[i], false);
-    }
-    return;
-  case AST_OBJECT_ITEM:
-    /* A bare-name key is a literal, not a reference. */
-    if (e->item.key->kind != AST_VARIABLE) {
-      collect(c, e->item.key, false);
-    }
-    collect(c, e->item.value, false);
-    return;
-  case AST_FOR:
-    collect(c, e->for_expr.collection, false);
-    collect(c, e->for_expr.key, false);
-    collect(c, e->for_expr.value, false);
-    collect(c, e->for_expr.cond, false);
-    return;
-  case AST_UNARY:
-    collect(c, e->unary.operand, false);
-    return;
-  case AST_BINARY:
-    collect(c, e->binary.lhs, false);
-    collect(c, e->binary.rhs, false);
-    return;
-  case AST_CONDITIONAL:
-    collect(c, e->cond.cond, false);
-    collect(c, e->cond.then, false);
-    collect(c, e->cond.else_, false);
-    return;
-  case AST_PAREN:
-    collect(c, e->paren.inner, false);
-    return;
-  }
-  ice("bad AST kind %d", (int)e->kind);
-}
-
-/* A dependency with the span of its first reference. */
-typedef struct dep_ref {
-  bnd_node *node;
-  pcl_span span;
-} dep_ref;
-
-/* Orders dependency references by the declaration index of their node. */
-static int dep_cmp(const void *a, const void *b) {
-  const dep_ref *x = a, *y = b;
-  return x->node->index < y->node->index ? -1 : x->node->index > y->node->index;
-}
-
-/* Computes n->deps: every node its syntax names, sorted by declaration
-   index and without duplicates, and the span of the first reference to
-   each (for cycle notes). */
-static void compute_deps(bind_ctx *c, bnd_node *n) {
-  struct bind_state *st = c->st;
-  st->stamp++;
-  st->tmp.count = 0;
-  const ast_node *s = n->syntax;
-  if (s->kind == AST_ATTRIBUTE) {
-    collect(c, s->attribute.value, false);
-  } else {
-    bool res = n->kind == BND_RESOURCE || n->kind == BND_READ;
-    for (size_t i = 0; i < s->block.body.count; i++) {
-      collect(c, s->block.body.items[i], res);
-    }
-  }
-  size_t k = st->tmp.count;
-  n->ndeps = k;
-  n->deps = k ? ARENA_NEW_ARRAY(c->arena, bnd_node *, k) : NULL;
-  pcl_span *spans = k ? ARENA_NEW_ARRAY(c->arena, pcl_span, k) : NULL;
-  /* Sort by declaration index, keeping each dependency's first reference. */
-  dep_ref *refs = k ? xmalloc(k * sizeof *refs) : NULL;
-  for (size_t i = 0; i < k; i++) {
-    refs[i] = (dep_ref){st->tmp.items[i], st->tmp_spans[i]};
-  }
-  if (k) {
-    qsort(refs, k, sizeof *refs, dep_cmp);
-  }
-  for (size_t i = 0; i < k; i++) {
-    n->deps[i] = refs[i].node;
-    spans[i] = refs[i].span;
-  }
-  free(refs);
-  st->dep_spans[n->index] = spans;
-}
-
-/* ------------------------------------------------------- order, cycles */
-
-enum { UNVISITED = 0, VISITING = 1, DONE = 2 };
-
-typedef struct frame {
-  bnd_node *node;
-  size_t next; /* Next dependency to visit. */
-} frame;
-
-/* Reports the cycle that closes at stack[from..top] -> stack[from]. */
-static void report_cycle(bind_ctx *c, frame *stack, size_t from, size_t top) {
-  bnd_node *start = stack[from].node;
-  diag *d = diag_error(c->diag, start->name_span, "circular reference");
-  size_t len = top - from + 1;
-  for (size_t i = from; i <= top; i++) {
-    /* A long cycle shows its first references and the one closing it. */
-    size_t k = i - from;
-    if (len > MAX_CYCLE_NOTES && k >= MAX_CYCLE_NOTES - 1 && i < top) {
-      continue;
-    }
-    bnd_node *a = stack[i].node;
-    bnd_node *b = i < top ? stack[i + 1].node : start;
-    pcl_span where = c->st->dep_spans[a->index][stack[i].next - 1];
-    if (len > MAX_CYCLE_NOTES && i == top) {
-      diag_note(d, where, "'%s' refers to '%s' here (after %zu more references)", a->name,
-                b->name, len - MAX_CYCLE_NOTES);
-    } else {
-      diag_note(d, where, "'%s' refers to '%s' here", a->name, b->name);
-    }
-  }
-}
-
-/* Depth-first walk from root with an explicit stack (chains of any length
-   cannot overflow the C stack): appends every node to order after its
-   dependencies and reports each back edge as a cycle. */
-static void visit(bind_ctx *c, bnd_node *root, node_vec *order, frame **stackp, size_t *capp) {
-  if (root->state != UNVISITED) {
-    return;
-  }
-  frame *stack = *stackp;
-  size_t top = 0;
-  stack[0] = (frame){root, 0};
-  root->state = VISITING;
-  for (;;) {
-    frame *f = &stack[top];
-    if (f->next == f->node->ndeps) {
-      f->node->state = DONE;
-      vec_push(order, f->node);
-      if (top == 0) {
-        break;
-      }
-      top--;
-      continue;
-    }
-    bnd_node *d = f->node->deps[f->next++];
-    if (d->state == DONE) {
-      continue;
-    }
-    if (d->state == VISITING) {
-      if (d->kind == BND_COMPONENT && f->node->kind == BND_COMPONENT && d != f->node) {
-        continue; /* Mutually dependent components are allowed. */
-      }
-      size_t from = top;
-      while (stack[from].node != d) {
-        from--;
-      }
-      report_cycle(c, stack, from, top);
-      continue;
-    }
-    if (top + 1 == *capp) {
-      *capp *= 2;
-      *stackp = xrealloc(*stackp, *capp * sizeof **stackp);
-      stack = *stackp;
-    }
-    stack[++top] = (frame){d, 0};
-    d->state = VISITING;
-  }
-}
-
-/* Fixes the evaluation order: a walk from every node in source order,
-   starting with the pulumi block so that the version gate comes first. */
-static void compute_order(bind_ctx *c) {
-  struct bind_state *st = c->st;
-  node_vec order = {0};
-  size_t cap = 64;
-  frame *stack = xmalloc(cap * sizeof *stack);
-  if (st->pulumi) {
-    visit(c, st->pulumi, &order, &stack, &cap);
-  }
-  for (size_t i = 0; i < st->nodes.count; i++) {
-    visit(c, st->nodes.items[i], &order, &stack, &cap);
-  }
-  free(stack);
-  bnd_program *p = st->prog;
-  p->order = order.count ? ARENA_NEW_ARRAY(c->arena, bnd_node *, order.count) : NULL;
-  if (order.count) {
-    memcpy(p->order, order.items, order.count * sizeof *order.items);
-  }
-  free(order.items);
 }
 
 /* ----------------------------------------------------------- options */
@@ -854,7 +276,7 @@ static void check_hooks_option(bind_ctx *c, const ast_node *v, bnd_expr *e) {
   for (size_t i = 0; i < o->object.items.count; i++) {
     const ast_node *it = o->object.items.items[i];
     const char *key = it->item.key->kind == AST_VARIABLE ? it->item.key->variable.name
-                                                         : literal_text(it->item.key);
+                                                         : bind_literal_text(it->item.key);
     const ast_node *val = it->item.value;
     if (!key || val->kind != AST_TUPLE) {
       diag_error(c->diag, it->span,
@@ -925,10 +347,8 @@ static void bind_options(bind_ctx *c, const ast_node *block, bnd_options *opts,
   }
 }
 
-/* Binds the range option first (its type shapes the resource): sets the
-   range kind and the `range` variable visible in the body (NULL for a bool
-   range, which defines none). */
-static void bind_range(bind_ctx *c, const ast_node *options, bnd_options *opts,
+/* A bool range defines no `range` variable. */
+void bind_range_option(bind_ctx *c, const ast_node *options, bnd_options *opts,
                        bnd_range_kind *kind, bnd_var **var) {
   *kind = BND_RANGE_NONE;
   *var = NULL;
@@ -990,10 +410,9 @@ static void bind_range(bind_ctx *c, const ast_node *options, bnd_options *opts,
   **var = (bnd_var){BND_VAR_RANGE, in(c, "range"), ra->span, ty_object(t, np, p)};
 }
 
-/* Binds every option of the options block but `range` (already bound by
-   bind_range, which it keeps). */
-static void bind_other_options(bind_ctx *c, const ast_node *options, bnd_options *opts,
-                               const bind_scope *props) {
+/* The range option was bound first, by bind_range_option: it is kept. */
+void bind_other_options(bind_ctx *c, const ast_node *options, bnd_options *opts,
+                        const bind_scope *props) {
   ast_node copy = *options;
   ast_node **items = ARENA_NEW_ARRAY(c->arena, ast_node *, options->block.body.count + 1);
   size_t k = 0;
@@ -1013,8 +432,7 @@ static void bind_other_options(bind_ctx *c, const ast_node *options, bnd_options
   opts->span = options->span;
 }
 
-/* Returns the type of a reference to a ranged family of instances of r. */
-static const ty *range_type(bind_ctx *c, bnd_range_kind k, const bnd_options *o, const ty *r) {
+const ty *bind_range_type(bind_ctx *c, bnd_range_kind k, const bnd_options *o, const ty *r) {
   ty_ctx *t = c->ty;
   const bnd_expr *e = o->opt[BND_OPT_RANGE];
   switch (k) {
@@ -1032,9 +450,7 @@ static const ty *range_type(bind_ctx *c, bnd_range_kind k, const bnd_options *o,
   ice("bad range kind %d", (int)k);
 }
 
-/* Finds the options block of a resource-like block, reporting other nested
-   blocks and duplicates. */
-static const ast_node *find_options(bind_ctx *c, const ast_node *b) {
+const ast_node *bind_find_options(bind_ctx *c, const ast_node *b) {
   const ast_node *opts = NULL;
   for (size_t i = 0; i < b->block.body.count; i++) {
     const ast_node *it = b->block.body.items[i];
@@ -1060,7 +476,7 @@ static bool logical_name(bind_ctx *c, bnd_node *n, const ast_node *a) {
   if (strcmp(a->attribute.name.text, "__logicalName") != 0) {
     return false;
   }
-  const char *v = literal_text(a->attribute.value);
+  const char *v = bind_literal_text(a->attribute.value);
   if (!v) {
     diag_error(c->diag, a->attribute.value->span, "attribute __logicalName must be a string literal");
   } else {
@@ -1143,47 +559,65 @@ static bool resource_schema(bind_ctx *c, bnd_node *n, const char *version) {
 }
 
 /* Returns true if e is a reference to a resource-like node, or a tuple or
-   object constructor made only of such references. */
+   object constructor (not empty) made only of such references, walked with
+   an explicit stack since constructors may nest as deep as the input. */
 static bool resource_refs(const bnd_expr *e) {
-  switch (e->kind) {
-  case BND_E_NODE_REF:
-    return e->node_ref.node->kind == BND_RESOURCE || e->node_ref.node->kind == BND_READ ||
-           e->node_ref.node->kind == BND_COMPONENT;
-  case BND_E_TUPLE:
-    for (size_t i = 0; i < e->tuple.count; i++) {
-      if (!resource_refs(e->tuple.items[i])) {
-        return false;
+  const bnd_expr **stack = xmalloc(16 * sizeof *stack);
+  size_t count = 0, cap = 16;
+  stack[count++] = e;
+  bool all = true;
+  while (all && count > 0) {
+    const bnd_expr *x = stack[--count];
+    size_t n = x->kind == BND_E_TUPLE    ? x->tuple.count
+               : x->kind == BND_E_OBJECT ? x->object.count
+                                         : 0;
+    if (count + n > cap) {
+      while (count + n > cap) {
+        cap *= 2;
       }
+      stack = xrealloc(stack, cap * sizeof *stack);
     }
-    return e->tuple.count > 0;
-  case BND_E_OBJECT:
-    for (size_t i = 0; i < e->object.count; i++) {
-      if (!resource_refs(e->object.items[i].value)) {
-        return false;
+    switch (x->kind) {
+    case BND_E_NODE_REF:
+      all = x->node_ref.node->kind == BND_RESOURCE || x->node_ref.node->kind == BND_READ ||
+            x->node_ref.node->kind == BND_COMPONENT;
+      break;
+    case BND_E_TUPLE:
+      for (size_t i = 0; i < n; i++) {
+        stack[count++] = x->tuple.items[i];
       }
+      all = n > 0;
+      break;
+    case BND_E_OBJECT:
+      for (size_t i = 0; i < n; i++) {
+        stack[count++] = x->object.items[i].value;
+      }
+      all = n > 0;
+      break;
+    case BND_E_NUMBER:
+    case BND_E_BOOL:
+    case BND_E_NULL:
+    case BND_E_STRING:
+    case BND_E_TEMPLATE:
+    case BND_E_TEMPLATE_IF:
+    case BND_E_TEMPLATE_FOR:
+    case BND_E_VAR_REF:
+    case BND_E_GET_ATTR:
+    case BND_E_INDEX:
+    case BND_E_SPLAT:
+    case BND_E_CALL:
+    case BND_E_FOR:
+    case BND_E_UNARY:
+    case BND_E_BINARY:
+    case BND_E_CONDITIONAL:
+    case BND_E_PROPERTY:
+    case BND_E_TYPE:
+      all = false;
+      break;
     }
-    return e->object.count > 0;
-  case BND_E_NUMBER:
-  case BND_E_BOOL:
-  case BND_E_NULL:
-  case BND_E_STRING:
-  case BND_E_TEMPLATE:
-  case BND_E_TEMPLATE_IF:
-  case BND_E_TEMPLATE_FOR:
-  case BND_E_VAR_REF:
-  case BND_E_GET_ATTR:
-  case BND_E_INDEX:
-  case BND_E_SPLAT:
-  case BND_E_CALL:
-  case BND_E_FOR:
-  case BND_E_UNARY:
-  case BND_E_BINARY:
-  case BND_E_CONDITIONAL:
-  case BND_E_PROPERTY:
-  case BND_E_TYPE:
-    return false;
   }
-  return false;
+  free(stack);
+  return all;
 }
 
 /* Returns the conversion of an input value to its property type.  A whole
@@ -1249,16 +683,13 @@ static const char *version_option(const ast_node *options) {
   for (size_t i = 0; i < options->block.body.count; i++) {
     const ast_node *a = options->block.body.items[i];
     if (a->kind == AST_ATTRIBUTE && strcmp(a->attribute.name.text, "version") == 0) {
-      return literal_text(a->attribute.value);
+      return bind_literal_text(a->attribute.value);
     }
   }
   return NULL;
 }
 
-/* Binds the body attributes of a resource-like block (except
-   __logicalName and, for components, token) in scope s. */
-static bnd_attrs bind_body_attrs(bind_ctx *c, bnd_node *n, const bind_scope *s,
-                                 bool skip_token) {
+bnd_attrs bind_body_attrs(bind_ctx *c, bnd_node *n, const bind_scope *s, bool skip_token) {
   const ast_node *b = n->syntax;
   size_t cnt = 0;
   for (size_t i = 0; i < b->block.body.count; i++) {
@@ -1287,9 +718,9 @@ static bnd_attrs bind_body_attrs(bind_ctx *c, bnd_node *n, const bind_scope *s,
 static void bind_resource(bind_ctx *c, bnd_node *n) {
   bnd_resource *r = &n->resource;
   const ast_node *b = n->syntax;
-  const ast_node *options = find_options(c, b);
+  const ast_node *options = bind_find_options(c, b);
   bool usable = resource_schema(c, n, version_option(options));
-  bind_range(c, options, &r->options, &r->range, &r->range_var);
+  bind_range_option(c, options, &r->options, &r->range, &r->range_var);
   bind_scope rs = {0};
   rs.var = r->range_var;
   const bind_scope *scope = r->range_var ? &rs : NULL;
@@ -1308,7 +739,7 @@ static void bind_resource(bind_ctx *c, bnd_node *n) {
     n->type = ty_dynamic(c->ty);
     return;
   }
-  n->type = range_type(c, r->range, &r->options, r->output_type);
+  n->type = bind_range_type(c, r->range, &r->options, r->output_type);
 }
 
 /* ------------------------------------------------------------ config */
@@ -1339,7 +770,7 @@ static void declare_config(bind_ctx *c, bnd_node *n) {
         cf->nullable = true;
       }
     } else if (strcmp(an, "description") == 0) {
-      cf->description = literal_text(a->attribute.value);
+      cf->description = bind_literal_text(a->attribute.value);
       if (!cf->description) {
         diag_error(c->diag, a->attribute.value->span, "attribute description must be a string literal");
       }
@@ -1481,257 +912,6 @@ static void bind_hook(bind_ctx *c, bnd_node *n) {
   }
 }
 
-/* -------------------------------------------------------- components */
-
-/* Joins a program directory and a relative component source. */
-static char *join_dir(const char *dir, const char *rel) {
-  if (rel[0] == '/') {
-    return xstrdup(rel);
-  }
-  size_t n = strlen(dir) + strlen(rel) + 2;
-  char *p = xmalloc(n);
-  snprintf(p, n, "%s/%s", dir, rel);
-  return p;
-}
-
-/* Normalises a path lexically (drops `.` and `x/..`) into an arena string. */
-static const char *clean_path(bind_ctx *c, const char *path) {
-  size_t n = strlen(path);
-  char *buf = xmalloc(n + 2);
-  const char **parts = xmalloc((n + 1) * sizeof *parts);
-  size_t *lens = xmalloc((n + 1) * sizeof *lens);
-  size_t np = 0;
-  bool abs = path[0] == '/';
-  for (const char *p = path; *p;) {
-    while (*p == '/') {
-      p++;
-    }
-    const char *s = p;
-    while (*p && *p != '/') {
-      p++;
-    }
-    size_t l = (size_t)(p - s);
-    if (l == 0 || (l == 1 && s[0] == '.')) {
-      continue;
-    }
-    if (l == 2 && s[0] == '.' && s[1] == '.' && np > 0 &&
-        !(lens[np - 1] == 2 && parts[np - 1][0] == '.' && parts[np - 1][1] == '.')) {
-      np--;
-      continue;
-    }
-    parts[np] = s;
-    lens[np++] = l;
-  }
-  size_t k = 0;
-  if (abs) {
-    buf[k++] = '/';
-  }
-  for (size_t i = 0; i < np; i++) {
-    if (i) {
-      buf[k++] = '/';
-    }
-    memcpy(buf + k, parts[i], lens[i]);
-    k += lens[i];
-  }
-  if (k == 0) {
-    buf[k++] = '.';
-  }
-  buf[k] = '\0';
-  const char *out = arena_strdup(c->arena, buf);
-  free(buf);
-  free(parts);
-  free(lens);
-  return out;
-}
-
-/* Binds the program of a component with a source directory, and computes
-   the component's output type.  Returns false if it cannot be used. */
-static bool declare_component_program(bind_ctx *c, bnd_node *n) {
-  bnd_component *cm = &n->component;
-  const ast_label *src = &n->syntax->block.labels[1];
-  cm->source = src->text;
-  char *joined = join_dir(c->st->dir, src->text);
-  const char *dir = clean_path(c, joined);
-  free(joined);
-  if (strcmp(dir, clean_path(c, c->st->dir)) == 0) {
-    diag_error(c->diag, src->span,
-               "cannot bind component %s from the same directory as the parent program",
-               n->name);
-    return false;
-  }
-  if (c->depth >= MAX_COMPONENT_DEPTH) {
-    diag_error(c->diag, src->span, "components are nested too deeply (more than %d levels)",
-               MAX_COMPONENT_DEPTH);
-    return false;
-  }
-  char **paths;
-  size_t count;
-  const char *err;
-  if (!src_list_dir(dir, &paths, &count, &err)) {
-    diag_error(c->diag, src->span, "%s: %s", dir, err);
-    return false;
-  }
-  for (size_t i = 0; i < count; i++) {
-    free(paths[i]);
-  }
-  free(paths);
-  if (count == 0) {
-    diag_error(c->diag, src->span, "no files found");
-    return false;
-  }
-  parse_env env = {c->arena, c->names, c->src, c->diag};
-  ast_program prog;
-  size_t before = c->diag->errors;
-  if (parse_program(&env, dir, &prog) != PARSE_OK || c->diag->errors != before) {
-    return false;
-  }
-  struct bind_state *saved = c->st;
-  c->depth++;
-  cm->program = bind_program(c, &prog, dir);
-  c->depth--;
-  c->st = saved;
-  if (cm->program->has_errors) {
-    return false;
-  }
-  /* The component's attributes: one output(T) per output. */
-  size_t nout = 0;
-  for (size_t i = 0; i < cm->program->count; i++) {
-    nout += cm->program->nodes[i]->kind == BND_OUTPUT;
-  }
-  ty_prop *props = nout ? ARENA_NEW_ARRAY(c->arena, ty_prop, nout) : NULL;
-  size_t k = 0;
-  for (size_t i = 0; i < cm->program->count; i++) {
-    bnd_node *o = cm->program->nodes[i];
-    if (o->kind != BND_OUTPUT) {
-      continue;
-    }
-    const ty *ot = o->output.decl_type ? o->output.decl_type
-                   : o->output.value   ? o->output.value->type
-                                       : ty_dynamic(c->ty);
-    props[k].name = o->logical_name;
-    props[k++].type = ty_output(c->ty, ot);
-  }
-  cm->output_type = ty_object(c->ty, k, props);
-  return true;
-}
-
-/* Computes the type of references to a component before anything is
-   checked (so that two components may refer to each other): binds the
-   component program of a component with a source. */
-static void declare_component(bind_ctx *c, bnd_node *n) {
-  if (n->syntax->block.nlabels == 2) {
-    if (!declare_component_program(c, n)) {
-      n->invalid = true;
-      n->type = ty_dynamic(c->ty);
-      return;
-    }
-  } else {
-    n->component.output_type = ty_dynamic(c->ty);
-  }
-  /* The range option may change the type; until the component is bound,
-     references see the single-instance type. */
-  n->type = n->component.output_type;
-}
-
-/* Binds a component block: range, token (sourceless form only), inputs
-   (checked against the component program's configs) and options. */
-static void bind_component(bind_ctx *c, bnd_node *n) {
-  bnd_component *cm = &n->component;
-  const ast_node *b = n->syntax;
-  const ast_node *options = find_options(c, b);
-  bind_range(c, options, &cm->options, &cm->range, &cm->range_var);
-  bind_scope rs = {0};
-  rs.var = cm->range_var;
-  const bind_scope *scope = cm->range_var ? &rs : NULL;
-  bool sourceless = b->block.nlabels == 1;
-  const ast_node *token = NULL;
-  for (size_t i = 0; i < b->block.body.count; i++) {
-    const ast_node *a = b->block.body.items[i];
-    if (a->kind == AST_ATTRIBUTE && strcmp(a->attribute.name.text, "token") == 0) {
-      token = a;
-    }
-  }
-  if (sourceless) {
-    const char *tok = token ? literal_text(token->attribute.value) : NULL;
-    if (token && !tok) {
-      diag_error(c->diag, token->attribute.value->span, "attribute token must be a string literal");
-    } else if (!token) {
-      diag_error(c->diag, n->name_span,
-                 "a component declared without a source must set 'token' to the component's "
-                 "type token");
-    }
-    cm->token = tok;
-  } else if (token) {
-    diag_error(c->diag, token->attribute.name.span,
-               "'token' may only be set on a component declared without a source");
-  }
-  cm->inputs = bind_body_attrs(c, n, scope, true);
-  if (options) {
-    bind_scope ps = {0};
-    ps.properties = true;
-    ps.props_attrs = &cm->inputs;
-    bind_other_options(c, options, &cm->options, &ps);
-  }
-  /* A component whose program could not be bound has no inputs to check
-     against (its errors were reported). */
-  if (n->invalid) {
-    return;
-  }
-  if (cm->program) {
-    /* Inputs: the component program's configs, by logical name. */
-    size_t ncfg = 0;
-    for (size_t i = 0; i < cm->program->count; i++) {
-      ncfg += cm->program->nodes[i]->kind == BND_CONFIG;
-    }
-    ty_prop *props = ncfg ? ARENA_NEW_ARRAY(c->arena, ty_prop, ncfg) : NULL;
-    size_t k = 0;
-    for (size_t i = 0; i < cm->program->count; i++) {
-      bnd_node *cf = cm->program->nodes[i];
-      if (cf->kind != BND_CONFIG) {
-        continue;
-      }
-      const ty *it = ty_input(c->ty, cf->config.value_type);
-      if (cf->config.default_ || cf->config.nullable) {
-        it = ty_optional(c->ty, it);
-      }
-      props[k].name = cf->logical_name;
-      props[k++].type = it;
-    }
-    const ty *input = ty_object(c->ty, k, props);
-    for (size_t i = 0; i < cm->inputs.count; i++) {
-      if (!ty_object_get(input, cm->inputs.items[i].name)) {
-        diag_error(c->diag, cm->inputs.items[i].name_span, "unsupported attribute '%s'",
-                   cm->inputs.items[i].name);
-        return;
-      }
-    }
-    /* A config of dynamic type accepts anything and may be left out only if
-       it has a default or is nullable. */
-    for (size_t i = 0; i < input->object.count; i++) {
-      const ty_prop *p = &input->object.props[i];
-      bool written = false;
-      for (size_t j = 0; j < cm->inputs.count && !written; j++) {
-        written = cm->inputs.items[j].name == p->name;
-      }
-      if (!written && !ty_is_optional(p->type)) {
-        diag_error(c->diag, block_end(b), "missing required attribute '%s'", p->name);
-      }
-    }
-    bnd_attrs none = cm->inputs;
-    for (size_t i = 0; i < none.count; i++) {
-      bnd_attr *a = &none.items[i];
-      a->expected = ty_object_get(input, a->name);
-      if (!a->value->error && ty_conversion(c->ty, a->expected, a->value->type) == TY_CONV_NONE) {
-        diag_error(c->diag, a->value->span,
-                   "Cannot assign value %s to attribute of type \"%s\" for component \"%s\"",
-                   ty_pretty(c->ty, a->value->type), ty_pretty(c->ty, a->expected), n->name);
-      }
-      check_annotate(c, a->value, a->expected);
-    }
-  }
-  n->type = range_type(c, cm->range, &cm->options, cm->output_type);
-}
-
 /* -------------------------------------------------------------- main */
 
 static void bind_local(bind_ctx *c, bnd_node *n) {
@@ -1800,7 +980,7 @@ static void predeclare(bind_ctx *c, bnd_node *n) {
     declare_output(c, n);
     return;
   case BND_COMPONENT:
-    declare_component(c, n);
+    bind_declare_component(c, n);
     return;
   case BND_LOCAL:
   case BND_RESOURCE:
@@ -1841,9 +1021,9 @@ bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir)
   st.mark = xcalloc(n + 1, sizeof *st.mark);
   st.dep_spans = xcalloc(n + 1, sizeof *st.dep_spans);
   for (size_t i = 0; i < n; i++) {
-    compute_deps(c, p->nodes[i]);
+    bind_compute_deps(c, p->nodes[i]);
   }
-  compute_order(c);
+  bind_compute_order(c);
   /* What references to config, output and component nodes see does not
      depend on other nodes: compute it before checking anything. */
   diag **seg_head = xcalloc(n + 1, sizeof *seg_head);
@@ -1889,6 +1069,7 @@ bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir)
   free(st.dep_spans);
   free(st.tmp.items);
   free(st.tmp_spans);
+  free(st.work);
   free(st.nodes.items);
   ptrmap_free(&st.defs);
   ptrmap_free(&st.outputs);

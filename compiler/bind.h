@@ -48,6 +48,11 @@ typedef struct bind_ctx {
   /* Internal state of the program being bound (set by bind_program). */
   struct bind_state *st;
   size_t depth; /* Component nesting depth (guards runaway recursion). */
+  /* The deepest expression checked so far (components included): its
+     nesting depth and span.  Phases that still recurse over expressions
+     (the lowering) refuse programs deeper than they can walk. */
+  size_t max_depth;
+  pcl_span deepest;
 } bind_ctx;
 
 /* Binds the parsed program prog whose files live in directory dir (used to

@@ -248,104 +248,253 @@ static bnd_expr *variable(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   return e;
 }
 
-/* ---------------------------------------------------------- templates */
+/* ------------------------------------------------------ the checker
 
-static bnd_expr *template(bind_ctx *c, const bind_scope *s, const ast_node *n);
+   check_expr walks an expression with an explicit stack of frames, one per
+   compound expression being checked, since expressions may be as deep as
+   the input (10,000 nested brackets, chains of 100,000 operators).  A frame
+   keeps its node, its scope, the expression being built and how far it
+   got (stage); its step function either asks for a child to be checked
+   (sub, which stores the child's result through a pointer into the arena
+   and pushes a frame unless the child is a leaf) and returns, or finishes
+   the expression (done).  Children are checked in the order the recursive
+   rules of types.md read them, so diagnostics come out in the same order.
+   Step functions never touch their frame after sub(): pushing may move the
+   stack. */
 
-/* Binds one part of a template: literal text, %{if}, %{for} or an
-   interpolated expression. */
-static bnd_expr *template_part(bind_ctx *c, const bind_scope *s, const ast_node *p) {
-  switch (p->kind) {
-  case AST_TEMPLATE_LITERAL:
-    return string_literal(c, p->span, p->literal.text, p->literal.len);
-  case AST_TEMPLATE_IF: {
-    bnd_expr *e = mk(c, BND_E_TEMPLATE_IF, p->span);
-    e->tif.cond = check_expr(c, s, p->tif.cond);
-    e->tif.then = template(c, s, p->tif.then);
-    e->tif.else_ = p->tif.else_ ? template(c, s, p->tif.else_) : NULL;
-    check_input(c, e->tif.cond, ty_bool(c->ty));
-    const ty *ts[2] = {e->tif.then->type,
-                       e->tif.else_ ? e->tif.else_->type : ty_string(c->ty)};
-    const ty *u = ty_unify_safe(c->ty, 2, ts);
-    e->type = ty_lift(c->ty, u, 1, &e->tif.cond->type);
-    if (e->tif.cond->error || e->tif.then->error || (e->tif.else_ && e->tif.else_->error)) {
-      e->error = true;
-    }
-    return e;
-  }
-  case AST_TEMPLATE_FOR: {
-    bnd_expr *e = mk(c, BND_E_TEMPLATE_FOR, p->span);
-    e->tfor.collection = check_expr(c, s, p->tfor.collection);
-    const ty *kt = ty_dynamic(c->ty), *vt = ty_dynamic(c->ty);
-    if (!e->tfor.collection->error) {
-      ty_collection_types(c->ty, e->tfor.collection->type, &kt, &vt, c->diag,
-                          p->tfor.collection->span, false);
-    }
-    bind_scope ks = {0}, vs;
-    const bind_scope *inner = s;
-    if (p->tfor.key.text) {
-      e->tfor.key = new_var(c, BND_VAR_FOR_KEY, p->tfor.key.text, p->tfor.key.span, kt);
-      ks = var_scope(s, e->tfor.key);
-      inner = &ks;
-    }
-    e->tfor.value = new_var(c, BND_VAR_FOR_VALUE, p->tfor.value.text, p->tfor.value.span, vt);
-    vs = var_scope(inner, e->tfor.value);
-    e->tfor.body = template(c, &vs, p->tfor.body);
-    const ty *ts[2] = {e->tfor.collection->type, e->tfor.body->type};
-    e->type = ty_lift(c->ty, ty_string(c->ty), 2, ts);
-    e->error = e->tfor.collection->error || e->tfor.body->error;
-    return e;
-  }
-  case AST_ATTRIBUTE:
-  case AST_BLOCK:
-  case AST_NUMBER:
-  case AST_BOOL:
-  case AST_NULL:
-  case AST_VARIABLE:
-  case AST_TEMPLATE:
-  case AST_GET_ATTR:
-  case AST_INDEX:
-  case AST_SPLAT:
-  case AST_SPLAT_ITEM:
-  case AST_CALL:
-  case AST_TUPLE:
-  case AST_OBJECT:
-  case AST_OBJECT_ITEM:
-  case AST_FOR:
-  case AST_UNARY:
-  case AST_BINARY:
-  case AST_CONDITIONAL:
-  case AST_PAREN:
-    return check_expr(c, s, p);
-  }
-  ice("bad template part kind %d", (int)p->kind);
+/* One compound expression being checked. */
+typedef struct frame {
+  const ast_node *n;       /* The node. */
+  const bind_scope *s;     /* Its scope. */
+  bnd_expr **out;          /* Where the finished expression goes. */
+  bnd_expr *e;             /* The expression being built. */
+  unsigned stage;          /* The next step. */
+  size_t i;                /* Index of the next item, part or argument. */
+  bool bad;                /* FOR: the collection cannot be iterated. */
+  const bind_scope *inner; /* The scope the frame's later children see
+                              (for expressions, splats, recover), arena. */
+} frame;
+
+/* The explicit stack of one check_expr. */
+typedef struct checker {
+  bind_ctx *c;
+  frame *frames;      /* Frames, innermost last: first, or a heap copy. */
+  size_t count, cap;  /* Frames used and allocated. */
+  size_t depth;       /* The most frames open at once. */
+  frame first[8];     /* The first frames (most expressions need no more). */
+} checker;
+
+/* Returns a new scope in the arena: parent extended with v. */
+static const bind_scope *scope_with(bind_ctx *c, const bind_scope *parent, bnd_var *v) {
+  bind_scope *s = ARENA_NEW(c->arena, bind_scope);
+  *s = var_scope(parent, v);
+  return s;
 }
 
-/* Binds a template: one literal gives a string, one interpolation gives the
-   interpolated expression itself, anything else a TEMPLATE of type
-   lift(string, parts). */
-static bnd_expr *template(bind_ctx *c, const bind_scope *s, const ast_node *n) {
-  const ast_list *parts = &n->template.parts;
-  /* "${e}" is e itself (types.md §8). */
-  if (parts->count == 1 && parts->items[0]->kind != AST_TEMPLATE_LITERAL &&
-      parts->items[0]->kind != AST_TEMPLATE_IF && parts->items[0]->kind != AST_TEMPLATE_FOR) {
-    return check_expr(c, s, parts->items[0]);
+/* Resolves the anonymous splat item to the innermost splat's variable. */
+static bnd_expr *splat_item(bind_ctx *c, const bind_scope *s, const ast_node *n) {
+  for (const bind_scope *p = s; p; p = p->parent) {
+    if (p->var && p->var->kind == BND_VAR_SPLAT_ITEM) {
+      bnd_expr *e = mk(c, BND_E_VAR_REF, n->span);
+      e->var_ref.var = p->var;
+      e->type = p->var->type;
+      return e;
+    }
   }
-  if (parts->count == 1 && parts->items[0]->kind == AST_TEMPLATE_LITERAL) {
-    const ast_node *p = parts->items[0];
-    return string_literal(c, n->span, p->literal.text, p->literal.len);
+  ice("splat item outside a splat");
+}
+
+/* Checks the leaf n if it is one (names, literals, "${e}" and literal-only
+   templates are resolved here), else returns NULL and sets *n to the
+   compound expression to check (parentheses and "${e}" wrappers removed). */
+static bnd_expr *leaf(bind_ctx *c, const bind_scope *s, const ast_node **np) {
+  for (;;) {
+    const ast_node *n = *np;
+    switch (n->kind) {
+    case AST_NUMBER:
+      return number_literal(c, n->span, n->number.text, false);
+    case AST_BOOL: {
+      bnd_expr *e = mk(c, BND_E_BOOL, n->span);
+      e->boolean = n->boolean.value;
+      e->type = ty_const_bool(c->ty, n->boolean.value);
+      return e;
+    }
+    case AST_NULL: {
+      bnd_expr *e = mk(c, BND_E_NULL, n->span);
+      e->type = ty_const_null(c->ty);
+      return e;
+    }
+    case AST_VARIABLE:
+      return variable(c, s, n);
+    case AST_SPLAT_ITEM:
+      return splat_item(c, s, n);
+    case AST_TEMPLATE_LITERAL:
+      return string_literal(c, n->span, n->literal.text, n->literal.len);
+    case AST_PAREN:
+      *np = n->paren.inner;
+      continue;
+    case AST_UNARY:
+      if (n->unary.op == AST_OP_NEG && n->unary.operand->kind == AST_NUMBER) {
+        return number_literal(c, n->span, n->unary.operand->number.text, true);
+      }
+      return NULL;
+    case AST_TEMPLATE: {
+      const ast_list *parts = &n->template.parts;
+      if (parts->count != 1) {
+        return NULL;
+      }
+      const ast_node *p = parts->items[0];
+      if (p->kind == AST_TEMPLATE_LITERAL) {
+        return string_literal(c, n->span, p->literal.text, p->literal.len);
+      }
+      if (p->kind == AST_TEMPLATE_IF || p->kind == AST_TEMPLATE_FOR) {
+        return NULL;
+      }
+      /* "${e}" is e itself (types.md §8). */
+      *np = p;
+      continue;
+    }
+    case AST_TEMPLATE_IF:
+    case AST_TEMPLATE_FOR:
+    case AST_GET_ATTR:
+    case AST_INDEX:
+    case AST_SPLAT:
+    case AST_CALL:
+    case AST_TUPLE:
+    case AST_OBJECT:
+    case AST_FOR:
+    case AST_BINARY:
+    case AST_CONDITIONAL:
+      return NULL;
+    case AST_ATTRIBUTE:
+    case AST_BLOCK:
+    case AST_OBJECT_ITEM:
+      break;
+    }
+    ice("check_expr on a %s node", ast_kind_name(n->kind));
   }
-  bnd_expr *e = mk(c, BND_E_TEMPLATE, n->span);
-  e->tmpl.count = parts->count;
-  e->tmpl.parts = new_exprs(c, parts->count);
-  for (size_t i = 0; i < parts->count; i++) {
-    e->tmpl.parts[i] = template_part(c, s, parts->items[i]);
+}
+
+/* Has n checked in scope s, its result stored in *out: at once for a leaf,
+   else by a new frame on top of the stack. */
+static void sub(checker *k, const ast_node *n, const bind_scope *s, bnd_expr **out) {
+  bnd_expr *e = leaf(k->c, s, &n);
+  if (e) {
+    *out = e;
+    return;
+  }
+  if (k->count == k->cap) {
+    /* The first frames live in check_expr's own array. */
+    k->frames = xgrow_inline(k->frames, k->first, k->count, &k->cap, sizeof *k->frames);
+  }
+  k->frames[k->count++] = (frame){n, s, out, NULL, 0, 0, false, NULL};
+  if (k->count > k->depth)
+    k->depth = k->count;
+}
+
+/* Stage `at` of f's step, which checks child (when not NULL) into *out in
+   scope sc: when f is at that stage, moves it on and opens child, and then
+   returns true, so that the step returns and is resumed at the next stage
+   once child is checked.  Returns false when f is past the stage or child
+   is NULL, so that a step can chain its stages with ||. */
+static bool sub_at(checker *k, frame *f, unsigned at, const ast_node *child,
+                   const bind_scope *sc, bnd_expr **out) {
+  if (f->stage != at)
+    return false;
+  f->stage = at + 1;
+  if (!child)
+    return false;
+  sub(k, child, sc, out);
+  return true;
+}
+
+/* Finishes the top frame f with the expression e. */
+static void done(checker *k, frame *f, bnd_expr *e) {
+  *f->out = e;
+  k->count--;
+}
+
+/* ---------------------------------------------------------- templates */
+
+/* A template of several parts (one literal or "${e}" are leaves): the parts
+   in order, then a TEMPLATE of type lift(string, parts). */
+static void step_template(checker *k, frame *f) {
+  bind_ctx *c = k->c;
+  const ast_list *parts = &f->n->template.parts;
+  if (f->stage == 0) {
+    f->e = mk(c, BND_E_TEMPLATE, f->n->span);
+    f->e->tmpl.count = parts->count;
+    f->e->tmpl.parts = new_exprs(c, parts->count);
+    f->stage = 1;
+  }
+  if (f->i < parts->count) {
+    size_t i = f->i++;
+    sub(k, parts->items[i], f->s, &f->e->tmpl.parts[i]);
+    return;
+  }
+  bnd_expr *e = f->e;
+  for (size_t i = 0; i < e->tmpl.count; i++) {
     if (e->tmpl.parts[i]->error) {
       e->error = true;
     }
   }
   e->type = ty_lift(c->ty, ty_string(c->ty), e->tmpl.count, types_of(c, e->tmpl.parts, e->tmpl.count));
-  return e;
+  done(k, f, e);
+}
+
+/* %{if cond}then%{else}else_%{endif}: the condition must be a bool (checked
+   after both branches, as the reference does). */
+static void step_template_if(checker *k, frame *f) {
+  bind_ctx *c = k->c;
+  const ast_node *p = f->n;
+  if (f->stage == 0)
+    f->e = mk(c, BND_E_TEMPLATE_IF, p->span);
+  if (sub_at(k, f, 0, p->tif.cond, f->s, &f->e->tif.cond) ||
+      sub_at(k, f, 1, p->tif.then, f->s, &f->e->tif.then) ||
+      sub_at(k, f, 2, p->tif.else_, f->s, &f->e->tif.else_))
+    return;
+  bnd_expr *e = f->e;
+  check_input(c, e->tif.cond, ty_bool(c->ty));
+  const ty *ts[2] = {e->tif.then->type, e->tif.else_ ? e->tif.else_->type : ty_string(c->ty)};
+  const ty *u = ty_unify_safe(c->ty, 2, ts);
+  e->type = ty_lift(c->ty, u, 1, &e->tif.cond->type);
+  if (e->tif.cond->error || e->tif.then->error || (e->tif.else_ && e->tif.else_->error)) {
+    e->error = true;
+  }
+  done(k, f, e);
+}
+
+/* %{for key, value in collection}body%{endfor}: the variables are typed by
+   iterating the collection. */
+static void step_template_for(checker *k, frame *f) {
+  bind_ctx *c = k->c;
+  const ast_node *p = f->n;
+  if (f->stage == 0)
+    f->e = mk(c, BND_E_TEMPLATE_FOR, p->span);
+  if (sub_at(k, f, 0, p->tfor.collection, f->s, &f->e->tfor.collection))
+    return;
+  bnd_expr *e = f->e;
+  if (f->stage == 1) {
+    const ty *kt = ty_dynamic(c->ty), *vt = ty_dynamic(c->ty);
+    if (!e->tfor.collection->error) {
+      ty_collection_types(c->ty, e->tfor.collection->type, &kt, &vt, c->diag,
+                          p->tfor.collection->span, false);
+    }
+    const bind_scope *inner = f->s;
+    if (p->tfor.key.text) {
+      e->tfor.key = new_var(c, BND_VAR_FOR_KEY, p->tfor.key.text, p->tfor.key.span, kt);
+      inner = scope_with(c, inner, e->tfor.key);
+    }
+    e->tfor.value = new_var(c, BND_VAR_FOR_VALUE, p->tfor.value.text, p->tfor.value.span, vt);
+    f->inner = scope_with(c, inner, e->tfor.value);
+    f->stage = 2;
+    sub(k, p->tfor.body, f->inner, &e->tfor.body);
+    return;
+  }
+  const ty *ts[2] = {e->tfor.collection->type, e->tfor.body->type};
+  e->type = ty_lift(c->ty, ty_string(c->ty), 2, ts);
+  e->error = e->tfor.collection->error || e->tfor.body->error;
+  done(k, f, e);
 }
 
 /* --------------------------------------------------------- traversals */
@@ -419,99 +568,126 @@ static const char *quote_key(bind_ctx *c, const char *text, size_t len) {
   return buf;
 }
 
-/* Binds `object.name`. */
-static bnd_expr *get_attr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
-  bnd_expr *e = mk(c, BND_E_GET_ATTR, n->span);
-  bnd_expr *recv = check_expr(c, s, n->get_attr.object);
-  e->get_attr.object = recv;
+/* `object.name`. */
+static void step_get_attr(checker *k, frame *f) {
+  bind_ctx *c = k->c;
+  const ast_node *n = f->n;
+  if (f->stage == 0)
+    f->e = mk(c, BND_E_GET_ATTR, n->span);
+  if (sub_at(k, f, 0, n->get_attr.object, f->s, &f->e->get_attr.object))
+    return;
+  bnd_expr *e = f->e;
+  bnd_expr *recv = e->get_attr.object;
   e->get_attr.name = n->get_attr.name.text;
   ty_traverser key = {.kind = TY_TRAV_ATTR,
                       .text = n->get_attr.name.text,
                       .len = strlen(n->get_attr.name.text)};
   if (recv->kind == BND_E_PROPERTY && !recv->error) {
-    return property_step(c, e, recv, &key, n->get_attr.name.span,
-                         arena_printf(c->arena, ".%s", key.text));
+    done(k, f,
+         property_step(c, e, recv, &key, n->get_attr.name.span,
+                       arena_printf(c->arena, ".%s", key.text)));
+    return;
   }
-  return traverse_step(c, e, recv, &key, n->get_attr.name.span);
+  done(k, f, traverse_step(c, e, recv, &key, n->get_attr.name.span));
 }
 
-/* Binds `collection[key]`: a literal key is a static traversal step (§6),
-   any other key is typed by iteration (§9, `coll[k]`). */
-static bnd_expr *index_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
-  bnd_expr *e = mk(c, BND_E_INDEX, n->span);
-  bnd_expr *recv = check_expr(c, s, n->index.collection);
-  e->index.collection = recv;
-  const ast_node *k = n->index.key;
-  /* Literal keys: numbers (also `.N`), bools and single-literal strings. */
-  ty_traverser key = {0};
-  bool literal = true;
-  const char *text;
-  size_t len;
-  if (k->kind == AST_NUMBER) {
-    key.kind = TY_TRAV_NUMBER;
-    key.text = k->number.text;
-    key.len = strlen(k->number.text);
-    e->index.key = number_literal(c, k->span, k->number.text, false);
-  } else if (k->kind == AST_BOOL) {
-    key.kind = TY_TRAV_BOOL;
-    key.boolean = k->boolean.value;
-    e->index.key = check_expr(c, s, k);
-  } else if (check_literal_string(k, &text, &len)) {
-    key.kind = TY_TRAV_STRING;
-    key.text = text;
-    key.len = len;
-    e->index.key = string_literal(c, k->span, text, len);
-  } else {
-    literal = false;
-  }
-  if (literal) {
+/* `collection[key]`: a literal key is a static traversal step (§6), any
+   other key is typed by iteration (§9, `coll[k]`). */
+static void step_index(checker *k, frame *f) {
+  bind_ctx *c = k->c;
+  const ast_node *n = f->n;
+  if (f->stage == 0)
+    f->e = mk(c, BND_E_INDEX, n->span);
+  if (sub_at(k, f, 0, n->index.collection, f->s, &f->e->index.collection))
+    return;
+  bnd_expr *e = f->e;
+  bnd_expr *recv = e->index.collection;
+  const ast_node *kn = n->index.key;
+  if (f->stage == 1) {
+    /* Literal keys: numbers (also `.N`), bools and single-literal strings. */
+    ty_traverser key = {0};
+    const char *text;
+    size_t len;
+    if (kn->kind == AST_NUMBER) {
+      key.kind = TY_TRAV_NUMBER;
+      key.text = kn->number.text;
+      key.len = strlen(kn->number.text);
+      e->index.key = number_literal(c, kn->span, kn->number.text, false);
+    } else if (kn->kind == AST_BOOL) {
+      key.kind = TY_TRAV_BOOL;
+      key.boolean = kn->boolean.value;
+      const ast_node *b = kn;
+      e->index.key = leaf(c, f->s, &b);
+    } else if (check_literal_string(kn, &text, &len)) {
+      key.kind = TY_TRAV_STRING;
+      key.text = text;
+      key.len = len;
+      e->index.key = string_literal(c, kn->span, text, len);
+    } else {
+      f->stage = 2;
+      sub(k, kn, f->s, &e->index.key);
+      return;
+    }
     if (e->index.key->error) {
-      return poison(c, e);
+      done(k, f, poison(c, e));
+      return;
     }
     if (recv->kind == BND_E_PROPERTY && !recv->error) {
       const char *suffix = key.kind == TY_TRAV_STRING ? quote_key(c, key.text, key.len)
                            : key.kind == TY_TRAV_NUMBER
                                ? arena_printf(c->arena, "[%s]", key.text)
                                : arena_printf(c->arena, "[%s]", key.boolean ? "true" : "false");
-      return property_step(c, e, recv, &key, k->span, suffix);
+      done(k, f, property_step(c, e, recv, &key, kn->span, suffix));
+      return;
     }
-    return traverse_step(c, e, recv, &key, k->span);
+    done(k, f, traverse_step(c, e, recv, &key, kn->span));
+    return;
   }
   /* A computed key (types.md §9, `coll[k]`). */
-  bnd_expr *kx = check_expr(c, s, k);
-  e->index.key = kx;
+  bnd_expr *kx = e->index.key;
   if (recv->error || kx->error) {
-    return poison(c, e);
+    done(k, f, poison(c, e));
+    return;
   }
   if (recv->kind == BND_E_PROPERTY) {
-    diag_error(c->diag, k->span, "property paths must use literal keys");
-    return poison(c, e);
+    diag_error(c->diag, kn->span, "property paths must use literal keys");
+    done(k, f, poison(c, e));
+    return;
   }
   const ty *kt, *vt;
   if (!ty_collection_types(c->ty, recv->type, &kt, &vt, c->diag, n->index.collection->span,
-                           false)) {
-    return poison(c, e);
-  }
-  if (!check_input(c, kx, kt)) {
-    return poison(c, e);
+                           false) ||
+      !check_input(c, kx, kt)) {
+    done(k, f, poison(c, e));
+    return;
   }
   e->type = ty_lift(c->ty, ty_wrap_iterable(c->ty, recv->type, vt), 1, &kx->type);
-  return e;
+  done(k, f, e);
 }
 
-/* Binds `source[*]each`: each is bound with the splat item in scope; the
-   result is a list of each's type, wrapped in the source's eventual
-   layers when the source is a collection (types.md §9 splat quirk). */
-static bnd_expr *splat(bind_ctx *c, const bind_scope *s, const ast_node *n) {
-  bnd_expr *e = mk(c, BND_E_SPLAT, n->span);
-  bnd_expr *src = check_expr(c, s, n->splat.source);
-  e->splat.source = src;
-  const ty *item = src->error ? ty_dynamic(c->ty) : ty_splat_item(c->ty, src->type);
-  e->splat.item = new_var(c, BND_VAR_SPLAT_ITEM, "", n->splat.item->span, item);
-  bind_scope is = var_scope(s, e->splat.item);
-  e->splat.each = check_expr(c, &is, n->splat.each);
+/* `source[*]each`: each is bound with the splat item in scope; the result
+   is a list of each's type, wrapped in the source's eventual layers when
+   the source is a collection (types.md §9 splat quirk). */
+static void step_splat(checker *k, frame *f) {
+  bind_ctx *c = k->c;
+  const ast_node *n = f->n;
+  if (f->stage == 0)
+    f->e = mk(c, BND_E_SPLAT, n->span);
+  if (sub_at(k, f, 0, n->splat.source, f->s, &f->e->splat.source))
+    return;
+  bnd_expr *e = f->e;
+  bnd_expr *src = e->splat.source;
+  if (f->stage == 1) {
+    const ty *item = src->error ? ty_dynamic(c->ty) : ty_splat_item(c->ty, src->type);
+    e->splat.item = new_var(c, BND_VAR_SPLAT_ITEM, "", n->splat.item->span, item);
+    f->inner = scope_with(c, f->s, e->splat.item);
+    f->stage = 2;
+    sub(k, n->splat.each, f->inner, &e->splat.each);
+    return;
+  }
   if (src->error || e->splat.each->error) {
-    return poison(c, e);
+    done(k, f, poison(c, e));
+    return;
   }
   /* A non-collection source is a one-element list of itself, without its
      eventual layers. */
@@ -541,34 +717,27 @@ static bnd_expr *splat(bind_ctx *c, const bind_scope *s, const ast_node *n) {
     e->type = list;
     break;
   }
-  return e;
-}
-
-/* Resolves the anonymous splat item to the innermost splat's variable. */
-static bnd_expr *splat_item(bind_ctx *c, const bind_scope *s, const ast_node *n) {
-  for (const bind_scope *p = s; p; p = p->parent) {
-    if (p->var && p->var->kind == BND_VAR_SPLAT_ITEM) {
-      bnd_expr *e = mk(c, BND_E_VAR_REF, n->span);
-      e->var_ref.var = p->var;
-      e->type = p->var->type;
-      return e;
-    }
-  }
-  ice("splat item outside a splat");
+  done(k, f, e);
 }
 
 /* ------------------------------------------------------- constructors */
 
-static bnd_expr *tuple(bind_ctx *c, const bind_scope *s, const ast_node *n) {
-  bnd_expr *e = mk(c, BND_E_TUPLE, n->span);
-  size_t cnt = n->tuple.items.count;
-  e->tuple.count = cnt;
-  e->tuple.items = new_exprs(c, cnt);
-  for (size_t i = 0; i < cnt; i++) {
-    e->tuple.items[i] = check_expr(c, s, n->tuple.items.items[i]);
+static void step_tuple(checker *k, frame *f) {
+  bind_ctx *c = k->c;
+  size_t cnt = f->n->tuple.items.count;
+  if (f->stage == 0) {
+    f->e = mk(c, BND_E_TUPLE, f->n->span);
+    f->e->tuple.count = cnt;
+    f->e->tuple.items = new_exprs(c, cnt);
+    f->stage = 1;
   }
-  e->type = ty_tuple(c->ty, cnt, types_of(c, e->tuple.items, cnt));
-  return e;
+  if (f->i < cnt) {
+    size_t i = f->i++;
+    sub(k, f->n->tuple.items.items[i], f->s, &f->e->tuple.items[i]);
+    return;
+  }
+  f->e->type = ty_tuple(c->ty, cnt, types_of(c, f->e->tuple.items, cnt));
+  done(k, f, f->e);
 }
 
 /* Classifies an object key (syntax.md §5.4): returns the literal key text, or
@@ -637,103 +806,130 @@ static const char *object_key(bind_ctx *c, const ast_node *k, const ast_node **c
   ice("bad object key kind %d", (int)k->kind);
 }
 
-/* Binds an object constructor (types.md §9): literal keys give an object
-   type, any computed key a map of the unified value types; the result is
-   lifted over the key types only. */
-static bnd_expr *object(bind_ctx *c, const bind_scope *s, const ast_node *n) {
-  bnd_expr *e = mk(c, BND_E_OBJECT, n->span);
+/* An object constructor (types.md §9): each item's key (literal, or
+   computed and then checked to be a string), then its value.  Literal keys
+   give an object type, any computed key a map of the unified value types; a
+   later duplicate literal key overwrites an earlier one in the type; the
+   result is lifted over the key types only.  Stages per item: 1 key, 2
+   after a computed key, 3 value, 4 next item. */
+static void step_object(checker *k, frame *f) {
+  bind_ctx *c = k->c;
+  const ast_node *n = f->n;
   size_t cnt = n->object.items.count;
-  e->object.count = cnt;
-  e->object.items = cnt ? ARENA_NEW_ARRAY(c->arena, bnd_item, cnt) : NULL;
+  if (f->stage == 0) {
+    f->e = mk(c, BND_E_OBJECT, n->span);
+    f->e->object.count = cnt;
+    f->e->object.items = cnt ? ARENA_NEW_ARRAY(c->arena, bnd_item, cnt) : NULL;
+    f->stage = 1;
+  }
+  bnd_expr *e = f->e;
+  while (f->i < cnt) {
+    const ast_node *it = n->object.items.items[f->i];
+    bnd_item *bi = &e->object.items[f->i];
+    switch (f->stage) {
+    case 1: {
+      const ast_node *computed;
+      size_t len = 0;
+      const char *lit = object_key(c, it->item.key, &computed, &len);
+      if (!computed) {
+        bi->literal = intern_n(c->names, lit, len);
+        bi->key = string_literal(c, it->item.key->span, bi->literal, len);
+        f->stage = 3;
+        break;
+      }
+      /* A key that is not a bare name is an expression, a traversal such
+         as `a.b` included: HCL's parser accepts it and the reference binder
+         gives it the value it refers to (HCL's own evaluator would reject
+         it as ambiguous, but PCL is not evaluated by it). */
+      f->stage = 2;
+      sub(k, computed, f->s, &bi->key);
+      return;
+    }
+    case 2:
+      if (!bi->key->error) {
+        ty_check_object_key(c->ty, c->diag, bi->key->span, bi->key->type);
+      }
+      f->stage = 3;
+      break;
+    case 3:
+      f->stage = 4;
+      sub(k, it->item.value, f->s, &bi->value);
+      return;
+    default:
+      f->i++;
+      f->stage = 1;
+      break;
+    }
+  }
   bool all_literal = true;
   const ty **keys = cnt ? ARENA_NEW_ARRAY(c->arena, const ty *, cnt) : NULL;
   const ty **vals = cnt ? ARENA_NEW_ARRAY(c->arena, const ty *, cnt) : NULL;
   ty_prop *props = cnt ? ARENA_NEW_ARRAY(c->arena, ty_prop, cnt) : NULL;
-  /* Keys first (their kind decides object or map), then values; a later
-     duplicate literal key overwrites an earlier one in the type. */
   for (size_t i = 0; i < cnt; i++) {
-    const ast_node *it = n->object.items.items[i];
-    bnd_item *bi = &e->object.items[i];
-    const ast_node *computed;
-    size_t len = 0;
-    const char *lit = object_key(c, it->item.key, &computed, &len);
-    if (lit) {
-      bi->literal = intern_n(c->names, lit, len);
-      bi->key = string_literal(c, it->item.key->span, bi->literal, len);
-    } else {
-      const ast_node *k = it->item.key;
-      if (k->kind == AST_GET_ATTR || k->kind == AST_INDEX || k->kind == AST_SPLAT) {
-        diag_error(c->diag, k->span, "Ambiguous attribute key");
-        bi->key = poison(c, mk(c, BND_E_STRING, k->span));
-      } else {
-        bi->key = check_expr(c, s, computed);
-        if (!bi->key->error) {
-          ty_check_object_key(c->ty, c->diag, bi->key->span, bi->key->type);
-        }
-      }
-      all_literal = false;
-    }
-    bi->value = check_expr(c, s, it->item.value);
+    const bnd_item *bi = &e->object.items[i];
+    all_literal = all_literal && bi->literal;
     keys[i] = bi->key->type;
     vals[i] = bi->value->type;
     props[i].name = bi->literal;
     props[i].type = bi->value->type;
   }
-  const ty *t;
-  if (all_literal) {
-    t = ty_object(c->ty, cnt, props);
-  } else {
-    t = ty_map(c->ty, ty_unify_safe(c->ty, cnt, vals));
-  }
+  const ty *t = all_literal ? ty_object(c->ty, cnt, props)
+                            : ty_map(c->ty, ty_unify_safe(c->ty, cnt, vals));
   e->type = ty_lift(c->ty, t, cnt, keys);
-  return e;
+  done(k, f, e);
 }
 
-/* Binds a for expression: the variables are typed by iterating the
-   collection (types.md §7); the result is a list or map, wrapped in the
-   collection's eventual layers and lifted over the key and condition. */
-static bnd_expr *for_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
-  bnd_expr *e = mk(c, BND_E_FOR, n->span);
-  e->for_expr.is_object = n->for_expr.is_object;
-  e->for_expr.grouping = n->for_expr.grouping;
-  bnd_expr *coll = check_expr(c, s, n->for_expr.collection);
-  e->for_expr.collection = coll;
-  const ty *kt = ty_dynamic(c->ty), *vt = ty_dynamic(c->ty);
-  bool bad = coll->error;
-  if (!coll->error &&
-      !ty_collection_types(c->ty, coll->type, &kt, &vt, c->diag, n->for_expr.collection->span,
-                           false)) {
-    bad = true;
+/* A for expression: the variables are typed by iterating the collection
+   (types.md §7); the result is a list or map, wrapped in the collection's
+   eventual layers and lifted over the key and condition.  The key, value
+   and condition are checked in that order, then the condition's and the
+   key's types. */
+static void step_for(checker *k, frame *f) {
+  bind_ctx *c = k->c;
+  const ast_node *n = f->n;
+  if (f->stage == 0) {
+    f->e = mk(c, BND_E_FOR, n->span);
+    f->e->for_expr.is_object = n->for_expr.is_object;
+    f->e->for_expr.grouping = n->for_expr.grouping;
   }
-  bind_scope ks = {0}, vs;
-  const bind_scope *inner = s;
-  if (n->for_expr.key_var.text) {
-    e->for_expr.key_var =
-        new_var(c, BND_VAR_FOR_KEY, n->for_expr.key_var.text, n->for_expr.key_var.span, kt);
-    ks = var_scope(s, e->for_expr.key_var);
-    inner = &ks;
-    if (n->for_expr.key_var.text == n->for_expr.value_var.text) {
-      diag_error(c->diag, n->for_expr.value_var.span, "name %s already defined",
-                 n->for_expr.value_var.text);
-      bad = true;
+  if (sub_at(k, f, 0, n->for_expr.collection, f->s, &f->e->for_expr.collection))
+    return;
+  bnd_expr *e = f->e;
+  bnd_expr *coll = e->for_expr.collection;
+  if (f->stage == 1) {
+    const ty *kt = ty_dynamic(c->ty), *vt = ty_dynamic(c->ty);
+    f->bad = coll->error ||
+             !ty_collection_types(c->ty, coll->type, &kt, &vt, c->diag,
+                                  n->for_expr.collection->span, false);
+    const bind_scope *inner = f->s;
+    if (n->for_expr.key_var.text) {
+      e->for_expr.key_var =
+          new_var(c, BND_VAR_FOR_KEY, n->for_expr.key_var.text, n->for_expr.key_var.span, kt);
+      inner = scope_with(c, inner, e->for_expr.key_var);
+      if (n->for_expr.key_var.text == n->for_expr.value_var.text) {
+        diag_error(c->diag, n->for_expr.value_var.span, "name %s already defined",
+                   n->for_expr.value_var.text);
+        f->bad = true;
+      }
     }
+    e->for_expr.value_var = new_var(c, BND_VAR_FOR_VALUE, n->for_expr.value_var.text,
+                                    n->for_expr.value_var.span, vt);
+    f->inner = scope_with(c, inner, e->for_expr.value_var);
+    f->stage = 2;
   }
-  e->for_expr.value_var = new_var(c, BND_VAR_FOR_VALUE, n->for_expr.value_var.text,
-                                  n->for_expr.value_var.span, vt);
-  vs = var_scope(inner, e->for_expr.value_var);
-  if (n->for_expr.key) {
-    e->for_expr.key = check_expr(c, &vs, n->for_expr.key);
-  }
-  e->for_expr.value = check_expr(c, &vs, n->for_expr.value);
-  if (n->for_expr.cond) {
-    e->for_expr.cond = check_expr(c, &vs, n->for_expr.cond);
+  if (sub_at(k, f, 2, n->for_expr.key, f->inner, &e->for_expr.key) ||
+      sub_at(k, f, 3, n->for_expr.value, f->inner, &e->for_expr.value) ||
+      sub_at(k, f, 4, n->for_expr.cond, f->inner, &e->for_expr.cond))
+    return;
+  if (e->for_expr.cond) {
     check_input(c, e->for_expr.cond, ty_bool(c->ty));
   }
   if (e->for_expr.key) {
     check_input(c, e->for_expr.key, ty_string(c->ty));
   }
-  if (bad) {
-    return poison(c, e);
+  if (f->bad) {
+    done(k, f, poison(c, e));
+    return;
   }
   const ty *lifts[2];
   size_t nl = 0;
@@ -751,40 +947,52 @@ static bnd_expr *for_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
     lifts[nl++] = e->for_expr.cond->type;
   }
   e->type = ty_lift(c->ty, ty_wrap_iterable(c->ty, coll->type, r), nl, lifts);
-  return e;
+  done(k, f, e);
 }
 
 /* ---------------------------------------------------------- operators */
 
-static bnd_expr *unary(bind_ctx *c, const bind_scope *s, const ast_node *n) {
-  const ast_node *inner = n->unary.operand;
-  if (n->unary.op == AST_OP_NEG && inner->kind == AST_NUMBER) {
-    return number_literal(c, n->span, inner->number.text, true);
+/* A unary operation (a negated number literal is a leaf). */
+static void step_unary(checker *k, frame *f) {
+  bind_ctx *c = k->c;
+  const ast_node *n = f->n;
+  if (f->stage == 0) {
+    f->e = mk(c, BND_E_UNARY, n->span);
+    f->e->unary.op = n->unary.op;
   }
-  bnd_expr *e = mk(c, BND_E_UNARY, n->span);
-  e->unary.op = n->unary.op;
-  e->unary.operand = check_expr(c, s, inner);
+  if (sub_at(k, f, 0, n->unary.operand, f->s, &f->e->unary.operand))
+    return;
+  bnd_expr *e = f->e;
   if (e->unary.operand->error) {
-    return poison(c, e);
+    done(k, f, poison(c, e));
+    return;
   }
   const ty *param;
   const ty *r = ty_unary_op(c->ty, n->unary.op, e->unary.operand->type, &param);
   if (!check_assign(c, e->unary.operand, param)) {
-    return poison(c, e);
+    done(k, f, poison(c, e));
+    return;
   }
   e->type = r;
-  return e;
+  done(k, f, e);
 }
 
-/* Binds a binary operation; ty_binary_op gives the result type and the
+/* A binary operation; ty_binary_op gives the result type and the
    (input-shaped) parameter types the operands must convert to. */
-static bnd_expr *binary(bind_ctx *c, const bind_scope *s, const ast_node *n) {
-  bnd_expr *e = mk(c, BND_E_BINARY, n->span);
-  e->binary.op = n->binary.op;
-  e->binary.lhs = check_expr(c, s, n->binary.lhs);
-  e->binary.rhs = check_expr(c, s, n->binary.rhs);
+static void step_binary(checker *k, frame *f) {
+  bind_ctx *c = k->c;
+  const ast_node *n = f->n;
+  if (f->stage == 0) {
+    f->e = mk(c, BND_E_BINARY, n->span);
+    f->e->binary.op = n->binary.op;
+  }
+  if (sub_at(k, f, 0, n->binary.lhs, f->s, &f->e->binary.lhs) ||
+      sub_at(k, f, 1, n->binary.rhs, f->s, &f->e->binary.rhs))
+    return;
+  bnd_expr *e = f->e;
   if (e->binary.lhs->error || e->binary.rhs->error) {
-    return poison(c, e);
+    done(k, f, poison(c, e));
+    return;
   }
   const ty *lp, *rp;
   const ty *r = ty_binary_op(c->ty, n->binary.op, e->binary.lhs->type, e->binary.rhs->type,
@@ -792,22 +1000,29 @@ static bnd_expr *binary(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   bool ok = check_assign(c, e->binary.lhs, lp);
   ok = check_assign(c, e->binary.rhs, rp) && ok;
   if (!ok) {
-    return poison(c, e);
+    done(k, f, poison(c, e));
+    return;
   }
   e->type = r;
-  return e;
+  done(k, f, e);
 }
 
-/* Binds `cond ? then : else_`: the condition must be a bool, the result
-   is the unified branch type lifted over the condition. */
-static bnd_expr *conditional(bind_ctx *c, const bind_scope *s, const ast_node *n) {
-  bnd_expr *e = mk(c, BND_E_CONDITIONAL, n->span);
-  e->cond.cond = check_expr(c, s, n->cond.cond);
-  e->cond.then = check_expr(c, s, n->cond.then);
-  e->cond.else_ = check_expr(c, s, n->cond.else_);
+/* `cond ? then : else_`: the condition must be a bool, the result is the
+   unified branch type lifted over the condition. */
+static void step_conditional(checker *k, frame *f) {
+  bind_ctx *c = k->c;
+  const ast_node *n = f->n;
+  if (f->stage == 0)
+    f->e = mk(c, BND_E_CONDITIONAL, n->span);
+  if (sub_at(k, f, 0, n->cond.cond, f->s, &f->e->cond.cond) ||
+      sub_at(k, f, 1, n->cond.then, f->s, &f->e->cond.then) ||
+      sub_at(k, f, 2, n->cond.else_, f->s, &f->e->cond.else_))
+    return;
+  bnd_expr *e = f->e;
   bool ok = check_input(c, e->cond.cond, ty_bool(c->ty));
   if (!ok || e->cond.cond->error || e->cond.then->error || e->cond.else_->error) {
-    return poison(c, e);
+    done(k, f, poison(c, e));
+    return;
   }
   const ty *ts[2] = {e->cond.then->type, e->cond.else_->type};
   const ty *u = ty_unify_safe(c->ty, 2, ts);
@@ -817,20 +1032,10 @@ static bnd_expr *conditional(bind_ctx *c, const bind_scope *s, const ast_node *n
   check_annotate(c, e->cond.then, u);
   check_annotate(c, e->cond.else_, u);
   e->type = ty_lift(c->ty, u, 1, &e->cond.cond->type);
-  return e;
+  done(k, f, e);
 }
 
 /* -------------------------------------------------------------- calls */
-
-/* Binds the arguments of a call in scope s. */
-static void bind_args(bind_ctx *c, const bind_scope *s, const ast_node *n, bnd_expr *e) {
-  size_t cnt = n->call.args.count;
-  e->call.nargs = cnt;
-  e->call.args = new_exprs(c, cnt);
-  for (size_t i = 0; i < cnt; i++) {
-    e->call.args[i] = check_expr(c, s, n->call.args.items[i]);
-  }
-}
 
 /* Returns true if some argument of the call e is erroneous. */
 static bool any_error(const bnd_expr *e) {
@@ -849,9 +1054,7 @@ static pcl_span call_span(const ast_node *n) {
 
 /* Binds try(e...) (functions.md §6): the unified argument type, as an
    output when an argument is eventual, output(dynamic) when one is dynamic. */
-static bnd_expr *call_try(bind_ctx *c, const bind_scope *s, const ast_node *n, bnd_expr *e) {
-  e->call.kind = BND_CALL_TRY;
-  bind_args(c, s, n, e);
+static bnd_expr *finish_try(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   if (e->call.nargs == 0) {
     diag_error(c->diag, call_span(n), "'try' expects at least one argument");
     return poison(c, e);
@@ -896,9 +1099,7 @@ static bool is_output_like(const ty *t) {
 }
 
 /* Binds can(e): bool, or output(bool) for an output-like or dynamic e. */
-static bnd_expr *call_can(bind_ctx *c, const bind_scope *s, const ast_node *n, bnd_expr *e) {
-  e->call.kind = BND_CALL_CAN;
-  bind_args(c, s, n, e);
+static bnd_expr *finish_can(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   if (e->call.nargs != 1) {
     diag_error(c->diag, call_span(n), "'can' expects exactly one argument");
     return poison(c, e);
@@ -914,22 +1115,11 @@ static bnd_expr *call_can(bind_ctx *c, const bind_scope *s, const ast_node *n, b
 
 /* Binds recover(value, recovery): value must be an output; recovery sees
    the variable `error`; the result is the output of the unified types. */
-static bnd_expr *call_recover(bind_ctx *c, const bind_scope *s, const ast_node *n,
-                              bnd_expr *e) {
-  e->call.kind = BND_CALL_RECOVER;
-  size_t cnt = n->call.args.count;
-  if (cnt != 2) {
-    bind_args(c, s, n, e);
+static bnd_expr *finish_recover(bind_ctx *c, const ast_node *n, bnd_expr *e) {
+  if (n->call.args.count != 2) {
     diag_error(c->diag, call_span(n), "'recover' expects exactly two arguments");
     return poison(c, e);
   }
-  e->call.nargs = 2;
-  e->call.args = new_exprs(c, 2);
-  e->call.args[0] = check_expr(c, s, n->call.args.items[0]);
-  e->call.error_var = new_var(c, BND_VAR_RECOVER_ERROR, intern(c->names, "error"),
-                              n->call.args.items[1]->span, ty_string(c->ty));
-  bind_scope es = var_scope(s, e->call.error_var);
-  e->call.args[1] = check_expr(c, &es, n->call.args.items[1]);
   if (any_error(e)) {
     return poison(c, e);
   }
@@ -961,10 +1151,7 @@ static const ty *invoke_options_type(bind_ctx *c) {
    function's inputs (positionally for multi-argument inputs) and the
    result is output(return); without one the call is untyped, with a
    warning. */
-static bnd_expr *call_invoke(bind_ctx *c, const bind_scope *s, const ast_node *n,
-                             bnd_expr *e) {
-  e->call.kind = BND_CALL_INVOKE;
-  bind_args(c, s, n, e);
+static bnd_expr *finish_invoke(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   const char *token;
   size_t len;
   if (n->call.args.count == 0 || !check_literal_string(n->call.args.items[0], &token, &len)) {
@@ -1085,10 +1272,7 @@ static bnd_expr *call_invoke(bind_ctx *c, const bind_scope *s, const ast_node *n
 
 /* Binds call(self, method, args) (functions.md §9): self must be a typed
    resource that has the method; args are checked against its inputs. */
-static bnd_expr *call_method(bind_ctx *c, const bind_scope *s, const ast_node *n,
-                             bnd_expr *e) {
-  e->call.kind = BND_CALL_METHOD;
-  bind_args(c, s, n, e);
+static bnd_expr *finish_method(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   if (e->call.nargs < 3) {
     diag_error(c->diag, call_span(n),
                "call must be passed a receiver, method name, and arguments object");
@@ -1144,14 +1328,12 @@ static bnd_expr *call_method(bind_ctx *c, const bind_scope *s, const ast_node *n
   return e;
 }
 
-/* Binds convert(value, TYPE): the second argument is a type expression;
-   the value must convert to that type, which is the result (lifted). */
-static bnd_expr *call_convert(bind_ctx *c, const bind_scope *s, const ast_node *n,
-                              bnd_expr *e) {
-  e->call.kind = BND_CALL_CONVERT;
+/* Binds convert(value, TYPE) once the value is bound: the second argument
+   is a type expression; the value must convert to that type, which is the
+   result (lifted). */
+static bnd_expr *finish_convert(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   size_t cnt = n->call.args.count;
   if (cnt != 2) {
-    bind_args(c, s, n, e);
     if (cnt < 2) {
       diag_error(c->diag, call_span(n), "missing required parameter '%s'",
                  cnt == 0 ? "value" : "type");
@@ -1161,9 +1343,6 @@ static bnd_expr *call_convert(bind_ctx *c, const bind_scope *s, const ast_node *
     }
     return poison(c, e);
   }
-  e->call.nargs = 2;
-  e->call.args = new_exprs(c, 2);
-  e->call.args[0] = check_expr(c, s, n->call.args.items[0]);
   bnd_expr *te = mk(c, BND_E_TYPE, n->call.args.items[1]->span);
   size_t before = nerrors(c);
   te->type_expr.denoted = ty_from_type_expr(c->ty, n->call.args.items[1], c->diag);
@@ -1184,10 +1363,7 @@ static bnd_expr *call_convert(bind_ctx *c, const bind_scope *s, const ast_node *
 }
 
 /* Binds a call of an ordinary or generic builtin through funcs.h. */
-static bnd_expr *call_builtin(bind_ctx *c, const bind_scope *s, const ast_node *n,
-                              bnd_expr *e) {
-  e->call.kind = BND_CALL_BUILTIN;
-  bind_args(c, s, n, e);
+static bnd_expr *finish_builtin(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   const funcs_builtin *fn = funcs_lookup(e->call.name);
   if (!fn) {
     diag_error(c->diag, n->call.name.span, "unknown function '%s'", e->call.name);
@@ -1227,88 +1403,152 @@ static bnd_expr *call_builtin(bind_ctx *c, const bind_scope *s, const ast_node *
   return e;
 }
 
-/* Dispatches a call to its special form or to the builtin table. */
-static bnd_expr *call(bind_ctx *c, const bind_scope *s, const ast_node *n) {
-  bnd_expr *e = mk(c, BND_E_CALL, n->span);
-  const char *name = n->call.name.text;
-  e->call.name = name;
-  e->call.expand_final = n->call.expand_final;
-  if (strcmp(name, "try") == 0) {
-    return call_try(c, s, n, e);
+/* A call: its arguments in order, then its special form or builtin.
+   recover(v, r) binds r with the variable `error` in scope; convert(v, T)
+   binds only v, T being a type expression. */
+static void step_call(checker *k, frame *f) {
+  bind_ctx *c = k->c;
+  const ast_node *n = f->n;
+  size_t cnt = n->call.args.count;
+  if (f->stage == 0) {
+    bnd_expr *e = mk(c, BND_E_CALL, n->span);
+    const char *name = n->call.name.text;
+    e->call.name = name;
+    e->call.expand_final = n->call.expand_final;
+    e->call.kind = strcmp(name, "try") == 0       ? BND_CALL_TRY
+                   : strcmp(name, "can") == 0     ? BND_CALL_CAN
+                   : strcmp(name, "recover") == 0 ? BND_CALL_RECOVER
+                   : strcmp(name, "invoke") == 0  ? BND_CALL_INVOKE
+                   : strcmp(name, "call") == 0    ? BND_CALL_METHOD
+                   : strcmp(name, "convert") == 0 ? BND_CALL_CONVERT
+                                                  : BND_CALL_BUILTIN;
+    e->call.nargs = cnt;
+    e->call.args = new_exprs(c, cnt);
+    f->e = e;
+    f->inner = f->s;
+    f->stage = 1;
   }
-  if (strcmp(name, "can") == 0) {
-    return call_can(c, s, n, e);
+  bnd_expr *e = f->e;
+  bool two = cnt == 2;
+  /* convert(v, T) binds v only. */
+  size_t bound = e->call.kind == BND_CALL_CONVERT && two ? 1 : cnt;
+  if (f->i < bound) {
+    size_t i = f->i++;
+    if (e->call.kind == BND_CALL_RECOVER && two && i == 1) {
+      e->call.error_var = new_var(c, BND_VAR_RECOVER_ERROR, intern(c->names, "error"),
+                                  n->call.args.items[1]->span, ty_string(c->ty));
+      f->inner = scope_with(c, f->s, e->call.error_var);
+    }
+    sub(k, n->call.args.items[i], f->inner, &e->call.args[i]);
+    return;
   }
-  if (strcmp(name, "recover") == 0) {
-    return call_recover(c, s, n, e);
+  switch (e->call.kind) {
+  case BND_CALL_TRY:
+    done(k, f, finish_try(c, n, e));
+    return;
+  case BND_CALL_CAN:
+    done(k, f, finish_can(c, n, e));
+    return;
+  case BND_CALL_RECOVER:
+    done(k, f, finish_recover(c, n, e));
+    return;
+  case BND_CALL_INVOKE:
+    done(k, f, finish_invoke(c, n, e));
+    return;
+  case BND_CALL_METHOD:
+    done(k, f, finish_method(c, n, e));
+    return;
+  case BND_CALL_CONVERT:
+    done(k, f, finish_convert(c, n, e));
+    return;
+  case BND_CALL_BUILTIN:
+  case BND_CALL_UNKNOWN:
+    done(k, f, finish_builtin(c, n, e));
+    return;
   }
-  if (strcmp(name, "invoke") == 0) {
-    return call_invoke(c, s, n, e);
-  }
-  if (strcmp(name, "call") == 0) {
-    return call_method(c, s, n, e);
-  }
-  if (strcmp(name, "convert") == 0) {
-    return call_convert(c, s, n, e);
-  }
-  return call_builtin(c, s, n, e);
+  ice("bad call kind %d", (int)e->call.kind);
 }
 
 /* --------------------------------------------------------- dispatcher */
 
-bnd_expr *check_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
-  switch (n->kind) {
-  case AST_NUMBER:
-    return number_literal(c, n->span, n->number.text, false);
-  case AST_BOOL: {
-    bnd_expr *e = mk(c, BND_E_BOOL, n->span);
-    e->boolean = n->boolean.value;
-    e->type = ty_const_bool(c->ty, n->boolean.value);
-    return e;
-  }
-  case AST_NULL: {
-    bnd_expr *e = mk(c, BND_E_NULL, n->span);
-    e->type = ty_const_null(c->ty);
-    return e;
-  }
-  case AST_VARIABLE:
-    return variable(c, s, n);
+/* Runs one step of the top frame. */
+static void step(checker *k, frame *f) {
+  switch (f->n->kind) {
   case AST_TEMPLATE:
-    return template(c, s, n);
-  case AST_TEMPLATE_LITERAL:
+    step_template(k, f);
+    return;
   case AST_TEMPLATE_IF:
+    step_template_if(k, f);
+    return;
   case AST_TEMPLATE_FOR:
-    return template_part(c, s, n);
+    step_template_for(k, f);
+    return;
   case AST_GET_ATTR:
-    return get_attr(c, s, n);
+    step_get_attr(k, f);
+    return;
   case AST_INDEX:
-    return index_expr(c, s, n);
+    step_index(k, f);
+    return;
   case AST_SPLAT:
-    return splat(c, s, n);
-  case AST_SPLAT_ITEM:
-    return splat_item(c, s, n);
+    step_splat(k, f);
+    return;
   case AST_CALL:
-    return call(c, s, n);
+    step_call(k, f);
+    return;
   case AST_TUPLE:
-    return tuple(c, s, n);
+    step_tuple(k, f);
+    return;
   case AST_OBJECT:
-    return object(c, s, n);
+    step_object(k, f);
+    return;
   case AST_FOR:
-    return for_expr(c, s, n);
+    step_for(k, f);
+    return;
   case AST_UNARY:
-    return unary(c, s, n);
+    step_unary(k, f);
+    return;
   case AST_BINARY:
-    return binary(c, s, n);
+    step_binary(k, f);
+    return;
   case AST_CONDITIONAL:
-    return conditional(c, s, n);
+    step_conditional(k, f);
+    return;
+  case AST_NUMBER:
+  case AST_BOOL:
+  case AST_NULL:
+  case AST_VARIABLE:
+  case AST_TEMPLATE_LITERAL:
+  case AST_SPLAT_ITEM:
   case AST_PAREN:
-    return check_expr(c, s, n->paren.inner);
   case AST_ATTRIBUTE:
   case AST_BLOCK:
   case AST_OBJECT_ITEM:
     break;
   }
-  ice("check_expr on a %s node", ast_kind_name(n->kind));
+  ice("no step for a %s node", ast_kind_name(f->n->kind));
+}
+
+bnd_expr *check_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
+  checker k;
+  k.c = c;
+  k.frames = k.first;
+  k.count = 0;
+  k.cap = ARRAY_LEN(k.first);
+  k.depth = 0;
+  bnd_expr *result = NULL;
+  sub(&k, n, s, &result);
+  while (k.count > 0) {
+    step(&k, &k.frames[k.count - 1]);
+  }
+  if (k.frames != k.first) {
+    free(k.frames);
+  }
+  /* The bound tree is at most one level deeper than the frames were. */
+  if (k.depth + 1 > c->max_depth) {
+    c->max_depth = k.depth + 1;
+    c->deepest = n->span;
+  }
+  return result;
 }
 
 /* ----------------------------------------------------- target types */
@@ -1369,12 +1609,8 @@ static bool matches_consts(bind_ctx *c, const bnd_expr *e, const ty *o) {
   return true;
 }
 
-/* Object constructors and tuples pass the narrowed target on to their
-   items. */
-void check_annotate(bind_ctx *c, bnd_expr *e, const ty *to) {
-  if (!to || e->error) {
-    return;
-  }
+/* Narrows `to` for e (see check_annotate) without looking inside e. */
+static const ty *annotation(bind_ctx *c, const bnd_expr *e, const ty *to) {
   const ty *t = ty_value_target(c->ty, to);
   if (e->kind == BND_E_OBJECT && t->kind == TY_UNION) {
     /* Narrow a union to the one object type the constructor selects. */
@@ -1398,54 +1634,87 @@ void check_annotate(bind_ctx *c, bnd_expr *e, const ty *to) {
       t = map;
     }
   }
-  e->target = t;
-  switch (e->kind) {
-  case BND_E_OBJECT:
-    for (size_t i = 0; i < e->object.count; i++) {
-      bnd_item *it = &e->object.items[i];
-      if (t->kind == TY_MAP) {
-        check_annotate(c, it->value, t->elem);
-      } else if (t->kind == TY_OBJECT && it->literal) {
-        check_annotate(c, it->value, ty_object_get(t, it->literal));
-      }
+  return t;
+}
+
+/* An expression still to annotate and the type of its location. */
+typedef struct annotate_item {
+  bnd_expr *e;
+  const ty *to;
+} annotate_item;
+
+/* Object constructors and tuples pass the narrowed target on to their
+   items; constructors may nest as deep as the input, so the walk keeps an
+   explicit stack. */
+void check_annotate(bind_ctx *c, bnd_expr *e, const ty *to) {
+  annotate_item *stack = xmalloc(16 * sizeof *stack);
+  size_t count = 0, cap = 16;
+  stack[count++] = (annotate_item){e, to};
+  while (count > 0) {
+    annotate_item it = stack[--count];
+    if (!it.to || it.e->error) {
+      continue;
     }
-    return;
-  case BND_E_TUPLE:
-    for (size_t i = 0; i < e->tuple.count; i++) {
-      if (t->kind == TY_LIST || t->kind == TY_SET) {
-        check_annotate(c, e->tuple.items[i], t->elem);
-      } else if (t->kind == TY_TUPLE && i < t->elems.count) {
-        check_annotate(c, e->tuple.items[i], t->elems.items[i]);
+    const ty *t = annotation(c, it.e, it.to);
+    it.e->target = t;
+    size_t n = it.e->kind == BND_E_OBJECT  ? it.e->object.count
+               : it.e->kind == BND_E_TUPLE ? it.e->tuple.count
+                                           : 0;
+    if (count + n > cap) {
+      while (count + n > cap) {
+        cap *= 2;
       }
+      stack = xrealloc(stack, cap * sizeof *stack);
     }
-    return;
-  case BND_E_NUMBER:
-  case BND_E_BOOL:
-  case BND_E_NULL:
-  case BND_E_STRING:
-  case BND_E_TEMPLATE:
-  case BND_E_TEMPLATE_IF:
-  case BND_E_TEMPLATE_FOR:
-  case BND_E_NODE_REF:
-  case BND_E_VAR_REF:
-  case BND_E_GET_ATTR:
-  case BND_E_INDEX:
-  case BND_E_SPLAT:
-  case BND_E_CALL:
-  case BND_E_FOR:
-  case BND_E_UNARY:
-  case BND_E_BINARY:
-  case BND_E_CONDITIONAL:
-  case BND_E_PROPERTY:
-  case BND_E_TYPE:
-    return;
+    switch (it.e->kind) {
+    case BND_E_OBJECT:
+      for (size_t i = 0; i < n; i++) {
+        bnd_item *item = &it.e->object.items[i];
+        if (t->kind == TY_MAP) {
+          stack[count++] = (annotate_item){item->value, t->elem};
+        } else if (t->kind == TY_OBJECT && item->literal) {
+          stack[count++] = (annotate_item){item->value, ty_object_get(t, item->literal)};
+        }
+      }
+      break;
+    case BND_E_TUPLE:
+      for (size_t i = 0; i < n; i++) {
+        if (t->kind == TY_LIST || t->kind == TY_SET) {
+          stack[count++] = (annotate_item){it.e->tuple.items[i], t->elem};
+        } else if (t->kind == TY_TUPLE && i < t->elems.count) {
+          stack[count++] = (annotate_item){it.e->tuple.items[i], t->elems.items[i]};
+        }
+      }
+      break;
+    case BND_E_NUMBER:
+    case BND_E_BOOL:
+    case BND_E_NULL:
+    case BND_E_STRING:
+    case BND_E_TEMPLATE:
+    case BND_E_TEMPLATE_IF:
+    case BND_E_TEMPLATE_FOR:
+    case BND_E_NODE_REF:
+    case BND_E_VAR_REF:
+    case BND_E_GET_ATTR:
+    case BND_E_INDEX:
+    case BND_E_SPLAT:
+    case BND_E_CALL:
+    case BND_E_FOR:
+    case BND_E_UNARY:
+    case BND_E_BINARY:
+    case BND_E_CONDITIONAL:
+    case BND_E_PROPERTY:
+    case BND_E_TYPE:
+      break;
+    }
   }
+  free(stack);
 }
 
 /* ------------------------------------------------------- type labels */
 
 const ty *check_type_label(bind_ctx *c, const ast_label *label) {
-  parse_env env = {c->arena, c->names, c->src, c->diag};
+  parse_env env = {c->arena, c->names, c->src, c->diag, 0};
   size_t before = nerrors(c);
   const ast_node *e = parse_expression_text(&env, label->text, strlen(label->text), label->span);
   if (!e) {

@@ -1840,7 +1840,7 @@ static void write_fn(nctx *c, size_t fi, const char *known) {
     break;
   }
   case FK_COUNT:
-    break;
+    ice("a function of kind FK_COUNT");
   }
 
   const char *name = w.quiet ? known : code_of(c, f, &w);

@@ -273,7 +273,7 @@ static bool exact_count(diag_list *d, const funcs_call *call, size_t n, size_t w
 static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call *call,
                         const args *a, sig *s) {
   const ty *a0 = a->n ? a->t[0] : NULL;
-  const ty *r0 = a0 ? ty_resolve_outputs(c, a0) : NULL;
+  const ty *r0 = a->n ? ty_resolve_outputs(c, a->t[0]) : NULL;
   pcl_span sp0 = a->n ? a->sp[0] : call->span;
   switch (r->pub.id) {
   case FUNCS_ELEMENT:

@@ -76,11 +76,13 @@ diag *lex_error_at(pcl_lexer *lx, pcl_span span, const char *fmt, ...) {
 /* ------------------------------------------------------------------ frames */
 
 bool lex_push(pcl_lexer *lx, lex_frame_kind kind) {
-  if (lx->nframes >= LEX_MAX_NESTING) {
+  size_t limit = lx->env->max_nesting ? lx->env->max_nesting : LEX_MAX_NESTING;
+  /* The file or expression frame is not an open bracket. */
+  if (lx->nframes > limit) {
     lex_error(lx, lx->tok_start, lx->pos,
-              "Nesting too deep: Brackets, braces and templates may be nested at most %d "
+              "Nesting too deep: Brackets, braces and templates may be nested at most %zu "
               "levels deep.",
-              (int)LEX_MAX_NESTING);
+              limit);
     lx->fatal = true;
     return false;
   }
@@ -93,6 +95,7 @@ bool lex_push(pcl_lexer *lx, lex_frame_kind kind) {
   f->kind = kind;
   f->open_start = (uint32_t)lx->tok_start;
   f->open_end = (uint32_t)lx->pos;
+  f->errors = lx->errors;
   return true;
 }
 
@@ -680,57 +683,70 @@ void lex_heredoc_finish(pcl_lexer *lx) {
   }
 }
 
-void lex_report_unclosed(pcl_lexer *lx) {
-  if (lx->eof_reported)
-    return;
-  lx->eof_reported = true;
-  lex_frame *f = lex_top(lx);
-  const char *msg = NULL;
+const char *lex_unclosed_message(const lex_frame *f, bool expression_start) {
   switch (f->kind) {
+  case LEX_BODY:
+    return "Unclosed configuration block: There is no closing brace for this block before the "
+           "end of the file. This may be caused by incorrect brace nesting elsewhere in this "
+           "file.";
+  case LEX_OBJECT:
+    return expression_start ? NULL
+                            : "Unterminated object constructor expression: There is no "
+                              "corresponding closing brace before the end of the file. This may "
+                              "be caused by incorrect brace nesting elsewhere in this file.";
+  case LEX_PAREN:
+    return expression_start || !f->after_operand
+               ? NULL
+               : "Unterminated function call: There is no closing parenthesis for this function "
+                 "call before the end of the file. This may be caused by incorrect parenthesis "
+                 "nesting elsewhere in this file.";
+  case LEX_BRACKET:
+    return expression_start || f->after_operand || f->is_for
+               ? NULL
+               : "Unterminated tuple constructor expression: There is no corresponding closing "
+                 "bracket before the end of the file. This may be caused by incorrect bracket "
+                 "nesting elsewhere in this file.";
+  case LEX_INTERP:
+    return "Unclosed template interpolation sequence: There is no closing brace for this "
+           "interpolation sequence before the end of the file. This might be caused by "
+           "incorrect nesting inside the given expression.";
   case LEX_TOP:
   case LEX_EXPR:
-    return;
-  case LEX_BODY:
-    msg = "Unclosed configuration block: There is no closing brace for this block before "
-          "the end of the file. This may be caused by incorrect brace nesting elsewhere in "
-          "this file.";
-    break;
-  case LEX_OBJECT:
   case LEX_FOR_OBJECT:
-    msg = "Unterminated object constructor expression: There is no corresponding closing "
-          "brace before the end of the file. This may be caused by incorrect brace nesting "
-          "elsewhere in this file.";
-    break;
-  case LEX_PAREN:
-    msg = f->after_operand
-              ? "Unterminated function call: There is no closing parenthesis for this "
-                "function call before the end of the file. This may be caused by incorrect "
-                "parenthesis nesting elsewhere in this file."
-              : "Unbalanced parentheses: Expected a closing parenthesis to terminate the "
-                "expression.";
-    break;
-  case LEX_BRACKET:
-    msg = f->after_operand
-              ? "Missing close bracket on index: The index operator must end with a closing "
-                "bracket (\"]\")."
-              : "Unterminated tuple constructor expression: There is no corresponding "
-                "closing bracket before the end of the file. This may be caused by incorrect "
-                "bracket nesting elsewhere in this file.";
-    break;
-  case LEX_INTERP:
-    msg = "Unclosed template interpolation sequence: There is no closing brace for this "
-          "interpolation sequence before the end of the file. This might be caused by "
-          "incorrect nesting inside the given expression.";
-    break;
   case LEX_DIRECTIVE:
-    msg = "Unclosed template directive: There is no closing brace for this directive "
-          "before the end of the file. This might be caused by incorrect nesting inside the "
-          "given expression.";
-    break;
   case LEX_QUOTED:
   case LEX_HEREDOC:
-    msg = "Unterminated template string: No closing marker was found for the string.";
-    break;
+    return NULL;
   }
-  lex_error(lx, f->open_start, f->open_end, "%s", msg);
+  ice("bad frame kind");
+}
+
+pcl_span lex_opener_span(const pcl_lexer *lx, const lex_frame *f, bool with_name) {
+  size_t start = f->open_start;
+  if (with_name && f->kind == LEX_PAREN && f->after_operand)
+    start = f->name_start;
+  return lex_span(lx, start, f->open_end);
+}
+
+void lex_note_opener(const pcl_lexer *lx, diag *d, const lex_frame *f) {
+  if (lx->clamp)
+    return;
+  diag_note(d, lex_opener_span(lx, f, false), "to match this '%.*s'",
+            (int)(f->open_end - f->open_start), lx->text + f->open_start);
+}
+
+bool lex_opener_out_of_sight(const pcl_lexer *lx, const lex_frame *f, uint32_t at) {
+  size_t end = at >= lx->base ? at - lx->base : 0;
+  if (end > lx->len)
+    end = lx->len;
+  return end > f->open_end && memchr(lx->text + f->open_end, '\n', end - f->open_end) != NULL;
+}
+
+/* HCL's parser reports the string at the token that ends it early: the end
+   of input. */
+void lex_report_unterminated(pcl_lexer *lx) {
+  diag *d = lex_error(lx, lx->len, lx->len,
+                      "Unterminated template string: No closing marker was found for the "
+                      "string.");
+  lex_note_opener(lx, d, lex_top(lx));
 }

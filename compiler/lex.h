@@ -27,8 +27,12 @@
 #include "parse.h"
 
 /* At most this many brackets, braces, templates and template sequences may
- * be open at once; the scanner reports "Nesting too deep" beyond it. */
-enum { LEX_MAX_NESTING = 1000 };
+ * be open at once; the scanner reports "Nesting too deep" beyond it.  The
+ * limit is a safety valve far above what HCL's parser accepts in practice
+ * (it recurses, and a million levels exhaust Go's default stack); below it
+ * memory is linear in the input: a frame here and a few parser stack
+ * entries per level (YYMAXDEPTH in pcl.y bounds those). */
+enum { LEX_MAX_NESTING = 1000000 };
 /* After this many errors in one file the scanner stops (reports EOF). */
 enum { LEX_MAX_ERRORS = 100 };
 
@@ -58,7 +62,15 @@ typedef struct lex_seg {
 typedef struct lex_frame {
   lex_frame_kind kind;
   uint32_t open_start, open_end; /* Offsets of the opening token. */
+  size_t errors;      /* Errors reported before the frame was opened. */
   bool after_operand; /* PAREN: a call's `(`; BRACKET: an index's `[`. */
+  uint32_t name_start; /* PAREN of a call: offset of the function name. */
+  bool is_for;        /* BRACKET: opens a `[for ...]` expression. */
+  /* BRACKET of an index opened where newlines are tokens: as in HCL, the
+     `*` of a full splat must then be on the line of the `[`, and the `]`
+     on the line of the `*`. */
+  bool splat_lines;
+  bool splat_star;    /* BRACKET: a `*` came right after the `[`. */
   /* Templates (QUOTED and HEREDOC). */
   bool ltrim_next;    /* A `~}` closed the last sequence: strip the next literal. */
   /* HEREDOC only. */
@@ -87,6 +99,11 @@ typedef struct pcl_lexer {
   int start_token;     /* Token to return first (selects file or expression). */
   int last_token;      /* The token most recently returned. */
   const char *last_ident; /* The text of the last identifier returned. */
+  size_t ident_start;  /* Offset of the last identifier returned. */
+  /* Newlines skipped where they are not tokens, since the last token
+     returned: whether there was one and where the first one is. */
+  bool nl_skipped;
+  size_t nl_start, nl_end;
   bool expect_for;     /* The next identifier `for` starts a for expression. */
   /* The literal run being scanned (at most one at a time). */
   bool in_run;         /* Literal text has been read since the last sequence. */
@@ -97,7 +114,6 @@ typedef struct pcl_lexer {
   ast_node *run_node;  /* The heredoc literal node being built. */
   /* Error state. */
   size_t errors;       /* Errors reported for this input. */
-  bool eof_reported;   /* A frame left open at EOF was reported. */
   bool fatal;          /* Stop scanning: return end of file from now on. */
   bool quiet;          /* A syntax error at offset quiet_at is not reported */
   size_t quiet_at;     /* (the scanner already reported its cause). */
@@ -184,7 +200,25 @@ bool lex_heredoc_is_marker(pcl_lexer *lx, const char *line, size_t n);
  * its final text. */
 void lex_heredoc_finish(pcl_lexer *lx);
 
-/* Reports an unclosed frame at end of input (once). */
-void lex_report_unclosed(pcl_lexer *lx);
+/* Construct left open at the end of input. */
+/* Returns HCL's message for the frame f left open at the end of input when
+ * HCL reports it at the opening token (a block, an object or tuple after an
+ * item, a call after an argument, an interpolation), or NULL when it is
+ * reported at the end of input instead (where the parser was still expecting
+ * an expression, when expression_start is set, and for every other frame). */
+const char *lex_unclosed_message(const lex_frame *f, bool expression_start);
+/* Returns the span of the token that opened f; for a call's parenthesis
+ * with the function name when with_name is set. */
+pcl_span lex_opener_span(const pcl_lexer *lx, const lex_frame *f, bool with_name);
+/* Attaches the note "to match this '<opening token>'" to d, at the token
+ * that opened f (nothing when spans are clamped). */
+void lex_note_opener(const pcl_lexer *lx, diag *d, const lex_frame *f);
+/* True when the text between the opening token of f and offset `at` (a span
+ * offset) spans a line break, so that a diagnostic at `at` does not show
+ * the opening token. */
+bool lex_opener_out_of_sight(const pcl_lexer *lx, const lex_frame *f, uint32_t at);
+/* Reports the quoted template or heredoc of the innermost frame as
+ * unterminated at the end of input, with a note at its opening token. */
+void lex_report_unterminated(pcl_lexer *lx);
 
 #endif

@@ -70,7 +70,7 @@ static ir_expr *mk(lw *w, ir_op op, const bnd_expr *e, size_t n) {
     x->bound_type = e->type;
   }
   x->n = n;
-  x->kids = n ? ARENA_NEW_ARRAY(w->L->arena, ir_expr *, n) : NULL;
+  x->kids = ARENA_NEW_ARRAY(w->L->arena, ir_expr *, n);
   return x;
 }
 
@@ -1519,7 +1519,7 @@ static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t skip, pcl_span
   const schema_property **props = xcalloc(attrs->count ? attrs->count : 1, sizeof *props);
   for (size_t i = skip; i < attrs->count; i++) {
     props[i] = schema_input(res, attrs->items[i].name);
-    if (props[i])
+    if (res && props[i])
       given[props[i] - res->inputs] = true;
   }
   ir_expr **defaults = xcalloc(ninputs ? ninputs : 1, sizeof *defaults);

@@ -36,6 +36,11 @@
 
 enum { EXIT_PROGRAM_ERROR = 1, EXIT_USAGE = 2 };
 
+/* The front end accepts expressions as deep as HCL does, but the lowering
+   still recurses over expression depth: it is given programs at most this
+   deep (the depth the front end used to cap every program at). */
+enum { LOWER_MAX_DEPTH = 2500 };
+
 typedef enum pclc_mode {
   MODE_NONE,       /* No mode chosen yet. */
   MODE_PARSE_ONLY, /* Parse and report errors; print nothing else. */
@@ -89,7 +94,7 @@ static void compilation_init(compilation *c) {
   intern_init(&c->intern, &c->arena);
   src_init(&c->src);
   diag_init(&c->diags, &c->src);
-  c->env = (parse_env){&c->arena, &c->intern, &c->src, &c->diags};
+  c->env = (parse_env){&c->arena, &c->intern, &c->src, &c->diags, 0};
   c->program = (ast_program){NULL, 0};
 }
 
@@ -328,6 +333,14 @@ static int run_bind(compilation *c, const options *o, bool dump) {
     status = c->diags.errors ? EXIT_PROGRAM_ERROR : EXIT_SUCCESS;
     if (dump && status == EXIT_SUCCESS)
       dump_types(stdout, p);
+    if ((o->mode == MODE_DUMP_IR || o->mode == MODE_COMPILE) && status == EXIT_SUCCESS &&
+        bc.max_depth > LOWER_MAX_DEPTH) {
+      diag_error(&c->diags, bc.deepest,
+                 "Nesting too deep: the code generator handles expressions nested at most %d "
+                 "levels deep; this one is nested %zu levels deep",
+                 LOWER_MAX_DEPTH, bc.max_depth);
+      status = EXIT_PROGRAM_ERROR;
+    }
     if ((o->mode == MODE_DUMP_IR || o->mode == MODE_COMPILE) && status == EXIT_SUCCESS) {
       diag_print(&c->diags, stderr);
       diag_free(&c->diags);

@@ -3,9 +3,11 @@
  *
  * Order of work for a file: check that it is UTF-8 without NUL bytes (one
  * clear error instead of a cascade), skip a byte-order mark, scan and parse,
- * then -- only when that produced no error -- walk the tree once,
- * iteratively, to enforce PARSE_MAX_DEPTH and report duplicate attributes
- * and ambiguous object keys. */
+ * then -- only when that produced no error -- walk the block bodies
+ * iteratively to report duplicate attributes.  Nothing here limits how
+ * deeply expressions nest: the phases after parsing walk trees with explicit
+ * stacks (the scanner and the parser have their own, far higher, safety
+ * limits; lex.h). */
 #include "parse.h"
 
 #include <errno.h>
@@ -135,164 +137,31 @@ static void check_duplicates(parse_env *env, ast_list body, name_set *set) {
   }
 }
 
-/* True for an index key HCL turns into a static traversal step. */
-static bool static_key(const ast_node *k) {
-  switch (k->kind) {
-  case AST_NUMBER:
-  case AST_BOOL:
-  case AST_NULL:
-    return true;
-  case AST_TEMPLATE:
-    return k->template.parts.count == 1 &&
-           k->template.parts.items[0]->kind == AST_TEMPLATE_LITERAL;
-  default:
-    return false;
-  }
-}
-
-/* HCL rejects an object key that is a bare traversal of more than one step
- * (`{a.b = 1}`): it could mean a reference or a dotted literal name. */
-static void check_object_key(parse_env *env, const ast_node *key) {
-  const ast_node *n = key;
-  size_t steps = 0;
-  for (;;) {
-    if (n->kind == AST_GET_ATTR) {
-      n = n->get_attr.object;
-    } else if (n->kind == AST_INDEX && (n->index.legacy || static_key(n->index.key))) {
-      n = n->index.collection;
-    } else {
-      break;
-    }
-    steps++;
-  }
-  if (steps > 0 && n->kind == AST_VARIABLE)
-    diag_error(env->diags, key->span,
-               "Ambiguous attribute key: If this expression is intended to be a reference, "
-               "wrap it in parentheses. If it's instead intended as a literal name containing "
-               "periods, wrap it in quotes to create a string literal.");
-}
-
-typedef struct work {
-  ast_node *node;
-  uint32_t depth;
-} work;
-
-typedef struct walker {
-  parse_env *env;
-  work *stack;
-  size_t count, cap;
-  name_set names;
-} walker;
-
-static void push(walker *w, ast_node *n, uint32_t depth) {
-  if (!n)
-    return;
-  if (w->count == w->cap) {
-    w->cap = w->cap ? 2 * w->cap : 256;
-    w->stack = xrealloc(w->stack, w->cap * sizeof *w->stack);
-  }
-  w->stack[w->count++] = (work){n, depth};
-}
-
-static void push_list(walker *w, ast_list l, uint32_t depth) {
-  for (size_t i = l.count; i-- > 0;)
-    push(w, l.items[i], depth);
-}
-
-/* Walks the trees under the roots; returns false after reporting. */
-static bool check_trees(parse_env *env, ast_list roots, uint32_t depth) {
+/* Checks the bodies of roots and of every block nested in them, with an
+ * explicit stack of bodies (blocks nest only in blocks, never inside
+ * expressions); returns false after reporting. */
+static bool check_bodies(parse_env *env, ast_list roots) {
   size_t errors = env->diags->errors;
-  walker w = {env, NULL, 0, 0, {NULL, 0}};
-  check_duplicates(env, roots, &w.names);
-  push_list(&w, roots, depth);
-  while (w.count > 0) {
-    work it = w.stack[--w.count];
-    ast_node *n = it.node;
-    uint32_t d = it.depth + 1;
-    if (it.depth > PARSE_MAX_DEPTH) {
-      diag_error(env->diags, n->span,
-                 "Nesting too deep: Expressions and blocks may be nested at most %d levels "
-                 "deep.",
-                 (int)PARSE_MAX_DEPTH);
-      break;
-    }
-    switch (n->kind) {
-    case AST_ATTRIBUTE:
-      push(&w, n->attribute.value, d);
-      break;
-    case AST_BLOCK:
-      check_duplicates(env, n->block.body, &w.names);
-      push_list(&w, n->block.body, d);
-      break;
-    case AST_NUMBER:
-    case AST_BOOL:
-    case AST_NULL:
-    case AST_VARIABLE:
-    case AST_TEMPLATE_LITERAL:
-    case AST_SPLAT_ITEM:
-      break;
-    case AST_TEMPLATE:
-      push_list(&w, n->template.parts, d);
-      break;
-    case AST_TEMPLATE_IF:
-      push(&w, n->tif.cond, d);
-      push(&w, n->tif.then, d);
-      push(&w, n->tif.else_, d);
-      break;
-    case AST_TEMPLATE_FOR:
-      push(&w, n->tfor.collection, d);
-      push(&w, n->tfor.body, d);
-      break;
-    case AST_GET_ATTR:
-      push(&w, n->get_attr.object, d);
-      break;
-    case AST_INDEX:
-      push(&w, n->index.collection, d);
-      push(&w, n->index.key, d);
-      break;
-    case AST_SPLAT:
-      push(&w, n->splat.source, d);
-      push(&w, n->splat.each, d);
-      break;
-    case AST_CALL:
-      push_list(&w, n->call.args, d);
-      break;
-    case AST_TUPLE:
-      push_list(&w, n->tuple.items, d);
-      break;
-    case AST_OBJECT:
-      push_list(&w, n->object.items, d);
-      break;
-    case AST_OBJECT_ITEM:
-      check_object_key(env, n->item.key);
-      push(&w, n->item.key, d);
-      push(&w, n->item.value, d);
-      break;
-    case AST_FOR:
-      push(&w, n->for_expr.collection, d);
-      push(&w, n->for_expr.key, d);
-      push(&w, n->for_expr.value, d);
-      push(&w, n->for_expr.cond, d);
-      break;
-    case AST_UNARY:
-      push(&w, n->unary.operand, d);
-      break;
-    case AST_BINARY:
-      push(&w, n->binary.lhs, d);
-      push(&w, n->binary.rhs, d);
-      break;
-    case AST_CONDITIONAL:
-      push(&w, n->cond.cond, d);
-      push(&w, n->cond.then, d);
-      push(&w, n->cond.else_, d);
-      break;
-    case AST_PAREN:
-      push(&w, n->paren.inner, d);
-      break;
+  name_set names = {NULL, 0};
+  ast_list *stack = xmalloc(16 * sizeof *stack);
+  size_t count = 0, cap = 16;
+  stack[count++] = roots;
+  while (count > 0) {
+    ast_list body = stack[--count];
+    check_duplicates(env, body, &names);
+    for (size_t i = body.count; i-- > 0;) {
+      const ast_node *n = body.items[i];
+      if (n->kind != AST_BLOCK)
+        continue;
+      if (count == cap) {
+        cap *= 2;
+        stack = xrealloc(stack, cap * sizeof *stack);
+      }
+      stack[count++] = n->block.body;
     }
   }
-  free(w.stack);
-  free(w.names.slots);
+  free(stack);
+  free(names.slots);
   return env->diags->errors == errors;
 }
 
@@ -333,7 +202,7 @@ bool parse_file(parse_env *env, uint32_t file_id, ast_file *out) {
   lex_free(&lx);
   if (env->diags->errors != errors)
     return false;
-  return check_trees(env, out->body, 1);
+  return check_bodies(env, out->body);
 }
 
 ast_node *parse_expression_text(parse_env *env, const char *text, size_t len, pcl_span where) {
@@ -368,9 +237,6 @@ ast_node *parse_expression_text(parse_env *env, const char *text, size_t len, pc
   ast_node *expr = lx.expr;
   lex_free(&lx);
   if (env->diags->errors != errors || !expr)
-    return NULL;
-  ast_node *roots[1] = {expr};
-  if (!check_trees(env, (ast_list){roots, 1}, 1))
     return NULL;
   return expr;
 }

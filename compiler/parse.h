@@ -7,11 +7,9 @@
  *
  * Besides building the tree the parser checks the purely syntactic rules of
  * HCL that need more than the grammar: an attribute defined twice in one
- * body ("Attribute redefined"), an object key written as a bare multi-step
- * traversal ("Ambiguous attribute key"), and a limit on how deeply
- * expressions may nest (so that recursive walkers over the AST never
- * exhaust the C stack: every tree returned is at most PARSE_MAX_DEPTH nodes
- * deep). */
+ * body ("Attribute redefined").  Trees may be as deep as the input allows
+ * (HCL accepts 10,000 nested brackets and chains of 100,000 operators); no
+ * phase walks them recursively. */
 #ifndef PCLC_PARSE_H
 #define PCLC_PARSE_H
 
@@ -25,15 +23,14 @@
 #include "intern.h"
 #include "src.h"
 
-/* The deepest AST any parse function returns (root at depth 1). */
-enum { PARSE_MAX_DEPTH = 2500 };
-
 /* What the front end works with; every member is borrowed. */
 typedef struct parse_env {
   arena *arena;          /* Where nodes, lists and decoded strings go. */
   intern_table *intern;  /* Interns identifiers (allocating from its own arena). */
   src_set *src;          /* The files being parsed. */
   diag_list *diags;      /* Receives syntax errors. */
+  size_t max_nesting;    /* Brackets, braces and templates that may be open at
+                            once; 0 for the default, LEX_MAX_NESTING (lex.h). */
 } parse_env;
 
 /* Outcome of parse_program. */

@@ -2,12 +2,13 @@
  * schemas (see schema.h for the contract).
  *
  * Layers, bottom up:
- *  1. file discovery: schema_add_path lists `*.json` names and splits them
- *     into package name and semver;
+ *  1. file discovery and version choice (schema_files.h): schema_add_path
+ *     lists `*.json` names and splits them into package name and semver;
  *  2. package loading: the chosen file is read into the diagnostics' src_set
- *     (so errors can point into it) and checked by a validating JSON scan
- *     that records the byte range of every top-level member and of every
- *     resource, function and type definition; nothing is parsed yet;
+ *     (so errors can point into it) and checked by the validating JSON scan
+ *     of jscan.h, which records the byte range of every top-level member and
+ *     of every resource, function and type definition; nothing is parsed
+ *     yet;
  *  3. decoding: a definition's text is parsed with jansson on first lookup
  *     and decoded into arena structs, each cached by token before its
  *     properties are decoded, so self-references terminate;
@@ -18,8 +19,6 @@
  * and the offending piece decodes as SCHEMA_T_ERROR (mapped to dynamic). */
 #include "schema.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <jansson.h>
 #include <regex.h>
 #include <stdarg.h>
@@ -28,128 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jscan.h"
 #include "ptrmap.h"
+#include "schema_files.h"
+#include "semver.h"
 #include "util.h"
 
-/* -------------------------------------------------------------- semver */
-
-/* Compares two dot-separated prerelease identifier lists (semver §11). */
-static int cmp_prerelease(const char *a, const char *b) {
-  while (*a && *b) {
-    size_t la = strcspn(a, "."), lb = strcspn(b, ".");
-    bool na = la > 0 && strspn(a, "0123456789") >= la;
-    bool nb = lb > 0 && strspn(b, "0123456789") >= lb;
-    int c;
-    if (na && nb) {
-      /* Numeric identifiers compare by value: longer (without leading
-         zeros) is larger. */
-      while (la > 1 && *a == '0')
-        a++, la--;
-      while (lb > 1 && *b == '0')
-        b++, lb--;
-      c = la != lb ? (la < lb ? -1 : 1) : strncmp(a, b, la);
-    } else if (na != nb) {
-      c = na ? -1 : 1;
-    } else {
-      size_t l = la < lb ? la : lb;
-      c = strncmp(a, b, l);
-      if (!c && la != lb)
-        c = la < lb ? -1 : 1;
-    }
-    if (c)
-      return c;
-    a += la;
-    b += lb;
-    if (*a == '.')
-      a++;
-    if (*b == '.')
-      b++;
-  }
-  return *a ? 1 : *b ? -1 : 0;
-}
-
-/* A parsed semantic version. */
-typedef struct semver {
-  unsigned long long part[3]; /* major, minor, patch */
-  char pre[128];              /* Prerelease identifiers ("" when none). */
-} semver;
-
-/* Parses `[v]MAJOR.MINOR.PATCH[-PRE][+BUILD]`; returns false if malformed. */
-static bool semver_parse(const char *s, semver *v) {
-  if (*s == 'v')
-    s++;
-  for (int i = 0; i < 3; i++) {
-    if (*s < '0' || *s > '9')
-      return false;
-    char *end;
-    v->part[i] = strtoull(s, &end, 10);
-    s = end;
-    if (i < 2) {
-      if (*s != '.')
-        return false;
-      s++;
-    }
-  }
-  v->pre[0] = 0;
-  if (*s == '-') {
-    s++;
-    size_t n = strcspn(s, "+");
-    if (n == 0 || n >= sizeof v->pre)
-      return false;
-    for (size_t i = 0; i < n; i++) {
-      char c = s[i];
-      bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                c == '-' || c == '.';
-      if (!ok)
-        return false;
-    }
-    memcpy(v->pre, s, n);
-    v->pre[n] = 0;
-    s += n;
-  }
-  if (*s == '+') {
-    s++;
-    if (!*s)
-      return false;
-    for (; *s; s++) {
-      char c = *s;
-      bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                c == '-' || c == '.';
-      if (!ok)
-        return false;
-    }
-  }
-  return *s == 0;
-}
-
-/* Orders versions by semver precedence (build metadata ignored). */
-static int semver_cmp(const semver *a, const semver *b) {
-  for (int i = 0; i < 3; i++) {
-    if (a->part[i] != b->part[i])
-      return a->part[i] < b->part[i] ? -1 : 1;
-  }
-  if (!a->pre[0] || !b->pre[0])
-    return a->pre[0] ? -1 : b->pre[0] ? 1 : 0;
-  return cmp_prerelease(a->pre, b->pre);
-}
-
-/* Returns true if the two version strings denote the same version (equal
- * precedence); unparsable strings compare textually. */
-static bool version_equal(const char *a, const char *b) {
-  semver va, vb;
-  if (semver_parse(a, &va) && semver_parse(b, &vb))
-    return semver_cmp(&va, &vb) == 0;
-  return strcmp(a, b) == 0;
-}
-
 /* ------------------------------------------------------------- the set */
-
-/* A schema file found in a search folder. */
-typedef struct schema_file {
-  const char *name;    /* Package name from the file name (interned). */
-  const char *version; /* Version from the file name, or NULL. */
-  const char *path;    /* Path (arena). */
-} schema_file;
 
 /* A remembered answer of schema_find_package (NULL package: none exists). */
 typedef struct schema_resolution {
@@ -157,24 +41,6 @@ typedef struct schema_resolution {
   const char *version; /* Requested version (arena), or NULL. */
   schema_package *pkg;
 } schema_resolution;
-
-/* A member of a JSON object of a schema file: its key and the byte range of
- * its value, which jansson parses only when it is first needed. */
-typedef struct entry {
-  const char *key;     /* Interned key. */
-  uint32_t start, end; /* Byte range of the value in the file text. */
-  char kind;           /* First byte of the value ('{', '[', '"', ...). */
-  bool failed;         /* Parsing was tried and failed (reported). */
-  json_t *json;        /* The parsed value once needed (owned reference). */
-} entry;
-
-/* The members of one JSON object in file order, indexed by key (a later
- * duplicate key replaces an earlier one, as in jansson and Go). */
-typedef struct entries {
-  entry *items;
-  size_t count, cap;
-  ptrmap index; /* Interned key -> position + 1. */
-} entries;
 
 /* Decoding state of a loaded package.  Only the top level and the members of
  * `resources`, `functions` and `types` are indexed when the file is loaded
@@ -185,9 +51,9 @@ typedef struct schema_pkg_impl {
   uint32_t file;                       /* src id of the text. */
   const char *text;                    /* The file text (owned by the src_set, or static). */
   bool primary;                        /* First loaded version of this package name. */
-  entries top;                         /* Top-level members. */
-  entries resources, functions, types; /* Members of those sections. */
-  entry *provider;                     /* The `provider` member, or NULL. */
+  jscan_members top;                   /* Top-level members. */
+  jscan_members resources, functions, types; /* Members of those sections. */
+  jscan_member *provider;              /* The `provider` member, or NULL. */
   bool has_format;                     /* meta.moduleFormat compiled into format. */
   regex_t format;                      /* The module-format rule (POSIX ERE). */
   size_t format_group;                 /* Which ERE group is the module. */
@@ -198,19 +64,22 @@ typedef struct schema_pkg_impl {
   schema_resource *provider_res;       /* Decoded provider resource. */
 } schema_pkg_impl;
 
+/* A resource whose JSON is still to be decoded. */
+typedef struct pending_resource {
+  schema_resource *r;   /* The resource (arena), its token and package set. */
+  jscan_member *member; /* Its JSON member. */
+} pending_resource;
+
 struct schema_set {
   ty_ctx *ty;          /* Types (borrowed). */
   arena *arena;        /* Allocation (borrowed). */
   intern_table *names; /* Interning (borrowed). */
   diag_list *diags;    /* Diagnostics (borrowed). */
-  schema_file *files;  /* Files of every search folder, in folder order. */
-  size_t nfiles, capfiles;
+  schema_files files;  /* The files of every search folder and the pins. */
   schema_package **pkgs; /* Loaded packages, in loading order. */
   size_t npkgs, cappkgs;
   schema_resolution *res; /* Answers of schema_find_package. */
   size_t nres, capres;
-  const char **pins; /* Pairs (name, version) from schema_pin_version. */
-  size_t npins, cappins;
   const char **read; /* Paths of files read, in order. */
   size_t nread, capread;
   ptrmap by_ty; /* Resource output type -> schema_resource. */
@@ -218,6 +87,10 @@ struct schema_set {
      (a found_resource in the arena): a program names the same few types
      many times. */
   ptrmap found;
+  /* Resources whose JSON is still to be decoded (see queue_decode). */
+  pending_resource *pending;
+  size_t npending, cappending;
+  bool decoding; /* queue_decode is decoding the pending resources. */
   const char *s_index, *s_pulumi, *s_providers, *s_self, *s_id, *s_urn;
 };
 
@@ -228,281 +101,6 @@ struct schema_set {
       (arr) = xrealloc((arr), (cap) * sizeof *(arr));                                              \
     }                                                                                              \
   } while (0)
-
-/* ------------------------------------------------------- lazy JSON index */
-
-/* Frees an index and the parsed values it holds. */
-static void entries_free(entries *es) {
-  for (size_t i = 0; i < es->count; i++) {
-    if (es->items[i].json)
-      json_decref(es->items[i].json);
-  }
-  free(es->items);
-  ptrmap_free(&es->index);
-}
-
-/* Returns the member key (interned) of es, or NULL. */
-static entry *entry_find(entries *es, const char *key) {
-  uintptr_t i = (uintptr_t)ptrmap_get(&es->index, key);
-  return i ? &es->items[i - 1] : NULL;
-}
-
-/* Records a member; a duplicate key replaces the earlier value. */
-static void entry_add(entries *es, const char *key, uint32_t start, uint32_t end, char kind) {
-  entry *e = entry_find(es, key);
-  if (!e) {
-    GROW(es->items, es->count, es->cap);
-    e = &es->items[es->count++];
-    ptrmap_put(&es->index, key, (void *)(uintptr_t)es->count);
-  }
-  *e = (entry){key, start, end, kind, false, NULL};
-}
-
-/* A validating scanner over JSON text (RFC 8259 structure, strings,
- * escapes, numbers, literals; UTF-8 is left to jansson), which records the
- * members of the objects it is asked to. */
-typedef struct jscan {
-  schema_set *s;
-  const char *base, *p, *end;
-  const char *err;      /* First error: a static description, or NULL. */
-  const char *err_at;   /* Where it is. */
-  bool err_char;        /* The description is followed by the character at err_at. */
-  int depth;            /* Current nesting. */
-  entries *sections[3]; /* Where members of resources/functions/types go. */
-} jscan;
-
-enum { SCAN_MAX_DEPTH = 512 };
-
-/* Records the first error only (later ones are consequences) and returns
- * false, so that scanners can `return scan_fail(...)`. */
-static bool scan_fail(jscan *j, const char *at, const char *msg, bool show_char) {
-  if (!j->err) {
-    j->err = msg;
-    j->err_at = at;
-    j->err_char = show_char && at < j->end;
-  }
-  return false;
-}
-
-static void scan_ws(jscan *j) {
-  while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
-    j->p++;
-}
-
-static bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
-static bool is_hex(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/* Scans a string starting at its opening quote. */
-static bool scan_string(jscan *j) {
-  /* Bytes that end the fast path: the quote, the backslash and controls. */
-  static const bool special[256] = {
-      [0] = 1,  [1] = 1,  [2] = 1,  [3] = 1,  [4] = 1,  [5] = 1,   [6] = 1,   [7] = 1,  [8] = 1,
-      [9] = 1,  [10] = 1, [11] = 1, [12] = 1, [13] = 1, [14] = 1,  [15] = 1,  [16] = 1, [17] = 1,
-      [18] = 1, [19] = 1, [20] = 1, [21] = 1, [22] = 1, [23] = 1,  [24] = 1,  [25] = 1, [26] = 1,
-      [27] = 1, [28] = 1, [29] = 1, [30] = 1, [31] = 1, ['"'] = 1, ['\\'] = 1};
-  const char *p = j->p + 1;
-  for (;;) {
-    while (p < j->end && !special[(unsigned char)*p])
-      p++;
-    if (p >= j->end)
-      return scan_fail(j, j->p, "unterminated string", false);
-    unsigned char c = (unsigned char)*p;
-    if (c == '"') {
-      j->p = p + 1;
-      return true;
-    }
-    if (c < 0x20)
-      return scan_fail(j, p, "control character in string", false);
-    if (c == '\\') {
-      if (p + 1 >= j->end)
-        return scan_fail(j, j->p, "unterminated string", false);
-      char e = p[1];
-      if (e == 'u') {
-        for (int k = 2; k < 6; k++) {
-          if (p + k >= j->end || !is_hex(p[k]))
-            return scan_fail(j, p, "invalid \\u escape in string", false);
-        }
-        p += 6;
-        continue;
-      }
-      if (!e || !strchr("\"\\/bfnrt", e))
-        return scan_fail(j, p, "invalid escape in string", false);
-      p += 2;
-      continue;
-    }
-    p++;
-  }
-}
-
-/* Scans a number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
-static bool scan_number(jscan *j) {
-  const char *p = j->p;
-  if (*p == '-')
-    p++;
-  if (p >= j->end || !is_digit(*p))
-    return scan_fail(j, j->p, "invalid number", false);
-  if (*p == '0')
-    p++;
-  else
-    while (p < j->end && is_digit(*p))
-      p++;
-  if (p < j->end && *p == '.') {
-    p++;
-    if (p >= j->end || !is_digit(*p))
-      return scan_fail(j, j->p, "invalid number", false);
-    while (p < j->end && is_digit(*p))
-      p++;
-  }
-  if (p < j->end && (*p == 'e' || *p == 'E')) {
-    p++;
-    if (p < j->end && (*p == '+' || *p == '-'))
-      p++;
-    if (p >= j->end || !is_digit(*p))
-      return scan_fail(j, j->p, "invalid number", false);
-    while (p < j->end && is_digit(*p))
-      p++;
-  }
-  j->p = p;
-  return true;
-}
-
-/* Scans one of the literals true, false and null. */
-static bool scan_literal(jscan *j, const char *word) {
-  size_t n = strlen(word);
-  if ((size_t)(j->end - j->p) < n || memcmp(j->p, word, n) != 0)
-    return scan_fail(j, j->p, "unexpected character", true);
-  j->p += n;
-  return true;
-}
-
-static bool scan_value(jscan *j);
-
-/* Returns the interned key of the string token [q, end) (quotes included). */
-static const char *scan_key(jscan *j, const char *q, const char *end) {
-  if (!memchr(q, '\\', (size_t)(end - q)))
-    return intern_n(j->s->names, q + 1, (size_t)(end - q - 2));
-  json_error_t err;
-  json_t *v = json_loadb(q, (size_t)(end - q), JSON_DECODE_ANY, &err);
-  const char *key = json_is_string(v)
-                        ? intern_n(j->s->names, json_string_value(v), json_string_length(v))
-                        : intern_n(j->s->names, q + 1, (size_t)(end - q - 2));
-  if (v)
-    json_decref(v);
-  return key;
-}
-
-/* Consumes the closing bracket `close` of the object or array being
- * scanned and leaves its nesting level; returns false, consuming nothing,
- * when the next character is something else. */
-static bool scan_close(jscan *j, char close) {
-  if (j->p >= j->end || *j->p != close)
-    return false;
-  j->p++;
-  j->depth--;
-  return true;
-}
-
-/* Scans an object; its members are recorded in rec when rec is not NULL,
- * and, at the top level, the members of the section objects too. */
-static bool scan_object(jscan *j, entries *rec, bool top) {
-  if (++j->depth > SCAN_MAX_DEPTH)
-    return scan_fail(j, j->p, "nesting too deep", false);
-  j->p++;
-  scan_ws(j);
-  if (scan_close(j, '}'))
-    return true;
-  for (;;) {
-    scan_ws(j);
-    if (j->p >= j->end || *j->p != '"')
-      return scan_fail(j, j->p, j->p >= j->end ? "unexpected end of file" : "expected a string key",
-                       false);
-    const char *q = j->p;
-    if (!scan_string(j))
-      return false;
-    const char *key = rec ? scan_key(j, q, j->p) : NULL;
-    scan_ws(j);
-    if (j->p >= j->end || *j->p != ':')
-      return scan_fail(j, j->p, "expected ':'", false);
-    j->p++;
-    scan_ws(j);
-    const char *v = j->p;
-    entries *sub = NULL;
-    if (top && v < j->end && *v == '{') {
-      if (!strcmp(key, "resources"))
-        sub = j->sections[0];
-      else if (!strcmp(key, "functions"))
-        sub = j->sections[1];
-      else if (!strcmp(key, "types"))
-        sub = j->sections[2];
-    }
-    if (!(sub ? scan_object(j, sub, false) : scan_value(j)))
-      return false;
-    if (rec)
-      entry_add(rec, key, (uint32_t)(v - j->base), (uint32_t)(j->p - j->base), v < j->end ? *v : 0);
-    scan_ws(j);
-    if (j->p < j->end && *j->p == ',') {
-      j->p++;
-      continue;
-    }
-    if (scan_close(j, '}'))
-      return true;
-    return scan_fail(j, j->p, j->p >= j->end ? "unexpected end of file" : "expected ',' or '}'",
-                     false);
-  }
-}
-
-/* Scans an array starting at its `[`. */
-static bool scan_array(jscan *j) {
-  if (++j->depth > SCAN_MAX_DEPTH)
-    return scan_fail(j, j->p, "nesting too deep", false);
-  j->p++;
-  scan_ws(j);
-  if (scan_close(j, ']'))
-    return true;
-  for (;;) {
-    if (!scan_value(j))
-      return false;
-    scan_ws(j);
-    if (j->p < j->end && *j->p == ',') {
-      j->p++;
-      continue;
-    }
-    if (scan_close(j, ']'))
-      return true;
-    return scan_fail(j, j->p, j->p >= j->end ? "unexpected end of file" : "expected ',' or ']'",
-                     false);
-  }
-}
-
-/* Scans any value after optional white space. */
-static bool scan_value(jscan *j) {
-  scan_ws(j);
-  if (j->p >= j->end)
-    return scan_fail(j, j->p, "unexpected end of file", false);
-  switch (*j->p) {
-  case '{':
-    return scan_object(j, NULL, false);
-  case '[':
-    return scan_array(j);
-  case '"':
-    return scan_string(j);
-  case 't':
-    return scan_literal(j, "true");
-  case 'f':
-    return scan_literal(j, "false");
-  case 'n':
-    return scan_literal(j, "null");
-  default:
-    if (*j->p == '-' || is_digit(*j->p))
-      return scan_number(j);
-    return scan_fail(j, j->p, "unexpected character", true);
-  }
-}
 
 static const char *const type_kind_names[] = {
 #define X(name, text) text,
@@ -520,6 +118,7 @@ schema_set *schema_set_new(ty_ctx *tc, arena *a, intern_table *names, diag_list 
   s->arena = a;
   s->names = names;
   s->diags = d;
+  schema_files_init(&s->files, a, names);
   s->s_index = intern(names, "index");
   s->s_pulumi = intern(names, "pulumi");
   s->s_providers = intern(names, "providers");
@@ -531,10 +130,10 @@ schema_set *schema_set_new(ty_ctx *tc, arena *a, intern_table *names, diag_list 
 
 /* Frees what a package's decoding state owns outside the arena. */
 static void impl_free(schema_pkg_impl *im) {
-  entries_free(&im->top);
-  entries_free(&im->resources);
-  entries_free(&im->functions);
-  entries_free(&im->types);
+  jscan_members_free(&im->top);
+  jscan_members_free(&im->resources);
+  jscan_members_free(&im->functions);
+  jscan_members_free(&im->types);
   if (im->has_format)
     regfree(&im->format);
   im->has_format = false;
@@ -552,11 +151,11 @@ void schema_set_free(schema_set *s) {
     impl_free(s->pkgs[i]->impl);
   ptrmap_free(&s->by_ty);
   ptrmap_free(&s->found);
-  free(s->files);
+  schema_files_free(&s->files);
   free(s->pkgs);
   free(s->res);
-  free(s->pins);
   free(s->read);
+  free(s->pending);
   free(s);
 }
 
@@ -566,67 +165,15 @@ const char *const *schema_files_read(const schema_set *s, size_t *n) {
 }
 
 void schema_pin_version(schema_set *s, const char *name, const char *version) {
-  GROW(s->pins, s->npins, s->cappins);
-  s->pins[s->npins++] = intern(s->names, name);
-  GROW(s->pins, s->npins, s->cappins);
-  s->pins[s->npins++] = arena_strdup(s->arena, version);
-}
-
-/* qsort comparator for file names. */
-static int cmp_names(const void *a, const void *b) {
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Splits a file name `<pkg>-<semver>.json` or `<pkg>.json` (without the
- * folder) into package name and version: the version starts after the first
- * dash followed by text that parses as a semver. */
-static void split_file_name(schema_set *s, const char *base, const char **name,
-                            const char **version) {
-  size_t len = strlen(base) - 5; /* Without ".json". */
-  char *stem = arena_strndup(s->arena, base, len);
-  for (size_t i = 1; i + 1 < len; i++) {
-    semver v;
-    if (stem[i] == '-' && stem[i + 1] >= '0' && stem[i + 1] <= '9' &&
-        semver_parse(stem + i + 1, &v)) {
-      *name = intern_n(s->names, stem, i);
-      *version = stem + i + 1;
-      return;
-    }
-  }
-  *name = intern(s->names, stem);
-  *version = NULL;
+  schema_files_pin(&s->files, name, version);
 }
 
 bool schema_add_path(schema_set *s, const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) {
-    diag_error_global(s->diags, "cannot read schema folder '%s': %s", dir, strerror(errno));
+  const char *err;
+  if (!schema_files_add_dir(&s->files, dir, &err)) {
+    diag_error_global(s->diags, "cannot read schema folder '%s': %s", dir, err);
     return false;
   }
-  char **names = NULL;
-  size_t n = 0, cap = 0;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    size_t len = strlen(e->d_name);
-    if (len <= 5 || strcmp(e->d_name + len - 5, ".json") != 0 || e->d_name[0] == '.')
-      continue;
-    GROW(names, n, cap);
-    names[n++] = arena_strdup(s->arena, e->d_name);
-  }
-  closedir(d);
-  /* Sorted, so that the choice between files never depends on readdir. */
-  if (n)
-    qsort(names, n, sizeof *names, cmp_names);
-  size_t dlen = strlen(dir);
-  bool slash = dlen > 0 && dir[dlen - 1] == '/';
-  for (size_t i = 0; i < n; i++) {
-    schema_file f;
-    split_file_name(s, names[i], &f.name, &f.version);
-    f.path = arena_printf(s->arena, "%s%s%s", dir, slash ? "" : "/", names[i]);
-    GROW(s->files, s->nfiles, s->capfiles);
-    s->files[s->nfiles++] = f;
-  }
-  free(names);
   return true;
 }
 
@@ -816,7 +363,7 @@ static void add_package(schema_set *s, schema_package *p) {
 
 /* Returns the parsed value of e (parsing it on first use), or NULL when e
  * is NULL or its text does not parse (reported once). */
-static json_t *entry_json(schema_set *s, schema_package *p, entry *e) {
+static json_t *member_json(schema_set *s, schema_package *p, jscan_member *e) {
   if (!e || e->json || e->failed)
     return e ? e->json : NULL;
   schema_pkg_impl *im = p->impl;
@@ -838,7 +385,7 @@ static json_t *entry_json(schema_set *s, schema_package *p, entry *e) {
 
 /* Returns the parsed top-level member key of p, or NULL. */
 static json_t *top_json(schema_set *s, schema_package *p, const char *key) {
-  return entry_json(s, p, entry_find(&p->impl->top, intern(s->names, key)));
+  return member_json(s, p, jscan_find(&p->impl->top, intern(s->names, key)));
 }
 
 /* Scans the len bytes of p's text, indexing the top level and the sections;
@@ -846,31 +393,19 @@ static json_t *top_json(schema_set *s, schema_package *p, const char *key) {
  * false. */
 static bool index_text(schema_set *s, schema_package *p, size_t len) {
   schema_pkg_impl *im = p->impl;
-  jscan j = {s,
-             im->text,
-             im->text,
-             im->text + len,
-             NULL,
-             NULL,
-             false,
-             0,
-             {&im->resources, &im->functions, &im->types}};
-  scan_ws(&j);
-  bool object = j.p < j.end && *j.p == '{';
-  bool ok = object ? scan_object(&j, &im->top, true) : scan_value(&j);
-  if (ok) {
-    scan_ws(&j);
-    if (j.p < j.end)
-      ok = scan_fail(&j, j.p, "end of file expected", false);
-  }
-  if (!ok) {
-    uint32_t pos = (uint32_t)(j.err_at - im->text);
+  static const char *const names[] = {"resources", "functions", "types"};
+  jscan_members *const sections[] = {&im->resources, &im->functions, &im->types};
+  bool object;
+  jscan_error err;
+  if (!jscan_index(im->text, len, s->names, &im->top, ARRAY_LEN(names), names, sections, &object,
+                   &err)) {
+    uint32_t pos = (uint32_t)err.at;
     pcl_span sp = {im->file, pos, pos < len ? pos + 1 : pos};
-    char c = j.err_char ? *j.err_at : 0;
+    char c = err.show_char ? im->text[err.at] : 0;
     if (c > ' ' && c < 0x7f)
-      diag_error(s->diags, sp, "invalid JSON in schema file: %s '%c'", j.err, c);
+      diag_error(s->diags, sp, "invalid JSON in schema file: %s '%c'", err.msg, c);
     else
-      diag_error(s->diags, sp, "invalid JSON in schema file: %s", j.err);
+      diag_error(s->diags, sp, "invalid JSON in schema file: %s", err.msg);
     return false;
   }
   if (!object) {
@@ -928,13 +463,13 @@ static void decode_top(schema_set *s, schema_package *p, const char *expect,
   static const char *const sections[] = {"resources", "functions", "types", "provider"};
   bool ok = true;
   for (size_t i = 0; i < ARRAY_LEN(sections); i++) {
-    entry *e = entry_find(&im->top, intern(s->names, sections[i]));
+    jscan_member *e = jscan_find(&im->top, intern(s->names, sections[i]));
     if (e && e->kind != '{') {
       pkg_error(s, p, LOC(sections[i]), NULL, "'%s' must be a JSON object", sections[i]);
       ok = false;
     }
   }
-  im->provider = entry_find(&im->top, intern(s->names, "provider"));
+  im->provider = jscan_find(&im->top, intern(s->names, "provider"));
   p->ok = ok;
 }
 
@@ -997,7 +532,7 @@ schema_package *schema_load_file(schema_set *s, const char *path) {
   const char *name, *version = NULL;
   size_t len = strlen(base);
   if (len > 5 && !strcmp(base + len - 5, ".json"))
-    split_file_name(s, base, &name, &version);
+    schema_files_split_name(&s->files, base, &name, &version);
   return load_path(s, path, NULL, version);
 }
 
@@ -1017,38 +552,14 @@ static schema_package *choose_and_load(schema_set *s, const char *name, const ch
                                        const pcl_span *where) {
   if (name == s->s_pulumi)
     return load_builtin(s);
-  const schema_file *exact = NULL, *unversioned = NULL, *best = NULL;
-  semver bv = {{0, 0, 0}, ""};
-  for (size_t i = 0; i < s->nfiles; i++) {
-    const schema_file *f = &s->files[i];
-    if (f->name != name)
-      continue;
-    if (!f->version) {
-      if (!unversioned)
-        unversioned = f;
-      continue;
-    }
-    if (version && !exact && version_equal(f->version, version))
-      exact = f;
-    semver v;
-    semver_parse(f->version, &v);
-    if (!best || semver_cmp(&v, &bv) > 0) {
-      best = f;
-      bv = v;
-    }
-  }
-  /* The requested version, else a file without a version, else the highest
-     version (with a warning when another one was requested). */
-  const schema_file *pick = exact     ? exact
-                            : version ? (unversioned ? unversioned : best)
-                            : best    ? best
-                                      : unversioned;
+  bool fallback;
+  const schema_file *pick = schema_files_choose(&s->files, name, version, &fallback);
   if (!pick)
     return NULL;
-  if (version && pick == best && !exact) {
+  if (fallback) {
     diag *g = diag_warning(s->diags, where ? *where : (pcl_span){0, 0, 0},
                            "no schema for version %s of package '%s'; using version %s", version,
-                           name, best->version);
+                           name, pick->version);
     g->has_span = where != NULL;
   }
   return load_path(s, pick->path, name, pick->version);
@@ -1059,19 +570,12 @@ static schema_package *choose_and_load(schema_set *s, const char *name, const ch
 static schema_package *find_package(schema_set *s, const char *name, const char *version,
                                     const pcl_span *where) {
   name = intern(s->names, name);
-  if (!version) {
-    /* The last pin wins, as a later package block would override. */
-    for (size_t i = s->npins; i >= 2; i -= 2) {
-      if (s->pins[i - 2] == name) {
-        version = s->pins[i - 1];
-        break;
-      }
-    }
-  }
+  if (!version)
+    version = schema_files_pinned(&s->files, name);
   for (size_t i = 0; i < s->nres; i++) {
     schema_resolution *r = &s->res[i];
     if (r->name == name &&
-        (r->version == version || (r->version && version && version_equal(r->version, version))))
+        (r->version == version || (r->version && version && pcl__semver_same(r->version, version))))
       return r->pkg;
   }
   schema_package *p = choose_and_load(s, name, version, where);
@@ -1183,10 +687,10 @@ static void build_index(schema_set *s, schema_package *p) {
   /* Aliases second, so that a real token always wins over an alias; only
      the resources whose text mentions aliases are parsed for them. */
   for (size_t i = 0; i < im->resources.count; i++) {
-    entry *e = &im->resources.items[i];
+    jscan_member *e = &im->resources.items[i];
     if (!range_has(im->text, e->start, e->end, "\"aliases\""))
       continue;
-    json_t *v = entry_json(s, p, e);
+    json_t *v = member_json(s, p, e);
     json_t *aliases = json_is_object(v) ? json_object_get(v, "aliases") : NULL;
     if (!json_is_array(aliases))
       continue;
@@ -1205,10 +709,10 @@ static void build_index(schema_set *s, schema_package *p) {
 }
 
 /* Finds the schema token for a written token in one section. */
-static const char *lookup_token(schema_set *s, schema_package *p, entries *sect, ptrmap *index,
-                                const char *token) {
+static const char *lookup_token(schema_set *s, schema_package *p, jscan_members *sect,
+                                ptrmap *index, const char *token) {
   const char *exact = intern(s->names, token);
-  if (entry_find(sect, exact))
+  if (jscan_find(sect, exact))
     return exact;
   build_index(s, p);
   const char *key = canonical_key(s, p, token);
@@ -1290,10 +794,10 @@ static schema_typedef *get_typedef(schema_set *s, schema_package *p, const char 
   schema_typedef *d = ptrmap_get(&im->type_cache, token);
   if (d)
     return d;
-  entry *e = entry_find(&im->types, token);
+  jscan_member *e = jscan_find(&im->types, token);
   if (!e)
     return NULL;
-  json_t *spec = entry_json(s, p, e);
+  json_t *spec = member_json(s, p, e);
   d = ARENA_NEW(s->arena, schema_typedef);
   d->token = token;
   d->pkg = p;
@@ -1341,7 +845,7 @@ static const schema_type *decode_ref(schema_set *s, schema_package *p, json_t *s
     char *ver = slash + 2;
     *strstr(ver, "/schema.json") = 0;
     const char *name = intern(s->names, pkgname);
-    if (name != p->name || (p->version && !version_equal(p->version, ver))) {
+    if (name != p->name || (p->version && !pcl__semver_same(p->version, ver))) {
       target = schema_find_package(s, name, ver);
       if (!target) {
         pkg_error(s, p, l, ref, "invalid $ref '%s': no schema for package '%s'", ref, name);
@@ -1632,27 +1136,45 @@ static void decode_resource(schema_set *s, schema_package *p, schema_resource *r
   }
 }
 
-/* Returns the decoded resource with schema token `token` of p, or NULL if p
- * does not define it. */
+/* Decodes r (cached already) from e.  A resource's properties may name other
+ * resources, whose properties may name others, without bound; so a resource
+ * reached while decoding is queued, not decoded there, and the outermost
+ * call decodes the queue until it is empty.  Every resource is thus decoded
+ * when the outermost get_resource or get_provider returns, and only
+ * decode_ref, which needs the token alone, sees one still undecoded. */
+static void queue_decode(schema_set *s, schema_resource *r, jscan_member *e) {
+  GROW(s->pending, s->npending, s->cappending);
+  s->pending[s->npending++] = (pending_resource){r, e};
+  if (s->decoding)
+    return;
+  s->decoding = true;
+  while (s->npending > 0) {
+    pending_resource q = s->pending[--s->npending];
+    decode_resource(s, q.r->pkg, q.r, member_json(s, q.r->pkg, q.member));
+  }
+  s->decoding = false;
+}
+
+/* Returns the resource with schema token `token` of p, decoded (see
+ * queue_decode), or NULL if p does not define it. */
 static schema_resource *get_resource(schema_set *s, schema_package *p, const char *token) {
   schema_pkg_impl *im = p->impl;
   schema_resource *r = ptrmap_get(&im->res_cache, token);
   if (r)
     return r;
-  entry *e = entry_find(&im->resources, token);
+  jscan_member *e = jscan_find(&im->resources, token);
   if (!e)
     return NULL;
-  json_t *j = entry_json(s, p, e);
   r = ARENA_NEW(s->arena, schema_resource);
   r->token = token;
   r->pkg = p;
   ptrmap_put(&im->res_cache, token, r);
-  decode_resource(s, p, r, j);
+  queue_decode(s, r, e);
   return r;
 }
 
-/* Returns the decoded provider resource of p (an empty one when the schema
- * has no `provider` section). */
+/* Returns the provider resource of p, decoded (see queue_decode); an empty
+ * one when the schema has no `provider` section. */
 static schema_resource *get_provider(schema_set *s, schema_package *p) {
   schema_pkg_impl *im = p->impl;
   if (im->provider_res)
@@ -1663,7 +1185,7 @@ static schema_resource *get_provider(schema_set *s, schema_package *p) {
   r->is_provider = true;
   im->provider_res = r;
   if (im->provider)
-    decode_resource(s, p, r, entry_json(s, p, im->provider));
+    queue_decode(s, r, im->provider);
   return r;
 }
 
@@ -1739,10 +1261,10 @@ static schema_function *get_function(schema_set *s, schema_package *p, const cha
   schema_function *f = ptrmap_get(&im->fn_cache, token);
   if (f)
     return f;
-  entry *e = entry_find(&im->functions, token);
+  jscan_member *e = jscan_find(&im->functions, token);
   if (!e)
     return NULL;
-  json_t *j = entry_json(s, p, e);
+  json_t *j = member_json(s, p, e);
   f = ARENA_NEW(s->arena, schema_function);
   f->token = token;
   f->pkg = p;
@@ -1758,7 +1280,7 @@ static void decode_typedef(schema_set *s, schema_typedef *d) {
   d->decoding = true;
   schema_package *p = d->pkg;
   const loc *dl = LOC("types", d->token);
-  json_t *j = entry_json(s, p, entry_find(&p->impl->types, d->token));
+  json_t *j = member_json(s, p, jscan_find(&p->impl->types, d->token));
   if (!json_is_object(j)) {
     if (j)
       pkg_error(s, p, dl, NULL, "type '%s' must be a JSON object", d->token);
@@ -1829,7 +1351,7 @@ static schema_status lookup_package(schema_set *s, const char *token, const char
 /* A successful resource lookup, valid for the same version and pins. */
 typedef struct found_resource {
   const char *version; /* The version asked for (compared by address). */
-  size_t npins;        /* s->npins at the time (pins only ever grow). */
+  size_t npins;        /* s->files.npins at the time (pins only ever grow). */
   schema_resource *res;
 } found_resource;
 
@@ -1867,7 +1389,7 @@ schema_status schema_find_resource(schema_set *s, const char *token, const char 
                                    pcl_span where, schema_resource **out) {
   const char *key = intern(s->names, token);
   found_resource *f = ptrmap_get(&s->found, key);
-  if (f && f->version == version && f->npins == s->npins) {
+  if (f && f->version == version && f->npins == s->files.npins) {
     *out = f->res;
     return SCHEMA_FOUND;
   }
@@ -1877,7 +1399,7 @@ schema_status schema_find_resource(schema_set *s, const char *token, const char 
       f = ARENA_NEW(s->arena, found_resource);
       ptrmap_put(&s->found, key, f);
     }
-    *f = (found_resource){version, s->npins, *out};
+    *f = (found_resource){version, s->files.npins, *out};
   }
   return st;
 }
@@ -1980,6 +1502,7 @@ static const ty *input_shape(schema_set *s, const ty *t_in, const ty *t_plain) {
 }
 
 static const ty *typedef_ty(schema_set *s, schema_typedef *d, bool input);
+static void define_named(schema_set *s, schema_typedef *d, schema_resource *r);
 
 /* Each case computes the plain type and, for the input shape, the type
  * with input-shaped elements (`in`, when it differs); the input shape of
@@ -2059,7 +1582,7 @@ const ty *schema_type_to_ty(schema_set *s, const schema_type *t, bool input) {
 }
 
 /* Returns the ty type of a type definition: the enum, or the named object in
- * the plain or input shape (declared first, so recursion finds it). */
+ * the plain or input shape (see define_named). */
 static const ty *typedef_ty(schema_set *s, schema_typedef *d, bool input) {
   ty_ctx *c = s->ty;
   decode_typedef(s, d);
@@ -2074,31 +1597,9 @@ static const ty *typedef_ty(schema_set *s, schema_typedef *d, bool input) {
     }
     return d->ty_plain;
   }
-  if (d->ty_plain)
-    return input ? d->ty_input : d->ty_plain;
-  /* Both shapes are declared before either is defined, so that references
-     back to the type (recursion) find them, and both are complete when this
-     returns.  The input shape uses the token ty_input gives the InputType of
-     a named object (`T$input`) and records its origin, so that ty_input(T)
-     and ty_resolve_outputs(T$input) agree with the schema's shapes. */
-  const ty *plain = ty_object_declare(c, object_identity(s, d->pkg, d->token, NULL), true);
-  const ty *in = ty_object_declare(c, object_identity(s, d->pkg, d->token, "$input"), true);
-  d->ty_plain = plain;
-  d->ty_input = in;
-  if (!in->object.defined)
-    ty_object_set_origin(in, plain);
-  ty_prop *props = ARENA_NEW_ARRAY(s->arena, ty_prop, d->nprops ? d->nprops : 1);
-  for (int shape = 0; shape < 2; shape++) {
-    const ty *obj = shape ? in : plain;
-    if (obj->object.defined)
-      continue;
-    for (size_t i = 0; i < d->nprops; i++) {
-      props[i].name = d->props[i].name;
-      props[i].type = schema_property_type(s, &d->props[i], shape == 1);
-    }
-    ty_object_define(c, obj, d->nprops, props);
-  }
-  return input ? in : plain;
+  if (!d->ty_plain)
+    define_named(s, d, NULL);
+  return input ? d->ty_input : d->ty_plain;
 }
 
 const ty *schema_property_type(schema_set *s, schema_property *p, bool input) {
@@ -2135,27 +1636,141 @@ const ty *schema_resource_input_type(schema_set *s, schema_resource *r) {
 }
 
 const ty *schema_resource_output_type(schema_set *s, schema_resource *r) {
-  if (r->ty_output)
-    return r->ty_output;
-  ty_ctx *c = s->ty;
-  const char *id = object_identity(s, r->pkg, r->token, "$resource");
-  const ty *obj = ty_object_declare(c, intern(s->names, id), true);
-  r->ty_output = obj;
-  if (!obj->object.defined) {
-    ty_prop *props = ARENA_NEW_ARRAY(s->arena, ty_prop, r->noutputs + 2);
-    size_t k = 0;
-    for (size_t i = 0; i < r->noutputs; i++) {
-      props[k].name = r->outputs[i].name;
-      props[k].type = ty_output(c, schema_property_type(s, &r->outputs[i], false));
-      k++;
+  if (!r->ty_output)
+    define_named(s, NULL, r);
+  return r->ty_output;
+}
+
+/* ------------------------------------------------------- named objects */
+
+/* A named object being defined: a type definition (both shapes) or a
+   resource's output object. */
+typedef struct named_frame {
+  schema_typedef *d;     /* The type definition, or NULL. */
+  schema_resource *r;    /* Else the resource. */
+  int shape;             /* Type definitions: 0 plain, 1 input. */
+  size_t i;              /* The next property to map. */
+  ty_prop *props;        /* The properties mapped so far (heap). */
+} named_frame;
+
+/* Returns whether mapping t reaches a type definition or resource whose
+   named object has not been started, through the kinds schema_type_to_ty
+   walks (both shapes reach the same ones); sets *d or *r to the first.  The
+   walk follows the nesting of one schema type, which the JSON depth limit
+   bounds. */
+static bool unstarted(const schema_type *t, schema_typedef **d, schema_resource **r) {
+  switch (t->kind) {
+  case SCHEMA_T_ARRAY:
+  case SCHEMA_T_MAP:
+    return unstarted(t->elem, d, r);
+  case SCHEMA_T_OBJECT:
+    *d = t->def;
+    return !t->def->ty_plain;
+  case SCHEMA_T_RESOURCE:
+    *r = t->resource;
+    return !t->resource->ty_output;
+  case SCHEMA_T_TOKEN:
+    return t->underlying && unstarted(t->underlying, d, r);
+  case SCHEMA_T_UNION:
+    for (size_t i = 0; i < t->nalts; i++) {
+      if (unstarted(t->alts[i], d, r))
+        return true;
     }
-    /* Last, so that they win over schema properties of the same names. */
-    props[k++] = (ty_prop){s->s_id, ty_output(c, ty_id(c))};
-    props[k++] = (ty_prop){s->s_urn, ty_output(c, ty_string(c))};
-    ty_object_define(c, obj, k, props);
+    return false;
+  case SCHEMA_T_BOOL:
+  case SCHEMA_T_INT:
+  case SCHEMA_T_NUMBER:
+  case SCHEMA_T_STRING:
+  case SCHEMA_T_ENUM:
+  case SCHEMA_T_ANY:
+  case SCHEMA_T_JSON:
+  case SCHEMA_T_ASSET:
+  case SCHEMA_T_ARCHIVE:
+  case SCHEMA_T_ERROR:
+    return false;
   }
-  ptrmap_put(&s->by_ty, obj, r);
-  return obj;
+  return false;
+}
+
+/* Declares the named object(s) of d or r, so that references back to them
+   (recursion) find them, and pushes their frame. */
+static void named_start(schema_set *s, named_frame **stack, size_t *count, size_t *cap,
+                        schema_typedef *d, schema_resource *r) {
+  ty_ctx *c = s->ty;
+  size_t n;
+  if (d) {
+    /* The input shape uses the token ty_input gives the InputType of a named
+       object (`T$input`) and records its origin, so that ty_input(T) and
+       ty_resolve_outputs(T$input) agree with the schema's shapes. */
+    decode_typedef(s, d);
+    d->ty_plain = ty_object_declare(c, object_identity(s, d->pkg, d->token, NULL), true);
+    d->ty_input = ty_object_declare(c, object_identity(s, d->pkg, d->token, "$input"), true);
+    if (!d->ty_input->object.defined)
+      ty_object_set_origin(d->ty_input, d->ty_plain);
+    n = d->nprops;
+  } else {
+    const char *id = object_identity(s, r->pkg, r->token, "$resource");
+    r->ty_output = ty_object_declare(c, intern(s->names, id), true);
+    ptrmap_put(&s->by_ty, r->ty_output, r);
+    n = r->noutputs + 2;
+  }
+  if (*count == *cap) {
+    *cap *= 2;
+    *stack = xrealloc(*stack, *cap * sizeof **stack);
+  }
+  (*stack)[(*count)++] = (named_frame){d, r, 0, 0, xmalloc((n ? n : 1) * sizeof(ty_prop))};
+}
+
+/* Maps the properties of the named objects of d (both shapes) or r (the
+   outputs, then id and urn, last so that they win over schema properties of
+   the same names) and defines them.  Every type definition and resource a
+   property reaches is defined first, depth first as a recursive mapping
+   would, with an explicit stack: a schema may chain named types without
+   bound.  An object reached again while it is being defined (a cycle) is
+   used as declared: a type made from it then, such as the resolved form that
+   ty_output takes of a resource's outputs, sees it without properties (as
+   the recursive mapping this replaces did).  Named objects already defined
+   (in the ty context, by an earlier schema set) keep their definition. */
+static void define_named(schema_set *s, schema_typedef *d, schema_resource *r) {
+  ty_ctx *c = s->ty;
+  size_t count = 0, cap = 16;
+  named_frame *stack = xmalloc(cap * sizeof *stack);
+  named_start(s, &stack, &count, &cap, d, r);
+  while (count > 0) {
+    named_frame *f = &stack[count - 1];
+    const ty *obj = f->d ? (f->shape ? f->d->ty_input : f->d->ty_plain) : f->r->ty_output;
+    size_t n = f->d ? f->d->nprops : f->r->noutputs;
+    if (!obj->object.defined && f->i < n) {
+      schema_property *p = f->d ? &f->d->props[f->i] : &f->r->outputs[f->i];
+      bool input = f->shape == 1;
+      schema_typedef *nd = NULL;
+      schema_resource *nr = NULL;
+      if (!p->const_value && unstarted(p->type, &nd, &nr)) {
+        named_start(s, &stack, &count, &cap, nd, nr);
+        continue;
+      }
+      const ty *t = schema_property_type(s, p, input);
+      f->props[f->i] = (ty_prop){p->name, f->d ? t : ty_output(c, t)};
+      f->i++;
+      continue;
+    }
+    if (!obj->object.defined) {
+      if (f->r) {
+        f->props[n] = (ty_prop){s->s_id, ty_output(c, ty_id(c))};
+        f->props[n + 1] = (ty_prop){s->s_urn, ty_output(c, ty_string(c))};
+        n += 2;
+      }
+      ty_object_define(c, obj, n, f->props);
+    }
+    if (f->d && f->shape == 0) {
+      f->shape = 1;
+      f->i = 0;
+      continue;
+    }
+    free(f->props);
+    count--;
+  }
+  free(stack);
 }
 
 const ty *schema_resource_read_type(schema_set *s, schema_resource *r) {

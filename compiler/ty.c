@@ -21,6 +21,11 @@
 #include "ty_impl.h"
 #include "util.h"
 
+/* Longest canonical String form a type keeps when it is made; a longer one
+   (a type nested deep) is produced piece by piece when it is printed or
+   compared, so that making a type nested d deep costs O(d), not O(d^2). */
+enum { EAGER_STR_MAX = 1024 };
+
 /* ------------------------------------------------------------ buffers */
 
 void ty_buf_putn(ty_buf *b, const void *s, size_t n) {
@@ -109,6 +114,12 @@ const ty_memo *ty_memo_get(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op) {
   }
 }
 
+void ty_memo_put_reason(ty_ctx *c, const ty *a, const ty *b, ty_conv kind, const char *reason) {
+  ty_memo_put(c, a, b, TY_MEMO_CONV_WHY, NULL, kind);
+  ty_memo *m = (ty_memo *)ty_memo_get(c, a, b, TY_MEMO_CONV_WHY);
+  m->reason = reason;
+}
+
 void ty_memo_put(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op, const ty *result,
                  ty_conv kind) {
   if (2 * (c->nmemo + 1) > c->capmemo) {
@@ -133,7 +144,7 @@ void ty_memo_put(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op, const ty *r
       return;
     j = (j + 1) & (c->capmemo - 1);
   }
-  c->memo[j] = (ty_memo){a, b, op, result, kind};
+  c->memo[j] = (ty_memo){a, b, op, result, kind, NULL};
   c->nmemo++;
 }
 
@@ -193,6 +204,7 @@ static ty *intern_node(ty_ctx *c, ty_kind k, const ty_buf *key, bool *fresh) {
   ty *x = ARENA_NEW(c->arena, ty);
   x->kind = k;
   x->hash = h;
+  x->ctx = c;
   unsigned char *kc = arena_alloc(c->arena, key->len);
   memcpy(kc, kb, key->len);
   x->key = kc;
@@ -287,7 +299,8 @@ static const ty *make_wrapper(ty_ctx *c, ty_kind k, const ty *elem) {
       t->flags |= TYF_OUTPUT;
     if (k == TY_PROMISE)
       t->flags |= TYF_PROMISE;
-    t->str = arena_printf(c->arena, "%s(%s)", kind_names[k], elem->str);
+    if (elem->str && strlen(elem->str) < EAGER_STR_MAX)
+      t->str = arena_printf(c->arena, "%s(%s)", kind_names[k], elem->str);
   }
   return t;
 }
@@ -321,17 +334,24 @@ static const ty *make_seq(ty_ctx *c, ty_kind k, size_t n, const ty *const *elems
     ty_buf s = {0};
     ty_buf_puts(&s, kind_names[k]);
     ty_buf_puts(&s, "(");
+    bool eager = true;
     for (size_t i = 0; i < n; i++) {
       items[i] = elems[i];
       t->flags |= child_flags(elems[i]);
-      if (i)
-        ty_buf_puts(&s, ", ");
-      ty_buf_puts(&s, elems[i]->str);
+      eager = eager && elems[i]->str && s.len < EAGER_STR_MAX;
+      if (eager) {
+        if (i)
+          ty_buf_puts(&s, ", ");
+        ty_buf_puts(&s, elems[i]->str);
+      }
     }
     ty_buf_puts(&s, ")");
     t->elems.items = items;
     t->elems.count = n;
-    t->str = ty_buf_finish(&s, c->arena);
+    if (eager && s.len <= EAGER_STR_MAX)
+      t->str = ty_buf_finish(&s, c->arena);
+    else
+      ty_buf_free(&s);
   }
   return t;
 }
@@ -344,7 +364,7 @@ const ty *ty_tuple(ty_ctx *c, size_t n, const ty *const *elems) {
  * same, e.g. an opaque type named `bool`) by kind. */
 static int cmp_union_elem(const void *pa, const void *pb) {
   const ty *a = *(const ty *const *)pa, *b = *(const ty *const *)pb;
-  int r = strcmp(a->str, b->str);
+  int r = ty_cmp_string(a, b);
   if (r)
     return r;
   if (a->kind != b->kind)
@@ -476,13 +496,17 @@ const ty *ty_object(ty_ctx *c, size_t n, const ty_prop *props) {
   if (fresh) {
     ty_buf s = {0};
     ty_buf_puts(&s, "object({");
+    bool eager = true;
     for (size_t i = 0; i < m; i++) {
       t->flags |= child_flags(sorted[i].type);
-      if (i)
-        ty_buf_puts(&s, ", ");
-      put_name(&s, sorted[i].name);
-      ty_buf_puts(&s, " = ");
-      ty_buf_puts(&s, sorted[i].type->str);
+      eager = eager && sorted[i].type->str && s.len < EAGER_STR_MAX;
+      if (eager) {
+        if (i)
+          ty_buf_puts(&s, ", ");
+        put_name(&s, sorted[i].name);
+        ty_buf_puts(&s, " = ");
+        ty_buf_puts(&s, sorted[i].type->str);
+      }
     }
     ty_buf_puts(&s, "})");
     /* Only a new object keeps its properties, in the arena. */
@@ -492,7 +516,10 @@ const ty *ty_object(ty_ctx *c, size_t n, const ty_prop *props) {
     t->object.count = m;
     t->object.defined = true;
     t->object.strict = true;
-    t->str = ty_buf_finish(&s, c->arena);
+    if (eager && s.len <= EAGER_STR_MAX)
+      t->str = ty_buf_finish(&s, c->arena);
+    else
+      ty_buf_free(&s);
   }
   free(sorted);
   return t;
@@ -854,66 +881,88 @@ const ty *ty_strip_optional(ty_ctx *c, const ty *t) {
 
 /* ---------------------------------------------------- eventual values */
 
-/* The state of one walk for eventual facts through named objects. */
-typedef struct eventual_walk {
-  ptrmap visited; /* Named objects entered (a set: each value is the map). */
-  bool complete;  /* Every named object reached so far is defined. */
-} eventual_walk;
+/* A stack of types to visit (heap). */
+typedef struct ty_stack {
+  const ty **items;
+  size_t count, cap;
+} ty_stack;
 
-/* Computes the output/promise facts of t, walking through named objects;
-   a named object already entered contributes nothing more (its facts are
-   being collected further up the walk). */
-static unsigned eventual_flags(const ty *t, eventual_walk *w) {
-  if (!(t->flags & TYF_NAMED) || (t->flags & TYF_EVENTUALS_KNOWN))
-    return t->flags & (TYF_OUTPUT | TYF_PROMISE);
-  unsigned f = 0;
-  switch (t->kind) {
-  case TY_LIST:
-  case TY_MAP:
-  case TY_SET:
-    return eventual_flags(t->elem, w);
-  case TY_OUTPUT:
-    return TYF_OUTPUT | eventual_flags(t->elem, w);
-  case TY_PROMISE:
-    return TYF_PROMISE | eventual_flags(t->elem, w);
-  case TY_TUPLE:
-  case TY_UNION:
-    for (size_t i = 0; i < t->elems.count; i++)
-      f |= eventual_flags(t->elems.items[i], w);
-    return f;
-  case TY_OBJECT:
-    if (t->object.token) {
-      if (ptrmap_get(&w->visited, t))
-        return 0;
-      ptrmap_put(&w->visited, t, &w->visited);
-      w->complete = w->complete && t->object.defined;
-    }
-    for (size_t i = 0; i < t->object.count; i++)
-      f |= eventual_flags(t->object.props[i].type, w);
-    return f;
-  case TY_BOOL:
-  case TY_INT:
-  case TY_NUMBER:
-  case TY_STRING:
-  case TY_ID:
-  case TY_DYNAMIC:
-  case TY_NONE:
-  case TY_OPAQUE:
-  case TY_CONST:
-  case TY_ENUM:
-    break;
+static void stack_push(ty_stack *st, const ty *t) {
+  if (st->count == st->cap) {
+    st->cap = st->cap ? 2 * st->cap : 32;
+    st->items = xrealloc(st->items, st->cap * sizeof *st->items);
   }
-  return 0;
+  st->items[st->count++] = t;
+}
+
+/* Computes the output/promise facts of t, walking with an explicit stack
+   through the types whose facts are not exact (those that reach a named
+   object), each once; *complete is cleared when a named object reached is
+   not defined yet. */
+static unsigned eventual_flags(const ty *t, bool *complete) {
+  unsigned f = 0;
+  ptrmap visited = {0};
+  ty_stack st = {0};
+  stack_push(&st, t);
+  while (st.count > 0) {
+    const ty *x = st.items[--st.count];
+    if (!(x->flags & TYF_NAMED) || (x->flags & TYF_EVENTUALS_KNOWN)) {
+      f |= x->flags & (TYF_OUTPUT | TYF_PROMISE);
+      continue;
+    }
+    if (ptrmap_get(&visited, x))
+      continue;
+    ptrmap_put(&visited, x, &visited);
+    switch (x->kind) {
+    case TY_OUTPUT:
+      f |= TYF_OUTPUT;
+      stack_push(&st, x->elem);
+      break;
+    case TY_PROMISE:
+      f |= TYF_PROMISE;
+      stack_push(&st, x->elem);
+      break;
+    case TY_LIST:
+    case TY_MAP:
+    case TY_SET:
+      stack_push(&st, x->elem);
+      break;
+    case TY_TUPLE:
+    case TY_UNION:
+      for (size_t i = 0; i < x->elems.count; i++)
+        stack_push(&st, x->elems.items[i]);
+      break;
+    case TY_OBJECT:
+      if (x->object.token)
+        *complete = *complete && x->object.defined;
+      for (size_t i = 0; i < x->object.count; i++)
+        stack_push(&st, x->object.props[i].type);
+      break;
+    case TY_BOOL:
+    case TY_INT:
+    case TY_NUMBER:
+    case TY_STRING:
+    case TY_ID:
+    case TY_DYNAMIC:
+    case TY_NONE:
+    case TY_OPAQUE:
+    case TY_CONST:
+    case TY_ENUM:
+      break;
+    }
+  }
+  free(st.items);
+  ptrmap_free(&visited);
+  return f;
 }
 
 /* The facts of a named object are cached once every named object it
    reaches is defined (definitions never change afterwards), so repeated
    questions about schema types do not walk the whole type graph again. */
 bool ty_contains_eventuals(const ty *t, bool *outputs, bool *promises) {
-  eventual_walk w = {{0}, true};
-  unsigned f = eventual_flags(t, &w);
-  ptrmap_free(&w.visited);
-  if (w.complete && t->kind == TY_OBJECT && t->object.token)
+  bool complete = true;
+  unsigned f = eventual_flags(t, &complete);
+  if (complete && t->kind == TY_OBJECT && t->object.token)
     ((ty *)t)->flags |= f | TYF_EVENTUALS_KNOWN;
   if (outputs)
     *outputs = (f & TYF_OUTPUT) != 0;
@@ -963,143 +1012,264 @@ typedef enum rewrite_mode {
   INPUT_TYPE,       /* InputType'. */
 } rewrite_mode;
 
-static const ty *rewrite(ty_ctx *c, const ty *t, rewrite_mode mode);
+/* The memo entry of each mode. */
+static const ty_memo_op rewrite_memo[] = {TY_MEMO_RESOLVE_OUTPUTS, TY_MEMO_RESOLVE_PROMISES,
+                                          TY_MEMO_INPUT};
 
 static const char *const derived_suffix[] = {"$resolved", "$nopromise", "$input"};
 
-/* Rewrites a named object into a derived named object (token + suffix),
- * declared before its properties are rewritten so cycles close. */
-static const ty *rewrite_named(ty_ctx *c, const ty *t, rewrite_mode mode) {
-  char *tok = arena_printf(c->arena, "%s%s", t->object.token, derived_suffix[mode]);
-  bool fresh;
-  ty *d = object_declare(c, tok, t->object.strict, &fresh);
-  if (!fresh)
-    return d;
-  if (mode == INPUT_TYPE)
-    ty_object_set_origin(d, t);
-  ty_prop *props = xmalloc((t->object.count ? t->object.count : 1) * sizeof *props);
-  for (size_t i = 0; i < t->object.count; i++) {
-    props[i].name = t->object.props[i].name;
-    props[i].type = rewrite(c, t->object.props[i].type, mode);
-  }
-  ty_object_define(c, d, t->object.count, props);
-  free(props);
-  return d;
-}
+/* The shared walker of ResolveOutputs, ResolvePromises and InputType'.  It
+   keeps an explicit stack of frames, one per type whose children are being
+   rewritten, since types nest as deep as the input; the result of every
+   type it rewrites is memoised in the context, so a type shared by several
+   parents, or met again by a later rewrite (the output form InputType'
+   makes at every level is resolved, and holds the level below), is
+   rewritten once.  A named object that needs rewriting becomes a derived
+   named object (token + suffix) declared before its properties are
+   rewritten, so recursive types close. */
 
-/* Applies f to every element of a tuple or union and rebuilds it. */
-static const ty *rewrite_seq(ty_ctx *c, const ty *t, rewrite_mode mode) {
-  size_t n = t->elems.count;
-  const ty **e = xmalloc((n ? n : 1) * sizeof *e);
-  bool changed = false;
-  for (size_t i = 0; i < n; i++) {
-    e[i] = rewrite(c, t->elems.items[i], mode);
-    changed |= e[i] != t->elems.items[i];
-  }
-  const ty *r = !changed ? t : t->kind == TY_TUPLE ? ty_tuple(c, n, e) : ty_union(c, n, e);
-  free(e);
-  return r;
-}
+/* A type whose children are being rewritten. */
+typedef struct rw_frame {
+  const ty *t;     /* The type (a named input object's origin when followed). */
+  const ty *key;   /* The type the result is memoised under. */
+  size_t next, n;  /* Children rewritten so far, and to rewrite. */
+  const ty **kids; /* The rewritten children (heap; NULL when n == 0). */
+  ty *named;       /* A derived named object to define once they are done. */
+} rw_frame;
 
-static const ty *rewrite_object(ty_ctx *c, const ty *t, rewrite_mode mode) {
-  if (t->object.token) {
-    /* Resolving the input form of X gives the resolved form of X. */
-    if (mode != INPUT_TYPE && t->origin)
-      return rewrite(c, t->origin, mode);
-    if (mode != INPUT_TYPE) {
-      bool out, prom;
-      ty_contains_eventuals(t, &out, &prom);
-      if (!(mode == RESOLVE_OUTPUTS ? out || prom : prom))
-        return t;
-    }
-    return rewrite_named(c, t, mode);
-  }
-  size_t n = t->object.count;
-  ty_prop *p = xmalloc((n ? n : 1) * sizeof *p);
-  bool changed = false;
-  for (size_t i = 0; i < n; i++) {
-    p[i].name = t->object.props[i].name;
-    p[i].type = rewrite(c, t->object.props[i].type, mode);
-    changed |= p[i].type != t->object.props[i].type;
-  }
-  const ty *r = changed ? ty_object(c, n, p) : t;
-  free(p);
-  return r;
-}
-
-/* The shared walker of ResolveOutputs, ResolvePromises and InputType'. */
-static const ty *rewrite(ty_ctx *c, const ty *t, rewrite_mode mode) {
-  if (mode != INPUT_TYPE) {
-    unsigned need = mode == RESOLVE_OUTPUTS ? TYF_OUTPUT | TYF_PROMISE : TYF_PROMISE;
-    if (!(t->flags & (need | TYF_NAMED)))
-      return t;
-  }
-  const ty *src = t;
+/* The i-th child of t, in the order the rewrite visits them. */
+static const ty *rw_child(const ty *t, size_t i) {
   switch (t->kind) {
-  case TY_OUTPUT:
-    if (mode == INPUT_TYPE)
-      return t;
-    if (mode == RESOLVE_OUTPUTS)
-      return rewrite(c, t->elem, mode);
-    return make_wrapper(c, TY_OUTPUT, rewrite(c, t->elem, mode));
-  case TY_PROMISE:
-    if (mode == INPUT_TYPE) {
-      src = ty_promise(c, rewrite(c, t->elem, mode));
-      break;
-    }
-    return rewrite(c, t->elem, mode);
   case TY_LIST:
   case TY_MAP:
-    src = make_wrapper(c, t->kind, rewrite(c, t->elem, mode));
-    break;
   case TY_SET:
-    if (mode == INPUT_TYPE)
-      break;
-    src = make_wrapper(c, t->kind, rewrite(c, t->elem, mode));
-    break;
+  case TY_OUTPUT:
+  case TY_PROMISE:
+    return t->elem;
   case TY_TUPLE:
-    if (mode == INPUT_TYPE)
-      break;
-    src = rewrite_seq(c, t, mode);
-    break;
   case TY_UNION:
-    src = rewrite_seq(c, t, mode);
-    break;
+    return t->elems.items[i];
   case TY_OBJECT:
-    src = rewrite_object(c, t, mode);
-    break;
-  case TY_DYNAMIC:
-  case TY_NONE:
-    return t;
+    return t->object.props[i].type;
   case TY_BOOL:
   case TY_INT:
   case TY_NUMBER:
   case TY_STRING:
   case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
   case TY_OPAQUE:
   case TY_CONST:
   case TY_ENUM:
     break;
   }
-  if (mode != INPUT_TYPE)
-    return src;
-  return ty_union2(c, src, ty_output(c, src));
+  ice("type of kind %s has no children", kind_names[t->kind]);
+}
+
+/* The result for the rewritten form src of a type: itself, or for
+   InputType' also its output. */
+static const ty *rw_result(ty_ctx *c, const ty *src, rewrite_mode mode) {
+  return mode == INPUT_TYPE ? ty_union2(c, src, ty_output(c, src)) : src;
+}
+
+/* Starts rewriting f->t: returns true with the result in *r when no child
+   needs rewriting, else sets the children to rewrite. */
+static bool rw_start(ty_ctx *c, rw_frame *f, rewrite_mode mode, const ty **r) {
+  for (;;) {
+    const ty *t = f->t;
+    if (mode != INPUT_TYPE) {
+      unsigned need = mode == RESOLVE_OUTPUTS ? TYF_OUTPUT | TYF_PROMISE : TYF_PROMISE;
+      if (!(t->flags & (need | TYF_NAMED))) {
+        *r = t;
+        return true;
+      }
+    }
+    const ty_memo *m = ty_memo_get(c, t, t, rewrite_memo[mode]);
+    if (m) {
+      *r = m->result;
+      return true;
+    }
+    switch (t->kind) {
+    case TY_OUTPUT:
+      if (mode == INPUT_TYPE) {
+        *r = t;
+        return true;
+      }
+      f->n = 1;
+      break;
+    case TY_PROMISE:
+    case TY_LIST:
+    case TY_MAP:
+      f->n = 1;
+      break;
+    case TY_SET:
+      if (mode == INPUT_TYPE) {
+        *r = rw_result(c, t, mode);
+        return true;
+      }
+      f->n = 1;
+      break;
+    case TY_TUPLE:
+      if (mode == INPUT_TYPE) {
+        *r = rw_result(c, t, mode);
+        return true;
+      }
+      f->n = t->elems.count;
+      break;
+    case TY_UNION:
+      f->n = t->elems.count;
+      break;
+    case TY_OBJECT:
+      if (t->object.token) {
+        /* Resolving the input form of X gives the resolved form of X. */
+        if (mode != INPUT_TYPE && t->origin) {
+          f->t = t->origin;
+          continue;
+        }
+        if (mode != INPUT_TYPE) {
+          bool out, prom;
+          ty_contains_eventuals(t, &out, &prom);
+          if (!(mode == RESOLVE_OUTPUTS ? out || prom : prom)) {
+            *r = t;
+            return true;
+          }
+        }
+        char *tok = arena_printf(c->arena, "%s%s", t->object.token, derived_suffix[mode]);
+        bool fresh;
+        ty *d = object_declare(c, tok, t->object.strict, &fresh);
+        if (!fresh) {
+          *r = rw_result(c, d, mode);
+          return true;
+        }
+        if (mode == INPUT_TYPE)
+          ty_object_set_origin(d, t);
+        f->named = d;
+      }
+      f->n = t->object.count;
+      break;
+    case TY_DYNAMIC:
+    case TY_NONE:
+      *r = t;
+      return true;
+    case TY_BOOL:
+    case TY_INT:
+    case TY_NUMBER:
+    case TY_STRING:
+    case TY_ID:
+    case TY_OPAQUE:
+    case TY_CONST:
+    case TY_ENUM:
+      *r = rw_result(c, t, mode);
+      return true;
+    }
+    if (f->n > 0)
+      f->kids = xmalloc(f->n * sizeof *f->kids);
+    return false;
+  }
+}
+
+/* Finishes f once its children are rewritten; returns the result. */
+static const ty *rw_finish(ty_ctx *c, rw_frame *f, rewrite_mode mode) {
+  const ty *t = f->t;
+  bool changed = false;
+  for (size_t i = 0; i < f->n; i++)
+    changed |= f->kids[i] != rw_child(t, i);
+  switch (t->kind) {
+  case TY_OUTPUT:
+    if (mode == RESOLVE_OUTPUTS)
+      return f->kids[0];
+    return make_wrapper(c, TY_OUTPUT, f->kids[0]);
+  case TY_PROMISE:
+    if (mode != INPUT_TYPE)
+      return f->kids[0];
+    return rw_result(c, ty_promise(c, f->kids[0]), mode);
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+    return rw_result(c, make_wrapper(c, t->kind, f->kids[0]), mode);
+  case TY_TUPLE:
+    return rw_result(c, changed ? ty_tuple(c, f->n, f->kids) : t, mode);
+  case TY_UNION:
+    return rw_result(c, changed ? ty_union(c, f->n, f->kids) : t, mode);
+  case TY_OBJECT: {
+    ty_prop *props = xmalloc((f->n ? f->n : 1) * sizeof *props);
+    for (size_t i = 0; i < f->n; i++) {
+      props[i].name = t->object.props[i].name;
+      props[i].type = f->kids[i];
+    }
+    const ty *src = t;
+    if (f->named) {
+      ty_object_define(c, f->named, f->n, props);
+      src = f->named;
+    } else if (changed) {
+      src = ty_object(c, f->n, props);
+    }
+    free(props);
+    return rw_result(c, src, mode);
+  }
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
+  case TY_OPAQUE:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  ice("type of kind %s has no children", kind_names[t->kind]);
+}
+
+static const ty *rewrite(ty_ctx *c, const ty *t, rewrite_mode mode) {
+  rw_frame *stack = xmalloc(16 * sizeof *stack);
+  size_t count = 0, cap = 16;
+  const ty *ret = NULL;
+  bool have = false; /* ret holds the result of the frame just popped. */
+  stack[count++] = (rw_frame){t, t, 0, 0, NULL, NULL};
+  if (rw_start(c, &stack[0], mode, &ret)) {
+    count = 0;
+  }
+  while (count > 0) {
+    rw_frame *f = &stack[count - 1];
+    if (have) {
+      f->kids[f->next++] = ret;
+      have = false;
+    }
+    if (f->next < f->n) {
+      const ty *child = rw_child(f->t, f->next);
+      if (count == cap) {
+        cap *= 2;
+        stack = xrealloc(stack, cap * sizeof *stack);
+      }
+      rw_frame *g = &stack[count++];
+      *g = (rw_frame){child, child, 0, 0, NULL, NULL};
+      if (rw_start(c, g, mode, &ret)) {
+        count--;
+        have = true;
+      }
+      continue;
+    }
+    ret = rw_finish(c, f, mode);
+    ty_memo_put(c, f->key, f->key, rewrite_memo[mode], ret, TY_CONV_NONE);
+    free(f->kids);
+    count--;
+    have = true;
+  }
+  free(stack);
+  return ret;
 }
 
 const ty *ty_resolve_outputs(ty_ctx *c, const ty *t) { return rewrite(c, t, RESOLVE_OUTPUTS); }
 
 const ty *ty_resolve_promises(ty_ctx *c, const ty *t) { return rewrite(c, t, RESOLVE_PROMISES); }
 
-/* Memoised: the checker asks for InputType of the same few types for every
-   resource input, and the rewrite allocates and interns a fresh union each
-   time. */
+/* Memoised (in rewrite): the checker asks for InputType of the same few
+   types for every resource input, and the rewrite allocates and interns a
+   fresh union each time. */
 const ty *ty_input(ty_ctx *c, const ty *t) {
-  const ty_memo *m = ty_memo_get(c, t, t, TY_MEMO_INPUT);
-  if (m)
-    return m->result;
-  const ty *r = rewrite(c, t, INPUT_TYPE);
-  ty_memo_put(c, t, t, TY_MEMO_INPUT, r, TY_CONV_NONE);
-  return r;
+  return rewrite(c, t, INPUT_TYPE);
 }
 
 /* §9 lift: an output anywhere in any argument wins over a promise. */
@@ -1172,108 +1342,382 @@ const ty *ty_config_optional_properties(ty_ctx *c, const ty *t) {
 
 /* ------------------------------------------------------------ printing */
 
-const char *ty_to_string(const ty *t) { return t->str; }
+/* The canonical String form of a type is produced piece by piece by a
+   cursor that walks the type with an explicit stack: a type kept its form
+   when it was made only if that form was short (EAGER_STR_MAX), and a form
+   built from kept forms is used as one piece. */
 
-void ty_print(FILE *out, const ty *t) { fputs(t->str, out); }
+/* A type whose form is being produced, and how far it got. */
+typedef struct str_frame {
+  const ty *t;    /* The type. */
+  size_t i;       /* Its next element or property. */
+  unsigned stage; /* Its next piece. */
+} str_frame;
+
+/* A walk over the pieces of a form. */
+typedef struct str_cursor {
+  str_frame *stack;  /* Types being produced, innermost last (heap). */
+  size_t count, cap; /* Frames used and allocated. */
+  ty_buf name;       /* A quoted property name (the piece may point here). */
+  const char *piece; /* The current piece (not NUL-terminated). */
+  size_t len;        /* Its length, never 0. */
+} str_cursor;
+
+static void cursor_push(str_cursor *c, const ty *t) {
+  if (c->count == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 16;
+    c->stack = xrealloc(c->stack, c->cap * sizeof *c->stack);
+  }
+  c->stack[c->count++] = (str_frame){t, 0, 0};
+}
+
+static void cursor_init(str_cursor *c, const ty *t) {
+  memset(c, 0, sizeof *c);
+  cursor_push(c, t);
+}
+
+static void cursor_free(str_cursor *c) {
+  free(c->stack);
+  ty_buf_free(&c->name);
+}
+
+/* Makes the NUL-terminated s the current piece. */
+static bool piece(str_cursor *c, const char *s) {
+  c->piece = s;
+  c->len = strlen(s);
+  return true;
+}
+
+/* Moves to the next piece; returns false at the end of the form. */
+static bool cursor_next(str_cursor *c) {
+  while (c->count > 0) {
+    str_frame *f = &c->stack[c->count - 1];
+    const ty *t = f->t;
+    if (t->str) {
+      if (f->stage++ == 0)
+        return piece(c, t->str);
+      c->count--;
+      continue;
+    }
+    switch (t->kind) {
+    case TY_LIST:
+    case TY_MAP:
+    case TY_SET:
+    case TY_OUTPUT:
+    case TY_PROMISE:
+      switch (f->stage++) {
+      case 0:
+        return piece(c, kind_names[t->kind]);
+      case 1:
+        return piece(c, "(");
+      case 2:
+        cursor_push(c, t->elem);
+        continue;
+      default:
+        c->count--;
+        return piece(c, ")");
+      }
+    case TY_TUPLE:
+    case TY_UNION:
+      /* Stages: the name, "(", then per element ", " (not before the
+         first) and the element, then ")". */
+      if (f->stage == 0) {
+        f->stage = 1;
+        return piece(c, kind_names[t->kind]);
+      }
+      if (f->stage == 1) {
+        f->stage = 2;
+        return piece(c, "(");
+      }
+      if (f->i == t->elems.count) {
+        c->count--;
+        return piece(c, ")");
+      }
+      if (f->stage == 2 && f->i > 0) {
+        f->stage = 3;
+        return piece(c, ", ");
+      }
+      f->stage = 2;
+      cursor_push(c, t->elems.items[f->i++]);
+      continue;
+    case TY_OBJECT:
+      /* Anonymous (a named object keeps its form): "object({", per
+         property ", " (not before the first), its name, " = " and its
+         type, then "})". */
+      if (f->stage == 0) {
+        f->stage = 1;
+        return piece(c, "object({");
+      }
+      if (f->i == t->object.count) {
+        c->count--;
+        return piece(c, "})");
+      }
+      switch (f->stage) {
+      case 1:
+        f->stage = 2;
+        if (f->i > 0)
+          return piece(c, ", ");
+        continue;
+      case 2:
+        f->stage = 3;
+        c->name.len = 0;
+        put_name(&c->name, t->object.props[f->i].name);
+        c->piece = c->name.data;
+        c->len = c->name.len;
+        return true;
+      case 3:
+        f->stage = 4;
+        return piece(c, " = ");
+      default:
+        f->stage = 1;
+        cursor_push(c, t->object.props[f->i++].type);
+        continue;
+      }
+    case TY_BOOL:
+    case TY_INT:
+    case TY_NUMBER:
+    case TY_STRING:
+    case TY_ID:
+    case TY_DYNAMIC:
+    case TY_NONE:
+    case TY_OPAQUE:
+    case TY_CONST:
+    case TY_ENUM:
+      break;
+    }
+    ice("type of kind %s without a kept String form", kind_names[t->kind]);
+  }
+  return false;
+}
+
+int ty_cmp_string(const ty *a, const ty *b) {
+  if (a == b)
+    return 0;
+  if (a->str && b->str)
+    return strcmp(a->str, b->str);
+  str_cursor ca, cb;
+  cursor_init(&ca, a);
+  cursor_init(&cb, b);
+  const char *pa = NULL, *pb = NULL;
+  size_t la = 0, lb = 0;
+  int r;
+  for (;;) {
+    bool ea = la == 0 && !cursor_next(&ca);
+    if (la == 0 && !ea) {
+      pa = ca.piece;
+      la = ca.len;
+    }
+    bool eb = lb == 0 && !cursor_next(&cb);
+    if (lb == 0 && !eb) {
+      pb = cb.piece;
+      lb = cb.len;
+    }
+    if (ea || eb) {
+      r = ea && eb ? 0 : ea ? -1 : 1;
+      break;
+    }
+    size_t m = la < lb ? la : lb;
+    int d = memcmp(pa, pb, m);
+    if (d) {
+      r = d < 0 ? -1 : 1;
+      break;
+    }
+    pa += m;
+    pb += m;
+    la -= m;
+    lb -= m;
+  }
+  cursor_free(&ca);
+  cursor_free(&cb);
+  return r;
+}
+
+/* The form of a type nested deep is computed once, on first use, and kept
+   in the context's arena. */
+const char *ty_to_string(const ty *t) {
+  if (!t->str) {
+    ty_buf b = {0};
+    str_cursor cur;
+    cursor_init(&cur, t);
+    while (cursor_next(&cur))
+      ty_buf_putn(&b, cur.piece, cur.len);
+    cursor_free(&cur);
+    ((ty *)t)->str = ty_buf_finish(&b, t->ctx->arena);
+  }
+  return t->str;
+}
+
+void ty_print(FILE *out, const ty *t) {
+  str_cursor cur;
+  cursor_init(&cur, t);
+  while (cursor_next(&cur))
+    fwrite(cur.piece, 1, cur.len, out);
+  cursor_free(&cur);
+}
+
+/* A type whose pretty form is being written, and how far it got. */
+typedef struct pretty_frame {
+  const ty *t;   /* The type. */
+  size_t i;      /* Its next element, member or property. */
+  size_t shown;  /* UNION: members written so far. */
+  bool started;  /* Its opening has been written. */
+  bool busy;     /* OBJECT: its token is on the recursion guard. */
+} pretty_frame;
 
 /* Appends the pretty form of t (§1.3): unions as `a | b` with none shown as
  * a trailing `?` (parenthesised when several members remain), objects as
  * `{ a: T }`, constants as literals; a named object met again inside itself
- * prints as its token. */
+ * prints as its token.  Types nest as deep as the input, so the walk keeps
+ * an explicit stack, and a form longer than TY_PRETTY_MAX bytes is cut
+ * there and ends with `...` (the form of InputType(T) grows with the square
+ * of T's depth, and a message need not show all of it). */
 static void pretty(ty_ctx *c, ty_buf *b, const ty *t) {
-  switch (t->kind) {
-  case TY_BOOL:
-  case TY_INT:
-  case TY_NUMBER:
-  case TY_STRING:
-  case TY_ID:
-  case TY_DYNAMIC:
-  case TY_NONE:
-    ty_buf_puts(b, t->str);
-    return;
-  case TY_OPAQUE:
-    ty_buf_puts(b, t->name);
-    return;
-  case TY_LIST:
-  case TY_MAP:
-  case TY_SET:
-  case TY_OUTPUT:
-  case TY_PROMISE:
-    ty_buf_printf(b, "%s(", kind_names[t->kind]);
-    pretty(c, b, t->elem);
-    ty_buf_puts(b, ")");
-    return;
-  case TY_TUPLE:
-    ty_buf_puts(b, "tuple(");
-    for (size_t i = 0; i < t->elems.count; i++) {
-      if (i)
-        ty_buf_puts(b, ", ");
-      pretty(c, b, t->elems.items[i]);
-    }
-    ty_buf_puts(b, ")");
-    return;
-  case TY_OBJECT:
-    if (t->object.token && !ty_busy_push(c, t, t, TY_BUSY_PRINT)) {
-      /* A recursive reference prints as the type's token. */
-      ty_buf_puts(b, t->object.token);
-      return;
-    }
-    if (t->object.count == 0) {
-      ty_buf_puts(b, "{}");
-    } else {
-      ty_buf_puts(b, "{ ");
-      for (size_t i = 0; i < t->object.count; i++) {
-        if (i)
-          ty_buf_puts(b, ", ");
-        put_name(b, t->object.props[i].name);
-        ty_buf_puts(b, ": ");
-        pretty(c, b, t->object.props[i].type);
+  pretty_frame *stack = xmalloc(16 * sizeof *stack);
+  size_t count = 0, cap = 16;
+  stack[count++] = (pretty_frame){t, 0, 0, false, false};
+  while (count > 0) {
+    if (b->len > TY_PRETTY_MAX) {
+      /* The rest is cut: pop the frames, and the recursion guard's entries
+         with them. */
+      for (size_t i = 0; i < count; i++) {
+        if (stack[i].busy)
+          ty_busy_pop(c);
       }
-      ty_buf_puts(b, " }");
+      /* Cut at a character boundary. */
+      b->len = TY_PRETTY_MAX;
+      while (b->len > 0 && ((unsigned char)b->data[b->len] & 0xC0) == 0x80)
+        b->len--;
+      b->data[b->len] = '\0';
+      ty_buf_puts(b, "...");
+      break;
     }
-    if (t->object.token)
-      ty_busy_pop(c);
-    return;
-  case TY_UNION: {
-    bool has_none = false;
-    size_t shown = 0;
-    for (size_t i = 0; i < t->elems.count; i++) {
-      if (t->elems.items[i]->kind == TY_NONE)
-        has_none = true;
-      else
-        shown++;
+    pretty_frame *f = &stack[count - 1];
+    const ty *x = f->t;
+    const ty *child = NULL;
+    switch (x->kind) {
+    case TY_BOOL:
+    case TY_INT:
+    case TY_NUMBER:
+    case TY_STRING:
+    case TY_ID:
+    case TY_DYNAMIC:
+    case TY_NONE:
+      ty_buf_puts(b, x->str);
+      count--;
+      break;
+    case TY_OPAQUE:
+      ty_buf_puts(b, x->name);
+      count--;
+      break;
+    case TY_LIST:
+    case TY_MAP:
+    case TY_SET:
+    case TY_OUTPUT:
+    case TY_PROMISE:
+      if (!f->started) {
+        f->started = true;
+        ty_buf_printf(b, "%s(", kind_names[x->kind]);
+        child = x->elem;
+      } else {
+        ty_buf_puts(b, ")");
+        count--;
+      }
+      break;
+    case TY_TUPLE:
+      if (!f->started) {
+        f->started = true;
+        ty_buf_puts(b, "tuple(");
+      }
+      if (f->i < x->elems.count) {
+        if (f->i)
+          ty_buf_puts(b, ", ");
+        child = x->elems.items[f->i++];
+      } else {
+        ty_buf_puts(b, ")");
+        count--;
+      }
+      break;
+    case TY_OBJECT:
+      if (!f->started) {
+        f->started = true;
+        if (x->object.token) {
+          if (!ty_busy_push(c, x, x, TY_BUSY_PRINT)) {
+            /* A recursive reference prints as the type's token. */
+            ty_buf_puts(b, x->object.token);
+            count--;
+            break;
+          }
+          f->busy = true;
+        }
+        ty_buf_puts(b, x->object.count ? "{ " : "{");
+      }
+      if (f->i < x->object.count) {
+        if (f->i)
+          ty_buf_puts(b, ", ");
+        put_name(b, x->object.props[f->i].name);
+        ty_buf_puts(b, ": ");
+        child = x->object.props[f->i++].type;
+      } else {
+        ty_buf_puts(b, x->object.count ? " }" : "}");
+        if (f->busy)
+          ty_busy_pop(c);
+        count--;
+      }
+      break;
+    case TY_UNION: {
+      bool has_none = false;
+      size_t members = 0;
+      for (size_t i = 0; i < x->elems.count; i++) {
+        if (x->elems.items[i]->kind == TY_NONE)
+          has_none = true;
+        else
+          members++;
+      }
+      bool parens = has_none && members > 1;
+      if (!f->started) {
+        f->started = true;
+        if (parens)
+          ty_buf_puts(b, "(");
+      }
+      while (f->i < x->elems.count && x->elems.items[f->i]->kind == TY_NONE)
+        f->i++;
+      if (f->i < x->elems.count) {
+        if (f->shown++)
+          ty_buf_puts(b, " | ");
+        child = x->elems.items[f->i++];
+      } else {
+        if (parens)
+          ty_buf_puts(b, ")");
+        if (has_none)
+          ty_buf_puts(b, "?");
+        count--;
+      }
+      break;
     }
-    bool parens = has_none && shown > 1;
-    if (parens)
-      ty_buf_puts(b, "(");
-    size_t k = 0;
-    for (size_t i = 0; i < t->elems.count; i++) {
-      if (t->elems.items[i]->kind == TY_NONE)
-        continue;
-      if (k++)
-        ty_buf_puts(b, " | ");
-      pretty(c, b, t->elems.items[i]);
-    }
-    if (parens)
+    case TY_CONST:
+      ty_buf_put_value(b, x);
+      count--;
+      break;
+    case TY_ENUM:
+      ty_buf_puts(b, "enum(");
+      for (size_t i = 0; i < x->enm.count; i++) {
+        if (i)
+          ty_buf_puts(b, " | ");
+        ty_buf_put_value(b, x->enm.values[i]);
+      }
       ty_buf_puts(b, ")");
-    if (has_none)
-      ty_buf_puts(b, "?");
-    return;
-  }
-  case TY_CONST:
-    ty_buf_put_value(b, t);
-    return;
-  case TY_ENUM:
-    ty_buf_puts(b, "enum(");
-    for (size_t i = 0; i < t->enm.count; i++) {
-      if (i)
-        ty_buf_puts(b, " | ");
-      ty_buf_put_value(b, t->enm.values[i]);
+      count--;
+      break;
     }
-    ty_buf_puts(b, ")");
-    return;
+    if (child) {
+      if (count == cap) {
+        cap *= 2;
+        stack = xrealloc(stack, cap * sizeof *stack);
+      }
+      stack[count++] = (pretty_frame){child, 0, 0, false, false};
+    }
   }
-  ice("bad type kind %d", (int)t->kind);
+  free(stack);
 }
 
 const char *ty_pretty(ty_ctx *c, const ty *t) {

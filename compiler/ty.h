@@ -71,7 +71,11 @@ typedef struct ty_prop {
 struct ty {
   ty_kind kind;    /* Selects the member of the union below. */
   uint32_t hash;   /* Hash of the identity key (internal). */
-  const char *str; /* Canonical String form (ty_to_string); orders union elements. */
+  /* Canonical String form, kept when the type is made if it is short; NULL
+     for a longer one (a type nested deep), which ty_to_string computes and
+     keeps on first use (internal: use ty_to_string). */
+  const char *str;
+  struct ty_ctx *ctx; /* The context that made the type (internal). */
   const unsigned char *key; /* Identity key bytes (internal). */
   size_t key_len;           /* Length of key (internal). */
   unsigned flags;           /* TYF_* facts cached at construction (internal). */
@@ -79,7 +83,7 @@ struct ty {
   union {
     /* TY_LIST, TY_MAP, TY_SET, TY_OUTPUT, TY_PROMISE: the element type. */
     const ty *elem;
-    /* TY_TUPLE (in order) and TY_UNION (sorted by str, no duplicates, no
+    /* TY_TUPLE (in order) and TY_UNION (sorted by String form, no duplicates, no
        nested unions, at least two elements). */
     struct {
       const ty *const *items; /* The element types. */
@@ -371,12 +375,21 @@ const ty *ty_from_type_expr(ty_ctx *c, const ast_node *e, diag_list *d);
 /* ------------------------------------------------------------ printing */
 
 /* Returns the canonical String form (`union(int, string)`,
- * `object({a = string})`, `const(int 42)`); owned by the type. */
+ * `object({a = string})`, `const(int 42)`); owned by the type (computed
+ * without recursion on first use for a type too long to keep eagerly). */
 const char *ty_to_string(const ty *t);
+/* Orders a and b by their canonical String forms (strcmp's order), without
+ * building forms that are not kept: they are compared piece by piece, so
+ * the cost is the length of their common prefix. */
+int ty_cmp_string(const ty *a, const ty *b);
+/* The longest pretty form, in bytes, before it is cut. */
+enum { TY_PRETTY_MAX = 8192 };
 /* Returns the pretty form used in messages (§1.3): `int | string`,
- * `string?`, `{ a: string }`, `"foo"`; arena string. */
+ * `string?`, `{ a: string }`, `"foo"`; arena string.  A form longer than
+ * TY_PRETTY_MAX bytes is cut there (at a character boundary) and ends with
+ * `...`. */
 const char *ty_pretty(ty_ctx *c, const ty *t);
-/* Writes ty_to_string(t) to out. */
+/* Writes the canonical String form of t to out, without keeping it. */
 void ty_print(FILE *out, const ty *t);
 
 #endif

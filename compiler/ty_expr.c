@@ -274,8 +274,6 @@ static const char *describe(const ast_node *e) {
   return "an expression";
 }
 
-static const ty *type_expr(ty_ctx *c, const ast_node *e, diag_list *d);
-
 /* The property name of an object-type item key, or NULL (reported). */
 static const char *item_name(const ast_node *key, diag_list *d, size_t *len) {
   switch (key->kind) {
@@ -320,34 +318,6 @@ static const char *item_name(const ast_node *key, diag_list *d, size_t *len) {
   return NULL;
 }
 
-static const ty *object_type(ty_ctx *c, const ast_node *obj, diag_list *d) {
-  size_t n = obj->object.items.count;
-  ty_prop *props = xmalloc((n ? n : 1) * sizeof *props);
-  size_t m = 0;
-  bool ok = true;
-  for (size_t i = 0; i < n; i++) {
-    const ast_node *item = obj->object.items.items[i];
-    size_t len;
-    const char *name = item_name(item->item.key, d, &len);
-    const ty *t = type_expr(c, item->item.value, d);
-    if (!name) {
-      ok = false;
-      continue;
-    }
-    if (memchr(name, '\0', len)) {
-      diag_error(d, item->item.key->span, "object type attribute names must not contain NUL");
-      ok = false;
-      continue;
-    }
-    props[m].name = intern_n(c->names, name, len);
-    props[m].type = t;
-    m++;
-  }
-  const ty *r = ok ? ty_object(c, m, props) : ty_dynamic(c);
-  free(props);
-  return r;
-}
-
 /* Checks the arity of list/set/map(T); reports and returns false if wrong. */
 static bool one_element_type(const ast_node *e, diag_list *d) {
   size_t n = e->call.args.count;
@@ -363,73 +333,61 @@ static bool one_element_type(const ast_node *e, diag_list *d) {
   return true;
 }
 
-static const ty *call_type(ty_ctx *c, const ast_node *e, diag_list *d) {
-  const char *f = e->call.name.text;
-  const ast_list *args = &e->call.args;
-  if (e->call.expand_final) {
-    diag_error(d, e->span, "argument expansion ('...') is not allowed in a type expression");
-    return ty_dynamic(c);
-  }
-  if (!strcmp(f, "list") || !strcmp(f, "set") || !strcmp(f, "map")) {
-    if (!one_element_type(e, d))
-      return ty_dynamic(c);
-    const ty *elem = type_expr(c, args->items[0], d);
-    return f[0] == 'l' ? ty_list(c, elem) : f[0] == 's' ? ty_set(c, elem) : ty_map(c, elem);
-  }
-  if (!strcmp(f, "optional")) {
-    if (args->count != 1) {
-      diag_error(d, e->span, "optional() requires exactly one argument");
-      return ty_dynamic(c);
-    }
-    return ty_optional(c, type_expr(c, args->items[0], d));
-  }
-  if (!strcmp(f, "object")) {
-    if (args->count != 1 || args->items[0]->kind != AST_OBJECT) {
-      diag_error(d, args->count ? args->items[0]->span : e->span,
-                 "the argument to object() must be an object type");
-      return ty_dynamic(c);
-    }
-    return object_type(c, args->items[0], d);
-  }
-  if (!strcmp(f, "tuple")) {
-    if (args->count != 1 || args->items[0]->kind != AST_TUPLE) {
-      diag_error(d, args->count ? args->items[0]->span : e->span,
-                 "the argument to tuple() must be an tuple type");
-      return ty_dynamic(c);
-    }
-    const ast_list *items = &args->items[0]->tuple.items;
-    const ty **elems = xmalloc((items->count ? items->count : 1) * sizeof *elems);
-    for (size_t i = 0; i < items->count; i++)
-      elems[i] = type_expr(c, items->items[i], d);
-    const ty *r = ty_tuple(c, items->count, elems);
-    free(elems);
-    return r;
-  }
-  diag_error(d, e->call.name.span, "unknown function '%s'", f);
-  return ty_dynamic(c);
-}
+/* Type expressions nest as deep as the input (`list(list(...))` 10,000
+   deep), so they are read with an explicit stack of frames, one per type
+   function call whose arguments are being read; a frame's step reads its
+   next argument (sub) or makes its type.  Arguments are read in source
+   order, so diagnostics come out in that order. */
 
-static const ty *type_expr(ty_ctx *c, const ast_node *e, diag_list *d) {
+/* A call of a type function being read. */
+typedef struct texpr_frame {
+  const ast_node *e;  /* The call. */
+  const ty **out;     /* Where its type goes. */
+  size_t i;           /* The next argument (or item) to read. */
+  bool after;         /* object(): the value of item i has been read. */
+  bool ok;            /* object(): every property name so far is valid. */
+  const ty **elems;   /* The types read (arena). */
+  const char **names; /* object(): the property names, each NULL if invalid; NULL for the
+                         other calls. */
+  size_t *lens;       /* object(): their lengths; NULL for the other calls. */
+} texpr_frame;
+
+/* The frames of one type expression. */
+typedef struct texpr {
+  ty_ctx *c;
+  diag_list *d;
+  texpr_frame *frames; /* Innermost last (heap). */
+  size_t count, cap;   /* Frames used and allocated. */
+} texpr;
+
+/* Reads the type expression e into *out: at once unless e is a type
+   function call with arguments to read, which gets a frame. */
+static void texpr_sub(texpr *k, const ast_node *e, const ty **out) {
+  ty_ctx *c = k->c;
+  diag_list *d = k->d;
+  while (e->kind == AST_PAREN)
+    e = e->paren.inner;
   switch (e->kind) {
   case AST_VARIABLE: {
     const char *n = e->variable.name;
     if (!strcmp(n, "string"))
-      return ty_string(c);
-    if (!strcmp(n, "number"))
-      return ty_number(c);
-    if (!strcmp(n, "int"))
-      return ty_int(c);
-    if (!strcmp(n, "bool"))
-      return ty_bool(c);
-    if (!strcmp(n, "any"))
-      return ty_dynamic(c);
-    diag_error(d, e->span, "undefined variable %s", n);
-    return ty_dynamic(c);
+      *out = ty_string(c);
+    else if (!strcmp(n, "number"))
+      *out = ty_number(c);
+    else if (!strcmp(n, "int"))
+      *out = ty_int(c);
+    else if (!strcmp(n, "bool"))
+      *out = ty_bool(c);
+    else if (!strcmp(n, "any"))
+      *out = ty_dynamic(c);
+    else {
+      diag_error(d, e->span, "undefined variable %s", n);
+      *out = ty_dynamic(c);
+    }
+    return;
   }
   case AST_CALL:
-    return call_type(c, e, d);
-  case AST_PAREN:
-    return type_expr(c, e->paren.inner, d);
+    break;
   case AST_ATTRIBUTE:
   case AST_BLOCK:
   case AST_NUMBER:
@@ -450,12 +408,129 @@ static const ty *type_expr(ty_ctx *c, const ast_node *e, diag_list *d) {
   case AST_UNARY:
   case AST_BINARY:
   case AST_CONDITIONAL:
-    break;
+  case AST_PAREN:
+    diag_error(d, e->span, "expected a type, found %s", describe(e));
+    *out = ty_dynamic(c);
+    return;
   }
-  diag_error(d, e->span, "expected a type, found %s", describe(e));
-  return ty_dynamic(c);
+  /* A type function: the checks that need no argument's type first. */
+  const char *f = e->call.name.text;
+  const ast_list *args = &e->call.args;
+  size_t n = 0;
+  if (e->call.expand_final) {
+    diag_error(d, e->span, "argument expansion ('...') is not allowed in a type expression");
+  } else if (!strcmp(f, "list") || !strcmp(f, "set") || !strcmp(f, "map")) {
+    n = one_element_type(e, d) ? 1 : 0;
+  } else if (!strcmp(f, "optional")) {
+    if (args->count != 1)
+      diag_error(d, e->span, "optional() requires exactly one argument");
+    else
+      n = 1;
+  } else if (!strcmp(f, "object")) {
+    if (args->count != 1 || args->items[0]->kind != AST_OBJECT)
+      diag_error(d, args->count ? args->items[0]->span : e->span,
+                 "the argument to object() must be an object type");
+    else
+      n = args->items[0]->object.items.count + 1;
+  } else if (!strcmp(f, "tuple")) {
+    if (args->count != 1 || args->items[0]->kind != AST_TUPLE)
+      diag_error(d, args->count ? args->items[0]->span : e->span,
+                 "the argument to tuple() must be an tuple type");
+    else
+      n = args->items[0]->tuple.items.count + 1;
+  } else {
+    diag_error(d, e->call.name.span, "unknown function '%s'", f);
+  }
+  if (n == 0) {
+    *out = ty_dynamic(c);
+    return;
+  }
+  if (k->count == k->cap) {
+    k->cap = k->cap ? 2 * k->cap : 16;
+    k->frames = xrealloc(k->frames, k->cap * sizeof *k->frames);
+  }
+  texpr_frame *fr = &k->frames[k->count++];
+  *fr = (texpr_frame){e, out, 0, false, true, ARENA_NEW_ARRAY(c->arena, const ty *, n), NULL,
+                      NULL};
+  if (!strcmp(f, "object")) {
+    fr->names = ARENA_NEW_ARRAY(c->arena, const char *, n);
+    fr->lens = ARENA_NEW_ARRAY(c->arena, size_t, n);
+  }
+}
+
+/* Reads the next argument of the top frame, or makes its type. */
+static void texpr_step(texpr *k, texpr_frame *fr) {
+  ty_ctx *c = k->c;
+  const ast_node *e = fr->e;
+  const char *f = e->call.name.text;
+  const ast_node *arg = e->call.args.items[0];
+  if (fr->names && fr->lens) {
+    const ast_list *items = &arg->object.items;
+    if (fr->i < items->count) {
+      const ast_node *item = items->items[fr->i];
+      size_t i = fr->i;
+      if (!fr->after) {
+        fr->names[i] = item_name(item->item.key, k->d, &fr->lens[i]);
+        fr->after = true;
+        texpr_sub(k, item->item.value, &fr->elems[i]);
+        return;
+      }
+      if (!fr->names[i]) {
+        fr->ok = false;
+      } else if (memchr(fr->names[i], '\0', fr->lens[i])) {
+        diag_error(k->d, item->item.key->span, "object type attribute names must not contain NUL");
+        fr->names[i] = NULL;
+        fr->ok = false;
+      }
+      fr->after = false;
+      fr->i++;
+      return;
+    }
+    const ty *r = ty_dynamic(c);
+    if (fr->ok) {
+      ty_prop *props = xmalloc((items->count ? items->count : 1) * sizeof *props);
+      for (size_t i = 0; i < items->count; i++) {
+        props[i].name = intern_n(c->names, fr->names[i], fr->lens[i]);
+        props[i].type = fr->elems[i];
+      }
+      r = ty_object(c, items->count, props);
+      free(props);
+    }
+    *fr->out = r;
+    k->count--;
+    return;
+  }
+  if (!strcmp(f, "tuple")) {
+    const ast_list *items = &arg->tuple.items;
+    if (fr->i < items->count) {
+      size_t i = fr->i++;
+      texpr_sub(k, items->items[i], &fr->elems[i]);
+      return;
+    }
+    *fr->out = ty_tuple(c, items->count, fr->elems);
+    k->count--;
+    return;
+  }
+  /* list, set, map and optional take one type. */
+  if (fr->i == 0) {
+    fr->i = 1;
+    texpr_sub(k, arg, &fr->elems[0]);
+    return;
+  }
+  const ty *elem = fr->elems[0];
+  *fr->out = f[0] == 'l'   ? ty_list(c, elem)
+             : f[0] == 's' ? ty_set(c, elem)
+             : f[0] == 'm' ? ty_map(c, elem)
+                           : ty_optional(c, elem);
+  k->count--;
 }
 
 const ty *ty_from_type_expr(ty_ctx *c, const ast_node *e, diag_list *d) {
-  return type_expr(c, e, d);
+  texpr k = {c, d, NULL, 0, 0};
+  const ty *t = NULL;
+  texpr_sub(&k, e, &t);
+  while (k.count > 0)
+    texpr_step(&k, &k.frames[k.count - 1]);
+  free(k.frames);
+  return t;
 }

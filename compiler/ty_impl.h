@@ -57,23 +57,28 @@ void ty_busy_pop(ty_ctx *c);
 /* Memoised results of pure operations on pairs of types.  Conversion and
  * unification are cached only for types that reach no named object (see
  * ty_memo_ok), because the recursion guard can influence their results;
- * InputType and the value target are cached for every type, since they
- * depend only on the identity of the types they rewrite (a named object maps to the named object with
- * its token suffixed by `$input`). */
+ * InputType, ResolveOutputs, ResolvePromises and the value target are cached
+ * for every type, since they depend only on the identity of the types they
+ * rewrite (a named object maps to the named object with its token suffixed
+ * by `$input`, `$resolved` or `$nopromise`, or back to its origin). */
 typedef enum ty_memo_op {
   TY_MEMO_CONV,        /* Conversion kind, not unifying. */
+  TY_MEMO_CONV_WHY,    /* Conversion kind, not unifying, and its reason. */
   TY_MEMO_CONV_UNIFY,  /* Conversion kind, unifying. */
   TY_MEMO_UNIFY,       /* unify(a, b): result and kind. */
   TY_MEMO_INPUT,       /* InputType(a), with b == a: result only. */
+  TY_MEMO_RESOLVE_OUTPUTS,  /* ResolveOutputs(a), with b == a: result only. */
+  TY_MEMO_RESOLVE_PROMISES, /* ResolvePromises(a), with b == a: result only. */
   TY_MEMO_VALUE_TARGET, /* ty_value_target(a), with b == a: result only. */
 } ty_memo_op;
 
 /* One slot of the memo table. */
 typedef struct ty_memo {
-  const ty *a, *b;   /* The operands; a is NULL in an empty slot. */
-  ty_memo_op op;     /* The operation. */
-  const ty *result;  /* TY_MEMO_UNIFY: the unified type. */
-  ty_conv kind;      /* The kind computed. */
+  const ty *a, *b;    /* The operands; a is NULL in an empty slot. */
+  ty_memo_op op;      /* The operation. */
+  const ty *result;   /* TY_MEMO_UNIFY: the unified type. */
+  ty_conv kind;       /* The kind computed. */
+  const char *reason; /* TY_MEMO_CONV_WHY: the reason of a failure, or NULL (arena). */
 } ty_memo;
 
 /* Returns the cached entry for (a, b, op), or NULL. */
@@ -81,6 +86,9 @@ const ty_memo *ty_memo_get(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op);
 /* Caches the result of (a, b, op). */
 void ty_memo_put(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op, const ty *result,
                  ty_conv kind);
+/* Caches the kind and reason of a conversion computed with its reason
+   (TY_MEMO_CONV_WHY). */
+void ty_memo_put_reason(ty_ctx *c, const ty *a, const ty *b, ty_conv kind, const char *reason);
 /* Returns true if results for a and b may be cached. */
 bool ty_memo_ok(const ty *a, const ty *b);
 

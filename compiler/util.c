@@ -42,6 +42,17 @@ char *xstrdup(const char *s) {
   return memcpy(xmalloc(n), s, n);
 }
 
+void *xgrow_inline(void *items, const void *first, size_t count, size_t *cap, size_t size) {
+  if (*cap > SIZE_MAX / 2 / size)
+    out_of_memory(SIZE_MAX);
+  void *grown = xmalloc(2 * *cap * size);
+  memcpy(grown, items, count * size);
+  if (items != first)
+    free(items);
+  *cap *= 2;
+  return grown;
+}
+
 void util_ice(const char *file, int line, const char *fmt, ...) {
   fprintf(stderr, "internal compiler error at %s:%d: ", file, line);
   va_list ap;

@@ -17,6 +17,11 @@ void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 /* Returns a heap copy of the NUL-terminated string s; the caller frees it. */
 char *xstrdup(const char *s);
+/* Doubles the capacity *cap of items, an array of count elements of size
+   bytes that starts out in first (the caller's inline array, so that small
+   stacks need no allocation): returns the array moved to a new heap block,
+   freeing items if it was on the heap already. */
+void *xgrow_inline(void *items, const void *first, size_t count, size_t *cap, size_t size);
 
 /* Returns the last component of path, trailing slashes ignored; *len gets
  * its length (the component is not NUL-terminated where slashes follow). */

@@ -74,9 +74,13 @@ typedef struct parse_chain {
 }
 
 %code top {
-/* The parser's stack may grow this deep (nested unary operators and
- * conditionals); beyond it the parse fails with "Nesting too deep". */
-#define YYMAXDEPTH 100000
+/* The parser's stack may grow this deep; beyond it the parse fails with
+ * "Nesting too deep".  Each open bracket and each operand of a right-nested
+ * chain (unary operators, conditionals) holds a few entries, so this is a
+ * safety valve about ten times the scanner's nesting limit (LEX_MAX_NESTING),
+ * not a limit inputs meet: an entry costs about 50 bytes, and only
+ * when reached. */
+#define YYMAXDEPTH 10000000
 }
 
 %code {
@@ -536,9 +540,12 @@ for_if
   : IDENT
       {
         if ($1 != ctx->kw_if) {
-          lex_error_at(ctx, @1,
-                       "Invalid 'for' expression: Extra characters after the end of the 'for' "
-                       "expression.");
+          diag *d = lex_error_at(ctx, @1,
+                                 "Invalid 'for' expression: Extra characters after the end of "
+                                 "the 'for' expression.");
+          /* The closing bracket was expected here. */
+          if (lex_opener_out_of_sight(ctx, lex_top(ctx), @1.start))
+            lex_note_opener(ctx, d, lex_top(ctx));
           YYERROR;
         }
       }
@@ -1133,14 +1140,44 @@ static const char *classify(pcl_parse_ctx *ctx, yysymbol_kind_t la, const bool *
   return NULL;
 }
 
+/* The token that closes frame f, or YYSYMBOL_YYEOF for a frame that no
+ * token closes (the top level, a block body, a template body). */
+static yysymbol_kind_t closer_of(const lex_frame *f) {
+  switch (f->kind) {
+  case LEX_PAREN:
+    return YYSYMBOL_RPAREN;
+  case LEX_BRACKET:
+    return YYSYMBOL_RBRACK;
+  case LEX_OBJECT:
+  case LEX_FOR_OBJECT:
+    return YYSYMBOL_RBRACE;
+  case LEX_INTERP:
+  case LEX_DIRECTIVE:
+    return YYSYMBOL_TCLOSE;
+  case LEX_TOP:
+  case LEX_EXPR:
+  case LEX_BODY:
+  case LEX_QUOTED:
+  case LEX_HEREDOC:
+    return YYSYMBOL_YYEOF;
+  }
+  ice("bad frame kind");
+}
+
+/* Reports a syntax error.  At the end of input inside an open bracket,
+ * brace or template sequence, the construct is reported where HCL reports
+ * it: at its opening token for the cases lex_unclosed_message lists, else at
+ * the end of input; and nothing is reported when an error was already
+ * reported inside it (the same mistake, as HCL's recovery mode has it).  An
+ * error where the innermost open construct's closer would have been
+ * accepted gets a note at the opening token when that token is on an
+ * earlier line, as clang's "to match this '('". */
 static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
                                  pcl_parse_ctx *ctx) {
   (void)scanner;
   yysymbol_kind_t la = yypcontext_token(yyctx);
   /* The scanner has already reported these. */
   if (la == YYSYMBOL_INVALID || la == YYSYMBOL_D_BAD || ctx->fatal)
-    return 0;
-  if (la == YYSYMBOL_YYEOF && ctx->eof_reported)
     return 0;
   yysymbol_kind_t expected[YYNTOKENS];
   int n = yypcontext_expected_tokens(yyctx, expected, YYNTOKENS);
@@ -1156,37 +1193,50 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
   /* The scanner ends the last line of a file with an empty newline token. */
   if (la == YYSYMBOL_NEWLINE && at.start == at.end)
     la = YYSYMBOL_YYEOF;
-  const char *msg = classify(ctx, la, has, yyctx);
-  if (msg) {
-    lex_error_at(ctx, at, "%s", msg);
-    return 0;
-  }
-  if (has[YYSYMBOL_NUMBER] && has[YYSYMBOL_LPAREN]) {
-    lex_error_at(ctx, at,
-                 "Invalid expression: Expected the start of an expression, but found %s.",
-                 yysymbol_name(la));
-    return 0;
-  }
-  /* The generic report: the token found and up to 4 expected ones. */
-  const char *names[4];
-  int shown = 0;
-  bool too_many = false;
-  for (int i = 0; i < n; i++) {
-    if (continues_expression(expected[i]) || expected[i] == YYSYMBOL_YYerror)
-      continue;
-    if (shown == 4) {
-      too_many = true;
-      break;
+  lex_frame *open = lex_top(ctx);
+  yysymbol_kind_t closer = closer_of(open);
+  bool expression_start = has[YYSYMBOL_NUMBER] && has[YYSYMBOL_LPAREN];
+  if (la == YYSYMBOL_YYEOF && open->kind != LEX_TOP && open->kind != LEX_EXPR) {
+    if (ctx->errors != open->errors)
+      return 0;
+    const char *unclosed = lex_unclosed_message(open, expression_start);
+    if (unclosed) {
+      lex_error_at(ctx, lex_opener_span(ctx, open, true), "%s", unclosed);
+      return 0;
     }
-    names[shown++] = yysymbol_name(expected[i]);
   }
+  const char *msg = classify(ctx, la, has, yyctx);
   char buf[512];
-  int len = snprintf(buf, sizeof buf, "unexpected %s", yysymbol_name(la));
-  if (shown > 0 && !too_many) {
-    for (int i = 0; i < shown; i++)
-      len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%s",
-                      i == 0 ? ", expected " : i == shown - 1 ? " or " : ", ", names[i]);
+  if (!msg && expression_start) {
+    snprintf(buf, sizeof buf,
+             "Invalid expression: Expected the start of an expression, but found %s.",
+             yysymbol_name(la));
+    msg = buf;
+  } else if (!msg) {
+    /* The generic report: the token found and up to 4 expected ones. */
+    const char *names[4];
+    int shown = 0;
+    bool too_many = false;
+    for (int i = 0; i < n; i++) {
+      if (continues_expression(expected[i]) || expected[i] == YYSYMBOL_YYerror)
+        continue;
+      if (shown == 4) {
+        too_many = true;
+        break;
+      }
+      names[shown++] = yysymbol_name(expected[i]);
+    }
+    int len = snprintf(buf, sizeof buf, "unexpected %s", yysymbol_name(la));
+    if (shown > 0 && !too_many) {
+      for (int i = 0; i < shown; i++)
+        len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%s",
+                        i == 0 ? ", expected " : i == shown - 1 ? " or " : ", ", names[i]);
+    }
+    msg = buf;
   }
-  lex_error_at(ctx, at, "%s", buf);
+  diag *d = lex_error_at(ctx, at, "%s", msg);
+  if (closer != YYSYMBOL_YYEOF && (la == YYSYMBOL_YYEOF || has[closer]) &&
+      lex_opener_out_of_sight(ctx, open, at.start))
+    lex_note_opener(ctx, d, open);
   return 0;
 }

@@ -156,7 +156,7 @@ pcl_value *pcl_fn_assetArchive(pcl_value *assets, pcl_error **err) {
   if (m != NULL && pcl_kind_of(m) != PCL_T_MAP) {
     pcl__b_fail(&c, "assetArchive assets must be a map or object");
   }
-  if (!pcl__b_ok(&c)) {
+  if (!pcl__b_ok(&c) || m == NULL) {
     return pcl__b_finish(&c, NULL);
   }
   /* The payload holds plain assets and archives: secrets are lifted onto

@@ -187,8 +187,11 @@ pcl_value *pcl_fn_readDir(const char *base_dir, pcl_value *path, pcl_error **err
       pcl_release(names[i]);
     }
   } else {
-    /* Sorted by name, as Go's os.ReadDir returns them. */
-    qsort(names, n, sizeof *names, str_cmp);
+    /* Sorted by name, as Go's os.ReadDir returns them (names is NULL for an
+     * empty directory, which qsort must not be given). */
+    if (n > 0) {
+      qsort(names, n, sizeof *names, str_cmp);
+    }
     result = pcl_list_of_take(names, n);
   }
   free(names);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "semver.h"
 
 const pcl_type pcl_type_any = {PCL_TY_ANY, NULL, NULL, 0};
 const pcl_type pcl_type_bool = {PCL_TY_BOOL, NULL, NULL, 0};
@@ -223,103 +224,9 @@ pcl_value *pcl_config_parse(const char *key, const char *text, const pcl_type *t
 
 /* -- requiredVersionRange (blang/semver ranges, as the engine parses them). */
 
-/* A version: major, minor, patch and the pre-release text (may be empty). */
-typedef struct semver {
-  unsigned long long v[3]; /* Major, minor, patch. */
-  char pre[64];            /* Pre-release identifiers, "" when none. */
-} semver;
-
-/* Parses s[0..n) as a version into *out; a "x"/"X"/"*" part (and the parts
- * after it) sets *wild to its index (3 when none).  False when it is not a
- * version. */
-static bool semver_parse(const char *s, size_t n, semver *out, int *wild) {
-  memset(out, 0, sizeof *out);
-  *wild = 3;
-  size_t i = 0;
-  for (int part = 0; part < 3; part++) {
-    if (i < n && (s[i] == 'x' || s[i] == 'X' || s[i] == '*')) {
-      *wild = part;
-      i++;
-      while (i < n && s[i] == '.' && i + 1 < n && strchr("xX*", s[i + 1])) {
-        i += 2;
-      }
-      return i == n;
-    }
-    if (i >= n || s[i] < '0' || s[i] > '9') {
-      return false;
-    }
-    unsigned long long x = 0;
-    while (i < n && s[i] >= '0' && s[i] <= '9') {
-      x = x * 10 + (unsigned long long)(s[i++] - '0');
-    }
-    out->v[part] = x;
-    if (part < 2) {
-      if (i >= n || s[i] != '.') {
-        return false;
-      }
-      i++;
-    }
-  }
-  if (i < n && s[i] == '-') {
-    size_t j = i + 1;
-    while (j < n && s[j] != '+') {
-      j++;
-    }
-    if (j == i + 1 || j - i - 1 >= sizeof out->pre) {
-      return false;
-    }
-    memcpy(out->pre, s + i + 1, j - i - 1);
-    out->pre[j - i - 1] = 0;
-    i = j;
-  }
-  if (i < n && s[i] == '+') {
-    i = n; /* Build metadata does not take part in comparisons. */
-  }
-  return i == n;
-}
-
-/* Compares two pre-release texts by dot-separated identifiers (numeric
- * ones numerically and below alphanumeric ones); "" (none) is greatest. */
-static int pre_cmp(const char *a, const char *b) {
-  if (*a == 0 || *b == 0) {
-    return (*a == 0) - (*b == 0);
-  }
-  while (*a && *b) {
-    size_t la = strcspn(a, "."), lb = strcspn(b, ".");
-    bool na = la > 0 && strspn(a, "0123456789") >= la;
-    bool nb = lb > 0 && strspn(b, "0123456789") >= lb;
-    int c;
-    if (na && nb) {
-      c = la != lb ? (la < lb ? -1 : 1) : strncmp(a, b, la);
-    } else if (na != nb) {
-      c = na ? -1 : 1;
-    } else {
-      c = strncmp(a, b, la < lb ? la : lb);
-      if (c == 0 && la != lb) {
-        c = la < lb ? -1 : 1;
-      }
-    }
-    if (c != 0) {
-      return c < 0 ? -1 : 1;
-    }
-    a += la + (a[la] == '.');
-    b += lb + (b[lb] == '.');
-  }
-  return (*a != 0) - (*b != 0);
-}
-
-static int semver_cmp(const semver *a, const semver *b) {
-  for (int i = 0; i < 3; i++) {
-    if (a->v[i] != b->v[i]) {
-      return a->v[i] < b->v[i] ? -1 : 1;
-    }
-  }
-  return pre_cmp(a->pre, b->pre);
-}
-
 /* Returns whether cur satisfies the comparator tok[0..n) ("<op><version>");
  * *ok is cleared when the comparator does not parse. */
-static bool comparator_holds(const semver *cur, const char *tok, size_t n, bool *ok) {
+static bool comparator_holds(const pcl__semver *cur, const char *tok, size_t n, bool *ok) {
   static const char *const ops[] = {">=", "<=", "==", "!=", ">", "<", "="};
   const char *op = "=";
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
@@ -331,24 +238,24 @@ static bool comparator_holds(const semver *cur, const char *tok, size_t n, bool 
       break;
     }
   }
-  semver v;
-  int wild;
-  if (!semver_parse(tok, n, &v, &wild) || (wild < 3 && strcmp(op, "!=") == 0)) {
+  pcl__semver v;
+  if (pcl__semver_parse(tok, n, PCL__SEMVER_WILDCARD, &v) != NULL ||
+      (v.wild < 3 && strcmp(op, "!=") == 0)) {
     *ok = false;
     return false;
   }
-  if (wild < 3) {
+  if (v.wild < 3) {
     /* A wildcard is the range [lo, hi): 3.x is [3.0.0, 4.0.0), x all. */
-    semver hi = v;
-    bool unbounded = wild == 0;
+    pcl__semver hi = v;
+    bool unbounded = v.wild == 0;
     if (!unbounded) {
-      hi.v[wild - 1]++;
-      for (int i = wild; i < 3; i++) {
-        hi.v[i] = 0;
+      hi.part[v.wild - 1]++;
+      for (int i = v.wild; i < 3; i++) {
+        hi.part[i] = 0;
       }
     }
-    bool below_lo = semver_cmp(cur, &v) < 0;
-    bool below_hi = unbounded || semver_cmp(cur, &hi) < 0;
+    bool below_lo = pcl__semver_cmp(cur, &v) < 0;
+    bool below_hi = unbounded || pcl__semver_cmp(cur, &hi) < 0;
     if (strcmp(op, ">") == 0) {
       return !below_hi;
     }
@@ -363,7 +270,7 @@ static bool comparator_holds(const semver *cur, const char *tok, size_t n, bool 
     }
     return !below_lo && below_hi;
   }
-  int c = semver_cmp(cur, &v);
+  int c = pcl__semver_cmp(cur, &v);
   if (strcmp(op, ">=") == 0) {
     return c >= 0;
   }
@@ -385,9 +292,8 @@ static bool comparator_holds(const semver *cur, const char *tok, size_t n, bool 
 /* Returns whether version satisfies range; *ok is cleared when the range
  * does not parse. */
 static bool range_holds(const char *version, const char *range, bool *ok) {
-  semver cur;
-  int wild;
-  *ok = semver_parse(version, strlen(version), &cur, &wild) && wild == 3;
+  pcl__semver cur;
+  *ok = pcl__semver_parse(version, strlen(version), 0, &cur) == NULL;
   bool any = false, seen_alt = false;
   const char *p = range;
   while (*ok) {

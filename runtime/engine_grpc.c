@@ -638,7 +638,7 @@ static void set_root_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
 
 static void stack_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
   gbe *e = r->e;
-  if (a && !err && !a->failed && e->engine) {
+  if (!err && !a->failed && e->engine) {
     free(e->stack_urn);
     e->stack_urn = pcl_xstrdup(a->urn);
     Pulumirpc__SetRootResourceRequest req = PULUMIRPC__SET_ROOT_RESOURCE_REQUEST__INIT;

@@ -507,7 +507,7 @@ pcl_value *pcl_gen_capture(pcl_gen_env *closure, pcl_gen_thunk_fn thunk, uint32_
 /* OBJECT: {for ...: k => v}; GROUP: k => v... (grouping); COND: the body
  * yields a condition; CONCAT: %{for}, the values concatenated. */
 enum {
-#define PCL__FOR_ENUM(name, bit) PCL_GEN_FOR_##name = bit,
+#define PCL__FOR_ENUM(name, bit) PCL_GEN_FOR_##name = (bit),
   PCL_GEN_FOR_FLAGS(PCL__FOR_ENUM)
 #undef PCL__FOR_ENUM
 };

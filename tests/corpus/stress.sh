@@ -9,7 +9,10 @@
 # sanitizer builds; a plain build needs well under one second each) and end
 # in one of two ways: exit status 0 with an empty stderr and a non-empty tree
 # on stdout, or exit status 1 with an `error:` diagnostic.  A signal, a
-# timeout or any other status fails.  Ends with `N passed, M failed`.
+# timeout or any other status fails.  Then deep.py (beside this script) runs
+# the programs as deep as HCL accepts through every front-end phase on a
+# 1 MiB stack and checks that time and memory grow linearly with their depth.
+# Ends with `N passed, M failed` for each part.
 set -u
 
 if [ $# -ne 1 ]; then
@@ -36,25 +39,12 @@ python3 - "$tmp" <<'EOF'
 import os, random, sys
 
 d = sys.argv[1]
-N = 10000
 
 def write(name, data):
     with open(os.path.join(d, name), "wb") as f:
         f.write(data.encode() if isinstance(data, str) else data)
 
-# 10,000 nested parentheses and brackets around one value.
-write("deep-parens.pp", "a = " + "(" * N + "1" + ")" * N + "\n")
-write("deep-brackets.pp", "a = " + "[" * N + "1" + "]" * N + "\n")
-# 10,000 nested object constructors and function calls.
-write("deep-objects.pp", "a = " + "{k = " * N + "1" + "}" * N + "\n")
-write("deep-calls.pp", "a = " + "f(" * N + "1" + ")" * N + "\n")
-# 10,000 nested interpolations: each level opens a quoted template.
-write("deep-templates.pp", "a = " + '"${' * N + "1" + '}"' * N + "\n")
-# 10,000 stacked unary operators and a 10,000-way right-nested conditional.
-write("deep-unary.pp", "a = " + "-" * N + "1\n")
-write("deep-conditional.pp", "a = " + "c ? 1 : " * N + "0\n")
-# A left-nested binary chain of 100,000 operands on one line.
-write("long-sum.pp", "a = " + " + ".join(["x"] * 100000) + "\n")
+# (Deep nesting and long chains are deep.py's.)
 # A 1 MB string literal, and a 1 MB heredoc.
 write("big-string.pp", 'a = "' + ("abcdefghij" * 104858)[:1 << 20] + '"\n')
 write("big-heredoc.pp", "a = <<-EOT\n" + ("    line of heredoc text ${x}\n" * 36000) + "EOT\n")
@@ -114,4 +104,5 @@ for f in "$tmp"/*.pp; do
 done
 
 echo "$passed passed, $failed failed"
+python3 "$(dirname "$0")/deep.py" "$pclc" || failed=$((failed + 1))
 [ "$failed" -eq 0 ]

@@ -8,6 +8,6 @@ nested = a[*].b[*].c
 after-attr-splat = a.*.b[*].c
 computed-index = a[*].b[i]
 spaced = a[ * ].b
-multi-line = a[
+multi-line = (a[
   *
-].b
+].b)

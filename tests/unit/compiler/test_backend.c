@@ -38,7 +38,7 @@ static void env_lower(env *e, const char *path, const char *text) {
   diag_init(&e->diags, &e->src);
   ty_ctx_init(&e->ty, &e->arena, &e->names);
   uint32_t id = src_add(&e->src, path, text, strlen(text));
-  parse_env pe = {&e->arena, &e->names, &e->src, &e->diags};
+  parse_env pe = {&e->arena, &e->names, &e->src, &e->diags, 0};
   ast_file *file = ARENA_NEW(&e->arena, ast_file);
   CU_ASSERT_FATAL(parse_file(&pe, id, file));
   ast_program prog = {file, 1};

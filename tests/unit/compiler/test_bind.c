@@ -4,11 +4,15 @@
  * nodes and expressions, error marking, and cycle reporting
  * (program.md §10, types.md §8–§9). */
 #include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bind.h"
 #include "check.h"
 #include "parse.h"
+#include "schema.h"
 #include "util.h"
 
 /* One compilation of a single in-memory file. */
@@ -22,15 +26,16 @@ typedef struct env {
   bnd_program *prog;
 } env;
 
-/* Parses and binds text (no schemas); the test fails on syntax errors. */
-static void env_bind(env *e, const char *text) {
+/* Parses and binds text with the schemas of folder schema_dir (none when
+   NULL); the test fails on syntax errors. */
+static void env_bind_with(env *e, const char *text, const char *schema_dir) {
   arena_init(&e->arena);
   intern_init(&e->names, &e->arena);
   src_init(&e->src);
   diag_init(&e->diags, &e->src);
   ty_ctx_init(&e->ty, &e->arena, &e->names);
   uint32_t id = src_add(&e->src, "main.pp", text, strlen(text));
-  parse_env pe = {&e->arena, &e->names, &e->src, &e->diags};
+  parse_env pe = {&e->arena, &e->names, &e->src, &e->diags, 0};
   ast_file *file = ARENA_NEW(&e->arena, ast_file);
   CU_ASSERT_FATAL(parse_file(&pe, id, file));
   ast_program prog = {file, 1};
@@ -40,10 +45,20 @@ static void env_bind(env *e, const char *text) {
   e->bind.src = &e->src;
   e->bind.diag = &e->diags;
   e->bind.ty = &e->ty;
+  if (schema_dir) {
+    e->bind.schemas = schema_set_new(&e->ty, &e->arena, &e->names, &e->diags);
+    CU_ASSERT_FATAL(schema_add_path(e->bind.schemas, schema_dir));
+  }
   e->prog = bind_program(&e->bind, &prog, ".");
 }
 
+/* Parses and binds text without schemas. */
+static void env_bind(env *e, const char *text) {
+  env_bind_with(e, text, NULL);
+}
+
 static void env_close(env *e) {
+  schema_set_free(e->bind.schemas);
   ty_ctx_free(&e->ty);
   diag_free(&e->diags);
   src_free(&e->src);
@@ -211,6 +226,86 @@ static void test_range_and_options(void) {
   env_close(&e);
 }
 
+/* Writes text to dir/name. */
+static void write_schema(const char *dir, const char *name, const char *text) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *fp = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+  fputs(text, fp);
+  fclose(fp);
+}
+
+/* Several parameterizations of one base provider are several packages,
+   each pinning the schema version of its parameterization (program.md §9). */
+static void test_parameterized_packages(void) {
+  char dir[] = "/tmp/pclc-bind-XXXXXX";
+  CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+  static const char *const files[][2] = {
+      {"base-1.0.0.json", "{\"name\": \"base\", \"version\": \"1.0.0\"}"},
+      {"hi-1.0.0.json", "{\"name\": \"hi\", \"version\": \"1.0.0\", \"resources\": "
+                        "{\"hi:index:R\": {\"inputProperties\": {\"old\": {\"type\": "
+                        "\"string\"}}}}}"},
+      {"hi-2.0.0.json", "{\"name\": \"hi\", \"version\": \"2.0.0\", \"resources\": "
+                        "{\"hi:index:R\": {\"inputProperties\": {\"new\": {\"type\": "
+                        "\"string\"}}}}}"},
+      {"bye-3.0.0.json", "{\"name\": \"bye\", \"version\": \"3.0.0\", \"resources\": "
+                         "{\"bye:index:R\": {\"inputProperties\": {\"b\": {\"type\": "
+                         "\"string\"}}}}}"},
+  };
+  for (size_t i = 0; i < ARRAY_LEN(files); i++)
+    write_schema(dir, files[i][0], files[i][1]);
+  env e;
+  env_bind_with(&e,
+                "package {\n"
+                "  baseProviderName = \"base\"\n"
+                "  baseProviderVersion = \"1.0.0\"\n"
+                "  parameterization {\n"
+                "    name = \"hi\"\n"
+                "    version = \"1.0.0\"\n"
+                "    value = \"aGk=\"\n"
+                "  }\n"
+                "}\n"
+                "package {\n"
+                "  baseProviderName = \"base\"\n"
+                "  baseProviderVersion = \"1.0.0\"\n"
+                "  parameterization {\n"
+                "    name = \"bye\"\n"
+                "    version = \"3.0.0\"\n"
+                "    value = \"Ynll\"\n"
+                "  }\n"
+                "}\n"
+                "resource a \"hi:index:R\" {\n"
+                "  old = \"x\"\n"
+                "}\n"
+                "resource b \"bye:index:R\" {\n"
+                "  b = \"y\"\n"
+                "}\n",
+                dir);
+  CU_ASSERT_EQUAL(e.diags.errors + e.diags.warnings, 0);
+  CU_ASSERT_EQUAL_FATAL(e.prog->npackages, 2);
+  CU_ASSERT_STRING_EQUAL(e.prog->packages[0].name, "base");
+  CU_ASSERT_STRING_EQUAL(e.prog->packages[0].param_name, "hi");
+  CU_ASSERT_STRING_EQUAL(e.prog->packages[1].name, "base");
+  CU_ASSERT_STRING_EQUAL(e.prog->packages[1].param_name, "bye");
+  /* The pinned version of hi is its parameterization's (1.0.0), not the
+     highest file (2.0.0) nor the base provider's. */
+  bnd_node *a = find(&e, "a");
+  CU_ASSERT_FATAL(a && a->resource.typed);
+  CU_ASSERT_STRING_EQUAL(a->resource.schema->pkg->version, "1.0.0");
+  CU_ASSERT_PTR_NOT_NULL(ty_object_get(a->resource.input_type, intern(&e.names, "old")));
+  bnd_node *b = find(&e, "b");
+  CU_ASSERT_FATAL(b && b->resource.typed);
+  CU_ASSERT_STRING_EQUAL(b->resource.schema->pkg->version, "3.0.0");
+  env_close(&e);
+  for (size_t i = 0; i < ARRAY_LEN(files); i++) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+    unlink(path);
+  }
+  rmdir(dir);
+}
+
 void register_bind_tests(void);
 void register_bind_tests(void) {
   CU_pSuite s = CU_add_suite("bind", NULL, NULL);
@@ -221,4 +316,5 @@ void register_bind_tests(void) {
   CU_add_test(s, "errors are marked", test_errors_are_marked);
   CU_add_test(s, "cycles", test_cycle);
   CU_add_test(s, "range and options", test_range_and_options);
+  CU_add_test(s, "parameterized packages", test_parameterized_packages);
 }

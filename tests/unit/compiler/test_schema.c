@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "schema.h"
+#include "small_stack.h"
 #include "util.h"
 
 #define PROVIDERS "../shared/conformance/providers"
@@ -580,6 +581,111 @@ static void test_recursive_types(void) {
   fx_close(&f);
 }
 
+/* Named types and resources chained DEEP_CHAIN long and in cycles. */
+enum { DEEP_CHAIN = 10000 };
+
+/* Writes the JSON object member "<prefix><i>": {<kind>"properties": {"v":
+ * string, "next": {"$ref": "#/<section>/<prefix><next>"}}} (without next when
+ * next is negative) to out, after a comma unless first. */
+static void chain_member(FILE *out, bool first, const char *prefix, long i, long next,
+                         const char *section, const char *kind) {
+  fprintf(out, "%s\"%s%ld\": {%s\"properties\": {\"v\": {\"type\": \"string\"}",
+          first ? "" : ", ", prefix, i, kind);
+  if (next >= 0)
+    fprintf(out, ", \"next\": {\"$ref\": \"#/%s/%s%ld\"}", section, prefix, next);
+  fputs("}}", out);
+}
+
+/* Follows the property `next` of t, an optional value or output (a type's
+ * or a resource's output), n times; returns the object reached, or NULL when
+ * a step is missing or an object is not defined. */
+static const ty *follow_next(fixture *f, const ty *t, long n) {
+  for (long i = 0; i < n && t; i++) {
+    if (t->kind != TY_OBJECT || !t->object.defined)
+      return NULL;
+    t = ty_object_get(t, "next");
+    if (t)
+      t = ty_strip_optional(&f->ty, ty_strip_eventual(t));
+  }
+  return t && t->kind == TY_OBJECT && t->object.defined ? t : NULL;
+}
+
+/* Writes the schema of test_deep_named to dir: types T0 ... and resources
+ * R0 ... each naming the next, DEEP_CHAIN long, types CA, CB and resources
+ * XA, XB naming each other, and a resource Holder with outputs T0 and CA. */
+static void write_deep_schema(const char *dir) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+  fputs("{\"name\": \"deep\", \"version\": \"1.0.0\", \"types\": {", out);
+  const char *object = "\"type\": \"object\", ";
+  for (long i = 0; i < DEEP_CHAIN; i++)
+    chain_member(out, i == 0, "deep:index:T", i, i + 1 < DEEP_CHAIN ? i + 1 : -1, "types", object);
+  chain_member(out, false, "deep:index:C", 0, 1, "types", object);
+  chain_member(out, false, "deep:index:C", 1, 0, "types", object);
+  fputs("}, \"resources\": {\"deep:index:Holder\": {\"properties\": {\"t\": "
+        "{\"$ref\": \"#/types/deep:index:T0\"}, \"c\": "
+        "{\"$ref\": \"#/types/deep:index:C0\"}}}",
+        out);
+  for (long i = 0; i < DEEP_CHAIN; i++)
+    chain_member(out, false, "deep:index:R", i, i + 1 < DEEP_CHAIN ? i + 1 : -1, "resources", "");
+  chain_member(out, false, "deep:index:X", 0, 1, "resources", "");
+  chain_member(out, false, "deep:index:X", 1, 0, "resources", "");
+  fputs("}}", out);
+  fclose(out);
+  write_file(dir, "deep-1.0.0.json", text);
+  free(text);
+}
+
+/* The folder of test_deep_named's schema. */
+static const char *deep_dir;
+
+/* The body of test_deep_named, run on a small stack: the schema of
+ * write_deep_schema loads and maps without recursion over the length of its
+ * chains, and its cycles close on the same objects.  No assertion here is
+ * fatal: a fatal one would leave the thread through the runner's longjmp. */
+static void deep_named(void) {
+  fixture f;
+  fx_open(&f);
+  schema_add_path(f.s, deep_dir);
+  schema_resource *r0 = must_resource(&f, "deep:R0");
+  schema_resource *holder = must_resource(&f, "deep:Holder");
+  schema_resource *x0 = must_resource(&f, "deep:X0");
+  if (r0 && holder && x0) {
+    /* The resource chain: R0's `next` is an output of R1's outputs, resolved
+       (R1$resource$resolved), and so on. */
+    const ty *last = follow_next(&f, schema_resource_output_type(f.s, r0), DEEP_CHAIN - 1);
+    CU_ASSERT(last && !strcmp(last->object.token, "deep:index:R9999$resource$resolved") &&
+              !ty_object_get(last, "next"));
+    /* The type chain, reached through a resource output. */
+    const ty *h = schema_resource_output_type(f.s, holder);
+    const ty *t0 = ty_strip_optional(&f.ty, ty_strip_eventual(ty_object_get(h, "t")));
+    last = follow_next(&f, t0, DEEP_CHAIN - 1);
+    CU_ASSERT(last && !strcmp(last->object.token, "deep:index:T9999"));
+    /* The cycle of types closes on the same objects.  In the cycle of
+       resources, X0's `next` is X1's outputs resolved (the step back to X0
+       sees X0 as declared, not yet defined: define_named). */
+    const ty *c0 = ty_strip_optional(&f.ty, ty_strip_eventual(ty_object_get(h, "c")));
+    const ty *c1 = follow_next(&f, c0, 1);
+    CU_ASSERT(c1 && !strcmp(c1->object.token, "deep:index:C1"));
+    CU_ASSERT_PTR_EQUAL(follow_next(&f, c0, 2), c0);
+    const ty *xa = schema_resource_output_type(f.s, x0);
+    const ty *x1 = follow_next(&f, xa, 1);
+    CU_ASSERT(x1 && !strcmp(x1->object.token, "deep:index:X1$resource$resolved"));
+  }
+  CU_ASSERT(schema_package_check(f.s, schema_find_package(f.s, "deep", NULL)));
+  CU_ASSERT_STRING_EQUAL(diags_text(&f), "");
+  fx_close(&f);
+}
+
+static void test_deep_named(void) {
+  deep_dir = make_temp_dir();
+  write_deep_schema(deep_dir);
+  on_small_stack(deep_named);
+  remove_temp_dir(deep_dir);
+}
+
 /* Several versions of one package: highest semver by default, exact match
  * on request, pins from package blocks, side by side in one set. */
 static void test_versions(void) {
@@ -853,6 +959,7 @@ void register_schema_tests(void) {
   CU_add_test(s, "type mapping", test_type_mapping);
   CU_add_test(s, "property flags", test_property_flags);
   CU_add_test(s, "recursive types", test_recursive_types);
+  CU_add_test(s, "named types and resources chained deep", test_deep_named);
   CU_add_test(s, "discriminated unions", test_discriminated_unions);
   CU_add_test(s, "versions", test_versions);
   CU_add_test(s, "bad schema files", test_bad_files);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "small_stack.h"
 #include "ty.h"
 #include "ty_vectors.h"
 #include "util.h"
@@ -1453,7 +1454,7 @@ static void test_type_expressions(void) {
  * NULL if the text does not parse. */
 static const ty *label_type(const char *text) {
   uint32_t id = src_add(&g_src, "label.pp", text, strlen(text));
-  parse_env env = {&g_arena, &g_names, &g_src, &g_diags};
+  parse_env env = {&g_arena, &g_names, &g_src, &g_diags, 0};
   pcl_span where = {id, 0, (uint32_t)strlen(text)};
   ast_node *e = parse_expression_text(&env, text, strlen(text), where);
   return e ? ty_from_type_expr(C, e, &g_diags) : NULL;
@@ -1523,6 +1524,105 @@ static void test_config_optional(void) {
   CU_ASSERT_PTR_EQUAL(ty_config_optional_properties(C, T("string")), T("string"));
 }
 
+/* ---------------------------------------------------------- deep types */
+
+/* Types 10,000 deep, as nested brackets make them (HCL accepts that many). */
+enum { DEEP = 10000 };
+
+/* Returns k(k(...k(t))) with n layers of the collection kind k. */
+static const ty *wrap_n(ty_kind k, const ty *t, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    t = k == TY_LIST ? ty_list(C, t) : ty_tuple(C, 1, &t);
+  return t;
+}
+
+/* Every operation on types nested DEEP deep, run on a thread with a small
+   stack (on_small_stack): an operation that recursed over the depth would
+   overflow it.  Each result is checked against what the rules give for one
+   level, repeated. */
+static void deep_types(void) {
+  /* Interning: the same structure is the same type. */
+  const ty *ls = wrap_n(TY_LIST, ty_string(C), DEEP);
+  CU_ASSERT_PTR_EQUAL(wrap_n(TY_LIST, ty_string(C), DEEP), ls);
+  /* The canonical form, made on demand, and streamed. */
+  char *want = xmalloc(6 * DEEP + 7);
+  size_t n = 0;
+  for (size_t i = 0; i < DEEP; i++, n += 5)
+    memcpy(want + n, "list(", 5);
+  memcpy(want + n, "string", 6);
+  n += 6;
+  memset(want + n, ')', DEEP);
+  want[n + DEEP] = '\0';
+  CU_ASSERT_STRING_EQUAL(ty_to_string(ls), want);
+  free(want);
+  /* Ordering by canonical form, piece by piece: number < string at the
+     bottom, and a union of the two lists puts number's first. */
+  const ty *ln = wrap_n(TY_LIST, ty_number(C), DEEP);
+  CU_ASSERT(ty_cmp_string(ln, ls) < 0);
+  CU_ASSERT(ty_cmp_string(ls, ln) > 0);
+  CU_ASSERT_EQUAL(ty_cmp_string(ls, ls), 0);
+  const ty *u = ty_union2(C, ls, ln);
+  CU_ASSERT_PTR_EQUAL(u->elems.items[0], ln);
+  /* The pretty form is cut. */
+  const char *p = ty_pretty(C, ls);
+  CU_ASSERT_EQUAL(strlen(p), (size_t)TY_PRETTY_MAX + 3);
+  CU_ASSERT_STRING_EQUAL(p + TY_PRETTY_MAX, "...");
+  /* Conversion and assignability, elementwise all the way down. */
+  const ty *ti = wrap_n(TY_TUPLE, ty_const_int_si(C, 1), DEEP);
+  CU_ASSERT_EQUAL(ty_conversion(C, ln, ti), TY_CONV_SAFE);
+  CU_ASSERT_EQUAL(ty_conversion(C, wrap_n(TY_LIST, ty_bool(C), DEEP), ti), TY_CONV_UNSAFE);
+  const ty *tobj = wrap_n(TY_TUPLE, ty_object(C, 0, NULL), DEEP);
+  CU_ASSERT_EQUAL(ty_conversion(C, ls, tobj), TY_CONV_NONE);
+  CU_ASSERT_TRUE(ty_assignable(C, wrap_n(TY_LIST, ty_dynamic(C), DEEP), ti));
+  CU_ASSERT_FALSE(ty_assignable(C, ls, ti));
+  /* A failure to convert to InputType(T) is explained, the message cut. */
+  reset_diags();
+  CU_ASSERT_FALSE(ty_check_input(C, &g_diags, (pcl_span){0, 0, 1}, ls, tobj));
+  CU_ASSERT_EQUAL(g_diags.errors, 1);
+  CU_ASSERT(strlen(first_message()) < 3 * (size_t)TY_PRETTY_MAX);
+  reset_diags();
+  /* Unification: two tuples unify level by level, as one level does. */
+  const ty *t2 = wrap_n(TY_TUPLE, ty_const_int_si(C, 2), DEEP);
+  ty_conv k0, k;
+  const ty *bottom = ty_unify(C, ty_const_int_si(C, 1), ty_const_int_si(C, 2), &k0);
+  CU_ASSERT_PTR_EQUAL(ty_unify(C, ti, t2, &k), wrap_n(TY_TUPLE, bottom, DEEP));
+  CU_ASSERT_EQUAL(k, k0);
+  const ty *both[2] = {ti, t2};
+  CU_ASSERT_PTR_NOT_NULL(ty_unify_safe(C, 2, both));
+  /* InputType and ResolveOutputs: resolving the input form gives the type
+     back; an output at the bottom is seen from the top. */
+  const ty *in = ty_input(C, ls);
+  CU_ASSERT_PTR_EQUAL(ty_resolve_outputs(C, in), ls);
+  const ty *lo = wrap_n(TY_LIST, ty_output(C, ty_string(C)), DEEP);
+  bool outputs, promises;
+  CU_ASSERT_TRUE(ty_contains_eventuals(lo, &outputs, &promises));
+  CU_ASSERT_TRUE(outputs);
+  CU_ASSERT_FALSE(promises);
+  CU_ASSERT_PTR_EQUAL(ty_resolve_outputs(C, lo), ls);
+  CU_ASSERT_PTR_EQUAL(ty_resolve_promises(C, lo), lo);
+  /* Traversal, one step per level. */
+  const ty *t = ti;
+  ty_traverser zero = {.kind = TY_TRAV_NUMBER, .text = "0", .len = 1};
+  for (size_t i = 0; i < DEEP; i++)
+    t = ty_traverse(C, t, &zero, NULL, (pcl_span){0, 0, 1}, NULL);
+  CU_ASSERT_PTR_EQUAL(t, ty_const_int_si(C, 1));
+  /* A type expression as deep, through the parser. */
+  char *label = xmalloc(6 * DEEP + 7);
+  n = 0;
+  for (size_t i = 0; i < DEEP; i++, n += 5)
+    memcpy(label + n, "list(", 5);
+  memcpy(label + n, "string", 6);
+  n += 6;
+  memset(label + n, ')', DEEP);
+  label[n + DEEP] = '\0';
+  CU_ASSERT_PTR_EQUAL(label_type(label), ls);
+  free(label);
+}
+
+static void test_deep_types(void) {
+  on_small_stack(deep_types);
+}
+
 void register_ty_tests(void);
 void register_ty_tests(void) {
   CU_pSuite s = CU_add_suite("ty", setup, teardown);
@@ -1547,4 +1647,5 @@ void register_ty_tests(void) {
   CU_add_test(s, "type expressions", test_type_expressions);
   CU_add_test(s, "type labels through the parser", test_type_labels);
   CU_add_test(s, "config types", test_config_optional);
+  CU_add_test(s, "types 10,000 deep on a small stack", test_deep_types);
 }

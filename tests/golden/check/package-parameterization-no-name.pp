@@ -1,0 +1,7 @@
+package {
+  baseProviderName = "parameterized"
+  parameterization {
+    version = "2.0.0"
+    value   = "SGk="
+  }
+}

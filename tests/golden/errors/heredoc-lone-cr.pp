@@ -1,0 +1,5 @@
+a = <<EOT
+onetwo
+EOT
+b = "xy"
+c = "crlf ok"

@@ -1,0 +1,3 @@
+# A string may not hold a line break.
+a = "abc
+b = 1
