@@ -612,6 +612,7 @@ static bool resource_refs(const bnd_expr *e) {
     case BND_E_CONDITIONAL:
     case BND_E_PROPERTY:
     case BND_E_TYPE:
+    case BND_E_FAIL:
       all = false;
       break;
     }

@@ -612,6 +612,14 @@ static ir_expr *build_leaf(lw *w, const bnd_expr *e) {
     x->a = var_slot(w, e->var_ref.var);
     x->type = w->slot_type[x->a];
     return x;
+  case BND_E_FAIL:
+    /* A FAIL fails with its message where the checker located it. */
+    x = mk(w, IR_FAIL, e, 0);
+    x->span = e->fail.where;
+    x->ck = IR_K_STRING;
+    x->text = e->fail.message;
+    x->len = strlen(e->fail.message);
+    return x;
   case BND_E_TEMPLATE_IF:
   case BND_E_TEMPLATE_FOR:
   case BND_E_GET_ATTR:
@@ -760,6 +768,7 @@ static ir_expr *build_start(lw *w, const bnd_expr *e) {
   case BND_E_TYPE:
   case BND_E_NODE_REF:
   case BND_E_VAR_REF:
+  case BND_E_FAIL:
     break;
   }
   ice("bound expression kind %d has no children", (int)e->kind);
@@ -892,6 +901,7 @@ static const bnd_expr *build_next(lw *w, bframe *f, ir_expr ***dst) {
   case BND_E_TYPE:
   case BND_E_NODE_REF:
   case BND_E_VAR_REF:
+  case BND_E_FAIL:
     return NULL;
   }
   return NULL;
