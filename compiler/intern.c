@@ -1,5 +1,6 @@
-/* intern: open addressing with linear probing and FNV-1a hashing.  The
- * table's iteration order is never exposed, so it cannot leak into output. */
+/* intern: open addressing with linear probing and a multiplicative hash
+ * that reads eight bytes at a time.  The table's iteration order is never
+ * exposed, so it cannot leak into output. */
 #include "intern.h"
 
 #include <stdint.h>
@@ -8,12 +9,28 @@
 
 #include "util.h"
 
+/* Hashes s[0..n): each eight-byte word (the last one padded with zeros) is
+ * mixed in with a multiplication, and a final avalanche spreads every input
+ * bit over the low bits that choose the slot.  Strings interned here are
+ * names, constants and the emitter's keys of whole shapes, some hundreds of
+ * bytes long, so a byte at a time would cost several instructions a byte. */
 static uint64_t hash_bytes(const char *s, size_t n) {
-  uint64_t h = 1469598103934665603u;
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 1099511628211u;
+  const uint64_t k = 0x9E3779B97F4A7C15u;
+  uint64_t h = k ^ n;
+  size_t i = 0;
+  for (; n - i >= 8; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, sizeof w);
+    h = (h ^ w) * k;
+    h ^= h >> 32;
   }
+  uint64_t w = 0;
+  for (size_t j = 0; i + j < n; j++)
+    w |= (uint64_t)(unsigned char)s[i + j] << (8 * j);
+  h = (h ^ w) * k;
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9u;
+  h ^= h >> 32;
   return h;
 }
 
