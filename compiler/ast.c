@@ -26,16 +26,6 @@
 
 #include "util.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define PCLC_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PCLC_ASAN 1
-#endif
-#endif
-#ifndef PCLC_ASAN
-#define PCLC_ASAN 0
-#endif
 #if PCLC_ASAN
 #include <sanitizer/asan_interface.h>
 #endif
@@ -101,9 +91,6 @@ static size_t node_size(ast_kind k) {
 ast_node *ast_new(arena *a, ast_kind kind, pcl_span span) {
   size_t size = node_size(kind);
 #if PCLC_ASAN
-  /* Under AddressSanitizer a node gets the whole struct, and the bytes its
-     kind does not use are poisoned: reading another kind's field is then
-     reported instead of reading the next node. */
   ast_node *n = ARENA_NEW(a, ast_node);
   ASAN_POISON_MEMORY_REGION((char *)n + size, sizeof *n - size);
 #else

@@ -100,6 +100,7 @@ struct ir_expr {
   uint32_t nsteps; /* PATH: their number. */
   bool declared;  /* ATTR, INDEX: the key is declared by the static type. */
   bool boolean;     /* CONST BOOL: the value. */
+  /* Only a CONST has the fields from here on (see ir_new_expr). */
   const char *text; /* CONST INT: decimal digits; NUMBER: literal text;
                        STRING: bytes. */
   size_t len;       /* CONST STRING: byte length. */
@@ -176,6 +177,11 @@ struct ir_module {
   uint32_t nslots;  /* Variable slots used. */
   size_t index;     /* Position among the compilation's modules (0: top). */
 };
+
+/* Returns a new zeroed expression of operation op, allocated in a.  Only a
+ * CONST is allocated with the fields from `text` on: never read them on
+ * another operation, nor copy a whole expression. */
+ir_expr *ir_new_expr(arena *a, ir_op op);
 
 /* Returns the dump name of an operation or a node kind. */
 const char *ir_op_name(ir_op op);

@@ -46,4 +46,19 @@ _Noreturn void util_ice(const char *file, int line, const char *fmt, ...)
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* PCLC_ASAN is 1 in a build with AddressSanitizer: nodes allocated at the
+ * size of their kind (ast_new, ir_new_expr) then take the whole struct and
+ * poison the bytes their kind does not use, so that a read of another
+ * kind's field is reported. */
+#if defined(__SANITIZE_ADDRESS__)
+#define PCLC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PCLC_ASAN 1
+#endif
+#endif
+#ifndef PCLC_ASAN
+#define PCLC_ASAN 0
+#endif
+
 #endif
