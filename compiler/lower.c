@@ -62,8 +62,7 @@ typedef struct lw {
  * expression e (when not NULL), with e's type as its type until it is
  * computed. */
 static ir_expr *mk(lw *w, ir_op op, const bnd_expr *e, size_t n) {
-  ir_expr *x = ARENA_NEW(w->L->arena, ir_expr);
-  x->op = op;
+  ir_expr *x = ir_new_expr(w->L->arena, op);
   if (e) {
     x->span = e->span;
     x->type = e->type;

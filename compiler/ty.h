@@ -123,6 +123,13 @@ struct ty {
   };
 };
 
+/* A heap byte buffer for building strings and identity keys (internal);
+ * data is NUL-terminated whenever len > 0. */
+typedef struct ty_buf {
+  char *data;      /* The bytes (owned). */
+  size_t len, cap; /* Bytes used and allocated. */
+} ty_buf;
+
 /* The intern table (internal). */
 typedef struct ty_table {
   const ty **slots;  /* Open-addressing table of interned types. */
@@ -146,6 +153,7 @@ typedef struct ty_ctx {
      in names, one map for plain and one for negated literals (owned maps;
      the types are the context's). */
   ptrmap literals, negated_literals;
+  ty_buf key; /* The identity key of the type being made (owned scratch). */
 } ty_ctx;
 
 /* ------------------------------------------------------------ context */
