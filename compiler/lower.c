@@ -1761,7 +1761,7 @@ static ir_module *queue_module(lower_ctx *L, worklist *q, const bnd_program *p) 
 }
 
 /* Lowers node b into n. */
-static void lower_node(lw *w, worklist *q, ir_node *n, const bnd_node *b, bool component) {
+static void lower_node(lw *w, worklist *q, ir_node *n, const bnd_node *b) {
   n->name = b->name;
   n->logical = b->logical_name;
   n->span = b->span;
@@ -1794,10 +1794,12 @@ static void lower_node(lw *w, worklist *q, ir_node *n, const bnd_node *b, bool c
     n->value = b->config.default_ ? applies(w, convert_to(w, build(w, b->config.default_),
                                                            b->config.value_type))
                                   : NULL;
-    /* A component's config is fed by its parent's inputs, which may be
-       eventual. */
-    if (component)
-      n->type = eventual_of(w, b->type);
+    /* A config stands eventual: a component's is fed by its parent's
+       inputs, which may be eventual, and any other may be made secret by
+       the run's secret keys (program.md 6), which the checker's type
+       cannot know.  Code reading a config thus meets a secret only through
+       an apply, as it meets every other mark. */
+    n->type = eventual_of(w, b->type);
     return;
   case BND_OUTPUT:
     n->kind = IR_N_OUTPUT;
@@ -1835,8 +1837,7 @@ static void lower_node(lw *w, worklist *q, ir_node *n, const bnd_node *b, bool c
 }
 
 /* Lowers program p into module m, queueing its component programs. */
-static void lower_module(lower_ctx *L, worklist *q, const bnd_program *p, ir_module *m,
-                         bool component) {
+static void lower_module(lower_ctx *L, worklist *q, const bnd_program *p, ir_module *m) {
   m->dir = p->dir;
   lw w = {0};
   w.L = L;
@@ -1870,7 +1871,7 @@ static void lower_module(lower_ctx *L, worklist *q, const bnd_program *p, ir_mod
     if (b->kind == BND_PULUMI && b->pulumi_version == NULL)
       continue;
     ir_node *n = &m->nodes[k];
-    lower_node(&w, q, n, b, component);
+    lower_node(&w, q, n, b);
     w.node_type[k++] = n->type;
   }
   m->nslots = w.next_slot;
@@ -1884,10 +1885,10 @@ ir_module *lower_program(lower_ctx *L, const bnd_program *p) {
   ir_module *top = ARENA_NEW(L->arena, ir_module);
   top->index = L->nmodules++;
   worklist q = {0};
-  lower_module(L, &q, p, top, false);
+  lower_module(L, &q, p, top);
   while (q.next < q.n) {
     pending c = q.items[q.next++];
-    lower_module(L, &q, c.p, c.m, true);
+    lower_module(L, &q, c.p, c.m);
   }
   free(q.items);
   return top;
