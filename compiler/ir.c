@@ -21,8 +21,8 @@
 
 ir_expr *ir_new_expr(arena *a, ir_op op) {
   /* Constants are a third of a program's expressions; the others leave out
-     the constant's fields. */
-  size_t size = op == IR_CONST ? sizeof(ir_expr) : offsetof(ir_expr, text);
+     the constant's fields, but for FAIL, whose message is a constant. */
+  size_t size = op == IR_CONST || op == IR_FAIL ? sizeof(ir_expr) : offsetof(ir_expr, text);
 #if PCLC_ASAN
   ir_expr *x = ARENA_NEW(a, ir_expr);
   ASAN_POISON_MEMORY_REGION((char *)x + size, sizeof *x - size);

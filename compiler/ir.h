@@ -100,7 +100,7 @@ struct ir_expr {
   uint32_t nsteps; /* PATH: their number. */
   bool declared;  /* ATTR, INDEX: the key is declared by the static type. */
   bool boolean;     /* CONST BOOL: the value. */
-  /* Only a CONST has the fields from here on (see ir_new_expr). */
+  /* Only a CONST and a FAIL have the fields from here on (see ir_new_expr). */
   const char *text; /* CONST INT: decimal digits; NUMBER: literal text;
                        STRING: bytes. */
   size_t len;       /* CONST STRING: byte length. */
