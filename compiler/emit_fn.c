@@ -1012,11 +1012,13 @@ static opnd finish(fctx *w, const ir_expr *x, opnd *k) {
   case IR_PATH: {
     const char *root = text(w, k[0]);
     size_t first = w->nrow;
+    uint32_t keyed = 0; /* Keyed steps so far. */
     for (size_t i = 0; i < x->nsteps; i++) {
       const ir_step *s = &x->steps[i];
-      row_add(w, em_const(e, s->key));
+      row_add(w, s->keyed ? keyed++ : em_const(e, s->key));
       row_add(w, (s->index ? PCL_GEN_STEP_INDEX : 0u) | (s->declared ? PCL_GEN_DECLARED : 0u) |
-                     (s->disc ? PCL_GEN_STEP_BY_MEMBER : 0u));
+                     (s->disc ? PCL_GEN_STEP_BY_MEMBER : 0u) |
+                     (s->keyed ? PCL_GEN_STEP_KEYED : 0u));
       if (s->disc) {
         uint32_t *values = xmalloc((s->nmembers ? s->nmembers : 1) * sizeof *values);
         for (size_t j = 0; j < s->nmembers; j++)
@@ -1028,9 +1030,19 @@ static opnd finish(fctx *w, const ir_expr *x, opnd *k) {
     }
     size_t l = loc(w, x->span);
     t = temp_new(w);
-    stmt(w, "t%d = pcl_gen_path(e, %s, r + %zu, %zu, r[%zu], err);", t, root, first,
-         (size_t)x->nsteps, l);
-    drop(w, k[0]);
+    if (keyed == 0) {
+      stmt(w, "t%d = pcl_gen_path(e, %s, r + %zu, %zu, r[%zu], err);", t, root, first,
+           (size_t)x->nsteps, l);
+    } else {
+      cw keys = CW_INIT;
+      for (size_t i = 1; i < x->n; i++)
+        cw_printf(&keys, "%s%s", i > 1 ? ", " : "", text(w, k[i]));
+      stmt(w, "t%d = pcl_gen_path_keys(e, %s, (pcl_value *[]){%s}, %zu, r + %zu, %zu, r[%zu], err);",
+           t, root, keys.data, x->n - 1, first, (size_t)x->nsteps, l);
+      cw_free(&keys);
+    }
+    for (size_t i = 0; i < x->n; i++)
+      drop(w, k[i]);
     check(w, t, l);
     return temp_opnd(t);
   }
@@ -1952,7 +1964,8 @@ static void shape_tree(em *e, shape *s, const ir_expr *root) {
       shape_word(s, (uint32_t)x->nsteps);
       for (size_t i = 0; i < x->nsteps; i++)
         shape_word(s, (uint32_t)x->steps[i].index | (uint32_t)x->steps[i].declared << 1 |
-                          (uint32_t)(x->steps[i].disc != NULL) << 2);
+                          (uint32_t)(x->steps[i].disc != NULL) << 2 |
+                          (uint32_t)x->steps[i].keyed << 3);
       break;
     case IR_NODE:
     case IR_ATTR:

@@ -120,7 +120,9 @@ static void details(FILE *out, const ir_module *m, const ir_expr *e) {
   case IR_PATH:
     for (size_t i = 0; i < e->nsteps; i++) {
       const ir_step *s = &e->steps[i];
-      if (s->index) {
+      if (s->keyed) {
+        fputs(" [key]", out);
+      } else if (s->index) {
         fputs(" [", out);
         constant(out, s->key);
         fputc(']', out);

@@ -62,8 +62,11 @@ typedef struct ir_expr ir_expr;
 /* One step of a PATH. */
 typedef struct ir_step {
   ir_expr *key;  /* A CONST: the attribute name or string key (STRING) or the
-                    list index (INT). */
+                    list index (INT); for a keyed step the key expression,
+                    also the PATH's child 1 + (its rank among keyed steps). */
   bool index;    /* An index step (`[k]`), else an attribute (`.k`). */
+  bool keyed;    /* An index step whose key is computed: a plain static
+                    traversal (`family[range.value]`). */
   bool declared; /* The step's name is declared by the static type (a schema
                     output, an optional attribute): a missing one reads null. */
   /* When the value stepped from is one of the objects of a discriminated
@@ -113,8 +116,9 @@ struct ir_expr {
  * IR_F_COND), SPLAT (source, each), APPLY (arguments, then the body),
  * SECRET and UNSECRET (1), GET_OUTPUT (reference, name), INVOKE (arguments
  * object, options object or none), METHOD (self, arguments object), TRY
- * (alternatives), CAN (1), RECOVER (value, recovery), PATH (root), FAIL
- * (message); CONST, NODE, VAR and PARAM have none. */
+ * (alternatives), CAN (1), RECOVER (value, recovery), PATH (root, then the
+ * keys of its keyed steps), FAIL (message); CONST, NODE, VAR and PARAM have
+ * none. */
 
 /* Kinds of top-level nodes: X(NAME, "dump name"). */
 #define IR_NODE_KINDS(X)                                                                 \

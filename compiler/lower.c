@@ -1090,16 +1090,38 @@ static bool path_key(const ir_expr *k) {
   return k->op == IR_CONST && (k->ck == IR_K_STRING || k->ck == IR_K_INT);
 }
 
+/* Whether k can be the computed key of a traversal step: a static
+ * traversal (a node or variable, then attributes and literal indexes) with
+ * nothing eventual on it, such as `range.value` or a for expression's key.
+ * Such a key is at hand where the traversal stands, so the traversal is
+ * followed step by step as one with literal keys is: indexing a family of
+ * resources waits for the instance reached, not for all of them. */
+static bool path_keyed(const lw *w, const ir_expr *k) {
+  for (const ir_expr *y = k;; y = y->kids[0]) {
+    if (ev_any(w, y->type))
+      return false;
+    if (y->op == IR_NODE || y->op == IR_VAR)
+      return true;
+    if (y->op != IR_ATTR && !(y->op == IR_INDEX && path_key(y->kids[1])))
+      return false;
+  }
+}
+
+/* Whether x is an index step of a static traversal. */
+static bool path_index(const lw *w, const ir_expr *x) {
+  return x->op == IR_INDEX && (path_key(x->kids[1]) || path_keyed(w, x->kids[1]));
+}
+
 /* Returns the number of steps of the static traversal x (attributes and
- * literal indexes down to a node or variable) when something on it may be
- * eventual, else 0. */
+ * indexes by literal or computed keys, see path_keyed, down to a node or
+ * variable) when something on it may be eventual, else 0. */
 static size_t path_steps(const lw *w, const ir_expr *x) {
   size_t n = 0;
   bool ev = false;
   const ir_expr *y = x;
   for (;;) {
     ev = ev || ev_top(w, y->type);
-    if (y->op == IR_ATTR || (y->op == IR_INDEX && path_key(y->kids[1]))) {
+    if (y->op == IR_ATTR || path_index(w, y)) {
       n++;
       y = y->kids[0];
     } else if (y->op == IR_NODE || y->op == IR_VAR) {
@@ -1149,8 +1171,11 @@ static const char *ref_key(lw *w, const ir_expr *x) {
     } else {
       const ir_expr *key = s->op == IR_PATH ? s->steps[step[i]].key : s->kids[1];
       bool index = s->op == IR_PATH ? s->steps[step[i]].index : true;
-      key_step(&k, index, key->text, key->ck == IR_K_STRING ? key->len : 0,
-               key->ck == IR_K_STRING);
+      if (path_key(key))
+        key_step(&k, index, key->text, key->ck == IR_K_STRING ? key->len : 0,
+                 key->ck == IR_K_STRING);
+      else
+        cw_printf(&k, "[{%s}", ref_key(w, key)); /* A computed key (path_keyed). */
     }
   }
   free(at);
@@ -1219,15 +1244,22 @@ static void declared_by_member(lw *w, const ty *t, const char *name, ir_step *s)
 }
 
 static ir_expr *make_path(lw *w, ir_expr *x, size_t nsteps) {
-  ir_expr *p = mk(w, IR_PATH, NULL, 1);
+  size_t nkeyed = 0;
+  ir_expr *y = x;
+  for (size_t i = nsteps; i-- > 0; y = y->kids[0])
+    nkeyed += y->op == IR_INDEX && !path_key(y->kids[1]);
+  ir_expr *p = mk(w, IR_PATH, NULL, 1 + nkeyed);
   p->span = x->span;
   p->bound_type = x->bound_type;
   p->steps = ARENA_NEW_ARRAY(w->L->arena, ir_step, nsteps);
   p->nsteps = nsteps;
-  ir_expr *y = x;
+  y = x;
   for (size_t i = nsteps; i-- > 0; y = y->kids[0]) {
     ir_step *s = &p->steps[i];
     s->index = y->op == IR_INDEX;
+    s->keyed = s->index && !path_key(y->kids[1]);
+    if (s->keyed)
+      p->kids[nkeyed--] = y->kids[1]; /* Keys are children in step order. */
     s->key = s->index ? y->kids[1] : mk_string(w, y->span, y->s, strlen(y->s));
     s->declared = y->declared;
     if (!s->declared && is_string_const(s->key))

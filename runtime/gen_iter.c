@@ -211,6 +211,7 @@ typedef struct walk {
   const pcl_value *v;    /* The value reached (borrowed). */
   const uint32_t *steps; /* The row entries of the steps left. */
   size_t left;           /* Their number. */
+  pcl_value *const *keys; /* The computed keys (borrowed), or NULL. */
   bool secret;           /* A SECRET was passed on the way. */
   bool resource;         /* A resource object was passed on the way. */
 } walk;
@@ -228,8 +229,18 @@ static bool walk_steps(const pcl_gen_program *prog, bool preview, walk *w, pcl_e
     if (pcl_kind_of(w->v) == PCL_T_EVENTUAL || pcl_kind_of(w->v) == PCL_T_UNKNOWN) {
       return true;
     }
-    const pcl_value *key = &prog->consts[w->steps[0]];
     uint32_t flags = w->steps[1];
+    const pcl_value *key =
+        flags & PCL_GEN_STEP_KEYED ? w->keys[w->steps[0]] : &prog->consts[w->steps[0]];
+    while (pcl_kind_of(key) == PCL_T_SECRET) {
+      w->secret = true;
+      key = pcl_secret_inner(key);
+    }
+    if (pcl_kind_of(key) == PCL_T_UNKNOWN) {
+      /* An unknown key stands in the way as an unknown value would. */
+      w->v = key;
+      return true;
+    }
     step_decl d = {flags & PCL_GEN_DECLARED, NULL, NULL};
     if (flags & PCL_GEN_STEP_BY_MEMBER) {
       d.disc = &prog->consts[w->steps[2]];
@@ -255,12 +266,18 @@ typedef struct path_wait {
   const uint32_t *steps;       /* The steps left (static rows). */
   size_t n;                    /* Their number. */
   bool resource;               /* A resource object was passed on the way. */
+  pcl_value **keys;            /* The computed keys (owned), or NULL. */
+  size_t nkeys;                /* Their number. */
   uint32_t loc;                /* The location of failures. */
   unsigned bits;               /* PCL_FUT_SECRET once a secret was passed. */
   pcl_deps *deps;              /* The dependencies of the futures passed (owned). */
 } path_wait;
 
 static void path_wait_free(path_wait *w) {
+  for (size_t i = 0; i < w->nkeys; i++) {
+    pcl_release(w->keys[i]);
+  }
+  free(w->keys);
   pcl_future_release(w->result);
   pcl_deps_release(w->deps);
   pcl__pool_free(w, sizeof *w);
@@ -271,7 +288,7 @@ static void path_cb(pcl_future *f, void *data);
 /* Continues w from v (borrowed): settles the result, or waits for the next
  * future on the way. */
 static void path_continue(path_wait *w, const pcl_value *v) {
-  walk k = {v, w->steps, w->n, false, w->resource};
+  walk k = {v, w->steps, w->n, w->keys, false, w->resource};
   pcl_error *err = NULL;
   if (!walk_steps(w->prog, w->preview, &k, &err)) {
     pcl_future_reject_take(w->result, pcl__gen_locate(w->prog, err, w->loc));
@@ -312,9 +329,15 @@ static void path_cb(pcl_future *f, void *data) {
 
 pcl_value *pcl_gen_path(const pcl_gen_env *e, pcl_value *root, const uint32_t *steps, size_t n,
                         uint32_t loc, pcl_error **err) {
+  return pcl_gen_path_keys(e, root, NULL, 0, steps, n, loc, err);
+}
+
+pcl_value *pcl_gen_path_keys(const pcl_gen_env *e, pcl_value *root, pcl_value *const *keys,
+                             size_t nkeys, const uint32_t *steps, size_t n, uint32_t loc,
+                             pcl_error **err) {
   const pcl_gen_program *prog = e->f->prog;
   bool preview = pcl_run_preview(e->f->run);
-  walk k = {root, steps, n, false, false};
+  walk k = {root, steps, n, keys, false, false};
   if (!walk_steps(prog, preview, &k, err)) {
     pcl__gen_locate(prog, *err, loc);
     return NULL;
@@ -332,6 +355,12 @@ pcl_value *pcl_gen_path(const pcl_gen_env *e, pcl_value *root, const uint32_t *s
   w->steps = k.steps;
   w->n = k.left;
   w->resource = k.resource;
+  /* The keys outlive the call while the traversal waits. */
+  w->keys = nkeys > 0 ? pcl_xmalloc(nkeys * sizeof *w->keys) : NULL;
+  w->nkeys = nkeys;
+  for (size_t i = 0; i < nkeys; i++) {
+    w->keys[i] = pcl_retain(keys[i]);
+  }
   w->loc = loc;
   w->bits = k.secret ? PCL_FUT_SECRET : 0;
   w->deps = NULL;

@@ -29,9 +29,12 @@
  * missing one reads null), and (steps) the step is an index, or it is
  * declared by some members of a discriminated union (two more row entries
  * follow the flags: the discriminator's name and the list of the
- * discriminator values that declare it). */
+ * discriminator values that declare it), and (steps) the key is computed:
+ * the row entry before the flags is then the key's position among the
+ * traversal's computed keys instead of a constant's index. */
 #define PCL_GEN_DECLARED 1
 #define PCL_GEN_STEP_INDEX 2
 #define PCL_GEN_STEP_BY_MEMBER 4
+#define PCL_GEN_STEP_KEYED 8
 
 #endif

@@ -473,6 +473,15 @@ pcl_value *pcl_gen_attr(const pcl_gen_env *e, const pcl_value *obj, const pcl_va
  * was reached without waiting, else as the EVENTUAL's rejection. */
 pcl_value *pcl_gen_path(const pcl_gen_env *e, pcl_value *root, const uint32_t *steps, size_t n,
                         uint32_t loc, pcl_error **err);
+/* pcl_gen_path for a traversal some of whose index keys are computed
+ * (`family[range.value].id`): keys[0..nkeys) are their values (borrowed,
+ * plain, possibly SECRET or UNKNOWN), which a step with PCL_GEN_STEP_KEYED
+ * takes by position.  A secret key makes the result secret, an unknown key
+ * makes it unknown; only the futures on the path are waited for, so the
+ * result depends on the element reached and not on its siblings. */
+pcl_value *pcl_gen_path_keys(const pcl_gen_env *e, pcl_value *root, pcl_value *const *keys,
+                             size_t nkeys, const uint32_t *steps, size_t n, uint32_t loc,
+                             pcl_error **err);
 /* coll[key] on a plain collection: a list index (an exact whole number in
  * range), a map or object key (a string); otherwise an error ("Invalid
  * index"), or null for a missing key with PCL_GEN_DECLARED. */

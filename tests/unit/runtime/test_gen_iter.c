@@ -54,6 +54,7 @@ enum {
   T_CAP1 = 21,       /* A thunk returning captured value 1. */
   T_CAP2 = 22,       /* A thunk returning captured value 2. */
   P_A_MISSING_M = 23, /* a.missing, declared when a's kind is "v1". */
+  P_KEY_ID = 29,      /* [keys[0]].id */
 };
 static const uint32_t ROWS[] = {
     0, 0, 1, 0,                    /* P_AB */
@@ -66,6 +67,7 @@ static const uint32_t ROWS[] = {
     1,                             /* T_CAP1 */
     2,                             /* T_CAP2 */
     0, 0, 5, PCL_GEN_STEP_BY_MEMBER, 13, 15, /* P_A_MISSING_M */
+    0, PCL_GEN_STEP_INDEX | PCL_GEN_STEP_KEYED, 4, 0, /* P_KEY_ID */
 };
 
 static pcl_value *null_node(pcl_gen_env *e) {
@@ -255,6 +257,40 @@ static void test_path_members(void) {
     RELEASE(a, root);
   }
   RELEASE(kinds[0], kinds[1], kinds[3]);
+  gfx_done(&x);
+}
+
+/* [k].id with a computed key k on a list of resource futures: only the
+ * element reached is waited for; a secret key makes the result secret, an
+ * unknown one makes it unknown. */
+static void test_path_keys(void) {
+  GFX_BEGIN(&P, false);
+  pcl_error *err = NULL;
+  pcl_value *r0, *r1;
+  pcl_future *f0 = pending(&r0), *f1 = pending(&r1);
+  pcl_value *list = pcl_list_of((pcl_value *[]){r0, r1}, 2);
+  pcl_value *one = pcl_int_new(1);
+  pcl_value *v = pcl_gen_path_keys(&e, list, &one, 1, ROWS + P_KEY_ID, 2, 1, &err);
+  pcl_value *secret_one = pcl_secret_new(one);
+  pcl_value *sv = pcl_gen_path_keys(&e, list, &secret_one, 1, ROWS + P_KEY_ID, 2, 1, &err);
+  /* The keys are the caller's: the waiting traversals keep their own. */
+  RELEASE(one, secret_one);
+  pcl_value *id = pcl_str_from_cstr("r1-id");
+  pcl_value *res = obj(1, (const char *[]){"id"}, &id);
+  pcl_deps *d = pcl_deps_one("urn:r1");
+  pcl_future_resolve(f1, res, 0, d);
+  pcl_sched_run();
+  CU_ASSERT(pcl_deps_has(deps_of(v), "urn:r1"));
+  CHECK_JSON(v, "\"r1-id\"");
+  CHECK_JSON(sv, "{\"secret\":\"r1-id\"}");
+  CU_ASSERT_EQUAL(pcl_future_state_of(f0), PCL_FUTURE_PENDING);
+  pcl_value *unknown = pcl_unknown();
+  CHECK_JSON(pcl_gen_path_keys(&e, list, &unknown, 1, ROWS + P_KEY_ID, 2, 1, &err),
+             "{\"unknown\":true}");
+  pcl_future_resolve(f0, NULL, 0, NULL);
+  RELEASE_FUTURES(f0, f1);
+  RELEASE(r0, r1, list, id, res);
+  pcl_deps_release(d);
   gfx_done(&x);
 }
 
@@ -884,6 +920,7 @@ void register_gen_iter_tests(void) {
   CU_add_test(s, "paths through futures", test_path_futures);
   CU_add_test(s, "paths in a preview", test_path_preview);
   CU_add_test(s, "paths through discriminated unions", test_path_members);
+  CU_add_test(s, "paths with computed keys", test_path_keys);
   CU_add_test(s, "object constructors", test_object);
   CU_add_test(s, "templates", test_templates);
   CU_add_test(s, "for expression forms", test_for_forms);
