@@ -730,6 +730,16 @@ static void bind_resource(bind_ctx *c, bnd_node *n) {
   r->inputs = bind_body_attrs(c, n, scope, false);
   if (usable && r->input_type) {
     check_inputs(c, &r->inputs, r->input_type, "resource", r->token, block_end(b));
+  } else if (usable && n->kind == BND_READ) {
+    /* Without a schema the inputs are anything, but a read still needs the
+       id of what it reads (program.md 4). */
+    bool id = false;
+    for (size_t i = 0; i < r->inputs.count && !id; i++) {
+      id = strcmp(r->inputs.items[i].name, "id") == 0;
+    }
+    if (!id) {
+      diag_error(c->diag, block_end(b), "missing required attribute 'id'");
+    }
   }
   if (options) {
     bind_scope ps = {0};

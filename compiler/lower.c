@@ -1548,17 +1548,20 @@ static const schema_property *schema_input(const schema_resource *res, const cha
   return NULL;
 }
 
-/* Returns the OBJECT of the attributes from skip on, with the constructor's
- * type.  With a schema (program.md 3.7): secret inputs are marked secret,
- * and inputs with a schema default that the program leaves out get the
- * default, after the attributes in schema order.  Each attribute is looked
+/* Returns the OBJECT of the attributes but the one at omit (SIZE_MAX for
+ * none), with the constructor's type.  With a schema (program.md 3.7):
+ * secret inputs are marked secret, and inputs with a schema default that
+ * the program leaves out get the default, after the attributes in schema
+ * order.  Each attribute is looked
  * up in the schema once, so the cost is attributes times schema inputs. */
-static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t skip, pcl_span span,
+static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t omit, pcl_span span,
                             const schema_resource *res) {
   size_t ninputs = res ? res->ninputs : 0;
   bool *given = xcalloc(ninputs ? ninputs : 1, sizeof *given);
   const schema_property **props = xcalloc(attrs->count ? attrs->count : 1, sizeof *props);
-  for (size_t i = skip; i < attrs->count; i++) {
+  for (size_t i = 0; i < attrs->count; i++) {
+    if (i == omit)
+      continue;
     props[i] = schema_input(res, attrs->items[i].name);
     if (res && props[i])
       given[props[i] - res->inputs] = true;
@@ -1569,10 +1572,12 @@ static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t skip, pcl_span
     defaults[i] = given[i] ? NULL : const_of(w, res->inputs[i].default_value, span);
     ndefaults += defaults[i] != NULL;
   }
-  ir_expr *x = mk(w, IR_OBJECT, NULL, 2 * (attrs->count - skip + ndefaults));
+  ir_expr *x = mk(w, IR_OBJECT, NULL, 2 * (attrs->count - (omit < attrs->count) + ndefaults));
   x->span = span;
   size_t k = 0;
-  for (size_t i = skip; i < attrs->count; i++) {
+  for (size_t i = 0; i < attrs->count; i++) {
+    if (i == omit)
+      continue;
     const bnd_attr *a = &attrs->items[i];
     ir_expr *v = applies(w, convert_to(w, build(w, a->value), a->expected));
     if (props[i] && props[i]->secret) {
@@ -1717,12 +1722,16 @@ static void lower_registration(lw *w, ir_node *n, const bnd_attrs *inputs,
     n->range_slot = bind_var(w, range_var, range_var ? range_var_type(w, n->range, kind)
                                                      : ty_dynamic(w->T));
   }
-  size_t skip = 0;
-  if (read && inputs->count > 0 && strcmp(inputs->items[0].name, "id") == 0) {
-    n->value = lower(w, inputs->items[0].value);
-    skip = 1;
+  /* A read's id is its value, the other attributes its inputs; the binder
+     made sure it has one. */
+  size_t id = SIZE_MAX;
+  for (size_t i = 0; read && i < inputs->count && id == SIZE_MAX; i++) {
+    if (strcmp(inputs->items[i].name, "id") == 0)
+      id = i;
   }
-  n->inputs = lower_attrs(w, inputs, skip, n->span, res);
+  if (id != SIZE_MAX)
+    n->value = lower(w, inputs->items[id].value);
+  n->inputs = lower_attrs(w, inputs, id, n->span, res);
   n->options = lower_options(w, opts);
   if (res) {
     /* program.md 3.7 step 4: the schema's secret outputs and
