@@ -1147,8 +1147,10 @@ static bool resource_schema(bind_ctx *c, bnd_node *n, const char *version) {
 static bool resource_refs(const bnd_expr *e) {
   switch (e->kind) {
   case BND_E_NODE_REF:
-    return e->node_ref.node->kind == BND_RESOURCE || e->node_ref.node->kind == BND_READ ||
-           e->node_ref.node->kind == BND_COMPONENT;
+    /* An undefined name is a reference without a node (already reported). */
+    return e->node_ref.node != NULL &&
+           (e->node_ref.node->kind == BND_RESOURCE || e->node_ref.node->kind == BND_READ ||
+            e->node_ref.node->kind == BND_COMPONENT);
   case BND_E_TUPLE:
     for (size_t i = 0; i < e->tuple.count; i++) {
       if (!resource_refs(e->tuple.items[i])) {
