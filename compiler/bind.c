@@ -1116,7 +1116,8 @@ static bool resource_schema(bind_ctx *c, bnd_node *n, const char *version) {
                  "malformed token '%s': expected 'pkg:module:member' or 'pkg:member'", r->token);
       return false;
     }
-    diag_warning(c->diag, tl->span, "unknown package '%s'", pkg);
+    diag_warning_once(c->diag, arena_printf(c->arena, "unknown package %s", pkg), tl->span,
+                      "unknown package '%s'", pkg);
     r->output_type = ty_dynamic(t);
     return true;
   }

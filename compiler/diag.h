@@ -3,7 +3,8 @@
  * Phases report into a diag_list instead of printing and exiting; the driver
  * prints the list (GCC layout: `path:line:col: error: message`, the source
  * line, and a `^~~~` underline) and stops after any phase with errors.  At
- * most DIAG_MAX_ERRORS errors are printed. */
+ * most DIAG_MAX_ERRORS errors are printed; a warning reported for the same
+ * cause again and again prints once with its count. */
 #ifndef PCLC_DIAG_H
 #define PCLC_DIAG_H
 
@@ -14,6 +15,8 @@
 #include "src.h"
 
 enum { DIAG_MAX_ERRORS = 50 };
+/* The most code points of a source line an excerpt shows. */
+enum { DIAG_EXCERPT_WIDTH = 80 };
 
 typedef enum diag_severity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } diag_severity;
 
@@ -23,6 +26,10 @@ struct diag {
   bool has_span;  /* False for diagnostics about no particular place. */
   pcl_span span;  /* Where the problem is. */
   char *message;  /* The text after "error: " (owned). */
+  char *key;      /* The cause of a warning printed once (owned), or NULL. */
+  size_t count;   /* For a keyed warning, set when printing: how many times
+                     its cause was reported when it is the first, else 0
+                     (not printed).  1 for every other diagnostic. */
   diag *notes;    /* Notes attached to this diagnostic, in order. */
   diag *next;     /* Next diagnostic (or note) in the list. */
 };
@@ -42,6 +49,10 @@ diag *diag_error(diag_list *d, pcl_span span, const char *fmt, ...)
 /* Reports a warning at span. */
 diag *diag_warning(diag_list *d, pcl_span span, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Reports a warning at span for the cause named key.  Warnings of one key
+ * print once, at the first in the list, with their count ("(3 times)"). */
+void diag_warning_once(diag_list *d, const char *key, pcl_span span, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Reports an error that has no source location. */
 diag *diag_error_global(diag_list *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
