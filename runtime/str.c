@@ -280,6 +280,10 @@ bool pcl_strbuf_append_value(pcl_strbuf *b, const pcl_value *v, pcl_error **err)
 }
 
 pcl_value *pcl_strbuf_finish(pcl_strbuf *b, pcl_error **err) {
+  if (!pcl__value_fits(b->len, "the string", err)) {
+    pcl_strbuf_free(b);
+    return NULL;
+  }
   pcl_value *v = pcl_str_new(b->data != NULL ? b->data : "", b->len, err);
   pcl_strbuf_free(b);
   return v;
