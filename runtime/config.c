@@ -4,13 +4,16 @@
  * typed value: strings as they are, bools as Go's ParseBool spells them,
  * ints exactly from their decimal text, numbers as the nearest double, and
  * lists, maps and objects from JSON text checked (and converted where PCL
- * converts) against the element types.  Every error names the config key
- * and the value that does not convert. */
+ * converts) against the element types (any nesting depth, walked without
+ * recursion).  Every error names the config key, the value that does not
+ * convert and its JSON path; the text of a secret value shows as [secret]
+ * (the caller opens a redaction scope, pcl__redact_enter). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
+#include "pcl_internal.h"
 
 const pcl_type pcl_type_any = {PCL_TY_ANY, NULL, NULL, 0};
 const pcl_type pcl_type_bool = {PCL_TY_BOOL, NULL, NULL, 0};
@@ -71,85 +74,112 @@ static pcl_value *as_double(pcl_value *n, const pcl_value *v, pcl_error **err) {
   return pcl_number_new(d);
 }
 
-/* Checks the decoded JSON value v against type t and returns the converted
- * value (owned), or NULL with *err naming the value that does not
- * conform. */
-static pcl_value *conform(pcl_value *v, const pcl_type *t, pcl_error **err) {
+/* The state of a conform rewrite. */
+typedef struct conform_state {
+  const pcl_type *type; /* The type of the whole value. */
+  pcl_error *err;       /* Why the value does not conform (owned), or NULL. */
+  pcl_strbuf where;     /* The JSON path of the part that does not. */
+} conform_state;
+
+/* The pcl__value_rewrite step of conform: the type of s->v is the whole
+ * value's at the top, else its container's (the step's parent_ctx)
+ * element type, or for an object the type of the property named by its
+ * key (any type for an undeclared property).  Scalars are converted where
+ * PCL converts; lists, maps and objects are entered with their type as the
+ * context of their parts. */
+static pcl__rw_action conform_step(pcl__rw_step *s, void *data) {
+  conform_state *st = data;
+  const pcl_type *t = st->type;
+  const pcl_type *pt = s->parent_ctx;
+  if (pt != NULL && pt->kind == PCL_TY_OBJECT) {
+    t = &pcl_type_any;
+    for (size_t j = 0; j < pt->nfields; j++) {
+      if (pcl_str_eq_cstr(s->key, pt->fields[j].name)) {
+        t = pt->fields[j].type;
+      }
+    }
+  } else if (pt != NULL) {
+    t = pt->elem;
+  }
   t = strip_optional(t);
+  pcl_value *v = (pcl_value *)s->v;
   if (pcl_kind_of(v) == PCL_T_NULL) {
     /* Object properties of configs are optional (program.md §6), and JSON
      * null elsewhere is passed on as null too. */
-    return pcl_null();
+    s->out = pcl_null();
+    return PCL__RW_DONE;
   }
+  pcl_error **err = &st->err;
+  pcl_value *r = NULL;
   switch (t->kind) {
   case PCL_TY_ANY:
-    return pcl_retain(v);
+    r = pcl_retain(v);
+    break;
   case PCL_TY_BOOL:
-    return pcl_kind_of(v) == PCL_T_BOOL || pcl_kind_of(v) == PCL_T_STRING
-               ? pcl_convert_to_bool(v, err)
-               : kind_error(v, "bool", "a bool is required", err);
+    r = pcl_kind_of(v) == PCL_T_BOOL || pcl_kind_of(v) == PCL_T_STRING
+            ? pcl_convert_to_bool(v, err)
+            : kind_error(v, "bool", "a bool is required", err);
+    break;
   case PCL_TY_INT:
-    return pcl_kind_of(v) == PCL_T_STRING || pcl_is_numeric(v)
-               ? pcl_convert_to_int(v, err)
-               : kind_error(v, "int", "an integer is required", err);
-  case PCL_TY_NUMBER: {
+    r = pcl_kind_of(v) == PCL_T_STRING || pcl_is_numeric(v)
+            ? pcl_convert_to_int(v, err)
+            : kind_error(v, "int", "an integer is required", err);
+    break;
+  case PCL_TY_NUMBER:
     if (pcl_kind_of(v) != PCL_T_STRING && !pcl_is_numeric(v)) {
-      return kind_error(v, "number", "a number is required", err);
+      r = kind_error(v, "number", "a number is required", err);
+    } else {
+      pcl_value *n = pcl_convert_to_number(v, err);
+      r = n ? as_double(n, v, err) : NULL;
     }
-    pcl_value *n = pcl_convert_to_number(v, err);
-    return n ? as_double(n, v, err) : NULL;
-  }
+    break;
   case PCL_TY_STRING:
-    return pcl_kind_of(v) == PCL_T_STRING || pcl_is_numeric(v) || pcl_kind_of(v) == PCL_T_BOOL
-               ? pcl_convert_to_string(v, err)
-               : kind_error(v, "string", "a string is required", err);
-  case PCL_TY_LIST: {
-    if (pcl_kind_of(v) != PCL_T_LIST) {
-      return kind_error(v, "list", "a list is required", err);
+    r = pcl_kind_of(v) == PCL_T_STRING || pcl_is_numeric(v) || pcl_kind_of(v) == PCL_T_BOOL
+            ? pcl_convert_to_string(v, err)
+            : kind_error(v, "string", "a string is required", err);
+    break;
+  case PCL_TY_LIST:
+    if (pcl_kind_of(v) == PCL_T_LIST) {
+      s->ctx = t;
+      return PCL__RW_ENTER;
     }
-    pcl_value *r = pcl_list_new(pcl_len(v));
-    bool ok = true;
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      pcl_value *e = ok ? conform(pcl_list_at(v, i), t->elem, err) : NULL;
-      ok = ok && e != NULL;
-      pcl_list_init_take(r, i, e ? e : pcl_null());
-    }
-    if (!ok) {
-      pcl_release(r);
-      return NULL;
-    }
-    return r;
-  }
+    r = kind_error(v, "list", "a list is required", err);
+    break;
   case PCL_TY_MAP:
-  case PCL_TY_OBJECT: {
-    if (pcl_kind_of(v) != PCL_T_MAP) {
-      return t->kind == PCL_TY_MAP ? kind_error(v, "map", "a map is required", err)
-                                   : kind_error(v, "object", "an object is required", err);
+  case PCL_TY_OBJECT:
+    if (pcl_kind_of(v) == PCL_T_MAP) {
+      s->ctx = t;
+      return PCL__RW_ENTER;
     }
-    pcl_mapbuf mb = PCL_MAPBUF_INIT;
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      const pcl_type *et = t->elem;
-      if (t->kind == PCL_TY_OBJECT) {
-        et = &pcl_type_any;
-        for (size_t j = 0; j < t->nfields; j++) {
-          if (pcl_str_eq_cstr(pcl_map_key_at(v, i), t->fields[j].name)) {
-            et = t->fields[j].type;
-          }
-        }
-      }
-      pcl_value *e = conform(pcl_map_val_at(v, i), et, err);
-      if (e == NULL) {
-        pcl_mapbuf_free(&mb);
-        return NULL;
-      }
-      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(v, i)), e);
-    }
-    return pcl_mapbuf_finish(&mb);
-  }
+    r = t->kind == PCL_TY_MAP ? kind_error(v, "map", "a map is required", err)
+                              : kind_error(v, "object", "an object is required", err);
+    break;
   case PCL_TY_OPTIONAL:
+    r = kind_error(v, "the declared type", "unsupported type", err);
     break;
   }
-  return kind_error(v, "the declared type", "unsupported type", err);
+  if (r == NULL) {
+    pcl__rw_path(s, &st->where);
+    return PCL__RW_FAIL;
+  }
+  s->out = r;
+  return PCL__RW_DONE;
+}
+
+/* Checks the decoded JSON value v against type t and returns the converted
+ * value (owned), or NULL with *err naming the value that does not conform
+ * and, inside v, its JSON path.  Any nesting depth is safe. */
+static pcl_value *conform(pcl_value *v, const pcl_type *t, pcl_error **err) {
+  conform_state st = {t, NULL, PCL_STRBUF_INIT};
+  pcl_value *r = pcl__value_rewrite(v, NULL, conform_step, &st);
+  if (r == NULL) {
+    *err = st.err;
+    if (st.where.len > 0) {
+      pcl_error_prefix(*err, "%s", st.where.data);
+    }
+  }
+  pcl_strbuf_free(&st.where);
+  return r;
 }
 
 /* Converts the text of a scalar config value of kind t (BOOL, INT or
@@ -200,14 +230,15 @@ pcl_value *pcl_config_parse(const char *key, const char *text, const pcl_type *t
     pcl_error *e = NULL;
     pcl_value *raw = pcl_json_decode(text, len, 0, &e);
     if (raw == NULL) {
-      *err = pcl_error_new("invalid JSON value \"%s\": %s", text, pcl_error_message(e));
+      *err = pcl_error_new("invalid JSON value \"%s\": %s", pcl__redact_text(text),
+                           pcl_error_message(e));
       pcl_error_free(e);
       break;
     }
     v = conform(raw, t, err);
     pcl_release(raw);
     if (v == NULL) {
-      pcl_error_prefix(*err, "invalid JSON value \"%s\"", text);
+      pcl_error_prefix(*err, "invalid JSON value \"%s\"", pcl__redact_text(text));
     }
     break;
   }

@@ -768,6 +768,13 @@ static pcl_value *numeric_of(const pcl_value *v, const char **why) {
   if (n == NULL && too_long) {
     *why = "the integer is too long";
   }
+  if (n != NULL && n->kind == PCL_T_NUMBER && n->u.d == 0) {
+    /* Zero values parse as the int 0, so a number 0 is a nonzero value
+     * that underflowed ("1e-400"): refused as the literal is, not made 0. */
+    pcl_release(n);
+    *why = "out of range: it rounds to 0";
+    return NULL;
+  }
   return n;
 }
 
