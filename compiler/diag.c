@@ -10,7 +10,7 @@
 void diag_init(diag_list *d, src_set *src) {
   d->src = src;
   d->head = d->tail = NULL;
-  d->errors = d->warnings = 0;
+  d->errors = d->warnings = d->io_errors = 0;
 }
 
 static void free_chain(diag *g) {
@@ -97,6 +97,20 @@ diag *diag_error_global(diag_list *d, const char *fmt, ...) {
   diag *g = new_diag(DIAG_ERROR, false, (pcl_span){0, 0, 0}, fmt, ap);
   va_end(ap);
   return append(d, g);
+}
+
+diag *diag_io_error(diag_list *d, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag *g = new_diag(DIAG_ERROR, false, (pcl_span){0, 0, 0}, fmt, ap);
+  va_end(ap);
+  d->io_errors++;
+  return append(d, g);
+}
+
+diag *diag_mark_io(diag_list *d, diag *g) {
+  d->io_errors++;
+  return g;
 }
 
 void diag_note(diag *parent, pcl_span span, const char *fmt, ...) {

@@ -39,6 +39,7 @@ typedef struct diag_list {
   diag *head, *tail; /* Diagnostics in the order reported. */
   size_t errors;     /* Number of errors reported. */
   size_t warnings;   /* Number of warnings reported. */
+  size_t io_errors;  /* Errors that are I/O failures (exit status 2). */
 } diag_list;
 
 void diag_init(diag_list *d, src_set *src);
@@ -56,6 +57,12 @@ void diag_warning_once(diag_list *d, const char *key, pcl_span span, const char 
 /* Reports an error that has no source location. */
 diag *diag_error_global(diag_list *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Reports an I/O failure (a file or folder that cannot be read) as an
+ * error without location; the compilation then exits with status 2. */
+diag *diag_io_error(diag_list *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Counts the error g (just reported, with a location) as an I/O failure;
+ * returns g. */
+diag *diag_mark_io(diag_list *d, diag *g);
 /* Attaches a note at span to the diagnostic parent. */
 void diag_note(diag *parent, pcl_span span, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -600,7 +600,7 @@ static void split_file_name(schema_set *s, const char *base, const char **name,
 bool schema_add_path(schema_set *s, const char *dir) {
   DIR *d = opendir(dir);
   if (!d) {
-    diag_error_global(s->diags, "cannot read schema folder '%s': %s", dir, strerror(errno));
+    diag_io_error(s->diags, "cannot read schema folder '%s': %s", dir, strerror(errno));
     return false;
   }
   char **names = NULL;
@@ -960,7 +960,7 @@ static schema_package *load_path(schema_set *s, const char *path, const char *ex
   uint32_t id;
   const char *err;
   if (!src_read(s->diags->src, path, &id, &err)) {
-    diag_error_global(s->diags, "cannot read schema file '%s': %s", path, err);
+    diag_io_error(s->diags, "cannot read schema file '%s': %s", path, err);
     if (!expect)
       return NULL;
     add_package(s, p);
