@@ -173,7 +173,7 @@ check: deps
 	$(MAKE) --no-print-directory check-valgrind
 
 check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile \
-           check-samples check-grpc check-determinism check-conformance
+           check-io check-samples check-grpc check-determinism check-conformance
 
 check-unit: $(UNIT_BINS)
 	@for t in $(UNIT_BINS); do echo "== $$t"; $$t || exit 1; done
@@ -223,6 +223,12 @@ check-samples: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc
 	@fail=0; for s in $(SAMPLES); do \
 	  $(MAKE) --no-print-directory -s -C samples/$$s BUILD=$(abspath $(BUILD)) check || fail=1; \
 	done; exit $$fail
+
+# Output that cannot be written and input that cannot be read, for pclc and
+# for a compiled program (tests/check-io.sh).
+.PHONY: check-io
+check-io: $(BUILD)/pclc $(BUILD)/libpclrt.a
+	CGFLAGS="$(SAN_FLAGS)" tests/check-io.sh $(BUILD)/pclc
 
 # pclc -MD / -MF driven by make through runtime/pclc.mk.
 .PHONY: check-depfile
