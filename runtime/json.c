@@ -121,7 +121,7 @@ typedef struct encoder {
 static void newline(encoder *e, int depth) {
   if (e->flags & PCL_JSON_PRETTY) {
     pcl_strbuf_append_char(&e->out, '\n');
-    for (int i = 0; i < depth; i++) {
+    for (int i = 0; i < depth && i < PCL__INDENT_MAX; i++) {
       pcl_strbuf_append(&e->out, "  ", 2);
     }
   }

@@ -145,6 +145,11 @@ bool pcl__redacting(void);
 /* Returns text, or "[secret]" while a redaction scope is open (static). */
 const char *pcl__redact_text(const char *text);
 
+/* The deepest indentation of pretty-printed JSON (PCL_JSON_PRETTY, the
+ * snapshot): deeper levels are not indented further, so that the text of a
+ * deeply nested value stays linear in its size. */
+#define PCL__INDENT_MAX 100
+
 /* Returns whether s[0..len) is pure ASCII. */
 bool pcl__is_ascii(const char *s, size_t len);
 /* Returns a string value of exactly the bytes s[0..len), which must already

@@ -21,7 +21,7 @@ static void newline(pcl_strbuf *b, int indent) {
     return;
   }
   pcl_strbuf_append_char(b, '\n');
-  for (int i = 0; i < indent; i++) {
+  for (int i = 0; i < indent && i < PCL__INDENT_MAX; i++) {
     pcl_strbuf_append(b, "  ", 2);
   }
 }

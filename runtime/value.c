@@ -759,9 +759,13 @@ typedef struct rw_frame {
   bool unwrap;          /* PCL__RW_UNWRAP: the rewrite is the payload's. */
   size_t next;          /* Parts rewritten so far. */
   size_t n;             /* Its number of parts. */
-  pcl_value **out;      /* The rewritten parts (owned), n slots. */
-  pcl_value *small[2];  /* The slots of a container of at most two parts. */
+  pcl_value **heap;     /* The slots of the rewritten parts when n > 2. */
+  pcl_value *small[2];  /* The slots when n <= 2 (frames move as the stack
+                           grows, so these are found through rw_out). */
 } rw_frame;
+
+/* Returns the slots of f's rewritten parts (owned values), n of them. */
+static pcl_value **rw_out(rw_frame *f) { return f->n <= 2 ? f->small : f->heap; }
 
 struct pcl__rw_state {
   rw_frame *frames; /* The containers from the top down. */
@@ -823,38 +827,39 @@ static const pcl_value *rw_part(const pcl_value *v, size_t i) {
  * when every part came back unchanged, v itself. */
 static pcl_value *rw_rebuild(rw_frame *f) {
   pcl_value *v = (pcl_value *)f->v;
+  pcl_value **out = rw_out(f);
   if (f->unwrap) {
-    return f->out[0];
+    return out[0];
   }
   bool same = true;
   for (size_t i = 0; i < f->n && same; i++) {
-    same = f->out[i] == rw_part(v, i);
+    same = out[i] == rw_part(v, i);
   }
   if (same) {
     for (size_t i = 0; i < f->n; i++) {
-      pcl_release(f->out[i]);
+      pcl_release(out[i]);
     }
     return pcl_retain(v);
   }
   pcl_value *r = NULL;
   switch ((pcl_kind)v->kind) {
   case PCL_T_LIST:
-    return pcl_list_of_take(f->out, f->n);
+    return pcl_list_of_take(out, f->n);
   case PCL_T_SET:
-    return pcl_set_of_take(f->out, f->n);
+    return pcl_set_of_take(out, f->n);
   case PCL_T_MAP:
     for (size_t i = 0; i < f->n; i++) {
       pcl_retain(v->u.map.keys[i]);
     }
-    return map_sorted(v->u.map.keys, f->out, f->n, true);
+    return map_sorted(v->u.map.keys, out, f->n, true);
   case PCL_T_SECRET:
-    r = pcl_secret_new(f->out[0]);
+    r = pcl_secret_new(out[0]);
     break;
   case PCL_T_ASSET:
-    r = pcl_asset_new((pcl_asset_kind)v->sub, f->out[0]);
+    r = pcl_asset_new((pcl_asset_kind)v->sub, out[0]);
     break;
   case PCL_T_ARCHIVE:
-    r = pcl_archive_new((pcl_archive_kind)v->sub, f->out[0]);
+    r = pcl_archive_new((pcl_archive_kind)v->sub, out[0]);
     break;
   case PCL_T_RESOURCE:
   case PCL_T_NULL:
@@ -866,18 +871,16 @@ static pcl_value *rw_rebuild(rw_frame *f) {
   case PCL_T_EVENTUAL:
     break;
   }
-  pcl_release(f->out[0]);
+  pcl_release(out[0]);
   return r;
 }
 
 /* Frees a frame's slots (and the parts rewritten so far when release). */
 static void rw_frame_free(rw_frame *f, bool release) {
   for (size_t i = 0; release && i < f->next; i++) {
-    pcl_release(f->out[i]);
+    pcl_release(rw_out(f)[i]);
   }
-  if (f->out != f->small) {
-    free(f->out);
-  }
+  free(f->heap);
 }
 
 pcl_value *pcl__value_rewrite(const pcl_value *v, const void *ctx, pcl__rw_fn fn, void *data) {
@@ -905,7 +908,7 @@ pcl_value *pcl__value_rewrite(const pcl_value *v, const void *ctx, pcl__rw_fn fn
       *f = (rw_frame){step.v, step.key, step.index, step.ctx,
                       act == PCL__RW_UNWRAP && step.v->kind == PCL_T_SECRET,
                       0, n, NULL, {NULL, NULL}};
-      f->out = n <= 2 ? f->small : pcl_xmalloc(n * sizeof *f->out);
+      f->heap = n <= 2 ? NULL : pcl_xmalloc(n * sizeof *f->heap);
       step = (pcl__rw_step){rw_part(f->v, 0), f->ctx,
                             f->v->kind == PCL_T_MAP ? f->v->u.map.keys[0] : NULL,
                             0, NULL, NULL, &st};
@@ -915,7 +918,7 @@ pcl_value *pcl__value_rewrite(const pcl_value *v, const void *ctx, pcl__rw_fn fn
      * parts are all done. */
     while (st.n > 0) {
       rw_frame *f = &st.frames[st.n - 1];
-      f->out[f->next++] = r;
+      rw_out(f)[f->next++] = r;
       r = NULL;
       if (f->next < f->n) {
         step = (pcl__rw_step){rw_part(f->v, f->next), f->ctx,
