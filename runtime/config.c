@@ -7,7 +7,12 @@
  * converts) against the element types (any nesting depth, walked without
  * recursion).  Every error names the config key, the value that does not
  * convert and its JSON path; the text of a secret value shows as [secret]
- * (the caller opens a redaction scope, pcl__redact_enter). */
+ * (the caller opens a redaction scope, pcl__redact_enter).
+ *
+ * Also the raw config of a run (pcl__config_set): the entries of
+ * PULUMI_CONFIG, config files and flags in order, each JSON document
+ * checked against docs/program-cli.md (input.c's document checks), keys
+ * checked as the engine would check them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,6 +255,179 @@ pcl_value *pcl_config_parse(const char *key, const char *text, const pcl_type *t
     pcl_error_prefix(*err, "configuration variable '%s'", key);
   }
   return v;
+}
+
+/* -- The raw config of a run: every source's entries, in order. */
+
+void pcl__config_put(pcl__config_set *cs, const char *key, const char *text, bool secret) {
+  cs->items = pcl_xrealloc(cs->items, (cs->n + 1) * sizeof *cs->items);
+  pcl__config_entry *c = &cs->items[cs->n++];
+  c->key = pcl_xstrdup(key);
+  c->text = pcl_xstrdup(text);
+  c->secret = secret;
+}
+
+const pcl__config_entry *pcl__config_get(const pcl__config_set *cs, const char *key) {
+  for (size_t i = cs->n; i-- > 0;) {
+    if (strcmp(cs->items[i].key, key) == 0) {
+      return &cs->items[i];
+    }
+  }
+  return NULL;
+}
+
+const char *pcl__config_key_problem(const char *key) {
+  const char *colon = strchr(key, ':');
+  if (*key == '\0') {
+    return "the configuration key is empty";
+  }
+  if (colon == key) {
+    return "the configuration key has an empty namespace";
+  }
+  if (colon != NULL && colon[1] == '\0') {
+    return "the configuration key has an empty name";
+  }
+  return NULL;
+}
+
+/* Adds the entry key = the JSON value v of the document d: a string is the
+ * raw text; an object with "value" or "secret" is the wrapper form, whose
+ * keys may be "value" (required: the text), "secret" and "object" (bools);
+ * any other value is passed as its JSON text.  False after recording the
+ * error in d. */
+static bool add_json_entry(pcl__config_set *cs, pcl__doc *d, const char *key, const pcl_value *v) {
+  const char *why = pcl__config_key_problem(key);
+  if (why != NULL) {
+    return pcl__doc_fail(d, "%s", why);
+  }
+  bool secret = false;
+  if (pcl_kind_of(v) == PCL_T_MAP &&
+      (pcl_map_get_cstr(v, "value") != NULL || pcl_map_get_cstr(v, "secret") != NULL)) {
+    static const char *const keys[] = {"object", "secret", "value"};
+    if (!pcl__doc_keys(d, v, keys, 3)) {
+      return false;
+    }
+    for (size_t i = 0; i < 2; i++) {
+      const pcl_value *flag = pcl_map_get_cstr(v, keys[i]);
+      if (flag != NULL) {
+        size_t mark = pcl__doc_key(d, keys[i], strlen(keys[i]));
+        bool ok = pcl__doc_is(d, flag, PCL_T_BOOL, "true or false");
+        pcl__doc_leave(d, mark);
+        if (!ok) {
+          return false;
+        }
+      }
+    }
+    const pcl_value *s = pcl_map_get_cstr(v, "secret");
+    secret = s != NULL && pcl_bool_get(s);
+    v = pcl_map_get_cstr(v, "value");
+    if (v == NULL) {
+      return pcl__doc_fail(d, "expected an object with \"value\" (the text of the value)");
+    }
+  }
+  if (pcl_kind_of(v) == PCL_T_STRING) {
+    pcl__config_put(cs, key, pcl_str_data(v), secret);
+    return true;
+  }
+  pcl_error *e = NULL;
+  char *text = pcl_json_encode(v, 0, NULL, &e);
+  if (text == NULL) {
+    pcl__doc_fail(d, "%s", pcl_error_message(e));
+    pcl_error_free(e);
+    return false;
+  }
+  pcl__config_put(cs, key, text, secret);
+  free(text);
+  return true;
+}
+
+bool pcl__config_add_json(pcl__config_set *cs, const pcl_value *doc, const char *name,
+                          pcl_error **err) {
+  pcl__doc d = PCL__DOC_INIT(name);
+  bool ok = pcl__doc_is(&d, doc, PCL_T_MAP, "an object");
+  for (size_t i = 0; ok && i < pcl_len(doc); i++) {
+    const pcl_value *k = pcl_map_key_at(doc, i);
+    size_t mark = pcl__doc_key(&d, pcl_str_data(k), pcl_str_len(k));
+    ok = add_json_entry(cs, &d, pcl_str_data(k), pcl_map_val_at(doc, i));
+    pcl__doc_leave(&d, mark);
+  }
+  *err = pcl__doc_finish(&d);
+  return ok;
+}
+
+pcl_value *pcl__config_secret_keys(const pcl_value *doc, const char *name, pcl_error **err) {
+  pcl__doc d = PCL__DOC_INIT(name);
+  bool ok = pcl__doc_is(&d, doc, PCL_T_LIST, "a list of configuration keys");
+  for (size_t i = 0; ok && i < pcl_len(doc); i++) {
+    const pcl_value *k = pcl_list_at(doc, i);
+    size_t mark = pcl__doc_index(&d, i);
+    ok = pcl__doc_is(&d, k, PCL_T_STRING, "a configuration key (a string)");
+    const char *why = ok ? pcl__config_key_problem(pcl_str_data(k)) : NULL;
+    if (why != NULL) {
+      ok = pcl__doc_fail(&d, "%s", why);
+    }
+    pcl__doc_leave(&d, mark);
+  }
+  *err = pcl__doc_finish(&d);
+  return ok ? pcl_retain((pcl_value *)doc) : NULL;
+}
+
+/* Returns key qualified with project when it has no namespace (owned). */
+static char *qualified(const char *key, const char *project) {
+  if (strchr(key, ':') != NULL) {
+    return pcl_xstrdup(key);
+  }
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&b, "%s:%s", project, key);
+  return b.data;
+}
+
+void pcl__config_qualify(pcl__config_set *cs, const char *project) {
+  for (size_t i = 0; i < cs->n; i++) {
+    char *k = qualified(cs->items[i].key, project);
+    free(cs->items[i].key);
+    cs->items[i].key = k;
+  }
+}
+
+void pcl__config_mark_secret(pcl__config_set *cs, const pcl_value *keys, const char *project) {
+  for (size_t i = 0; keys != NULL && i < pcl_len(keys); i++) {
+    char *k = qualified(pcl_str_data(pcl_list_at(keys, i)), project);
+    for (size_t j = 0; j < cs->n; j++) {
+      if (strcmp(cs->items[j].key, k) == 0) {
+        cs->items[j].secret = true;
+      }
+    }
+    free(k);
+  }
+}
+
+pcl_value *pcl__config_map(const pcl__config_set *cs) {
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < cs->n; i++) {
+    const pcl__config_entry *c = &cs->items[i];
+    if (pcl__config_get(cs, c->key) != c) {
+      continue;
+    }
+    pcl_value *v = pcl_str_from_cstr(c->text);
+    if (c->secret) {
+      pcl_value *sv = pcl_secret_new(v);
+      pcl_release(v);
+      v = sv;
+    }
+    pcl_mapbuf_put_take(&mb, pcl_str_from_cstr(c->key), v);
+  }
+  return pcl_mapbuf_finish(&mb);
+}
+
+void pcl__config_set_free(pcl__config_set *cs) {
+  for (size_t i = 0; i < cs->n; i++) {
+    free(cs->items[i].key);
+    free(cs->items[i].text);
+  }
+  free(cs->items);
+  cs->items = NULL;
+  cs->n = 0;
 }
 
 /* -- requiredVersionRange (blang/semver ranges, as the engine parses them). */

@@ -95,6 +95,50 @@ pcl_error *pcl__doc_finish(pcl__doc *d);
  * LIST of plain STRINGs (owned), or NULL after recording an error. */
 pcl_value *pcl__stack_ref_check(pcl__doc *d, const pcl_value *v, bool plain_allowed);
 
+/* -- The raw config of a run (config.c): the entries of every source in
+ * order; the last entry of a key wins. */
+
+/* One raw config entry. */
+typedef struct pcl__config_entry {
+  char *key;   /* "<namespace>:<name>", or "<name>" until qualified (owned). */
+  char *text;  /* The raw text (owned). */
+  bool secret; /* Marked secret. */
+} pcl__config_entry;
+/* The entries so far (zero-initialise). */
+typedef struct pcl__config_set {
+  pcl__config_entry *items; /* The entries, in the order the sources gave them. */
+  size_t n;                 /* Entries used. */
+} pcl__config_set;
+/* Adds the entry key = text (both copied). */
+void pcl__config_put(pcl__config_set *cs, const char *key, const char *text, bool secret);
+/* Returns the last entry of key (borrowed), or NULL. */
+const pcl__config_entry *pcl__config_get(const pcl__config_set *cs, const char *key);
+/* Returns NULL when key is one the engine accepts ("name", the project's,
+ * or "namespace:name", neither part empty); else why not (static text). */
+const char *pcl__config_key_problem(const char *key);
+/* Adds the entries of the JSON object doc (PULUMI_CONFIG or a config file)
+ * of the document called name (docs/program-cli.md): each value a string
+ * (the text), {"value": text, "secret": bool, "object": bool}, or another
+ * JSON value (passed as its JSON text).  False and *err naming the document
+ * and the JSON path when it has another shape or a key is refused. */
+bool pcl__config_add_json(pcl__config_set *cs, const pcl_value *doc, const char *name,
+                          pcl_error **err);
+/* Returns doc (retained) when it is a list of configuration keys
+ * (PULUMI_CONFIG_SECRET_KEYS); NULL and *err naming the document and the
+ * JSON path otherwise. */
+pcl_value *pcl__config_secret_keys(const pcl_value *doc, const char *name, pcl_error **err);
+/* Qualifies every key without a namespace with project. */
+void pcl__config_qualify(pcl__config_set *cs, const char *project);
+/* Marks secret every entry whose key is listed in keys (a list checked by
+ * pcl__config_secret_keys, or NULL; a key without a namespace is the
+ * project's), whatever source set it. */
+void pcl__config_mark_secret(pcl__config_set *cs, const pcl_value *keys, const char *project);
+/* Returns the whole stack config (owned MAP): full key -> STRING text,
+ * SECRET when marked secret; the last entry of a key wins. */
+pcl_value *pcl__config_map(const pcl__config_set *cs);
+/* Frees the entries and empties cs. */
+void pcl__config_set_free(pcl__config_set *cs);
+
 /* The JSON mocks of docs/mocks.md, parsed. */
 typedef struct pcl__json_mocks pcl__json_mocks;
 /* Reads the mocks file path; NULL and *err when it cannot be read or parsed. */

@@ -50,13 +50,6 @@ pcl_value *pcl_run_cwd(pcl_run *run) { return pcl_str_from_cstr(run->cwd); }
 pcl_value *pcl_run_root_directory(pcl_run *run) { return pcl_str_from_cstr(run->root); }
 bool pcl_run_preview(const pcl_run *run) { return run->preview; }
 
-/* One raw config entry. */
-typedef struct centry {
-  char *key;   /* Full key "<namespace>:<name>" (owned). */
-  char *text;  /* Raw text (owned). */
-  bool secret; /* Marked secret. */
-} centry;
-
 /* What reads a config or stack-reference argument, in command-line order. */
 typedef enum source_kind {
   SRC_CONFIG,      /* --config KEY=VALUE */
@@ -77,120 +70,10 @@ typedef struct opts {
   bool preview, show_secrets, help;
   source *sources;        /* Config and stack-reference arguments, in order. */
   size_t nsources;        /* Entries of sources. */
-  centry *cfg;            /* Raw config, later entries win. */
-  size_t ncfg;            /* Entries. */
+  pcl__config_set cfg;    /* Raw config, later entries win. */
   pcl_mapbuf refs;        /* Stack references. */
   pcl_value *secret_keys; /* PULUMI_CONFIG_SECRET_KEYS (a LIST of STRINGs, owned) or NULL. */
 } opts;
-
-static void cfg_put(opts *o, const char *key, const char *text, bool secret) {
-  o->cfg = pcl_xrealloc(o->cfg, (o->ncfg + 1) * sizeof *o->cfg);
-  centry *c = &o->cfg[o->ncfg++];
-  c->key = pcl_xstrdup(key);
-  c->text = pcl_xstrdup(text);
-  c->secret = secret;
-}
-
-static void cfg_mark_secret(opts *o, const char *key) {
-  for (size_t i = 0; i < o->ncfg; i++) {
-    if (strcmp(o->cfg[i].key, key) == 0) {
-      o->cfg[i].secret = true;
-    }
-  }
-}
-
-/* Returns the entry of key (the last one), or NULL. */
-static const centry *cfg_get(const opts *o, const char *key) {
-  for (size_t i = o->ncfg; i-- > 0;) {
-    if (strcmp(o->cfg[i].key, key) == 0) {
-      return &o->cfg[i];
-    }
-  }
-  return NULL;
-}
-
-/* Returns NULL when key is a configuration key the engine accepts: "name"
- * (the project's) or "namespace:name", neither part empty; else why not
- * (static text). */
-static const char *key_problem(const char *key) {
-  const char *colon = strchr(key, ':');
-  if (*key == '\0') {
-    return "the configuration key is empty";
-  }
-  if (colon == key) {
-    return "the configuration key has an empty namespace";
-  }
-  if (colon != NULL && colon[1] == '\0') {
-    return "the configuration key has an empty name";
-  }
-  return NULL;
-}
-
-/* Adds the config entry key = the JSON value v of the document d, as
- * docs/program-cli.md describes: a string is the raw text; an object with
- * "value" (and optionally "secret" and "object", both bools) sets the text
- * and the secret mark; any other value is passed as its JSON text.  False
- * after recording the error in d. */
-static bool cfg_entry_from_json(opts *o, pcl__doc *d, const char *key, const pcl_value *v) {
-  const char *why = key_problem(key);
-  if (why != NULL) {
-    return pcl__doc_fail(d, "%s", why);
-  }
-  bool secret = false;
-  if (pcl_kind_of(v) == PCL_T_MAP &&
-      (pcl_map_get_cstr(v, "value") != NULL || pcl_map_get_cstr(v, "secret") != NULL)) {
-    static const char *const keys[] = {"object", "secret", "value"};
-    if (!pcl__doc_keys(d, v, keys, 3)) {
-      return false;
-    }
-    for (size_t i = 0; i < 2; i++) {
-      const pcl_value *flag = pcl_map_get_cstr(v, keys[i]);
-      if (flag != NULL) {
-        size_t mark = pcl__doc_key(d, keys[i], strlen(keys[i]));
-        bool ok = pcl__doc_is(d, flag, PCL_T_BOOL, "true or false");
-        pcl__doc_leave(d, mark);
-        if (!ok) {
-          return false;
-        }
-      }
-    }
-    const pcl_value *s = pcl_map_get_cstr(v, "secret");
-    secret = s != NULL && pcl_bool_get(s);
-    v = pcl_map_get_cstr(v, "value");
-    if (v == NULL) {
-      return pcl__doc_fail(d, "expected an object with \"value\" (the text of the value)");
-    }
-  }
-  if (pcl_kind_of(v) == PCL_T_STRING) {
-    cfg_put(o, key, pcl_str_data(v), secret);
-    return true;
-  }
-  pcl_error *e = NULL;
-  char *text = pcl_json_encode(v, 0, NULL, &e);
-  if (text == NULL) {
-    pcl__doc_fail(d, "%s", pcl_error_message(e));
-    pcl_error_free(e);
-    return false;
-  }
-  cfg_put(o, key, text, secret);
-  free(text);
-  return true;
-}
-
-/* Adds the config of a JSON object (PULUMI_CONFIG or a config file) from
- * the document named name. */
-static bool cfg_from_json(opts *o, const pcl_value *m, const char *name, pcl_error **err) {
-  pcl__doc d = PCL__DOC_INIT(name);
-  bool ok = pcl__doc_is(&d, m, PCL_T_MAP, "an object");
-  for (size_t i = 0; ok && i < pcl_len(m); i++) {
-    const pcl_value *k = pcl_map_key_at(m, i);
-    size_t mark = pcl__doc_key(&d, pcl_str_data(k), pcl_str_len(k));
-    ok = cfg_entry_from_json(o, &d, pcl_str_data(k), pcl_map_val_at(m, i));
-    pcl__doc_leave(&d, mark);
-  }
-  *err = pcl__doc_finish(&d);
-  return ok;
-}
 
 static void usage(FILE *f, const char *prog) {
   fprintf(f,
@@ -285,28 +168,13 @@ static bool parse_args(int argc, char **argv, opts *o) {
   return true;
 }
 
-/* Qualifies keys given without a namespace once the project is known. */
-static void qualify_keys(opts *o, const char *project) {
-  for (size_t i = 0; i < o->ncfg; i++) {
-    if (strchr(o->cfg[i].key, ':') == NULL) {
-      pcl_strbuf b = PCL_STRBUF_INIT;
-      pcl_strbuf_appendf(&b, "%s:%s", project, o->cfg[i].key);
-      free(o->cfg[i].key);
-      o->cfg[i].key = b.data;
-    }
-  }
-}
-
 /* Reads PULUMI_CONFIG and PULUMI_CONFIG_SECRET_KEYS (before the flags, so
  * flags win). */
 static bool env_config(opts *o, pcl_error **err) {
   const char *c = getenv("PULUMI_CONFIG");
   if (c && *c) {
     pcl_value *v = pcl__read_json("PULUMI_CONFIG", c, strlen(c), 0, err);
-    if (v == NULL) {
-      return false;
-    }
-    bool ok = cfg_from_json(o, v, "PULUMI_CONFIG", err);
+    bool ok = v != NULL && pcl__config_add_json(&o->cfg, v, "PULUMI_CONFIG", err);
     pcl_release(v);
     if (!ok) {
       return false;
@@ -315,29 +183,13 @@ static bool env_config(opts *o, pcl_error **err) {
   const char *s = getenv("PULUMI_CONFIG_SECRET_KEYS");
   if (s && *s) {
     pcl_value *v = pcl__read_json("PULUMI_CONFIG_SECRET_KEYS", s, strlen(s), 0, err);
-    if (v == NULL) {
-      return false;
-    }
-    pcl__doc d = PCL__DOC_INIT("PULUMI_CONFIG_SECRET_KEYS");
-    bool ok = pcl__doc_is(&d, v, PCL_T_LIST, "a list of configuration keys");
-    for (size_t i = 0; ok && i < pcl_len(v); i++) {
-      const pcl_value *k = pcl_list_at(v, i);
-      size_t mark = pcl__doc_index(&d, i);
-      ok = pcl__doc_is(&d, k, PCL_T_STRING, "a configuration key (a string)");
-      const char *why = ok ? key_problem(pcl_str_data(k)) : NULL;
-      if (why != NULL) {
-        ok = pcl__doc_fail(&d, "%s", why);
-      }
-      pcl__doc_leave(&d, mark);
-    }
-    *err = pcl__doc_finish(&d);
-    if (!ok) {
-      pcl_release(v);
-      return false;
-    }
     /* The keys are marked once every source of config is read
-     * (mark_secret_keys): a key set by a flag is secret too. */
-    o->secret_keys = v;
+     * (pcl__config_mark_secret): a key set by a flag is secret too. */
+    o->secret_keys = v != NULL ? pcl__config_secret_keys(v, "PULUMI_CONFIG_SECRET_KEYS", err) : NULL;
+    pcl_release(v);
+    if (o->secret_keys == NULL) {
+      return false;
+    }
   }
   return true;
 }
@@ -350,7 +202,7 @@ static bool read_sources(opts *o, pcl_error **err) {
     switch (src->kind) {
     case SRC_CONFIG_FILE: {
       pcl_value *v = pcl__read_json_file(src->arg, 0, err);
-      bool ok = v != NULL && cfg_from_json(o, v, src->arg, err);
+      bool ok = v != NULL && pcl__config_add_json(&o->cfg, v, src->arg, err);
       pcl_release(v);
       if (!ok) {
         return false;
@@ -362,14 +214,14 @@ static bool read_sources(opts *o, pcl_error **err) {
       char *k = pcl_xmalloc((size_t)(eq - src->arg) + 1);
       memcpy(k, src->arg, (size_t)(eq - src->arg));
       k[eq - src->arg] = 0;
-      const char *why = key_problem(k);
+      const char *why = pcl__config_key_problem(k);
       if (why != NULL) {
         *err = pcl_error_new("%s %s: %s", src->kind == SRC_SECRET ? "--secret" : "--config",
                              src->arg, why);
         free(k);
         return false;
       }
-      cfg_put(o, k, eq + 1, src->kind == SRC_SECRET);
+      pcl__config_put(&o->cfg, k, eq + 1, src->kind == SRC_SECRET);
       free(k);
       break;
     }
@@ -395,43 +247,6 @@ static bool read_sources(opts *o, pcl_error **err) {
   return true;
 }
 
-/* Marks the entries whose keys PULUMI_CONFIG_SECRET_KEYS lists secret,
- * whatever source set them (after qualify_keys; a listed key without a
- * namespace is the project's). */
-static void mark_secret_keys(opts *o, const char *project) {
-  for (size_t i = 0; o->secret_keys && i < pcl_len(o->secret_keys); i++) {
-    const char *k = pcl_str_data(pcl_list_at(o->secret_keys, i));
-    if (strchr(k, ':')) {
-      cfg_mark_secret(o, k);
-    } else {
-      pcl_strbuf b = PCL_STRBUF_INIT;
-      pcl_strbuf_appendf(&b, "%s:%s", project, k);
-      cfg_mark_secret(o, b.data);
-      pcl_strbuf_free(&b);
-    }
-  }
-}
-
-/* Returns the whole stack config (owned MAP): full key -> STRING text,
- * SECRET when marked secret; the last entry of a key wins. */
-static pcl_value *config_map(const opts *o) {
-  pcl_mapbuf mb = PCL_MAPBUF_INIT;
-  for (size_t i = 0; i < o->ncfg; i++) {
-    const centry *c = &o->cfg[i];
-    if (cfg_get(o, c->key) != c) {
-      continue;
-    }
-    pcl_value *v = pcl_str_from_cstr(c->text);
-    if (c->secret) {
-      pcl_value *sv = pcl_secret_new(v);
-      pcl_release(v);
-      v = sv;
-    }
-    pcl_mapbuf_put_take(&mb, pcl_str_from_cstr(c->key), v);
-  }
-  return pcl_mapbuf_finish(&mb);
-}
-
 /* Loads every declared config variable into run->config.  An error is
  * located at the declaration; the value of a secret key shows as [secret]
  * in it. */
@@ -441,7 +256,7 @@ static bool load_config(pcl_run *run, const opts *o, pcl_error **err) {
     const pcl_config_decl *d = &p->configs[i];
     pcl_strbuf key = PCL_STRBUF_INIT;
     pcl_strbuf_appendf(&key, "%s:%s", run->project, d->name);
-    const centry *c = cfg_get(o, key.data);
+    const pcl__config_entry *c = pcl__config_get(&o->cfg, key.data);
     pcl_strbuf_free(&key);
     pcl_value *v = NULL;
     bool secret = d->secret;
@@ -478,11 +293,7 @@ static bool load_config(pcl_run *run, const opts *o, pcl_error **err) {
 }
 
 static void opts_free(opts *o) {
-  for (size_t i = 0; i < o->ncfg; i++) {
-    free(o->cfg[i].key);
-    free(o->cfg[i].text);
-  }
-  free(o->cfg);
+  pcl__config_set_free(&o->cfg);
   free(o->sources);
   pcl_mapbuf_free(&o->refs);
   pcl_release(o->secret_keys);
@@ -715,10 +526,10 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
   if (!env_config(&o, &err) || !read_sources(&o, &err)) {
     status = 2;
   }
-  qualify_keys(&o, run.project);
-  mark_secret_keys(&o, run.project);
+  pcl__config_qualify(&o.cfg, run.project);
+  pcl__config_mark_secret(&o.cfg, o.secret_keys, run.project);
   pcl_value *refs = pcl_mapbuf_finish(&o.refs);
-  pcl_value *stack_config = config_map(&o);
+  pcl_value *stack_config = pcl__config_map(&o.cfg);
   pcl_embedded_config ec = {run.project, run.stack,   run.org,
                             run.preview, main_mocks,  o.mocks,
                             pcl_len(refs) ? refs : NULL, pcl_len(stack_config) ? stack_config : NULL};
