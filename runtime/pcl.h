@@ -124,7 +124,7 @@ bool pcl_values_check_leaks(FILE *f);
  * error instead of exhausting memory.  Compiled programs set it from
  * --max-value-size or PCL_MAX_VALUE_SIZE. */
 
-#define PCL_VALUE_LIMIT_DEFAULT ((size_t)256 << 20)
+#define PCL_VALUE_LIMIT_DEFAULT ((size_t)64 << 20)
 /* Returns the limit in bytes (PCL_VALUE_LIMIT_DEFAULT until set). */
 size_t pcl_value_limit(void);
 /* Sets the limit in bytes. */

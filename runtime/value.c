@@ -1246,54 +1246,55 @@ typedef struct repr_frame {
   size_t next;        /* Its next part to print. */
 } repr_frame;
 
-/* Appends the opening of v's printed form to b and returns the number of
- * parts repr prints inside it; prints a scalar whole and returns 0. */
-static size_t repr_open(pcl_strbuf *b, const pcl_value *v, size_t max) {
+/* Appends the opening of v's printed form to b and returns whether v is a
+ * container whose parts repr prints next (then closes it); prints a scalar
+ * whole and returns false. */
+static bool repr_open(pcl_strbuf *b, const pcl_value *v, size_t max) {
   switch ((pcl_kind)v->kind) {
   case PCL_T_NULL:
     pcl_strbuf_append_cstr(b, "null");
-    return 0;
+    return false;
   case PCL_T_BOOL:
     pcl_strbuf_append_cstr(b, v->u.b ? "true" : "false");
-    return 0;
+    return false;
   case PCL_T_INT:
     pcl_int_format(b, v);
-    return 0;
+    return false;
   case PCL_T_NUMBER:
     pcl_number_format(b, v->u.d);
-    return 0;
+    return false;
   case PCL_T_STRING:
     pcl__json_quote(b, v->u.str.ptr, v->u.str.len > max ? max : v->u.str.len, false);
-    return 0;
+    return false;
   case PCL_T_LIST:
   case PCL_T_SET:
     pcl_strbuf_append_char(b, '[');
-    return v->u.list.n;
+    return true;
   case PCL_T_MAP:
     pcl_strbuf_append_char(b, '{');
-    return v->u.map.n;
+    return true;
   case PCL_T_RESOURCE:
     pcl_strbuf_append_cstr(b, "resource(");
-    return 1;
+    return true;
   case PCL_T_ASSET:
   case PCL_T_ARCHIVE:
     pcl_strbuf_append_cstr(b, pcl_kind_name((pcl_kind)v->kind));
     pcl_strbuf_append_char(b, '(');
-    return 1;
+    return true;
   case PCL_T_UNKNOWN:
     pcl_strbuf_append_cstr(b, "(unknown)");
-    return 0;
+    return false;
   case PCL_T_SECRET:
     /* Never the payload: messages must not show a secret. */
     pcl_strbuf_append_cstr(b, "[secret]");
-    return 0;
+    return false;
   case PCL_T_EVENTUAL:
     pcl_strbuf_append_char(b, '(');
     pcl_strbuf_append_cstr(b, v->u.ev.ops->name);
     pcl_strbuf_append_char(b, ')');
-    return 0;
+    return false;
   }
-  return 0;
+  return false;
 }
 
 /* Appends a printable form of v to b, stopping early once b exceeds max.
@@ -1303,7 +1304,7 @@ static void repr(pcl_strbuf *b, const pcl_value *v, size_t max) {
   repr_frame *stack = small;
   size_t depth = 0, cap = sizeof small / sizeof small[0];
   for (;;) {
-    if (repr_open(b, v, max) > 0) {
+    if (repr_open(b, v, max)) {
       if (depth == cap) {
         cap *= 2;
         if (stack == small) {
