@@ -107,7 +107,7 @@ for t in "$@"; do
   "$bin" -max_total_time="$seconds" -max_len=65536 -timeout="$timeout" -rss_limit_mb=4096 \
     ${dict:+-dict="$dict"} -artifact_prefix="$dir/artifacts/$t/" -print_final_stats=1 \
     "${extra[@]}" "$dir/corpus/$t" "$dir/seeds/$t" >"$dir/$t.log" 2>&1 || status=1
-  grep -E '^(#[0-9]+.*DONE|Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$dir/$t.log"
+  grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$dir/$t.log"
   grep -E 'cov: ' "$dir/$t.log" | tail -1
   if [ -n "$(ls "$dir/artifacts/$t")" ]; then
     echo "fuzz_$t: findings in $dir/artifacts/$t/"
