@@ -247,10 +247,14 @@ static void test_run_errors(void) {
   CHECK_RUN(1, "decl.pp:4:1: error: missing required configuration value \"count\"\n",
             "--preview");
   /* A bad value, at its declaration. */
-  CHECK_RUN(1, "decl.pp:4:1: error: configuration variable 'count': invalid integer \"x\"\n",
+  CHECK_RUN(1,
+            "decl.pp:4:1: error: configuration variable 'count': cannot convert \"x\" to int: a "
+            "number is required\n",
             "--config", "count=x");
   /* A number that rounds to 0 is refused as the literal is. */
-  CHECK_RUN(1, "decl.pp:7:1: error: configuration variable 'ratio': invalid number \"1e-400\"\n",
+  CHECK_RUN(1,
+            "decl.pp:7:1: error: configuration variable 'ratio': cannot convert \"1e-400\" to "
+            "number: out of range: it rounds to 0\n",
             "--config", "count=1", "--config", "ratio=1e-400");
   /* Keys the engine would refuse. */
   CHECK_RUN(2, "error: --config =1: the configuration key is empty\n", "--config", "=1");
