@@ -61,6 +61,12 @@ static void fail(const char *what) {
   abort();
 }
 
+/* Removes the scratch directory when the fuzzer exits. */
+static void cleanup(void) {
+  remove(schema_file);
+  rmdir(scratch_dir);
+}
+
 /* Makes the scratch directory once. */
 static void setup(void) {
   if (sink)
@@ -72,6 +78,7 @@ static void setup(void) {
   if (!mkdtemp(scratch_dir))
     fail("cannot make a scratch directory");
   snprintf(schema_file, sizeof schema_file, "%s/schema.json", scratch_dir);
+  atexit(cleanup);
 }
 
 /* Writes the schema text to the scratch schema file. */

@@ -104,9 +104,13 @@ static void exercise(pcl_engine *e, const pcl_value *doc, const char *key) {
   pcl_release(one);
 }
 
+/* Removes the scratch file when the fuzzer exits. */
+static void cleanup(void) { remove(path); }
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (path[0] == '\0') {
     snprintf(path, sizeof path, "/tmp/pclc-fuzz-mocks-%ld.json", (long)getpid());
+    atexit(cleanup);
   }
   FILE *f = fopen(path, "wb");
   if (f == NULL || fwrite(data, 1, size, f) != size || fclose(f) != 0) {

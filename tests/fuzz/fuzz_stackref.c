@@ -61,9 +61,13 @@ static void ref_done(void *data, const pcl_resource_result *res, const pcl_error
   }
 }
 
+/* Removes the scratch file when the fuzzer exits. */
+static void cleanup(void) { remove(path); }
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (path[0] == '\0') {
     snprintf(path, sizeof path, "/tmp/pclc-fuzz-stackref-%ld.json", (long)getpid());
+    atexit(cleanup);
   }
   FILE *f = fopen(path, "wb");
   if (f == NULL || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
