@@ -39,6 +39,7 @@
 #include "ir.h"
 #include "lower.h"
 #include "parse.h"
+#include "ptrmap.h"
 #include "schema.h"
 #include "src.h"
 #include "ty.h"
@@ -134,11 +135,13 @@ static void compile(const char *text, size_t len, bool with_schema) {
     if (p == NULL)
       fail("bind_program returned no program");
     if (diags.errors == before) {
-      lower_ctx lc = {&a, &tyc, 0};
+      lower_ctx lc = {&a, &tyc, &names, 0, {0}};
       ir_module *m = lower_program(&lc, p);
+      ptrmap_free(&lc.component_types);
       if (m == NULL)
         fail("lower_program returned no module");
-      if (!emit_program(sink, "fuzz.pp", &src, m))
+      emit_options eo = {"fuzz.pp", "fuzz.c", "pclc fuzz", true};
+      if (!emit_program(sink, &eo, &src, m))
         fail("emit_program failed on a program bound without errors");
       if (diags.errors != before)
         fail("the back end reported an error on a program bound without errors");
