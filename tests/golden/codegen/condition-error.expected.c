@@ -110,7 +110,7 @@ fail1:
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"answer", &pcl_type_string, NULL, 1, 0, 0},
+    {"answer", &pcl_type_string, NULL, 1, 0, 0, "tests/golden/codegen/condition-error.pp", 3, 1},
 };
 
 static const pcl_gen_program pclg_program = {

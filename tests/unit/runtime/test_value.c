@@ -434,7 +434,7 @@ static void test_eventual_flag(void) {
   CU_ASSERT_PTR_EQUAL(pcl_list_at(settled, 3), plain);
   CU_ASSERT_EQUAL(pcl_kind_of(pcl_secret_inner(pcl_list_at(settled, 2))), PCL_T_ASSET);
   char *text = pcl_value_repr(settled, 200);
-  CU_ASSERT_STRING_EQUAL(text, "[1, {\"a\": 2, \"b\": [3]}, (secret), [\"hello\", {\"a\": 42, "
+  CU_ASSERT_STRING_EQUAL(text, "[1, {\"a\": 2, \"b\": [3]}, [secret], [\"hello\", {\"a\": 42, "
                                "\"b\": [\"hello\", 42, 0.5, true, null, 18446744073709551616]}]]");
   free(text);
   pcl_value *same = pcl__value_replace_eventuals(plain, eventual_to_int, NULL);
