@@ -1266,13 +1266,7 @@ int pcl_compare(const pcl_value *a, const pcl_value *b) {
     }
     if (enter) {
       if (depth == cap) {
-        cap *= 2;
-        if (stack == small) {
-          stack = pcl_xmalloc(cap * sizeof *stack);
-          memcpy(stack, small, sizeof small);
-        } else {
-          stack = pcl_xrealloc(stack, cap * sizeof *stack);
-        }
+        stack = grow_array(stack, small, &cap, sizeof *stack);
       }
       stack[depth++] = (cmp_frame){a, b, 0, n};
     }
@@ -1453,13 +1447,7 @@ static void repr(pcl_strbuf *b, const pcl_value *v, size_t max) {
   for (;;) {
     if (repr_open(b, v, max)) {
       if (depth == cap) {
-        cap *= 2;
-        if (stack == small) {
-          stack = pcl_xmalloc(cap * sizeof *stack);
-          memcpy(stack, small, sizeof small);
-        } else {
-          stack = pcl_xrealloc(stack, cap * sizeof *stack);
-        }
+        stack = grow_array(stack, small, &cap, sizeof *stack);
       }
       stack[depth++] = (repr_frame){v, 0};
     }
