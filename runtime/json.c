@@ -802,8 +802,10 @@ static bool add(decoder *d, pcl_value *v) {
 }
 
 /* Reads the scalar at the current position, or enters the array or object
- * there (returning NULL with no error).  NULL with an error otherwise. */
-static pcl_value *open_value(decoder *d) {
+ * there: returns NULL and sets *entered to its frame.  NULL with an error
+ * (and *entered NULL) otherwise. */
+static pcl_value *open_value(decoder *d, dec_frame **entered) {
+  *entered = NULL;
   skip_ws(d);
   if (d->pos >= d->len) {
     fail(d, "unexpected end of input");
@@ -814,7 +816,7 @@ static pcl_value *open_value(decoder *d) {
   case '{':
   case '[':
     d->pos++;
-    enter(d, c == '{');
+    *entered = enter(d, c == '{');
     return NULL;
   case '"': {
     pcl_value *s = decode_string(d);
@@ -854,18 +856,18 @@ static pcl_value *open_value(decoder *d) {
  * innermost one, each container finished handed to the one around it. */
 static pcl_value *decode_value(decoder *d) {
   for (;;) {
-    pcl_value *v = open_value(d);
-    if (v == NULL && d->err != NULL) {
+    dec_frame *opened;
+    pcl_value *v = open_value(d, &opened);
+    if (v == NULL && opened == NULL) {
       return NULL;
     }
     if (v == NULL) {
       /* An array or object was entered: it may be empty. */
-      dec_frame *f = &d->frames[d->n - 1];
       skip_ws(d);
-      if (d->pos < d->len && d->s[d->pos] == (f->object ? '}' : ']')) {
+      if (d->pos < d->len && d->s[d->pos] == (opened->object ? '}' : ']')) {
         d->pos++;
         v = leave(d);
-      } else if (f->object && !read_key(d, f)) {
+      } else if (opened->object && !read_key(d, opened)) {
         return NULL;
       } else {
         continue;
