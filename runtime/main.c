@@ -583,7 +583,8 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
     status = 32;
   } else if (run.error) {
     pcl_error_print(run.error, stderr);
-  } else if (outs && !run.engine->hosted && !print_outputs(outs, o.show_secrets, &err)) {
+  } else if (outs && run.engine != NULL && !run.engine->hosted &&
+             !print_outputs(outs, o.show_secrets, &err)) {
     pcl_error_print(err, stderr);
     pcl_error_free(err);
     status = 2;
