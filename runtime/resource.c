@@ -252,7 +252,16 @@ static pcl__rw_action collapse_step(pcl__rw_step *s, void *data) {
  * rather than copied (a rewrite keeps unchanged containers): most inputs
  * hold no resource object, and the all-default options record below is
  * recognised by the identity of its values. */
-static pcl_value *collapse(pcl_value *v) { return pcl__value_rewrite(v, NULL, collapse_step, NULL); }
+static pcl_value *collapse(pcl_value *v) {
+  /* Only a map, or a list or secret around one, can be or hold a resource
+   * object: any other value (most inputs are scalars) is itself, without a
+   * rewrite. */
+  pcl_kind k = pcl_kind_of(v);
+  if (k != PCL_T_MAP && k != PCL_T_LIST && k != PCL_T_SECRET) {
+    return pcl_retain(v);
+  }
+  return pcl__value_rewrite(v, NULL, collapse_step, NULL);
+}
 
 /* ------------------------------------------------------------------ options */
 

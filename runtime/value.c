@@ -851,14 +851,16 @@ pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
 
 /* A container whose parts are being rewritten. */
 typedef struct rw_frame {
-  const pcl_value *v;   /* The container. */
-  const pcl_value *key; /* Its key in its parent MAP, or NULL. */
-  size_t index;         /* Its index in its parent. */
-  const void *ctx;      /* The context its step set for its parts. */
-  bool unwrap;          /* PCL__RW_UNWRAP: the rewrite is the payload's. */
-  size_t next;          /* Parts rewritten so far. */
-  size_t base;          /* Where its parts' rewrites start on the result
-                           stack. */
+  const pcl_value *v;      /* The container. */
+  const pcl_value *key;    /* Its key in its parent MAP, or NULL. */
+  size_t index;            /* Its index in its parent. */
+  const void *ctx;         /* The context its step set for its parts. */
+  bool unwrap;             /* PCL__RW_UNWRAP: the rewrite is the payload's. */
+  pcl_value *const *parts; /* Its parts (borrowed from v, see rw_parts). */
+  size_t n;                /* Their number (at least 1). */
+  size_t next;             /* Parts rewritten so far. */
+  size_t base;             /* Where its parts' rewrites start on the result
+                              stack. */
 } rw_frame;
 
 struct pcl__rw_state {
@@ -913,8 +915,8 @@ static pcl_value *rw_rebuild(const rw_frame *f, pcl_value **out) {
   if (f->unwrap) {
     return out[0];
   }
-  size_t n;
-  pcl_value *const *parts = rw_parts(v, &n);
+  size_t n = f->n;
+  pcl_value *const *parts = f->parts;
   bool same = true;
   for (size_t i = 0; i < n && same; i++) {
     /* A frame is pushed only for a value with parts, whose rewrites are in
@@ -961,12 +963,13 @@ static pcl_value *rw_rebuild(const rw_frame *f, pcl_value **out) {
   return r;
 }
 
-/* Returns the step of part i of the container of frame f. */
-static pcl__rw_step rw_part_step(const pcl__rw_state *st, const rw_frame *f, size_t i) {
-  size_t n;
-  pcl_value *const *parts = rw_parts(f->v, &n);
-  return (pcl__rw_step){parts[i], f->ctx, f->v->kind == PCL_T_MAP ? f->v->u.map.keys[i] : NULL,
-                        i, NULL, NULL, st};
+/* Makes *step the step of part i of the container of frame f (the fields
+ * every step shares stay as they are). */
+static void rw_part_step(pcl__rw_step *step, const rw_frame *f, size_t i) {
+  step->v = f->parts[i];
+  step->parent_ctx = f->ctx;
+  step->key = f->v->kind == PCL_T_MAP ? f->v->u.map.keys[i] : NULL;
+  step->index = i;
 }
 
 /* pcl__value_rewrite, and with eventuals the walk of
@@ -992,12 +995,14 @@ static pcl_value *rewrite_run(const pcl_value *v, const void *ctx, pcl__rw_fn fn
       step.out = NULL;
       pcl__rw_action act = fn(&step, data);
       if (act == PCL__RW_FAIL) {
+        /* The rewrites no container took yet are dropped. */
+        for (size_t i = 0; i < st.nout; i++) {
+          pcl_release(st.out[i]);
+        }
         break;
       }
       size_t n = 0;
-      if (act != PCL__RW_DONE) {
-        rw_parts(step.v, &n);
-      }
+      pcl_value *const *parts = act != PCL__RW_DONE ? rw_parts(step.v, &n) : NULL;
       if (act == PCL__RW_DONE) {
         r = step.out;
       } else if (n == 0) {
@@ -1008,8 +1013,9 @@ static pcl_value *rewrite_run(const pcl_value *v, const void *ctx, pcl__rw_fn fn
         }
         rw_frame *f = &st.frames[st.n++];
         *f = (rw_frame){step.v, step.key, step.index, step.ctx,
-                        act == PCL__RW_UNWRAP && step.v->kind == PCL_T_SECRET, 0, st.nout};
-        step = rw_part_step(&st, f, 0);
+                        act == PCL__RW_UNWRAP && step.v->kind == PCL_T_SECRET, parts, n, 0,
+                        st.nout};
+        rw_part_step(&step, f, 0);
         continue;
       }
     }
@@ -1025,10 +1031,8 @@ static pcl_value *rewrite_run(const pcl_value *v, const void *ctx, pcl__rw_fn fn
       }
       st.out[st.nout++] = r;
       rw_frame *f = &st.frames[st.n - 1];
-      size_t n;
-      rw_parts(f->v, &n);
-      if (++f->next < n) {
-        step = rw_part_step(&st, f, f->next);
+      if (++f->next < f->n) {
+        rw_part_step(&step, f, f->next);
         break;
       }
       r = rw_rebuild(f, st.out + f->base);
@@ -1038,10 +1042,6 @@ static pcl_value *rewrite_run(const pcl_value *v, const void *ctx, pcl__rw_fn fn
     if (st.n == 0) {
       break;
     }
-  }
-  /* After a failure: the rewrites no container took. */
-  for (size_t i = 0; i < st.nout; i++) {
-    pcl_release(st.out[i]);
   }
   if (st.out != st.out_inline) {
     free(st.out);
