@@ -4,6 +4,7 @@
 
 #include <stdalign.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,13 @@ struct arena_chunk {
 };
 
 enum { FIRST_CHUNK = 16 * 1024, MAX_CHUNK = 4 * 1024 * 1024 };
+
+/* The alignment of every block (see arena.h); chunks start at max_align_t
+   alignment, and the sizes handed out are rounded up to multiples of it. */
+enum { ARENA_ALIGN = 8 };
+_Static_assert(alignof(void *) <= ARENA_ALIGN && alignof(double) <= ARENA_ALIGN &&
+                   alignof(uint64_t) <= ARENA_ALIGN && alignof(size_t) <= ARENA_ALIGN,
+               "arena blocks must suit pointers, doubles and 64-bit integers");
 
 void arena_init(arena *a) {
   a->chunks = NULL;
@@ -56,8 +64,7 @@ static arena_chunk *new_chunk(arena *a, size_t need) {
 }
 
 void *arena_alloc(arena *a, size_t n) {
-  const size_t align = alignof(max_align_t);
-  n = (n + align - 1) & ~(align - 1);
+  n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
   arena_chunk *c = a->chunks;
   if (!c || c->size - c->pos < n) {
     c = new_chunk(a, n);

@@ -194,7 +194,9 @@ typedef struct ast_program {
   size_t count;
 } ast_program;
 
-/* Returns a new zeroed node of the given kind and span, allocated in a. */
+/* Returns a new zeroed node of the given kind and span, allocated in a.
+ * Only the union member of its kind is allocated: never read or copy a
+ * whole node other than a BLOCK (the largest). */
 ast_node *ast_new(arena *a, ast_kind kind, pcl_span span);
 /* Returns the dump name of a kind ("get-attr"). */
 const char *ast_kind_name(ast_kind k);

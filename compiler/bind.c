@@ -13,7 +13,9 @@
  *      (dependencies first, otherwise source order) and reports every cycle
  *      with its path; two different components may refer to each other;
  *   5. every node is checked in that order, so the types of the nodes it
- *      refers to are known; nodes of a cycle see each other as erroneous.
+ *      refers to are known; nodes of a cycle see each other as erroneous;
+ *   6. at the top level, with every component program bound, the cycles
+ *      that run through component outputs are reported (bind_deferred.c).
  * The root scope is a hash table keyed by interned name pointers, so name
  * resolution is constant time; nothing here is quadratic in the number of
  * nodes.  Phase 1 is bind_package.c, phases 3 and 4 are bind_graph.c, and
@@ -615,6 +617,7 @@ static bool resource_refs(const bnd_expr *e) {
     case BND_E_CONDITIONAL:
     case BND_E_PROPERTY:
     case BND_E_TYPE:
+    case BND_E_FAIL:
       all = false;
       break;
     }
@@ -1067,6 +1070,11 @@ bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir)
   }
   free(seg_head);
   free(seg_tail);
+  /* Cycles through component outputs need every component program bound
+     and checked: the top level looks for them once, in the whole tree. */
+  if (c->depth == 0 && c->diag->errors == errors_before) {
+    bind_check_deferred_outputs(c, p);
+  }
   p->has_errors = c->diag->errors != errors_before;
   free(st.mark);
   free(st.dep_spans);

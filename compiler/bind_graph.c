@@ -223,27 +223,39 @@ typedef struct frame {
   size_t next; /* Next dependency to visit. */
 } frame;
 
-/* Reports the cycle that closes at stack[from..top] -> stack[from]. */
-static void report_cycle(bind_ctx *c, frame *stack, size_t from, size_t top) {
-  bnd_node *start = stack[from].node;
-  diag *d = diag_error(c->diag, start->name_span, "circular reference");
-  size_t len = top - from + 1;
-  for (size_t i = from; i <= top; i++) {
+void bind_report_cycle(bind_ctx *c, pcl_span at, const bind_cycle_step *steps, size_t n) {
+  diag *d = diag_error(c->diag, at, "circular reference");
+  for (size_t i = 0; i < n; i++) {
     /* A long cycle shows its first references and the one closing it. */
-    size_t k = i - from;
-    if (len > MAX_CYCLE_NOTES && k >= MAX_CYCLE_NOTES - 1 && i < top) {
+    if (n > MAX_CYCLE_NOTES && i >= MAX_CYCLE_NOTES - 1 && i + 1 < n) {
       continue;
     }
-    bnd_node *a = stack[i].node;
-    bnd_node *b = i < top ? stack[i + 1].node : start;
-    pcl_span where = c->st->dep_spans[a->index][stack[i].next - 1];
-    if (len > MAX_CYCLE_NOTES && i == top) {
-      diag_note(d, where, "'%s' refers to '%s' here (after %zu more references)", a->name,
-                b->name, len - MAX_CYCLE_NOTES);
+    const bind_cycle_step *s = &steps[i];
+    const char *more = "";
+    if (n > MAX_CYCLE_NOTES && i + 1 == n) {
+      more = arena_printf(c->arena, " (after %zu more references)", n - MAX_CYCLE_NOTES);
+    }
+    if (s->parent) {
+      diag_note(d, s->where, "'%s' waits for the registration of '%s', its parent%s", s->from,
+                s->to, more);
     } else {
-      diag_note(d, where, "'%s' refers to '%s' here", a->name, b->name);
+      diag_note(d, s->where, "'%s' refers to '%s' here%s", s->from, s->to, more);
     }
   }
+}
+
+/* Reports the cycle that closes at stack[from..top] -> stack[from]. */
+static void report_cycle(bind_ctx *c, frame *stack, size_t from, size_t top) {
+  size_t n = top - from + 1;
+  bind_cycle_step *steps = xmalloc(n * sizeof *steps);
+  for (size_t i = from; i <= top; i++) {
+    bnd_node *a = stack[i].node;
+    bnd_node *b = i < top ? stack[i + 1].node : stack[from].node;
+    steps[i - from] = (bind_cycle_step){a->name, b->name,
+                                        c->st->dep_spans[a->index][stack[i].next - 1], false};
+  }
+  bind_report_cycle(c, stack[from].node->name_span, steps, n);
+  free(steps);
 }
 
 /* Depth-first walk from root with an explicit stack (chains of any length

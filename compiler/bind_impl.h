@@ -4,7 +4,9 @@
  * block (locals, config, resources and their options, outputs, the pulumi
  * block, hooks) and drives the phases; bind_package.c reads `package`
  * blocks; bind_graph.c collects dependencies, orders the nodes and reports
- * cycles; bind_component.c binds component blocks and their programs.  They
+ * cycles; bind_component.c binds component blocks and their programs;
+ * bind_deferred.c finds the cycles through component outputs that the
+ * order allows between components.  They
  * share the state of the program being bound (bind_state) and the helpers
  * declared here. */
 #ifndef PCLC_BIND_IMPL_H
@@ -80,6 +82,27 @@ void bind_compute_deps(bind_ctx *c, bnd_node *n);
 /* Fixes the program's evaluation order and reports every cycle
    (bind_graph.c); the dependencies of every node are known. */
 void bind_compute_order(bind_ctx *c);
+
+/* One reference of a cycle, for bind_report_cycle. */
+typedef struct bind_cycle_step {
+  const char *from, *to; /* What refers and what it refers to (borrowed). */
+  pcl_span where;        /* The reference. */
+  bool parent;           /* `from` waits for `to` as its parent component,
+                            rather than naming it. */
+} bind_cycle_step;
+
+/* Reports "circular reference" at `at` with a note per step of the cycle
+   steps[0..n) (the last step leads back to the first), showing the first
+   and the closing ones of a long cycle (bind_graph.c). */
+void bind_report_cycle(bind_ctx *c, pcl_span at, const bind_cycle_step *steps, size_t n);
+
+/* Reports every cycle that runs through the outputs of components of the
+   whole program p (the top-level one, bound without errors) and the
+   programs of its components: an output that, through a component's
+   internals, its inputs and the expressions given for them, depends on
+   itself (bind_deferred.c).  Mutually dependent components are otherwise
+   allowed (program.md 10.4). */
+void bind_check_deferred_outputs(bind_ctx *c, const bnd_program *p);
 
 /* Computes the type of references to the component n before anything is
    checked, binding its program when it has a source (bind_component.c). */

@@ -13,7 +13,8 @@
  * Everything here lives in the compilation's arena and is immutable once
  * bind_program has returned.  Names are interned.  Invariants after a
  * successful bind (no errors): every expression has a non-NULL type; no
- * expression has `error` set; `order` lists every node of `nodes` exactly
+ * expression has `error` set; FAIL expressions occur only inside the
+ * arguments of try and can; `order` lists every node of `nodes` exactly
  * once, dependencies first. */
 #ifndef PCLC_BOUND_H
 #define PCLC_BOUND_H
@@ -236,6 +237,14 @@ struct bnd_expr {
     struct {
       const ty *denoted;
     } type_expr;
+    /* FAIL: an expression inside an argument of try or can that fails
+       whenever it runs (its failure was reported as a warning); it fails
+       with message, located at where.  Its type is dynamic and it has no
+       children: what it would have computed is never needed. */
+    struct {
+      const char *message; /* Arena string. */
+      pcl_span where;      /* The failing part (the warning's location). */
+    } fail;
   };
 };
 

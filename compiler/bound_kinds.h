@@ -44,7 +44,9 @@
   /* A property path in ignoreChanges & co (program.md §3.4.1). */                       \
   X(PROPERTY, "property")                                                                \
   /* A type expression (second argument of convert(), type labels). */                  \
-  X(TYPE, "type")
+  X(TYPE, "type")                                                                        \
+  /* An expression the checker proved fails, inside try or can. */                       \
+  X(FAIL, "fail")
 
 #define BND_OPTIONS(X)                                                                   \
   X(RANGE, "range", 0)                                                                   \

@@ -8,7 +8,10 @@
  *
  * Invariants: every returned expression has a type; an expression marked
  * `error` has type dynamic and its consumers report nothing more about it;
- * diagnostics use the exact texts of types.md §16 and program.md §14. */
+ * a failure reported with diag_fail inside a try or can argument (a
+ * warning then) becomes a FAIL expression in the step that reported it
+ * (poison), so no caught failure outlives check_expr; diagnostics use the
+ * exact texts of types.md §16 and program.md §14. */
 #include "check.h"
 
 #include <stdint.h>
@@ -31,10 +34,22 @@ static bnd_expr *mk(bind_ctx *c, bnd_expr_kind k, pcl_span span) {
   return e;
 }
 
-/* Marks e erroneous: type dynamic, no follow-on diagnostics. */
+/* Ends the checking of e, which cannot be typed: after a failure caught
+   inside try or can (diag_fail), e becomes a FAIL with that failure's
+   message, which its consumers treat as a dynamic value; otherwise e is
+   erroneous (an error was reported about it or about a part of it): type
+   dynamic, no follow-on diagnostics.  A step that reports a failure calls
+   this before it finishes, so that the failure becomes its expression's. */
 static bnd_expr *poison(bind_ctx *c, bnd_expr *e) {
-  e->error = true;
   e->type = ty_dynamic(c->ty);
+  const diag *caught = diag_take_caught(c->diag);
+  if (caught) {
+    e->kind = BND_E_FAIL;
+    e->fail.message = arena_strdup(c->arena, caught->message);
+    e->fail.where = caught->span;
+    return e;
+  }
+  e->error = true;
   return e;
 }
 
@@ -82,7 +97,7 @@ bool check_int_literal(bind_ctx *c, const bnd_expr *e, const ty *to) {
   }
   if (ty_conversion(c->ty, to, ty_int(c->ty)) == TY_CONV_SAFE &&
       ty_conversion(c->ty, to, ty_number(c->ty)) == TY_CONV_UNSAFE) {
-    diag_error(c->diag, e->span, "cannot convert %s to int: not an integer", e->number.text);
+    diag_fail(c->diag, e->span, "cannot convert %s to int: not an integer", e->number.text);
     return false;
   }
   return true;
@@ -270,7 +285,9 @@ typedef struct frame {
   bnd_expr *e;             /* The expression being built. */
   unsigned stage;          /* The next step. */
   size_t i;                /* Index of the next item, part or argument. */
-  bool bad;                /* FOR: the collection cannot be iterated. */
+  bool bad;                /* FOR, %{for}: the collection cannot be iterated;
+                              FOR: or its key or condition does not convert;
+                              OBJECT: a key is not a string. */
   const bind_scope *inner; /* The scope the frame's later children see
                               (for expressions, splats, recover), arena. */
 } frame;
@@ -454,7 +471,10 @@ static void step_template_if(checker *k, frame *f) {
       sub_at(k, f, 2, p->tif.else_, f->s, &f->e->tif.else_))
     return;
   bnd_expr *e = f->e;
-  check_input(c, e->tif.cond, ty_bool(c->ty));
+  if (!check_input(c, e->tif.cond, ty_bool(c->ty))) {
+    done(k, f, poison(c, e));
+    return;
+  }
   const ty *ts[2] = {e->tif.then->type, e->tif.else_ ? e->tif.else_->type : ty_string(c->ty)};
   const ty *u = ty_unify_safe(c->ty, 2, ts);
   e->type = ty_lift(c->ty, u, 1, &e->tif.cond->type);
@@ -476,10 +496,9 @@ static void step_template_for(checker *k, frame *f) {
   bnd_expr *e = f->e;
   if (f->stage == 1) {
     const ty *kt = ty_dynamic(c->ty), *vt = ty_dynamic(c->ty);
-    if (!e->tfor.collection->error) {
-      ty_collection_types(c->ty, e->tfor.collection->type, &kt, &vt, c->diag,
-                          p->tfor.collection->span, false);
-    }
+    f->bad = !e->tfor.collection->error &&
+             !ty_collection_types(c->ty, e->tfor.collection->type, &kt, &vt, c->diag,
+                                  p->tfor.collection->span, false);
     const bind_scope *inner = f->s;
     if (p->tfor.key.text) {
       e->tfor.key = new_var(c, BND_VAR_FOR_KEY, p->tfor.key.text, p->tfor.key.span, kt);
@@ -489,6 +508,10 @@ static void step_template_for(checker *k, frame *f) {
     f->inner = scope_with(c, inner, e->tfor.value);
     f->stage = 2;
     sub(k, p->tfor.body, f->inner, &e->tfor.body);
+    return;
+  }
+  if (f->bad) {
+    done(k, f, poison(c, e));
     return;
   }
   const ty *ts[2] = {e->tfor.collection->type, e->tfor.body->type};
@@ -502,6 +525,12 @@ static void step_template_for(checker *k, frame *f) {
 /* Counts errors so a step can tell whether it reported one. */
 static size_t nerrors(bind_ctx *c) {
   return c->diag->errors;
+}
+
+/* Whether the step reported an error since there were `before` of them, or
+   a failure caught inside try or can (not taken by poison yet). */
+static bool failed_since(bind_ctx *c, size_t before) {
+  return nerrors(c) != before || c->diag->caught != NULL;
 }
 
 /* Applies one static traversal step to the bound receiver recv. */
@@ -528,7 +557,7 @@ static bnd_expr *traverse_step(bind_ctx *c, bnd_expr *e, bnd_expr *recv,
   }
   size_t before = nerrors(c);
   const ty *t = ty_traverse(c->ty, recv->type, key, c->diag, where, NULL);
-  if (nerrors(c) != before) {
+  if (failed_since(c, before)) {
     return poison(c, e);
   }
   e->type = t;
@@ -542,7 +571,7 @@ static bnd_expr *property_step(bind_ctx *c, bnd_expr *e, bnd_expr *recv, const t
   e->property.path = arena_printf(c->arena, "%s%s", recv->property.path, suffix);
   size_t before = nerrors(c);
   const ty *t = ty_traverse(c->ty, recv->property.prop_type, key, c->diag, where, NULL);
-  if (nerrors(c) != before) {
+  if (failed_since(c, before)) {
     return poison(c, e);
   }
   e->property.prop_type = t;
@@ -846,8 +875,8 @@ static void step_object(checker *k, frame *f) {
       return;
     }
     case 2:
-      if (!bi->key->error) {
-        ty_check_object_key(c->ty, c->diag, bi->key->span, bi->key->type);
+      if (!bi->key->error && !ty_check_object_key(c->ty, c->diag, bi->key->span, bi->key->type)) {
+        f->bad = true;
       }
       f->stage = 3;
       break;
@@ -860,6 +889,10 @@ static void step_object(checker *k, frame *f) {
       f->stage = 1;
       break;
     }
+  }
+  if (f->bad) {
+    done(k, f, poison(c, e));
+    return;
   }
   bool all_literal = true;
   const ty **keys = cnt ? ARENA_NEW_ARRAY(c->arena, const ty *, cnt) : NULL;
@@ -921,11 +954,11 @@ static void step_for(checker *k, frame *f) {
       sub_at(k, f, 3, n->for_expr.value, f->inner, &e->for_expr.value) ||
       sub_at(k, f, 4, n->for_expr.cond, f->inner, &e->for_expr.cond))
     return;
-  if (e->for_expr.cond) {
-    check_input(c, e->for_expr.cond, ty_bool(c->ty));
+  if (e->for_expr.cond && !check_input(c, e->for_expr.cond, ty_bool(c->ty))) {
+    f->bad = true;
   }
-  if (e->for_expr.key) {
-    check_input(c, e->for_expr.key, ty_string(c->ty));
+  if (e->for_expr.key && !check_input(c, e->for_expr.key, ty_string(c->ty))) {
+    f->bad = true;
   }
   if (f->bad) {
     done(k, f, poison(c, e));
@@ -1053,7 +1086,9 @@ static pcl_span call_span(const ast_node *n) {
 }
 
 /* Binds try(e...) (functions.md §6): the unified argument type, as an
-   output when an argument is eventual, output(dynamic) when one is dynamic. */
+   output when an argument is eventual, output(dynamic) when one is dynamic.
+   An argument that always fails (a FAIL) yields no value and so takes no
+   part; when all do, the try fails at run time and its type is dynamic. */
 static bnd_expr *finish_try(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   if (e->call.nargs == 0) {
     diag_error(c->diag, call_span(n), "'try' expects at least one argument");
@@ -1062,10 +1097,20 @@ static bnd_expr *finish_try(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   if (any_error(e)) {
     return poison(c, e);
   }
-  const ty *const *ts = types_of(c, e->call.args, e->call.nargs);
-  const ty *u = ty_unify_safe(c->ty, e->call.nargs, ts);
-  bool eventual = false, dyn = false;
+  const ty **ts = ARENA_NEW_ARRAY(c->arena, const ty *, e->call.nargs);
+  size_t nts = 0;
   for (size_t i = 0; i < e->call.nargs; i++) {
+    if (e->call.args[i]->kind != BND_E_FAIL) {
+      ts[nts++] = e->call.args[i]->type;
+    }
+  }
+  if (nts == 0) {
+    e->type = ty_dynamic(c->ty);
+    return e;
+  }
+  const ty *u = ty_unify_safe(c->ty, nts, ts);
+  bool eventual = false, dyn = false;
+  for (size_t i = 0; i < nts; i++) {
     if (ty_contains_eventuals(ts[i], NULL, NULL)) {
       eventual = true;
     }
@@ -1098,7 +1143,8 @@ static bool is_output_like(const ty *t) {
   return false;
 }
 
-/* Binds can(e): bool, or output(bool) for an output-like or dynamic e. */
+/* Binds can(e): bool, or output(bool) for an output-like or dynamic e; a
+   plain false for an e that always fails. */
 static bnd_expr *finish_can(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   if (e->call.nargs != 1) {
     diag_error(c->diag, call_span(n), "'can' expects exactly one argument");
@@ -1108,13 +1154,17 @@ static bnd_expr *finish_can(bind_ctx *c, const ast_node *n, bnd_expr *e) {
     return poison(c, e);
   }
   const ty *t = e->call.args[0]->type;
-  e->type = is_output_like(t) || t->kind == TY_DYNAMIC ? ty_output(c->ty, ty_bool(c->ty))
-                                                       : ty_bool(c->ty);
+  bool fails = e->call.args[0]->kind == BND_E_FAIL;
+  e->type = !fails && (is_output_like(t) || t->kind == TY_DYNAMIC)
+                ? ty_output(c->ty, ty_bool(c->ty))
+                : ty_bool(c->ty);
   return e;
 }
 
-/* Binds recover(value, recovery): value must be an output; recovery sees
-   the variable `error`; the result is the output of the unified types. */
+/* Binds recover(value, recovery): value must be an output (or, inside try
+   or can, an expression that always fails, an error recover passes on);
+   recovery sees the variable `error`; the result is the output of the
+   unified types. */
 static bnd_expr *finish_recover(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   if (n->call.args.count != 2) {
     diag_error(c->diag, call_span(n), "'recover' expects exactly two arguments");
@@ -1123,7 +1173,7 @@ static bnd_expr *finish_recover(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   if (any_error(e)) {
     return poison(c, e);
   }
-  if (e->call.args[0]->type->kind != TY_OUTPUT) {
+  if (e->call.args[0]->type->kind != TY_OUTPUT && e->call.args[0]->kind != BND_E_FAIL) {
     diag_error(c->diag, e->call.args[0]->span, "the first argument to 'recover' must be an output");
     return poison(c, e);
   }
@@ -1428,6 +1478,17 @@ static void step_call(checker *k, frame *f) {
     f->e = e;
     f->inner = f->s;
     f->stage = 1;
+    if (e->call.kind == BND_CALL_TRY || e->call.kind == BND_CALL_CAN) {
+      /* Failures inside the arguments are caught here (until every
+         argument is checked, below). */
+      diag_catch *dc = ARENA_NEW(c->arena, diag_catch);
+      dc->span = n->call.name.span;
+      dc->note = e->call.kind == BND_CALL_TRY
+                     ? "'try' moves on to its next argument when this fails"
+                     : "'can' is false when this fails";
+      dc->outer = c->diag->catching;
+      c->diag->catching = dc;
+    }
   }
   bnd_expr *e = f->e;
   bool two = cnt == 2;
@@ -1442,6 +1503,9 @@ static void step_call(checker *k, frame *f) {
     }
     sub(k, n->call.args.items[i], f->inner, &e->call.args[i]);
     return;
+  }
+  if (e->call.kind == BND_CALL_TRY || e->call.kind == BND_CALL_CAN) {
+    c->diag->catching = c->diag->catching->outer;
   }
   switch (e->call.kind) {
   case BND_CALL_TRY:
@@ -1541,6 +1605,9 @@ bnd_expr *check_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   while (k.count > 0) {
     step(&k, &k.frames[k.count - 1]);
   }
+  if (c->diag->caught) {
+    ice("a failure caught inside try or can was not made an expression's");
+  }
   if (k.frames != k.first) {
     free(k.frames);
   }
@@ -1580,6 +1647,7 @@ static const ty *literal_type(const bnd_expr *e) {
   case BND_E_CONDITIONAL:
   case BND_E_PROPERTY:
   case BND_E_TYPE:
+  case BND_E_FAIL:
     return NULL;
   }
   return NULL;
@@ -1706,6 +1774,7 @@ void check_annotate(bind_ctx *c, bnd_expr *e, const ty *to) {
     case BND_E_CONDITIONAL:
     case BND_E_PROPERTY:
     case BND_E_TYPE:
+    case BND_E_FAIL:
       break;
     }
   }

@@ -5,7 +5,15 @@
  * scoped variables, every node gets a type, and the diagnostics of
  * types.md §16 and program.md §14.3 go to the context's list.  An erroneous
  * expression is marked `error` with type dynamic; expressions built on it do
- * not report again, so one mistake gives one diagnostic. */
+ * not report again, so one mistake gives one diagnostic.
+ *
+ * try and can never reject a program (functions.md §6): inside their
+ * arguments, at any depth, a failure the checker proves (diag_fail: a
+ * conversion, traversal, iteration or builtin argument that cannot succeed)
+ * is a warning, and the smallest expression it concerns becomes a FAIL that
+ * fails at run time with the same message, so that `can` is false and `try`
+ * moves on.  Other errors (names, arity, syntax of special forms) stay
+ * errors everywhere. */
 #ifndef PCLC_CHECK_H
 #define PCLC_CHECK_H
 
@@ -21,15 +29,15 @@
 bnd_expr *check_expr(bind_ctx *c, const bind_scope *s, const ast_node *e);
 
 /* Checks that the bound expression e converts to InputType(to) and reports
- * the §16 error at e's span when it does not.  Erroneous expressions are
- * accepted silently.  Returns false if an error was reported. */
+ * the §16 failure at e's span (diag_fail) when it does not.  Erroneous
+ * expressions are accepted silently.  Returns false if it reported. */
 bool check_input(bind_ctx *c, const bnd_expr *e, const ty *to);
 
 /* Checks that e converts (safely or unsafely) to exactly `to` (no InputType
  * widening); reports like check_input. */
 bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to);
 
-/* Reports "cannot convert X to int: not an integer" when e is a
+/* Reports "cannot convert X to int: not an integer" (diag_fail) when e is a
  * non-integral number literal and `to` accepts ints but not numbers
  * (DECISIONS.md D3).  Returns false if it reported. */
 bool check_int_literal(bind_ctx *c, const bnd_expr *e, const ty *to);

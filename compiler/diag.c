@@ -11,6 +11,8 @@ void diag_init(diag_list *d, src_set *src) {
   d->src = src;
   d->head = d->tail = NULL;
   d->errors = d->warnings = d->io_errors = 0;
+  d->catching = NULL;
+  d->caught = NULL;
 }
 
 static void free_chain(diag *g) {
@@ -27,6 +29,7 @@ static void free_chain(diag *g) {
 void diag_free(diag_list *d) {
   free_chain(d->head);
   d->head = d->tail = NULL;
+  d->caught = NULL;
 }
 
 __attribute__((format(printf, 1, 0))) static char *vformat(const char *fmt, va_list ap) {
@@ -89,6 +92,26 @@ void diag_warning_once(diag_list *d, const char *key, pcl_span span, const char 
   va_end(ap);
   g->key = xstrdup(key);
   append(d, g);
+}
+
+diag *diag_fail(diag_list *d, pcl_span span, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag *g = new_diag(d->catching ? DIAG_WARNING : DIAG_ERROR, true, span, fmt, ap);
+  va_end(ap);
+  append(d, g);
+  if (d->catching) {
+    diag_note(g, d->catching->span, "%s", d->catching->note);
+    if (!d->caught)
+      d->caught = g;
+  }
+  return g;
+}
+
+const diag *diag_take_caught(diag_list *d) {
+  const diag *g = d->caught;
+  d->caught = NULL;
+  return g;
 }
 
 diag *diag_error_global(diag_list *d, const char *fmt, ...) {

@@ -4,7 +4,13 @@
  * prints the list (GCC layout: `path:line:col: error: message`, the source
  * line, and a `^~~~` underline) and stops after any phase with errors.  At
  * most DIAG_MAX_ERRORS errors are printed; a warning reported for the same
- * cause again and again prints once with its count. */
+ * cause again and again prints once with its count.
+ *
+ * A failure the checker proves an expression meets whenever it runs (a
+ * conversion that cannot succeed, a traversal the types rule out) is
+ * reported with diag_fail: an error, except where the program catches it
+ * (inside the arguments of try and can, functions.md §6), where it is a
+ * warning that the caller turns into an expression failing at run time. */
 #ifndef PCLC_DIAG_H
 #define PCLC_DIAG_H
 
@@ -34,12 +40,24 @@ struct diag {
   diag *next;     /* Next diagnostic (or note) in the list. */
 };
 
+/* An expression that catches run-time failures (a try or can call); the
+   innermost one is in effect. */
+typedef struct diag_catch {
+  pcl_span span;                  /* The catching expression. */
+  const char *note;               /* The note a caught failure gets there (static). */
+  const struct diag_catch *outer; /* The one around it, or NULL. */
+} diag_catch;
+
 typedef struct diag_list {
   src_set *src;      /* Files the spans refer to (borrowed). */
   diag *head, *tail; /* Diagnostics in the order reported. */
   size_t errors;     /* Number of errors reported. */
   size_t warnings;   /* Number of warnings reported. */
   size_t io_errors;  /* Errors that are I/O failures (exit status 2). */
+  const diag_catch *catching; /* Where failures are caught now, or NULL
+                                 (borrowed; set by the checker). */
+  const diag *caught; /* The first failure caught since the last
+                         diag_take_caught, or NULL. */
 } diag_list;
 
 void diag_init(diag_list *d, src_set *src);
@@ -54,6 +72,14 @@ diag *diag_warning(diag_list *d, pcl_span span, const char *fmt, ...)
  * print once, at the first in the list, with their count ("(3 times)"). */
 void diag_warning_once(diag_list *d, const char *key, pcl_span span, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Reports a failure that the expression at span meets whenever it runs: an
+ * error, or while d->catching is set a warning with the catcher's note,
+ * remembered (if none is pending) for diag_take_caught. */
+diag *diag_fail(diag_list *d, pcl_span span, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Returns the failure caught since the last call, or NULL, and forgets it:
+ * the expression it makes fail takes its message and span (borrowed). */
+const diag *diag_take_caught(diag_list *d);
 /* Reports an error that has no source location. */
 diag *diag_error_global(diag_list *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

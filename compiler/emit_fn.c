@@ -1028,8 +1028,8 @@ static opnd finish(fctx *w, const ir_expr *x, opnd *k) {
     }
     size_t l = loc(w, x->span);
     t = temp_new(w);
-    stmt(w, "t%d = pcl_gen_path(e, %s, r + %zu, %zu, r[%zu], err);", t, root, first, x->nsteps,
-         l);
+    stmt(w, "t%d = pcl_gen_path(e, %s, r + %zu, %zu, r[%zu], err);", t, root, first,
+         (size_t)x->nsteps, l);
     drop(w, k[0]);
     check(w, t, l);
     return temp_opnd(t);

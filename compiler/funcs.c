@@ -288,7 +288,7 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
       ty_unify_types(c, r0->elems.count, r0->elems.items, NULL, &unsafe);
       s->ret = unsafe;
     } else if (r0->kind != TY_DYNAMIC) {
-      diag_error(d, sp0, "the first argument to 'element' must be a list or tuple");
+      diag_fail(d, sp0, "the first argument to 'element' must be a list or tuple");
       return false;
     }
     if (eventual(a0))
@@ -315,8 +315,8 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
     bool ok = t->kind == TY_LIST || t->kind == TY_MAP || t->kind == TY_OBJECT ||
               t->kind == TY_TUPLE || ty_conversion(c, ty_string(c), t) != TY_CONV_NONE;
     if (!ok) {
-      diag_error(d, sp0,
-                 "the first argument to 'length' must be a list, map, object, tuple, or string");
+      diag_fail(d, sp0,
+                "the first argument to 'length' must be a list, map, object, tuple, or string");
       return false;
     }
     if (eventual(a0))
@@ -335,7 +335,7 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
           ts[i] = r0->object.props[i].type;
         ty_unify_types(c, r0->object.count, ts, NULL, &e);
       } else if (r0->kind != TY_DYNAMIC) {
-        diag_error(d, sp0, "the first argument to 'lookup' must be a map");
+        diag_fail(d, sp0, "the first argument to 'lookup' must be a map");
         return false;
       }
     }
@@ -375,7 +375,7 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
     } else if (r0->kind == TY_DYNAMIC) {
       e = r0;
     } else {
-      diag_error(d, sp0, "the first argument to 'singleOrNone' must be a list or tuple");
+      diag_fail(d, sp0, "the first argument to 'singleOrNone' must be a list or tuple");
       return false;
     }
     s->ret = ty_optional(c, e);
@@ -392,7 +392,7 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
       return false;
     const ty *t = ty_strip_eventual(a0);
     if (t->kind != TY_OBJECT && t->kind != TY_DYNAMIC) {
-      diag_error(d, sp0, "%s argument must be a single resource", r->pub.name);
+      diag_fail(d, sp0, "%s argument must be a single resource", r->pub.name);
       return false;
     }
     s->param[0] = a0;

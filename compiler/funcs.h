@@ -135,10 +135,13 @@ const funcs_builtin *funcs_lookup(const char *name);
 /* Returns the builtin with the given id. */
 const funcs_builtin *funcs_get(funcs_id id);
 /* Types a call of fn (not an intrinsic): reports every problem to d and
- * returns NULL after an error, else the call's type (owned by c), and fills
+ * returns NULL after one, else the call's type (owned by c), and fills
  * call->params when it is not NULL.  An argument that converts only unsafely
  * is accepted here; the caller knows whether it is a literal that can never
- * convert (a fractional number passed as an int). */
+ * convert (a fractional number passed as an int).  A wrong number of
+ * arguments is an error; an argument of a kind the function rejects
+ * whatever its value (a number given to `element`, a type that does not
+ * convert) is a run-time failure (diag_fail). */
 const ty *funcs_check_call(ty_ctx *c, diag_list *d, const funcs_builtin *fn,
                            const funcs_call *call);
 

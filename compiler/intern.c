@@ -1,5 +1,5 @@
-/* intern: open addressing with linear probing and FNV-1a hashing.  The
- * table's iteration order is never exposed, so it cannot leak into output. */
+/* intern: open addressing with linear probing over util_hash.  The table's
+ * iteration order is never exposed, so it cannot leak into output. */
 #include "intern.h"
 
 #include <stdint.h>
@@ -7,15 +7,6 @@
 #include <string.h>
 
 #include "util.h"
-
-static uint64_t hash_bytes(const char *s, size_t n) {
-  uint64_t h = 1469598103934665603u;
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 1099511628211u;
-  }
-  return h;
-}
 
 void intern_init(intern_table *t, arena *a) {
   t->arena = a;
@@ -40,7 +31,7 @@ static void grow(intern_table *t) {
   for (size_t i = 0; i < t->cap; i++) {
     if (!t->slots[i])
       continue;
-    size_t j = hash_bytes(t->slots[i], t->lengths[i]) & (cap - 1);
+    size_t j = util_hash(t->slots[i], t->lengths[i]) & (cap - 1);
     while (slots[j])
       j = (j + 1) & (cap - 1);
     slots[j] = t->slots[i];
@@ -56,7 +47,7 @@ static void grow(intern_table *t) {
 const char *intern_n(intern_table *t, const char *s, size_t n) {
   if (2 * (t->count + 1) > t->cap)
     grow(t);
-  size_t j = hash_bytes(s, n) & (t->cap - 1);
+  size_t j = util_hash(s, n) & (t->cap - 1);
   while (t->slots[j]) {
     if (t->lengths[j] == n && memcmp(t->slots[j], s, n) == 0)
       return t->slots[j];

@@ -1,4 +1,5 @@
-/* ir: operation names and the --dump-ir printer (see ir.h).
+/* ir: operation names, expression allocation and the --dump-ir printer
+ * (see ir.h).
  *
  * The dump is one line per node and per expression, children indented by
  * two spaces: `op details : type @line:col`.  It depends only on the
@@ -7,11 +8,30 @@
  * depth is safe. */
 #include "ir.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ast.h"
 #include "util.h"
+
+#if PCLC_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
+ir_expr *ir_new_expr(arena *a, ir_op op) {
+  /* Constants are a third of a program's expressions; the others leave out
+     the constant's fields, but for FAIL, whose message is a constant. */
+  size_t size = op == IR_CONST || op == IR_FAIL ? sizeof(ir_expr) : offsetof(ir_expr, text);
+#if PCLC_ASAN
+  ir_expr *x = ARENA_NEW(a, ir_expr);
+  ASAN_POISON_MEMORY_REGION((char *)x + size, sizeof *x - size);
+#else
+  ir_expr *x = arena_zalloc(a, size);
+#endif
+  x->op = op;
+  return x;
+}
 
 static const char *const op_names[] = {
 #define X(name, text) text,

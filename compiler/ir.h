@@ -76,7 +76,9 @@ typedef struct ir_step {
   size_t nmembers;            /* Their number. */
 } ir_step;
 
-/* One expression: an operation, its children and its operands. */
+/* One expression: an operation, its children and its operands.  The fields
+ * are ordered so that the struct has no padding holes: a program has
+ * several IR expressions per source line. */
 struct ir_expr {
   ir_op op;       /* The operation. */
   unsigned sub;   /* UNARY, BINARY: the ast operator; CONVERT: ir_convert;
@@ -86,21 +88,23 @@ struct ir_expr {
   const ty *bound_type; /* The checker's type of the source expression, or
                            NULL for what the lowering made. */
   pcl_span span;  /* Source location. */
-  ir_expr **kids; /* Children (see below). */
-  size_t n;       /* Number of children. */
-  const char *s;  /* ATTR: name; CALL: function; INVOKE, METHOD: token. */
   uint32_t a, b;  /* NODE: node position; VAR, PARAM: slot; FOR: key and
                      value slots; SPLAT: item slot; APPLY: first parameter
                      slot; RECOVER: error slot. */
-  bool declared;  /* ATTR, INDEX: the key is declared by the static type. */
+  ir_const_kind ck; /* CONST: which constant (FAIL: the message is a STRING
+                       constant). */
+  ir_expr **kids; /* Children (see below). */
+  size_t n;       /* Number of children. */
+  const char *s;  /* ATTR: name; CALL: function; INVOKE, METHOD: token. */
   ir_step *steps; /* PATH: the steps after the root (kid 0). */
-  size_t nsteps;  /* PATH: their number. */
-  /* CONST (FAIL: the message is a STRING constant). */
-  ir_const_kind ck; /* Which constant. */
-  bool boolean;     /* BOOL: the value. */
-  const char *text; /* INT: decimal digits; NUMBER: literal text; STRING: bytes. */
-  size_t len;       /* STRING: byte length. */
-  double number;    /* NUMBER: the value. */
+  uint32_t nsteps; /* PATH: their number. */
+  bool declared;  /* ATTR, INDEX: the key is declared by the static type. */
+  bool boolean;     /* CONST BOOL: the value. */
+  /* Only a CONST and a FAIL have the fields from here on (see ir_new_expr). */
+  const char *text; /* CONST INT: decimal digits; NUMBER: literal text;
+                       STRING: bytes. */
+  size_t len;       /* CONST STRING: byte length. */
+  double number;    /* CONST NUMBER: the value. */
 };
 /* Children by operation: ATTR (object), INDEX (collection, key), LIST
  * (items), OBJECT (key0, value0, key1, ...), TEMPLATE (parts), UNARY (1),
@@ -173,6 +177,11 @@ struct ir_module {
   uint32_t nslots;  /* Variable slots used. */
   size_t index;     /* Position among the compilation's modules (0: top). */
 };
+
+/* Returns a new zeroed expression of operation op, allocated in a.  Only a
+ * CONST is allocated with the fields from `text` on: never read them on
+ * another operation, nor copy a whole expression. */
+ir_expr *ir_new_expr(arena *a, ir_op op);
 
 /* Returns the dump name of an operation or a node kind. */
 const char *ir_op_name(ir_op op);

@@ -62,8 +62,7 @@ typedef struct lw {
  * expression e (when not NULL), with e's type as its type until it is
  * computed. */
 static ir_expr *mk(lw *w, ir_op op, const bnd_expr *e, size_t n) {
-  ir_expr *x = ARENA_NEW(w->L->arena, ir_expr);
-  x->op = op;
+  ir_expr *x = ir_new_expr(w->L->arena, op);
   if (e) {
     x->span = e->span;
     x->type = e->type;
@@ -612,6 +611,14 @@ static ir_expr *build_leaf(lw *w, const bnd_expr *e) {
     x->a = var_slot(w, e->var_ref.var);
     x->type = w->slot_type[x->a];
     return x;
+  case BND_E_FAIL:
+    /* A FAIL fails with its message where the checker located it. */
+    x = mk(w, IR_FAIL, e, 0);
+    x->span = e->fail.where;
+    x->ck = IR_K_STRING;
+    x->text = e->fail.message;
+    x->len = strlen(e->fail.message);
+    return x;
   case BND_E_TEMPLATE_IF:
   case BND_E_TEMPLATE_FOR:
   case BND_E_GET_ATTR:
@@ -760,6 +767,7 @@ static ir_expr *build_start(lw *w, const bnd_expr *e) {
   case BND_E_TYPE:
   case BND_E_NODE_REF:
   case BND_E_VAR_REF:
+  case BND_E_FAIL:
     break;
   }
   ice("bound expression kind %d has no children", (int)e->kind);
@@ -892,6 +900,7 @@ static const bnd_expr *build_next(lw *w, bframe *f, ir_expr ***dst) {
   case BND_E_TYPE:
   case BND_E_NODE_REF:
   case BND_E_VAR_REF:
+  case BND_E_FAIL:
     return NULL;
   }
   return NULL;
@@ -1752,7 +1761,7 @@ static ir_module *queue_module(lower_ctx *L, worklist *q, const bnd_program *p) 
 }
 
 /* Lowers node b into n. */
-static void lower_node(lw *w, worklist *q, ir_node *n, const bnd_node *b, bool component) {
+static void lower_node(lw *w, worklist *q, ir_node *n, const bnd_node *b) {
   n->name = b->name;
   n->logical = b->logical_name;
   n->span = b->span;
@@ -1785,10 +1794,12 @@ static void lower_node(lw *w, worklist *q, ir_node *n, const bnd_node *b, bool c
     n->value = b->config.default_ ? applies(w, convert_to(w, build(w, b->config.default_),
                                                            b->config.value_type))
                                   : NULL;
-    /* A component's config is fed by its parent's inputs, which may be
-       eventual. */
-    if (component)
-      n->type = eventual_of(w, b->type);
+    /* A config stands eventual: a component's is fed by its parent's
+       inputs, which may be eventual, and any other may be made secret by
+       the run's secret keys (program.md 6), which the checker's type
+       cannot know.  Code reading a config thus meets a secret only through
+       an apply, as it meets every other mark. */
+    n->type = eventual_of(w, b->type);
     return;
   case BND_OUTPUT:
     n->kind = IR_N_OUTPUT;
@@ -1826,8 +1837,7 @@ static void lower_node(lw *w, worklist *q, ir_node *n, const bnd_node *b, bool c
 }
 
 /* Lowers program p into module m, queueing its component programs. */
-static void lower_module(lower_ctx *L, worklist *q, const bnd_program *p, ir_module *m,
-                         bool component) {
+static void lower_module(lower_ctx *L, worklist *q, const bnd_program *p, ir_module *m) {
   m->dir = p->dir;
   lw w = {0};
   w.L = L;
@@ -1861,7 +1871,7 @@ static void lower_module(lower_ctx *L, worklist *q, const bnd_program *p, ir_mod
     if (b->kind == BND_PULUMI && b->pulumi_version == NULL)
       continue;
     ir_node *n = &m->nodes[k];
-    lower_node(&w, q, n, b, component);
+    lower_node(&w, q, n, b);
     w.node_type[k++] = n->type;
   }
   m->nslots = w.next_slot;
@@ -1875,10 +1885,10 @@ ir_module *lower_program(lower_ctx *L, const bnd_program *p) {
   ir_module *top = ARENA_NEW(L->arena, ir_module);
   top->index = L->nmodules++;
   worklist q = {0};
-  lower_module(L, &q, p, top, false);
+  lower_module(L, &q, p, top);
   while (q.next < q.n) {
     pending c = q.items[q.next++];
-    lower_module(L, &q, c.p, c.m, true);
+    lower_module(L, &q, c.p, c.m);
   }
   free(q.items);
   return top;

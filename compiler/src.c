@@ -105,19 +105,26 @@ src_file *src_get(src_set *s, uint32_t id) {
   return &s->files[id];
 }
 
+/* Returns the position one past the next newline at or after p, or NULL
+   when there is none before end (memchr scans a word at a time). */
+static const char *next_line(const char *p, const char *end) {
+  const char *nl = memchr(p, '\n', (size_t)(end - p));
+  return nl ? nl + 1 : NULL;
+}
+
 static void build_line_map(src_file *f) {
+  const char *end = f->text + f->len;
   size_t n = 1;
-  for (size_t i = 0; i < f->len; i++)
-    n += f->text[i] == '\n';
+  for (const char *p = next_line(f->text, end); p; p = next_line(p, end))
+    n++;
   f->line_starts = xmalloc(n * sizeof *f->line_starts);
   f->nlines = 0;
   /* A byte-order mark is not part of the first line (the lexer skips it), so
      columns on that line are counted after it. */
   bool bom = f->len >= 3 && memcmp(f->text, "\xEF\xBB\xBF", 3) == 0;
   f->line_starts[f->nlines++] = bom ? 3 : 0;
-  for (size_t i = 0; i < f->len; i++)
-    if (f->text[i] == '\n')
-      f->line_starts[f->nlines++] = (uint32_t)(i + 1);
+  for (const char *p = next_line(f->text, end); p; p = next_line(p, end))
+    f->line_starts[f->nlines++] = (uint32_t)(p - f->text);
 }
 
 src_pos src_position(src_set *s, uint32_t id, uint32_t offset) {

@@ -158,15 +158,6 @@ static const char *const kind_names[] = {
 
 const char *ty_kind_name(ty_kind k) { return kind_names[k]; }
 
-static uint32_t hash_key(const unsigned char *s, size_t n) {
-  uint64_t h = 1469598103934665603u;
-  for (size_t i = 0; i < n; i++) {
-    h ^= s[i];
-    h *= 1099511628211u;
-  }
-  return (uint32_t)(h ^ (h >> 32));
-}
-
 static void table_grow(ty_table *t) {
   size_t cap = t->cap ? t->cap * 2 : 256;
   const ty **slots = xcalloc(cap, sizeof *slots);
@@ -191,7 +182,7 @@ static ty *intern_node(ty_ctx *c, ty_kind k, const ty_buf *key, bool *fresh) {
   if (2 * (t->count + 1) > t->cap)
     table_grow(t);
   const unsigned char *kb = (const unsigned char *)key->data;
-  uint32_t h = hash_key(kb, key->len);
+  uint32_t h = (uint32_t)util_hash(kb, key->len);
   size_t j = h & (t->cap - 1);
   while (t->slots[j]) {
     const ty *x = t->slots[j];
@@ -215,10 +206,15 @@ static ty *intern_node(ty_ctx *c, ty_kind k, const ty_buf *key, bool *fresh) {
   return x;
 }
 
-/* Starts an identity key with the kind byte. */
-static void key_start(ty_buf *key, ty_kind k, char variant) {
+/* Starts the identity key of a type with the kind byte, in c's scratch
+ * buffer: a key is complete and interned before the next one starts, so one
+ * buffer serves every constructor without an allocation each. */
+static ty_buf *key_start(ty_ctx *c, ty_kind k, char variant) {
+  ty_buf *key = &c->key;
   unsigned char head[2] = {(unsigned char)k, (unsigned char)variant};
+  key->len = 0;
   ty_buf_putn(key, head, sizeof head);
+  return key;
 }
 
 static void key_ptr(ty_buf *key, const void *p) { ty_buf_putn(key, &p, sizeof p); }
@@ -232,11 +228,9 @@ void ty_ctx_init(ty_ctx *c, arena *a, intern_table *names) {
   c->arena = a;
   c->names = names;
   for (int k = TY_BOOL; k <= TY_NONE; k++) {
-    ty_buf key = {0};
-    key_start(&key, (ty_kind)k, 0);
+    ty_buf *key = key_start(c, (ty_kind)k, 0);
     bool fresh;
-    ty *t = intern_node(c, (ty_kind)k, &key, &fresh);
-    ty_buf_free(&key);
+    ty *t = intern_node(c, (ty_kind)k, key, &fresh);
     t->str = kind_names[k];
     c->prim[k] = t;
   }
@@ -249,6 +243,7 @@ void ty_ctx_free(ty_ctx *c) {
   free(c->table.slots);
   free(c->busy);
   free(c->memo);
+  ty_buf_free(&c->key);
   ptrmap_free(&c->literals);
   ptrmap_free(&c->negated_literals);
   memset(c, 0, sizeof *c);
@@ -266,12 +261,10 @@ const ty *ty_none(ty_ctx *c) { return c->prim[TY_NONE]; }
 
 const ty *ty_opaque(ty_ctx *c, const char *name) {
   const char *n = intern(c->names, name);
-  ty_buf key = {0};
-  key_start(&key, TY_OPAQUE, 0);
-  key_ptr(&key, n);
+  ty_buf *key = key_start(c, TY_OPAQUE, 0);
+  key_ptr(key, n);
   bool fresh;
-  ty *t = intern_node(c, TY_OPAQUE, &key, &fresh);
-  ty_buf_free(&key);
+  ty *t = intern_node(c, TY_OPAQUE, key, &fresh);
   if (fresh) {
     t->name = n;
     t->str = n;
@@ -321,14 +314,12 @@ const ty *ty_promise(ty_ctx *c, const ty *elem) {
 
 /* Builds tuple/union from exactly these elements (already canonical). */
 static const ty *make_seq(ty_ctx *c, ty_kind k, size_t n, const ty *const *elems) {
-  ty_buf key = {0};
-  key_start(&key, k, 0);
-  key_size(&key, n);
+  ty_buf *key = key_start(c, k, 0);
+  key_size(key, n);
   for (size_t i = 0; i < n; i++)
-    key_ptr(&key, elems[i]);
+    key_ptr(key, elems[i]);
   bool fresh;
-  ty *t = intern_node(c, k, &key, &fresh);
-  ty_buf_free(&key);
+  ty *t = intern_node(c, k, key, &fresh);
   if (fresh) {
     const ty **items = ARENA_NEW_ARRAY(c->arena, const ty *, n ? n : 1);
     ty_buf s = {0};
@@ -457,7 +448,8 @@ static int cmp_indexed_prop(const void *pa, const void *pb) {
  * sort (by name, then position: a total order, hence the same result as any
  * other sort) beats qsort's calls through a function pointer. */
 static ty_prop *canonical_props(ty_ctx *c, size_t n, const ty_prop *props, size_t *out_n) {
-  indexed_prop *tmp = xmalloc((n ? n : 1) * sizeof *tmp);
+  indexed_prop first[16];
+  indexed_prop *tmp = n <= ARRAY_LEN(first) ? first : xmalloc(n * sizeof *tmp);
   for (size_t i = 0; i < n; i++) {
     indexed_prop x = {{intern(c->names, props[i].name), props[i].type}, i};
     size_t j = i;
@@ -475,7 +467,8 @@ static ty_prop *canonical_props(ty_ctx *c, size_t n, const ty_prop *props, size_
     else
       out[m++] = tmp[i].prop;
   }
-  free(tmp);
+  if (tmp != first)
+    free(tmp);
   *out_n = m;
   return out;
 }
@@ -483,16 +476,14 @@ static ty_prop *canonical_props(ty_ctx *c, size_t n, const ty_prop *props, size_
 const ty *ty_object(ty_ctx *c, size_t n, const ty_prop *props) {
   size_t m;
   ty_prop *sorted = canonical_props(c, n, props, &m);
-  ty_buf key = {0};
-  key_start(&key, TY_OBJECT, 'A');
-  key_size(&key, m);
+  ty_buf *key = key_start(c, TY_OBJECT, 'A');
+  key_size(key, m);
   for (size_t i = 0; i < m; i++) {
-    key_ptr(&key, sorted[i].name);
-    key_ptr(&key, sorted[i].type);
+    key_ptr(key, sorted[i].name);
+    key_ptr(key, sorted[i].type);
   }
   bool fresh;
-  ty *t = intern_node(c, TY_OBJECT, &key, &fresh);
-  ty_buf_free(&key);
+  ty *t = intern_node(c, TY_OBJECT, key, &fresh);
   if (fresh) {
     ty_buf s = {0};
     ty_buf_puts(&s, "object({");
@@ -528,11 +519,9 @@ const ty *ty_object(ty_ctx *c, size_t n, const ty_prop *props) {
 /* Declares the named object for token; *fresh tells whether it is new. */
 static ty *object_declare(ty_ctx *c, const char *token, bool strict, bool *fresh) {
   const char *tok = intern(c->names, token);
-  ty_buf key = {0};
-  key_start(&key, TY_OBJECT, 'N');
-  key_ptr(&key, tok);
-  ty *t = intern_node(c, TY_OBJECT, &key, fresh);
-  ty_buf_free(&key);
+  ty_buf *key = key_start(c, TY_OBJECT, 'N');
+  key_ptr(key, tok);
+  ty *t = intern_node(c, TY_OBJECT, key, fresh);
   if (*fresh) {
     t->object.token = tok;
     t->object.strict = strict;
@@ -729,12 +718,10 @@ static void finish_const(ty_ctx *c, ty *t, const ty *base) {
 }
 
 const ty *ty_const_bool(ty_ctx *c, bool v) {
-  ty_buf key = {0};
-  key_start(&key, TY_CONST, 'b');
-  ty_buf_putn(&key, v ? "1" : "0", 1);
+  ty_buf *key = key_start(c, TY_CONST, 'b');
+  ty_buf_putn(key, v ? "1" : "0", 1);
   bool fresh;
-  ty *t = intern_node(c, TY_CONST, &key, &fresh);
-  ty_buf_free(&key);
+  ty *t = intern_node(c, TY_CONST, key, &fresh);
   if (fresh) {
     t->cnst.boolean = v;
     finish_const(c, t, ty_bool(c));
@@ -743,28 +730,24 @@ const ty *ty_const_bool(ty_ctx *c, bool v) {
 }
 
 const ty *ty_const_null(ty_ctx *c) {
-  ty_buf key = {0};
-  key_start(&key, TY_CONST, 'z');
+  ty_buf *key = key_start(c, TY_CONST, 'z');
   bool fresh;
-  ty *t = intern_node(c, TY_CONST, &key, &fresh);
-  ty_buf_free(&key);
+  ty *t = intern_node(c, TY_CONST, key, &fresh);
   if (fresh)
     finish_const(c, t, ty_none(c));
   return t;
 }
 
 const ty *ty_const_int(ty_ctx *c, const mpz_t v) {
-  ty_buf key = {0};
-  key_start(&key, TY_CONST, 'i');
+  ty_buf *key = key_start(c, TY_CONST, 'i');
   char *digits = mpz_get_str(NULL, 16, v);
   size_t nd = strlen(digits);
-  ty_buf_putn(&key, digits, nd);
+  ty_buf_putn(key, digits, nd);
   void (*freefn)(void *, size_t);
   mp_get_memory_functions(NULL, NULL, &freefn);
   freefn(digits, nd + 1);
   bool fresh;
-  ty *t = intern_node(c, TY_CONST, &key, &fresh);
-  ty_buf_free(&key);
+  ty *t = intern_node(c, TY_CONST, key, &fresh);
   if (fresh) {
     mpz_init_set(t->cnst.integer, v);
     if (c->nmpz == c->capmpz) {
@@ -790,12 +773,10 @@ const ty *ty_const_number(ty_ctx *c, double v) {
     ice("const(number) of a non-finite value");
   if (v == 0)
     v = 0; /* -0 and +0 are one value. */
-  ty_buf key = {0};
-  key_start(&key, TY_CONST, 'n');
-  ty_buf_putn(&key, &v, sizeof v);
+  ty_buf *key = key_start(c, TY_CONST, 'n');
+  ty_buf_putn(key, &v, sizeof v);
   bool fresh;
-  ty *t = intern_node(c, TY_CONST, &key, &fresh);
-  ty_buf_free(&key);
+  ty *t = intern_node(c, TY_CONST, key, &fresh);
   if (fresh) {
     t->cnst.number = v;
     finish_const(c, t, ty_number(c));
@@ -804,12 +785,10 @@ const ty *ty_const_number(ty_ctx *c, double v) {
 }
 
 const ty *ty_const_string(ty_ctx *c, const char *s, size_t len) {
-  ty_buf key = {0};
-  key_start(&key, TY_CONST, 's');
-  ty_buf_putn(&key, s, len);
+  ty_buf *key = key_start(c, TY_CONST, 's');
+  ty_buf_putn(key, s, len);
   bool fresh;
-  ty *t = intern_node(c, TY_CONST, &key, &fresh);
-  ty_buf_free(&key);
+  ty *t = intern_node(c, TY_CONST, key, &fresh);
   if (fresh) {
     t->cnst.text = arena_strndup(c->arena, s, len);
     t->cnst.len = len;
@@ -821,12 +800,10 @@ const ty *ty_const_string(ty_ctx *c, const char *s, size_t len) {
 const ty *ty_enum(ty_ctx *c, const char *token, const ty *base, size_t n,
                   const ty *const *values) {
   const char *tok = intern(c->names, token);
-  ty_buf key = {0};
-  key_start(&key, TY_ENUM, 0);
-  key_ptr(&key, tok);
+  ty_buf *key = key_start(c, TY_ENUM, 0);
+  key_ptr(key, tok);
   bool fresh;
-  ty *t = intern_node(c, TY_ENUM, &key, &fresh);
-  ty_buf_free(&key);
+  ty *t = intern_node(c, TY_ENUM, key, &fresh);
   if (fresh) {
     const ty **vals = ARENA_NEW_ARRAY(c->arena, const ty *, n ? n : 1);
     ty_buf s = {0};
@@ -881,18 +858,22 @@ const ty *ty_strip_optional(ty_ctx *c, const ty *t) {
 
 /* ---------------------------------------------------- eventual values */
 
-/* A stack of types to visit (heap). */
+/* A stack of types to visit: in first while it fits, then on the heap. */
 typedef struct ty_stack {
-  const ty **items;
-  size_t count, cap;
+  const ty **items;     /* first, or a heap block (owned). */
+  size_t count, cap;    /* Used and allocated. */
+  const ty *first[32];  /* The first entries. */
 } ty_stack;
 
 static void stack_push(ty_stack *st, const ty *t) {
-  if (st->count == st->cap) {
-    st->cap = st->cap ? 2 * st->cap : 32;
-    st->items = xrealloc(st->items, st->cap * sizeof *st->items);
-  }
+  if (st->count == st->cap)
+    st->items = xgrow_inline(st->items, st->first, st->count, &st->cap, sizeof *st->items);
   st->items[st->count++] = t;
+}
+
+/* Whether the output/promise facts cached in t->flags are exact. */
+static bool facts_exact(const ty *t) {
+  return !(t->flags & TYF_NAMED) || (t->flags & TYF_EVENTUALS_KNOWN);
 }
 
 /* Computes the output/promise facts of t, walking with an explicit stack
@@ -900,13 +881,19 @@ static void stack_push(ty_stack *st, const ty *t) {
    object), each once; *complete is cleared when a named object reached is
    not defined yet. */
 static unsigned eventual_flags(const ty *t, bool *complete) {
+  /* Most types answer at once, without a walk. */
+  if (facts_exact(t))
+    return t->flags & (TYF_OUTPUT | TYF_PROMISE);
   unsigned f = 0;
   ptrmap visited = {0};
-  ty_stack st = {0};
+  ty_stack st;
+  st.items = st.first;
+  st.count = 0;
+  st.cap = ARRAY_LEN(st.first);
   stack_push(&st, t);
   while (st.count > 0) {
     const ty *x = st.items[--st.count];
-    if (!(x->flags & TYF_NAMED) || (x->flags & TYF_EVENTUALS_KNOWN)) {
+    if (facts_exact(x)) {
       f |= x->flags & (TYF_OUTPUT | TYF_PROMISE);
       continue;
     }
@@ -951,7 +938,8 @@ static unsigned eventual_flags(const ty *t, bool *complete) {
       break;
     }
   }
-  free(st.items);
+  if (st.items != st.first)
+    free(st.items);
   ptrmap_free(&visited);
   return f;
 }
@@ -1223,14 +1211,15 @@ static const ty *rw_finish(ty_ctx *c, rw_frame *f, rewrite_mode mode) {
 }
 
 static const ty *rewrite(ty_ctx *c, const ty *t, rewrite_mode mode) {
+  rw_frame root = {t, t, 0, 0, NULL, NULL};
+  const ty *ret = NULL;
+  /* Most types need no rewriting or have a memoised result: no stack. */
+  if (rw_start(c, &root, mode, &ret))
+    return ret;
   rw_frame *stack = xmalloc(16 * sizeof *stack);
   size_t count = 0, cap = 16;
-  const ty *ret = NULL;
   bool have = false; /* ret holds the result of the frame just popped. */
-  stack[count++] = (rw_frame){t, t, 0, 0, NULL, NULL};
-  if (rw_start(c, &stack[0], mode, &ret)) {
-    count = 0;
-  }
+  stack[count++] = root;
   while (count > 0) {
     rw_frame *f = &stack[count - 1];
     if (have) {

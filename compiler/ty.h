@@ -123,6 +123,13 @@ struct ty {
   };
 };
 
+/* A heap byte buffer for building strings and identity keys (internal);
+ * data is NUL-terminated whenever len > 0. */
+typedef struct ty_buf {
+  char *data;      /* The bytes (owned). */
+  size_t len, cap; /* Bytes used and allocated. */
+} ty_buf;
+
 /* The intern table (internal). */
 typedef struct ty_table {
   const ty **slots;  /* Open-addressing table of interned types. */
@@ -146,6 +153,7 @@ typedef struct ty_ctx {
      in names, one map for plain and one for negated literals (owned maps;
      the types are the context's). */
   ptrmap literals, negated_literals;
+  ty_buf key; /* The identity key of the type being made (owned scratch). */
 } ty_ctx;
 
 /* ------------------------------------------------------------ context */
@@ -278,17 +286,18 @@ const char *ty_conv_name(ty_conv k);
  * converted to `to`: the specific reason if any, else "cannot assign
  * expression of type S to location of type T: " (arena string). */
 const char *ty_not_convertible_message(ty_ctx *c, const ty *to, const ty *from);
-/* Reports ty_not_convertible_message as an error at span; returns it. */
+/* Reports ty_not_convertible_message at span as a run-time failure
+ * (diag_fail: an error unless caught); returns it. */
 diag *ty_report_not_convertible(ty_ctx *c, diag_list *d, pcl_span span, const ty *to,
                                 const ty *from);
 /* Checks that an expression of type `from` converts to InputType(to); reports
- * the §16 error at span and returns false if it does not. */
+ * the §16 failure at span (diag_fail) and returns false if it does not. */
 bool ty_check_input(ty_ctx *c, diag_list *d, pcl_span span, const ty *to, const ty *from);
 
 /* Checks that an object-constructor key of type `key` converts to
  * InputType(string); otherwise reports "object keys must be strings: cannot
- * assign expression of type K to location of type string" (§9) at span and
- * returns false. */
+ * assign expression of type K to location of type string" (§9) at span as a
+ * failure (diag_fail) and returns false. */
 bool ty_check_object_key(ty_ctx *c, diag_list *d, pcl_span span, const ty *key);
 
 /* -------------------------------------------------------- unification */
@@ -323,14 +332,15 @@ typedef struct ty_traverser {
 } ty_traverser;
 
 /* Returns the type of traversing a value of type recv with key (§6).
- * Diagnostics go to d at span (d may be NULL to discard them); *clean (may
- * be NULL) is set to true when the step produced no diagnostic at all. */
+ * Diagnostics go to d at span (d may be NULL to discard them), the errors as
+ * failures (diag_fail); *clean (may be NULL) is set to true when the step
+ * produced no diagnostic at all. */
 const ty *ty_traverse(ty_ctx *c, const ty *recv, const ty_traverser *key, diag_list *d,
                       pcl_span span, bool *clean);
 /* Computes the key and value types of iterating over coll (§7).  Returns
  * false and reports "cannot iterate over a value of type T" at span (as a
- * warning if warn is true; d may be NULL) when coll is not iterable; the
- * types are then dynamic. */
+ * warning if warn is true, else as a failure, diag_fail; d may be NULL) when
+ * coll is not iterable; the types are then dynamic. */
 bool ty_collection_types(ty_ctx *c, const ty *coll, const ty **key, const ty **value,
                          diag_list *d, pcl_span span, bool warn);
 /* Wraps result in the output/promise layers around coll (§7,

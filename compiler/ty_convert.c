@@ -1208,7 +1208,7 @@ const char *ty_not_convertible_message(ty_ctx *c, const ty *to, const ty *from) 
 
 diag *ty_report_not_convertible(ty_ctx *c, diag_list *d, pcl_span span, const ty *to,
                                 const ty *from) {
-  return diag_error(d, span, "%s", ty_not_convertible_message(c, to, from));
+  return diag_fail(d, span, "%s", ty_not_convertible_message(c, to, from));
 }
 
 bool ty_check_input(ty_ctx *c, diag_list *d, pcl_span span, const ty *to, const ty *from) {
@@ -1222,10 +1222,10 @@ bool ty_check_input(ty_ctx *c, diag_list *d, pcl_span span, const ty *to, const 
 bool ty_check_object_key(ty_ctx *c, diag_list *d, pcl_span span, const ty *key) {
   if (conv(c, ty_input(c, ty_string(c)), key, false, NULL) != TY_CONV_NONE)
     return true;
-  diag_error(d, span,
-             "object keys must be strings: cannot assign expression of type %s to location of "
-             "type string",
-             ty_pretty(c, key));
+  diag_fail(d, span,
+            "object keys must be strings: cannot assign expression of type %s to location of "
+            "type string",
+            ty_pretty(c, key));
   return false;
 }
 

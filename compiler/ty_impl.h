@@ -1,8 +1,8 @@
 /* ty_impl: definitions shared by the ty_*.c files and nobody else.
  *
- * A growable byte buffer for building strings and identity keys, the
- * recursion guard for recursive (named) object types, and the cached facts
- * kept in ty.flags. */
+ * The functions of the byte buffer (ty.h) that builds strings and identity
+ * keys, the recursion guard for recursive (named) object types, and the
+ * cached facts kept in ty.flags. */
 #ifndef PCLC_TY_IMPL_H
 #define PCLC_TY_IMPL_H
 
@@ -22,12 +22,6 @@ enum {
                                     exact, as every named object it reaches
                                     is defined. */
 };
-
-/* A heap string buffer; data is NUL-terminated whenever len > 0. */
-typedef struct ty_buf {
-  char *data;
-  size_t len, cap;
-} ty_buf;
 
 /* Appends the n bytes at s to b. */
 void ty_buf_putn(ty_buf *b, const void *s, size_t n);

@@ -318,7 +318,7 @@ const ty *ty_traverse(ty_ctx *c, const ty *recv, const ty_traverser *key, diag_l
     *clean = out.head == NULL;
   if (d) {
     for (tdiag *t = out.head; t; t = t->next) {
-      diag *g = t->severity == DIAG_ERROR ? diag_error(d, span, "%s", t->message)
+      diag *g = t->severity == DIAG_ERROR ? diag_fail(d, span, "%s", t->message)
                                           : diag_warning(d, span, "%s", t->message);
       if (t->note)
         diag_note(g, span, "%s", t->note);
@@ -394,7 +394,7 @@ bool ty_collection_types(ty_ctx *c, const ty *coll, const ty **key, const ty **v
     if (warn)
       diag_warning(d, span, "%s", msg);
     else
-      diag_error(d, span, "%s", msg);
+      diag_fail(d, span, "%s", msg);
   }
   return false;
 }

@@ -1,5 +1,5 @@
-/* util: allocation that never fails, Unicode normalisation, paths and
- * internal-error reporting. */
+/* util: allocation that never fails, hashing, Unicode normalisation, paths
+ * and internal-error reporting. */
 #include "util.h"
 
 #include <stdarg.h>
@@ -51,6 +51,32 @@ void *xgrow_inline(void *items, const void *first, size_t count, size_t *cap, si
     free(items);
   *cap *= 2;
   return grown;
+}
+
+/* Each eight-byte word (the last one padded with zeros) is mixed in with a
+ * multiplication, and a final avalanche spreads every input bit over the low
+ * bits that choose a slot.  Keys hashed here are names, constants, type keys
+ * and the emitter's keys of whole shapes (some hundreds of bytes), so a byte
+ * at a time would cost several instructions a byte. */
+uint64_t util_hash(const void *s, size_t n) {
+  const unsigned char *b = s;
+  const uint64_t k = 0x9E3779B97F4A7C15u;
+  uint64_t h = k ^ n;
+  size_t i = 0;
+  for (; n - i >= 8; i += 8) {
+    uint64_t w;
+    memcpy(&w, b + i, sizeof w);
+    h = (h ^ w) * k;
+    h ^= h >> 32;
+  }
+  uint64_t w = 0;
+  for (size_t j = 0; i + j < n; j++)
+    w |= (uint64_t)b[i + j] << (8 * j);
+  h = (h ^ w) * k;
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9u;
+  h ^= h >> 32;
+  return h;
 }
 
 void util_ice(const char *file, int line, const char *fmt, ...) {

@@ -1,4 +1,4 @@
-/* util: allocation that never fails, Unicode normalisation and
+/* util: allocation that never fails, hashing, Unicode normalisation and
  * internal-error reporting.
  *
  * Every allocation in the compiler goes through xmalloc and friends, which
@@ -8,6 +8,7 @@
 #define PCLC_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Returns a new block of n bytes (n may be 0); aborts when memory is exhausted. */
 void *xmalloc(size_t n);
@@ -22,6 +23,12 @@ char *xstrdup(const char *s);
    stacks need no allocation): returns the array moved to a new heap block,
    freeing items if it was on the heap already. */
 void *xgrow_inline(void *items, const void *first, size_t count, size_t *cap, size_t size);
+
+/* Returns a hash of the n bytes at s, for hash tables keyed by byte
+ * strings (interned names, type identity keys); reads eight bytes at a time.
+ * The value may change between versions of pclc: it must never reach the
+ * output. */
+uint64_t util_hash(const void *s, size_t n);
 
 /* Returns the last component of path, trailing slashes ignored; *len gets
  * its length (the component is not NUL-terminated where slashes follow). */
@@ -38,5 +45,20 @@ _Noreturn void util_ice(const char *file, int line, const char *fmt, ...)
 #define ice(...) util_ice(__FILE__, __LINE__, __VA_ARGS__)
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* PCLC_ASAN is 1 in a build with AddressSanitizer: nodes allocated at the
+ * size of their kind (ast_new, ir_new_expr) then take the whole struct and
+ * poison the bytes their kind does not use, so that a read of another
+ * kind's field is reported. */
+#if defined(__SANITIZE_ADDRESS__)
+#define PCLC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PCLC_ASAN 1
+#endif
+#endif
+#ifndef PCLC_ASAN
+#define PCLC_ASAN 0
+#endif
 
 #endif

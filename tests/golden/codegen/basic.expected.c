@@ -59,7 +59,8 @@ static const pcl_resource_decl pclg_decl[] = {
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
     /* prefix */ 0, 0, 1,
-    /* name */ 0, 2, 0,
+    /* name */ 2, 0,
+    /* name */ 0, 2,
     /* a */ 1, 6, 5, 0, 1,
     /* b */ 10, 11, 2,
     /* b */ 2, 13, 0, 3, 3, 2, 6, 12, 0, 4,
@@ -79,11 +80,11 @@ static pcl_value *pclu_n(pcl_gen_env *e);
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_prefix, 0}, /* prefix */
-    {pclu_name, 3}, /* name */
-    {pclu_a, 6}, /* a */
-    {pclu_b, 14}, /* b */
-    {pclu_text, 24}, /* text */
-    {pclu_n, 29}, /* n */
+    {pclu_name, 5}, /* name */
+    {pclu_a, 7}, /* a */
+    {pclu_b, 15}, /* b */
+    {pclu_text, 25}, /* text */
+    {pclu_n, 30}, /* n */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -104,25 +105,36 @@ static pcl_value *pclu_prefix(pcl_gen_env *e) {
   }
 #line 1 "tests/golden/codegen/basic.pp"
   return t0;
-#line 108 "<stdout>"
+#line 109 "<stdout>"
+}
+
+/* tests/golden/codegen/basic.pp:4:8: "${prefix}-x", once its arguments are known */
+static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL;
+  uint32_t at = 0;
+#line 4 "tests/golden/codegen/basic.pp"
+  t0 = pcl_gen_template((pcl_value *[]){p[0], &pclg_k[r[0]]}, 2, err);
+#line 4 "tests/golden/codegen/basic.pp"
+  if (t0 == NULL) { at = r[1]; goto fail; }
+#line 4 "tests/golden/codegen/basic.pp"
+  return t0;
+#line 123 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  return NULL;
 }
 
 /* tests/golden/codegen/basic.pp:4:1: name = "${prefix}-x" */
 static pcl_value *pclu_name(pcl_gen_env *e) {
   const uint32_t *r = e->r;
-  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL;
-  uint32_t at = 0;
 #line 4 "tests/golden/codegen/basic.pp"
-  t0 = pcl_gen_template((pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, 2, err);
-#line 4 "tests/golden/codegen/basic.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 4 "tests/golden/codegen/basic.pp"
   return t0;
-#line 123 "<stdout>"
-fail:
-  pcl_release(t0);
-  return pcl_gen_failed(e, error, at);
+#line 138 "<stdout>"
 }
 
 /* tests/golden/codegen/basic.pp:5:1: resource a "simple:index:Resource" { value = true label = name } */
@@ -137,11 +149,11 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 5 "tests/golden/codegen/basic.pp"
   return t1;
-#line 141 "<stdout>"
+#line 153 "<stdout>"
 }
 
 /* tests/golden/codegen/basic.pp:10:10: "id is ${a.id}!", once its arguments are known */
-static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
@@ -151,7 +163,7 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   if (t0 == NULL) { at = r[2]; goto fail; }
 #line 10 "tests/golden/codegen/basic.pp"
   return t0;
-#line 155 "<stdout>"
+#line 167 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -169,7 +181,7 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
 #line 10 "tests/golden/codegen/basic.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
 #line 10 "tests/golden/codegen/basic.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
+  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1);
 #line 10 "tests/golden/codegen/basic.pp"
   pcl_release(t0), t0 = NULL;
 #line 9 "tests/golden/codegen/basic.pp"
@@ -192,7 +204,7 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
   pcl_release(t2), t2 = NULL;
 #line 9 "tests/golden/codegen/basic.pp"
   return t1;
-#line 196 "<stdout>"
+#line 208 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -219,7 +231,7 @@ static pcl_value *pclu_text(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 16 "tests/golden/codegen/basic.pp"
   return t1;
-#line 223 "<stdout>"
+#line 235 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -245,7 +257,7 @@ static pcl_value *pclu_n(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 19 "tests/golden/codegen/basic.pp"
   return t1;
-#line 249 "<stdout>"
+#line 261 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);

@@ -36,7 +36,8 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
     /* answer */ 0, 0, 1,
-    /* chosen */ 0, 0, 2, 3, 4,
+    /* chosen */ 0, 2, 3,
+    /* chosen */ 0, 3, 4,
     0,
 };
 
@@ -47,7 +48,7 @@ static pcl_value *pclu_chosen(pcl_gen_env *e);
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_answer, 0}, /* answer */
-    {pclu_chosen, 3}, /* chosen */
+    {pclu_chosen, 6}, /* chosen */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -68,44 +69,51 @@ static pcl_value *pclu_answer(pcl_gen_env *e) {
   }
 #line 3 "tests/golden/codegen/condition-error.pp"
   return t0;
-#line 72 "<stdout>"
+#line 73 "<stdout>"
+}
+
+/* tests/golden/codegen/condition-error.pp:7:11: answer ? 1 : 2, once its arguments are known */
+static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL, *t1 = NULL;
+  uint32_t at = 0;
+#line 7 "tests/golden/codegen/condition-error.pp"
+  t0 = pcl_gen_truth(p[0], err);
+#line 7 "tests/golden/codegen/condition-error.pp"
+  if (t0 == NULL) { at = r[0]; goto fail; }
+#line 7 "tests/golden/codegen/condition-error.pp"
+  if (pcl_bool_get(t0)) {
+#line 7 "tests/golden/codegen/condition-error.pp"
+    t1 = pcl_retain(&pclg_k[r[1]]);
+#line 7 "tests/golden/codegen/condition-error.pp"
+  } else {
+#line 7 "tests/golden/codegen/condition-error.pp"
+    t1 = pcl_retain(&pclg_k[r[2]]);
+#line 7 "tests/golden/codegen/condition-error.pp"
+  }
+#line 7 "tests/golden/codegen/condition-error.pp"
+  return t1;
+#line 97 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  pcl_release(t1);
+  return NULL;
 }
 
 /* tests/golden/codegen/condition-error.pp:6:1: output chosen { value = answer ? 1 : 2 } */
 static pcl_value *pclu_chosen(pcl_gen_env *e) {
   const uint32_t *r = e->r;
-  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
-  uint32_t at = 0;
 #line 7 "tests/golden/codegen/condition-error.pp"
-  t0 = pcl_gen_truth(pcl_gen_node(e, r[0]), err);
-#line 7 "tests/golden/codegen/condition-error.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 7 "tests/golden/codegen/condition-error.pp"
-  if (pcl_bool_get(t0)) {
-#line 7 "tests/golden/codegen/condition-error.pp"
-    t1 = pcl_retain(&pclg_k[r[2]]);
-#line 7 "tests/golden/codegen/condition-error.pp"
-  } else {
-#line 7 "tests/golden/codegen/condition-error.pp"
-    t1 = pcl_retain(&pclg_k[r[3]]);
-#line 7 "tests/golden/codegen/condition-error.pp"
-  }
-#line 7 "tests/golden/codegen/condition-error.pp"
-  done1:;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 6 "tests/golden/codegen/condition-error.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
 #line 6 "tests/golden/codegen/condition-error.pp"
-  pcl_release(t1), t1 = NULL;
+  pcl_release(t0), t0 = NULL;
 #line 6 "tests/golden/codegen/condition-error.pp"
-  return t0;
-#line 103 "<stdout>"
-fail1:
-  pcl_release(t0);
-  pcl_release(t1);
-  t1 = pcl_gen_failed(e, error, at);
-  error = NULL;
-  goto done1;
+  return t1;
+#line 117 "<stdout>"
 }
 
 /* Configuration. */

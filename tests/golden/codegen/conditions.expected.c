@@ -34,8 +34,8 @@ static pcl_value pclg_k[26] = {
     PCL_STATIC_LIST(&pclg_p[0], 2),
     PCL_STATIC_ASCII("filtered"),
     PCL_STATIC_ASCII("secretNot"),
-    PCL_STATIC_INT(1),
-    /* 20 */ PCL_STATIC_NUMBER(2.5),
+    PCL_STATIC_NUMBER(2.5),
+    /* 20 */ PCL_STATIC_INT(1),
     PCL_STATIC_ASCII("unified"),
     PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("r"),
@@ -51,8 +51,8 @@ static const char *const pclg_files[] = {
 
 /* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {15, 12},
     {15, 18},
+    {15, 12},
     {18, 12},
     {18, 24},
     {18, 36},
@@ -62,11 +62,11 @@ static const pcl_gen_loc pclg_loc[] = {
     {27, 39},
     {27, 11},
     {30, 11},
-    {34, 12},
-    {34, 18},
+    {34, 41},
     {34, 27},
     {34, 32},
-    {34, 41},
+    {34, 12},
+    {34, 18},
     {37, 1},
     {41, 48},
     {41, 33},
@@ -94,15 +94,21 @@ static const uint32_t pclg_r[] = {
     /* yes */ 0, 0, 1,
     /* no */ 1, 2, 3,
     /* hidden */ 2, 4, 5,
-    /* not */ 0, 0, 1, 1, 6,
+    /* not */ 0,
+    /* not */ 1,
+    /* not */ 0, 1, 1, 2, 6,
     /* and */ 0, 5, 2, 1, 7, 3, 0, 1, 4, 8,
     /* or */ 1, 9, 5, 1, 0, 6, 10,
-    /* chosen */ 0, 7, 11, 12, 13,
+    /* chosen */ 7, 11, 12,
+    /* chosen */ 0, 3, 13,
     /* filtered */ 14, 1, 8,
     /* filtered */ 16, 3, 9, 17,
     /* secretNot */ 10,
     /* secretNot */ 2, 1, 18,
-    /* unified */ 0, 11, 19, 12, 15, 1, 13, 19, 14, 15, 0, 15, 20, 7, 21,
+    /* unified */ 11, 19, 7,
+    /* unified */ 12, 20, 13, 15,
+    /* unified */ 14, 20, 15, 15,
+    /* unified */ 0, 4, 1, 8, 0, 11, 21,
     /* r */ 23, 0, 24, 16,
     /* eventual */ 17, 11, 12,
     /* eventual */ 18,
@@ -129,15 +135,15 @@ static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_yes, 0}, /* yes */
     {pclu_yes, 3}, /* no */
     {pclu_hidden, 6}, /* hidden */
-    {pclu_not, 9}, /* not */
-    {pclu_and, 14}, /* and */
-    {pclu_or, 24}, /* or */
-    {pclu_chosen, 31}, /* chosen */
-    {pclu_filtered, 39}, /* filtered */
-    {pclu_secretNot, 44}, /* secretNot */
-    {pclu_unified, 47}, /* unified */
-    {pclu_r, 62}, /* r */
-    {pclu_eventual, 74}, /* eventual */
+    {pclu_not, 11}, /* not */
+    {pclu_and, 16}, /* and */
+    {pclu_or, 26}, /* or */
+    {pclu_chosen, 36}, /* chosen */
+    {pclu_filtered, 42}, /* filtered */
+    {pclu_secretNot, 47}, /* secretNot */
+    {pclu_unified, 61}, /* unified */
+    {pclu_r, 68}, /* r */
+    {pclu_eventual, 80}, /* eventual */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -158,7 +164,7 @@ static pcl_value *pclu_yes(pcl_gen_env *e) {
   }
 #line 4 "tests/golden/codegen/conditions.pp"
   return t0;
-#line 162 "<stdout>"
+#line 168 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:10:1: config hidden string { default = "1" secret = true } */
@@ -175,45 +181,48 @@ static pcl_value *pclu_hidden(pcl_gen_env *e) {
   }
 #line 10 "tests/golden/codegen/conditions.pp"
   return t0;
-#line 179 "<stdout>"
+#line 185 "<stdout>"
+}
+
+/* tests/golden/codegen/conditions.pp:15:18: !no, once its arguments are known */
+static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL;
+  uint32_t at = 0;
+#line 15 "tests/golden/codegen/conditions.pp"
+  t0 = pcl_op_not(p[0], err);
+#line 15 "tests/golden/codegen/conditions.pp"
+  if (t0 == NULL) { at = r[0]; goto fail; }
+#line 15 "tests/golden/codegen/conditions.pp"
+  return t0;
+#line 199 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  return NULL;
 }
 
 /* tests/golden/codegen/conditions.pp:14:1: output not { value = [!yes, !no] } */
 static pcl_value *pclu_not(pcl_gen_env *e) {
   const uint32_t *r = e->r;
-  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
-  uint32_t at = 0;
 #line 15 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_op_not(pcl_gen_node(e, r[0]), err);
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 15 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 15 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_op_not(pcl_gen_node(e, r[2]), err);
-#line 15 "tests/golden/codegen/conditions.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
+  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1);
 #line 15 "tests/golden/codegen/conditions.pp"
   t2 = pcl_list_of((pcl_value *[]){t0, t1}, 2);
 #line 15 "tests/golden/codegen/conditions.pp"
   pcl_release(t0), t0 = NULL;
 #line 15 "tests/golden/codegen/conditions.pp"
   pcl_release(t1), t1 = NULL;
-#line 15 "tests/golden/codegen/conditions.pp"
-  done1:;
 #line 14 "tests/golden/codegen/conditions.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[4]], t2);
 #line 14 "tests/golden/codegen/conditions.pp"
   pcl_release(t2), t2 = NULL;
 #line 14 "tests/golden/codegen/conditions.pp"
   return t1;
-#line 210 "<stdout>"
-fail1:
-  pcl_release(t0);
-  pcl_release(t1);
-  pcl_release(t2);
-  t2 = pcl_gen_failed(e, error, at);
-  error = NULL;
-  goto done1;
+#line 226 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:17:1: output and { value = [yes && "1", no && true, yes && no] } */
@@ -240,7 +249,7 @@ static pcl_value *pclu_and(pcl_gen_env *e) {
   pcl_release(t3), t3 = NULL;
 #line 17 "tests/golden/codegen/conditions.pp"
   return t2;
-#line 244 "<stdout>"
+#line 253 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:20:1: output or { value = [no || "false", no || yes] } */
@@ -263,44 +272,51 @@ static pcl_value *pclu_or(pcl_gen_env *e) {
   pcl_release(t2), t2 = NULL;
 #line 20 "tests/golden/codegen/conditions.pp"
   return t1;
-#line 267 "<stdout>"
+#line 276 "<stdout>"
+}
+
+/* tests/golden/codegen/conditions.pp:24:11: yes ? "then" : "else", once its arguments are known */
+static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL, *t1 = NULL;
+  uint32_t at = 0;
+#line 24 "tests/golden/codegen/conditions.pp"
+  t0 = pcl_gen_truth(p[0], err);
+#line 24 "tests/golden/codegen/conditions.pp"
+  if (t0 == NULL) { at = r[0]; goto fail; }
+#line 24 "tests/golden/codegen/conditions.pp"
+  if (pcl_bool_get(t0)) {
+#line 24 "tests/golden/codegen/conditions.pp"
+    t1 = pcl_retain(&pclg_k[r[1]]);
+#line 24 "tests/golden/codegen/conditions.pp"
+  } else {
+#line 24 "tests/golden/codegen/conditions.pp"
+    t1 = pcl_retain(&pclg_k[r[2]]);
+#line 24 "tests/golden/codegen/conditions.pp"
+  }
+#line 24 "tests/golden/codegen/conditions.pp"
+  return t1;
+#line 300 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  pcl_release(t1);
+  return NULL;
 }
 
 /* tests/golden/codegen/conditions.pp:23:1: output chosen { value = yes ? "then" : "else" } */
 static pcl_value *pclu_chosen(pcl_gen_env *e) {
   const uint32_t *r = e->r;
-  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
-  uint32_t at = 0;
 #line 24 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_truth(pcl_gen_node(e, r[0]), err);
-#line 24 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 24 "tests/golden/codegen/conditions.pp"
-  if (pcl_bool_get(t0)) {
-#line 24 "tests/golden/codegen/conditions.pp"
-    t1 = pcl_retain(&pclg_k[r[2]]);
-#line 24 "tests/golden/codegen/conditions.pp"
-  } else {
-#line 24 "tests/golden/codegen/conditions.pp"
-    t1 = pcl_retain(&pclg_k[r[3]]);
-#line 24 "tests/golden/codegen/conditions.pp"
-  }
-#line 24 "tests/golden/codegen/conditions.pp"
-  done1:;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 23 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
 #line 23 "tests/golden/codegen/conditions.pp"
-  pcl_release(t1), t1 = NULL;
+  pcl_release(t0), t0 = NULL;
 #line 23 "tests/golden/codegen/conditions.pp"
-  return t0;
-#line 298 "<stdout>"
-fail1:
-  pcl_release(t0);
-  pcl_release(t1);
-  t1 = pcl_gen_failed(e, error, at);
-  error = NULL;
-  goto done1;
+  return t1;
+#line 320 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:27:11: [for x in ["a", "b"] : x if no || x == "b"], per element */
@@ -324,7 +340,7 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   t1 = NULL;
 #line 27 "tests/golden/codegen/conditions.pp"
   return true;
-#line 328 "<stdout>"
+#line 344 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:26:1: output filtered { value = [for x in ["a", "b"] : x if no || x == "b"] } */
@@ -345,30 +361,12 @@ static pcl_value *pclu_filtered(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 26 "tests/golden/codegen/conditions.pp"
   return t1;
-#line 349 "<stdout>"
+#line 365 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
-}
-
-/* tests/golden/codegen/conditions.pp:30:11: !hidden, once its arguments are known */
-static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
-  const uint32_t *r = e->r;
-  pcl_value *t0 = NULL;
-  uint32_t at = 0;
-#line 30 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_op_not(p[0], err);
-#line 30 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 30 "tests/golden/codegen/conditions.pp"
-  return t0;
-#line 368 "<stdout>"
-fail:
-  pcl_gen_locate(e, *err, at);
-  pcl_release(t0);
-  return NULL;
 }
 
 /* tests/golden/codegen/conditions.pp:29:1: output secretNot { value = !hidden } */
@@ -383,25 +381,24 @@ static pcl_value *pclu_secretNot(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 29 "tests/golden/codegen/conditions.pp"
   return t1;
-#line 387 "<stdout>"
+#line 385 "<stdout>"
 }
 
-/* tests/golden/codegen/conditions.pp:33:1: output unified { value = [yes ? 1 : "a", no ? 1 : "a", yes ? 2.5 : true] } */
-static pcl_value *pclu_unified(pcl_gen_env *e) {
+/* tests/golden/codegen/conditions.pp:34:27: no ? 1 : "a", once its arguments are known */
+static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
-  pcl_error *error = NULL, **err = &error;
-  pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
+  pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 34 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_truth(pcl_gen_node(e, r[0]), err);
+  t0 = pcl_gen_truth(p[0], err);
 #line 34 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
+  if (t0 == NULL) { at = r[0]; goto fail; }
 #line 34 "tests/golden/codegen/conditions.pp"
   if (pcl_bool_get(t0)) {
 #line 34 "tests/golden/codegen/conditions.pp"
-    t0 = pcl_convert_to_string(&pclg_k[r[2]], err);
+    t0 = pcl_convert_to_string(&pclg_k[r[1]], err);
 #line 34 "tests/golden/codegen/conditions.pp"
-    if (t0 == NULL) { at = r[3]; goto fail1; }
+    if (t0 == NULL) { at = r[2]; goto fail; }
 #line 34 "tests/golden/codegen/conditions.pp"
     t1 = t0;
 #line 34 "tests/golden/codegen/conditions.pp"
@@ -409,68 +406,44 @@ static pcl_value *pclu_unified(pcl_gen_env *e) {
 #line 34 "tests/golden/codegen/conditions.pp"
   } else {
 #line 34 "tests/golden/codegen/conditions.pp"
-    t1 = pcl_retain(&pclg_k[r[4]]);
+    t1 = pcl_retain(&pclg_k[r[3]]);
 #line 34 "tests/golden/codegen/conditions.pp"
   }
 #line 34 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_truth(pcl_gen_node(e, r[5]), err);
+  return t1;
+#line 415 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  pcl_release(t1);
+  return NULL;
+}
+
+/* tests/golden/codegen/conditions.pp:33:1: output unified { value = [yes ? 1 : "a", no ? 1 : "a", yes ? 2.5 : true] } */
+static pcl_value *pclu_unified(pcl_gen_env *e) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
 #line 34 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[6]; goto fail1; }
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 34 "tests/golden/codegen/conditions.pp"
-  if (pcl_bool_get(t0)) {
+  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1);
 #line 34 "tests/golden/codegen/conditions.pp"
-    t0 = pcl_convert_to_string(&pclg_k[r[7]], err);
+  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1);
 #line 34 "tests/golden/codegen/conditions.pp"
-    if (t0 == NULL) { at = r[8]; goto fail1; }
+  t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3);
 #line 34 "tests/golden/codegen/conditions.pp"
-    t2 = t0;
-#line 34 "tests/golden/codegen/conditions.pp"
-    t0 = NULL;
-#line 34 "tests/golden/codegen/conditions.pp"
-  } else {
-#line 34 "tests/golden/codegen/conditions.pp"
-    t2 = pcl_retain(&pclg_k[r[9]]);
-#line 34 "tests/golden/codegen/conditions.pp"
-  }
-#line 34 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_truth(pcl_gen_node(e, r[10]), err);
-#line 34 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[11]; goto fail1; }
-#line 34 "tests/golden/codegen/conditions.pp"
-  if (pcl_bool_get(t0)) {
-#line 34 "tests/golden/codegen/conditions.pp"
-    t3 = pcl_retain(&pclg_k[r[12]]);
-#line 34 "tests/golden/codegen/conditions.pp"
-  } else {
-#line 34 "tests/golden/codegen/conditions.pp"
-    t3 = pcl_retain(&pclg_k[r[13]]);
-#line 34 "tests/golden/codegen/conditions.pp"
-  }
-#line 34 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_list_of((pcl_value *[]){t1, t2, t3}, 3);
+  pcl_release(t0), t0 = NULL;
 #line 34 "tests/golden/codegen/conditions.pp"
   pcl_release(t1), t1 = NULL;
 #line 34 "tests/golden/codegen/conditions.pp"
   pcl_release(t2), t2 = NULL;
-#line 34 "tests/golden/codegen/conditions.pp"
+#line 33 "tests/golden/codegen/conditions.pp"
+  t2 = pcl_gen_output(e, &pclg_k[r[6]], t3);
+#line 33 "tests/golden/codegen/conditions.pp"
   pcl_release(t3), t3 = NULL;
-#line 34 "tests/golden/codegen/conditions.pp"
-  done1:;
 #line 33 "tests/golden/codegen/conditions.pp"
-  t3 = pcl_gen_output(e, &pclg_k[r[14]], t0);
-#line 33 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 33 "tests/golden/codegen/conditions.pp"
-  return t3;
-#line 466 "<stdout>"
-fail1:
-  pcl_release(t0);
-  pcl_release(t1);
-  pcl_release(t2);
-  pcl_release(t3);
-  t0 = pcl_gen_failed(e, error, at);
-  error = NULL;
-  goto done1;
+  return t2;
+#line 447 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:37:1: resource r "simple:index:Resource" { value = true } */
@@ -481,36 +454,7 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
 #line 37 "tests/golden/codegen/conditions.pp"
   return t0;
-#line 485 "<stdout>"
-}
-
-/* tests/golden/codegen/conditions.pp:41:48: "${r.value}" ? "then" : "else", once its arguments are known */
-static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
-  const uint32_t *r = e->r;
-  pcl_value *t0 = NULL, *t1 = NULL;
-  uint32_t at = 0;
-#line 41 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 41 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 41 "tests/golden/codegen/conditions.pp"
-  if (pcl_bool_get(t0)) {
-#line 41 "tests/golden/codegen/conditions.pp"
-    t1 = pcl_retain(&pclg_k[r[1]]);
-#line 41 "tests/golden/codegen/conditions.pp"
-  } else {
-#line 41 "tests/golden/codegen/conditions.pp"
-    t1 = pcl_retain(&pclg_k[r[2]]);
-#line 41 "tests/golden/codegen/conditions.pp"
-  }
-#line 41 "tests/golden/codegen/conditions.pp"
-  return t1;
-#line 509 "<stdout>"
-fail:
-  pcl_gen_locate(e, *err, at);
-  pcl_release(t0);
-  pcl_release(t1);
-  return NULL;
+#line 458 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:41:15: r.value */
@@ -524,7 +468,7 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   if (t0 == NULL) { at = r[3]; goto fail; }
 #line 41 "tests/golden/codegen/conditions.pp"
   return t0;
-#line 528 "<stdout>"
+#line 472 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -575,7 +519,7 @@ static pcl_value *pclu_eventual(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 40 "tests/golden/codegen/conditions.pp"
   return t3;
-#line 579 "<stdout>"
+#line 523 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);

@@ -44,7 +44,8 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 static const uint32_t pclg_r[] = {
     /* position */ 0, 0,
     /* list */ 4,
-    /* picked */ 1, 0, 0, 5,
+    /* picked */ 1, 0,
+    /* picked */ 0, 2, 5,
     0,
 };
 
@@ -57,7 +58,7 @@ static pcl_value *pclu_picked(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_position, 0}, /* position */
     {pclu_list, 2}, /* list */
-    {pclu_picked, 3}, /* picked */
+    {pclu_picked, 5}, /* picked */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -78,7 +79,7 @@ static pcl_value *pclu_position(pcl_gen_env *e) {
   }
 #line 3 "tests/golden/codegen/config-index-error.pp"
   return t0;
-#line 82 "<stdout>"
+#line 83 "<stdout>"
 }
 
 /* tests/golden/codegen/config-index-error.pp:4:1: list = ["a", "b", "c"] */
@@ -86,33 +87,40 @@ static pcl_value *pclu_list(pcl_gen_env *e) {
   const uint32_t *r = e->r;
 #line 4 "tests/golden/codegen/config-index-error.pp"
   return pcl_retain(&pclg_k[r[0]]);
-#line 90 "<stdout>"
+#line 91 "<stdout>"
+}
+
+/* tests/golden/codegen/config-index-error.pp:6:11: list[position], once its arguments are known */
+static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL;
+  uint32_t at = 0;
+#line 6 "tests/golden/codegen/config-index-error.pp"
+  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), p[0], 0, err);
+#line 6 "tests/golden/codegen/config-index-error.pp"
+  if (t0 == NULL) { at = r[1]; goto fail; }
+#line 6 "tests/golden/codegen/config-index-error.pp"
+  return t0;
+#line 105 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  return NULL;
 }
 
 /* tests/golden/codegen/config-index-error.pp:5:1: output picked { value = list[position] } */
 static pcl_value *pclu_picked(pcl_gen_env *e) {
   const uint32_t *r = e->r;
-  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
-  uint32_t at = 0;
 #line 6 "tests/golden/codegen/config-index-error.pp"
-  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), pcl_gen_node(e, r[1]), 0, err);
-#line 6 "tests/golden/codegen/config-index-error.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 6 "tests/golden/codegen/config-index-error.pp"
-  done1:;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 5 "tests/golden/codegen/config-index-error.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
 #line 5 "tests/golden/codegen/config-index-error.pp"
   pcl_release(t0), t0 = NULL;
 #line 5 "tests/golden/codegen/config-index-error.pp"
   return t1;
-#line 111 "<stdout>"
-fail1:
-  pcl_release(t0);
-  t0 = pcl_gen_failed(e, error, at);
-  error = NULL;
-  goto done1;
+#line 124 "<stdout>"
 }
 
 /* Configuration. */

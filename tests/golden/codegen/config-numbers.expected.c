@@ -56,8 +56,10 @@ static const uint32_t pclg_r[] = {
     /* big */ 0, 0,
     /* exact */ 1, 1,
     /* numbers */ 2, 2,
-    /* sum */ 0, 8, 0, 9,
-    /* picked */ 4, 3, 1, 10,
+    /* sum */ 8, 0,
+    /* sum */ 0, 2, 9,
+    /* picked */ 4, 1,
+    /* picked */ 3, 2, 10,
     0,
 };
 
@@ -78,8 +80,8 @@ static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_big_2, 9}, /* big */
     {pclu_big_2, 11}, /* exact */
     {pclu_big_2, 13}, /* numbers */
-    {pclu_sum, 15}, /* sum */
-    {pclu_picked, 19}, /* picked */
+    {pclu_sum, 17}, /* sum */
+    {pclu_picked, 22}, /* picked */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -100,7 +102,7 @@ static pcl_value *pclu_big(pcl_gen_env *e) {
   }
 #line 5 "tests/golden/codegen/config-numbers.pp"
   return t0;
-#line 104 "<stdout>"
+#line 106 "<stdout>"
 }
 
 /* tests/golden/codegen/config-numbers.pp:9:1: list = ["a", "b", "c"] */
@@ -108,7 +110,7 @@ static pcl_value *pclu_list(pcl_gen_env *e) {
   const uint32_t *r = e->r;
 #line 9 "tests/golden/codegen/config-numbers.pp"
   return pcl_retain(&pclg_k[r[0]]);
-#line 112 "<stdout>"
+#line 114 "<stdout>"
 }
 
 /* tests/golden/codegen/config-numbers.pp:10:1: output big { value = big } */
@@ -119,59 +121,73 @@ static pcl_value *pclu_big_2(pcl_gen_env *e) {
   t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0]));
 #line 10 "tests/golden/codegen/config-numbers.pp"
   return t0;
-#line 123 "<stdout>"
+#line 125 "<stdout>"
+}
+
+/* tests/golden/codegen/config-numbers.pp:20:11: big + 1, once its arguments are known */
+static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL;
+  uint32_t at = 0;
+#line 20 "tests/golden/codegen/config-numbers.pp"
+  t0 = pcl_op_add(p[0], &pclg_k[r[0]], err);
+#line 20 "tests/golden/codegen/config-numbers.pp"
+  if (t0 == NULL) { at = r[1]; goto fail; }
+#line 20 "tests/golden/codegen/config-numbers.pp"
+  return t0;
+#line 139 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  return NULL;
 }
 
 /* tests/golden/codegen/config-numbers.pp:19:1: output sum { value = big + 1 } */
 static pcl_value *pclu_sum(pcl_gen_env *e) {
   const uint32_t *r = e->r;
-  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
-  uint32_t at = 0;
 #line 20 "tests/golden/codegen/config-numbers.pp"
-  t0 = pcl_op_add(pcl_gen_node(e, r[0]), &pclg_k[r[1]], err);
-#line 20 "tests/golden/codegen/config-numbers.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 20 "tests/golden/codegen/config-numbers.pp"
-  done1:;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 19 "tests/golden/codegen/config-numbers.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
 #line 19 "tests/golden/codegen/config-numbers.pp"
   pcl_release(t0), t0 = NULL;
 #line 19 "tests/golden/codegen/config-numbers.pp"
   return t1;
-#line 144 "<stdout>"
-fail1:
+#line 158 "<stdout>"
+}
+
+/* tests/golden/codegen/config-numbers.pp:23:11: list[position], once its arguments are known */
+static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL;
+  uint32_t at = 0;
+#line 23 "tests/golden/codegen/config-numbers.pp"
+  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), p[0], 0, err);
+#line 23 "tests/golden/codegen/config-numbers.pp"
+  if (t0 == NULL) { at = r[1]; goto fail; }
+#line 23 "tests/golden/codegen/config-numbers.pp"
+  return t0;
+#line 172 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
   pcl_release(t0);
-  t0 = pcl_gen_failed(e, error, at);
-  error = NULL;
-  goto done1;
+  return NULL;
 }
 
 /* tests/golden/codegen/config-numbers.pp:22:1: output picked { value = list[position] } */
 static pcl_value *pclu_picked(pcl_gen_env *e) {
   const uint32_t *r = e->r;
-  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
-  uint32_t at = 0;
 #line 23 "tests/golden/codegen/config-numbers.pp"
-  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), pcl_gen_node(e, r[1]), 0, err);
-#line 23 "tests/golden/codegen/config-numbers.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 23 "tests/golden/codegen/config-numbers.pp"
-  done1:;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 22 "tests/golden/codegen/config-numbers.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
 #line 22 "tests/golden/codegen/config-numbers.pp"
   pcl_release(t0), t0 = NULL;
 #line 22 "tests/golden/codegen/config-numbers.pp"
   return t1;
-#line 170 "<stdout>"
-fail1:
-  pcl_release(t0);
-  t0 = pcl_gen_failed(e, error, at);
-  error = NULL;
-  goto done1;
+#line 191 "<stdout>"
 }
 
 /* Configuration. */

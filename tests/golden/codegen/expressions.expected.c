@@ -76,11 +76,11 @@ static pcl_value pclg_k[83] = {
     PCL_STATIC_ASCII("arith"),
     PCL_STATIC_ASCII(":"),
     PCL_STATIC_ASCII(";"),
-    PCL_STATIC_ASCII("name="),
-    /* 30 */ PCL_STATIC_ASCII(" env="),
-    PCL_STATIC_ASCII(" "),
     PCL_STATIC_ASCII("many"),
-    PCL_STATIC_ASCII("few"),
+    /* 30 */ PCL_STATIC_ASCII("few"),
+    PCL_STATIC_ASCII("name="),
+    PCL_STATIC_ASCII(" env="),
+    PCL_STATIC_ASCII(" "),
     PCL_STATIC_ASCII("tmpl"),
     PCL_STATIC_ASCII("U"),
     PCL_STATIC_ASCII("-"),
@@ -153,11 +153,11 @@ static const pcl_gen_loc pclg_loc[] = {
     {8, 122},
     {8, 137},
     {11, 118},
-    {11, 19},
-    {11, 35},
+    {11, 98},
     {11, 57},
     {11, 52},
-    {11, 98},
+    {11, 19},
+    {11, 35},
     {11, 11},
     {14, 32},
     {14, 11},
@@ -166,11 +166,11 @@ static const pcl_gen_loc pclg_loc[] = {
     {21, 11},
     {24, 33},
     {24, 11},
-    {28, 15},
-    {29, 15},
-    {30, 15},
-    {31, 15},
     {32, 15},
+    {30, 15},
+    {29, 15},
+    {28, 15},
+    {31, 15},
     {33, 22},
     {33, 15},
     {34, 15},
@@ -200,15 +200,24 @@ static const uint32_t pclg_r[] = {
     /* obj */ 17,
     /* arith */ 6, 7, 0, 18, 19, 1, 20, 18, 2, 18, 7, 3, 21, 5, 4, 22, 5, 7, 5, 6, 5, 7, 7, 22, 6, 8, 22, 23, 9, 6, 6, 1, 2, 24, 25, 10, 24, 25, 11, 24, 12, 26,
     /* tmpl */ 27, 28, 13,
-    /* tmpl */ 2, 9, 14, 2, 10, 15, 11, 15, 0, 16, 7, 16, 17, 32, 33, 0, 3, 18, 29, 30, 31, 31, 19, 34,
+    /* tmpl */ 3, 14,
+    /* tmpl */ 15,
+    /* tmpl */ 7, 15,
+    /* tmpl */ 16, 29, 30,
+    /* tmpl */ 2, 9, 17, 2, 10, 18, 11, 18, 31, 32, 33, 33, 19,
+    /* tmpl */ 0, 19, 18, 16, 0, 21, 13, 34,
     /* upper */ 35,
     /* forList */ 36, 5, 20, 2,
-    /* forList */ 0, 4, 21, 37,
+    /* forList */ 4, 21,
+    /* forList */ 0, 2, 37,
     /* forObject */ 2, 10, 22, 0, 23, 38,
     /* grouped */ 40, 0, 24, 41,
     /* splat */ 42, 25,
     /* splat */ 45, 2, 26, 46,
-    /* builtins */ 68, 27, 0, 28, 36, 0, 29, 69, 70, 30, 0, 22, 31, 2, 10, 32, 12, 71, 33, 7, 23, 34, 1, 35, 5, 72, 22, 36, 73, 37, 74, 38, 75, 39, 76, 40, 78, 41, 1, 42, 7, 42, 42, 79, 80, 81, 43, 82,
+    /* builtins */ 22, 27,
+    /* builtins */ 36, 28,
+    /* builtins */ 29,
+    /* builtins */ 68, 30, 0, 1, 0, 3, 69, 70, 31, 0, 5, 2, 10, 32, 12, 71, 33, 7, 23, 34, 1, 35, 5, 72, 22, 36, 73, 37, 74, 38, 75, 39, 76, 40, 78, 41, 1, 42, 7, 42, 42, 79, 80, 81, 43, 82,
     0,
 };
 
@@ -229,13 +238,13 @@ static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_nums, 3}, /* nums */
     {pclu_nums, 4}, /* obj */
     {pclu_arith, 5}, /* arith */
-    {pclu_tmpl, 50}, /* tmpl */
-    {pclu_nums, 74}, /* upper */
-    {pclu_forList, 79}, /* forList */
-    {pclu_forObject, 83}, /* forObject */
-    {pclu_grouped, 89}, /* grouped */
-    {pclu_splat, 95}, /* splat */
-    {pclu_builtins, 99}, /* builtins */
+    {pclu_tmpl, 71}, /* tmpl */
+    {pclu_nums, 79}, /* upper */
+    {pclu_forList, 86}, /* forList */
+    {pclu_forObject, 89}, /* forObject */
+    {pclu_grouped, 95}, /* grouped */
+    {pclu_splat, 101}, /* splat */
+    {pclu_builtins, 110}, /* builtins */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -256,7 +265,7 @@ static pcl_value *pclu_items(pcl_gen_env *e) {
   }
 #line 2 "tests/golden/codegen/expressions.pp"
   return t0;
-#line 260 "<stdout>"
+#line 269 "<stdout>"
 }
 
 /* tests/golden/codegen/expressions.pp:5:1: nums = [3, 1, 2] */
@@ -264,7 +273,7 @@ static pcl_value *pclu_nums(pcl_gen_env *e) {
   const uint32_t *r = e->r;
 #line 5 "tests/golden/codegen/expressions.pp"
   return pcl_retain(&pclg_k[r[0]]);
-#line 268 "<stdout>"
+#line 277 "<stdout>"
 }
 
 /* tests/golden/codegen/expressions.pp:7:1: output arith { value = [1 + 2, 7 - 10, 6 * 7, 7 / 2, -7 % 3, -(4), 2 < 3, 3 <= 2, 4 > 1, 4 >= 5, 1 = ... */
@@ -365,7 +374,7 @@ static pcl_value *pclu_arith(pcl_gen_env *e) {
   pcl_release(t15), t15 = NULL;
 #line 7 "tests/golden/codegen/expressions.pp"
   return t14;
-#line 369 "<stdout>"
+#line 378 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -404,93 +413,163 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   t0 = NULL;
 #line 11 "tests/golden/codegen/expressions.pp"
   return true;
-#line 408 "<stdout>"
+#line 417 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return false;
 }
 
-/* tests/golden/codegen/expressions.pp:10:1: output tmpl { value = "name=${obj.name} env=${obj.tags["env"]} %{if length(items) > 2}many%{else}few ... */
-static pcl_value *pclu_tmpl(pcl_gen_env *e) {
+/* tests/golden/codegen/expressions.pp:11:98: %{for i, v in items}${i}:${v};%{endfor}, once its arguments are known */
+static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
-  pcl_error *error = NULL, **err = &error;
-  pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL;
+  pcl_value *t0 = NULL;
+  uint32_t at = 0;
+#line 11 "tests/golden/codegen/expressions.pp"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, PCL_GEN_FOR_CONCAT, p[0], r[1], err);
+#line 11 "tests/golden/codegen/expressions.pp"
+  if (t0 == NULL) { at = r[1]; goto fail; }
+#line 11 "tests/golden/codegen/expressions.pp"
+  return t0;
+#line 435 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  return NULL;
+}
+
+/* tests/golden/codegen/expressions.pp:11:57: length(items), once its arguments are known */
+static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL;
+  uint32_t at = 0;
+#line 11 "tests/golden/codegen/expressions.pp"
+  t0 = pcl_fn_length(p[0], err);
+#line 11 "tests/golden/codegen/expressions.pp"
+  if (t0 == NULL) { at = r[0]; goto fail; }
+#line 11 "tests/golden/codegen/expressions.pp"
+  return t0;
+#line 453 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  return NULL;
+}
+
+/* tests/golden/codegen/expressions.pp:11:57: length(items) > 2, once its arguments are known */
+static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL;
+  uint32_t at = 0;
+#line 11 "tests/golden/codegen/expressions.pp"
+  t0 = pcl_op_gt(p[0], &pclg_k[r[0]], err);
+#line 11 "tests/golden/codegen/expressions.pp"
+  if (t0 == NULL) { at = r[1]; goto fail; }
+#line 11 "tests/golden/codegen/expressions.pp"
+  return t0;
+#line 471 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  return NULL;
+}
+
+/* tests/golden/codegen/expressions.pp:11:52: %{if length(items) > 2}many%{else}few%{endif}, once its arguments are known */
+static pcl_value *pclg_apply4(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL, *t1 = NULL;
+  uint32_t at = 0;
+#line 11 "tests/golden/codegen/expressions.pp"
+  t0 = pcl_gen_truth(p[0], err);
+#line 11 "tests/golden/codegen/expressions.pp"
+  if (t0 == NULL) { at = r[0]; goto fail; }
+#line 11 "tests/golden/codegen/expressions.pp"
+  if (pcl_bool_get(t0)) {
+#line 11 "tests/golden/codegen/expressions.pp"
+    t1 = pcl_retain(&pclg_k[r[1]]);
+#line 11 "tests/golden/codegen/expressions.pp"
+  } else {
+#line 11 "tests/golden/codegen/expressions.pp"
+    t1 = pcl_retain(&pclg_k[r[2]]);
+#line 11 "tests/golden/codegen/expressions.pp"
+  }
+#line 11 "tests/golden/codegen/expressions.pp"
+  return t1;
+#line 499 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  pcl_release(t1);
+  return NULL;
+}
+
+/* tests/golden/codegen/expressions.pp:11:11: "name=${obj.name} env=${obj.tags["env"]} %{if length(items) > 2}many%{else}few%{endif} %{for i, v in ..., once its arguments are known */
+static pcl_value *pclg_apply5(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/expressions.pp"
   t0 = pcl_gen_attr(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], PCL_GEN_DECLARED, err);
 #line 11 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
+  if (t0 == NULL) { at = r[2]; goto fail; }
 #line 11 "tests/golden/codegen/expressions.pp"
   t1 = pcl_gen_attr(e, pcl_gen_node(e, r[3]), &pclg_k[r[4]], PCL_GEN_DECLARED, err);
 #line 11 "tests/golden/codegen/expressions.pp"
-  if (t1 == NULL) { at = r[5]; goto fail1; }
+  if (t1 == NULL) { at = r[5]; goto fail; }
 #line 11 "tests/golden/codegen/expressions.pp"
   t2 = pcl_gen_index(t1, &pclg_k[r[6]], PCL_GEN_DECLARED, err);
 #line 11 "tests/golden/codegen/expressions.pp"
   pcl_release(t1), t1 = NULL;
 #line 11 "tests/golden/codegen/expressions.pp"
-  if (t2 == NULL) { at = r[7]; goto fail1; }
+  if (t2 == NULL) { at = r[7]; goto fail; }
 #line 11 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_fn_length(pcl_gen_node(e, r[8]), err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t1 == NULL) { at = r[9]; goto fail1; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  t3 = pcl_op_gt(t1, &pclg_k[r[10]], err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t3 == NULL) { at = r[11]; goto fail1; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_truth(t3, err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t3), t3 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t1 == NULL) { at = r[12]; goto fail1; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (pcl_bool_get(t1)) {
-#line 11 "tests/golden/codegen/expressions.pp"
-    t3 = pcl_retain(&pclg_k[r[13]]);
-#line 11 "tests/golden/codegen/expressions.pp"
-  } else {
-#line 11 "tests/golden/codegen/expressions.pp"
-    t3 = pcl_retain(&pclg_k[r[14]]);
-#line 11 "tests/golden/codegen/expressions.pp"
-  }
-#line 11 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_for(pcl_gen_env_new(e, r - r[16], 0, NULL), pclg_each1, PCL_GEN_FOR_CONCAT, pcl_gen_node(e, r[15]), r[17], err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t1 == NULL) { at = r[17]; goto fail1; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  t4 = pcl_gen_template((pcl_value *[]){&pclg_k[r[18]], t0, &pclg_k[r[19]], t2, &pclg_k[r[20]], t3, &pclg_k[r[21]], t1}, 8, err);
+  t1 = pcl_gen_template((pcl_value *[]){&pclg_k[r[8]], t0, &pclg_k[r[9]], t2, &pclg_k[r[10]], p[0], &pclg_k[r[11]], p[1]}, 8, err);
 #line 11 "tests/golden/codegen/expressions.pp"
   pcl_release(t0), t0 = NULL;
 #line 11 "tests/golden/codegen/expressions.pp"
   pcl_release(t2), t2 = NULL;
 #line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t3), t3 = NULL;
+  if (t1 == NULL) { at = r[12]; goto fail; }
 #line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t4 == NULL) { at = r[22]; goto fail1; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  done1:;
-#line 10 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[23]], t4);
-#line 10 "tests/golden/codegen/expressions.pp"
-  pcl_release(t4), t4 = NULL;
-#line 10 "tests/golden/codegen/expressions.pp"
   return t1;
-#line 485 "<stdout>"
-fail1:
+#line 536 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   pcl_release(t1);
   pcl_release(t2);
-  pcl_release(t3);
-  pcl_release(t4);
-  t4 = pcl_gen_failed(e, error, at);
-  error = NULL;
-  goto done1;
+  return NULL;
+}
+
+/* tests/golden/codegen/expressions.pp:10:1: output tmpl { value = "name=${obj.name} env=${obj.tags["env"]} %{if length(items) > 2}many%{else}few ... */
+static pcl_value *pclu_tmpl(pcl_gen_env *e) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
+#line 11 "tests/golden/codegen/expressions.pp"
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
+#line 11 "tests/golden/codegen/expressions.pp"
+  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply3, (pcl_value *[]){t0}, 1);
+#line 11 "tests/golden/codegen/expressions.pp"
+  pcl_release(t0), t0 = NULL;
+#line 11 "tests/golden/codegen/expressions.pp"
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply4, (pcl_value *[]){t1}, 1);
+#line 11 "tests/golden/codegen/expressions.pp"
+  pcl_release(t1), t1 = NULL;
+#line 11 "tests/golden/codegen/expressions.pp"
+  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1);
+#line 11 "tests/golden/codegen/expressions.pp"
+  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[6], 0, NULL), pclg_apply5, (pcl_value *[]){t0, t1}, 2);
+#line 11 "tests/golden/codegen/expressions.pp"
+  pcl_release(t0), t0 = NULL;
+#line 11 "tests/golden/codegen/expressions.pp"
+  pcl_release(t1), t1 = NULL;
+#line 10 "tests/golden/codegen/expressions.pp"
+  t1 = pcl_gen_output(e, &pclg_k[r[7]], t2);
+#line 10 "tests/golden/codegen/expressions.pp"
+  pcl_release(t2), t2 = NULL;
+#line 10 "tests/golden/codegen/expressions.pp"
+  return t1;
+#line 573 "<stdout>"
 }
 
 /* tests/golden/codegen/expressions.pp:14:11: [for i, v in items : "${i}-${upper}" if v != "b"], per element */
@@ -515,7 +594,7 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   t1 = NULL;
 #line 14 "tests/golden/codegen/expressions.pp"
   return true;
-#line 519 "<stdout>"
+#line 598 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -523,30 +602,37 @@ fail:
   return false;
 }
 
+/* tests/golden/codegen/expressions.pp:14:11: [for i, v in items : "${i}-${upper}" if v != "b"], once its arguments are known */
+static pcl_value *pclg_apply6(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL;
+  uint32_t at = 0;
+#line 14 "tests/golden/codegen/expressions.pp"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, PCL_GEN_FOR_COND, p[0], r[1], err);
+#line 14 "tests/golden/codegen/expressions.pp"
+  if (t0 == NULL) { at = r[1]; goto fail; }
+#line 14 "tests/golden/codegen/expressions.pp"
+  return t0;
+#line 617 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  return NULL;
+}
+
 /* tests/golden/codegen/expressions.pp:13:1: output forList { value = [for i, v in items : "${i}-${upper}" if v != "b"] } */
 static pcl_value *pclu_forList(pcl_gen_env *e) {
   const uint32_t *r = e->r;
-  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
-  uint32_t at = 0;
 #line 14 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each2, PCL_GEN_FOR_COND, pcl_gen_node(e, r[0]), r[2], err);
-#line 14 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 14 "tests/golden/codegen/expressions.pp"
-  done1:;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply6, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 13 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
 #line 13 "tests/golden/codegen/expressions.pp"
   pcl_release(t0), t0 = NULL;
 #line 13 "tests/golden/codegen/expressions.pp"
   return t1;
-#line 545 "<stdout>"
-fail1:
-  pcl_release(t0);
-  t0 = pcl_gen_failed(e, error, at);
-  error = NULL;
-  goto done1;
+#line 636 "<stdout>"
 }
 
 /* tests/golden/codegen/expressions.pp:18:11: { for k, v in obj.tags : v => k }, per element */
@@ -583,7 +669,7 @@ static pcl_value *pclu_forObject(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
 #line 17 "tests/golden/codegen/expressions.pp"
   return t0;
-#line 587 "<stdout>"
+#line 673 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -621,7 +707,7 @@ static pcl_value *pclu_grouped(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 20 "tests/golden/codegen/expressions.pp"
   return t1;
-#line 625 "<stdout>"
+#line 711 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -646,7 +732,7 @@ static bool pclg_each5(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   t0 = NULL;
 #line 24 "tests/golden/codegen/expressions.pp"
   return true;
-#line 650 "<stdout>"
+#line 736 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -671,12 +757,48 @@ static pcl_value *pclu_splat(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 23 "tests/golden/codegen/expressions.pp"
   return t1;
-#line 675 "<stdout>"
+#line 761 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
+}
+
+/* tests/golden/codegen/expressions.pp:32:15: element(items, 4), once its arguments are known */
+static pcl_value *pclg_apply7(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL;
+  uint32_t at = 0;
+#line 32 "tests/golden/codegen/expressions.pp"
+  t0 = pcl_fn_element(p[0], &pclg_k[r[0]], err);
+#line 32 "tests/golden/codegen/expressions.pp"
+  if (t0 == NULL) { at = r[1]; goto fail; }
+#line 32 "tests/golden/codegen/expressions.pp"
+  return t0;
+#line 780 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  return NULL;
+}
+
+/* tests/golden/codegen/expressions.pp:30:15: join("-", items), once its arguments are known */
+static pcl_value *pclg_apply8(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL;
+  uint32_t at = 0;
+#line 30 "tests/golden/codegen/expressions.pp"
+  t0 = pcl_fn_join(&pclg_k[r[0]], p[0], err);
+#line 30 "tests/golden/codegen/expressions.pp"
+  if (t0 == NULL) { at = r[1]; goto fail; }
+#line 30 "tests/golden/codegen/expressions.pp"
+  return t0;
+#line 798 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  return NULL;
 }
 
 /* tests/golden/codegen/expressions.pp:26:1: output builtins { value = { json = toJSON({ b = [1, 2.5, true, null], a = "q<>" }) length = length(i ... */
@@ -689,79 +811,73 @@ static pcl_value *pclu_builtins(pcl_gen_env *e) {
   t0 = pcl_fn_toJSON(&pclg_k[r[0]], err);
 #line 28 "tests/golden/codegen/expressions.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
-  t1 = pcl_fn_length(pcl_gen_node(e, r[2]), err);
-#line 29 "tests/golden/codegen/expressions.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-  t2 = pcl_fn_join(&pclg_k[r[4]], pcl_gen_node(e, r[5]), err);
-#line 30 "tests/golden/codegen/expressions.pp"
-  if (t2 == NULL) { at = r[6]; goto fail1; }
-  t3 = pcl_fn_split(&pclg_k[r[7]], &pclg_k[r[8]], err);
+  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1);
+  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply8, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1);
+  t3 = pcl_fn_split(&pclg_k[r[6]], &pclg_k[r[7]], err);
 #line 31 "tests/golden/codegen/expressions.pp"
-  if (t3 == NULL) { at = r[9]; goto fail1; }
-  t4 = pcl_fn_element(pcl_gen_node(e, r[10]), &pclg_k[r[11]], err);
-#line 32 "tests/golden/codegen/expressions.pp"
-  if (t4 == NULL) { at = r[12]; goto fail1; }
-  t5 = pcl_gen_attr(e, pcl_gen_node(e, r[13]), &pclg_k[r[14]], PCL_GEN_DECLARED, err);
+  if (t3 == NULL) { at = r[8]; goto fail1; }
+  t4 = pcl_gen_apply(pcl_gen_env_new(e, r - r[10], 0, NULL), pclg_apply7, (pcl_value *[]){pcl_gen_node(e, r[9])}, 1);
+  t5 = pcl_gen_attr(e, pcl_gen_node(e, r[11]), &pclg_k[r[12]], PCL_GEN_DECLARED, err);
 #line 33 "tests/golden/codegen/expressions.pp"
-  if (t5 == NULL) { at = r[15]; goto fail1; }
+  if (t5 == NULL) { at = r[13]; goto fail1; }
 #line 33 "tests/golden/codegen/expressions.pp"
-  t6 = pcl_fn_lookup(t5, &pclg_k[r[16]], &pclg_k[r[17]], err);
+  t6 = pcl_fn_lookup(t5, &pclg_k[r[14]], &pclg_k[r[15]], err);
 #line 33 "tests/golden/codegen/expressions.pp"
   pcl_release(t5), t5 = NULL;
 #line 33 "tests/golden/codegen/expressions.pp"
-  if (t6 == NULL) { at = r[18]; goto fail1; }
-  t5 = pcl_fn_range(&pclg_k[r[19]], &pclg_k[r[20]], err);
+  if (t6 == NULL) { at = r[16]; goto fail1; }
+  t5 = pcl_fn_range(&pclg_k[r[17]], &pclg_k[r[18]], err);
 #line 34 "tests/golden/codegen/expressions.pp"
-  if (t5 == NULL) { at = r[21]; goto fail1; }
-  t7 = pcl_gen_call_expanded("min", (pcl_value *[]){pcl_gen_node(e, r[22])}, 1, err);
+  if (t5 == NULL) { at = r[19]; goto fail1; }
+  t7 = pcl_gen_call_expanded("min", (pcl_value *[]){pcl_gen_node(e, r[20])}, 1, err);
 #line 35 "tests/golden/codegen/expressions.pp"
-  if (t7 == NULL) { at = r[23]; goto fail1; }
-  t8 = pcl_fn_max((pcl_value *[]){&pclg_k[r[24]], &pclg_k[r[25]], &pclg_k[r[26]]}, 3, err);
+  if (t7 == NULL) { at = r[21]; goto fail1; }
+  t8 = pcl_fn_max((pcl_value *[]){&pclg_k[r[22]], &pclg_k[r[23]], &pclg_k[r[24]]}, 3, err);
 #line 36 "tests/golden/codegen/expressions.pp"
-  if (t8 == NULL) { at = r[27]; goto fail1; }
-  t9 = pcl_fn_sha1(&pclg_k[r[28]], err);
+  if (t8 == NULL) { at = r[25]; goto fail1; }
+  t9 = pcl_fn_sha1(&pclg_k[r[26]], err);
 #line 37 "tests/golden/codegen/expressions.pp"
-  if (t9 == NULL) { at = r[29]; goto fail1; }
-  t10 = pcl_fn_toBase64(&pclg_k[r[30]], err);
+  if (t9 == NULL) { at = r[27]; goto fail1; }
+  t10 = pcl_fn_toBase64(&pclg_k[r[28]], err);
 #line 38 "tests/golden/codegen/expressions.pp"
-  if (t10 == NULL) { at = r[31]; goto fail1; }
-  t11 = pcl_fn_fromBase64(&pclg_k[r[32]], err);
+  if (t10 == NULL) { at = r[29]; goto fail1; }
+  t11 = pcl_fn_fromBase64(&pclg_k[r[30]], err);
 #line 39 "tests/golden/codegen/expressions.pp"
-  if (t11 == NULL) { at = r[33]; goto fail1; }
-  t12 = pcl_fn_entries(&pclg_k[r[34]], err);
+  if (t11 == NULL) { at = r[31]; goto fail1; }
+  t12 = pcl_fn_entries(&pclg_k[r[32]], err);
 #line 40 "tests/golden/codegen/expressions.pp"
-  if (t12 == NULL) { at = r[35]; goto fail1; }
-  t13 = pcl_fn_singleOrNone(&pclg_k[r[36]], err);
+  if (t12 == NULL) { at = r[33]; goto fail1; }
+  t13 = pcl_fn_singleOrNone(&pclg_k[r[34]], err);
 #line 41 "tests/golden/codegen/expressions.pp"
-  if (t13 == NULL) { at = r[37]; goto fail1; }
-  t14 = pcl_fn_length(pcl_gen_node(e, r[38]), err);
+  if (t13 == NULL) { at = r[35]; goto fail1; }
+  t14 = pcl_fn_length(pcl_gen_node(e, r[36]), err);
 #line 42 "tests/golden/codegen/expressions.pp"
-  if (t14 == NULL) { at = r[39]; goto fail1; }
+  if (t14 == NULL) { at = r[37]; goto fail1; }
 #line 42 "tests/golden/codegen/expressions.pp"
-  t15 = pcl_op_gt(t14, &pclg_k[r[40]], err);
+  t15 = pcl_op_gt(t14, &pclg_k[r[38]], err);
 #line 42 "tests/golden/codegen/expressions.pp"
   pcl_release(t14), t14 = NULL;
 #line 42 "tests/golden/codegen/expressions.pp"
-  if (t15 == NULL) { at = r[41]; goto fail1; }
+  if (t15 == NULL) { at = r[39]; goto fail1; }
 #line 42 "tests/golden/codegen/expressions.pp"
   t14 = pcl_gen_truth(t15, err);
 #line 42 "tests/golden/codegen/expressions.pp"
   pcl_release(t15), t15 = NULL;
 #line 42 "tests/golden/codegen/expressions.pp"
-  if (t14 == NULL) { at = r[42]; goto fail1; }
+  if (t14 == NULL) { at = r[40]; goto fail1; }
 #line 42 "tests/golden/codegen/expressions.pp"
   if (pcl_bool_get(t14)) {
 #line 42 "tests/golden/codegen/expressions.pp"
-    t15 = pcl_retain(&pclg_k[r[43]]);
+    t15 = pcl_retain(&pclg_k[r[41]]);
 #line 42 "tests/golden/codegen/expressions.pp"
   } else {
 #line 42 "tests/golden/codegen/expressions.pp"
-    t15 = pcl_retain(&pclg_k[r[44]]);
+    t15 = pcl_retain(&pclg_k[r[42]]);
 #line 42 "tests/golden/codegen/expressions.pp"
   }
-  t14 = pcl_convert_to_int(&pclg_k[r[45]], err);
+  t14 = pcl_convert_to_int(&pclg_k[r[43]], err);
 #line 43 "tests/golden/codegen/expressions.pp"
-  if (t14 == NULL) { at = r[46]; goto fail1; }
+  if (t14 == NULL) { at = r[44]; goto fail1; }
 #line 27 "tests/golden/codegen/expressions.pp"
   t16 = pcl_map_of((pcl_value *[]){&pclg_k[57], &pclg_k[61], &pclg_k[62], &pclg_k[51], &pclg_k[59], &pclg_k[49], &pclg_k[47], &pclg_k[48], &pclg_k[52], &pclg_k[55], &pclg_k[54], &pclg_k[53], &pclg_k[56], &pclg_k[60], &pclg_k[50], &pclg_k[58]}, (pcl_value *[]){t10, t15, t14, t4, t12, t2, t0, t1, t6, t8, t7, t5, t9, t13, t3, t11}, 16);
 #line 27 "tests/golden/codegen/expressions.pp"
@@ -799,12 +915,12 @@ static pcl_value *pclu_builtins(pcl_gen_env *e) {
 #line 27 "tests/golden/codegen/expressions.pp"
   done1:;
 #line 26 "tests/golden/codegen/expressions.pp"
-  t14 = pcl_gen_output(e, &pclg_k[r[47]], t16);
+  t14 = pcl_gen_output(e, &pclg_k[r[45]], t16);
 #line 26 "tests/golden/codegen/expressions.pp"
   pcl_release(t16), t16 = NULL;
 #line 26 "tests/golden/codegen/expressions.pp"
   return t14;
-#line 808 "<stdout>"
+#line 924 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);

@@ -49,12 +49,15 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
     /* m */ 0, 1, 3,
-    /* andFalse */ 0, 4, 0, 2,
-    /* andFalse */ 5, 4, 0, 1, 6,
-    /* orTrue */ 0, 4, 2, 2,
-    /* orTrue */ 4, 2, 7, 2, 8,
-    /* bothKnown */ 0, 0, 3, 2,
-    /* bothKnown */ 4, 3, 7, 3, 9,
+    /* andFalse */ 2,
+    /* andFalse */ 0, 4, 2, 0, 1,
+    /* andFalse */ 5, 5, 0, 1, 6,
+    /* orTrue */ 2,
+    /* orTrue */ 0, 4, 2, 2, 1,
+    /* orTrue */ 5, 2, 7, 2, 8,
+    /* bothKnown */ 2,
+    /* bothKnown */ 0, 0, 2, 3, 1,
+    /* bothKnown */ 5, 3, 7, 3, 9,
     0,
 };
 
@@ -67,9 +70,9 @@ static pcl_value *pclu_bothKnown(pcl_gen_env *e);
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_m, 0}, /* m */
-    {pclu_andFalse, 7}, /* andFalse */
-    {pclu_orTrue, 16}, /* orTrue */
-    {pclu_bothKnown, 25}, /* bothKnown */
+    {pclu_andFalse, 9}, /* andFalse */
+    {pclu_orTrue, 20}, /* orTrue */
+    {pclu_bothKnown, 31}, /* bothKnown */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -90,7 +93,19 @@ static pcl_value *pclu_m(pcl_gen_env *e) {
   }
 #line 3 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 94 "<stdout>"
+#line 97 "<stdout>"
+}
+
+/* tests/golden/codegen/logic-errors.pp:7:20: m["missing"] == "x", once its arguments are known */
+static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL;
+  (void)err;
+#line 7 "tests/golden/codegen/logic-errors.pp"
+  t0 = pcl_op_eq(p[0], &pclg_k[r[0]]);
+#line 7 "tests/golden/codegen/logic-errors.pp"
+  return t0;
+#line 109 "<stdout>"
 }
 
 /* tests/golden/codegen/logic-errors.pp:7:20: m["missing"] == "x" */
@@ -99,16 +114,16 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/logic-errors.pp"
-  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), &pclg_k[r[1]], 0, err);
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
 #line 7 "tests/golden/codegen/logic-errors.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
+  if (t0 == NULL) { at = r[3]; goto fail; }
 #line 7 "tests/golden/codegen/logic-errors.pp"
-  t1 = pcl_op_eq(t0, &pclg_k[r[3]]);
+  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
 #line 7 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
 #line 7 "tests/golden/codegen/logic-errors.pp"
   return t1;
-#line 112 "<stdout>"
+#line 127 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -132,7 +147,7 @@ static pcl_value *pclu_andFalse(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
 #line 6 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 136 "<stdout>"
+#line 151 "<stdout>"
 }
 
 /* tests/golden/codegen/logic-errors.pp:9:1: output orTrue { value = m["missing"] == "x" || true } */
@@ -151,7 +166,7 @@ static pcl_value *pclu_orTrue(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
 #line 9 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 155 "<stdout>"
+#line 170 "<stdout>"
 }
 
 /* tests/golden/codegen/logic-errors.pp:12:1: output bothKnown { value = m["a"] == "x" && true } */
@@ -170,7 +185,7 @@ static pcl_value *pclu_bothKnown(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
 #line 12 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 174 "<stdout>"
+#line 189 "<stdout>"
 }
 
 /* Configuration. */

@@ -67,12 +67,12 @@ static const pcl_gen_loc pclg_loc[] = {
     {14, 50},
     {15, 5},
     {15, 65},
+    {18, 42},
     {18, 12},
     {18, 29},
-    {18, 42},
     {25, 64},
-    {25, 12},
     {25, 26},
+    {25, 12},
     {25, 69},
     {28, 11},
     {34, 22},
@@ -100,13 +100,18 @@ static const uint32_t pclg_r[] = {
     /* raw */ 5,
     /* bare */ 7,
     /* equal */ 3,
-    /* equal */ 2, 3, 4, 3, 8, 9, 1, 3, 10, 11, 2, 3, 0, 3, 1, 1, 1, 3, 1, 12,
-    /* lengths */ 2, 4, 4, 5, 0, 6, 13,
+    /* equal */ 3,
+    /* equal */ 2, 3, 4, 3, 8, 9, 1, 3, 10, 11, 2, 3, 0, 1, 1, 1, 1, 3, 2, 12,
+    /* lengths */ 4,
+    /* lengths */ 2, 5, 4, 6, 0, 1, 13,
     /* sorted */ 20, 21,
     /* indexed */ 22, 7,
     /* indexed */ 2, 7,
-    /* indexed */ 5, 5, 8, 0, 23, 9, 5, 9, 1, 1, 1, 10, 4, 2, 24,
-    /* merged */ 0, 5, 23, 25, 11, 26,
+    /* indexed */ 23, 8,
+    /* indexed */ 5, 8,
+    /* indexed */ 5, 5, 9, 0, 4, 2, 1, 1, 1, 10, 8, 6, 24,
+    /* merged */ 5, 23, 25, 11,
+    /* merged */ 0, 4, 26,
     /* heredoc */ 27,
     /* heredoc */ 3, 28, 12, 11, 29,
     0,
@@ -131,13 +136,13 @@ static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_escaped, 7}, /* composed */
     {pclu_escaped, 8}, /* raw */
     {pclu_escaped, 9}, /* bare */
-    {pclu_equal, 11}, /* equal */
-    {pclu_lengths, 31}, /* lengths */
-    {pclu_sorted, 38}, /* sorted */
-    {pclu_indexed, 44}, /* indexed */
-    {pclu_merged, 59}, /* merged */
-    {pclu_escaped, 65}, /* heredoc */
-    {pclu_heredoc, 66}, /* heredoc */
+    {pclu_equal, 12}, /* equal */
+    {pclu_lengths, 33}, /* lengths */
+    {pclu_sorted, 40}, /* sorted */
+    {pclu_indexed, 50}, /* indexed */
+    {pclu_merged, 67}, /* merged */
+    {pclu_escaped, 70}, /* heredoc */
+    {pclu_heredoc, 71}, /* heredoc */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -158,7 +163,7 @@ static pcl_value *pclu_word(pcl_gen_env *e) {
   }
 #line 5 "tests/golden/codegen/nfc.pp"
   return t0;
-#line 162 "<stdout>"
+#line 167 "<stdout>"
 }
 
 /* tests/golden/codegen/nfc.pp:6:1: resource r "simple-invoke:index:StringResource" { text = "x" } */
@@ -169,7 +174,7 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
 #line 6 "tests/golden/codegen/nfc.pp"
   return t0;
-#line 173 "<stdout>"
+#line 178 "<stdout>"
 }
 
 /* tests/golden/codegen/nfc.pp:9:1: escaped = "cafe\u0301" */
@@ -187,7 +192,7 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   t0 = pcl_op_eq(p[0], pcl_gen_node(e, r[0]));
 #line 15 "tests/golden/codegen/nfc.pp"
   return t0;
-#line 191 "<stdout>"
+#line 196 "<stdout>"
 }
 
 /* tests/golden/codegen/nfc.pp:13:1: output equal { value = [escaped == composed, raw == composed, "cafe${"\u0301"}" == composed, join("" ... */
@@ -216,7 +221,7 @@ static pcl_value *pclu_equal(pcl_gen_env *e) {
 #line 15 "tests/golden/codegen/nfc.pp"
   pcl_release(t2), t2 = NULL;
 #line 15 "tests/golden/codegen/nfc.pp"
-  t2 = pcl_op_eq(pcl_gen_node(e, r[12]), pcl_gen_node(e, r[13]));
+  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[13], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[12])}, 1);
 #line 15 "tests/golden/codegen/nfc.pp"
   t5 = pcl_gen_path(e, pcl_gen_node(e, r[14]), r + 15, 1, r[17], err);
 #line 15 "tests/golden/codegen/nfc.pp"
@@ -247,7 +252,7 @@ static pcl_value *pclu_equal(pcl_gen_env *e) {
   pcl_release(t5), t5 = NULL;
 #line 13 "tests/golden/codegen/nfc.pp"
   return t6;
-#line 251 "<stdout>"
+#line 256 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -259,6 +264,24 @@ fail1:
   t5 = pcl_gen_failed(e, error, at);
   error = NULL;
   goto done1;
+}
+
+/* tests/golden/codegen/nfc.pp:18:42: length(word), once its arguments are known */
+static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL;
+  uint32_t at = 0;
+#line 18 "tests/golden/codegen/nfc.pp"
+  t0 = pcl_fn_length(p[0], err);
+#line 18 "tests/golden/codegen/nfc.pp"
+  if (t0 == NULL) { at = r[0]; goto fail; }
+#line 18 "tests/golden/codegen/nfc.pp"
+  return t0;
+#line 281 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  return NULL;
 }
 
 /* tests/golden/codegen/nfc.pp:17:1: output lengths { value = [length(escaped), length(raw), length(word)] } */
@@ -276,9 +299,7 @@ static pcl_value *pclu_lengths(pcl_gen_env *e) {
 #line 18 "tests/golden/codegen/nfc.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 18 "tests/golden/codegen/nfc.pp"
-  t2 = pcl_fn_length(pcl_gen_node(e, r[4]), err);
-#line 18 "tests/golden/codegen/nfc.pp"
-  if (t2 == NULL) { at = r[5]; goto fail1; }
+  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1);
 #line 18 "tests/golden/codegen/nfc.pp"
   t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3);
 #line 18 "tests/golden/codegen/nfc.pp"
@@ -295,7 +316,7 @@ static pcl_value *pclu_lengths(pcl_gen_env *e) {
   pcl_release(t3), t3 = NULL;
 #line 17 "tests/golden/codegen/nfc.pp"
   return t2;
-#line 299 "<stdout>"
+#line 320 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -314,11 +335,11 @@ static pcl_value *pclu_sorted(pcl_gen_env *e) {
   t0 = pcl_gen_output(e, &pclg_k[r[1]], &pclg_k[r[0]]);
 #line 21 "tests/golden/codegen/nfc.pp"
   return t0;
-#line 318 "<stdout>"
+#line 339 "<stdout>"
 }
 
 /* tests/golden/codegen/nfc.pp:25:64: { "${r.text}" = "engine" }, once its arguments are known */
-static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
@@ -328,7 +349,7 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   if (t0 == NULL) { at = r[1]; goto fail; }
 #line 25 "tests/golden/codegen/nfc.pp"
   return t0;
-#line 332 "<stdout>"
+#line 353 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -336,7 +357,7 @@ fail:
 }
 
 /* tests/golden/codegen/nfc.pp:25:64: { "${r.text}" = "engine" }[escaped], once its arguments are known */
-static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+static pcl_value *pclg_apply4(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
@@ -346,7 +367,25 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   if (t0 == NULL) { at = r[1]; goto fail; }
 #line 25 "tests/golden/codegen/nfc.pp"
   return t0;
-#line 350 "<stdout>"
+#line 371 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  return NULL;
+}
+
+/* tests/golden/codegen/nfc.pp:25:26: { (word) = "computed" }["caf\u00e9"], once its arguments are known */
+static pcl_value *pclg_apply5(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL;
+  uint32_t at = 0;
+#line 25 "tests/golden/codegen/nfc.pp"
+  t0 = pcl_gen_index(p[0], &pclg_k[r[0]], 0, err);
+#line 25 "tests/golden/codegen/nfc.pp"
+  if (t0 == NULL) { at = r[1]; goto fail; }
+#line 25 "tests/golden/codegen/nfc.pp"
+  return t0;
+#line 389 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -364,25 +403,21 @@ static pcl_value *pclu_indexed(pcl_gen_env *e) {
 #line 25 "tests/golden/codegen/nfc.pp"
   if (t0 == NULL) { at = r[2]; goto fail1; }
 #line 25 "tests/golden/codegen/nfc.pp"
-  t1 = pcl_gen_object((pcl_value *[]){pcl_gen_node(e, r[3])}, (pcl_value *[]){&pclg_k[r[4]]}, 1, err);
+  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[3])}, 1);
 #line 25 "tests/golden/codegen/nfc.pp"
-  if (t1 == NULL) { at = r[5]; goto fail1; }
-#line 25 "tests/golden/codegen/nfc.pp"
-  t2 = pcl_gen_index(t1, &pclg_k[r[6]], 0, err);
+  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply5, (pcl_value *[]){t1}, 1);
 #line 25 "tests/golden/codegen/nfc.pp"
   pcl_release(t1), t1 = NULL;
 #line 25 "tests/golden/codegen/nfc.pp"
-  if (t2 == NULL) { at = r[7]; goto fail1; }
+  t1 = pcl_gen_path(e, pcl_gen_node(e, r[6]), r + 7, 1, r[9], err);
 #line 25 "tests/golden/codegen/nfc.pp"
-  t1 = pcl_gen_path(e, pcl_gen_node(e, r[8]), r + 9, 1, r[11], err);
+  if (t1 == NULL) { at = r[9]; goto fail1; }
 #line 25 "tests/golden/codegen/nfc.pp"
-  if (t1 == NULL) { at = r[11]; goto fail1; }
-#line 25 "tests/golden/codegen/nfc.pp"
-  t3 = pcl_gen_apply(pcl_gen_env_new(e, r - r[12], 0, NULL), pclg_apply2, (pcl_value *[]){t1}, 1);
+  t3 = pcl_gen_apply(pcl_gen_env_new(e, r - r[10], 0, NULL), pclg_apply3, (pcl_value *[]){t1}, 1);
 #line 25 "tests/golden/codegen/nfc.pp"
   pcl_release(t1), t1 = NULL;
 #line 25 "tests/golden/codegen/nfc.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[13], 0, NULL), pclg_apply3, (pcl_value *[]){t3}, 1);
+  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[11], 0, NULL), pclg_apply4, (pcl_value *[]){t3}, 1);
 #line 25 "tests/golden/codegen/nfc.pp"
   pcl_release(t3), t3 = NULL;
 #line 25 "tests/golden/codegen/nfc.pp"
@@ -396,12 +431,12 @@ static pcl_value *pclu_indexed(pcl_gen_env *e) {
 #line 25 "tests/golden/codegen/nfc.pp"
   done1:;
 #line 24 "tests/golden/codegen/nfc.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[14]], t3);
+  t1 = pcl_gen_output(e, &pclg_k[r[12]], t3);
 #line 24 "tests/golden/codegen/nfc.pp"
   pcl_release(t3), t3 = NULL;
 #line 24 "tests/golden/codegen/nfc.pp"
   return t1;
-#line 405 "<stdout>"
+#line 440 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -412,30 +447,37 @@ fail1:
   goto done1;
 }
 
+/* tests/golden/codegen/nfc.pp:28:11: { (word) = "computed", "café" = "literal" }, once its arguments are known */
+static pcl_value *pclg_apply6(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL;
+  uint32_t at = 0;
+#line 28 "tests/golden/codegen/nfc.pp"
+  t0 = pcl_gen_object((pcl_value *[]){p[0], &pclg_k[r[0]]}, (pcl_value *[]){&pclg_k[r[1]], &pclg_k[r[2]]}, 2, err);
+#line 28 "tests/golden/codegen/nfc.pp"
+  if (t0 == NULL) { at = r[3]; goto fail; }
+#line 28 "tests/golden/codegen/nfc.pp"
+  return t0;
+#line 462 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  return NULL;
+}
+
 /* tests/golden/codegen/nfc.pp:27:1: output merged { value = { (word) = "computed", "café" = "literal" } } */
 static pcl_value *pclu_merged(pcl_gen_env *e) {
   const uint32_t *r = e->r;
-  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
-  uint32_t at = 0;
 #line 28 "tests/golden/codegen/nfc.pp"
-  t0 = pcl_gen_object((pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, (pcl_value *[]){&pclg_k[r[2]], &pclg_k[r[3]]}, 2, err);
-#line 28 "tests/golden/codegen/nfc.pp"
-  if (t0 == NULL) { at = r[4]; goto fail1; }
-#line 28 "tests/golden/codegen/nfc.pp"
-  done1:;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply6, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 27 "tests/golden/codegen/nfc.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[5]], t0);
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
 #line 27 "tests/golden/codegen/nfc.pp"
   pcl_release(t0), t0 = NULL;
 #line 27 "tests/golden/codegen/nfc.pp"
   return t1;
-#line 434 "<stdout>"
-fail1:
-  pcl_release(t0);
-  t0 = pcl_gen_failed(e, error, at);
-  error = NULL;
-  goto done1;
+#line 481 "<stdout>"
 }
 
 /* tests/golden/codegen/nfc.pp:33:1: output heredoc { value = heredoc == "${composed}\n" } */
@@ -460,7 +502,7 @@ static pcl_value *pclu_heredoc(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
 #line 33 "tests/golden/codegen/nfc.pp"
   return t0;
-#line 464 "<stdout>"
+#line 506 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);

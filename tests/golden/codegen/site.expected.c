@@ -13,10 +13,10 @@ static pcl_value pclg_k[16] = {
     PCL_STATIC_ASCII("bucket"),
     PCL_STATIC_ASCII("tags"),
     PCL_STATIC_ASCII("Env"),
-    PCL_STATIC_ASCII("logs"),
     PCL_STATIC_ASCII("logs-"),
-    PCL_STATIC_ASCII("site"),
+    PCL_STATIC_ASCII("logs"),
     PCL_STATIC_ASCII("site-"),
+    PCL_STATIC_ASCII("site"),
     PCL_STATIC_ASCII("http://"),
     /* 10 */ PCL_STATIC_ASCII("/"),
     PCL_STATIC_ASCII("websiteEndpoint"),
@@ -61,8 +61,10 @@ static const pcl_resource_decl pclg_decl[] = {
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
     /* env */ 0, 0, 1,
-    /* logs */ 6, 0, 0, 0, 5, 0, 1,
-    /* site */ 8, 0, 2, 0, 7, 0, 3,
+    /* logs */ 5, 0,
+    /* logs */ 0, 2, 0, 6, 0, 1,
+    /* site */ 7, 2,
+    /* site */ 0, 2, 0, 8, 0, 3,
     /* url */ 9, 10, 4,
     /* url */ 2, 11, 1, 5, 3, 12,
     /* arns */ 13, 6,
@@ -80,10 +82,10 @@ static pcl_value *pclu_arns(pcl_gen_env *e);
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_env, 0}, /* env */
-    {pclu_logs, 3}, /* logs */
-    {pclu_logs, 10}, /* site */
-    {pclu_url, 20}, /* url */
-    {pclu_arns, 32}, /* arns */
+    {pclu_logs, 5}, /* logs */
+    {pclu_logs, 13}, /* site */
+    {pclu_url, 22}, /* url */
+    {pclu_arns, 34}, /* arns */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -101,33 +103,36 @@ static pcl_value *pclu_env(pcl_gen_env *e) {
   return t0;
 }
 
+/* tests/golden/codegen/site.pp:7:12: "logs-${env}", once its arguments are known */
+static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+  const uint32_t *r = e->r;
+  pcl_value *t0 = NULL;
+  uint32_t at = 0;
+  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
+  if (t0 == NULL) { at = r[1]; goto fail; }
+  return t0;
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  return NULL;
+}
+
 /* tests/golden/codegen/site.pp:6:1: resource logs "aws:s3/bucket:Bucket" { bucket = "logs-${env}" tags = { Env = env } } */
 static pcl_value *pclu_logs(pcl_gen_env *e) {
   const uint32_t *r = e->r;
-  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
-  uint32_t at = 0;
-  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], pcl_gen_node(e, r[1])}, 2, err);
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[4]}, (pcl_value *[]){pcl_gen_node(e, r[3])}, 1);
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[4]}, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1);
   t2 = pcl_map_of((pcl_value *[]){&pclg_k[2], &pclg_k[3]}, (pcl_value *[]){t0, t1}, 2);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
-  done1:;
-  t1 = pcl_gen_register(e, &pclg_decl[r[5]], &pclg_k[r[4]], t2, NULL, r[6]);
+  t1 = pcl_gen_register(e, &pclg_decl[r[4]], &pclg_k[r[3]], t2, NULL, r[5]);
   pcl_release(t2), t2 = NULL;
   return t1;
-fail1:
-  pcl_release(t0);
-  pcl_release(t1);
-  pcl_release(t2);
-  t2 = pcl_gen_failed(e, error, at);
-  error = NULL;
-  goto done1;
 }
 
 /* tests/golden/codegen/site.pp:17:11: "http://${site.websiteEndpoint}/", once its arguments are known */
-static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
@@ -148,7 +153,7 @@ static pcl_value *pclu_url(pcl_gen_env *e) {
   uint32_t at = 0;
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
   if (t0 == NULL) { at = r[3]; goto fail1; }
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
+  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1);
   pcl_release(t0), t0 = NULL;
   done1:;
   t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
@@ -163,7 +168,7 @@ fail1:
 }
 
 /* tests/golden/codegen/site.pp:21:39: "${i}: ${b.arn}", once its arguments are known */
-static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
+static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
@@ -184,7 +189,7 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
   t0 = pcl_gen_path(e, value, r + 0, 1, r[2], err);
   if (t0 == NULL) { at = r[2]; goto fail; }
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 1, (pcl_value *[]){key}), pclg_apply2, (pcl_value *[]){t0}, 1);
+  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 1, (pcl_value *[]){key}), pclg_apply3, (pcl_value *[]){t0}, 1);
   pcl_release(t0), t0 = NULL;
   out[PCL_GEN_OUT_VALUE] = t1;
   t1 = NULL;

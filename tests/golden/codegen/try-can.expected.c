@@ -56,15 +56,15 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
     /* raw */ 0, 1, 3,
-    /* tried */ 0, 4, 0, 5, 0,
+    /* tried */ 0, 4, 0, 5, 0, 0,
     /* tried */ 6, 7, 1,
     /* tried */ 8,
-    /* tried */ 9, 4, 1, 2, 9,
-    /* triedFirst */ 0, 0, 3,
+    /* tried */ 10, 4, 1, 2, 9,
+    /* triedFirst */ 0, 0, 0, 3,
     /* triedFirst */ 10,
-    /* triedFirst */ 4, 1, 4, 11,
-    /* canA */ 0, 0, 5,
-    /* canA */ 3, 12,
+    /* triedFirst */ 5, 1, 4, 11,
+    /* canA */ 0, 0, 0, 5,
+    /* canA */ 4, 12,
     /* canB */ 6, 7, 6,
     /* canB */ 3, 13,
     0,
@@ -80,10 +80,10 @@ static pcl_value *pclu_canB(pcl_gen_env *e);
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_raw, 0}, /* raw */
-    {pclu_tried, 12}, /* tried */
-    {pclu_triedFirst, 21}, /* triedFirst */
-    {pclu_canA, 28}, /* canA */
-    {pclu_canB, 33}, /* canB */
+    {pclu_tried, 13}, /* tried */
+    {pclu_triedFirst, 23}, /* triedFirst */
+    {pclu_canA, 31}, /* canA */
+    {pclu_canB, 36}, /* canB */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -110,25 +110,18 @@ static pcl_value *pclu_raw(pcl_gen_env *e) {
 /* tests/golden/codegen/try-can.pp:6:15: raw.b.c */
 static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
-  pcl_value *t0 = NULL, *t1 = NULL;
+  pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 6 "tests/golden/codegen/try-can.pp"
-  t0 = pcl_gen_attr(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], 0, err);
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 2, r[5], err);
 #line 6 "tests/golden/codegen/try-can.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
+  if (t0 == NULL) { at = r[5]; goto fail; }
 #line 6 "tests/golden/codegen/try-can.pp"
-  t1 = pcl_gen_attr(e, t0, &pclg_k[r[3]], 0, err);
-#line 6 "tests/golden/codegen/try-can.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/try-can.pp"
-  if (t1 == NULL) { at = r[4]; goto fail; }
-#line 6 "tests/golden/codegen/try-can.pp"
-  return t1;
-#line 128 "<stdout>"
+  return t0;
+#line 122 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
-  pcl_release(t1);
   return NULL;
 }
 
@@ -143,7 +136,7 @@ static pcl_value *pclg_thunk2(pcl_gen_env *e, pcl_error **err) {
   if (t0 == NULL) { at = r[2]; goto fail; }
 #line 6 "tests/golden/codegen/try-can.pp"
   return t0;
-#line 147 "<stdout>"
+#line 140 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -169,7 +162,7 @@ static pcl_value *pclu_tried(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 5 "tests/golden/codegen/try-can.pp"
   return t1;
-#line 173 "<stdout>"
+#line 166 "<stdout>"
 }
 
 /* tests/golden/codegen/try-can.pp:9:15: raw.a */
@@ -178,12 +171,12 @@ static pcl_value *pclg_thunk4(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 9 "tests/golden/codegen/try-can.pp"
-  t0 = pcl_gen_attr(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], 0, err);
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
 #line 9 "tests/golden/codegen/try-can.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
+  if (t0 == NULL) { at = r[3]; goto fail; }
 #line 9 "tests/golden/codegen/try-can.pp"
   return t0;
-#line 187 "<stdout>"
+#line 180 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -202,7 +195,7 @@ static pcl_value *pclu_triedFirst(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 8 "tests/golden/codegen/try-can.pp"
   return t1;
-#line 206 "<stdout>"
+#line 199 "<stdout>"
 }
 
 /* tests/golden/codegen/try-can.pp:11:1: output canA { value = can(raw.a) } */
@@ -217,7 +210,7 @@ static pcl_value *pclu_canA(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 11 "tests/golden/codegen/try-can.pp"
   return t1;
-#line 221 "<stdout>"
+#line 214 "<stdout>"
 }
 
 /* tests/golden/codegen/try-can.pp:14:1: output canB { value = can(element([], 0)) } */
@@ -232,7 +225,7 @@ static pcl_value *pclu_canB(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 14 "tests/golden/codegen/try-can.pp"
   return t1;
-#line 236 "<stdout>"
+#line 229 "<stdout>"
 }
 
 /* Configuration. */

@@ -394,6 +394,46 @@ static void test_locations(void) {
   env_close(&e);
 }
 
+/* Inside try or can (diag_list.catching), an argument the function rejects
+   whatever its value is a warning carrying the catcher's note, remembered
+   for diag_take_caught; a wrong number of arguments stays an error. */
+static void test_caught_failures(void) {
+  env e;
+  env_open(&e);
+  diag_catch catcher = {{0, 0, 1}, "caught here", NULL};
+  e.diags.catching = &catcher;
+  pcl_span spans[2] = {{0, 2, 3}, {0, 5, 6}};
+  funcs_call kind = {2, (const ty *[]){e.n, e.i}, spans, {0, 0, 13}, false, NULL};
+  CU_ASSERT_PTR_NULL(funcs_check_call(&e.ty, &e.diags, funcs_lookup("element"), &kind));
+  CU_ASSERT_EQUAL(e.diags.errors, 0);
+  CU_ASSERT_EQUAL(e.diags.warnings, 1);
+  const diag *g = diag_take_caught(&e.diags);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+  CU_ASSERT_EQUAL(g->severity, DIAG_WARNING);
+  CU_ASSERT_STRING_EQUAL(g->message, "the first argument to 'element' must be a list or tuple");
+  CU_ASSERT_EQUAL(g->span.start, 2);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(g->notes);
+  CU_ASSERT_STRING_EQUAL(g->notes->message, "caught here");
+  CU_ASSERT_PTR_NULL(diag_take_caught(&e.diags));
+  /* Two failures: the first one is the expression's. */
+  funcs_call conv = {2, (const ty *[]){e.o, e.o}, spans, {0, 0, 13}, false, NULL};
+  CU_ASSERT_PTR_NULL(funcs_check_call(&e.ty, &e.diags, funcs_lookup("join"), &conv));
+  g = diag_take_caught(&e.diags);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+  CU_ASSERT_EQUAL(g->span.start, 2);
+  CU_ASSERT_EQUAL(e.diags.warnings, 3);
+  funcs_call arity = {1, (const ty *[]){e.ls}, spans, {0, 0, 13}, false, NULL};
+  CU_ASSERT_PTR_NULL(funcs_check_call(&e.ty, &e.diags, funcs_lookup("element"), &arity));
+  CU_ASSERT_EQUAL(e.diags.errors, 1);
+  CU_ASSERT_PTR_NULL(diag_take_caught(&e.diags));
+  /* Without a catcher the same failure is an error. */
+  e.diags.catching = NULL;
+  CU_ASSERT_PTR_NULL(funcs_check_call(&e.ty, &e.diags, funcs_lookup("element"), &kind));
+  CU_ASSERT_EQUAL(e.diags.errors, 2);
+  CU_ASSERT_PTR_NULL(diag_take_caught(&e.diags));
+  env_close(&e);
+}
+
 /* The parameter type of each written argument is reported to the caller,
    except for an expanded final argument. */
 static void test_parameter_types(void) {
@@ -427,5 +467,6 @@ void register_funcs_tests(void) {
   CU_add_test(s, "assets, secrets, stack information", test_assets_secrets_info);
   CU_add_test(s, "special forms", test_special_forms);
   CU_add_test(s, "locations", test_locations);
+  CU_add_test(s, "failures caught inside try or can", test_caught_failures);
   CU_add_test(s, "parameter types of arguments", test_parameter_types);
 }

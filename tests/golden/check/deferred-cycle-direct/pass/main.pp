@@ -1,0 +1,9 @@
+config "input" "string" {}
+
+output "out" {
+  value = input
+}
+
+output "constant" {
+  value = "c"
+}
