@@ -186,7 +186,8 @@ check: deps
 	$(MAKE) --no-print-directory lint
 
 check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile check-docs \
-           check-samples check-grpc check-determinism check-conformance check-fuzz-programs
+           check-io check-samples check-grpc check-determinism check-conformance \
+           check-fuzz-programs
 
 check-unit: $(UNIT_BINS)
 	@for t in $(UNIT_BINS); do echo "== $$t"; $$t || exit 1; done
@@ -242,6 +243,12 @@ check-samples: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc
 .PHONY: check-docs
 check-docs:
 	python3 tests/check-doc-excerpts.py
+
+# Output that cannot be written and input that cannot be read, for pclc and
+# for a compiled program (tests/check-io.sh).
+.PHONY: check-io
+check-io: $(BUILD)/pclc $(BUILD)/libpclrt.a
+	CGFLAGS="$(SAN_FLAGS)" tests/check-io.sh $(BUILD)/pclc
 
 # pclc -MD / -MF driven by make through runtime/pclc.mk.
 .PHONY: check-depfile
@@ -335,22 +342,31 @@ check-symbols: $(BUILD)/libpclrt.a
 	echo "check-symbols: every exported symbol starts with pcl_"
 
 # ------------------------------------------------------------ fuzz, bench
-# `make fuzz` builds the libFuzzer targets with clang (ASan + UBSan): the
-# parser's, seeded with every golden .pp file (findings land in
-# $(BUILD)/fuzz/artifacts/), and fuzz_rpc, the decoding of the engine's
-# answers (findings in $(BUILD)/fuzz/rpc-artifacts/); each runs for
-# FUZZ_SECONDS.
+# `make fuzz` builds the libFuzzer targets of tests/fuzz/ with clang
+# (ASan + UBSan) and runs each for FUZZ_SECONDS (tests/fuzz/run.sh): the
+# parser (fuzz_parse), the whole compiler pipeline on programs
+# (fuzz_compile) and on package schemas (fuzz_schema), the runtime's input
+# readers: JSON (fuzz_json), config values and config files (fuzz_config),
+# mocks files (fuzz_mocks) and stack-reference files (fuzz_stackref), and
+# the decoding of the engine's answers (fuzz_rpc, seeded with answers built
+# by @pulumi/pulumi's generated code).  FUZZ_TARGETS picks some of them;
+# findings land in $(BUILD)/fuzz/artifacts/<target>/.
 FUZZ_SECONDS ?= 60
 # Seconds one input may take before libFuzzer reports a hang; raise it on a
 # loaded machine, where the wall clock also counts time spent descheduled.
 FUZZ_TIMEOUT ?= 5
 FUZZ_CC ?= clang
 FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_TARGETS ?= parse compile schema json config mocks stackref rpc
 FUZZ_CFLAGS := $(STD) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
                -fno-sanitize-recover=undefined -MMD -MP
 FUZZ_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out compiler/main.c,$(COMPILER_SRCS))) \
              $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(COMMON_SRCS)) \
              $(FUZZ_DIR)/obj/gen/pcl.tab.o $(FUZZ_DIR)/obj/gen/pcl.lex.o
+# The runtime built the same way, with the engine protocol's messages.
+FUZZ_RT_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(RUNTIME_SRCS)) \
+                $(PROTO_C:$(GEN)/%.c=$(FUZZ_DIR)/obj/gen/%.o)
+FUZZ_RUNTIME_TARGETS := json config mocks stackref rpc
 
 $(FUZZ_DIR)/obj/compiler/%.o: compiler/%.c | $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
 	@mkdir -p $(dir $@)
@@ -362,20 +378,6 @@ $(FUZZ_DIR)/obj/common/%.o: common/%.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(filter-out -Werror,$(WARN)) \
 	  -Icommon -c $< -o $@
 
-$(FUZZ_DIR)/obj/gen/%.o: $(GEN)/%.c $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Icompiler -I$(GEN) -c $< -o $@
-
-$(FUZZ_DIR)/fuzz_parse: tests/fuzz/fuzz_parse.c $(FUZZ_OBJS)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) -Icompiler -I$(GEN) $^ \
-	  $(COMPILER_LIBS) -o $@
-
-# The runtime built the same way, for fuzz_rpc (the decoding of the engine's
-# answers, seeded with answers built by @pulumi/pulumi's generated code).
-FUZZ_RT_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(RUNTIME_SRCS)) \
-                $(PROTO_C:$(GEN)/%.c=$(FUZZ_DIR)/obj/gen/%.o)
-
 $(FUZZ_DIR)/obj/runtime/%.o: runtime/%.c | $(PROTO_H)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(filter-out -Werror,$(WARN)) \
@@ -385,24 +387,31 @@ $(FUZZ_DIR)/obj/gen/proto/%.o: $(GEN)/proto/%.c $(PROTO_H)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -I$(PROTO_GEN) -c $< -o $@
 
-$(FUZZ_DIR)/fuzz_rpc: tests/fuzz/fuzz_rpc.c $(FUZZ_RT_OBJS)
+$(FUZZ_DIR)/obj/gen/%.o: $(GEN)/%.c $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Icompiler -I$(GEN) -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_parse $(FUZZ_DIR)/fuzz_compile: $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) -Icompiler -I$(GEN) $^ \
+	  $(COMPILER_LIBS) -o $@
+
+$(FUZZ_DIR)/fuzz_schema: tests/fuzz/fuzz_compile.c $(FUZZ_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_SCHEMA -fsanitize=fuzzer $(WARN) -Icompiler -I$(GEN) $^ \
+	  $(COMPILER_LIBS) -o $@
+
+$(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_RUNTIME_TARGETS)): $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c \
+                                                      $(FUZZ_RT_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) -Iruntime -I$(PROTO_GEN) $^ \
 	  $(RUNTIME_LIBS) -o $@
 
-# `make fuzz` runs both targets, each for FUZZ_SECONDS.
-fuzz: $(FUZZ_DIR)/fuzz_parse $(FUZZ_DIR)/fuzz_rpc $(ENGINE_MODULES)
-	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds $(FUZZ_DIR)/artifacts
-	@find tests/golden -type f -name '*.pp' | while read -r f; do \
-	  cp "$$f" "$(FUZZ_DIR)/seeds/$$(echo "$$f" | tr / _)"; done
-	$(FUZZ_DIR)/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=$(FUZZ_TIMEOUT) \
-	  -dict=tests/fuzz/pcl.dict -artifact_prefix=$(FUZZ_DIR)/artifacts/ \
-	  -print_final_stats=1 $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
-	@mkdir -p $(FUZZ_DIR)/rpc-corpus $(FUZZ_DIR)/rpc-artifacts
-	node tests/fuzz/rpc_seeds.js $(FUZZ_DIR)/rpc-seeds
-	$(FUZZ_DIR)/fuzz_rpc -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=$(FUZZ_TIMEOUT) \
-	  -artifact_prefix=$(FUZZ_DIR)/rpc-artifacts/ -print_final_stats=1 \
-	  $(FUZZ_DIR)/rpc-corpus $(FUZZ_DIR)/rpc-seeds
+# fuzz_rpc's seeds are made with the engine test's npm modules.
+fuzz: $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS)) \
+      $(if $(filter rpc,$(FUZZ_TARGETS)),$(ENGINE_MODULES))
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) \
+	  tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_TARGETS)
 
 # A fixed batch of generated programs (tests/fuzz/README.md), the unit tests
 # of the generator's models, and the reproducers of the bugs it found, which

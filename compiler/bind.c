@@ -534,7 +534,8 @@ static bool resource_schema(bind_ctx *c, bnd_node *n, const char *version) {
                  "malformed token '%s': expected 'pkg:module:member' or 'pkg:member'", r->token);
       return false;
     }
-    diag_warning(c->diag, tl->span, "unknown package '%s'", pkg);
+    diag_warning_once(c->diag, arena_printf(c->arena, "unknown package %s", pkg), tl->span,
+                      "unknown package '%s'", pkg);
     r->output_type = ty_dynamic(t);
     return true;
   }
@@ -581,8 +582,10 @@ static bool resource_refs(const bnd_expr *e) {
     }
     switch (x->kind) {
     case BND_E_NODE_REF:
-      all = x->node_ref.node->kind == BND_RESOURCE || x->node_ref.node->kind == BND_READ ||
-            x->node_ref.node->kind == BND_COMPONENT;
+      /* An undefined name is a reference without a node (already reported). */
+      all = x->node_ref.node != NULL &&
+            (x->node_ref.node->kind == BND_RESOURCE || x->node_ref.node->kind == BND_READ ||
+             x->node_ref.node->kind == BND_COMPONENT);
       break;
     case BND_E_TUPLE:
       for (size_t i = 0; i < n; i++) {

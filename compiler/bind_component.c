@@ -105,7 +105,7 @@ static bool declare_component_program(bind_ctx *c, bnd_node *n) {
   size_t count;
   const char *err;
   if (!src_list_dir(dir, &paths, &count, &err)) {
-    diag_error(c->diag, src->span, "%s: %s", dir, err);
+    diag_mark_io(c->diag, diag_error(c->diag, src->span, "%s: %s", dir, err));
     return false;
   }
   for (size_t i = 0; i < count; i++) {

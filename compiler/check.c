@@ -1238,7 +1238,8 @@ static bnd_expr *finish_invoke(bind_ctx *c, const ast_node *n, bnd_expr *e) {
       size_t plen = strcspn(e->call.token, ":");
       pkg = intern_n(c->names, e->call.token, plen);
     }
-    diag_warning(c->diag, tspan, "unknown package '%s'", pkg);
+    diag_warning_once(c->diag, arena_printf(c->arena, "unknown package %s", pkg), tspan,
+                      "unknown package '%s'", pkg);
     if (e->call.nargs > 3) {
       diag_error(c->diag, e->call.args[3]->span, "too many arguments to call: expected 3, got %zu",
                  e->call.nargs);

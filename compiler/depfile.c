@@ -2,15 +2,16 @@
  *
  * The list of prerequisites is collected first (source files, then extra
  * paths, duplicates dropped) and checked for paths Make cannot express, so
- * that an error leaves nothing half written.  Escaping follows what GNU
+ * that an error leaves nothing half written; the file itself is written
+ * through outfile, so that a write error leaves the previous file.  Escaping follows what GNU
  * make reads back: `$` doubles, and a backslash goes before a space, a tab,
  * `#`, `:` and before any run of backslashes that precedes a blank. */
 #include "depfile.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "util.h"
 
 char *depfile_default_path(const char *output) {
@@ -111,21 +112,12 @@ bool depfile_print(FILE *out, const char *target, const src_set *src, const char
 
 bool depfile_write(const char *path, const char *target, const src_set *src,
                    const char *const *extra, size_t nextra, const char **err) {
-  FILE *f = fopen(path, "w");
-  if (f == NULL) {
-    *err = strerror(errno);
+  outfile o;
+  if (!outfile_open(&o, path, err))
+    return false;
+  if (!depfile_print(o.f, target, src, extra, nextra, err)) {
+    outfile_discard(&o);
     return false;
   }
-  bool ok = depfile_print(f, target, src, extra, nextra, err);
-  if (ferror(f) && ok) {
-    *err = strerror(errno ? errno : EIO);
-    ok = false;
-  }
-  if (fclose(f) != 0 && ok) {
-    *err = strerror(errno);
-    ok = false;
-  }
-  if (!ok)
-    remove(path);
-  return ok;
+  return outfile_commit(&o, err);
 }

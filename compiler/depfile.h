@@ -40,8 +40,9 @@ bool depfile_print(FILE *out, const char *target, const src_set *src, const char
                    size_t nextra, const char **err);
 
 /* Writes the dependency rules (as depfile_print) to the file at path,
- * replacing it.  Returns false with *err set to a static message (from
- * errno for I/O failures) on failure; a partly written file is removed. */
+ * replacing it (through a temporary file, outfile.h).  Returns false with
+ * *err set to a static message (from errno for I/O failures) on failure;
+ * the previous file, if any, is then left as it was. */
 bool depfile_write(const char *path, const char *target, const src_set *src,
                    const char *const *extra, size_t nextra, const char **err);
 

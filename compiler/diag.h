@@ -3,7 +3,8 @@
  * Phases report into a diag_list instead of printing and exiting; the driver
  * prints the list (GCC layout: `path:line:col: error: message`, the source
  * line, and a `^~~~` underline) and stops after any phase with errors.  At
- * most DIAG_MAX_ERRORS errors are printed.
+ * most DIAG_MAX_ERRORS errors are printed; a warning reported for the same
+ * cause again and again prints once with its count.
  *
  * A failure the checker proves an expression meets whenever it runs (a
  * conversion that cannot succeed, a traversal the types rule out) is
@@ -20,6 +21,8 @@
 #include "src.h"
 
 enum { DIAG_MAX_ERRORS = 50 };
+/* The most code points of a source line an excerpt shows. */
+enum { DIAG_EXCERPT_WIDTH = 80 };
 
 typedef enum diag_severity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } diag_severity;
 
@@ -29,6 +32,10 @@ struct diag {
   bool has_span;  /* False for diagnostics about no particular place. */
   pcl_span span;  /* Where the problem is. */
   char *message;  /* The text after "error: " (owned). */
+  char *key;      /* The cause of a warning printed once (owned), or NULL. */
+  size_t count;   /* For a keyed warning, set when printing: how many times
+                     its cause was reported when it is the first, else 0
+                     (not printed).  1 for every other diagnostic. */
   diag *notes;    /* Notes attached to this diagnostic, in order. */
   diag *next;     /* Next diagnostic (or note) in the list. */
 };
@@ -46,6 +53,7 @@ typedef struct diag_list {
   diag *head, *tail; /* Diagnostics in the order reported. */
   size_t errors;     /* Number of errors reported. */
   size_t warnings;   /* Number of warnings reported. */
+  size_t io_errors;  /* Errors that are I/O failures (exit status 2). */
   const diag_catch *catching; /* Where failures are caught now, or NULL
                                  (borrowed; set by the checker). */
   const diag *caught; /* The first failure caught since the last
@@ -60,6 +68,10 @@ diag *diag_error(diag_list *d, pcl_span span, const char *fmt, ...)
 /* Reports a warning at span. */
 diag *diag_warning(diag_list *d, pcl_span span, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Reports a warning at span for the cause named key.  Warnings of one key
+ * print once, at the first in the list, with their count ("(3 times)"). */
+void diag_warning_once(diag_list *d, const char *key, pcl_span span, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Reports a failure that the expression at span meets whenever it runs: an
  * error, or while d->catching is set a warning with the catcher's note,
  * remembered (if none is pending) for diag_take_caught. */
@@ -71,6 +83,12 @@ const diag *diag_take_caught(diag_list *d);
 /* Reports an error that has no source location. */
 diag *diag_error_global(diag_list *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Reports an I/O failure (a file or folder that cannot be read) as an
+ * error without location; the compilation then exits with status 2. */
+diag *diag_io_error(diag_list *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Counts the error g (just reported, with a location) as an I/O failure;
+ * returns g. */
+diag *diag_mark_io(diag_list *d, diag *g);
 /* Attaches a note at span to the diagnostic parent. */
 void diag_note(diag *parent, pcl_span span, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

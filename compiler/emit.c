@@ -115,8 +115,13 @@ static size_t write_configs(em *e, const ir_module *m, cw *w) {
     const char *t = type_ref(e, c->config_type);
     cw_puts(w, "    {");
     cw_cstring(w, c->logical, strlen(c->logical));
-    cw_printf(w, ", %s, NULL, %d, %d, %d},\n", t, c->value ? 1 : 0, c->nullable ? 1 : 0,
+    cw_printf(w, ", %s, NULL, %d, %d, %d, ", t, c->value ? 1 : 0, c->nullable ? 1 : 0,
               c->secret ? 1 : 0);
+    /* Where the declaration is: a bad or missing value is reported there. */
+    const char *path = src_get(e->src, c->span.file)->path;
+    src_pos pos = src_position(e->src, c->span.file, c->span.start);
+    cw_cstring(w, path, strlen(path));
+    cw_printf(w, ", %zu, %zu},\n", pos.line, pos.column);
     n++;
   }
   return n;

@@ -8,7 +8,9 @@
  *
  * Adding a mode: add an enumerator to pclc_mode, a row to `modes` (option
  * name, help text) and a `run_*` function, and call it from run_mode. */
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,6 +29,7 @@
 #include "intern.h"
 #include "ir.h"
 #include "lower.h"
+#include "outfile.h"
 #include "parse.h"
 #include "schema.h"
 #include "src.h"
@@ -287,18 +290,18 @@ static int run_backend(compilation *c, const options *o, ty_ctx *tyc, const bnd_
     ir_dump(stdout, &c->src, m);
     return EXIT_SUCCESS;
   }
-  bool to_stdout = strcmp(o->output, "-") == 0;
-  FILE *f = to_stdout ? stdout : fopen(o->output, "w");
-  if (!f) {
-    fprintf(stderr, "pclc: error: cannot open '%s' for writing\n", o->output);
+  outfile out;
+  const char *err;
+  if (!outfile_open(&out, o->output, &err)) {
+    fprintf(stderr, "pclc: error: cannot open %s: %s\n", o->output, err);
     return EXIT_USAGE;
   }
   emit_options eo = {o->input, o->output, "pclc " PCLC_VERSION, !o->no_lines};
-  bool ok = emit_program(f, &eo, &c->src, m);
-  if (!to_stdout && fclose(f) != 0)
-    ok = false;
-  if (!ok) {
-    fprintf(stderr, "pclc: error: cannot write '%s'\n", o->output);
+  /* emit_program's own result only says that a write failed; the reason
+     comes from the stream when it is committed. */
+  emit_program(out.f, &eo, &c->src, m);
+  if (!outfile_commit(&out, &err)) {
+    fprintf(stderr, "pclc: error: cannot write %s: %s\n", o->output, err);
     return EXIT_USAGE;
   }
   return EXIT_SUCCESS;
@@ -330,7 +333,9 @@ static int run_bind(compilation *c, const options *o, bool dump) {
     bc.ty = &tyc;
     bc.schemas = schemas;
     bnd_program *p = bind_program(&bc, &c->program, program_dir(c, o->input));
-    status = c->diags.errors ? EXIT_PROGRAM_ERROR : EXIT_SUCCESS;
+    status = c->diags.io_errors ? EXIT_USAGE
+             : c->diags.errors  ? EXIT_PROGRAM_ERROR
+                                : EXIT_SUCCESS;
     if (dump && status == EXIT_SUCCESS)
       dump_types(stdout, p);
     if ((o->mode == MODE_DUMP_IR || o->mode == MODE_COMPILE) && status == EXIT_SUCCESS &&
@@ -364,7 +369,7 @@ static int write_deps(compilation *c, const options *o) {
   const char *err = NULL;
   int status = EXIT_SUCCESS;
   if (!depfile_write(file, o->output, &c->src, NULL, 0, &err)) {
-    fprintf(stderr, "pclc: error: cannot write dependency file '%s': %s\n", file, err);
+    fprintf(stderr, "pclc: error: cannot write dependency file %s: %s\n", file, err);
     status = EXIT_USAGE;
   }
   free(path);
@@ -391,6 +396,9 @@ static int run_mode(compilation *c, const options *o) {
 }
 
 int main(int argc, char **argv) {
+  /* A reader that closed standard output is a write error to report
+     (status 2), not a signal that ends pclc silently. */
+  signal(SIGPIPE, SIG_IGN);
   options o = {0};
   int status = parse_options(argc, argv, &o);
   if (status >= 0)
@@ -402,7 +410,8 @@ int main(int argc, char **argv) {
     status = write_deps(&c, &o);
   compilation_free(&c);
   if (fflush(stdout) != 0 || ferror(stdout)) {
-    perror("pclc: error: cannot write output");
+    fprintf(stderr, "pclc: error: cannot write to standard output: %s\n",
+            strerror(errno ? errno : EIO));
     return EXIT_USAGE;
   }
   return status;

@@ -275,7 +275,7 @@ static bool read_file(parse_env *env, const char *path, uint32_t *id) {
   const char *err;
   if (src_read(env->src, path, id, &err))
     return true;
-  diag_error_global(env->diags, "cannot read '%s': %s", path, err);
+  diag_io_error(env->diags, "cannot read '%s': %s", path, err);
   return false;
 }
 
@@ -284,7 +284,7 @@ parse_status parse_program(parse_env *env, const char *path, ast_program *out) {
   out->count = 0;
   struct stat st;
   if (stat(path, &st) != 0) {
-    diag_error_global(env->diags, "cannot read '%s': %s", path, strerror(errno));
+    diag_io_error(env->diags, "cannot read '%s': %s", path, strerror(errno));
     return PARSE_IO_ERROR;
   }
   char **paths = NULL;
@@ -292,12 +292,12 @@ parse_status parse_program(parse_env *env, const char *path, ast_program *out) {
   if (S_ISDIR(st.st_mode)) {
     const char *err;
     if (!src_list_dir(path, &paths, &count, &err)) {
-      diag_error_global(env->diags, "cannot read directory '%s': %s", path, err);
+      diag_io_error(env->diags, "cannot read directory '%s': %s", path, err);
       return PARSE_IO_ERROR;
     }
     if (count == 0) {
       free(paths);
-      diag_error_global(env->diags, "no .pp files in directory '%s'", path);
+      diag_io_error(env->diags, "no .pp files in directory '%s'", path);
       return PARSE_IO_ERROR;
     }
   } else {
@@ -307,7 +307,8 @@ parse_status parse_program(parse_env *env, const char *path, ast_program *out) {
   }
   parse_status status = PARSE_OK;
   uint32_t *ids = xmalloc(count * sizeof *ids);
-  for (size_t i = 0; i < count && status == PARSE_OK; i++)
+  /* Every file is tried, so that each one that cannot be read is named. */
+  for (size_t i = 0; i < count; i++)
     if (!read_file(env, paths[i], &ids[i]))
       status = PARSE_IO_ERROR;
   if (status == PARSE_OK) {

@@ -171,7 +171,7 @@ void schema_pin_version(schema_set *s, const char *name, const char *version) {
 bool schema_add_path(schema_set *s, const char *dir) {
   const char *err;
   if (!schema_files_add_dir(&s->files, dir, &err)) {
-    diag_error_global(s->diags, "cannot read schema folder '%s': %s", dir, err);
+    diag_io_error(s->diags, "cannot read schema folder '%s': %s", dir, err);
     return false;
   }
   return true;
@@ -495,7 +495,7 @@ static schema_package *load_path(schema_set *s, const char *path, const char *ex
   uint32_t id;
   const char *err;
   if (!src_read(s->diags->src, path, &id, &err)) {
-    diag_error_global(s->diags, "cannot read schema file '%s': %s", path, err);
+    diag_io_error(s->diags, "cannot read schema file '%s': %s", path, err);
     if (!expect)
       return NULL;
     add_package(s, p);

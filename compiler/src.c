@@ -3,10 +3,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -45,15 +47,27 @@ uint32_t src_add(src_set *s, const char *path, const char *text, size_t len) {
 }
 
 bool src_read(src_set *s, const char *path, uint32_t *id, const char **err) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) {
-    *err = strerror(errno);
+  /* Opened without blocking, so that a FIFO without a writer reads as
+     empty instead of hanging; reads then block as usual. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    struct stat lst;
+    *err = errno == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)
+               ? "No such file or directory (a symbolic link to nothing)"
+               : strerror(errno);
     return false;
   }
   struct stat st;
-  if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-    fclose(fp);
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    close(fd);
     *err = strerror(EISDIR);
+    return false;
+  }
+  int flags = fcntl(fd, F_GETFL);
+  FILE *fp = flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "rb");
+  if (!fp) {
+    *err = strerror(errno);
+    close(fd);
     return false;
   }
   size_t cap = 65536, len = 0;
@@ -168,13 +182,11 @@ bool src_list_dir(const char *dir, char ***paths, size_t *count, const char **er
     size_t len = strlen(e->d_name);
     if (len < 4 || strcmp(e->d_name + len - 3, ".pp") != 0)
       continue;
+    /* Every entry named *.pp is listed, whatever it is: one that cannot
+       be read (a dangling or looping symbolic link, a directory) is then
+       an error naming it, not a file silently left out. */
     char *path = xmalloc(dirlen + 1 + len + 1);
     snprintf(path, dirlen + len + 2, "%s%s%s", dir, slash ? "" : "/", e->d_name);
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-      free(path);
-      continue;
-    }
     if (n == cap) {
       cap *= 2;
       list = xrealloc(list, cap * sizeof *list);

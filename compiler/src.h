@@ -42,7 +42,9 @@ void src_free(src_set *s);
 /* Adds a file from memory (the bytes are copied); returns its id. */
 uint32_t src_add(src_set *s, const char *path, const char *text, size_t len);
 /* Reads the file at path and adds it.  On failure returns false and sets
- * *err to a static description of the failure (from errno). */
+ * *err to a static description of the failure (from errno; a directory is
+ * EISDIR, a symbolic link to nothing says so).  A FIFO without a writer
+ * reads as empty rather than blocking. */
 bool src_read(src_set *s, const char *path, uint32_t *id, const char **err);
 /* Returns the file with the given id. */
 src_file *src_get(src_set *s, uint32_t id);
@@ -51,9 +53,10 @@ src_pos src_position(src_set *s, uint32_t id, uint32_t offset);
 /* Returns the start and length (without line break) of 1-based line `line`. */
 const char *src_line(src_set *s, uint32_t id, size_t line, size_t *len);
 
-/* Lists the `.pp` files directly inside dir in sorted order.  Returns false
- * with *err set when the directory cannot be read.  The caller frees each
- * path and the array. */
+/* Lists the entries named `*.pp` directly inside dir in sorted order, all
+ * of them (a dangling symbolic link or a directory so named too, so that
+ * reading it reports it).  Returns false with *err set when the directory
+ * cannot be read.  The caller frees each path and the array. */
 bool src_list_dir(const char *dir, char ***paths, size_t *count, const char **err);
 
 #endif

@@ -348,15 +348,22 @@ pcl_value *pcl__parse_number(const char *text, size_t len, bool allow_inf, bool 
 pcl_value *pcl_num_literal(const char *text, size_t len, pcl_error **err) {
   bool too_long;
   pcl_value *v = pcl__parse_number(text, len, false, &too_long);
-  if (v == NULL) {
-    pcl_value *s = pcl_str_new_lossy(text, len);
-    char *r = pcl_value_repr(s, 64);
-    *err = too_long ? pcl_error_new("the integer %s has more than %d digits", r, MAX_INT_DIGITS)
-                    : pcl_error_new("%s is not a number", r);
-    free(r);
-    pcl_release(s);
+  /* Zero values parse as the int 0, so a number 0 is a nonzero value that
+   * underflowed: refused as the compiler refuses the literal, not silently
+   * made 0. */
+  bool underflow = v != NULL && v->kind == PCL_T_NUMBER && v->u.d == 0;
+  if (v != NULL && !underflow) {
+    return v;
   }
-  return v;
+  pcl_release(v);
+  pcl_value *s = pcl_str_new_lossy(text, len);
+  char *r = pcl_value_repr(s, 64);
+  *err = underflow  ? pcl_error_new("the number %s is out of range: it rounds to 0", r)
+         : too_long ? pcl_error_new("the integer %s has more than %d digits", r, MAX_INT_DIGITS)
+                    : pcl_error_new("%s is not a number", r);
+  free(r);
+  pcl_release(s);
+  return NULL;
 }
 
 pcl_value *pcl_int_parse(const char *text, size_t len, pcl_error **err) {

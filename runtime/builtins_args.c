@@ -47,6 +47,10 @@ bool pcl__b_arg_fail(pcl__bcall *c, const char *param, const char *fmt, ...) {
   return pcl__b_fail_take(c, e);
 }
 
+const char *pcl__b_shown(const pcl__bcall *c, const pcl_value *s) {
+  return c->secret ? "[secret]" : pcl__redact_text(pcl_str_data(s));
+}
+
 const pcl_value *pcl__b_unwrap(pcl__bcall *c, const pcl_value *v) {
   while (pcl_kind_of(v) == PCL_T_SECRET) {
     c->secret = true;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "builtins_internal.h"
+#include "pcl_internal.h"
 
 pcl_value *pcl_fn_fileAsset(const char *base_dir, pcl_value *path, pcl_error **err) {
   pcl__bcall c = PCL__BCALL("fileAsset", err);
@@ -82,7 +83,7 @@ pcl_value *pcl_fn_fileArchive(const char *base_dir, pcl_value *path, pcl_error *
         pcl__b_os_error(&c, "creating file archive", "stat", p, e);
       } else if (!S_ISDIR(st.st_mode) && !archive_extension(p)) {
         pcl__b_fail(&c, "creating file archive: file at path %s is not a recognized archive format",
-                    pcl_str_data(p));
+                    pcl__b_shown(&c, p));
       } else {
         result = pcl_archive_new(PCL_ARCHIVE_FILE, p);
       }
@@ -124,6 +125,9 @@ static bool remote_scheme_ok(pcl__bcall *c, const char *what, const pcl_value *u
   if (k == m && (strcmp(scheme, "http") == 0 || strcmp(scheme, "https") == 0 ||
                  strcmp(scheme, "file") == 0)) {
     return true;
+  }
+  if (c->secret || pcl__redacting()) {
+    return pcl__b_fail(c, "creating %s: unrecognized or unsupported URI scheme: [secret]", what);
   }
   return pcl__b_fail(c, "creating %s: unrecognized or unsupported URI scheme: %.*s", what, (int)k, s);
 }

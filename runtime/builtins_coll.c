@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "builtins_internal.h"
+#include "pcl_internal.h"
 
 /* Reads the list-like argument of element, singleOrNone or join: a LIST
  * (or a SET, which cty converts to a list) is returned borrowed; anything
@@ -211,6 +212,22 @@ static size_t seq_len(unsigned char c) {
   return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
 }
 
+/* Makes room in *items (of *cap slots) for piece number n + 1 of split;
+ * false with the size-limit error recorded in c when the list would take
+ * more than the value size limit. */
+static bool room(pcl__bcall *c, pcl_value ***items, size_t n, size_t *cap) {
+  if (n < *cap) {
+    return true;
+  }
+  pcl_error *e = NULL;
+  if (!pcl__value_fits((n + 1) * sizeof **items, "the list", &e)) {
+    return pcl__b_fail_take(c, e);
+  }
+  *cap *= 2;
+  *items = pcl_xrealloc(*items, *cap * sizeof **items);
+  return true;
+}
+
 pcl_value *pcl_fn_split(pcl_value *separator, pcl_value *string, pcl_error **err) {
   pcl__bcall c = PCL__BCALL("split", err);
   pcl_value *sep = pcl__b_string(&c, "separator", separator);
@@ -229,9 +246,8 @@ pcl_value *pcl_fn_split(pcl_value *separator, pcl_value *string, pcl_error **err
         if (k > len - start) {
           k = len - start;
         }
-        if (n == cap) {
-          cap *= 2;
-          items = pcl_xrealloc(items, cap * sizeof *items);
+        if (!room(&c, &items, n, &cap)) {
+          break;
         }
         items[n++] = piece(s + start, k);
         start += k;
@@ -252,9 +268,8 @@ pcl_value *pcl_fn_split(pcl_value *separator, pcl_value *string, pcl_error **err
           }
           i = (size_t)(q - s) + 1;
         }
-        if (n == cap) {
-          cap *= 2;
-          items = pcl_xrealloc(items, cap * sizeof *items);
+        if (!room(&c, &items, n, &cap)) {
+          break;
         }
         if (hit == NULL) {
           items[n++] = piece(s + start, len - start);
@@ -264,7 +279,13 @@ pcl_value *pcl_fn_split(pcl_value *separator, pcl_value *string, pcl_error **err
         start = (size_t)(hit - s) + seplen;
       }
     }
-    result = pcl_list_of_take(items, n);
+    if (c.failed) {
+      for (size_t i = 0; i < n; i++) {
+        pcl_release(items[i]);
+      }
+    } else {
+      result = pcl_list_of_take(items, n);
+    }
     free(items);
   }
   pcl_release(sep);

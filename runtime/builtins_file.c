@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "builtins_internal.h"
+#include "pcl_internal.h"
 
 /* Writes errnum's text as Go spells it to msg: Go's errno texts are
  * glibc's with a lowercase first letter. */
@@ -32,7 +33,7 @@ void pcl__b_os_error(pcl__bcall *c, const char *prefix, const char *op, const pc
                      int errnum) {
   char msg[256];
   go_errno_text(errnum, msg);
-  pcl__b_fail(c, "%s: %s %s: %s", prefix, op, pcl_str_data(path), msg);
+  pcl__b_fail(c, "%s: %s %s: %s", prefix, op, pcl__b_shown(c, path), msg);
 }
 
 char *pcl__b_resolve(const char *base_dir, const pcl_value *path) {
@@ -80,6 +81,12 @@ bool pcl__b_read_file(pcl__bcall *c, const char *prefix, const char *base_dir,
       break;
     }
     pcl_strbuf_append(out, buf, (size_t)k);
+    pcl_error *e = NULL;
+    if (!pcl__value_fits(out->len, "the file", &e)) {
+      close(fd);
+      pcl_error_prefix(e, "%s: read %s", prefix, pcl__b_shown(c, path));
+      return pcl__b_fail_take(c, e);
+    }
   }
   close(fd);
   return true;

@@ -36,6 +36,11 @@ bool pcl__b_fail_take(pcl__bcall *c, pcl_error *e);
 /* Returns whether the call can go on (nothing failed and nothing unknown). */
 static inline bool pcl__b_ok(const pcl__bcall *c) { return !c->failed && !c->unknown; }
 
+/* Returns the text of the STRING s for a message: "[secret]" instead when
+ * an argument of the call was secret or a redaction scope is open (the call
+ * runs in an apply whose input is secret), so that no message shows a
+ * secret in clear.  Borrowed from s (or static). */
+const char *pcl__b_shown(const pcl__bcall *c, const pcl_value *s);
 /* Returns v without its SECRET wrappers (borrowed from v), noting the
  * secret in c. */
 const pcl_value *pcl__b_unwrap(pcl__bcall *c, const pcl_value *v);

@@ -17,7 +17,7 @@ pcl_value *pcl_fn_notImplemented(pcl_value *errorMessage, pcl_error **err) {
   pcl__bcall c = PCL__BCALL("notImplemented", err);
   pcl_value *s = pcl__b_string(&c, "errorMessage", errorMessage);
   if (s != NULL) {
-    pcl__b_fail(&c, "%s", pcl_str_data(s));
+    pcl__b_fail(&c, "%s", pcl__b_shown(&c, s));
   } else if (c.unknown) {
     /* The message is not known yet; the call fails all the same. */
     c.unknown = false;
@@ -36,6 +36,50 @@ pcl_value *pcl_fn_unsecret(pcl_value *value, pcl_error **err) {
   (void)err;
   /* pcl_secret_new never nests SECRETs, so one unwrap clears the mark. */
   return pcl_retain(pcl_kind_of(value) == PCL_T_SECRET ? pcl_secret_inner(value) : value);
+}
+
+/* Returns v without its SECRET wrappers, setting *secret when it had any. */
+static const pcl_value *unmark(const pcl_value *v, bool *secret) {
+  while (pcl_kind_of(v) == PCL_T_SECRET) {
+    *secret = true;
+    v = pcl_secret_inner(v);
+  }
+  return v;
+}
+
+pcl_value *pcl_stack_reference_output(const pcl_value *ref, const pcl_value *name,
+                                      pcl_error **err) {
+  bool secret = false;
+  ref = unmark(ref, &secret);
+  /* A secret name makes the output secret too, as a marked argument does. */
+  name = unmark(name, &secret);
+  if (pcl_kind_of(ref) == PCL_T_NULL) {
+    return pcl_unknown();
+  }
+  if (pcl_kind_of(ref) != PCL_T_MAP || pcl_kind_of(name) != PCL_T_STRING) {
+    *err = pcl_error_new("getOutput needs a stack reference and an output name, not %s and %s",
+                         pcl_kind_name(pcl_kind_of(ref)), pcl_kind_name(pcl_kind_of(name)));
+    return NULL;
+  }
+  const pcl_value *outs = pcl_map_get_cstr(ref, "outputs");
+  outs = outs != NULL ? unmark(outs, &secret) : NULL;
+  pcl_value *v = outs != NULL && pcl_kind_of(outs) == PCL_T_MAP
+                     ? pcl_map_get(outs, pcl_str_data(name), pcl_str_len(name))
+                     : NULL;
+  if (v == NULL) {
+    return pcl_null();
+  }
+  /* The marks of the list and of its names say nothing about the output. */
+  bool ignored = false;
+  const pcl_value *names = pcl_map_get_cstr(ref, "secretOutputNames");
+  names = names != NULL ? unmark(names, &ignored) : NULL;
+  if (names != NULL && (pcl_kind_of(names) == PCL_T_LIST || pcl_kind_of(names) == PCL_T_SET)) {
+    for (size_t i = 0; i < pcl_len(names) && !secret; i++) {
+      const pcl_value *s = unmark(pcl_list_at(names, i), &ignored);
+      secret = pcl_kind_of(s) == PCL_T_STRING && pcl_equal(s, name);
+    }
+  }
+  return secret ? pcl_secret_new(v) : pcl_retain(v);
 }
 
 /* Finds the part of a resource URN

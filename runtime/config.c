@@ -4,13 +4,21 @@
  * typed value: strings as they are, bools as Go's ParseBool spells them,
  * ints exactly from their decimal text, numbers as the nearest double, and
  * lists, maps and objects from JSON text checked (and converted where PCL
- * converts) against the element types.  Every error names the config key
- * and the value that does not convert. */
+ * converts) against the element types (any nesting depth, walked without
+ * recursion).  Every error names the config key, the value that does not
+ * convert and its JSON path; the text of a secret value shows as [secret]
+ * (the caller opens a redaction scope, pcl__redact_enter).
+ *
+ * Also the raw config of a run (pcl__config_set): the entries of
+ * PULUMI_CONFIG, config files and flags in order, each JSON document
+ * checked against docs/program-cli.md (input.c's document checks), keys
+ * checked as the engine would check them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
+#include "pcl_internal.h"
 #include "semver.h"
 
 const pcl_type pcl_type_any = {PCL_TY_ANY, NULL, NULL, 0};
@@ -72,85 +80,112 @@ static pcl_value *as_double(pcl_value *n, const pcl_value *v, pcl_error **err) {
   return pcl_number_new(d);
 }
 
-/* Checks the decoded JSON value v against type t and returns the converted
- * value (owned), or NULL with *err naming the value that does not
- * conform. */
-static pcl_value *conform(pcl_value *v, const pcl_type *t, pcl_error **err) {
+/* The state of a conform rewrite. */
+typedef struct conform_state {
+  const pcl_type *type; /* The type of the whole value. */
+  pcl_error *err;       /* Why the value does not conform (owned), or NULL. */
+  pcl_strbuf where;     /* The JSON path of the part that does not. */
+} conform_state;
+
+/* The pcl__value_rewrite step of conform: the type of s->v is the whole
+ * value's at the top, else its container's (the step's parent_ctx)
+ * element type, or for an object the type of the property named by its
+ * key (any type for an undeclared property).  Scalars are converted where
+ * PCL converts; lists, maps and objects are entered with their type as the
+ * context of their parts. */
+static pcl__rw_action conform_step(pcl__rw_step *s, void *data) {
+  conform_state *st = data;
+  const pcl_type *t = st->type;
+  const pcl_type *pt = s->parent_ctx;
+  if (pt != NULL && pt->kind == PCL_TY_OBJECT) {
+    t = &pcl_type_any;
+    for (size_t j = 0; j < pt->nfields; j++) {
+      if (pcl_str_eq_cstr(s->key, pt->fields[j].name)) {
+        t = pt->fields[j].type;
+      }
+    }
+  } else if (pt != NULL) {
+    t = pt->elem;
+  }
   t = strip_optional(t);
+  pcl_value *v = (pcl_value *)s->v;
   if (pcl_kind_of(v) == PCL_T_NULL) {
     /* Object properties of configs are optional (program.md §6), and JSON
      * null elsewhere is passed on as null too. */
-    return pcl_null();
+    s->out = pcl_null();
+    return PCL__RW_DONE;
   }
+  pcl_error **err = &st->err;
+  pcl_value *r = NULL;
   switch (t->kind) {
   case PCL_TY_ANY:
-    return pcl_retain(v);
+    r = pcl_retain(v);
+    break;
   case PCL_TY_BOOL:
-    return pcl_kind_of(v) == PCL_T_BOOL || pcl_kind_of(v) == PCL_T_STRING
-               ? pcl_convert_to_bool(v, err)
-               : kind_error(v, "bool", "a bool is required", err);
+    r = pcl_kind_of(v) == PCL_T_BOOL || pcl_kind_of(v) == PCL_T_STRING
+            ? pcl_convert_to_bool(v, err)
+            : kind_error(v, "bool", "a bool is required", err);
+    break;
   case PCL_TY_INT:
-    return pcl_kind_of(v) == PCL_T_STRING || pcl_is_numeric(v)
-               ? pcl_convert_to_int(v, err)
-               : kind_error(v, "int", "an integer is required", err);
-  case PCL_TY_NUMBER: {
+    r = pcl_kind_of(v) == PCL_T_STRING || pcl_is_numeric(v)
+            ? pcl_convert_to_int(v, err)
+            : kind_error(v, "int", "an integer is required", err);
+    break;
+  case PCL_TY_NUMBER:
     if (pcl_kind_of(v) != PCL_T_STRING && !pcl_is_numeric(v)) {
-      return kind_error(v, "number", "a number is required", err);
+      r = kind_error(v, "number", "a number is required", err);
+    } else {
+      pcl_value *n = pcl_convert_to_number(v, err);
+      r = n ? as_double(n, v, err) : NULL;
     }
-    pcl_value *n = pcl_convert_to_number(v, err);
-    return n ? as_double(n, v, err) : NULL;
-  }
+    break;
   case PCL_TY_STRING:
-    return pcl_kind_of(v) == PCL_T_STRING || pcl_is_numeric(v) || pcl_kind_of(v) == PCL_T_BOOL
-               ? pcl_convert_to_string(v, err)
-               : kind_error(v, "string", "a string is required", err);
-  case PCL_TY_LIST: {
-    if (pcl_kind_of(v) != PCL_T_LIST) {
-      return kind_error(v, "list", "a list is required", err);
+    r = pcl_kind_of(v) == PCL_T_STRING || pcl_is_numeric(v) || pcl_kind_of(v) == PCL_T_BOOL
+            ? pcl_convert_to_string(v, err)
+            : kind_error(v, "string", "a string is required", err);
+    break;
+  case PCL_TY_LIST:
+    if (pcl_kind_of(v) == PCL_T_LIST) {
+      s->ctx = t;
+      return PCL__RW_ENTER;
     }
-    pcl_value *r = pcl_list_new(pcl_len(v));
-    bool ok = true;
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      pcl_value *e = ok ? conform(pcl_list_at(v, i), t->elem, err) : NULL;
-      ok = ok && e != NULL;
-      pcl_list_init_take(r, i, e ? e : pcl_null());
-    }
-    if (!ok) {
-      pcl_release(r);
-      return NULL;
-    }
-    return r;
-  }
+    r = kind_error(v, "list", "a list is required", err);
+    break;
   case PCL_TY_MAP:
-  case PCL_TY_OBJECT: {
-    if (pcl_kind_of(v) != PCL_T_MAP) {
-      return t->kind == PCL_TY_MAP ? kind_error(v, "map", "a map is required", err)
-                                   : kind_error(v, "object", "an object is required", err);
+  case PCL_TY_OBJECT:
+    if (pcl_kind_of(v) == PCL_T_MAP) {
+      s->ctx = t;
+      return PCL__RW_ENTER;
     }
-    pcl_mapbuf mb = PCL_MAPBUF_INIT;
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      const pcl_type *et = t->elem;
-      if (t->kind == PCL_TY_OBJECT) {
-        et = &pcl_type_any;
-        for (size_t j = 0; j < t->nfields; j++) {
-          if (pcl_str_eq_cstr(pcl_map_key_at(v, i), t->fields[j].name)) {
-            et = t->fields[j].type;
-          }
-        }
-      }
-      pcl_value *e = conform(pcl_map_val_at(v, i), et, err);
-      if (e == NULL) {
-        pcl_mapbuf_free(&mb);
-        return NULL;
-      }
-      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(v, i)), e);
-    }
-    return pcl_mapbuf_finish(&mb);
-  }
+    r = t->kind == PCL_TY_MAP ? kind_error(v, "map", "a map is required", err)
+                              : kind_error(v, "object", "an object is required", err);
+    break;
   case PCL_TY_OPTIONAL:
+    r = kind_error(v, "the declared type", "unsupported type", err);
     break;
   }
-  return kind_error(v, "the declared type", "unsupported type", err);
+  if (r == NULL) {
+    pcl__rw_path(s, &st->where);
+    return PCL__RW_FAIL;
+  }
+  s->out = r;
+  return PCL__RW_DONE;
+}
+
+/* Checks the decoded JSON value v against type t and returns the converted
+ * value (owned), or NULL with *err naming the value that does not conform
+ * and, inside v, its JSON path.  Any nesting depth is safe. */
+static pcl_value *conform(pcl_value *v, const pcl_type *t, pcl_error **err) {
+  conform_state st = {t, NULL, PCL_STRBUF_INIT};
+  pcl_value *r = pcl__value_rewrite(v, NULL, conform_step, &st);
+  if (r == NULL) {
+    *err = st.err;
+    if (st.where.len > 0) {
+      pcl_error_prefix(*err, "%s", st.where.data);
+    }
+  }
+  pcl_strbuf_free(&st.where);
+  return r;
 }
 
 /* Converts the text of a scalar config value of kind t (BOOL, INT or
@@ -201,14 +236,15 @@ pcl_value *pcl_config_parse(const char *key, const char *text, const pcl_type *t
     pcl_error *e = NULL;
     pcl_value *raw = pcl_json_decode(text, len, 0, &e);
     if (raw == NULL) {
-      *err = pcl_error_new("invalid JSON value \"%s\": %s", text, pcl_error_message(e));
+      *err = pcl_error_new("invalid JSON value \"%s\": %s", pcl__redact_text(text),
+                           pcl_error_message(e));
       pcl_error_free(e);
       break;
     }
     v = conform(raw, t, err);
     pcl_release(raw);
     if (v == NULL) {
-      pcl_error_prefix(*err, "invalid JSON value \"%s\"", text);
+      pcl_error_prefix(*err, "invalid JSON value \"%s\"", pcl__redact_text(text));
     }
     break;
   }
@@ -220,6 +256,179 @@ pcl_value *pcl_config_parse(const char *key, const char *text, const pcl_type *t
     pcl_error_prefix(*err, "configuration variable '%s'", key);
   }
   return v;
+}
+
+/* -- The raw config of a run: every source's entries, in order. */
+
+void pcl__config_put(pcl__config_set *cs, const char *key, const char *text, bool secret) {
+  cs->items = pcl_xrealloc(cs->items, (cs->n + 1) * sizeof *cs->items);
+  pcl__config_entry *c = &cs->items[cs->n++];
+  c->key = pcl_xstrdup(key);
+  c->text = pcl_xstrdup(text);
+  c->secret = secret;
+}
+
+const pcl__config_entry *pcl__config_get(const pcl__config_set *cs, const char *key) {
+  for (size_t i = cs->n; i-- > 0;) {
+    if (strcmp(cs->items[i].key, key) == 0) {
+      return &cs->items[i];
+    }
+  }
+  return NULL;
+}
+
+const char *pcl__config_key_problem(const char *key) {
+  const char *colon = strchr(key, ':');
+  if (*key == '\0') {
+    return "the configuration key is empty";
+  }
+  if (colon == key) {
+    return "the configuration key has an empty namespace";
+  }
+  if (colon != NULL && colon[1] == '\0') {
+    return "the configuration key has an empty name";
+  }
+  return NULL;
+}
+
+/* Adds the entry key = the JSON value v of the document d: a string is the
+ * raw text; an object with "value" or "secret" is the wrapper form, whose
+ * keys may be "value" (required: the text), "secret" and "object" (bools);
+ * any other value is passed as its JSON text.  False after recording the
+ * error in d. */
+static bool add_json_entry(pcl__config_set *cs, pcl__doc *d, const char *key, const pcl_value *v) {
+  const char *why = pcl__config_key_problem(key);
+  if (why != NULL) {
+    return pcl__doc_fail(d, "%s", why);
+  }
+  bool secret = false;
+  if (pcl_kind_of(v) == PCL_T_MAP &&
+      (pcl_map_get_cstr(v, "value") != NULL || pcl_map_get_cstr(v, "secret") != NULL)) {
+    static const char *const keys[] = {"object", "secret", "value"};
+    if (!pcl__doc_keys(d, v, keys, 3)) {
+      return false;
+    }
+    for (size_t i = 0; i < 2; i++) {
+      const pcl_value *flag = pcl_map_get_cstr(v, keys[i]);
+      if (flag != NULL) {
+        size_t mark = pcl__doc_key(d, keys[i], strlen(keys[i]));
+        bool ok = pcl__doc_is(d, flag, PCL_T_BOOL, "true or false");
+        pcl__doc_leave(d, mark);
+        if (!ok) {
+          return false;
+        }
+      }
+    }
+    const pcl_value *s = pcl_map_get_cstr(v, "secret");
+    secret = s != NULL && pcl_bool_get(s);
+    v = pcl_map_get_cstr(v, "value");
+    if (v == NULL) {
+      return pcl__doc_fail(d, "expected an object with \"value\" (the text of the value)");
+    }
+  }
+  if (pcl_kind_of(v) == PCL_T_STRING) {
+    pcl__config_put(cs, key, pcl_str_data(v), secret);
+    return true;
+  }
+  pcl_error *e = NULL;
+  char *text = pcl_json_encode(v, 0, NULL, &e);
+  if (text == NULL) {
+    pcl__doc_fail(d, "%s", pcl_error_message(e));
+    pcl_error_free(e);
+    return false;
+  }
+  pcl__config_put(cs, key, text, secret);
+  free(text);
+  return true;
+}
+
+bool pcl__config_add_json(pcl__config_set *cs, const pcl_value *doc, const char *name,
+                          pcl_error **err) {
+  pcl__doc d = PCL__DOC_INIT(name);
+  bool ok = pcl__doc_is(&d, doc, PCL_T_MAP, "an object");
+  for (size_t i = 0; ok && i < pcl_len(doc); i++) {
+    const pcl_value *k = pcl_map_key_at(doc, i);
+    size_t mark = pcl__doc_key(&d, pcl_str_data(k), pcl_str_len(k));
+    ok = add_json_entry(cs, &d, pcl_str_data(k), pcl_map_val_at(doc, i));
+    pcl__doc_leave(&d, mark);
+  }
+  *err = pcl__doc_finish(&d);
+  return ok;
+}
+
+pcl_value *pcl__config_secret_keys(const pcl_value *doc, const char *name, pcl_error **err) {
+  pcl__doc d = PCL__DOC_INIT(name);
+  bool ok = pcl__doc_is(&d, doc, PCL_T_LIST, "a list of configuration keys");
+  for (size_t i = 0; ok && i < pcl_len(doc); i++) {
+    const pcl_value *k = pcl_list_at(doc, i);
+    size_t mark = pcl__doc_index(&d, i);
+    ok = pcl__doc_is(&d, k, PCL_T_STRING, "a configuration key (a string)");
+    const char *why = ok ? pcl__config_key_problem(pcl_str_data(k)) : NULL;
+    if (why != NULL) {
+      ok = pcl__doc_fail(&d, "%s", why);
+    }
+    pcl__doc_leave(&d, mark);
+  }
+  *err = pcl__doc_finish(&d);
+  return ok ? pcl_retain((pcl_value *)doc) : NULL;
+}
+
+/* Returns key qualified with project when it has no namespace (owned). */
+static char *qualified(const char *key, const char *project) {
+  if (strchr(key, ':') != NULL) {
+    return pcl_xstrdup(key);
+  }
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&b, "%s:%s", project, key);
+  return b.data;
+}
+
+void pcl__config_qualify(pcl__config_set *cs, const char *project) {
+  for (size_t i = 0; i < cs->n; i++) {
+    char *k = qualified(cs->items[i].key, project);
+    free(cs->items[i].key);
+    cs->items[i].key = k;
+  }
+}
+
+void pcl__config_mark_secret(pcl__config_set *cs, const pcl_value *keys, const char *project) {
+  for (size_t i = 0; keys != NULL && i < pcl_len(keys); i++) {
+    char *k = qualified(pcl_str_data(pcl_list_at(keys, i)), project);
+    for (size_t j = 0; j < cs->n; j++) {
+      if (strcmp(cs->items[j].key, k) == 0) {
+        cs->items[j].secret = true;
+      }
+    }
+    free(k);
+  }
+}
+
+pcl_value *pcl__config_map(const pcl__config_set *cs) {
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < cs->n; i++) {
+    const pcl__config_entry *c = &cs->items[i];
+    if (pcl__config_get(cs, c->key) != c) {
+      continue;
+    }
+    pcl_value *v = pcl_str_from_cstr(c->text);
+    if (c->secret) {
+      pcl_value *sv = pcl_secret_new(v);
+      pcl_release(v);
+      v = sv;
+    }
+    pcl_mapbuf_put_take(&mb, pcl_str_from_cstr(c->key), v);
+  }
+  return pcl_mapbuf_finish(&mb);
+}
+
+void pcl__config_set_free(pcl__config_set *cs) {
+  for (size_t i = 0; i < cs->n; i++) {
+    free(cs->items[i].key);
+    free(cs->items[i].text);
+  }
+  free(cs->items);
+  cs->items = NULL;
+  cs->n = 0;
 }
 
 /* -- requiredVersionRange (blang/semver ranges, as the engine parses them). */

@@ -15,10 +15,6 @@
  * depth, -1 writes compact JSON.  mask_secrets writes "[secret]" in place of
  * every secret.  An EVENTUAL (never expected here) is written as unknown. */
 void pcl__snap_encode(pcl_strbuf *b, const pcl_value *v, int indent, bool mask_secrets);
-/* Returns v (borrowed) with the snapshot wrappers ({"secret": v},
- * {"unknown": true}, {"resource_ref": ...}) turned into SECRET, UNKNOWN and
- * RESOURCE values (owned). */
-pcl_value *pcl__snap_decode(pcl_value *v);
 
 /* Returns the string value of the NUL-terminated s (owned): a pure-ASCII s
  * without checks, anything else validated and normalised (snapshot.c). */
@@ -53,6 +49,95 @@ char *pcl__go_clean(const char *path);
 /* Parses a Go duration ("5m", ".2m", "1h30m", "10s") into seconds; false
  * when the text is not a duration. */
 bool pcl__parse_duration(const char *s, double *seconds);
+
+/* -- Input documents (input.c). */
+
+/* Reads the whole file at path into *text (owned, NUL-terminated) and its
+ * length into *len; false with *err "<path>: <the system's reason>" (also
+ * for a directory), or the size-limit error, when it cannot. */
+bool pcl__read_file(const char *path, char **text, size_t *len, pcl_error **err);
+/* Decodes the JSON text[0..len) of the document called name with the
+ * PCL_JSON_* flags; NULL and *err prefixed with name when it is invalid. */
+pcl_value *pcl__read_json(const char *name, const char *text, size_t len, unsigned flags,
+                          pcl_error **err);
+/* pcl__read_file, then pcl__read_json named by the path. */
+pcl_value *pcl__read_json_file(const char *path, unsigned flags, pcl_error **err);
+
+/* A document whose shape is being checked: its name, the JSON path of the
+ * value at hand, and the first error found. */
+typedef struct pcl__doc {
+  const char *name; /* For messages: a file's path, "PULUMI_CONFIG" (borrowed). */
+  pcl_strbuf path;  /* The JSON path of the value being checked. */
+  pcl_error *err;   /* The first error (owned), or NULL. */
+} pcl__doc;
+#define PCL__DOC_INIT(name) {(name), PCL_STRBUF_INIT, NULL}
+/* Enter member key[0..len) or element i of the value at hand; each returns
+ * the mark that pcl__doc_leave takes to come back. */
+size_t pcl__doc_key(pcl__doc *d, const char *key, size_t len);
+size_t pcl__doc_index(pcl__doc *d, size_t i);
+void pcl__doc_leave(pcl__doc *d, size_t mark);
+/* Records "<name>: <path>: <printf message>" unless an error is recorded;
+ * returns false. */
+bool pcl__doc_fail(pcl__doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Returns whether v has the kind; else records "expected <what>, got <v>"
+ * and returns false. */
+bool pcl__doc_is(pcl__doc *d, const pcl_value *v, pcl_kind kind, const char *what);
+/* Returns whether every key of the MAP obj is one of keys[0..n); else
+ * records "<path>.<key>: unknown key (expected a, b or c)". */
+bool pcl__doc_keys(pcl__doc *d, const pcl_value *obj, const char *const *keys, size_t n);
+/* Frees the path and returns the recorded error (owned), or NULL. */
+pcl_error *pcl__doc_finish(pcl__doc *d);
+
+/* Checks a stack reference (docs/mocks.md): {"outputs": {...},
+ * "secretOutputNames": [names]} (the names optional; the list and each name
+ * may be marked secret), or, when plain_allowed, an object of outputs
+ * without "outputs".  Returns {outputs, secretOutputNames} with the names a
+ * LIST of plain STRINGs (owned), or NULL after recording an error. */
+pcl_value *pcl__stack_ref_check(pcl__doc *d, const pcl_value *v, bool plain_allowed);
+
+/* -- The raw config of a run (config.c): the entries of every source in
+ * order; the last entry of a key wins. */
+
+/* One raw config entry. */
+typedef struct pcl__config_entry {
+  char *key;   /* "<namespace>:<name>", or "<name>" until qualified (owned). */
+  char *text;  /* The raw text (owned). */
+  bool secret; /* Marked secret. */
+} pcl__config_entry;
+/* The entries so far (zero-initialise). */
+typedef struct pcl__config_set {
+  pcl__config_entry *items; /* The entries, in the order the sources gave them. */
+  size_t n;                 /* Entries used. */
+} pcl__config_set;
+/* Adds the entry key = text (both copied). */
+void pcl__config_put(pcl__config_set *cs, const char *key, const char *text, bool secret);
+/* Returns the last entry of key (borrowed), or NULL. */
+const pcl__config_entry *pcl__config_get(const pcl__config_set *cs, const char *key);
+/* Returns NULL when key is one the engine accepts ("name", the project's,
+ * or "namespace:name", neither part empty); else why not (static text). */
+const char *pcl__config_key_problem(const char *key);
+/* Adds the entries of the JSON object doc (PULUMI_CONFIG or a config file)
+ * of the document called name (docs/program-cli.md): each value a string
+ * (the text), {"value": text, "secret": bool, "object": bool}, or another
+ * JSON value (passed as its JSON text).  False and *err naming the document
+ * and the JSON path when it has another shape or a key is refused. */
+bool pcl__config_add_json(pcl__config_set *cs, const pcl_value *doc, const char *name,
+                          pcl_error **err);
+/* Returns doc (retained) when it is a list of configuration keys
+ * (PULUMI_CONFIG_SECRET_KEYS); NULL and *err naming the document and the
+ * JSON path otherwise. */
+pcl_value *pcl__config_secret_keys(const pcl_value *doc, const char *name, pcl_error **err);
+/* Qualifies every key without a namespace with project. */
+void pcl__config_qualify(pcl__config_set *cs, const char *project);
+/* Marks secret every entry whose key is listed in keys (a list checked by
+ * pcl__config_secret_keys, or NULL; a key without a namespace is the
+ * project's), whatever source set it. */
+void pcl__config_mark_secret(pcl__config_set *cs, const pcl_value *keys, const char *project);
+/* Returns the whole stack config (owned MAP): full key -> STRING text,
+ * SECRET when marked secret; the last entry of a key wins. */
+pcl_value *pcl__config_map(const pcl__config_set *cs);
+/* Frees the entries and empties cs. */
+void pcl__config_set_free(pcl__config_set *cs);
 
 /* The JSON mocks of docs/mocks.md, parsed. */
 typedef struct pcl__json_mocks pcl__json_mocks;

@@ -441,14 +441,17 @@ static bool stack_reference(emb *e, rec *r, pcl_error **err) {
                          pcl_str_data(name));
     return false;
   }
+  /* The references were checked when they were read
+   * (pcl__stack_ref_check): outputs is a MAP, secretOutputNames a LIST of
+   * STRINGs. */
   pcl_value *outs = pcl_map_get_cstr(ref, "outputs");
   pcl_value *secret_names = pcl_map_get_cstr(ref, "secretOutputNames");
   pcl_mapbuf ob = PCL_MAPBUF_INIT;
   pcl_mapbuf sn = PCL_MAPBUF_INIT;
-  for (size_t i = 0; outs && pcl_kind_of(outs) == PCL_T_MAP && i < pcl_len(outs); i++) {
+  for (size_t i = 0; i < pcl_len(outs); i++) {
     pcl_value *v = pcl_map_val_at(outs, i);
     bool listed = pcl_kind_of(v) == PCL_T_SECRET;
-    for (size_t j = 0; secret_names && j < pcl_len(secret_names); j++) {
+    for (size_t j = 0; j < pcl_len(secret_names); j++) {
       listed = listed || pcl_equal(pcl_list_at(secret_names, j), pcl_map_key_at(outs, i));
     }
     pcl_mapbuf_put_take(&ob, pcl_retain(pcl_map_key_at(outs, i)),
@@ -952,11 +955,46 @@ static const pcl_engine_ops emb_ops = {
     NULL,
 };
 
+/* Returns the stack references refs (a MAP, or NULL) with each one checked
+ * and normalised by pcl__stack_ref_check (owned; NULL when refs is); NULL
+ * with *err when one has the wrong shape. */
+static pcl_value *check_stack_refs(const pcl_value *refs, bool *ok, pcl_error **err) {
+  *ok = true;
+  if (refs == NULL) {
+    return NULL;
+  }
+  pcl__doc d = PCL__DOC_INIT("stack references");
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  *ok = pcl__doc_is(&d, refs, PCL_T_MAP, "an object");
+  for (size_t i = 0; *ok && i < pcl_len(refs); i++) {
+    const pcl_value *k = pcl_map_key_at(refs, i);
+    size_t mark = pcl__doc_key(&d, pcl_str_data(k), pcl_str_len(k));
+    pcl_value *r = pcl__stack_ref_check(&d, pcl_map_val_at(refs, i), true);
+    pcl__doc_leave(&d, mark);
+    *ok = r != NULL;
+    if (r != NULL) {
+      pcl_mapbuf_put_take(&mb, pcl_retain((pcl_value *)k), r);
+    }
+  }
+  *err = pcl__doc_finish(&d);
+  if (!*ok) {
+    pcl_mapbuf_free(&mb);
+    return NULL;
+  }
+  return pcl_mapbuf_finish(&mb);
+}
+
 pcl_engine *pcl_engine_embedded_new(const pcl_embedded_config *cfg, pcl_error **err) {
+  bool ok;
+  pcl_value *refs = check_stack_refs(cfg->stack_references, &ok, err);
+  if (!ok) {
+    return NULL;
+  }
   pcl__json_mocks *jm = NULL;
   if (cfg->mocks_file) {
     jm = pcl__json_mocks_load(cfg->mocks_file, err);
     if (jm == NULL) {
+      pcl_release(refs);
       return NULL;
     }
   }
@@ -970,7 +1008,7 @@ pcl_engine *pcl_engine_embedded_new(const pcl_embedded_config *cfg, pcl_error **
     e->cmocks = *cfg->mocks;
   }
   e->jmocks = jm;
-  e->stack_refs = pcl_retain(cfg->stack_references);
+  e->stack_refs = refs;
   e->config = pcl_retain(cfg->config);
   return &e->base;
 }

@@ -1,15 +1,16 @@
 /* engine_mock.c: JSON mocks for the embedded engine (docs/mocks.md).
  *
  * Reads a mocks file once into decoded values (snapshot wrappers such as
- * {"secret": v} become SECRET values) and answers lookups: the entry for a
- * resource type or "type::name", and the first matching entry for an invoke
- * or call token.  C mocks (pcl_mocks in pcl_engine.h) are called directly by the
- * embedded engine and need nothing here.
+ * {"secret": v} become SECRET values), checks every entry against the
+ * documented shape (an unknown key, a "hang" that is not a bool or an "id"
+ * that is not a string is an error naming its JSON path, never ignored), and
+ * answers lookups: the entry for a resource type or "type::name", and the
+ * first matching entry for an invoke or call token.  C mocks (pcl_mocks in
+ * pcl_engine.h) are called directly by the embedded engine and need nothing
+ * here.
  *
  * Invariant: every value handed out is borrowed from the table, which lives
  * as long as the engine. */
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,110 +25,115 @@ struct pcl__json_mocks {
                             registration's own key looked up. */
 };
 
-/* Reads the whole file; NULL and *err on failure. */
-static char *read_file(const char *path, size_t *len, pcl_error **err) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) {
-    *err = pcl_error_new("cannot read mocks file '%s': %s", path, strerror(errno));
-    return NULL;
-  }
-  pcl_strbuf b = PCL_STRBUF_INIT;
-  char chunk[4096];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-    pcl_strbuf_append(&b, chunk, n);
-  }
-  fclose(f);
-  *len = b.len;
-  if (b.data == NULL) {
-    pcl_strbuf_append(&b, "", 0);
-    pcl_strbuf_append_char(&b, 0);
-    b.len = 0;
-  }
-  return b.data;
-}
-
-/* Checks that the section key of top is absent or a MAP; returns it
- * (borrowed) or NULL. */
-static bool section(pcl_value *top, const char *key, pcl_value **out, const char *path,
-                    pcl_error **err) {
-  pcl_value *v = pcl_map_get_cstr(top, key);
-  *out = NULL;
-  if (v == NULL || pcl_kind_of(v) == PCL_T_NULL) {
-    return true;
-  }
-  if (pcl_kind_of(v) != PCL_T_MAP) {
-    *err = pcl_error_new("mocks file '%s': \"%s\" must be an object", path, key);
+/* Checks the entry e of a resource (invoke false) or of an invoke or call
+ * against docs/mocks.md; false after recording the error in d. */
+static bool check_entry(pcl__doc *d, const pcl_value *e, bool invoke) {
+  static const char *const resource_keys[] = {"error", "hang", "id", "merge", "outputs"};
+  static const char *const invoke_keys[] = {"args", "error", "hang", "result"};
+  if (!pcl__doc_is(d, e, PCL_T_MAP, "an object") ||
+      !pcl__doc_keys(d, e, invoke ? invoke_keys : resource_keys, invoke ? 4 : 5)) {
     return false;
   }
-  *out = v;
+  for (size_t i = 0; i < pcl_len(e); i++) {
+    const pcl_value *k = pcl_map_key_at(e, i);
+    const pcl_value *v = pcl_map_val_at(e, i);
+    size_t mark = pcl__doc_key(d, pcl_str_data(k), pcl_str_len(k));
+    bool ok;
+    if (pcl_str_eq_cstr(k, "hang") || pcl_str_eq_cstr(k, "merge")) {
+      ok = pcl__doc_is(d, v, PCL_T_BOOL, "true or false");
+    } else if (pcl_str_eq_cstr(k, "error") || pcl_str_eq_cstr(k, "id")) {
+      ok = pcl__doc_is(d, v, PCL_T_STRING, "a string");
+    } else {
+      ok = pcl__doc_is(d, v, PCL_T_MAP, "an object");
+    }
+    pcl__doc_leave(d, mark);
+    if (!ok) {
+      return false;
+    }
+  }
   return true;
 }
 
-/* Returns the MAP of token -> LIST of entries for an invokes/calls section,
- * wrapping single entries into one-element lists. */
-static pcl_value *listify(pcl_value *sec) {
+/* What a section of the mocks file holds. */
+typedef enum section_kind {
+  SEC_RESOURCES,  /* Resource entries. */
+  SEC_INVOKES,    /* Invoke or call entries, or lists of them. */
+  SEC_STACK_REFS, /* Stack references. */
+} section_kind;
+
+/* Checks the section named key of top (absent, or an object whose values
+ * are entries of the kind what) and stores it in *out (owned; NULL when
+ * absent): an invokes or calls section with each value made a LIST of
+ * entries, a stackReferences section with each reference as
+ * pcl__stack_ref_check returns it.  False after recording the error in d. */
+static bool section(pcl__doc *d, const pcl_value *top, const char *key, section_kind what,
+                    pcl_value **out) {
+  *out = NULL;
+  const pcl_value *sec = pcl_map_get_cstr(top, key);
   if (sec == NULL) {
-    return NULL;
+    return true;
   }
+  size_t mark = pcl__doc_key(d, key, strlen(key));
+  bool ok = pcl__doc_is(d, sec, PCL_T_MAP, "an object");
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
-  for (size_t i = 0; i < pcl_len(sec); i++) {
+  for (size_t i = 0; ok && i < pcl_len(sec); i++) {
+    const pcl_value *k = pcl_map_key_at(sec, i);
     pcl_value *e = pcl_map_val_at(sec, i);
-    pcl_value *l = pcl_kind_of(e) == PCL_T_LIST ? pcl_retain(e) : pcl_list_of(&e, 1);
-    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(sec, i)), l);
+    size_t m2 = pcl__doc_key(d, pcl_str_data(k), pcl_str_len(k));
+    pcl_value *checked = NULL;
+    if (what == SEC_RESOURCES) {
+      ok = check_entry(d, e, false);
+      checked = ok ? pcl_retain(e) : NULL;
+    } else if (what == SEC_STACK_REFS) {
+      checked = pcl__stack_ref_check(d, e, false);
+      ok = checked != NULL;
+    } else if (pcl_kind_of(e) == PCL_T_LIST) {
+      for (size_t j = 0; ok && j < pcl_len(e); j++) {
+        size_t m3 = pcl__doc_index(d, j);
+        ok = check_entry(d, pcl_list_at(e, j), true);
+        pcl__doc_leave(d, m3);
+      }
+      checked = ok ? pcl_retain(e) : NULL;
+    } else {
+      ok = check_entry(d, e, true);
+      checked = ok ? pcl_list_of(&e, 1) : NULL;
+    }
+    pcl__doc_leave(d, m2);
+    if (ok) {
+      pcl_mapbuf_put_take(&mb, pcl_retain((pcl_value *)k), checked);
+    }
   }
-  return pcl_mapbuf_finish(&mb);
+  pcl__doc_leave(d, mark);
+  if (!ok) {
+    pcl_mapbuf_free(&mb);
+    return false;
+  }
+  *out = pcl_mapbuf_finish(&mb);
+  return true;
 }
 
 pcl__json_mocks *pcl__json_mocks_load(const char *path, pcl_error **err) {
-  size_t len;
-  char *text = read_file(path, &len, err);
-  if (text == NULL) {
+  pcl_value *top = pcl__read_json_file(path, PCL_JSON_SNAPSHOT, err);
+  if (top == NULL) {
     return NULL;
   }
-  pcl_value *raw = pcl_json_decode(text, len, 0, err);
-  free(text);
-  if (raw == NULL) {
-    pcl_error_prefix(*err, "mocks file '%s'", path);
-    return NULL;
-  }
-  if (pcl_kind_of(raw) != PCL_T_MAP) {
-    pcl_release(raw);
-    *err = pcl_error_new("mocks file '%s': the top level must be an object", path);
-    return NULL;
-  }
-  pcl_value *top = pcl__snap_decode(raw);
-  pcl_release(raw);
-  pcl_value *res, *inv, *calls, *refs;
-  static const char *const known[] = {"resources", "invokes", "calls", "stackReferences"};
-  for (size_t i = 0; i < pcl_len(top); i++) {
-    const char *k = pcl_str_data(pcl_map_key_at(top, i));
-    bool ok = false;
-    for (size_t j = 0; j < 4; j++) {
-      ok = ok || strcmp(k, known[j]) == 0;
-    }
-    if (!ok) {
-      *err = pcl_error_new("mocks file '%s': unknown section \"%s\" (expected resources, "
-                           "invokes, calls or stackReferences)", path, k);
-      pcl_release(top);
-      return NULL;
-    }
-  }
-  if (!section(top, "resources", &res, path, err) || !section(top, "invokes", &inv, path, err) ||
-      !section(top, "calls", &calls, path, err) ||
-      !section(top, "stackReferences", &refs, path, err)) {
-    pcl_release(top);
-    return NULL;
-  }
+  pcl__doc d = PCL__DOC_INIT(path);
+  static const char *const known[] = {"calls", "invokes", "resources", "stackReferences"};
   pcl__json_mocks *m = pcl_xcalloc(1, sizeof *m);
-  m->resources = pcl_retain(res);
-  for (size_t i = 0; res != NULL && i < pcl_len(res); i++) {
-    m->named = m->named || strstr(pcl_str_data(pcl_map_key_at(res, i)), "::") != NULL;
+  bool ok = pcl__doc_is(&d, top, PCL_T_MAP, "an object") && pcl__doc_keys(&d, top, known, 4) &&
+            section(&d, top, "resources", SEC_RESOURCES, &m->resources) &&
+            section(&d, top, "invokes", SEC_INVOKES, &m->invokes) &&
+            section(&d, top, "calls", SEC_INVOKES, &m->calls) &&
+            section(&d, top, "stackReferences", SEC_STACK_REFS, &m->stack_refs);
+  for (size_t i = 0; ok && m->resources != NULL && i < pcl_len(m->resources); i++) {
+    m->named = m->named || strstr(pcl_str_data(pcl_map_key_at(m->resources, i)), "::") != NULL;
   }
-  m->invokes = listify(inv);
-  m->calls = listify(calls);
-  m->stack_refs = pcl_retain(refs);
   pcl_release(top);
+  *err = pcl__doc_finish(&d);
+  if (!ok) {
+    pcl__json_mocks_free(m);
+    return NULL;
+  }
   return m;
 }
 
@@ -142,19 +148,15 @@ void pcl__json_mocks_free(pcl__json_mocks *m) {
   free(m);
 }
 
-/* Fills a from the entry object e. */
+/* Fills a from the entry object e (checked by check_entry). */
 static void answer_from(pcl__mock_answer *a, pcl_value *e, const char *outputs_key) {
   a->found = true;
   a->merge = true;
-  if (pcl_kind_of(e) != PCL_T_MAP) {
-    a->outputs = e;
-    return;
-  }
   pcl_value *v;
-  if ((v = pcl_map_get_cstr(e, "hang")) && pcl_kind_of(v) == PCL_T_BOOL) {
+  if ((v = pcl_map_get_cstr(e, "hang"))) {
     a->hang = pcl_bool_get(v);
   }
-  if ((v = pcl_map_get_cstr(e, "error")) && pcl_kind_of(v) == PCL_T_STRING) {
+  if ((v = pcl_map_get_cstr(e, "error"))) {
     a->error = pcl_str_data(v);
   }
   if ((v = pcl_map_get_cstr(e, "id"))) {
@@ -163,7 +165,7 @@ static void answer_from(pcl__mock_answer *a, pcl_value *e, const char *outputs_k
   if ((v = pcl_map_get_cstr(e, outputs_key))) {
     a->outputs = v;
   }
-  if ((v = pcl_map_get_cstr(e, "merge")) && pcl_kind_of(v) == PCL_T_BOOL) {
+  if ((v = pcl_map_get_cstr(e, "merge"))) {
     a->merge = pcl_bool_get(v);
   }
 }
@@ -193,12 +195,13 @@ pcl__mock_answer pcl__json_mocks_resource(const pcl__json_mocks *m, const char *
   return a;
 }
 
-/* Returns whether every entry of want equals args' entry of the same key. */
+/* Returns whether every entry of want (a MAP, or NULL: anything matches)
+ * equals args' entry of the same key. */
 static bool args_match(pcl_value *want, pcl_value *args) {
   if (want == NULL) {
     return true;
   }
-  if (pcl_kind_of(want) != PCL_T_MAP || args == NULL || pcl_kind_of(args) != PCL_T_MAP) {
+  if (args == NULL || pcl_kind_of(args) != PCL_T_MAP) {
     return false;
   }
   for (size_t i = 0; i < pcl_len(want); i++) {
@@ -226,7 +229,7 @@ pcl__mock_answer pcl__json_mocks_invoke(const pcl__json_mocks *m, const char *to
   pcl_value *list = sec ? pcl_map_get_cstr(sec, token) : NULL;
   for (size_t i = 0; list && i < pcl_len(list); i++) {
     pcl_value *e = pcl_list_at(list, i);
-    pcl_value *want = pcl_kind_of(e) == PCL_T_MAP ? pcl_map_get_cstr(e, "args") : NULL;
+    pcl_value *want = pcl_map_get_cstr(e, "args");
     if (args_match(want, args)) {
       answer_from(&a, e, "result");
       a.merge = false;

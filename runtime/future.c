@@ -468,8 +468,18 @@ static void apply_done(join *j) {
     for (size_t i = 0; i < j->n; i++) {
       args[i] = (j->in[i]->bits & PCL_FUT_UNKNOWN) ? pcl_unknown() : j->in[i]->value;
     }
+    /* The callback sees the inputs unwrapped: when one is secret, a
+     * message it makes must not show the values (pcl_value_repr prints
+     * "[secret]" inside the scope). */
+    bool secret = (bits & PCL_FUT_SECRET) != 0;
+    if (secret) {
+      pcl__redact_enter();
+    }
     pcl_error *err = NULL;
     pcl_value *r = a->fn(args, j->n, a->data, &err);
+    if (secret) {
+      pcl__redact_leave();
+    }
     if (args != small) {
       free(args);
     }

@@ -275,7 +275,15 @@ static pcl_value *run_body(pcl_gen_env *closure, pcl_gen_apply_fn body, pcl_valu
   for (size_t i = 0; i < n; i++) {
     p[i] = plain_of(args[i], &secret, &unknown);
   }
+  /* The body sees the arguments without their secrets: a message it makes
+   * must not show them (pcl_value_repr prints "[secret]" in the scope). */
+  if (secret) {
+    pcl__redact_enter();
+  }
   pcl_value *r = unknown ? pcl_unknown() : body(closure, p, err);
+  if (secret) {
+    pcl__redact_leave();
+  }
   for (size_t i = 0; i < n; i++) {
     pcl_release(p[i]);
   }

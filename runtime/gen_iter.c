@@ -886,36 +886,6 @@ pcl_value *pcl_gen_recover(pcl_gen_env *value_closure, pcl_gen_thunk_fn value,
 
 /* ------------------------------------------------------------------- calls */
 
-/* getOutput(reference, name) on settled values: the named output of a
- * stack reference object, secret when the reference lists it among its
- * secret outputs, null when it has no such output (functions.md); unknown
- * when the reference is null (a preview reads no stack). */
-static pcl_value *get_output(const pcl_value *ref, const pcl_value *name, pcl_error **err) {
-  if (pcl_kind_of(ref) == PCL_T_NULL) {
-    return pcl_unknown();
-  }
-  if (pcl_kind_of(ref) != PCL_T_MAP || pcl_kind_of(name) != PCL_T_STRING) {
-    *err = pcl_error_new("getOutput needs a stack reference and an output name, not %s and %s",
-                         pcl_kind_name(pcl_kind_of(ref)), pcl_kind_name(pcl_kind_of(name)));
-    return NULL;
-  }
-  pcl_value *outs = pcl_map_get_cstr(ref, "outputs");
-  pcl_value *v = outs != NULL && pcl_kind_of(outs) == PCL_T_MAP
-                     ? pcl_map_get(outs, pcl_str_data(name), pcl_str_len(name))
-                     : NULL;
-  if (v == NULL) {
-    return pcl_null();
-  }
-  pcl_value *secrets = pcl_map_get_cstr(ref, "secretOutputNames");
-  bool listed = false;
-  if (secrets != NULL && (pcl_kind_of(secrets) == PCL_T_LIST || pcl_kind_of(secrets) == PCL_T_SET)) {
-    for (size_t i = 0; i < pcl_len(secrets) && !listed; i++) {
-      listed = pcl_equal(pcl_list_at(secrets, i), name);
-    }
-  }
-  return listed ? pcl_secret_new(v) : pcl_retain(v);
-}
-
 /* Where a waiting getOutput locates its failure. */
 typedef struct located {
   const pcl_gen_program *prog; /* The program (static). */
@@ -925,7 +895,7 @@ typedef struct located {
 static pcl_value *get_output_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
   const located *l = data;
   (void)n;
-  pcl_value *r = get_output(args[0], args[1], err);
+  pcl_value *r = pcl_stack_reference_output(args[0], args[1], err);
   if (r == NULL) {
     pcl__gen_locate(l->prog, *err, l->loc);
   }
@@ -936,7 +906,7 @@ pcl_value *pcl_gen_get_output(const pcl_gen_env *e, pcl_value *ref, pcl_value *n
                               uint32_t loc) {
   if (!pcl__gen_unsettled(ref) && !pcl__gen_unsettled(name)) {
     pcl_error *err = NULL;
-    pcl_value *r = get_output(ref, name, &err);
+    pcl_value *r = pcl_stack_reference_output(ref, name, &err);
     return r != NULL ? r : pcl_gen_failed(e, err, loc);
   }
   located *l = pcl_xmalloc(sizeof *l);

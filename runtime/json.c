@@ -16,7 +16,15 @@
  *
  * PCL_JSON_WIRE maps the values JSON has no form for onto Pulumi's wire
  * encoding (lowering.md 6): unknown as the unknown sentinel string, secrets,
- * resource references, assets and archives as signature-keyed objects. */
+ * resource references, assets and archives as signature-keyed objects.
+ * PCL_JSON_SNAPSHOT decodes the snapshot encoding of docs/snapshot.md
+ * instead ({"secret": v}, {"unknown": true}, {"resource_ref": {...}}).
+ *
+ * Both directions walk with an explicit stack of the containers entered, so
+ * that any nesting depth works in time linear in the size of the text, and
+ * both stop at the value size limit (pcl_value_limit): a text, string or
+ * collection that would grow past it is an error, not an exhausted
+ * memory. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,9 +38,6 @@
 #define SIG_ASSET PCL__SIG_ASSET
 #define SIG_ARCHIVE PCL__SIG_ARCHIVE
 #define UNKNOWN_SENTINEL PCL__UNKNOWN_SENTINEL
-
-/* The deepest nesting the decoder accepts. */
-#define MAX_DEPTH 512
 
 /* -------------------------------------------------------------- encoding */
 
@@ -92,25 +97,35 @@ void pcl__json_quote(pcl_strbuf *b, const char *s, size_t len, bool html) {
   pcl_strbuf_append_char(b, '"');
 }
 
+/* A container being written: a list or set, a map, or a wire object (its
+ * signature member written, then up to three named members). */
+typedef struct enc_frame {
+  const pcl_value *v;       /* The list, set or map; NULL for a wire object. */
+  size_t next;              /* The next part to write. */
+  size_t n;                 /* Its number of parts. */
+  int depth;                /* Its nesting depth. */
+  const char *keys[3];      /* A wire object's member names. */
+  const pcl_value *vals[3]; /* A wire object's member values. */
+} enc_frame;
+
 /* The state of one encoding. */
 typedef struct encoder {
-  pcl_strbuf out;  /* The text so far. */
-  unsigned flags;  /* PCL_JSON_* flags. */
-  pcl_error *err;  /* The first error, if any. */
+  pcl_strbuf out;    /* The text so far. */
+  unsigned flags;    /* PCL_JSON_* flags. */
+  pcl_error *err;    /* The first error, if any. */
+  enc_frame *frames; /* The containers entered, outermost first. */
+  size_t n, cap;     /* Entries used and allocated. */
 } encoder;
 
 /* Starts a new line indented for depth when pretty-printing. */
 static void newline(encoder *e, int depth) {
   if (e->flags & PCL_JSON_PRETTY) {
     pcl_strbuf_append_char(&e->out, '\n');
-    for (int i = 0; i < depth; i++) {
+    for (int i = 0; i < depth && i < PCL__INDENT_MAX; i++) {
       pcl_strbuf_append(&e->out, "  ", 2);
     }
   }
 }
-
-/* Appends the JSON text of v, which stands at nesting depth depth. */
-static void encode(encoder *e, const pcl_value *v, int depth);
 
 /* Writes the key of an object member (with the separator before it unless
  * first). */
@@ -124,26 +139,6 @@ static void member_key(encoder *e, const char *key, size_t len, bool first, int 
                     (e->flags & PCL_JSON_PRETTY) ? 2 : 1);
 }
 
-/* Writes a wire object: the signature member, then the named members (which
- * must be in ascending key order; NULL values are skipped). */
-static void wire_object(encoder *e, const char *sig, int depth, const char *k1,
-                        const pcl_value *v1, const char *k2, const pcl_value *v2, const char *k3,
-                        const pcl_value *v3) {
-  pcl_strbuf_append_char(&e->out, '{');
-  member_key(e, SIG_KEY, strlen(SIG_KEY), true, depth);
-  pcl__json_quote(&e->out, sig, strlen(sig), false);
-  const char *keys[] = {k1, k2, k3};
-  const pcl_value *vals[] = {v1, v2, v3};
-  for (int i = 0; i < 3; i++) {
-    if (keys[i] != NULL && vals[i] != NULL) {
-      member_key(e, keys[i], strlen(keys[i]), false, depth);
-      encode(e, vals[i], depth + 1);
-    }
-  }
-  newline(e, depth);
-  pcl_strbuf_append_char(&e->out, '}');
-}
-
 /* Reports that v cannot be written as JSON. */
 static void cannot(encoder *e, const char *what) {
   if (e->err == NULL) {
@@ -151,11 +146,43 @@ static void cannot(encoder *e, const char *what) {
   }
 }
 
-static void encode(encoder *e, const pcl_value *v, int depth) {
-  if (e->err != NULL) {
-    return;
+/* Enters a container at depth: pushes its frame. */
+static enc_frame *push(encoder *e, const pcl_value *v, size_t n, int depth) {
+  if (e->n == e->cap) {
+    e->cap = e->cap ? 2 * e->cap : 16;
+    e->frames = pcl_xrealloc(e->frames, e->cap * sizeof *e->frames);
   }
+  enc_frame *f = &e->frames[e->n++];
+  *f = (enc_frame){v, 0, n, depth, {NULL, NULL, NULL}, {NULL, NULL, NULL}};
+  return f;
+}
+
+/* Writes a wire object's opening and signature member and enters it with
+ * the named members (in ascending key order; NULL values are skipped). */
+static void wire_object(encoder *e, const char *sig, int depth, const char *k1,
+                        const pcl_value *v1, const char *k2, const pcl_value *v2, const char *k3,
+                        const pcl_value *v3) {
+  pcl_strbuf_append_char(&e->out, '{');
+  member_key(e, SIG_KEY, strlen(SIG_KEY), true, depth);
+  pcl__json_quote(&e->out, sig, strlen(sig), false);
+  enc_frame *f = push(e, NULL, 0, depth);
+  const char *keys[] = {k1, k2, k3};
+  const pcl_value *vals[] = {v1, v2, v3};
+  for (int i = 0; i < 3; i++) {
+    if (keys[i] != NULL && vals[i] != NULL) {
+      f->keys[f->n] = keys[i];
+      f->vals[f->n++] = vals[i];
+    }
+  }
+}
+
+/* Writes v at depth: a scalar whole, a container's opening (entering it).
+ * A secret without PCL_JSON_WIRE is written as its payload. */
+static void encode_open(encoder *e, const pcl_value *v, int depth) {
   bool wire = (e->flags & PCL_JSON_WIRE) != 0;
+  while (!wire && v->kind == PCL_T_SECRET) {
+    v = v->u.ref.a;
+  }
   switch (pcl_kind_of(v)) {
   case PCL_T_NULL:
     pcl_strbuf_append_cstr(&e->out, "null");
@@ -174,41 +201,23 @@ static void encode(encoder *e, const pcl_value *v, int depth) {
     pcl_number_format(&e->out, v->u.d);
     return;
   case PCL_T_STRING:
+    /* The quoted form is longer than the string: refuse before quoting. */
+    if (!pcl__value_fits(e->out.len + v->u.str.len, "the JSON text", &e->err)) {
+      return;
+    }
     pcl__json_quote(&e->out, v->u.str.ptr, v->u.str.len, (e->flags & PCL_JSON_HTML_ESCAPE) != 0);
     return;
   case PCL_T_LIST:
   case PCL_T_SET:
     pcl_strbuf_append_char(&e->out, '[');
-    for (size_t i = 0; i < v->u.list.n; i++) {
-      if (i > 0) {
-        pcl_strbuf_append_char(&e->out, ',');
-      }
-      newline(e, depth + 1);
-      encode(e, v->u.list.items[i], depth + 1);
-    }
-    if (v->u.list.n > 0) {
-      newline(e, depth);
-    }
-    pcl_strbuf_append_char(&e->out, ']');
+    push(e, v, v->u.list.n, depth);
     return;
   case PCL_T_MAP:
     pcl_strbuf_append_char(&e->out, '{');
-    for (size_t i = 0; i < v->u.map.n; i++) {
-      const pcl_value *k = v->u.map.keys[i];
-      member_key(e, k->u.str.ptr, k->u.str.len, i == 0, depth);
-      encode(e, v->u.map.vals[i], depth + 1);
-    }
-    if (v->u.map.n > 0) {
-      newline(e, depth);
-    }
-    pcl_strbuf_append_char(&e->out, '}');
+    push(e, v, v->u.map.n, depth);
     return;
   case PCL_T_SECRET:
-    if (wire) {
-      wire_object(e, SIG_SECRET, depth, "value", v->u.ref.a, NULL, NULL, NULL, NULL);
-    } else {
-      encode(e, v->u.ref.a, depth);
-    }
+    wire_object(e, SIG_SECRET, depth, "value", v->u.ref.a, NULL, NULL, NULL, NULL);
     return;
   case PCL_T_UNKNOWN:
     if (wire) {
@@ -250,11 +259,58 @@ static void encode(encoder *e, const pcl_value *v, int depth) {
   }
 }
 
+/* Appends the JSON text of v, which stands at nesting depth depth. */
+static void encode(encoder *e, const pcl_value *v, int depth) {
+  size_t base = e->n;
+  encode_open(e, v, depth);
+  while (e->err == NULL && e->n > base) {
+    if (e->out.len > pcl_value_limit()) {
+      pcl__value_fits(e->out.len, "the JSON text", &e->err);
+      break;
+    }
+    enc_frame *f = &e->frames[e->n - 1];
+    bool wire = f->v == NULL;
+    bool map = wire || f->v->kind == PCL_T_MAP;
+    if (f->next == f->n) {
+      /* A wire object always has its signature member inside. */
+      if (f->n > 0 || wire) {
+        newline(e, f->depth);
+      }
+      pcl_strbuf_append_char(&e->out, map ? '}' : ']');
+      e->n--;
+      continue;
+    }
+    size_t i = f->next++;
+    int depth_in = f->depth + 1;
+    const pcl_value *part;
+    if (wire) {
+      member_key(e, f->keys[i], strlen(f->keys[i]), false, f->depth);
+      part = f->vals[i];
+    } else if (map) {
+      const pcl_value *k = f->v->u.map.keys[i];
+      member_key(e, k->u.str.ptr, k->u.str.len, i == 0, f->depth);
+      part = f->v->u.map.vals[i];
+    } else {
+      if (i > 0) {
+        pcl_strbuf_append_char(&e->out, ',');
+      }
+      newline(e, depth_in);
+      part = f->v->u.list.items[i];
+    }
+    encode_open(e, part, depth_in);
+  }
+  if (e->err == NULL && e->out.len > pcl_value_limit()) {
+    pcl__value_fits(e->out.len, "the JSON text", &e->err);
+  }
+  e->n = base;
+}
+
 bool pcl_json_append(pcl_strbuf *b, const pcl_value *v, unsigned flags, unsigned depth,
                      pcl_error **err) {
   size_t mark = b->len;
-  encoder e = {*b, flags, NULL};
+  encoder e = {*b, flags, NULL, NULL, 0, 0};
   encode(&e, v, (int)depth);
+  free(e.frames);
   *b = e.out;
   if (e.err != NULL) {
     b->len = mark;
@@ -272,12 +328,16 @@ void pcl_json_quote(pcl_strbuf *b, const char *s, size_t len, unsigned flags) {
 }
 
 char *pcl_json_encode(const pcl_value *v, unsigned flags, size_t *len, pcl_error **err) {
-  encoder e = {PCL_STRBUF_INIT, flags, NULL};
+  encoder e = {PCL_STRBUF_INIT, flags, NULL, NULL, 0, 0};
   encode(&e, v, 0);
+  free(e.frames);
   if (e.err != NULL) {
     pcl_strbuf_free(&e.out);
     *err = e.err;
     return NULL;
+  }
+  if (e.out.data == NULL) {
+    pcl_strbuf_append(&e.out, "", 0);
   }
   if (len != NULL) {
     *len = e.out.len;
@@ -314,13 +374,24 @@ bool pcl_json_write(FILE *f, const pcl_value *v, unsigned flags, pcl_error **err
 
 /* -------------------------------------------------------------- decoding */
 
+/* An array or object being read. */
+typedef struct dec_frame {
+  bool object;      /* An object (else an array). */
+  pcl_mapbuf map;   /* An object's members so far. */
+  pcl_value *key;   /* An object's key of the member being read (owned). */
+  pcl_value **items; /* An array's elements so far (owned). */
+  size_t n, cap;    /* An array's elements used and allocated. */
+} dec_frame;
+
 /* The state of one decoding. */
 typedef struct decoder {
-  const char *s;  /* The text. */
-  size_t len;     /* Its length. */
-  size_t pos;     /* The next byte to read. */
-  unsigned flags; /* PCL_JSON_* flags. */
-  pcl_error *err; /* The first error, if any. */
+  const char *s;     /* The text. */
+  size_t len;        /* Its length. */
+  size_t pos;        /* The next byte to read. */
+  unsigned flags;    /* PCL_JSON_* flags. */
+  pcl_error *err;    /* The first error, if any. */
+  dec_frame *frames; /* The containers being read, outermost first. */
+  size_t n, cap;     /* Entries used and allocated. */
 } decoder;
 
 /* Records the error e (stolen) unless an earlier one is recorded. */
@@ -337,6 +408,39 @@ static void fail(decoder *d, const char *what) {
   if (d->err == NULL) {
     d->err = pcl_error_new("invalid JSON at byte %zu: %s", d->pos, what);
   }
+}
+
+/* Appends the JSON path of the value being read (its container's members
+ * and elements; nothing at the top). */
+static void path_of(const decoder *d, pcl_strbuf *b) {
+  size_t start = b->len;
+  for (size_t i = 0; i < d->n; i++) {
+    const dec_frame *f = &d->frames[i];
+    if (f->object && f->key != NULL) {
+      if (b->len > start) {
+        pcl_strbuf_append_char(b, '.');
+      }
+      pcl__path_key(b, pcl_str_data(f->key), pcl_str_len(f->key));
+    } else if (!f->object) {
+      pcl_strbuf_appendf(b, "[%zu]", f->n);
+    }
+  }
+}
+
+/* Records "<path>: <msg>" about the object just read (or "<msg>" at the
+ * top), for a snapshot-encoded value of the wrong shape. */
+static void fail_at(decoder *d, const char *msg) {
+  if (d->err != NULL) {
+    return;
+  }
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  path_of(d, &b);
+  if (b.len > 0) {
+    pcl_strbuf_append_cstr(&b, ": ");
+  }
+  pcl_strbuf_append_cstr(&b, msg);
+  d->err = pcl_error_new("%s", b.data);
+  pcl_strbuf_free(&b);
 }
 
 /* Skips JSON whitespace. */
@@ -380,7 +484,6 @@ static long hex4(decoder *d) {
   d->pos += 4;
   return v;
 }
-
 /* Decodes a string token (at the opening quote) into a string value. */
 static pcl_value *decode_string(decoder *d) {
   d->pos++;
@@ -525,13 +628,14 @@ static pcl_value *decode_number(decoder *d) {
   pcl_error *err = NULL;
   pcl_value *v = pcl_num_literal(d->s + start, d->pos - start, &err);
   if (v == NULL) {
-    fail_take(d, err);
+    size_t at = d->pos;
+    d->pos = start;
+    fail(d, pcl_error_message(err));
+    d->pos = at;
+    pcl_error_free(err);
   }
   return v;
 }
-
-/* Decodes the value at the current position, nested depth deep. */
-static pcl_value *decode_value(decoder *d, int depth);
 
 /* Turns a decoded wire object into the value it stands for (map is
  * stolen); NULL with an error when a signature object is malformed. */
@@ -578,108 +682,130 @@ static pcl_value *from_wire(decoder *d, pcl_value *map) {
   return r;
 }
 
-/* Decodes an object (at its opening brace) into a map; with
- * PCL_JSON_WIRE a signature object becomes the value it stands for. */
-static pcl_value *decode_object(decoder *d, int depth) {
-  d->pos++;
-  pcl_mapbuf b = PCL_MAPBUF_INIT;
-  skip_ws(d);
-  if (d->pos < d->len && d->s[d->pos] == '}') {
-    d->pos++;
-    return pcl_mapbuf_finish(&b);
+/* Turns a decoded object of the snapshot encoding (docs/snapshot.md) into
+ * the value it stands for (map is stolen): {"secret": v} a SECRET,
+ * {"unknown": true} UNKNOWN, {"resource_ref": {"urn": ..., "id": ...}} a
+ * RESOURCE; any other object is a map.  NULL with an error naming the path
+ * when a wrapper's payload has the wrong shape. */
+static pcl_value *from_snapshot(decoder *d, pcl_value *map) {
+  if (pcl_len(map) != 1) {
+    return map;
   }
-  for (;;) {
-    skip_ws(d);
-    if (d->pos >= d->len || d->s[d->pos] != '"') {
-      fail(d, "expected a string key");
-      break;
+  const pcl_value *k = pcl_map_key_at(map, 0);
+  pcl_value *inner = pcl_map_val_at(map, 0);
+  pcl_value *r = map;
+  if (pcl_str_eq_cstr(k, "secret")) {
+    r = pcl_secret_new(inner);
+  } else if (pcl_str_eq_cstr(k, "unknown")) {
+    if (pcl_kind_of(inner) != PCL_T_BOOL || !pcl_bool_get(inner)) {
+      fail_at(d, "an unknown value is written {\"unknown\": true}");
+      r = NULL;
+    } else {
+      r = pcl_unknown();
     }
-    pcl_value *key = decode_string(d);
-    if (key == NULL) {
-      break;
-    }
-    skip_ws(d);
-    if (d->pos >= d->len || d->s[d->pos] != ':') {
-      pcl_release(key);
-      fail(d, "expected ':'");
-      break;
-    }
-    d->pos++;
-    pcl_value *val = decode_value(d, depth + 1);
-    if (val == NULL) {
-      pcl_release(key);
-      break;
-    }
-    pcl_mapbuf_put_take(&b, key, val);
-    skip_ws(d);
-    if (d->pos < d->len && d->s[d->pos] == ',') {
-      d->pos++;
-      continue;
-    }
-    if (d->pos < d->len && d->s[d->pos] == '}') {
-      d->pos++;
-      pcl_value *map = pcl_mapbuf_finish(&b);
-      return (d->flags & PCL_JSON_WIRE) ? from_wire(d, map) : map;
-    }
-    fail(d, "expected ',' or '}'");
-    break;
-  }
-  pcl_mapbuf_free(&b);
-  return NULL;
-}
-
-/* Decodes an array (at its opening bracket) into a list. */
-static pcl_value *decode_array(decoder *d, int depth) {
-  d->pos++;
-  pcl_value **items = NULL;
-  size_t n = 0, cap = 0;
-  skip_ws(d);
-  bool ok = false;
-  if (d->pos < d->len && d->s[d->pos] == ']') {
-    d->pos++;
-    ok = true;
-  } else {
-    for (;;) {
-      pcl_value *v = decode_value(d, depth + 1);
-      if (v == NULL) {
-        break;
-      }
-      if (n == cap) {
-        cap = cap ? 2 * cap : 8;
-        items = pcl_xrealloc(items, cap * sizeof *items);
-      }
-      items[n++] = v;
-      skip_ws(d);
-      if (d->pos < d->len && d->s[d->pos] == ',') {
-        d->pos++;
-        continue;
-      }
-      if (d->pos < d->len && d->s[d->pos] == ']') {
-        d->pos++;
-        ok = true;
-        break;
-      }
-      fail(d, "expected ',' or ']'");
-      break;
+  } else if (pcl_str_eq_cstr(k, "resource_ref")) {
+    pcl_value *urn = pcl_kind_of(inner) == PCL_T_MAP ? pcl_map_get_cstr(inner, "urn") : NULL;
+    pcl_value *id = pcl_kind_of(inner) == PCL_T_MAP ? pcl_map_get_cstr(inner, "id") : NULL;
+    size_t known = (size_t)(urn != NULL) + (size_t)(id != NULL);
+    if (urn == NULL || pcl_kind_of(urn) != PCL_T_STRING || known != pcl_len(inner) ||
+        (id != NULL && pcl_kind_of(id) != PCL_T_STRING && pcl_kind_of(id) != PCL_T_NULL &&
+         pcl_kind_of(id) != PCL_T_UNKNOWN)) {
+      fail_at(d, "a resource reference is written {\"resource_ref\": {\"urn\": string, "
+                 "\"id\": string}}");
+      r = NULL;
+    } else {
+      r = pcl_resource_new(urn, id, NULL);
     }
   }
-  pcl_value *r = NULL;
-  if (ok) {
-    r = pcl_list_of_take(items, n);
-  } else {
-    for (size_t i = 0; i < n; i++) {
-      pcl_release(items[i]);
-    }
+  if (r != map) {
+    pcl_release(map);
   }
-  free(items);
   return r;
 }
 
-static pcl_value *decode_value(decoder *d, int depth) {
-  if (depth > MAX_DEPTH) {
-    fail(d, "nesting too deep");
-    return NULL;
+/* Enters an array or object: pushes its frame. */
+static dec_frame *enter(decoder *d, bool object) {
+  if (d->n == d->cap) {
+    d->cap = d->cap ? 2 * d->cap : 16;
+    d->frames = pcl_xrealloc(d->frames, d->cap * sizeof *d->frames);
   }
+  dec_frame *f = &d->frames[d->n++];
+  *f = (dec_frame){object, PCL_MAPBUF_INIT, NULL, NULL, 0, 0};
+  return f;
+}
+
+/* Reads an object member's key and the ':' after it into f; false after an
+ * error. */
+static bool read_key(decoder *d, dec_frame *f) {
+  skip_ws(d);
+  if (d->pos >= d->len || d->s[d->pos] != '"') {
+    fail(d, "expected a string key");
+    return false;
+  }
+  f->key = decode_string(d);
+  if (f->key == NULL) {
+    return false;
+  }
+  skip_ws(d);
+  if (d->pos >= d->len || d->s[d->pos] != ':') {
+    fail(d, "expected ':'");
+    return false;
+  }
+  d->pos++;
+  return true;
+}
+
+/* Returns the finished container of the innermost frame (popping it), or
+ * NULL after an error. */
+static pcl_value *leave(decoder *d) {
+  dec_frame *f = &d->frames[d->n - 1];
+  pcl_value *v;
+  if (f->object) {
+    v = pcl_mapbuf_finish(&f->map);
+  } else {
+    v = pcl_list_of_take(f->items, f->n);
+    free(f->items);
+  }
+  d->n--;
+  if (f->object && (d->flags & PCL_JSON_WIRE)) {
+    v = from_wire(d, v);
+  } else if (f->object && (d->flags & PCL_JSON_SNAPSHOT)) {
+    v = from_snapshot(d, v);
+  }
+  return v;
+}
+
+/* Adds v (stolen) to the innermost container; false after an error (the
+ * container is over the size limit). */
+static bool add(decoder *d, pcl_value *v) {
+  dec_frame *f = &d->frames[d->n - 1];
+  pcl_error *e = NULL;
+  if (f->object) {
+    pcl_mapbuf_put_take(&f->map, f->key, v);
+    f->key = NULL;
+    if (!pcl__value_fits(2 * f->map.n * sizeof(pcl_value *), "an object", &e)) {
+      fail_take(d, e);
+      return false;
+    }
+    return true;
+  }
+  if (f->n == f->cap) {
+    f->cap = f->cap ? 2 * f->cap : 8;
+    f->items = pcl_xrealloc(f->items, f->cap * sizeof *f->items);
+  }
+  f->items[f->n++] = v;
+  if (!pcl__value_fits(f->n * sizeof(pcl_value *), "an array", &e)) {
+    fail_take(d, e);
+    return false;
+  }
+  return true;
+}
+
+/* Reads the scalar at the current position, or enters the array or object
+ * there: returns NULL and sets *entered to its frame.  NULL with an error
+ * (and *entered NULL) otherwise. */
+static pcl_value *open_value(decoder *d, dec_frame **entered) {
+  *entered = NULL;
   skip_ws(d);
   if (d->pos >= d->len) {
     fail(d, "unexpected end of input");
@@ -688,9 +814,10 @@ static pcl_value *decode_value(decoder *d, int depth) {
   char c = d->s[d->pos];
   switch (c) {
   case '{':
-    return decode_object(d, depth);
   case '[':
-    return decode_array(d, depth);
+    d->pos++;
+    *entered = enter(d, c == '{');
+    return NULL;
   case '"': {
     pcl_value *s = decode_string(d);
     if (s != NULL && (d->flags & PCL_JSON_WIRE) && pcl_str_eq_cstr(s, UNKNOWN_SENTINEL)) {
@@ -724,9 +851,67 @@ static pcl_value *decode_value(decoder *d, int depth) {
   return NULL;
 }
 
+/* Decodes the value at the current position: a loop over the text with an
+ * explicit stack of the containers open, each value read handed to the
+ * innermost one, each container finished handed to the one around it. */
+static pcl_value *decode_value(decoder *d) {
+  for (;;) {
+    dec_frame *opened;
+    pcl_value *v = open_value(d, &opened);
+    if (v == NULL && opened == NULL) {
+      return NULL;
+    }
+    if (v == NULL) {
+      /* An array or object was entered: it may be empty. */
+      skip_ws(d);
+      if (d->pos < d->len && d->s[d->pos] == (opened->object ? '}' : ']')) {
+        d->pos++;
+        v = leave(d);
+      } else if (opened->object && !read_key(d, opened)) {
+        return NULL;
+      } else {
+        continue;
+      }
+    }
+    /* Hand v to the containers, closing each one that ends here. */
+    for (;;) {
+      if (v == NULL) {
+        return NULL;
+      }
+      if (d->n == 0) {
+        return v;
+      }
+      if (!add(d, v)) {
+        return NULL;
+      }
+      dec_frame *f = &d->frames[d->n - 1];
+      skip_ws(d);
+      if (d->pos < d->len && d->s[d->pos] == ',') {
+        d->pos++;
+        if (f->object && !read_key(d, f)) {
+          return NULL;
+        }
+        break;
+      }
+      if (d->pos < d->len && d->s[d->pos] == (f->object ? '}' : ']')) {
+        d->pos++;
+        v = leave(d);
+        continue;
+      }
+      fail(d, f->object ? "expected ',' or '}'" : "expected ',' or ']'");
+      return NULL;
+    }
+  }
+}
+
 pcl_value *pcl_json_decode(const char *text, size_t len, unsigned flags, pcl_error **err) {
-  decoder d = {text, len, 0, flags, NULL};
-  pcl_value *v = decode_value(&d, 0);
+  decoder d = {text, len, 0, flags, NULL, NULL, 0, 0};
+  pcl_error *e = NULL;
+  if (!pcl__value_fits(len, "the JSON text", &e)) {
+    *err = e;
+    return NULL;
+  }
+  pcl_value *v = decode_value(&d);
   if (v != NULL) {
     skip_ws(&d);
     if (d.pos != d.len) {
@@ -735,6 +920,17 @@ pcl_value *pcl_json_decode(const char *text, size_t len, unsigned flags, pcl_err
       v = NULL;
     }
   }
+  /* After an error, release what the open containers hold. */
+  while (d.n > 0) {
+    dec_frame *f = &d.frames[--d.n];
+    pcl_mapbuf_free(&f->map);
+    pcl_release(f->key);
+    for (size_t i = 0; i < f->n; i++) {
+      pcl_release(f->items[i]);
+    }
+    free(f->items);
+  }
+  free(d.frames);
   if (v == NULL) {
     *err = d.err != NULL ? d.err : pcl_error_new("invalid JSON");
   }

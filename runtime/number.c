@@ -468,14 +468,20 @@ static pcl_value *arith(op o, const pcl_value *a, const pcl_value *b, pcl_error 
   if (a->kind == PCL_T_UNKNOWN || b->kind == PCL_T_UNKNOWN) {
     return mark(pcl_unknown(), secret);
   }
-  pcl_value *x, *y, *tx, *ty;
-  if (!operands(a, b, &x, &y, &tx, &ty, err)) {
-    return NULL;
+  /* A message about a secret operand shows "[secret]" for it. */
+  if (secret) {
+    pcl__redact_enter();
   }
-  pcl_value *r = x->kind == PCL_T_INT && y->kind == PCL_T_INT ? int_op(o, x, y, err)
-                                                              : number_op(o, x, y, err);
-  pcl_release(tx);
-  pcl_release(ty);
+  pcl_value *x, *y, *tx, *ty, *r = NULL;
+  if (operands(a, b, &x, &y, &tx, &ty, err)) {
+    r = x->kind == PCL_T_INT && y->kind == PCL_T_INT ? int_op(o, x, y, err)
+                                                     : number_op(o, x, y, err);
+    pcl_release(tx);
+    pcl_release(ty);
+  }
+  if (secret) {
+    pcl__redact_leave();
+  }
   return mark(r, secret);
 }
 
@@ -502,7 +508,14 @@ pcl_value *pcl_op_neg(const pcl_value *a, pcl_error **err) {
     return mark(pcl_unknown(), secret);
   }
   pcl_value *x, *tx;
-  if (!operand(a, "operand", &x, &tx, err)) {
+  if (secret) {
+    pcl__redact_enter();
+  }
+  bool ok = operand(a, "operand", &x, &tx, err);
+  if (secret) {
+    pcl__redact_leave();
+  }
+  if (!ok) {
     return NULL;
   }
   pcl_value *r;
@@ -533,7 +546,14 @@ static pcl_value *relation(rel o, const pcl_value *a, const pcl_value *b, pcl_er
     return mark(pcl_unknown(), secret);
   }
   pcl_value *x, *y, *tx, *ty;
-  if (!operands(a, b, &x, &y, &tx, &ty, err)) {
+  if (secret) {
+    pcl__redact_enter();
+  }
+  bool ok = operands(a, b, &x, &y, &tx, &ty, err);
+  if (secret) {
+    pcl__redact_leave();
+  }
+  if (!ok) {
     return NULL;
   }
   int c = pcl_num_compare(x, y);
@@ -676,7 +696,10 @@ static bool convert_common(const pcl_value *v, pcl_value *(*conv)(const pcl_valu
     *out = pcl_retain((pcl_value *)v);
     return true;
   case PCL_T_SECRET:
+    /* A message about the conversion shows "[secret]" for the value. */
+    pcl__redact_enter();
     *out = mark(conv(v->u.ref.a, err), true);
+    pcl__redact_leave();
     return true;
   case PCL_T_BOOL:
   case PCL_T_INT:
@@ -744,6 +767,13 @@ static pcl_value *numeric_of(const pcl_value *v, const char **why) {
   pcl_value *n = pcl__parse_number(v->u.str.ptr, v->u.str.len, true, &too_long);
   if (n == NULL && too_long) {
     *why = "the integer is too long";
+  }
+  if (n != NULL && n->kind == PCL_T_NUMBER && n->u.d == 0) {
+    /* Zero values parse as the int 0, so a number 0 is a nonzero value
+     * that underflowed ("1e-400"): refused as the literal is, not made 0. */
+    pcl_release(n);
+    *why = "out of range: it rounds to 0";
+    return NULL;
   }
   return n;
 }

@@ -118,6 +118,18 @@ void pcl_values_init(void);
  * none remain; debug builds call it at shutdown and fail when it is false. */
 bool pcl_values_check_leaks(FILE *f);
 
+/* -- The size limit.  A value that would grow past the limit (a string's
+ * bytes, a list's or set's elements at 8 bytes each, a map's entries at 16,
+ * a toJSON result, a file read by readFile, a JSON input) fails with an
+ * error instead of exhausting memory.  Compiled programs set it from
+ * --max-value-size or PCL_MAX_VALUE_SIZE. */
+
+#define PCL_VALUE_LIMIT_DEFAULT ((size_t)64 << 20)
+/* Returns the limit in bytes (PCL_VALUE_LIMIT_DEFAULT until set). */
+size_t pcl_value_limit(void);
+/* Sets the limit in bytes. */
+void pcl_set_value_limit(size_t bytes);
+
 /* -- Errors. */
 
 /* Returns a new error whose message is printf-formatted; the caller owns it. */
@@ -165,8 +177,9 @@ pcl_value *pcl_number_new(double d);
 /* Returns the value of the decimal numeric literal text[0..len) (digits,
  * optional fraction and exponent, optional sign): an exact int when the
  * value is integral (1e40 has 41 digits), else the correctly rounded number.
- * NULL and *err when the text is not a number or the int would be absurdly
- * long (more than 100000 digits). */
+ * NULL and *err when the text is not a number, when the int would be
+ * absurdly long (more than 100000 digits), or when a nonzero value rounds
+ * to 0 ("1e-400"), as the same literal in a program is refused. */
 pcl_value *pcl_num_literal(const char *text, size_t len, pcl_error **err);
 
 
@@ -403,7 +416,10 @@ void pcl_number_format(pcl_strbuf *b, double d);
 /* Appends an INT's exact decimal digits. */
 void pcl_int_format(pcl_strbuf *b, const pcl_value *v);
 /* Returns a short printable form of v for error messages (strings quoted,
- * collections abbreviated, at most about max bytes) as an owned C string. */
+ * collections abbreviated, at most about max bytes) as an owned C string.
+ * A SECRET inside v prints as [secret]; inside an apply callback whose
+ * input is secret, or an operation on a SECRET, the whole form is
+ * "[secret]", so that no message shows a secret in clear. */
 char *pcl_value_repr(const pcl_value *v, size_t max);
 
 /* -- JSON (runtime/json.c).  Ints are exact in both directions. */
@@ -415,12 +431,18 @@ enum {
    * form (the unknown sentinel string and the signature-keyed objects), and
    * decode those forms back into such values. */
   PCL_JSON_WIRE = 4,
+  /* Decode the snapshot encoding of docs/snapshot.md: {"secret": v} as a
+   * SECRET, {"unknown": true} as UNKNOWN, {"resource_ref": {"urn": ...,
+   * "id": ...}} as a RESOURCE; a wrapper with another payload is an error
+   * naming its JSON path.  (Encoding it is pcl__snap_encode's job.) */
+  PCL_JSON_SNAPSHOT = 8,
 };
 /* Returns the JSON text of v as an owned NUL-terminated string (free()) and
  * its length in *len (len may be NULL).  Map keys are sorted; numbers have
- * no exponent; U+2028/U+2029 are escaped.  NULL and *err for infinity, and
- * without PCL_JSON_WIRE for unknown, resource, asset, archive and eventual
- * values (secrets are encoded as their inner value). */
+ * no exponent; U+2028/U+2029 are escaped.  NULL and *err for infinity, for
+ * a text over the value size limit, and without PCL_JSON_WIRE for unknown,
+ * resource, asset, archive and eventual values (secrets are encoded as
+ * their inner value). */
 char *pcl_json_encode(const pcl_value *v, unsigned flags, size_t *len, pcl_error **err);
 /* Appends the JSON text of v to b as if it stood at nesting depth depth (the
  * indentation of PCL_JSON_PRETTY continues from there; the first line is not
@@ -436,7 +458,9 @@ pcl_value *pcl_json_to_string(const pcl_value *v, unsigned flags, pcl_error **er
 bool pcl_json_write(FILE *f, const pcl_value *v, unsigned flags, pcl_error **err);
 /* Returns the value of the JSON text text[0..len): objects become maps,
  * arrays lists, integral numbers exact ints (any length), other numbers
- * numbers; NULL and *err (with the byte offset) for invalid JSON. */
+ * numbers; NULL and *err (with the byte offset) for invalid JSON, and for a
+ * text, array or object over the value size limit.  Any nesting depth is
+ * read, in time linear in the length. */
 pcl_value *pcl_json_decode(const char *text, size_t len, unsigned flags, pcl_error **err);
 
 /* ==================================================================== futures
@@ -867,6 +891,9 @@ typedef struct pcl_config_decl {
   bool has_default_expr;   /* The program computes the default itself. */
   bool nullable;           /* A missing value is null, not an error. */
   bool secret;             /* The value is secret whatever the config says. */
+  const char *file;        /* The source file of the declaration, or NULL. */
+  unsigned line, col;      /* The 1-based position of its `config` keyword
+                              (errors about the value point there). */
 } pcl_config_decl;
 
 /* Parses text according to type (program.md §6, DECISIONS.md D3): NULL and

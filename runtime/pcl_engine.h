@@ -171,13 +171,16 @@ typedef struct pcl_embedded_config {
   bool preview;                               /* Dry run. */
   const pcl_mocks *mocks;                     /* C mocks (borrowed), or NULL. */
   const char *mocks_file;                     /* JSON mocks file, or NULL. */
-  pcl_value *stack_references; /* MAP "org/proj/stack" -> {outputs, secretOutputNames}, or NULL. */
+  pcl_value *stack_references; /* MAP "org/proj/stack" -> {outputs, secretOutputNames} or
+                                  just the outputs (docs/mocks.md), or NULL. */
   pcl_value *config; /* MAP of the stack config, full key "<ns>:<name>" -> STRING (SECRET
                         when secret), or NULL: a default provider of package <pkg> gets
                         the "<pkg>:" entries as inputs, like a real engine. */
 } pcl_embedded_config;
 
-/* Returns a new embedded engine, or NULL with *err (a bad mocks file). */
+/* Returns a new embedded engine, or NULL with *err (a mocks file that
+ * cannot be read or has the wrong shape, a stack reference of the wrong
+ * shape). */
 pcl_engine *pcl_engine_embedded_new(const pcl_embedded_config *cfg, pcl_error **err);
 /* Returns the snapshot JSON text (owned, free()) of an embedded engine
  * (docs/snapshot.md): every resource registered so far and the stack

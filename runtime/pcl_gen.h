@@ -149,6 +149,18 @@ pcl_value *pcl_can_result(pcl_value *v, pcl_error *e_err);
  * resource <name>". */
 pcl_value *pcl_recover_error_value(const char *resource_name);
 
+/* getOutput(reference, name) on the settled object of a
+ * pulumi:pulumi:StackReference resource (runtime/builtins_misc.c): the
+ * output named name (a STRING, possibly secret), null when the reference
+ * has no such output.  It is secret when the reference lists the name in
+ * secretOutputNames, whatever the shape the list came in: the list, each
+ * name, the outputs object or the whole reference may be marked secret (a
+ * secret outputs object or reference makes every output secret).  UNKNOWN
+ * when ref is null (a preview).  NULL and *err when ref is not an object
+ * or name not a string. */
+pcl_value *pcl_stack_reference_output(const pcl_value *ref, const pcl_value *name,
+                                      pcl_error **err);
+
 /* -- A table of the built-ins, for callers that dispatch by name. */
 
 /* A built-in called with its arguments in one array: base_dir as for the

@@ -79,8 +79,8 @@ bool pcl__value_any(const pcl_value *v, bool (*hit)(const pcl_value *));
 bool pcl__value_contains_kind(const pcl_value *v, pcl_kind kind);
 /* Calls visit(x, ctx) for every value x of the given kind in v (v itself
  * included), reached through secrets, lists, sets and maps only and not
- * inside such an x; in no particular order.  Walks with an explicit stack;
- * visit may start another walk. */
+ * inside such an x; in document order (the order pcl__value_rewrite visits
+ * them in).  Walks with an explicit stack; visit may start another walk. */
 void pcl__value_each_kind(const pcl_value *v, pcl_kind kind,
                           void (*visit)(const pcl_value *, void *), void *ctx);
 
@@ -90,25 +90,99 @@ void pcl__value_each_kind(const pcl_value *v, pcl_kind kind,
  * (owned; it is not entered), and with strip every SECRET is replaced by
  * its rebuilt value.  A container none of whose parts changed is shared,
  * not copied; a rebuilt set is sorted again.  edit sees the values in
- * pre-order, parts first to last.  Walks with an explicit stack, so any
- * depth is safe. */
+ * pre-order, parts first to last (a pcl__value_rewrite, below, so any
+ * depth is safe). */
 pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
                               pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx);
 
-/* Returns v rebuilt as pcl__value_rebuild does without strip, for an edit
- * that replaces EVENTUALs only: the values that neither are nor hold an
- * EVENTUAL (PCL_F_HOLDS_EVENTUAL) are kept without a visit, so a value
- * holding none is v itself. */
+/* -- Rewrites (value.c): a value rebuilt part by part, top down, with an
+ * explicit stack (any depth is safe, the time is linear in the size).  At
+ * each value the step function decides: the value's rewrite outright, or to
+ * rewrite its parts (the elements of a list or set, the values of a map,
+ * the payload of a secret, asset or archive) and rebuild it of them.  A
+ * container whose parts all come back unchanged is kept as it is. */
+
+/* What a step decides about the value it is given. */
+typedef enum pcl__rw_action {
+  PCL__RW_DONE,   /* step->out holds the value's rewrite (owned). */
+  PCL__RW_ENTER,  /* Rewrite the parts and rebuild the value of them: a list,
+                     set or map keeps its kind (and keys; a set is re-sorted
+                     and merged), a secret, asset or archive wraps the
+                     rewritten payload; other kinds are kept as they are. */
+  PCL__RW_UNWRAP, /* For a SECRET: its rewrite is its payload's rewrite
+                     (for other kinds the same as ENTER). */
+  PCL__RW_FAIL,   /* Stop: the rewrite returns NULL (the step function
+                     keeps its own error). */
+} pcl__rw_action;
+
+typedef struct pcl__rw_state pcl__rw_state;
+/* One value met by a rewrite. */
+typedef struct pcl__rw_step {
+  const pcl_value *v;          /* The value (borrowed). */
+  const void *parent_ctx;      /* The ctx its container's step set (the
+                                  rewrite's ctx at the top). */
+  const pcl_value *key;        /* Its key when its container is a MAP, else NULL. */
+  size_t index;                /* Its index in its container (0 at the top). */
+  const void *ctx;             /* In/out with ENTER: the parent_ctx its parts
+                                  get (parent_ctx unless the step changes it). */
+  pcl_value *out;              /* Out with DONE: the rewrite (owned). */
+  const pcl__rw_state *state;  /* The walk (for pcl__rw_path). */
+} pcl__rw_step;
+typedef pcl__rw_action (*pcl__rw_fn)(pcl__rw_step *step, void *data);
+/* Returns the rewrite of v (owned) made by fn(step, data) at every value,
+ * in document order (a container's parts in index order, each finished
+ * before the next); ctx is the top value's parent_ctx.  NULL when a step
+ * failed. */
+pcl_value *pcl__value_rewrite(const pcl_value *v, const void *ctx, pcl__rw_fn fn, void *data);
+/* Appends the JSON path of the step's value inside the rewritten value
+ * (".name", ".\"odd key\"", "[3]"; nothing for the top). */
+void pcl__rw_path(const pcl__rw_step *step, pcl_strbuf *b);
+/* Appends a map key as a JSON path writes it: as it is when it is a plain
+ * name (letters, digits, '_', '-', not starting with a digit), else quoted. */
+void pcl__path_key(pcl_strbuf *b, const char *key, size_t len);
+
+/* Returns v rebuilt as pcl__value_rebuild does without strip (a rewrite),
+ * for an edit that replaces EVENTUALs only: the values that neither are nor
+ * hold an EVENTUAL (PCL_F_HOLDS_EVENTUAL) are kept without a visit, so a
+ * value holding none is v itself. */
 pcl_value *pcl__value_replace_eventuals(const pcl_value *v,
                                         pcl_value *(*edit)(const pcl_value *x, void *ctx),
                                         void *ctx);
 /* Calls visit(x, ctx) for every EVENTUAL x in v (v itself included) that
  * pcl__value_replace_eventuals would hand to its edit, in the same order
- * (pre-order, parts first to last); the values that hold none are not
- * entered.  Walks with an
- * explicit stack and allocates only for a very wide or deep value. */
+ * (document order); the values that hold none are not entered.  Walks
+ * with an explicit stack and allocates only for a very wide or deep
+ * value. */
 void pcl__value_each_eventual(const pcl_value *v, void (*visit)(const pcl_value *x, void *ctx),
                               void *ctx);
+
+/* -- The size limit of one value (pcl_set_value_limit). */
+
+/* Returns true when a value of `bytes` bytes (a string's bytes, a
+ * collection's element slots, a file's or a JSON text's bytes) fits the
+ * limit; else false with *err "<what> would take more than the limit of N
+ * bytes (--max-value-size)". */
+bool pcl__value_fits(size_t bytes, const char *what, pcl_error **err);
+
+/* -- Redaction: while a scope is open, messages show no operand.  An
+ * operation whose operand is secret opens one around the work that may fail
+ * (pcl_apply around a callback whose input is secret, the operators and
+ * conversions on a SECRET, the config of a secret key), so that every
+ * message made inside says "[secret]" where the value would be:
+ * pcl_value_repr prints "[secret]" and pcl__redact_text hides a C string. */
+
+/* Opens and closes a redaction scope (they nest). */
+void pcl__redact_enter(void);
+void pcl__redact_leave(void);
+/* Returns whether a redaction scope is open. */
+bool pcl__redacting(void);
+/* Returns text, or "[secret]" while a redaction scope is open (static). */
+const char *pcl__redact_text(const char *text);
+
+/* The deepest indentation of pretty-printed JSON (PCL_JSON_PRETTY, the
+ * snapshot): deeper levels are not indented further, so that the text of a
+ * deeply nested value stays linear in its size. */
+#define PCL__INDENT_MAX 100
 
 /* Returns whether s[0..len) is pure ASCII. */
 bool pcl__is_ascii(const char *s, size_t len);
@@ -118,7 +192,8 @@ bool pcl__is_ascii(const char *s, size_t len);
 pcl_value *pcl__str_raw(const char *s, size_t len, bool ascii);
 /* Returns the concatenation of the STRINGs parts[0..n) (their SECRET marks
  * ignored) as pcl_str_new makes a string of those bytes: NFC, or NULL with
- * *err when they are not UTF-8; made in one block of its size. */
+ * *err when they are not UTF-8 or would exceed the value size limit; made in
+ * one block of its size. */
 pcl_value *pcl__str_join(pcl_value *const *parts, size_t n, pcl_error **err);
 /* Appends the JSON-quoted form of the bytes s[0..len) to b (Go escaping;
  * html adds the < > & escapes). */

@@ -210,73 +210,25 @@ static bool is_resource_object(const pcl_value *v) {
          pcl_map_get_cstr(v, "__name") && pcl_map_get_cstr(v, "urn");
 }
 
-/* Returns v with whole resource objects collapsed into resource references
- * (owned), as values crossing a node boundary are.  A list or map none of
- * whose parts collapses is v itself, shared rather than copied: most inputs
- * hold no resource object, and the all-default options record below is
- * recognised by the identity of its values. */
-static pcl_value *collapse(pcl_value *v) {
+/* The pcl__value_rewrite step of collapse: a resource object becomes a
+ * reference; maps, lists and secrets are entered. */
+static pcl__rw_action collapse_step(pcl__rw_step *s, void *data) {
+  (void)data;
+  pcl_value *v = (pcl_value *)s->v;
   switch (pcl_kind_of(v)) {
-  case PCL_T_MAP: {
+  case PCL_T_MAP:
     if (is_resource_object(v)) {
       pcl_value *urn = pcl_map_get_cstr(v, "urn");
       pcl_value *id = pcl_map_get_cstr(v, "id");
       if (pcl_kind_of(urn) == PCL_T_STRING) {
-        return pcl_resource_new(urn, id && pcl_kind_of(id) != PCL_T_NULL ? id : NULL, NULL);
+        s->out = pcl_resource_new(urn, id && pcl_kind_of(id) != PCL_T_NULL ? id : NULL, NULL);
+        return PCL__RW_DONE;
       }
     }
-    size_t n = pcl_len(v);
-    pcl_value **vals = NULL; /* The collapsed values, once one changed. */
-    for (size_t i = 0; i < n; i++) {
-      pcl_value *c = collapse(pcl_map_val_at(v, i));
-      if (vals == NULL && c == pcl_map_val_at(v, i)) {
-        pcl_release(c);
-        continue;
-      }
-      if (vals == NULL) {
-        vals = pcl_xmalloc(n * sizeof *vals);
-        for (size_t j = 0; j < i; j++) {
-          vals[j] = pcl_retain(pcl_map_val_at(v, j));
-        }
-      }
-      vals[i] = c;
-    }
-    if (vals == NULL) {
-      return pcl_retain(v);
-    }
-    pcl_value *m = pcl__map_with_vals_take(v, vals);
-    free(vals);
-    return m;
-  }
-  case PCL_T_LIST: {
-    size_t n = pcl_len(v);
-    pcl_value *l = NULL; /* The collapsed list, once an element changed. */
-    for (size_t i = 0; i < n; i++) {
-      pcl_value *c = collapse(pcl_list_at(v, i));
-      if (l == NULL && c == pcl_list_at(v, i)) {
-        pcl_release(c);
-        continue;
-      }
-      if (l == NULL) {
-        l = pcl_list_new(n);
-        for (size_t j = 0; j < i; j++) {
-          pcl_list_init_take(l, j, pcl_retain(pcl_list_at(v, j)));
-        }
-      }
-      pcl_list_init_take(l, i, c);
-    }
-    return l != NULL ? l : pcl_retain(v);
-  }
-  case PCL_T_SECRET: {
-    pcl_value *in = collapse(pcl_secret_inner(v));
-    if (in == pcl_secret_inner(v)) {
-      pcl_release(in);
-      return pcl_retain(v);
-    }
-    pcl_value *s = pcl_secret_new(in);
-    pcl_release(in);
-    return s;
-  }
+    return PCL__RW_ENTER;
+  case PCL_T_LIST:
+  case PCL_T_SECRET:
+    return PCL__RW_ENTER;
   case PCL_T_NULL:
   case PCL_T_BOOL:
   case PCL_T_INT:
@@ -290,7 +242,25 @@ static pcl_value *collapse(pcl_value *v) {
   case PCL_T_EVENTUAL:
     break;
   }
-  return pcl_retain(v);
+  s->out = pcl_retain(v);
+  return PCL__RW_DONE;
+}
+
+/* Returns v with whole resource objects collapsed into resource references
+ * (owned), as values crossing a node boundary are.  Any depth is safe.  A
+ * list, map or secret none of whose parts collapses is v itself, shared
+ * rather than copied (a rewrite keeps unchanged containers): most inputs
+ * hold no resource object, and the all-default options record below is
+ * recognised by the identity of its values. */
+static pcl_value *collapse(pcl_value *v) {
+  /* Only a map, or a list or secret around one, can be or hold a resource
+   * object: any other value (most inputs are scalars) is itself, without a
+   * rewrite. */
+  pcl_kind k = pcl_kind_of(v);
+  if (k != PCL_T_MAP && k != PCL_T_LIST && k != PCL_T_SECRET) {
+    return pcl_retain(v);
+  }
+  return pcl__value_rewrite(v, NULL, collapse_step, NULL);
 }
 
 /* ------------------------------------------------------------------ options */
@@ -665,37 +635,24 @@ static pcl_deps *deps_without_refs(const pcl_deps *d, const pcl_value *v) {
   return out;
 }
 
-/* Returns v (borrowed) with every resource reference whose URN objs maps
- * to a resource object replaced by that object (owned result). */
-static pcl_value *hydrate(pcl_value *v, pcl_value *objs) {
+/* The pcl__value_rewrite step of hydrate (data: the MAP from URNs to
+ * resource objects): a reference the map knows becomes its object;
+ * secrets, lists, sets and maps are entered. */
+static pcl__rw_action hydrate_step(pcl__rw_step *s, void *data) {
+  pcl_value *objs = data;
+  pcl_value *v = (pcl_value *)s->v;
   switch (pcl_kind_of(v)) {
   case PCL_T_RESOURCE: {
     pcl_value *u = pcl_resource_urn(v);
     pcl_value *o = pcl_map_get(objs, pcl_str_data(u), pcl_str_len(u));
-    return pcl_retain(o && pcl_kind_of(o) == PCL_T_MAP ? o : v);
+    s->out = pcl_retain(o && pcl_kind_of(o) == PCL_T_MAP ? o : v);
+    return PCL__RW_DONE;
   }
-  case PCL_T_SECRET: {
-    pcl_value *in = hydrate(pcl_secret_inner(v), objs);
-    pcl_value *w = pcl_secret_new(in);
-    pcl_release(in);
-    return w;
-  }
+  case PCL_T_SECRET:
   case PCL_T_LIST:
-  case PCL_T_SET: {
-    pcl_value *l = pcl_list_new(pcl_len(v));
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      pcl_list_init_take(l, i, hydrate(pcl_list_at(v, i), objs));
-    }
-    return l;
-  }
-  case PCL_T_MAP: {
-    pcl_mapbuf mb = PCL_MAPBUF_INIT;
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(v, i)),
-                          hydrate(pcl_map_val_at(v, i), objs));
-    }
-    return pcl_mapbuf_finish(&mb);
-  }
+  case PCL_T_SET:
+  case PCL_T_MAP:
+    return PCL__RW_ENTER;
   case PCL_T_NULL:
   case PCL_T_BOOL:
   case PCL_T_INT:
@@ -707,7 +664,15 @@ static pcl_value *hydrate(pcl_value *v, pcl_value *objs) {
   case PCL_T_EVENTUAL:
     break;
   }
-  return pcl_retain(v);
+  s->out = pcl_retain(v);
+  return PCL__RW_DONE;
+}
+
+/* Returns v (borrowed) with every resource reference whose URN objs maps
+ * to a resource object replaced by that object (owned result).  Any depth
+ * is safe. */
+static pcl_value *hydrate(pcl_value *v, pcl_value *objs) {
+  return pcl__value_rewrite(v, NULL, hydrate_step, objs);
 }
 
 /* Resolves r's future with its object: the outputs (resource references

@@ -1,11 +1,12 @@
 /* snapshot.c: the JSON encoding of values in snapshots, stack-output
- * printing and mocks files (docs/snapshot.md), its decoder, and Go duration
- * parsing for customTimeouts.
+ * printing and mocks files (docs/snapshot.md; the JSON decoder reads it
+ * back with PCL_JSON_SNAPSHOT), and Go duration parsing for customTimeouts.
  *
  * Takes values with nested SECRET, UNKNOWN, RESOURCE, ASSET and ARCHIVE
  * kinds; produces deterministic JSON text: map keys in byte order (maps are
  * kept sorted by the value layer), ints with all their digits, numbers in
- * the shortest round-trip form without exponent. */
+ * the shortest round-trip form without exponent.  The encoder walks with an
+ * explicit stack, so any nesting depth is safe. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ static void newline(pcl_strbuf *b, int indent) {
     return;
   }
   pcl_strbuf_append_char(b, '\n');
-  for (int i = 0; i < indent; i++) {
+  for (int i = 0; i < indent && i < PCL__INDENT_MAX; i++) {
     pcl_strbuf_append(b, "  ", 2);
   }
 }
@@ -93,44 +94,69 @@ static void put_key(pcl_strbuf *b, const char *k, size_t len, int indent) {
   pcl_strbuf_append(b, indent >= 0 ? ": " : ":", indent >= 0 ? 2 : 1);
 }
 
-/* Writes {"key": <v>} with v encoded at the next depth. */
-static void wrap(pcl_strbuf *b, const char *key, const pcl_value *v, int indent, bool mask) {
-  int in = indent >= 0 ? indent + 1 : -1;
-  pcl_strbuf_append_char(b, '{');
-  newline(b, in);
-  put_key(b, key, strlen(key), indent);
-  pcl__snap_encode(b, v, in, mask);
-  newline(b, indent);
-  pcl_strbuf_append_char(b, '}');
-}
+/* Returns the indent of what is nested k levels inside indent (-1, compact
+ * output, stays -1). */
+static int deeper(int indent, int k) { return indent >= 0 ? indent + k : -1; }
 
-/* Writes {"<wrapper>": {"hash"?: hash, "<field>": payload}}; hash (64 hex
- * digits) may be NULL. */
-static void payload_obj(pcl_strbuf *b, const char *wrapper, const char *field,
-                        const pcl_value *payload, const char *hash, int indent, bool mask) {
-  int in = indent >= 0 ? indent + 1 : -1;
-  int in2 = indent >= 0 ? indent + 2 : -1;
-  pcl_strbuf_append_char(b, '{');
-  newline(b, in);
-  put_key(b, wrapper, strlen(wrapper), indent);
-  pcl_strbuf_append_char(b, '{');
-  if (hash) {
-    newline(b, in2);
-    put_key(b, "hash", 4, indent);
-    pcl__json_quote(b, hash, 64, false);
-    pcl_strbuf_append_char(b, ',');
+/* A container being written: a list or map, or a wrapper object around
+ * one value ({"secret": v}, {"asset": {"hash": ..., "path": v}}). */
+typedef struct snap_frame {
+  const pcl_value *v;    /* The list or map; NULL for a wrapper. */
+  const pcl_value *only; /* A wrapper's value. */
+  size_t next;           /* The next part to write. */
+  size_t n;              /* The number of parts. */
+  int indent;            /* The indent of the container itself. */
+  int closes;            /* A wrapper's levels of braces to close. */
+} snap_frame;
+
+/* The state of one encoding. */
+typedef struct snap_enc {
+  pcl_strbuf *b;      /* The output. */
+  bool mask;          /* Write "[secret]" for secrets. */
+  snap_frame *frames; /* The containers entered, outermost first. */
+  size_t n, cap;      /* Entries used and allocated. */
+} snap_enc;
+
+/* Enters a container: pushes its frame. */
+static void snap_push(snap_enc *e, snap_frame f) {
+  if (e->n == e->cap) {
+    e->cap = e->cap ? 2 * e->cap : 16;
+    e->frames = pcl_xrealloc(e->frames, e->cap * sizeof *e->frames);
   }
-  newline(b, in2);
-  put_key(b, field, strlen(field), indent);
-  pcl__snap_encode(b, payload, in2, mask);
-  newline(b, in);
-  pcl_strbuf_append_char(b, '}');
-  newline(b, indent);
-  pcl_strbuf_append_char(b, '}');
+  e->frames[e->n++] = f;
 }
 
-void pcl__snap_encode(pcl_strbuf *b, const pcl_value *v, int indent, bool mask) {
-  int in = indent >= 0 ? indent + 1 : -1;
+/* Writes {"key": and enters the wrapper whose value v follows. */
+static void wrap(snap_enc *e, const char *key, const pcl_value *v, int indent) {
+  pcl_strbuf_append_char(e->b, '{');
+  newline(e->b, deeper(indent, 1));
+  put_key(e->b, key, strlen(key), indent);
+  snap_push(e, (snap_frame){NULL, v, 0, 1, indent, 1});
+}
+
+/* Writes {"<wrapper>": {"hash"?: hash, "<field>": and enters the wrapper
+ * whose payload follows; hash (64 hex digits) may be NULL. */
+static void payload_obj(snap_enc *e, const char *wrapper, const char *field,
+                        const pcl_value *payload, const char *hash, int indent) {
+  int in = deeper(indent, 1), in2 = deeper(indent, 2);
+  pcl_strbuf_append_char(e->b, '{');
+  newline(e->b, in);
+  put_key(e->b, wrapper, strlen(wrapper), indent);
+  pcl_strbuf_append_char(e->b, '{');
+  if (hash) {
+    newline(e->b, in2);
+    put_key(e->b, "hash", 4, indent);
+    pcl__json_quote(e->b, hash, 64, false);
+    pcl_strbuf_append_char(e->b, ',');
+  }
+  newline(e->b, in2);
+  put_key(e->b, field, strlen(field), indent);
+  snap_push(e, (snap_frame){NULL, payload, 0, 1, indent, 2});
+}
+
+/* Writes v at indent: a scalar whole, a container's opening (entering it). */
+static void snap_open(snap_enc *e, const pcl_value *v, int indent) {
+  pcl_strbuf *b = e->b;
   switch (pcl_kind_of(v)) {
   case PCL_T_NULL:
     pcl_strbuf_append_cstr(b, "null");
@@ -154,46 +180,28 @@ void pcl__snap_encode(pcl_strbuf *b, const pcl_value *v, int indent, bool mask) 
     return;
   case PCL_T_LIST:
   case PCL_T_SET:
-    if (pcl_len(v) == 0) {
-      pcl_strbuf_append_cstr(b, "[]");
-      return;
-    }
-    pcl_strbuf_append_char(b, '[');
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      if (i) {
-        pcl_strbuf_append_char(b, ',');
-      }
-      newline(b, in);
-      pcl__snap_encode(b, pcl_list_at(v, i), in, mask);
-    }
-    newline(b, indent);
-    pcl_strbuf_append_char(b, ']');
-    return;
   case PCL_T_MAP:
     if (pcl_len(v) == 0) {
-      pcl_strbuf_append_cstr(b, "{}");
+      pcl_strbuf_append_cstr(b, pcl_kind_of(v) == PCL_T_MAP ? "{}" : "[]");
       return;
     }
-    pcl_strbuf_append_char(b, '{');
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      if (i) {
-        pcl_strbuf_append_char(b, ',');
-      }
-      newline(b, in);
-      const pcl_value *k = pcl_map_key_at(v, i);
-      put_key(b, pcl_str_data(k), pcl_str_len(k), indent);
-      pcl__snap_encode(b, pcl_map_val_at(v, i), in, mask);
-    }
-    newline(b, indent);
-    pcl_strbuf_append_char(b, '}');
+    pcl_strbuf_append_char(b, pcl_kind_of(v) == PCL_T_MAP ? '{' : '[');
+    snap_push(e, (snap_frame){v, NULL, 0, pcl_len(v), indent, 0});
     return;
   case PCL_T_RESOURCE: {
+    /* A reference holds only its urn and id: the nesting is bounded, so
+     * the recursive call is too. */
     pcl_mapbuf mb = PCL_MAPBUF_INIT;
     pcl_mapbuf_put_cstr(&mb, "urn", pcl_retain(pcl_resource_urn(v)));
     pcl_value *id = pcl_resource_id(v);
     pcl_mapbuf_put_cstr(&mb, "id", pcl_retain(id ? id : pcl_null()));
     pcl_value *m = pcl_mapbuf_finish(&mb);
-    wrap(b, "resource_ref", m, indent, mask);
+    pcl_strbuf_append_char(b, '{');
+    newline(b, deeper(indent, 1));
+    put_key(b, "resource_ref", 12, indent);
+    pcl__snap_encode(b, m, deeper(indent, 1), e->mask);
+    newline(b, indent);
+    pcl_strbuf_append_char(b, '}');
     pcl_release(m);
     return;
   }
@@ -201,93 +209,73 @@ void pcl__snap_encode(pcl_strbuf *b, const pcl_value *v, int indent, bool mask) 
     static const char *const fields[] = {"path", "text", "uri"};
     char hex[65];
     bool hashed = pcl__asset_hash(v, hex);
-    payload_obj(b, "asset", fields[pcl_asset_kind_of(v)], pcl_asset_payload(v),
-                hashed ? hex : NULL, indent, mask);
+    payload_obj(e, "asset", fields[pcl_asset_kind_of(v)], pcl_asset_payload(v),
+                hashed ? hex : NULL, indent);
     return;
   }
   case PCL_T_ARCHIVE: {
     static const char *const fields[] = {"path", "uri", "assets"};
     char hex[65];
     bool hashed = pcl__archive_hash(v, hex);
-    payload_obj(b, "archive", fields[pcl_archive_kind_of(v)], pcl_asset_payload(v),
-                hashed ? hex : NULL, indent, mask);
+    payload_obj(e, "archive", fields[pcl_archive_kind_of(v)], pcl_asset_payload(v),
+                hashed ? hex : NULL, indent);
     return;
   }
   case PCL_T_UNKNOWN:
   case PCL_T_EVENTUAL:
-    wrap(b, "unknown", pcl_bool(true), indent, mask);
+    wrap(e, "unknown", pcl_bool(true), indent);
     return;
   case PCL_T_SECRET:
-    if (mask) {
+    if (e->mask) {
       pcl_strbuf_append_cstr(b, "\"[secret]\"");
     } else {
-      wrap(b, "secret", pcl_secret_inner(v), indent, mask);
+      wrap(e, "secret", pcl_secret_inner(v), indent);
     }
     return;
   }
 }
 
-/* Returns the single key of a one-entry MAP, or NULL. */
-static const char *only_key(const pcl_value *v) {
-  if (pcl_kind_of(v) != PCL_T_MAP || pcl_len(v) != 1) {
-    return NULL;
-  }
-  return pcl_str_data(pcl_map_key_at(v, 0));
-}
-
-pcl_value *pcl__snap_decode(pcl_value *v) {
-  const char *k = only_key(v);
-  if (k) {
-    pcl_value *inner = pcl_map_val_at(v, 0);
-    if (strcmp(k, "secret") == 0) {
-      pcl_value *d = pcl__snap_decode(inner);
-      pcl_value *s = pcl_secret_new(d);
-      pcl_release(d);
-      return s;
+void pcl__snap_encode(pcl_strbuf *b, const pcl_value *v, int indent, bool mask) {
+  snap_enc e = {b, mask, NULL, 0, 0};
+  snap_open(&e, v, indent);
+  while (e.n > 0) {
+    snap_frame *f = &e.frames[e.n - 1];
+    int in = deeper(f->indent, 1);
+    if (f->next == f->n) {
+      if (f->v != NULL) {
+        newline(b, f->indent);
+        pcl_strbuf_append_char(b, pcl_kind_of(f->v) == PCL_T_MAP ? '}' : ']');
+      } else {
+        for (int k = f->closes - 1; k >= 0; k--) {
+          newline(b, deeper(f->indent, k));
+          pcl_strbuf_append_char(b, '}');
+        }
+      }
+      e.n--;
+      continue;
     }
-    if (strcmp(k, "unknown") == 0 && pcl_kind_of(inner) == PCL_T_BOOL && pcl_bool_get(inner)) {
-      return pcl_unknown();
-    }
-    if (strcmp(k, "resource_ref") == 0 && pcl_kind_of(inner) == PCL_T_MAP) {
-      pcl_value *urn = pcl_map_get_cstr(inner, "urn");
-      pcl_value *id = pcl_map_get_cstr(inner, "id");
-      if (urn && pcl_kind_of(urn) == PCL_T_STRING) {
-        return pcl_resource_new(urn, id, NULL);
+    size_t i = f->next++;
+    const pcl_value *part;
+    int at = in;
+    if (f->v == NULL) {
+      part = f->only;
+      at = deeper(f->indent, f->closes);
+    } else {
+      if (i > 0) {
+        pcl_strbuf_append_char(b, ',');
+      }
+      newline(b, in);
+      if (pcl_kind_of(f->v) == PCL_T_MAP) {
+        const pcl_value *k = pcl_map_key_at(f->v, i);
+        put_key(b, pcl_str_data(k), pcl_str_len(k), f->indent);
+        part = pcl_map_val_at(f->v, i);
+      } else {
+        part = pcl_list_at(f->v, i);
       }
     }
+    snap_open(&e, part, at);
   }
-  switch (pcl_kind_of(v)) {
-  case PCL_T_LIST: {
-    size_t n = pcl_len(v);
-    pcl_value *r = pcl_list_new(n);
-    for (size_t i = 0; i < n; i++) {
-      pcl_list_init_take(r, i, pcl__snap_decode(pcl_list_at(v, i)));
-    }
-    return r;
-  }
-  case PCL_T_MAP: {
-    pcl_mapbuf mb = PCL_MAPBUF_INIT;
-    for (size_t i = 0; i < pcl_len(v); i++) {
-      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(v, i)),
-                          pcl__snap_decode(pcl_map_val_at(v, i)));
-    }
-    return pcl_mapbuf_finish(&mb);
-  }
-  case PCL_T_NULL:
-  case PCL_T_BOOL:
-  case PCL_T_INT:
-  case PCL_T_NUMBER:
-  case PCL_T_STRING:
-  case PCL_T_SET:
-  case PCL_T_RESOURCE:
-  case PCL_T_ASSET:
-  case PCL_T_ARCHIVE:
-  case PCL_T_UNKNOWN:
-  case PCL_T_SECRET:
-  case PCL_T_EVENTUAL:
-    break;
-  }
-  return pcl_retain(v);
+  free(e.frames);
 }
 
 pcl_value *pcl__str_fast(const char *s) {

@@ -147,6 +147,9 @@ pcl_value *pcl__str_join(pcl_value *const *parts, size_t n, pcl_error **err) {
     len += s->u.str.len;
     ascii = ascii && (s->flags & PCL_F_ASCII);
   }
+  if (!pcl__value_fits(len, "the string", err)) {
+    return NULL;
+  }
   /* The bytes go straight into the value's block; only text that is not
    * known to be ASCII is checked, and normalised when it is not (a
    * combining mark at the start of a part may compose with the part
@@ -326,6 +329,10 @@ bool pcl_strbuf_append_value(pcl_strbuf *b, const pcl_value *v, pcl_error **err)
 }
 
 pcl_value *pcl_strbuf_finish(pcl_strbuf *b, pcl_error **err) {
+  if (!pcl__value_fits(b->len, "the string", err)) {
+    pcl_strbuf_free(b);
+    return NULL;
+  }
   pcl_value *v = pcl_str_new(b->data != NULL ? b->data : "", b->len, err);
   pcl_strbuf_free(b);
   return v;

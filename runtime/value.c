@@ -1,7 +1,14 @@
 /* value.c: the core of the value layer: allocation and live counters, the
  * immortal singletons, collections (lists, sets, maps), resource references,
  * assets, archives, secrets and eventual values, deep equality and the total
- * order used for sets, and short printable forms for error messages.
+ * order used for sets, and short printable forms for error messages; also
+ * the walks over values (the searches by kind, and pcl__value_rewrite, the
+ * one machine that rebuilds a value part by part: stripping secrets,
+ * settling EVENTUALs, collapsing and hydrating resources, conforming
+ * config), the value size limit and the redaction of secret operands in
+ * messages.  Every walk keeps its work on an explicit stack, so that any
+ * depth is safe, and a walk for EVENTUALs skips the parts whose
+ * PCL_F_HOLDS_EVENTUAL flag says they hold none.
  *
  * Invariants: a heap value is one block (struct plus payload) with refs >= 1;
  * static values have refs == 0 and are never freed.  Map keys are STRING
@@ -695,18 +702,20 @@ static void walk_part(walk *w, const pcl_value *x, bool prune) {
 
 /* Adds to w the values directly inside v that a walk enters: list, set and
  * map elements and a secret's payload; with deep also resource fields and
- * asset and archive payloads.  With prune (a walk that looks for EVENTUALs
- * only) the parts that hold none are left out. */
+ * asset and archive payloads.  They are pushed last first, so that the walk
+ * pops them, and so visits the whole value, in document order.  With prune
+ * (a walk that looks for EVENTUALs only) the parts that hold none are left
+ * out. */
 static void walk_children(walk *w, const pcl_value *v, bool deep, bool prune) {
   switch ((pcl_kind)v->kind) {
   case PCL_T_LIST:
   case PCL_T_SET:
-    for (size_t i = 0; i < v->u.list.n; i++) {
+    for (size_t i = v->u.list.n; i-- > 0;) {
       walk_part(w, v->u.list.items[i], prune);
     }
     break;
   case PCL_T_MAP:
-    for (size_t i = 0; i < v->u.map.n; i++) {
+    for (size_t i = v->u.map.n; i-- > 0;) {
       walk_part(w, v->u.map.vals[i], prune);
     }
     break;
@@ -800,35 +809,78 @@ bool pcl_is_wholly_known(const pcl_value *v) { return !pcl__value_any(v, is_not_
 
 bool pcl_has_secret(const pcl_value *v) { return pcl__value_any(v, is_secret); }
 
-/* One container being rebuilt by pcl__value_rebuild. */
-typedef struct rebuild_frame {
-  const pcl_value *v; /* The container. */
-  size_t next;        /* Its next part to visit. */
-  size_t base;        /* Where its parts' results start on the result stack. */
-} rebuild_frame;
+pcl_value *pcl_strip_secrets(pcl_value *v) {
+  if (!pcl_has_secret(v)) {
+    return pcl_retain(v);
+  }
+  return pcl__value_rebuild(v, true, NULL, NULL);
+}
 
-/* The state of pcl__value_rebuild: the containers being rebuilt, innermost
- * last, and the results of the parts done so far. */
+/* What pcl__value_rebuild and pcl__value_replace_eventuals were given. */
 typedef struct rebuild {
-  rebuild_frame frames_inline[8]; /* The first frames. */
-  rebuild_frame *frames;          /* Containers being rebuilt (frames_inline
-                                     or heap). */
-  size_t nframes, capframes;
-  pcl_value *out_inline[16];      /* The first results. */
-  pcl_value **out;                /* Results not yet taken by their container
-                                     (owned; out_inline or heap). */
-  size_t nout, capout;
-  bool strip;            /* SECRETs are replaced by their inner values. */
-  bool eventuals;        /* edit replaces EVENTUALs only: a value that
-                            neither is nor holds one is kept unvisited. */
+  bool strip; /* SECRETs are replaced by their rebuilt values. */
   pcl_value *(*edit)(const pcl_value *x, void *ctx); /* Replaces a value, or NULL. */
-  void *ctx;             /* edit's context. */
+  void *ctx;  /* edit's context. */
 } rebuild;
 
-/* Returns the parts a rebuild enters in v (borrowed from v) and stores
- * their number in *n: list, set and map elements, a secret's value, an
- * asset's or archive's payload; none for other kinds. */
-static pcl_value *const *rebuild_parts(const pcl_value *v, size_t *n) {
+/* The pcl__value_rewrite step of pcl__value_rebuild: edit's replacement,
+ * else every container entered (a SECRET unwrapped when stripping). */
+static pcl__rw_action rebuild_step(pcl__rw_step *s, void *data) {
+  rebuild *b = data;
+  pcl_value *r = b->edit != NULL ? b->edit(s->v, b->ctx) : NULL;
+  if (r != NULL) {
+    s->out = r;
+    return PCL__RW_DONE;
+  }
+  return s->v->kind == PCL_T_SECRET && b->strip ? PCL__RW_UNWRAP : PCL__RW_ENTER;
+}
+
+pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
+                              pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx) {
+  rebuild b = {strip, edit, ctx};
+  return pcl__value_rewrite(v, NULL, rebuild_step, &b);
+}
+
+/* --------------------------------------------------------------- rewrite
+ * pcl__value_rewrite walks a value top down with an explicit stack of the
+ * containers being rebuilt, so that any depth is safe and the time is
+ * linear in the size of the value.  The rewrites of the parts done so far
+ * wait on a second stack until their container takes them.  Both stacks
+ * start in inline storage, so that a rewrite of a small value allocates
+ * nothing but the values it makes. */
+
+/* A container whose parts are being rewritten. */
+typedef struct rw_frame {
+  const pcl_value *v;      /* The container. */
+  const pcl_value *key;    /* Its key in its parent MAP, or NULL. */
+  size_t index;            /* Its index in its parent. */
+  const void *ctx;         /* The context its step set for its parts. */
+  bool unwrap;             /* PCL__RW_UNWRAP: the rewrite is the payload's. */
+  pcl_value *const *parts; /* Its parts (borrowed from v, see rw_parts). */
+  size_t n;                /* Their number (at least 1). */
+  size_t next;             /* Parts rewritten so far. */
+  size_t base;             /* Where its parts' rewrites start on the result
+                              stack. */
+} rw_frame;
+
+struct pcl__rw_state {
+  rw_frame frames_inline[8]; /* The first frames. */
+  rw_frame *frames;          /* The containers from the top down
+                                (frames_inline or heap). */
+  size_t n, cap;             /* Frames used and allocated. */
+  pcl_value *out_inline[16]; /* The first results. */
+  pcl_value **out;           /* Rewrites not yet taken by their container
+                                (owned; out_inline or heap). */
+  size_t nout, capout;       /* Results used and allocated. */
+  bool eventuals;            /* The step replaces EVENTUALs only: a value
+                                that neither is nor holds one is kept as it
+                                is, without a step. */
+};
+
+/* Returns the parts a rewrite enters in v (borrowed from v) and stores
+ * their number in *n: the elements of a list or set, the values of a map,
+ * the payload of a secret, asset or archive; none for every other kind. */
+static pcl_value *const *rw_parts(const pcl_value *v, size_t *n) {
   switch ((pcl_kind)v->kind) {
   case PCL_T_LIST:
   case PCL_T_SET:
@@ -842,12 +894,12 @@ static pcl_value *const *rebuild_parts(const pcl_value *v, size_t *n) {
   case PCL_T_ARCHIVE:
     *n = 1;
     return &v->u.ref.a;
+  case PCL_T_RESOURCE:
   case PCL_T_NULL:
   case PCL_T_BOOL:
   case PCL_T_INT:
   case PCL_T_NUMBER:
   case PCL_T_STRING:
-  case PCL_T_RESOURCE:
   case PCL_T_UNKNOWN:
   case PCL_T_EVENTUAL:
     break;
@@ -856,114 +908,152 @@ static pcl_value *const *rebuild_parts(const pcl_value *v, size_t *n) {
   return NULL;
 }
 
-static void rebuild_push_out(rebuild *b, pcl_value *r) {
-  if (b->nout == b->capout) {
-    b->out = grow_array(b->out, b->out_inline, &b->capout, sizeof *b->out);
+/* Returns the container f->v rebuilt of the rewrites out[0..n) of its n
+ * parts (stolen); when every part came back unchanged, v itself. */
+static pcl_value *rw_rebuild(const rw_frame *f, pcl_value **out) {
+  pcl_value *v = (pcl_value *)f->v;
+  if (f->unwrap) {
+    return out[0];
   }
-  b->out[b->nout++] = r;
-}
-
-/* Starts on x: its replacement, itself when it has no parts, else a frame
- * to rebuild it part by part. */
-static void rebuild_visit(rebuild *b, const pcl_value *x) {
-  if (b->eventuals && !may_hold_eventual(x)) {
-    rebuild_push_out(b, pcl_retain((pcl_value *)x));
-    return;
-  }
-  pcl_value *r = b->edit != NULL ? b->edit(x, b->ctx) : NULL;
-  size_t n;
-  rebuild_parts(x, &n);
-  if (r != NULL || n == 0) {
-    rebuild_push_out(b, r != NULL ? r : pcl_retain((pcl_value *)x));
-    return;
-  }
-  if (b->nframes == b->capframes) {
-    b->frames = grow_array(b->frames, b->frames_inline, &b->capframes, sizeof *b->frames);
-  }
-  b->frames[b->nframes++] = (rebuild_frame){x, 0, b->nout};
-}
-
-/* Returns the container v rebuilt from the results res[0..n) of its parts
- * (stolen): v itself when none changed. */
-static pcl_value *rebuild_finish(const rebuild *b, const pcl_value *v, pcl_value **res) {
-  size_t n;
-  pcl_value *const *parts = rebuild_parts(v, &n);
+  size_t n = f->n;
+  pcl_value *const *parts = f->parts;
   bool same = true;
   for (size_t i = 0; i < n && same; i++) {
-    /* A frame is pushed only for a value with parts, whose results are in
-     * res by now: the static analyzer does not see it.
+    /* A frame is pushed only for a value with parts, whose rewrites are in
+     * out by now: the static analyzer does not see it.
      * NOLINTNEXTLINE(clang-analyzer-core.NullDereference,clang-analyzer-core.UndefinedBinaryOperatorResult) */
-    same = res[i] == parts[i];
-  }
-  if (v->kind == PCL_T_SECRET && b->strip) {
-    return res[0];
+    same = out[i] == parts[i];
   }
   if (same) {
     for (size_t i = 0; i < n; i++) {
-      pcl_release(res[i]);
+      pcl_release(out[i]);
     }
-    return pcl_retain((pcl_value *)v);
+    return pcl_retain(v);
   }
-  if (v->kind == PCL_T_LIST) {
-    return pcl_list_of_take(res, n);
+  pcl_value *r = NULL;
+  switch ((pcl_kind)v->kind) {
+  case PCL_T_LIST:
+    return pcl_list_of_take(out, n);
+  case PCL_T_SET:
+    /* Rewritten elements may be equal or out of order: the set is sorted
+     * and merged again. */
+    return pcl_set_of_take(out, n);
+  case PCL_T_MAP:
+    return pcl__map_with_vals_take(v, out);
+  case PCL_T_SECRET:
+    r = pcl_secret_new(out[0]);
+    break;
+  case PCL_T_ASSET:
+    r = pcl_asset_new((pcl_asset_kind)v->sub, out[0]);
+    break;
+  case PCL_T_ARCHIVE:
+    r = pcl_archive_new((pcl_archive_kind)v->sub, out[0]);
+    break;
+  case PCL_T_RESOURCE:
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_UNKNOWN:
+  case PCL_T_EVENTUAL:
+    break;
   }
-  if (v->kind == PCL_T_SET) {
-    /* Stripping can make set elements equal, so a set is sorted again. */
-    return pcl_set_of_take(res, n);
-  }
-  if (v->kind == PCL_T_MAP) {
-    return pcl__map_with_vals_take(v, res);
-  }
-  /* A secret, asset or archive: one part. */
-  pcl_value *r = v->kind == PCL_T_SECRET ? pcl_secret_new(res[0])
-                 : v->kind == PCL_T_ASSET ? pcl_asset_new((pcl_asset_kind)v->sub, res[0])
-                                          : pcl_archive_new((pcl_archive_kind)v->sub, res[0]);
-  pcl_release(res[0]);
+  pcl_release(out[0]);
   return r;
 }
 
-/* pcl__value_rebuild, and with eventuals pcl__value_replace_eventuals. */
-static pcl_value *rebuild_run(const pcl_value *v, bool strip, bool eventuals,
-                              pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx) {
-  rebuild b;
-  b.frames = b.frames_inline;
-  b.nframes = 0;
-  b.capframes = sizeof b.frames_inline / sizeof b.frames_inline[0];
-  b.out = b.out_inline;
-  b.nout = 0;
-  b.capout = sizeof b.out_inline / sizeof b.out_inline[0];
-  b.strip = strip;
-  b.eventuals = eventuals;
-  b.edit = edit;
-  b.ctx = ctx;
-  rebuild_visit(&b, v);
-  while (b.nframes > 0) {
-    rebuild_frame *f = &b.frames[b.nframes - 1];
-    size_t n;
-    pcl_value *const *parts = rebuild_parts(f->v, &n);
-    if (f->next < n) {
-      /* The visit may move the frames: f is not used after it. */
-      rebuild_visit(&b, parts[f->next++]);
-      continue;
-    }
-    pcl_value *r = rebuild_finish(&b, f->v, b.out + f->base);
-    b.nout = f->base;
-    b.nframes--;
-    rebuild_push_out(&b, r);
-  }
-  pcl_value *r = b.out[0];
-  if (b.out != b.out_inline) {
-    free(b.out);
-  }
-  if (b.frames != b.frames_inline) {
-    free(b.frames);
-  }
-  return r;
+/* Makes *step the step of part i of the container of frame f (the fields
+ * every step shares stay as they are). */
+static void rw_part_step(pcl__rw_step *step, const rw_frame *f, size_t i) {
+  step->v = f->parts[i];
+  step->parent_ctx = f->ctx;
+  step->key = f->v->kind == PCL_T_MAP ? f->v->u.map.keys[i] : NULL;
+  step->index = i;
 }
 
-pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
-                              pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx) {
-  return rebuild_run(v, strip, false, edit, ctx);
+/* pcl__value_rewrite, and with eventuals the walk of
+ * pcl__value_replace_eventuals (see pcl__rw_state). */
+static pcl_value *rewrite_run(const pcl_value *v, const void *ctx, pcl__rw_fn fn, void *data,
+                              bool eventuals) {
+  pcl__rw_state st;
+  st.frames = st.frames_inline;
+  st.n = 0;
+  st.cap = sizeof st.frames_inline / sizeof st.frames_inline[0];
+  st.out = st.out_inline;
+  st.nout = 0;
+  st.capout = sizeof st.out_inline / sizeof st.out_inline[0];
+  st.eventuals = eventuals;
+  pcl__rw_step step = {v, ctx, NULL, 0, NULL, NULL, &st};
+  pcl_value *result = NULL;
+  for (;;) {
+    pcl_value *r;
+    if (st.eventuals && !may_hold_eventual(step.v)) {
+      r = pcl_retain((pcl_value *)step.v);
+    } else {
+      step.ctx = step.parent_ctx;
+      step.out = NULL;
+      pcl__rw_action act = fn(&step, data);
+      if (act == PCL__RW_FAIL) {
+        /* The rewrites no container took yet are dropped. */
+        for (size_t i = 0; i < st.nout; i++) {
+          pcl_release(st.out[i]);
+        }
+        break;
+      }
+      size_t n = 0;
+      pcl_value *const *parts = act != PCL__RW_DONE ? rw_parts(step.v, &n) : NULL;
+      if (act == PCL__RW_DONE) {
+        r = step.out;
+      } else if (n == 0) {
+        r = pcl_retain((pcl_value *)step.v);
+      } else {
+        if (st.n == st.cap) {
+          st.frames = grow_array(st.frames, st.frames_inline, &st.cap, sizeof *st.frames);
+        }
+        rw_frame *f = &st.frames[st.n++];
+        *f = (rw_frame){step.v, step.key, step.index, step.ctx,
+                        act == PCL__RW_UNWRAP && step.v->kind == PCL_T_SECRET, parts, n, 0,
+                        st.nout};
+        rw_part_step(&step, f, 0);
+        continue;
+      }
+    }
+    /* Hand r to the containers waiting for it, rebuilding each one whose
+     * parts are all done. */
+    for (;;) {
+      if (st.n == 0) {
+        result = r;
+        break;
+      }
+      if (st.nout == st.capout) {
+        st.out = grow_array(st.out, st.out_inline, &st.capout, sizeof *st.out);
+      }
+      st.out[st.nout++] = r;
+      rw_frame *f = &st.frames[st.n - 1];
+      if (++f->next < f->n) {
+        rw_part_step(&step, f, f->next);
+        break;
+      }
+      r = rw_rebuild(f, st.out + f->base);
+      st.nout = f->base;
+      st.n--;
+    }
+    if (st.n == 0) {
+      break;
+    }
+  }
+  if (st.out != st.out_inline) {
+    free(st.out);
+  }
+  if (st.frames != st.frames_inline) {
+    free(st.frames);
+  }
+  return result;
+}
+
+pcl_value *pcl__value_rewrite(const pcl_value *v, const void *ctx, pcl__rw_fn fn, void *data) {
+  return rewrite_run(v, ctx, fn, data, false);
 }
 
 pcl_value *pcl__value_replace_eventuals(const pcl_value *v,
@@ -972,7 +1062,8 @@ pcl_value *pcl__value_replace_eventuals(const pcl_value *v,
   if (!may_hold_eventual(v)) {
     return pcl_retain((pcl_value *)v);
   }
-  return rebuild_run(v, false, true, edit, ctx);
+  rebuild b = {false, edit, ctx};
+  return rewrite_run(v, NULL, rebuild_step, &b, true);
 }
 
 void pcl__value_each_eventual(const pcl_value *v, void (*visit)(const pcl_value *x, void *ctx),
@@ -989,7 +1080,7 @@ void pcl__value_each_eventual(const pcl_value *v, void (*visit)(const pcl_value 
       visit(v, ctx);
     } else {
       size_t n;
-      pcl_value *const *parts = rebuild_parts(v, &n);
+      pcl_value *const *parts = rw_parts(v, &n);
       /* Pushed last to first, so that they are visited first to last. */
       for (size_t i = n; i > 0; i--) {
         walk_part(&w, parts[i - 1], true);
@@ -1005,11 +1096,47 @@ void pcl__value_each_eventual(const pcl_value *v, void (*visit)(const pcl_value 
   }
 }
 
-pcl_value *pcl_strip_secrets(pcl_value *v) {
-  if (!pcl_has_secret(v)) {
-    return pcl_retain(v);
+/* Appends a path step for a map key: .name for a plain name, else the key
+ * quoted (without the dot when first, at start); an index as [i]. */
+static void path_step(pcl_strbuf *b, size_t start, const pcl_value *key, size_t index) {
+  if (key == NULL) {
+    pcl_strbuf_appendf(b, "[%zu]", index);
+    return;
   }
-  return pcl__value_rebuild(v, true, NULL, NULL);
+  if (b->len > start) {
+    pcl_strbuf_append_char(b, '.');
+  }
+  pcl__path_key(b, key->u.str.ptr, key->u.str.len);
+}
+
+void pcl__rw_path(const pcl__rw_step *s, pcl_strbuf *b) {
+  const pcl__rw_state *st = s->state;
+  size_t start = b->len;
+  /* The top value has no step; the parts of a secret, asset or archive
+   * add none either (they have no key in JSON terms). */
+  for (size_t i = 1; i <= st->n; i++) {
+    const rw_frame *parent = &st->frames[i - 1];
+    const pcl_value *key = i < st->n ? st->frames[i].key : s->key;
+    size_t index = i < st->n ? st->frames[i].index : s->index;
+    if (parent->v->kind == PCL_T_LIST || parent->v->kind == PCL_T_SET ||
+        parent->v->kind == PCL_T_MAP) {
+      path_step(b, start, key, index);
+    }
+  }
+}
+
+void pcl__path_key(pcl_strbuf *b, const char *key, size_t len) {
+  bool plain = len > 0 && !(key[0] >= '0' && key[0] <= '9');
+  for (size_t i = 0; i < len && plain; i++) {
+    char c = key[i];
+    plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            c == '_' || c == '-';
+  }
+  if (plain) {
+    pcl_strbuf_append(b, key, len);
+  } else {
+    pcl__json_quote(b, key, len, false);
+  }
 }
 
 /* ------------------------------------------------------ equality and order */
@@ -1030,9 +1157,20 @@ static const pcl_value *unmarked(const pcl_value *v) {
   return v;
 }
 
-int pcl_compare(const pcl_value *a, const pcl_value *b) {
-  a = unmarked(a);
-  b = unmarked(b);
+/* Two containers of one kind being compared part by part. */
+typedef struct cmp_frame {
+  const pcl_value *a, *b; /* The containers. */
+  size_t next;            /* The next part to compare. */
+  size_t n;               /* The parts both have. */
+} cmp_frame;
+
+/* Compares the pair a, b at the top level: returns the order it decides
+ * alone (scalars, kinds, map keys are not looked at here), or sets *enter
+ * for two containers, *n to the number of parts to compare in turn (their
+ * sizes decide when those are equal), and returns 0. */
+static int cmp_shallow(const pcl_value *a, const pcl_value *b, bool *enter, size_t *n) {
+  *n = 0;
+  *enter = false;
   if (a == b) {
     return 0;
   }
@@ -1052,45 +1190,26 @@ int pcl_compare(const pcl_value *a, const pcl_value *b) {
   case PCL_T_STRING:
     return cmp_key_bytes(a, b);
   case PCL_T_LIST:
-  case PCL_T_SET: {
-    size_t n = a->u.list.n < b->u.list.n ? a->u.list.n : b->u.list.n;
-    for (size_t i = 0; i < n; i++) {
-      int c = pcl_compare(a->u.list.items[i], b->u.list.items[i]);
-      if (c != 0) {
-        return c;
-      }
-    }
-    return cmp_sizes(a->u.list.n, b->u.list.n);
-  }
-  case PCL_T_MAP: {
-    size_t n = a->u.map.n < b->u.map.n ? a->u.map.n : b->u.map.n;
-    for (size_t i = 0; i < n; i++) {
-      int c = cmp_key_bytes(a->u.map.keys[i], b->u.map.keys[i]);
-      if (c == 0) {
-        c = pcl_compare(a->u.map.vals[i], b->u.map.vals[i]);
-      }
-      if (c != 0) {
-        return c;
-      }
-    }
-    return cmp_sizes(a->u.map.n, b->u.map.n);
-  }
-  case PCL_T_RESOURCE: {
-    int c = pcl_compare(a->u.ref.a, b->u.ref.a);
-    if (c == 0) {
-      c = pcl_compare(a->u.ref.b, b->u.ref.b);
-    }
-    if (c == 0) {
-      c = pcl_compare(a->u.ref.c, b->u.ref.c);
-    }
-    return c;
-  }
+  case PCL_T_SET:
+    *enter = true;
+    *n = a->u.list.n < b->u.list.n ? a->u.list.n : b->u.list.n;
+    return 0;
+  case PCL_T_MAP:
+    *enter = true;
+    *n = a->u.map.n < b->u.map.n ? a->u.map.n : b->u.map.n;
+    return 0;
+  case PCL_T_RESOURCE:
+    *enter = true;
+    *n = 3;
+    return 0;
   case PCL_T_ASSET:
   case PCL_T_ARCHIVE:
     if (a->sub != b->sub) {
       return a->sub < b->sub ? -1 : 1;
     }
-    return pcl_compare(a->u.ref.a, b->u.ref.a);
+    *enter = true;
+    *n = 1;
+    return 0;
   case PCL_T_EVENTUAL:
     /* Eventual values have no content yet; only identity orders them.  That
      * order depends on addresses, so sets may not hold eventual values. */
@@ -1102,6 +1221,117 @@ int pcl_compare(const pcl_value *a, const pcl_value *b) {
     break;
   }
   return 0;
+}
+
+/* Returns part i of the RESOURCE, ASSET or ARCHIVE v: urn, id, version of
+ * a resource, the payload of the others. */
+static const pcl_value *ref_part(const pcl_value *v, size_t i) {
+  return i == 0 ? v->u.ref.a : i == 1 ? v->u.ref.b : v->u.ref.c;
+}
+
+/* Returns the order of the containers' sizes, decided once every part they
+ * share compared equal. */
+static int cmp_tail(const cmp_frame *f) {
+  switch ((pcl_kind)f->a->kind) {
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    return cmp_sizes(f->a->u.list.n, f->b->u.list.n);
+  case PCL_T_MAP:
+    return cmp_sizes(f->a->u.map.n, f->b->u.map.n);
+  case PCL_T_RESOURCE:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_UNKNOWN:
+  case PCL_T_SECRET:
+  case PCL_T_EVENTUAL:
+    break;
+  }
+  return 0;
+}
+
+int pcl_compare(const pcl_value *a, const pcl_value *b) {
+  /* The order is lexicographic, so the first pair that differs decides:
+   * the walk keeps the containers entered on an explicit stack and returns
+   * at the first difference. */
+  cmp_frame small[16];
+  cmp_frame *stack = small;
+  size_t depth = 0, cap = sizeof small / sizeof small[0];
+  int c = 0;
+  for (;;) {
+    a = unmarked(a);
+    b = unmarked(b);
+    size_t n;
+    bool enter;
+    c = cmp_shallow(a, b, &enter, &n);
+    if (c != 0) {
+      break;
+    }
+    if (enter) {
+      if (depth == cap) {
+        stack = grow_array(stack, small, &cap, sizeof *stack);
+      }
+      stack[depth++] = (cmp_frame){a, b, 0, n};
+    }
+    /* Find the next pair to compare: the next part of the innermost
+     * container that has one left. */
+    const pcl_value *na = NULL, *nb = NULL;
+    while (depth > 0 && na == NULL) {
+      cmp_frame *f = &stack[depth - 1];
+      if (f->next == f->n) {
+        c = cmp_tail(f);
+        if (c != 0) {
+          goto done;
+        }
+        depth--;
+        continue;
+      }
+      size_t i = f->next++;
+      switch ((pcl_kind)f->a->kind) {
+      case PCL_T_LIST:
+      case PCL_T_SET:
+        na = f->a->u.list.items[i];
+        nb = f->b->u.list.items[i];
+        break;
+      case PCL_T_MAP:
+        c = cmp_key_bytes(f->a->u.map.keys[i], f->b->u.map.keys[i]);
+        if (c != 0) {
+          goto done;
+        }
+        na = f->a->u.map.vals[i];
+        nb = f->b->u.map.vals[i];
+        break;
+      case PCL_T_RESOURCE:
+      case PCL_T_ASSET:
+      case PCL_T_ARCHIVE:
+      case PCL_T_NULL:
+      case PCL_T_BOOL:
+      case PCL_T_INT:
+      case PCL_T_NUMBER:
+      case PCL_T_STRING:
+      case PCL_T_UNKNOWN:
+      case PCL_T_SECRET:
+      case PCL_T_EVENTUAL:
+        na = ref_part(f->a, i);
+        nb = ref_part(f->b, i);
+        break;
+      }
+    }
+    if (na == NULL) {
+      break;
+    }
+    a = na;
+    b = nb;
+  }
+done:
+  if (stack != small) {
+    free(stack);
+  }
+  return c;
 }
 
 bool pcl_equal(const pcl_value *a, const pcl_value *b) {
@@ -1125,80 +1355,153 @@ bool pcl_equal(const pcl_value *a, const pcl_value *b) {
   return pcl_compare(a, b) == 0;
 }
 
+/* ------------------------------------------------------------- the limit */
+
+/* The size limit of one value (pcl_set_value_limit). */
+static size_t value_limit = PCL_VALUE_LIMIT_DEFAULT;
+
+size_t pcl_value_limit(void) { return value_limit; }
+
+void pcl_set_value_limit(size_t bytes) { value_limit = bytes; }
+
+bool pcl__value_fits(size_t bytes, const char *what, pcl_error **err) {
+  if (bytes <= value_limit) {
+    return true;
+  }
+  *err = pcl_error_new("%s would take more than the limit of %zu bytes (--max-value-size)", what,
+                       value_limit);
+  return false;
+}
+
+/* ------------------------------------------------------------- redaction */
+
+/* How many redaction scopes are open (pcl__redact_enter). */
+static unsigned redact_depth;
+
+void pcl__redact_enter(void) { redact_depth++; }
+
+void pcl__redact_leave(void) { redact_depth--; }
+
+bool pcl__redacting(void) { return redact_depth > 0; }
+
+const char *pcl__redact_text(const char *text) { return redact_depth > 0 ? "[secret]" : text; }
+
 /* ------------------------------------------------------------------ repr */
 
-/* Appends a printable form of v to b, stopping early once b exceeds max. */
-static void repr(pcl_strbuf *b, const pcl_value *v, size_t max) {
-  if (b->len > max) {
-    return;
-  }
+/* A container being printed by repr. */
+typedef struct repr_frame {
+  const pcl_value *v; /* The list, set, map, resource, asset or archive. */
+  size_t next;        /* Its next part to print. */
+} repr_frame;
+
+/* Appends the opening of v's printed form to b and returns whether v is a
+ * container whose parts repr prints next (then closes it); prints a scalar
+ * whole and returns false. */
+static bool repr_open(pcl_strbuf *b, const pcl_value *v, size_t max) {
   switch ((pcl_kind)v->kind) {
   case PCL_T_NULL:
     pcl_strbuf_append_cstr(b, "null");
-    return;
+    return false;
   case PCL_T_BOOL:
     pcl_strbuf_append_cstr(b, v->u.b ? "true" : "false");
-    return;
+    return false;
   case PCL_T_INT:
     pcl_int_format(b, v);
-    return;
+    return false;
   case PCL_T_NUMBER:
     pcl_number_format(b, v->u.d);
-    return;
+    return false;
   case PCL_T_STRING:
     pcl__json_quote(b, v->u.str.ptr, v->u.str.len > max ? max : v->u.str.len, false);
-    return;
+    return false;
   case PCL_T_LIST:
   case PCL_T_SET:
     pcl_strbuf_append_char(b, '[');
-    for (size_t i = 0; i < v->u.list.n && b->len <= max; i++) {
-      if (i > 0) {
-        pcl_strbuf_append_cstr(b, ", ");
-      }
-      repr(b, v->u.list.items[i], max);
-    }
-    pcl_strbuf_append_char(b, ']');
-    return;
+    return true;
   case PCL_T_MAP:
     pcl_strbuf_append_char(b, '{');
-    for (size_t i = 0; i < v->u.map.n && b->len <= max; i++) {
-      if (i > 0) {
-        pcl_strbuf_append_cstr(b, ", ");
-      }
-      repr(b, v->u.map.keys[i], max);
-      pcl_strbuf_append_cstr(b, ": ");
-      repr(b, v->u.map.vals[i], max);
-    }
-    pcl_strbuf_append_char(b, '}');
-    return;
+    return true;
   case PCL_T_RESOURCE:
     pcl_strbuf_append_cstr(b, "resource(");
-    repr(b, v->u.ref.a, max);
-    pcl_strbuf_append_char(b, ')');
-    return;
+    return true;
   case PCL_T_ASSET:
   case PCL_T_ARCHIVE:
     pcl_strbuf_append_cstr(b, pcl_kind_name((pcl_kind)v->kind));
     pcl_strbuf_append_char(b, '(');
-    repr(b, v->u.ref.a, max);
-    pcl_strbuf_append_char(b, ')');
-    return;
+    return true;
   case PCL_T_UNKNOWN:
     pcl_strbuf_append_cstr(b, "(unknown)");
-    return;
+    return false;
   case PCL_T_SECRET:
-    pcl_strbuf_append_cstr(b, "(secret)");
-    return;
+    /* Never the payload: messages must not show a secret. */
+    pcl_strbuf_append_cstr(b, "[secret]");
+    return false;
   case PCL_T_EVENTUAL:
     pcl_strbuf_append_char(b, '(');
     pcl_strbuf_append_cstr(b, v->u.ev.ops->name);
     pcl_strbuf_append_char(b, ')');
-    return;
+    return false;
+  }
+  return false;
+}
+
+/* Appends a printable form of v to b, stopping early once b exceeds max.
+ * The containers entered are kept on an explicit stack. */
+static void repr(pcl_strbuf *b, const pcl_value *v, size_t max) {
+  repr_frame small[16];
+  repr_frame *stack = small;
+  size_t depth = 0, cap = sizeof small / sizeof small[0];
+  for (;;) {
+    if (repr_open(b, v, max)) {
+      if (depth == cap) {
+        stack = grow_array(stack, small, &cap, sizeof *stack);
+      }
+      stack[depth++] = (repr_frame){v, 0};
+    }
+    v = NULL;
+    while (depth > 0 && v == NULL) {
+      repr_frame *f = &stack[depth - 1];
+      const pcl_value *c = f->v;
+      size_t n = c->kind == PCL_T_MAP ? c->u.map.n
+                 : c->kind == PCL_T_LIST || c->kind == PCL_T_SET ? c->u.list.n
+                                                                  : 1;
+      if (f->next == n || b->len > max) {
+        pcl_strbuf_append_char(b, c->kind == PCL_T_MAP                              ? '}'
+                                  : c->kind == PCL_T_LIST || c->kind == PCL_T_SET ? ']'
+                                                                                    : ')');
+        depth--;
+        continue;
+      }
+      size_t i = f->next++;
+      if (i > 0) {
+        pcl_strbuf_append_cstr(b, ", ");
+      }
+      if (c->kind == PCL_T_MAP) {
+        repr_open(b, c->u.map.keys[i], max);
+        pcl_strbuf_append_cstr(b, ": ");
+        v = c->u.map.vals[i];
+      } else if (c->kind == PCL_T_LIST || c->kind == PCL_T_SET) {
+        v = c->u.list.items[i];
+      } else {
+        v = c->u.ref.a;
+      }
+    }
+    if (v == NULL) {
+      break;
+    }
+  }
+  if (stack != small) {
+    free(stack);
   }
 }
 
 char *pcl_value_repr(const pcl_value *v, size_t max) {
   pcl_strbuf b = PCL_STRBUF_INIT;
+  if (redact_depth > 0) {
+    /* A message about an operation on a secret shows no operand. */
+    pcl_strbuf_append_cstr(&b, "[secret]");
+    return b.data;
+  }
   repr(&b, v, max);
   if (b.len > max) {
     /* Cut at a UTF-8 boundary and mark the cut. */

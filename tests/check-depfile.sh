@@ -167,7 +167,7 @@ fi
 if "$pclc" --schema-path schemas prog -o out/other.c -MF deps/other.dep 2>err.log; then
   fail "-MF into a missing folder fails"
 else
-  if grep -q "cannot write dependency file 'deps/other.dep'" err.log; then
+  if grep -q "cannot write dependency file deps/other.dep: No such file or directory" err.log; then
     pass "-MF into a missing folder fails"
   else
     fail "-MF into a missing folder fails"

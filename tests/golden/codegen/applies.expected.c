@@ -698,7 +698,7 @@ static pcl_value *pclu_all(pcl_gen_env *e) {
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"secretName", &pcl_type_string, NULL, 0, 0, 1},
+    {"secretName", &pcl_type_string, NULL, 0, 0, 1, "tests/golden/codegen/applies.pp", 3, 1},
 };
 
 static const pcl_gen_program pclg_program = {

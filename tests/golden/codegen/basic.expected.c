@@ -267,7 +267,7 @@ fail1:
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"prefix", &pcl_type_string, NULL, 1, 0, 0},
+    {"prefix", &pcl_type_string, NULL, 1, 0, 0, "tests/golden/codegen/basic.pp", 1, 1},
 };
 
 static const pcl_gen_program pclg_program = {

@@ -118,7 +118,7 @@ static pcl_value *pclu_chosen(pcl_gen_env *e) {
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"answer", &pcl_type_string, NULL, 1, 0, 0},
+    {"answer", &pcl_type_string, NULL, 1, 0, 0, "tests/golden/codegen/condition-error.pp", 3, 1},
 };
 
 static const pcl_gen_program pclg_program = {

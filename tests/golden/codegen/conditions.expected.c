@@ -532,9 +532,9 @@ fail1:
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"yes", &pcl_type_string, NULL, 1, 0, 0},
-    {"no", &pcl_type_string, NULL, 1, 0, 0},
-    {"hidden", &pcl_type_string, NULL, 1, 0, 1},
+    {"yes", &pcl_type_string, NULL, 1, 0, 0, "tests/golden/codegen/conditions.pp", 4, 1},
+    {"no", &pcl_type_string, NULL, 1, 0, 0, "tests/golden/codegen/conditions.pp", 7, 1},
+    {"hidden", &pcl_type_string, NULL, 1, 0, 1, "tests/golden/codegen/conditions.pp", 10, 1},
 };
 
 static const pcl_gen_program pclg_program = {

@@ -125,7 +125,7 @@ static pcl_value *pclu_picked(pcl_gen_env *e) {
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"position", &pcl_type_number, NULL, 0, 0, 0},
+    {"position", &pcl_type_number, NULL, 0, 0, 0, "tests/golden/codegen/config-index-error.pp", 3, 1},
 };
 
 static const pcl_gen_program pclg_program = {

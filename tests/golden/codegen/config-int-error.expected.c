@@ -80,7 +80,7 @@ static pcl_value *pclu_count_2(pcl_gen_env *e) {
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"count", &pcl_type_int, NULL, 0, 0, 0},
+    {"count", &pcl_type_int, NULL, 0, 0, 0, "tests/golden/codegen/config-int-error.pp", 3, 1},
 };
 
 static const pcl_gen_program pclg_program = {

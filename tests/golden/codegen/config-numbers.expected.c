@@ -193,10 +193,10 @@ static pcl_value *pclu_picked(pcl_gen_env *e) {
 /* Configuration. */
 static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_number, NULL, 0};
 static const pcl_config_decl pclg_config[] = {
-    {"big", &pcl_type_number, NULL, 0, 0, 0},
-    {"exact", &pcl_type_int, NULL, 0, 0, 0},
-    {"numbers", &pclg_t0, NULL, 0, 0, 0},
-    {"position", &pcl_type_number, NULL, 0, 0, 0},
+    {"big", &pcl_type_number, NULL, 0, 0, 0, "tests/golden/codegen/config-numbers.pp", 5, 1},
+    {"exact", &pcl_type_int, NULL, 0, 0, 0, "tests/golden/codegen/config-numbers.pp", 6, 1},
+    {"numbers", &pclg_t0, NULL, 0, 0, 0, "tests/golden/codegen/config-numbers.pp", 7, 1},
+    {"position", &pcl_type_number, NULL, 0, 0, 0, "tests/golden/codegen/config-numbers.pp", 8, 1},
 };
 
 static const pcl_gen_program pclg_program = {

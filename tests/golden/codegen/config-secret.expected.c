@@ -480,9 +480,9 @@ static pcl_value *pclu_count(pcl_gen_env *e) {
 static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_string, NULL, 0};
 static const pcl_type pclg_t1 = {PCL_TY_MAP, &pcl_type_string, NULL, 0};
 static const pcl_config_decl pclg_config[] = {
-    {"names", &pclg_t0, NULL, 0, 0, 0},
-    {"size", &pcl_type_number, NULL, 0, 0, 0},
-    {"tags", &pclg_t1, NULL, 1, 0, 0},
+    {"names", &pclg_t0, NULL, 0, 0, 0, "tests/golden/codegen/config-secret.pp", 3, 1},
+    {"size", &pcl_type_number, NULL, 0, 0, 0, "tests/golden/codegen/config-secret.pp", 5, 1},
+    {"tags", &pclg_t1, NULL, 1, 0, 0, "tests/golden/codegen/config-secret.pp", 7, 1},
 };
 
 static const pcl_gen_program pclg_program = {

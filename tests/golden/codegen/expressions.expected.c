@@ -947,7 +947,7 @@ fail1:
 /* Configuration. */
 static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_string, NULL, 0};
 static const pcl_config_decl pclg_config[] = {
-    {"items", &pclg_t0, NULL, 1, 0, 0},
+    {"items", &pclg_t0, NULL, 1, 0, 0, "tests/golden/codegen/expressions.pp", 2, 1},
 };
 
 static const pcl_gen_program pclg_program = {

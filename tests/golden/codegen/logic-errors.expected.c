@@ -191,7 +191,7 @@ static pcl_value *pclu_bothKnown(pcl_gen_env *e) {
 /* Configuration. */
 static const pcl_type pclg_t0 = {PCL_TY_MAP, &pcl_type_string, NULL, 0};
 static const pcl_config_decl pclg_config[] = {
-    {"m", &pclg_t0, NULL, 1, 0, 0},
+    {"m", &pclg_t0, NULL, 1, 0, 0, "tests/golden/codegen/logic-errors.pp", 3, 1},
 };
 
 static const pcl_gen_program pclg_program = {

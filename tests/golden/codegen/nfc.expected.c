@@ -513,7 +513,7 @@ fail1:
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"word", &pcl_type_string, NULL, 0, 0, 0},
+    {"word", &pcl_type_string, NULL, 0, 0, 0, "tests/golden/codegen/nfc.pp", 5, 1},
 };
 
 static const pcl_gen_program pclg_program = {

@@ -141,7 +141,7 @@ fail1:
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"range", &pcl_type_string, NULL, 1, 0, 0},
+    {"range", &pcl_type_string, NULL, 1, 0, 0, "tests/golden/codegen/pulumi-version.pp", 4, 1},
 };
 
 static const pcl_gen_program pclg_program = {

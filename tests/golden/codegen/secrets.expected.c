@@ -197,7 +197,7 @@ fail1:
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"token", &pcl_type_string, NULL, 1, 0, 1},
+    {"token", &pcl_type_string, NULL, 1, 0, 1, "tests/golden/codegen/secrets.pp", 2, 1},
 };
 
 static const pcl_gen_program pclg_program = {

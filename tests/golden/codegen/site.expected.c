@@ -225,7 +225,7 @@ fail1:
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"env", &pcl_type_string, NULL, 1, 0, 0},
+    {"env", &pcl_type_string, NULL, 1, 0, 0, "tests/golden/codegen/site.pp", 2, 1},
 };
 
 static const pcl_gen_program pclg_program = {

@@ -230,7 +230,7 @@ static pcl_value *pclu_canB(pcl_gen_env *e) {
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"raw", &pcl_type_any, NULL, 1, 0, 0},
+    {"raw", &pcl_type_any, NULL, 1, 0, 0, "tests/golden/codegen/try-can.pp", 2, 1},
 };
 
 static const pcl_gen_program pclg_program = {

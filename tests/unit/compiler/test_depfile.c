@@ -2,7 +2,8 @@
  * (target rule, one phony rule per prerequisite, first-read order, no
  * duplicates), Make escaping of awkward file names, the refusal of names
  * with newlines, the `-MD` file name derived from the output, and writing
- * to a file (including an unwritable path). */
+ * to a file (including an unwritable path, and a failure that keeps the
+ * previous file). */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,12 +169,19 @@ static void test_write_file(void) {
   buf[n] = 0;
   EXPECT_STR(buf, "main.c: \\\n  main.pp\n\nmain.pp:\n");
 
-  /* A newline in a name leaves no file behind. */
+  /* A newline in a name is refused and leaves the previous file as it
+     was, with no temporary file beside it. */
   src_add(&src, "x\ny.pp", "", 0);
   err = NULL;
   CU_ASSERT_FALSE(depfile_write(path, "main.c", &src, NULL, 0, &err));
   CU_ASSERT_PTR_NOT_NULL(err);
-  CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+  f = fopen(path, "r");
+  CU_ASSERT_FATAL(f != NULL);
+  n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  EXPECT_STR(buf, "main.c: \\\n  main.pp\n\nmain.pp:\n");
+  CU_ASSERT_EQUAL(remove(path), 0);
 
   /* A missing directory is an I/O error with a message. */
   char missing[96];

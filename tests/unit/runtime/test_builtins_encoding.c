@@ -84,6 +84,42 @@ static void test_tojson_errors(void) {
   BLEAK_END;
 }
 
+/* toJSON(toJSON(...)) 100 deep doubles the text at each level: it ends in
+ * the size-limit error (a small limit here, to keep the test light), and a
+ * split that would make too many pieces does too. */
+static void test_size_limit(void) {
+  BLEAK_BEGIN;
+  size_t old = pcl_value_limit();
+  pcl_set_value_limit((size_t)4 << 20);
+  pcl_value *v = S("quote \" and backslash \\");
+  pcl_error *err = NULL;
+  int level = 0;
+  for (; level < 100 && v != NULL; level++) {
+    pcl_value *next = pcl_fn_toJSON(v, &err);
+    pcl_release(v);
+    v = next;
+  }
+  CU_ASSERT_PTR_NULL(v);
+  CU_ASSERT_TRUE(level < 30);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+  CU_ASSERT_STRING_EQUAL(pcl_error_message(err),
+                         "the JSON text would take more than the limit of 4194304 bytes "
+                         "(--max-value-size)");
+  pcl_error_free(err);
+  err = NULL;
+  pcl_set_value_limit(64);
+  pcl_value *sep = S("");
+  pcl_value *text = S("abcdefghijklmnopqrstuvwxyz");
+  CU_ASSERT_PTR_NULL(pcl_fn_split(sep, text, &err));
+  CU_ASSERT_STRING_EQUAL(pcl_error_message(err),
+                         "the list would take more than the limit of 64 bytes (--max-value-size)");
+  pcl_error_free(err);
+  pcl_release(sep);
+  pcl_release(text);
+  pcl_set_value_limit(old);
+  BLEAK_END;
+}
+
 static void test_base64(void) {
   BLEAK_BEGIN;
   /* The conformance examples, both ways. */
@@ -182,6 +218,7 @@ void register_builtins_encoding_tests(void) {
   CU_add_test(s, "toJSON", test_tojson);
   CU_add_test(s, "toJSON marks", test_tojson_marks);
   CU_add_test(s, "toJSON errors", test_tojson_errors);
+  CU_add_test(s, "the value size limit", test_size_limit);
   CU_add_test(s, "base64", test_base64);
   CU_add_test(s, "base64 raw bytes", test_base64_raw_bytes);
   CU_add_test(s, "base64 errors", test_base64_errors);

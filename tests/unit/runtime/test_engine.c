@@ -489,9 +489,8 @@ static void test_provider_config_and_url(void) {
   const char *cfg_json = "{\"pkg:name\": \"hello\", \"pkg:region\": {\"secret\": \"r1\"},"
                          " \"other:name\": \"no\", \"pkgx:name\": \"no\"}";
   pcl_error *err = NULL;
-  pcl_value *stack_cfg = pcl_json_decode(cfg_json, strlen(cfg_json), 0, &err);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(stack_cfg);
-  pcl_value *config = pcl__snap_decode(stack_cfg);
+  pcl_value *config = pcl_json_decode(cfg_json, strlen(cfg_json), PCL_JSON_SNAPSHOT, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(config);
   pcl_embedded_config cfg = {"p", "s", NULL, false, NULL, NULL, NULL, config};
   pcl_engine *e = pcl_engine_embedded_new(&cfg, &err);
   CU_ASSERT_PTR_NOT_NULL_FATAL(e);
@@ -532,7 +531,6 @@ static void test_provider_config_and_url(void) {
   pcl_release(inputs);
   pcl_release(pinputs);
   pcl_release(config);
-  pcl_release(stack_cfg);
   e->ops->destroy(e);
 }
 

@@ -115,9 +115,9 @@ static const pcl_resource_decl REF = {"pulumi:pulumi:StackReference", PCL_RES_CU
                                       NULL, NULL, 0, 0};
 
 static const pcl_config_decl CONFIGS[] = {
-    {"name", &pcl_type_string, NULL, false, false, false},
-    {"count", &pcl_type_int, NULL, true, false, false},
-    {"token", &pcl_type_string, NULL, true, false, true},
+    {"name", &pcl_type_string, NULL, false, false, false, "gen.pp", 1, 1},
+    {"count", &pcl_type_int, NULL, true, false, false, "gen.pp", 2, 1},
+    {"token", &pcl_type_string, NULL, true, false, true, "gen.pp", 3, 1},
 };
 
 /* The constant a row entry names. */

@@ -11,9 +11,9 @@ static const pcl_resource_decl simple_decl = {"simple:index:Resource", PCL_RES_C
                                               NULL, NULL, 0, 0};
 static pcl_value default_count = PCL_STATIC_INT(3);
 static const pcl_config_decl demo_configs[] = {
-    {"name", &pcl_type_string, NULL, false, false, false},
-    {"count", &pcl_type_int, &default_count, false, false, false},
-    {"token", &pcl_type_string, NULL, false, true, true},
+    {"name", &pcl_type_string, NULL, false, false, false, "demo.pp", 1, 1},
+    {"count", &pcl_type_int, &default_count, false, false, false, "demo.pp", 2, 1},
+    {"token", &pcl_type_string, NULL, false, true, true, "demo.pp", 3, 1},
 };
 
 /* "${id}-b": the apply callback of b's text input. */
@@ -198,13 +198,12 @@ static void test_show_secrets_and_env(void) {
 static void test_exit_statuses(void) {
   rc_result r = rc_run(&demo, NULL);
   CU_ASSERT_EQUAL(r.status, 1);
-  CU_ASSERT_STRING_EQUAL(r.err, "error: missing required configuration value \"name\"\n");
+  CU_ASSERT_STRING_EQUAL(r.err, "demo.pp:1:1: error: missing required configuration value \"name\"\n");
   rc_free(&r);
   r = rc_run(&demo, "--config", "name=x", "--config", "count=1.5", NULL);
   CU_ASSERT_EQUAL(r.status, 1);
-  CU_ASSERT_STRING_EQUAL(r.err,
-                         "error: configuration variable 'count': cannot convert \"1.5\" to int: "
-                         "not an integer\n");
+  CU_ASSERT_STRING_EQUAL(r.err, "demo.pp:2:1: error: configuration variable 'count': cannot "
+                                "convert \"1.5\" to int: not an integer\n");
   rc_free(&r);
   r = rc_run(&demo, "--frobnicate", NULL);
   CU_ASSERT_EQUAL(r.status, 2);

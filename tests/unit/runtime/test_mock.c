@@ -518,17 +518,18 @@ static void test_json_failures(void) {
                                        "resource 'one' (test:index:Thing), "));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "resource 'two' (test:index:Thing)"));
   rc_free(&r);
-  /* Bad mock files are reported, naming the file. */
+  /* Bad mock files are input errors (status 2), naming the file. */
   rc_write("mocks-fail.json", "{\"resource\": {}}");
   r = rc_run(&prog, "--mocks", "mocks-fail.json", NULL);
-  CU_ASSERT_EQUAL(r.status, 1);
-  CU_ASSERT_STRING_EQUAL(r.err, "error: mocks file 'mocks-fail.json': unknown section \"resource\" "
-                                "(expected resources, invokes, calls or stackReferences)\n");
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_STRING_EQUAL(r.err, "error: mocks-fail.json: resource: unknown key (expected calls, "
+                                "invokes, resources or stackReferences)\n");
   rc_free(&r);
   rc_write("mocks-fail.json", "{\"resources\": [");
   r = rc_run(&prog, "--mocks", "mocks-fail.json", NULL);
-  CU_ASSERT_EQUAL(r.status, 1);
-  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "mocks file 'mocks-fail.json'"));
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_STRING_EQUAL(r.err, "error: mocks-fail.json: invalid JSON at byte 15: unexpected end "
+                                "of input\n");
   rc_free(&r);
   remove("mocks-fail.json");
 }

@@ -14,16 +14,16 @@ static char *enc(const pcl_value *v, bool mask) {
   return b.data;
 }
 
-static pcl_value *decode_text(const char *json) {
+static pcl_value *decode_text(const char *json, unsigned flags) {
   pcl_error *err = NULL;
-  pcl_value *v = pcl_json_decode(json, strlen(json), 0, &err);
+  pcl_value *v = pcl_json_decode(json, strlen(json), flags, &err);
   CU_ASSERT_PTR_NOT_NULL_FATAL(v);
   return v;
 }
 
 static void test_encode(void) {
   pcl_value *raw = decode_text("{\"z\": 1, \"a\": [123456789012345678901234567890, 0.5, null, "
-                               "true, \"s\\n\"]}");
+                               "true, \"s\\n\"]}", 0);
   char *t = enc(raw, false);
   CU_ASSERT_STRING_EQUAL(t, "{\"a\":[123456789012345678901234567890,0.5,null,true,\"s\\n\"],\"z\":1}");
   free(t);
@@ -52,9 +52,9 @@ static void test_encode(void) {
   free(t);
 
   /* The decoder turns the wrappers back into values. */
-  pcl_value *back = decode_text("{\"a\": {\"secret\": {\"unknown\": true}}, \"b\": {\"resource_ref\": "
-                                "{\"urn\": \"u\", \"id\": \"i\"}}, \"c\": {\"secret\": 1, \"x\": 2}}");
-  pcl_value *d = pcl__snap_decode(back);
+  pcl_value *d = decode_text("{\"a\": {\"secret\": {\"unknown\": true}}, \"b\": {\"resource_ref\": "
+                             "{\"urn\": \"u\", \"id\": \"i\"}}, \"c\": {\"secret\": 1, \"x\": 2}}",
+                             PCL_JSON_SNAPSHOT);
   pcl_value *a = pcl_map_get_cstr(d, "a");
   CU_ASSERT_EQUAL(pcl_kind_of(a), PCL_T_SECRET);
   CU_ASSERT_EQUAL(pcl_kind_of(pcl_secret_inner(a)), PCL_T_UNKNOWN);
@@ -62,7 +62,26 @@ static void test_encode(void) {
   /* A map with two keys is not a wrapper. */
   CU_ASSERT_EQUAL(pcl_kind_of(pcl_map_get_cstr(d, "c")), PCL_T_MAP);
   pcl_release(d);
-  pcl_release(back);
+
+  /* A wrapper whose payload has the wrong shape is an error naming its
+   * JSON path. */
+  static const struct {
+    const char *text, *message;
+  } bad[] = {
+      {"{\"o\": {\"a\": [1, {\"unknown\": 5}]}}",
+       "o.a[1]: an unknown value is written {\"unknown\": true}"},
+      {"[{\"resource_ref\": {\"urn\": 5}}]",
+       "[0]: a resource reference is written {\"resource_ref\": {\"urn\": string, \"id\": string}}"},
+      {"{\"resource_ref\": {\"urn\": \"u\", \"x\": 1}}",
+       "a resource reference is written {\"resource_ref\": {\"urn\": string, \"id\": string}}"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    pcl_error *err = NULL;
+    CU_ASSERT_PTR_NULL(pcl_json_decode(bad[i].text, strlen(bad[i].text), PCL_JSON_SNAPSHOT, &err));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+    CU_ASSERT_STRING_EQUAL(pcl_error_message(err), bad[i].message);
+    pcl_error_free(err);
+  }
 
   pcl_release(m);
   pcl_release(asset);
@@ -154,7 +173,7 @@ static void test_raw_bytes(void) {
 }
 
 static void test_pretty(void) {
-  pcl_value *v = decode_text("{\"b\": [], \"a\": {\"x\": [1]}, \"c\": {}}");
+  pcl_value *v = decode_text("{\"b\": [], \"a\": {\"x\": [1]}, \"c\": {}}", 0);
   pcl_strbuf b = PCL_STRBUF_INIT;
   pcl__snap_encode(&b, v, 0, false);
   CU_ASSERT_STRING_EQUAL(b.data, "{\n  \"a\": {\n    \"x\": [\n      1\n    ]\n  },\n  \"b\": [],\n"

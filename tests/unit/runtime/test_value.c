@@ -434,7 +434,7 @@ static void test_eventual_flag(void) {
   CU_ASSERT_PTR_EQUAL(pcl_list_at(settled, 3), plain);
   CU_ASSERT_EQUAL(pcl_kind_of(pcl_secret_inner(pcl_list_at(settled, 2))), PCL_T_ASSET);
   char *text = pcl_value_repr(settled, 200);
-  CU_ASSERT_STRING_EQUAL(text, "[1, {\"a\": 2, \"b\": [3]}, (secret), [\"hello\", {\"a\": 42, "
+  CU_ASSERT_STRING_EQUAL(text, "[1, {\"a\": 2, \"b\": [3]}, [secret], [\"hello\", {\"a\": 42, "
                                "\"b\": [\"hello\", 42, 0.5, true, null, 18446744073709551616]}]]");
   free(text);
   pcl_value *same = pcl__value_replace_eventuals(plain, eventual_to_int, NULL);
@@ -446,6 +446,113 @@ static void test_eventual_flag(void) {
   }
   for (int i = 0; i < 4; i++) {
     pcl_release(ev[i]);
+  }
+  LEAK_END;
+}
+
+/* What the pcl__value_rewrite step of test_rewrite saw: the path of the
+ * value it failed at. */
+typedef struct rw_probe {
+  pcl_strbuf path; /* Where the step failed (pcl__rw_path). */
+} rw_probe;
+
+/* A rewrite step: 42 becomes true, the string "stop" fails, every other
+ * value is entered. */
+static pcl__rw_action probe_step(pcl__rw_step *s, void *data) {
+  rw_probe *p = data;
+  if (pcl_kind_of(s->v) == PCL_T_STRING && pcl_str_eq_cstr(s->v, "stop")) {
+    pcl__rw_path(s, &p->path);
+    return PCL__RW_FAIL;
+  }
+  if (pcl_kind_of(s->v) == PCL_T_INT && pcl_equal(s->v, &i_42)) {
+    s->out = pcl_retain(&b_true);
+    return PCL__RW_DONE;
+  }
+  return PCL__RW_ENTER;
+}
+
+/* Returns [n_half x 18, plain, [[...[{a: 42, b: b}]...]]] (20 parts, the
+ * last 12 lists deep): more parts and levels than a rewrite keeps in its
+ * inline storage.  plain and b are borrowed. */
+static pcl_value *wide_and_deep(pcl_value *plain, pcl_value *b) {
+  pcl_value *v = pcl_map_of((pcl_value *[]){&s_a, &s_b}, (pcl_value *[]){&i_42, b}, 2);
+  for (int i = 0; i < 12; i++) {
+    pcl_value *l = pcl_list_of(&v, 1);
+    pcl_release(v);
+    v = l;
+  }
+  pcl_value *items[20];
+  for (int i = 0; i < 18; i++) {
+    items[i] = &n_half;
+  }
+  items[18] = plain;
+  items[19] = v;
+  pcl_value *top = pcl_list_of(items, 20);
+  pcl_release(v);
+  return top;
+}
+
+/* A rewrite past its inline storage: the parts it changes are rebuilt,
+ * the containers it leaves alone are shared, and a step that fails deep
+ * inside releases every part rewritten so far and knows its path.  The
+ * EVENTUAL mode (pcl__value_replace_eventuals) on a wide value replaces
+ * each EVENTUAL in place and shares the parts holding none. */
+static void test_rewrite(void) {
+  LEAK_BEGIN;
+  pcl_value *hellos[20];
+  for (int i = 0; i < 20; i++) {
+    hellos[i] = &s_hello;
+  }
+  pcl_value *plain = pcl_list_of(hellos, 20);
+  pcl_value *top = wide_and_deep(plain, plain);
+  rw_probe probe = {PCL_STRBUF_INIT};
+  pcl_value *r = pcl__value_rewrite(top, NULL, probe_step, &probe);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+  CU_ASSERT_PTR_NOT_EQUAL(r, top);
+  CU_ASSERT_EQUAL(pcl_len(r), 20);
+  CU_ASSERT_PTR_EQUAL(pcl_list_at(r, 0), &n_half);
+  CU_ASSERT_PTR_EQUAL(pcl_list_at(r, 18), plain);
+  const pcl_value *x = pcl_list_at(r, 19);
+  for (int i = 0; i < 12; i++) {
+    CU_ASSERT_EQUAL_FATAL(pcl_kind_of(x), PCL_T_LIST);
+    x = pcl_list_at(x, 0);
+  }
+  CU_ASSERT_EQUAL_FATAL(pcl_kind_of(x), PCL_T_MAP);
+  CU_ASSERT_PTR_EQUAL(pcl_map_get_cstr(x, "a"), &b_true);
+  CU_ASSERT_PTR_EQUAL(pcl_map_get_cstr(x, "b"), plain);
+  pcl_release(r);
+
+  pcl_value *stop = str("stop");
+  pcl_value *bad = wide_and_deep(plain, stop);
+  CU_ASSERT_PTR_NULL(pcl__value_rewrite(bad, NULL, probe_step, &probe));
+  CU_ASSERT_STRING_EQUAL(probe.path.data, "[19][0][0][0][0][0][0][0][0][0][0][0][0].b");
+  pcl_strbuf_free(&probe.path);
+
+  static int ids[] = {1, 2};
+  pcl_value *ev[2];
+  pcl_value *items[20];
+  for (int i = 0; i < 2; i++) {
+    ev[i] = pcl_eventual_new_take(&ids[i], &numbered_ops);
+  }
+  for (int i = 0; i < 20; i++) {
+    items[i] = i == 3 ? ev[0] : i == 17 ? ev[1] : plain;
+  }
+  pcl_value *evs = pcl_list_of(items, 20);
+  pcl_value *settled = pcl__value_replace_eventuals(evs, eventual_to_int, NULL);
+  CU_ASSERT_EQUAL(pcl_len(settled), 20);
+  for (size_t i = 0; i < 20; i++) {
+    const pcl_value *e = pcl_list_at(settled, i);
+    if (i == 3 || i == 17) {
+      int64_t got = 0;
+      CU_ASSERT_TRUE(pcl_int_get_i64(e, &got));
+      CU_ASSERT_EQUAL(got, i == 3 ? 1 : 2);
+    } else {
+      CU_ASSERT_PTR_EQUAL(e, plain);
+    }
+  }
+  pcl_value *values[] = {settled, evs, ev[0], ev[1], bad, stop, top, plain};
+  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+    pcl_release(values[i]);
   }
   LEAK_END;
 }
@@ -608,6 +715,7 @@ void register_value_tests(void) {
   CU_add_test(s, "resource, asset, archive, secret, eventual", test_other_kinds);
   CU_add_test(s, "kind walks", test_kind_walks);
   CU_add_test(s, "values holding eventuals", test_eventual_flag);
+  CU_add_test(s, "rewrites", test_rewrite);
   CU_add_test(s, "map merge", test_map_merge);
   CU_add_test(s, "deep release and walks", test_deep_release);
   CU_add_test(s, "sets cannot hold eventual values", test_set_of_eventual_aborts);

@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# check-io.sh: output that cannot be written and input that cannot be read,
+# for pclc and for a compiled program.
+#
+# Usage: tests/check-io.sh PCLC
+#
+# The program is compiled with PCLC and linked with the libpclrt.a beside
+# it (CC and CGFLAGS as for tests/run-golden.sh).  Checks, each with the
+# exact exit status and the system's reason in the message:
+#   1. pclc -o and -MF to a full disk (/dev/full), -o - into a closed pipe,
+#      -o into a missing directory: status 2;
+#   2. a write that fails halfway (a file-size limit) leaves the previous
+#      -o and -MF files as they were, and no temporary file behind;
+#   3. a schema file that cannot be read (a directory named x.json): status
+#      2 (an I/O error, not an error in the program);
+#   4. the program's stack outputs to a full disk and into a closed pipe,
+#      its --snapshot to a full disk: status 2; a snapshot write that fails
+#      halfway leaves the previous snapshot;
+#   5. the program's input files: a --mocks path that is a directory, a
+#      missing --config-file and --stack-reference file: status 2 with the
+#      reason.
+# Prints one line per check and exits non-zero when any check fails.
+set -u
+
+if [ $# -ne 1 ]; then
+  echo "usage: tests/check-io.sh PCLC" >&2
+  exit 2
+fi
+pclc=$1
+case $pclc in
+/*) ;;
+*) pclc=$PWD/$pclc ;;
+esac
+cd "$(dirname "$0")/.." || exit 2
+root=$PWD
+rt=$(dirname "$pclc")/libpclrt.a
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pclc-io.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+failures=0
+pass() { echo "ok   $1"; }
+fail() {
+  echo "FAIL $1"
+  failures=$((failures + 1))
+}
+
+# expect NAME STATUS TEXT CMD...: runs CMD with stderr captured; checks the
+# exit status and that stderr contains TEXT.
+expect() {
+  local name=$1 want=$2 text=$3
+  shift 3
+  "$@" 2>"$tmp/err" >/dev/null
+  local got=$?
+  if [ "$got" -eq "$want" ] && grep -qF -- "$text" "$tmp/err"; then
+    pass "$name"
+  else
+    fail "$name: status $got (want $want), stderr: $(head -c 400 "$tmp/err")"
+  fi
+}
+
+# closed_pipe CMD...: runs CMD with stdout a pipe whose reading end is
+# already closed; prints its exit status, its stderr goes to $tmp/err.
+closed_pipe() {
+  python3 - "$@" <<'EOF'
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(sys.argv[1:], stdout=w, stderr=open(os.environ["ERR"], "wb"))
+print(p.returncode)
+EOF
+}
+
+# small_limit CMD...: runs CMD allowed to write files of at most 1 KiB,
+# with SIGXFSZ ignored so that the write fails with EFBIG instead.
+small_limit() {
+  (
+    trap '' XFSZ
+    ulimit -f 1
+    exec "$@"
+  )
+}
+
+mkdir -p "$tmp/prog"
+cat >"$tmp/prog/main.pp" <<'EOF'
+config name string {
+  default = "world"
+}
+output greeting {
+  value = "hello ${name}"
+}
+EOF
+# A program whose C is larger than the file-size limit of small_limit.
+{
+  for i in $(seq 1 200); do
+    printf 'output o%d {\n  value = "value number %d of a long program"\n}\n' "$i" "$i"
+  done
+} >"$tmp/prog/big.pp"
+
+# 1. pclc's outputs.
+expect "pclc -o /dev/full" 2 "cannot write /dev/full: No space left on device" \
+  "$pclc" "$tmp/prog/main.pp" -o /dev/full
+expect "pclc -MF /dev/full" 2 "cannot write dependency file /dev/full: No space left on device" \
+  "$pclc" "$tmp/prog/main.pp" -o "$tmp/main.c" -MF /dev/full
+expect "pclc -o into a missing directory" 2 \
+  "cannot open $tmp/no/such/dir/x.c: No such file or directory" \
+  "$pclc" "$tmp/prog/main.pp" -o "$tmp/no/such/dir/x.c"
+status=$(ERR=$tmp/err closed_pipe "$pclc" "$tmp/prog/big.pp" -o -)
+if [ "$status" = 2 ] && grep -qF "Broken pipe" "$tmp/err"; then
+  pass "pclc -o - into a closed pipe"
+else
+  fail "pclc -o - into a closed pipe: status $status, stderr: $(head -c 400 "$tmp/err")"
+fi
+
+# 2. A failed write keeps the previous file.
+echo "previous C" >"$tmp/keep.c"
+echo "previous deps" >"$tmp/keep.d"
+expect "pclc -o over the file-size limit" 2 "cannot write $tmp/keep.c: File too large" \
+  small_limit "$pclc" "$tmp/prog/big.pp" -o "$tmp/keep.c"
+if [ "$(cat "$tmp/keep.c")" = "previous C" ] && [ -z "$(ls "$tmp" | grep 'keep\.c\.')" ]; then
+  pass "the previous -o file is kept, no temporary file is left"
+else
+  fail "the previous -o file was not kept: $(head -c 100 "$tmp/keep.c"); $(ls "$tmp")"
+fi
+"$pclc" "$tmp/prog/main.pp" -o "$tmp/ok.c" -MF "$tmp/keep.d" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q '^ok.c\|ok\.c:' "$tmp/keep.d"; then
+  pass "-MF replaces the dependency file when it succeeds"
+else
+  fail "-MF did not replace the dependency file: $(cat "$tmp/keep.d")"
+fi
+
+# 3. A schema file that cannot be read is an I/O error.
+mkdir -p "$tmp/schemas/broken.json"
+printf 'resource r "broken:index:R" {}\n' >"$tmp/uses.pp"
+expect "unreadable schema file" 2 "cannot read schema file '$tmp/schemas/broken.json': Is a directory" \
+  "$pclc" --check --schema-path "$tmp/schemas" "$tmp/uses.pp"
+
+# 4. A compiled program's outputs.
+if ! "$pclc" "$tmp/prog/main.pp" -o "$tmp/prog.c" 2>"$tmp/err"; then
+  fail "compiling the program: $(cat "$tmp/err")"
+  exit 1
+fi
+# shellcheck disable=SC2086 # CGFLAGS is deliberately word-split.
+if ! ${CC:-cc} -std=c11 ${CGFLAGS:-} -Iruntime "$tmp/prog.c" "$rt" \
+  -ljansson -lutf8proc -lnettle -larchive -lgmp -lgrpc -lgpr -lprotobuf-c -lm -o "$tmp/prog-bin" \
+  2>"$tmp/err"; then
+  fail "building the program: $(head -c 2000 "$tmp/err")"
+  exit 1
+fi
+prog=$tmp/prog-bin
+expect "stack outputs to /dev/full" 2 "cannot write the stack outputs: No space left on device" \
+  sh -c 'exec "$1" >/dev/full' sh "$prog"
+status=$(ERR=$tmp/err closed_pipe "$prog")
+if [ "$status" = 2 ] && grep -qF "cannot write the stack outputs: Broken pipe" "$tmp/err"; then
+  pass "stack outputs into a closed pipe"
+else
+  fail "stack outputs into a closed pipe: status $status, stderr: $(head -c 400 "$tmp/err")"
+fi
+expect "--snapshot /dev/full" 2 "cannot write /dev/full: No space left on device" \
+  "$prog" --snapshot /dev/full
+echo "previous snapshot" >"$tmp/snap.json"
+expect "--snapshot over the file-size limit" 2 "cannot write $tmp/snap.json: File too large" \
+  small_limit "$prog" --snapshot "$tmp/snap.json"
+if [ "$(cat "$tmp/snap.json")" = "previous snapshot" ] && [ -z "$(ls "$tmp" | grep 'snap\.json\.')" ]; then
+  pass "the previous snapshot is kept, no temporary file is left"
+else
+  fail "the previous snapshot was not kept: $(head -c 100 "$tmp/snap.json"); $(ls "$tmp")"
+fi
+"$prog" --snapshot "$tmp/snap.json" >/dev/null 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q '"version": 1' "$tmp/snap.json"; then
+  pass "--snapshot replaces the previous snapshot"
+else
+  fail "--snapshot did not replace the snapshot: $(head -c 200 "$tmp/snap.json")"
+fi
+
+# 5. A compiled program's inputs.
+mkdir -p "$tmp/mocks.json"
+expect "--mocks is a directory" 2 "error: $tmp/mocks.json: Is a directory" \
+  "$prog" --mocks "$tmp/mocks.json"
+expect "--config-file is missing" 2 "error: $tmp/none.json: No such file or directory" \
+  "$prog" --config-file "$tmp/none.json"
+expect "--stack-reference file is missing" 2 "error: $tmp/none.json: No such file or directory" \
+  "$prog" --stack-reference "o/p/s=$tmp/none.json"
+
+if [ "$failures" -ne 0 ]; then
+  echo "check-io: $failures check(s) failed"
+  exit 1
+fi
+echo "check-io: every check passed"
