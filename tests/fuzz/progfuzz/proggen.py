@@ -738,10 +738,15 @@ class ProgramGen:
             fname = self.rng.choice(["pulumiResourceName", "pulumiResourceType"])
 
             def fn(env, base=base, fname=fname, b=b):
-                o = V.strip(base.fn(env))
-                if fname == "pulumiResourceType":
-                    return b.info["type"]
-                return o["urn"].rsplit("::", 1)[1]
+                r = base.fn(env)
+                o = V.strip(r)
+                v = b.info["type"] if fname == "pulumiResourceType" else \
+                    o["urn"].rsplit("::", 1)[1]
+                # The function reads only the resource's name or type, but
+                # its argument is the whole resource: whether the secrets of
+                # its outputs reach the result (functions.md §11: functions
+                # propagate their arguments' secrets) is not pinned down.
+                return V.SecretUnspec(v) if V.secrecy(r) != "no" else v
             return eg.call(ctx, fname, [base], T.STRING, fn)
         fields = b.info["fields"] if b.kind == "component" else \
             ["id", "urn"] + sorted(b.info["props"])
