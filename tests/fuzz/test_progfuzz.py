@@ -162,6 +162,26 @@ class Types(unittest.TestCase):
         self.assertIsNone(T.collection_types(T.union([T.list_of(T.INT), T.tuple_of([T.STRING])])))
         self.assertEqual(T.collection_types(T.tuple_of([T.INT, T.NUMBER]))[1], T.NUMBER)
 
+    def test_standing(self):
+        # pclc's stand type: a config is eventual though its type is plain.
+        cfg = T.standing(T.list_of(T.INT))
+        self.assertEqual(cfg, T.list_of(T.INT))
+        self.assertTrue(T.eventual_top(cfg))
+        self.assertFalse(T.list_of(T.INT).stand)
+        # Operations lift it; constructors keep it where it is.
+        self.assertTrue(T.lift(T.INT, cfg).stand)
+        self.assertEqual(T.lift(T.INT, cfg, T.output(T.INT)), T.output(T.INT))
+        tup = T.tuple_of([T.standing(T.INT), T.STRING])
+        self.assertFalse(tup.stand)
+        self.assertTrue(T.contains_stand(tup))
+        self.assertTrue(T.lift(T.STRING, tup).stand)
+        # Traversal keeps the container's; iterating over a standing list
+        # gives plain elements (the loop is an apply), over a tuple holding a
+        # standing element a standing element.
+        self.assertTrue(T.traverse(cfg, ("index", 0)).stand)
+        self.assertFalse(T.collection_types(cfg)[1].stand)
+        self.assertTrue(T.collection_types(tup)[1].stand)
+
 
 class Templates(unittest.TestCase):
     class Const:

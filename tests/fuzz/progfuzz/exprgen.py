@@ -222,8 +222,10 @@ class ExprGen:
         an SDK output holding secrets below its top is secret as a whole
         (lowering.md §5).  So when such an expression touched a secret that
         the model does not put at the top of its value, whether the value is
-        secret is not pinned down."""
-        fn = traced(applied(fn) if ty.k == "output" else fn)
+        secret is not pinned down.  The same holds where pclc computes the
+        value eventual though the checker's type is plain (ptypes.standing:
+        configs, try(), can(), resources and what is lifted from them)."""
+        fn = traced(applied(fn) if T.eventual_top(ty) else fn)
         vals = []
         for env in ctx.envs:
             try:
@@ -558,7 +560,8 @@ class ExprGen:
         if a.vals and all(decides) and self.chance(0.35):
             b = self.gen_failing(ctx, "bool", depth - 1)
             if "short-circuit-eventual" in self.program.avoid and \
-                    (T.contains_output(b.ty) or T.strip_output(b.ty).k == "dyn"):
+                    (T.contains_output(b.ty) or T.contains_stand(b.ty) or
+                     T.strip_output(b.ty).k == "dyn"):
                 raise Reject("a failing eventual side (known finding)")
         else:
             b = self.bool_operand(ctx, depth)
@@ -621,6 +624,9 @@ class ExprGen:
                 any(m.k == "output" for m in unified.es):
             raise Reject("branches unifying to a union with an output (known finding)")
         ty = T.lift(unified, c.ty)
+        if a.ty.stand or b.ty.stand:
+            # The chosen branch is the value as it stands.
+            ty = T.standing(ty)
         text = paren(c, P_OR) + " ? " + paren(a, P_OR) + " : " + paren(b, P_COND)
         return self.make(ctx, text, P_COND, ty, fn)
 
@@ -683,6 +689,8 @@ class ExprGen:
             ty = T.output(T.DYN)
         elif any(T.contains_output(t) for t in types):
             ty = T.output(ty)
+        # pclc tries the alternatives lazily, in the run loop.
+        ty = T.standing(ty)
         return self.make(ctx, "try(" + ", ".join(a.text for a in alts) + ")", P_POST, ty, fn)
 
     def p_can(self, ctx, want, depth):
@@ -706,7 +714,8 @@ class ExprGen:
         ty = T.BOOL
         if T.contains_output(a.ty) or T.strip_output(a.ty).k == "dyn":
             ty = T.output(T.BOOL)
-        return self.make(ctx, "can(" + a.text + ")", P_POST, ty, fn)
+        # pclc runs the argument lazily, in the run loop.
+        return self.make(ctx, "can(" + a.text + ")", P_POST, T.standing(ty), fn)
 
     # ---------------------------------------------------------- secrets
 
@@ -1030,7 +1039,8 @@ class ExprGen:
         lowering.md §5); when the key or condition is eventual but none of
         its values was secret, whether the result is secret is not pinned
         down (the lifted type makes the whole for one apply)."""
-        lifted = any(x is not None and (T.contains_output(x.ty) or T.strip_output(x.ty).k == "dyn")
+        lifted = any(x is not None and (T.contains_output(x.ty) or T.contains_stand(x.ty) or
+                                        T.strip_output(x.ty).k == "dyn")
                      for x in (keyexpr, cond))
 
         def fn(env):
@@ -1159,6 +1169,8 @@ class ExprGen:
         ty = T.traverse(base.ty, step)
         if ty is None:
             raise Reject("the checker refuses this step")
+        if keyexpr is not None and keyexpr.ty.stand:
+            ty = T.standing(ty)
         text = paren(base, P_POST) + (keytext if keytext.startswith(".") else "[" + keytext + "]")
 
         def fn(env, base=base, keyfn=keyfn, keyexpr=keyexpr):
@@ -1200,7 +1212,8 @@ class ExprGen:
         def fn(env, base=base, name=name):
             state, inner = V.top(base.fn(env))
             return V.rewrap(state, [index_value(x, name) for x in inner])
-        return self.make(ctx, text, P_PRIMARY, T.list_of(ety), fn)
+        ty = T.list_of(ety)
+        return self.make(ctx, text, P_PRIMARY, T.standing(ty) if base.ty.stand else ty, fn)
 
     # -------------------------------------------------------- functions
 
@@ -1275,6 +1288,8 @@ class ExprGen:
             r = self.rng.randint(-5, 9)
             idx = self.make(ctx, str(r), P_PRIMARY if r >= 0 else P_UNARY, T.const("int", r),
                             lambda env, r=r: r)
+        if T.contains_stand(lst.ty) or T.contains_stand(idx.ty):
+            ety = T.standing(ety)
 
         def fn(env, lst=lst, idx=idx):
             lv, iv = lst.fn(env), idx.fn(env)
@@ -1325,6 +1340,8 @@ class ExprGen:
             return picked(mv, self.lookup_default(dv, sh, ety))
         if T.contains_output(m.ty):
             ety = T.output(ety)
+        elif T.contains_stand(m.ty):
+            ety = T.standing(ety)
         e = self.call(ctx, "lookup", [m, ke, default], ety, fn)
         if not fits(e, want):
             raise Reject("lookup of another kind")
@@ -1735,6 +1752,8 @@ def for_type(result, coll, *parts):
     collection's output, and lifted by the key and condition."""
     if coll.ty.k == "output":
         result = T.output(result)
+    elif coll.ty.stand:
+        result = T.standing(result)
     return T.lift(result, *[p.ty for p in parts if p is not None])
 
 

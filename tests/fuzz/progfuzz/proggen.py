@@ -377,6 +377,8 @@ class ProgramGen:
             ty = T.output(ty)
             if not isinstance(value, V.Secret):
                 value = V.Secret(value)
+        # pclc computes every config eventual: the run may make it secret.
+        ty = T.standing(ty)
         ctx.scope[name] = X.Binding(name, "def", ty, lambda env, v=value: v)
         head = f"config {self.block_name(name)}" + (f" {S.label(label, self.rng)}" if label else "")
         if self.chance(0.3) and len(attrs) <= 1 and all("\n" not in a for a in attrs):
@@ -663,15 +665,7 @@ class ProgramGen:
                 values.append({s: o for s, o in objs})
             else:
                 values.append([o for _, o in objs])
-        rty = self.resource_static_type(rtype)
-        if rkind in ("count", "list"):
-            sty = T.list_of(rty)
-        elif rkind == "map":
-            sty = T.map_of(rty)
-        elif rkind == "bool":
-            sty = T.optional(rty)
-        else:
-            sty = rty
+        sty = ranged_type(T.standing(self.resource_static_type(rtype)), rkind, rexpr)
         envs = list(ctx.envs)
         b = X.Binding(name, "resource", sty,
                       lambda env, envs=envs, values=values: values[_env_index(envs, env)],
@@ -693,6 +687,10 @@ class ProgramGen:
             rty = T.object_of({"value": T.INT})
         else:
             kt, vt, _ = T.collection_types(rexpr.ty)
+            # The instances are made once the range settles at the top: the
+            # elements of a range that stands eventual stand eventual too.
+            if T.eventual_top(rexpr.ty):
+                vt = T.standing(vt)
             rty = T.object_of({"key": kt, "value": vt})
         ctx.scope["range"] = X.Binding("range", "range", rty, lambda env: env.vars["range"])
 
@@ -862,7 +860,7 @@ class ProgramGen:
         cctx = X.Ctx([X.Env(inst) for inst in insts], {})
         blocks = []
         for cname, label, dflt in configs:
-            ty = self.config_static_type(label)
+            ty = T.standing(self.config_static_type(label))
             cctx.scope[cname] = X.Binding(cname, "def", ty,
                                           lambda env, n=cname: env.inst.config[n])
             head = f"config {cname}" + (f" {S.label(label, self.rng)}" if label else "")
@@ -883,16 +881,13 @@ class ProgramGen:
         per_inst = [{n: V.through_engine(outs[n][1][i]) for n in fields} for i in range(len(insts))]
         if rkind is None:
             value = per_inst[0]
-            sty = T.object_of(ofields)
         elif rkind == "bool":
             value = per_inst[0] if per_inst else None
-            sty = T.optional(T.object_of(ofields))
         elif rkind == "map":
             value = {s: per_inst[i] for i, (s, _) in enumerate(insts_def)}
-            sty = T.map_of(T.object_of(ofields))
         else:
             value = per_inst
-            sty = T.list_of(T.object_of(ofields))
+        sty = ranged_type(T.standing(T.object_of(ofields)), rkind, rexpr)
         b = X.Binding(name, "component", sty, lambda env, v=value: v,
                       {"rkind": rkind, "fields": fields, "ftypes": ofields})
         ctx.scope[name] = b
@@ -975,6 +970,22 @@ class ProgramGen:
             if self.conversion_ok(e, vals):
                 return label, self.config_static_type(label), vals
         return None, e.ty, e.vals
+
+
+def ranged_type(t, rkind, rexpr):
+    """The type of a resource or component of instance type t with a range
+    of kind rkind (None: no range): pclc makes the instances once the range
+    expression rexpr settles, so the whole stands eventual when it does."""
+    if rkind is None:
+        return t
+    if rkind == "bool":
+        # An optional resource stands eventual as the resource does.
+        return T.standing(T.optional(t))
+    if rkind == "map":
+        r = T.map_of(t)
+    else:
+        r = T.list_of(t)
+    return T.standing(r) if T.eventual_top(rexpr.ty) else r
 
 
 def _env_index(envs, env):
