@@ -559,10 +559,6 @@ class ExprGen:
         decides = [V.to_bool(V.strip(v)) == (op == "||") for v in a.vals]
         if a.vals and all(decides) and self.chance(0.35):
             b = self.gen_failing(ctx, "bool", depth - 1)
-            if "short-circuit-eventual" in self.program.avoid and \
-                    (T.contains_output(b.ty) or T.contains_stand(b.ty) or
-                     T.strip_output(b.ty).k == "dyn"):
-                raise Reject("a failing eventual side (known finding)")
         else:
             b = self.bool_operand(ctx, depth)
         if self.chance(0.5):
@@ -1676,7 +1672,7 @@ class ExprGen:
         item = self.gen(ctx, want if want not in ("prim", "any") else "int", depth - 1)
         k, missing = self.program.fresh_key(), self.program.fresh_key()
         text = f'{{for v in ["{k}"] : v => {item.text}}}["{missing}"]'
-        if "missing-attr-null" not in self.program.avoid and self.chance(0.5):
+        if self.chance(0.5):
             text = f'{{for v in ["{k}"] : v => {item.text}}}.{missing}'
 
         def fn(env, item=item, k=k, missing=missing):
