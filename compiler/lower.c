@@ -1794,7 +1794,7 @@ static void lower_node(lw *w, worklist *q, ir_node *n, const bnd_node *b) {
                                   : NULL;
     /* A config stands eventual: a component's is fed by its parent's
        inputs, which may be eventual, and any other may be made secret by
-       the run's secret keys (program.md 7.1), which the checker's type
+       the run's secret keys (program.md 6), which the checker's type
        cannot know.  Code reading a config thus meets a secret only through
        an apply, as it meets every other mark. */
     n->type = eventual_of(w, b->type);
