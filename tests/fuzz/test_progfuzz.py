@@ -162,6 +162,14 @@ class Types(unittest.TestCase):
         self.assertIsNone(T.collection_types(T.union([T.list_of(T.INT), T.tuple_of([T.STRING])])))
         self.assertEqual(T.collection_types(T.tuple_of([T.INT, T.NUMBER]))[1], T.NUMBER)
 
+    def test_absent_kinds(self):
+        # An absent resource's attribute stands only where its kind fits.
+        bm = T.output(T.optional(T.map_of(T.BOOL)))
+        self.assertFalse(proggen.static_kind_fits(bm, "bool"))
+        self.assertTrue(proggen.static_kind_fits(bm, "map"))
+        self.assertTrue(proggen.static_kind_fits(T.output(T.optional(T.BOOL)), "bool"))
+        self.assertTrue(proggen.static_kind_fits(T.output(T.DYN), "int"))
+
     def test_standing(self):
         # pclc's stand type: a config is eventual though its type is plain.
         cfg = T.standing(T.list_of(T.INT))

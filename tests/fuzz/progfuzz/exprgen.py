@@ -1583,7 +1583,7 @@ class ExprGen:
     def fail_absent_resource(self, ctx, want, depth):
         """A property of a resource whose bool `range` is false: the resource
         is null, and getting an attribute of null fails (types.md §6)."""
-        return self.program.absent_ref(ctx, self)
+        return self.program.absent_ref(ctx, self, want)
 
     def fail_div_zero(self, ctx, want, depth):
         """An int divided by zero."""

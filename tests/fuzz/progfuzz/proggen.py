@@ -762,9 +762,9 @@ class ProgramGen:
             raise X.Reject("reference of another kind")
         return e
 
-    def absent_ref(self, ctx, eg):
-        """r.prop for a resource or component whose bool range is false in
-        some environment (it fails there), or Reject."""
+    def absent_ref(self, ctx, eg, want):
+        """r.prop of kind want for a resource or component whose bool range
+        is false in some environment (it fails there), or Reject."""
         cands = [b for b in ctx.scope.values() if b.kind in ("resource", "component") and
                  b.info["rkind"] == "bool" and any(b.fn(env) is None for env in ctx.envs)]
         if not cands:
@@ -772,11 +772,18 @@ class ProgramGen:
         b = self.rng.choice(cands)
         base = eg.make(ctx, b.name, X.P_PRIMARY, b.ty, b.fn)
         fields = b.info["fields"] if b.kind == "component" else ["id", "urn"] + sorted(b.info["props"])
+
+        def field_type(name):
+            if b.kind == "component":
+                return b.info["ftypes"][name]
+            return self.resource_static_type(b.info["type"]).field(name)
+        # The checker takes the attribute where want is asked for only when
+        # its type is of that kind (an && operand must be a bool).
+        fields = [n for n in fields if static_kind_fits(field_type(n), want)]
+        if not fields:
+            raise X.Reject("no attribute of the kind asked for")
         name = self.rng.choice(fields)
-        if b.kind == "component":
-            fty = b.info["ftypes"][name]
-        else:
-            fty = self.resource_static_type(b.info["type"]).field(name)
+        fty = field_type(name)
         return eg.make(ctx, f"{b.name}.{name}", X.P_POST, T.optional(fty),
                        lambda env, base=base, name=name: X.index_value(base.fn(env), name),
                        may_fail=True)
@@ -970,6 +977,18 @@ class ProgramGen:
             if self.conversion_ok(e, vals):
                 return label, self.config_static_type(label), vals
         return None, e.ty, e.vals
+
+
+def static_kind_fits(t, want):
+    """Whether a value of static type t (seen through outputs and null) is
+    of the kind want by its type, as the checker sees it (dynamic fits any)."""
+    u = T.resolve_outputs(t)
+    members = [m for m in (u.es if u.k == "union" else [u]) if m.k != "none"]
+    if want == "any" or any(m.k == "dyn" for m in members):
+        return True
+    kinds = {"bool": ("bool",), "int": ("int",), "num": ("int", "number"), "string": ("string",),
+             "prim": T.PRIMS, "list": ("list", "tuple"), "map": ("map", "object")}[want]
+    return bool(members) and all(m.k in kinds for m in members)
 
 
 def ranged_type(t, rkind, rexpr):
