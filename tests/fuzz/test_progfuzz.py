@@ -18,6 +18,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from progfuzz import compare as C  # noqa: E402
+from progfuzz import exprgen as X  # noqa: E402
 from progfuzz import proggen  # noqa: E402
 from progfuzz import ptypes as T  # noqa: E402
 from progfuzz import source as S  # noqa: E402
@@ -161,6 +162,14 @@ class Types(unittest.TestCase):
     def test_iteration(self):
         self.assertIsNone(T.collection_types(T.union([T.list_of(T.INT), T.tuple_of([T.STRING])])))
         self.assertEqual(T.collection_types(T.tuple_of([T.INT, T.NUMBER]))[1], T.NUMBER)
+
+    def test_conforms(self):
+        # An object with a computed key is typed a map of its values'
+        # unified type, but keeps its values as they are.
+        self.assertFalse(X.conforms({"68": True, "k": "x"}, T.map_of(T.STRING)))
+        self.assertTrue(X.conforms({"k": "x"}, T.map_of(T.STRING)))
+        self.assertTrue(X.conforms([1, None], T.list_of(T.NUMBER)))
+        self.assertFalse(X.conforms([1.5], T.list_of(T.INT)))
 
     def test_absent_kinds(self):
         # An absent resource's attribute stands only where its kind fits.

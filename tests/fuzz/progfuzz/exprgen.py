@@ -643,6 +643,12 @@ class ExprGen:
         except V.EvalError:
             w = Fail("")
         if not converts(target, mine):
+            if not conforms(v, target):
+                # The static type is not the value's (an object with computed
+                # keys is typed a map of its values' unified type, but keeps
+                # each value as it is): pclc converts a constructor branch to
+                # the target, the reference's run-time unification need not.
+                raise V.Ambiguous("a branch value that is not of its static type")
             if isinstance(w, Fail) or compatible(signature(v), signature(w)):
                 return v
             raise V.Ambiguous("branch values of different types")
@@ -1788,6 +1794,31 @@ def signature(v):
     if k == "map":
         return ("map", tuple(sorted((key, signature(x)) for key, x in v.items())))
     return k
+
+
+def conforms(v, t):
+    """Whether the value v is of the static type t as it is, so that
+    converting it to t changes nothing (outputs and secrets looked
+    through)."""
+    v, t = V.strip(v), T.strip_output(t)
+    k = V.kind(v)
+    if t.k in ("dyn", "asset") or k == "null":
+        return True
+    if t.k == "union":
+        return any(conforms(v, m) for m in t.es)
+    if t.k in T.PRIMS:
+        return k in {"bool": ("bool",), "string": ("string",), "int": ("int",),
+                     "number": ("int", "number", "amb")}[t.k]
+    if t.k == "list":
+        return k == "list" and all(conforms(x, t.e) for x in v)
+    if t.k == "tuple":
+        return k == "list" and len(v) == len(t.es) and all(conforms(x, e) for x, e in zip(v, t.es))
+    if t.k == "map":
+        return k == "map" and all(conforms(x, t.e) for x in v.values())
+    if t.k == "object":
+        fs = dict(t.fs)
+        return k == "map" and all(n in fs and conforms(x, fs[n]) for n, x in v.items())
+    return False
 
 
 def compatible(a, b):
