@@ -144,9 +144,9 @@ static bool own_fallible(const ir_expr *x) {
     switch ((ast_binary_op)x->sub) {
     case AST_OP_EQ:
     case AST_OP_NE:
+      return false;
     case AST_OP_AND:
     case AST_OP_OR:
-      return false;
     case AST_OP_LT:
     case AST_OP_LE:
     case AST_OP_GT:
@@ -1161,9 +1161,11 @@ static opnd finish(fctx *w, const ir_expr *x, opnd *k) {
       }
       t = temp_new(w);
       w->uses_e = true;
-      stmt(w, "t%d = pcl_gen_logic(e, %s, %s, %s, r[%zu]);", t, op == AST_OP_AND ? "true" : "false",
-           side[0], side[1], loc(w, x->span));
+      size_t at = loc(w, x->span);
+      stmt(w, "t%d = pcl_gen_logic(e, %s, %s, %s, r[%zu], err);", t,
+           op == AST_OP_AND ? "true" : "false", side[0], side[1], at);
       drop_all(w, sides, 2);
+      check(w, t, at);
       return temp_opnd(t);
     }
     const char *a = text(w, k[0]), *b = text(w, k[1]);

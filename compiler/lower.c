@@ -1674,7 +1674,12 @@ static ir_expr *append_option(lw *w, ir_expr *opts, const char *name, const char
   return o;
 }
 
-/* The type of the `range` variable for the lowered range expression r. */
+/* The type of the `range` variable for the lowered range expression r.
+ * The instances are made once the range has settled at the top only, so
+ * the elements of a range that stands eventual stand eventual too: the
+ * value an apply computed may still hold the futures, secrets or unknowns
+ * of its elements (a for expression over a config whose body reads an
+ * output), which its type, resolved to the elements, does not show. */
 static const ty *range_var_type(lw *w, const ir_expr *r, bnd_range_kind kind) {
   ty_ctx *T = w->T;
   if (kind == BND_RANGE_COUNT) {
@@ -1682,8 +1687,10 @@ static const ty *range_var_type(lw *w, const ir_expr *r, bnd_range_kind kind) {
     return ty_object(T, 1, &p);
   }
   const ty *k, *v;
-  const ty *rt = ev_top(w, r->type) ? strip_top(w, r->type) : r->type;
-  ty_collection_types(T, rt, &k, &v, NULL, r->span, true);
+  bool ev = ev_top(w, r->type);
+  ty_collection_types(T, ev ? strip_top(w, r->type) : r->type, &k, &v, NULL, r->span, true);
+  if (ev)
+    v = eventual_of(w, v);
   ty_prop p[2] = {{intern(w->L->names, "key"), k}, {intern(w->L->names, "value"), v}};
   return ty_object(T, 2, p);
 }

@@ -456,12 +456,37 @@ static void logic_cb(pcl_future *f, void *data) {
   }
 }
 
+/* The error of v when v is a failure (an EVENTUAL rejected already, as
+ * pcl_gen_capture makes of an operand that failed), else NULL.  The
+ * failure is then handled: the caller decides without it or passes it on. */
+static const pcl_error *failure_of(const pcl_value *v) {
+  pcl_future *f = pcl_value_future(v);
+  if (f == NULL || pcl_future_state_of(f) != PCL_FUTURE_REJECTED) {
+    return NULL;
+  }
+  pcl_future_mark_handled(f);
+  return pcl_future_error(f);
+}
+
 pcl_value *pcl_gen_logic(const pcl_gen_env *e, bool and, pcl_value *a, pcl_value *b,
-                         uint32_t loc) {
-  if (!pcl__gen_unsettled(a) && !pcl__gen_unsettled(b)) {
-    pcl_error *err = NULL;
-    pcl_value *r = logic_value(!and, a, b, &err);
-    return r != NULL ? r : pcl_gen_failed(e, err, loc);
+                         uint32_t loc, pcl_error **err) {
+  const pcl_error *fa = failure_of(a), *fb = failure_of(b);
+  if ((fa != NULL || !pcl__gen_unsettled(a)) && (fb != NULL || !pcl__gen_unsettled(b))) {
+    /* Both operands are settled: decided at once, so that plain operands
+       give a plain bool or a failure, as the expression's static type says,
+       even when one of them failed. */
+    if (fa != NULL || fb != NULL) {
+      if ((fa == NULL && decides(a, !and)) || (fb == NULL && decides(b, !and))) {
+        return pcl_bool(!and);
+      }
+      *err = pcl_error_copy(fa != NULL ? fa : fb);
+      return NULL;
+    }
+    pcl_value *r = logic_value(!and, a, b, err);
+    if (r == NULL) {
+      *err = pcl_gen_locate(e, *err, loc);
+    }
+    return r;
   }
   logic *l = pcl_xmalloc(sizeof *l);
   l->prog = e->f->prog;

@@ -445,12 +445,14 @@ pcl_value *pcl_gen_pulumi(pcl_gen_env *e, pcl_value *range);
 pcl_value *pcl_gen_apply(pcl_gen_env *closure, pcl_gen_apply_fn body, pcl_value *const *args,
                          size_t n);
 /* a && b (and false) or a || b (and true), where a or b may be eventual or
- * a failed EVENTUAL: the side that decides the result wins over an error or
- * an unknown on the other (types.md 10); otherwise both must be bools.
- * Plain bools give a plain bool; else an EVENTUAL.  Errors of the operator
- * itself are located at loc. */
+ * a failed EVENTUAL (pcl_gen_capture): the side that decides the result wins
+ * over an error or an unknown on the other (types.md 10); otherwise both
+ * must be bools.  Settled operands (plain values and failures) are decided
+ * at once: a plain bool, or NULL with *err (the failure of an operand, or the
+ * operator's own error, located at loc).  Otherwise the result is an
+ * EVENTUAL that settles in the same way once both operands have. */
 pcl_value *pcl_gen_logic(const pcl_gen_env *e, bool and, pcl_value *a, pcl_value *b,
-                         uint32_t loc);
+                         uint32_t loc, pcl_error **err);
 
 /* -- Traversal. */
 

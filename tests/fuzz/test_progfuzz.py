@@ -18,6 +18,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from progfuzz import compare as C  # noqa: E402
+from progfuzz import exprgen as X  # noqa: E402
 from progfuzz import proggen  # noqa: E402
 from progfuzz import ptypes as T  # noqa: E402
 from progfuzz import source as S  # noqa: E402
@@ -161,6 +162,42 @@ class Types(unittest.TestCase):
     def test_iteration(self):
         self.assertIsNone(T.collection_types(T.union([T.list_of(T.INT), T.tuple_of([T.STRING])])))
         self.assertEqual(T.collection_types(T.tuple_of([T.INT, T.NUMBER]))[1], T.NUMBER)
+
+    def test_conforms(self):
+        # An object with a computed key is typed a map of its values'
+        # unified type, but keeps its values as they are.
+        self.assertFalse(X.conforms({"68": True, "k": "x"}, T.map_of(T.STRING)))
+        self.assertTrue(X.conforms({"k": "x"}, T.map_of(T.STRING)))
+        self.assertTrue(X.conforms([1, None], T.list_of(T.NUMBER)))
+        self.assertFalse(X.conforms([1.5], T.list_of(T.INT)))
+
+    def test_absent_kinds(self):
+        # An absent resource's attribute stands only where its kind fits.
+        bm = T.output(T.optional(T.map_of(T.BOOL)))
+        self.assertFalse(proggen.static_kind_fits(bm, "bool"))
+        self.assertTrue(proggen.static_kind_fits(bm, "map"))
+        self.assertTrue(proggen.static_kind_fits(T.output(T.optional(T.BOOL)), "bool"))
+        self.assertTrue(proggen.static_kind_fits(T.output(T.DYN), "int"))
+
+    def test_standing(self):
+        # pclc's stand type: a config is eventual though its type is plain.
+        cfg = T.standing(T.list_of(T.INT))
+        self.assertEqual(cfg, T.list_of(T.INT))
+        self.assertTrue(T.eventual_top(cfg))
+        self.assertFalse(T.list_of(T.INT).stand)
+        # Operations lift it; constructors keep it where it is.
+        self.assertTrue(T.lift(T.INT, cfg).stand)
+        self.assertEqual(T.lift(T.INT, cfg, T.output(T.INT)), T.output(T.INT))
+        tup = T.tuple_of([T.standing(T.INT), T.STRING])
+        self.assertFalse(tup.stand)
+        self.assertTrue(T.contains_stand(tup))
+        self.assertTrue(T.lift(T.STRING, tup).stand)
+        # Traversal keeps the container's; iterating over a standing list
+        # gives plain elements (the loop is an apply), over a tuple holding a
+        # standing element a standing element.
+        self.assertTrue(T.traverse(cfg, ("index", 0)).stand)
+        self.assertFalse(T.collection_types(cfg)[1].stand)
+        self.assertTrue(T.collection_types(tup)[1].stand)
 
 
 class Templates(unittest.TestCase):

@@ -222,8 +222,10 @@ class ExprGen:
         an SDK output holding secrets below its top is secret as a whole
         (lowering.md §5).  So when such an expression touched a secret that
         the model does not put at the top of its value, whether the value is
-        secret is not pinned down."""
-        fn = traced(applied(fn) if ty.k == "output" else fn)
+        secret is not pinned down.  The same holds where pclc computes the
+        value eventual though the checker's type is plain (ptypes.standing:
+        configs, try(), can(), resources and what is lifted from them)."""
+        fn = traced(applied(fn) if T.eventual_top(ty) else fn)
         vals = []
         for env in ctx.envs:
             try:
@@ -557,9 +559,6 @@ class ExprGen:
         decides = [V.to_bool(V.strip(v)) == (op == "||") for v in a.vals]
         if a.vals and all(decides) and self.chance(0.35):
             b = self.gen_failing(ctx, "bool", depth - 1)
-            if "short-circuit-eventual" in self.program.avoid and \
-                    (T.contains_output(b.ty) or T.strip_output(b.ty).k == "dyn"):
-                raise Reject("a failing eventual side (known finding)")
         else:
             b = self.bool_operand(ctx, depth)
         if self.chance(0.5):
@@ -621,6 +620,9 @@ class ExprGen:
                 any(m.k == "output" for m in unified.es):
             raise Reject("branches unifying to a union with an output (known finding)")
         ty = T.lift(unified, c.ty)
+        if a.ty.stand or b.ty.stand:
+            # The chosen branch is the value as it stands.
+            ty = T.standing(ty)
         text = paren(c, P_OR) + " ? " + paren(a, P_OR) + " : " + paren(b, P_COND)
         return self.make(ctx, text, P_COND, ty, fn)
 
@@ -641,6 +643,12 @@ class ExprGen:
         except V.EvalError:
             w = Fail("")
         if not converts(target, mine):
+            if not conforms(v, target):
+                # The static type is not the value's (an object with computed
+                # keys is typed a map of its values' unified type, but keeps
+                # each value as it is): pclc converts a constructor branch to
+                # the target, the reference's run-time unification need not.
+                raise V.Ambiguous("a branch value that is not of its static type")
             if isinstance(w, Fail) or compatible(signature(v), signature(w)):
                 return v
             raise V.Ambiguous("branch values of different types")
@@ -683,6 +691,8 @@ class ExprGen:
             ty = T.output(T.DYN)
         elif any(T.contains_output(t) for t in types):
             ty = T.output(ty)
+        # pclc tries the alternatives lazily, in the run loop.
+        ty = T.standing(ty)
         return self.make(ctx, "try(" + ", ".join(a.text for a in alts) + ")", P_POST, ty, fn)
 
     def p_can(self, ctx, want, depth):
@@ -706,7 +716,8 @@ class ExprGen:
         ty = T.BOOL
         if T.contains_output(a.ty) or T.strip_output(a.ty).k == "dyn":
             ty = T.output(T.BOOL)
-        return self.make(ctx, "can(" + a.text + ")", P_POST, ty, fn)
+        # pclc runs the argument lazily, in the run loop.
+        return self.make(ctx, "can(" + a.text + ")", P_POST, T.standing(ty), fn)
 
     # ---------------------------------------------------------- secrets
 
@@ -1030,7 +1041,8 @@ class ExprGen:
         lowering.md §5); when the key or condition is eventual but none of
         its values was secret, whether the result is secret is not pinned
         down (the lifted type makes the whole for one apply)."""
-        lifted = any(x is not None and (T.contains_output(x.ty) or T.strip_output(x.ty).k == "dyn")
+        lifted = any(x is not None and (T.contains_output(x.ty) or T.contains_stand(x.ty) or
+                                        T.strip_output(x.ty).k == "dyn")
                      for x in (keyexpr, cond))
 
         def fn(env):
@@ -1159,6 +1171,8 @@ class ExprGen:
         ty = T.traverse(base.ty, step)
         if ty is None:
             raise Reject("the checker refuses this step")
+        if keyexpr is not None and keyexpr.ty.stand:
+            ty = T.standing(ty)
         text = paren(base, P_POST) + (keytext if keytext.startswith(".") else "[" + keytext + "]")
 
         def fn(env, base=base, keyfn=keyfn, keyexpr=keyexpr):
@@ -1200,7 +1214,8 @@ class ExprGen:
         def fn(env, base=base, name=name):
             state, inner = V.top(base.fn(env))
             return V.rewrap(state, [index_value(x, name) for x in inner])
-        return self.make(ctx, text, P_PRIMARY, T.list_of(ety), fn)
+        ty = T.list_of(ety)
+        return self.make(ctx, text, P_PRIMARY, T.standing(ty) if base.ty.stand else ty, fn)
 
     # -------------------------------------------------------- functions
 
@@ -1275,6 +1290,8 @@ class ExprGen:
             r = self.rng.randint(-5, 9)
             idx = self.make(ctx, str(r), P_PRIMARY if r >= 0 else P_UNARY, T.const("int", r),
                             lambda env, r=r: r)
+        if T.contains_stand(lst.ty) or T.contains_stand(idx.ty):
+            ety = T.standing(ety)
 
         def fn(env, lst=lst, idx=idx):
             lv, iv = lst.fn(env), idx.fn(env)
@@ -1325,6 +1342,8 @@ class ExprGen:
             return picked(mv, self.lookup_default(dv, sh, ety))
         if T.contains_output(m.ty):
             ety = T.output(ety)
+        elif T.contains_stand(m.ty):
+            ety = T.standing(ety)
         e = self.call(ctx, "lookup", [m, ke, default], ety, fn)
         if not fits(e, want):
             raise Reject("lookup of another kind")
@@ -1570,7 +1589,7 @@ class ExprGen:
     def fail_absent_resource(self, ctx, want, depth):
         """A property of a resource whose bool `range` is false: the resource
         is null, and getting an attribute of null fails (types.md §6)."""
-        return self.program.absent_ref(ctx, self)
+        return self.program.absent_ref(ctx, self, want)
 
     def fail_div_zero(self, ctx, want, depth):
         """An int divided by zero."""
@@ -1659,7 +1678,7 @@ class ExprGen:
         item = self.gen(ctx, want if want not in ("prim", "any") else "int", depth - 1)
         k, missing = self.program.fresh_key(), self.program.fresh_key()
         text = f'{{for v in ["{k}"] : v => {item.text}}}["{missing}"]'
-        if "missing-attr-null" not in self.program.avoid and self.chance(0.5):
+        if self.chance(0.5):
             text = f'{{for v in ["{k}"] : v => {item.text}}}.{missing}'
 
         def fn(env, item=item, k=k, missing=missing):
@@ -1735,6 +1754,8 @@ def for_type(result, coll, *parts):
     collection's output, and lifted by the key and condition."""
     if coll.ty.k == "output":
         result = T.output(result)
+    elif coll.ty.stand:
+        result = T.standing(result)
     return T.lift(result, *[p.ty for p in parts if p is not None])
 
 
@@ -1773,6 +1794,31 @@ def signature(v):
     if k == "map":
         return ("map", tuple(sorted((key, signature(x)) for key, x in v.items())))
     return k
+
+
+def conforms(v, t):
+    """Whether the value v is of the static type t as it is, so that
+    converting it to t changes nothing (outputs and secrets looked
+    through)."""
+    v, t = V.strip(v), T.strip_output(t)
+    k = V.kind(v)
+    if t.k in ("dyn", "asset") or k == "null":
+        return True
+    if t.k == "union":
+        return any(conforms(v, m) for m in t.es)
+    if t.k in T.PRIMS:
+        return k in {"bool": ("bool",), "string": ("string",), "int": ("int",),
+                     "number": ("int", "number", "amb")}[t.k]
+    if t.k == "list":
+        return k == "list" and all(conforms(x, t.e) for x in v)
+    if t.k == "tuple":
+        return k == "list" and len(v) == len(t.es) and all(conforms(x, e) for x, e in zip(v, t.es))
+    if t.k == "map":
+        return k == "map" and all(conforms(x, t.e) for x in v.values())
+    if t.k == "object":
+        fs = dict(t.fs)
+        return k == "map" and all(n in fs and conforms(x, fs[n]) for n, x in v.items())
+    return False
 
 
 def compatible(a, b):

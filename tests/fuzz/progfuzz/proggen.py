@@ -377,6 +377,8 @@ class ProgramGen:
             ty = T.output(ty)
             if not isinstance(value, V.Secret):
                 value = V.Secret(value)
+        # pclc computes every config eventual: the run may make it secret.
+        ty = T.standing(ty)
         ctx.scope[name] = X.Binding(name, "def", ty, lambda env, v=value: v)
         head = f"config {self.block_name(name)}" + (f" {S.label(label, self.rng)}" if label else "")
         if self.chance(0.3) and len(attrs) <= 1 and all("\n" not in a for a in attrs):
@@ -663,15 +665,7 @@ class ProgramGen:
                 values.append({s: o for s, o in objs})
             else:
                 values.append([o for _, o in objs])
-        rty = self.resource_static_type(rtype)
-        if rkind in ("count", "list"):
-            sty = T.list_of(rty)
-        elif rkind == "map":
-            sty = T.map_of(rty)
-        elif rkind == "bool":
-            sty = T.optional(rty)
-        else:
-            sty = rty
+        sty = ranged_type(T.standing(self.resource_static_type(rtype)), rkind, rexpr)
         envs = list(ctx.envs)
         b = X.Binding(name, "resource", sty,
                       lambda env, envs=envs, values=values: values[_env_index(envs, env)],
@@ -693,6 +687,10 @@ class ProgramGen:
             rty = T.object_of({"value": T.INT})
         else:
             kt, vt, _ = T.collection_types(rexpr.ty)
+            # The instances are made once the range settles at the top: the
+            # elements of a range that stands eventual stand eventual too.
+            if T.eventual_top(rexpr.ty):
+                vt = T.standing(vt)
             rty = T.object_of({"key": kt, "value": vt})
         ctx.scope["range"] = X.Binding("range", "range", rty, lambda env: env.vars["range"])
 
@@ -738,10 +736,15 @@ class ProgramGen:
             fname = self.rng.choice(["pulumiResourceName", "pulumiResourceType"])
 
             def fn(env, base=base, fname=fname, b=b):
-                o = V.strip(base.fn(env))
-                if fname == "pulumiResourceType":
-                    return b.info["type"]
-                return o["urn"].rsplit("::", 1)[1]
+                r = base.fn(env)
+                o = V.strip(r)
+                v = b.info["type"] if fname == "pulumiResourceType" else \
+                    o["urn"].rsplit("::", 1)[1]
+                # The function reads only the resource's name or type, but
+                # its argument is the whole resource: whether the secrets of
+                # its outputs reach the result (functions.md §11: functions
+                # propagate their arguments' secrets) is not pinned down.
+                return V.SecretUnspec(v) if V.secrecy(r) != "no" else v
             return eg.call(ctx, fname, [base], T.STRING, fn)
         fields = b.info["fields"] if b.kind == "component" else \
             ["id", "urn"] + sorted(b.info["props"])
@@ -759,9 +762,9 @@ class ProgramGen:
             raise X.Reject("reference of another kind")
         return e
 
-    def absent_ref(self, ctx, eg):
-        """r.prop for a resource or component whose bool range is false in
-        some environment (it fails there), or Reject."""
+    def absent_ref(self, ctx, eg, want):
+        """r.prop of kind want for a resource or component whose bool range
+        is false in some environment (it fails there), or Reject."""
         cands = [b for b in ctx.scope.values() if b.kind in ("resource", "component") and
                  b.info["rkind"] == "bool" and any(b.fn(env) is None for env in ctx.envs)]
         if not cands:
@@ -769,11 +772,18 @@ class ProgramGen:
         b = self.rng.choice(cands)
         base = eg.make(ctx, b.name, X.P_PRIMARY, b.ty, b.fn)
         fields = b.info["fields"] if b.kind == "component" else ["id", "urn"] + sorted(b.info["props"])
+
+        def field_type(name):
+            if b.kind == "component":
+                return b.info["ftypes"][name]
+            return self.resource_static_type(b.info["type"]).field(name)
+        # The checker takes the attribute where want is asked for only when
+        # its type is of that kind (an && operand must be a bool).
+        fields = [n for n in fields if static_kind_fits(field_type(n), want)]
+        if not fields:
+            raise X.Reject("no attribute of the kind asked for")
         name = self.rng.choice(fields)
-        if b.kind == "component":
-            fty = b.info["ftypes"][name]
-        else:
-            fty = self.resource_static_type(b.info["type"]).field(name)
+        fty = field_type(name)
         return eg.make(ctx, f"{b.name}.{name}", X.P_POST, T.optional(fty),
                        lambda env, base=base, name=name: X.index_value(base.fn(env), name),
                        may_fail=True)
@@ -857,7 +867,7 @@ class ProgramGen:
         cctx = X.Ctx([X.Env(inst) for inst in insts], {})
         blocks = []
         for cname, label, dflt in configs:
-            ty = self.config_static_type(label)
+            ty = T.standing(self.config_static_type(label))
             cctx.scope[cname] = X.Binding(cname, "def", ty,
                                           lambda env, n=cname: env.inst.config[n])
             head = f"config {cname}" + (f" {S.label(label, self.rng)}" if label else "")
@@ -878,16 +888,13 @@ class ProgramGen:
         per_inst = [{n: V.through_engine(outs[n][1][i]) for n in fields} for i in range(len(insts))]
         if rkind is None:
             value = per_inst[0]
-            sty = T.object_of(ofields)
         elif rkind == "bool":
             value = per_inst[0] if per_inst else None
-            sty = T.optional(T.object_of(ofields))
         elif rkind == "map":
             value = {s: per_inst[i] for i, (s, _) in enumerate(insts_def)}
-            sty = T.map_of(T.object_of(ofields))
         else:
             value = per_inst
-            sty = T.list_of(T.object_of(ofields))
+        sty = ranged_type(T.standing(T.object_of(ofields)), rkind, rexpr)
         b = X.Binding(name, "component", sty, lambda env, v=value: v,
                       {"rkind": rkind, "fields": fields, "ftypes": ofields})
         ctx.scope[name] = b
@@ -970,6 +977,34 @@ class ProgramGen:
             if self.conversion_ok(e, vals):
                 return label, self.config_static_type(label), vals
         return None, e.ty, e.vals
+
+
+def static_kind_fits(t, want):
+    """Whether a value of static type t (seen through outputs and null) is
+    of the kind want by its type, as the checker sees it (dynamic fits any)."""
+    u = T.resolve_outputs(t)
+    members = [m for m in (u.es if u.k == "union" else [u]) if m.k != "none"]
+    if want == "any" or any(m.k == "dyn" for m in members):
+        return True
+    kinds = {"bool": ("bool",), "int": ("int",), "num": ("int", "number"), "string": ("string",),
+             "prim": T.PRIMS, "list": ("list", "tuple"), "map": ("map", "object")}[want]
+    return bool(members) and all(m.k in kinds for m in members)
+
+
+def ranged_type(t, rkind, rexpr):
+    """The type of a resource or component of instance type t with a range
+    of kind rkind (None: no range): pclc makes the instances once the range
+    expression rexpr settles, so the whole stands eventual when it does."""
+    if rkind is None:
+        return t
+    if rkind == "bool":
+        # An optional resource stands eventual as the resource does.
+        return T.standing(T.optional(t))
+    if rkind == "map":
+        r = T.map_of(t)
+    else:
+        r = T.list_of(t)
+    return T.standing(r) if T.eventual_top(rexpr.ty) else r
 
 
 def _env_index(envs, env):

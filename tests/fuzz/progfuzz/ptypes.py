@@ -12,6 +12,13 @@
 # 'prim' for primitives and unions of them, 'list', 'map', 'tuple',
 # 'object', 'dyn', or 'opaque' for anything it does not take apart), what a
 # traversal step gives, and what iterating over it gives.
+#
+# A type also says whether pclc computes the value eventual at the top though
+# the checker's type is not (`stand`, pclc's stand type, docs/codegen.md §3):
+# a config (the run can make any config secret), try(), can(), a resource
+# or component, and what operations lift from them.  Where pclc then needs
+# the value, it does so through an apply, as it does for an output; the
+# flag plays no part in checking, conversion or unification.
 
 NONE, UNSAFE, SAFE = 0, 1, 2
 NOCONST = object()
@@ -22,11 +29,13 @@ class Ty:
     """A static type.  k is the kind; const the constant value of a const
     type (else NOCONST); e the element type (list, map, output); es the
     element types (tuple) or members (union); fs the (name, type) pairs of an
-    object, sorted by name."""
-    __slots__ = ("k", "const", "e", "es", "fs", "_key")
+    object, sorted by name; stand whether pclc's stand type is eventual at
+    the top (see the file header; not part of the type's identity)."""
+    __slots__ = ("k", "const", "e", "es", "fs", "stand", "_key")
 
-    def __init__(self, k, const=NOCONST, e=None, es=(), fs=()):
+    def __init__(self, k, const=NOCONST, e=None, es=(), fs=(), stand=False):
         self.k, self.const, self.e, self.es, self.fs = k, const, e, tuple(es), tuple(fs)
+        self.stand = stand
         self._key = None
 
     def key(self):
@@ -110,6 +119,32 @@ def output(t):
 
 def contains_output(t):
     return resolve_outputs(t) != t
+
+
+def standing(t):
+    """t as pclc computes it: eventual at the top (an output already is)."""
+    if t.k == "output" or t.stand:
+        return t
+    return Ty(t.k, const=t.const, e=t.e, es=t.es, fs=t.fs, stand=True)
+
+
+def eventual_top(t):
+    """Whether pclc computes a value of type t eventual at the top."""
+    return t.k == "output" or t.stand
+
+
+def contains_stand(t):
+    """Whether pclc computes some part of a value of type t eventual though
+    the checker's type is plain there."""
+    if t.stand:
+        return True
+    if t.k in ("list", "map"):
+        return contains_stand(t.e)
+    if t.k in ("tuple", "union"):
+        return any(contains_stand(x) for x in t.es)
+    if t.k == "object":
+        return any(contains_stand(x) for _, x in t.fs)
+    return False
 
 
 def union(ts):
@@ -370,9 +405,12 @@ def shape(t):
 
 
 def lift(result, *parts):
-    """result wrapped in output when a part's type holds an output."""
+    """result wrapped in output when a part's type holds an output, made
+    standing when a part stands eventual somewhere in pclc."""
     if any(contains_output(p) for p in parts):
         return output(result)
+    if any(contains_stand(p) for p in parts):
+        return standing(result)
     return result
 
 
@@ -399,7 +437,9 @@ def traverse(t, step):
             r = u.field(step[1])
     if r is None:
         return None
-    return output(r) if ev else r
+    if ev:
+        return output(r)
+    return standing(r) if t.stand else r
 
 
 def collection_types(t):
@@ -412,9 +452,16 @@ def collection_types(t):
     if u.k == "map":
         return STRING, u.e, ev
     if u.k == "tuple":
-        return INT, unify_types(list(u.es)), ev
+        return INT, unified_elements(list(u.es)), ev
     if u.k == "object":
-        return STRING, unify_types([x for _, x in u.fs]), ev
+        return STRING, unified_elements([x for _, x in u.fs]), ev
     if u.k == "dyn":
         return DYN, DYN, ev
     return None
+
+
+def unified_elements(types):
+    """The element type of iterating over a tuple or object of the element
+    types: their unification, standing when one of them stands."""
+    t = unify_types(types)
+    return standing(t) if any(x.stand for x in types) else t

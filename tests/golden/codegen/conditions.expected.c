@@ -228,13 +228,21 @@ static pcl_value *pclu_not(pcl_gen_env *e) {
 /* tests/golden/codegen/conditions.pp:17:1: output and { value = [yes && "1", no && true, yes && no] } */
 static pcl_value *pclu_and(pcl_gen_env *e) {
   const uint32_t *r = e->r;
+  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
+  uint32_t at = 0;
 #line 18 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_logic(e, true, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2]);
+  t0 = pcl_gen_logic(e, true, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2], err);
 #line 18 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_logic(e, true, pcl_gen_node(e, r[3]), &pclg_k[r[4]], r[5]);
+  if (t0 == NULL) { at = r[2]; goto fail1; }
 #line 18 "tests/golden/codegen/conditions.pp"
-  t2 = pcl_gen_logic(e, true, pcl_gen_node(e, r[6]), pcl_gen_node(e, r[7]), r[8]);
+  t1 = pcl_gen_logic(e, true, pcl_gen_node(e, r[3]), &pclg_k[r[4]], r[5], err);
+#line 18 "tests/golden/codegen/conditions.pp"
+  if (t1 == NULL) { at = r[5]; goto fail1; }
+#line 18 "tests/golden/codegen/conditions.pp"
+  t2 = pcl_gen_logic(e, true, pcl_gen_node(e, r[6]), pcl_gen_node(e, r[7]), r[8], err);
+#line 18 "tests/golden/codegen/conditions.pp"
+  if (t2 == NULL) { at = r[8]; goto fail1; }
 #line 18 "tests/golden/codegen/conditions.pp"
   t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3);
 #line 18 "tests/golden/codegen/conditions.pp"
@@ -243,36 +251,61 @@ static pcl_value *pclu_and(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
 #line 18 "tests/golden/codegen/conditions.pp"
   pcl_release(t2), t2 = NULL;
+#line 18 "tests/golden/codegen/conditions.pp"
+  done1:;
 #line 17 "tests/golden/codegen/conditions.pp"
   t2 = pcl_gen_output(e, &pclg_k[r[9]], t3);
 #line 17 "tests/golden/codegen/conditions.pp"
   pcl_release(t3), t3 = NULL;
 #line 17 "tests/golden/codegen/conditions.pp"
   return t2;
-#line 253 "<stdout>"
+#line 263 "<stdout>"
+fail1:
+  pcl_release(t0);
+  pcl_release(t1);
+  pcl_release(t2);
+  pcl_release(t3);
+  t3 = pcl_gen_failed(e, error, at);
+  error = NULL;
+  goto done1;
 }
 
 /* tests/golden/codegen/conditions.pp:20:1: output or { value = [no || "false", no || yes] } */
 static pcl_value *pclu_or(pcl_gen_env *e) {
   const uint32_t *r = e->r;
+  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
+  uint32_t at = 0;
 #line 21 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_logic(e, false, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2]);
+  t0 = pcl_gen_logic(e, false, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2], err);
 #line 21 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_logic(e, false, pcl_gen_node(e, r[3]), pcl_gen_node(e, r[4]), r[5]);
+  if (t0 == NULL) { at = r[2]; goto fail1; }
+#line 21 "tests/golden/codegen/conditions.pp"
+  t1 = pcl_gen_logic(e, false, pcl_gen_node(e, r[3]), pcl_gen_node(e, r[4]), r[5], err);
+#line 21 "tests/golden/codegen/conditions.pp"
+  if (t1 == NULL) { at = r[5]; goto fail1; }
 #line 21 "tests/golden/codegen/conditions.pp"
   t2 = pcl_list_of((pcl_value *[]){t0, t1}, 2);
 #line 21 "tests/golden/codegen/conditions.pp"
   pcl_release(t0), t0 = NULL;
 #line 21 "tests/golden/codegen/conditions.pp"
   pcl_release(t1), t1 = NULL;
+#line 21 "tests/golden/codegen/conditions.pp"
+  done1:;
 #line 20 "tests/golden/codegen/conditions.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[6]], t2);
 #line 20 "tests/golden/codegen/conditions.pp"
   pcl_release(t2), t2 = NULL;
 #line 20 "tests/golden/codegen/conditions.pp"
   return t1;
-#line 276 "<stdout>"
+#line 302 "<stdout>"
+fail1:
+  pcl_release(t0);
+  pcl_release(t1);
+  pcl_release(t2);
+  t2 = pcl_gen_failed(e, error, at);
+  error = NULL;
+  goto done1;
 }
 
 /* tests/golden/codegen/conditions.pp:24:11: yes ? "then" : "else", once its arguments are known */
@@ -296,7 +329,7 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   }
 #line 24 "tests/golden/codegen/conditions.pp"
   return t1;
-#line 300 "<stdout>"
+#line 333 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -316,7 +349,7 @@ static pcl_value *pclu_chosen(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 23 "tests/golden/codegen/conditions.pp"
   return t1;
-#line 320 "<stdout>"
+#line 353 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:27:11: [for x in ["a", "b"] : x if no || x == "b"], per element */
@@ -324,14 +357,16 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
     pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
+  uint32_t at = 0;
   (void)key;
-  (void)err;
 #line 27 "tests/golden/codegen/conditions.pp"
   t0 = pcl_op_eq(value, &pclg_k[r[0]]);
 #line 27 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_logic(e, false, pcl_gen_node(e, r[1]), t0, r[2]);
+  t1 = pcl_gen_logic(e, false, pcl_gen_node(e, r[1]), t0, r[2], err);
 #line 27 "tests/golden/codegen/conditions.pp"
   pcl_release(t0), t0 = NULL;
+#line 27 "tests/golden/codegen/conditions.pp"
+  if (t1 == NULL) { at = r[2]; goto fail; }
 #line 27 "tests/golden/codegen/conditions.pp"
   out[PCL_GEN_OUT_VALUE] = pcl_retain(value);
 #line 27 "tests/golden/codegen/conditions.pp"
@@ -340,7 +375,12 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   t1 = NULL;
 #line 27 "tests/golden/codegen/conditions.pp"
   return true;
-#line 344 "<stdout>"
+#line 379 "<stdout>"
+fail:
+  pcl_gen_locate(e, *err, at);
+  pcl_release(t0);
+  pcl_release(t1);
+  return false;
 }
 
 /* tests/golden/codegen/conditions.pp:26:1: output filtered { value = [for x in ["a", "b"] : x if no || x == "b"] } */
@@ -361,7 +401,7 @@ static pcl_value *pclu_filtered(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 26 "tests/golden/codegen/conditions.pp"
   return t1;
-#line 365 "<stdout>"
+#line 405 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -381,7 +421,7 @@ static pcl_value *pclu_secretNot(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 29 "tests/golden/codegen/conditions.pp"
   return t1;
-#line 385 "<stdout>"
+#line 425 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:34:27: no ? 1 : "a", once its arguments are known */
@@ -411,7 +451,7 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   }
 #line 34 "tests/golden/codegen/conditions.pp"
   return t1;
-#line 415 "<stdout>"
+#line 455 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -443,7 +483,7 @@ static pcl_value *pclu_unified(pcl_gen_env *e) {
   pcl_release(t3), t3 = NULL;
 #line 33 "tests/golden/codegen/conditions.pp"
   return t2;
-#line 447 "<stdout>"
+#line 487 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:37:1: resource r "simple:index:Resource" { value = true } */
@@ -454,7 +494,7 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
 #line 37 "tests/golden/codegen/conditions.pp"
   return t0;
-#line 458 "<stdout>"
+#line 498 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:41:15: r.value */
@@ -468,7 +508,7 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   if (t0 == NULL) { at = r[3]; goto fail; }
 #line 41 "tests/golden/codegen/conditions.pp"
   return t0;
-#line 472 "<stdout>"
+#line 512 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -484,9 +524,11 @@ static pcl_value *pclu_eventual(pcl_gen_env *e) {
 #line 41 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, r[1]);
 #line 41 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_logic(e, true, t0, pcl_gen_node(e, r[2]), r[3]);
+  t1 = pcl_gen_logic(e, true, t0, pcl_gen_node(e, r[2]), r[3], err);
 #line 41 "tests/golden/codegen/conditions.pp"
   pcl_release(t0), t0 = NULL;
+#line 41 "tests/golden/codegen/conditions.pp"
+  if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 41 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
 #line 41 "tests/golden/codegen/conditions.pp"
@@ -519,7 +561,7 @@ static pcl_value *pclu_eventual(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 40 "tests/golden/codegen/conditions.pp"
   return t3;
-#line 523 "<stdout>"
+#line 565 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);

@@ -327,9 +327,13 @@ static pcl_value *pclu_arith(pcl_gen_env *e) {
 #line 8 "tests/golden/codegen/expressions.pp"
   t11 = pcl_op_ne(&pclg_k[r[31]], &pclg_k[r[32]]);
 #line 8 "tests/golden/codegen/expressions.pp"
-  t12 = pcl_gen_logic(e, true, &pclg_k[r[33]], &pclg_k[r[34]], r[35]);
+  t12 = pcl_gen_logic(e, true, &pclg_k[r[33]], &pclg_k[r[34]], r[35], err);
 #line 8 "tests/golden/codegen/expressions.pp"
-  t13 = pcl_gen_logic(e, false, &pclg_k[r[36]], &pclg_k[r[37]], r[38]);
+  if (t12 == NULL) { at = r[35]; goto fail1; }
+#line 8 "tests/golden/codegen/expressions.pp"
+  t13 = pcl_gen_logic(e, false, &pclg_k[r[36]], &pclg_k[r[37]], r[38], err);
+#line 8 "tests/golden/codegen/expressions.pp"
+  if (t13 == NULL) { at = r[38]; goto fail1; }
 #line 8 "tests/golden/codegen/expressions.pp"
   t14 = pcl_op_not(&pclg_k[r[39]], err);
 #line 8 "tests/golden/codegen/expressions.pp"
@@ -374,7 +378,7 @@ static pcl_value *pclu_arith(pcl_gen_env *e) {
   pcl_release(t15), t15 = NULL;
 #line 7 "tests/golden/codegen/expressions.pp"
   return t14;
-#line 378 "<stdout>"
+#line 382 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -413,7 +417,7 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   t0 = NULL;
 #line 11 "tests/golden/codegen/expressions.pp"
   return true;
-#line 417 "<stdout>"
+#line 421 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -431,7 +435,7 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   if (t0 == NULL) { at = r[1]; goto fail; }
 #line 11 "tests/golden/codegen/expressions.pp"
   return t0;
-#line 435 "<stdout>"
+#line 439 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -449,7 +453,7 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   if (t0 == NULL) { at = r[0]; goto fail; }
 #line 11 "tests/golden/codegen/expressions.pp"
   return t0;
-#line 453 "<stdout>"
+#line 457 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -467,7 +471,7 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   if (t0 == NULL) { at = r[1]; goto fail; }
 #line 11 "tests/golden/codegen/expressions.pp"
   return t0;
-#line 471 "<stdout>"
+#line 475 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -495,7 +499,7 @@ static pcl_value *pclg_apply4(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   }
 #line 11 "tests/golden/codegen/expressions.pp"
   return t1;
-#line 499 "<stdout>"
+#line 503 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -532,7 +536,7 @@ static pcl_value *pclg_apply5(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   if (t1 == NULL) { at = r[12]; goto fail; }
 #line 11 "tests/golden/codegen/expressions.pp"
   return t1;
-#line 536 "<stdout>"
+#line 540 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -569,7 +573,7 @@ static pcl_value *pclu_tmpl(pcl_gen_env *e) {
   pcl_release(t2), t2 = NULL;
 #line 10 "tests/golden/codegen/expressions.pp"
   return t1;
-#line 573 "<stdout>"
+#line 577 "<stdout>"
 }
 
 /* tests/golden/codegen/expressions.pp:14:11: [for i, v in items : "${i}-${upper}" if v != "b"], per element */
@@ -594,7 +598,7 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   t1 = NULL;
 #line 14 "tests/golden/codegen/expressions.pp"
   return true;
-#line 598 "<stdout>"
+#line 602 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -613,7 +617,7 @@ static pcl_value *pclg_apply6(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   if (t0 == NULL) { at = r[1]; goto fail; }
 #line 14 "tests/golden/codegen/expressions.pp"
   return t0;
-#line 617 "<stdout>"
+#line 621 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -632,7 +636,7 @@ static pcl_value *pclu_forList(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 13 "tests/golden/codegen/expressions.pp"
   return t1;
-#line 636 "<stdout>"
+#line 640 "<stdout>"
 }
 
 /* tests/golden/codegen/expressions.pp:18:11: { for k, v in obj.tags : v => k }, per element */
@@ -669,7 +673,7 @@ static pcl_value *pclu_forObject(pcl_gen_env *e) {
   pcl_release(t1), t1 = NULL;
 #line 17 "tests/golden/codegen/expressions.pp"
   return t0;
-#line 673 "<stdout>"
+#line 677 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -707,7 +711,7 @@ static pcl_value *pclu_grouped(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 20 "tests/golden/codegen/expressions.pp"
   return t1;
-#line 711 "<stdout>"
+#line 715 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -732,7 +736,7 @@ static bool pclg_each5(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   t0 = NULL;
 #line 24 "tests/golden/codegen/expressions.pp"
   return true;
-#line 736 "<stdout>"
+#line 740 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -757,7 +761,7 @@ static pcl_value *pclu_splat(pcl_gen_env *e) {
   pcl_release(t0), t0 = NULL;
 #line 23 "tests/golden/codegen/expressions.pp"
   return t1;
-#line 761 "<stdout>"
+#line 765 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -776,7 +780,7 @@ static pcl_value *pclg_apply7(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   if (t0 == NULL) { at = r[1]; goto fail; }
 #line 32 "tests/golden/codegen/expressions.pp"
   return t0;
-#line 780 "<stdout>"
+#line 784 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -794,7 +798,7 @@ static pcl_value *pclg_apply8(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   if (t0 == NULL) { at = r[1]; goto fail; }
 #line 30 "tests/golden/codegen/expressions.pp"
   return t0;
-#line 798 "<stdout>"
+#line 802 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -920,7 +924,7 @@ static pcl_value *pclu_builtins(pcl_gen_env *e) {
   pcl_release(t16), t16 = NULL;
 #line 26 "tests/golden/codegen/expressions.pp"
   return t14;
-#line 924 "<stdout>"
+#line 928 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);

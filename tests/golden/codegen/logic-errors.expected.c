@@ -134,58 +134,94 @@ fail:
 /* tests/golden/codegen/logic-errors.pp:6:1: output andFalse { value = false && m["missing"] == "x" } */
 static pcl_value *pclu_andFalse(pcl_gen_env *e) {
   const uint32_t *r = e->r;
+  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
+  uint32_t at = 0;
 #line 7 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]);
 #line 7 "tests/golden/codegen/logic-errors.pp"
-  t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3]);
+  t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err);
 #line 7 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
+#line 7 "tests/golden/codegen/logic-errors.pp"
+  if (t1 == NULL) { at = r[3]; goto fail1; }
+#line 7 "tests/golden/codegen/logic-errors.pp"
+  done1:;
 #line 6 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
 #line 6 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t1), t1 = NULL;
 #line 6 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 151 "<stdout>"
+#line 157 "<stdout>"
+fail1:
+  pcl_release(t0);
+  pcl_release(t1);
+  t1 = pcl_gen_failed(e, error, at);
+  error = NULL;
+  goto done1;
 }
 
 /* tests/golden/codegen/logic-errors.pp:9:1: output orTrue { value = m["missing"] == "x" || true } */
 static pcl_value *pclu_orTrue(pcl_gen_env *e) {
   const uint32_t *r = e->r;
+  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
+  uint32_t at = 0;
 #line 10 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, r[1]);
 #line 10 "tests/golden/codegen/logic-errors.pp"
-  t1 = pcl_gen_logic(e, false, t0, &pclg_k[r[2]], r[3]);
+  t1 = pcl_gen_logic(e, false, t0, &pclg_k[r[2]], r[3], err);
 #line 10 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
+#line 10 "tests/golden/codegen/logic-errors.pp"
+  if (t1 == NULL) { at = r[3]; goto fail1; }
+#line 10 "tests/golden/codegen/logic-errors.pp"
+  done1:;
 #line 9 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
 #line 9 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t1), t1 = NULL;
 #line 9 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 170 "<stdout>"
+#line 188 "<stdout>"
+fail1:
+  pcl_release(t0);
+  pcl_release(t1);
+  t1 = pcl_gen_failed(e, error, at);
+  error = NULL;
+  goto done1;
 }
 
 /* tests/golden/codegen/logic-errors.pp:12:1: output bothKnown { value = m["a"] == "x" && true } */
 static pcl_value *pclu_bothKnown(pcl_gen_env *e) {
   const uint32_t *r = e->r;
+  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
+  uint32_t at = 0;
 #line 13 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, r[1]);
 #line 13 "tests/golden/codegen/logic-errors.pp"
-  t1 = pcl_gen_logic(e, true, t0, &pclg_k[r[2]], r[3]);
+  t1 = pcl_gen_logic(e, true, t0, &pclg_k[r[2]], r[3], err);
 #line 13 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
+#line 13 "tests/golden/codegen/logic-errors.pp"
+  if (t1 == NULL) { at = r[3]; goto fail1; }
+#line 13 "tests/golden/codegen/logic-errors.pp"
+  done1:;
 #line 12 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
 #line 12 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t1), t1 = NULL;
 #line 12 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 189 "<stdout>"
+#line 219 "<stdout>"
+fail1:
+  pcl_release(t0);
+  pcl_release(t1);
+  t1 = pcl_gen_failed(e, error, at);
+  error = NULL;
+  goto done1;
 }
 
 /* Configuration. */

@@ -135,39 +135,63 @@ fail:
 /* tests/golden/codegen/logic-preview.pp:5:1: output shortAnd { value = false && a.id == "x" } */
 static pcl_value *pclu_shortAnd(pcl_gen_env *e) {
   const uint32_t *r = e->r;
+  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
+  uint32_t at = 0;
 #line 6 "tests/golden/codegen/logic-preview.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]);
 #line 6 "tests/golden/codegen/logic-preview.pp"
-  t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3]);
+  t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err);
 #line 6 "tests/golden/codegen/logic-preview.pp"
   pcl_release(t0), t0 = NULL;
+#line 6 "tests/golden/codegen/logic-preview.pp"
+  if (t1 == NULL) { at = r[3]; goto fail1; }
+#line 6 "tests/golden/codegen/logic-preview.pp"
+  done1:;
 #line 5 "tests/golden/codegen/logic-preview.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
 #line 5 "tests/golden/codegen/logic-preview.pp"
   pcl_release(t1), t1 = NULL;
 #line 5 "tests/golden/codegen/logic-preview.pp"
   return t0;
-#line 152 "<stdout>"
+#line 158 "<stdout>"
+fail1:
+  pcl_release(t0);
+  pcl_release(t1);
+  t1 = pcl_gen_failed(e, error, at);
+  error = NULL;
+  goto done1;
 }
 
 /* tests/golden/codegen/logic-preview.pp:8:1: output shortOr { value = true || a.id == "x" } */
 static pcl_value *pclu_shortOr(pcl_gen_env *e) {
   const uint32_t *r = e->r;
+  pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
+  uint32_t at = 0;
 #line 9 "tests/golden/codegen/logic-preview.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]);
 #line 9 "tests/golden/codegen/logic-preview.pp"
-  t1 = pcl_gen_logic(e, false, &pclg_k[r[0]], t0, r[3]);
+  t1 = pcl_gen_logic(e, false, &pclg_k[r[0]], t0, r[3], err);
 #line 9 "tests/golden/codegen/logic-preview.pp"
   pcl_release(t0), t0 = NULL;
+#line 9 "tests/golden/codegen/logic-preview.pp"
+  if (t1 == NULL) { at = r[3]; goto fail1; }
+#line 9 "tests/golden/codegen/logic-preview.pp"
+  done1:;
 #line 8 "tests/golden/codegen/logic-preview.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
 #line 8 "tests/golden/codegen/logic-preview.pp"
   pcl_release(t1), t1 = NULL;
 #line 8 "tests/golden/codegen/logic-preview.pp"
   return t0;
-#line 171 "<stdout>"
+#line 189 "<stdout>"
+fail1:
+  pcl_release(t0);
+  pcl_release(t1);
+  t1 = pcl_gen_failed(e, error, at);
+  error = NULL;
+  goto done1;
 }
 
 /* Configuration. */

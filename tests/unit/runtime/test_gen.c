@@ -305,52 +305,88 @@ static void test_apply_marks(void) {
 
 static void test_logic_plain(void) {
   GFX_BEGIN(&P, false);
+  pcl_error *err = NULL;
   pcl_value *t = pcl_bool(true), *fl = pcl_bool(false);
-  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, true, t, t, 1), t);
-  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, true, t, fl, 1), fl);
-  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, true, fl, t, 1), fl);
-  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, false, fl, fl, 1), fl);
-  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, false, fl, t, 1), t);
+  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, true, t, t, 1, &err), t);
+  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, true, t, fl, 1, &err), fl);
+  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, true, fl, t, 1, &err), fl);
+  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, false, fl, fl, 1, &err), fl);
+  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, false, fl, t, 1, &err), t);
   /* The strings "true", "1", "false" and "0" convert (types.md 10). */
   pcl_value *s1 = pcl_str_from_cstr("1"), *sf = pcl_str_from_cstr("false");
-  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, true, s1, t, 1), t);
-  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, false, sf, fl, 1), fl);
-  /* Other operands fail, located at the operator. */
+  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, true, s1, t, 1, &err), t);
+  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, false, sf, fl, 1, &err), fl);
+  CU_ASSERT_PTR_NULL(err);
+  /* Other operands fail at once, located at the operator. */
   pcl_value *n = pcl_int_new(3);
-  CHECK_REJECTED(pcl_gen_logic(&e, true, t, n, 1),
-                 "main.pp:3:5: error: invalid right operand: cannot convert 3 to bool: a bool "
+  CU_ASSERT_PTR_NULL(pcl_gen_logic(&e, true, t, n, 1, &err));
+  CHECK_ERR(err, "main.pp:3:5: error: invalid right operand: cannot convert 3 to bool: a bool "
                  "is required");
-  CHECK_REJECTED(pcl_gen_logic(&e, false, pcl_null(), t, 1),
-                 "main.pp:3:5: error: invalid left operand null: a bool is required");
+  err = NULL;
+  CU_ASSERT_PTR_NULL(pcl_gen_logic(&e, false, pcl_null(), t, 1, &err));
+  CHECK_ERR(err, "main.pp:3:5: error: invalid left operand null: a bool is required");
   RELEASE(s1, sf, n);
+  gfx_done(&x);
+}
+
+static void test_logic_failed(void) {
+  GFX_BEGIN(&P, false);
+  pcl_error *err = NULL;
+  pcl_value *t = pcl_bool(true), *fl = pcl_bool(false);
+  pcl_value *bad = pcl_gen_failed(&e, pcl_error_new("missing key"), 2);
+  /* A failed operand and a plain one are decided at once: the deciding
+   * side wins over the failure, either way round; otherwise the failure is
+   * the result. */
+  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, true, fl, bad, 1, &err), fl);
+  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, false, bad, t, 1, &err), t);
+  CU_ASSERT_PTR_NULL(err);
+  CU_ASSERT_PTR_NULL(pcl_gen_logic(&e, true, t, bad, 1, &err));
+  CHECK_ERR(err, "lib.pp:7:2: error: missing key");
+  err = NULL;
+  CU_ASSERT_PTR_NULL(pcl_gen_logic(&e, false, bad, fl, 1, &err));
+  CHECK_ERR(err, "lib.pp:7:2: error: missing key");
+  err = NULL;
+  CU_ASSERT_PTR_NULL(pcl_gen_logic(&e, true, bad, bad, 1, &err));
+  CHECK_ERR(err, "lib.pp:7:2: error: missing key");
+  err = NULL;
+  /* The failure was handled: dropping it leaves no unobserved rejection. */
+  pcl_release(bad);
+  pcl_error *unhandled = pcl_sched_take_unhandled();
+  CU_ASSERT_PTR_NULL(unhandled);
+  pcl_error_free(unhandled);
+  /* With an operand still eventual, the result waits for it and decides in
+   * the same way. */
+  bad = pcl_gen_failed(&e, pcl_error_new("missing key"), 2);
+  pcl_value *ev, *ev2;
+  pcl_future *f = pending(&ev), *f2 = pending(&ev2);
+  pcl_value *r1 = pcl_gen_logic(&e, true, ev, bad, 1, &err);
+  pcl_value *r2 = pcl_gen_logic(&e, true, bad, ev2, 1, &err);
+  CU_ASSERT_EQUAL(pcl_kind_of(r1), PCL_T_EVENTUAL);
+  CU_ASSERT_EQUAL(pcl_kind_of(r2), PCL_T_EVENTUAL);
+  pcl_future_resolve(f, fl, 0, NULL);
+  pcl_future_resolve(f2, t, 0, NULL);
+  pcl_sched_run();
+  CHECK_JSON(r1, "false");
+  CHECK_REJECTED(r2, "lib.pp:7:2: error: missing key");
+  CU_ASSERT_PTR_NULL(err);
+  RELEASE_FUTURES(f, f2);
+  RELEASE(bad, ev, ev2);
   gfx_done(&x);
 }
 
 static void test_logic_eventual(void) {
   GFX_BEGIN(&P, false);
+  pcl_error *err = NULL;
   pcl_value *t = pcl_bool(true), *fl = pcl_bool(false);
-  pcl_value *bad = pcl_gen_failed(&e, pcl_error_new("missing key"), 2);
-  /* The deciding side wins over a failure on the other side, either way
-   * round; otherwise the failure is the result. */
-  pcl_value *r1 = pcl_gen_logic(&e, true, fl, bad, 1);
-  pcl_value *r2 = pcl_gen_logic(&e, false, bad, t, 1);
-  pcl_value *r3 = pcl_gen_logic(&e, true, t, bad, 1);
-  pcl_value *r4 = pcl_gen_logic(&e, false, bad, fl, 1);
-  CU_ASSERT_EQUAL(pcl_kind_of(r1), PCL_T_EVENTUAL);
-  pcl_sched_run();
-  CHECK_JSON(r1, "false");
-  CHECK_JSON(r2, "true");
-  CHECK_REJECTED(r3, "lib.pp:7:2: error: missing key");
-  CHECK_REJECTED(r4, "lib.pp:7:2: error: missing key");
   /* Unknowns: decided by the known side, else unknown; secrets and
    * dependencies of both sides carry over. */
   pcl_value *ev;
   pcl_future *f = pending(&ev);
-  pcl_value *r5 = pcl_gen_logic(&e, true, ev, fl, 1);
-  pcl_value *r6 = pcl_gen_logic(&e, true, ev, t, 1);
-  pcl_value *r7 = pcl_gen_logic(&e, false, pcl_unknown(), t, 1);
+  pcl_value *r5 = pcl_gen_logic(&e, true, ev, fl, 1, &err);
+  pcl_value *r6 = pcl_gen_logic(&e, true, ev, t, 1, &err);
+  pcl_value *r7 = pcl_gen_logic(&e, false, pcl_unknown(), t, 1, &err);
   pcl_value *sec = pcl_secret_new(t);
-  pcl_value *r8 = pcl_gen_logic(&e, true, sec, t, 1);
+  pcl_value *r8 = pcl_gen_logic(&e, true, sec, t, 1, &err);
   pcl_sched_run();
   CU_ASSERT_EQUAL(pcl_future_state_of(pcl_value_future(r5)), PCL_FUTURE_PENDING);
   pcl_deps *d = pcl_deps_one("urn:u");
@@ -364,13 +400,14 @@ static void test_logic_eventual(void) {
   /* A settled operand that is no bool fails at the operator. */
   pcl_value *n = pcl_int_new(3);
   pcl_value *sn = pcl_secret_new(n);
-  pcl_value *r9 = pcl_gen_logic(&e, true, sn, t, 1);
+  pcl_value *r9 = pcl_gen_logic(&e, true, sn, t, 1, &err);
   pcl_sched_run();
   CHECK_REJECTED(r9, "main.pp:3:5: error: invalid left operand: cannot convert 3 to bool: a "
                      "bool is required");
+  CU_ASSERT_PTR_NULL(err);
   pcl_future_release(f);
   pcl_deps_release(d);
-  RELEASE(bad, ev, sec, n, sn);
+  RELEASE(ev, sec, n, sn);
   gfx_done(&x);
 }
 
@@ -454,13 +491,11 @@ static void test_capture(void) {
   /* What the capture is for: the operand of && or || that decides wins
    * over the captured failure of the other. */
   pcl_value *bad = pcl_gen_capture(closure(&e, ROWS), thunk_unlocated, 2);
-  pcl_value *r1 = pcl_gen_logic(&e, true, pcl_bool(false), bad, 1);
-  pcl_value *r2 = pcl_gen_logic(&e, false, bad, pcl_bool(true), 1);
-  pcl_value *r3 = pcl_gen_logic(&e, true, pcl_bool(true), bad, 1);
-  pcl_sched_run();
-  CHECK_JSON(r1, "false");
-  CHECK_JSON(r2, "true");
-  CHECK_REJECTED(r3, "lib.pp:7:2: error: missing key");
+  pcl_error *err = NULL;
+  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, true, pcl_bool(false), bad, 1, &err), pcl_bool(false));
+  CU_ASSERT_PTR_EQUAL(pcl_gen_logic(&e, false, bad, pcl_bool(true), 1, &err), pcl_bool(true));
+  CU_ASSERT_PTR_NULL(pcl_gen_logic(&e, true, pcl_bool(true), bad, 1, &err));
+  CHECK_ERR(err, "lib.pp:7:2: error: missing key");
   pcl_future_release(f);
   RELEASE(s, ev, bad);
   gfx_done(&x);
@@ -504,6 +539,7 @@ void register_gen_tests(void) {
   CU_add_test(s, "apply rejections and results", test_apply_outcomes);
   CU_add_test(s, "applies on secrets and unknowns", test_apply_marks);
   CU_add_test(s, "logic on plain operands", test_logic_plain);
+  CU_add_test(s, "logic on failed operands", test_logic_failed);
   CU_add_test(s, "logic on eventual operands", test_logic_eventual);
   CU_add_test(s, "truth of conditions", test_truth);
   CU_add_test(s, "captured operands", test_capture);
