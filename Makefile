@@ -364,7 +364,7 @@ FUZZ_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out compiler/main.c,$(C
              $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(COMMON_SRCS)) \
              $(FUZZ_DIR)/obj/gen/pcl.tab.o $(FUZZ_DIR)/obj/gen/pcl.lex.o
 # The runtime built the same way, with the engine protocol's messages.
-FUZZ_RT_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(RUNTIME_SRCS)) \
+FUZZ_RT_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(RUNTIME_SRCS) $(COMMON_SRCS)) \
                 $(PROTO_C:$(GEN)/%.c=$(FUZZ_DIR)/obj/gen/%.o)
 FUZZ_RUNTIME_TARGETS := json config mocks stackref rpc
 
@@ -381,7 +381,7 @@ $(FUZZ_DIR)/obj/common/%.o: common/%.c
 $(FUZZ_DIR)/obj/runtime/%.o: runtime/%.c | $(PROTO_H)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(filter-out -Werror,$(WARN)) \
-	  -Iruntime -I$(PROTO_GEN) -c $< -o $@
+	  -Iruntime -Icommon -I$(PROTO_GEN) -c $< -o $@
 
 $(FUZZ_DIR)/obj/gen/proto/%.o: $(GEN)/proto/%.c $(PROTO_H)
 	@mkdir -p $(dir $@)

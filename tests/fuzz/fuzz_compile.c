@@ -101,7 +101,7 @@ static void compile(const char *text, size_t len, bool with_schema) {
   intern_init(&names, &a);
   src_init(&src);
   diag_init(&diags, &src);
-  parse_env env = {&a, &names, &src, &diags};
+  parse_env env = {&a, &names, &src, &diags, 0};
 
   uint32_t id = src_add(&src, "fuzz.pp", text, len);
   ast_file file;

@@ -11,7 +11,8 @@
  * Besides the sanitizers, the target checks the parser's own promises and
  * aborts when one is broken:
  *   - parse_file returns true exactly when no error was reported;
- *   - a tree returned without errors is at most PARSE_MAX_DEPTH deep, has no
+ *   - a tree returned without errors is no deeper than twice its text is
+ *     long (every level of nesting takes text of its own), has no
  *     missing child where ast.h says there is one, and every span lies in
  *     the file it belongs to, with start <= end;
  *   - the tree can be dumped and the diagnostics printed (into /dev/null).
@@ -65,12 +66,12 @@ static void check_opt(const ast_node *n, uint32_t file, size_t len, size_t depth
 }
 
 /* Walks a successfully parsed tree: every required child present, spans in
- * range, depth within PARSE_MAX_DEPTH (the root is at depth 1). */
+ * range, depth within 2 * len + 2 (the root is at depth 1). */
 static void check_node(const ast_node *n, uint32_t file, size_t len, size_t depth) {
   if (!n)
     fail("missing child in a tree parsed without errors");
-  if (depth > PARSE_MAX_DEPTH)
-    fail("tree deeper than PARSE_MAX_DEPTH");
+  if (depth > 2 * len + 2)
+    fail("tree deeper than twice its text is long");
   check_span(n->span, file, len);
   size_t d = depth + 1;
   switch (n->kind) {
