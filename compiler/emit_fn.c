@@ -1322,9 +1322,12 @@ static void xpush(xstack *s, const ir_expr *x) {
     s->cap = s->cap ? 2 * s->cap : 32;
     s->items = xrealloc(s->items, s->cap * sizeof *s->items);
   }
-  if (s->npool + x->n > s->cappool) {
-    while (s->npool + x->n > s->cappool)
+  /* The pool exists even for a lone leaf: its operands are an empty range
+     of it, &pool[kids]. */
+  if (s->pool == NULL || s->npool + x->n > s->cappool) {
+    do
       s->cappool = s->cappool ? 2 * s->cappool : 64;
+    while (s->npool + x->n > s->cappool);
     s->pool = xrealloc(s->pool, s->cappool * sizeof *s->pool);
   }
   s->items[s->n++] = (xframe){x, 0, s->npool, -1};
