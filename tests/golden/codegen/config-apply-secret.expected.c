@@ -345,9 +345,9 @@ static pcl_value *pclu_kept(pcl_gen_env *e) {
 static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_string, NULL, 0};
 static const pcl_type pclg_t1 = {PCL_TY_LIST, &pcl_type_int, NULL, 0};
 static const pcl_config_decl pclg_config[] = {
-    {"flag", &pcl_type_bool, NULL, 0, 0, 0},
-    {"names", &pclg_t0, NULL, 1, 0, 0},
-    {"levels", &pclg_t1, NULL, 1, 0, 0},
+    {"flag", &pcl_type_bool, NULL, 0, 0, 0, "tests/golden/codegen/config-apply-secret.pp", 6, 1},
+    {"names", &pclg_t0, NULL, 1, 0, 0, "tests/golden/codegen/config-apply-secret.pp", 8, 1},
+    {"levels", &pclg_t1, NULL, 1, 0, 0, "tests/golden/codegen/config-apply-secret.pp", 11, 1},
 };
 
 static const pcl_gen_program pclg_program = {

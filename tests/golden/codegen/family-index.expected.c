@@ -253,7 +253,7 @@ static pcl_value *pclu_labels(pcl_gen_env *e) {
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"count", &pcl_type_int, NULL, 1, 0, 0},
+    {"count", &pcl_type_int, NULL, 1, 0, 0, "tests/golden/codegen/family-index.pp", 5, 1},
 };
 
 static const pcl_gen_program pclg_program = {

@@ -383,7 +383,7 @@ static pcl_value *pclu_hidden(pcl_gen_env *e) {
 /* Configuration. */
 static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_int, NULL, 0};
 static const pcl_config_decl pclg_config[] = {
-    {"levels", &pclg_t0, NULL, 1, 0, 0},
+    {"levels", &pclg_t0, NULL, 1, 0, 0, "tests/golden/codegen/range-eventual.pp", 6, 1},
 };
 
 static const pcl_gen_program pclg_program = {
