@@ -362,7 +362,24 @@ pcl_value *pcl_gen_apply(pcl_gen_env *closure, pcl_gen_apply_fn body, pcl_value 
       a->plain[i] = pcl_retain(args[i]);
     }
   }
-  pcl_value *r = pcl__gen_apply_take(fs, waits, gen_apply_cb, a, gen_apply_free);
+  pcl_value *r;
+  if (waits == 0) {
+    /* Every argument is settled (a config's value, say): the body runs now,
+     * as the operation would outside an apply, not a turn of the loop
+     * later, so that the order of registrations does not depend on how
+     * fast the engine answers. */
+    pcl_error *err = NULL;
+    r = run_body(closure, body, a->plain, n, &err);
+    gen_apply_free(a);
+    if (r == NULL) {
+      /* The body located its failure. */
+      pcl_future *f = pcl_future_new(PCL_OUTPUT, NULL);
+      pcl_future_reject_take(f, err);
+      r = pcl__gen_future_value_take(f);
+    }
+  } else {
+    r = pcl__gen_apply_take(fs, waits, gen_apply_cb, a, gen_apply_free);
+  }
   if (fs != small) {
     free(fs);
   }
