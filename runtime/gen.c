@@ -24,7 +24,7 @@
 
 #include "gen_internal.h"
 
-const int pcl_gen_abi_1 = PCL_GEN_ABI;
+const int PCL_GEN_ABI_SYMBOL = PCL_GEN_ABI;
 
 /* ------------------------------------------------------------------ frames */
 

@@ -229,9 +229,12 @@ pcl_value *pcl_builtin_call(const pcl_builtin *b, const char *base_dir, pcl_valu
  * on the macro, pcl_gen_program.abi and a reference to pcl_gen_abi_<n>), so
  * a program generated for another ABI fails to compile, to link or to
  * start, with a message naming both versions. */
-/* Defined by the library: referencing it from generated code makes a
- * mismatched library fail at link time. */
-extern const int pcl_gen_abi_1;
+/* Defined by the library as pcl_gen_abi_<PCL_GEN_ABI>: referencing it from
+ * generated code makes a mismatched library fail at link time. */
+#define PCL_GEN_ABI_SYMBOL PCL__GEN_ABI_NAME(PCL_GEN_ABI)
+#define PCL__GEN_ABI_NAME(n) PCL__GEN_ABI_PASTE(n)
+#define PCL__GEN_ABI_PASTE(n) pcl_gen_abi_##n
+extern const int PCL_GEN_ABI_SYMBOL;
 
 /* A PCL source location: a 1-based line and column, in the file that the
  * program's runs of locations give it.  A location whose line is 0, or whose

@@ -415,7 +415,7 @@ static const pcl_gen_node_desc NODES[] = {
     {n_output_path, 85},  {n_output_list, 92},  {n_output_list, 95},
 };
 static const pcl_gen_module MAIN = {NODES, sizeof NODES / sizeof NODES[0]};
-static const pcl_gen_program PROGRAM = {PCL_GEN_ABI, &pcl_gen_abi_1, "pclc test", "nodes",
+static const pcl_gen_program PROGRAM = {PCL_GEN_ABI, &PCL_GEN_ABI_SYMBOL, "pclc test", "nodes",
                                         CONFIGS, 3, &MAIN, ROWS, K, L, LR, 5, F};
 
 static const char MOCKS[] =
@@ -671,7 +671,7 @@ static pcl_value *broken_output(pcl_gen_env *e) {
 static const uint32_t BROKEN_ROWS[] = {13, 16};
 static const pcl_gen_node_desc BROKEN_NODES[] = {{broken_node, 0}, {broken_output, 1}};
 static const pcl_gen_module BROKEN_MAIN = {BROKEN_NODES, 2};
-static const pcl_gen_program BROKEN = {PCL_GEN_ABI, &pcl_gen_abi_1, "pclc test", "broken", NULL,
+static const pcl_gen_program BROKEN = {PCL_GEN_ABI, &PCL_GEN_ABI_SYMBOL, "pclc test", "broken", NULL,
                                        0, &BROKEN_MAIN, BROKEN_ROWS, K, L, LR, 5, F};
 
 static void test_failures(void) {
