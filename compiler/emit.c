@@ -206,6 +206,8 @@ typedef struct sink {
 /* Writes the n bytes at p. */
 static void sink_write(sink *s, const char *p, size_t n) {
   static const char marker[] = "#line PCLG_C_LINE\n";
+  if (n == 0)
+    return; /* An empty section's text may be NULL. */
   const char *end = p + n;
   while (p < end) {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
