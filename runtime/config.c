@@ -349,7 +349,11 @@ bool pcl__config_add_json(pcl__config_set *cs, const pcl_value *doc, const char 
   for (size_t i = 0; ok && i < pcl_len(doc); i++) {
     const pcl_value *k = pcl_map_key_at(doc, i);
     size_t mark = pcl__doc_key(&d, pcl_str_data(k), pcl_str_len(k));
-    ok = add_json_entry(cs, &d, pcl_str_data(k), pcl_map_val_at(doc, i));
+    /* A document read as raw text (PCL_JSON_RAW_TEXT) keeps its keys as
+     * they are written; a key is a name, compared in NFC. */
+    pcl_value *key = pcl_str_from_bytes(pcl_str_data(k), pcl_str_len(k));
+    ok = add_json_entry(cs, &d, pcl_str_data(key), pcl_map_val_at(doc, i));
+    pcl_release(key);
     pcl__doc_leave(&d, mark);
   }
   *err = pcl__doc_finish(&d);

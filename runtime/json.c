@@ -351,9 +351,10 @@ pcl_value *pcl_json_to_string(const pcl_value *v, unsigned flags, pcl_error **er
   if (s == NULL) {
     return NULL;
   }
-  /* The text is valid UTF-8, and NFC because every string in it is NFC and
-   * JSON punctuation is ASCII. */
-  pcl_value *r = pcl__str_raw(s, len, pcl__is_ascii(s, len));
+  /* The text is valid UTF-8 but not always NFC though every string in it
+   * is: a combining mark after an escape (`\t` then U+0308) composes with
+   * the escape's letter.  Like every string value, it is put in NFC (D9). */
+  pcl_value *r = pcl_str_new(s, len, err);
   free(s);
   return r;
 }
@@ -577,7 +578,15 @@ static pcl_value *decode_string(decoder *d) {
   pcl_strbuf_append(&b, d->s + start, d->pos - start);
   d->pos++;
   pcl_error *err = NULL;
-  pcl_value *v = pcl_strbuf_finish(&b, &err);
+  pcl_value *v = NULL;
+  if (!(d->flags & PCL_JSON_RAW_TEXT)) {
+    v = pcl_strbuf_finish(&b, &err);
+  } else {
+    if (pcl__value_fits(b.len, "the string", &err)) {
+      v = pcl__str_new_unnormalised(b.data != NULL ? b.data : "", b.len, &err);
+    }
+    pcl_strbuf_free(&b);
+  }
   if (v == NULL) {
     fail_take(d, err);
   }

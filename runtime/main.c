@@ -173,7 +173,7 @@ static bool parse_args(int argc, char **argv, opts *o) {
 static bool env_config(opts *o, pcl_error **err) {
   const char *c = getenv("PULUMI_CONFIG");
   if (c && *c) {
-    pcl_value *v = pcl__read_json("PULUMI_CONFIG", c, strlen(c), 0, err);
+    pcl_value *v = pcl__read_json("PULUMI_CONFIG", c, strlen(c), PCL_JSON_RAW_TEXT, err);
     bool ok = v != NULL && pcl__config_add_json(&o->cfg, v, "PULUMI_CONFIG", err);
     pcl_release(v);
     if (!ok) {
@@ -201,7 +201,7 @@ static bool read_sources(opts *o, pcl_error **err) {
     const char *eq = strchr(src->arg, '=');
     switch (src->kind) {
     case SRC_CONFIG_FILE: {
-      pcl_value *v = pcl__read_json_file(src->arg, 0, err);
+      pcl_value *v = pcl__read_json_file(src->arg, PCL_JSON_RAW_TEXT, err);
       bool ok = v != NULL && pcl__config_add_json(&o->cfg, v, src->arg, err);
       pcl_release(v);
       if (!ok) {

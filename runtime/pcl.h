@@ -436,6 +436,10 @@ enum {
    * "id": ...}} as a RESOURCE; a wrapper with another payload is an error
    * naming its JSON path.  (Encoding it is pcl__snap_encode's job.) */
   PCL_JSON_SNAPSHOT = 8,
+  /* Decode strings as their bytes, not put in NFC: a config document's
+   * values are raw text that their types parse (an escape's letter must
+   * not compose with a combining mark after it), normalised after. */
+  PCL_JSON_RAW_TEXT = 16,
 };
 /* Returns the JSON text of v as an owned NUL-terminated string (free()) and
  * its length in *len (len may be NULL).  Map keys are sorted; numbers have

@@ -190,6 +190,11 @@ bool pcl__is_ascii(const char *s, size_t len);
  * be NFC UTF-8, or what pcl_str_from_bytes makes (no check, no
  * normalisation); ascii says they are pure ASCII. */
 pcl_value *pcl__str_raw(const char *s, size_t len, bool ascii);
+/* Returns the string of exactly the bytes s[0..len) when they are valid
+ * UTF-8, not normalised: the raw text of a config value, which is put in
+ * NFC only once parsed by its type (pcl_config_parse); else NULL with
+ * *err. */
+pcl_value *pcl__str_new_unnormalised(const char *s, size_t len, pcl_error **err);
 /* Returns the concatenation of the STRINGs parts[0..n) (their SECRET marks
  * ignored) as pcl_str_new makes a string of those bytes: NFC, or NULL with
  * *err when they are not UTF-8 or would exceed the value size limit; made in

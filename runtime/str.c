@@ -113,6 +113,15 @@ static pcl_value *str_mend(const char *s, size_t len, bool lossy) {
   return v;
 }
 
+pcl_value *pcl__str_new_unnormalised(const char *s, size_t len, pcl_error **err) {
+  bool ascii = pcl__is_ascii(s, len);
+  if (!ascii && valid_prefix(s, len) != len) {
+    *err = pcl_error_new("invalid UTF-8 in string at byte %zu", valid_prefix(s, len));
+    return NULL;
+  }
+  return pcl__str_raw(s, len, ascii);
+}
+
 pcl_value *pcl_str_new_lossy(const char *s, size_t len) {
   if (pcl__is_ascii(s, len)) {
     return pcl__str_raw(s, len, true);

@@ -391,8 +391,6 @@ class ProgramGen:
         (docs/program-cli.md)."""
         r = self.rng.random()
         full = f"{self.project}:{name}"
-        if "config-json-nfc" in self.avoid and V.nfc(text) != text:
-            r = 0
         if r < 0.6:
             key = name if self.chance(0.7) else full
             self.prog.args += ["--secret" if secret else "--config", f"{key}={text}"]
