@@ -212,6 +212,7 @@ typedef struct walk {
   const uint32_t *steps; /* The row entries of the steps left. */
   size_t left;           /* Their number. */
   pcl_value *const *keys; /* The computed keys (borrowed), or NULL. */
+  size_t nkeys;           /* Their number. */
   bool secret;           /* A SECRET was passed on the way. */
   bool resource;         /* A resource object was passed on the way. */
 } walk;
@@ -230,8 +231,15 @@ static bool walk_steps(const pcl_gen_program *prog, bool preview, walk *w, pcl_e
       return true;
     }
     uint32_t flags = w->steps[1];
-    const pcl_value *key =
-        flags & PCL_GEN_STEP_KEYED ? w->keys[w->steps[0]] : &prog->consts[w->steps[0]];
+    const pcl_value *key = &prog->consts[w->steps[0]];
+    if (flags & PCL_GEN_STEP_KEYED) {
+      if (w->keys == NULL || w->steps[0] >= w->nkeys) {
+        *err = pcl_error_new("internal error: a computed traversal key is missing (the "
+                             "generated code and libpclrt disagree)");
+        return false;
+      }
+      key = w->keys[w->steps[0]];
+    }
     while (pcl_kind_of(key) == PCL_T_SECRET) {
       w->secret = true;
       key = pcl_secret_inner(key);
@@ -288,7 +296,7 @@ static void path_cb(pcl_future *f, void *data);
 /* Continues w from v (borrowed): settles the result, or waits for the next
  * future on the way. */
 static void path_continue(path_wait *w, const pcl_value *v) {
-  walk k = {v, w->steps, w->n, w->keys, false, w->resource};
+  walk k = {v, w->steps, w->n, w->keys, w->nkeys, false, w->resource};
   pcl_error *err = NULL;
   if (!walk_steps(w->prog, w->preview, &k, &err)) {
     pcl_future_reject_take(w->result, pcl__gen_locate(w->prog, err, w->loc));
@@ -337,7 +345,7 @@ pcl_value *pcl_gen_path_keys(const pcl_gen_env *e, pcl_value *root, pcl_value *c
                              pcl_error **err) {
   const pcl_gen_program *prog = e->f->prog;
   bool preview = pcl_run_preview(e->f->run);
-  walk k = {root, steps, n, keys, false, false};
+  walk k = {root, steps, n, keys, nkeys, false, false};
   if (!walk_steps(prog, preview, &k, err)) {
     pcl__gen_locate(prog, *err, loc);
     return NULL;
