@@ -340,46 +340,60 @@ static pcl_value *gen_apply_cb(pcl_value *const *vals, size_t m, void *data, pcl
   return r;
 }
 
+/* Whether the apply argument v must be waited for: a future at its top or
+ * anywhere inside. */
+static bool pending_arg(const pcl_value *v) {
+  return pcl_value_future(v) != NULL || pcl__value_contains_kind(v, PCL_T_EVENTUAL);
+}
+
+/* Runs body at once on the settled args (borrowed), consuming closure: as
+ * the operation would run outside an apply, not a turn of the loop later,
+ * so that the order of registrations does not depend on how fast the
+ * engine answers.  A failure (located by the body) is a rejected future. */
+static pcl_value *apply_now(pcl_gen_env *closure, pcl_gen_apply_fn body, pcl_value *const *args,
+                            size_t n) {
+  pcl_error *err = NULL;
+  pcl_value *r = run_body(closure, body, args, n, &err);
+  pcl_gen_env_release(closure);
+  if (r == NULL) {
+    pcl_future *f = pcl_future_new(PCL_OUTPUT, NULL);
+    pcl_future_reject_take(f, err);
+    r = pcl__gen_future_value_take(f);
+  }
+  return r;
+}
+
 pcl_value *pcl_gen_apply(pcl_gen_env *closure, pcl_gen_apply_fn body, pcl_value *const *args,
                          size_t n) {
+  size_t waits = 0;
+  for (size_t i = 0; i < n; i++) {
+    waits += pending_arg(args[i]);
+  }
+  if (waits == 0) {
+    /* Every argument is settled (a config's value, say). */
+    return apply_now(closure, body, args, n);
+  }
   gen_apply *a = pcl__pool_alloc(sizeof *a + n * sizeof a->plain[0]);
   a->closure = closure;
   a->body = body;
   a->n = n;
   pcl_future *small[8];
-  pcl_future **fs = n <= 8 ? small : pcl_xmalloc(n * sizeof *fs);
-  size_t waits = 0;
+  pcl_future **fs = waits <= 8 ? small : pcl_xmalloc(waits * sizeof *fs);
+  size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     a->plain[i] = NULL;
     pcl_future *top = pcl_value_future(args[i]);
     if (top != NULL) {
       /* A future at the top is awaited as it is (the common case: no join
        * of its own); the callback awaits what its value still holds. */
-      fs[waits++] = pcl_future_retain(top);
+      fs[k++] = pcl_future_retain(top);
     } else if (pcl__value_contains_kind(args[i], PCL_T_EVENTUAL)) {
-      fs[waits++] = pcl_future_await_deep(args[i]);
+      fs[k++] = pcl_future_await_deep(args[i]);
     } else {
       a->plain[i] = pcl_retain(args[i]);
     }
   }
-  pcl_value *r;
-  if (waits == 0) {
-    /* Every argument is settled (a config's value, say): the body runs now,
-     * as the operation would outside an apply, not a turn of the loop
-     * later, so that the order of registrations does not depend on how
-     * fast the engine answers. */
-    pcl_error *err = NULL;
-    r = run_body(closure, body, a->plain, n, &err);
-    gen_apply_free(a);
-    if (r == NULL) {
-      /* The body located its failure. */
-      pcl_future *f = pcl_future_new(PCL_OUTPUT, NULL);
-      pcl_future_reject_take(f, err);
-      r = pcl__gen_future_value_take(f);
-    }
-  } else {
-    r = pcl__gen_apply_take(fs, waits, gen_apply_cb, a, gen_apply_free);
-  }
+  pcl_value *r = pcl__gen_apply_take(fs, waits, gen_apply_cb, a, gen_apply_free);
   if (fs != small) {
     free(fs);
   }
