@@ -204,6 +204,14 @@ pcl_value *pcl__str_join(pcl_value *const *parts, size_t n, pcl_error **err);
  * html adds the < > & escapes). */
 void pcl__json_quote(pcl_strbuf *b, const char *s, size_t len, bool html);
 
+/* Appends the standard padded base64 of data[0..len) to b (nettle). */
+void pcl__base64_encode(pcl_strbuf *b, const uint8_t *data, size_t len);
+/* Appends the bytes of the base64 text s[0..len) to out, decoded as Go's
+ * base64.StdEncoding.DecodeString decodes it (padding required, line breaks
+ * skipped); false when the text is not base64, with the byte offset Go's
+ * error names in *bad, out unchanged. */
+bool pcl__base64_decode(const char *s, size_t len, pcl_strbuf *out, size_t *bad);
+
 /* Pulumi's property-value signatures (the wire form of values JSON and
  * google.protobuf.Value have no kind for): an object whose PCL__SIG_KEY
  * member is one of the signatures below, and the unknown sentinel string. */
