@@ -221,6 +221,7 @@ bool pcl__base64_decode(const char *s, size_t len, pcl_strbuf *out, size_t *bad)
 #define PCL__SIG_OUTPUT "d0e6a833031e9bbcd3f4e8bde6ca49a4"
 #define PCL__SIG_ASSET "c44067f5952c0a294b673a41bacd8c17"
 #define PCL__SIG_ARCHIVE "0def7320c3a5731c473e5ecbe6d01bc7"
+#define PCL__SIG_BYTES "803fd3297a5875dc03ca845dda5d2a98"
 #define PCL__UNKNOWN_SENTINEL "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
 
 #endif
