@@ -860,10 +860,43 @@ static void value_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
   }
 }
 
+/* Returns the arguments of an invoke, or of a call (call set): for a
+ * monitor that takes output values, each argument of a call that depends
+ * on resources (its argDependencies), or is unknown or secret, as an output
+ * value, as the SDKs send them; a resource passed by reference (the
+ * receiver __self__) depends on nothing there and stays a reference.  NULL
+ * with enc->err. */
+static Google__Protobuf__Struct *args_struct(gbe *e, const pcl_invoke_request *req, bool call,
+                                             pcl__rpc_enc *enc) {
+  if (!call || !e->output_values) {
+    return pcl__rpc_struct_new(req->args, enc);
+  }
+  size_t n = pcl_len(req->args);
+  pcl_deps **deps = pcl_xcalloc(n ? n : 1, sizeof *deps);
+  for (size_t i = 0; i < n; i++) {
+    const pcl_value *k = pcl_map_key_at(req->args, i);
+    pcl_value *urns =
+        req->arg_deps ? pcl_map_get(req->arg_deps, pcl_str_data(k), pcl_str_len(k)) : NULL;
+    for (size_t j = 0; urns && j < pcl_len(urns); j++) {
+      pcl_deps *one = pcl_deps_one(pcl_str_data(pcl_list_at(urns, j)));
+      pcl_deps *both = pcl_deps_union(deps[i], one);
+      pcl_deps_release(one);
+      pcl_deps_release(deps[i]);
+      deps[i] = both;
+    }
+  }
+  Google__Protobuf__Struct *s = pcl__rpc_output_struct_new(req->args, deps, enc);
+  for (size_t i = 0; i < n; i++) {
+    pcl_deps_release(deps[i]);
+  }
+  free(deps);
+  return s;
+}
+
 static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call, pcl_engine_cb cb,
                                 void *data) {
   pcl__rpc_enc enc = enc_for(e);
-  Google__Protobuf__Struct *args = pcl__rpc_struct_new(req->args, &enc);
+  Google__Protobuf__Struct *args = args_struct(e, req, call, &enc);
   if (args == NULL) {
     refuse(NULL, cb, data, enc.err);
     enc.err = NULL;

@@ -1,7 +1,8 @@
 /* test_rpc.c: property values in the engine protocol (rpc_value.c): the
  * packed bytes of a known Struct, round trips of every kind through
  * google.protobuf.Struct, what is lowered for a monitor without secrets or
- * resource references, output values, byte strings (strings
+ * resource references, output values (single and as the members of a
+ * remote component's inputs or a call's arguments), byte strings (strings
  * that are not UTF-8), ints rounded (D3), and the errors of values the
  * protocol cannot carry and of answers that do not decode. */
 #include <CUnit/CUnit.h>
@@ -177,6 +178,51 @@ static void test_output_values(void) {
   pcl_deps_release(d);
   pcl_release(sec);
   pcl_release(s);
+}
+
+static void test_output_struct(void) {
+  pcl_value *urn = pcl_str_from_cstr("urn:pulumi:s::p::c:i:C::c");
+  pcl_value *s = pcl_str_from_cstr("s");
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "__self__", pcl_resource_new(urn, NULL, NULL));
+  pcl_mapbuf_put_cstr(&mb, "dep", pcl_str_from_cstr("x"));
+  pcl_mapbuf_put_cstr(&mb, "plain", pcl_str_from_cstr("p"));
+  pcl_mapbuf_put_cstr(&mb, "sec", pcl_secret_new(s));
+  pcl_mapbuf_put_cstr(&mb, "unk", pcl_unknown());
+  pcl_value *m = pcl_mapbuf_finish(&mb);
+  pcl_deps *a = pcl_deps_one("urn:a");
+  pcl_deps *deps[] = {NULL, a, NULL, NULL, NULL};
+  pcl__rpc_enc enc = {.secrets = true, .resources = true};
+  Google__Protobuf__Struct *st = pcl__rpc_output_struct_new(m, deps, &enc);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+  CU_ASSERT_EQUAL_FATAL(st->n_fields, 5);
+  /* The receiver stays a resource reference, a plain argument a string. */
+  CU_ASSERT(sig_object(st->fields[0]->value, PCL__SIG_RESOURCE, 2, "urn", NULL));
+  CU_ASSERT(st->fields[2]->value->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE &&
+            bytes_are(st->fields[2]->value->string_value, "p"));
+  /* An argument with dependencies, a secret one and an unknown one are
+   * output values. */
+  Google__Protobuf__Value *dep = st->fields[1]->value;
+  CU_ASSERT_FATAL(sig_object(dep, PCL__SIG_OUTPUT, 3, "value", "x"));
+  CU_ASSERT(bytes_are(dep->struct_value->fields[2]->key, "dependencies"));
+  CU_ASSERT(bytes_are(dep->struct_value->fields[2]->value->list_value->values[0]->string_value,
+                      "urn:a"));
+  Google__Protobuf__Value *sec = st->fields[3]->value;
+  CU_ASSERT_FATAL(sig_object(sec, PCL__SIG_OUTPUT, 3, "value", "s"));
+  CU_ASSERT(bytes_are(sec->struct_value->fields[2]->key, "secret") &&
+            sec->struct_value->fields[2]->value->bool_value);
+  CU_ASSERT(sig_object(st->fields[4]->value, PCL__SIG_OUTPUT, 1, NULL, NULL));
+  /* Decoded, the values come back (the dependencies travel apart). */
+  pcl_error *err = NULL;
+  pcl_value *back = pcl__rpc_struct_get(st, &err);
+  CU_ASSERT(back && pcl_equal(back, m));
+  CU_ASSERT(back && pcl_kind_of(pcl_map_get_cstr(back, "sec")) == PCL_T_SECRET);
+  pcl_release(back);
+  protobuf_c_message_free_unpacked(&st->base, NULL);
+  pcl_deps_release(a);
+  pcl_release(m);
+  pcl_release(s);
+  pcl_release(urn);
 }
 
 static void test_rounding(void) {
@@ -557,6 +603,7 @@ void register_rpc_tests(void) {
   CU_add_test(s, "ints a double cannot hold", test_rounding);
   CU_add_test(s, "values the protocol cannot carry", test_encode_errors);
   CU_add_test(s, "byte strings", test_byte_strings);
+  CU_add_test(s, "remote component inputs and call arguments", test_output_struct);
   CU_add_test(s, "answers that do not decode", test_decode_errors);
   CU_add_test(s, "answers to each call", test_answers);
 }
