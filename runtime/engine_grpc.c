@@ -913,17 +913,22 @@ static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call
     cr.provider = (char *)(req->provider ? req->provider : "");
     cr.version = (char *)(req->version ? req->version : "");
     cr.plugindownloadurl = (char *)(req->plugin_download_url ? req->plugin_download_url : "");
-    size_t n = req->arg_deps ? pcl_len(req->arg_deps) : 0;
+    /* An entry for every argument, the receiver __self__ included (with no
+     * dependencies), as the SDKs send them. */
+    size_t n = pcl_len(req->args);
     cr.argdependencies = pcl_xmalloc((n ? n : 1) * sizeof *cr.argdependencies);
     for (size_t i = 0; i < n; i++) {
-      pcl_value *l = pcl_map_val_at(req->arg_deps, i);
+      const pcl_value *k = pcl_map_key_at(req->args, i);
+      pcl_value *l =
+          req->arg_deps ? pcl_map_get(req->arg_deps, pcl_str_data(k), pcl_str_len(k)) : NULL;
+      size_t nl = l ? pcl_len(l) : 0;
       Pulumirpc__ResourceCallRequest__ArgDependenciesEntry *ae = pcl_xmalloc(sizeof *ae);
       pulumirpc__resource_call_request__arg_dependencies_entry__init(ae);
-      ae->key = pcl_xstrdup(pcl_str_data(pcl_map_key_at(req->arg_deps, i)));
+      ae->key = pcl_xstrdup(pcl_str_data(k));
       Pulumirpc__ResourceCallRequest__ArgumentDependencies *ad = pcl_xmalloc(sizeof *ad);
       pulumirpc__resource_call_request__argument_dependencies__init(ad);
-      ad->urns = pcl_xmalloc((pcl_len(l) ? pcl_len(l) : 1) * sizeof *ad->urns);
-      for (size_t j = 0; j < pcl_len(l); j++) {
+      ad->urns = pcl_xmalloc((nl ? nl : 1) * sizeof *ad->urns);
+      for (size_t j = 0; j < nl; j++) {
         ad->urns[ad->n_urns++] = pcl_xstrdup(pcl_str_data(pcl_list_at(l, j)));
       }
       ae->value = ad;
