@@ -489,12 +489,54 @@ static const Google__Protobuf__Value *member(const Google__Protobuf__Struct *s, 
 
 /* Returns the string member key of s as a string value (owned), or NULL
  * when absent or not a string. */
-static pcl_value *string_member(const Google__Protobuf__Struct *s, const char *key) {
+static pcl_value *plain_string_member(const Google__Protobuf__Struct *s, const char *key) {
   const Google__Protobuf__Value *v = member(s, key);
   if (v == NULL || v->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE) {
     return NULL;
   }
   return pcl_str_from_bytes((const char *)v->string_value.data, v->string_value.len);
+}
+
+/* Returns the STRING of the bytes of the byte-string object s (owned);
+ * NULL with *err when it is malformed. */
+static pcl_value *byte_string_get(const Google__Protobuf__Struct *s, pcl_error **err) {
+  const Google__Protobuf__Value *b64 = member(s, "value");
+  if (b64 == NULL || b64->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE) {
+    *err = pcl_error_new("malformed byte string: no string \"value\"");
+    return NULL;
+  }
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  size_t bad = 0;
+  pcl_value *r = NULL;
+  if (pcl__base64_decode((const char *)b64->string_value.data, b64->string_value.len, &b, &bad)) {
+    r = pcl_str_from_bytes(b.data ? b.data : "", b.len);
+  } else {
+    *err = pcl_error_new("malformed byte string: \"value\" is not base64 (illegal data at "
+                         "byte %zu)",
+                         bad);
+  }
+  pcl_strbuf_free(&b);
+  return r;
+}
+
+/* Returns the string member key of s as a string value (owned), or NULL
+ * when absent or not a string.  A well-formed byte string is the string of
+ * its bytes, as Pulumi reads the members of a signature object (an asset's
+ * path, a reference's URN) once decoded: the encoder sends such a member
+ * that is not UTF-8 so. */
+static pcl_value *string_member(const Google__Protobuf__Struct *s, const char *key) {
+  const Google__Protobuf__Value *v = member(s, key);
+  if (v != NULL && v->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE &&
+      v->struct_value != NULL) {
+    pcl_value *sig = plain_string_member(v->struct_value, PCL__SIG_KEY);
+    bool bytes = sig && pcl_str_eq_cstr(sig, PCL__SIG_BYTES);
+    pcl_release(sig);
+    pcl_error *err = NULL;
+    pcl_value *r = bytes ? byte_string_get(v->struct_value, &err) : NULL;
+    pcl_error_free(err);
+    return r;
+  }
+  return plain_string_member(s, key);
 }
 
 /* Returns whether the string member key of s is the NUL-terminated want. */
@@ -561,24 +603,7 @@ static pcl_value *decode_sig(const Google__Protobuf__Struct *s, const char *sig,
     return r;
   }
   if (strcmp(sig, PCL__SIG_BYTES) == 0) {
-    const Google__Protobuf__Value *b64 = member(s, "value");
-    if (b64 == NULL || b64->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE) {
-      *err = pcl_error_new("malformed byte string: no string \"value\"");
-      return NULL;
-    }
-    pcl_strbuf b = PCL_STRBUF_INIT;
-    size_t bad = 0;
-    pcl_value *r = NULL;
-    if (pcl__base64_decode((const char *)b64->string_value.data, b64->string_value.len, &b,
-                           &bad)) {
-      r = pcl_str_from_bytes(b.data ? b.data : "", b.len);
-    } else {
-      *err = pcl_error_new("malformed byte string: \"value\" is not base64 (illegal data at "
-                           "byte %zu)",
-                           bad);
-    }
-    pcl_strbuf_free(&b);
-    return r;
+    return byte_string_get(s, err);
   }
   if (strcmp(sig, PCL__SIG_ASSET) == 0) {
     static const char *const keys[] = {"path", "text", "uri"};
@@ -662,7 +687,7 @@ static pcl_value *decode(const Google__Protobuf__Value *v, int depth, pcl_error 
   case GOOGLE__PROTOBUF__VALUE__KIND_BOOL_VALUE:
     return pcl_bool(v->bool_value);
   case GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE: {
-    pcl_value *sig = v->struct_value ? string_member(v->struct_value, PCL__SIG_KEY) : NULL;
+    pcl_value *sig = v->struct_value ? plain_string_member(v->struct_value, PCL__SIG_KEY) : NULL;
     if (sig) {
       pcl_value *r = decode_sig(v->struct_value, pcl_str_data(sig), depth + 1, err);
       pcl_release(sig);

@@ -353,6 +353,9 @@ static void test_byte_strings(void) {
   pcl_mapbuf_put_cstr(&mb, "secret", pcl_retain(sec));
   pcl_mapbuf_put_cstr(&mb, "list", list);
   pcl_mapbuf_put_cstr(&mb, "empty", pcl_str_new_lossy("", 0));
+  /* The members of signature objects too (found by fuzz_rpc). */
+  pcl_mapbuf_put_cstr(&mb, "asset", pcl_asset_new(PCL_ASSET_STRING, raw));
+  pcl_mapbuf_put_cstr(&mb, "ref", pcl_resource_new(raw, raw, NULL));
   pcl_value *m = pcl_mapbuf_finish(&mb);
   back = round_trip(m, &enc);
   CU_ASSERT_PTR_NULL(enc.err);
@@ -362,11 +365,13 @@ static void test_byte_strings(void) {
   pcl_release(back);
   Google__Protobuf__Struct *st = pcl__rpc_struct_new(m, &enc);
   CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-  /* Members in key order: empty, list, raw, secret. */
-  Google__Protobuf__Value *nul = st->fields[1]->value->list_value->values[1];
+  /* Members in key order: asset, empty, list, raw, ref, secret. */
+  Google__Protobuf__Value *nul = st->fields[2]->value->list_value->values[1];
   CU_ASSERT_EQUAL(nul->kind_case, GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE);
   CU_ASSERT(nul->string_value.len == 3 && memcmp(nul->string_value.data, "a\0b", 3) == 0);
-  CU_ASSERT_EQUAL(st->fields[0]->value->kind_case, GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE);
+  CU_ASSERT_EQUAL(st->fields[1]->value->kind_case, GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE);
+  CU_ASSERT(sig_object(st->fields[0]->value->struct_value->fields[1]->value, PCL__SIG_BYTES, 2,
+                       "value", RAW_BASE64));
   protobuf_c_message_free_unpacked(&st->base, NULL);
   pcl_release(m);
 
