@@ -860,6 +860,13 @@ static void value_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
   }
 }
 
+/* Returns the LIST of the URNs the i-th argument of the call req depends
+ * on (borrowed), or NULL for none. */
+static pcl_value *arg_urns(const pcl_invoke_request *req, size_t i) {
+  const pcl_value *k = pcl_map_key_at(req->args, i);
+  return req->arg_deps ? pcl_map_get(req->arg_deps, pcl_str_data(k), pcl_str_len(k)) : NULL;
+}
+
 /* Returns the arguments of an invoke, or of a call (call set): for a
  * monitor that takes output values, each argument of a call that depends
  * on resources (its argDependencies), or is unknown or secret, as an output
@@ -874,9 +881,7 @@ static Google__Protobuf__Struct *args_struct(gbe *e, const pcl_invoke_request *r
   size_t n = pcl_len(req->args);
   pcl_deps **deps = pcl_xcalloc(n ? n : 1, sizeof *deps);
   for (size_t i = 0; i < n; i++) {
-    const pcl_value *k = pcl_map_key_at(req->args, i);
-    pcl_value *urns =
-        req->arg_deps ? pcl_map_get(req->arg_deps, pcl_str_data(k), pcl_str_len(k)) : NULL;
+    pcl_value *urns = arg_urns(req, i);
     for (size_t j = 0; urns && j < pcl_len(urns); j++) {
       pcl_deps *one = pcl_deps_one(pcl_str_data(pcl_list_at(urns, j)));
       pcl_deps *both = pcl_deps_union(deps[i], one);
@@ -918,13 +923,11 @@ static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call
     size_t n = pcl_len(req->args);
     cr.argdependencies = pcl_xmalloc((n ? n : 1) * sizeof *cr.argdependencies);
     for (size_t i = 0; i < n; i++) {
-      const pcl_value *k = pcl_map_key_at(req->args, i);
-      pcl_value *l =
-          req->arg_deps ? pcl_map_get(req->arg_deps, pcl_str_data(k), pcl_str_len(k)) : NULL;
+      pcl_value *l = arg_urns(req, i);
       size_t nl = l ? pcl_len(l) : 0;
       Pulumirpc__ResourceCallRequest__ArgDependenciesEntry *ae = pcl_xmalloc(sizeof *ae);
       pulumirpc__resource_call_request__arg_dependencies_entry__init(ae);
-      ae->key = pcl_xstrdup(pcl_str_data(k));
+      ae->key = pcl_xstrdup(pcl_str_data(pcl_map_key_at(req->args, i)));
       Pulumirpc__ResourceCallRequest__ArgumentDependencies *ad = pcl_xmalloc(sizeof *ad);
       pulumirpc__resource_call_request__argument_dependencies__init(ad);
       ad->urns = pcl_xmalloc((nl ? nl : 1) * sizeof *ad->urns);
