@@ -258,9 +258,12 @@ check-depfile: $(BUILD)/pclc
 # The engine protocol (docs/engine.md): tests/engine's Node.js packages are
 # installed from the committed lockfile when missing; every sample is checked
 # through gRPC with engine.js (Pulumi's generated code) in front of the
-# embedded server, the fault cases run against engine.js, and the samples'
-# request streams are compared with those of the same programs written for
-# the Node.js SDK (tests/engine/differential).
+# embedded server, the fault cases run against engine.js, the wire form of
+# byte strings and of a call's arguments is checked through engine.js in
+# front of the embedded server with the conformance test providers'
+# behaviour (tests/engine/wire), and the samples' request streams are
+# compared with those of the same programs written for the Node.js SDK
+# (tests/engine/differential).
 ENGINE_JS := tests/engine/engine.js
 ENGINE_MODULES := tests/engine/node_modules/.package-lock.json
 ENGINE_PROGRAMS := $(patsubst tests/engine/programs/%/main.pp,$(BUILD)/tests/engine-programs/%, \
@@ -273,17 +276,21 @@ engine-modules: $(ENGINE_MODULES)
 
 $(BUILD)/tests/engine-programs/%: tests/engine/programs/%/main.pp $(BUILD)/pclc $(BUILD)/libpclrt.a
 	@mkdir -p $(dir $@)
-	$(BUILD)/pclc --schema-path samples/schemas tests/engine/programs/$* -o $@.c
+	$(BUILD)/pclc --schema-path samples/schemas --schema-path ../shared/conformance/providers \
+	  tests/engine/programs/$* -o $@.c
 	$(CC) $(STD) -O1 -g $(SAN_FLAGS) -Iruntime $@.c $(BUILD)/libpclrt.a $(LDFLAGS_ALL) \
 	  $(RUNTIME_LIBS) -o $@
 
 check-grpc: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc \
-            $(BUILD)/tests/embedded-server $(ENGINE_PROGRAMS) $(ENGINE_MODULES)
+            $(BUILD)/tests/embedded-server $(BUILD)/tests/embedded-server-conformance \
+            $(ENGINE_PROGRAMS) $(ENGINE_MODULES)
 	@fail=0; for s in $(SAMPLES); do \
 	  $(MAKE) --no-print-directory -s -C samples/$$s BUILD=$(abspath $(BUILD)) \
 	    NODE_ENGINE=$(abspath $(ENGINE_JS)) check-grpc || fail=1; \
 	done; \
 	tests/engine/faults $(BUILD)/tests/engine-programs || fail=1; \
+	tests/engine/wire --server $(BUILD)/tests/embedded-server-conformance \
+	  $(BUILD)/tests/engine-programs || fail=1; \
 	tests/engine/differential/run --server $(BUILD)/tests/embedded-server --engine $(ENGINE_JS) \
 	  --build $(BUILD) || fail=1; exit $$fail
 

@@ -7,7 +7,6 @@
  * Invariant: after the first failure nothing more is recorded, so the
  * message a caller sees is the one of the first problem met. */
 #include <math.h>
-#include <nettle/base64.h>
 #include <stdarg.h>
 #include <stdlib.h>
 
@@ -212,12 +211,4 @@ pcl_value *pcl__b_finish(pcl__bcall *c, pcl_value *result) {
     result = s;
   }
   return result;
-}
-
-void pcl__b_base64(pcl_strbuf *b, const uint8_t *data, size_t len) {
-  size_t n = BASE64_ENCODE_RAW_LENGTH(len);
-  char *out = pcl_xmalloc(n + 1);
-  base64_encode_raw(out, len, data);
-  pcl_strbuf_append(b, out, n);
-  free(out);
 }

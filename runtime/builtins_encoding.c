@@ -4,14 +4,17 @@
  * Base64 and SHA-1 go through nettle (D8).  nettle's decoder is lenient
  * where Go's is strict, so fromBase64 first checks the text the way Go's
  * base64.StdEncoding.DecodeString reads it, which also gives the byte
- * offset that Go's error names, and only then lets nettle decode it.  JSON
- * comes from the value layer (sorted keys, exact ints, Go's HTML escaping). */
+ * offset that Go's error names, and only then lets nettle decode it; the
+ * engine protocol's byte strings (rpc_value.c) use the same two functions,
+ * pcl__base64_encode and pcl__base64_decode.  JSON comes from the value
+ * layer (sorted keys, exact ints, Go's HTML escaping). */
 #include <nettle/base64.h>
 #include <nettle/sha1.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "builtins_internal.h"
+#include "pcl_internal.h"
 
 pcl_value *pcl_fn_toJSON(pcl_value *value, pcl_error **err) {
   pcl__bcall c = PCL__BCALL("toJSON", err);
@@ -35,7 +38,7 @@ pcl_value *pcl_fn_toBase64(pcl_value *value, pcl_error **err) {
   pcl_value *result = NULL;
   if (s != NULL) {
     pcl_strbuf b = PCL_STRBUF_INIT;
-    pcl__b_base64(&b, (const uint8_t *)pcl_str_data(s), pcl_str_len(s));
+    pcl__base64_encode(&b, (const uint8_t *)pcl_str_data(s), pcl_str_len(s));
     result = pcl_str_new_lossy(b.data != NULL ? b.data : "", b.len);
     pcl_strbuf_free(&b);
   }
@@ -133,37 +136,58 @@ static void clear_trailing_bits(char *s, size_t n) {
   *last = alphabet[v];
 }
 
+void pcl__base64_encode(pcl_strbuf *b, const uint8_t *data, size_t len) {
+  size_t n = BASE64_ENCODE_RAW_LENGTH(len);
+  char *out = pcl_xmalloc(n + 1);
+  base64_encode_raw(out, len, data);
+  pcl_strbuf_append(b, out, n);
+  free(out);
+}
+
+bool pcl__base64_decode(const char *s, size_t len, pcl_strbuf *out, size_t *bad) {
+  const unsigned char *in = (const unsigned char *)s;
+  if (!go_base64_check(in, len, bad)) {
+    return false;
+  }
+  /* Valid text without its line breaks decodes the same in nettle. */
+  char *clean = pcl_xmalloc(len + 1);
+  size_t n = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (!newline(in[i])) {
+      clean[n++] = (char)in[i];
+    }
+  }
+  clear_trailing_bits(clean, n);
+  size_t out_len = BASE64_DECODE_LENGTH(n) + 1;
+  uint8_t *bytes = pcl_xmalloc(out_len);
+  struct base64_decode_ctx ctx;
+  base64_decode_init(&ctx);
+  bool ok = base64_decode_update(&ctx, &out_len, bytes, n, clean) && base64_decode_final(&ctx);
+  if (ok) {
+    pcl_strbuf_append(out, (const char *)bytes, out_len);
+  } else {
+    /* The check above admits only what nettle decodes; should that ever
+     * differ, the text is refused as a whole. */
+    *bad = 0;
+  }
+  free(bytes);
+  free(clean);
+  return ok;
+}
+
 pcl_value *pcl_fn_fromBase64(pcl_value *value, pcl_error **err) {
   pcl__bcall c = PCL__BCALL("fromBase64", err);
   pcl_value *s = pcl__b_string(&c, "value", value);
   pcl_value *result = NULL;
   if (s != NULL) {
-    const unsigned char *in = (const unsigned char *)pcl_str_data(s);
-    size_t len = pcl_str_len(s), bad = 0;
-    if (!go_base64_check(in, len, &bad)) {
+    pcl_strbuf b = PCL_STRBUF_INIT;
+    size_t bad = 0;
+    if (!pcl__base64_decode(pcl_str_data(s), pcl_str_len(s), &b, &bad)) {
       pcl__b_fail(&c, "invalid base64 data: illegal base64 data at input byte %zu", bad);
     } else {
-      /* Valid text without its line breaks decodes the same in nettle. */
-      char *clean = pcl_xmalloc(len + 1);
-      size_t n = 0;
-      for (size_t i = 0; i < len; i++) {
-        if (!newline(in[i])) {
-          clean[n++] = (char)in[i];
-        }
-      }
-      clear_trailing_bits(clean, n);
-      uint8_t *out = pcl_xmalloc(BASE64_DECODE_LENGTH(n) + 1);
-      size_t out_len = BASE64_DECODE_LENGTH(n) + 1;
-      struct base64_decode_ctx ctx;
-      base64_decode_init(&ctx);
-      if (!base64_decode_update(&ctx, &out_len, out, n, clean) || !base64_decode_final(&ctx)) {
-        pcl__b_fail(&c, "invalid base64 data: the decoder rejected the text");
-      } else {
-        result = pcl_str_new_lossy((const char *)out, out_len);
-      }
-      free(out);
-      free(clean);
+      result = pcl_str_new_lossy(b.data != NULL ? b.data : "", b.len);
     }
+    pcl_strbuf_free(&b);
   }
   pcl_release(s);
   return pcl__b_finish(&c, result);

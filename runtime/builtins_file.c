@@ -112,7 +112,7 @@ pcl_value *pcl_fn_filebase64(const char *base_dir, pcl_value *path, pcl_error **
   pcl_strbuf b = PCL_STRBUF_INIT;
   if (p != NULL && pcl__b_read_file(&c, "filebase64", base_dir, p, &b)) {
     pcl_strbuf enc = PCL_STRBUF_INIT;
-    pcl__b_base64(&enc, (const uint8_t *)b.data, b.len);
+    pcl__base64_encode(&enc, (const uint8_t *)b.data, b.len);
     result = pcl_str_new_lossy(enc.data != NULL ? enc.data : "", enc.len);
     pcl_strbuf_free(&enc);
   }
@@ -133,7 +133,7 @@ pcl_value *pcl_fn_filebase64sha256(const char *base_dir, pcl_value *path, pcl_er
     sha256_update(&ctx, b.len, (const uint8_t *)b.data);
     sha256_digest(&ctx, SHA256_DIGEST_SIZE, digest);
     pcl_strbuf enc = PCL_STRBUF_INIT;
-    pcl__b_base64(&enc, digest, sizeof digest);
+    pcl__base64_encode(&enc, digest, sizeof digest);
     result = pcl_str_new_lossy(enc.data, enc.len);
     pcl_strbuf_free(&enc);
   }

@@ -87,7 +87,4 @@ char *pcl__b_resolve(const char *base_dir, const pcl_value *path);
 bool pcl__b_read_file(pcl__bcall *c, const char *prefix, const char *base_dir,
                       const pcl_value *path, pcl_strbuf *out);
 
-/* Appends the standard padded base64 of data[0..len) to b (nettle). */
-void pcl__b_base64(pcl_strbuf *b, const uint8_t *data, size_t len);
-
 #endif

@@ -81,6 +81,7 @@ struct gbe {
   bool output_values;         /* It takes output values. */
   bool alias_specs;           /* It takes alias specs. */
   bool deleted_with;          /* It takes deletedWith. */
+  bool byte_strings;          /* It takes strings that are not UTF-8 as byte strings. */
   size_t parallel;            /* Registrations in flight at most (0: no bound). */
   size_t inflight;            /* Registrations in flight. */
   rpc *wait_head, *wait_tail; /* Registrations waiting for a slot, in order. */
@@ -332,6 +333,13 @@ static void refuse(pcl_resource_cb rcb, pcl_engine_cb ecb, void *data, pcl_error
 
 static void grpc_log(pcl_engine *eng, pcl_log_severity sev, const char *urn, const char *msg);
 
+/* Returns the encoding of values for a request to e's monitor. */
+static pcl__rpc_enc enc_for(const gbe *e) {
+  pcl__rpc_enc enc = {
+      .secrets = e->secrets, .resources = e->resources, .byte_strings = e->byte_strings};
+  return enc;
+}
+
 /* Reports what the encoding of a request met: ints sent rounded (D3). */
 static void enc_report(gbe *e, pcl__rpc_enc *enc, const char *what, const char *urn) {
   if (enc->rounded > 0) {
@@ -418,32 +426,6 @@ static char **string_array(const pcl_value *opts, const char *name, size_t *n) {
     }
   }
   return out;
-}
-
-/* Returns the property path text of the LIST of segments segs (owned):
- * names joined with ".", other keys and indexes in brackets, as the
- * program wrote them. */
-static char *path_text(const pcl_value *segs) {
-  pcl_strbuf b = PCL_STRBUF_INIT;
-  for (size_t i = 0; i < pcl_len(segs); i++) {
-    pcl_value *s = pcl_list_at(segs, i);
-    if (pcl_kind_of(s) == PCL_T_INT) {
-      pcl_strbuf_append_char(&b, '[');
-      pcl_int_format(&b, s);
-      pcl_strbuf_append_char(&b, ']');
-      continue;
-    }
-    const char *t = pcl_kind_of(s) == PCL_T_STRING ? pcl_str_data(s) : "";
-    bool plain = *t != 0 && strcspn(t, ".[]\"") == strlen(t);
-    if (plain) {
-      pcl_strbuf_appendf(&b, "%s%s", i ? "." : "", t);
-    } else {
-      pcl_strbuf_append_cstr(&b, "[");
-      pcl__json_quote(&b, t, strlen(t), false);
-      pcl_strbuf_append_cstr(&b, "]");
-    }
-  }
-  return b.data ? b.data : pcl_xstrdup("");
 }
 
 /* Returns the Go duration text of seconds (a number of the customTimeouts
@@ -551,31 +533,7 @@ static Google__Protobuf__Struct *inputs_struct(gbe *e, const pcl_resource_reques
   if (req->kind != PCL_RES_REMOTE || !e->output_values) {
     return pcl__rpc_struct_new(req->inputs, enc);
   }
-  size_t n = pcl_len(req->inputs);
-  Google__Protobuf__Struct *s = pcl_xmalloc(sizeof *s);
-  google__protobuf__struct__init(s);
-  s->fields = pcl_xmalloc((n ? n : 1) * sizeof *s->fields);
-  for (size_t i = 0; i < n; i++) {
-    pcl_value *v = pcl_map_val_at(req->inputs, i);
-    const pcl_deps *d = req->prop_deps ? req->prop_deps[i] : NULL;
-    bool wrap =
-        pcl_deps_count(d) > 0 || pcl_kind_of(v) == PCL_T_UNKNOWN || pcl_kind_of(v) == PCL_T_SECRET;
-    Google__Protobuf__Value *ev =
-        wrap ? pcl__rpc_output_value_new(v, d, enc) : pcl__rpc_value_new(v, enc);
-    if (ev == NULL) {
-      protobuf_c_message_free_unpacked(&s->base, NULL);
-      return NULL;
-    }
-    Google__Protobuf__Struct__FieldsEntry *fe = pcl_xmalloc(sizeof *fe);
-    google__protobuf__struct__fields_entry__init(fe);
-    const pcl_value *k = pcl_map_key_at(req->inputs, i);
-    fe->key.len = pcl_str_len(k);
-    fe->key.data = pcl_xmalloc(fe->key.len + 1);
-    memcpy(fe->key.data, pcl_str_data(k), fe->key.len + 1);
-    fe->value = ev;
-    s->fields[s->n_fields++] = fe;
-  }
-  return s;
+  return pcl__rpc_output_struct_new(req->inputs, req->prop_deps, enc);
 }
 
 /* Returns what a registration's answer makes of id: null for components,
@@ -665,6 +623,7 @@ static void read_request(gbe *e, const pcl_resource_request *req, const char *id
   rr.plugindownloadurl = (char *)(req->plugin_download_url ? req->plugin_download_url : "");
   rr.acceptsecrets = true;
   rr.acceptresources = true;
+  rr.acceptsbytestring = true;
   char **aso = string_array(req->options, "additionalSecretOutputs", &rr.n_additionalsecretoutputs);
   rr.additionalsecretoutputs = aso;
   rpc *r = rpc_new(e, PCL__RPC_READ, &rr.base, done, what);
@@ -730,7 +689,7 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
   gbe *e = (gbe *)eng;
   pcl_strbuf what = PCL_STRBUF_INIT;
   pcl_strbuf_appendf(&what, "resource '%s' (%s)", req->name, req->type);
-  pcl__rpc_enc enc = {.secrets = e->secrets, .resources = e->resources};
+  pcl__rpc_enc enc = enc_for(e);
   const pcl_value *opts = req->options;
   bool is_stack = strcmp(req->type, "pulumi:pulumi:Stack") == 0;
   if (req->read || strcmp(req->type, "pulumi:pulumi:StackReference") == 0) {
@@ -788,6 +747,7 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
   rr.plugindownloadurl = (char *)(req->plugin_download_url ? req->plugin_download_url : "");
   rr.acceptsecrets = true;
   rr.acceptresources = true;
+  rr.acceptsbytestring = true;
   rr.supportspartialvalues = true;
   rr.supportsresultreporting = true;
   rr.aliasspecs = true;
@@ -818,7 +778,7 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
     for (size_t i = 0; i < pcl_len(hide); i++) {
       pcl_value *p = pcl_list_at(hide, i);
       if (pcl_kind_of(p) == PCL_T_LIST) {
-        rr.hidediffs[rr.n_hidediffs++] = path_text(p);
+        rr.hidediffs[rr.n_hidediffs++] = pcl__rpc_path_text(p);
       }
     }
   }
@@ -853,8 +813,11 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
     }
   }
   pcl_value *trig = opts ? pcl_map_get_cstr(opts, "replacementTrigger") : NULL;
-  if (trig && pcl_kind_of(trig) != PCL_T_NULL) {
+  if (trig && pcl_kind_of(trig) != PCL_T_NULL && enc.err == NULL) {
     rr.replacementtrigger = pcl__rpc_value_new(trig, &enc);
+    if (enc.err) {
+      pcl_error_prefix(enc.err, "the replacementTrigger option");
+    }
   }
   if (req->kind != PCL_RES_CUSTOM) {
     /* A component passes on the providers of its children, its own
@@ -897,10 +860,48 @@ static void value_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
   }
 }
 
+/* Returns the LIST of the URNs the i-th argument of the call req depends
+ * on (borrowed), or NULL for none. */
+static pcl_value *arg_urns(const pcl_invoke_request *req, size_t i) {
+  const pcl_value *k = pcl_map_key_at(req->args, i);
+  return req->arg_deps ? pcl_map_get(req->arg_deps, pcl_str_data(k), pcl_str_len(k)) : NULL;
+}
+
+/* Returns the arguments of an invoke, or of a call (call set): for a
+ * monitor that takes output values, each argument of a call that depends
+ * on resources (its argDependencies), or is unknown or secret, as an output
+ * value, as the SDKs send them; a resource passed by reference (the
+ * receiver __self__) depends on nothing there and stays a reference.  NULL
+ * with enc->err. */
+static Google__Protobuf__Struct *args_struct(gbe *e, const pcl_invoke_request *req, bool call,
+                                             pcl__rpc_enc *enc) {
+  if (!call || !e->output_values) {
+    return pcl__rpc_struct_new(req->args, enc);
+  }
+  size_t n = pcl_len(req->args);
+  pcl_deps **deps = pcl_xcalloc(n ? n : 1, sizeof *deps);
+  for (size_t i = 0; i < n; i++) {
+    pcl_value *urns = arg_urns(req, i);
+    for (size_t j = 0; urns && j < pcl_len(urns); j++) {
+      pcl_deps *one = pcl_deps_one(pcl_str_data(pcl_list_at(urns, j)));
+      pcl_deps *both = pcl_deps_union(deps[i], one);
+      pcl_deps_release(one);
+      pcl_deps_release(deps[i]);
+      deps[i] = both;
+    }
+  }
+  Google__Protobuf__Struct *s = pcl__rpc_output_struct_new(req->args, deps, enc);
+  for (size_t i = 0; i < n; i++) {
+    pcl_deps_release(deps[i]);
+  }
+  free(deps);
+  return s;
+}
+
 static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call, pcl_engine_cb cb,
                                 void *data) {
-  pcl__rpc_enc enc = {.secrets = e->secrets, .resources = e->resources};
-  Google__Protobuf__Struct *args = pcl__rpc_struct_new(req->args, &enc);
+  pcl__rpc_enc enc = enc_for(e);
+  Google__Protobuf__Struct *args = args_struct(e, req, call, &enc);
   if (args == NULL) {
     refuse(NULL, cb, data, enc.err);
     enc.err = NULL;
@@ -917,22 +918,26 @@ static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call
     cr.provider = (char *)(req->provider ? req->provider : "");
     cr.version = (char *)(req->version ? req->version : "");
     cr.plugindownloadurl = (char *)(req->plugin_download_url ? req->plugin_download_url : "");
-    size_t n = req->arg_deps ? pcl_len(req->arg_deps) : 0;
+    /* An entry for every argument, the receiver __self__ included (with no
+     * dependencies), as the SDKs send them. */
+    size_t n = pcl_len(req->args);
     cr.argdependencies = pcl_xmalloc((n ? n : 1) * sizeof *cr.argdependencies);
     for (size_t i = 0; i < n; i++) {
-      pcl_value *l = pcl_map_val_at(req->arg_deps, i);
+      pcl_value *l = arg_urns(req, i);
+      size_t nl = l ? pcl_len(l) : 0;
       Pulumirpc__ResourceCallRequest__ArgDependenciesEntry *ae = pcl_xmalloc(sizeof *ae);
       pulumirpc__resource_call_request__arg_dependencies_entry__init(ae);
-      ae->key = pcl_xstrdup(pcl_str_data(pcl_map_key_at(req->arg_deps, i)));
+      ae->key = pcl_xstrdup(pcl_str_data(pcl_map_key_at(req->args, i)));
       Pulumirpc__ResourceCallRequest__ArgumentDependencies *ad = pcl_xmalloc(sizeof *ad);
       pulumirpc__resource_call_request__argument_dependencies__init(ad);
-      ad->urns = pcl_xmalloc((pcl_len(l) ? pcl_len(l) : 1) * sizeof *ad->urns);
-      for (size_t j = 0; j < pcl_len(l); j++) {
+      ad->urns = pcl_xmalloc((nl ? nl : 1) * sizeof *ad->urns);
+      for (size_t j = 0; j < nl; j++) {
         ad->urns[ad->n_urns++] = pcl_xstrdup(pcl_str_data(pcl_list_at(l, j)));
       }
       ae->value = ad;
       cr.argdependencies[cr.n_argdependencies++] = ae;
     }
+    cr.acceptsbytestring = true;
     r = rpc_new(e, PCL__RPC_CALL, &cr.base, value_done, what.data);
     for (size_t i = 0; i < cr.n_argdependencies; i++) {
       protobuf_c_message_free_unpacked(&cr.argdependencies[i]->base, NULL);
@@ -946,6 +951,7 @@ static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call
     ir.version = (char *)(req->version ? req->version : "");
     ir.plugindownloadurl = (char *)(req->plugin_download_url ? req->plugin_download_url : "");
     ir.acceptresources = true;
+    ir.acceptsbytestring = true;
     r = rpc_new(e, PCL__RPC_INVOKE, &ir.base, value_done, what.data);
   }
   protobuf_c_message_free_unpacked(&args->base, NULL);
@@ -969,7 +975,7 @@ static void gbe_call(pcl_engine *eng, const pcl_invoke_request *req, pcl_engine_
 static void grpc_register_outputs(pcl_engine *eng, const char *urn, pcl_value *outputs,
                                   pcl_engine_cb cb, void *data) {
   gbe *e = (gbe *)eng;
-  pcl__rpc_enc enc = {.secrets = e->secrets, .resources = e->resources};
+  pcl__rpc_enc enc = enc_for(e);
   Pulumirpc__RegisterResourceOutputsRequest req =
       PULUMIRPC__REGISTER_RESOURCE_OUTPUTS_REQUEST__INIT;
   req.urn = (char *)urn;
@@ -1126,6 +1132,8 @@ static void features_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
         f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_ALIAS_SPECS);
     e->deleted_with =
         f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_DELETED_WITH);
+    e->byte_strings =
+        f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_BYTE_STRING);
   }
   /* UNIMPLEMENTED: an older monitor, asked feature by feature. */
   e->ask_features = err && r->status == GRPC_STATUS_UNIMPLEMENTED;

@@ -204,6 +204,14 @@ pcl_value *pcl__str_join(pcl_value *const *parts, size_t n, pcl_error **err);
  * html adds the < > & escapes). */
 void pcl__json_quote(pcl_strbuf *b, const char *s, size_t len, bool html);
 
+/* Appends the standard padded base64 of data[0..len) to b (nettle). */
+void pcl__base64_encode(pcl_strbuf *b, const uint8_t *data, size_t len);
+/* Appends the bytes of the base64 text s[0..len) to out, decoded as Go's
+ * base64.StdEncoding.DecodeString decodes it (padding required, line breaks
+ * skipped); false when the text is not base64, with the byte offset Go's
+ * error names in *bad, out unchanged. */
+bool pcl__base64_decode(const char *s, size_t len, pcl_strbuf *out, size_t *bad);
+
 /* Pulumi's property-value signatures (the wire form of values JSON and
  * google.protobuf.Value have no kind for): an object whose PCL__SIG_KEY
  * member is one of the signatures below, and the unknown sentinel string. */
@@ -213,6 +221,7 @@ void pcl__json_quote(pcl_strbuf *b, const char *s, size_t len, bool html);
 #define PCL__SIG_OUTPUT "d0e6a833031e9bbcd3f4e8bde6ca49a4"
 #define PCL__SIG_ASSET "c44067f5952c0a294b673a41bacd8c17"
 #define PCL__SIG_ARCHIVE "0def7320c3a5731c473e5ecbe6d01bc7"
+#define PCL__SIG_BYTES "803fd3297a5875dc03ca845dda5d2a98"
 #define PCL__UNKNOWN_SENTINEL "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
 
 #endif

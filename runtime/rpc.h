@@ -50,9 +50,14 @@ typedef struct pcl__rpc_enc {
   bool secrets;        /* Keep secrets as secret objects (else the plain value). */
   bool resources;      /* Keep resource references (else the id, or the URN of
                           a reference without an id). */
+  bool byte_strings;   /* Send a string that is not UTF-8 as a byte string
+                          (else refuse it). */
   size_t rounded;      /* Out: ints that a double cannot hold, sent rounded. */
   char *first_rounded; /* Out: the decimal text of the first one (owned), or NULL. */
-  pcl_error *err;      /* Out: the first error (owned), or NULL. */
+  pcl_error *err;      /* Out: the first error (owned), or NULL; it names the
+                          property where the encoding met it. */
+  pcl_value *where;    /* Internal: while the first error unwinds, the LIST of
+                          path segments to where it was met (owned), or NULL. */
 } pcl__rpc_enc;
 /* Frees what the encoding recorded in enc (not enc itself). */
 void pcl__rpc_enc_clear(pcl__rpc_enc *enc);
@@ -60,7 +65,7 @@ void pcl__rpc_enc_clear(pcl__rpc_enc *enc);
 /* Returns the message of v (borrowed), allocated with malloc so that
  * protobuf_c_message_free_unpacked frees it; NULL with enc->err when v
  * holds what the protocol cannot carry (an infinite number, a string that
- * is not UTF-8, an eventual value). */
+ * is not UTF-8 when enc->byte_strings is not set, an eventual value). */
 Google__Protobuf__Value *pcl__rpc_value_new(const pcl_value *v, pcl__rpc_enc *enc);
 /* Like pcl__rpc_value_new for a MAP (a NULL map gives an empty Struct). */
 Google__Protobuf__Struct *pcl__rpc_struct_new(const pcl_value *map, pcl__rpc_enc *enc);
@@ -69,12 +74,23 @@ Google__Protobuf__Struct *pcl__rpc_struct_new(const pcl_value *map, pcl__rpc_enc
  * unknown), secret: true (when v is secret), dependencies: [URNs]}. */
 Google__Protobuf__Value *pcl__rpc_output_value_new(const pcl_value *v, const pcl_deps *deps,
                                                    pcl__rpc_enc *enc);
+/* Like pcl__rpc_struct_new, but each member of map (borrowed) that has
+ * dependencies (deps[i] for the i-th member; deps may be NULL), or is
+ * unknown or secret, becomes the output value of pcl__rpc_output_value_new,
+ * as the SDKs send a remote component's inputs and a call's arguments. */
+Google__Protobuf__Struct *pcl__rpc_output_struct_new(const pcl_value *map, pcl_deps *const *deps,
+                                                     pcl__rpc_enc *enc);
+/* Returns the text of the property path segs (a LIST of STRING names and
+ * keys and INT indexes; owned, free()): names joined with ".", indexes and
+ * other keys in brackets ("tags.Name", "list[0]", "tags[\"a.b\"]"). */
+char *pcl__rpc_path_text(const pcl_value *segs);
 
 /* Returns the value of the message v (owned): signature objects become
- * SECRET, RESOURCE, ASSET and ARCHIVE values, output values their value
- * (UNKNOWN when absent, SECRET when secret), the unknown sentinel UNKNOWN,
- * integral numbers of at most 2^53 in magnitude ints.  NULL with *err for
- * an object with a signature it does not know or a malformed one. */
+ * SECRET, RESOURCE, ASSET and ARCHIVE values, byte strings the STRING of
+ * their bytes, output values their value (UNKNOWN when absent, SECRET when
+ * secret), the unknown sentinel UNKNOWN, integral numbers of at most 2^53
+ * in magnitude ints.  NULL with *err for an object with a signature it does
+ * not know or a malformed one. */
 pcl_value *pcl__rpc_value_get(const Google__Protobuf__Value *v, pcl_error **err);
 /* Like pcl__rpc_value_get for a Struct (NULL gives an empty MAP). */
 pcl_value *pcl__rpc_struct_get(const Google__Protobuf__Struct *s, pcl_error **err);

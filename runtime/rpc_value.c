@@ -4,13 +4,17 @@
  * Takes runtime values and produces google.protobuf.Value messages, and
  * back.  Values JSON has no kind for travel as objects whose
  * PCL__SIG_KEY member names what they are: secrets, resource references,
- * output values, assets and archives; an unknown value is the unknown
- * sentinel string.  What the monitor does not accept is lowered as the SDKs
- * lower it (a secret to its value, a resource reference to its id).  An int
- * travels as a double: one that a double cannot hold is rounded to the
- * nearest and counted, so that the backend warns (DECISIONS.md D3); on the
- * way back an integral double of at most 2^53 in magnitude becomes an int
- * again, which is what it was when the program sent it.
+ * output values, assets, archives and byte strings (a string that is not
+ * UTF-8, which a protobuf string cannot hold, as the base64 of its bytes);
+ * an unknown value is the unknown sentinel string.  What the monitor does
+ * not accept is lowered as the SDKs lower it (a secret to its value, a
+ * resource reference to its id); a string that is not UTF-8 for a monitor
+ * without byte strings is refused, never sent corrupted.  An encoding error
+ * names the property path where it was met.  An int travels as a double:
+ * one that a double cannot hold is rounded to the nearest and counted, so
+ * that the backend warns (DECISIONS.md D3); on the way back an integral
+ * double of at most 2^53 in magnitude becomes an int again, which is what
+ * it was when the program sent it.
  *
  * Messages built here are allocated with malloc throughout, so that
  * protobuf_c_message_free_unpacked frees them like unpacked ones.  Decoding
@@ -45,6 +49,8 @@ bool pcl__rpc_on_engine(pcl__rpc_method m) {
 }
 
 void pcl__rpc_enc_clear(pcl__rpc_enc *enc) {
+  pcl_release(enc->where);
+  enc->where = NULL;
   free(enc->first_rounded);
   pcl_error_free(enc->err);
   enc->first_rounded = NULL;
@@ -134,29 +140,89 @@ static bool utf8_ok(const char *s, size_t n) {
   return true;
 }
 
-static void enc_fail(pcl__rpc_enc *enc, const char *what) {
+/* Records the first error of the encoding, whose property path the
+ * containers it unwinds through then fill in (enc_at). */
+static void enc_fail(pcl__rpc_enc *enc, const char *msg) {
   if (enc->err == NULL) {
-    enc->err = pcl_error_new("the engine protocol cannot carry %s", what);
+    enc->err = pcl_error_new("%s", msg);
+    enc->where = pcl_list_new(0);
   }
 }
 
-static Google__Protobuf__Value *encode(const pcl_value *v, pcl__rpc_enc *enc);
+/* Prepends the path segment seg (stolen: a STRING key or an INT index) to
+ * the path of the error being unwound, if any. */
+static void enc_at(pcl__rpc_enc *enc, pcl_value *seg) {
+  if (enc->where == NULL) {
+    pcl_release(seg);
+    return;
+  }
+  size_t n = pcl_len(enc->where);
+  pcl_value *l = pcl_list_new(n + 1);
+  pcl_list_init_take(l, 0, seg);
+  for (size_t i = 0; i < n; i++) {
+    pcl_list_init_take(l, i + 1, pcl_retain(pcl_list_at(enc->where, i)));
+  }
+  pcl_release(enc->where);
+  enc->where = l;
+}
 
-static Google__Protobuf__Struct *encode_map(const pcl_value *m, pcl__rpc_enc *enc) {
+/* Ends the unwinding of an error at an exported function: the error names
+ * the property where it was met. */
+static void enc_locate(pcl__rpc_enc *enc) {
+  if (enc->where && pcl_len(enc->where) > 0) {
+    char *path = pcl__rpc_path_text(enc->where);
+    pcl_error_prefix(enc->err, "property %s", path);
+    free(path);
+  }
+  pcl_release(enc->where);
+  enc->where = NULL;
+}
+
+static Google__Protobuf__Value *encode(const pcl_value *v, pcl__rpc_enc *enc);
+static Google__Protobuf__Value *output_value(const pcl_value *v, const pcl_deps *deps,
+                                             pcl__rpc_enc *enc);
+
+/* Returns the Struct of the MAP m (NULL: empty); with outputs, a member
+ * that has dependencies (deps[i], deps may be NULL) or is unknown or secret
+ * becomes an output value. */
+static Google__Protobuf__Struct *encode_map(const pcl_value *m, bool outputs,
+                                            pcl_deps *const *deps, pcl__rpc_enc *enc) {
   size_t n = m ? pcl_len(m) : 0;
   Google__Protobuf__Struct *s = new_struct(n);
   for (size_t i = 0; i < n; i++) {
-    const pcl_value *k = pcl_map_key_at(m, i);
-    Google__Protobuf__Value *ev = encode(pcl_map_val_at(m, i), enc);
-    if (ev == NULL || !utf8_ok(pcl_str_data(k), pcl_str_len(k))) {
-      enc_fail(enc, "a map key that is not UTF-8");
+    pcl_value *k = pcl_map_key_at(m, i);
+    const pcl_value *v = pcl_map_val_at(m, i);
+    const pcl_deps *d = deps ? deps[i] : NULL;
+    pcl_kind kind = pcl_kind_of(v);
+    bool wrap = outputs && (pcl_deps_count(d) > 0 || kind == PCL_T_UNKNOWN || kind == PCL_T_SECRET);
+    Google__Protobuf__Value *ev = wrap ? output_value(v, d, enc) : encode(v, enc);
+    if (ev != NULL && !utf8_ok(pcl_str_data(k), pcl_str_len(k))) {
+      /* A key has no byte-string form: Struct keys are protobuf strings. */
+      enc_fail(enc, "the engine protocol cannot carry a map key that is not UTF-8");
       free_value(ev);
+      ev = NULL;
+    } else if (ev == NULL) {
+      enc_at(enc, pcl_retain(k));
+    }
+    if (ev == NULL) {
       protobuf_c_message_free_unpacked(&s->base, NULL);
       return NULL;
     }
     struct_put(s, pcl_str_data(k), pcl_str_len(k), ev);
   }
   return s;
+}
+
+/* Returns the byte-string object of the bytes s[0..n): {sig: bytes, value:
+ * their padded standard base64}, as Pulumi sends a string that is not
+ * UTF-8. */
+static Google__Protobuf__Value *byte_string(const char *s, size_t n) {
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl__base64_encode(&b, (const uint8_t *)s, n);
+  Google__Protobuf__Struct *st = sig_struct(PCL__SIG_BYTES, 1);
+  struct_put(st, "value", 5, string_value(b.data ? b.data : "", b.len));
+  pcl_strbuf_free(&b);
+  return struct_value(st);
 }
 
 /* Returns the number message of the INT v, counting a rounding. */
@@ -172,7 +238,7 @@ static Google__Protobuf__Value *encode_int(const pcl_value *v, pcl__rpc_enc *enc
     }
     if (isinf(r->number_value)) {
       free_value(r);
-      enc_fail(enc, "an int beyond the range of a double");
+      enc_fail(enc, "the engine protocol cannot carry an int beyond the range of a double");
       return NULL;
     }
   }
@@ -196,7 +262,7 @@ static Google__Protobuf__Value *encode(const pcl_value *v, pcl__rpc_enc *enc) {
     return encode_int(v, enc);
   case PCL_T_NUMBER:
     if (isinf(pcl_number_get(v))) {
-      enc_fail(enc, "an infinite number");
+      enc_fail(enc, "the engine protocol cannot carry an infinite number");
       return NULL;
     }
     r = new_value();
@@ -204,11 +270,15 @@ static Google__Protobuf__Value *encode(const pcl_value *v, pcl__rpc_enc *enc) {
     r->number_value = pcl_number_get(v);
     return r;
   case PCL_T_STRING:
-    if (!utf8_ok(pcl_str_data(v), pcl_str_len(v))) {
-      enc_fail(enc, "a string that is not UTF-8");
-      return NULL;
+    if (utf8_ok(pcl_str_data(v), pcl_str_len(v))) {
+      return string_value(pcl_str_data(v), pcl_str_len(v));
     }
-    return string_value(pcl_str_data(v), pcl_str_len(v));
+    if (enc->byte_strings) {
+      return byte_string(pcl_str_data(v), pcl_str_len(v));
+    }
+    enc_fail(enc, "a string that is not UTF-8 travels to the engine only as a byte string, "
+                  "which this engine does not take; update the Pulumi CLI");
+    return NULL;
   case PCL_T_LIST:
   case PCL_T_SET: {
     Google__Protobuf__ListValue *l = pcl_xmalloc(sizeof *l);
@@ -221,6 +291,7 @@ static Google__Protobuf__Value *encode(const pcl_value *v, pcl__rpc_enc *enc) {
     for (size_t i = 0; i < n; i++) {
       Google__Protobuf__Value *e = encode(pcl_list_at(v, i), enc);
       if (e == NULL) {
+        enc_at(enc, pcl_int_new((int64_t)i));
         free_value(r);
         return NULL;
       }
@@ -229,7 +300,7 @@ static Google__Protobuf__Value *encode(const pcl_value *v, pcl__rpc_enc *enc) {
     return r;
   }
   case PCL_T_MAP: {
-    Google__Protobuf__Struct *s = encode_map(v, enc);
+    Google__Protobuf__Struct *s = encode_map(v, false, NULL, enc);
     return s ? struct_value(s) : NULL;
   }
   case PCL_T_SECRET: {
@@ -286,23 +357,16 @@ static Google__Protobuf__Value *encode(const pcl_value *v, pcl__rpc_enc *enc) {
   case PCL_T_UNKNOWN:
     return string_value(PCL__UNKNOWN_SENTINEL, strlen(PCL__UNKNOWN_SENTINEL));
   case PCL_T_EVENTUAL:
-    enc_fail(enc, "a value that is not settled yet");
+    enc_fail(enc, "the engine protocol cannot carry a value that is not settled yet");
     return NULL;
   }
-  enc_fail(enc, "a value of an unknown kind");
+  enc_fail(enc, "the engine protocol cannot carry a value of an unknown kind");
   return NULL;
 }
 
-Google__Protobuf__Value *pcl__rpc_value_new(const pcl_value *v, pcl__rpc_enc *enc) {
-  return encode(v, enc);
-}
-
-Google__Protobuf__Struct *pcl__rpc_struct_new(const pcl_value *map, pcl__rpc_enc *enc) {
-  return encode_map(map, enc);
-}
-
-Google__Protobuf__Value *pcl__rpc_output_value_new(const pcl_value *v, const pcl_deps *deps,
-                                                   pcl__rpc_enc *enc) {
+/* Returns the output value of v with the dependencies deps. */
+static Google__Protobuf__Value *output_value(const pcl_value *v, const pcl_deps *deps,
+                                             pcl__rpc_enc *enc) {
   bool secret = pcl_kind_of(v) == PCL_T_SECRET;
   const pcl_value *plain = secret ? pcl_secret_inner(v) : v;
   size_t n = pcl_deps_count(deps);
@@ -339,8 +403,34 @@ Google__Protobuf__Value *pcl__rpc_output_value_new(const pcl_value *v, const pcl
   return struct_value(s);
 }
 
+Google__Protobuf__Value *pcl__rpc_value_new(const pcl_value *v, pcl__rpc_enc *enc) {
+  Google__Protobuf__Value *r = encode(v, enc);
+  enc_locate(enc);
+  return r;
+}
+
+Google__Protobuf__Struct *pcl__rpc_struct_new(const pcl_value *map, pcl__rpc_enc *enc) {
+  Google__Protobuf__Struct *s = encode_map(map, false, NULL, enc);
+  enc_locate(enc);
+  return s;
+}
+
+Google__Protobuf__Value *pcl__rpc_output_value_new(const pcl_value *v, const pcl_deps *deps,
+                                                   pcl__rpc_enc *enc) {
+  Google__Protobuf__Value *r = output_value(v, deps, enc);
+  enc_locate(enc);
+  return r;
+}
+
+Google__Protobuf__Struct *pcl__rpc_output_struct_new(const pcl_value *map, pcl_deps *const *deps,
+                                                     pcl__rpc_enc *enc) {
+  Google__Protobuf__Struct *s = encode_map(map, true, deps, enc);
+  enc_locate(enc);
+  return s;
+}
+
 uint8_t *pcl__rpc_struct_pack(const pcl_value *v, pcl__rpc_enc *enc, size_t *len) {
-  Google__Protobuf__Struct *s = encode_map(v, enc);
+  Google__Protobuf__Struct *s = pcl__rpc_struct_new(v, enc);
   if (s == NULL) {
     return NULL;
   }
@@ -349,6 +439,30 @@ uint8_t *pcl__rpc_struct_pack(const pcl_value *v, pcl__rpc_enc *enc, size_t *len
   protobuf_c_message_pack(&s->base, out);
   protobuf_c_message_free_unpacked(&s->base, NULL);
   return out;
+}
+
+char *pcl__rpc_path_text(const pcl_value *segs) {
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  for (size_t i = 0; i < pcl_len(segs); i++) {
+    pcl_value *s = pcl_list_at(segs, i);
+    if (pcl_kind_of(s) == PCL_T_INT) {
+      pcl_strbuf_append_char(&b, '[');
+      pcl_int_format(&b, s);
+      pcl_strbuf_append_char(&b, ']');
+      continue;
+    }
+    const char *t = pcl_kind_of(s) == PCL_T_STRING ? pcl_str_data(s) : "";
+    size_t n = pcl_kind_of(s) == PCL_T_STRING ? pcl_str_len(s) : 0;
+    bool plain = n > 0 && strcspn(t, ".[]\"") == n;
+    if (plain) {
+      pcl_strbuf_appendf(&b, "%s%s", i ? "." : "", t);
+    } else {
+      pcl_strbuf_append_cstr(&b, "[");
+      pcl__json_quote(&b, t, n, false);
+      pcl_strbuf_append_cstr(&b, "]");
+    }
+  }
+  return b.data ? b.data : pcl_xstrdup("");
 }
 
 /* ------------------------------------------------------------- decoding */
@@ -375,12 +489,54 @@ static const Google__Protobuf__Value *member(const Google__Protobuf__Struct *s, 
 
 /* Returns the string member key of s as a string value (owned), or NULL
  * when absent or not a string. */
-static pcl_value *string_member(const Google__Protobuf__Struct *s, const char *key) {
+static pcl_value *plain_string_member(const Google__Protobuf__Struct *s, const char *key) {
   const Google__Protobuf__Value *v = member(s, key);
   if (v == NULL || v->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE) {
     return NULL;
   }
   return pcl_str_from_bytes((const char *)v->string_value.data, v->string_value.len);
+}
+
+/* Returns the STRING of the bytes of the byte-string object s (owned);
+ * NULL with *err when it is malformed. */
+static pcl_value *byte_string_get(const Google__Protobuf__Struct *s, pcl_error **err) {
+  const Google__Protobuf__Value *b64 = member(s, "value");
+  if (b64 == NULL || b64->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE) {
+    *err = pcl_error_new("malformed byte string: no string \"value\"");
+    return NULL;
+  }
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  size_t bad = 0;
+  pcl_value *r = NULL;
+  if (pcl__base64_decode((const char *)b64->string_value.data, b64->string_value.len, &b, &bad)) {
+    r = pcl_str_from_bytes(b.data ? b.data : "", b.len);
+  } else {
+    *err = pcl_error_new("malformed byte string: \"value\" is not base64 (illegal data at "
+                         "byte %zu)",
+                         bad);
+  }
+  pcl_strbuf_free(&b);
+  return r;
+}
+
+/* Returns the string member key of s as a string value (owned), or NULL
+ * when absent or not a string.  A well-formed byte string is the string of
+ * its bytes, as Pulumi reads the members of a signature object (an asset's
+ * path, a reference's URN) once decoded: the encoder sends such a member
+ * that is not UTF-8 so. */
+static pcl_value *string_member(const Google__Protobuf__Struct *s, const char *key) {
+  const Google__Protobuf__Value *v = member(s, key);
+  if (v != NULL && v->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE &&
+      v->struct_value != NULL) {
+    pcl_value *sig = plain_string_member(v->struct_value, PCL__SIG_KEY);
+    bool bytes = sig && pcl_str_eq_cstr(sig, PCL__SIG_BYTES);
+    pcl_release(sig);
+    pcl_error *err = NULL;
+    pcl_value *r = bytes ? byte_string_get(v->struct_value, &err) : NULL;
+    pcl_error_free(err);
+    return r;
+  }
+  return plain_string_member(s, key);
 }
 
 /* Returns whether the string member key of s is the NUL-terminated want. */
@@ -445,6 +601,9 @@ static pcl_value *decode_sig(const Google__Protobuf__Struct *s, const char *sig,
     pcl_release(i);
     pcl_release(pv);
     return r;
+  }
+  if (strcmp(sig, PCL__SIG_BYTES) == 0) {
+    return byte_string_get(s, err);
   }
   if (strcmp(sig, PCL__SIG_ASSET) == 0) {
     static const char *const keys[] = {"path", "text", "uri"};
@@ -528,7 +687,7 @@ static pcl_value *decode(const Google__Protobuf__Value *v, int depth, pcl_error 
   case GOOGLE__PROTOBUF__VALUE__KIND_BOOL_VALUE:
     return pcl_bool(v->bool_value);
   case GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE: {
-    pcl_value *sig = v->struct_value ? string_member(v->struct_value, PCL__SIG_KEY) : NULL;
+    pcl_value *sig = v->struct_value ? plain_string_member(v->struct_value, PCL__SIG_KEY) : NULL;
     if (sig) {
       pcl_value *r = decode_sig(v->struct_value, pcl_str_data(sig), depth + 1, err);
       pcl_release(sig);

@@ -19,8 +19,12 @@
  * is written to (the server listens on 127.0.0.1, on a free port).
  *
  * Every request is decoded with the generated code of runtime/proto and the
- * property values with the runtime's own decoder (rpc_value.c); requests
- * the program cannot send (an unknown method) are answered UNIMPLEMENTED. */
+ * property values with the runtime's own decoder (rpc_value.c), and the
+ * answers encoded with its encoder, so that the server takes and gives
+ * every value kind the runtime does (byte strings too, which it lists in
+ * GetDeploymentInfo and sends in an answer only when the request accepts
+ * them, as the engine does); requests the program cannot send (an unknown
+ * method) are answered UNIMPLEMENTED. */
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc.h>
 #include <grpc/grpc_security.h>
@@ -40,6 +44,7 @@ typedef struct scall {
   int state;                 /* 0 accepted, 1 read, 2 answered. */
   int cancelled;             /* Set by RECV_CLOSE_ON_SERVER. */
   bool ends_run;             /* Answering it ends the run. */
+  bool byte_strings;         /* The request accepts byte strings in its answer. */
   pcl_value *keep;           /* RegisterResourceOutputs: the outputs (owned). */
 } scall;
 
@@ -121,10 +126,11 @@ static pcl_value *struct_value(scall *c, const Google__Protobuf__Struct *s) {
   return v;
 }
 
-/* Returns the Struct of the MAP v with every value kind kept (owned), or
- * NULL with *err when v holds what the protocol cannot carry. */
-static Google__Protobuf__Struct *to_struct(const pcl_value *v, pcl_error **err) {
-  pcl__rpc_enc enc = {.secrets = true, .resources = true};
+/* Returns the Struct of the MAP v, the answer to c, with every value kind
+ * kept (owned; byte strings when c's request accepts them), or NULL with
+ * *err when v holds what the protocol cannot carry. */
+static Google__Protobuf__Struct *to_struct(const scall *c, const pcl_value *v, pcl_error **err) {
+  pcl__rpc_enc enc = {.secrets = true, .resources = true, .byte_strings = c->byte_strings};
   Google__Protobuf__Struct *s = pcl__rpc_struct_new(v, &enc);
   *err = enc.err;
   enc.err = NULL;
@@ -299,7 +305,7 @@ static void resource_answered(void *data, const pcl_resource_result *res, const 
     return;
   }
   pcl_error *enc_err = NULL;
-  Google__Protobuf__Struct *outs = to_struct(res->outputs, &enc_err);
+  Google__Protobuf__Struct *outs = to_struct(c, res->outputs, &enc_err);
   if (outs == NULL) {
     answer(c, NULL, GRPC_STATUS_INTERNAL, pcl_error_message(enc_err));
     pcl_error_free(enc_err);
@@ -334,7 +340,7 @@ static void value_answered(void *data, pcl_value *result, const pcl_error *err) 
   bool invoke = strcmp(method, "/pulumirpc.ResourceMonitor/Invoke") == 0;
   gpr_free((void *)method);
   pcl_error *enc_err = NULL;
-  Google__Protobuf__Struct *ret = call || invoke ? to_struct(result, &enc_err) : NULL;
+  Google__Protobuf__Struct *ret = call || invoke ? to_struct(c, result, &enc_err) : NULL;
   if ((call || invoke) && ret == NULL) {
     answer(c, NULL, GRPC_STATUS_INTERNAL, pcl_error_message(enc_err));
     pcl_error_free(enc_err);
@@ -364,6 +370,7 @@ static void serve_register(scall *c) {
     return;
   }
   pcl_run *run = S.run;
+  c->byte_strings = r->acceptsbytestring;
   if (strcmp(r->type, "pulumi:pulumi:Stack") == 0) {
     /* The run registered the stack already: it is the program's. */
     Pulumirpc__RegisterResourceResponse resp = PULUMIRPC__REGISTER_RESOURCE_RESPONSE__INIT;
@@ -434,6 +441,7 @@ static void serve_read(scall *c) {
   if (r == NULL) {
     return;
   }
+  c->byte_strings = r->acceptsbytestring;
   pcl_value *inputs = struct_value(c, r->properties);
   if (inputs == NULL) {
     protobuf_c_message_free_unpacked(&r->base, NULL);
@@ -493,6 +501,7 @@ static void serve_invoke(scall *c, bool call) {
     req.version = *r->version ? r->version : NULL;
     req.plugin_download_url = *r->plugindownloadurl ? r->plugindownloadurl : NULL;
     args = r->args;
+    c->byte_strings = r->acceptsbytestring;
     pcl_mapbuf db = PCL_MAPBUF_INIT;
     for (size_t i = 0; i < r->n_argdependencies; i++) {
       const Pulumirpc__ResourceCallRequest__ArgumentDependencies *d = r->argdependencies[i]->value;
@@ -507,6 +516,7 @@ static void serve_invoke(scall *c, bool call) {
     req.version = *r->version ? r->version : NULL;
     req.plugin_download_url = *r->plugindownloadurl ? r->plugindownloadurl : NULL;
     args = r->args;
+    c->byte_strings = r->acceptsbytestring;
   }
   pcl_value *a = struct_value(c, args);
   if (a != NULL) {
@@ -600,7 +610,8 @@ static void serve(scall *c) {
         PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_RESOURCE_REFERENCES,
         PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_OUTPUT_VALUES,
         PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_ALIAS_SPECS,
-        PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_DELETED_WITH};
+        PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_DELETED_WITH,
+        PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_BYTE_STRING};
     resp.supportedfeatures = f;
     resp.n_supportedfeatures = sizeof f / sizeof f[0];
     resp.project = S.run->project;

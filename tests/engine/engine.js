@@ -12,11 +12,17 @@
 //   --record FILE      append each decoded request to FILE
 //   --forward ADDR     pass every request, decoded and encoded again by
 //                      Pulumi's code, to the engine at ADDR and its answer
-//                      back (the faults and --delay then do not apply)
+//                      back (the faults and --delay then do not apply);
+//                      byte strings, output values and every other wire
+//                      object are Struct members there, so they pass
+//                      through as they are, and so does every request
+//                      field the program sets (acceptsByteString too)
 //   --delay MS         answer each RegisterResource after MS milliseconds
 //   --preview          answer as in a preview: custom resources get no id
 //   --old-monitor      answer GetDeploymentInfo UNIMPLEMENTED (the program
-//                      then asks SupportsFeature, feature by feature)
+//                      then asks SupportsFeature, feature by feature), also
+//                      with --forward: a monitor that predates
+//                      GetDeploymentInfo, and so byte strings
 //   --fault KIND       misbehave: close-after=N (exit after the Nth
 //                      registration arrived, dropping the connection
 //                      with it unanswered),
@@ -201,6 +207,7 @@ const monitor = {
       F.RESOURCE_MONITOR_FEATURE_OUTPUT_VALUES,
       F.RESOURCE_MONITOR_FEATURE_ALIAS_SPECS,
       F.RESOURCE_MONITOR_FEATURE_DELETED_WITH,
+      F.RESOURCE_MONITOR_FEATURE_BYTE_STRING,
     ]);
     info.setDryrun(dryRun);
     cb(null, info);
@@ -267,9 +274,13 @@ function forwarded(name, client, method) {
 }
 
 if (forward) {
-  const names = {
+  // An old monitor answers what it supports itself, whatever the engine
+  // behind it supports.
+  const names = oldMonitor ? {} : {
     getDeploymentInfo: "GetDeploymentInfo",
     supportsFeature: "SupportsFeature",
+  };
+  Object.assign(names, {
     invoke: "Invoke",
     call: "Call",
     readResource: "ReadResource",
@@ -277,7 +288,7 @@ if (forward) {
     registerResourceOutputs: "RegisterResourceOutputs",
     registerPackage: "RegisterPackage",
     signalAndWaitForShutdown: "SignalAndWaitForShutdown",
-  };
+  });
   for (const [m, name] of Object.entries(names)) {
     monitor[m] = forwarded(name, forwardMonitor, m);
   }

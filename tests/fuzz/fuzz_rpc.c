@@ -6,9 +6,10 @@
  * the rest is the packed answer.  Besides the sanitizers, the target checks
  * the decoder's promises and aborts when one is broken:
  *   - an answer that decodes carries a MAP where the call has a value;
- *   - that value, encoded again (pcl__rpc_struct_pack, every kind kept),
- *     either is refused with an error (a string that is not UTF-8) or
- *     decodes to an equal value: nothing is lost or invented on the way;
+ *   - that value, encoded again (pcl__rpc_struct_pack, every kind kept,
+ *     byte strings too), either is refused with an error (a map key that is
+ *     not UTF-8, which has no byte-string form) or decodes to an equal
+ *     value: nothing is lost or invented on the way;
  *   - no value outlives the input (the runtime's live-value count returns
  *     to where it was).
  * Seeds are answers built with @pulumi/pulumi's generated code
@@ -46,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check(!has_value || (a.value && pcl_kind_of(a.value) == PCL_T_MAP),
           "the value of an answer is a map");
     if (a.value) {
-      pcl__rpc_enc enc = {.secrets = true, .resources = true};
+      pcl__rpc_enc enc = {.secrets = true, .resources = true, .byte_strings = true};
       size_t len = 0;
       uint8_t *again = pcl__rpc_struct_pack(a.value, &enc, &len);
       if (again == NULL) {

@@ -14,6 +14,7 @@ const structproto = require(path.join(modules, "google-protobuf/google/protobuf/
 
 const SIG = "4dabf18193072939515e22adb298388d";
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const BYTES = "803fd3297a5875dc03ca845dda5d2a98";
 // The calls' indexes in PCL__RPC_METHODS.
 const M = { SUPPORTS_FEATURE: 0, DEPLOYMENT_INFO: 1, REGISTER: 2, READ: 3, INVOKE: 5, CALL: 6, PACKAGE: 7 };
 
@@ -29,6 +30,13 @@ const values = {
             r: { [SIG]: "0def7320c3a5731c473e5ecbe6d01bc7",
                  assets: { f: { [SIG]: "c44067f5952c0a294b673a41bacd8c17", path: "f.txt" } } } },
   unknown: { u: UNKNOWN, nested: [UNKNOWN, { x: UNKNOWN }] },
+  // Byte strings (strings that are not UTF-8), alone and inside a secret
+  // and an output value; "AGhl..." is NUL, "hello ", 80 fe ff, " world", f0 28.
+  bytes: { b: { [SIG]: BYTES, value: "AGhlbGxvIID+/yB3b3JsZPAo" },
+           e: { [SIG]: BYTES, value: "" },
+           s: { [SIG]: "1b47061264138c4ac30d75fd1eb44270", value: { [SIG]: BYTES, value: "gP4=" } },
+           o: { [SIG]: "d0e6a833031e9bbcd3f4e8bde6ca49a4", value: { [SIG]: BYTES, value: "/w==" },
+                dependencies: ["urn:pulumi:s::p::t:i:R::n"] } },
 };
 
 const out = process.argv[2];
@@ -65,7 +73,7 @@ const invf = new resproto.ResourceInvokeResponse();
 invf.setFailuresList([cf]);
 write("invoke-failures", M.INVOKE, invf);
 const info = new resproto.DeploymentInfo();
-info.setSupportedfeaturesList([0, 1, 2, 3, 5]);
+info.setSupportedfeaturesList([0, 1, 2, 3, 5, 13]);
 info.setProject("p");
 write("deployment-info", M.DEPLOYMENT_INFO, info);
 const sf = new resproto.SupportsFeatureResponse();

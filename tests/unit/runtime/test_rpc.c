@@ -1,9 +1,12 @@
 /* test_rpc.c: property values in the engine protocol (rpc_value.c): the
  * packed bytes of a known Struct, round trips of every kind through
  * google.protobuf.Struct, what is lowered for a monitor without secrets or
- * resource references, output values, ints rounded (D3), and the errors of
- * values the protocol cannot carry and of answers that do not decode. */
+ * resource references, output values (single and as the members of a
+ * remote component's inputs or a call's arguments), byte strings (strings
+ * that are not UTF-8), ints rounded (D3), and the errors of values the
+ * protocol cannot carry and of answers that do not decode. */
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,6 +119,26 @@ static bool bytes_are(ProtobufCBinaryData b, const char *s) {
   return b.len == strlen(s) && memcmp(b.data, s, b.len) == 0;
 }
 
+/* Returns whether the Value v is the signature object of sig whose member
+ * key (the last one) is the string want. */
+static bool sig_object(const Google__Protobuf__Value *v, const char *sig, size_t n,
+                       const char *key, const char *want) {
+  if (v->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE ||
+      v->struct_value->n_fields != n) {
+    return false;
+  }
+  Google__Protobuf__Struct *st = v->struct_value;
+  bool ok = bytes_are(st->fields[0]->key, PCL__SIG_KEY) &&
+            bytes_are(st->fields[0]->value->string_value, sig);
+  if (key) {
+    ok = ok && bytes_are(st->fields[1]->key, key) &&
+         (want == NULL || (st->fields[1]->value->kind_case ==
+                               GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE &&
+                           bytes_are(st->fields[1]->value->string_value, want)));
+  }
+  return ok;
+}
+
 static void test_output_values(void) {
   pcl_value *s = pcl_str_from_cstr("v");
   pcl_value *sec = pcl_secret_new(s);
@@ -157,6 +180,51 @@ static void test_output_values(void) {
   pcl_release(s);
 }
 
+static void test_output_struct(void) {
+  pcl_value *urn = pcl_str_from_cstr("urn:pulumi:s::p::c:i:C::c");
+  pcl_value *s = pcl_str_from_cstr("s");
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "__self__", pcl_resource_new(urn, NULL, NULL));
+  pcl_mapbuf_put_cstr(&mb, "dep", pcl_str_from_cstr("x"));
+  pcl_mapbuf_put_cstr(&mb, "plain", pcl_str_from_cstr("p"));
+  pcl_mapbuf_put_cstr(&mb, "sec", pcl_secret_new(s));
+  pcl_mapbuf_put_cstr(&mb, "unk", pcl_unknown());
+  pcl_value *m = pcl_mapbuf_finish(&mb);
+  pcl_deps *a = pcl_deps_one("urn:a");
+  pcl_deps *deps[] = {NULL, a, NULL, NULL, NULL};
+  pcl__rpc_enc enc = {.secrets = true, .resources = true};
+  Google__Protobuf__Struct *st = pcl__rpc_output_struct_new(m, deps, &enc);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+  CU_ASSERT_EQUAL_FATAL(st->n_fields, 5);
+  /* The receiver stays a resource reference, a plain argument a string. */
+  CU_ASSERT(sig_object(st->fields[0]->value, PCL__SIG_RESOURCE, 2, "urn", NULL));
+  CU_ASSERT(st->fields[2]->value->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE &&
+            bytes_are(st->fields[2]->value->string_value, "p"));
+  /* An argument with dependencies, a secret one and an unknown one are
+   * output values. */
+  Google__Protobuf__Value *dep = st->fields[1]->value;
+  CU_ASSERT_FATAL(sig_object(dep, PCL__SIG_OUTPUT, 3, "value", "x"));
+  CU_ASSERT(bytes_are(dep->struct_value->fields[2]->key, "dependencies"));
+  CU_ASSERT(bytes_are(dep->struct_value->fields[2]->value->list_value->values[0]->string_value,
+                      "urn:a"));
+  Google__Protobuf__Value *sec = st->fields[3]->value;
+  CU_ASSERT_FATAL(sig_object(sec, PCL__SIG_OUTPUT, 3, "value", "s"));
+  CU_ASSERT(bytes_are(sec->struct_value->fields[2]->key, "secret") &&
+            sec->struct_value->fields[2]->value->bool_value);
+  CU_ASSERT(sig_object(st->fields[4]->value, PCL__SIG_OUTPUT, 1, NULL, NULL));
+  /* Decoded, the values come back (the dependencies travel apart). */
+  pcl_error *err = NULL;
+  pcl_value *back = pcl__rpc_struct_get(st, &err);
+  CU_ASSERT(back && pcl_equal(back, m));
+  CU_ASSERT(back && pcl_kind_of(pcl_map_get_cstr(back, "sec")) == PCL_T_SECRET);
+  pcl_release(back);
+  protobuf_c_message_free_unpacked(&st->base, NULL);
+  pcl_deps_release(a);
+  pcl_release(m);
+  pcl_release(s);
+  pcl_release(urn);
+}
+
 static void test_rounding(void) {
   pcl_value *m = json("{\"big\": 1152921504606846977, \"ok\": 9007199254740992}");
   pcl__rpc_enc enc = {0};
@@ -174,18 +242,163 @@ static void test_rounding(void) {
 }
 
 static void test_encode_errors(void) {
+  /* Without byte strings, a string that is not UTF-8 is refused, and the
+   * message names the property path where it was met. */
   pcl_value *raw = pcl_str_from_bytes("a\xff", 2);
+  pcl_value *list = pcl_list_new(2);
+  pcl_list_init_take(list, 0, pcl_int_new(1));
+  pcl_list_init_take(list, 1, pcl_retain(raw));
+  pcl_mapbuf tb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&tb, "a.b", list);
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
-  pcl_mapbuf_put_cstr(&mb, "bytes", raw);
+  pcl_mapbuf_put_cstr(&mb, "tags", pcl_mapbuf_finish(&tb));
   pcl_value *m = pcl_mapbuf_finish(&mb);
-  pcl__rpc_enc enc = {0};
+  pcl__rpc_enc enc = {.secrets = true, .resources = true};
   size_t len;
   CU_ASSERT_PTR_NULL(pcl__rpc_struct_pack(m, &enc, &len));
   CU_ASSERT_PTR_NOT_NULL_FATAL(enc.err);
   CU_ASSERT_STRING_EQUAL(pcl_error_message(enc.err),
-                         "the engine protocol cannot carry a string that is not UTF-8");
+                         "property tags[\"a.b\"][1]: a string that is not UTF-8 travels to the "
+                         "engine only as a byte string, which this engine does not take; update "
+                         "the Pulumi CLI");
+  CU_ASSERT_PTR_NULL(enc.where);
   pcl__rpc_enc_clear(&enc);
   pcl_release(m);
+
+  /* A value of its own, and inside an output value and a secret. */
+  pcl_value *sec = pcl_secret_new(raw);
+  Google__Protobuf__Value *v = pcl__rpc_value_new(sec, &enc);
+  CU_ASSERT_PTR_NULL(v);
+  CU_ASSERT(enc.err && strncmp(pcl_error_message(enc.err), "a string that is not UTF-8", 26) == 0);
+  pcl__rpc_enc_clear(&enc);
+  pcl_deps *d = pcl_deps_one("urn:a");
+  pcl_mapbuf ob = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&ob, "dep", pcl_retain(raw));
+  m = pcl_mapbuf_finish(&ob);
+  pcl_deps *deps[] = {d};
+  CU_ASSERT_PTR_NULL(pcl__rpc_output_struct_new(m, deps, &enc));
+  CU_ASSERT(enc.err && strncmp(pcl_error_message(enc.err), "property dep: a string", 22) == 0);
+  pcl__rpc_enc_clear(&enc);
+  pcl_release(m);
+  pcl_deps_release(d);
+
+  /* A map key has no byte-string form, with byte strings or without. */
+  pcl_mapbuf kb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_take(&kb, pcl_retain(raw), pcl_int_new(1));
+  pcl_mapbuf nb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&nb, "outer", pcl_mapbuf_finish(&kb));
+  m = pcl_mapbuf_finish(&nb);
+  enc.byte_strings = true;
+  CU_ASSERT_PTR_NULL(pcl__rpc_struct_pack(m, &enc, &len));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(enc.err);
+  CU_ASSERT_STRING_EQUAL(pcl_error_message(enc.err),
+                         "property outer: the engine protocol cannot carry a map key that is not "
+                         "UTF-8");
+  pcl__rpc_enc_clear(&enc);
+  pcl_release(m);
+  pcl_release(sec);
+  pcl_release(raw);
+}
+
+/* The conformance suite's bytes (l2-raw-string-bytes): NUL, "hello ",
+ * three bytes that are never UTF-8, " world" and a cut sequence. */
+static const char raw_bytes[] = "\0hello \x80\xfe\xff world\xf0\x28";
+#define RAW_BASE64 "AGhlbGxvIID+/yB3b3JsZPAo"
+
+static void test_byte_strings(void) {
+  pcl_value *raw = pcl_str_from_bytes(raw_bytes, sizeof raw_bytes - 1);
+  CU_ASSERT_EQUAL_FATAL(pcl_str_len(raw), 18);
+  pcl__rpc_enc enc = {.secrets = true, .resources = true, .byte_strings = true};
+
+  /* The wire form: {sig: bytes, value: standard padded base64}. */
+  Google__Protobuf__Value *v = pcl__rpc_value_new(raw, &enc);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+  CU_ASSERT(sig_object(v, PCL__SIG_BYTES, 2, "value", RAW_BASE64));
+  pcl_error *err = NULL;
+  pcl_value *back = pcl__rpc_value_get(v, &err);
+  CU_ASSERT(back && pcl_equal(back, raw));
+  pcl_release(back);
+  protobuf_c_message_free_unpacked(&v->base, NULL);
+
+  /* A secret holds the byte string: {sig: secret, value: {sig: bytes, ...}}. */
+  pcl_value *sec = pcl_secret_new(raw);
+  v = pcl__rpc_value_new(sec, &enc);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+  CU_ASSERT_FATAL(sig_object(v, PCL__SIG_SECRET, 2, "value", NULL));
+  CU_ASSERT(sig_object(v->struct_value->fields[1]->value, PCL__SIG_BYTES, 2, "value", RAW_BASE64));
+  back = pcl__rpc_value_get(v, &err);
+  CU_ASSERT(back && pcl_kind_of(back) == PCL_T_SECRET && pcl_equal(back, sec));
+  pcl_release(back);
+  protobuf_c_message_free_unpacked(&v->base, NULL);
+
+  /* So does an output value, secret or not. */
+  pcl_deps *d = pcl_deps_one("urn:a");
+  v = pcl__rpc_output_value_new(sec, d, &enc);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+  CU_ASSERT_FATAL(sig_object(v, PCL__SIG_OUTPUT, 4, "value", NULL));
+  CU_ASSERT(sig_object(v->struct_value->fields[1]->value, PCL__SIG_BYTES, 2, "value", RAW_BASE64));
+  back = pcl__rpc_value_get(v, &err);
+  CU_ASSERT(back && pcl_kind_of(back) == PCL_T_SECRET && pcl_equal(back, sec));
+  pcl_release(back);
+  protobuf_c_message_free_unpacked(&v->base, NULL);
+  pcl_deps_release(d);
+
+  /* Round trips: the bytes, a string with NUL that is UTF-8 (and stays a
+   * plain string), the empty string, in lists and secrets. */
+  pcl_value *list = pcl_list_new(2);
+  pcl_list_init_take(list, 0, pcl_retain(raw));
+  pcl_list_init_take(list, 1, pcl_str_new_lossy("a\0b", 3));
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "raw", pcl_retain(raw));
+  pcl_mapbuf_put_cstr(&mb, "secret", pcl_retain(sec));
+  pcl_mapbuf_put_cstr(&mb, "list", list);
+  pcl_mapbuf_put_cstr(&mb, "empty", pcl_str_new_lossy("", 0));
+  /* The members of signature objects too (found by fuzz_rpc). */
+  pcl_mapbuf_put_cstr(&mb, "asset", pcl_asset_new(PCL_ASSET_STRING, raw));
+  pcl_mapbuf_put_cstr(&mb, "ref", pcl_resource_new(raw, raw, NULL));
+  pcl_value *m = pcl_mapbuf_finish(&mb);
+  back = round_trip(m, &enc);
+  CU_ASSERT_PTR_NULL(enc.err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+  CU_ASSERT(pcl_equal(back, m));
+  CU_ASSERT_EQUAL(pcl_kind_of(pcl_map_get_cstr(back, "secret")), PCL_T_SECRET);
+  pcl_release(back);
+  Google__Protobuf__Struct *st = pcl__rpc_struct_new(m, &enc);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+  /* Members in key order: asset, empty, list, raw, ref, secret. */
+  Google__Protobuf__Value *nul = st->fields[2]->value->list_value->values[1];
+  CU_ASSERT_EQUAL(nul->kind_case, GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE);
+  CU_ASSERT(nul->string_value.len == 3 && memcmp(nul->string_value.data, "a\0b", 3) == 0);
+  CU_ASSERT_EQUAL(st->fields[1]->value->kind_case, GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE);
+  CU_ASSERT(sig_object(st->fields[0]->value->struct_value->fields[1]->value, PCL__SIG_BYTES, 2,
+                       "value", RAW_BASE64));
+  protobuf_c_message_free_unpacked(&st->base, NULL);
+  pcl_release(m);
+
+  /* Decoding: a byte string of UTF-8 bytes is that string, the empty one
+   * the empty string, and base64 is read as Go reads it (line breaks
+   * skipped). */
+  pcl_value *w = json("{\"u\": {\"4dabf18193072939515e22adb298388d\": "
+                      "\"803fd3297a5875dc03ca845dda5d2a98\", \"value\": \"aMOp\"},"
+                      " \"e\": {\"4dabf18193072939515e22adb298388d\": "
+                      "\"803fd3297a5875dc03ca845dda5d2a98\", \"value\": \"\"},"
+                      " \"n\": {\"4dabf18193072939515e22adb298388d\": "
+                      "\"803fd3297a5875dc03ca845dda5d2a98\", \"value\": \"AGhl\\nbGxv\"}}");
+  size_t len = 0;
+  uint8_t *bytes = pcl__rpc_struct_pack(w, &enc, &len);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(bytes);
+  back = pcl__rpc_struct_unpack(bytes, len, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+  CU_ASSERT(pcl_str_eq_cstr(pcl_map_get_cstr(back, "u"), "h\xc3\xa9"));
+  CU_ASSERT(pcl_str_eq_cstr(pcl_map_get_cstr(back, "e"), ""));
+  pcl_value *hello = pcl_map_get_cstr(back, "n");
+  CU_ASSERT(pcl_str_len(hello) == 6 && memcmp(pcl_str_data(hello), "\0hello", 6) == 0);
+  pcl_release(back);
+  free(bytes);
+  pcl_release(w);
+  pcl__rpc_enc_clear(&enc);
+  pcl_release(sec);
+  pcl_release(raw);
 }
 
 /* Decodes the packed Struct and returns the error message (owned) or NULL. */
@@ -214,6 +427,66 @@ static void test_decode_errors(void) {
   free(msg);
   free(bytes);
   pcl_release(m);
+
+  /* Malformed byte strings: no "value", one that is not a string, text
+   * that is not base64, and base64 without its padding. */
+  static const struct {
+    const char *json;
+    const char *msg;
+  } bad_bytes[] = {
+      {"{}", "malformed byte string: no string \"value\""},
+      {"{\"value\": 5}", "malformed byte string: no string \"value\""},
+      {"{\"value\": \"@@@@\"}",
+       "malformed byte string: \"value\" is not base64 (illegal data at byte 0)"},
+      {"{\"value\": \"AGk\"}",
+       "malformed byte string: \"value\" is not base64 (illegal data at byte 0)"},
+  };
+  for (size_t i = 0; i < sizeof bad_bytes / sizeof bad_bytes[0]; i++) {
+    pcl_strbuf t = PCL_STRBUF_INIT;
+    pcl_strbuf_appendf(&t, "{\"b\": %s}", bad_bytes[i].json);
+    pcl_value *o = json(t.data);
+    pcl_value *inner = pcl_map_get_cstr(o, "b");
+    pcl_mapbuf ib = PCL_MAPBUF_INIT;
+    pcl_mapbuf_put_cstr(&ib, PCL__SIG_KEY, pcl_str_from_cstr(PCL__SIG_BYTES));
+    for (size_t k = 0; k < pcl_len(inner); k++) {
+      pcl_mapbuf_put_take(&ib, pcl_retain(pcl_map_key_at(inner, k)),
+                          pcl_retain(pcl_map_val_at(inner, k)));
+    }
+    pcl_mapbuf ob = PCL_MAPBUF_INIT;
+    pcl_mapbuf_put_cstr(&ob, "b", pcl_mapbuf_finish(&ib));
+    pcl_value *outer = pcl_mapbuf_finish(&ob);
+    bytes = pcl__rpc_struct_pack(outer, &enc, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bytes);
+    msg = unpack_error(bytes, len);
+    CU_ASSERT_PTR_NOT_NULL(msg);
+    if (msg && strcmp(msg, bad_bytes[i].msg) != 0) {
+      fprintf(stderr, "\n%s: got %s\n", bad_bytes[i].json, msg);
+      CU_FAIL("the message of a malformed byte string");
+    }
+    if (i == 0) {
+      /* In an answer, the message names the answer too. */
+      uint8_t *resp = pcl_xmalloc(len + 8);
+      size_t rn = 0;
+      resp[rn++] = 0x1a; /* RegisterResourceResponse.object (3). */
+      resp[rn++] = (uint8_t)len;
+      memcpy(resp + rn, bytes, len);
+      rn += len;
+      pcl__rpc_answer ans;
+      pcl_error *err = NULL;
+      CU_ASSERT_FALSE(pcl__rpc_answer_decode(PCL__RPC_REGISTER, resp, rn, &ans, &err));
+      CU_ASSERT(err && strcmp(pcl_error_message(err),
+                              "the pulumirpc.RegisterResourceResponse answer to "
+                              "/pulumirpc.ResourceMonitor/RegisterResource: malformed byte "
+                              "string: no string \"value\"") == 0);
+      pcl_error_free(err);
+      free(resp);
+    }
+    free(msg);
+    free(bytes);
+    pcl_release(outer);
+    pcl_release(o);
+    pcl_strbuf_free(&t);
+  }
 
   /* A list nested 2000 deep: refused before protobuf-c unpacks it. */
   enum { DEPTH = 2000 };
@@ -334,6 +607,8 @@ void register_rpc_tests(void) {
   CU_add_test(s, "output values", test_output_values);
   CU_add_test(s, "ints a double cannot hold", test_rounding);
   CU_add_test(s, "values the protocol cannot carry", test_encode_errors);
+  CU_add_test(s, "byte strings", test_byte_strings);
+  CU_add_test(s, "remote component inputs and call arguments", test_output_struct);
   CU_add_test(s, "answers that do not decode", test_decode_errors);
   CU_add_test(s, "answers to each call", test_answers);
 }
