@@ -274,7 +274,10 @@ $(ENGINE_MODULES): tests/engine/package.json tests/engine/package-lock.json
 
 engine-modules: $(ENGINE_MODULES)
 
-$(BUILD)/tests/engine-programs/%: tests/engine/programs/%/main.pp $(BUILD)/pclc $(BUILD)/libpclrt.a
+# The programs of tests/engine/programs.  Their components are in subfolders:
+# a change to any of them rebuilds them all.
+$(BUILD)/tests/engine-programs/%: tests/engine/programs/%/main.pp \
+    $(wildcard tests/engine/programs/*/*/*.pp) $(BUILD)/pclc $(BUILD)/libpclrt.a
 	@mkdir -p $(dir $@)
 	$(BUILD)/pclc --schema-path samples/schemas --schema-path ../shared/conformance/providers \
 	  tests/engine/programs/$* -o $@.c

@@ -229,6 +229,14 @@ struct pcl_run {
   size_t inflight;            /* Engine requests not yet answered. */
 };
 
+/* pcl_invoke and pcl_call as generated code calls them: the request
+ * carries the PCL location file:line:column of the call (file living as
+ * long as the run; NULL when unknown), which the engine shows (resource.c). */
+pcl_future *pcl__invoke_at(pcl_run *run, const char *token, pcl_value *args, pcl_value *options,
+                           const char *file, unsigned line, unsigned column);
+pcl_future *pcl__call_at(pcl_run *run, const char *token, pcl_value *self, pcl_value *args,
+                         pcl_value *options, const char *file, unsigned line, unsigned column);
+
 /* Registers the stack resource; its future resolves once the engine
  * answered (resource.c). */
 pcl_future *pcl__register_stack(pcl_run *run);

@@ -91,7 +91,17 @@ struct gbe {
   pcl_error *setup_err;       /* A failure while asking what the monitor supports. */
   bool ask_features;          /* The monitor has no GetDeploymentInfo: ask
                                  SupportsFeature feature by feature. */
+  char *cwd;                  /* The program's working directory, against which relative
+                                 PCL file names are resolved (owned). */
+  struct file_uri *uris;      /* The sourcePosition URI of each PCL file met. */
+  size_t nuris, capuris;      /* Used and allocated. */
 };
+
+/* The URI a PCL file has in sourcePosition, made once per file. */
+typedef struct file_uri {
+  char *file; /* The file's name as requests give it (owned). */
+  char *uri;  /* "file://" and its absolute path, percent-encoded (owned). */
+} file_uri;
 
 /* ------------------------------------------------------------ the calls */
 
@@ -396,6 +406,61 @@ static void grpc_log(pcl_engine *eng, pcl_log_severity sev, const char *urn, con
   send_log((gbe *)eng, sev, urn, msg, false);
 }
 
+/* ------------------------------------------------------ source positions */
+
+/* Returns the URI of the PCL file (borrowed, cached in e): "file://" and the
+ * file's absolute path (relative to e->cwd when it is relative), cleaned,
+ * each byte outside RFC 3986's path characters percent-encoded. */
+static const char *source_uri(gbe *e, const char *file) {
+  for (size_t i = 0; i < e->nuris; i++) {
+    if (strcmp(e->uris[i].file, file) == 0) {
+      return e->uris[i].uri;
+    }
+  }
+  pcl_strbuf path = PCL_STRBUF_INIT;
+  if (file[0] != '/') {
+    pcl_strbuf_append_cstr(&path, e->cwd);
+    pcl_strbuf_append_char(&path, '/');
+  }
+  pcl_strbuf_append_cstr(&path, file);
+  char *clean = pcl__go_clean(path.data);
+  pcl_strbuf_free(&path);
+  pcl_strbuf uri = PCL_STRBUF_INIT;
+  pcl_strbuf_append_cstr(&uri, "file://");
+  for (const unsigned char *p = (const unsigned char *)clean; *p; p++) {
+    bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                 strchr("/-._~!$&'()*+,;=:@", *p) != NULL;
+    if (plain) {
+      pcl_strbuf_append_char(&uri, (char)*p);
+    } else {
+      pcl_strbuf_appendf(&uri, "%%%02X", *p);
+    }
+  }
+  free(clean);
+  if (e->nuris == e->capuris) {
+    e->capuris = e->capuris ? 2 * e->capuris : 4;
+    e->uris = pcl_xrealloc(e->uris, e->capuris * sizeof *e->uris);
+  }
+  e->uris[e->nuris] = (file_uri){pcl_xstrdup(file), uri.data};
+  return e->uris[e->nuris++].uri;
+}
+
+/* Fills *pos with where a request was made (file:line:column, file NULL
+ * when unknown) and returns it, or returns NULL when that is unknown: the
+ * request then has no sourcePosition.  The URI is borrowed from e. */
+static Pulumirpc__SourcePosition *source_position(gbe *e, Pulumirpc__SourcePosition *pos,
+                                                  const char *file, unsigned line,
+                                                  unsigned column) {
+  if (file == NULL || line == 0) {
+    return NULL;
+  }
+  pulumirpc__source_position__init(pos);
+  pos->uri = (char *)source_uri(e, file);
+  pos->line = (int32_t)line;
+  pos->column = (int32_t)column;
+  return pos;
+}
+
 /* ------------------------------------------------------- registrations */
 
 /* Returns the sorted URNs of d as a malloc'd array of malloc'd strings. */
@@ -626,6 +691,8 @@ static void read_request(gbe *e, const pcl_resource_request *req, const char *id
   rr.acceptsbytestring = true;
   char **aso = string_array(req->options, "additionalSecretOutputs", &rr.n_additionalsecretoutputs);
   rr.additionalsecretoutputs = aso;
+  Pulumirpc__SourcePosition pos;
+  rr.sourceposition = source_position(e, &pos, req->file, req->line, req->column);
   rpc *r = rpc_new(e, PCL__RPC_READ, &rr.base, done, what);
   r->rcb = cb;
   r->data = data;
@@ -717,6 +784,8 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
   Pulumirpc__RegisterResourceRequest rr = PULUMIRPC__REGISTER_RESOURCE_REQUEST__INIT;
   rr.type = (char *)req->type;
   rr.name = (char *)req->name;
+  Pulumirpc__SourcePosition pos;
+  rr.sourceposition = source_position(e, &pos, req->file, req->line, req->column);
   rr.parent = (char *)(req->parent ? req->parent : "");
   rr.custom = req->kind == PCL_RES_CUSTOM;
   rr.remote = req->kind == PCL_RES_REMOTE;
@@ -910,6 +979,8 @@ static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call
   }
   pcl_strbuf what = PCL_STRBUF_INIT;
   pcl_strbuf_appendf(&what, "%s of '%s'", call ? "call" : "invoke", req->token);
+  Pulumirpc__SourcePosition pos;
+  Pulumirpc__SourcePosition *where = source_position(e, &pos, req->file, req->line, req->column);
   rpc *r;
   if (call) {
     Pulumirpc__ResourceCallRequest cr = PULUMIRPC__RESOURCE_CALL_REQUEST__INIT;
@@ -918,6 +989,7 @@ static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call
     cr.provider = (char *)(req->provider ? req->provider : "");
     cr.version = (char *)(req->version ? req->version : "");
     cr.plugindownloadurl = (char *)(req->plugin_download_url ? req->plugin_download_url : "");
+    cr.sourceposition = where;
     /* An entry for every argument, the receiver __self__ included (with no
      * dependencies), as the SDKs send them. */
     size_t n = pcl_len(req->args);
@@ -952,6 +1024,7 @@ static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call
     ir.plugindownloadurl = (char *)(req->plugin_download_url ? req->plugin_download_url : "");
     ir.acceptresources = true;
     ir.acceptsbytestring = true;
+    ir.sourceposition = where;
     r = rpc_new(e, PCL__RPC_INVOKE, &ir.base, value_done, what.data);
   }
   protobuf_c_message_free_unpacked(&args->base, NULL);
@@ -1088,6 +1161,12 @@ static void grpc_destroy(pcl_engine *eng) {
   grpc_completion_queue_destroy(e->cq);
   free(e->stack_urn);
   pcl_error_free(e->setup_err);
+  for (size_t i = 0; i < e->nuris; i++) {
+    free(e->uris[i].file);
+    free(e->uris[i].uri);
+  }
+  free(e->uris);
+  free(e->cwd);
   free(e);
   grpc_shutdown_blocking();
 }
@@ -1179,12 +1258,13 @@ static size_t parallel_bound(void) {
 }
 
 pcl_engine *pcl__engine_grpc_new(const char *monitor, const char *engine, bool preview,
-                                 pcl_error **err) {
+                                 const char *cwd, pcl_error **err) {
   grpc_init();
   gbe *e = pcl_xcalloc(1, sizeof *e);
   e->base.ops = &grpc_ops;
   e->base.hosted = true;
   e->preview = preview;
+  e->cwd = pcl_xstrdup(cwd);
   e->parallel = parallel_bound();
   e->cq = grpc_completion_queue_create_for_next(NULL);
   grpc_channel_credentials *creds = grpc_insecure_credentials_create();

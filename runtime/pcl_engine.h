@@ -32,6 +32,10 @@ typedef struct pcl_resource_request {
   pcl_value *options;        /* MAP of recorded options (see docs/snapshot.md). */
   pcl_value *providers;      /* MAP package -> provider reference the resource passes to
                                 its children (its providers option or its parent's), or NULL. */
+  const char *file;          /* The PCL file of the block that made the request, as its name
+                                was given to pclc (relative names are relative to the
+                                program's working directory), or NULL when unknown. */
+  unsigned line, column;     /* The block's 1-based position in file (0 when unknown). */
 } pcl_resource_request;
 
 /* An invoke or a method call. */
@@ -44,6 +48,9 @@ typedef struct pcl_invoke_request {
   const char *plugin_download_url; /* Download URL (invoke option), or NULL. */
   pcl_value *arg_deps;       /* A call: MAP argument name -> LIST of the URNs it depends on
                                 (resources passed by reference left out); else NULL. */
+  const char *file;          /* The PCL file of the call that made the request (as
+                                pcl_resource_request.file), or NULL when unknown. */
+  unsigned line, column;     /* The call's 1-based position in file (0 when unknown). */
 } pcl_invoke_request;
 
 /* The answer to a registration. */

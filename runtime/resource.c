@@ -1039,6 +1039,9 @@ static void reg_send(waitset *w) {
       .deps = deps,
       .options = options,
       .providers = r->providers,
+      .file = r->decl.file,
+      .line = r->decl.line,
+      .column = r->decl.column,
   };
   run->inflight++;
   run->engine->ops->register_resource(run->engine, &req, reg_done, r);
@@ -1136,6 +1139,9 @@ typedef struct op {
   pcl_deps *deps;       /* Dependencies the result carries (owned). */
   unsigned bits;        /* Bits the result carries. */
   pcl_value *object;    /* Outputs: the component object (owned), or NULL. */
+  const char *file;     /* Invoke, call: the PCL file of the call (living as long as
+                           the run), or NULL when unknown. */
+  unsigned line, column; /* Its position in file (0 when unknown). */
 } op;
 
 static void op_free(op *o) {
@@ -1342,6 +1348,9 @@ static void op_send(waitset *w) {
         .provider = provider,
         .version = ver && pcl_kind_of(ver) == PCL_T_STRING ? pcl_str_data(ver) : NULL,
         .plugin_download_url = url && pcl_kind_of(url) == PCL_T_STRING ? pcl_str_data(url) : NULL,
+        .file = o->file,
+        .line = o->line,
+        .column = o->column,
     };
     if (o->what == 2) {
       /* Component outputs: the receiver is the component object. */
@@ -1393,9 +1402,15 @@ static void op_send(waitset *w) {
   free(s);
 }
 
+/* Starts an invoke (what 0), call (1) or outputs registration (2) whose
+ * request carries the PCL location file:line:column (file NULL: none). */
 static pcl_future *op_start(pcl_run *run, int what, const char *token, pcl_value *self,
-                            pcl_future *self_f, pcl_value *args, pcl_value *options) {
+                            pcl_future *self_f, pcl_value *args, pcl_value *options,
+                            const char *file, unsigned line, unsigned column) {
   op *o = pcl_xcalloc(1, sizeof *o);
+  o->file = file;
+  o->line = line;
+  o->column = column;
   static const char *const kinds[] = {"invoke '", "call '", "outputs of '"};
   pcl_strbuf label = PCL_STRBUF_INIT;
   pcl_strbuf_append_cstr(&label, kinds[what]);
@@ -1425,12 +1440,22 @@ static pcl_future *op_start(pcl_run *run, int what, const char *token, pcl_value
 }
 
 pcl_future *pcl_invoke(pcl_run *run, const char *token, pcl_value *args, pcl_value *options) {
-  return op_start(run, 0, token, NULL, NULL, args, options);
+  return op_start(run, 0, token, NULL, NULL, args, options, NULL, 0, 0);
+}
+
+pcl_future *pcl__invoke_at(pcl_run *run, const char *token, pcl_value *args, pcl_value *options,
+                           const char *file, unsigned line, unsigned column) {
+  return op_start(run, 0, token, NULL, NULL, args, options, file, line, column);
 }
 
 pcl_future *pcl_call(pcl_run *run, const char *token, pcl_value *self, pcl_value *args,
                      pcl_value *options) {
-  return op_start(run, 1, token, self, NULL, args, options);
+  return op_start(run, 1, token, self, NULL, args, options, NULL, 0, 0);
+}
+
+pcl_future *pcl__call_at(pcl_run *run, const char *token, pcl_value *self, pcl_value *args,
+                         pcl_value *options, const char *file, unsigned line, unsigned column) {
+  return op_start(run, 1, token, self, NULL, args, options, file, line, column);
 }
 
 /* The value of a single-value function's result object {name: v}. */
@@ -1453,7 +1478,7 @@ pcl_future *pcl_single_result(pcl_future *result) {
 
 pcl_future *pcl_register_component_outputs(pcl_run *run, pcl_future *component,
                                            pcl_value *outputs) {
-  return op_start(run, 2, "component", NULL, component, outputs, NULL);
+  return op_start(run, 2, "component", NULL, component, outputs, NULL, NULL, 0, 0);
 }
 
 void pcl_export(pcl_run *run, const char *name, pcl_value *value) {
