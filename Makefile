@@ -31,7 +31,7 @@ GEN_CFLAGS := $(CFLAGS_ALL) -Wall -Wextra -Werror -Wno-unused-function -Wno-sign
               -Wno-unused-parameter
 LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 
-COMPILER_LIBS := -ljansson -lgmp -lutf8proc
+COMPILER_LIBS := -ljansson -lgmp -lutf8proc -lnettle
 RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -larchive -lgmp -lgrpc -lgpr -lprotobuf-c -lm
 CUNIT_LIBS := -lcunit
 

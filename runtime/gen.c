@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "gen_internal.h"
 
 const int PCL_GEN_ABI_SYMBOL = PCL_GEN_ABI;
@@ -552,6 +553,8 @@ pcl_value *pcl_gen_logic(const pcl_gen_env *e, bool and, pcl_value *a, pcl_value
 static const pcl_gen_program *running;
 
 static void gen_start(pcl_run *run) {
+  run->packages = running->packages;
+  run->npackages = running->npackages;
   pcl__gen_module_run(run, running, running->main, NULL, NULL, NULL, NULL);
 }
 

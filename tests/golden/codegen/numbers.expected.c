@@ -104,7 +104,7 @@ fail1:
 static const pcl_gen_program pclg_program = {
     2, &pcl_gen_abi_2, "pclc 0.1.0", "numbers",
     NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files,
+    pclg_files, NULL, 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }
