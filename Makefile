@@ -31,7 +31,7 @@ GEN_CFLAGS := $(CFLAGS_ALL) -Wall -Wextra -Werror -Wno-unused-function -Wno-sign
               -Wno-unused-parameter
 LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 
-COMPILER_LIBS := -ljansson -lgmp -lutf8proc
+COMPILER_LIBS := -ljansson -lgmp -lutf8proc -lnettle
 RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -larchive -lgmp -lgrpc -lgpr -lprotobuf-c -lm
 CUNIT_LIBS := -lcunit
 
@@ -210,20 +210,29 @@ check-bind: $(BUILD)/pclc
 
 # The conformance corpus and the real-world programs compiled to C, built and
 # run on the embedded engine (tests/conformance/run, tests/programs/run); the
-# conformance tests that pass there run again through the engine protocol
-# against the embedded server with the test providers' behaviour.
+# conformance tests and our own cases that pass there run again through the
+# engine protocol against the embedded server with the test providers'
+# behaviour, with engine.js in between for the tests with parameterized
+# packages, whose RegisterPackage and package references are checked.
 # Both runners always run; the target fails when either had a failure.
 CONFORMANCE_JOBS ?= 4
+# The test engine of the engine protocol and its Node.js packages (check-grpc
+# below installs them).
+ENGINE_JS := tests/engine/engine.js
+ENGINE_MODULES := tests/engine/node_modules/.package-lock.json
 .PHONY: check-conformance
-check-conformance: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/tests/embedded-server-conformance
+check-conformance: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/tests/embedded-server-conformance \
+                   $(ENGINE_MODULES)
 	@st=0; \
 	python3 tests/conformance/test_matchers.py || st=1; \
 	python3 tests/conformance/test_runner.py --build $(BUILD) || st=1; \
 	tests/conformance/run -j $(CONFORMANCE_JOBS) --build $(BUILD) \
 	  --known-failures tests/conformance/known-failures.txt \
-	  --grpc-server $(BUILD)/tests/embedded-server-conformance \
+	  --grpc-server $(BUILD)/tests/embedded-server-conformance --node-engine $(ENGINE_JS) \
 	  --grpc-known-failures tests/conformance/grpc-known-failures.txt ../shared/conformance || st=1; \
-	tests/conformance/run -j $(CONFORMANCE_JOBS) --build $(BUILD) tests/conformance/cases || st=1; \
+	tests/conformance/run -j $(CONFORMANCE_JOBS) --build $(BUILD) \
+	  --grpc-server $(BUILD)/tests/embedded-server-conformance --node-engine $(ENGINE_JS) \
+	  tests/conformance/cases || st=1; \
 	tests/programs/run -j $(CONFORMANCE_JOBS) --build $(BUILD) ../shared/programs || st=1; \
 	exit $$st
 
@@ -264,8 +273,6 @@ check-depfile: $(BUILD)/pclc
 # behaviour (tests/engine/wire), and the samples' request streams are
 # compared with those of the same programs written for the Node.js SDK
 # (tests/engine/differential).
-ENGINE_JS := tests/engine/engine.js
-ENGINE_MODULES := tests/engine/node_modules/.package-lock.json
 ENGINE_PROGRAMS := $(patsubst tests/engine/programs/%/main.pp,$(BUILD)/tests/engine-programs/%, \
                      $(wildcard tests/engine/programs/*/main.pp))
 .PHONY: check-grpc engine-modules
@@ -274,7 +281,10 @@ $(ENGINE_MODULES): tests/engine/package.json tests/engine/package-lock.json
 
 engine-modules: $(ENGINE_MODULES)
 
-$(BUILD)/tests/engine-programs/%: tests/engine/programs/%/main.pp $(BUILD)/pclc $(BUILD)/libpclrt.a
+# The programs of tests/engine/programs.  Their components are in subfolders:
+# a change to any of them rebuilds them all.
+$(BUILD)/tests/engine-programs/%: tests/engine/programs/%/main.pp \
+    $(wildcard tests/engine/programs/*/*/*.pp) $(BUILD)/pclc $(BUILD)/libpclrt.a
 	@mkdir -p $(dir $@)
 	$(BUILD)/pclc --schema-path samples/schemas --schema-path ../shared/conformance/providers \
 	  tests/engine/programs/$* -o $@.c

@@ -32,7 +32,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 ENGINE_JS = os.path.join(REPO, "tests", "engine", "engine.js")
 MODULES = os.path.join(REPO, "tests", "engine", "node_modules")
 NODE_RUN = os.path.join(MODULES, "@pulumi", "pulumi", "cmd", "run")
-LIBS = ["-ljansson", "-lutf8proc", "-lnettle", "-lgmp", "-lgrpc", "-lgpr", "-lprotobuf-c", "-lm"]
+LIBS = ["-ljansson", "-lutf8proc", "-lnettle", "-larchive", "-lgmp", "-lgrpc", "-lgpr", "-lprotobuf-c", "-lm"]
 RUNS = 5
 
 

@@ -53,6 +53,10 @@ typedef struct bind_ctx {
      (the lowering) refuse programs deeper than they can walk. */
   size_t max_depth;
   pcl_span deepest;
+  /* The packages of the programs bound so far (components included), so
+     that a package is defined alike by every program of the compilation
+     (bind_package.c); an arena list, NULL at first. */
+  struct bind_package_link *packages;
 } bind_ctx;
 
 /* Binds the parsed program prog whose files live in directory dir (used to

@@ -43,6 +43,12 @@ struct bind_state {
   bnd_node *pulumi;         /* The pulumi block, if any. */
 };
 
+/* A package of a program bound earlier in the compilation (bind_ctx). */
+struct bind_package_link {
+  const bnd_package *pkg;         /* The package (arena). */
+  struct bind_package_link *next; /* The one defined before it, or NULL. */
+};
+
 /* Appends n to v, doubling the capacity when full. */
 void bind_vec_push(node_vec *v, bnd_node *n);
 

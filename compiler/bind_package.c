@@ -189,14 +189,28 @@ static bool same_package(const bnd_package *a, const bnd_package *b) {
          same_text(a->param_value, b->param_value, false);
 }
 
+/* Returns the package named name that a program bound earlier (a parent or
+   a sibling component program) defined, or NULL. */
+static const bnd_package *defined_elsewhere(bind_ctx *c, const char *name) {
+  for (const struct bind_package_link *l = c->packages; l; l = l->next) {
+    if (package_name(c, l->pkg) == name) {
+      return l->pkg;
+    }
+  }
+  return NULL;
+}
+
 /* Reads the blocks file by file (program.md §9).  Packages are identified
    by package name, so several parameterizations of one base provider are
    several packages.  A name defined twice in one file is an error; across
    files an identical definition is allowed (the same block in main.pp and
-   a per-package file) and a different one is an error.  A valid block pins
-   the version of its package for schema lookups: the parameterization's
-   version for a parameterized package (its schema is the one the base
-   provider produces for that parameterization), else baseProviderVersion. */
+   a per-package file) and a different one is an error.  The same holds
+   across the programs of a compilation (a component program and its
+   parent), whose requests go to one engine that knows one package by one
+   name.  A valid block pins the version of its package for schema
+   lookups: the parameterization's version for a parameterized package (its
+   schema is the one the base provider produces for that parameterization),
+   else baseProviderVersion. */
 void bind_packages(bind_ctx *c, const ast_program *prog) {
   bnd_program *p = c->st->prog;
   size_t total = 0;
@@ -272,8 +286,21 @@ void bind_packages(bind_ctx *c, const ast_program *prog) {
         }
         continue;
       }
+      const bnd_package *other = defined_elsewhere(c, name);
+      if (other && !same_package(other, &pk)) {
+        diag *d = diag_error(c->diag, n->span,
+                             "package \"%s\" was already defined with different parameters", name);
+        diag_note(d, other->span, "previous definition is here");
+        continue;
+      }
       p->packages[p->npackages++] = pk;
       ptrmap_put(&seen, name, (void *)(uintptr_t)p->npackages);
+      if (other == NULL) {
+        struct bind_package_link *l = ARENA_NEW(c->arena, struct bind_package_link);
+        l->pkg = &p->packages[p->npackages - 1];
+        l->next = c->packages;
+        c->packages = l;
+      }
       const char *version = pk.param_name ? pk.param_version : pk.version;
       if (c->schemas && version) {
         schema_pin_version(c->schemas, name, version);

@@ -5,8 +5,8 @@
  * locations and declarations.  This module then assembles the file in the
  * order C needs: the tables every function reads, the rows, the node
  * tables and module descriptors (after prototypes of the node functions),
- * the functions, the config declarations and the program descriptor with
- * `main`.  With #line directives on, the C lines between functions are
+ * the functions, the config declarations, the parameterized packages and
+ * the program descriptor with `main`.  With #line directives on, the C lines between functions are
  * given back to the C file (`#line <n> "<output>"`), so that a diagnostic
  * about the tables points at the C text. */
 #include "emit.h"
@@ -127,20 +127,62 @@ static size_t write_configs(em *e, const ir_module *m, cw *w) {
   return n;
 }
 
+/* ----------------------------------------------------------------- packages */
+
+/* Writes s as a C string literal, or NULL when s is. */
+static void cstring_or_null(cw *w, const char *s) {
+  if (s)
+    cw_cstring(w, s, strlen(s));
+  else
+    cw_puts(w, "NULL");
+}
+
+/* Writes into w the entries of pclg_packages for the parameterized packages
+ * of module m that no module before it defined (a package is defined alike
+ * by every program that defines it: bind_package.c), counting them in *n;
+ * seen holds the interned names written so far. */
+static void write_packages(em *e, const ir_module *m, cw *w, ptrmap *seen, size_t *n) {
+  for (size_t i = 0; i < m->npackages; i++) {
+    const ir_package *p = &m->packages[i];
+    const char *name = em_intern(e, p->name, strlen(p->name));
+    if (ptrmap_get(seen, name))
+      continue;
+    ptrmap_put(seen, name, (void *)1);
+    cw_puts(w, "    {");
+    cw_cstring(w, p->base_name, strlen(p->base_name));
+    cw_puts(w, ", ");
+    cstring_or_null(w, p->base_version);
+    cw_puts(w, ", ");
+    cstring_or_null(w, p->download_url);
+    cw_puts(w, ", ");
+    cw_cstring(w, p->name, strlen(p->name));
+    cw_puts(w, ", ");
+    cstring_or_null(w, p->version);
+    cw_puts(w, ", ");
+    cw_cstring(w, p->value, p->value_len);
+    cw_printf(w, ", %zu},\n", p->value_len);
+    (*n)++;
+  }
+}
+
 /* ------------------------------------------------------------------ modules */
 
 /* Writes the node table of every module, each module's nodes handed to
- * emit_fn.c first.  Modules are numbered in the order lowering made them,
- * which is the breadth-first order from the top. */
-static void write_modules(em *e, const ir_module *top, cw *tables) {
+ * emit_fn.c first, and into packages the entries of pclg_packages (their
+ * number in *npackages).  Modules are numbered in the order lowering made
+ * them, which is the breadth-first order from the top. */
+static void write_modules(em *e, const ir_module *top, cw *tables, cw *packages,
+                          size_t *npackages) {
   size_t n = 0, cap = 8, next = 0;
   const ir_module **queue = xmalloc(cap * sizeof *queue);
   queue[n++] = top;
   cw descs = CW_INIT;
+  ptrmap seen = {0};
   while (next < n) {
     const ir_module *m = queue[next++];
     if (m->index != next - 1)
       ice("module %zu is not in lowering order", m->index);
+    write_packages(e, m, packages, &seen, npackages);
     cw rows = CW_INIT;
     for (size_t i = 0; i < m->count; i++) {
       const ir_node *node = &m->nodes[i];
@@ -174,6 +216,7 @@ static void write_modules(em *e, const ir_module *top, cw *tables) {
   cw_append(tables, &descs);
   cw_puts(tables, "};\n");
   cw_free(&descs);
+  ptrmap_free(&seen);
   free(queue);
 }
 
@@ -239,8 +282,9 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
   arena_init(&e.keys);
   intern_init(&e.names, &e.keys);
 
-  cw tables = CW_INIT;
-  write_modules(&e, top, &tables);
+  cw tables = CW_INIT, packages = CW_INIT;
+  size_t npackages = 0;
+  write_modules(&e, top, &tables, &packages, &npackages);
   cw cfg = CW_INIT;
   size_t nconfigs = write_configs(&e, top, &cfg);
 
@@ -324,6 +368,14 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
     put(&snk, &o, &cfg);
     cw_puts(&o, "};\n");
   }
+  if (npackages) {
+    cw_puts(&o, "\n/* Parameterized packages: the base provider's name, version and download\n"
+                " * URL, the package's name and version, and its parameter (decoded) with\n"
+                " * its length. */\n"
+                "static const pcl_package pclg_packages[] = {\n");
+    put(&snk, &o, &packages);
+    cw_puts(&o, "};\n");
+  }
   char *name = program_name(opt->input);
   cw_printf(&o, "\nstatic const pcl_gen_program pclg_program = {\n"
                 "    %d, &pcl_gen_abi_%d, ",
@@ -331,10 +383,12 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
   cw_cstring(&o, opt->generator, strlen(opt->generator));
   cw_puts(&o, ", ");
   cw_cstring(&o, name, strlen(name));
-  cw_printf(&o, ",\n    %s, %zu, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, %zu,"
-                "\n    pclg_files,\n};\n\n"
-                "int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }\n",
-            nconfigs ? "pclg_config" : "NULL", nconfigs, e.nloc_runs ? e.nloc_runs : 1);
+  cw_printf(&o,
+            ",\n    %s, %zu, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, %zu,"
+            "\n    pclg_files, %s, %zu,\n};\n\n"
+            "int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }\n",
+            nconfigs ? "pclg_config" : "NULL", nconfigs, e.nloc_runs ? e.nloc_runs : 1,
+            npackages ? "pclg_packages" : "NULL", npackages);
   free(name);
 
   put(&snk, &o, NULL);
@@ -342,6 +396,7 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
   cw_free(&o);
   cw_free(&cfg);
   cw_free(&tables);
+  cw_free(&packages);
   em_const_free(&e);
   cw_free(&e.locs);
   cw_free(&e.decls);

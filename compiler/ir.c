@@ -255,6 +255,16 @@ const char *ir_node_kind_name(ir_node_kind k) { return node_kind_names[k]; }
 /* Writes module m's nodes. */
 static void dump_module(FILE *out, src_set *src, const ir_module *m) {
   fprintf(out, "module %zu %s slots=%u\n", m->index, m->dir, (unsigned)m->nslots);
+  for (size_t i = 0; i < m->npackages; i++) {
+    const ir_package *p = &m->packages[i];
+    fprintf(out, "  package %s %s of %s %s", p->name, p->version ? p->version : "-", p->base_name,
+            p->base_version ? p->base_version : "-");
+    if (p->download_url)
+      fprintf(out, " from %s", p->download_url);
+    fputs(" value ", out);
+    quoted(out, p->value, p->value_len);
+    fputc('\n', out);
+  }
   for (size_t i = 0; i < m->count; i++) {
     const ir_node *n = &m->nodes[i];
     fprintf(out, "  #%zu %s %s", i, ir_node_kind_name(n->kind), n->logical);

@@ -172,9 +172,25 @@ typedef struct ir_node {
   bool secret;           /* The value is secret. */
 } ir_node;
 
+/* A parameterized package a program defines (a `package` block with a
+ * parameterization, program.md §9): the package named by the
+ * parameterization, served by the base provider's plugin. */
+typedef struct ir_package {
+  const char *base_name;    /* baseProviderName. */
+  const char *base_version; /* baseProviderVersion, or NULL. */
+  const char *download_url; /* baseProviderDownloadUrl, or NULL. */
+  const char *name;         /* The parameterization's name: the package's. */
+  const char *version;      /* The parameterization's version, or NULL. */
+  const char *value;        /* The parameterization's value, decoded from its base64
+                               (bytes that may hold NULs, then a NUL). */
+  size_t value_len;         /* The number of bytes. */
+} ir_package;
+
 /* The IR of one program (the top-level one or a component's). */
 struct ir_module {
   const char *dir;  /* The program's directory, as bound. */
+  const ir_package *packages; /* Its parameterized packages, in definition order. */
+  size_t npackages;           /* Their number. */
   ir_node *nodes;   /* In evaluation order. */
   size_t count;     /* Number of nodes. */
   size_t nconfigs;  /* Number of CONFIG nodes. */

@@ -227,7 +227,19 @@ struct pcl_run {
   size_t nres, capres;        /* Used and allocated. */
   pcl__urn_index res_index;   /* Interned URN -> entry of res. */
   size_t inflight;            /* Engine requests not yet answered. */
+  const pcl_package *packages; /* The program's parameterized packages (static), or NULL. */
+  size_t npackages;            /* Their number. */
+  pcl_future **package_refs;   /* Per package, once a request of it was made: the future of
+                                  the reference the engine gave it (owned); else NULL. */
 };
+
+/* pcl_invoke and pcl_call as generated code calls them: the request
+ * carries the PCL location file:line:column of the call (file living as
+ * long as the run; NULL when unknown), which the engine shows (resource.c). */
+pcl_future *pcl__invoke_at(pcl_run *run, const char *token, pcl_value *args, pcl_value *options,
+                           const char *file, unsigned line, unsigned column);
+pcl_future *pcl__call_at(pcl_run *run, const char *token, pcl_value *self, pcl_value *args,
+                         pcl_value *options, const char *file, unsigned line, unsigned column);
 
 /* Registers the stack resource; its future resolves once the engine
  * answered (resource.c). */
@@ -235,7 +247,7 @@ pcl_future *pcl__register_stack(pcl_run *run);
 /* Returns the future of the stack outputs registration of every export
  * (resource.c). */
 pcl_future *pcl__register_stack_outputs(pcl_run *run);
-/* Frees the run's resource table (resource.c). */
+/* Frees the run's resource table and package references (resource.c). */
 void pcl__run_res_free(pcl_run *run);
 
 #endif

@@ -14,8 +14,11 @@
  * answers as a provider's preview Create does (finish_resource).  The
  * pulumi package's own resources, StackReference and Stash, are served as
  * the engine's built-in provider serves them, with the default provider
- * pulumi:providers:pulumi::default, and no mock.  The diagnostics of the
- * run (messages logged, failed registrations) are kept for the snapshot.
+ * pulumi:providers:pulumi::default, and no mock.  A parameterized package
+ * is registered under a reference made up here; a request carrying it is
+ * the package's (its version and download URL name the providers, and the
+ * mocks get the package).  The diagnostics of the run (messages logged,
+ * failed registrations) are kept for the snapshot.
  *
  * Invariants: records are kept in registration order, the stack first;
  * nothing depends on pointer values or hash order. */
@@ -80,6 +83,12 @@ typedef struct diagnostic {
   char *msg;            /* The message (owned). */
 } diagnostic;
 
+/* A parameterized package the run registered. */
+typedef struct emb_package {
+  char *ref;       /* The reference the engine gave it (owned). */
+  pcl_package pkg; /* The package; its strings and value owned. */
+} emb_package;
+
 /* Distinct default providers remembered; a program uses a handful. */
 #define PROV_CACHE_SIZE 16
 
@@ -103,6 +112,8 @@ typedef struct emb {
   size_t prov_evict;        /* The entry to replace next once provs is full. */
   diagnostic *diags;        /* Diagnostics reported, in order. */
   size_t ndiags, capdiags;  /* Used and allocated. */
+  emb_package *packages;    /* Parameterized packages registered, in order. */
+  size_t npackages;         /* Their number. */
 } emb;
 
 /* Returns a new request of e, zeroed but for its engine; given back with
@@ -343,6 +354,69 @@ static const char *default_provider_slow(emb *e, const char *type, const char *v
   pcl_strbuf_free(&ptype);
   pcl_strbuf_free(&pname);
   return interned;
+}
+
+/* -------------------------------------------------------------- packages */
+
+static void complete_other(pcl_future *f, void *data);
+
+/* Returns whether a and b describe the same package, value included. */
+static bool same_package(const pcl_package *a, const pcl_package *b) {
+  return strcmp(a->base_name, b->base_name) == 0 && same_str(a->base_version, b->base_version) &&
+         same_str(a->download_url, b->download_url) && strcmp(a->name, b->name) == 0 &&
+         same_str(a->version, b->version) && a->value_len == b->value_len &&
+         memcmp(a->value, b->value, a->value_len) == 0;
+}
+
+static char *dup_or_null(const char *s) {
+  return s ? pcl_xstrdup(s) : NULL;
+}
+
+static void emb_register_package(pcl_engine *eng, const pcl_package *pkg, pcl_engine_cb cb,
+                                 void *data) {
+  emb *e = (emb *)eng;
+  /* A package registered again keeps its reference, as the engine's does. */
+  const emb_package *found = NULL;
+  for (size_t i = 0; i < e->npackages && found == NULL; i++) {
+    found = same_package(&e->packages[i].pkg, pkg) ? &e->packages[i] : NULL;
+  }
+  if (found == NULL) {
+    e->packages = pcl_xrealloc(e->packages, (e->npackages + 1) * sizeof *e->packages);
+    emb_package *ep = &e->packages[e->npackages++];
+    /* References in the form of the UUIDs the engine gives, counted apart
+     * from the providers' ids. */
+    char ref[64];
+    snprintf(ref, sizeof ref, "00000000-0000-4000-9000-%012zu", e->npackages);
+    ep->ref = pcl_xstrdup(ref);
+    char *value = pcl_xmalloc(pkg->value_len + 1);
+    memcpy(value, pkg->value, pkg->value_len);
+    value[pkg->value_len] = 0;
+    ep->pkg = (pcl_package){.base_name = pcl_xstrdup(pkg->base_name),
+                            .base_version = dup_or_null(pkg->base_version),
+                            .download_url = dup_or_null(pkg->download_url),
+                            .name = pcl_xstrdup(pkg->name),
+                            .version = dup_or_null(pkg->version),
+                            .value = value,
+                            .value_len = pkg->value_len};
+    found = ep;
+  }
+  pending *p = pending_new(e);
+  p->ecb = cb;
+  p->data = data;
+  p->result = str(found->ref);
+  pcl_sched_post(complete_other, p);
+}
+
+/* Returns the package registered with the reference ref (borrowed), or NULL
+ * with *err. */
+static const pcl_package *find_package(const emb *e, const char *ref, pcl_error **err) {
+  for (size_t i = 0; i < e->npackages; i++) {
+    if (strcmp(e->packages[i].ref, ref) == 0) {
+      return &e->packages[i].pkg;
+    }
+  }
+  *err = pcl_error_new("unknown package reference '%s': no package was registered with it", ref);
+  return NULL;
 }
 
 /* Returns the sorted LIST of URN strings of d. */
@@ -594,13 +668,22 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
   pending *p = pending_new(e);
   p->rcb = cb;
   p->data = data;
+  const pcl_package *pkg = NULL;
+  if (req->package_ref && (pkg = find_package(e, req->package_ref, &p->err)) == NULL) {
+    pcl_sched_post(complete_resource, p);
+    return;
+  }
+  /* A parameterized package's plugin is its base provider's, at the
+   * package's version, as the engine resolves a package reference. */
+  const char *version = pkg ? pkg->version : req->version;
+  const char *url = pkg ? pkg->download_url : req->plugin_download_url;
   /* Resources that need a provider get their default one first, so the
    * provider precedes them in the snapshot. */
   const char *provider = NULL;
   if (req->provider) {
     provider = pcl_urn_intern(req->provider);
   } else if (!is_stack && !is_provider && req->kind != PCL_RES_COMPONENT) {
-    provider = default_provider(e, req->type, req->version, req->plugin_download_url);
+    provider = default_provider(e, req->type, version, url);
   }
   const char *urn = rec_urn(e, req->type, req->name, req->parent);
   rec *dup = pcl__urn_index_get(&e->index, urn);
@@ -624,8 +707,8 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
     r->prop_deps[i] = req->prop_deps ? pcl_deps_retain(req->prop_deps[i]) : NULL;
   }
   r->options = req->options ? pcl_retain(req->options) : pcl_map_of(NULL, NULL, 0);
-  bool add_version = req->version && !pcl_map_get_cstr(req->inputs, "version");
-  bool add_url = req->plugin_download_url && *req->plugin_download_url;
+  bool add_version = version && !pcl_map_get_cstr(req->inputs, "version");
+  bool add_url = url && *url;
   pcl_value *env = pcl_map_get_cstr(r->options, "envVarMappings");
   bool add_env = env != NULL && pcl_kind_of(env) == PCL_T_MAP;
   bool add_internal = (add_url || add_env) && !pcl_map_get_cstr(req->inputs, "__internal");
@@ -635,12 +718,12 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
      * inputs of the same names), as the engine does. */
     pcl_mapbuf mb = PCL_MAPBUF_INIT;
     if (add_version) {
-      pcl_mapbuf_put_cstr(&mb, "version", str(req->version));
+      pcl_mapbuf_put_cstr(&mb, "version", str(version));
     }
     if (add_internal) {
       pcl_mapbuf in = PCL_MAPBUF_INIT;
       if (add_url) {
-        pcl_mapbuf_put_cstr(&in, "pluginDownloadURL", str(req->plugin_download_url));
+        pcl_mapbuf_put_cstr(&in, "pluginDownloadURL", str(url));
       }
       if (add_env) {
         pcl_mapbuf_put_cstr(&in, "envVarMappings", pcl_retain(env));
@@ -678,9 +761,9 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
       diag_failed(e, r, err);
     }
   } else {
-    pcl_mock_resource_args args = {r->type,   r->name,    r->urn,     r->inputs,
-                                   req->id,   r->provider, true,      e->preview,
-                                   (pcl_mock_reply *)p, NULL,      NULL};
+    pcl_mock_resource_args args = {r->type,     r->name, r->urn,     r->inputs,           req->id,
+                                   r->provider, true,    e->preview, (pcl_mock_reply *)p, NULL,
+                                   NULL,        pkg};
     if (req->kind == PCL_RES_REMOTE && e->cmocks.new_resource) {
       /* Construct sees the dependencies of each input. */
       pcl_mapbuf pd = PCL_MAPBUF_INIT;
@@ -778,23 +861,37 @@ static pcl_value *call_arg_deps;
 
 pcl_value *pcl_mock_call_arg_deps(void) { return call_arg_deps; }
 
+/* The parameterized package of the invoke or call a C mock is answering, or
+ * NULL. */
+static const pcl_package *call_package;
+
+const pcl_package *pcl_mock_call_package(void) {
+  return call_package;
+}
+
 static void emb_invoke_or_call(emb *e, const pcl_invoke_request *req, bool is_call,
                                pcl_engine_cb cb, void *data) {
   const char *token = req->token;
   pcl_value *args = req->args;
   const char *provider = req->provider;
+  pending *p = pending_new(e);
+  p->ecb = cb;
+  p->data = data;
+  const pcl_package *pkg = NULL;
+  if (req->package_ref && (pkg = find_package(e, req->package_ref, &p->err)) == NULL) {
+    pcl_sched_post(complete_other, p);
+    return;
+  }
   if (!is_call && req->provider == NULL) {
     /* Like a resource, an invoke without a provider uses the default one. */
-    provider = default_provider(e, token, req->version, req->plugin_download_url);
+    provider = default_provider(e, token, pkg ? pkg->version : req->version,
+                                pkg ? pkg->download_url : req->plugin_download_url);
   }
   if (is_call) {
     /* A method's provider hydrates its receiver through the engine
      * (pulumi:pulumi:getResource), which brings in the builtin provider. */
     default_provider(e, "pulumi:pulumi:getResource", NULL, NULL);
   }
-  pending *p = pending_new(e);
-  p->ecb = cb;
-  p->data = data;
   bool hang = false;
   const char *what = is_call ? "call" : "invoke";
   if (!is_call && strcmp(token, "pulumi:pulumi:getResource") == 0) {
@@ -816,11 +913,14 @@ static void emb_invoke_or_call(emb *e, const pcl_invoke_request *req, bool is_ca
     pcl_error *err = NULL;
     const char *outer = call_provider;
     pcl_value *outer_deps = call_arg_deps;
+    const pcl_package *outer_package = call_package;
     call_provider = provider;
     call_arg_deps = is_call ? req->arg_deps : NULL;
+    call_package = pkg;
     p->result = e->cmocks.call(e->cmocks.data, token, args, is_call, &hang, &err);
     call_provider = outer;
     call_arg_deps = outer_deps;
+    call_package = outer_package;
     if (p->result == NULL && !hang) {
       p->err = err ? err : pcl_error_new("%s of '%s' failed", what, token);
     } else {
@@ -939,6 +1039,17 @@ static void emb_destroy(pcl_engine *eng) {
   for (size_t i = 0; i < e->nprovs; i++) {
     prov_cache_clear(&e->provs[i]);
   }
+  for (size_t i = 0; i < e->npackages; i++) {
+    emb_package *ep = &e->packages[i];
+    free(ep->ref);
+    free((char *)ep->pkg.base_name);
+    free((char *)ep->pkg.base_version);
+    free((char *)ep->pkg.download_url);
+    free((char *)ep->pkg.name);
+    free((char *)ep->pkg.version);
+    free((char *)ep->pkg.value);
+  }
+  free(e->packages);
   free(e->project);
   free(e->stack);
   free(e->org);
@@ -950,9 +1061,9 @@ static void emb_destroy(pcl_engine *eng) {
 }
 
 static const pcl_engine_ops emb_ops = {
-    "embedded", emb_register, emb_invoke,                   emb_call,   emb_register_outputs,
-    emb_log,    emb_cancel,   pcl_engine_embedded_snapshot, emb_destroy, NULL,
-    NULL,
+    "embedded",           emb_register, emb_invoke, emb_call,
+    emb_register_outputs, emb_log,      emb_cancel, pcl_engine_embedded_snapshot,
+    emb_destroy,          NULL,         NULL,       emb_register_package,
 };
 
 /* Returns the stack references refs (a MAP, or NULL) with each one checked

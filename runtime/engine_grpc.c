@@ -14,11 +14,13 @@
  * What the engine does stays the engine's: URNs, ids, default providers,
  * diffs and state; this side registers what the program declares, as the
  * SDKs do, and sends each value kind only when the monitor said it takes it
- * (GetDeploymentInfo, else SupportsFeature).  Any failure of a call (the
- * engine unreachable, the connection lost, a status other than OK, an
- * answer that does not decode) completes its request with an error that
- * names the call; the run's error goes to the engine's log, so that
- * pcl_main exits with status 32 as the SDKs do.
+ * (GetDeploymentInfo, else SupportsFeature); a parameterized package is
+ * registered (RegisterPackage) and its requests carry the reference the
+ * engine answered.  Any failure of a call (the engine unreachable, the
+ * connection lost, a status other than OK, an answer that does not decode)
+ * completes its request with an error that names the call; the run's error
+ * goes to the engine's log, so that pcl_main exits with status 32 as the
+ * SDKs do.
  *
  * Invariants: a call's completion runs from the loop, never from the call
  * that started it; every started call is completed exactly once, also when
@@ -82,6 +84,7 @@ struct gbe {
   bool alias_specs;           /* It takes alias specs. */
   bool deleted_with;          /* It takes deletedWith. */
   bool byte_strings;          /* It takes strings that are not UTF-8 as byte strings. */
+  bool parameterization;      /* It takes RegisterPackage and package references. */
   size_t parallel;            /* Registrations in flight at most (0: no bound). */
   size_t inflight;            /* Registrations in flight. */
   rpc *wait_head, *wait_tail; /* Registrations waiting for a slot, in order. */
@@ -91,7 +94,17 @@ struct gbe {
   pcl_error *setup_err;       /* A failure while asking what the monitor supports. */
   bool ask_features;          /* The monitor has no GetDeploymentInfo: ask
                                  SupportsFeature feature by feature. */
+  char *cwd;                  /* The program's working directory, against which relative
+                                 PCL file names are resolved (owned). */
+  struct file_uri *uris;      /* The sourcePosition URI of each PCL file met. */
+  size_t nuris, capuris;      /* Used and allocated. */
 };
+
+/* The URI a PCL file has in sourcePosition, made once per file. */
+typedef struct file_uri {
+  char *file; /* The file's name as requests give it (owned). */
+  char *uri;  /* "file://" and its absolute path, percent-encoded (owned). */
+} file_uri;
 
 /* ------------------------------------------------------------ the calls */
 
@@ -396,6 +409,115 @@ static void grpc_log(pcl_engine *eng, pcl_log_severity sev, const char *urn, con
   send_log((gbe *)eng, sev, urn, msg, false);
 }
 
+/* ------------------------------------------------------ source positions */
+
+/* Returns the URI of the PCL file (borrowed, cached in e): "file://" and the
+ * file's absolute path (relative to e->cwd when it is relative), cleaned,
+ * each byte outside RFC 3986's path characters percent-encoded. */
+static const char *source_uri(gbe *e, const char *file) {
+  for (size_t i = 0; i < e->nuris; i++) {
+    if (strcmp(e->uris[i].file, file) == 0) {
+      return e->uris[i].uri;
+    }
+  }
+  pcl_strbuf path = PCL_STRBUF_INIT;
+  if (file[0] != '/') {
+    pcl_strbuf_append_cstr(&path, e->cwd);
+    pcl_strbuf_append_char(&path, '/');
+  }
+  pcl_strbuf_append_cstr(&path, file);
+  char *clean = pcl__go_clean(path.data);
+  pcl_strbuf_free(&path);
+  pcl_strbuf uri = PCL_STRBUF_INIT;
+  pcl_strbuf_append_cstr(&uri, "file://");
+  for (const unsigned char *p = (const unsigned char *)clean; *p; p++) {
+    bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                 strchr("/-._~!$&'()*+,;=:@", *p) != NULL;
+    if (plain) {
+      pcl_strbuf_append_char(&uri, (char)*p);
+    } else {
+      pcl_strbuf_appendf(&uri, "%%%02X", *p);
+    }
+  }
+  free(clean);
+  if (e->nuris == e->capuris) {
+    e->capuris = e->capuris ? 2 * e->capuris : 4;
+    e->uris = pcl_xrealloc(e->uris, e->capuris * sizeof *e->uris);
+  }
+  e->uris[e->nuris] = (file_uri){pcl_xstrdup(file), uri.data};
+  return e->uris[e->nuris++].uri;
+}
+
+/* Fills *pos with where a request was made (file:line:column, file NULL
+ * when unknown) and returns it, or returns NULL when that is unknown: the
+ * request then has no sourcePosition.  The URI is borrowed from e. */
+static Pulumirpc__SourcePosition *source_position(gbe *e, Pulumirpc__SourcePosition *pos,
+                                                  const char *file, unsigned line,
+                                                  unsigned column) {
+  if (file == NULL || line == 0) {
+    return NULL;
+  }
+  pulumirpc__source_position__init(pos);
+  pos->uri = (char *)source_uri(e, file);
+  pos->line = (int32_t)line;
+  pos->column = (int32_t)column;
+  return pos;
+}
+
+/* ------------------------------------------------------------- packages */
+
+/* Returns s (a request's version or plugin download URL; NULL: none) as the
+ * request sends it: empty when the request names its package by reference
+ * (package_ref not NULL), since the package says which plugin serves it, as
+ * the SDKs send it. */
+static char *unless_packaged(const char *package_ref, const char *s) {
+  return (char *)(package_ref == NULL && s != NULL ? s : "");
+}
+
+static void package_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
+  if (err) {
+    r->ecb(r->data, NULL, err);
+  } else if (*a->ref == 0) {
+    pcl_error *none = pcl_error_new("ResourceMonitor/RegisterPackage: the engine answered no "
+                                    "package reference");
+    r->ecb(r->data, NULL, none);
+    pcl_error_free(none);
+  } else {
+    pcl_value *ref = pcl_str_from_bytes(a->ref, strlen(a->ref));
+    r->ecb(r->data, ref, NULL);
+    pcl_release(ref);
+  }
+}
+
+static void grpc_register_package(pcl_engine *eng, const pcl_package *pkg, pcl_engine_cb cb,
+                                  void *data) {
+  gbe *e = (gbe *)eng;
+  if (!e->parameterization) {
+    /* The SDKs' words: the engine predates parameterized packages. */
+    refuse(NULL, cb, data,
+           pcl_error_new("The Pulumi CLI does not support parameterization. Please update the "
+                         "Pulumi CLI"));
+    return;
+  }
+  Pulumirpc__Parameterization param = PULUMIRPC__PARAMETERIZATION__INIT;
+  param.name = (char *)pkg->name;
+  param.version = (char *)(pkg->version ? pkg->version : "");
+  param.value.data = (uint8_t *)pkg->value;
+  param.value.len = pkg->value_len;
+  Pulumirpc__RegisterPackageRequest req = PULUMIRPC__REGISTER_PACKAGE_REQUEST__INIT;
+  req.name = (char *)pkg->base_name;
+  req.version = (char *)(pkg->base_version ? pkg->base_version : "");
+  req.download_url = (char *)(pkg->download_url ? pkg->download_url : "");
+  req.parameterization = &param;
+  pcl_strbuf what = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&what, "package '%s'", pkg->name);
+  rpc *r = rpc_new(e, PCL__RPC_PACKAGE, &req.base, package_done, what.data);
+  pcl_strbuf_free(&what);
+  r->ecb = cb;
+  r->data = data;
+  rpc_start(r);
+}
+
 /* ------------------------------------------------------- registrations */
 
 /* Returns the sorted URNs of d as a malloc'd array of malloc'd strings. */
@@ -614,18 +736,21 @@ static void read_request(gbe *e, const pcl_resource_request *req, const char *id
   rr.id = (char *)id;
   rr.type = (char *)req->type;
   rr.name = (char *)req->name;
+  rr.packageref = (char *)(req->package_ref ? req->package_ref : "");
   rr.parent = (char *)(req->parent ? req->parent : "");
   rr.properties = props;
   char **deps = urn_array(req->deps, &rr.n_dependencies);
   rr.dependencies = deps;
   rr.provider = (char *)(req->provider ? req->provider : "");
-  rr.version = (char *)(req->version ? req->version : "");
-  rr.plugindownloadurl = (char *)(req->plugin_download_url ? req->plugin_download_url : "");
+  rr.version = unless_packaged(req->package_ref, req->version);
+  rr.plugindownloadurl = unless_packaged(req->package_ref, req->plugin_download_url);
   rr.acceptsecrets = true;
   rr.acceptresources = true;
   rr.acceptsbytestring = true;
   char **aso = string_array(req->options, "additionalSecretOutputs", &rr.n_additionalsecretoutputs);
   rr.additionalsecretoutputs = aso;
+  Pulumirpc__SourcePosition pos;
+  rr.sourceposition = source_position(e, &pos, req->file, req->line, req->column);
   rpc *r = rpc_new(e, PCL__RPC_READ, &rr.base, done, what);
   r->rcb = cb;
   r->data = data;
@@ -717,6 +842,9 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
   Pulumirpc__RegisterResourceRequest rr = PULUMIRPC__REGISTER_RESOURCE_REQUEST__INIT;
   rr.type = (char *)req->type;
   rr.name = (char *)req->name;
+  rr.packageref = (char *)(req->package_ref ? req->package_ref : "");
+  Pulumirpc__SourcePosition pos;
+  rr.sourceposition = source_position(e, &pos, req->file, req->line, req->column);
   rr.parent = (char *)(req->parent ? req->parent : "");
   rr.custom = req->kind == PCL_RES_CUSTOM;
   rr.remote = req->kind == PCL_RES_REMOTE;
@@ -743,8 +871,8 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
     rr.propertydependencies[rr.n_propertydependencies++] = pe;
   }
   rr.provider = (char *)(req->provider ? req->provider : "");
-  rr.version = (char *)(req->version ? req->version : "");
-  rr.plugindownloadurl = (char *)(req->plugin_download_url ? req->plugin_download_url : "");
+  rr.version = unless_packaged(req->package_ref, req->version);
+  rr.plugindownloadurl = unless_packaged(req->package_ref, req->plugin_download_url);
   rr.acceptsecrets = true;
   rr.acceptresources = true;
   rr.acceptsbytestring = true;
@@ -910,14 +1038,18 @@ static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call
   }
   pcl_strbuf what = PCL_STRBUF_INIT;
   pcl_strbuf_appendf(&what, "%s of '%s'", call ? "call" : "invoke", req->token);
+  Pulumirpc__SourcePosition pos;
+  Pulumirpc__SourcePosition *where = source_position(e, &pos, req->file, req->line, req->column);
   rpc *r;
   if (call) {
     Pulumirpc__ResourceCallRequest cr = PULUMIRPC__RESOURCE_CALL_REQUEST__INIT;
     cr.tok = (char *)req->token;
     cr.args = args;
     cr.provider = (char *)(req->provider ? req->provider : "");
-    cr.version = (char *)(req->version ? req->version : "");
-    cr.plugindownloadurl = (char *)(req->plugin_download_url ? req->plugin_download_url : "");
+    cr.version = unless_packaged(req->package_ref, req->version);
+    cr.plugindownloadurl = unless_packaged(req->package_ref, req->plugin_download_url);
+    cr.packageref = (char *)(req->package_ref ? req->package_ref : "");
+    cr.sourceposition = where;
     /* An entry for every argument, the receiver __self__ included (with no
      * dependencies), as the SDKs send them. */
     size_t n = pcl_len(req->args);
@@ -948,10 +1080,12 @@ static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call
     ir.tok = (char *)req->token;
     ir.args = args;
     ir.provider = (char *)(req->provider ? req->provider : "");
-    ir.version = (char *)(req->version ? req->version : "");
-    ir.plugindownloadurl = (char *)(req->plugin_download_url ? req->plugin_download_url : "");
+    ir.version = unless_packaged(req->package_ref, req->version);
+    ir.plugindownloadurl = unless_packaged(req->package_ref, req->plugin_download_url);
+    ir.packageref = (char *)(req->package_ref ? req->package_ref : "");
     ir.acceptresources = true;
     ir.acceptsbytestring = true;
+    ir.sourceposition = where;
     r = rpc_new(e, PCL__RPC_INVOKE, &ir.base, value_done, what.data);
   }
   protobuf_c_message_free_unpacked(&args->base, NULL);
@@ -1088,6 +1222,12 @@ static void grpc_destroy(pcl_engine *eng) {
   grpc_completion_queue_destroy(e->cq);
   free(e->stack_urn);
   pcl_error_free(e->setup_err);
+  for (size_t i = 0; i < e->nuris; i++) {
+    free(e->uris[i].file);
+    free(e->uris[i].uri);
+  }
+  free(e->uris);
+  free(e->cwd);
   free(e);
   grpc_shutdown_blocking();
 }
@@ -1110,6 +1250,7 @@ static const pcl_engine_ops grpc_ops = {
     .destroy = grpc_destroy,
     .finish = grpc_finish,
     .require_version = grpc_require_version,
+    .register_package = grpc_register_package,
 };
 
 /* --------------------------------------------------------------- set-up */
@@ -1134,6 +1275,8 @@ static void features_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
         f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_DELETED_WITH);
     e->byte_strings =
         f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_BYTE_STRING);
+    e->parameterization =
+        f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_PARAMETERIZATION);
   }
   /* UNIMPLEMENTED: an older monitor, asked feature by feature. */
   e->ask_features = err && r->status == GRPC_STATUS_UNIMPLEMENTED;
@@ -1149,6 +1292,7 @@ static const struct {
     {"outputValues", offsetof(gbe, output_values)},
     {"aliasSpecs", offsetof(gbe, alias_specs)},
     {"deletedWith", offsetof(gbe, deleted_with)},
+    {"parameterization", offsetof(gbe, parameterization)},
 };
 
 static void feature_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
@@ -1179,12 +1323,13 @@ static size_t parallel_bound(void) {
 }
 
 pcl_engine *pcl__engine_grpc_new(const char *monitor, const char *engine, bool preview,
-                                 pcl_error **err) {
+                                 const char *cwd, pcl_error **err) {
   grpc_init();
   gbe *e = pcl_xcalloc(1, sizeof *e);
   e->base.ops = &grpc_ops;
   e->base.hosted = true;
   e->preview = preview;
+  e->cwd = pcl_xstrdup(cwd);
   e->parallel = parallel_bound();
   e->cq = grpc_completion_queue_create_for_next(NULL);
   grpc_channel_credentials *creds = grpc_insecure_credentials_create();

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "gen_internal.h"
 
 const int PCL_GEN_ABI_SYMBOL = PCL_GEN_ABI;
@@ -120,7 +121,8 @@ pcl_run *pcl_gen_run(const pcl_gen_env *e) { return e->f->run; }
 
 /* ------------------------------------------------------------------ errors */
 
-const char *pcl__gen_loc_file(const pcl_gen_program *prog, uint32_t loc) {
+/* Returns the name of the file of location loc of prog (NULL: none). */
+static const char *loc_file(const pcl_gen_program *prog, uint32_t loc) {
   /* The last run starting at or before loc. */
   size_t lo = 0, hi = prog->nloc_runs;
   while (hi - lo > 1) {
@@ -134,12 +136,21 @@ const char *pcl__gen_loc_file(const pcl_gen_program *prog, uint32_t loc) {
   return prog->files[prog->loc_runs[lo].file];
 }
 
+const char *pcl__gen_loc_where(const pcl_gen_program *prog, uint32_t loc, unsigned *line,
+                               unsigned *column) {
+  const pcl_gen_loc *l = &prog->locs[loc];
+  const char *file = l->line != 0 ? loc_file(prog, loc) : NULL;
+  *line = file != NULL ? l->line : 0;
+  *column = file != NULL ? l->col : 0;
+  return file;
+}
+
 pcl_error *pcl__gen_locate(const pcl_gen_program *prog, pcl_error *err, uint32_t loc) {
   const pcl_gen_loc *l = &prog->locs[loc];
   /* pcl_error_set_location keeps a location the error already has, and
    * ignores a NULL file. */
   if (l->line != 0) {
-    pcl_error_set_location(err, pcl__gen_loc_file(prog, loc), l->line, l->col);
+    pcl_error_set_location(err, loc_file(prog, loc), l->line, l->col);
   }
   return err;
 }
@@ -542,6 +553,8 @@ pcl_value *pcl_gen_logic(const pcl_gen_env *e, bool and, pcl_value *a, pcl_value
 static const pcl_gen_program *running;
 
 static void gen_start(pcl_run *run) {
+  run->packages = running->packages;
+  run->npackages = running->npackages;
   pcl__gen_module_run(run, running, running->main, NULL, NULL, NULL, NULL);
 }
 

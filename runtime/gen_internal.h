@@ -30,8 +30,10 @@ void pcl__gen_frame_release(pcl_gen_frame *f);
  * (program.md 5).  Options that are not a MAP are returned as they are. */
 pcl_value *pcl__gen_with_parent(const pcl_gen_frame *f, pcl_value *opts);
 
-/* Returns the name of the file of location loc of prog (NULL: none). */
-const char *pcl__gen_loc_file(const pcl_gen_program *prog, uint32_t loc);
+/* Returns the file of location loc of prog and stores its line and column
+ * in *line and *column; NULL (and zeros) when loc is no location. */
+const char *pcl__gen_loc_where(const pcl_gen_program *prog, uint32_t loc, unsigned *line,
+                               unsigned *column);
 /* Attaches location loc of prog to err unless it has one; returns err. */
 pcl_error *pcl__gen_locate(const pcl_gen_program *prog, pcl_error *err, uint32_t loc);
 /* Returns an owned EVENTUAL holding fut, stealing the caller's reference. */

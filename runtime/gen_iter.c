@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "gen_internal.h"
 
 /* -------------------------------------------------------------- traversal */
@@ -982,7 +983,9 @@ pcl_value *pcl_gen_invoke(pcl_gen_env *e, const pcl_value *tok, pcl_value *args,
         prog, pcl_error_new("invoke of '%s': the arguments and options must be objects", token),
         loc);
   } else {
-    pcl_future *f = pcl_invoke(e->f->run, token, args, opts);
+    unsigned line, column;
+    const char *file = pcl__gen_loc_where(prog, loc, &line, &column);
+    pcl_future *f = pcl__invoke_at(e->f->run, token, args, opts, file, line, column);
     if (single) {
       pcl_future *s = pcl_single_result(f);
       pcl_future_release(f);
@@ -1002,7 +1005,9 @@ pcl_value *pcl_gen_method(pcl_gen_env *e, const pcl_value *tok, pcl_value *self,
     return pcl__gen_rejected(
         prog, pcl_error_new("call of '%s': the arguments must be an object", token), loc);
   }
-  pcl_future *f = pcl_call(e->f->run, token, self, args, NULL);
+  unsigned line, column;
+  const char *file = pcl__gen_loc_where(prog, loc, &line, &column);
+  pcl_future *f = pcl__call_at(e->f->run, token, self, args, NULL, file, line, column);
   if (single) {
     pcl_future *s = pcl_single_result(f);
     pcl_future_release(f);

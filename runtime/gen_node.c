@@ -225,10 +225,7 @@ static pcl_value *registration(pcl_gen_env *e, const pcl_resource_decl *shared,
   /* The declarations generated code shares between resources of one type
      carry no location: the block's is added here (the run copies it). */
   pcl_resource_decl d = *shared;
-  const pcl_gen_loc *l = &f->prog->locs[loc];
-  d.file = l->line ? pcl__gen_loc_file(f->prog, loc) : NULL;
-  d.line = l->line;
-  d.column = l->col;
+  d.file = pcl__gen_loc_where(f->prog, loc, &d.line, &d.column);
   const pcl_resource_decl *decl = &d;
   /* The full name: the name itself outside a component instance. */
   pcl_strbuf prefixed = PCL_STRBUF_INIT;

@@ -536,8 +536,9 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
   const char *monitor = getenv("PULUMI_MONITOR");
   bool hosted = monitor && *monitor;
   if (status == 0) {
-    run.engine = hosted ? pcl__engine_grpc_new(monitor, getenv("PULUMI_ENGINE"), run.preview, &err)
-                        : pcl_engine_embedded_new(&ec, &err);
+    run.engine =
+        hosted ? pcl__engine_grpc_new(monitor, getenv("PULUMI_ENGINE"), run.preview, run.cwd, &err)
+               : pcl_engine_embedded_new(&ec, &err);
     /* An engine that hosts the run and cannot be used is an engine error;
      * the embedded engine refuses only its input documents. */
     if (run.engine == NULL) {

@@ -15,6 +15,23 @@ extern "C" {
  * copies what it keeps and answers later through the loop (never inline),
  * calling the completion exactly once. */
 
+/* A parameterized package: a PCL `package` block with a parameterization
+ * (program.md §9).  It is a package of its own, named by the
+ * parameterization: every type and function token whose first component is
+ * that name, and its provider type pulumi:providers:<name>, belong to it.
+ * The engine serves it with the base provider's plugin, parameterized with
+ * value, once the program registered it (register_package). */
+typedef struct pcl_package {
+  const char *base_name;    /* The base provider's name (baseProviderName). */
+  const char *base_version; /* Its version (baseProviderVersion), or NULL. */
+  const char *download_url; /* Its plugin's download URL, or NULL. */
+  const char *name;         /* The package's name (the parameterization's). */
+  const char *version;      /* Its version (the parameterization's), or NULL. */
+  const char *value;        /* The parameter: the bytes the block gives in base64,
+                               decoded (they may hold NULs). */
+  size_t value_len;         /* Their number. */
+} pcl_package;
+
 /* A resource registration or read. */
 typedef struct pcl_resource_request {
   const char *type;          /* Type token. */
@@ -32,6 +49,13 @@ typedef struct pcl_resource_request {
   pcl_value *options;        /* MAP of recorded options (see docs/snapshot.md). */
   pcl_value *providers;      /* MAP package -> provider reference the resource passes to
                                 its children (its providers option or its parent's), or NULL. */
+  const char *package_ref;   /* The reference register_package answered for the
+                                parameterized package of the type, or NULL when the
+                                type's package is not one. */
+  const char *file;          /* The PCL file of the block that made the request, as its name
+                                was given to pclc (relative names are relative to the
+                                program's working directory), or NULL when unknown. */
+  unsigned line, column;     /* The block's 1-based position in file (0 when unknown). */
 } pcl_resource_request;
 
 /* An invoke or a method call. */
@@ -44,6 +68,11 @@ typedef struct pcl_invoke_request {
   const char *plugin_download_url; /* Download URL (invoke option), or NULL. */
   pcl_value *arg_deps;       /* A call: MAP argument name -> LIST of the URNs it depends on
                                 (resources passed by reference left out); else NULL. */
+  const char *package_ref;   /* The reference of the token's parameterized package (as
+                                pcl_resource_request.package_ref), or NULL. */
+  const char *file;          /* The PCL file of the call that made the request (as
+                                pcl_resource_request.file), or NULL when unknown. */
+  unsigned line, column;     /* The call's 1-based position in file (0 when unknown). */
 } pcl_invoke_request;
 
 /* The answer to a registration. */
@@ -94,6 +123,11 @@ typedef struct pcl_engine_ops {
    * requiredVersionRange }) and completes with null or an error; NULL when
    * the runtime checks it against PCL_CLI_VERSION itself. */
   void (*require_version)(pcl_engine *e, const char *range, pcl_engine_cb cb, void *data);
+  /* Registers the parameterized package pkg and completes with the STRING
+   * reference that the requests of the package then carry (package_ref),
+   * or with an error.  The run registers each package once, before the
+   * first request of it. */
+  void (*register_package)(pcl_engine *e, const pcl_package *pkg, pcl_engine_cb cb, void *data);
 } pcl_engine_ops;
 
 /* The common head of every engine backend. */
@@ -125,6 +159,9 @@ typedef struct pcl_mock_resource_args {
                            URN strings it depends on (borrowed); else NULL. */
   pcl_value *providers; /* Remote component (Construct): MAP package -> provider reference
                            for its children (borrowed), or NULL. */
+  const pcl_package *package; /* The parameterized package of the type, as the program
+                                 registered it (borrowed), or NULL when the type's package
+                                 is not one. */
 } pcl_mock_resource_args;
 
 struct pcl_mocks {
@@ -148,6 +185,10 @@ struct pcl_mocks {
  * inherited from the parent, or the package's default provider; borrowed),
  * or NULL (none, or no call mock running). */
 const char *pcl_mock_call_provider(void);
+/* Returns, while a call mock runs, the parameterized package of the token it
+ * answers, as the program registered it (borrowed), or NULL (the token's
+ * package is not one, or no call mock running). */
+const pcl_package *pcl_mock_call_package(void);
 /* Returns, while a call mock answers a method call, the MAP (borrowed) from
  * each argument name to the LIST of URNs it depends on (a provider's Call
  * gets it as ArgDependencies), or NULL. */

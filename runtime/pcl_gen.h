@@ -314,6 +314,10 @@ struct pcl_gen_program {
   const pcl_gen_loc_run *loc_runs; /* Their files, by increasing first location. */
   size_t nloc_runs;               /* Their number (at least 1). */
   const char *const *files;       /* Source file names, by index. */
+  const pcl_package *packages;    /* The parameterized packages of every module, with
+                                     distinct names (the run registers each with the
+                                     engine before the first request of it), or NULL. */
+  size_t npackages;               /* Their number. */
 };
 
 /* Runs the program as pcl_main runs a pcl_program (command line, config,

@@ -540,7 +540,88 @@ static char *inherited_provider(const pcl__run_res *pres, const char *token) {
   return NULL;
 }
 
+/* ------------------------------------------------------------------ packages */
+
+/* A registration of a parameterized package with the engine. */
+typedef struct package_reg {
+  pcl_future *ref;        /* The future of its reference (owned). */
+  const pcl_package *pkg; /* The package (static). */
+} package_reg;
+
+static void package_done(void *data, pcl_value *result, const pcl_error *err) {
+  package_reg *pr = data;
+  if (err) {
+    pcl_error *e = pcl_error_copy(err);
+    pcl_error_prefix(e, "cannot register package '%s'", pr->pkg->name);
+    pcl_future_reject_take(pr->ref, e);
+  } else {
+    pcl_future_resolve(pr->ref, result, 0, NULL);
+  }
+  pcl_future_release(pr->ref);
+  free(pr);
+}
+
+/* Returns the future of the reference of the parameterized package that
+ * token (a type or function token) belongs to (borrowed), registering the
+ * package with the engine when this is its first request; NULL when the
+ * token's package is none of the program's parameterized packages.  A
+ * token's package is its first component, pulumi:providers:<pkg>'s <pkg>. */
+static pcl_future *package_ref(pcl_run *run, const char *token) {
+  if (run->npackages == 0) {
+    return NULL;
+  }
+  static const char providers[] = "pulumi:providers:";
+  if (strncmp(token, providers, sizeof providers - 1) == 0) {
+    token += sizeof providers - 1;
+  }
+  size_t len = package_len(token);
+  for (size_t i = 0; i < run->npackages; i++) {
+    const pcl_package *pkg = &run->packages[i];
+    if (strlen(pkg->name) != len || memcmp(pkg->name, token, len) != 0) {
+      continue;
+    }
+    if (run->package_refs == NULL) {
+      run->package_refs = pcl_xcalloc(run->npackages, sizeof *run->package_refs);
+    }
+    if (run->package_refs[i] == NULL) {
+      pcl_strbuf label = PCL_STRBUF_INIT;
+      pcl_strbuf_appendf(&label, "the reference of package '%s'", pkg->name);
+      pcl_future *ref = pcl__future_new_label_take(PCL_PROMISE, label.data);
+      /* Every request of the package reports its failure. */
+      pcl_future_mark_handled(ref);
+      run->package_refs[i] = ref;
+      package_reg *pr = pcl_xmalloc(sizeof *pr);
+      pr->ref = pcl_future_retain(ref);
+      pr->pkg = pkg;
+      run->engine->ops->register_package(run->engine, pkg, package_done, pr);
+    }
+    return run->package_refs[i];
+  }
+  return NULL;
+}
+
+/* Returns the error of a request whose package's registration failed
+ * (owned), or NULL when it did not (ref NULL: the request has no
+ * parameterized package). */
+static pcl_error *package_failure(const pcl_future *ref) {
+  if (ref == NULL || pcl_future_state_of(ref) != PCL_FUTURE_REJECTED) {
+    return NULL;
+  }
+  return pcl_error_copy(pcl_future_error(ref));
+}
+
+/* Returns the reference of the settled package registration ref (borrowed
+ * C string), or NULL when ref is NULL. */
+static const char *package_ref_text(const pcl_future *ref) {
+  return ref != NULL ? pcl_str_data(pcl_future_value(ref)) : NULL;
+}
+
 void pcl__run_res_free(pcl_run *run) {
+  for (size_t i = 0; run->package_refs && i < run->npackages; i++) {
+    pcl_future_release(run->package_refs[i]);
+  }
+  free(run->package_refs);
+  run->package_refs = NULL;
   for (size_t i = 0; i < run->nres; i++) {
     free(run->res[i]->provider);
     pcl_release(run->res[i]->providers);
@@ -566,6 +647,9 @@ typedef struct reg {
   const char *bad_inputs;        /* Kind name of inputs that were not a MAP. */
   signed char protect, retain;   /* Effective inherited flags. */
   pcl_value *elided_secrets;     /* Preview: additionalSecretOutputs (LIST, owned), or NULL. */
+  pcl_future *package;           /* The reference of the type's parameterized package
+                                    (borrowed from the run; also the waitset's last
+                                    slot), or NULL. */
   char name[];                   /* Logical name, in the registration's block. */
 } reg;
 
@@ -843,7 +927,8 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
   }
 }
 
-/* Slots of a registration's waitset after the inputs: options, then id. */
+/* Slots of a registration's waitset after the inputs: options, then id,
+ * then the package's reference. */
 static void reg_send(waitset *w) {
   reg *r = w->data;
   pcl_run *run = r->run;
@@ -851,6 +936,12 @@ static void reg_send(waitset *w) {
   if (run->error) {
     pcl_future_mark_handled(r->result);
     pcl_future_reject(r->result, run->error);
+    reg_free(r);
+    return;
+  }
+  pcl_error *unregistered = package_failure(r->package);
+  if (unregistered) {
+    reg_fail(r, unregistered, true);
     reg_free(r);
     return;
   }
@@ -1039,6 +1130,10 @@ static void reg_send(waitset *w) {
       .deps = deps,
       .options = options,
       .providers = r->providers,
+      .package_ref = package_ref_text(r->package),
+      .file = r->decl.file,
+      .line = r->decl.line,
+      .column = r->decl.column,
   };
   run->inflight++;
   run->engine->ops->register_resource(run->engine, &req, reg_done, r);
@@ -1090,14 +1185,19 @@ static pcl_future *reg_start(pcl_run *run, const pcl_resource_decl *decl, const 
     inputs = NULL;
   }
   r->inputs = pcl_retain(inputs ? inputs : &empty_map);
+  r->package = package_ref(run, decl->type);
   size_t n = pcl_len(r->inputs);
-  waitset *w = waitset_new(n + 1 + (id != NULL), reg_send, r);
+  waitset *w = waitset_new(n + 1 + (id != NULL) + (r->package != NULL), reg_send, r);
   for (size_t i = 0; i < n; i++) {
     waitset_put(w, i, pcl_map_val_at(r->inputs, i));
   }
   waitset_put(w, n, options ? options : &empty_map);
   if (id) {
     waitset_put(w, n + 1, id);
+  }
+  if (r->package) {
+    /* The request waits for its package's reference. */
+    waitset_put_future(w, n + 1 + (id != NULL), r->package);
   }
   pcl_future *result = pcl_future_retain(r->result);
   waitset_start(w);
@@ -1136,6 +1236,12 @@ typedef struct op {
   pcl_deps *deps;       /* Dependencies the result carries (owned). */
   unsigned bits;        /* Bits the result carries. */
   pcl_value *object;    /* Outputs: the component object (owned), or NULL. */
+  const char *file;     /* Invoke, call: the PCL file of the call (living as long as
+                           the run), or NULL when unknown. */
+  unsigned line, column; /* Its position in file (0 when unknown). */
+  pcl_future *package;   /* Invoke, call: the reference of the token's parameterized
+                            package (borrowed from the run; also the waitset's last
+                            slot), or NULL. */
 } op;
 
 static void op_free(op *o) {
@@ -1214,7 +1320,8 @@ static pcl_value *args_map(const slot *s, const char *what, const char *token, b
 }
 
 /* The slots of an operation's waitset: the receiver (calls and component
- * outputs), then the arguments, then the options. */
+ * outputs), then the arguments, then the options, then the reference of
+ * the token's parameterized package. */
 typedef struct opstart {
   op *o;             /* The operation. */
   bool has_self;     /* f[0] is the receiver (call) or component (outputs). */
@@ -1306,9 +1413,14 @@ static void op_send(waitset *w) {
   pcl_error *err = NULL;
   bool secret = false;
   pcl_value *args = NULL;
+  pcl_error *unregistered = NULL;
   if (run->error) {
     pcl_future_mark_handled(o->result);
     pcl_future_reject(o->result, run->error);
+    op_free(o);
+  } else if ((unregistered = package_failure(o->package)) != NULL) {
+    pcl_error_prefix(unregistered, "%s '%s' failed", what[o->what], o->token);
+    op_fail(o, unregistered);
     op_free(o);
   } else if (bad) {
     op_fail(o, pcl_error_copy(pcl_future_error(bad)));
@@ -1342,6 +1454,10 @@ static void op_send(waitset *w) {
         .provider = provider,
         .version = ver && pcl_kind_of(ver) == PCL_T_STRING ? pcl_str_data(ver) : NULL,
         .plugin_download_url = url && pcl_kind_of(url) == PCL_T_STRING ? pcl_str_data(url) : NULL,
+        .package_ref = package_ref_text(o->package),
+        .file = o->file,
+        .line = o->line,
+        .column = o->column,
     };
     if (o->what == 2) {
       /* Component outputs: the receiver is the component object. */
@@ -1393,9 +1509,15 @@ static void op_send(waitset *w) {
   free(s);
 }
 
+/* Starts an invoke (what 0), call (1) or outputs registration (2) whose
+ * request carries the PCL location file:line:column (file NULL: none). */
 static pcl_future *op_start(pcl_run *run, int what, const char *token, pcl_value *self,
-                            pcl_future *self_f, pcl_value *args, pcl_value *options) {
+                            pcl_future *self_f, pcl_value *args, pcl_value *options,
+                            const char *file, unsigned line, unsigned column) {
   op *o = pcl_xcalloc(1, sizeof *o);
+  o->file = file;
+  o->line = line;
+  o->column = column;
   static const char *const kinds[] = {"invoke '", "call '", "outputs of '"};
   pcl_strbuf label = PCL_STRBUF_INIT;
   pcl_strbuf_append_cstr(&label, kinds[what]);
@@ -1410,8 +1532,9 @@ static pcl_future *op_start(pcl_run *run, int what, const char *token, pcl_value
   s->o = o;
   s->has_self = self != NULL || self_f != NULL;
   s->args = what == 1 ? pcl_retain(args) : NULL;
+  o->package = what != 2 ? package_ref(run, token) : NULL;
   size_t first = s->has_self ? 1 : 0;
-  waitset *w = waitset_new(first + 2, op_send, s);
+  waitset *w = waitset_new(first + 2 + (o->package != NULL), op_send, s);
   if (self_f) {
     waitset_put_future(w, 0, self_f);
   } else if (self) {
@@ -1419,18 +1542,32 @@ static pcl_future *op_start(pcl_run *run, int what, const char *token, pcl_value
   }
   waitset_put(w, first, args ? args : &empty_map);
   waitset_put(w, first + 1, options ? options : &empty_map);
+  if (o->package) {
+    /* The request waits for its package's reference. */
+    waitset_put_future(w, first + 2, o->package);
+  }
   pcl_future *result = pcl_future_retain(o->result);
   waitset_start(w);
   return result;
 }
 
 pcl_future *pcl_invoke(pcl_run *run, const char *token, pcl_value *args, pcl_value *options) {
-  return op_start(run, 0, token, NULL, NULL, args, options);
+  return op_start(run, 0, token, NULL, NULL, args, options, NULL, 0, 0);
+}
+
+pcl_future *pcl__invoke_at(pcl_run *run, const char *token, pcl_value *args, pcl_value *options,
+                           const char *file, unsigned line, unsigned column) {
+  return op_start(run, 0, token, NULL, NULL, args, options, file, line, column);
 }
 
 pcl_future *pcl_call(pcl_run *run, const char *token, pcl_value *self, pcl_value *args,
                      pcl_value *options) {
-  return op_start(run, 1, token, self, NULL, args, options);
+  return op_start(run, 1, token, self, NULL, args, options, NULL, 0, 0);
+}
+
+pcl_future *pcl__call_at(pcl_run *run, const char *token, pcl_value *self, pcl_value *args,
+                         pcl_value *options, const char *file, unsigned line, unsigned column) {
+  return op_start(run, 1, token, self, NULL, args, options, file, line, column);
 }
 
 /* The value of a single-value function's result object {name: v}. */
@@ -1453,7 +1590,7 @@ pcl_future *pcl_single_result(pcl_future *result) {
 
 pcl_future *pcl_register_component_outputs(pcl_run *run, pcl_future *component,
                                            pcl_value *outputs) {
-  return op_start(run, 2, "component", NULL, component, outputs, NULL);
+  return op_start(run, 2, "component", NULL, component, outputs, NULL, NULL, 0, 0);
 }
 
 void pcl_export(pcl_run *run, const char *name, pcl_value *value) {

@@ -12,13 +12,16 @@
  *
  * Inputs besides the engine's requests: the stack config in PULUMI_CONFIG
  * (the keys "<package>:<key>" configure default providers, as the engine
- * hands them to a provider's Configure) and the parameterizations of the
- * run in PCLC_TEST_PARAMETERIZATIONS (a JSON list of {name, version, value,
- * base, extension}).
+ * hands them to a provider's Configure).  A parameterized package is known
+ * from its requests, as a provider knows it from its Parameterize call: the
+ * engine hands the mocks the package the program registered
+ * (pcl_mock_resource_args.package, pcl_mock_call_package), and through the
+ * engine protocol that is the package of the RegisterPackage request whose
+ * reference the request carries.
  *
  * Invariants: every answer depends only on the package, type or function
- * token, the run's parameterizations and the request, never on the test or
- * program; a type the file does not know is refused with a message naming
+ * token, the request and its package, never on the test or program; a type
+ * the file does not know is refused with a message naming
  * it, never echoed silently.  Everything the mocks keep (the resources they
  * answered, for hydration of method receivers and provider config, and the
  * flaky providers that failed once) is released when pcl_main returns. */
@@ -48,7 +51,9 @@ typedef struct mk_state {
   mk_rec *recs;          /* Answered resources. */
   size_t n, cap;         /* Used and allocated records. */
   pcl_value *config;     /* Stack config MAP key -> raw text (owned) or NULL. */
-  pcl_value *params;     /* Parameterizations LIST (owned) or NULL. */
+  const pcl_package *package; /* The parameterized package of the request being answered
+                                 (borrowed for the answer), or NULL. */
+  pcl_value *param_value;     /* Its parameter as a string (owned), or NULL. */
   size_t goodbyes;       /* simple-invoke StringResources created so far. */
   pcl_mock_reply *barrier[MK_BARRIER]; /* sync:index:Block Creates waiting at the barrier. */
   size_t nbarrier;            /* How many wait. */
@@ -257,28 +262,32 @@ static pcl_value *provider_config(const char *ref, const char *pkg) {
   return pcl_mapbuf_finish(&mb);
 }
 
-/* Returns the parameterization of package name (borrowed entry of the
- * run's list) or NULL. */
-static pcl_value *param_of(const char *name) {
-  for (size_t i = 0; mk.params && i < pcl_len(mk.params); i++) {
-    pcl_value *p = pcl_list_at(mk.params, i);
-    const char *n = sget(p, "name");
-    if (n && strcmp(n, name) == 0) {
-      return p;
-    }
-  }
-  return NULL;
+/* Notes that the mocks now answer a request of the parameterized package
+ * pkg (borrowed; NULL: a request of no such package). */
+static void answering(const pcl_package *pkg) {
+  pcl_release(mk.param_value);
+  mk.package = pkg;
+  mk.param_value = pkg ? pcl_str_new_lossy(pkg->value, pkg->value_len) : NULL;
 }
 
-/* Returns the parameterization value of package name (borrowed) or NULL. */
-static const char *param_value(const char *name) { return sget(param_of(name), "value"); }
+/* Returns the parameterization of package name: the package of the request
+ * being answered when it is that one (borrowed), else NULL. */
+static const pcl_package *param_of(const char *name) {
+  return mk.package && strcmp(mk.package->name, name) == 0 ? mk.package : NULL;
+}
 
-/* Returns whether package name is an extension parameterization of the
- * extbase plugin (served by extbase@45.0.0 under its own name). */
+/* Returns the parameter of package name as a string (borrowed) or NULL. */
+static const char *param_value(const char *name) {
+  return param_of(name) ? pcl_str_data(mk.param_value) : NULL;
+}
+
+/* Returns whether package name is a parameterization of the extbase plugin
+ * (BEHAVIOUR.md: its parameterizations are extensions, served by
+ * extbase@45.0.0 under their own names); the other base plugin,
+ * parameterized@1.2.3, is replaced by its parameterizations. */
 static bool extbase_extension(const char *name) {
-  pcl_value *p = param_of(name);
-  const char *base = sget(p, "base");
-  return p && truthy(get(p, "extension")) && base && strncmp(base, "extbase@", 8) == 0;
+  const pcl_package *p = param_of(name);
+  return p && strcmp(p->base_name, "extbase") == 0;
 }
 
 /* Stores the package of the token tok in pkg (of size n) and returns the
@@ -503,11 +512,11 @@ static bool provider_resource(const pcl_mock_resource_args *a, pcl_value **state
       return false;
     }
   }
-  pcl_value *param = param_of(pkg);
+  const pcl_package *param = param_of(pkg);
   if (param != NULL && !extbase_extension(pkg)) {
     /* A replacement-parameterized package (parameterized@1.2.3): the
      * version is the parameterization's, and text may be given. */
-    const char *want[] = {sget(param, "version"), NULL};
+    const char *want[] = {param->version, NULL};
     if (want[0] != NULL && !check_config(a, want, 1, err)) {
       return false;
     }
@@ -1240,6 +1249,7 @@ static bool id_in_preview(const char *type) {
 static bool mk_new_resource(void *data, const pcl_mock_resource_args *a, pcl_value **id,
                             pcl_value **state, pcl_error **err) {
   (void)data;
+  answering(a->package);
   const char *want_id = NULL;
   bool ok;
   if (strcmp(a->type, "sync:index:Block") == 0) {
@@ -1599,6 +1609,7 @@ static pcl_value *mk_call(void *data, const char *token, pcl_value *args, bool i
                           bool *hang, pcl_error **err) {
   (void)data;
   *hang = false;
+  answering(pcl_mock_call_package());
   return is_call ? method(token, args, err) : invoke(token, args, err);
 }
 
@@ -1623,7 +1634,6 @@ static pcl_value *env_json(const char *name) {
 static void mocks_install(void) {
   static const pcl_mocks mocks = {.new_resource = mk_new_resource, .call = mk_call};
   mk.config = env_json("PULUMI_CONFIG");
-  mk.params = env_json("PCLC_TEST_PARAMETERIZATIONS");
   pcl_main_set_mocks(&mocks);
 }
 
@@ -1639,7 +1649,7 @@ static void mocks_free(void) {
   free(mk.recs);
   mk.nbarrier = 0;
   pcl_release(mk.config);
-  pcl_release(mk.params);
+  answering(NULL);
   pcl_release(mk.flaky);
   mk.flaky = NULL;
 }

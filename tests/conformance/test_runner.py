@@ -5,12 +5,17 @@
 # a temporary folder, some right and some deliberately wrong, runs
 # tests/conformance/run on them with the given build, and checks that each
 # gets the verdict it must: PASS, FAIL naming the first difference, or SKIP
-# (tier D only), and that the summary line and exit status agree.  This
-# guards against a runner that cannot fail.
+# (tier D only), and that the summary line and exit status agree; and runs
+# the checks of parameterized packages' requests (check_packages) on a
+# right request stream and on streams with each mistake they must catch.
+# This guards against a runner that cannot fail.
 #
 # Usage: python3 tests/conformance/test_runner.py [--build DIR]
 
 import argparse
+import copy
+import importlib.machinery
+import importlib.util
 import json
 import os
 import subprocess
@@ -119,6 +124,76 @@ def write_test(root, name, files, expect, tier, run=None):
         json.dump(exp, fh)
 
 
+# The parameterization of a test and the requests engine.js records for a
+# program that registers its package and uses it right: the package checks
+# (check_packages) pass on them, and fail on each of the mistakes below.
+PACKAGE_EXP = {"parameterizations": [{"name": "sub", "version": "2.0.0", "value": "Hi",
+                                      "base": "parameterized@1.2.3"}]}
+PACKAGE_REQUESTS = [
+    {"method": "RegisterResource", "request": {"type": "pulumi:pulumi:Stack", "packageref": ""}},
+    {"method": "RegisterPackage", "answer": {"ref": "sub-ref"},
+     "request": {"name": "parameterized", "version": "1.2.3",
+                 "parameterization": {"name": "sub", "version": "2.0.0", "value": "SGk="}}},
+    {"method": "RegisterResource", "request": {"type": "sub:index:R", "packageref": "sub-ref",
+                                               "version": "", "plugindownloadurl": ""}},
+    {"method": "RegisterResource", "request": {"type": "pulumi:providers:sub",
+                                               "packageref": "sub-ref", "version": ""}},
+    {"method": "Invoke", "request": {"tok": "sub:index:f", "packageref": "sub-ref"}},
+    {"method": "Invoke", "request": {"tok": "simple:index:f", "packageref": "",
+                                     "version": "2.0.0"}},
+]
+
+
+def package_mistakes():
+    """Yields (what, requests, part of the expected message) for each
+    mistake check_packages must catch."""
+    def changed(edit):
+        reqs = copy.deepcopy(PACKAGE_REQUESTS)
+        edit(reqs)
+        return reqs
+    yield ("a wrong parameter", changed(lambda q: q[1]["request"]["parameterization"].update(
+        value="SG8=")), "RegisterPackage of 'sub' sent")
+    yield ("a wrong base version", changed(lambda q: q[1]["request"].update(version="1.0.0")),
+           "RegisterPackage of 'sub' sent")
+    yield ("no reference answered", changed(lambda q: q[1].update(answer=None)),
+           "got no reference")
+    yield ("a request without the reference",
+           changed(lambda q: q[4]["request"].update(packageref="")),
+           "Invoke of sub:index:f carries the package reference ''")
+    yield ("a request with a version", changed(lambda q: q[2]["request"].update(version="2.0.0")),
+           "carries a version or download URL")
+    yield ("a request before the registration", changed(lambda q: q.insert(1, q.pop(2))),
+           "sent before its package was registered")
+    yield ("a reference on another package's request",
+           changed(lambda q: q[5]["request"].update(packageref="sub-ref")),
+           "Invoke of simple:index:f carries the package reference 'sub-ref'")
+    yield ("a package registered twice", changed(lambda q: q.insert(2, copy.deepcopy(q[1]))),
+           "registered twice")
+
+
+def check_package_checks():
+    """Returns the failures of check_packages on PACKAGE_REQUESTS and its
+    mistakes, and the number of checks made."""
+    loader = importlib.machinery.SourceFileLoader("conformance_run",
+                                                  os.path.join(SCRIPT_DIR, "run"))
+    run = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(run)
+    failures, checks = [], 1
+    try:
+        run.check_packages(PACKAGE_EXP, PACKAGE_REQUESTS, "update")
+    except run.Fail as f:
+        failures.append(f"check_packages refused right requests: {f}")
+    for what, reqs, part in package_mistakes():
+        checks += 1
+        try:
+            run.check_packages(PACKAGE_EXP, reqs, "update")
+            failures.append(f"check_packages missed {what}")
+        except run.Fail as f:
+            if part not in str(f):
+                failures.append(f"check_packages on {what}: {f!r} does not say {part!r}")
+    return failures, checks
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.environ.get("PCLC_BUILD") or os.path.join(REPO, "build"))
@@ -150,9 +225,12 @@ def main():
             failures.append(f"summary line {summary!r}")
         if r.returncode != 1:
             failures.append(f"exit status {r.returncode}, expected 1 ({r.stderr.strip()})")
+    package_failures, package_checks = check_package_checks()
+    failures += package_failures
+    total = len(want) + 2 + package_checks
     for f in failures:
         print("FAIL", f)
-    print(f"test_runner: {len(want) + 2 - len(failures)} of {len(want) + 2} checks passed")
+    print(f"test_runner: {total - len(failures)} of {total} checks passed")
     return 1 if failures else 0
 
 

@@ -13,7 +13,10 @@
  * exports, so pcl_main writes the same snapshot and prints the same outputs
  * as a run of the program on the embedded engine would.  The run ends when
  * the program signals shutdown or logs its error (which the snapshot then
- * records).
+ * records).  RegisterPackage is the embedded engine's too: it remembers the
+ * package under a reference it makes up, and a request carrying that
+ * reference is served as the package's (its providers, and what the
+ * conformance mocks answer, follow the parameterization).
  *
  * Environment: PCL_TEST_ENGINE_PORT_FILE names the file the listening port
  * is written to (the server listens on 127.0.0.1, on a free port).
@@ -421,6 +424,7 @@ static void serve_register(scall *c) {
       .deps = deps,
       .options = options,
       .providers = providers,
+      .package_ref = *r->packageref ? r->packageref : NULL,
   };
   run->inflight++;
   run->engine->ops->register_resource(run->engine, &req, resource_answered, c);
@@ -473,6 +477,7 @@ static void serve_read(scall *c) {
       .prop_deps = prop,
       .deps = deps,
       .options = options,
+      .package_ref = *r->packageref ? r->packageref : NULL,
   };
   c->keep = pcl_retain(inputs);
   S.run->inflight++;
@@ -500,6 +505,7 @@ static void serve_invoke(scall *c, bool call) {
     req.provider = *r->provider ? r->provider : NULL;
     req.version = *r->version ? r->version : NULL;
     req.plugin_download_url = *r->plugindownloadurl ? r->plugindownloadurl : NULL;
+    req.package_ref = *r->packageref ? r->packageref : NULL;
     args = r->args;
     c->byte_strings = r->acceptsbytestring;
     pcl_mapbuf db = PCL_MAPBUF_INIT;
@@ -515,6 +521,7 @@ static void serve_invoke(scall *c, bool call) {
     req.provider = *r->provider ? r->provider : NULL;
     req.version = *r->version ? r->version : NULL;
     req.plugin_download_url = *r->plugindownloadurl ? r->plugindownloadurl : NULL;
+    req.package_ref = *r->packageref ? r->packageref : NULL;
     args = r->args;
     c->byte_strings = r->acceptsbytestring;
   }
@@ -556,6 +563,42 @@ static void serve_outputs(scall *c) {
     }
   }
   pcl_release(outs);
+  protobuf_c_message_free_unpacked(&r->base, NULL);
+}
+
+static void package_answered(void *data, pcl_value *result, const pcl_error *err) {
+  scall *c = data;
+  if (err) {
+    answer_error(c, err);
+    return;
+  }
+  Pulumirpc__RegisterPackageResponse resp = PULUMIRPC__REGISTER_PACKAGE_RESPONSE__INIT;
+  resp.ref = (char *)pcl_str_data(result);
+  answer(c, &resp.base, GRPC_STATUS_OK, NULL);
+}
+
+/* RegisterPackage: the embedded engine remembers the package and makes up
+ * its reference, which the package's requests then carry. */
+static void serve_package(scall *c) {
+  Pulumirpc__RegisterPackageRequest *r = (Pulumirpc__RegisterPackageRequest *)request(
+      c, &pulumirpc__register_package_request__descriptor);
+  if (r == NULL) {
+    return;
+  }
+  if (r->parameterization == NULL || *r->parameterization->name == 0) {
+    answer(c, NULL, GRPC_STATUS_INVALID_ARGUMENT,
+           "RegisterPackage of a package without a parameterization");
+  } else {
+    const Pulumirpc__Parameterization *p = r->parameterization;
+    pcl_package pkg = {.base_name = r->name,
+                       .base_version = *r->version ? r->version : NULL,
+                       .download_url = *r->download_url ? r->download_url : NULL,
+                       .name = p->name,
+                       .version = *p->version ? p->version : NULL,
+                       .value = (const char *)p->value.data,
+                       .value_len = p->value.len};
+    S.run->engine->ops->register_package(S.run->engine, &pkg, package_answered, c);
+  }
   protobuf_c_message_free_unpacked(&r->base, NULL);
 }
 
@@ -611,7 +654,8 @@ static void serve(scall *c) {
         PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_OUTPUT_VALUES,
         PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_ALIAS_SPECS,
         PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_DELETED_WITH,
-        PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_BYTE_STRING};
+        PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_BYTE_STRING,
+        PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_PARAMETERIZATION};
     resp.supportedfeatures = f;
     resp.n_supportedfeatures = sizeof f / sizeof f[0];
     resp.project = S.run->project;
@@ -629,6 +673,8 @@ static void serve(scall *c) {
     serve_invoke(c, true);
   } else if (strcmp(method, "/pulumirpc.ResourceMonitor/RegisterResourceOutputs") == 0) {
     serve_outputs(c);
+  } else if (strcmp(method, "/pulumirpc.ResourceMonitor/RegisterPackage") == 0) {
+    serve_package(c);
   } else if (strcmp(method, "/pulumirpc.Engine/Log") == 0) {
     serve_log(c);
   } else if (strcmp(method, "/pulumirpc.Engine/RequirePulumiVersion") == 0) {

@@ -6,7 +6,10 @@
 //
 // It answers as a plain engine would: URNs built the Pulumi way, ids
 // "<name>_id" (none in a preview or for components), outputs echoing the
-// inputs, invokes and calls echoing their arguments.  Options:
+// inputs, invokes and calls echoing their arguments, RegisterPackage with
+// the reference "<package name>-ref".  A RegisterPackage is recorded once
+// answered, with the reference answered ("ref"), also when forwarded.
+// Options:
 //   --project NAME, --stack NAME  the names in the URNs it makes
 //   --port-file FILE   listen on 127.0.0.1 (a free port) and write the port
 //   --record FILE      append each decoded request to FILE
@@ -23,6 +26,9 @@
 //                      then asks SupportsFeature, feature by feature), also
 //                      with --forward: a monitor that predates
 //                      GetDeploymentInfo, and so byte strings
+//   --no-parameterization  claim no support for RegisterPackage (feature 9,
+//                      SupportsFeature "parameterization"), as engines that
+//                      predate parameterized packages do
 //   --fault KIND       misbehave: close-after=N (exit after the Nth
 //                      registration arrived, dropping the connection
 //                      with it unanswered),
@@ -31,7 +37,8 @@
 //                      not a message), fail-register=NAME (the registration
 //                      of NAME reports result FAIL), fail-invoke (Invoke
 //                      answers a check failure), version (RequirePulumiVersion
-//                      answers FAILED_PRECONDITION)
+//                      answers FAILED_PRECONDITION), fail-package
+//                      (RegisterPackage answers UNAVAILABLE)
 "use strict";
 
 const fs = require("fs");
@@ -53,6 +60,7 @@ const portFile = opt("--port-file");
 const recordFile = opt("--record");
 const delay = Number(opt("--delay") || 0);
 const oldMonitor = args.includes("--old-monitor");
+const noParameterization = args.includes("--no-parameterization");
 const fault = opt("--fault") || "";
 const faultArg = fault.includes("=") ? fault.slice(fault.indexOf("=") + 1) : "";
 const faultKind = fault.split("=")[0];
@@ -92,9 +100,15 @@ function plain(msg) {
 // Registrations received and not answered yet, recorded with each request.
 let inflight = 0;
 let recordFd = recordFile ? fs.openSync(recordFile, "a") : undefined;
-function record(method, msg) {
+// Records the request msg of method; answer (when given) is what the engine
+// answered it, recorded as its "answer".
+function record(method, msg, answer) {
   if (recordFd !== undefined) {
-    fs.writeSync(recordFd, JSON.stringify({ method, inflight, request: plain(msg) }) + "\n");
+    const entry = { method, inflight, request: plain(msg) };
+    if (answer !== undefined) {
+      entry.answer = answer;
+    }
+    fs.writeSync(recordFd, JSON.stringify(entry) + "\n");
   }
 }
 
@@ -201,25 +215,29 @@ const monitor = {
     }
     const info = new resproto.DeploymentInfo();
     const F = resproto.ResourceMonitorFeature;
-    info.setSupportedfeaturesList([
+    const features = [
       F.RESOURCE_MONITOR_FEATURE_SECRETS,
       F.RESOURCE_MONITOR_FEATURE_RESOURCE_REFERENCES,
       F.RESOURCE_MONITOR_FEATURE_OUTPUT_VALUES,
       F.RESOURCE_MONITOR_FEATURE_ALIAS_SPECS,
       F.RESOURCE_MONITOR_FEATURE_DELETED_WITH,
       F.RESOURCE_MONITOR_FEATURE_BYTE_STRING,
-    ]);
+    ];
+    if (!noParameterization) {
+      features.push(F.RESOURCE_MONITOR_FEATURE_PARAMETERIZATION);
+    }
+    info.setSupportedfeaturesList(features);
     info.setDryrun(dryRun);
     cb(null, info);
   },
   supportsFeature(call, cb) {
     record("SupportsFeature", call.request);
     const resp = new resproto.SupportsFeatureResponse();
-    resp.setHassupport(
-      ["secrets", "resourceReferences", "outputValues", "aliasSpecs", "deletedWith"].includes(
-        call.request.getId()
-      )
-    );
+    const supported = ["secrets", "resourceReferences", "outputValues", "aliasSpecs", "deletedWith"];
+    if (!noParameterization) {
+      supported.push("parameterization");
+    }
+    resp.setHassupport(supported.includes(call.request.getId()));
     cb(null, resp);
   },
   invoke,
@@ -228,9 +246,16 @@ const monitor = {
   registerResource,
   registerResourceOutputs: empty("RegisterResourceOutputs"),
   registerPackage(call, cb) {
-    record("RegisterPackage", call.request);
+    if (faultKind === "fail-package") {
+      record("RegisterPackage", call.request, null);
+      cb({ code: grpc.status.UNAVAILABLE, details: "the package registry is down" });
+      return;
+    }
+    const params = call.request.getParameterization();
+    const ref = (params ? params.getName() : call.request.getName()) + "-ref";
+    record("RegisterPackage", call.request, { ref });
     const resp = new resproto.RegisterPackageResponse();
-    resp.setRef(call.request.getName() + "-ref");
+    resp.setRef(ref);
     cb(null, resp);
   },
   signalAndWaitForShutdown: empty("SignalAndWaitForShutdown"),
@@ -259,11 +284,18 @@ const engine = {
 };
 
 // Returns the handler that records the request under name and passes it to
-// the forwarded engine's method, answering with what that engine answers.
+// the forwarded engine's method, answering with what that engine answers; a
+// RegisterPackage is recorded once answered, with the reference.
 function forwarded(name, client, method) {
   return (call, cb) => {
-    record(name, call.request);
+    const answered = name === "RegisterPackage";
+    if (!answered) {
+      record(name, call.request);
+    }
     client[method](call.request, (err, resp) => {
+      if (answered) {
+        record(name, call.request, err ? null : { ref: resp.getRef() });
+      }
       if (err) {
         cb({ code: err.code, details: err.details });
       } else {

@@ -37,7 +37,7 @@ static pcl_value *null_node(pcl_gen_env *e) {
 static const pcl_gen_node_desc NODES[] = {{null_node, 0}, {null_node, 0}};
 static const pcl_gen_module M = {NODES, 2};
 static const pcl_gen_program P = {PCL_GEN_ABI, &PCL_GEN_ABI_SYMBOL, "pclc test", "gen", NULL, 0, &M,
-                                  ROWS, K, L, LR, 2, F};
+                                  ROWS, K, L, LR, 2, F, NULL, 0};
 
 /* ------------------------------------------------------ environments */
 
@@ -504,7 +504,7 @@ static void test_abi(void) {
   CU_ASSERT_EQUAL(PCL_GEN_ABI_SYMBOL, PCL_GEN_ABI);
   /* A program generated for another ABI does not start. */
   static const pcl_gen_program old = {PCL_GEN_ABI + 1, &PCL_GEN_ABI_SYMBOL, "pclc 0.0.1", "old",
-                                      NULL, 0, &M, ROWS, K, L, LR, 2, F};
+                                      NULL, 0, &M, ROWS, K, L, LR, 2, F, NULL, 0};
   live_counts before = live_now();
   rc_result r = rc_run_gen(&old, NULL);
   CU_ASSERT_EQUAL(r.status, 2);

@@ -77,7 +77,7 @@ static pcl_value *null_node(pcl_gen_env *e) {
 static const pcl_gen_node_desc NODES[] = {{null_node, 0}};
 static const pcl_gen_module M = {NODES, 1};
 static const pcl_gen_program P = {PCL_GEN_ABI, &PCL_GEN_ABI_SYMBOL, "pclc test", "gen_iter", NULL,
-                                  0, &M, ROWS, K, L, LR, 1, F};
+                                  0, &M, ROWS, K, L, LR, 1, F, NULL, 0};
 
 /* Returns the map {k0: v0, k1: v1, ...} of n pairs (values borrowed). */
 static pcl_value *obj(size_t n, const char *const *keys, pcl_value *const *vals) {

@@ -416,7 +416,7 @@ static const pcl_gen_node_desc NODES[] = {
 };
 static const pcl_gen_module MAIN = {NODES, sizeof NODES / sizeof NODES[0]};
 static const pcl_gen_program PROGRAM = {PCL_GEN_ABI, &PCL_GEN_ABI_SYMBOL, "pclc test", "nodes",
-                                        CONFIGS, 3, &MAIN, ROWS, K, L, LR, 5, F};
+                                        CONFIGS, 3, &MAIN, ROWS, K, L, LR, 5, F, NULL, 0};
 
 static const char MOCKS[] =
     "{\"invokes\": {\"simple-invoke:index:unit\": {\"result\": {\"result\": \"Hello\"}}},\n"
@@ -672,7 +672,7 @@ static const uint32_t BROKEN_ROWS[] = {13, 16};
 static const pcl_gen_node_desc BROKEN_NODES[] = {{broken_node, 0}, {broken_output, 1}};
 static const pcl_gen_module BROKEN_MAIN = {BROKEN_NODES, 2};
 static const pcl_gen_program BROKEN = {PCL_GEN_ABI, &PCL_GEN_ABI_SYMBOL, "pclc test", "broken", NULL,
-                                       0, &BROKEN_MAIN, BROKEN_ROWS, K, L, LR, 5, F};
+                                       0, &BROKEN_MAIN, BROKEN_ROWS, K, L, LR, 5, F, NULL, 0};
 
 static void test_failures(void) {
   static const struct {

@@ -2,9 +2,11 @@
  * JSON file (docs/mocks.md): ids and state, failures that surface as
  * program errors naming the resource with the snapshot kept, invokes
  * matched on their arguments, mocks that never answer (the run ends with an
- * error naming what it waits for), preview unknowns and bad mock files. */
+ * error naming what it waits for), preview unknowns, bad mock files, and
+ * the parameterized packages the mocks see. */
 #include <CUnit/CUnit.h>
 
+#include "engine.h"
 #include "run_check.h"
 
 static const pcl_resource_decl res_decl = {"test:index:Thing", PCL_RES_CUSTOM, "1.0.0", NULL, "main.pp", 3, 1};
@@ -597,10 +599,110 @@ static void test_deferred_mocks(void) {
   pcl_main_set_mocks(NULL);
 }
 
+/* A parameterized package (its value holds a NUL), as pclc lists it. */
+static const pcl_package sub_packages[] = {
+    {"parameterized", "1.2.3", "https://example.com/dl", "subpackage", "2.0.0", "Hello\0World", 11},
+};
+static const pcl_resource_decl sub_decl = {
+    "subpackage:index:HelloWorld", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0};
+static const pcl_resource_decl sub_provider_decl = {
+    "pulumi:providers:subpackage", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0};
+/* What the mocks saw, per request: "<name or token>=<package>/<base
+ * provider>@<version>/<value>;", or "<name or token>=-;" for none. */
+static pcl_strbuf package_seen;
+
+static void note_package(const char *what, const pcl_package *pkg) {
+  pcl_strbuf_appendf(&package_seen, "%s=", what);
+  if (pkg == NULL) {
+    pcl_strbuf_append_cstr(&package_seen, "-;");
+    return;
+  }
+  pcl_strbuf_appendf(&package_seen, "%s/%s@%s/", pkg->name, pkg->base_name, pkg->version);
+  /* The value's bytes, its NUL shown as "\0". */
+  for (size_t i = 0; i < pkg->value_len; i++) {
+    pcl_strbuf_append_cstr(&package_seen, pkg->value[i] ? (char[]){pkg->value[i], 0} : "\\0");
+  }
+  pcl_strbuf_append_char(&package_seen, ';');
+}
+
+static bool package_new_resource(void *data, const pcl_mock_resource_args *args, pcl_value **id,
+                                 pcl_value **state, pcl_error **err) {
+  (void)data;
+  (void)id;
+  (void)state;
+  (void)err;
+  note_package(args->name, args->package);
+  return true;
+}
+
+static pcl_value *package_call(void *data, const char *token, pcl_value *args, bool is_call,
+                               bool *hang, pcl_error **err) {
+  (void)data;
+  (void)args;
+  (void)is_call;
+  (void)hang;
+  (void)err;
+  note_package(token, pcl_mock_call_package());
+  return pcl_map_of(NULL, NULL, 0);
+}
+
+/* Registers a resource of the package, an explicit provider of it (after
+ * the resource, so that the resource gets the default provider), a resource
+ * of another package and invokes a function of the package, as a program
+ * with a package block does. */
+static void package_start(pcl_run *run) {
+  run->packages = sub_packages;
+  run->npackages = 1;
+  pcl_future *fs[] = {
+      pcl_register_resource(run, &sub_decl, "hello", NULL, NULL),
+      pcl_register_resource(run, &sub_provider_decl, "prov", NULL, NULL),
+      pcl_register_resource(run, &res_decl, "other", NULL, NULL),
+      pcl_invoke(run, "subpackage:index:doHelloWorld", NULL, NULL),
+  };
+  for (size_t i = 0; i < 4; i++) {
+    pcl_future_release(fs[i]);
+  }
+}
+
+static const pcl_program package_prog = {"packages", NULL, 0, package_start};
+
+static void test_packages(void) {
+  pcl_mocks m = {package_new_resource, package_call, NULL};
+  pcl_main_set_mocks(&m);
+  rc_result r = rc_run(&package_prog, "--snapshot", "packages.json", NULL);
+  pcl_main_set_mocks(NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.err, "");
+  /* The requests of the package wait for its reference: the other one is
+   * sent first. */
+  CU_ASSERT_STRING_EQUAL(package_seen.data ? package_seen.data : "",
+                         "other=-;"
+                         "hello=subpackage/parameterized@2.0.0/Hello\\0World;"
+                         "prov=subpackage/parameterized@2.0.0/Hello\\0World;"
+                         "subpackage:index:doHelloWorld=subpackage/parameterized@2.0.0/"
+                         "Hello\\0World;");
+  CU_ASSERT_PTR_NULL(pcl_mock_call_package());
+  /* The package's version and download URL name its default provider and
+   * are the explicit provider's version, as the engine resolves them. */
+  char *snap = rc_slurp("packages.json");
+  CU_ASSERT(snap && strstr(snap, "\"urn\": \"urn:pulumi:dev::packages::pulumi:providers:"
+                                 "subpackage::default_2_0_0_https_/example.com/dl\""));
+  const char *prov = snap ? strstr(snap, "\"name\": \"prov\",") : NULL;
+  CU_ASSERT(prov &&
+            strstr(prov, "\"inputs\": {\n        \"__internal\": {\n          "
+                         "\"pluginDownloadURL\": \"https://example.com/dl\"\n        },\n"
+                         "        \"version\": \"2.0.0\"\n      }") == strstr(prov, "\"inputs\""));
+  free(snap);
+  remove("packages.json");
+  pcl_strbuf_free(&package_seen);
+  rc_free(&r);
+}
+
 void register_mock_tests(void);
 void register_mock_tests(void) {
   CU_pSuite s = CU_add_suite("mock", NULL, NULL);
   CU_add_test(s, "C mocks", test_c_mocks);
+  CU_add_test(s, "parameterized packages reach the mocks and name their providers", test_packages);
   CU_add_test(s, "JSON mocks", test_json_mocks);
   CU_add_test(s, "JSON mock failures and hangs", test_json_failures);
   CU_add_test(s, "deferred answers from C mocks", test_deferred_mocks);
