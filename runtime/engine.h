@@ -207,6 +207,9 @@ typedef struct pcl__run_res {
   signed char retain;   /* retainOnDelete: -1 unset, 0, 1. */
   pcl_value *providers; /* MAP package -> provider reference for the
                            children (the providers option, inherited), or NULL. */
+  char *version;        /* The package version it was registered with (owned), or NULL:
+                           a method call on it asks for that version, as the SDKs do. */
+  char *plugin_download_url; /* Likewise its download URL (owned), or NULL. */
   bool gates_invokes;   /* A component, or a resource whose id is unknown (not
                            created yet, in a preview): an invoke that depends
                            on it is not sent in a preview. */

@@ -624,6 +624,8 @@ void pcl__run_res_free(pcl_run *run) {
   run->package_refs = NULL;
   for (size_t i = 0; i < run->nres; i++) {
     free(run->res[i]->provider);
+    free(run->res[i]->version);
+    free(run->res[i]->plugin_download_url);
     pcl_release(run->res[i]->providers);
     pcl__pool_free(run->res[i], sizeof *run->res[i]);
   }
@@ -644,6 +646,8 @@ typedef struct reg {
   pcl_value *inputs;             /* The program's inputs MAP (owned). */
   char *provider;                /* Provider reference decided (owned). */
   pcl_value *providers;          /* Providers map for children (owned) or NULL. */
+  char *version, *plugin_download_url; /* The package version and download URL sent
+                                          (owned), or NULL. */
   const char *bad_inputs;        /* Kind name of inputs that were not a MAP. */
   signed char protect, retain;   /* Effective inherited flags. */
   pcl_value *elided_secrets;     /* Preview: additionalSecretOutputs (LIST, owned), or NULL. */
@@ -663,6 +667,8 @@ static void reg_free(reg *r) {
   pcl_future_release(r->result);
   pcl_release(r->inputs);
   free(r->provider);
+  free(r->version);
+  free(r->plugin_download_url);
   pcl__pool_free(r, reg_size(strlen(r->name)));
 }
 
@@ -902,6 +908,10 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
   rr->retain = r->retain;
   rr->providers = r->providers;
   r->providers = NULL;
+  rr->version = r->version;
+  r->version = NULL;
+  rr->plugin_download_url = r->plugin_download_url;
+  r->plugin_download_url = NULL;
   rr->gates_invokes = r->decl.kind != PCL_RES_CUSTOM || pcl_kind_of(res->id) == PCL_T_UNKNOWN;
   if (!pcl__value_contains_kind(res->outputs, PCL_T_RESOURCE)) {
     reg_resolve(r, rr->urn, res->id, res->outputs, NULL);
@@ -1055,6 +1065,8 @@ static void reg_send(waitset *w) {
   if (ou) {
     url = pcl_str_data(ou);
   }
+  r->version = version ? pcl_xstrdup(version) : NULL;
+  r->plugin_download_url = url ? pcl_xstrdup(url) : NULL;
   /* Options recorded only when set: envVarMappings, hooks, providers. */
   pcl_value *extra[3];
   static pcl_value *const extra_keys[] = {&k_env, &k_hooks, &k_providers};
@@ -1403,6 +1415,14 @@ static pcl_value *call_arg_deps(const pcl_value *in, pcl_value *sent) {
   return pcl_mapbuf_finish(&mb);
 }
 
+/* Returns the registered resource that the receiver slot of a method call
+ * (the resource object) names, or NULL. */
+static const pcl__run_res *receiver(pcl_run *run, const slot *s) {
+  pcl_value *self = slot_value(s);
+  const char *urn = self ? urn_of(self) : NULL;
+  return urn ? run_res(run, urn) : NULL;
+}
+
 static void op_send(waitset *w) {
   opstart *s = w->data;
   op *o = s->o;
@@ -1448,12 +1468,22 @@ static void op_send(waitset *w) {
     if (url == NULL && opts) {
       url = pcl_map_get_cstr(opts, "pluginDownloadURL");
     }
+    const char *version = ver && pcl_kind_of(ver) == PCL_T_STRING ? pcl_str_data(ver) : NULL;
+    const char *download = url && pcl_kind_of(url) == PCL_T_STRING ? pcl_str_data(url) : NULL;
+    const pcl__run_res *callee = o->what == 1 && s->has_self ? receiver(run, &w->s[0]) : NULL;
+    if (callee) {
+      /* A method call asks for the receiver's package version and download
+       * URL unless it gives its own, as the SDKs do, so that the engine's
+       * default provider for the call is the receiver's. */
+      version = version ? version : callee->version;
+      download = download ? download : callee->plugin_download_url;
+    }
     pcl_invoke_request req = {
         .token = o->token,
         .args = args,
         .provider = provider,
-        .version = ver && pcl_kind_of(ver) == PCL_T_STRING ? pcl_str_data(ver) : NULL,
-        .plugin_download_url = url && pcl_kind_of(url) == PCL_T_STRING ? pcl_str_data(url) : NULL,
+        .version = version,
+        .plugin_download_url = download,
         .package_ref = package_ref_text(o->package),
         .file = o->file,
         .line = o->line,
