@@ -31,6 +31,14 @@ GEN_CFLAGS := $(CFLAGS_ALL) -Wall -Wextra -Werror -Wno-unused-function -Wno-sign
               -Wno-unused-parameter
 LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 
+# Include roots: a compiler file names the folder of what it includes
+# ("bind/bound.h"); a runtime file the part of an internal header
+# ("value/pcl_internal.h") and the installed headers of runtime/include by
+# name; common/ (pcl_abi.h, semver.h) is on both paths.
+COMPILER_INC = -Icompiler -Icommon -I$(GEN)
+PUBLIC_INC := -Iruntime/include -Icommon
+RUNTIME_INC := -Iruntime $(PUBLIC_INC)
+
 COMPILER_LIBS := -ljansson -lgmp -lutf8proc -lnettle
 RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -larchive -lgmp -lgrpc -lgpr -lprotobuf-c -lm
 CUNIT_LIBS := -lcunit
@@ -54,7 +62,7 @@ $(GEN)/pcl.lex.c $(GEN)/pcl.lex.h &: grammar/pcl.l
 GEN_OBJS := $(BUILD)/obj/gen/pcl.tab.o $(BUILD)/obj/gen/pcl.lex.o
 $(BUILD)/obj/gen/%.o: $(GEN)/%.c $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
 	@mkdir -p $(dir $@)
-	$(CC) $(GEN_CFLAGS) -Icompiler -I$(GEN) -c $< -o $@
+	$(CC) $(GEN_CFLAGS) $(COMPILER_INC) -c $< -o $@
 
 # ------------------------------------------------------------------- common
 # Modules that the compiler and the runtime share (common/*.c): they depend
@@ -68,41 +76,41 @@ $(BUILD)/obj/common/%.o: common/%.c
 	$(CC) $(CFLAGS_HAND) -Wconversion -Icommon -c $< -o $@
 
 # ----------------------------------------------------------------- compiler
-COMPILER_SRCS := $(wildcard compiler/*.c)
+COMPILER_SRCS := $(wildcard compiler/*.c compiler/*/*.c)
 COMPILER_OBJS := $(COMPILER_SRCS:%.c=$(BUILD)/obj/%.o) $(COMMON_OBJS)
 COMPILER_LIB_OBJS := $(filter-out $(BUILD)/obj/compiler/main.o,$(COMPILER_OBJS)) $(GEN_OBJS)
 
 $(BUILD)/obj/compiler/%.o: compiler/%.c | $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Icompiler -Icommon -I$(GEN) -c $< -o $@
+	$(CC) $(CFLAGS_HAND) $(COMPILER_INC) -c $< -o $@
 
 $(BUILD)/pclc: $(COMPILER_OBJS) $(GEN_OBJS)
 	$(CC) $(LDFLAGS_ALL) $^ $(COMPILER_LIBS) -o $@
 
 # ------------------------------------------------------------------ runtime
-# The engine protocol's messages (runtime/proto/, docs/engine.md): protoc-c
+# The engine protocol's messages (runtime/engine/proto/, docs/engine.md): protoc-c
 # generates their C code into $(GEN)/proto at build time.
-PROTO_SRCS := $(shell find runtime/proto -name '*.proto' | LC_ALL=C sort)
+PROTO_SRCS := $(shell find runtime/engine/proto -name '*.proto' | LC_ALL=C sort)
 PROTO_GEN := $(GEN)/proto
-PROTO_C := $(PROTO_SRCS:runtime/proto/%.proto=$(PROTO_GEN)/%.pb-c.c)
+PROTO_C := $(PROTO_SRCS:runtime/engine/proto/%.proto=$(PROTO_GEN)/%.pb-c.c)
 PROTO_H := $(PROTO_C:%.c=%.h)
 PROTO_OBJS := $(PROTO_C:$(GEN)/%.c=$(BUILD)/obj/gen/%.o)
 PROTOC_C ?= protoc-c
 
 $(PROTO_C) $(PROTO_H) &: $(PROTO_SRCS)
 	@mkdir -p $(PROTO_GEN)
-	$(PROTOC_C) --c_out=$(PROTO_GEN) -Iruntime/proto $(PROTO_SRCS)
+	$(PROTOC_C) --c_out=$(PROTO_GEN) -Iruntime/engine/proto $(PROTO_SRCS)
 
 $(BUILD)/obj/gen/proto/%.o: $(GEN)/proto/%.c $(PROTO_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Wall -Wextra -Werror -I$(PROTO_GEN) -c $< -o $@
 
-RUNTIME_SRCS := $(wildcard runtime/*.c)
+RUNTIME_SRCS := $(wildcard runtime/*/*.c)
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/obj/%.o) $(COMMON_OBJS)
 
 $(BUILD)/obj/runtime/%.o: runtime/%.c | $(PROTO_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Wconversion -Iruntime -Icommon -I$(PROTO_GEN) -c $< -o $@
+	$(CC) $(CFLAGS_HAND) -Wconversion $(RUNTIME_INC) -I$(PROTO_GEN) -c $< -o $@
 
 # The library is one relocatable object in which the generated message code
 # is made local, so that only pcl_ names are exported and a program that has
@@ -125,7 +133,7 @@ PC_SUBST = sed -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS@|$(RUNTIME_LIBS)|' \
                 -e 's| *$$||'
 $(BUILD)/pkgconfig/pclrt.pc: runtime/pclrt.pc.in Makefile
 	@mkdir -p $(dir $@)
-	$(call PC_SUBST,$(abspath .),$(abspath $(BUILD)),$(abspath runtime),$(abspath $(BUILD))/pclc,$(abspath runtime)/pclc.mk,$(SAN_FLAGS)) $< >$@
+	$(call PC_SUBST,$(abspath .),$(abspath $(BUILD)),$(abspath runtime/include),$(abspath $(BUILD))/pclc,$(abspath runtime)/pclc.mk,-I$(abspath common) $(SAN_FLAGS)) $< >$@
 
 # --------------------------------------------------------------- unit tests
 UNIT_C_SRCS := $(wildcard tests/unit/compiler/*.c)
@@ -133,11 +141,11 @@ UNIT_R_SRCS := $(wildcard tests/unit/runtime/*.c)
 
 $(BUILD)/obj/tests/unit/compiler/%.o: tests/unit/compiler/%.c | $(GEN)/pcl.tab.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Icompiler -Icommon -I$(GEN) -Itests/unit/compiler -c $< -o $@
+	$(CC) $(CFLAGS_HAND) $(COMPILER_INC) -Itests/unit/compiler -c $< -o $@
 
 $(BUILD)/obj/tests/unit/runtime/%.o: tests/unit/runtime/%.c | $(PROTO_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Iruntime -I$(PROTO_GEN) -Itests/unit/runtime -c $< -o $@
+	$(CC) $(CFLAGS_HAND) $(RUNTIME_INC) -I$(PROTO_GEN) -Itests/unit/runtime -c $< -o $@
 
 $(BUILD)/obj/tests/unit/main-%.o: tests/unit/unit_main.c
 	@mkdir -p $(dir $@)
@@ -157,11 +165,11 @@ $(BUILD)/tests/unit-runtime: $(UNIT_R_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/te
 # plain and with the conformance test providers' behaviour.
 $(BUILD)/obj/tests/engine/%.o: tests/engine/%.c | $(PROTO_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Iruntime -I$(PROTO_GEN) -c $< -o $@
+	$(CC) $(CFLAGS_HAND) $(RUNTIME_INC) -I$(PROTO_GEN) -c $< -o $@
 
 $(BUILD)/obj/tests/conformance/mocks.o: tests/conformance/mocks.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Iruntime -c $< -o $@
+	$(CC) $(CFLAGS_HAND) $(PUBLIC_INC) -c $< -o $@
 
 $(BUILD)/tests/embedded-server: $(BUILD)/obj/tests/engine/embedded_server.o $(PROTO_OBJS) \
                                 $(BUILD)/libpclrt.a
@@ -288,7 +296,7 @@ $(BUILD)/tests/engine-programs/%: tests/engine/programs/%/main.pp \
 	@mkdir -p $(dir $@)
 	$(BUILD)/pclc --schema-path samples/schemas --schema-path ../shared/conformance/providers \
 	  tests/engine/programs/$* -o $@.c
-	$(CC) $(STD) -O1 -g $(SAN_FLAGS) -Iruntime $@.c $(BUILD)/libpclrt.a $(LDFLAGS_ALL) \
+	$(CC) $(STD) -O1 -g $(SAN_FLAGS) $(PUBLIC_INC) $@.c $(BUILD)/libpclrt.a $(LDFLAGS_ALL) \
 	  $(RUNTIME_LIBS) -o $@
 
 check-grpc: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc \
@@ -327,9 +335,9 @@ check-clang:
 # clang-tidy's count of the warnings it suppressed goes to stderr: it is
 # shown only when the file fails.
 CLANG_TIDY ?= clang-tidy
-LINT_HEADERS := $(wildcard compiler/*.h common/*.h runtime/*.h)
+LINT_HEADERS := $(wildcard compiler/*/*.h common/*.h runtime/*/*.h)
 LINT_STAMPS := $(patsubst %.c,$(BUILD)/lint/%.ok,$(COMPILER_SRCS) $(COMMON_SRCS) $(RUNTIME_SRCS))
-lint_flags = $(STD) $(if $(filter compiler/%,$(1)),-Icompiler -I$(GEN),-Iruntime -I$(PROTO_GEN)) -Icommon
+lint_flags = $(STD) $(if $(filter compiler/%,$(1)),$(COMPILER_INC),$(RUNTIME_INC) -I$(PROTO_GEN))
 $(BUILD)/lint/%.ok: %.c .clang-tidy $(LINT_HEADERS) | $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h $(PROTO_H)
 	@mkdir -p $(dir $@)
 	@echo "clang-tidy $<"
@@ -390,7 +398,7 @@ FUZZ_RUNTIME_TARGETS := json config mocks stackref rpc
 $(FUZZ_DIR)/obj/compiler/%.o: compiler/%.c | $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(filter-out -Werror,$(WARN)) \
-	  -Icompiler -Icommon -I$(GEN) -c $< -o $@
+	  $(COMPILER_INC) -c $< -o $@
 
 $(FUZZ_DIR)/obj/common/%.o: common/%.c
 	@mkdir -p $(dir $@)
@@ -400,7 +408,7 @@ $(FUZZ_DIR)/obj/common/%.o: common/%.c
 $(FUZZ_DIR)/obj/runtime/%.o: runtime/%.c | $(PROTO_H)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(filter-out -Werror,$(WARN)) \
-	  -Iruntime -Icommon -I$(PROTO_GEN) -c $< -o $@
+	  $(RUNTIME_INC) -I$(PROTO_GEN) -c $< -o $@
 
 $(FUZZ_DIR)/obj/gen/proto/%.o: $(GEN)/proto/%.c $(PROTO_H)
 	@mkdir -p $(dir $@)
@@ -408,22 +416,22 @@ $(FUZZ_DIR)/obj/gen/proto/%.o: $(GEN)/proto/%.c $(PROTO_H)
 
 $(FUZZ_DIR)/obj/gen/%.o: $(GEN)/%.c $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Icompiler -I$(GEN) -c $< -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(COMPILER_INC) -c $< -o $@
 
 $(FUZZ_DIR)/fuzz_parse $(FUZZ_DIR)/fuzz_compile: $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) -Icompiler -I$(GEN) $^ \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) $(COMPILER_INC) $^ \
 	  $(COMPILER_LIBS) -o $@
 
 $(FUZZ_DIR)/fuzz_schema: tests/fuzz/fuzz_compile.c $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_SCHEMA -fsanitize=fuzzer $(WARN) -Icompiler -I$(GEN) $^ \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_SCHEMA -fsanitize=fuzzer $(WARN) $(COMPILER_INC) $^ \
 	  $(COMPILER_LIBS) -o $@
 
 $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_RUNTIME_TARGETS)): $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c \
                                                       $(FUZZ_RT_OBJS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) -Iruntime -I$(PROTO_GEN) $^ \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(WARN) $(RUNTIME_INC) -I$(PROTO_GEN) $^ \
 	  $(RUNTIME_LIBS) -o $@
 
 # fuzz_rpc's seeds are made with the engine test's npm modules.
@@ -492,7 +500,7 @@ bench-codegen: $(BUILD)/pclc $(BUILD)/libpclrt.a
 .PHONY: bench-runtime
 $(BUILD)/bench/runtime-bench: bench/runtime-bench.c $(BUILD)/libpclrt.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HAND) -Iruntime $< $(BUILD)/libpclrt.a $(LDFLAGS_ALL) $(RUNTIME_LIBS) -o $@
+	$(CC) $(CFLAGS_HAND) $(PUBLIC_INC) $< $(BUILD)/libpclrt.a $(LDFLAGS_ALL) $(RUNTIME_LIBS) -o $@
 
 bench-runtime: $(BUILD)/bench/runtime-bench
 	$<
@@ -524,12 +532,13 @@ install: all
 	  runtime/pclrt.pc.in >$(BUILD)/install/pclrt.pc
 	install -m 755 $(BUILD)/pclc $(DESTDIR)$(PREFIX)/bin/pclc
 	install -m 644 $(BUILD)/libpclrt.a $(DESTDIR)$(PREFIX)/lib/libpclrt.a
-	install -m 644 runtime/pcl.h runtime/pcl_engine.h runtime/pcl_gen.h runtime/pcl_abi.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 runtime/include/pcl.h runtime/include/pcl_engine.h runtime/include/pcl_gen.h \
+	  common/pcl_abi.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(BUILD)/install/pclrt.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/pclrt.pc
 	install -m 644 runtime/pclc.mk $(DESTDIR)$(PREFIX)/share/pclc/pclc.mk
 
 format:
-	clang-format -i compiler/*.[ch] common/*.[ch] runtime/*.[ch] tests/unit/*/*.[ch]
+	clang-format -i compiler/*.c compiler/*/*.[ch] common/*.[ch] runtime/*/*.[ch] tests/unit/*/*.[ch]
 
 clean:
 	rm -rf build

@@ -61,7 +61,7 @@ def build(build_dir, work, n):
     subprocess.run([os.path.join(build_dir, "pclc"), "--schema-path",
                     os.path.join(REPO, "samples", "schemas"), os.path.join(d, "main.pp"),
                     "-o", c_file], check=True)
-    subprocess.run(["cc", "-std=c11", "-O2", "-I" + os.path.join(REPO, "runtime"), c_file,
+    subprocess.run(["cc", "-std=c11", "-O2", "-I" + os.path.join(REPO, "runtime", "include"), "-I" + os.path.join(REPO, "common"), c_file,
                     os.path.join(build_dir, "libpclrt.a")] + LIBS + ["-o", exe], check=True)
     return exe
 

@@ -41,8 +41,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ast.h"
-#include "lex.h"
+#include "front/ast.h"
+#include "front/lex.h"
 
 #ifndef YY_TYPEDEF_YY_SCANNER_T
 #define YY_TYPEDEF_YY_SCANNER_T
@@ -86,7 +86,7 @@ typedef struct parse_chain {
 %code {
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 int pcl_yylex(PCL_YYSTYPE *lval, pcl_span *lloc, yyscan_t scanner);
 static void pcl_yyerror(pcl_span *loc, yyscan_t scanner, pcl_parse_ctx *ctx, const char *msg);

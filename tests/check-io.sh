@@ -140,7 +140,7 @@ if ! "$pclc" "$tmp/prog/main.pp" -o "$tmp/prog.c" 2>"$tmp/err"; then
   exit 1
 fi
 # shellcheck disable=SC2086 # CGFLAGS is deliberately word-split.
-if ! ${CC:-cc} -std=c11 ${CGFLAGS:-} -Iruntime "$tmp/prog.c" "$rt" \
+if ! ${CC:-cc} -std=c11 ${CGFLAGS:-} -Iruntime/include -Icommon "$tmp/prog.c" "$rt" \
   -ljansson -lutf8proc -lnettle -larchive -lgmp -lgrpc -lgpr -lprotobuf-c -lm -o "$tmp/prog-bin" \
   2>"$tmp/err"; then
   fail "building the program: $(head -c 2000 "$tmp/err")"

@@ -28,7 +28,7 @@
 # print `tests/golden/...` paths.
 #
 # The codegen phase also builds and runs the C it compared: it is compiled
-# with `cc -std=c11 -Wall -Wextra -Werror -Iruntime` (CC and CGFLAGS
+# with `cc -std=c11 -Wall -Wextra -Werror -Iruntime/include -Icommon` (CC and CGFLAGS
 # override the compiler and add flags, e.g. sanitizers) and linked with the
 # libpclrt.a beside PCLC; the program runs from the repository root with
 # `--snapshot FILE` and the arguments of `<name>.run-flags`; its stdout must
@@ -222,7 +222,7 @@ run_program() {
   rt=$(dirname "$pclc")/libpclrt.a
   cp "$cfile" "$work/prog.c"
   # shellcheck disable=SC2086 # CGFLAGS is deliberately word-split.
-  if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror ${CGFLAGS:-} -Iruntime "$work/prog.c" "$rt" \
+  if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror ${CGFLAGS:-} -Iruntime/include -Icommon "$work/prog.c" "$rt" \
     -ljansson -lutf8proc -lnettle -larchive -lgmp -lgrpc -lgpr -lprotobuf-c -lm -o "$work/prog" 2>"$work/cc.err"; then
     note "the generated C does not compile:"
     note "$(head -c 4000 "$work/cc.err")"

@@ -2,7 +2,7 @@
  * embedded engine.
  *
  * Takes the registrations, invokes and method calls the embedded engine
- * hands to its mocks (pcl_mocks in runtime/pcl_engine.h) and answers them the way
+ * hands to its mocks (pcl_mocks in runtime/include/pcl_engine.h) and answers them the way
  * the Go test providers of the conformance suite do
  * (../shared/conformance/providers/BEHAVIOUR.md): Check failures, Create
  * outputs and ids, preview answers, Read, Invoke and Call results.  Linked

@@ -21,7 +21,7 @@
  * Environment: PCL_TEST_ENGINE_PORT_FILE names the file the listening port
  * is written to (the server listens on 127.0.0.1, on a free port).
  *
- * Every request is decoded with the generated code of runtime/proto and the
+ * Every request is decoded with the generated code of runtime/engine/proto and the
  * property values with the runtime's own decoder (rpc_value.c), and the
  * answers encoded with its encoder, so that the server takes and gives
  * every value kind the runtime does (byte strings too, which it lists in
@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rpc.h"
+#include "engine/rpc.h"
 
 /* One call being served. */
 typedef struct scall {

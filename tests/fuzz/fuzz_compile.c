@@ -30,19 +30,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "ast.h"
-#include "bind.h"
-#include "diag.h"
-#include "emit.h"
-#include "intern.h"
-#include "ir.h"
-#include "lower.h"
-#include "parse.h"
-#include "ptrmap.h"
-#include "schema.h"
-#include "src.h"
-#include "ty.h"
+#include "base/arena.h"
+#include "front/ast.h"
+#include "bind/bind.h"
+#include "base/diag.h"
+#include "emit/emit.h"
+#include "base/intern.h"
+#include "ir/ir.h"
+#include "ir/lower.h"
+#include "front/parse.h"
+#include "base/ptrmap.h"
+#include "schema/schema.h"
+#include "base/src.h"
+#include "types/ty.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "pcl_internal.h"
+#include "engine/engine.h"
+#include "value/pcl_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -24,12 +24,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "ast.h"
-#include "diag.h"
-#include "intern.h"
-#include "parse.h"
-#include "src.h"
+#include "base/arena.h"
+#include "front/ast.h"
+#include "base/diag.h"
+#include "base/intern.h"
+#include "front/parse.h"
+#include "base/src.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

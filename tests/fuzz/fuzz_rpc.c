@@ -1,5 +1,5 @@
 /* fuzz_rpc: libFuzzer target for the decoding of the engine's answers
- * (runtime/rpc_value.c): the protobuf messages of every call and the
+ * (runtime/engine/rpc_value.c): the protobuf messages of every call and the
  * property values inside them.
  *
  * The first byte of an input chooses the call (modulo the number of calls),
@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "rpc.h"
+#include "engine/rpc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

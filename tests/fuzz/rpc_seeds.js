@@ -1,7 +1,7 @@
 // rpc_seeds.js: writes seed inputs for fuzz_rpc into the folder given as its
 // argument: the engine's answers to each call, built with @pulumi/pulumi's
 // generated message code (run with tests/engine's packages installed).  An
-// input is the call's index in PCL__RPC_METHODS (runtime/rpc.h), one byte,
+// input is the call's index in PCL__RPC_METHODS (runtime/engine/rpc.h), one byte,
 // then the packed answer.
 "use strict";
 

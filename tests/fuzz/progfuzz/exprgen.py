@@ -1833,7 +1833,7 @@ def compatible(a, b):
 def fractional_literal_to_int(e, to):
     """Whether pclc rejects e at compile time where to is expected: a
     fractional number literal where an int converts safely and a number only
-    unsafely (compiler/check.c, check_int_literal; the specification accepts
+    unsafely (compiler/bind/check.c, check_int_literal; the specification accepts
     the program and fails at run time, types.md §4)."""
     t = e.ty
     if not (t.is_const() and t.k == "number"):

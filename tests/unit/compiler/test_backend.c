@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast.h"
-#include "bind.h"
-#include "cw.h"
-#include "emit.h"
-#include "ir.h"
-#include "lower.h"
-#include "parse.h"
-#include "util.h"
+#include "front/ast.h"
+#include "bind/bind.h"
+#include "emit/cw.h"
+#include "emit/emit.h"
+#include "ir/ir.h"
+#include "ir/lower.h"
+#include "front/parse.h"
+#include "base/util.h"
 
 /* One compilation of a single in-memory file, lowered. */
 typedef struct env {

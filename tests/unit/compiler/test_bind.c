@@ -9,11 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bind.h"
-#include "check.h"
-#include "parse.h"
-#include "schema.h"
-#include "util.h"
+#include "bind/bind.h"
+#include "bind/check.h"
+#include "front/parse.h"
+#include "schema/schema.h"
+#include "base/util.h"
 
 /* One compilation of a single in-memory file. */
 typedef struct env {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "depfile.h"
+#include "base/depfile.h"
 
 /* Asserts that two strings are equal, printing the actual one otherwise. */
 #define EXPECT_STR(actual, expected)                                                               \

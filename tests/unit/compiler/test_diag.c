@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 /* Asserts that two strings are equal, printing the actual one otherwise. */
 #define EXPECT_STR(actual, expected)                                                               \

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "funcs.h"
-#include "util.h"
+#include "bind/funcs.h"
+#include "base/util.h"
 
 /* A type context plus a few named types to call builtins with. */
 typedef struct env {

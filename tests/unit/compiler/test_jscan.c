@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "jscan.h"
-#include "schema_files.h"
-#include "util.h"
+#include "schema/jscan.h"
+#include "schema/schema_files.h"
+#include "base/util.h"
 
 /* An arena and intern table for one test. */
 typedef struct fixture {

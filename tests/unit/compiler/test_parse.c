@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
-#include "util.h"
+#include "front/parse.h"
+#include "base/util.h"
 
 typedef struct fixture {
   arena arena;

@@ -1,11 +1,11 @@
-/* test_ptrmap.c: the pointer-keyed hash map (compiler/ptrmap.h).
+/* test_ptrmap.c: the pointer-keyed hash map (compiler/base/ptrmap.h).
  *
  * Keys are the addresses of array elements, as interned names and types
  * are in the compiler; enough of them are stored to make the table grow
  * several times, and every lookup is checked after each growth. */
 #include <CUnit/CUnit.h>
 
-#include "ptrmap.h"
+#include "base/ptrmap.h"
 
 enum { NKEYS = 1000 };
 

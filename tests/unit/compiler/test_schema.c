@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "schema.h"
+#include "schema/schema.h"
 #include "small_stack.h"
-#include "util.h"
+#include "base/util.h"
 
 #define PROVIDERS "../shared/conformance/providers"
 #define PROGRAM_SCHEMAS "../shared/programs/_schemas"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "semver.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Parses s in the given dialect; returns the problem or NULL. */
 static const char *parse(const char *s, unsigned flags, pcl__semver *v) {

@@ -1,4 +1,4 @@
-/* test_ty.c: the type system (compiler/ty.h) against ../shared/spec/types.md.
+/* test_ty.c: the type system (compiler/types/ty.h) against ../shared/spec/types.md.
  *
  * Every row of the three §18 tables (ty_vectors.h) is checked: conversions
  * and assignability (18.1), pairwise and n-ary unification (18.2), and the
@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
+#include "front/parse.h"
 #include "small_stack.h"
-#include "ty.h"
+#include "types/ty.h"
 #include "ty_vectors.h"
-#include "util.h"
+#include "base/util.h"
 
 /* ------------------------------------------------------------- fixture */
 

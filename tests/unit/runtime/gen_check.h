@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "gen_internal.h"
+#include "engine/engine.h"
+#include "gen/gen_internal.h"
 #include "run_check.h"
 
 /* The numbers of live values and futures at one moment. */

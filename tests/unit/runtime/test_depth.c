@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "run_check.h"
 #include "value_check.h"
 

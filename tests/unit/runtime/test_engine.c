@@ -5,7 +5,7 @@
  * options, checked in the snapshot a run writes. */
 #include <CUnit/CUnit.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "run_check.h"
 
 static void test_urns(void) {

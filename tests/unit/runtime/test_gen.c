@@ -1,4 +1,4 @@
-/* test_gen.c: the core operations of generated code (runtime/gen.c):
+/* test_gen.c: the core operations of generated code (runtime/gen/gen.c):
  * environments and their references, error locations, applies (bodies run
  * later, always; deep normalisation of the arguments, secrets, unknowns,
  * rejections, flattening), && and || with a deciding side that wins over

@@ -1,5 +1,5 @@
 /* test_gen_iter.c: the operations of generated code that read into values
- * and build them (runtime/gen_iter.c): attributes, indexes and static
+ * and build them (runtime/gen/gen_iter.c): attributes, indexes and static
  * traversals through futures, secrets and unknowns (types.md 6: a missing
  * attribute or key is an error unless declared), object constructors,
  * templates, for expressions in every form, splats, try, can and recover

@@ -1,5 +1,5 @@
 /* test_gen_node.c: the node operations of generated code
- * (runtime/gen_node.c) and the calls that need an engine (invokes and
+ * (runtime/gen/gen_node.c) and the calls that need an engine (invokes and
  * method calls, each in its object and single-value form, getOutput on a
  * stack reference), run end to end through pcl_gen_main on the embedded
  * engine: config values and defaults (made secret when declared secret),

@@ -1,4 +1,4 @@
-/* test_hash.c: the content hashes of assets and archives (runtime/hash.c)
+/* test_hash.c: the content hashes of assets and archives (runtime/engine/hash.c)
  * and Go's path cleaning they use.
  *
  * The expected archive hashes were computed without libpclrt, by
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "builtins_check.h"
-#include "engine.h"
+#include "engine/engine.h"
 
 /* Returns a string asset of text. */
 static pcl_value *text_asset(const char *text) {

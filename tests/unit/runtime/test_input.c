@@ -9,7 +9,7 @@
  * would, with the exit status and the snapshot written after each error. */
 #include <CUnit/CUnit.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "run_check.h"
 
 /* Asserts that two strings are equal, printing the actual one otherwise. */

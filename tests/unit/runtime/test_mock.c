@@ -6,7 +6,7 @@
  * the parameterized packages the mocks see. */
 #include <CUnit/CUnit.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "run_check.h"
 
 static const pcl_resource_decl res_decl = {"test:index:Thing", PCL_RES_CUSTOM, "1.0.0", NULL, "main.pp", 3, 1};

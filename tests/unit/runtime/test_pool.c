@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcl_internal.h"
+#include "value/pcl_internal.h"
 
 /* Blocks live at once: enough for several megabytes in all. */
 enum { NBLOCKS = 40000 };

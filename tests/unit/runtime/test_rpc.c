@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcl_internal.h"
-#include "rpc.h"
+#include "value/pcl_internal.h"
+#include "engine/rpc.h"
 
 static pcl_value *json(const char *text) {
   pcl_error *err = NULL;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 static int posted;
 static void post_cb(pcl_future *f, void *data) {

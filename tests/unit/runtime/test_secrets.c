@@ -12,7 +12,7 @@
  * calls at the end check the same of the messages the operations return. */
 #include <CUnit/CUnit.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "run_check.h"
 
 /* The secret text; no message may contain it. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 /* Returns the compact encoding of v (owned). */
 static char *enc(const pcl_value *v, bool mask) {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "pcl_gen.h"
-#include "pcl_internal.h"
+#include "value/pcl_internal.h"
 #include "value_check.h"
 
 /* Returns whether the string v holds exactly the bytes want. */

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "pcl_gen.h"
-#include "pcl_internal.h"
+#include "value/pcl_internal.h"
 #include "value_check.h"
 
 /* Static data as the compiler emits it. */

@@ -1,0 +1,309 @@
+/* diag: collection and GCC-style printing of diagnostics. */
+#include "base/diag.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+void diag_init(diag_list *d, src_set *src) {
+  d->src = src;
+  d->head = d->tail = NULL;
+  d->errors = d->warnings = d->io_errors = 0;
+  d->catching = NULL;
+  d->caught = NULL;
+}
+
+static void free_chain(diag *g) {
+  while (g) {
+    diag *next = g->next;
+    free_chain(g->notes);
+    free(g->message);
+    free(g->key);
+    free(g);
+    g = next;
+  }
+}
+
+void diag_free(diag_list *d) {
+  free_chain(d->head);
+  d->head = d->tail = NULL;
+  d->caught = NULL;
+}
+
+__attribute__((format(printf, 1, 0))) static char *vformat(const char *fmt, va_list ap) {
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  if (n < 0)
+    ice("vsnprintf failed");
+  char *s = xmalloc((size_t)n + 1);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  return s;
+}
+
+__attribute__((format(printf, 4, 0))) static diag *new_diag(diag_severity sev, bool has_span,
+                                                             pcl_span span, const char *fmt,
+                      va_list ap) {
+  diag *g = xcalloc(1, sizeof *g);
+  g->severity = sev;
+  g->has_span = has_span;
+  g->span = span;
+  g->message = vformat(fmt, ap);
+  g->count = 1;
+  return g;
+}
+
+static diag *append(diag_list *d, diag *g) {
+  if (d->tail)
+    d->tail->next = g;
+  else
+    d->head = g;
+  d->tail = g;
+  if (g->severity == DIAG_ERROR)
+    d->errors++;
+  else if (g->severity == DIAG_WARNING)
+    d->warnings++;
+  return g;
+}
+
+diag *diag_error(diag_list *d, pcl_span span, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag *g = new_diag(DIAG_ERROR, true, span, fmt, ap);
+  va_end(ap);
+  return append(d, g);
+}
+
+diag *diag_warning(diag_list *d, pcl_span span, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag *g = new_diag(DIAG_WARNING, true, span, fmt, ap);
+  va_end(ap);
+  return append(d, g);
+}
+
+void diag_warning_once(diag_list *d, const char *key, pcl_span span, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag *g = new_diag(DIAG_WARNING, true, span, fmt, ap);
+  va_end(ap);
+  g->key = xstrdup(key);
+  append(d, g);
+}
+
+diag *diag_fail(diag_list *d, pcl_span span, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag *g = new_diag(d->catching ? DIAG_WARNING : DIAG_ERROR, true, span, fmt, ap);
+  va_end(ap);
+  append(d, g);
+  if (d->catching) {
+    diag_note(g, d->catching->span, "%s", d->catching->note);
+    if (!d->caught)
+      d->caught = g;
+  }
+  return g;
+}
+
+const diag *diag_take_caught(diag_list *d) {
+  const diag *g = d->caught;
+  d->caught = NULL;
+  return g;
+}
+
+diag *diag_error_global(diag_list *d, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag *g = new_diag(DIAG_ERROR, false, (pcl_span){0, 0, 0}, fmt, ap);
+  va_end(ap);
+  return append(d, g);
+}
+
+diag *diag_io_error(diag_list *d, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag *g = new_diag(DIAG_ERROR, false, (pcl_span){0, 0, 0}, fmt, ap);
+  va_end(ap);
+  d->io_errors++;
+  return append(d, g);
+}
+
+diag *diag_mark_io(diag_list *d, diag *g) {
+  d->io_errors++;
+  return g;
+}
+
+void diag_note(diag *parent, pcl_span span, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag *g = new_diag(DIAG_NOTE, true, span, fmt, ap);
+  va_end(ap);
+  diag **p = &parent->notes;
+  while (*p)
+    p = &(*p)->next;
+  *p = g;
+}
+
+static const char *severity_name(diag_severity s) {
+  switch (s) {
+  case DIAG_ERROR:
+    return "error";
+  case DIAG_WARNING:
+    return "warning";
+  case DIAG_NOTE:
+    return "note";
+  }
+  ice("bad severity");
+}
+
+/* Returns the number of code points in s[from..to). */
+static size_t count_points(const char *s, size_t from, size_t to) {
+  size_t n = 0;
+  for (size_t i = from; i < to; i++)
+    n += ((unsigned char)s[i] & 0xC0) != 0x80;
+  return n;
+}
+
+/* Returns the byte offset in s[0..len) where code point number `point`
+ * (0-based) starts, or len when the line has no more. */
+static size_t point_offset(const char *s, size_t len, size_t point) {
+  size_t i = 0;
+  for (size_t n = 0; i < len; i++) {
+    if (((unsigned char)s[i] & 0xC0) != 0x80 && n++ == point)
+      return i;
+  }
+  return len;
+}
+
+/* Prints the source line of span and an underline: '^' under the first code
+ * point and '~' under the rest of the span that lies on the same line.  Tabs
+ * in the prefix are copied so the caret lines up in a terminal.  A line
+ * longer than DIAG_EXCERPT_WIDTH code points is shown as a window of that
+ * many around the caret, each cut side marked with "..." (as clang does),
+ * so that a minified or generated file does not flood the terminal. */
+static void print_excerpt(diag_list *d, const diag *g, FILE *out) {
+  src_pos pos = src_position(d->src, g->span.file, g->span.start);
+  size_t len;
+  const char *line = src_line(d->src, g->span.file, pos.line, &len);
+  size_t line_at = (size_t)(line - src_get(d->src, g->span.file)->text);
+  /* The span may start before the line's first byte (at a byte-order mark
+     the line map skips); it then points at the line's start. */
+  size_t caret = g->span.start > line_at ? g->span.start - line_at : 0;
+  if (caret > len)
+    caret = len;
+  size_t end = g->span.end > line_at + caret ? g->span.end - line_at : caret + 1;
+  if (end > len)
+    end = len > caret ? len : caret + 1;
+  /* The window [from, to) of bytes shown. */
+  size_t from = 0, to = len;
+  size_t total = count_points(line, 0, len);
+  if (total > DIAG_EXCERPT_WIDTH) {
+    size_t caret_point = count_points(line, 0, caret);
+    size_t first = 0;
+    if (caret_point >= DIAG_EXCERPT_WIDTH - DIAG_EXCERPT_WIDTH / 8) {
+      /* Keep a quarter of the window before the caret for context. */
+      first = caret_point - DIAG_EXCERPT_WIDTH / 4;
+      if (first + DIAG_EXCERPT_WIDTH > total)
+        first = total - DIAG_EXCERPT_WIDTH;
+    }
+    from = point_offset(line, len, first);
+    to = point_offset(line, len, first + DIAG_EXCERPT_WIDTH);
+  }
+  const char *lead = from > 0 ? "..." : "";
+  const char *trail = to < len ? "..." : "";
+  fprintf(out, "%s%.*s%s\n", lead, (int)(to - from), line + from, trail);
+  /* The underline is built in memory and written at once: stderr is
+     unbuffered.  It is at most as long as the window plus the marks. */
+  char *under = xmalloc((to - from) + 8);
+  size_t n = 0;
+  for (size_t i = 0; i < strlen(lead); i++)
+    under[n++] = ' ';
+  for (size_t i = from; i < caret && i < to; i++) {
+    unsigned char c = (unsigned char)line[i];
+    if ((c & 0xC0) == 0x80)
+      continue;
+    under[n++] = c == '\t' ? '\t' : ' ';
+  }
+  under[n++] = '^';
+  for (size_t i = caret + 1; i < end && i < to; i++)
+    if (((unsigned char)line[i] & 0xC0) != 0x80)
+      under[n++] = '~';
+  under[n++] = '\n';
+  fwrite(under, 1, n, out);
+  free(under);
+}
+
+static void print_one(diag_list *d, const diag *g, FILE *out) {
+  if (g->has_span) {
+    src_pos pos = src_position(d->src, g->span.file, g->span.start);
+    fprintf(out, "%s:%zu:%zu: %s: %s", src_get(d->src, g->span.file)->path, pos.line,
+            pos.column, severity_name(g->severity), g->message);
+    if (g->count > 1)
+      fprintf(out, " (%zu times)", g->count);
+    fputc('\n', out);
+    print_excerpt(d, g, out);
+  } else {
+    fprintf(out, "pclc: %s: %s\n", severity_name(g->severity), g->message);
+  }
+  for (const diag *n = g->notes; n; n = n->next)
+    print_one(d, n, out);
+}
+
+/* A keyed warning and its place in the list, for coalescing. */
+typedef struct keyed {
+  diag *g;      /* The warning. */
+  size_t index; /* Its position in the list. */
+} keyed;
+
+/* qsort order of keyed warnings: by key, then by position. */
+static int cmp_keyed(const void *pa, const void *pb) {
+  const keyed *a = pa, *b = pb;
+  int c = strcmp(a->g->key, b->g->key);
+  if (c != 0)
+    return c;
+  return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Coalesces the warnings reported with diag_warning_once: the first of each
+ * key in list order gets the key's count, the others a count of 0 (not
+ * printed).  The list is in its final order only now (the binder reorders
+ * it by declaration), so this is done when printing. */
+static void coalesce(diag_list *d) {
+  size_t n = 0;
+  for (const diag *g = d->head; g; g = g->next)
+    n += g->key != NULL;
+  if (n == 0)
+    return;
+  keyed *k = xmalloc(n * sizeof *k);
+  size_t i = 0, at = 0;
+  for (diag *g = d->head; g; g = g->next, at++) {
+    if (g->key)
+      k[i++] = (keyed){g, at};
+  }
+  qsort(k, n, sizeof *k, cmp_keyed);
+  for (size_t first = 0; first < n;) {
+    size_t last = first + 1;
+    while (last < n && strcmp(k[last].g->key, k[first].g->key) == 0)
+      k[last++].g->count = 0;
+    k[first].g->count = last - first;
+    first = last;
+  }
+  free(k);
+}
+
+void diag_print(diag_list *d, FILE *out) {
+  coalesce(d);
+  size_t errors = 0;
+  for (const diag *g = d->head; g; g = g->next) {
+    if (g->severity == DIAG_ERROR && ++errors > DIAG_MAX_ERRORS)
+      break;
+    if (g->count == 0)
+      continue;
+    print_one(d, g, out);
+  }
+  if (d->errors > DIAG_MAX_ERRORS)
+    fprintf(out, "pclc: too many errors; %zu more not shown\n", d->errors - DIAG_MAX_ERRORS);
+}

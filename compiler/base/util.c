@@ -1,0 +1,118 @@
+/* util: allocation that never fails, hashing, Unicode normalisation, paths
+ * and internal-error reporting. */
+#include "base/util.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+static _Noreturn void out_of_memory(size_t n) {
+  fprintf(stderr, "pclc: out of memory (allocating %zu bytes)\n", n);
+  abort();
+}
+
+void *xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p)
+    out_of_memory(n);
+  return p;
+}
+
+void *xcalloc(size_t count, size_t size) {
+  if (size && count > SIZE_MAX / size)
+    out_of_memory(SIZE_MAX);
+  void *p = calloc(count ? count : 1, size ? size : 1);
+  if (!p)
+    out_of_memory(count * size);
+  return p;
+}
+
+void *xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q)
+    out_of_memory(n);
+  return q;
+}
+
+char *xstrdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  return memcpy(xmalloc(n), s, n);
+}
+
+void *xgrow_inline(void *items, const void *first, size_t count, size_t *cap, size_t size) {
+  if (*cap > SIZE_MAX / 2 / size)
+    out_of_memory(SIZE_MAX);
+  void *grown = xmalloc(2 * *cap * size);
+  memcpy(grown, items, count * size);
+  if (items != first)
+    free(items);
+  *cap *= 2;
+  return grown;
+}
+
+/* Each eight-byte word (the last one padded with zeros) is mixed in with a
+ * multiplication, and a final avalanche spreads every input bit over the low
+ * bits that choose a slot.  Keys hashed here are names, constants, type keys
+ * and the emitter's keys of whole shapes (some hundreds of bytes), so a byte
+ * at a time would cost several instructions a byte. */
+uint64_t util_hash(const void *s, size_t n) {
+  const unsigned char *b = s;
+  const uint64_t k = 0x9E3779B97F4A7C15u;
+  uint64_t h = k ^ n;
+  size_t i = 0;
+  for (; n - i >= 8; i += 8) {
+    uint64_t w;
+    memcpy(&w, b + i, sizeof w);
+    h = (h ^ w) * k;
+    h ^= h >> 32;
+  }
+  uint64_t w = 0;
+  for (size_t j = 0; i + j < n; j++)
+    w |= (uint64_t)b[i + j] << (8 * j);
+  h = (h ^ w) * k;
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9u;
+  h ^= h >> 32;
+  return h;
+}
+
+void util_ice(const char *file, int line, const char *fmt, ...) {
+  fprintf(stderr, "internal compiler error at %s:%d: ", file, line);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  abort();
+}
+
+const char *path_base(const char *path, size_t *len) {
+  size_t end = strlen(path);
+  while (end > 1 && path[end - 1] == '/')
+    end--;
+  const char *base = path;
+  for (size_t i = 0; i < end; i++) {
+    if (path[i] == '/')
+      base = path + i + 1;
+  }
+  *len = (size_t)(path + end - base);
+  return base;
+}
+
+char *util_nfc(const char *s, size_t len, size_t *out_len) {
+  size_t i = 0;
+  while (i < len && (unsigned char)s[i] < 0x80)
+    i++;
+  if (i == len)
+    return NULL;
+  utf8proc_uint8_t *nfc = NULL;
+  utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len, &nfc,
+                                    UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+  if (n < 0)
+    return NULL;
+  *out_len = (size_t)n;
+  return (char *)nfc;
+}

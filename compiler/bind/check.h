@@ -1,0 +1,66 @@
+/* check: typing of every expression form (types.md §8–§11, functions.md).
+ *
+ * check_expr binds one AST expression in a scope chain (bind.h) and returns
+ * its bound, typed tree (bound.h): names resolve to top-level nodes or to
+ * scoped variables, every node gets a type, and the diagnostics of
+ * types.md §16 and program.md §14.3 go to the context's list.  An erroneous
+ * expression is marked `error` with type dynamic; expressions built on it do
+ * not report again, so one mistake gives one diagnostic.
+ *
+ * try and can never reject a program (functions.md §6): inside their
+ * arguments, at any depth, a failure the checker proves (diag_fail: a
+ * conversion, traversal, iteration or builtin argument that cannot succeed)
+ * is a warning, and the smallest expression it concerns becomes a FAIL that
+ * fails at run time with the same message, so that `can` is false and `try`
+ * moves on.  Other errors (names, arity, syntax of special forms) stay
+ * errors everywhere. */
+#ifndef PCLC_CHECK_H
+#define PCLC_CHECK_H
+
+#include <stdbool.h>
+
+#include "front/ast.h"
+#include "bind/bind.h"
+#include "bind/bound.h"
+#include "types/ty.h"
+
+/* Binds and types the expression e in scope s (NULL for the root scope).
+ * The result lives in c->arena. */
+bnd_expr *check_expr(bind_ctx *c, const bind_scope *s, const ast_node *e);
+
+/* Checks that the bound expression e converts to InputType(to) and reports
+ * the §16 failure at e's span (diag_fail) when it does not.  Erroneous
+ * expressions are accepted silently.  Returns false if it reported. */
+bool check_input(bind_ctx *c, const bnd_expr *e, const ty *to);
+
+/* Checks that e converts (safely or unsafely) to exactly `to` (no InputType
+ * widening); reports like check_input. */
+bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to);
+
+/* Reports "cannot convert X to int: not an integer" (diag_fail) when e is a
+ * non-integral number literal and `to` accepts ints but not numbers
+ * (DECISIONS.md D3).  Returns false if it reported. */
+bool check_int_literal(bind_ctx *c, const bnd_expr *e, const ty *to);
+
+/* Records in e (and in the constructors nested in it) the schema type it
+ * flows into (bnd_expr.target), given the expected type `to` of its
+ * location: input shapes and optional layers are removed, and a union of
+ * object types is narrowed to the one whose constant (discriminator)
+ * properties the object constructor matches (program.md §3.2,
+ * resolveInputUnions). */
+void check_annotate(bind_ctx *c, bnd_expr *e, const ty *to);
+
+/* Parses the text of a type label (a config or output type such as
+ * "list(string)") as a type expression and returns the type; problems are
+ * reported at the label's span and give dynamic. */
+const ty *check_type_label(bind_ctx *c, const ast_label *label);
+
+/* Returns true if e is a quoted string without interpolation (not
+ * parenthesised) and sets *text and *len to its bytes, which belong to the
+ * AST; returns false and sets nothing otherwise. */
+bool check_literal_string(const ast_node *e, const char **text, size_t *len);
+
+/* Returns true if e is the literal null (possibly parenthesised). */
+bool check_is_null_literal(const ast_node *e);
+
+#endif

@@ -1,0 +1,417 @@
+/* emit: the IR to one C translation unit (see emit.h).
+ *
+ * The modules are walked once, each node handed to emit_fn.c, which writes
+ * its functions and rows and fills the tables of constants (emit_const.c),
+ * locations and declarations.  This module then assembles the file in the
+ * order C needs: the tables every function reads, the rows, the node
+ * tables and module descriptors (after prototypes of the node functions),
+ * the functions, the config declarations, the parameterized packages and
+ * the program descriptor with `main`.  With #line directives on, the C lines between functions are
+ * given back to the C file (`#line <n> "<output>"`), so that a diagnostic
+ * about the tables points at the C text. */
+#include "emit/emit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcl_abi.h"
+#include "emit/emit_internal.h"
+#include "base/util.h"
+
+/* ------------------------------------------------------------------- config */
+
+/* Returns the C expression of the runtime type of a config's declared type
+ * (arena text), writing the descriptors it needs.  Config types are
+ * written on the command line's terms (a list of objects at most), so the
+ * nesting this walks is that of a type label. */
+static const char *type_ref(em *e, const ty *t) {
+  while (t->kind == TY_OUTPUT || t->kind == TY_PROMISE)
+    t = t->elem;
+  switch (t->kind) {
+  case TY_BOOL:
+    return "&pcl_type_bool";
+  case TY_INT:
+    return "&pcl_type_int";
+  case TY_NUMBER:
+    return "&pcl_type_number";
+  case TY_STRING:
+  case TY_ID:
+    return "&pcl_type_string";
+  case TY_CONST:
+    return type_ref(e, t->cnst.base);
+  case TY_ENUM:
+    return type_ref(e, t->enm.base);
+  case TY_LIST:
+  case TY_SET:
+  case TY_MAP: {
+    const char *elem = type_ref(e, t->elem);
+    size_t n = e->ntypes++;
+    cw_printf(&e->types, "static const pcl_type pclg_t%zu = {%s, %s, NULL, 0};\n", n,
+              t->kind == TY_MAP ? "PCL_TY_MAP" : "PCL_TY_LIST", elem);
+    return arena_printf(&e->keys, "&pclg_t%zu", n);
+  }
+  case TY_UNION: {
+    const ty *other = NULL;
+    bool optional = false;
+    size_t others = 0;
+    for (size_t i = 0; i < t->elems.count; i++) {
+      if (t->elems.items[i]->kind == TY_NONE) {
+        optional = true;
+      } else {
+        other = t->elems.items[i];
+        others++;
+      }
+    }
+    if (!optional || others != 1)
+      return "&pcl_type_any";
+    const char *elem = type_ref(e, other);
+    size_t n = e->ntypes++;
+    cw_printf(&e->types, "static const pcl_type pclg_t%zu = {PCL_TY_OPTIONAL, %s, NULL, 0};\n", n,
+              elem);
+    return arena_printf(&e->keys, "&pclg_t%zu", n);
+  }
+  case TY_OBJECT: {
+    size_t count = t->object.count;
+    const char **fields = xcalloc(count ? count : 1, sizeof *fields);
+    for (size_t i = 0; i < count; i++)
+      fields[i] = type_ref(e, t->object.props[i].type);
+    size_t n = e->ntypes++;
+    if (count) {
+      cw_printf(&e->types, "static const pcl_type_field pclg_tf%zu[] = {", n);
+      for (size_t i = 0; i < count; i++) {
+        cw_puts(&e->types, i ? ", {" : "{");
+        cw_cstring(&e->types, t->object.props[i].name, strlen(t->object.props[i].name));
+        cw_printf(&e->types, ", %s}", fields[i]);
+      }
+      cw_puts(&e->types, "};\n");
+      cw_printf(&e->types,
+                "static const pcl_type pclg_t%zu = {PCL_TY_OBJECT, NULL, pclg_tf%zu, %zu};\n", n,
+                n, count);
+    } else {
+      cw_printf(&e->types, "static const pcl_type pclg_t%zu = {PCL_TY_OBJECT, NULL, NULL, 0};\n",
+                n);
+    }
+    free(fields);
+    return arena_printf(&e->keys, "&pclg_t%zu", n);
+  }
+  case TY_DYNAMIC:
+  case TY_NONE:
+  case TY_OPAQUE:
+  case TY_TUPLE:
+  case TY_OUTPUT:
+  case TY_PROMISE:
+    return "&pcl_type_any";
+  }
+  return "&pcl_type_any";
+}
+
+/* Writes the config declarations of the top module m into w. */
+static size_t write_configs(em *e, const ir_module *m, cw *w) {
+  size_t n = 0;
+  for (size_t i = 0; i < m->count; i++) {
+    const ir_node *c = &m->nodes[i];
+    if (c->kind != IR_N_CONFIG)
+      continue;
+    const char *t = type_ref(e, c->config_type);
+    cw_puts(w, "    {");
+    cw_cstring(w, c->logical, strlen(c->logical));
+    cw_printf(w, ", %s, NULL, %d, %d, %d, ", t, c->value ? 1 : 0, c->nullable ? 1 : 0,
+              c->secret ? 1 : 0);
+    /* Where the declaration is: a bad or missing value is reported there. */
+    const char *path = src_get(e->src, c->span.file)->path;
+    src_pos pos = src_position(e->src, c->span.file, c->span.start);
+    cw_cstring(w, path, strlen(path));
+    cw_printf(w, ", %zu, %zu},\n", pos.line, pos.column);
+    n++;
+  }
+  return n;
+}
+
+/* ----------------------------------------------------------------- packages */
+
+/* Writes s as a C string literal, or NULL when s is. */
+static void cstring_or_null(cw *w, const char *s) {
+  if (s)
+    cw_cstring(w, s, strlen(s));
+  else
+    cw_puts(w, "NULL");
+}
+
+/* Writes into w the entries of pclg_packages for the parameterized packages
+ * of module m that no module before it defined (a package is defined alike
+ * by every program that defines it: bind_package.c), counting them in *n;
+ * seen holds the interned names written so far. */
+static void write_packages(em *e, const ir_module *m, cw *w, ptrmap *seen, size_t *n) {
+  for (size_t i = 0; i < m->npackages; i++) {
+    const ir_package *p = &m->packages[i];
+    const char *name = em_intern(e, p->name, strlen(p->name));
+    if (ptrmap_get(seen, name))
+      continue;
+    ptrmap_put(seen, name, (void *)1);
+    cw_puts(w, "    {");
+    cw_cstring(w, p->base_name, strlen(p->base_name));
+    cw_puts(w, ", ");
+    cstring_or_null(w, p->base_version);
+    cw_puts(w, ", ");
+    cstring_or_null(w, p->download_url);
+    cw_puts(w, ", ");
+    cw_cstring(w, p->name, strlen(p->name));
+    cw_puts(w, ", ");
+    cstring_or_null(w, p->version);
+    cw_puts(w, ", ");
+    cw_cstring(w, p->value, p->value_len);
+    cw_printf(w, ", %zu},\n", p->value_len);
+    (*n)++;
+  }
+}
+
+/* ------------------------------------------------------------------ modules */
+
+/* Writes the node table of every module, each module's nodes handed to
+ * emit_fn.c first, and into packages the entries of pclg_packages (their
+ * number in *npackages).  Modules are numbered in the order lowering made
+ * them, which is the breadth-first order from the top. */
+static void write_modules(em *e, const ir_module *top, cw *tables, cw *packages,
+                          size_t *npackages) {
+  size_t n = 0, cap = 8, next = 0;
+  const ir_module **queue = xmalloc(cap * sizeof *queue);
+  queue[n++] = top;
+  cw descs = CW_INIT;
+  ptrmap seen = {0};
+  while (next < n) {
+    const ir_module *m = queue[next++];
+    if (m->index != next - 1)
+      ice("module %zu is not in lowering order", m->index);
+    write_packages(e, m, packages, &seen, npackages);
+    cw rows = CW_INIT;
+    for (size_t i = 0; i < m->count; i++) {
+      const ir_node *node = &m->nodes[i];
+      const char *fn;
+      uint32_t row;
+      em_node(e, m, node, &fn, &row);
+      cw_printf(&rows, "    {%s, %u}, /* ", fn, (unsigned)row);
+      em_comment_text(&rows, node->logical);
+      cw_puts(&rows, " */\n");
+      if (node->component) {
+        if (n == cap) {
+          cap *= 2;
+          queue = xrealloc(queue, cap * sizeof *queue);
+        }
+        queue[n++] = node->component;
+      }
+    }
+    if (m->count) {
+      cw_printf(tables, "\n/* Module %zu: ", m->index);
+      em_comment_text(tables, m->dir);
+      cw_printf(tables, " */\nstatic const pcl_gen_node_desc pclg_nodes%zu[] = {\n", m->index);
+      cw_append(tables, &rows);
+      cw_puts(tables, "};\n");
+      cw_printf(&descs, "    {pclg_nodes%zu, %zu},\n", m->index, m->count);
+    } else {
+      cw_printf(&descs, "    {NULL, 0},\n");
+    }
+    cw_free(&rows);
+  }
+  cw_puts(tables, "\nstatic const pcl_gen_module pclg_modules[] = {\n");
+  cw_append(tables, &descs);
+  cw_puts(tables, "};\n");
+  cw_free(&descs);
+  ptrmap_free(&seen);
+  free(queue);
+}
+
+/* ------------------------------------------------------------------ program */
+
+/* The program's name: the input's last path component without `.pp`. */
+static char *program_name(const char *input) {
+  size_t blen;
+  const char *base = path_base(input, &blen);
+  if (blen > 3 && memcmp(base + blen - 3, ".pp", 3) == 0)
+    blen -= 3;
+  char *s = xmalloc(blen + 1);
+  memcpy(s, base, blen);
+  s[blen] = '\0';
+  return s;
+}
+
+/* The C file being written.  Its sections are written one after another
+ * (they are not copied into one buffer first), and each `#line
+ * PCLG_C_LINE` line is replaced by the directive that gives the following
+ * lines back to the C file (named output) at their real line numbers. */
+typedef struct sink {
+  FILE *out;   /* The file. */
+  cw name;     /* The output's name as a C string literal. */
+  size_t line; /* The number of the line being written. */
+  bool bol;    /* At the start of that line. */
+  bool ok;     /* No write failed. */
+} sink;
+
+/* Writes the n bytes at p. */
+static void sink_write(sink *s, const char *p, size_t n) {
+  static const char marker[] = "#line PCLG_C_LINE\n";
+  if (n == 0)
+    return; /* An empty section's text may be NULL. */
+  const char *end = p + n;
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+    if (s->bol && len == sizeof marker - 1 && memcmp(p, marker, len) == 0)
+      s->ok = fprintf(s->out, "#line %zu %s\n", s->line + 1, s->name.data) > 0 && s->ok;
+    else
+      s->ok = fwrite(p, 1, len, s->out) == len && s->ok;
+    s->bol = nl != NULL;
+    s->line += nl != NULL;
+    p += len;
+  }
+}
+
+/* Writes the text gathered in o, then the section (when not NULL), and
+ * empties o for the text that follows. */
+static void put(sink *s, cw *o, const cw *section) {
+  sink_write(s, o->data, o->len);
+  o->len = 0;
+  if (section)
+    sink_write(s, section->data, section->len);
+}
+
+bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_module *top) {
+  em e = {0};
+  e.src = src;
+  e.input = opt->input;
+  e.lines = opt->line_directives;
+  arena_init(&e.keys);
+  intern_init(&e.names, &e.keys);
+
+  cw tables = CW_INIT, packages = CW_INIT;
+  size_t npackages = 0;
+  write_modules(&e, top, &tables, &packages, &npackages);
+  cw cfg = CW_INIT;
+  size_t nconfigs = write_configs(&e, top, &cfg);
+
+  sink snk = {out, CW_INIT, 1, true, true};
+  const char *output = strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output;
+  cw_cstring(&snk.name, output, strlen(output));
+  cw o = CW_INIT;
+  cw_puts(&o, "/* Generated by ");
+  em_comment_text(&o, opt->generator);
+  cw_puts(&o, " from ");
+  em_comment_text(&o, opt->input);
+  cw_puts(&o, "; do not edit. */\n#include \"pcl_gen.h\"\n\n");
+  cw_printf(&o,
+            "#if !defined(PCL_GEN_ABI) || PCL_GEN_ABI != %d\n"
+            "#error \"generated by %s for the generated-code ABI %d of libpclrt, which this "
+            "pcl_gen.h does not describe: use the libpclrt of that pclc, or regenerate this file "
+            "with the pclc of this libpclrt\"\n"
+            "#endif\n",
+            PCL_GEN_ABI, opt->generator, PCL_GEN_ABI);
+
+  cw_puts(&o, "\n/* Constants, by index, every tenth numbered (rows refer to them as\n"
+              " * pclg_k[r[i]]). */\n");
+  put(&snk, &o, &e.limbs);
+  size_t nconsts = e.nconsts ? e.nconsts : 1;
+  if (e.nitems) {
+    cw_printf(&o, "static pcl_value pclg_k[%zu];\n", nconsts);
+    cw_puts(&o, "static pcl_value *const pclg_p[] = {\n");
+    put(&snk, &o, &e.items);
+    cw_puts(&o, "};\n");
+  }
+  cw_printf(&o, "static pcl_value pclg_k[%zu] = {\n", nconsts);
+  put(&snk, &o, &e.consts);
+  if (e.nconsts == 0)
+    cw_puts(&o, "    PCL_STATIC_NULL,\n");
+  cw_puts(&o, "};\n\n/* Source files (NULL for package schemas). */\n"
+              "static const char *const pclg_files[] = {\n");
+  for (size_t i = 0; i < src->count; i++) {
+    const char *path = src->files[i].path;
+    size_t len = strlen(path);
+    if (len > 3 && strcmp(path + len - 3, ".pp") == 0) {
+      cw_puts(&o, "    ");
+      cw_cstring(&o, path, len);
+      cw_puts(&o, ",\n");
+    } else {
+      cw_puts(&o, "    NULL,\n");
+    }
+  }
+  if (src->count == 0)
+    cw_puts(&o, "    NULL,\n");
+  cw_puts(&o, "};\n\n/* Source locations: line, column. */\n"
+              "static const pcl_gen_loc pclg_loc[] = {\n");
+  put(&snk, &o, &e.locs);
+  if (e.nlocs == 0)
+    cw_puts(&o, "    {0, 0},\n");
+  cw_puts(&o, "};\n\n/* Their files: the first location in each, and the file's index. */\n"
+              "static const pcl_gen_loc_run pclg_loc_runs[] = {\n");
+  put(&snk, &o, &e.loc_runs);
+  if (e.nloc_runs == 0)
+    cw_puts(&o, "    {0, 0},\n");
+  cw_puts(&o, "};\n");
+  if (e.ndecls) {
+    cw_puts(&o, "\n/* Resource declarations. */\nstatic const pcl_resource_decl pclg_decl[] = {\n");
+    put(&snk, &o, &e.decls);
+    cw_puts(&o, "};\n");
+  }
+  cw_puts(&o, "\n/* Rows: what differs between the uses of one function, in the order its\n"
+              " * code reads them, one line per use, named after its node.  A row\n"
+              " * refers to the row of a closure it creates by how many entries\n"
+              " * before it that row starts (r - r[i]). */\n"
+              "static const uint32_t pclg_r[] = {\n");
+  put(&snk, &o, &e.rows);
+  cw_puts(&o, "    0,\n};\n");
+  cw_puts(&o, "\n/* Node functions. */\n");
+  put(&snk, &o, &e.protos);
+  put(&snk, &o, &tables);
+  put(&snk, &o, &e.code);
+  cw_puts(&o, "\n/* Configuration. */\n");
+  put(&snk, &o, &e.types);
+  if (nconfigs) {
+    cw_puts(&o, "static const pcl_config_decl pclg_config[] = {\n");
+    put(&snk, &o, &cfg);
+    cw_puts(&o, "};\n");
+  }
+  if (npackages) {
+    cw_puts(&o, "\n/* Parameterized packages: the base provider's name, version and download\n"
+                " * URL, the package's name and version, and its parameter (decoded) with\n"
+                " * its length. */\n"
+                "static const pcl_package pclg_packages[] = {\n");
+    put(&snk, &o, &packages);
+    cw_puts(&o, "};\n");
+  }
+  char *name = program_name(opt->input);
+  cw_printf(&o, "\nstatic const pcl_gen_program pclg_program = {\n"
+                "    %d, &pcl_gen_abi_%d, ",
+            PCL_GEN_ABI, PCL_GEN_ABI);
+  cw_cstring(&o, opt->generator, strlen(opt->generator));
+  cw_puts(&o, ", ");
+  cw_cstring(&o, name, strlen(name));
+  cw_printf(&o,
+            ",\n    %s, %zu, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, %zu,"
+            "\n    pclg_files, %s, %zu,\n};\n\n"
+            "int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }\n",
+            nconfigs ? "pclg_config" : "NULL", nconfigs, e.nloc_runs ? e.nloc_runs : 1,
+            npackages ? "pclg_packages" : "NULL", npackages);
+  free(name);
+
+  put(&snk, &o, NULL);
+  cw_free(&snk.name);
+  cw_free(&o);
+  cw_free(&cfg);
+  cw_free(&tables);
+  cw_free(&packages);
+  em_const_free(&e);
+  cw_free(&e.locs);
+  cw_free(&e.decls);
+  cw_free(&e.rows);
+  cw_free(&e.code);
+  cw_free(&e.protos);
+  cw_free(&e.types);
+  ptrmap_free(&e.loc_index);
+  ptrmap_free(&e.decl_index);
+  ptrmap_free(&e.fn_by_code);
+  ptrmap_free(&e.shapes);
+  cw_free(&e.key);
+  cw_free(&e.loc_runs);
+  ptrmap_free(&e.used);
+  intern_free(&e.names);
+  arena_free(&e.keys);
+  return snk.ok;
+}

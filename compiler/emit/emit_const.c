@@ -1,0 +1,375 @@
+/* emit_const: the constant table of the emitted C (see emit_internal.h).
+ *
+ * Every constant of the program is one entry of `pclg_k`, an array of
+ * immortal values written with the PCL_STATIC_* initialisers, deduplicated
+ * by kind and bytes; rows refer to constants by index.  Strings are stored
+ * in NFC (DECISIONS.md D9: every string value is NFC, whatever produced
+ * it).  Lists and objects made only of constants are constants too: their
+ * elements are pointers into `pclg_k`, kept in `pclg_p`.  Big ints get a
+ * limb array `pclg_l<n>`.  Source locations (`pclg_loc`) are deduplicated
+ * the same way. */
+#include <gmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit/emit_internal.h"
+#include "base/util.h"
+
+const char *em_intern(em *e, const char *s, size_t len) { return intern_n(&e->names, s, len); }
+
+/* Returns the index stored for the interned key k in map, or -1. */
+static long lookup(const ptrmap *map, const char *k) {
+  uintptr_t v = (uintptr_t)ptrmap_get(map, k);
+  return v ? (long)(v - 1) : -1;
+}
+
+/* Stores index i for the interned key k in map. */
+static void store(ptrmap *map, const char *k, size_t i) {
+  ptrmap_put(map, k, (void *)(uintptr_t)(i + 1));
+}
+
+/* Returns the bytes of the string constant at index i (binary search: the
+ * strings are kept by increasing index). */
+static const em_str *string_at(const em *e, uint32_t i) {
+  size_t lo = 0, hi = e->nstrings;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (e->strings[mid].index < i)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == e->nstrings || e->strings[lo].index != i)
+    ice("constant %u is not a string", (unsigned)i);
+  return &e->strings[lo];
+}
+
+/* Writes the constant entry of the integer literal digits: PCL_STATIC_INT
+ * when it fits an int64_t, else PCL_STATIC_BIGINT over a limb array. */
+static void write_int(em *e, const char *digits) {
+  mpz_t z;
+  if (mpz_init_set_str(z, digits[0] == '+' ? digits + 1 : digits, 10) != 0)
+    ice("bad integer literal '%s'", digits);
+  if (mpz_cmp_si(z, INT64_MAX) <= 0 && mpz_cmp_si(z, -INT64_MAX) >= 0) {
+    char *s = mpz_get_str(NULL, 10, z);
+    cw_printf(&e->consts, "PCL_STATIC_INT(%s)", s);
+    free(s);
+  } else if (mpz_cmp_si(z, INT64_MIN) == 0) {
+    cw_puts(&e->consts, "PCL_STATIC_INT(-9223372036854775807 - 1)");
+  } else {
+    size_t count = 0;
+    uint64_t *limbs = mpz_export(NULL, &count, -1, 8, 0, 0, z);
+    size_t l = e->nlimbs++;
+    cw_printf(&e->limbs, "static const uint64_t pclg_l%zu[] = {", l);
+    for (size_t i = 0; i < count; i++)
+      cw_printf(&e->limbs, "%s0x%016llxu", i ? ", " : "", (unsigned long long)limbs[i]);
+    cw_puts(&e->limbs, "};\n");
+    cw_printf(&e->consts, "PCL_STATIC_BIGINT(pclg_l%zu, %s%zu)", l, mpz_sgn(z) < 0 ? "-" : "",
+              count);
+    free(limbs);
+  }
+  mpz_clear(z);
+}
+
+/* Writes a double as a C literal that reads back as the same value: with a
+ * decimal point or exponent, so that -0 stays a negative zero. */
+static void write_double(cw *w, double d) {
+  char buf[40];
+  snprintf(buf, sizeof buf, "%.17g", d);
+  cw_puts(w, buf);
+  if (strpbrk(buf, ".e") == NULL)
+    cw_puts(w, ".0");
+}
+
+/* Opens the entry of the next constant: its index as a comment, so that a
+ * reader can find `pclg_k[42]`. */
+static size_t begin_entry(em *e) {
+  /* Every tenth entry is numbered, which is enough to find an index
+     without making the table grow faster than the program. */
+  if (e->nconsts % 10 == 0) {
+    cw_bytes(&e->consts, "    /* ", 7);
+    cw_uint(&e->consts, e->nconsts);
+    cw_bytes(&e->consts, " */ ", 4);
+  } else {
+    cw_bytes(&e->consts, "    ", 4);
+  }
+  return e->nconsts++;
+}
+
+uint32_t em_string(em *e, const char *s, size_t len) {
+  /* The lexer gives NFC text already; constants the compiler makes (names,
+     tokens from schemas) are normalised here. */
+  size_t nlen = 0;
+  char *nfc = util_nfc(s, len, &nlen);
+  const char *bytes = nfc ? nfc : s;
+  size_t blen = nfc ? nlen : len;
+  cw *key = &e->key;
+  key->len = 0;
+  cw_bytes(key, "s", 1);
+  cw_bytes(key, bytes, blen);
+  const char *k = em_intern(e, key->data, key->len);
+  long found = lookup(&e->const_index, k);
+  if (found >= 0) {
+    free(nfc);
+    return (uint32_t)found;
+  }
+  size_t i = begin_entry(e);
+  store(&e->const_index, k, i);
+  bool nul = memchr(bytes, '\0', blen) != NULL, ascii = true;
+  for (size_t j = 0; j < blen && ascii; j++)
+    ascii = (unsigned char)bytes[j] < 0x80;
+  if (nul) {
+    cw_puts(&e->consts, "PCL_STATIC_STRING_N(");
+    cw_cstring(&e->consts, bytes, blen);
+    cw_printf(&e->consts, ", %zu),\n", blen);
+  } else {
+    cw_puts(&e->consts, ascii ? "PCL_STATIC_ASCII(" : "PCL_STATIC_STRING(");
+    cw_cstring(&e->consts, bytes, blen);
+    cw_puts(&e->consts, "),\n");
+  }
+  if (e->nstrings == e->capstrings) {
+    e->capstrings = e->capstrings ? 2 * e->capstrings : 256;
+    e->strings = xrealloc(e->strings, e->capstrings * sizeof *e->strings);
+  }
+  /* Indexes only grow, so the array stays sorted by index. */
+  e->strings[e->nstrings++] = (em_str){(uint32_t)i, k + 1, blen};
+  free(nfc);
+  return (uint32_t)i;
+}
+
+uint32_t em_const(em *e, const ir_expr *c) {
+  if (c->ck == IR_K_STRING)
+    return em_string(e, c->text, c->len);
+  cw *key = &e->key;
+  key->len = 0;
+  switch (c->ck) {
+  case IR_K_NULL:
+    cw_puts(key, "n");
+    break;
+  case IR_K_BOOL:
+    cw_puts(key, c->boolean ? "t" : "f");
+    break;
+  case IR_K_INT:
+    cw_puts(key, "i");
+    cw_puts(key, c->text);
+    break;
+  case IR_K_NUMBER:
+    cw_puts(key, "d");
+    cw_bytes(key, (const char *)&c->number, sizeof c->number);
+    break;
+  case IR_K_STRING:
+    break;
+  }
+  const char *k = em_intern(e, key->data, key->len);
+  long found = lookup(&e->const_index, k);
+  if (found >= 0)
+    return (uint32_t)found;
+  size_t i = begin_entry(e);
+  store(&e->const_index, k, i);
+  switch (c->ck) {
+  case IR_K_NULL:
+    cw_puts(&e->consts, "PCL_STATIC_NULL,\n");
+    break;
+  case IR_K_BOOL:
+    cw_printf(&e->consts, "PCL_STATIC_BOOL(%d),\n", c->boolean ? 1 : 0);
+    break;
+  case IR_K_INT:
+    write_int(e, c->text);
+    cw_puts(&e->consts, ",\n");
+    break;
+  case IR_K_NUMBER:
+    cw_puts(&e->consts, "PCL_STATIC_NUMBER(");
+    write_double(&e->consts, c->number);
+    cw_puts(&e->consts, "),\n");
+    break;
+  case IR_K_STRING:
+    break;
+  }
+  return (uint32_t)i;
+}
+
+/* Returns the index in pclg_p of the element pointers to the constants
+ * idx[0..n), written there. */
+static size_t write_items(em *e, const uint32_t *idx, size_t n) {
+  size_t first = e->nitems;
+  for (size_t i = 0; i < n; i++)
+    cw_printf(&e->items, "    &pclg_k[%u],\n", (unsigned)idx[i]);
+  e->nitems += n;
+  return first;
+}
+
+uint32_t em_static_list(em *e, const uint32_t *items, size_t n) {
+  /* The key is "L" and the items' indexes as bytes. */
+  cw *key = &e->key;
+  key->len = 0;
+  cw_puts(key, "L");
+  cw_bytes(key, (const char *)items, n * sizeof *items);
+  const char *k = em_intern(e, key->data, key->len);
+  long found = lookup(&e->const_index, k);
+  if (found >= 0)
+    return (uint32_t)found;
+  size_t p = n ? write_items(e, items, n) : 0;
+  size_t i = begin_entry(e);
+  store(&e->const_index, k, i);
+  if (n)
+    cw_printf(&e->consts, "PCL_STATIC_LIST(&pclg_p[%zu], %zu),\n", p, n);
+  else
+    cw_puts(&e->consts, "PCL_STATIC_LIST(NULL, 0),\n");
+  return (uint32_t)i;
+}
+
+int em_string_cmp(const em *e, uint32_t a, uint32_t b) {
+  const em_str *x = string_at(e, a), *y = string_at(e, b);
+  size_t n = x->len < y->len ? x->len : y->len;
+  int c = memcmp(x->text, y->text, n);
+  return c != 0 ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* A key/value pair of a static map being sorted. */
+typedef struct pair {
+  const em_str *key; /* The key's bytes. */
+  uint32_t val;         /* The value's constant. */
+  size_t pos;           /* Position in the constructor (later wins). */
+} pair;
+
+/* qsort order: key bytes, then position. */
+static int pair_cmp(const void *pa, const void *pb) {
+  const pair *a = pa, *b = pb;
+  size_t n = a->key->len < b->key->len ? a->key->len : b->key->len;
+  int c = memcmp(a->key->text, b->key->text, n);
+  if (c == 0)
+    c = (a->key->len > b->key->len) - (a->key->len < b->key->len);
+  return c != 0 ? c : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+uint32_t em_static_map(em *e, const uint32_t *keys, const uint32_t *vals, size_t n) {
+  pair *pairs = xmalloc((n ? n : 1) * sizeof *pairs);
+  for (size_t i = 0; i < n; i++)
+    pairs[i] = (pair){string_at(e, keys[i]), vals[i], i};
+  qsort(pairs, n, sizeof *pairs, pair_cmp);
+  /* Of equal keys the last written wins: keep the last of each run. */
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (m > 0 && pairs[m - 1].key == pairs[i].key)
+      m--;
+    pairs[m++] = pairs[i];
+  }
+  uint32_t *kv = xmalloc((m ? 2 * m : 1) * sizeof *kv);
+  for (size_t i = 0; i < m; i++) {
+    kv[i] = pairs[i].key->index;
+    kv[m + i] = pairs[i].val;
+  }
+  free(pairs);
+  /* The key is "M" and the keys' then the values' indexes as bytes. */
+  cw *key = &e->key;
+  key->len = 0;
+  cw_puts(key, "M");
+  cw_bytes(key, (const char *)kv, 2 * m * sizeof *kv);
+  const char *k = em_intern(e, key->data, key->len);
+  long found = lookup(&e->const_index, k);
+  if (found >= 0) {
+    free(kv);
+    return (uint32_t)found;
+  }
+  size_t p = m ? write_items(e, kv, 2 * m) : 0;
+  free(kv);
+  size_t i = begin_entry(e);
+  store(&e->const_index, k, i);
+  if (m)
+    cw_printf(&e->consts, "PCL_STATIC_MAP(&pclg_p[%zu], &pclg_p[%zu], %zu),\n", p, p + m, m);
+  else
+    cw_puts(&e->consts, "PCL_STATIC_MAP(NULL, NULL, 0),\n");
+  return (uint32_t)i;
+}
+
+void em_const_free(em *e) {
+  cw_free(&e->consts);
+  cw_free(&e->limbs);
+  cw_free(&e->items);
+  ptrmap_free(&e->const_index);
+  free(e->strings);
+  e->strings = NULL;
+  e->nstrings = e->capstrings = 0;
+}
+
+/* ---------------------------------------------------------------- locations */
+
+uint32_t em_loc(em *e, pcl_span span) {
+  const src_file *f = &e->src->files[span.file];
+  if (span.start > f->len)
+    ice("location %u is beyond the end of %s", (unsigned)span.start, f->path);
+  /* Every position has an address of its own in its file's text. */
+  const char *k = f->text + span.start;
+  long found = lookup(&e->loc_index, k);
+  if (found >= 0)
+    return (uint32_t)found;
+  src_pos p = src_position(e->src, span.file, span.start);
+  if (e->nlocs == 0 || span.file != e->loc_file) {
+    /* A run of locations in another file starts here. */
+    cw_bytes(&e->loc_runs, "    {", 5);
+    cw_uint(&e->loc_runs, e->nlocs);
+    cw_bytes(&e->loc_runs, ", ", 2);
+    cw_uint(&e->loc_runs, span.file);
+    cw_bytes(&e->loc_runs, "},\n", 3);
+    e->nloc_runs++;
+    e->loc_file = span.file;
+  }
+  cw_bytes(&e->locs, "    {", 5);
+  cw_uint(&e->locs, p.line);
+  cw_bytes(&e->locs, ", ", 2);
+  cw_uint(&e->locs, p.column);
+  cw_bytes(&e->locs, "},\n", 3);
+  size_t i = e->nlocs++;
+  store(&e->loc_index, k, i);
+  return (uint32_t)i;
+}
+
+/* ----------------------------------------------------------------- comments */
+
+/* Appends the byte c of comment text to w: a `/` after a `*` or a `*`
+ * after a `/` gets a backslash between them, so that the text can neither
+ * end the comment nor open one inside it. */
+static void comment_byte(cw *w, char c) {
+  char prev = w->len ? w->data[w->len - 1] : '\0';
+  if ((c == '/' && prev == '*') || (c == '*' && prev == '/'))
+    cw_bytes(w, "\\", 1);
+  cw_bytes(w, &c, 1);
+}
+
+void em_comment_text(cw *w, const char *s) {
+  for (const char *p = s; *p; p++)
+    comment_byte(w, *p);
+}
+
+void em_comment_source(em *e, cw *w, pcl_span span, size_t max) {
+  const src_file *f = &e->src->files[span.file];
+  size_t start = span.start, end = span.end > f->len ? f->len : span.end;
+  size_t n = 0;
+  bool cut = false, space = false;
+  for (size_t i = start; i < end; i++) {
+    char c = f->text[i];
+    if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+      space = n > 0;
+      continue;
+    }
+    if (n >= max) {
+      cut = true;
+      break;
+    }
+    if (space) {
+      cw_bytes(w, " ", 1);
+      n++;
+      space = false;
+    }
+    comment_byte(w, c);
+    n++;
+  }
+  if (cut)
+    cw_puts(w, " ...");
+}
+
+void em_where(em *e, cw *w, pcl_span span) {
+  src_pos p = src_position(e->src, span.file, span.start);
+  em_comment_text(w, e->src->files[span.file].path);
+  cw_printf(w, ":%zu:%zu", p.line, p.column);
+}

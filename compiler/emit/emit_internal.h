@@ -1,0 +1,113 @@
+/* emit_internal.h: what the emitter's modules share (emit.c: the program,
+ * its modules, nodes and tables; emit_const.c: the constant table;
+ * emit_fn.c: the C functions of expressions).  Not used outside emit*.c.
+ *
+ * The emitted translation unit is assembled from sections that are filled
+ * while the program is walked once: constants, locations, declarations,
+ * config types, functions, rows, module tables.  Every table is indexed by
+ * numbers that the rows hold, so the functions, which are shared by every
+ * node (or expression) of the same shape, read what differs between them
+ * from their row: `r[i]`. */
+#ifndef PCLC_EMIT_INTERNAL_H
+#define PCLC_EMIT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "emit/cw.h"
+#include "base/intern.h"
+#include "ir/ir.h"
+#include "base/ptrmap.h"
+#include "base/src.h"
+
+/* A string constant's bytes, kept so that static maps can sort their keys. */
+typedef struct em_str {
+  uint32_t index;   /* The constant's index in pclg_k. */
+  const char *text; /* Its NFC bytes (interned). */
+  size_t len;       /* Their length. */
+} em_str;
+
+/* The state of one emission. */
+typedef struct em {
+  src_set *src;       /* The sources (locations, comments). */
+  const char *input;  /* The program as given on the command line. */
+  bool lines;         /* Write #line directives. */
+  arena keys;         /* Interned keys and the numbers stored for them. */
+  intern_table names; /* Interns the keys of every table below. */
+  cw key;             /* Where a key is made before it is interned. */
+  /* Constants (emit_const.c). */
+  cw consts;          /* Entries of pclg_k. */
+  size_t nconsts;     /* Their number. */
+  cw limbs;           /* Limb arrays of big ints (pclg_l<n>). */
+  size_t nlimbs;      /* Their number. */
+  cw items;           /* Entries of pclg_p: element pointers of static collections. */
+  size_t nitems;      /* Their number. */
+  ptrmap const_index; /* Interned constant key -> its index + 1. */
+  em_str *strings;    /* The string constants, by increasing index. */
+  size_t nstrings, capstrings; /* Used and allocated. */
+  /* Source locations. */
+  cw locs;            /* Entries of pclg_loc. */
+  size_t nlocs;       /* Their number. */
+  cw loc_runs;        /* Entries of pclg_loc_runs: where the file changes. */
+  size_t nloc_runs;   /* Their number. */
+  uint32_t loc_file;  /* The file of the last location. */
+  ptrmap loc_index;   /* Address of the position in its file's text -> index + 1. */
+  /* Resource declarations. */
+  cw decls;           /* Entries of pclg_decl. */
+  size_t ndecls;      /* Their number. */
+  ptrmap decl_index;  /* Interned declaration key -> index + 1. */
+  /* Rows. */
+  cw rows;            /* Entries of pclg_r, one line per function instance. */
+  uint32_t nrows;     /* Entries written (the next row's offset). */
+  /* Functions. */
+  cw code;            /* Every function, in the order they were made. */
+  cw protos;          /* Prototypes of the node functions (node tables come first). */
+  ptrmap fn_by_code;  /* Interned function text (without comments) -> name. */
+  ptrmap shapes;      /* Interned node shape -> the names of its functions. */
+  ptrmap used;        /* Interned C names already taken -> (void *)1. */
+  size_t nfns[8];     /* Functions made, per kind (numbers pclg_ names). */
+  /* Module tables and config. */
+  cw modules;         /* Node tables and module descriptors. */
+  cw types;           /* Config types (pclg_t<n>). */
+  size_t ntypes;      /* Their number. */
+} em;
+
+/* Returns the interned copy of s[0..len) (lives as long as the emission). */
+const char *em_intern(em *e, const char *s, size_t len);
+
+/* Returns the index in pclg_k of constant c (a CONST expression), adding
+ * it when it is new.  Strings are stored in NFC. */
+uint32_t em_const(em *e, const ir_expr *c);
+/* Returns the index of the STRING constant s[0..len). */
+uint32_t em_string(em *e, const char *s, size_t len);
+/* Compares the bytes of the STRING constants a and b (memcmp order, a
+ * prefix first). */
+int em_string_cmp(const em *e, uint32_t a, uint32_t b);
+/* Returns the index of the static list (or, with keys, map) of the
+ * constants items[0..n) (keys[0..n) being STRING constants).  Map keys are
+ * sorted, a later duplicate winning. */
+uint32_t em_static_list(em *e, const uint32_t *items, size_t n);
+uint32_t em_static_map(em *e, const uint32_t *keys, const uint32_t *vals, size_t n);
+/* Frees the constant tables' buffers. */
+void em_const_free(em *e);
+
+/* Returns the index in pclg_loc of the location of span. */
+uint32_t em_loc(em *e, pcl_span span);
+
+/* Appends the text of the source at span to w as comment text, on one
+ * line: at most max bytes, "..." when cut, `*` `/` written `*\`. */
+void em_comment_source(em *e, cw *w, pcl_span span, size_t max);
+/* Appends s as comment text (`*` `/` written `*\`). */
+void em_comment_text(cw *w, const char *s);
+/* Appends "file:line:col" of span. */
+void em_where(em *e, cw *w, pcl_span span);
+
+/* Emits the functions of node n of module m (its node function and every
+ * function it creates) and returns, through *fn and *row, the name of its
+ * node function and the offset of its row.  module_index is the index of
+ * module tables by module (for components). */
+void em_node(em *e, const ir_module *m, const ir_node *n, const char **fn, uint32_t *row);
+
+#endif

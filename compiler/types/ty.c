@@ -1,0 +1,1716 @@
+/* ty: construction, interning and printing of PCL types, the helpers
+ * about eventual values (types.md §1, §11, §12), and the memo table and
+ * recursion guard shared by the ty_*.c files (ty_impl.h).
+ *
+ * Interning: every type has an identity key built from its kind and the
+ * *pointers* of its (already interned) children, names and tokens, so two
+ * structurally equal types get the same key and hence the same node.  The
+ * intern table is open addressing over those keys; it is never iterated, so
+ * its order cannot reach any output.  Alongside the key each type gets its
+ * canonical String form (`str`), which orders union elements
+ * deterministically.  Named objects are keyed by token and may be defined
+ * after they are referenced, which is how recursive schema types are built. */
+#include "types/ty.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/ptrmap.h"
+#include "types/ty_impl.h"
+#include "base/util.h"
+
+/* Longest canonical String form a type keeps when it is made; a longer one
+   (a type nested deep) is produced piece by piece when it is printed or
+   compared, so that making a type nested d deep costs O(d), not O(d^2). */
+enum { EAGER_STR_MAX = 1024 };
+
+/* ------------------------------------------------------------ buffers */
+
+void ty_buf_putn(ty_buf *b, const void *s, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 64;
+    while (cap < b->len + n + 1)
+      cap *= 2;
+    b->data = xrealloc(b->data, cap);
+    b->cap = cap;
+  }
+  if (n)
+    memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
+void ty_buf_puts(ty_buf *b, const char *s) { ty_buf_putn(b, s, strlen(s)); }
+
+void ty_buf_printf(ty_buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    ice("vsnprintf failed");
+  char *tmp = xmalloc((size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(tmp, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  ty_buf_putn(b, tmp, (size_t)n);
+  free(tmp);
+}
+
+char *ty_buf_finish(ty_buf *b, arena *a) {
+  char *s = arena_strndup(a, b->data ? b->data : "", b->len);
+  ty_buf_free(b);
+  return s;
+}
+
+void ty_buf_free(ty_buf *b) {
+  free(b->data);
+  b->data = NULL;
+  b->len = b->cap = 0;
+}
+
+/* ---------------------------------------------------- recursion guard */
+
+bool ty_busy_push(ty_ctx *c, const ty *a, const ty *b, int tag) {
+  for (size_t i = 0; i < c->nbusy; i++) {
+    if (c->busy[i].a == a && c->busy[i].b == b && c->busy[i].tag == tag)
+      return false;
+  }
+  if (c->nbusy == c->capbusy) {
+    c->capbusy = c->capbusy ? c->capbusy * 2 : 16;
+    c->busy = xrealloc(c->busy, c->capbusy * sizeof *c->busy);
+  }
+  c->busy[c->nbusy++] = (ty_pair){a, b, tag};
+  return true;
+}
+
+void ty_busy_pop(ty_ctx *c) {
+  if (c->nbusy == 0)
+    ice("recursion guard underflow");
+  c->nbusy--;
+}
+
+/* ---------------------------------------------------------- memo table */
+
+bool ty_memo_ok(const ty *a, const ty *b) { return !((a->flags | b->flags) & TYF_NAMED); }
+
+static size_t memo_slot(const ty *a, const ty *b, ty_memo_op op, size_t cap) {
+  uint64_t h = (uint64_t)a->hash * 0x9e3779b97f4a7c15u ^ (uint64_t)b->hash * 0xc2b2ae3d27d4eb4fu;
+  h ^= (uint64_t)op + (h >> 29);
+  return (size_t)(h & (cap - 1));
+}
+
+const ty_memo *ty_memo_get(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op) {
+  if (c->capmemo == 0)
+    return NULL;
+  for (size_t j = memo_slot(a, b, op, c->capmemo);; j = (j + 1) & (c->capmemo - 1)) {
+    const ty_memo *m = &c->memo[j];
+    if (!m->a)
+      return NULL;
+    if (m->a == a && m->b == b && m->op == op)
+      return m;
+  }
+}
+
+void ty_memo_put_reason(ty_ctx *c, const ty *a, const ty *b, ty_conv kind, const char *reason) {
+  ty_memo_put(c, a, b, TY_MEMO_CONV_WHY, NULL, kind);
+  ty_memo *m = (ty_memo *)ty_memo_get(c, a, b, TY_MEMO_CONV_WHY);
+  m->reason = reason;
+}
+
+void ty_memo_put(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op, const ty *result,
+                 ty_conv kind) {
+  if (2 * (c->nmemo + 1) > c->capmemo) {
+    size_t cap = c->capmemo ? c->capmemo * 2 : 1024;
+    ty_memo *memo = xcalloc(cap, sizeof *memo);
+    for (size_t i = 0; i < c->capmemo; i++) {
+      const ty_memo *m = &c->memo[i];
+      if (!m->a)
+        continue;
+      size_t j = memo_slot(m->a, m->b, m->op, cap);
+      while (memo[j].a)
+        j = (j + 1) & (cap - 1);
+      memo[j] = *m;
+    }
+    free(c->memo);
+    c->memo = memo;
+    c->capmemo = cap;
+  }
+  size_t j = memo_slot(a, b, op, c->capmemo);
+  while (c->memo[j].a) {
+    if (c->memo[j].a == a && c->memo[j].b == b && c->memo[j].op == op)
+      return;
+    j = (j + 1) & (c->capmemo - 1);
+  }
+  c->memo[j] = (ty_memo){a, b, op, result, kind, NULL};
+  c->nmemo++;
+}
+
+/* ------------------------------------------------------------- tables */
+
+static const char *const kind_names[] = {
+#define X(name, text) text,
+    TY_KINDS(X)
+#undef X
+};
+
+const char *ty_kind_name(ty_kind k) { return kind_names[k]; }
+
+static void table_grow(ty_table *t) {
+  size_t cap = t->cap ? t->cap * 2 : 256;
+  const ty **slots = xcalloc(cap, sizeof *slots);
+  for (size_t i = 0; i < t->cap; i++) {
+    const ty *x = t->slots[i];
+    if (!x)
+      continue;
+    size_t j = x->hash & (cap - 1);
+    while (slots[j])
+      j = (j + 1) & (cap - 1);
+    slots[j] = x;
+  }
+  free(t->slots);
+  t->slots = slots;
+  t->cap = cap;
+}
+
+/* Returns the node whose identity key is key, creating a zeroed node of kind
+ * k if there is none (then *fresh is true and the caller fills it in). */
+static ty *intern_node(ty_ctx *c, ty_kind k, const ty_buf *key, bool *fresh) {
+  ty_table *t = &c->table;
+  if (2 * (t->count + 1) > t->cap)
+    table_grow(t);
+  const unsigned char *kb = (const unsigned char *)key->data;
+  uint32_t h = (uint32_t)util_hash(kb, key->len);
+  size_t j = h & (t->cap - 1);
+  while (t->slots[j]) {
+    const ty *x = t->slots[j];
+    if (x->hash == h && x->key_len == key->len && memcmp(x->key, kb, key->len) == 0) {
+      *fresh = false;
+      return (ty *)x;
+    }
+    j = (j + 1) & (t->cap - 1);
+  }
+  ty *x = ARENA_NEW(c->arena, ty);
+  x->kind = k;
+  x->hash = h;
+  x->ctx = c;
+  unsigned char *kc = arena_alloc(c->arena, key->len);
+  memcpy(kc, kb, key->len);
+  x->key = kc;
+  x->key_len = key->len;
+  t->slots[j] = x;
+  t->count++;
+  *fresh = true;
+  return x;
+}
+
+/* Starts the identity key of a type with the kind byte, in c's scratch
+ * buffer: a key is complete and interned before the next one starts, so one
+ * buffer serves every constructor without an allocation each. */
+static ty_buf *key_start(ty_ctx *c, ty_kind k, char variant) {
+  ty_buf *key = &c->key;
+  unsigned char head[2] = {(unsigned char)k, (unsigned char)variant};
+  key->len = 0;
+  ty_buf_putn(key, head, sizeof head);
+  return key;
+}
+
+static void key_ptr(ty_buf *key, const void *p) { ty_buf_putn(key, &p, sizeof p); }
+
+static void key_size(ty_buf *key, size_t n) { ty_buf_putn(key, &n, sizeof n); }
+
+/* ------------------------------------------------------------ context */
+
+void ty_ctx_init(ty_ctx *c, arena *a, intern_table *names) {
+  memset(c, 0, sizeof *c);
+  c->arena = a;
+  c->names = names;
+  for (int k = TY_BOOL; k <= TY_NONE; k++) {
+    ty_buf *key = key_start(c, (ty_kind)k, 0);
+    bool fresh;
+    ty *t = intern_node(c, (ty_kind)k, key, &fresh);
+    t->str = kind_names[k];
+    c->prim[k] = t;
+  }
+}
+
+void ty_ctx_free(ty_ctx *c) {
+  for (size_t i = 0; i < c->nmpz; i++)
+    mpz_clear(((ty *)c->mpz_owners[i])->cnst.integer);
+  free(c->mpz_owners);
+  free(c->table.slots);
+  free(c->busy);
+  free(c->memo);
+  ty_buf_free(&c->key);
+  ptrmap_free(&c->literals);
+  ptrmap_free(&c->negated_literals);
+  memset(c, 0, sizeof *c);
+}
+
+/* ------------------------------------------------------- construction */
+
+const ty *ty_bool(ty_ctx *c) { return c->prim[TY_BOOL]; }
+const ty *ty_int(ty_ctx *c) { return c->prim[TY_INT]; }
+const ty *ty_number(ty_ctx *c) { return c->prim[TY_NUMBER]; }
+const ty *ty_string(ty_ctx *c) { return c->prim[TY_STRING]; }
+const ty *ty_id(ty_ctx *c) { return c->prim[TY_ID]; }
+const ty *ty_dynamic(ty_ctx *c) { return c->prim[TY_DYNAMIC]; }
+const ty *ty_none(ty_ctx *c) { return c->prim[TY_NONE]; }
+
+const ty *ty_opaque(ty_ctx *c, const char *name) {
+  const char *n = intern(c->names, name);
+  ty_buf *key = key_start(c, TY_OPAQUE, 0);
+  key_ptr(key, n);
+  bool fresh;
+  ty *t = intern_node(c, TY_OPAQUE, key, &fresh);
+  if (fresh) {
+    t->name = n;
+    t->str = n;
+  }
+  return t;
+}
+
+static unsigned child_flags(const ty *t) { return t->flags & (TYF_OUTPUT | TYF_PROMISE | TYF_NAMED); }
+
+/* Builds list/map/set/output/promise(elem) without normalisation. */
+static const ty *make_wrapper(ty_ctx *c, ty_kind k, const ty *elem) {
+  /* The key has a fixed size (the bytes key_start and key_ptr would
+     append), so it is built on the stack: wrappers are made very often. */
+  unsigned char kb[2 + sizeof elem];
+  kb[0] = (unsigned char)k;
+  kb[1] = 0;
+  memcpy(kb + 2, &elem, sizeof elem);
+  const ty_buf key = {(char *)kb, sizeof kb, sizeof kb};
+  bool fresh;
+  ty *t = intern_node(c, k, &key, &fresh);
+  if (fresh) {
+    t->elem = elem;
+    t->flags = child_flags(elem);
+    if (k == TY_OUTPUT)
+      t->flags |= TYF_OUTPUT;
+    if (k == TY_PROMISE)
+      t->flags |= TYF_PROMISE;
+    if (elem->str && strlen(elem->str) < EAGER_STR_MAX)
+      t->str = arena_printf(c->arena, "%s(%s)", kind_names[k], elem->str);
+  }
+  return t;
+}
+
+const ty *ty_list(ty_ctx *c, const ty *elem) { return make_wrapper(c, TY_LIST, elem); }
+const ty *ty_map(ty_ctx *c, const ty *elem) { return make_wrapper(c, TY_MAP, elem); }
+const ty *ty_set(ty_ctx *c, const ty *elem) { return make_wrapper(c, TY_SET, elem); }
+
+/* §1.1: output(T) removes every output and promise inside T. */
+const ty *ty_output(ty_ctx *c, const ty *elem) {
+  return make_wrapper(c, TY_OUTPUT, ty_resolve_outputs(c, elem));
+}
+
+/* §1.1: promise(T) removes the promises inside T but keeps outputs. */
+const ty *ty_promise(ty_ctx *c, const ty *elem) {
+  return make_wrapper(c, TY_PROMISE, ty_resolve_promises(c, elem));
+}
+
+/* Builds tuple/union from exactly these elements (already canonical). */
+static const ty *make_seq(ty_ctx *c, ty_kind k, size_t n, const ty *const *elems) {
+  ty_buf *key = key_start(c, k, 0);
+  key_size(key, n);
+  for (size_t i = 0; i < n; i++)
+    key_ptr(key, elems[i]);
+  bool fresh;
+  ty *t = intern_node(c, k, key, &fresh);
+  if (fresh) {
+    const ty **items = ARENA_NEW_ARRAY(c->arena, const ty *, n ? n : 1);
+    ty_buf s = {0};
+    ty_buf_puts(&s, kind_names[k]);
+    ty_buf_puts(&s, "(");
+    bool eager = true;
+    for (size_t i = 0; i < n; i++) {
+      items[i] = elems[i];
+      t->flags |= child_flags(elems[i]);
+      eager = eager && elems[i]->str && s.len < EAGER_STR_MAX;
+      if (eager) {
+        if (i)
+          ty_buf_puts(&s, ", ");
+        ty_buf_puts(&s, elems[i]->str);
+      }
+    }
+    ty_buf_puts(&s, ")");
+    t->elems.items = items;
+    t->elems.count = n;
+    if (eager && s.len <= EAGER_STR_MAX)
+      t->str = ty_buf_finish(&s, c->arena);
+    else
+      ty_buf_free(&s);
+  }
+  return t;
+}
+
+const ty *ty_tuple(ty_ctx *c, size_t n, const ty *const *elems) {
+  return make_seq(c, TY_TUPLE, n, elems);
+}
+
+/* Orders union elements by String form; ties (distinct types printing the
+ * same, e.g. an opaque type named `bool`) by kind. */
+static int cmp_union_elem(const void *pa, const void *pb) {
+  const ty *a = *(const ty *const *)pa, *b = *(const ty *const *)pb;
+  int r = ty_cmp_string(a, b);
+  if (r)
+    return r;
+  if (a->kind != b->kind)
+    return a->kind < b->kind ? -1 : 1;
+  size_t n = a->key_len < b->key_len ? a->key_len : b->key_len;
+  r = memcmp(a->key, b->key, n);
+  if (r)
+    return r;
+  return a->key_len < b->key_len ? -1 : a->key_len > b->key_len;
+}
+
+/* §1.1: flatten one level (elements that are unions are canonical
+ * already), sort by String form, drop adjacent duplicates (interning makes
+ * equal types identical), and return a lone element as itself. */
+const ty *ty_union(ty_ctx *c, size_t n, const ty *const *elems) {
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++)
+    total += elems[i]->kind == TY_UNION ? elems[i]->elems.count : 1;
+  if (total == 0)
+    return ty_none(c);
+  const ty **flat = xmalloc(total * sizeof *flat);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (elems[i]->kind == TY_UNION) {
+      for (size_t j = 0; j < elems[i]->elems.count; j++)
+        flat[m++] = elems[i]->elems.items[j];
+    } else {
+      flat[m++] = elems[i];
+    }
+  }
+  qsort(flat, m, sizeof *flat, cmp_union_elem);
+  size_t k = 0;
+  for (size_t i = 0; i < m; i++) {
+    if (k == 0 || flat[k - 1] != flat[i])
+      flat[k++] = flat[i];
+  }
+  const ty *r = k == 1 ? flat[0] : make_seq(c, TY_UNION, k, flat);
+  free(flat);
+  return r;
+}
+
+const ty *ty_union2(ty_ctx *c, const ty *a, const ty *b) {
+  const ty *e[2] = {a, b};
+  return ty_union(c, 2, e);
+}
+
+const ty *ty_optional(ty_ctx *c, const ty *t) { return ty_union2(c, t, ty_none(c)); }
+
+/* Appends a property name: bare if it is an identifier, else quoted. */
+static void put_name(ty_buf *b, const char *name) {
+  bool ident = (name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') ||
+               name[0] == '_';
+  for (const char *p = name; ident && *p; p++) {
+    ident = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            *p == '_' || *p == '-';
+  }
+  if (ident) {
+    ty_buf_puts(b, name);
+    return;
+  }
+  ty_buf_puts(b, "\"");
+  for (const char *p = name; *p; p++) {
+    unsigned char ch = (unsigned char)*p;
+    if (ch == '"' || ch == '\\')
+      ty_buf_printf(b, "\\%c", ch);
+    else if (ch < 0x20)
+      ty_buf_printf(b, "\\u%04x", ch);
+    else
+      ty_buf_putn(b, p, 1);
+  }
+  ty_buf_puts(b, "\"");
+}
+
+typedef struct indexed_prop {
+  ty_prop prop;
+  size_t index;
+} indexed_prop;
+
+static int cmp_indexed_prop(const void *pa, const void *pb) {
+  const indexed_prop *a = pa, *b = pb;
+  int r = strcmp(a->prop.name, b->prop.name);
+  if (r)
+    return r;
+  return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Returns a heap array (the caller frees it) of the properties with
+ * interned names, sorted by name, a later duplicate replacing an earlier
+ * one; *out_n gets the count.  Objects have few properties, so an insertion
+ * sort (by name, then position: a total order, hence the same result as any
+ * other sort) beats qsort's calls through a function pointer. */
+static ty_prop *canonical_props(ty_ctx *c, size_t n, const ty_prop *props, size_t *out_n) {
+  indexed_prop first[16];
+  indexed_prop *tmp = n <= ARRAY_LEN(first) ? first : xmalloc(n * sizeof *tmp);
+  for (size_t i = 0; i < n; i++) {
+    indexed_prop x = {{intern(c->names, props[i].name), props[i].type}, i};
+    size_t j = i;
+    while (j > 0 && cmp_indexed_prop(&tmp[j - 1], &x) > 0) {
+      tmp[j] = tmp[j - 1];
+      j--;
+    }
+    tmp[j] = x;
+  }
+  ty_prop *out = xmalloc((n ? n : 1) * sizeof *out);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (m > 0 && out[m - 1].name == tmp[i].prop.name)
+      out[m - 1] = tmp[i].prop;
+    else
+      out[m++] = tmp[i].prop;
+  }
+  if (tmp != first)
+    free(tmp);
+  *out_n = m;
+  return out;
+}
+
+const ty *ty_object(ty_ctx *c, size_t n, const ty_prop *props) {
+  size_t m;
+  ty_prop *sorted = canonical_props(c, n, props, &m);
+  ty_buf *key = key_start(c, TY_OBJECT, 'A');
+  key_size(key, m);
+  for (size_t i = 0; i < m; i++) {
+    key_ptr(key, sorted[i].name);
+    key_ptr(key, sorted[i].type);
+  }
+  bool fresh;
+  ty *t = intern_node(c, TY_OBJECT, key, &fresh);
+  if (fresh) {
+    ty_buf s = {0};
+    ty_buf_puts(&s, "object({");
+    bool eager = true;
+    for (size_t i = 0; i < m; i++) {
+      t->flags |= child_flags(sorted[i].type);
+      eager = eager && sorted[i].type->str && s.len < EAGER_STR_MAX;
+      if (eager) {
+        if (i)
+          ty_buf_puts(&s, ", ");
+        put_name(&s, sorted[i].name);
+        ty_buf_puts(&s, " = ");
+        ty_buf_puts(&s, sorted[i].type->str);
+      }
+    }
+    ty_buf_puts(&s, "})");
+    /* Only a new object keeps its properties, in the arena. */
+    ty_prop *kept = ARENA_NEW_ARRAY(c->arena, ty_prop, m ? m : 1);
+    memcpy(kept, sorted, m * sizeof *kept);
+    t->object.props = kept;
+    t->object.count = m;
+    t->object.defined = true;
+    t->object.strict = true;
+    if (eager && s.len <= EAGER_STR_MAX)
+      t->str = ty_buf_finish(&s, c->arena);
+    else
+      ty_buf_free(&s);
+  }
+  free(sorted);
+  return t;
+}
+
+/* Declares the named object for token; *fresh tells whether it is new. */
+static ty *object_declare(ty_ctx *c, const char *token, bool strict, bool *fresh) {
+  const char *tok = intern(c->names, token);
+  ty_buf *key = key_start(c, TY_OBJECT, 'N');
+  key_ptr(key, tok);
+  ty *t = intern_node(c, TY_OBJECT, key, fresh);
+  if (*fresh) {
+    t->object.token = tok;
+    t->object.strict = strict;
+    t->object.defined = false;
+    t->object.props = NULL;
+    t->object.count = 0;
+    t->flags = TYF_NAMED;
+    t->str = arena_printf(c->arena, "object(%s)", tok);
+  }
+  return t;
+}
+
+const ty *ty_object_declare(ty_ctx *c, const char *token, bool strict) {
+  bool fresh;
+  return object_declare(c, token, strict, &fresh);
+}
+
+void ty_object_define(ty_ctx *c, const ty *obj, size_t n, const ty_prop *props) {
+  if (obj->kind != TY_OBJECT || !obj->object.token)
+    ice("ty_object_define on a type that is not a named object");
+  if (obj->object.defined)
+    ice("named object %s defined twice", obj->object.token);
+  ty *t = (ty *)obj;
+  size_t m;
+  ty_prop *sorted = canonical_props(c, n, props, &m);
+  ty_prop *kept = ARENA_NEW_ARRAY(c->arena, ty_prop, m ? m : 1);
+  memcpy(kept, sorted, m * sizeof *kept);
+  free(sorted);
+  t->object.props = kept;
+  t->object.count = m;
+  t->object.defined = true;
+}
+
+void ty_object_set_origin(const ty *input, const ty *origin) {
+  if (input->kind != TY_OBJECT || !input->object.token || origin->kind != TY_OBJECT ||
+      !origin->object.token)
+    ice("ty_object_set_origin on a type that is not a named object");
+  if (input->origin && input->origin != origin)
+    ice("named object %s is already the input form of %s", input->object.token,
+        input->origin->object.token);
+  ((ty *)input)->origin = origin;
+}
+
+const ty *ty_object_get(const ty *t, const char *name) {
+  if (t->kind != TY_OBJECT)
+    return NULL;
+  /* Properties are sorted by strcmp, so binary search. */
+  size_t lo = 0, hi = t->object.count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const char *p = t->object.props[mid].name;
+    int r = p == name ? 0 : strcmp(p, name);
+    if (r == 0)
+      return t->object.props[mid].type;
+    if (r < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
+}
+
+/* Appends a string literal with HCL escapes. */
+static void put_quoted(ty_buf *b, const char *s, size_t len) {
+  ty_buf_puts(b, "\"");
+  for (size_t i = 0; i < len; i++) {
+    unsigned char ch = (unsigned char)s[i];
+    switch (ch) {
+    case '"':
+      ty_buf_puts(b, "\\\"");
+      break;
+    case '\\':
+      ty_buf_puts(b, "\\\\");
+      break;
+    case '\n':
+      ty_buf_puts(b, "\\n");
+      break;
+    case '\r':
+      ty_buf_puts(b, "\\r");
+      break;
+    case '\t':
+      ty_buf_puts(b, "\\t");
+      break;
+    default:
+      if (ch < 0x20 || ch == 0x7f)
+        ty_buf_printf(b, "\\u%04x", ch);
+      else
+        ty_buf_putn(b, s + i, 1);
+    }
+  }
+  ty_buf_puts(b, "\"");
+}
+
+/* Appends the shortest %g form of v that reads back as v. */
+static void put_double(ty_buf *b, double v) {
+  char tmp[64];
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+    if (strtod(tmp, NULL) == v)
+      break;
+  }
+  ty_buf_puts(b, tmp);
+}
+
+void ty_buf_put_value(ty_buf *b, const ty *k) {
+  switch (k->cnst.base->kind) {
+  case TY_BOOL:
+    ty_buf_puts(b, k->cnst.boolean ? "true" : "false");
+    return;
+  case TY_INT: {
+    char *s = mpz_get_str(NULL, 10, k->cnst.integer);
+    ty_buf_puts(b, s);
+    void (*freefn)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &freefn);
+    freefn(s, strlen(s) + 1);
+    return;
+  }
+  case TY_NUMBER:
+    put_double(b, k->cnst.number);
+    return;
+  case TY_STRING:
+    put_quoted(b, k->cnst.text, k->cnst.len);
+    return;
+  case TY_NONE:
+    ty_buf_puts(b, "null");
+    return;
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_OPAQUE:
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+  case TY_TUPLE:
+  case TY_OBJECT:
+  case TY_UNION:
+  case TY_OUTPUT:
+  case TY_PROMISE:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  ice("constant of unexpected base type %s", k->cnst.base->str);
+}
+
+bool ty_value_equal(const ty *a, const ty *b) {
+  if (a == b)
+    return true;
+  ty_kind ka = a->cnst.base->kind, kb = b->cnst.base->kind;
+  if ((ka == TY_INT || ka == TY_NUMBER) && (kb == TY_INT || kb == TY_NUMBER)) {
+    if (ka == TY_INT && kb == TY_INT)
+      return mpz_cmp(a->cnst.integer, b->cnst.integer) == 0;
+    if (ka == TY_NUMBER && kb == TY_NUMBER)
+      return a->cnst.number == b->cnst.number;
+    const ty *i = ka == TY_INT ? a : b, *n = ka == TY_INT ? b : a;
+    return mpz_cmp_d(i->cnst.integer, n->cnst.number) == 0;
+  }
+  if (ka != kb)
+    return false;
+  switch (ka) {
+  case TY_BOOL:
+    return a->cnst.boolean == b->cnst.boolean;
+  case TY_STRING:
+    return a->cnst.len == b->cnst.len && memcmp(a->cnst.text, b->cnst.text, a->cnst.len) == 0;
+  case TY_NONE:
+    return true;
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_OPAQUE:
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+  case TY_TUPLE:
+  case TY_OBJECT:
+  case TY_UNION:
+  case TY_OUTPUT:
+  case TY_PROMISE:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  return false;
+}
+
+/* Finishes a fresh const node: base, String form. */
+static void finish_const(ty_ctx *c, ty *t, const ty *base) {
+  t->cnst.base = base;
+  ty_buf s = {0};
+  ty_buf_printf(&s, "const(%s ", base->str);
+  ty_buf_put_value(&s, t);
+  ty_buf_puts(&s, ")");
+  t->str = ty_buf_finish(&s, c->arena);
+}
+
+const ty *ty_const_bool(ty_ctx *c, bool v) {
+  ty_buf *key = key_start(c, TY_CONST, 'b');
+  ty_buf_putn(key, v ? "1" : "0", 1);
+  bool fresh;
+  ty *t = intern_node(c, TY_CONST, key, &fresh);
+  if (fresh) {
+    t->cnst.boolean = v;
+    finish_const(c, t, ty_bool(c));
+  }
+  return t;
+}
+
+const ty *ty_const_null(ty_ctx *c) {
+  ty_buf *key = key_start(c, TY_CONST, 'z');
+  bool fresh;
+  ty *t = intern_node(c, TY_CONST, key, &fresh);
+  if (fresh)
+    finish_const(c, t, ty_none(c));
+  return t;
+}
+
+const ty *ty_const_int(ty_ctx *c, const mpz_t v) {
+  ty_buf *key = key_start(c, TY_CONST, 'i');
+  char *digits = mpz_get_str(NULL, 16, v);
+  size_t nd = strlen(digits);
+  ty_buf_putn(key, digits, nd);
+  void (*freefn)(void *, size_t);
+  mp_get_memory_functions(NULL, NULL, &freefn);
+  freefn(digits, nd + 1);
+  bool fresh;
+  ty *t = intern_node(c, TY_CONST, key, &fresh);
+  if (fresh) {
+    mpz_init_set(t->cnst.integer, v);
+    if (c->nmpz == c->capmpz) {
+      c->capmpz = c->capmpz ? c->capmpz * 2 : 32;
+      c->mpz_owners = xrealloc(c->mpz_owners, c->capmpz * sizeof *c->mpz_owners);
+    }
+    c->mpz_owners[c->nmpz++] = t;
+    finish_const(c, t, ty_int(c));
+  }
+  return t;
+}
+
+const ty *ty_const_int_si(ty_ctx *c, long v) {
+  mpz_t z;
+  mpz_init_set_si(z, v);
+  const ty *t = ty_const_int(c, z);
+  mpz_clear(z);
+  return t;
+}
+
+const ty *ty_const_number(ty_ctx *c, double v) {
+  if (!isfinite(v))
+    ice("const(number) of a non-finite value");
+  if (v == 0)
+    v = 0; /* -0 and +0 are one value. */
+  ty_buf *key = key_start(c, TY_CONST, 'n');
+  ty_buf_putn(key, &v, sizeof v);
+  bool fresh;
+  ty *t = intern_node(c, TY_CONST, key, &fresh);
+  if (fresh) {
+    t->cnst.number = v;
+    finish_const(c, t, ty_number(c));
+  }
+  return t;
+}
+
+const ty *ty_const_string(ty_ctx *c, const char *s, size_t len) {
+  ty_buf *key = key_start(c, TY_CONST, 's');
+  ty_buf_putn(key, s, len);
+  bool fresh;
+  ty *t = intern_node(c, TY_CONST, key, &fresh);
+  if (fresh) {
+    t->cnst.text = arena_strndup(c->arena, s, len);
+    t->cnst.len = len;
+    finish_const(c, t, ty_string(c));
+  }
+  return t;
+}
+
+const ty *ty_enum(ty_ctx *c, const char *token, const ty *base, size_t n,
+                  const ty *const *values) {
+  const char *tok = intern(c->names, token);
+  ty_buf *key = key_start(c, TY_ENUM, 0);
+  key_ptr(key, tok);
+  bool fresh;
+  ty *t = intern_node(c, TY_ENUM, key, &fresh);
+  if (fresh) {
+    const ty **vals = ARENA_NEW_ARRAY(c->arena, const ty *, n ? n : 1);
+    ty_buf s = {0};
+    ty_buf_printf(&s, "enum(%s(%s): ", tok, base->str);
+    for (size_t i = 0; i < n; i++) {
+      if (values[i]->kind != TY_CONST)
+        ice("enum member of non-constant type %s", values[i]->str);
+      vals[i] = values[i];
+      if (i)
+        ty_buf_puts(&s, ",");
+      ty_buf_put_value(&s, values[i]);
+    }
+    ty_buf_puts(&s, ")");
+    t->enm.token = tok;
+    t->enm.base = base;
+    t->enm.values = vals;
+    t->enm.count = n;
+    t->str = ty_buf_finish(&s, c->arena);
+  }
+  return t;
+}
+
+/* ---------------------------------------------------- optional values */
+
+static bool is_null_type(const ty *t) {
+  return t->kind == TY_NONE || (t->kind == TY_CONST && t->cnst.base->kind == TY_NONE);
+}
+
+bool ty_is_optional(const ty *t) {
+  if (t->kind != TY_UNION)
+    return false;
+  for (size_t i = 0; i < t->elems.count; i++) {
+    if (is_null_type(t->elems.items[i]))
+      return true;
+  }
+  return false;
+}
+
+const ty *ty_strip_optional(ty_ctx *c, const ty *t) {
+  if (!ty_is_optional(t))
+    return t;
+  const ty **keep = xmalloc(t->elems.count * sizeof *keep);
+  size_t n = 0;
+  for (size_t i = 0; i < t->elems.count; i++) {
+    if (!is_null_type(t->elems.items[i]))
+      keep[n++] = t->elems.items[i];
+  }
+  const ty *r = ty_union(c, n, keep);
+  free(keep);
+  return r;
+}
+
+/* ---------------------------------------------------- eventual values */
+
+/* A stack of types to visit: in first while it fits, then on the heap. */
+typedef struct ty_stack {
+  const ty **items;     /* first, or a heap block (owned). */
+  size_t count, cap;    /* Used and allocated. */
+  const ty *first[32];  /* The first entries. */
+} ty_stack;
+
+static void stack_push(ty_stack *st, const ty *t) {
+  if (st->count == st->cap)
+    st->items = xgrow_inline(st->items, st->first, st->count, &st->cap, sizeof *st->items);
+  st->items[st->count++] = t;
+}
+
+/* Whether the output/promise facts cached in t->flags are exact. */
+static bool facts_exact(const ty *t) {
+  return !(t->flags & TYF_NAMED) || (t->flags & TYF_EVENTUALS_KNOWN);
+}
+
+/* Computes the output/promise facts of t, walking with an explicit stack
+   through the types whose facts are not exact (those that reach a named
+   object), each once; *complete is cleared when a named object reached is
+   not defined yet. */
+static unsigned eventual_flags(const ty *t, bool *complete) {
+  /* Most types answer at once, without a walk. */
+  if (facts_exact(t))
+    return t->flags & (TYF_OUTPUT | TYF_PROMISE);
+  unsigned f = 0;
+  ptrmap visited = {0};
+  ty_stack st;
+  st.items = st.first;
+  st.count = 0;
+  st.cap = ARRAY_LEN(st.first);
+  stack_push(&st, t);
+  while (st.count > 0) {
+    const ty *x = st.items[--st.count];
+    if (facts_exact(x)) {
+      f |= x->flags & (TYF_OUTPUT | TYF_PROMISE);
+      continue;
+    }
+    if (ptrmap_get(&visited, x))
+      continue;
+    ptrmap_put(&visited, x, &visited);
+    switch (x->kind) {
+    case TY_OUTPUT:
+      f |= TYF_OUTPUT;
+      stack_push(&st, x->elem);
+      break;
+    case TY_PROMISE:
+      f |= TYF_PROMISE;
+      stack_push(&st, x->elem);
+      break;
+    case TY_LIST:
+    case TY_MAP:
+    case TY_SET:
+      stack_push(&st, x->elem);
+      break;
+    case TY_TUPLE:
+    case TY_UNION:
+      for (size_t i = 0; i < x->elems.count; i++)
+        stack_push(&st, x->elems.items[i]);
+      break;
+    case TY_OBJECT:
+      if (x->object.token)
+        *complete = *complete && x->object.defined;
+      for (size_t i = 0; i < x->object.count; i++)
+        stack_push(&st, x->object.props[i].type);
+      break;
+    case TY_BOOL:
+    case TY_INT:
+    case TY_NUMBER:
+    case TY_STRING:
+    case TY_ID:
+    case TY_DYNAMIC:
+    case TY_NONE:
+    case TY_OPAQUE:
+    case TY_CONST:
+    case TY_ENUM:
+      break;
+    }
+  }
+  if (st.items != st.first)
+    free(st.items);
+  ptrmap_free(&visited);
+  return f;
+}
+
+/* The facts of a named object are cached once every named object it
+   reaches is defined (definitions never change afterwards), so repeated
+   questions about schema types do not walk the whole type graph again. */
+bool ty_contains_eventuals(const ty *t, bool *outputs, bool *promises) {
+  bool complete = true;
+  unsigned f = eventual_flags(t, &complete);
+  if (complete && t->kind == TY_OBJECT && t->object.token)
+    ((ty *)t)->flags |= f | TYF_EVENTUALS_KNOWN;
+  if (outputs)
+    *outputs = (f & TYF_OUTPUT) != 0;
+  if (promises)
+    *promises = (f & TYF_PROMISE) != 0;
+  return f != 0;
+}
+
+const ty *ty_strip_eventual(const ty *t) {
+  while (t->kind == TY_OUTPUT || t->kind == TY_PROMISE)
+    t = t->elem;
+  return t;
+}
+
+/* Memoised: the checker asks for the target of every typed location. */
+const ty *ty_value_target(ty_ctx *c, const ty *t) {
+  const ty_memo *m = ty_memo_get(c, t, t, TY_MEMO_VALUE_TARGET);
+  if (m)
+    return m->result;
+  const ty *r = t;
+  for (;;) {
+    r = ty_strip_eventual(r);
+    if (r->kind != TY_UNION)
+      break;
+    const ty **keep = xmalloc(r->elems.count * sizeof *keep);
+    size_t n = 0;
+    for (size_t i = 0; i < r->elems.count; i++) {
+      const ty *e = r->elems.items[i];
+      if (e->kind != TY_OUTPUT && e->kind != TY_PROMISE && !is_null_type(e))
+        keep[n++] = e;
+    }
+    const ty *prev = r;
+    r = n == r->elems.count || n == 0 ? r : ty_union(c, n, keep);
+    free(keep);
+    /* A union that keeps two or more members is final; a single member may
+       itself be an eventual layer to remove. */
+    if (r == prev || r->kind == TY_UNION)
+      break;
+  }
+  ty_memo_put(c, t, t, TY_MEMO_VALUE_TARGET, r, TY_CONV_NONE);
+  return r;
+}
+
+typedef enum rewrite_mode {
+  RESOLVE_OUTPUTS,  /* Remove outputs and promises. */
+  RESOLVE_PROMISES, /* Remove promises only. */
+  INPUT_TYPE,       /* InputType'. */
+} rewrite_mode;
+
+/* The memo entry of each mode. */
+static const ty_memo_op rewrite_memo[] = {TY_MEMO_RESOLVE_OUTPUTS, TY_MEMO_RESOLVE_PROMISES,
+                                          TY_MEMO_INPUT};
+
+static const char *const derived_suffix[] = {"$resolved", "$nopromise", "$input"};
+
+/* The shared walker of ResolveOutputs, ResolvePromises and InputType'.  It
+   keeps an explicit stack of frames, one per type whose children are being
+   rewritten, since types nest as deep as the input; the result of every
+   type it rewrites is memoised in the context, so a type shared by several
+   parents, or met again by a later rewrite (the output form InputType'
+   makes at every level is resolved, and holds the level below), is
+   rewritten once.  A named object that needs rewriting becomes a derived
+   named object (token + suffix) declared before its properties are
+   rewritten, so recursive types close. */
+
+/* A type whose children are being rewritten. */
+typedef struct rw_frame {
+  const ty *t;     /* The type (a named input object's origin when followed). */
+  const ty *key;   /* The type the result is memoised under. */
+  size_t next, n;  /* Children rewritten so far, and to rewrite. */
+  const ty **kids; /* The rewritten children (heap; NULL when n == 0). */
+  ty *named;       /* A derived named object to define once they are done. */
+} rw_frame;
+
+/* The i-th child of t, in the order the rewrite visits them. */
+static const ty *rw_child(const ty *t, size_t i) {
+  switch (t->kind) {
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+  case TY_OUTPUT:
+  case TY_PROMISE:
+    return t->elem;
+  case TY_TUPLE:
+  case TY_UNION:
+    return t->elems.items[i];
+  case TY_OBJECT:
+    return t->object.props[i].type;
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
+  case TY_OPAQUE:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  ice("type of kind %s has no children", kind_names[t->kind]);
+}
+
+/* The result for the rewritten form src of a type: itself, or for
+   InputType' also its output. */
+static const ty *rw_result(ty_ctx *c, const ty *src, rewrite_mode mode) {
+  return mode == INPUT_TYPE ? ty_union2(c, src, ty_output(c, src)) : src;
+}
+
+/* Starts rewriting f->t: returns true with the result in *r when no child
+   needs rewriting, else sets the children to rewrite. */
+static bool rw_start(ty_ctx *c, rw_frame *f, rewrite_mode mode, const ty **r) {
+  for (;;) {
+    const ty *t = f->t;
+    if (mode != INPUT_TYPE) {
+      unsigned need = mode == RESOLVE_OUTPUTS ? TYF_OUTPUT | TYF_PROMISE : TYF_PROMISE;
+      if (!(t->flags & (need | TYF_NAMED))) {
+        *r = t;
+        return true;
+      }
+    }
+    const ty_memo *m = ty_memo_get(c, t, t, rewrite_memo[mode]);
+    if (m) {
+      *r = m->result;
+      return true;
+    }
+    switch (t->kind) {
+    case TY_OUTPUT:
+      if (mode == INPUT_TYPE) {
+        *r = t;
+        return true;
+      }
+      f->n = 1;
+      break;
+    case TY_PROMISE:
+    case TY_LIST:
+    case TY_MAP:
+      f->n = 1;
+      break;
+    case TY_SET:
+      if (mode == INPUT_TYPE) {
+        *r = rw_result(c, t, mode);
+        return true;
+      }
+      f->n = 1;
+      break;
+    case TY_TUPLE:
+      if (mode == INPUT_TYPE) {
+        *r = rw_result(c, t, mode);
+        return true;
+      }
+      f->n = t->elems.count;
+      break;
+    case TY_UNION:
+      f->n = t->elems.count;
+      break;
+    case TY_OBJECT:
+      if (t->object.token) {
+        /* Resolving the input form of X gives the resolved form of X. */
+        if (mode != INPUT_TYPE && t->origin) {
+          f->t = t->origin;
+          continue;
+        }
+        if (mode != INPUT_TYPE) {
+          bool out, prom;
+          ty_contains_eventuals(t, &out, &prom);
+          if (!(mode == RESOLVE_OUTPUTS ? out || prom : prom)) {
+            *r = t;
+            return true;
+          }
+        }
+        char *tok = arena_printf(c->arena, "%s%s", t->object.token, derived_suffix[mode]);
+        bool fresh;
+        ty *d = object_declare(c, tok, t->object.strict, &fresh);
+        if (!fresh) {
+          *r = rw_result(c, d, mode);
+          return true;
+        }
+        if (mode == INPUT_TYPE)
+          ty_object_set_origin(d, t);
+        f->named = d;
+      }
+      f->n = t->object.count;
+      break;
+    case TY_DYNAMIC:
+    case TY_NONE:
+      *r = t;
+      return true;
+    case TY_BOOL:
+    case TY_INT:
+    case TY_NUMBER:
+    case TY_STRING:
+    case TY_ID:
+    case TY_OPAQUE:
+    case TY_CONST:
+    case TY_ENUM:
+      *r = rw_result(c, t, mode);
+      return true;
+    }
+    if (f->n > 0)
+      f->kids = xmalloc(f->n * sizeof *f->kids);
+    return false;
+  }
+}
+
+/* Finishes f once its children are rewritten; returns the result. */
+static const ty *rw_finish(ty_ctx *c, rw_frame *f, rewrite_mode mode) {
+  const ty *t = f->t;
+  bool changed = false;
+  for (size_t i = 0; i < f->n; i++)
+    changed |= f->kids[i] != rw_child(t, i);
+  switch (t->kind) {
+  case TY_OUTPUT:
+    if (mode == RESOLVE_OUTPUTS)
+      return f->kids[0];
+    return make_wrapper(c, TY_OUTPUT, f->kids[0]);
+  case TY_PROMISE:
+    if (mode != INPUT_TYPE)
+      return f->kids[0];
+    return rw_result(c, ty_promise(c, f->kids[0]), mode);
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+    return rw_result(c, make_wrapper(c, t->kind, f->kids[0]), mode);
+  case TY_TUPLE:
+    return rw_result(c, changed ? ty_tuple(c, f->n, f->kids) : t, mode);
+  case TY_UNION:
+    return rw_result(c, changed ? ty_union(c, f->n, f->kids) : t, mode);
+  case TY_OBJECT: {
+    ty_prop *props = xmalloc((f->n ? f->n : 1) * sizeof *props);
+    for (size_t i = 0; i < f->n; i++) {
+      props[i].name = t->object.props[i].name;
+      props[i].type = f->kids[i];
+    }
+    const ty *src = t;
+    if (f->named) {
+      ty_object_define(c, f->named, f->n, props);
+      src = f->named;
+    } else if (changed) {
+      src = ty_object(c, f->n, props);
+    }
+    free(props);
+    return rw_result(c, src, mode);
+  }
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
+  case TY_OPAQUE:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  ice("type of kind %s has no children", kind_names[t->kind]);
+}
+
+static const ty *rewrite(ty_ctx *c, const ty *t, rewrite_mode mode) {
+  rw_frame root = {t, t, 0, 0, NULL, NULL};
+  const ty *ret = NULL;
+  /* Most types need no rewriting or have a memoised result: no stack. */
+  if (rw_start(c, &root, mode, &ret))
+    return ret;
+  rw_frame *stack = xmalloc(16 * sizeof *stack);
+  size_t count = 0, cap = 16;
+  bool have = false; /* ret holds the result of the frame just popped. */
+  stack[count++] = root;
+  while (count > 0) {
+    rw_frame *f = &stack[count - 1];
+    if (have) {
+      f->kids[f->next++] = ret;
+      have = false;
+    }
+    if (f->next < f->n) {
+      const ty *child = rw_child(f->t, f->next);
+      if (count == cap) {
+        cap *= 2;
+        stack = xrealloc(stack, cap * sizeof *stack);
+      }
+      rw_frame *g = &stack[count++];
+      *g = (rw_frame){child, child, 0, 0, NULL, NULL};
+      if (rw_start(c, g, mode, &ret)) {
+        count--;
+        have = true;
+      }
+      continue;
+    }
+    ret = rw_finish(c, f, mode);
+    ty_memo_put(c, f->key, f->key, rewrite_memo[mode], ret, TY_CONV_NONE);
+    free(f->kids);
+    count--;
+    have = true;
+  }
+  free(stack);
+  return ret;
+}
+
+const ty *ty_resolve_outputs(ty_ctx *c, const ty *t) { return rewrite(c, t, RESOLVE_OUTPUTS); }
+
+const ty *ty_resolve_promises(ty_ctx *c, const ty *t) { return rewrite(c, t, RESOLVE_PROMISES); }
+
+/* Memoised (in rewrite): the checker asks for InputType of the same few
+   types for every resource input, and the rewrite allocates and interns a
+   fresh union each time. */
+const ty *ty_input(ty_ctx *c, const ty *t) {
+  return rewrite(c, t, INPUT_TYPE);
+}
+
+/* §9 lift: an output anywhere in any argument wins over a promise. */
+const ty *ty_lift(ty_ctx *c, const ty *result, size_t n, const ty *const *args) {
+  bool any_output = false, any_promise = false;
+  for (size_t i = 0; i < n; i++) {
+    bool o, p;
+    ty_contains_eventuals(args[i], &o, &p);
+    any_output |= o;
+    any_promise |= p;
+  }
+  if (any_output)
+    return ty_output(c, result);
+  if (any_promise)
+    return ty_promise(c, result);
+  return result;
+}
+
+const ty *ty_lift_call(ty_ctx *c, const ty *ret, size_t n, const ty *const *params,
+                       const ty *const *args) {
+  for (size_t i = 0; i < n; i++) {
+    if (!ty_assignable(c, params[i], args[i]))
+      return ty_lift(c, ret, n, args);
+  }
+  return ret;
+}
+
+/* Makes every property of the anonymous object t optional. */
+static const ty *optional_props(ty_ctx *c, const ty *t) {
+  if (t->kind != TY_OBJECT || t->object.token)
+    return t;
+  size_t n = t->object.count;
+  ty_prop *p = xmalloc((n ? n : 1) * sizeof *p);
+  for (size_t i = 0; i < n; i++) {
+    p[i].name = t->object.props[i].name;
+    p[i].type = ty_optional(c, t->object.props[i].type);
+  }
+  const ty *r = ty_object(c, n, p);
+  free(p);
+  return r;
+}
+
+const ty *ty_config_optional_properties(ty_ctx *c, const ty *t) {
+  switch (t->kind) {
+  case TY_OBJECT:
+    return optional_props(c, t);
+  case TY_LIST:
+    return t->elem->kind == TY_OBJECT ? ty_list(c, optional_props(c, t->elem)) : t;
+  case TY_MAP:
+    return t->elem->kind == TY_OBJECT ? ty_map(c, optional_props(c, t->elem)) : t;
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
+  case TY_OPAQUE:
+  case TY_SET:
+  case TY_TUPLE:
+  case TY_UNION:
+  case TY_OUTPUT:
+  case TY_PROMISE:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  return t;
+}
+
+/* ------------------------------------------------------------ printing */
+
+/* The canonical String form of a type is produced piece by piece by a
+   cursor that walks the type with an explicit stack: a type kept its form
+   when it was made only if that form was short (EAGER_STR_MAX), and a form
+   built from kept forms is used as one piece. */
+
+/* A type whose form is being produced, and how far it got. */
+typedef struct str_frame {
+  const ty *t;    /* The type. */
+  size_t i;       /* Its next element or property. */
+  unsigned stage; /* Its next piece. */
+} str_frame;
+
+/* A walk over the pieces of a form. */
+typedef struct str_cursor {
+  str_frame *stack;  /* Types being produced, innermost last (heap). */
+  size_t count, cap; /* Frames used and allocated. */
+  ty_buf name;       /* A quoted property name (the piece may point here). */
+  const char *piece; /* The current piece (not NUL-terminated). */
+  size_t len;        /* Its length, never 0. */
+} str_cursor;
+
+static void cursor_push(str_cursor *c, const ty *t) {
+  if (c->count == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 16;
+    c->stack = xrealloc(c->stack, c->cap * sizeof *c->stack);
+  }
+  c->stack[c->count++] = (str_frame){t, 0, 0};
+}
+
+static void cursor_init(str_cursor *c, const ty *t) {
+  memset(c, 0, sizeof *c);
+  cursor_push(c, t);
+}
+
+static void cursor_free(str_cursor *c) {
+  free(c->stack);
+  ty_buf_free(&c->name);
+}
+
+/* Makes the NUL-terminated s the current piece. */
+static bool piece(str_cursor *c, const char *s) {
+  c->piece = s;
+  c->len = strlen(s);
+  return true;
+}
+
+/* Moves to the next piece; returns false at the end of the form. */
+static bool cursor_next(str_cursor *c) {
+  while (c->count > 0) {
+    str_frame *f = &c->stack[c->count - 1];
+    const ty *t = f->t;
+    if (t->str) {
+      if (f->stage++ == 0)
+        return piece(c, t->str);
+      c->count--;
+      continue;
+    }
+    switch (t->kind) {
+    case TY_LIST:
+    case TY_MAP:
+    case TY_SET:
+    case TY_OUTPUT:
+    case TY_PROMISE:
+      switch (f->stage++) {
+      case 0:
+        return piece(c, kind_names[t->kind]);
+      case 1:
+        return piece(c, "(");
+      case 2:
+        cursor_push(c, t->elem);
+        continue;
+      default:
+        c->count--;
+        return piece(c, ")");
+      }
+    case TY_TUPLE:
+    case TY_UNION:
+      /* Stages: the name, "(", then per element ", " (not before the
+         first) and the element, then ")". */
+      if (f->stage == 0) {
+        f->stage = 1;
+        return piece(c, kind_names[t->kind]);
+      }
+      if (f->stage == 1) {
+        f->stage = 2;
+        return piece(c, "(");
+      }
+      if (f->i == t->elems.count) {
+        c->count--;
+        return piece(c, ")");
+      }
+      if (f->stage == 2 && f->i > 0) {
+        f->stage = 3;
+        return piece(c, ", ");
+      }
+      f->stage = 2;
+      cursor_push(c, t->elems.items[f->i++]);
+      continue;
+    case TY_OBJECT:
+      /* Anonymous (a named object keeps its form): "object({", per
+         property ", " (not before the first), its name, " = " and its
+         type, then "})". */
+      if (f->stage == 0) {
+        f->stage = 1;
+        return piece(c, "object({");
+      }
+      if (f->i == t->object.count) {
+        c->count--;
+        return piece(c, "})");
+      }
+      switch (f->stage) {
+      case 1:
+        f->stage = 2;
+        if (f->i > 0)
+          return piece(c, ", ");
+        continue;
+      case 2:
+        f->stage = 3;
+        c->name.len = 0;
+        put_name(&c->name, t->object.props[f->i].name);
+        c->piece = c->name.data;
+        c->len = c->name.len;
+        return true;
+      case 3:
+        f->stage = 4;
+        return piece(c, " = ");
+      default:
+        f->stage = 1;
+        cursor_push(c, t->object.props[f->i++].type);
+        continue;
+      }
+    case TY_BOOL:
+    case TY_INT:
+    case TY_NUMBER:
+    case TY_STRING:
+    case TY_ID:
+    case TY_DYNAMIC:
+    case TY_NONE:
+    case TY_OPAQUE:
+    case TY_CONST:
+    case TY_ENUM:
+      break;
+    }
+    ice("type of kind %s without a kept String form", kind_names[t->kind]);
+  }
+  return false;
+}
+
+int ty_cmp_string(const ty *a, const ty *b) {
+  if (a == b)
+    return 0;
+  if (a->str && b->str)
+    return strcmp(a->str, b->str);
+  str_cursor ca, cb;
+  cursor_init(&ca, a);
+  cursor_init(&cb, b);
+  const char *pa = NULL, *pb = NULL;
+  size_t la = 0, lb = 0;
+  int r;
+  for (;;) {
+    bool ea = la == 0 && !cursor_next(&ca);
+    if (la == 0 && !ea) {
+      pa = ca.piece;
+      la = ca.len;
+    }
+    bool eb = lb == 0 && !cursor_next(&cb);
+    if (lb == 0 && !eb) {
+      pb = cb.piece;
+      lb = cb.len;
+    }
+    if (ea || eb) {
+      r = ea && eb ? 0 : ea ? -1 : 1;
+      break;
+    }
+    size_t m = la < lb ? la : lb;
+    int d = memcmp(pa, pb, m);
+    if (d) {
+      r = d < 0 ? -1 : 1;
+      break;
+    }
+    pa += m;
+    pb += m;
+    la -= m;
+    lb -= m;
+  }
+  cursor_free(&ca);
+  cursor_free(&cb);
+  return r;
+}
+
+/* The form of a type nested deep is computed once, on first use, and kept
+   in the context's arena. */
+const char *ty_to_string(const ty *t) {
+  if (!t->str) {
+    ty_buf b = {0};
+    str_cursor cur;
+    cursor_init(&cur, t);
+    while (cursor_next(&cur))
+      ty_buf_putn(&b, cur.piece, cur.len);
+    cursor_free(&cur);
+    ((ty *)t)->str = ty_buf_finish(&b, t->ctx->arena);
+  }
+  return t->str;
+}
+
+void ty_print(FILE *out, const ty *t) {
+  str_cursor cur;
+  cursor_init(&cur, t);
+  while (cursor_next(&cur))
+    fwrite(cur.piece, 1, cur.len, out);
+  cursor_free(&cur);
+}
+
+/* A type whose pretty form is being written, and how far it got. */
+typedef struct pretty_frame {
+  const ty *t;   /* The type. */
+  size_t i;      /* Its next element, member or property. */
+  size_t shown;  /* UNION: members written so far. */
+  bool started;  /* Its opening has been written. */
+  bool busy;     /* OBJECT: its token is on the recursion guard. */
+} pretty_frame;
+
+/* Appends the pretty form of t (§1.3): unions as `a | b` with none shown as
+ * a trailing `?` (parenthesised when several members remain), objects as
+ * `{ a: T }`, constants as literals; a named object met again inside itself
+ * prints as its token.  Types nest as deep as the input, so the walk keeps
+ * an explicit stack, and a form longer than TY_PRETTY_MAX bytes is cut
+ * there and ends with `...` (the form of InputType(T) grows with the square
+ * of T's depth, and a message need not show all of it). */
+static void pretty(ty_ctx *c, ty_buf *b, const ty *t) {
+  pretty_frame *stack = xmalloc(16 * sizeof *stack);
+  size_t count = 0, cap = 16;
+  stack[count++] = (pretty_frame){t, 0, 0, false, false};
+  while (count > 0) {
+    if (b->len > TY_PRETTY_MAX) {
+      /* The rest is cut: pop the frames, and the recursion guard's entries
+         with them. */
+      for (size_t i = 0; i < count; i++) {
+        if (stack[i].busy)
+          ty_busy_pop(c);
+      }
+      /* Cut at a character boundary. */
+      b->len = TY_PRETTY_MAX;
+      while (b->len > 0 && ((unsigned char)b->data[b->len] & 0xC0) == 0x80)
+        b->len--;
+      b->data[b->len] = '\0';
+      ty_buf_puts(b, "...");
+      break;
+    }
+    pretty_frame *f = &stack[count - 1];
+    const ty *x = f->t;
+    const ty *child = NULL;
+    switch (x->kind) {
+    case TY_BOOL:
+    case TY_INT:
+    case TY_NUMBER:
+    case TY_STRING:
+    case TY_ID:
+    case TY_DYNAMIC:
+    case TY_NONE:
+      ty_buf_puts(b, x->str);
+      count--;
+      break;
+    case TY_OPAQUE:
+      ty_buf_puts(b, x->name);
+      count--;
+      break;
+    case TY_LIST:
+    case TY_MAP:
+    case TY_SET:
+    case TY_OUTPUT:
+    case TY_PROMISE:
+      if (!f->started) {
+        f->started = true;
+        ty_buf_printf(b, "%s(", kind_names[x->kind]);
+        child = x->elem;
+      } else {
+        ty_buf_puts(b, ")");
+        count--;
+      }
+      break;
+    case TY_TUPLE:
+      if (!f->started) {
+        f->started = true;
+        ty_buf_puts(b, "tuple(");
+      }
+      if (f->i < x->elems.count) {
+        if (f->i)
+          ty_buf_puts(b, ", ");
+        child = x->elems.items[f->i++];
+      } else {
+        ty_buf_puts(b, ")");
+        count--;
+      }
+      break;
+    case TY_OBJECT:
+      if (!f->started) {
+        f->started = true;
+        if (x->object.token) {
+          if (!ty_busy_push(c, x, x, TY_BUSY_PRINT)) {
+            /* A recursive reference prints as the type's token. */
+            ty_buf_puts(b, x->object.token);
+            count--;
+            break;
+          }
+          f->busy = true;
+        }
+        ty_buf_puts(b, x->object.count ? "{ " : "{");
+      }
+      if (f->i < x->object.count) {
+        if (f->i)
+          ty_buf_puts(b, ", ");
+        put_name(b, x->object.props[f->i].name);
+        ty_buf_puts(b, ": ");
+        child = x->object.props[f->i++].type;
+      } else {
+        ty_buf_puts(b, x->object.count ? " }" : "}");
+        if (f->busy)
+          ty_busy_pop(c);
+        count--;
+      }
+      break;
+    case TY_UNION: {
+      bool has_none = false;
+      size_t members = 0;
+      for (size_t i = 0; i < x->elems.count; i++) {
+        if (x->elems.items[i]->kind == TY_NONE)
+          has_none = true;
+        else
+          members++;
+      }
+      bool parens = has_none && members > 1;
+      if (!f->started) {
+        f->started = true;
+        if (parens)
+          ty_buf_puts(b, "(");
+      }
+      while (f->i < x->elems.count && x->elems.items[f->i]->kind == TY_NONE)
+        f->i++;
+      if (f->i < x->elems.count) {
+        if (f->shown++)
+          ty_buf_puts(b, " | ");
+        child = x->elems.items[f->i++];
+      } else {
+        if (parens)
+          ty_buf_puts(b, ")");
+        if (has_none)
+          ty_buf_puts(b, "?");
+        count--;
+      }
+      break;
+    }
+    case TY_CONST:
+      ty_buf_put_value(b, x);
+      count--;
+      break;
+    case TY_ENUM:
+      ty_buf_puts(b, "enum(");
+      for (size_t i = 0; i < x->enm.count; i++) {
+        if (i)
+          ty_buf_puts(b, " | ");
+        ty_buf_put_value(b, x->enm.values[i]);
+      }
+      ty_buf_puts(b, ")");
+      count--;
+      break;
+    }
+    if (child) {
+      if (count == cap) {
+        cap *= 2;
+        stack = xrealloc(stack, cap * sizeof *stack);
+      }
+      stack[count++] = (pretty_frame){child, 0, 0, false, false};
+    }
+  }
+  free(stack);
+}
+
+const char *ty_pretty(ty_ctx *c, const ty *t) {
+  ty_buf b = {0};
+  pretty(c, &b, t);
+  return ty_buf_finish(&b, c->arena);
+}

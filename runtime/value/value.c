@@ -1,0 +1,1519 @@
+/* value.c: the core of the value layer: allocation and live counters, the
+ * immortal singletons, collections (lists, sets, maps), resource references,
+ * assets, archives, secrets and eventual values, deep equality and the total
+ * order used for sets, and short printable forms for error messages; also
+ * the walks over values (the searches by kind, and pcl__value_rewrite, the
+ * one machine that rebuilds a value part by part: stripping secrets,
+ * settling EVENTUALs, collapsing and hydrating resources, conforming
+ * config), the value size limit and the redaction of secret operands in
+ * messages.  Every walk keeps its work on an explicit stack, so that any
+ * depth is safe, and a walk for EVENTUALs skips the parts whose
+ * PCL_F_HOLDS_EVENTUAL flag says they hold none.
+ *
+ * Invariants: a heap value is one block (struct plus payload) with refs >= 1;
+ * static values have refs == 0 and are never freed.  Map keys are STRING
+ * values in strictly ascending byte order; set elements are in pcl_compare
+ * order without duplicates.  Every heap block and every GMP block is counted
+ * in live_bytes, so a program that released everything reads zero.  Like
+ * the rest of the runtime, the value layer is single-threaded: reference
+ * counts, the counters and the small-int cache are not atomic. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "value/pcl_internal.h"
+
+static size_t live_values;
+static size_t live_bytes;
+
+pcl_value pcl_null_value = PCL_STATIC_NULL;
+pcl_value pcl_true_value = PCL_STATIC_BOOL(true);
+pcl_value pcl_false_value = PCL_STATIC_BOOL(false);
+pcl_value pcl_unknown_value = {.kind = PCL_T_UNKNOWN};
+
+/* ------------------------------------------------------------ allocation */
+
+static _Noreturn void out_of_memory(size_t n) {
+  fprintf(stderr, "pcl: out of memory allocating %zu bytes\n", n);
+  abort();
+}
+
+void *pcl_xmalloc(size_t n) {
+  void *p = malloc(n == 0 ? 1 : n);
+  if (p == NULL) {
+    out_of_memory(n);
+  }
+  return p;
+}
+
+void *pcl_xcalloc(size_t count, size_t size) {
+  void *p = calloc(count == 0 ? 1 : count, size == 0 ? 1 : size);
+  if (p == NULL) {
+    out_of_memory(count * size);
+  }
+  return p;
+}
+
+void *pcl_xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n == 0 ? 1 : n);
+  if (q == NULL) {
+    out_of_memory(n);
+  }
+  return q;
+}
+
+char *pcl_xstrdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *p = pcl_xmalloc(n);
+  memcpy(p, s, n);
+  return p;
+}
+
+void pcl__count_bytes(long long delta) {
+  live_bytes = (size_t)((long long)live_bytes + delta);
+}
+
+/* GMP's allocation hooks: the same allocator, with the bytes counted. */
+static void *gmp_alloc(size_t n) {
+  pcl__count_bytes((long long)n);
+  return pcl_xmalloc(n);
+}
+
+static void *gmp_realloc(void *p, size_t old_size, size_t new_size) {
+  pcl__count_bytes((long long)new_size - (long long)old_size);
+  return pcl_xrealloc(p, new_size);
+}
+
+static void gmp_free(void *p, size_t n) {
+  pcl__count_bytes(-(long long)n);
+  free(p);
+}
+
+static bool gmp_hooked;
+
+void pcl_values_init(void) {
+  if (!gmp_hooked) {
+    gmp_hooked = true;
+    mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);
+  }
+}
+
+/* Hooks GMP before main so that no GMP block escapes the count. */
+static void values_constructor(void) __attribute__((constructor));
+static void values_constructor(void) { pcl_values_init(); }
+
+size_t pcl_rt_live_values(void) { return live_values; }
+size_t pcl_rt_live_bytes(void) { return live_bytes; }
+
+bool pcl_values_check_leaks(FILE *f) {
+  if (live_values == 0 && live_bytes == 0) {
+    return true;
+  }
+  if (f != NULL) {
+    fprintf(f, "pcl: %zu values (%zu bytes) still alive at shutdown\n", live_values,
+            live_bytes);
+  }
+  return false;
+}
+
+pcl_value *pcl__value_alloc(pcl_kind kind, size_t extra) {
+  size_t n = sizeof(pcl_value) + extra;
+  pcl_value *v = pcl__pool_alloc(n);
+  memset(v, 0, sizeof *v);
+  v->refs = 1;
+  v->kind = (uint8_t)kind;
+  live_values++;
+  live_bytes += n;
+  return v;
+}
+
+size_t pcl__value_extra(const pcl_value *v) {
+  switch ((pcl_kind)v->kind) {
+  case PCL_T_INT:
+    if (v->flags & PCL_F_BIGINT) {
+      int64_t size = v->u.big.size;
+      return (size_t)(size < 0 ? -size : size) * sizeof(uint64_t);
+    }
+    return 0;
+  case PCL_T_STRING:
+    return v->u.str.len + 1;
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    return v->u.list.n * sizeof(pcl_value *);
+  case PCL_T_MAP:
+    return 2 * v->u.map.n * sizeof(pcl_value *);
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_NUMBER:
+  case PCL_T_RESOURCE:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+  case PCL_T_UNKNOWN:
+  case PCL_T_SECRET:
+  case PCL_T_EVENTUAL:
+    return 0;
+  }
+  return 0;
+}
+
+/* Returns the array p of *cap elements of elem bytes grown to twice as many
+ * (the elements kept): moved to the heap from the inline storage fixed,
+ * which is not freed, or reallocated there.  The explicit stacks below
+ * start in inline storage, so that the common small case allocates
+ * nothing. */
+static void *grow_array(void *p, const void *fixed, size_t *cap, size_t elem) {
+  size_t ncap = 2 * *cap;
+  void *q;
+  if (p == fixed) {
+    q = pcl_xmalloc(ncap * elem);
+    memcpy(q, p, *cap * elem);
+  } else {
+    q = pcl_xrealloc(p, ncap * elem);
+  }
+  *cap = ncap;
+  return q;
+}
+
+/* Freeing is iterative so that a deeply nested value cannot overflow the C
+ * stack: while one free is in progress, a child whose count drops to zero
+ * (pcl_release calls back into pcl__value_free) is pushed here instead of
+ * being freed by a nested call, and the outermost call drains the stack.
+ * Most values fit the inline slots; a wider or deeper one spills to a heap
+ * array that is released when the drain ends. */
+#define FREE_INLINE 64
+static pcl_value *free_inline[FREE_INLINE]; /* The first pending values. */
+static pcl_value **free_stack = free_inline; /* Pending values to free. */
+static size_t free_n;                        /* Entries used. */
+static size_t free_cap = FREE_INLINE;        /* Entries allocated. */
+static bool freeing;                         /* Whether a drain is running. */
+
+/* Adds v to the values the running drain still has to free. */
+static void free_push(pcl_value *v) {
+  if (free_n == free_cap) {
+    free_stack = grow_array(free_stack, free_inline, &free_cap, sizeof *free_stack);
+  }
+  free_stack[free_n++] = v;
+}
+
+/* Drops v's references to its children, then frees v's block. */
+static void free_one(pcl_value *v) {
+  switch ((pcl_kind)v->kind) {
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    for (size_t i = 0; i < v->u.list.n; i++) {
+      pcl_release(v->u.list.items[i]);
+    }
+    break;
+  case PCL_T_MAP:
+    for (size_t i = 0; i < v->u.map.n; i++) {
+      pcl_release(v->u.map.keys[i]);
+      pcl_release(v->u.map.vals[i]);
+    }
+    break;
+  case PCL_T_RESOURCE:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+  case PCL_T_SECRET:
+    pcl_release(v->u.ref.a);
+    pcl_release(v->u.ref.b);
+    pcl_release(v->u.ref.c);
+    break;
+  case PCL_T_EVENTUAL:
+    v->u.ev.ops->release(v->u.ev.ptr);
+    break;
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_UNKNOWN:
+    break;
+  }
+  size_t n = sizeof(pcl_value) + pcl__value_extra(v);
+  live_values--;
+  live_bytes -= n;
+  pcl__pool_free(v, n);
+}
+
+void pcl__value_free(pcl_value *v) {
+  if (freeing) {
+    free_push(v);
+    return;
+  }
+  freeing = true;
+  free_one(v);
+  while (free_n > 0) {
+    free_one(free_stack[--free_n]);
+  }
+  if (free_stack != free_inline) {
+    free(free_stack);
+    free_stack = free_inline;
+    free_cap = FREE_INLINE;
+  }
+  freeing = false;
+}
+
+const char *pcl_kind_name(pcl_kind k) {
+  static const char *const names[] = {
+#define PCL__KIND_NAME(name, text) text,
+      PCL_VALUE_KINDS(PCL__KIND_NAME)
+#undef PCL__KIND_NAME
+  };
+  return (size_t)k < sizeof names / sizeof names[0] ? names[k] : "invalid";
+}
+
+/* ---------------------------------------------------------------- access
+ * The accessors of pcl.h, where values are opaque. */
+
+pcl_value *pcl_retain(pcl_value *v) {
+  if (v != NULL && v->refs != 0) {
+    v->refs++;
+  }
+  return v;
+}
+
+void pcl_release(pcl_value *v) {
+  if (v != NULL && v->refs != 0 && --v->refs == 0) {
+    pcl__value_free(v);
+  }
+}
+
+pcl_kind pcl_kind_of(const pcl_value *v) { return (pcl_kind)v->kind; }
+bool pcl_bool_get(const pcl_value *v) { return v->u.b; }
+bool pcl_is_numeric(const pcl_value *v) { return v->kind == PCL_T_INT || v->kind == PCL_T_NUMBER; }
+double pcl_number_get(const pcl_value *v) { return v->u.d; }
+const char *pcl_str_data(const pcl_value *v) { return v->u.str.ptr; }
+size_t pcl_str_len(const pcl_value *v) { return v->u.str.len; }
+pcl_value *pcl_list_at(const pcl_value *v, size_t i) { return v->u.list.items[i]; }
+pcl_value *pcl_map_key_at(const pcl_value *v, size_t i) { return v->u.map.keys[i]; }
+pcl_value *pcl_map_val_at(const pcl_value *v, size_t i) { return v->u.map.vals[i]; }
+pcl_value *pcl_resource_urn(const pcl_value *v) { return v->u.ref.a; }
+pcl_value *pcl_resource_id(const pcl_value *v) { return v->u.ref.b; }
+pcl_value *pcl_resource_version(const pcl_value *v) { return v->u.ref.c; }
+pcl_asset_kind pcl_asset_kind_of(const pcl_value *v) { return (pcl_asset_kind)v->sub; }
+pcl_archive_kind pcl_archive_kind_of(const pcl_value *v) { return (pcl_archive_kind)v->sub; }
+pcl_value *pcl_asset_payload(const pcl_value *v) { return v->u.ref.a; }
+pcl_value *pcl_secret_inner(const pcl_value *v) { return v->u.ref.a; }
+
+/* ------------------------------------------------------------ collections */
+
+size_t pcl_len(const pcl_value *v) {
+  return v->kind == PCL_T_MAP ? v->u.map.n : v->u.list.n;
+}
+
+/* The payload of a heap collection: the pointer arrays after the struct. */
+static pcl_value **payload(pcl_value *v) { return (pcl_value **)(void *)(v + 1); }
+
+/* Returns whether x (NULL: nothing) is an EVENTUAL or may hold one. */
+static bool may_hold_eventual(const pcl_value *x) {
+  return x != NULL && (x->kind == PCL_T_EVENTUAL || (x->flags & PCL_F_HOLDS_EVENTUAL));
+}
+
+/* Marks the container v as holding an EVENTUAL when its part x may. */
+static void note_part(pcl_value *v, const pcl_value *x) {
+  if (may_hold_eventual(x)) {
+    v->flags |= PCL_F_HOLDS_EVENTUAL;
+  }
+}
+
+pcl_value *pcl_list_new(size_t n) {
+  pcl_value *v = pcl__value_alloc(PCL_T_LIST, n * sizeof(pcl_value *));
+  pcl_value **items = payload(v);
+  for (size_t i = 0; i < n; i++) {
+    items[i] = NULL;
+  }
+  v->u.list.n = n;
+  v->u.list.items = items;
+  return v;
+}
+
+void pcl_list_init_take(pcl_value *list, size_t i, pcl_value *item) {
+  payload(list)[i] = item;
+  note_part(list, item);
+}
+
+pcl_value *pcl_list_of(pcl_value *const *items, size_t n) {
+  pcl_value *v = pcl_list_new(n);
+  for (size_t i = 0; i < n; i++) {
+    payload(v)[i] = pcl_retain(items[i]);
+    note_part(v, items[i]);
+  }
+  return v;
+}
+
+pcl_value *pcl_list_of_take(pcl_value *const *items, size_t n) {
+  pcl_value *v = pcl_list_new(n);
+  for (size_t i = 0; i < n; i++) {
+    payload(v)[i] = items[i];
+    note_part(v, items[i]);
+  }
+  return v;
+}
+
+/* An element of an array being sorted, with its original position so that
+ * sorting is stable. */
+typedef struct sort_item {
+  pcl_value *v; /* The element (or map key). */
+  size_t pos;   /* Its index in the input. */
+} sort_item;
+
+/* qsort order of set elements: pcl_compare, then input position. */
+static int cmp_set_items(const void *pa, const void *pb) {
+  const sort_item *a = pa, *b = pb;
+  int c = pcl_compare(a->v, b->v);
+  if (c != 0) {
+    return c;
+  }
+  return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Orders two STRINGs by their bytes (a shorter prefix first). */
+static int cmp_key_bytes(const pcl_value *a, const pcl_value *b) {
+  size_t n = a->u.str.len < b->u.str.len ? a->u.str.len : b->u.str.len;
+  /* Keys mostly differ in their first byte: decide that without a call. */
+  if (n > 0 && a->u.str.ptr[0] != b->u.str.ptr[0]) {
+    return (unsigned char)a->u.str.ptr[0] < (unsigned char)b->u.str.ptr[0] ? -1 : 1;
+  }
+  int c = memcmp(a->u.str.ptr, b->u.str.ptr, n);
+  if (c != 0) {
+    return c;
+  }
+  return a->u.str.len < b->u.str.len ? -1 : a->u.str.len > b->u.str.len;
+}
+
+/* qsort order of map keys: key bytes, then input position, so that of
+ * equal keys the last pair ends a run. */
+static int cmp_map_items(const void *pa, const void *pb) {
+  const sort_item *a = pa, *b = pb;
+  int c = cmp_key_bytes(a->v, b->v);
+  if (c != 0) {
+    return c;
+  }
+  return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+static bool is_eventual(const pcl_value *v) { return v->kind == PCL_T_EVENTUAL; }
+
+/* Builds a set; take says whether the caller's references are stolen.  An
+ * eventual value has no content to order by, only its address, and a set
+ * ordered by addresses would reach the output in a different order on every
+ * run (D6), so an element holding one is a programming error and aborts.
+ * Generated code never builds such a set: it awaits eventual values before
+ * it computes with them. */
+static pcl_value *set_build(pcl_value *const *items, size_t n, bool take) {
+  for (size_t i = 0; i < n; i++) {
+    if (may_hold_eventual(items[i]) && pcl__value_any(items[i], is_eventual)) {
+      fprintf(stderr, "pcl: internal error: a set element holds an eventual value, "
+                      "which has no deterministic order\n");
+      abort();
+    }
+  }
+  sort_item *tmp = pcl_xmalloc(n * sizeof *tmp);
+  for (size_t i = 0; i < n; i++) {
+    tmp[i].v = items[i];
+    tmp[i].pos = i;
+  }
+  qsort(tmp, n, sizeof *tmp, cmp_set_items);
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (kept > 0 && pcl_equal(tmp[kept - 1].v, tmp[i].v)) {
+      if (take) {
+        pcl_release(tmp[i].v);
+      }
+      continue;
+    }
+    tmp[kept++] = tmp[i];
+  }
+  pcl_value *v = pcl__value_alloc(PCL_T_SET, kept * sizeof(pcl_value *));
+  pcl_value **out = payload(v);
+  for (size_t i = 0; i < kept; i++) {
+    out[i] = take ? tmp[i].v : pcl_retain(tmp[i].v);
+  }
+  v->u.list.n = kept;
+  v->u.list.items = out;
+  free(tmp);
+  return v;
+}
+
+pcl_value *pcl_set_of(pcl_value *const *items, size_t n) { return set_build(items, n, false); }
+pcl_value *pcl_set_of_take(pcl_value *const *items, size_t n) { return set_build(items, n, true); }
+
+/* Returns the map of n pairs whose keys are strictly ascending. */
+static pcl_value *map_sorted(pcl_value *const *keys, pcl_value *const *vals, size_t n, bool take) {
+  pcl_value *v = pcl__value_alloc(PCL_T_MAP, 2 * n * sizeof(pcl_value *));
+  pcl_value **k = payload(v);
+  pcl_value **d = k + n;
+  for (size_t i = 0; i < n; i++) {
+    k[i] = take ? keys[i] : pcl_retain(keys[i]);
+    d[i] = take ? vals[i] : pcl_retain(vals[i]);
+    note_part(v, vals[i]);
+  }
+  v->u.map.n = n;
+  v->u.map.keys = k;
+  v->u.map.vals = d;
+  return v;
+}
+
+/* Builds a map; of equal keys the last pair wins. */
+static pcl_value *map_build(pcl_value *const *keys, pcl_value *const *vals, size_t n,
+                            bool take) {
+  /* Generated code and the decoders mostly pass keys already in order:
+   * then there is nothing to sort and no scratch array to allocate. */
+  size_t ordered = 1;
+  while (ordered < n && cmp_key_bytes(keys[ordered - 1], keys[ordered]) < 0) {
+    ordered++;
+  }
+  if (ordered >= n) {
+    return map_sorted(keys, vals, n, take);
+  }
+  /* The scratch arrays of a small map are on the stack. */
+  sort_item tmp_small[32];
+  pcl_value *order_small[64];
+  bool small = n <= 32;
+  sort_item *tmp = small ? tmp_small : pcl_xmalloc(n * sizeof *tmp);
+  for (size_t i = 0; i < n; i++) {
+    tmp[i].v = keys[i];
+    tmp[i].pos = i;
+  }
+  /* Maps are mostly small (a resource's inputs), where an insertion sort
+   * with the comparison inlined is several times cheaper than qsort's calls
+   * through a pointer; it is stable, as cmp_map_items's tie-break is. */
+  if (small) {
+    for (size_t i = ordered; i < n; i++) {
+      sort_item it = tmp[i];
+      size_t j = i;
+      while (j > 0 && cmp_key_bytes(tmp[j - 1].v, it.v) > 0) {
+        tmp[j] = tmp[j - 1];
+        j--;
+      }
+      tmp[j] = it;
+    }
+  } else {
+    qsort(tmp, n, sizeof *tmp, cmp_map_items);
+  }
+  /* Keep the last of every run of equal keys, in key order. */
+  pcl_value **order = small ? order_small : pcl_xmalloc(2 * n * sizeof *order);
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t p = tmp[i].pos;
+    if (i + 1 < n && cmp_key_bytes(tmp[i].v, tmp[i + 1].v) == 0) {
+      if (take) {
+        pcl_release(keys[p]);
+        pcl_release(vals[p]);
+      }
+      continue;
+    }
+    order[kept] = keys[p];
+    order[n + kept] = vals[p];
+    kept++;
+  }
+  pcl_value *v = map_sorted(order, order + n, kept, take);
+  if (!small) {
+    free(order);
+    free(tmp);
+  }
+  return v;
+}
+
+pcl_value *pcl__map_with_vals_take(const pcl_value *map, pcl_value *const *vals) {
+  for (size_t i = 0; i < map->u.map.n; i++) {
+    pcl_retain(map->u.map.keys[i]);
+  }
+  return map_sorted(map->u.map.keys, vals, map->u.map.n, true);
+}
+
+pcl_value *pcl__map_merge(const pcl_value *map, pcl_value *const *keys, pcl_value *const *vals,
+                          size_t n) {
+  const size_t na = map->u.map.n;
+  pcl_value *const *ka = map->u.map.keys;
+  /* Two passes over the two sorted sequences: the first counts the entries
+   * (a block is allocated at its exact size), the second fills them. */
+  size_t total = 0;
+  for (size_t i = 0, j = 0; i < na || j < n; total++) {
+    int c = i == na ? 1 : j == n ? -1 : cmp_key_bytes(ka[i], keys[j]);
+    i += c <= 0;
+    j += c >= 0;
+  }
+  pcl_value *v = pcl__value_alloc(PCL_T_MAP, 2 * total * sizeof(pcl_value *));
+  pcl_value **k = payload(v);
+  pcl_value **d = k + total;
+  for (size_t i = 0, j = 0, m = 0; m < total; m++) {
+    int c = i == na ? 1 : j == n ? -1 : cmp_key_bytes(ka[i], keys[j]);
+    if (c < 0) {
+      k[m] = pcl_retain(ka[i]);
+      d[m] = pcl_retain(map->u.map.vals[i]);
+    } else {
+      k[m] = pcl_retain(keys[j]);
+      d[m] = pcl_retain(vals[j]);
+    }
+    note_part(v, d[m]);
+    i += c <= 0;
+    j += c >= 0;
+  }
+  v->u.map.n = total;
+  v->u.map.keys = k;
+  v->u.map.vals = d;
+  return v;
+}
+
+pcl_value *pcl_map_of(pcl_value *const *keys, pcl_value *const *vals, size_t n) {
+  return map_build(keys, vals, n, false);
+}
+
+pcl_value *pcl_map_of_take(pcl_value *const *keys, pcl_value *const *vals, size_t n) {
+  return map_build(keys, vals, n, true);
+}
+
+pcl_value *pcl_map_get(const pcl_value *map, const char *key, size_t key_len) {
+  size_t lo = 0, hi = map->u.map.n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const pcl_value *k = map->u.map.keys[mid];
+    size_t n = k->u.str.len < key_len ? k->u.str.len : key_len;
+    /* Keys mostly differ in their first byte: decide that without a call. */
+    int c = n == 0 || k->u.str.ptr[0] == key[0]
+                ? memcmp(k->u.str.ptr, key, n)
+                : (unsigned char)k->u.str.ptr[0] < (unsigned char)key[0] ? -1 : 1;
+    if (c == 0) {
+      c = k->u.str.len < key_len ? -1 : k->u.str.len > key_len;
+    }
+    if (c == 0) {
+      return map->u.map.vals[mid];
+    }
+    if (c < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return NULL;
+}
+
+pcl_value *pcl_map_get_cstr(const pcl_value *map, const char *key) {
+  return pcl_map_get(map, key, strlen(key));
+}
+
+void pcl_mapbuf_put_take(pcl_mapbuf *b, pcl_value *key, pcl_value *val) {
+  if (b->n == b->cap) {
+    /* Keys and values share one block (values in its second half), so a
+     * map costs one allocation and one free rather than two of each. */
+    size_t cap = b->cap ? 2 * b->cap : 8;
+    pcl_value **block = pcl_xrealloc(b->keys, 2 * cap * sizeof *block);
+    memmove(block + cap, block + b->cap, b->n * sizeof *block);
+    b->keys = block;
+    b->vals = block + cap;
+    b->cap = cap;
+  }
+  b->keys[b->n] = key;
+  b->vals[b->n] = val;
+  b->n++;
+}
+
+void pcl_mapbuf_put_cstr(pcl_mapbuf *b, const char *key, pcl_value *val) {
+  pcl_mapbuf_put_take(b, pcl_str_from_cstr(key), val);
+}
+
+pcl_value *pcl_mapbuf_finish(pcl_mapbuf *b) {
+  pcl_value *v = pcl_map_of_take(b->keys, b->vals, b->n);
+  free(b->keys);
+  *b = (pcl_mapbuf)PCL_MAPBUF_INIT;
+  return v;
+}
+
+void pcl_mapbuf_free(pcl_mapbuf *b) {
+  for (size_t i = 0; i < b->n; i++) {
+    pcl_release(b->keys[i]);
+    pcl_release(b->vals[i]);
+  }
+  free(b->keys);
+  *b = (pcl_mapbuf)PCL_MAPBUF_INIT;
+}
+
+/* ------------------------------------------------------------ other kinds */
+
+pcl_value *pcl_resource_new(pcl_value *urn, pcl_value *id, pcl_value *version) {
+  pcl_value *v = pcl__value_alloc(PCL_T_RESOURCE, 0);
+  v->u.ref.a = pcl_retain(urn);
+  v->u.ref.b = pcl_retain(id != NULL ? id : pcl_null());
+  v->u.ref.c = pcl_retain(version != NULL ? version : pcl_null());
+  note_part(v, v->u.ref.a);
+  note_part(v, v->u.ref.b);
+  note_part(v, v->u.ref.c);
+  return v;
+}
+
+pcl_value *pcl_asset_new(pcl_asset_kind kind, pcl_value *payload_value) {
+  pcl_value *v = pcl__value_alloc(PCL_T_ASSET, 0);
+  v->sub = (uint16_t)kind;
+  v->u.ref.a = pcl_retain(payload_value);
+  note_part(v, payload_value);
+  return v;
+}
+
+pcl_value *pcl_archive_new(pcl_archive_kind kind, pcl_value *payload_value) {
+  pcl_value *v = pcl__value_alloc(PCL_T_ARCHIVE, 0);
+  v->sub = (uint16_t)kind;
+  v->u.ref.a = pcl_retain(payload_value);
+  note_part(v, payload_value);
+  return v;
+}
+
+pcl_value *pcl_secret_new(pcl_value *inner) {
+  if (inner->kind == PCL_T_SECRET) {
+    return pcl_retain(inner);
+  }
+  pcl_value *v = pcl__value_alloc(PCL_T_SECRET, 0);
+  v->u.ref.a = pcl_retain(inner);
+  note_part(v, inner);
+  return v;
+}
+
+pcl_value *pcl_eventual_new_take(void *ptr, const pcl_eventual_ops *ops) {
+  pcl_value *v = pcl__value_alloc(PCL_T_EVENTUAL, 0);
+  v->u.ev.ptr = ptr;
+  v->u.ev.ops = ops;
+  return v;
+}
+
+/* The pending values of a walk: an explicit stack, so that a deeply nested
+ * value cannot overflow the C stack.  Most walks fit the inline slots. */
+typedef struct walk {
+  const pcl_value *inline_slots[32]; /* The first pending values. */
+  const pcl_value **slots;           /* Pending values (inline_slots or heap). */
+  size_t n;                          /* Entries used. */
+  size_t cap;                        /* Entries allocated. */
+} walk;
+
+/* Adds v to the values w still has to visit. */
+static void walk_push(walk *w, const pcl_value *v) {
+  if (w->n == w->cap) {
+    w->slots = (const pcl_value **)grow_array((void *)w->slots, w->inline_slots, &w->cap,
+                                              sizeof *w->slots);
+  }
+  w->slots[w->n++] = v;
+}
+
+/* Adds x to the values w still has to visit, unless prune is set and x
+ * neither is nor may hold an EVENTUAL. */
+static void walk_part(walk *w, const pcl_value *x, bool prune) {
+  if (!prune || may_hold_eventual(x)) {
+    walk_push(w, x);
+  }
+}
+
+/* Adds to w the values directly inside v that a walk enters: list, set and
+ * map elements and a secret's payload; with deep also resource fields and
+ * asset and archive payloads.  They are pushed last first, so that the walk
+ * pops them, and so visits the whole value, in document order.  With prune
+ * (a walk that looks for EVENTUALs only) the parts that hold none are left
+ * out. */
+static void walk_children(walk *w, const pcl_value *v, bool deep, bool prune) {
+  switch ((pcl_kind)v->kind) {
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    for (size_t i = v->u.list.n; i-- > 0;) {
+      walk_part(w, v->u.list.items[i], prune);
+    }
+    break;
+  case PCL_T_MAP:
+    for (size_t i = v->u.map.n; i-- > 0;) {
+      walk_part(w, v->u.map.vals[i], prune);
+    }
+    break;
+  case PCL_T_RESOURCE:
+    if (deep) {
+      walk_part(w, v->u.ref.b, prune);
+      walk_part(w, v->u.ref.c, prune);
+      walk_part(w, v->u.ref.a, prune);
+    }
+    break;
+  case PCL_T_SECRET:
+    walk_part(w, v->u.ref.a, prune);
+    break;
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+    if (deep) {
+      walk_part(w, v->u.ref.a, prune);
+    }
+    break;
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_UNKNOWN:
+  case PCL_T_EVENTUAL:
+    break;
+  }
+}
+
+/* Returns whether v or a value inside it passes the test: hit(value) when
+ * hit is not NULL, else a kind equal to kind.  Lists, sets, maps and
+ * secrets are always entered; resource fields and asset and archive
+ * payloads only when deep is true.  With visit not NULL the walk does not
+ * stop at the first value that passes: it calls visit(value, ctx) for each
+ * of them, without entering it. */
+static bool walk_find(const pcl_value *v, bool (*hit)(const pcl_value *), pcl_kind kind,
+                      bool deep, void (*visit)(const pcl_value *, void *), void *ctx) {
+  /* A walk for EVENTUALs enters only the values that may hold one. */
+  bool prune = hit == NULL && kind == PCL_T_EVENTUAL;
+  if (prune && !may_hold_eventual(v)) {
+    return false;
+  }
+  walk w;
+  w.slots = w.inline_slots;
+  w.n = 0;
+  w.cap = sizeof w.inline_slots / sizeof w.inline_slots[0];
+  bool found = false;
+  for (;;) {
+    if (hit != NULL ? hit(v) : (pcl_kind)v->kind == kind) {
+      found = true;
+      if (visit == NULL) {
+        break;
+      }
+      visit(v, ctx);
+    } else {
+      walk_children(&w, v, deep, prune);
+    }
+    if (w.n == 0) {
+      break;
+    }
+    v = w.slots[--w.n];
+  }
+  if (w.slots != w.inline_slots) {
+    free(w.slots);
+  }
+  return found;
+}
+
+bool pcl__value_any(const pcl_value *v, bool (*hit)(const pcl_value *)) {
+  return walk_find(v, hit, PCL_T_NULL, true, NULL, NULL);
+}
+
+bool pcl__value_contains_kind(const pcl_value *v, pcl_kind kind) {
+  return walk_find(v, NULL, kind, false, NULL, NULL);
+}
+
+void pcl__value_each_kind(const pcl_value *v, pcl_kind kind,
+                          void (*visit)(const pcl_value *, void *), void *ctx) {
+  walk_find(v, NULL, kind, false, visit, ctx);
+}
+
+/* The tests pcl__value_any applies for the walks below. */
+static bool is_not_known(const pcl_value *v) {
+  return v->kind == PCL_T_UNKNOWN || v->kind == PCL_T_EVENTUAL;
+}
+
+static bool is_secret(const pcl_value *v) { return v->kind == PCL_T_SECRET; }
+
+bool pcl_is_wholly_known(const pcl_value *v) { return !pcl__value_any(v, is_not_known); }
+
+bool pcl_has_secret(const pcl_value *v) { return pcl__value_any(v, is_secret); }
+
+pcl_value *pcl_strip_secrets(pcl_value *v) {
+  if (!pcl_has_secret(v)) {
+    return pcl_retain(v);
+  }
+  return pcl__value_rebuild(v, true, NULL, NULL);
+}
+
+/* What pcl__value_rebuild and pcl__value_replace_eventuals were given. */
+typedef struct rebuild {
+  bool strip; /* SECRETs are replaced by their rebuilt values. */
+  pcl_value *(*edit)(const pcl_value *x, void *ctx); /* Replaces a value, or NULL. */
+  void *ctx;  /* edit's context. */
+} rebuild;
+
+/* The pcl__value_rewrite step of pcl__value_rebuild: edit's replacement,
+ * else every container entered (a SECRET unwrapped when stripping). */
+static pcl__rw_action rebuild_step(pcl__rw_step *s, void *data) {
+  rebuild *b = data;
+  pcl_value *r = b->edit != NULL ? b->edit(s->v, b->ctx) : NULL;
+  if (r != NULL) {
+    s->out = r;
+    return PCL__RW_DONE;
+  }
+  return s->v->kind == PCL_T_SECRET && b->strip ? PCL__RW_UNWRAP : PCL__RW_ENTER;
+}
+
+pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
+                              pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx) {
+  rebuild b = {strip, edit, ctx};
+  return pcl__value_rewrite(v, NULL, rebuild_step, &b);
+}
+
+/* --------------------------------------------------------------- rewrite
+ * pcl__value_rewrite walks a value top down with an explicit stack of the
+ * containers being rebuilt, so that any depth is safe and the time is
+ * linear in the size of the value.  The rewrites of the parts done so far
+ * wait on a second stack until their container takes them.  Both stacks
+ * start in inline storage, so that a rewrite of a small value allocates
+ * nothing but the values it makes. */
+
+/* A container whose parts are being rewritten. */
+typedef struct rw_frame {
+  const pcl_value *v;      /* The container. */
+  const pcl_value *key;    /* Its key in its parent MAP, or NULL. */
+  size_t index;            /* Its index in its parent. */
+  const void *ctx;         /* The context its step set for its parts. */
+  bool unwrap;             /* PCL__RW_UNWRAP: the rewrite is the payload's. */
+  pcl_value *const *parts; /* Its parts (borrowed from v, see rw_parts). */
+  size_t n;                /* Their number (at least 1). */
+  size_t next;             /* Parts rewritten so far. */
+  size_t base;             /* Where its parts' rewrites start on the result
+                              stack. */
+} rw_frame;
+
+struct pcl__rw_state {
+  rw_frame frames_inline[8]; /* The first frames. */
+  rw_frame *frames;          /* The containers from the top down
+                                (frames_inline or heap). */
+  size_t n, cap;             /* Frames used and allocated. */
+  pcl_value *out_inline[16]; /* The first results. */
+  pcl_value **out;           /* Rewrites not yet taken by their container
+                                (owned; out_inline or heap). */
+  size_t nout, capout;       /* Results used and allocated. */
+  bool eventuals;            /* The step replaces EVENTUALs only: a value
+                                that neither is nor holds one is kept as it
+                                is, without a step. */
+};
+
+/* Returns the parts a rewrite enters in v (borrowed from v) and stores
+ * their number in *n: the elements of a list or set, the values of a map,
+ * the payload of a secret, asset or archive; none for every other kind. */
+static pcl_value *const *rw_parts(const pcl_value *v, size_t *n) {
+  switch ((pcl_kind)v->kind) {
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    *n = v->u.list.n;
+    return v->u.list.items;
+  case PCL_T_MAP:
+    *n = v->u.map.n;
+    return v->u.map.vals;
+  case PCL_T_SECRET:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+    *n = 1;
+    return &v->u.ref.a;
+  case PCL_T_RESOURCE:
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_UNKNOWN:
+  case PCL_T_EVENTUAL:
+    break;
+  }
+  *n = 0;
+  return NULL;
+}
+
+/* Returns the container f->v rebuilt of the rewrites out[0..n) of its n
+ * parts (stolen); when every part came back unchanged, v itself. */
+static pcl_value *rw_rebuild(const rw_frame *f, pcl_value **out) {
+  pcl_value *v = (pcl_value *)f->v;
+  if (f->unwrap) {
+    return out[0];
+  }
+  size_t n = f->n;
+  pcl_value *const *parts = f->parts;
+  bool same = true;
+  for (size_t i = 0; i < n && same; i++) {
+    /* A frame is pushed only for a value with parts, whose rewrites are in
+     * out by now: the static analyzer does not see it.
+     * NOLINTNEXTLINE(clang-analyzer-core.NullDereference,clang-analyzer-core.UndefinedBinaryOperatorResult) */
+    same = out[i] == parts[i];
+  }
+  if (same) {
+    for (size_t i = 0; i < n; i++) {
+      pcl_release(out[i]);
+    }
+    return pcl_retain(v);
+  }
+  pcl_value *r = NULL;
+  switch ((pcl_kind)v->kind) {
+  case PCL_T_LIST:
+    return pcl_list_of_take(out, n);
+  case PCL_T_SET:
+    /* Rewritten elements may be equal or out of order: the set is sorted
+     * and merged again. */
+    return pcl_set_of_take(out, n);
+  case PCL_T_MAP:
+    return pcl__map_with_vals_take(v, out);
+  case PCL_T_SECRET:
+    r = pcl_secret_new(out[0]);
+    break;
+  case PCL_T_ASSET:
+    r = pcl_asset_new((pcl_asset_kind)v->sub, out[0]);
+    break;
+  case PCL_T_ARCHIVE:
+    r = pcl_archive_new((pcl_archive_kind)v->sub, out[0]);
+    break;
+  case PCL_T_RESOURCE:
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_UNKNOWN:
+  case PCL_T_EVENTUAL:
+    break;
+  }
+  pcl_release(out[0]);
+  return r;
+}
+
+/* Makes *step the step of part i of the container of frame f (the fields
+ * every step shares stay as they are). */
+static void rw_part_step(pcl__rw_step *step, const rw_frame *f, size_t i) {
+  step->v = f->parts[i];
+  step->parent_ctx = f->ctx;
+  step->key = f->v->kind == PCL_T_MAP ? f->v->u.map.keys[i] : NULL;
+  step->index = i;
+}
+
+/* pcl__value_rewrite, and with eventuals the walk of
+ * pcl__value_replace_eventuals (see pcl__rw_state). */
+static pcl_value *rewrite_run(const pcl_value *v, const void *ctx, pcl__rw_fn fn, void *data,
+                              bool eventuals) {
+  pcl__rw_state st;
+  st.frames = st.frames_inline;
+  st.n = 0;
+  st.cap = sizeof st.frames_inline / sizeof st.frames_inline[0];
+  st.out = st.out_inline;
+  st.nout = 0;
+  st.capout = sizeof st.out_inline / sizeof st.out_inline[0];
+  st.eventuals = eventuals;
+  pcl__rw_step step = {v, ctx, NULL, 0, NULL, NULL, &st};
+  pcl_value *result = NULL;
+  for (;;) {
+    pcl_value *r;
+    if (st.eventuals && !may_hold_eventual(step.v)) {
+      r = pcl_retain((pcl_value *)step.v);
+    } else {
+      step.ctx = step.parent_ctx;
+      step.out = NULL;
+      pcl__rw_action act = fn(&step, data);
+      if (act == PCL__RW_FAIL) {
+        /* The rewrites no container took yet are dropped. */
+        for (size_t i = 0; i < st.nout; i++) {
+          pcl_release(st.out[i]);
+        }
+        break;
+      }
+      size_t n = 0;
+      pcl_value *const *parts = act != PCL__RW_DONE ? rw_parts(step.v, &n) : NULL;
+      if (act == PCL__RW_DONE) {
+        r = step.out;
+      } else if (n == 0) {
+        r = pcl_retain((pcl_value *)step.v);
+      } else {
+        if (st.n == st.cap) {
+          st.frames = grow_array(st.frames, st.frames_inline, &st.cap, sizeof *st.frames);
+        }
+        rw_frame *f = &st.frames[st.n++];
+        *f = (rw_frame){step.v, step.key, step.index, step.ctx,
+                        act == PCL__RW_UNWRAP && step.v->kind == PCL_T_SECRET, parts, n, 0,
+                        st.nout};
+        rw_part_step(&step, f, 0);
+        continue;
+      }
+    }
+    /* Hand r to the containers waiting for it, rebuilding each one whose
+     * parts are all done. */
+    for (;;) {
+      if (st.n == 0) {
+        result = r;
+        break;
+      }
+      if (st.nout == st.capout) {
+        st.out = grow_array(st.out, st.out_inline, &st.capout, sizeof *st.out);
+      }
+      st.out[st.nout++] = r;
+      rw_frame *f = &st.frames[st.n - 1];
+      if (++f->next < f->n) {
+        rw_part_step(&step, f, f->next);
+        break;
+      }
+      r = rw_rebuild(f, st.out + f->base);
+      st.nout = f->base;
+      st.n--;
+    }
+    if (st.n == 0) {
+      break;
+    }
+  }
+  if (st.out != st.out_inline) {
+    free(st.out);
+  }
+  if (st.frames != st.frames_inline) {
+    free(st.frames);
+  }
+  return result;
+}
+
+pcl_value *pcl__value_rewrite(const pcl_value *v, const void *ctx, pcl__rw_fn fn, void *data) {
+  return rewrite_run(v, ctx, fn, data, false);
+}
+
+pcl_value *pcl__value_replace_eventuals(const pcl_value *v,
+                                        pcl_value *(*edit)(const pcl_value *x, void *ctx),
+                                        void *ctx) {
+  if (!may_hold_eventual(v)) {
+    return pcl_retain((pcl_value *)v);
+  }
+  rebuild b = {false, edit, ctx};
+  return rewrite_run(v, NULL, rebuild_step, &b, true);
+}
+
+void pcl__value_each_eventual(const pcl_value *v, void (*visit)(const pcl_value *x, void *ctx),
+                              void *ctx) {
+  if (!may_hold_eventual(v)) {
+    return;
+  }
+  walk w;
+  w.slots = w.inline_slots;
+  w.n = 0;
+  w.cap = sizeof w.inline_slots / sizeof w.inline_slots[0];
+  for (;;) {
+    if (v->kind == PCL_T_EVENTUAL) {
+      visit(v, ctx);
+    } else {
+      size_t n;
+      pcl_value *const *parts = rw_parts(v, &n);
+      /* Pushed last to first, so that they are visited first to last. */
+      for (size_t i = n; i > 0; i--) {
+        walk_part(&w, parts[i - 1], true);
+      }
+    }
+    if (w.n == 0) {
+      break;
+    }
+    v = w.slots[--w.n];
+  }
+  if (w.slots != w.inline_slots) {
+    free(w.slots);
+  }
+}
+
+/* Appends a path step for a map key: .name for a plain name, else the key
+ * quoted (without the dot when first, at start); an index as [i]. */
+static void path_step(pcl_strbuf *b, size_t start, const pcl_value *key, size_t index) {
+  if (key == NULL) {
+    pcl_strbuf_appendf(b, "[%zu]", index);
+    return;
+  }
+  if (b->len > start) {
+    pcl_strbuf_append_char(b, '.');
+  }
+  pcl__path_key(b, key->u.str.ptr, key->u.str.len);
+}
+
+void pcl__rw_path(const pcl__rw_step *s, pcl_strbuf *b) {
+  const pcl__rw_state *st = s->state;
+  size_t start = b->len;
+  /* The top value has no step; the parts of a secret, asset or archive
+   * add none either (they have no key in JSON terms). */
+  for (size_t i = 1; i <= st->n; i++) {
+    const rw_frame *parent = &st->frames[i - 1];
+    const pcl_value *key = i < st->n ? st->frames[i].key : s->key;
+    size_t index = i < st->n ? st->frames[i].index : s->index;
+    if (parent->v->kind == PCL_T_LIST || parent->v->kind == PCL_T_SET ||
+        parent->v->kind == PCL_T_MAP) {
+      path_step(b, start, key, index);
+    }
+  }
+}
+
+void pcl__path_key(pcl_strbuf *b, const char *key, size_t len) {
+  bool plain = len > 0 && !(key[0] >= '0' && key[0] <= '9');
+  for (size_t i = 0; i < len && plain; i++) {
+    char c = key[i];
+    plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            c == '_' || c == '-';
+  }
+  if (plain) {
+    pcl_strbuf_append(b, key, len);
+  } else {
+    pcl__json_quote(b, key, len, false);
+  }
+}
+
+/* ------------------------------------------------------ equality and order */
+
+/* The rank of a kind in the total order; ints and numbers share one. */
+static int kind_rank(pcl_kind k) {
+  return k == PCL_T_INT ? (int)PCL_T_NUMBER : (int)k;
+}
+
+static int cmp_sizes(size_t a, size_t b) { return a < b ? -1 : a > b; }
+
+/* Returns v without its SECRET wrappers (borrowed from v): secrecy is a
+ * mark, not part of the value, so equality and order ignore it. */
+static const pcl_value *unmarked(const pcl_value *v) {
+  while (v->kind == PCL_T_SECRET) {
+    v = v->u.ref.a;
+  }
+  return v;
+}
+
+/* Two containers of one kind being compared part by part. */
+typedef struct cmp_frame {
+  const pcl_value *a, *b; /* The containers. */
+  size_t next;            /* The next part to compare. */
+  size_t n;               /* The parts both have. */
+} cmp_frame;
+
+/* Compares the pair a, b at the top level: returns the order it decides
+ * alone (scalars, kinds, map keys are not looked at here), or sets *enter
+ * for two containers, *n to the number of parts to compare in turn (their
+ * sizes decide when those are equal), and returns 0. */
+static int cmp_shallow(const pcl_value *a, const pcl_value *b, bool *enter, size_t *n) {
+  *n = 0;
+  *enter = false;
+  if (a == b) {
+    return 0;
+  }
+  int ra = kind_rank((pcl_kind)a->kind), rb = kind_rank((pcl_kind)b->kind);
+  if (ra != rb) {
+    return ra < rb ? -1 : 1;
+  }
+  switch ((pcl_kind)a->kind) {
+  case PCL_T_NULL:
+  case PCL_T_UNKNOWN:
+    return 0;
+  case PCL_T_BOOL:
+    return (int)a->u.b - (int)b->u.b;
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+    return pcl_num_compare(a, b);
+  case PCL_T_STRING:
+    return cmp_key_bytes(a, b);
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    *enter = true;
+    *n = a->u.list.n < b->u.list.n ? a->u.list.n : b->u.list.n;
+    return 0;
+  case PCL_T_MAP:
+    *enter = true;
+    *n = a->u.map.n < b->u.map.n ? a->u.map.n : b->u.map.n;
+    return 0;
+  case PCL_T_RESOURCE:
+    *enter = true;
+    *n = 3;
+    return 0;
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+    if (a->sub != b->sub) {
+      return a->sub < b->sub ? -1 : 1;
+    }
+    *enter = true;
+    *n = 1;
+    return 0;
+  case PCL_T_EVENTUAL:
+    /* Eventual values have no content yet; only identity orders them.  That
+     * order depends on addresses, so sets may not hold eventual values. */
+    if (a->u.ev.ptr == b->u.ev.ptr) {
+      return 0;
+    }
+    return (uintptr_t)a->u.ev.ptr < (uintptr_t)b->u.ev.ptr ? -1 : 1;
+  case PCL_T_SECRET:
+    break;
+  }
+  return 0;
+}
+
+/* Returns part i of the RESOURCE, ASSET or ARCHIVE v: urn, id, version of
+ * a resource, the payload of the others. */
+static const pcl_value *ref_part(const pcl_value *v, size_t i) {
+  return i == 0 ? v->u.ref.a : i == 1 ? v->u.ref.b : v->u.ref.c;
+}
+
+/* Returns the order of the containers' sizes, decided once every part they
+ * share compared equal. */
+static int cmp_tail(const cmp_frame *f) {
+  switch ((pcl_kind)f->a->kind) {
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    return cmp_sizes(f->a->u.list.n, f->b->u.list.n);
+  case PCL_T_MAP:
+    return cmp_sizes(f->a->u.map.n, f->b->u.map.n);
+  case PCL_T_RESOURCE:
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+  case PCL_T_NULL:
+  case PCL_T_BOOL:
+  case PCL_T_INT:
+  case PCL_T_NUMBER:
+  case PCL_T_STRING:
+  case PCL_T_UNKNOWN:
+  case PCL_T_SECRET:
+  case PCL_T_EVENTUAL:
+    break;
+  }
+  return 0;
+}
+
+int pcl_compare(const pcl_value *a, const pcl_value *b) {
+  /* The order is lexicographic, so the first pair that differs decides:
+   * the walk keeps the containers entered on an explicit stack and returns
+   * at the first difference. */
+  cmp_frame small[16];
+  cmp_frame *stack = small;
+  size_t depth = 0, cap = sizeof small / sizeof small[0];
+  int c = 0;
+  for (;;) {
+    a = unmarked(a);
+    b = unmarked(b);
+    size_t n;
+    bool enter;
+    c = cmp_shallow(a, b, &enter, &n);
+    if (c != 0) {
+      break;
+    }
+    if (enter) {
+      if (depth == cap) {
+        stack = grow_array(stack, small, &cap, sizeof *stack);
+      }
+      stack[depth++] = (cmp_frame){a, b, 0, n};
+    }
+    /* Find the next pair to compare: the next part of the innermost
+     * container that has one left. */
+    const pcl_value *na = NULL, *nb = NULL;
+    while (depth > 0 && na == NULL) {
+      cmp_frame *f = &stack[depth - 1];
+      if (f->next == f->n) {
+        c = cmp_tail(f);
+        if (c != 0) {
+          goto done;
+        }
+        depth--;
+        continue;
+      }
+      size_t i = f->next++;
+      switch ((pcl_kind)f->a->kind) {
+      case PCL_T_LIST:
+      case PCL_T_SET:
+        na = f->a->u.list.items[i];
+        nb = f->b->u.list.items[i];
+        break;
+      case PCL_T_MAP:
+        c = cmp_key_bytes(f->a->u.map.keys[i], f->b->u.map.keys[i]);
+        if (c != 0) {
+          goto done;
+        }
+        na = f->a->u.map.vals[i];
+        nb = f->b->u.map.vals[i];
+        break;
+      case PCL_T_RESOURCE:
+      case PCL_T_ASSET:
+      case PCL_T_ARCHIVE:
+      case PCL_T_NULL:
+      case PCL_T_BOOL:
+      case PCL_T_INT:
+      case PCL_T_NUMBER:
+      case PCL_T_STRING:
+      case PCL_T_UNKNOWN:
+      case PCL_T_SECRET:
+      case PCL_T_EVENTUAL:
+        na = ref_part(f->a, i);
+        nb = ref_part(f->b, i);
+        break;
+      }
+    }
+    if (na == NULL) {
+      break;
+    }
+    a = na;
+    b = nb;
+  }
+done:
+  if (stack != small) {
+    free(stack);
+  }
+  return c;
+}
+
+bool pcl_equal(const pcl_value *a, const pcl_value *b) {
+  a = unmarked(a);
+  b = unmarked(b);
+  if (a == b) {
+    return true;
+  }
+  if (kind_rank((pcl_kind)a->kind) != kind_rank((pcl_kind)b->kind)) {
+    return false;
+  }
+  if (a->kind == PCL_T_STRING) {
+    return a->u.str.len == b->u.str.len && memcmp(a->u.str.ptr, b->u.str.ptr, a->u.str.len) == 0;
+  }
+  if ((a->kind == PCL_T_LIST || a->kind == PCL_T_SET) && a->u.list.n != b->u.list.n) {
+    return false;
+  }
+  if (a->kind == PCL_T_MAP && a->u.map.n != b->u.map.n) {
+    return false;
+  }
+  return pcl_compare(a, b) == 0;
+}
+
+/* ------------------------------------------------------------- the limit */
+
+/* The size limit of one value (pcl_set_value_limit). */
+static size_t value_limit = PCL_VALUE_LIMIT_DEFAULT;
+
+size_t pcl_value_limit(void) { return value_limit; }
+
+void pcl_set_value_limit(size_t bytes) { value_limit = bytes; }
+
+bool pcl__value_fits(size_t bytes, const char *what, pcl_error **err) {
+  if (bytes <= value_limit) {
+    return true;
+  }
+  *err = pcl_error_new("%s would take more than the limit of %zu bytes (--max-value-size)", what,
+                       value_limit);
+  return false;
+}
+
+/* ------------------------------------------------------------- redaction */
+
+/* How many redaction scopes are open (pcl__redact_enter). */
+static unsigned redact_depth;
+
+void pcl__redact_enter(void) { redact_depth++; }
+
+void pcl__redact_leave(void) { redact_depth--; }
+
+bool pcl__redacting(void) { return redact_depth > 0; }
+
+const char *pcl__redact_text(const char *text) { return redact_depth > 0 ? "[secret]" : text; }
+
+/* ------------------------------------------------------------------ repr */
+
+/* A container being printed by repr. */
+typedef struct repr_frame {
+  const pcl_value *v; /* The list, set, map, resource, asset or archive. */
+  size_t next;        /* Its next part to print. */
+} repr_frame;
+
+/* Appends the opening of v's printed form to b and returns whether v is a
+ * container whose parts repr prints next (then closes it); prints a scalar
+ * whole and returns false. */
+static bool repr_open(pcl_strbuf *b, const pcl_value *v, size_t max) {
+  switch ((pcl_kind)v->kind) {
+  case PCL_T_NULL:
+    pcl_strbuf_append_cstr(b, "null");
+    return false;
+  case PCL_T_BOOL:
+    pcl_strbuf_append_cstr(b, v->u.b ? "true" : "false");
+    return false;
+  case PCL_T_INT:
+    pcl_int_format(b, v);
+    return false;
+  case PCL_T_NUMBER:
+    pcl_number_format(b, v->u.d);
+    return false;
+  case PCL_T_STRING:
+    pcl__json_quote(b, v->u.str.ptr, v->u.str.len > max ? max : v->u.str.len, false);
+    return false;
+  case PCL_T_LIST:
+  case PCL_T_SET:
+    pcl_strbuf_append_char(b, '[');
+    return true;
+  case PCL_T_MAP:
+    pcl_strbuf_append_char(b, '{');
+    return true;
+  case PCL_T_RESOURCE:
+    pcl_strbuf_append_cstr(b, "resource(");
+    return true;
+  case PCL_T_ASSET:
+  case PCL_T_ARCHIVE:
+    pcl_strbuf_append_cstr(b, pcl_kind_name((pcl_kind)v->kind));
+    pcl_strbuf_append_char(b, '(');
+    return true;
+  case PCL_T_UNKNOWN:
+    pcl_strbuf_append_cstr(b, "(unknown)");
+    return false;
+  case PCL_T_SECRET:
+    /* Never the payload: messages must not show a secret. */
+    pcl_strbuf_append_cstr(b, "[secret]");
+    return false;
+  case PCL_T_EVENTUAL:
+    pcl_strbuf_append_char(b, '(');
+    pcl_strbuf_append_cstr(b, v->u.ev.ops->name);
+    pcl_strbuf_append_char(b, ')');
+    return false;
+  }
+  return false;
+}
+
+/* Appends a printable form of v to b, stopping early once b exceeds max.
+ * The containers entered are kept on an explicit stack. */
+static void repr(pcl_strbuf *b, const pcl_value *v, size_t max) {
+  repr_frame small[16];
+  repr_frame *stack = small;
+  size_t depth = 0, cap = sizeof small / sizeof small[0];
+  for (;;) {
+    if (repr_open(b, v, max)) {
+      if (depth == cap) {
+        stack = grow_array(stack, small, &cap, sizeof *stack);
+      }
+      stack[depth++] = (repr_frame){v, 0};
+    }
+    v = NULL;
+    while (depth > 0 && v == NULL) {
+      repr_frame *f = &stack[depth - 1];
+      const pcl_value *c = f->v;
+      size_t n = c->kind == PCL_T_MAP ? c->u.map.n
+                 : c->kind == PCL_T_LIST || c->kind == PCL_T_SET ? c->u.list.n
+                                                                  : 1;
+      if (f->next == n || b->len > max) {
+        pcl_strbuf_append_char(b, c->kind == PCL_T_MAP                              ? '}'
+                                  : c->kind == PCL_T_LIST || c->kind == PCL_T_SET ? ']'
+                                                                                    : ')');
+        depth--;
+        continue;
+      }
+      size_t i = f->next++;
+      if (i > 0) {
+        pcl_strbuf_append_cstr(b, ", ");
+      }
+      if (c->kind == PCL_T_MAP) {
+        repr_open(b, c->u.map.keys[i], max);
+        pcl_strbuf_append_cstr(b, ": ");
+        v = c->u.map.vals[i];
+      } else if (c->kind == PCL_T_LIST || c->kind == PCL_T_SET) {
+        v = c->u.list.items[i];
+      } else {
+        v = c->u.ref.a;
+      }
+    }
+    if (v == NULL) {
+      break;
+    }
+  }
+  if (stack != small) {
+    free(stack);
+  }
+}
+
+char *pcl_value_repr(const pcl_value *v, size_t max) {
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  if (redact_depth > 0) {
+    /* A message about an operation on a secret shows no operand. */
+    pcl_strbuf_append_cstr(&b, "[secret]");
+    return b.data;
+  }
+  repr(&b, v, max);
+  if (b.len > max) {
+    /* Cut at a UTF-8 boundary and mark the cut. */
+    size_t n = max;
+    while (n > 0 && ((unsigned char)b.data[n] & 0xC0) == 0x80) {
+      n--;
+    }
+    b.len = n;
+    pcl_strbuf_append_cstr(&b, "...");
+  }
+  if (b.data == NULL) {
+    pcl_strbuf_append(&b, "", 0);
+  }
+  return b.data;
+}
