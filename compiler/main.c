@@ -19,9 +19,12 @@
 
 #include <sys/stat.h>
 
+#include <jansson.h>
+
 #include "base/arena.h"
 #include "front/ast.h"
 #include "bind/bind.h"
+#include "bind/bind_uses.h"
 #include "bind/dump_types.h"
 #include "base/depfile.h"
 #include "base/diag.h"
@@ -52,6 +55,7 @@ typedef enum pclc_mode {
   MODE_DUMP_TYPES, /* Print every node and attribute with its type. */
   MODE_DUMP_IR,    /* Print the typed IR. */
   MODE_COMPILE,    /* Write the C translation unit (-o FILE). */
+  MODE_LIST_PACKAGES, /* Print the packages the program uses and its files. */
 } pclc_mode;
 
 /* The mode options, in the order --help lists them. */
@@ -66,6 +70,10 @@ static const struct {
     {MODE_DUMP_TYPES, "dump-types", "print every node and attribute with its type"},
     {MODE_DUMP_IR, "dump-ir", "print the typed IR (eventual values as applies)"},
     {MODE_COMPILE, "compile", "compile the program to C (the default with -o)"},
+    {MODE_LIST_PACKAGES, "list-packages",
+     "print the packages the program uses (name, version, download URL,\n"
+     "                       parameterization) and the files it reads, as JSON;\n"
+     "                       needs no schemas"},
 };
 
 /* At most this many --schema-path options. */
@@ -359,6 +367,64 @@ static int run_bind(compilation *c, const options *o, bool dump) {
   return status;
 }
 
+/* Sets key of obj to the string v when v is not NULL. */
+static void json_set_text(json_t *obj, const char *key, const char *v) {
+  if (v)
+    json_object_set_new(obj, key, json_string(v));
+}
+
+/* Prints the packages the program uses and the files it read as one JSON
+ * object (docs/host.md): {"packages": [{"name", "version", "downloadURL",
+ * "parameterization": {"name", "version", "value"}}], "files": [...]},
+ * absent members left out.  Exit status 1 when the program has syntax
+ * errors or invalid package blocks. */
+static int run_list_packages(compilation *c, const options *o) {
+  int status = load_program(c, o);
+  if (status >= 0)
+    return status;
+  ty_ctx tyc;
+  ty_ctx_init(&tyc, &c->arena, &c->intern);
+  bind_ctx bc = {0};
+  bc.arena = &c->arena;
+  bc.names = &c->intern;
+  bc.src = &c->src;
+  bc.diag = &c->diags;
+  bc.ty = &tyc;
+  bind_uses uses = {0};
+  bind_collect_uses(&bc, &c->program, program_dir(c, o->input), &uses);
+  diag_print(&c->diags, stderr);
+  status = c->diags.io_errors ? EXIT_USAGE : c->diags.errors ? EXIT_PROGRAM_ERROR : EXIT_SUCCESS;
+  if (status == EXIT_SUCCESS) {
+    json_t *doc = json_object(), *pkgs = json_array(), *files = json_array();
+    for (size_t i = 0; i < uses.count; i++) {
+      const bind_use *u = &uses.items[i];
+      json_t *p = json_object();
+      json_set_text(p, "name", u->name);
+      json_set_text(p, "version", u->version);
+      json_set_text(p, "downloadURL", u->download_url);
+      if (u->param_name) {
+        json_t *param = json_object();
+        json_set_text(param, "name", u->param_name);
+        json_set_text(param, "version", u->param_version);
+        json_set_text(param, "value", u->param_value);
+        json_object_set_new(p, "parameterization", param);
+      }
+      json_array_append_new(pkgs, p);
+    }
+    for (size_t i = 0; i < c->src.count; i++)
+      json_array_append_new(files, json_string(c->src.files[i].path));
+    json_object_set_new(doc, "packages", pkgs);
+    json_object_set_new(doc, "files", files);
+    char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    printf("%s\n", text);
+    free(text);
+    json_decref(doc);
+  }
+  bind_uses_free(&uses);
+  ty_ctx_free(&tyc);
+  return status;
+}
+
 /* Writes the dependency file of a successful compilation: every file read
  * (the program's and its components' .pp files and the schema files, which
  * the schema module reads into the same src_set) as prerequisites of the
@@ -389,6 +455,8 @@ static int run_mode(compilation *c, const options *o) {
   case MODE_DUMP_IR:
   case MODE_COMPILE:
     return run_bind(c, o, false);
+  case MODE_LIST_PACKAGES:
+    return run_list_packages(c, o);
   case MODE_NONE:
     break;
   }

@@ -58,6 +58,7 @@ types   types  --dump-types
 check   out    --check
 ir      ir     --dump-ir
 codegen c      -o -
+packages json  --list-packages
 '
 
 phase_ext() {

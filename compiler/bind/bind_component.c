@@ -81,19 +81,14 @@ static const char *clean_path(bind_ctx *c, const char *path) {
   return out;
 }
 
-/* Binds the program of a component with a source directory, and computes
-   the component's output type.  Returns false if it cannot be used. */
-static bool declare_component_program(bind_ctx *c, bnd_node *n) {
-  bnd_component *cm = &n->component;
-  const ast_label *src = &n->syntax->block.labels[1];
-  cm->source = src->text;
-  char *joined = join_dir(c->st->dir, src->text);
+bool bind_component_parse(bind_ctx *c, const char *parent, const char *name,
+                          const ast_label *src, const char **dir_out, ast_program *prog) {
+  char *joined = join_dir(parent, src->text);
   const char *dir = clean_path(c, joined);
   free(joined);
-  if (strcmp(dir, clean_path(c, c->st->dir)) == 0) {
+  if (strcmp(dir, clean_path(c, parent)) == 0) {
     diag_error(c->diag, src->span,
-               "cannot bind component %s from the same directory as the parent program",
-               n->name);
+               "cannot bind component %s from the same directory as the parent program", name);
     return false;
   }
   if (c->depth >= MAX_COMPONENT_DEPTH) {
@@ -117,9 +112,23 @@ static bool declare_component_program(bind_ctx *c, bnd_node *n) {
     return false;
   }
   parse_env env = {c->arena, c->names, c->src, c->diag, 0};
-  ast_program prog;
   size_t before = c->diag->errors;
-  if (parse_program(&env, dir, &prog) != PARSE_OK || c->diag->errors != before) {
+  if (parse_program(&env, dir, prog) != PARSE_OK || c->diag->errors != before) {
+    return false;
+  }
+  *dir_out = dir;
+  return true;
+}
+
+/* Binds the program of a component with a source directory, and computes
+   the component's output type.  Returns false if it cannot be used. */
+static bool declare_component_program(bind_ctx *c, bnd_node *n) {
+  bnd_component *cm = &n->component;
+  const ast_label *src = &n->syntax->block.labels[1];
+  cm->source = src->text;
+  const char *dir;
+  ast_program prog;
+  if (!bind_component_parse(c, c->st->dir, n->name, src, &dir, &prog)) {
     return false;
   }
   struct bind_state *saved = c->st;

@@ -77,6 +77,15 @@ const ty *bind_range_type(bind_ctx *c, bnd_range_kind k, const bnd_options *o, c
    skip_token); the array is in the arena. */
 bnd_attrs bind_body_attrs(bind_ctx *c, bnd_node *n, const bind_scope *s, bool skip_token);
 
+/* Reads the program of a component named name whose source label is src,
+   in the program of directory parent: the source is resolved against
+   parent and cleaned (into *dir, an arena string) and its files parsed into
+   *prog.  Returns false after reporting a source that is the parent's own
+   directory, components nested too deeply (c->depth counts the levels), a
+   directory that cannot be read or holds no .pp file, or syntax errors. */
+bool bind_component_parse(bind_ctx *c, const char *parent, const char *name,
+                          const ast_label *src, const char **dir, ast_program *prog);
+
 /* Reads every `package` block of prog into the program's package list,
    reporting malformed and conflicting ones, and pins the versions they name
    in the schema set (bind_package.c). */

@@ -1,0 +1,3 @@
+output "v" {
+  value = invoke("fns:index:f", {})
+}

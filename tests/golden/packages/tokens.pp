@@ -1,0 +1,43 @@
+// Every kind of token names a package; options written as string literals
+// travel with it; the built-in package `pulumi` is not listed.
+resource "a" "simple:index:Resource" {
+  value = true
+}
+
+resource "b" "simple:index:Resource" {
+  value = true
+  options {
+    version = "26.0.0"
+  }
+}
+
+resource "p" "pulumi:providers:config" {
+  name = "x"
+  options {
+    pluginDownloadURL = "https://example.com/plugins"
+  }
+}
+
+read "r" "read:index:Thing" {
+  id = "1"
+}
+
+component "remote" {
+  token = "remote:index:Component"
+}
+
+resource "stash" "pulumi:index:Stash" {
+  input = "x"
+}
+
+output "fn" {
+  value = [for x in [1] : invoke("fns:index:f", {}, { version = "1.2.3", pluginDownloadUrl = "https://example.com" })]
+}
+
+output "nested" {
+  value = "${invoke("other:mod:g", { x = invoke("third::h", {}) }).y}"
+}
+
+output "ref" {
+  value = invoke("pulumi:pulumi:getResource", {})
+}
