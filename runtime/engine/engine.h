@@ -223,6 +223,9 @@ struct pcl_run {
   char *cwd, *root;           /* Working directory and project root (owned). */
   bool preview;               /* Dry run. */
   char *stack_urn;            /* URN of the stack resource (owned). */
+  pcl_future *stack_reg;      /* The stack's registration (borrowed while the program
+                                 runs), which every other registration waits for: an
+                                 engine takes a parent only once it is registered. */
   pcl_value **config;         /* Per declared config: value (owned) or NULL. */
   pcl_mapbuf exports;         /* Stack outputs exported so far. */
   pcl_error *error;           /* The first error of the run (owned), or NULL. */

@@ -449,6 +449,7 @@ static bool print_outputs(pcl_future *outs, bool show, pcl_error **err) {
 static pcl_future *run_program(pcl_run *run) {
   current = run;
   pcl_future *stack = pcl__register_stack(run);
+  run->stack_reg = stack;
   run->program->start(run);
   pcl_sched_run();
   pcl_future *outs = NULL;
@@ -471,6 +472,7 @@ static pcl_future *run_program(pcl_run *run) {
     pcl_run_fail(run, unhandled);
     pcl_error_free(unhandled);
   }
+  run->stack_reg = NULL;
   pcl_future_release(stack);
   current = NULL;
   return outs;

@@ -1199,7 +1199,8 @@ static pcl_future *reg_start(pcl_run *run, const pcl_resource_decl *decl, const 
   r->inputs = pcl_retain(inputs ? inputs : &empty_map);
   r->package = package_ref(run, decl->type);
   size_t n = pcl_len(r->inputs);
-  waitset *w = waitset_new(n + 1 + (id != NULL) + (r->package != NULL), reg_send, r);
+  bool after_stack = !stack && run->stack_reg != NULL;
+  waitset *w = waitset_new(n + 1 + (id != NULL) + (r->package != NULL) + after_stack, reg_send, r);
   for (size_t i = 0; i < n; i++) {
     waitset_put(w, i, pcl_map_val_at(r->inputs, i));
   }
@@ -1210,6 +1211,11 @@ static pcl_future *reg_start(pcl_run *run, const pcl_resource_decl *decl, const 
   if (r->package) {
     /* The request waits for its package's reference. */
     waitset_put_future(w, n + 1 + (id != NULL), r->package);
+  }
+  if (after_stack) {
+    /* Top-level resources are the stack's children (and others its
+       descendants): none is sent before the stack is registered. */
+    waitset_put_future(w, n + 1 + (id != NULL) + (r->package != NULL), run->stack_reg);
   }
   pcl_future *result = pcl_future_retain(r->result);
   waitset_start(w);
