@@ -339,8 +339,19 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
         return false;
       }
     }
-    s->param[2] = ty_optional(c, e);
-    s->ret = a0 && eventual(a0) ? ty_output(c, e) : e;
+    /* The default comes back as it is when the key is absent: it needs no
+       conversion, and the result is the (safe) unification of the element
+       and the default types, as the reference types it.  Without a default
+       the key must be present (the deprecated two-argument form). */
+    const ty *ret = e;
+    if (a->n > 2) {
+      s->param[2] = a->t[2];
+      const ty *both[2] = {e, a->t[2]};
+      ret = ty_unify_safe(c, 2, both);
+    } else {
+      s->param[2] = ty_optional(c, ty_dynamic(c));
+    }
+    s->ret = a0 && eventual(a0) ? ty_output(c, ret) : ret;
     return true;
   }
   case FUNCS_MIN:

@@ -143,12 +143,6 @@ pcl_value *pcl_fn_length(pcl_value *value, pcl_error **err) {
 
 pcl_value *pcl_fn_lookup(pcl_value *map, pcl_value *key, pcl_value *dflt, pcl_error **err) {
   pcl__bcall c = PCL__BCALL("lookup", err);
-  if (dflt == NULL) {
-    /* HCL checks the argument count before cty sees the call. */
-    pcl__b_fail(&c, "Not enough function arguments: function \"lookup\" expects 3 argument(s); "
-                    "missing value for \"default\"");
-    return pcl__b_finish(&c, NULL);
-  }
   const pcl_value *m = pcl__b_plain(&c, "map", map);
   if (m != NULL && pcl_kind_of(m) != PCL_T_MAP) {
     pcl__b_fail(&c, "lookup() requires a map as the first argument");
@@ -156,13 +150,18 @@ pcl_value *pcl_fn_lookup(pcl_value *map, pcl_value *key, pcl_value *dflt, pcl_er
   pcl_value *k = pcl__b_string(&c, "key", key);
   /* The default keeps its own marks (the function allows marked defaults),
    * but a null one is refused as for every parameter without AllowNull. */
-  if (pcl__b_ok(&c) && pcl_kind_of(dflt) == PCL_T_NULL) {
+  if (pcl__b_ok(&c) && dflt != NULL && pcl_kind_of(dflt) == PCL_T_NULL) {
     pcl__b_arg_fail(&c, "default", "argument must not be null");
   }
   pcl_value *result = NULL;
   if (pcl__b_ok(&c)) {
     pcl_value *found = pcl_map_get(m, pcl_str_data(k), pcl_str_len(k));
-    result = pcl_retain(found != NULL ? found : dflt);
+    if (found == NULL && dflt == NULL) {
+      /* The deprecated two-argument form has no default to fall back on. */
+      pcl__b_fail(&c, "lookup failed to find key \"%s\"", pcl__b_shown(&c, k));
+    } else {
+      result = pcl_retain(found != NULL ? found : dflt);
+    }
   }
   pcl_release(k);
   return pcl__b_finish(&c, result);

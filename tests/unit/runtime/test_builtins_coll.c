@@ -188,12 +188,19 @@ static void test_lookup(void) {
   LOOKUP(m, "[\"a\"]", "1", "!lookup: invalid value for \"key\" parameter: string required");
   LOOKUP(m, "\"alpha\"", "null",
          "!lookup: invalid value for \"default\" parameter: argument must not be null");
-  /* As in the reference, the default is required at run time. */
+  /* Without a default (the deprecated two-argument form) the key must be
+   * there; a secret key's text is not shown. */
   pcl_error *err = NULL;
-  pcl_value *map = J(m), *key = S("alpha");
-  CHECK_FAILS(pcl_fn_lookup(map, key, NULL, &err), err,
-              "Not enough function arguments: function \"lookup\" expects 3 argument(s); missing "
-              "value for \"default\"");
+  pcl_value *map = J(m), *key = S("alpha"), *absent = S("beta");
+  CHECK_SHOW(pcl_fn_lookup(map, key, NULL, &err), err, "\"a\"");
+  err = NULL;
+  CHECK_FAILS(pcl_fn_lookup(map, absent, NULL, &err), err, "lookup failed to find key \"beta\"");
+  pcl_value *sabsent = pcl_secret_new(absent);
+  err = NULL;
+  CHECK_FAILS(pcl_fn_lookup(map, sabsent, NULL, &err), err,
+              "lookup failed to find key \"[secret]\"");
+  pcl_release(absent);
+  pcl_release(sabsent);
   /* Marks: a secret map or key marks the result; the default keeps its own
    * marks; an unknown map gives unknown. */
   pcl_value *smap = pcl_secret_new(map), *skey = pcl_secret_new(key), *one = J("1");

@@ -195,11 +195,10 @@ static void test_table(void) {
   TABLE("element", "[[1],0,1]", "!too many arguments to call: expected 2, got 3");
   TABLE("cwd", "[1]", "!too many arguments to call: expected 0, got 1");
   TABLE("range", "[]", "!missing required parameter 'fromOrTo'");
-  /* lookup's two-argument form reaches the function, which refuses it as
-   * the reference does. */
-  TABLE("lookup", "[{\"a\":1},\"a\"]",
-        "!Not enough function arguments: function \"lookup\" expects 3 argument(s); missing "
-        "value for \"default\"");
+  /* lookup's two-argument form reaches the function, which needs the key
+   * then. */
+  TABLE("lookup", "[{\"a\":1},\"a\"]", "1");
+  TABLE("lookup", "[{\"a\":1},\"b\"]", "!lookup failed to find key \"b\"");
   /* cwd through the table. */
   const pcl_builtin *b = pcl_builtin_find("cwd");
   pcl_error *err = NULL;
