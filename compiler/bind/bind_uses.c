@@ -267,11 +267,6 @@ static void collect_block(walk *w, const ast_node *b, const char *dir) {
               o ? body_literal(&o->block.body, "pluginDownloadURL") : NULL);
   } else if (strcmp(type, "component") == 0 && b->block.nlabels == 2) {
     collect_component(w->c, b, dir, w->out);
-  } else if (strcmp(type, "component") == 0 && b->block.nlabels == 1) {
-    const char *token = body_literal(&b->block.body, "token");
-    if (token) {
-      use_token(w, token, NULL, NULL);
-    }
   }
 }
 

@@ -3,11 +3,12 @@
  * A language host has to know which packages a program needs before it can
  * fetch their schemas (and before the engine installs their plugins), so
  * this reads only the syntax: the `package` blocks (validated as the binder
- * validates them), the type token of every resource and read block, the
- * token of every sourceless component and the first argument of every
- * `invoke(...)` call, with the `version` and `pluginDownloadURL` options
- * written as string literals beside them; component programs with a source
- * directory are parsed and read the same way.  A token's package is its
+ * validates them), the type token of every resource and read block and the
+ * first argument of every `invoke(...)` call, with the `version` and
+ * `pluginDownloadURL` options written as string literals beside them;
+ * component programs with a source directory are parsed and read the same
+ * way.  A sourceless component's token is the type of a component the
+ * program registers itself, not a package's.  A token's package is its
  * first segment (`pulumi:providers:P` names P); the built-in package
  * `pulumi` is left out.  A token of a package that a `package` block
  * defines (by its name, or the base provider a parameterized block builds

@@ -1,5 +1,6 @@
-// Every kind of token names a package; options written as string literals
-// travel with it; the built-in package `pulumi` is not listed.
+// Every token of a package's resources and functions names the package;
+// options written as string literals travel with it; the built-in package
+// `pulumi` is not listed.
 resource "a" "simple:index:Resource" {
   value = true
 }
@@ -22,8 +23,9 @@ read "r" "read:index:Thing" {
   id = "1"
 }
 
-component "remote" {
-  token = "remote:index:Component"
+# A sourceless component is the program's own: its token names no package.
+component "local" {
+  token = "my:custom:Component"
 }
 
 resource "stash" "pulumi:index:Stash" {
