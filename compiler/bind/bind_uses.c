@@ -61,21 +61,17 @@ static const char *token_package(bind_ctx *c, const char *token) {
   return arena_strndup(c->arena, token, n);
 }
 
-/* Returns the package block of the compilation that covers the package
-   pkg: the one named pkg, or a parameterized one built on the base
-   provider pkg; NULL when there is none. */
+/* Returns the package block of the compilation that defines the package
+   pkg (by its own name: a parameterized package's parameterization name),
+   or NULL when there is none. */
 static const bnd_package *covering_block(bind_ctx *c, const char *pkg) {
-  const bnd_package *base = NULL;
   for (const struct bind_package_link *l = c->packages; l; l = l->next) {
     const bnd_package *p = l->pkg;
     if (strcmp(p->param_name ? p->param_name : p->name, pkg) == 0) {
       return p;
     }
-    if (p->param_name && strcmp(p->name, pkg) == 0) {
-      base = p;
-    }
   }
-  return base;
+  return NULL;
 }
 
 /* Records the use of the package of token, with the version and download

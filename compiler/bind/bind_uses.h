@@ -11,8 +11,10 @@
  * program registers itself, not a package's.  A token's package is its
  * first segment (`pulumi:providers:P` names P); the built-in package
  * `pulumi` is left out.  A token of a package that a `package` block
- * defines (by its name, or the base provider a parameterized block builds
- * on) is that block's use.  Nothing is type-checked: a program whose
+ * defines (by its own name: a parameterized package's is its
+ * parameterization's) is that block's use; a token of the base provider of
+ * a parameterized package is a use of the base provider itself (an
+ * extension's base provider keeps its own resources).  Nothing is type-checked: a program whose
  * schemas are missing still lists its packages. */
 #ifndef PCLC_BIND_USES_H
 #define PCLC_BIND_USES_H

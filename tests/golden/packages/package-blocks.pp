@@ -1,6 +1,6 @@
 // A package block gives the version of a package and stands for its
-// tokens; a parameterized block stands for its own tokens and those of its
-// base provider.
+// tokens; a parameterized block stands for its own tokens, not for those of
+// its base provider, which is a package of its own.
 package {
   baseProviderName    = "simple"
   baseProviderVersion = "2.0.0"
