@@ -1146,6 +1146,8 @@ static void reg_send(waitset *w) {
       .file = r->decl.file,
       .line = r->decl.line,
       .column = r->decl.column,
+      .protect = r->protect,
+      .retain = r->retain,
   };
   run->inflight++;
   run->engine->ops->register_resource(run->engine, &req, reg_done, r);
@@ -1570,7 +1572,8 @@ static pcl_future *op_start(pcl_run *run, int what, const char *token, pcl_value
   s->args = what == 1 ? pcl_retain(args) : NULL;
   o->package = what != 2 ? package_ref(run, token) : NULL;
   size_t first = s->has_self ? 1 : 0;
-  waitset *w = waitset_new(first + 2 + (o->package != NULL), op_send, s);
+  bool after_stack = run->stack_reg != NULL;
+  waitset *w = waitset_new(first + 2 + (o->package != NULL) + after_stack, op_send, s);
   if (self_f) {
     waitset_put_future(w, 0, self_f);
   } else if (self) {
@@ -1581,6 +1584,11 @@ static pcl_future *op_start(pcl_run *run, int what, const char *token, pcl_value
   if (o->package) {
     /* The request waits for its package's reference. */
     waitset_put_future(w, first + 2, o->package);
+  }
+  if (after_stack) {
+    /* Invokes and calls wait for the stack like registrations, so that
+       every engine sees the program's requests in the same order. */
+    waitset_put_future(w, first + 2 + (o->package != NULL), run->stack_reg);
   }
   pcl_future *result = pcl_future_retain(o->result);
   waitset_start(w);

@@ -673,16 +673,15 @@ static void test_packages(void) {
   pcl_main_set_mocks(NULL);
   CU_ASSERT_EQUAL(r.status, 0);
   CU_ASSERT_STRING_EQUAL(r.err, "");
-  /* The requests of the package wait for its reference, and every
-   * registration for the stack's: the embedded engine answers the package
-   * first, so the invoke, which waits for nothing else, is sent first and
-   * the other package's registration last. */
+  /* The requests of the package wait for its reference and every request
+   * for the stack's registration; the embedded engine answers both before
+   * any of them goes, so they go in the program's order. */
   CU_ASSERT_STRING_EQUAL(package_seen.data ? package_seen.data : "",
-                         "subpackage:index:doHelloWorld=subpackage/parameterized@2.0.0/"
-                         "Hello\\0World;"
                          "hello=subpackage/parameterized@2.0.0/Hello\\0World;"
                          "prov=subpackage/parameterized@2.0.0/Hello\\0World;"
-                         "other=-;");
+                         "other=-;"
+                         "subpackage:index:doHelloWorld=subpackage/parameterized@2.0.0/"
+                         "Hello\\0World;");
   CU_ASSERT_PTR_NULL(pcl_mock_call_package());
   /* The package's version and download URL name its default provider and
    * are the explicit provider's version, as the engine resolves them. */
