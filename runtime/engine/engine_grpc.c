@@ -879,16 +879,18 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
   rr.supportspartialvalues = true;
   rr.supportsresultreporting = true;
   rr.aliasspecs = true;
-  pcl_value *protect = opts ? pcl_map_get_cstr(opts, "protect") : NULL;
-  if (protect && pcl_kind_of(protect) == PCL_T_BOOL && pcl_bool_get(protect)) {
+  /* protect and retainOnDelete are sent when the resource or a parent set
+     them, false included, as the SDKs send them: an engine that gets
+     neither takes the parent's, which would undo a child's own `protect =
+     false`. */
+  if (req->protect >= 0) {
     rr.protect_set_case = PULUMIRPC__REGISTER_RESOURCE_REQUEST__PROTECT_SET_PROTECT;
-    rr.protect = true;
+    rr.protect = req->protect > 0;
   }
-  pcl_value *retain = opts ? pcl_map_get_cstr(opts, "retainOnDelete") : NULL;
-  if (retain && pcl_kind_of(retain) == PCL_T_BOOL && pcl_bool_get(retain)) {
+  if (req->retain >= 0) {
     rr.retain_on_delete_set_case =
         PULUMIRPC__REGISTER_RESOURCE_REQUEST__RETAIN_ON_DELETE_SET_RETAIN_ON_DELETE;
-    rr.retainondelete = true;
+    rr.retainondelete = req->retain > 0;
   }
   pcl_value *dbr = opts ? pcl_map_get_cstr(opts, "deleteBeforeReplace") : NULL;
   if (dbr && pcl_kind_of(dbr) == PCL_T_BOOL && pcl_bool_get(dbr)) {

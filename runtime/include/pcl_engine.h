@@ -56,6 +56,9 @@ typedef struct pcl_resource_request {
                                 was given to pclc (relative names are relative to the
                                 program's working directory), or NULL when unknown. */
   unsigned line, column;     /* The block's 1-based position in file (0 when unknown). */
+  signed char protect;       /* protect as the resource or a parent set it: 1 true,
+                                0 false, -1 set by none (options has it as false). */
+  signed char retain;        /* retainOnDelete likewise. */
 } pcl_resource_request;
 
 /* An invoke or a method call. */
