@@ -47,7 +47,7 @@ CUNIT_LIBS := -lcunit
 .PHONY: all check check-all check-unit check-golden check-corpus check-valgrind \
         check-symbols update-golden demo deps install clean fuzz bench format
 
-all: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc
+all: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc $(BUILD)/pulumi-language-pclc
 
 # ---------------------------------------------------------------- front end
 GEN := $(BUILD)/gen
@@ -123,6 +123,39 @@ $(BUILD)/libpclrt.a: $(RUNTIME_OBJS) $(PROTO_OBJS)
 	  --localize-symbol='__odr_asan.google__protobuf__*' $(BUILD)/obj/pclrt.o
 	ar rcs $@ $(BUILD)/obj/pclrt.o
 
+# ------------------------------------------------------------ language host
+# pulumi-language-pclc (host/, docs/host.md): its own messages (host/proto/,
+# generated into $(GEN)/host-proto) beside the engine protocol's of
+# runtime/engine/proto (Engine.Log, google.protobuf), whose generated code it
+# links; nothing of the compiler or the runtime.
+HOST_PROTO_SRCS := $(shell find host/proto -name '*.proto' | LC_ALL=C sort)
+HOST_PROTO_GEN := $(GEN)/host-proto
+HOST_PROTO_C := $(HOST_PROTO_SRCS:host/proto/%.proto=$(HOST_PROTO_GEN)/%.pb-c.c)
+HOST_PROTO_H := $(HOST_PROTO_C:%.c=%.h)
+HOST_PROTO_OBJS := $(HOST_PROTO_C:$(GEN)/%.c=$(BUILD)/obj/gen/%.o)
+HOST_SRCS := $(wildcard host/*.c)
+HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/obj/%.o)
+HOST_INC := -Ihost -I$(HOST_PROTO_GEN) -I$(PROTO_GEN)
+HOST_LIBS := -lgrpc -lgpr -lprotobuf-c -ljansson -lnettle -lpthread
+
+$(HOST_PROTO_C) $(HOST_PROTO_H) &: $(HOST_PROTO_SRCS) $(PROTO_SRCS)
+	@mkdir -p $(HOST_PROTO_GEN)
+	$(PROTOC_C) --c_out=$(HOST_PROTO_GEN) -Iruntime/engine/proto -Ihost/proto $(HOST_PROTO_SRCS)
+
+# protoc-c initialises a message that starts with a oneof without the
+# union's braces.
+$(BUILD)/obj/gen/host-proto/%.o: $(GEN)/host-proto/%.c $(HOST_PROTO_H) $(PROTO_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Wall -Wextra -Werror -Wno-missing-braces -I$(HOST_PROTO_GEN) \
+	  -I$(PROTO_GEN) -c $< -o $@
+
+$(BUILD)/obj/host/%.o: host/%.c Makefile | $(HOST_PROTO_H) $(PROTO_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HAND) -D_GNU_SOURCE -DHOST_VERSION='"$(VERSION)"' $(HOST_INC) -c $< -o $@
+
+$(BUILD)/pulumi-language-pclc: $(HOST_OBJS) $(HOST_PROTO_OBJS) $(PROTO_OBJS)
+	$(CC) $(LDFLAGS_ALL) $^ $(HOST_LIBS) -o $@
+
 # pkg-config files from runtime/pclrt.pc.in: one for the build tree (used by
 # the samples and by `pclc.mk` with PKG_CONFIG_PATH=$(BUILD)/pkgconfig; it
 # carries the sanitizer flags of a SAN=1 build) and one for `make install`.
@@ -195,7 +228,7 @@ check: deps
 
 check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile check-docs \
            check-io check-samples check-grpc check-determinism check-conformance \
-           check-fuzz-programs
+           check-fuzz-programs check-pulumi
 
 check-unit: $(UNIT_BINS)
 	@for t in $(UNIT_BINS); do echo "== $$t"; $$t || exit 1; done
@@ -312,6 +345,27 @@ check-grpc: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc \
 	tests/engine/differential/run --server $(BUILD)/tests/embedded-server --engine $(ENGINE_JS) \
 	  --build $(BUILD) || fail=1; exit $$fail
 
+# Pulumi's own tools, built from the modules tests/pulumi/go.mod pins
+# (tests/pulumi/build-tools) when missing: the CLI and the language
+# conformance suite.  One copy serves every build variant.
+PULUMI_BIN := build/pulumi
+PULUMI_CLI := $(PULUMI_BIN)/pulumi
+PULUMI_SUITE := $(PULUMI_BIN)/pulumi-test-language
+.PHONY: pulumi-tools check-pulumi
+$(PULUMI_CLI) $(PULUMI_SUITE) &: tests/pulumi/go.mod tests/pulumi/go.sum
+	tests/pulumi/build-tools $(PULUMI_BIN)
+
+pulumi-tools: $(PULUMI_CLI) $(PULUMI_SUITE)
+
+# The language host against Pulumi's conformance suite: every l1-, l2- and
+# l3- test (tests/pulumi/conformance.js, tests/pulumi/README.md).
+PULUMI_TESTDATA = $$(cd tests/pulumi && go list -m -f '{{.Dir}}' \
+  github.com/pulumi/pulumi/pkg/v3)/testing/pulumi-test-language/tests/testdata
+check-pulumi: $(BUILD)/pulumi-language-pclc $(BUILD)/pclc $(BUILD)/libpclrt.a \
+              $(BUILD)/pkgconfig/pclrt.pc $(PULUMI_SUITE) $(ENGINE_MODULES)
+	node tests/pulumi/conformance.js --suite $(PULUMI_SUITE) --host $(BUILD)/pulumi-language-pclc \
+	  --testdata $(PULUMI_TESTDATA) --known-failures tests/pulumi/known-failures.txt
+
 # Every sample and every tests/golden/codegen case is compiled twice in
 # different directories and environments; the outputs must be identical.
 check-determinism: $(BUILD)/pclc
@@ -335,10 +389,14 @@ check-clang:
 # clang-tidy's count of the warnings it suppressed goes to stderr: it is
 # shown only when the file fails.
 CLANG_TIDY ?= clang-tidy
-LINT_HEADERS := $(wildcard compiler/*/*.h common/*.h runtime/*/*.h)
-LINT_STAMPS := $(patsubst %.c,$(BUILD)/lint/%.ok,$(COMPILER_SRCS) $(COMMON_SRCS) $(RUNTIME_SRCS))
-lint_flags = $(STD) $(if $(filter compiler/%,$(1)),$(COMPILER_INC),$(RUNTIME_INC) -I$(PROTO_GEN))
-$(BUILD)/lint/%.ok: %.c .clang-tidy $(LINT_HEADERS) | $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h $(PROTO_H)
+LINT_HEADERS := $(wildcard compiler/*/*.h common/*.h runtime/*/*.h host/*.h)
+LINT_STAMPS := $(patsubst %.c,$(BUILD)/lint/%.ok,$(COMPILER_SRCS) $(COMMON_SRCS) $(RUNTIME_SRCS) \
+                 $(HOST_SRCS))
+lint_flags = $(STD) $(if $(filter compiler/%,$(1)),$(COMPILER_INC), \
+               $(if $(filter host/%,$(1)),-D_GNU_SOURCE -DHOST_VERSION='"$(VERSION)"' $(HOST_INC), \
+                 $(RUNTIME_INC) -I$(PROTO_GEN)))
+$(BUILD)/lint/%.ok: %.c .clang-tidy $(LINT_HEADERS) | $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h $(PROTO_H) \
+                                                     $(HOST_PROTO_H)
 	@mkdir -p $(dir $@)
 	@echo "clang-tidy $<"
 	@$(CLANG_TIDY) --quiet $< -- $(call lint_flags,$<) 2>$@.log || { cat $@.log; exit 1; }
@@ -522,8 +580,9 @@ deps:
 demo: deps all
 	@$(MAKE) --no-print-directory -C samples/website BUILD=$(abspath $(BUILD)) run
 
-# `make install PREFIX=... DESTDIR=...`: the compiler, the runtime library and
-# header, pclrt.pc for pkg-config and pclc.mk (rules for user Makefiles).
+# `make install PREFIX=... DESTDIR=...`: the compiler, the language host, the
+# runtime library and header, pclrt.pc for pkg-config and pclc.mk (rules for
+# user Makefiles).
 # The installed pclrt.pc is written on each install, since PREFIX may change.
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
@@ -531,6 +590,7 @@ install: all
 	$(call PC_SUBST,$(PREFIX),$${prefix}/lib,$${prefix}/include,$${exec_prefix}/bin/pclc,$${prefix}/share/pclc/pclc.mk,) \
 	  runtime/pclrt.pc.in >$(BUILD)/install/pclrt.pc
 	install -m 755 $(BUILD)/pclc $(DESTDIR)$(PREFIX)/bin/pclc
+	install -m 755 $(BUILD)/pulumi-language-pclc $(DESTDIR)$(PREFIX)/bin/pulumi-language-pclc
 	install -m 644 $(BUILD)/libpclrt.a $(DESTDIR)$(PREFIX)/lib/libpclrt.a
 	install -m 644 runtime/include/pcl.h runtime/include/pcl_engine.h runtime/include/pcl_gen.h \
 	  common/pcl_abi.h $(DESTDIR)$(PREFIX)/include/
@@ -538,7 +598,7 @@ install: all
 	install -m 644 runtime/pclc.mk $(DESTDIR)$(PREFIX)/share/pclc/pclc.mk
 
 format:
-	clang-format -i compiler/*.c compiler/*/*.[ch] common/*.[ch] runtime/*/*.[ch] tests/unit/*/*.[ch]
+	clang-format -i compiler/*.c compiler/*/*.[ch] common/*.[ch] runtime/*/*.[ch] host/*.[ch] tests/unit/*/*.[ch]
 
 clean:
 	rm -rf build
