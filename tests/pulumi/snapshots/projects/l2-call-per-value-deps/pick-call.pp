@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "pick-call"
+  baseProviderVersion = "57.0.0"
+}

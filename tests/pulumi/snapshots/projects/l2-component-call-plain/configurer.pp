@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "configurer"
+  baseProviderVersion = "38.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "component"
+  baseProviderVersion = "13.3.7"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "discriminated-union"
+  baseProviderVersion = "31.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "docs"
+  baseProviderVersion = "28.0.0"
+}

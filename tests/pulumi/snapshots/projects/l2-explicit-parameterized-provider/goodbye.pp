@@ -1,0 +1,9 @@
+package {
+  baseProviderName = "parameterized"
+  baseProviderVersion = "1.2.3"
+  parameterization {
+    name = "goodbye"
+    version = "2.0.0"
+    value = "R29vZGJ5ZQ=="
+  }
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "extbase"
+  baseProviderVersion = "45.0.0"
+}

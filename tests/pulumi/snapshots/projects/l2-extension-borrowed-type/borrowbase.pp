@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "borrowbase"
+  baseProviderVersion = "56.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "enum"
+  baseProviderVersion = "30.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "extenumref"
+  baseProviderVersion = "32.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "simple-invoke"
+  baseProviderVersion = "10.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "output-only-invoke"
+  baseProviderVersion = "24.0.0"
+}

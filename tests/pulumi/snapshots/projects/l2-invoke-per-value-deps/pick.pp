@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "pick"
+  baseProviderVersion = "55.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "kebab-names"
+  baseProviderVersion = "52.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "keywords"
+  baseProviderVersion = "20.0.0"
+}

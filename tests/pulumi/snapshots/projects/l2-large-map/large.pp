@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "large"
+  baseProviderVersion = "4.3.2"
+}

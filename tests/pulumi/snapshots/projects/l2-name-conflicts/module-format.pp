@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "module-format"
+  baseProviderVersion = "29.0.0"
+}

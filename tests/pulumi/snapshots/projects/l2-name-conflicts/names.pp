@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "names"
+  baseProviderVersion = "6.0.0"
+}

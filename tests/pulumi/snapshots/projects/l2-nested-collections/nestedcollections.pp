@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "nestedcollections"
+  baseProviderVersion = "50.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "plaincomponent"
+  baseProviderVersion = "36.0.0"
+}

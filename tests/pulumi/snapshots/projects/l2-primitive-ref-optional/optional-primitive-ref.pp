@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "optional-primitive-ref"
+  baseProviderVersion = "40.0.0"
+}

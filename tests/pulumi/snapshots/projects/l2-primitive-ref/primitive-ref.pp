@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "primitive-ref"
+  baseProviderVersion = "11.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "call"
+  baseProviderVersion = "15.7.9"
+}

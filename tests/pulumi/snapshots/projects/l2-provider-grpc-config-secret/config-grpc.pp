@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "config-grpc"
+  baseProviderVersion = "1.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "bytesource"
+  baseProviderVersion = "48.0.0"
+}

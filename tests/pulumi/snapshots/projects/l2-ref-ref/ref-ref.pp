@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "ref-ref"
+  baseProviderVersion = "12.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "reservednames"
+  baseProviderVersion = "51.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "any-handled"
+  baseProviderVersion = "42.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "constant"
+  baseProviderVersion = "43.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "flaky"
+  baseProviderVersion = "46.0.0"
+}

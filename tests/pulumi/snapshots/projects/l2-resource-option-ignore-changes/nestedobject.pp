@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "nestedobject"
+  baseProviderVersion = "1.42.0"
+}

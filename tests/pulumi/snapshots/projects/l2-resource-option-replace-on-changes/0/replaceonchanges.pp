@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "replaceonchanges"
+  baseProviderVersion = "25.0.0"
+}

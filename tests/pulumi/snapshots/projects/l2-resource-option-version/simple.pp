@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "simple"
+  baseProviderVersion = "26.0.0"
+}

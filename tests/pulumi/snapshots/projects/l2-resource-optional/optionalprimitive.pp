@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "optionalprimitive"
+  baseProviderVersion = "34.0.0"
+}

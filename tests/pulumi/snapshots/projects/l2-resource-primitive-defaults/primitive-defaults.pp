@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "primitive-defaults"
+  baseProviderVersion = "8.0.0"
+}

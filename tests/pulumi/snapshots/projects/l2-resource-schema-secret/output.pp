@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "output"
+  baseProviderVersion = "23.0.0"
+}

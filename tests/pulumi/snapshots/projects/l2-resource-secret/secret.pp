@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "secret"
+  baseProviderVersion = "14.0.0"
+}

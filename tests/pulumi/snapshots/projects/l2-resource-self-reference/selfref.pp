@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "selfref"
+  baseProviderVersion = "54.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "union"
+  baseProviderVersion = "18.0.0"
+}

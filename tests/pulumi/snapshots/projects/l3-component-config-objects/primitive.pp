@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "primitive"
+  baseProviderVersion = "7.0.0"
+}

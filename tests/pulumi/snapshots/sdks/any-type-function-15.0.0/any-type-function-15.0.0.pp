@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "any-type-function"
+  baseProviderVersion = "15.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "asset-archive"
+  baseProviderVersion = "5.0.0"
+}

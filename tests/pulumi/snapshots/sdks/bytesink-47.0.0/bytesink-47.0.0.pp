@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "bytesink"
+  baseProviderVersion = "47.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "camelNames"
+  baseProviderVersion = "19.0.0"
+}

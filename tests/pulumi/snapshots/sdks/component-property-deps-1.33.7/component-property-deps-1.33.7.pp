@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "component-property-deps"
+  baseProviderVersion = "1.33.7"
+}

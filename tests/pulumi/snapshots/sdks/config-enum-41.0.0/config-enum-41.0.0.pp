@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "config-enum"
+  baseProviderVersion = "41.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "discriminated-union-many"
+  baseProviderVersion = "49.0.0"
+}

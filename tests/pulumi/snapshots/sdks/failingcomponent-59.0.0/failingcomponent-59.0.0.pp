@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "failingcomponent"
+  baseProviderVersion = "59.0.0"
+}

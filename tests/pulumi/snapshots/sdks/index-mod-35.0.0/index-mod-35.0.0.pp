@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "index-mod"
+  baseProviderVersion = "35.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "multi-argument-invoke"
+  baseProviderVersion = "44.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "namespaced"
+  baseProviderVersion = "16.0.0"
+}

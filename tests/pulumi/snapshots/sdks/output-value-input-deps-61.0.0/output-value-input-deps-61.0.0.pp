@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "output-value-input-deps"
+  baseProviderVersion = "61.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "plain"
+  baseProviderVersion = "13.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "scalar-returns"
+  baseProviderVersion = "21.0.0"
+}

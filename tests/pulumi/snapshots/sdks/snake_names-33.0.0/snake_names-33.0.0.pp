@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "snake_names"
+  baseProviderVersion = "33.0.0"
+}
