@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "pclc_diag.h"
 #include "toolchain.h"
 
 /* ---------------------------------------------------------- diagnostics */
@@ -22,92 +23,29 @@ static Pulumirpc__Codegen__Pos *new_pos(long line, long column) {
   return p;
 }
 
-/* Parses a `file:line:col: kind: text` header; the pieces point into the
-   line (file and kind are not NUL-terminated: their lengths are set). */
-static bool parse_header(const char *l, size_t len, size_t *flen, long *line, long *col,
-                         const char **kind, const char **text) {
-  for (size_t i = 0; i + 1 < len; i++) {
-    if (l[i] != ':' || !isdigit((unsigned char)l[i + 1])) {
-      continue;
-    }
-    char *end;
-    long ln = strtol(l + i + 1, &end, 10);
-    if (*end != ':' || !isdigit((unsigned char)end[1])) {
-      continue;
-    }
-    long cn = strtol(end + 1, &end, 10);
-    if (strncmp(end, ": ", 2) != 0) {
-      continue;
-    }
-    *flen = i;
-    *line = ln;
-    *col = cn;
-    *kind = end + 2;
-    const char *colon = strstr(*kind, ": ");
-    if (!colon || colon > l + len) {
-      return false;
-    }
-    *text = colon + 2;
-    return true;
-  }
-  return false;
-}
-
 void diags_from_pclc(const char *text, bool demote, diag_list *out) {
-  Pulumirpc__Codegen__Diagnostic *cur = NULL;
-  buf detail = {0};
-  const char *p = text;
-  while (*p) {
-    const char *nl = strchr(p, '\n');
-    size_t len = nl ? (size_t)(nl - p) : strlen(p);
-    size_t flen;
-    long line, col;
-    const char *kind, *msg;
-    bool header = parse_header(p, len, &flen, &line, &col, &kind, &msg);
-    bool note = header && strncmp(kind, "note:", 5) == 0;
-    bool plain = !header && (strncmp(p, "error: ", 7) == 0 || strncmp(p, "pclc: error: ", 13) == 0);
-    if ((header && !note) || plain) {
-      if (cur) {
-        cur->detail = xstrdup(buf_str(&detail));
-        buf_free(&detail);
-      }
-      cur = xmalloc(sizeof *cur);
-      pulumirpc__codegen__diagnostic__init(cur);
-      bool warning = header && strncmp(kind, "warning:", 8) == 0;
-      cur->severity = warning || demote ? PULUMIRPC__CODEGEN__DIAGNOSTIC_SEVERITY__DIAG_WARNING
-                                        : PULUMIRPC__CODEGEN__DIAGNOSTIC_SEVERITY__DIAG_ERROR;
-      if (header) {
-        const char *file = p;
-        if (flen > 2 && strncmp(file, "./", 2) == 0) {
-          file += 2;
-          flen -= 2;
-        }
-        cur->summary = xstrndup(msg, len - (size_t)(msg - p));
-        Pulumirpc__Codegen__Range *r = xmalloc(sizeof *r);
-        pulumirpc__codegen__range__init(r);
-        r->filename = xstrndup(file, flen);
-        r->start = new_pos(line, col);
-        r->end = new_pos(line, col);
-        cur->subject = r;
-      } else {
-        const char *m = strchr(p, ':') + 2;
-        if (strncmp(p, "pclc: ", 6) == 0) {
-          m = p + 13;
-        }
-        cur->summary = xstrndup(m, len - (size_t)(m - p));
-      }
-      out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
-      out->v[out->n++] = cur;
-    } else if (cur) {
-      buf_add(&detail, p, len);
-      buf_add(&detail, "\n", 1);
+  pdiag_list l = {0};
+  pdiag_parse(text, &l);
+  for (size_t i = 0; i < l.n; i++) {
+    const pdiag *p = &l.v[i];
+    Pulumirpc__Codegen__Diagnostic *d = xmalloc(sizeof *d);
+    pulumirpc__codegen__diagnostic__init(d);
+    d->severity = p->warning || demote ? PULUMIRPC__CODEGEN__DIAGNOSTIC_SEVERITY__DIAG_WARNING
+                                       : PULUMIRPC__CODEGEN__DIAGNOSTIC_SEVERITY__DIAG_ERROR;
+    d->summary = xstrdup(p->message);
+    d->detail = xstrdup(p->detail);
+    if (p->file) {
+      Pulumirpc__Codegen__Range *r = xmalloc(sizeof *r);
+      pulumirpc__codegen__range__init(r);
+      r->filename = xstrdup(p->file);
+      r->start = new_pos(p->line, p->col);
+      r->end = new_pos(p->line, p->col);
+      d->subject = r;
     }
-    p += len + (nl != NULL);
+    out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+    out->v[out->n++] = d;
   }
-  if (cur) {
-    cur->detail = xstrdup(buf_str(&detail));
-  }
-  buf_free(&detail);
+  pdiag_free(&l);
 }
 
 void diags_free(diag_list *d) {

@@ -7,6 +7,7 @@
 
 #include "build.h"
 #include "client.h"
+#include "pclc_diag.h"
 #include "pulumi/pulumirpc.pb-c.h"
 #include "toolchain.h"
 
@@ -110,6 +111,26 @@ static void env_free(char **env) {
   free(env);
 }
 
+/* Sends each of pclc's messages in text to the engine's log, as an error
+   or a warning, in the form of the program's own errors
+   (`main.pp:3:11: message` and the source lines); false when there was
+   none or one could not be delivered. */
+static bool log_diags(const char *engine, const char *text) {
+  pdiag_list l = {0};
+  pdiag_parse(text, &l);
+  bool ok = l.n > 0;
+  for (size_t i = 0; i < l.n; i++) {
+    char *m = pdiag_text(&l.v[i]);
+    ok = run_log(engine, l.v[i].warning ? PULUMIRPC__LOG_SEVERITY__WARNING
+                                        : PULUMIRPC__LOG_SEVERITY__ERROR,
+                 m) &&
+         ok;
+    free(m);
+  }
+  pdiag_free(&l);
+  return ok;
+}
+
 static run_outcome fail(char *error) {
   return (run_outcome){error, false};
 }
@@ -135,15 +156,14 @@ run_outcome run_program(const Pulumirpc__RunRequest *req, const char *dir, const
   bool cached;
   build_status st = build_program(tc, g, dir, req->loader_target, &exe, &cached, &diags, &e);
   if (st == BUILD_PROGRAM_ERROR) {
-    /* pclc's located messages go to the engine as the program's error,
+    /* pclc's located messages go to the engine as the program's errors,
        which the CLI shows; then the run bails, as an SDK's does after a
        compile error. */
-    const char *text = buf_str(&diags);
-    if (run_log(engine, PULUMIRPC__LOG_SEVERITY__ERROR, text)) {
+    if (log_diags(engine, buf_str(&diags))) {
       buf_free(&diags);
       return (run_outcome){NULL, true};
     }
-    run_outcome o = fail(xstrdup(text));
+    run_outcome o = fail(xstrdup(buf_str(&diags)));
     buf_free(&diags);
     return o;
   }
@@ -151,9 +171,7 @@ run_outcome run_program(const Pulumirpc__RunRequest *req, const char *dir, const
     buf_free(&diags);
     return fail(e.msg);
   }
-  if (diags.len > 0) {
-    run_log(engine, PULUMIRPC__LOG_SEVERITY__WARNING, buf_str(&diags));
-  }
+  log_diags(engine, buf_str(&diags));
   buf_free(&diags);
 
   char **env = program_env(req, engine);
