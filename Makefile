@@ -228,7 +228,7 @@ check: deps
 
 check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile check-docs \
            check-io check-samples check-grpc check-determinism check-conformance \
-           check-fuzz-programs check-pulumi
+           check-fuzz-programs check-host check-pulumi
 
 check-unit: $(UNIT_BINS)
 	@for t in $(UNIT_BINS); do echo "== $$t"; $$t || exit 1; done
@@ -365,6 +365,15 @@ check-pulumi: $(BUILD)/pulumi-language-pclc $(BUILD)/pclc $(BUILD)/libpclrt.a \
               $(BUILD)/pkgconfig/pclrt.pc $(PULUMI_SUITE) $(ENGINE_MODULES)
 	node tests/pulumi/conformance.js --suite $(PULUMI_SUITE) --host $(BUILD)/pulumi-language-pclc \
 	  --testdata $(PULUMI_TESTDATA) --known-failures tests/pulumi/known-failures.txt
+
+# The language host against engines that misbehave, programs that do not
+# compile, a missing C compiler, a failing schema loader and cancelled
+# requests (tests/pulumi/host-faults.js, with tests/engine/engine.js as the
+# engine): clear answers in time, and no process left behind.
+.PHONY: check-host
+check-host: $(BUILD)/pulumi-language-pclc $(BUILD)/pclc $(BUILD)/libpclrt.a \
+            $(BUILD)/pkgconfig/pclrt.pc $(ENGINE_MODULES)
+	node tests/pulumi/host-faults.js --host $(BUILD)/pulumi-language-pclc
 
 # Every sample and every tests/golden/codegen case is compiled twice in
 # different directories and environments; the outputs must be identical.

@@ -29,6 +29,11 @@
 //   --no-parameterization  claim no support for RegisterPackage (feature 9,
 //                      SupportsFeature "parameterization"), as engines that
 //                      predate parameterized packages do
+//   --loader DIR       also serve the schema loader codegen.Loader (as the
+//                      engine does for a language host): GetSchema answers
+//                      DIR/<package>-<version>.json, the highest version
+//                      when none is asked for, the parameterization's name
+//                      and version for a parameterized package
 //   --fault KIND       misbehave: close-after=N (exit after the Nth
 //                      registration arrived, dropping the connection
 //                      with it unanswered),
@@ -38,7 +43,8 @@
 //                      of NAME reports result FAIL), fail-invoke (Invoke
 //                      answers a check failure), version (RequirePulumiVersion
 //                      answers FAILED_PRECONDITION), fail-package
-//                      (RegisterPackage answers UNAVAILABLE)
+//                      (RegisterPackage answers UNAVAILABLE), loader
+//                      (GetSchema answers UNAVAILABLE)
 "use strict";
 
 const fs = require("fs");
@@ -48,6 +54,8 @@ const resrpc = require("@pulumi/pulumi/proto/resource_grpc_pb.js");
 const engproto = require("@pulumi/pulumi/proto/engine_pb.js");
 const engrpc = require("@pulumi/pulumi/proto/engine_grpc_pb.js");
 const provproto = require("@pulumi/pulumi/proto/provider_pb.js");
+const loaderproto = require("@pulumi/pulumi/proto/codegen/loader_pb.js");
+const loaderrpc = require("@pulumi/pulumi/proto/codegen/loader_grpc_pb.js");
 const emptyproto = require("google-protobuf/google/protobuf/empty_pb.js");
 const structproto = require("google-protobuf/google/protobuf/struct_pb.js");
 
@@ -333,6 +341,45 @@ if (forward) {
   }
 }
 
+// The schema loader: the schema files of --loader DIR by package and version.
+const loaderDir = opt("--loader");
+function compareVersions(a, b) {
+  const pa = a.split(/[.+-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+  const pb = b.split(/[.+-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    if (pa[i] === undefined || pb[i] === undefined) return pa[i] === undefined ? -1 : 1;
+    if (pa[i] !== pb[i]) return pa[i] < pb[i] ? -1 : 1;
+  }
+  return 0;
+}
+const loader = {
+  getSchema(call, cb) {
+    const req = call.request;
+    record("GetSchema", req);
+    if (faultKind === "loader") {
+      cb({ code: grpc.status.UNAVAILABLE, details: "the schema registry is down" });
+      return;
+    }
+    const param = req.getParameterization();
+    const name = param ? param.getName() : req.getPackage();
+    const version = param ? param.getVersion() : req.getVersion();
+    const prefix = `${name}-`;
+    const versions = fs.readdirSync(loaderDir)
+      .filter((f) => f.startsWith(prefix) && f.endsWith(".json"))
+      .map((f) => f.slice(prefix.length, -5))
+      .filter((v) => /^\d/.test(v))
+      .sort(compareVersions);
+    const pick = version ? versions.find((v) => v === version) : versions[versions.length - 1];
+    if (!pick) {
+      cb({ code: grpc.status.NOT_FOUND, details: `no schema for ${name} ${version}` });
+      return;
+    }
+    const resp = new loaderproto.GetSchemaResponse();
+    resp.setSchema(fs.readFileSync(`${loaderDir}/${prefix}${pick}.json`));
+    cb(null, resp);
+  },
+};
+
 // The monitor's service, with RegisterResource's answers replaced by bytes
 // that are not a message when asked to.
 let monitorService = resrpc.ResourceMonitorService;
@@ -347,6 +394,9 @@ if (faultKind === "malformed") {
 server = new grpc.Server();
 server.addService(monitorService, monitor);
 server.addService(engrpc.EngineService, engine);
+if (loaderDir) {
+  server.addService(loaderrpc.LoaderService, loader);
+}
 server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
   if (err) {
     console.error(`engine.js: cannot listen: ${err.message}`);
