@@ -253,7 +253,7 @@ async function main() {
           console.log(`PASS ${name} (${secs} s)`);
         } else if (reason !== undefined) {
           xfailed++;
-          console.log(`XFAIL ${name} (${secs} s): ${reason}\n${indent(messages)}`);
+          console.log(`XFAIL ${name} (${secs} s): ${reason}`);
         } else {
           failed++;
           console.log(`FAIL ${name} (${secs} s)\n${indent(messages)}`);
