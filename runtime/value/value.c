@@ -155,12 +155,7 @@ size_t pcl__value_extra(const pcl_value *v) {
   return 0;
 }
 
-/* Returns the array p of *cap elements of elem bytes grown to twice as many
- * (the elements kept): moved to the heap from the inline storage fixed,
- * which is not freed, or reallocated there.  The explicit stacks below
- * start in inline storage, so that the common small case allocates
- * nothing. */
-static void *grow_array(void *p, const void *fixed, size_t *cap, size_t elem) {
+void *pcl__grow_array(void *p, const void *fixed, size_t *cap, size_t elem) {
   size_t ncap = 2 * *cap;
   void *q;
   if (p == fixed) {
@@ -189,7 +184,7 @@ static bool freeing;                         /* Whether a drain is running. */
 /* Adds v to the values the running drain still has to free. */
 static void free_push(pcl_value *v) {
   if (free_n == free_cap) {
-    free_stack = grow_array(free_stack, free_inline, &free_cap, sizeof *free_stack);
+    free_stack = pcl__grow_array(free_stack, free_inline, &free_cap, sizeof *free_stack);
   }
   free_stack[free_n++] = v;
 }
@@ -303,18 +298,6 @@ size_t pcl_len(const pcl_value *v) {
 /* The payload of a heap collection: the pointer arrays after the struct. */
 static pcl_value **payload(pcl_value *v) { return (pcl_value **)(void *)(v + 1); }
 
-/* Returns whether x (NULL: nothing) is an EVENTUAL or may hold one. */
-static bool may_hold_eventual(const pcl_value *x) {
-  return x != NULL && (x->kind == PCL_T_EVENTUAL || (x->flags & PCL_F_HOLDS_EVENTUAL));
-}
-
-/* Marks the container v as holding an EVENTUAL when its part x may. */
-static void note_part(pcl_value *v, const pcl_value *x) {
-  if (may_hold_eventual(x)) {
-    v->flags |= PCL_F_HOLDS_EVENTUAL;
-  }
-}
-
 pcl_value *pcl_list_new(size_t n) {
   pcl_value *v = pcl__value_alloc(PCL_T_LIST, n * sizeof(pcl_value *));
   pcl_value **items = payload(v);
@@ -328,14 +311,14 @@ pcl_value *pcl_list_new(size_t n) {
 
 void pcl_list_init_take(pcl_value *list, size_t i, pcl_value *item) {
   payload(list)[i] = item;
-  note_part(list, item);
+  pcl__note_part(list, item);
 }
 
 pcl_value *pcl_list_of(pcl_value *const *items, size_t n) {
   pcl_value *v = pcl_list_new(n);
   for (size_t i = 0; i < n; i++) {
     payload(v)[i] = pcl_retain(items[i]);
-    note_part(v, items[i]);
+    pcl__note_part(v, items[i]);
   }
   return v;
 }
@@ -344,7 +327,7 @@ pcl_value *pcl_list_of_take(pcl_value *const *items, size_t n) {
   pcl_value *v = pcl_list_new(n);
   for (size_t i = 0; i < n; i++) {
     payload(v)[i] = items[i];
-    note_part(v, items[i]);
+    pcl__note_part(v, items[i]);
   }
   return v;
 }
@@ -366,25 +349,11 @@ static int cmp_set_items(const void *pa, const void *pb) {
   return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
-/* Orders two STRINGs by their bytes (a shorter prefix first). */
-static int cmp_key_bytes(const pcl_value *a, const pcl_value *b) {
-  size_t n = a->u.str.len < b->u.str.len ? a->u.str.len : b->u.str.len;
-  /* Keys mostly differ in their first byte: decide that without a call. */
-  if (n > 0 && a->u.str.ptr[0] != b->u.str.ptr[0]) {
-    return (unsigned char)a->u.str.ptr[0] < (unsigned char)b->u.str.ptr[0] ? -1 : 1;
-  }
-  int c = memcmp(a->u.str.ptr, b->u.str.ptr, n);
-  if (c != 0) {
-    return c;
-  }
-  return a->u.str.len < b->u.str.len ? -1 : a->u.str.len > b->u.str.len;
-}
-
 /* qsort order of map keys: key bytes, then input position, so that of
  * equal keys the last pair ends a run. */
 static int cmp_map_items(const void *pa, const void *pb) {
   const sort_item *a = pa, *b = pb;
-  int c = cmp_key_bytes(a->v, b->v);
+  int c = pcl__str_order(a->v, b->v);
   if (c != 0) {
     return c;
   }
@@ -401,7 +370,7 @@ static bool is_eventual(const pcl_value *v) { return v->kind == PCL_T_EVENTUAL; 
  * it computes with them. */
 static pcl_value *set_build(pcl_value *const *items, size_t n, bool take) {
   for (size_t i = 0; i < n; i++) {
-    if (may_hold_eventual(items[i]) && pcl__value_any(items[i], is_eventual)) {
+    if (pcl__may_hold_eventual(items[i]) && pcl__value_any(items[i], is_eventual)) {
       fprintf(stderr, "pcl: internal error: a set element holds an eventual value, "
                       "which has no deterministic order\n");
       abort();
@@ -445,7 +414,7 @@ static pcl_value *map_sorted(pcl_value *const *keys, pcl_value *const *vals, siz
   for (size_t i = 0; i < n; i++) {
     k[i] = take ? keys[i] : pcl_retain(keys[i]);
     d[i] = take ? vals[i] : pcl_retain(vals[i]);
-    note_part(v, vals[i]);
+    pcl__note_part(v, vals[i]);
   }
   v->u.map.n = n;
   v->u.map.keys = k;
@@ -459,7 +428,7 @@ static pcl_value *map_build(pcl_value *const *keys, pcl_value *const *vals, size
   /* Generated code and the decoders mostly pass keys already in order:
    * then there is nothing to sort and no scratch array to allocate. */
   size_t ordered = 1;
-  while (ordered < n && cmp_key_bytes(keys[ordered - 1], keys[ordered]) < 0) {
+  while (ordered < n && pcl__str_order(keys[ordered - 1], keys[ordered]) < 0) {
     ordered++;
   }
   if (ordered >= n) {
@@ -481,7 +450,7 @@ static pcl_value *map_build(pcl_value *const *keys, pcl_value *const *vals, size
     for (size_t i = ordered; i < n; i++) {
       sort_item it = tmp[i];
       size_t j = i;
-      while (j > 0 && cmp_key_bytes(tmp[j - 1].v, it.v) > 0) {
+      while (j > 0 && pcl__str_order(tmp[j - 1].v, it.v) > 0) {
         tmp[j] = tmp[j - 1];
         j--;
       }
@@ -495,7 +464,7 @@ static pcl_value *map_build(pcl_value *const *keys, pcl_value *const *vals, size
   size_t kept = 0;
   for (size_t i = 0; i < n; i++) {
     size_t p = tmp[i].pos;
-    if (i + 1 < n && cmp_key_bytes(tmp[i].v, tmp[i + 1].v) == 0) {
+    if (i + 1 < n && pcl__str_order(tmp[i].v, tmp[i + 1].v) == 0) {
       if (take) {
         pcl_release(keys[p]);
         pcl_release(vals[p]);
@@ -529,7 +498,7 @@ pcl_value *pcl__map_merge(const pcl_value *map, pcl_value *const *keys, pcl_valu
    * (a block is allocated at its exact size), the second fills them. */
   size_t total = 0;
   for (size_t i = 0, j = 0; i < na || j < n; total++) {
-    int c = i == na ? 1 : j == n ? -1 : cmp_key_bytes(ka[i], keys[j]);
+    int c = i == na ? 1 : j == n ? -1 : pcl__str_order(ka[i], keys[j]);
     i += c <= 0;
     j += c >= 0;
   }
@@ -537,7 +506,7 @@ pcl_value *pcl__map_merge(const pcl_value *map, pcl_value *const *keys, pcl_valu
   pcl_value **k = payload(v);
   pcl_value **d = k + total;
   for (size_t i = 0, j = 0, m = 0; m < total; m++) {
-    int c = i == na ? 1 : j == n ? -1 : cmp_key_bytes(ka[i], keys[j]);
+    int c = i == na ? 1 : j == n ? -1 : pcl__str_order(ka[i], keys[j]);
     if (c < 0) {
       k[m] = pcl_retain(ka[i]);
       d[m] = pcl_retain(map->u.map.vals[i]);
@@ -545,7 +514,7 @@ pcl_value *pcl__map_merge(const pcl_value *map, pcl_value *const *keys, pcl_valu
       k[m] = pcl_retain(keys[j]);
       d[m] = pcl_retain(vals[j]);
     }
-    note_part(v, d[m]);
+    pcl__note_part(v, d[m]);
     i += c <= 0;
     j += c >= 0;
   }
@@ -635,9 +604,9 @@ pcl_value *pcl_resource_new(pcl_value *urn, pcl_value *id, pcl_value *version) {
   v->u.ref.a = pcl_retain(urn);
   v->u.ref.b = pcl_retain(id != NULL ? id : pcl_null());
   v->u.ref.c = pcl_retain(version != NULL ? version : pcl_null());
-  note_part(v, v->u.ref.a);
-  note_part(v, v->u.ref.b);
-  note_part(v, v->u.ref.c);
+  pcl__note_part(v, v->u.ref.a);
+  pcl__note_part(v, v->u.ref.b);
+  pcl__note_part(v, v->u.ref.c);
   return v;
 }
 
@@ -645,7 +614,7 @@ pcl_value *pcl_asset_new(pcl_asset_kind kind, pcl_value *payload_value) {
   pcl_value *v = pcl__value_alloc(PCL_T_ASSET, 0);
   v->sub = (uint16_t)kind;
   v->u.ref.a = pcl_retain(payload_value);
-  note_part(v, payload_value);
+  pcl__note_part(v, payload_value);
   return v;
 }
 
@@ -653,7 +622,7 @@ pcl_value *pcl_archive_new(pcl_archive_kind kind, pcl_value *payload_value) {
   pcl_value *v = pcl__value_alloc(PCL_T_ARCHIVE, 0);
   v->sub = (uint16_t)kind;
   v->u.ref.a = pcl_retain(payload_value);
-  note_part(v, payload_value);
+  pcl__note_part(v, payload_value);
   return v;
 }
 
@@ -663,7 +632,7 @@ pcl_value *pcl_secret_new(pcl_value *inner) {
   }
   pcl_value *v = pcl__value_alloc(PCL_T_SECRET, 0);
   v->u.ref.a = pcl_retain(inner);
-  note_part(v, inner);
+  pcl__note_part(v, inner);
   return v;
 }
 
@@ -686,7 +655,7 @@ typedef struct walk {
 /* Adds v to the values w still has to visit. */
 static void walk_push(walk *w, const pcl_value *v) {
   if (w->n == w->cap) {
-    w->slots = (const pcl_value **)grow_array((void *)w->slots, w->inline_slots, &w->cap,
+    w->slots = (const pcl_value **)pcl__grow_array((void *)w->slots, w->inline_slots, &w->cap,
                                               sizeof *w->slots);
   }
   w->slots[w->n++] = v;
@@ -695,7 +664,7 @@ static void walk_push(walk *w, const pcl_value *v) {
 /* Adds x to the values w still has to visit, unless prune is set and x
  * neither is nor may hold an EVENTUAL. */
 static void walk_part(walk *w, const pcl_value *x, bool prune) {
-  if (!prune || may_hold_eventual(x)) {
+  if (!prune || pcl__may_hold_eventual(x)) {
     walk_push(w, x);
   }
 }
@@ -756,7 +725,7 @@ static bool walk_find(const pcl_value *v, bool (*hit)(const pcl_value *), pcl_ki
                       bool deep, void (*visit)(const pcl_value *, void *), void *ctx) {
   /* A walk for EVENTUALs enters only the values that may hold one. */
   bool prune = hit == NULL && kind == PCL_T_EVENTUAL;
-  if (prune && !may_hold_eventual(v)) {
+  if (prune && !pcl__may_hold_eventual(v)) {
     return false;
   }
   walk w;
@@ -988,7 +957,7 @@ static pcl_value *rewrite_run(const pcl_value *v, const void *ctx, pcl__rw_fn fn
   pcl_value *result = NULL;
   for (;;) {
     pcl_value *r;
-    if (st.eventuals && !may_hold_eventual(step.v)) {
+    if (st.eventuals && !pcl__may_hold_eventual(step.v)) {
       r = pcl_retain((pcl_value *)step.v);
     } else {
       step.ctx = step.parent_ctx;
@@ -1009,7 +978,7 @@ static pcl_value *rewrite_run(const pcl_value *v, const void *ctx, pcl__rw_fn fn
         r = pcl_retain((pcl_value *)step.v);
       } else {
         if (st.n == st.cap) {
-          st.frames = grow_array(st.frames, st.frames_inline, &st.cap, sizeof *st.frames);
+          st.frames = pcl__grow_array(st.frames, st.frames_inline, &st.cap, sizeof *st.frames);
         }
         rw_frame *f = &st.frames[st.n++];
         *f = (rw_frame){step.v, step.key, step.index, step.ctx,
@@ -1027,7 +996,7 @@ static pcl_value *rewrite_run(const pcl_value *v, const void *ctx, pcl__rw_fn fn
         break;
       }
       if (st.nout == st.capout) {
-        st.out = grow_array(st.out, st.out_inline, &st.capout, sizeof *st.out);
+        st.out = pcl__grow_array(st.out, st.out_inline, &st.capout, sizeof *st.out);
       }
       st.out[st.nout++] = r;
       rw_frame *f = &st.frames[st.n - 1];
@@ -1059,7 +1028,7 @@ pcl_value *pcl__value_rewrite(const pcl_value *v, const void *ctx, pcl__rw_fn fn
 pcl_value *pcl__value_replace_eventuals(const pcl_value *v,
                                         pcl_value *(*edit)(const pcl_value *x, void *ctx),
                                         void *ctx) {
-  if (!may_hold_eventual(v)) {
+  if (!pcl__may_hold_eventual(v)) {
     return pcl_retain((pcl_value *)v);
   }
   rebuild b = {false, edit, ctx};
@@ -1068,7 +1037,7 @@ pcl_value *pcl__value_replace_eventuals(const pcl_value *v,
 
 void pcl__value_each_eventual(const pcl_value *v, void (*visit)(const pcl_value *x, void *ctx),
                               void *ctx) {
-  if (!may_hold_eventual(v)) {
+  if (!pcl__may_hold_eventual(v)) {
     return;
   }
   walk w;
@@ -1188,7 +1157,7 @@ static int cmp_shallow(const pcl_value *a, const pcl_value *b, bool *enter, size
   case PCL_T_NUMBER:
     return pcl_num_compare(a, b);
   case PCL_T_STRING:
-    return cmp_key_bytes(a, b);
+    return pcl__str_order(a, b);
   case PCL_T_LIST:
   case PCL_T_SET:
     *enter = true;
@@ -1273,7 +1242,7 @@ int pcl_compare(const pcl_value *a, const pcl_value *b) {
     }
     if (enter) {
       if (depth == cap) {
-        stack = grow_array(stack, small, &cap, sizeof *stack);
+        stack = pcl__grow_array(stack, small, &cap, sizeof *stack);
       }
       stack[depth++] = (cmp_frame){a, b, 0, n};
     }
@@ -1298,7 +1267,7 @@ int pcl_compare(const pcl_value *a, const pcl_value *b) {
         nb = f->b->u.list.items[i];
         break;
       case PCL_T_MAP:
-        c = cmp_key_bytes(f->a->u.map.keys[i], f->b->u.map.keys[i]);
+        c = pcl__str_order(f->a->u.map.keys[i], f->b->u.map.keys[i]);
         if (c != 0) {
           goto done;
         }
@@ -1454,7 +1423,7 @@ static void repr(pcl_strbuf *b, const pcl_value *v, size_t max) {
   for (;;) {
     if (repr_open(b, v, max)) {
       if (depth == cap) {
-        stack = grow_array(stack, small, &cap, sizeof *stack);
+        stack = pcl__grow_array(stack, small, &cap, sizeof *stack);
       }
       stack[depth++] = (repr_frame){v, 0};
     }
@@ -1497,7 +1466,7 @@ static void repr(pcl_strbuf *b, const pcl_value *v, size_t max) {
 
 char *pcl_value_repr(const pcl_value *v, size_t max) {
   pcl_strbuf b = PCL_STRBUF_INIT;
-  if (redact_depth > 0) {
+  if (pcl__redacting()) {
     /* A message about an operation on a secret shows no operand. */
     pcl_strbuf_append_cstr(&b, "[secret]");
     return b.data;
