@@ -25,11 +25,6 @@
 static size_t live_values;
 static size_t live_bytes;
 
-pcl_value pcl_null_value = PCL_STATIC_NULL;
-pcl_value pcl_true_value = PCL_STATIC_BOOL(true);
-pcl_value pcl_false_value = PCL_STATIC_BOOL(false);
-pcl_value pcl_unknown_value = {.kind = PCL_T_UNKNOWN};
-
 /* ------------------------------------------------------------ allocation */
 
 static _Noreturn void out_of_memory(size_t n) {
