@@ -487,19 +487,6 @@ void pcl__path_key(pcl_strbuf *b, const char *key, size_t len) {
   }
 }
 
-/* ------------------------------------------------------------- redaction */
-
-/* How many redaction scopes are open (pcl__redact_enter). */
-static unsigned redact_depth;
-
-void pcl__redact_enter(void) { redact_depth++; }
-
-void pcl__redact_leave(void) { redact_depth--; }
-
-bool pcl__redacting(void) { return redact_depth > 0; }
-
-const char *pcl__redact_text(const char *text) { return redact_depth > 0 ? "[secret]" : text; }
-
 /* ------------------------------------------------------------------ repr */
 
 /* A container being printed by repr. */
