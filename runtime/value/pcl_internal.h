@@ -1,5 +1,6 @@
 /* pcl_internal.h: declarations shared by the value-layer modules of
- * libpclrt (value.c, bigint.c, number.c, str.c, json.c, error.c), and used
+ * libpclrt (runtime/value/: alloc.c, collections.c, compare.c, walk.c,
+ * bigint.c, number.c, str.c, json.c, error.c and the others), and used
  * by the built-ins (builtins_*.c) and the other runtime modules for what
  * they need of the value layer's internals; not part of the public
  * interface.
@@ -130,7 +131,7 @@ void pcl__value_each_kind(const pcl_value *v, pcl_kind kind,
 pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
                               pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx);
 
-/* -- Rewrites (value.c): a value rebuilt part by part, top down, with an
+/* -- Rewrites (walk.c): a value rebuilt part by part, top down, with an
  * explicit stack (any depth is safe, the time is linear in the size).  At
  * each value the step function decides: the value's rewrite outright, or to
  * rewrite its parts (the elements of a list or set, the values of a map,

@@ -1,22 +1,10 @@
-/* value.c: the core of the value layer: allocation and live counters, the
- * immortal singletons, collections (lists, sets, maps), resource references,
- * assets, archives, secrets and eventual values, deep equality and the total
- * order used for sets, and short printable forms for error messages; also
- * the walks over values (the searches by kind, and pcl__value_rewrite, the
- * one machine that rebuilds a value part by part: stripping secrets,
- * settling EVENTUALs, collapsing and hydrating resources, conforming
- * config), the value size limit and the redaction of secret operands in
- * messages.  Every walk keeps its work on an explicit stack, so that any
- * depth is safe, and a walk for EVENTUALs skips the parts whose
- * PCL_F_HOLDS_EVENTUAL flag says they hold none.
- *
- * Invariants: a heap value is one block (struct plus payload) with refs >= 1;
- * static values have refs == 0 and are never freed.  Map keys are STRING
- * values in strictly ascending byte order; set elements are in pcl_compare
- * order without duplicates.  Every heap block and every GMP block is counted
- * in live_bytes, so a program that released everything reads zero.  Like
- * the rest of the runtime, the value layer is single-threaded: reference
- * counts, the counters and the small-int cache are not atomic. */
+/* walk.c: the walks over values: the searches (for a kind, for a test, for
+ * every EVENTUAL) and pcl__value_rewrite, the one machine that rebuilds a
+ * value part by part (stripping secrets, settling EVENTUALs, collapsing and
+ * hydrating resources, conforming config), with the JSON path of the part
+ * being rewritten for messages.  Every walk keeps its work on an explicit
+ * stack, so that any depth is safe, and a walk for EVENTUALs skips the
+ * parts whose PCL_F_HOLDS_EVENTUAL flag says they hold none. */
 #include <stdlib.h>
 #include <string.h>
 
