@@ -1778,7 +1778,9 @@ const ty *schema_resource_read_type(schema_set *s, schema_resource *r) {
     return r->ty_read;
   ty_ctx *c = s->ty;
   ty_prop *props = ARENA_NEW_ARRAY(s->arena, ty_prop, r->nstate + 1);
-  props[0] = (ty_prop){s->s_id, ty_string(c)};
+  /* The id may be another resource's output, as the state inputs may
+     (binder_read_resource.go: Input<string>). */
+  props[0] = (ty_prop){s->s_id, ty_input(c, ty_string(c))};
   for (size_t i = 0; i < r->nstate; i++) {
     props[i + 1].name = r->state[i].name;
     props[i + 1].type = schema_property_type(s, &r->state[i], true);

@@ -701,7 +701,15 @@ static void register_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
     merged = pcl_mapbuf_finish(&mb);
     outputs = merged;
   }
-  pcl_value *id = r->read_id ? pcl_retain(r->read_id) : answer_id(r, a->id);
+  /* A read's id is the one the provider's Read resolved (it may rewrite
+   * the id asked for); an engine that predates it answers none, and then
+   * the id is unknown in a preview and the one asked for otherwise, as the
+   * SDKs do. */
+  const char *aid = a->id;
+  if (r->read_id && (aid == NULL || *aid == 0) && !e->preview) {
+    aid = pcl_str_data(r->read_id);
+  }
+  pcl_value *id = answer_id(r, aid);
   pcl_resource_result res = {a->urn, id, outputs};
   r->rcb(r->data, &res, NULL);
   pcl_release(id);
@@ -824,6 +832,10 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
     pcl_value *name = req->read ? req->id : pcl_map_get_cstr(req->inputs, "name");
     if (name && pcl_kind_of(name) == PCL_T_STRING) {
       id = pcl_str_data(name);
+    } else if (req->read && name && pcl_kind_of(name) == PCL_T_UNKNOWN) {
+      /* An id not known in a preview is sent as the unknown value, as
+       * the SDKs do: the engine answers with unknown outputs. */
+      id = PCL__UNKNOWN_SENTINEL;
     }
     Google__Protobuf__Struct *props = id ? pcl__rpc_struct_new(req->inputs, &enc) : NULL;
     if (props == NULL) {

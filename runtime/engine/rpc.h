@@ -107,7 +107,7 @@ pcl_value *pcl__rpc_struct_unpack(const uint8_t *data, size_t len, pcl_error **e
 /* What an answer says, by call (fields that do not apply stay zero). */
 typedef struct pcl__rpc_answer {
   char *urn;         /* RegisterResource, ReadResource: the URN (owned). */
-  char *id;          /* RegisterResource: the id, "" when none (owned). */
+  char *id;          /* RegisterResource, ReadResource: the id, "" when none (owned). */
   pcl_value *value;  /* The object, properties or return value (owned MAP). */
   bool failed;       /* RegisterResource: the result was not SUCCESS. */
   char *failures;    /* Invoke, Call: the check failures as text (owned), or NULL. */

@@ -887,6 +887,7 @@ bool pcl__rpc_answer_decode(pcl__rpc_method m, const uint8_t *data, size_t len,
   case PCL__RPC_READ: {
     Pulumirpc__ReadResourceResponse *r = (Pulumirpc__ReadResourceResponse *)msg;
     out->urn = pcl_xstrdup(r->urn ? r->urn : "");
+    out->id = pcl_xstrdup(r->id ? r->id : "");
     st = r->properties;
     break;
   }

@@ -316,6 +316,8 @@ static void resource_answered(void *data, const pcl_resource_result *res, const 
     /* A read: its answer is a ReadResourceResponse. */
     Pulumirpc__ReadResourceResponse resp = PULUMIRPC__READ_RESOURCE_RESPONSE__INIT;
     resp.urn = (char *)res->urn;
+    resp.id =
+        (char *)(res->id && pcl_kind_of(res->id) == PCL_T_STRING ? pcl_str_data(res->id) : "");
     resp.properties = outs;
     answer(c, &resp.base, GRPC_STATUS_OK, NULL);
   } else {

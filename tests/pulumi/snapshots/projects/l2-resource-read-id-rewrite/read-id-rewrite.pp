@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "read-id-rewrite"
+  baseProviderVersion = "58.0.0"
+}

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "read"
+  baseProviderVersion = "39.0.0"
+}
