@@ -375,7 +375,7 @@ static void test_type_mapping(void) {
              "output(string) }");
   r = must_resource(&f, "read:index:Resource");
   EXPECT_STR(pretty(&f, schema_resource_read_type(f.s, r)),
-             "{ id: string, lookup: (output(string) | string)? }");
+             "{ id: output(string) | string, lookup: (output(string) | string)? }");
 
   /* Enums keep their values; inputs accept outputs of them. */
   r = must_resource(&f, "enum:index:Res");
