@@ -935,6 +935,43 @@ static void invoke_option(lw *w, ir_expr *x, const char *name, const char *value
   x->kids[1] = o;
 }
 
+static ir_expr *const_of(lw *w, const ty *t, pcl_span span);
+
+/* Returns the arguments object args of an invoke of fn with the schema
+ * defaults of the inputs it leaves out appended, in schema order, as a
+ * resource's inputs get theirs (program.md 3.7). */
+static ir_expr *invoke_defaults(lw *w, ir_expr *args, const schema_function *fn) {
+  size_t nextra = 0;
+  ir_expr **extra = xcalloc(fn->ninputs ? fn->ninputs : 1, sizeof *extra);
+  for (size_t i = 0; i < fn->ninputs; i++) {
+    const char *name = fn->inputs[i].name;
+    bool given = false;
+    for (size_t k = 0; k + 1 < args->n && !given; k += 2) {
+      const ir_expr *key = args->kids[k];
+      given = key->op == IR_CONST && key->ck == IR_K_STRING && key->len == strlen(name) &&
+              memcmp(key->text, name, key->len) == 0;
+    }
+    if (!given && (extra[i] = const_of(w, fn->inputs[i].default_value, args->span)))
+      nextra++;
+  }
+  if (nextra > 0) {
+    ir_expr **kids = ARENA_NEW_ARRAY(w->L->arena, ir_expr *, args->n + 2 * nextra);
+    memcpy(kids, args->kids, args->n * sizeof *kids);
+    size_t k = args->n;
+    for (size_t i = 0; i < fn->ninputs; i++) {
+      if (extra[i]) {
+        const char *name = fn->inputs[i].name;
+        kids[k++] = mk_string(w, args->span, name, strlen(name));
+        kids[k++] = extra[i];
+      }
+    }
+    args->kids = kids;
+    args->n = k;
+  }
+  free(extra);
+  return args;
+}
+
 /* Completes x, the IR of e, once its children are built: its type, and the
  * special cases that need them. */
 static ir_expr *build_finish(lw *w, const bnd_expr *e, ir_expr *x) {
@@ -949,6 +986,8 @@ static ir_expr *build_finish(lw *w, const bnd_expr *e, ir_expr *x) {
   }
   if (e->kind == BND_E_CALL && e->call.kind == BND_CALL_INVOKE) {
     const schema_function *fn = e->call.function;
+    if (fn && x->kids[0]->op == IR_OBJECT)
+      invoke_defaults(w, x->kids[0], fn);
     if (x->kids[0]->op == IR_OBJECT)
       x->kids[0]->type = retype(w, x->kids[0]);
     /* The package version and download URL pick the default provider, as
