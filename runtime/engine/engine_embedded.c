@@ -585,7 +585,7 @@ static void complete_resource(pcl_future *f, void *data) {
   if (p->err) {
     p->rcb(p->data, NULL, p->err);
   } else {
-    pcl_resource_result res = {p->r->urn, p->r->id, p->r->outputs};
+    pcl_resource_result res = {p->r->urn, p->r->id, p->r->outputs, false};
     p->rcb(p->data, &res, NULL);
   }
   pcl_error_free(p->err);

@@ -710,7 +710,7 @@ static void register_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
     aid = pcl_str_data(r->read_id);
   }
   pcl_value *id = answer_id(r, aid);
-  pcl_resource_result res = {a->urn, id, outputs};
+  pcl_resource_result res = {a->urn, id, outputs, r->custom && a->unknown};
   r->rcb(r->data, &res, NULL);
   pcl_release(id);
   pcl_release(merged);

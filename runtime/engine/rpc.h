@@ -110,6 +110,8 @@ typedef struct pcl__rpc_answer {
   char *id;          /* RegisterResource, ReadResource: the id, "" when none (owned). */
   pcl_value *value;  /* The object, properties or return value (owned MAP). */
   bool failed;       /* RegisterResource: the result was not SUCCESS. */
+  bool unknown;      /* RegisterResource, ReadResource: the step was not run, so
+                        its outputs are unknown. */
   char *failures;    /* Invoke, Call: the check failures as text (owned), or NULL. */
   bool supported;    /* SupportsFeature: hasSupport. */
   uint32_t features; /* GetDeploymentInfo: bit i set for ResourceMonitorFeature i < 32. */

@@ -83,6 +83,8 @@ typedef struct pcl_resource_result {
   const char *urn;     /* The URN. */
   pcl_value *id;       /* STRING id, UNKNOWN in preview, null for components. */
   pcl_value *outputs;  /* MAP of outputs (nested SECRET and UNKNOWN kept). */
+  bool unknown;        /* The engine did not run the step (a create a targeted
+                          update skipped): the resource's outputs are unknown. */
 } pcl_resource_result;
 
 /* A completion: exactly one of res and err is not NULL (both borrowed). */

@@ -913,6 +913,16 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
   rr->plugin_download_url = r->plugin_download_url;
   r->plugin_download_url = NULL;
   rr->gates_invokes = r->decl.kind != PCL_RES_CUSTOM || pcl_kind_of(res->id) == PCL_T_UNKNOWN;
+  if (res->unknown) {
+    /* A step the engine did not run (a create a targeted update skipped):
+       the resource is unknown, as an SDK resolves its outputs, outside a
+       preview too; it still carries itself as a dependency. */
+    pcl_deps *d = pcl__deps_one_interned(rr->urn);
+    pcl_future_resolve(r->result, NULL, PCL_FUT_UNKNOWN, d);
+    pcl_deps_release(d);
+    reg_free(r);
+    return;
+  }
   if (!pcl__value_contains_kind(res->outputs, PCL_T_RESOURCE)) {
     reg_resolve(r, rr->urn, res->id, res->outputs, NULL);
     return;
