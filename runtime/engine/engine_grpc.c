@@ -676,12 +676,6 @@ static void register_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
     r->rcb(r->data, NULL, err);
     return;
   }
-  if (a->failed) {
-    pcl_error *f = pcl_error_new("the engine reported that the resource's step failed");
-    r->rcb(r->data, NULL, f);
-    pcl_error_free(f);
-    return;
-  }
   pcl_value *outputs = a->value;
   pcl_value *merged = NULL;
   if (!e->preview && r->keep && pcl_len(r->keep) > 0) {
@@ -710,7 +704,12 @@ static void register_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
     aid = pcl_str_data(r->read_id);
   }
   pcl_value *id = answer_id(r, aid);
-  pcl_resource_result res = {a->urn, id, outputs, r->custom && a->unknown};
+  /* A step that failed while the engine continues on error (result FAIL;
+   * without continue-on-error the engine cancels the update instead), or
+   * one it did not run (unknown): as the SDKs do, the resource's outputs
+   * are unknown and the program goes on; the engine skips what depends on
+   * it and reports the failure itself. */
+  pcl_resource_result res = {a->urn, id, outputs, a->failed || (r->custom && a->unknown)};
   r->rcb(r->data, &res, NULL);
   pcl_release(id);
   pcl_release(merged);

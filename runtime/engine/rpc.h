@@ -109,7 +109,7 @@ typedef struct pcl__rpc_answer {
   char *urn;         /* RegisterResource, ReadResource: the URN (owned). */
   char *id;          /* RegisterResource, ReadResource: the id, "" when none (owned). */
   pcl_value *value;  /* The object, properties or return value (owned MAP). */
-  bool failed;       /* RegisterResource: the result was not SUCCESS. */
+  bool failed;       /* RegisterResource, ReadResource: the result was not SUCCESS. */
   bool unknown;      /* RegisterResource, ReadResource: the step was not run, so
                         its outputs are unknown. */
   char *failures;    /* Invoke, Call: the check failures as text (owned), or NULL. */

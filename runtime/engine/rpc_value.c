@@ -889,6 +889,7 @@ bool pcl__rpc_answer_decode(pcl__rpc_method m, const uint8_t *data, size_t len,
     Pulumirpc__ReadResourceResponse *r = (Pulumirpc__ReadResourceResponse *)msg;
     out->urn = pcl_xstrdup(r->urn ? r->urn : "");
     out->id = pcl_xstrdup(r->id ? r->id : "");
+    out->failed = r->result != PULUMIRPC__RESULT__SUCCESS;
     out->unknown = r->unknown;
     st = r->properties;
     break;

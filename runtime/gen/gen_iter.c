@@ -95,8 +95,9 @@ static bool missing_declared(const step_decl *d, const pcl_value *obj, bool *unk
  * attribute or key of a map is an error unless declared (d): it is then
  * null, or unknown in a preview when obj is a resource object (a map with
  * "__type") or was reached through one (resource), whose provider may not
- * have computed it yet, and unknown while the discriminator that decides
- * it is.  Stores the element (borrowed from obj, or an immortal value) in
+ * have computed it yet, outside a preview when obj is a resource object
+ * whose id is unknown (the engine did not run its step), and unknown while
+ * the discriminator that decides it is.  Stores the element (borrowed from obj, or an immortal value) in
  * *out. */
 static bool step(const pcl_value *obj, const pcl_value *key, bool index, const step_decl *d,
                  bool preview, bool resource, pcl_value **out, pcl_error **err) {
@@ -124,7 +125,13 @@ static bool step(const pcl_value *obj, const pcl_value *key, bool index, const s
     bool unknown = false;
     if (missing_declared(d, obj, &unknown)) {
       resource = resource || pcl_map_get_cstr(obj, "__type") != NULL;
-      *out = (preview && resource) || unknown ? pcl_unknown() : pcl_null();
+      /* Outside a preview a resource's id is unknown when the engine did
+         not run its step (skipped, or failed and the engine goes on): its
+         outputs are unknown too. */
+      const pcl_value *id = pcl_map_get_cstr(obj, "id");
+      bool not_run = id != NULL && pcl_kind_of(id) == PCL_T_UNKNOWN &&
+                     pcl_map_get_cstr(obj, "__type") != NULL;
+      *out = (preview && resource) || unknown || not_run ? pcl_unknown() : pcl_null();
       return true;
     }
     if (index) {

@@ -84,7 +84,8 @@ typedef struct pcl_resource_result {
   pcl_value *id;       /* STRING id, UNKNOWN in preview, null for components. */
   pcl_value *outputs;  /* MAP of outputs (nested SECRET and UNKNOWN kept). */
   bool unknown;        /* The engine did not run the step (a create a targeted
-                          update skipped): the resource's outputs are unknown. */
+                          update skipped) or the step failed and the engine
+                          goes on: the resource's outputs are unknown. */
 } pcl_resource_result;
 
 /* A completion: exactly one of res and err is not NULL (both borrowed). */

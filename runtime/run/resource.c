@@ -914,13 +914,27 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
   r->plugin_download_url = NULL;
   rr->gates_invokes = r->decl.kind != PCL_RES_CUSTOM || pcl_kind_of(res->id) == PCL_T_UNKNOWN;
   if (res->unknown) {
-    /* A step the engine did not run (a create a targeted update skipped):
-       the resource is unknown, as an SDK resolves its outputs, outside a
-       preview too; it still carries itself as a dependency. */
-    pcl_deps *d = pcl__deps_one_interned(rr->urn);
-    pcl_future_resolve(r->result, NULL, PCL_FUT_UNKNOWN, d);
-    pcl_deps_release(d);
-    reg_free(r);
+    /* A step the engine did not run (a create a targeted update skipped)
+       or that failed while the engine goes on: as an SDK resolves them,
+       the resource's id and outputs are unknown, outside a preview too
+       (the outputs it has not are, by its unknown id: gen_iter.c), and
+       its URN is known, so that what depends on it says so and the engine
+       skips it. */
+    pcl_mapbuf mb = PCL_MAPBUF_INIT;
+    for (size_t i = 0; i < pcl_len(res->outputs); i++) {
+      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(res->outputs, i)), pcl_unknown());
+    }
+    for (size_t i = 0; i < pcl_len(r->inputs); i++) {
+      pcl_value *k = pcl_map_key_at(r->inputs, i);
+      if (pcl_map_get(res->outputs, pcl_str_data(k), pcl_str_len(k)) == NULL) {
+        pcl_mapbuf_put_take(&mb, pcl_retain(k), pcl_unknown());
+      }
+    }
+    pcl_value *outputs = pcl_mapbuf_finish(&mb);
+    pcl_value *id = pcl_unknown();
+    reg_resolve(r, rr->urn, id, outputs, NULL);
+    pcl_release(id);
+    pcl_release(outputs);
     return;
   }
   if (!pcl__value_contains_kind(res->outputs, PCL_T_RESOURCE)) {

@@ -40,7 +40,10 @@
 //                      unavailable (RegisterResource answers UNAVAILABLE),
 //                      malformed (RegisterResource answers bytes that are
 //                      not a message), fail-register=NAME (the registration
-//                      of NAME reports result FAIL), fail-invoke (Invoke
+//                      of NAME reports result FAIL, as the engine does when
+//                      it continues on error), skip-register=NAME (the
+//                      registration of NAME says it was not run: unknown,
+//                      as a targeted update answers), fail-invoke (Invoke
 //                      answers a check failure), version (RequirePulumiVersion
 //                      answers FAILED_PRECONDITION), fail-package
 //                      (RegisterPackage answers UNAVAILABLE), loader
@@ -166,6 +169,9 @@ function registerResource(call, cb) {
   resp.setObject(req.getObject() || new structproto.Struct());
   if (faultKind === "fail-register" && req.getName() === faultArg) {
     resp.setResult(resproto.Result.FAIL);
+  }
+  if (faultKind === "skip-register" && req.getName() === faultArg) {
+    resp.setUnknown(true);
   }
   setTimeout(() => {
     inflight--;
