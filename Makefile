@@ -228,7 +228,7 @@ check: deps
 
 check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile check-docs \
            check-io check-samples check-grpc check-determinism check-conformance \
-           check-fuzz-programs check-host check-pulumi
+           check-fuzz-programs check-host check-pulumi check-cli
 
 check-unit: $(UNIT_BINS)
 	@for t in $(UNIT_BINS); do echo "== $$t"; $$t || exit 1; done
@@ -365,6 +365,15 @@ check-pulumi: $(BUILD)/pulumi-language-pclc $(BUILD)/pclc $(BUILD)/libpclrt.a \
               $(BUILD)/pkgconfig/pclrt.pc $(PULUMI_SUITE) $(ENGINE_MODULES)
 	node tests/pulumi/conformance.js --suite $(PULUMI_SUITE) --host $(BUILD)/pulumi-language-pclc \
 	  --testdata $(PULUMI_TESTDATA) --known-failures tests/pulumi/known-failures.txt
+
+# The Pulumi CLI end to end with runtime: pclc and a local backend
+# (tests/pulumi/cli.sh): stacks, config and secrets, preview, up, an update
+# whose diff is the program's, refresh, a stack reference, destroy, a
+# compile error in the CLI, and no secret in clear in the state.
+.PHONY: check-cli
+check-cli: $(BUILD)/pulumi-language-pclc $(BUILD)/pclc $(BUILD)/libpclrt.a \
+           $(BUILD)/pkgconfig/pclrt.pc $(PULUMI_CLI)
+	tests/pulumi/cli.sh $(PULUMI_CLI) $(BUILD)
 
 # The language host against engines that misbehave, programs that do not
 # compile, a missing C compiler, a failing schema loader and cancelled
