@@ -513,6 +513,14 @@ bench-runtime: $(BUILD)/bench/runtime-bench
 bench-grpc: $(BUILD)/pclc $(BUILD)/libpclrt.a $(ENGINE_MODULES)
 	bench/grpc-bench.py $(BUILD) $(BUILD)/bench/grpc
 
+# `make bench-scaling` grows each kind of input from 10,000 to 100,000
+# (program attributes, locals, list elements, resources, schema properties,
+# types and methods) and prints the growth factor of the time of each: at
+# most 12 for ten times the input (bench/scaling.py).
+.PHONY: bench-scaling
+bench-scaling: $(BUILD)/pclc $(BUILD)/libpclrt.a
+	bench/scaling.py $(BUILD) $(BUILD)/bench/scaling
+
 deps:
 	@.ci/deps
 
