@@ -84,6 +84,30 @@ def elements_program(n, folder):
     os.makedirs(os.path.join(folder, "schemas"), exist_ok=True)
 
 
+def computed_keys_program(n, folder):
+    """An output whose value is an object of n keys computed from a local
+    (a map whose element type unifies n constants)."""
+    body = "".join('    "${k}%d" = %d\n' % (i, i) for i in range(n))
+    write(os.path.join(folder, "main.pp"),
+          'k = "a"\noutput o {\n  value = {\n%s  }\n}\n' % body)
+    os.makedirs(os.path.join(folder, "schemas"), exist_ok=True)
+
+
+def for_elements_program(n, folder):
+    """A for expression over a list of n literals."""
+    items = ",\n".join("    %d" % i for i in range(n))
+    write(os.path.join(folder, "main.pp"),
+          "output o {\n  value = [for x in [\n%s\n  ] : x]\n}\n" % items)
+    os.makedirs(os.path.join(folder, "schemas"), exist_ok=True)
+
+
+def packages_program(n, folder):
+    """n resources of n packages that have no schema."""
+    lines = ['resource r%d "p%d:index:Thing" {\n  x = %d\n}\n' % (i, i, i) for i in range(n)]
+    write(os.path.join(folder, "main.pp"), "".join(lines))
+    os.makedirs(os.path.join(folder, "schemas"), exist_ok=True)
+
+
 def resources_program(n, folder):
     """n resources of one schema type, each naming the previous one."""
     props = {"name": {"type": "string"}, "after": {"type": "string"}}
@@ -123,16 +147,15 @@ def schema_types_program(n, folder):
 
 
 def schema_methods_program(n, folder):
-    """A resource type with n methods, each its own function, one called."""
+    """A resource type with n methods, each its own function, each called."""
     functions = {"big:index:f%d" % i: {
         "inputs": {"properties": {"__self__": {"$ref": "#/resources/big:index:Thing"}}},
         "outputs": {"properties": {"v": {"type": "string"}}}} for i in range(n)}
     methods = {"m%d" % i: "big:index:f%d" % i for i in range(n)}
     write_schema(folder, {"name": "big", "version": "1.0.0", "functions": functions,
                           "resources": {"big:index:Thing": {"methods": methods}}})
-    write(os.path.join(folder, "main.pp"),
-          'resource r "big:index:Thing" {\n}\n'
-          'output o {\n  value = call(r, "m%d", {}).v\n}\n' % (n - 1))
+    calls = "".join('v%d = call(r, "m%d", {}).v\n' % (i, i) for i in range(n))
+    write(os.path.join(folder, "main.pp"), 'resource r "big:index:Thing" {\n}\n' + calls)
 
 
 def checked(program):
@@ -158,6 +181,16 @@ KINDS = [
     ("locals/compile", "pclc -o: N locals", compiled(locals_program)),
     ("elements/check", "pclc --check: a list of N elements", checked(elements_program)),
     ("elements/compile", "pclc -o: a list of N elements", compiled(elements_program)),
+    ("computed-keys/check", "pclc --check: an object of N computed keys",
+     checked(computed_keys_program)),
+    ("computed-keys/compile", "pclc -o: an object of N computed keys",
+     compiled(computed_keys_program)),
+    ("for-elements/check", "pclc --check: a for expression over N literals",
+     checked(for_elements_program)),
+    ("for-elements/compile", "pclc -o: a for expression over N literals",
+     compiled(for_elements_program)),
+    ("packages/check", "pclc --check: N resources of N packages without schemas",
+     checked(packages_program)),
     ("resources/check", "pclc --check: N resources", checked(resources_program)),
     ("resources/compile", "pclc -o: N resources", compiled(resources_program)),
     ("schema-properties/check", "pclc --check: a resource type of N properties",

@@ -666,19 +666,17 @@ static void check_inputs(bind_ctx *c, const bnd_attrs *attrs, const ty *input, c
   }
   /* Every required property must be written; constant properties have
      their only possible value already. */
+  ptrmap written = {0};
+  for (size_t i = 0; i < attrs->count; i++) {
+    ptrmap_put(&written, attrs->items[i].name, &attrs->items[i]);
+  }
   for (size_t i = 0; i < input->object.count; i++) {
     const ty_prop *p = &input->object.props[i];
-    if (ty_is_optional(p->type) || p->type->kind == TY_CONST) {
-      continue;
-    }
-    bool written = false;
-    for (size_t j = 0; j < attrs->count && !written; j++) {
-      written = attrs->items[j].name == p->name;
-    }
-    if (!written) {
+    if (!ty_is_optional(p->type) && p->type->kind != TY_CONST && !ptrmap_get(&written, p->name)) {
       diag_error(c->diag, end, "missing required attribute '%s'", p->name);
     }
   }
+  ptrmap_free(&written);
 }
 
 /* Returns the string literal value of the `version` option, if written. */

@@ -1237,6 +1237,38 @@ const ty *ty_unify(ty_ctx *c, const ty *a, const ty *b, ty_conv *kind) {
   return r;
 }
 
+/* Returns the base type of t when t is a constant or a union of constants
+ * of one base type, else NULL. */
+static const ty *const_set_base(const ty *t) {
+  if (t->kind == TY_CONST)
+    return t->cnst.base;
+  if (t->kind != TY_UNION)
+    return NULL;
+  for (size_t i = 0; i < t->elems.count; i++) {
+    const ty *e = t->elems.items[i];
+    if (e->kind != TY_CONST || e->cnst.base != t->elems.items[0]->cnst.base)
+      return NULL;
+  }
+  return t->elems.items[0]->cnst.base;
+}
+
+/* The safe unification of acc with the constants types[0..n) of acc's base
+ * type, acc being a constant or a union of such constants: each step would
+ * unify a constant receiver with another constant, unsafely (§5.3 keeps the
+ * receiver), and so take the union, which ty_union builds at once.  One
+ * step at a time, a list of many literals would unify every member with
+ * every later one. */
+static const ty *join_consts(ty_ctx *c, const ty *acc, const ty *const *types, size_t n) {
+  size_t have = acc->kind == TY_UNION ? acc->elems.count : 1;
+  const ty **all = xmalloc((have + n) * sizeof *all);
+  for (size_t i = 0; i < have; i++)
+    all[i] = acc->kind == TY_UNION ? acc->elems.items[i] : acc;
+  memcpy(all + have, types, n * sizeof *types);
+  const ty *r = ty_union(c, have + n, all);
+  free(all);
+  return r;
+}
+
 void ty_unify_types(ty_ctx *c, size_t n, const ty *const *types, const ty **safe,
                     const ty **unsafe) {
   for (int pass = 0; pass < 2; pass++) {
@@ -1249,10 +1281,21 @@ void ty_unify_types(ty_ctx *c, size_t n, const ty *const *types, const ty **safe
     }
     ty_conv need = pass == 0 ? TY_CONV_SAFE : TY_CONV_UNSAFE;
     const ty *acc = types[0];
-    for (size_t i = 1; i < n; i++) {
+    for (size_t i = 1; i < n;) {
+      const ty *base = need == TY_CONV_SAFE ? const_set_base(acc) : NULL;
+      size_t run = 0;
+      while (base && i + run < n && types[i + run]->kind == TY_CONST &&
+             types[i + run]->cnst.base == base)
+        run++;
+      if (run > 0) {
+        acc = join_consts(c, acc, types + i, run);
+        i += run;
+        continue;
+      }
       ty_conv k;
       const ty *r = unify(c, acc, types[i], &k);
       acc = k >= need ? r : ty_union2(c, acc, types[i]);
+      i++;
     }
     *out = acc;
   }
