@@ -34,6 +34,7 @@
 #include "schema/schema.h"
 #include "base/src.h"
 #include "types/ty.h"
+#include "base/util.h"
 
 #define PCLC_VERSION "0.1.0"
 
@@ -80,6 +81,7 @@ typedef struct options {
   bool dep_md;           /* -MD: write a dependency file beside the output. */
   const char *dep_file;  /* -MF FILE: write the dependency file to FILE. */
   bool no_lines;         /* --no-line-directives: no #line in the C. */
+  size_t max_input;      /* --max-input-size: the most bytes of one input file. */
 } options;
 
 /* Everything one run of the compiler allocates. */
@@ -124,6 +126,9 @@ static void usage(FILE *out) {
                "  -MF DEPFILE          write the dependency file to DEPFILE\n"
                "  --schema-path DIR    look for package schemas in DIR (repeatable)\n"
                "  --no-line-directives do not map the C to the .pp sources with #line\n"
+               "  --max-input-size BYTES\n"
+               "                       refuse a source, component or schema file of more\n"
+               "                       than BYTES bytes (default 268435456, 256 MiB)\n"
                "  --help               print this help and exit\n"
                "  --version            print the version and exit\n"
                "\n"
@@ -174,10 +179,11 @@ static int parse_options(int argc, char **argv, options *o) {
   int status = take_dep_options(&argc, argv, o);
   if (status >= 0)
     return status;
-  enum { OPT_HELP = 256, OPT_VERSION, OPT_SCHEMA_PATH, OPT_NO_LINES, OPT_MODE };
-  struct option longopts[sizeof modes / sizeof modes[0] + 5];
+  enum { OPT_HELP = 256, OPT_VERSION, OPT_SCHEMA_PATH, OPT_NO_LINES, OPT_MAX_INPUT, OPT_MODE };
+  struct option longopts[sizeof modes / sizeof modes[0] + 6];
   size_t n = 0;
   longopts[n++] = (struct option){"schema-path", required_argument, NULL, OPT_SCHEMA_PATH};
+  longopts[n++] = (struct option){"max-input-size", required_argument, NULL, OPT_MAX_INPUT};
   longopts[n++] = (struct option){"no-line-directives", no_argument, NULL, OPT_NO_LINES};
   longopts[n++] = (struct option){"help", no_argument, NULL, OPT_HELP};
   longopts[n++] = (struct option){"version", no_argument, NULL, OPT_VERSION};
@@ -202,6 +208,17 @@ static int parse_options(int argc, char **argv, options *o) {
     }
     if (c == OPT_NO_LINES) {
       o->no_lines = true;
+      continue;
+    }
+    if (c == OPT_MAX_INPUT) {
+      char *end;
+      errno = 0;
+      unsigned long long v = strtoull(optarg, &end, 10);
+      if (errno != 0 || end == optarg || *end != '\0' || optarg[0] == '-' || v == 0 ||
+          v > SRC_LARGEST_MAX_SIZE)
+        return usage_error("--max-input-size must be a number of bytes from 1 to %zu, not '%s'",
+                           SRC_LARGEST_MAX_SIZE, optarg);
+      o->max_input = (size_t)v;
       continue;
     }
     if (c == OPT_SCHEMA_PATH) {
@@ -399,12 +416,15 @@ int main(int argc, char **argv) {
   /* A reader that closed standard output is a write error to report
      (status 2), not a signal that ends pclc silently. */
   signal(SIGPIPE, SIG_IGN);
+  util_route_allocations();
   options o = {0};
   int status = parse_options(argc, argv, &o);
   if (status >= 0)
     return status;
   compilation c;
   compilation_init(&c);
+  if (o.max_input)
+    c.src.max_size = o.max_input;
   status = run_mode(&c, &o);
   if (status == EXIT_SUCCESS && (o.dep_md || o.dep_file))
     status = write_deps(&c, &o);
