@@ -32,16 +32,133 @@ void diag_free(diag_list *d) {
   d->caught = NULL;
 }
 
-__attribute__((format(printf, 1, 0))) static char *vformat(const char *fmt, va_list ap) {
-  va_list copy;
-  va_copy(copy, ap);
-  int n = vsnprintf(NULL, 0, fmt, copy);
-  va_end(copy);
-  if (n < 0)
-    ice("vsnprintf failed");
-  char *s = xmalloc((size_t)n + 1);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  return s;
+/* Appends the text s[0..n) to the heap buffer *buf of *len bytes. */
+static void append_text(char **buf, size_t *len, const char *s, size_t n) {
+  *buf = xrealloc(*buf, *len + n + 1);
+  memcpy(*buf + *len, s, n);
+  *len += n;
+  (*buf)[*len] = '\0';
+}
+
+/* Returns the length in bytes of the first DIAG_QUOTE_WIDTH code points of
+ * s[0..len), or len when s has no more. */
+static size_t quote_cut(const char *s, size_t len) {
+  size_t points = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (((unsigned char)s[i] & 0xC0) != 0x80 && points++ == DIAG_QUOTE_WIDTH)
+      return i;
+  }
+  return len;
+}
+
+const char *diag_clip(arena *a, const char *s) {
+  size_t len = strlen(s), cut = quote_cut(s, len);
+  return cut == len ? s : arena_printf(a, "%.*s...", (int)cut, s);
+}
+
+/* Appends one conversion spec[0..n) (a '%' to its conversion letter) of a
+ * diagnostic's format, taking its argument from ap; a string argument
+ * (quoted text of the program: names, keys, tokens, types) longer than
+ * DIAG_QUOTE_WIDTH code points is cut there and marked "...", as the
+ * source excerpt is, so that a name a megabyte long does not make a
+ * message a megabyte long.  The conversions are those diagnostics use:
+ * %s, %.*s, %c, %d, %u, %x, %X, %o, %g and the length modifiers z, l, ll,
+ * with flags and widths. */
+__attribute__((format(printf, 3, 0))) static void append_conversion(char **buf, size_t *len,
+                                                                   const char *spec, size_t n,
+                                                                   va_list *ap) {
+  char f[32];
+  if (n >= sizeof f)
+    ice("diagnostic conversion too long");
+  memcpy(f, spec, n);
+  f[n] = '\0';
+  char conv = f[n - 1];
+  char tmp[128];
+  int w = 0;
+  if (conv == '%') {
+    append_text(buf, len, "%", 1);
+    return;
+  }
+  if (conv == 's') {
+    bool star = strstr(f, ".*") != NULL;
+    int prec = star ? va_arg(*ap, int) : -1;
+    const char *arg = va_arg(*ap, const char *);
+    size_t alen = star ? strnlen(arg, (size_t)(prec < 0 ? 0 : prec)) : strlen(arg);
+    size_t cut = quote_cut(arg, alen);
+    append_text(buf, len, arg, cut);
+    if (cut < alen)
+      append_text(buf, len, "...", 3);
+    return;
+  }
+  bool z = strchr(f, 'z') != NULL, ll = strstr(f, "ll") != NULL, l = !ll && strchr(f, 'l');
+  bool star = strstr(f, ".*") != NULL;
+  /* The spec without its length modifier, then "ll" for the integer
+     conversions, whose argument is read at its own width and widened. */
+  char g[40];
+  size_t k = 0;
+  for (size_t i = 0; i + 1 < n; i++) {
+    if (!strchr("hlzjt", f[i]))
+      g[k++] = f[i];
+  }
+  if (strchr("diuxXo", conv)) {
+    g[k++] = 'l';
+    g[k++] = 'l';
+  }
+  g[k++] = conv;
+  g[k] = '\0';
+  /* The spec comes from a format the compiler checked against its
+     arguments (the format attribute of the diag functions). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  if (conv == 'g' || conv == 'f' || conv == 'e') {
+    int prec = star ? va_arg(*ap, int) : 0;
+    double v = va_arg(*ap, double);
+    w = star ? snprintf(tmp, sizeof tmp, g, prec, v) : snprintf(tmp, sizeof tmp, g, v);
+  } else if (conv == 'd' || conv == 'i') {
+    long long v = z ? (long long)va_arg(*ap, ptrdiff_t) : ll ? va_arg(*ap, long long)
+                  : l ? va_arg(*ap, long) : va_arg(*ap, int);
+    w = snprintf(tmp, sizeof tmp, g, v);
+  } else if (conv == 'u' || conv == 'x' || conv == 'X' || conv == 'o') {
+    unsigned long long v = z ? va_arg(*ap, size_t) : ll ? va_arg(*ap, unsigned long long)
+                           : l ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned);
+    w = snprintf(tmp, sizeof tmp, g, v);
+  } else if (conv == 'c') {
+    w = snprintf(tmp, sizeof tmp, g, va_arg(*ap, int));
+  } else {
+    ice("unsupported diagnostic conversion '%s'", f);
+  }
+#pragma GCC diagnostic pop
+  if (w < 0 || (size_t)w >= sizeof tmp)
+    ice("diagnostic conversion '%s' failed", f);
+  append_text(buf, len, tmp, (size_t)w);
+}
+
+char *diag_vformat(const char *fmt, va_list ap) {
+  va_list args;
+  va_copy(args, ap);
+  if (strcmp(fmt, "%s") == 0) {
+    char *whole = xstrdup(va_arg(args, const char *));
+    va_end(args);
+    return whole;
+  }
+  char *buf = xmalloc(1);
+  size_t len = 0;
+  buf[0] = '\0';
+  for (const char *p = fmt; *p;) {
+    const char *pct = strchr(p, '%');
+    if (!pct) {
+      append_text(&buf, &len, p, strlen(p));
+      break;
+    }
+    append_text(&buf, &len, p, (size_t)(pct - p));
+    size_t n = 1 + strspn(pct + 1, "-+ #0123456789.*hlzjt");
+    if (!pct[n])
+      ice("diagnostic format ends in a conversion: %s", fmt);
+    append_conversion(&buf, &len, pct, n + 1, &args);
+    p = pct + n + 1;
+  }
+  va_end(args);
+  return buf;
 }
 
 __attribute__((format(printf, 4, 0))) static diag *new_diag(diag_severity sev, bool has_span,
@@ -51,7 +168,7 @@ __attribute__((format(printf, 4, 0))) static diag *new_diag(diag_severity sev, b
   g->severity = sev;
   g->has_span = has_span;
   g->span = span;
-  g->message = vformat(fmt, ap);
+  g->message = diag_vformat(fmt, ap);
   g->count = 1;
   return g;
 }

@@ -252,12 +252,10 @@ static void __attribute__((format(printf, 5, 6)))
 pkg_error(schema_set *s, schema_package *p, const loc *l, const char *value, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  char *text = diag_vformat(fmt, ap);
   va_end(ap);
-  char *msg = arena_alloc(s->arena, (size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(msg, (size_t)n + 1, fmt, ap);
-  va_end(ap);
+  const char *msg = arena_strdup(s->arena, text);
+  free(text);
   /* Errors past the printing limit are not located: the search is the
      expensive part, and nobody sees them. */
   if (p->impl->has_file && s->diags->errors >= DIAG_MAX_ERRORS)

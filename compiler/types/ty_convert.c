@@ -618,7 +618,8 @@ static void conv_rules(machine *m, cframe *f) {
         if (slot_of(f) >= 0 && !m->reasons[slot_of(f)]) {
           set_reason(m, slot_of(f),
                      arena_printf(c->arena, "tuples %s and %s have different lengths",
-                                  ty_pretty(c, to), ty_pretty(c, from)));
+                                  diag_clip(c->arena, ty_pretty(c, to)),
+                                  diag_clip(c->arena, ty_pretty(c, from))));
         }
         done_kind(m, f, TY_CONV_NONE);
         return;
@@ -722,7 +723,8 @@ static void step_conv(machine *m, cframe *f) {
     if (f->k == TY_CONV_NONE && slot_of(f) >= 0 && !m->reasons[slot_of(f)]) {
       set_reason(m, slot_of(f),
                  arena_printf(c->arena, "cannot assign value of type %s to type %s",
-                              ty_pretty(c, f->b), ty_pretty(c, f->a)));
+                              diag_clip(c->arena, ty_pretty(c, f->b)),
+                              diag_clip(c->arena, ty_pretty(c, f->a))));
     }
     done_kind(m, f, f->k);
     return;
@@ -1203,7 +1205,7 @@ const char *ty_not_convertible_message(ty_ctx *c, const ty *to, const ty *from) 
   if (conv(c, to, from, false, &why) == TY_CONV_NONE && why)
     return why;
   return arena_printf(c->arena, "cannot assign expression of type %s to location of type %s: ",
-                      ty_pretty(c, from), ty_pretty(c, to));
+                      diag_clip(c->arena, ty_pretty(c, from)), diag_clip(c->arena, ty_pretty(c, to)));
 }
 
 diag *ty_report_not_convertible(ty_ctx *c, diag_list *d, pcl_span span, const ty *to,
