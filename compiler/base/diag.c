@@ -264,6 +264,12 @@ void diag_note(diag *parent, pcl_span span, const char *fmt, ...) {
   *p = g;
 }
 
+bool diag_last_shown(const diag_list *d) { return d->errors <= DIAG_MAX_ERRORS; }
+
+void diag_note_suggestion(diag *g, pcl_span span, const char *name, size_t len) {
+  diag_note(g, span, "did you mean '%.*s'?", (int)len, name);
+}
+
 static const char *severity_name(diag_severity s) {
   switch (s) {
   case DIAG_ERROR:

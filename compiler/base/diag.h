@@ -111,6 +111,13 @@ diag *diag_mark_io(diag_list *d, diag *g);
 /* Attaches a note at span to the diagnostic parent. */
 void diag_note(diag *parent, pcl_span span, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Returns whether the last error reported will be printed (it is among the
+ * first DIAG_MAX_ERRORS): a note that costs a search, such as a suggestion,
+ * is worth making only then. */
+bool diag_last_shown(const diag_list *d);
+/* Attaches the note "did you mean 'NAME'?" at span to g, for the name
+ * name[0..len). */
+void diag_note_suggestion(diag *g, pcl_span span, const char *name, size_t len);
 /* Prints every diagnostic (at most DIAG_MAX_ERRORS errors) to out. */
 void diag_print(diag_list *d, FILE *out);
 

@@ -31,6 +31,7 @@
 #include "base/ptrmap.h"
 #include "schema/schema_files.h"
 #include "semver.h"
+#include "suggest.h"
 #include "base/util.h"
 
 /* ------------------------------------------------------------- the set */
@@ -1431,6 +1432,34 @@ static schema_status lookup_package(schema_set *s, const char *token, const char
   return (*pkg)->ok ? SCHEMA_FOUND : SCHEMA_ERROR;
 }
 
+/* Returns the member part of a token: what follows its last ':'. */
+static const char *token_member(const char *token) {
+  const char *colon = strrchr(token, ':');
+  return colon ? colon + 1 : token;
+}
+
+/* Adds "did you mean" to g, the error about the unknown token, when the
+ * member part of a token of the section is a small edit away from the
+ * token's (the shared package and module would make any two tokens look
+ * close). */
+static void suggest_token(schema_set *s, diag *g, const jscan_members *section, const char *token,
+                          pcl_span where) {
+  if (!diag_last_shown(s->diags))
+    return;
+  const char *member = token_member(token);
+  pcl__suggest sg;
+  pcl__suggest_init(&sg, member, strlen(member));
+  const char *best = NULL;
+  for (size_t i = 0; i < section->count; i++) {
+    const char *m = token_member(section->items[i].key);
+    pcl__suggest_offer(&sg, m, strlen(m));
+    if (pcl__suggest_best(&sg, NULL) == m)
+      best = section->items[i].key;
+  }
+  if (best)
+    diag_note_suggestion(g, where, best, strlen(best));
+}
+
 /* A successful resource lookup, valid for the same version and pins. */
 typedef struct found_resource {
   const char *version; /* The version asked for (compared by address). */
@@ -1457,7 +1486,8 @@ static schema_status find_resource(schema_set *s, const char *token, const char 
   const char *tok = lookup_token(s, p, &p->impl->resources, &p->impl->res_index, token);
   schema_resource *r = tok ? get_resource(s, p, tok) : NULL;
   if (!r) {
-    diag_error(s->diags, where, "unknown resource type '%s'", token);
+    suggest_token(s, diag_error(s->diags, where, "unknown resource type '%s'", token),
+                  &p->impl->resources, token, where);
     return SCHEMA_ERROR;
   }
   *out = r;
@@ -1500,7 +1530,8 @@ schema_status schema_find_function(schema_set *s, const char *token, const char 
       provider ? NULL : lookup_token(s, p, &p->impl->functions, &p->impl->fn_index, token);
   schema_function *f = tok ? get_function(s, p, tok) : NULL;
   if (!f) {
-    diag_error(s->diags, where, "unknown function '%s'", token);
+    suggest_token(s, diag_error(s->diags, where, "unknown function '%s'", token),
+                  &p->impl->functions, token, where);
     return SCHEMA_ERROR;
   }
   *out = f;
