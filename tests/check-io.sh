@@ -16,10 +16,12 @@
 #   4. a source, schema or component file over --max-input-size (a file,
 #      a pipe, /dev/zero, /dev/urandom): status 2, the limit named;
 #   5. pclc out of memory: status 2 and "out of memory", no output file;
-#   6. the program's stack outputs to a full disk and into a closed pipe,
+#   6. diagnostics coloured on a terminal only (NO_COLOR, TERM=dumb and
+#      -fdiagnostics-color respected), with gcc's colours;
+#   7. the program's stack outputs to a full disk and into a closed pipe,
 #      its --snapshot to a full disk: status 2; a snapshot write that fails
 #      halfway leaves the previous snapshot;
-#   7. the program's input files: a --mocks path that is a directory, a
+#   8. the program's input files: a --mocks path that is a directory, a
 #      missing --config-file and --stack-reference file: status 2 with the
 #      reason.
 # Prints one line per check and exits non-zero when any check fails.
@@ -195,7 +197,74 @@ else
   fail "an output file was left when memory ran out: $(ls "$tmp" | grep '^oom')"
 fi
 
-# 6. A compiled program's outputs.
+# 6. Diagnostics in colour as gcc prints them on a terminal (the location
+# bold, the severity in its colour, the underline green), plain in a file
+# or pipe, with NO_COLOR or TERM=dumb, and as -fdiagnostics-color says.
+printf 'x = undefinedName\n' >"$tmp/undef.pp"
+# on_tty NAME=VALUE... -- CMD...: runs CMD with stderr a terminal and the
+# environment changed by the pairs (TERM=xterm and NO_COLOR unset first);
+# prints "colour" or "plain" as stderr holds escape sequences or not.
+on_tty() {
+  python3 - "$@" <<'EOF'
+import os, pty, subprocess, sys
+args = sys.argv[1:]
+sep = args.index("--")
+env = dict(os.environ, TERM="xterm")
+env.pop("NO_COLOR", None)
+for pair in args[:sep]:
+    name, value = pair.split("=", 1)
+    env[name] = value
+master, slave = pty.openpty()
+subprocess.run(args[sep + 1:], stderr=slave, stdout=subprocess.DEVNULL, env=env)
+os.close(slave)
+out = b""
+try:
+    while True:
+        chunk = os.read(master, 4096)
+        if not chunk:
+            break
+        out += chunk
+except OSError:
+    pass
+print("colour" if b"\x1b[" in out else "plain")
+EOF
+}
+# check_tty NAME WANT NAME=VALUE... -- CMD...: checks what on_tty prints.
+check_tty() {
+  local name=$1 want=$2
+  shift 2
+  local got
+  got=$(on_tty "$@")
+  if [ "$got" = "$want" ]; then
+    pass "$name"
+  else
+    fail "$name: $got (want $want)"
+  fi
+}
+check_tty "colour on a terminal" colour -- "$pclc" --check "$tmp/undef.pp"
+check_tty "NO_COLOR on a terminal" plain NO_COLOR=1 -- "$pclc" --check "$tmp/undef.pp"
+check_tty "TERM=dumb on a terminal" plain TERM=dumb -- "$pclc" --check "$tmp/undef.pp"
+check_tty "-fdiagnostics-color=never on a terminal" plain -- \
+  "$pclc" -fdiagnostics-color=never --check "$tmp/undef.pp"
+check_tty "-fno-diagnostics-color on a terminal" plain -- \
+  "$pclc" -fno-diagnostics-color --check "$tmp/undef.pp"
+"$pclc" --check "$tmp/undef.pp" 2>"$tmp/err"
+if ! grep -q $'\033' "$tmp/err"; then
+  pass "plain in a file"
+else
+  fail "escape sequences in a file: $(cat -v "$tmp/err")"
+fi
+NO_COLOR=1 "$pclc" -fdiagnostics-color=always --check "$tmp/undef.pp" 2>"$tmp/err"
+want=$(printf '\033[01m%s:1:5:\033[m \033[01;31merror:\033[m undefined variable undefinedName\nx = undefinedName\n    \033[01;32m^~~~~~~~~~~~~\033[m' "$tmp/undef.pp")
+if [ "$(cat "$tmp/err")" = "$want" ]; then
+  pass "-fdiagnostics-color=always in a file, in gcc's colours"
+else
+  fail "-fdiagnostics-color=always: $(cat -v "$tmp/err")"
+fi
+expect "-fdiagnostics-color=sometimes" 2 "-fdiagnostics-color takes auto, always or never" \
+  "$pclc" -fdiagnostics-color=sometimes --check "$tmp/undef.pp"
+
+# 7. A compiled program's outputs.
 if ! "$pclc" "$tmp/prog/main.pp" -o "$tmp/prog.c" 2>"$tmp/err"; then
   fail "compiling the program: $(cat "$tmp/err")"
   exit 1
@@ -233,7 +302,7 @@ else
   fail "--snapshot did not replace the snapshot: $(head -c 200 "$tmp/snap.json")"
 fi
 
-# 7. A compiled program's inputs.
+# 8. A compiled program's inputs.
 mkdir -p "$tmp/mocks.json"
 expect "--mocks is a directory" 2 "error: $tmp/mocks.json: Is a directory" \
   "$prog" --mocks "$tmp/mocks.json"

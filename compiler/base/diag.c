@@ -13,6 +13,7 @@ void diag_init(diag_list *d, src_set *src) {
   d->errors = d->warnings = d->io_errors = 0;
   d->catching = NULL;
   d->caught = NULL;
+  d->color = false;
 }
 
 static void free_chain(diag *g) {
@@ -270,6 +271,24 @@ void diag_note_suggestion(diag *g, pcl_span span, const char *name, size_t len) 
   diag_note(g, span, "did you mean '%.*s'?", (int)len, name);
 }
 
+/* gcc's default colours (GCC_COLORS): the location bold, each severity in
+   its bold colour, the underline bold green; SGR_END ends each. */
+#define SGR_LOCUS "\033[01m"
+#define SGR_CARET "\033[01;32m"
+#define SGR_END "\033[m"
+
+static const char *severity_color(diag_severity s) {
+  switch (s) {
+  case DIAG_ERROR:
+    return "\033[01;31m";
+  case DIAG_WARNING:
+    return "\033[01;35m";
+  case DIAG_NOTE:
+    return "\033[01;36m";
+  }
+  ice("bad severity");
+}
+
 static const char *severity_name(diag_severity s) {
   switch (s) {
   case DIAG_ERROR:
@@ -340,7 +359,7 @@ static void print_excerpt(diag_list *d, const diag *g, FILE *out) {
   fprintf(out, "%s%.*s%s\n", lead, (int)(to - from), line + from, trail);
   /* The underline is built in memory and written at once: stderr is
      unbuffered.  It is at most as long as the window plus the marks. */
-  char *under = xmalloc((to - from) + 8);
+  char *under = xmalloc((to - from) + 8 + strlen(SGR_CARET SGR_END));
   size_t n = 0;
   for (size_t i = 0; i < strlen(lead); i++)
     under[n++] = ' ';
@@ -350,26 +369,37 @@ static void print_excerpt(diag_list *d, const diag *g, FILE *out) {
       continue;
     under[n++] = c == '\t' ? '\t' : ' ';
   }
+  if (d->color) {
+    memcpy(under + n, SGR_CARET, strlen(SGR_CARET));
+    n += strlen(SGR_CARET);
+  }
   under[n++] = '^';
   for (size_t i = caret + 1; i < end && i < to; i++)
     if (((unsigned char)line[i] & 0xC0) != 0x80)
       under[n++] = '~';
+  if (d->color) {
+    memcpy(under + n, SGR_END, strlen(SGR_END));
+    n += strlen(SGR_END);
+  }
   under[n++] = '\n';
   fwrite(under, 1, n, out);
   free(under);
 }
 
 static void print_one(diag_list *d, const diag *g, FILE *out) {
+  const char *locus = d->color ? SGR_LOCUS : "", *sev = d->color ? severity_color(g->severity) : "";
+  const char *end = d->color ? SGR_END : "";
   if (g->has_span) {
     src_pos pos = src_position(d->src, g->span.file, g->span.start);
-    fprintf(out, "%s:%zu:%zu: %s: %s", src_get(d->src, g->span.file)->path, pos.line,
-            pos.column, severity_name(g->severity), g->message);
+    fprintf(out, "%s%s:%zu:%zu:%s %s%s:%s %s", locus, src_get(d->src, g->span.file)->path,
+            pos.line, pos.column, end, sev, severity_name(g->severity), end, g->message);
     if (g->count > 1)
       fprintf(out, " (%zu times)", g->count);
     fputc('\n', out);
     print_excerpt(d, g, out);
   } else {
-    fprintf(out, "pclc: %s: %s\n", severity_name(g->severity), g->message);
+    fprintf(out, "%spclc:%s %s%s:%s %s\n", locus, end, sev, severity_name(g->severity), end,
+            g->message);
   }
   for (const diag *n = g->notes; n; n = n->next)
     print_one(d, n, out);

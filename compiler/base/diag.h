@@ -63,6 +63,8 @@ typedef struct diag_list {
                                  (borrowed; set by the checker). */
   const diag *caught; /* The first failure caught since the last
                          diag_take_caught, or NULL. */
+  bool color;         /* diag_print colours as gcc does (locations bold,
+                         severities in colour, the underline green). */
 } diag_list;
 
 /* Returns s, or when it is longer than DIAG_QUOTE_WIDTH code points its
@@ -118,7 +120,8 @@ bool diag_last_shown(const diag_list *d);
 /* Attaches the note "did you mean 'NAME'?" at span to g, for the name
  * name[0..len). */
 void diag_note_suggestion(diag *g, pcl_span span, const char *name, size_t len);
-/* Prints every diagnostic (at most DIAG_MAX_ERRORS errors) to out. */
+/* Prints every diagnostic (at most DIAG_MAX_ERRORS errors) to out, in
+ * colour when d->color is set. */
 void diag_print(diag_list *d, FILE *out);
 
 #endif
