@@ -224,7 +224,7 @@ static const ty *trav_object(ty_ctx *c, const ty *recv, const key_info *k, tdiag
   /* The list of properties is cut as quoted text is (diag_clip), so it
      need not be written past that. */
   ty_buf keys = {0};
-  for (size_t i = 0; i < n && keys.len <= 4 * DIAG_QUOTE_WIDTH; i++) {
+  for (size_t i = 0; i < n && keys.len <= (size_t)4 * DIAG_QUOTE_WIDTH; i++) {
     if (i)
       ty_buf_puts(&keys, " ");
     ty_buf_puts(&keys, recv->object.props[i].name);
