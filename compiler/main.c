@@ -34,6 +34,7 @@
 #include "front/parse.h"
 #include "schema/schema.h"
 #include "base/src.h"
+#include "base/stack.h"
 #include "types/ty.h"
 #include "base/util.h"
 
@@ -444,11 +445,17 @@ static int run_mode(compilation *c, const options *o) {
   return EXIT_USAGE;
 }
 
-int main(int argc, char **argv) {
-  /* A reader that closed standard output is a write error to report
-     (status 2), not a signal that ends pclc silently. */
-  signal(SIGPIPE, SIG_IGN);
-  util_route_allocations();
+/* The command line, for run_pclc. */
+typedef struct command_line {
+  int argc;
+  char **argv;
+} command_line;
+
+/* Runs pclc on the command line cl (a command_line); returns the exit
+ * status.  Runs on the phases' large stack (base/stack.h). */
+static int run_pclc(void *cl) {
+  int argc = ((command_line *)cl)->argc;
+  char **argv = ((command_line *)cl)->argv;
   options o = {0};
   int status = parse_options(argc, argv, &o);
   if (status >= 0)
@@ -468,4 +475,13 @@ int main(int argc, char **argv) {
     return EXIT_USAGE;
   }
   return status;
+}
+
+int main(int argc, char **argv) {
+  /* A reader that closed standard output is a write error to report
+     (status 2), not a signal that ends pclc silently. */
+  signal(SIGPIPE, SIG_IGN);
+  util_route_allocations();
+  command_line cl = {argc, argv};
+  return stack_run(run_pclc, &cl);
 }
