@@ -589,6 +589,14 @@ bench-runtime: $(BUILD)/bench/runtime-bench
 bench-grpc: $(BUILD)/pclc $(BUILD)/libpclrt.a $(ENGINE_MODULES)
 	bench/grpc-bench.py $(BUILD) $(BUILD)/bench/grpc
 
+# `make bench-host` times `pulumi up` of 1,000 resources with runtime: pclc,
+# cold (the host compiles) and warm (cached), and the CPU shares of the host
+# with the program and of the engine (bench/host-up.py).
+.PHONY: bench-host
+bench-host: $(BUILD)/pulumi-language-pclc $(BUILD)/pclc $(BUILD)/libpclrt.a \
+            $(BUILD)/pkgconfig/pclrt.pc $(PULUMI_CLI)
+	bench/host-up.py $(PULUMI_CLI) $(BUILD)
+
 # `make bench-scaling` grows each kind of input from 10,000 to 100,000
 # (program attributes, locals, list elements, computed keys, resources,
 # packages, schema properties, types and methods) and prints the growth factor of the time of each: at
