@@ -33,6 +33,7 @@
 
 #include "ir/ir_ops.h"
 #include "base/src.h"
+#include "front/ast.h" /* UNARY and BINARY carry the AST's operators (sub). */
 #include "types/ty.h"
 
 typedef enum ir_op {

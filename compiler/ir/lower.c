@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bind/check.h"
 #include "emit/cw.h"
 #include "schema/schema.h"
 #include "base/util.h"
@@ -474,10 +475,12 @@ static const ty *retype(lw *w, ir_expr *x) {
     }
     return ty_string(T);
   case IR_UNARY:
-    return ty_unary_op(T, (ast_unary_op)x->sub, x->kids[0]->type, NULL);
-  case IR_BINARY:
-    return ty_binary_op(T, (ast_binary_op)x->sub, x->kids[0]->type, x->kids[1]->type, NULL,
+    return ty_operation(T, check_unary_operator((ast_unary_op)x->sub), 1, &x->kids[0]->type,
                         NULL);
+  case IR_BINARY: {
+    const ty *operands[2] = {x->kids[0]->type, x->kids[1]->type};
+    return ty_operation(T, check_binary_operator((ast_binary_op)x->sub), 2, operands, NULL);
+  }
   case IR_COND: {
     const ty *branches[2] = {x->kids[1]->type, x->kids[2]->type};
     const ty *t = ty_unify_safe(T, 2, branches);
