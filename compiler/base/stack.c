@@ -59,12 +59,16 @@ bool stack_low(void) {
   return (uintptr_t)__builtin_frame_address(0) < floor_addr;
 }
 
-bool stack_too_deep(bool *reported, diag_list *d, pcl_span span) {
-  if (!stack_low())
-    return false;
+void stack_report_too_deep(bool *reported, diag_list *d, pcl_span span) {
   if (!*reported)
     diag_error(d, span, "expression nested too deeply");
   *reported = true;
+}
+
+bool stack_too_deep(bool *reported, diag_list *d, pcl_span span) {
+  if (!stack_low())
+    return false;
+  stack_report_too_deep(reported, d, span);
   return true;
 }
 

@@ -71,6 +71,11 @@ bool stack_low(void);
  * result instead of recursing. */
 bool stack_too_deep(bool *reported, diag_list *d, pcl_span span);
 
+/* Reports "expression nested too deeply" at span to d unless *reported is
+ * already set, and sets *reported: for a phase that learnt of the lack of
+ * stack another way (a type operation's, ty_take_too_deep). */
+void stack_report_too_deep(bool *reported, diag_list *d, pcl_span span);
+
 /* Returns the size in bytes of the calling thread's stack as the guard
  * measures it (for tests and for the documentation of limits). */
 size_t stack_size(void);

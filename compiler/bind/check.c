@@ -1438,10 +1438,7 @@ bool check_too_deep(bind_ctx *c, pcl_span span) {
   if (!ty_take_too_deep(c->ty)) {
     return false;
   }
-  if (!c->too_deep) {
-    diag_error(c->diag, span, "expression nested too deeply");
-  }
-  c->too_deep = true;
+  stack_report_too_deep(&c->too_deep, c->diag, span);
   return true;
 }
 

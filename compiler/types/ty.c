@@ -1378,7 +1378,32 @@ void ty_print(FILE *out, const ty *t) {
   }
   ty_buf b = {0};
   put_form(&b, t, SIZE_MAX);
-  fwrite(b.data, 1, b.len, out);
+  if (b.len)
+    fwrite(b.data, 1, b.len, out);
+  ty_buf_free(&b);
+}
+
+/* Cuts the form in b to max bytes, at a character boundary, and ends it
+   with `...`. */
+static void cut(ty_buf *b, size_t max) {
+  b->len = max;
+  while (b->len > 0 && ((unsigned char)b->data[b->len] & 0xC0) == 0x80)
+    b->len--;
+  b->data[b->len] = '\0';
+  ty_buf_puts(b, "...");
+}
+
+void ty_print_cut(FILE *out, const ty *t, size_t max) {
+  if (t->str && strlen(t->str) <= max) {
+    fputs(t->str, out);
+    return;
+  }
+  ty_buf b = {0};
+  put_form(&b, t, max);
+  if (b.len > max)
+    cut(&b, max);
+  if (b.len)
+    fwrite(b.data, 1, b.len, out);
   ty_buf_free(&b);
 }
 
@@ -1507,13 +1532,7 @@ static bool pretty(ty_ctx *c, ty_buf *b, const ty *t) {
 
 const char *ty_pretty(ty_ctx *c, const ty *t) {
   ty_buf b = {0};
-  if (!pretty(c, &b, t) && b.len > TY_PRETTY_MAX) {
-    /* Cut at a character boundary. */
-    b.len = TY_PRETTY_MAX;
-    while (b.len > 0 && ((unsigned char)b.data[b.len] & 0xC0) == 0x80)
-      b.len--;
-    b.data[b.len] = '\0';
-    ty_buf_puts(&b, "...");
-  }
+  if (!pretty(c, &b, t) && b.len > TY_PRETTY_MAX)
+    cut(&b, TY_PRETTY_MAX);
   return ty_buf_finish(&b, c->arena);
 }

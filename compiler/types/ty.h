@@ -410,5 +410,9 @@ enum { TY_PRETTY_MAX = 8192 };
 const char *ty_pretty(ty_ctx *c, const ty *t);
 /* Writes the canonical String form of t to out, without keeping it. */
 void ty_print(FILE *out, const ty *t);
+/* Writes the canonical String form of t to out, cut after max bytes (at a
+ * character boundary) and ended with `...` when it is longer; the cost is
+ * about max, however large t is. */
+void ty_print_cut(FILE *out, const ty *t, size_t max);
 
 #endif
