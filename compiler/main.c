@@ -40,9 +40,10 @@
 
 enum { EXIT_PROGRAM_ERROR = 1, EXIT_USAGE = 2 };
 
-/* The front end accepts expressions as deep as HCL does, but the lowering
-   still recurses over expression depth: it is given programs at most this
-   deep (the depth the front end used to cap every program at). */
+/* The phases up to the IR accept expressions as deep as their stack allows
+   (base/stack.h), but code generation still recurses over expression depth
+   without the stack guard: it is given programs at most this deep (the
+   depth the front end used to cap every program at). */
 enum { LOWER_MAX_DEPTH = 2500 };
 
 typedef enum pclc_mode {
@@ -127,6 +128,10 @@ static void usage(FILE *out) {
                "  --no-line-directives do not map the C to the .pp sources with #line\n"
                "  --help               print this help and exit\n"
                "  --version            print the version and exit\n"
+               "\n"
+               "Environment:\n"
+               "  PCLC_STACK_SIZE      the stack the phases run on (default 1G): programs\n"
+               "                       nested deeper than it allows are refused\n"
                "\n"
                "Exit status: 0 on success, 1 when the program has errors, 2 for usage or\n"
                "input/output errors.\n");
@@ -378,8 +383,7 @@ static int run_bind(compilation *c, const options *o, bool dump) {
       dump_close(&b, whole);
       status = whole ? EXIT_SUCCESS : EXIT_PROGRAM_ERROR;
     }
-    if ((o->mode == MODE_DUMP_IR || o->mode == MODE_COMPILE) && status == EXIT_SUCCESS &&
-        bc.max_depth > LOWER_MAX_DEPTH) {
+    if (o->mode == MODE_COMPILE && status == EXIT_SUCCESS && bc.max_depth > LOWER_MAX_DEPTH) {
       diag_error(&c->diags, bc.deepest,
                  "Nesting too deep: the code generator handles expressions nested at most %d "
                  "levels deep; this one is nested %zu levels deep",
@@ -468,6 +472,11 @@ int main(int argc, char **argv) {
   /* A reader that closed standard output is a write error to report
      (status 2), not a signal that ends pclc silently. */
   signal(SIGPIPE, SIG_IGN);
+  /* PCLC_STACK_SIZE sets the size of the phases' stack (base/stack.h). */
+  size_t stack = 0;
+  const char *env = getenv("PCLC_STACK_SIZE");
+  if (env && *env && !stack_parse_size(env, &stack))
+    return usage_error("PCLC_STACK_SIZE=%s is not a size (such as 1G, 512M or 65536)", env);
   command_line cl = {argc, argv};
-  return stack_run(run_pclc, &cl);
+  return stack_run(stack, run_pclc, &cl);
 }

@@ -686,7 +686,7 @@ static int deep_named(void *unused) {
 static void test_deep_named(void) {
   deep_dir = make_temp_dir();
   write_deep_schema(deep_dir);
-  stack_run(deep_named, NULL);
+  stack_run(0, deep_named, NULL);
   remove_temp_dir(deep_dir);
 }
 

@@ -1654,7 +1654,7 @@ static int deep_types(void *unused) {
 }
 
 static void test_deep_types(void) {
-  stack_run(deep_types, NULL);
+  stack_run(0, deep_types, NULL);
 }
 
 /* The same operations on a thread with a small stack, where the recursion
