@@ -42,17 +42,6 @@ char *xstrdup(const char *s) {
   return memcpy(xmalloc(n), s, n);
 }
 
-void *xgrow_inline(void *items, const void *first, size_t count, size_t *cap, size_t size) {
-  if (*cap > SIZE_MAX / 2 / size)
-    out_of_memory(SIZE_MAX);
-  void *grown = xmalloc(2 * *cap * size);
-  memcpy(grown, items, count * size);
-  if (items != first)
-    free(items);
-  *cap *= 2;
-  return grown;
-}
-
 /* Each eight-byte word (the last one padded with zeros) is mixed in with a
  * multiplication, and a final avalanche spreads every input bit over the low
  * bits that choose a slot.  Keys hashed here are names, constants, type keys

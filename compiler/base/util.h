@@ -18,11 +18,6 @@ void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 /* Returns a heap copy of the NUL-terminated string s; the caller frees it. */
 char *xstrdup(const char *s);
-/* Doubles the capacity *cap of items, an array of count elements of size
-   bytes that starts out in first (the caller's inline array, so that small
-   stacks need no allocation): returns the array moved to a new heap block,
-   freeing items if it was on the heap already. */
-void *xgrow_inline(void *items, const void *first, size_t count, size_t *cap, size_t size);
 
 /* Returns a hash of the n bytes at s, for hash tables keyed by byte
  * strings (interned names, type identity keys); reads eight bytes at a time.
