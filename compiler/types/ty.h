@@ -394,12 +394,13 @@ bool ty_is_int_like(const ty *t);
 /* ------------------------------------------------------------ printing */
 
 /* Returns the canonical String form (`union(int, string)`,
- * `object({a = string})`, `const(int 42)`); owned by the type (computed
- * without recursion on first use for a type too long to keep eagerly). */
+ * `object({a = string})`, `const(int 42)`); owned by the type (computed on
+ * first use for a type too long to keep eagerly). */
 const char *ty_to_string(const ty *t);
 /* Orders a and b by their canonical String forms (strcmp's order), without
- * building forms that are not kept: they are compared piece by piece, so
- * the cost is the length of their common prefix. */
+ * building whole the forms that types do not keep: prefixes of them are
+ * compared, longer and longer, so the cost is about the length of their
+ * common prefix. */
 int ty_cmp_string(const ty *a, const ty *b);
 /* The longest pretty form, in bytes, before it is cut. */
 enum { TY_PRETTY_MAX = 8192 };
