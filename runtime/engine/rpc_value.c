@@ -232,9 +232,8 @@ static Google__Protobuf__Value *encode_int(const pcl_value *v, pcl__rpc_enc *enc
   r->number_value = pcl_num_to_double(v);
   if (isinf(r->number_value) || pcl__int_cmp_double(v, r->number_value) != 0) {
     if (enc->rounded++ == 0) {
-      pcl_strbuf b = PCL_STRBUF_INIT;
-      pcl_int_format(&b, v);
-      enc->first_rounded = b.data;
+      /* Shown in a warning: "[secret]" inside a secret (encode). */
+      enc->first_rounded = pcl_value_repr(v, 64);
     }
     if (isinf(r->number_value)) {
       free_value(r);
@@ -304,7 +303,11 @@ static Google__Protobuf__Value *encode(const pcl_value *v, pcl__rpc_enc *enc) {
     return s ? struct_value(s) : NULL;
   }
   case PCL_T_SECRET: {
+    /* What the encoding reports of the payload (a rounded int) must not
+     * show it: the redaction scope makes such text "[secret]". */
+    pcl__redact_enter();
     Google__Protobuf__Value *in = encode(pcl_secret_inner(v), enc);
+    pcl__redact_leave();
     if (in == NULL || !enc->secrets) {
       return in;
     }
@@ -372,7 +375,15 @@ static Google__Protobuf__Value *output_value(const pcl_value *v, const pcl_deps 
   size_t n = pcl_deps_count(deps);
   Google__Protobuf__Struct *s = sig_struct(PCL__SIG_OUTPUT, 3);
   if (pcl_kind_of(plain) != PCL_T_UNKNOWN) {
+    /* The payload of a secret is encoded in a redaction scope, as encode
+     * encodes a SECRET's. */
+    if (secret) {
+      pcl__redact_enter();
+    }
     Google__Protobuf__Value *in = encode(plain, enc);
+    if (secret) {
+      pcl__redact_leave();
+    }
     if (in == NULL) {
       protobuf_c_message_free_unpacked(&s->base, NULL);
       return NULL;

@@ -575,9 +575,12 @@ static pcl_value *check_version(pcl_value *const *args, size_t n, void *data, pc
   }
   bool ok = true;
   if (!range_holds(PCL_CLI_VERSION, pcl_str_data(r), &ok)) {
-    *err = ok ? pcl_error_new("Pulumi CLI version %s does not satisfy the version range \"%s\"",
-                              PCL_CLI_VERSION, pcl_str_data(r))
-              : pcl_error_new("failed to parse required version range \"%s\"", pcl_str_data(r));
+    /* The range as messages show values: quoted, "[secret]" when secret. */
+    char *shown = pcl_value_repr(args[0], 64);
+    *err = ok ? pcl_error_new("Pulumi CLI version %s does not satisfy the version range %s",
+                              PCL_CLI_VERSION, shown)
+              : pcl_error_new("failed to parse required version range %s", shown);
+    free(shown);
     return NULL;
   }
   return pcl_null();

@@ -239,6 +239,30 @@ static void test_rounding(void) {
   pcl__rpc_enc_clear(&enc);
   pcl_release(back);
   pcl_release(m);
+  /* The warning shows no digit of a secret int, sent as a secret or, to a
+   * monitor without secrets, plain; nor of a secret output value. */
+  pcl_error *err = NULL;
+  static const char text[] = "{\"a\": {\"secret\": 1152921504606846977}, \"b\": 1152921504606846979}";
+  m = pcl_json_decode(text, strlen(text), PCL_JSON_SNAPSHOT, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  for (int secrets = 0; secrets < 2; secrets++) {
+    enc = (pcl__rpc_enc){.secrets = secrets != 0};
+    Google__Protobuf__Struct *st = pcl__rpc_struct_new(m, &enc);
+    CU_ASSERT_PTR_NOT_NULL(st);
+    CU_ASSERT_EQUAL(enc.rounded, 2);
+    CU_ASSERT_STRING_EQUAL(enc.first_rounded, "[secret]");
+    protobuf_c_message_free_unpacked(&st->base, NULL);
+    pcl__rpc_enc_clear(&enc);
+  }
+  enc = (pcl__rpc_enc){.secrets = true};
+  pcl_value *one = pcl_map_get_cstr(m, "a");
+  Google__Protobuf__Value *ov = pcl__rpc_output_value_new(one, NULL, &enc);
+  CU_ASSERT_PTR_NOT_NULL(ov);
+  CU_ASSERT_STRING_EQUAL(enc.first_rounded, "[secret]");
+  protobuf_c_message_free_unpacked(&ov->base, NULL);
+  pcl__rpc_enc_clear(&enc);
+  CU_ASSERT_FALSE(pcl__redacting());
+  pcl_release(m);
 }
 
 static void test_encode_errors(void) {
