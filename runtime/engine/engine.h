@@ -94,6 +94,11 @@ pcl_error *pcl__doc_finish(pcl__doc *d);
  * without "outputs".  Returns {outputs, secretOutputNames} with the names a
  * LIST of plain STRINGs (owned), or NULL after recording an error. */
 pcl_value *pcl__stack_ref_check(pcl__doc *d, const pcl_value *v, bool plain_allowed);
+/* Returns NULL when name[0..len) is the full name of a stack,
+ * org/project/stack with no part empty (a --stack-reference or a mocks
+ * stackReferences key); else why not (static text, "is empty" or "is not
+ * org/project/stack..."). */
+const char *pcl__stack_name_problem(const char *name, size_t len);
 
 /* -- The raw config of a run (config.c): the entries of every source in
  * order; the last entry of a key wins. */

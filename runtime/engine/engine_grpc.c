@@ -387,7 +387,12 @@ static void send_log(gbe *e, pcl_log_severity sev, const char *urn, const char *
                      bool run_error) {
   static const char *const names[] = {"debug", "info", "warning", "error"};
   if (e->engine == NULL) {
-    fprintf(stderr, "%s: %s%s%s\n", names[sev], urn ? urn : "", urn ? ": " : "", msg);
+    /* No engine to show it (PULUMI_ENGINE unset): a message goes to stderr,
+     * but the run's error only through pcl_main, which prints it when the
+     * engine was not told, so that it shows once. */
+    if (!run_error) {
+      fprintf(stderr, "%s: %s%s%s\n", names[sev], urn ? urn : "", urn ? ": " : "", msg);
+    }
     return;
   }
   Pulumirpc__LogRequest req = PULUMIRPC__LOG_REQUEST__INIT;
@@ -1311,26 +1316,15 @@ static void drain(gbe *e) {
   }
 }
 
-/* Returns the PULUMI_PARALLEL bound (0: none). */
-static size_t parallel_bound(void) {
-  const char *p = getenv("PULUMI_PARALLEL");
-  if (p == NULL || *p == 0) {
-    return 0;
-  }
-  char *end;
-  long n = strtol(p, &end, 10);
-  return *end == 0 && n > 0 ? (size_t)n : 0;
-}
-
 pcl_engine *pcl__engine_grpc_new(const char *monitor, const char *engine, bool preview,
-                                 const char *cwd, pcl_error **err) {
+                                 size_t parallel, const char *cwd, pcl_error **err) {
   grpc_init();
   gbe *e = pcl_xcalloc(1, sizeof *e);
   e->base.ops = &grpc_ops;
   e->base.hosted = true;
   e->preview = preview;
   e->cwd = pcl_xstrdup(cwd);
-  e->parallel = parallel_bound();
+  e->parallel = parallel;
   e->cq = grpc_completion_queue_create_for_next(NULL);
   grpc_channel_credentials *creds = grpc_insecure_credentials_create();
   /* Answers can be large (a provider's outputs): the SDKs accept up to

@@ -85,8 +85,9 @@ static bool section(pcl__doc *d, const pcl_value *top, const char *key, section_
       ok = check_entry(d, e, false);
       checked = ok ? pcl_retain(e) : NULL;
     } else if (what == SEC_STACK_REFS) {
-      checked = pcl__stack_ref_check(d, e, false);
-      ok = checked != NULL;
+      const char *why = pcl__stack_name_problem(pcl_str_data(k), pcl_str_len(k));
+      checked = why == NULL ? pcl__stack_ref_check(d, e, false) : NULL;
+      ok = checked != NULL || pcl__doc_fail(d, "the stack name %s", why);
     } else if (pcl_kind_of(e) == PCL_T_LIST) {
       for (size_t j = 0; ok && j < pcl_len(e); j++) {
         size_t m3 = pcl__doc_index(d, j);

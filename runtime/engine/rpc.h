@@ -129,10 +129,11 @@ void pcl__rpc_answer_free(pcl__rpc_answer *a);
 /* Returns the gRPC engine backend for the run described by PULUMI_MONITOR
  * and the other PULUMI_* variables (docs/engine.md), after asking the
  * monitor what it supports; NULL with *err when the monitor cannot be
- * reached or answers what cannot be read.  cwd (copied) is the program's
- * working directory, against which relative PCL file names are resolved in
- * the requests' sourcePosition. */
+ * reached or answers what cannot be read.  parallel bounds the
+ * registrations and reads in flight (PULUMI_PARALLEL; 0: no bound).  cwd
+ * (copied) is the program's working directory, against which relative PCL
+ * file names are resolved in the requests' sourcePosition. */
 pcl_engine *pcl__engine_grpc_new(const char *monitor, const char *engine, bool preview,
-                                 const char *cwd, pcl_error **err);
+                                 size_t parallel, const char *cwd, pcl_error **err);
 
 #endif

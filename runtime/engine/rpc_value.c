@@ -590,8 +590,10 @@ static pcl_value *decode_sig(const Google__Protobuf__Struct *s, const char *sig,
   }
   if (strcmp(sig, PCL__SIG_RESOURCE) == 0) {
     pcl_value *u = string_member(s, "urn");
-    if (u == NULL) {
-      *err = pcl_error_new("malformed resource reference: no string \"urn\"");
+    if (u == NULL || pcl_str_len(u) == 0) {
+      *err = pcl_error_new("malformed resource reference: %s",
+                           u == NULL ? "no string \"urn\"" : "the \"urn\" is empty");
+      pcl_release(u);
       return NULL;
     }
     pcl_value *i = string_member(s, "id");
@@ -931,6 +933,12 @@ bool pcl__rpc_answer_decode(pcl__rpc_method m, const uint8_t *data, size_t len,
       m == PCL__RPC_CALL) {
     out->value = decode_struct(st, 0, err);
     ok = out->value != NULL;
+  }
+  if (ok && (m == PCL__RPC_READ || (m == PCL__RPC_REGISTER && !out->failed)) &&
+      *out->urn == '\0') {
+    /* Every later request about the resource names it by its URN. */
+    *err = pcl_error_new("the URN is empty");
+    ok = false;
   }
   protobuf_c_message_free_unpacked(msg, NULL);
   if (!ok) {

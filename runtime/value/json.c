@@ -722,6 +722,9 @@ static pcl_value *from_snapshot(decoder *d, pcl_value *map) {
       fail_at(d, "a resource reference is written {\"resource_ref\": {\"urn\": string, "
                  "\"id\": string}}");
       r = NULL;
+    } else if (pcl_str_len(urn) == 0) {
+      fail_at(d, "a resource reference's \"urn\" is empty");
+      r = NULL;
     } else {
       r = pcl_resource_new(urn, id, NULL);
     }

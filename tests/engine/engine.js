@@ -38,7 +38,9 @@
 //                      of NAME reports result FAIL), fail-invoke (Invoke
 //                      answers a check failure), version (RequirePulumiVersion
 //                      answers FAILED_PRECONDITION), fail-package
-//                      (RegisterPackage answers UNAVAILABLE)
+//                      (RegisterPackage answers UNAVAILABLE), empty-urn=NAME
+//                      (the registration of NAME is answered with an
+//                      empty URN)
 "use strict";
 
 const fs = require("fs");
@@ -151,7 +153,8 @@ function registerResource(call, cb) {
     return;
   }
   const resp = new resproto.RegisterResourceResponse();
-  resp.setUrn(urnOf(req.getType(), req.getName(), req.getParent()));
+  const emptyUrn = faultKind === "empty-urn" && req.getName() === faultArg;
+  resp.setUrn(emptyUrn ? "" : urnOf(req.getType(), req.getName(), req.getParent()));
   if (req.getCustom() && !dryRun) {
     resp.setId(req.getName() + "_id");
   }

@@ -79,6 +79,15 @@ static void test_mocks(void) {
       {"{\"stackReferences\": {\"o/p/s\": {\"outputs\": {}, \"extra\": 1}}}",
        "mocks.json: stackReferences.\"o/p/s\".extra: unknown key (expected outputs or "
        "secretOutputNames)"},
+      {"{\"stackReferences\": {\"p/s\": {\"outputs\": {}}}}",
+       "mocks.json: stackReferences.\"p/s\": the stack name is not org/project/stack"},
+      {"{\"stackReferences\": {\"\": {\"outputs\": {}}}}",
+       "mocks.json: stackReferences.\"\": the stack name is empty"},
+      {"{\"stackReferences\": {\"o//s\": {\"outputs\": {}}}}",
+       "mocks.json: stackReferences.\"o//s\": the stack name is not org/project/stack: a part is "
+       "empty"},
+      {"{\"resources\": {\"a:b:C\": {\"outputs\": {\"r\": {\"resource_ref\": {\"urn\": \"\"}}}}}}",
+       "mocks.json: resources.\"a:b:C\".outputs.r: a resource reference's \"urn\" is empty"},
       {"[]", "mocks.json: expected an object, got []"},
       {"{\"resources\": {\"a:b:C\": {\"outputs\": {\"x\": {\"unknown\": 1}}}}}",
        "mocks.json: resources.\"a:b:C\".outputs.x: an unknown value is written {\"unknown\": "
@@ -318,6 +327,88 @@ static void test_names(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--max-value-size: the value size limit must be a "
                                        "positive number of bytes, not \"lots\""));
   rc_free(&r);
+  /* A variable of the environment that is set is read as its flag would
+   * be, so an empty one is refused as the empty flag is, naming the
+   * variable (the flags name themselves); a value that is not a whole
+   * number is refused. */
+  static const struct {
+    const char *var, *value, *message;
+  } env[] = {
+      {"PULUMI_PROJECT", "", "PULUMI_PROJECT: the project name \"\" is empty"},
+      {"PULUMI_STACK", "", "PULUMI_STACK: the stack name \"\" is empty"},
+      {"PULUMI_ORGANIZATION", "", "PULUMI_ORGANIZATION: the organization name \"\" is empty"},
+      {"PULUMI_ROOT_DIRECTORY", "", "PULUMI_ROOT_DIRECTORY: the project root directory is empty"},
+      {"PCL_MAX_VALUE_SIZE", "", "PCL_MAX_VALUE_SIZE: the value size limit must be a positive "
+                                 "number of bytes, not \"\""},
+      {"PCL_MAX_VALUE_SIZE", " 12", "PCL_MAX_VALUE_SIZE: the value size limit must be a positive "
+                                    "number of bytes, not \" 12\""},
+  };
+  for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
+    setenv(env[i].var, env[i].value, 1);
+    r = rc_run(&int_prog, "--config", "count=1", NULL);
+    unsetenv(env[i].var);
+    CU_ASSERT_EQUAL(r.status, 2);
+    if (strstr(r.err, env[i].message) == NULL) {
+      fprintf(stderr, "\n%s=\"%s\": %s\n", env[i].var, env[i].value, r.err);
+    }
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, env[i].message));
+    rc_free(&r);
+  }
+  r = rc_run(&int_prog, "--stack", "", "--config", "count=1", NULL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--stack: the stack name \"\" is empty"));
+  rc_free(&r);
+  r = rc_run(&int_prog, "--root-directory", "", "--config", "count=1", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--root-directory: the project root directory is empty"));
+  rc_free(&r);
+  /* PULUMI_PARALLEL, read on the engine protocol (PULUMI_MONITOR set; the
+   * check comes before the engine is called, so none needs to listen). */
+  static const char *const parallel[] = {"", "-1", "two", "1.5", "99999999999999999999999"};
+  setenv("PULUMI_MONITOR", "127.0.0.1:1", 1);
+  for (size_t i = 0; i < sizeof parallel / sizeof parallel[0]; i++) {
+    setenv("PULUMI_PARALLEL", parallel[i], 1);
+    r = rc_run(&int_prog, "--config", "count=1", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    char want[200];
+    snprintf(want, sizeof want,
+             "PULUMI_PARALLEL: the number of registrations in flight must be a whole number (0 "
+             "for no bound), not \"%s\"\n",
+             parallel[i]);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+    rc_free(&r);
+  }
+  unsetenv("PULUMI_PARALLEL");
+  unsetenv("PULUMI_MONITOR");
+  /* A stack reference is named org/project/stack. */
+  static const struct {
+    const char *arg, *message;
+  } refs[] = {
+      {"=refs.json", "--stack-reference =refs.json: the stack name \"\" is empty"},
+      {"p/s=refs.json", "--stack-reference p/s=refs.json: the stack name \"p/s\" is not "
+                        "org/project/stack"},
+      {"o/p/s/x=refs.json", "--stack-reference o/p/s/x=refs.json: the stack name \"o/p/s/x\" is "
+                            "not org/project/stack"},
+      {"o//s=refs.json", "--stack-reference o//s=refs.json: the stack name \"o//s\" is not "
+                         "org/project/stack: a part is empty"},
+      {"/p/s=refs.json", "--stack-reference /p/s=refs.json: the stack name \"/p/s\" is not "
+                         "org/project/stack: a part is empty"},
+  };
+  rc_write("refs.json", "{}");
+  for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
+    r = rc_run(&int_prog, "--stack-reference", refs[i].arg, "--config", "count=1", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    char want[200];
+    snprintf(want, sizeof want, "error: %s\n", refs[i].message);
+    if (strcmp(r.err, want) != 0) {
+      fprintf(stderr, "\n%s: %s\n", refs[i].arg, r.err);
+    }
+    CU_ASSERT_STRING_EQUAL(r.err, want);
+    rc_free(&r);
+  }
+  r = rc_run(&int_prog, "--stack-reference", "o/p/s=refs.json", "--config", "count=1", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  rc_free(&r);
+  remove("refs.json");
 }
 
 void register_input_tests(void);
