@@ -215,10 +215,14 @@ bool pcl__redacting(void);
 /* Returns text, or "[secret]" while a redaction scope is open (static). */
 const char *pcl__redact_text(const char *text);
 
-/* The deepest indentation of pretty-printed JSON (PCL_JSON_PRETTY, the
- * snapshot): deeper levels are not indented further, so that the text of a
- * deeply nested value stays linear in its size. */
-#define PCL__INDENT_MAX 100
+/* The deepest nesting level that pretty-printed JSON (PCL_JSON_PRETTY, the
+ * snapshot and the printed stack outputs) puts on lines of their own,
+ * indented by two spaces a level: what is nested deeper is written compact
+ * on the line of its container.  Each value on a line of its own costs at
+ * most 2 * PCL__PRETTY_DEPTH + 3 bytes more than in the compact form, so
+ * the pretty text of any value, however deep, stays within a constant
+ * factor of its compact text (docs/snapshot.md). */
+#define PCL__PRETTY_DEPTH 16
 
 /* Returns whether s[0..len) is pure ASCII. */
 bool pcl__is_ascii(const char *s, size_t len);
