@@ -44,7 +44,9 @@ pcl_value *pcl_fn_element(pcl_value *list, pcl_value *index, pcl_error **err) {
     if (n == 0) {
       pcl__b_fail(&c, "cannot use element function with an empty list");
     } else if (!pcl__b_whole_i64(num, &i)) {
-      pcl__b_fail(&c, "invalid index: %s", PCL__WHOLE_I64_MSG);
+      char *shown = pcl__b_value_text(&c, num);
+      pcl__b_fail(&c, "invalid index: cannot use %s: %s", shown, PCL__WHOLE_I64_MSG);
+      free(shown);
     } else {
       /* Reduce in int64 first: |i % n| < n, so the sum below cannot
        * overflow, and n fits because a list's length does. */
@@ -300,11 +302,13 @@ static bool range_bound(pcl__bcall *c, const char *param, const pcl_value *v, in
     return false;
   }
   bool ok = pcl__b_whole_i64(num, out);
-  pcl_release(num);
   if (!ok) {
-    return pcl__b_arg_fail(c, param, PCL__WHOLE_I64_MSG);
+    char *shown = pcl__b_value_text(c, num);
+    pcl__b_arg_fail(c, param, "cannot use %s: %s", shown, PCL__WHOLE_I64_MSG);
+    free(shown);
   }
-  return true;
+  pcl_release(num);
+  return ok;
 }
 
 pcl_value *pcl_fn_range(pcl_value *fromOrTo, pcl_value *to, pcl_error **err) {
@@ -323,7 +327,12 @@ pcl_value *pcl_fn_range(pcl_value *fromOrTo, pcl_value *to, pcl_error **err) {
   size_t n = 0;
   if (end > from) {
     if ((uint64_t)end - (uint64_t)from > (uint64_t)PCL_RANGE_MAX) {
-      pcl__b_fail(&c, "range: the list would have more than %lld elements",
+      char count[24] = "[secret]";
+      if (!c.secret) {
+        snprintf(count, sizeof count, "%llu",
+                 (unsigned long long)((uint64_t)end - (uint64_t)from));
+      }
+      pcl__b_fail(&c, "range: the list would have %s elements, more than %lld", count,
                   (long long)PCL_RANGE_MAX);
       return pcl__b_finish(&c, NULL);
     }

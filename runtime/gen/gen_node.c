@@ -352,8 +352,10 @@ static pcl_value *instances(const ranged *g, const pcl_value *rv, pcl_error **er
   case PCL_T_NUMBER: {
     double d = pcl_num_to_double(rv);
     if (d > (double)PCL_RANGE_MAX) {
-      *err = pcl_error_new("the range of %s is too large: at most %lld instances are allowed",
-                           pcl_str_data(g->name), (long long)PCL_RANGE_MAX);
+      char *shown = pcl_value_repr(rv, 40);
+      *err = pcl_error_new("the range of %s is too large: %s instances, at most %lld are allowed",
+                           pcl_str_data(g->name), shown, (long long)PCL_RANGE_MAX);
+      free(shown);
       return NULL;
     }
     size_t count = d > 0 ? (size_t)d : 0;

@@ -674,8 +674,7 @@ pcl_value *pcl_op_or(const pcl_value *a, const pcl_value *b, pcl_error **err) {
 
 /* ----------------------------------------------------------- conversions */
 
-/* Returns the error "cannot convert <v> to <type>: <why>". */
-static pcl_error *convert_error(const pcl_value *v, const char *type, const char *why) {
+pcl_error *pcl__convert_error(const pcl_value *v, const char *type, const char *why) {
   char *r = pcl_kind_of(v) == PCL_T_LIST || pcl_kind_of(v) == PCL_T_MAP ||
                     pcl_kind_of(v) == PCL_T_SET
                 ? pcl_xstrdup(pcl_kind_name(pcl_kind_of(v)))
@@ -744,7 +743,7 @@ pcl_value *pcl_convert_to_string(const pcl_value *v, pcl_error **err) {
   case PCL_T_ASSET:
   case PCL_T_ARCHIVE:
   case PCL_T_EVENTUAL:
-    *err = convert_error(v, "string", "a string is required");
+    *err = pcl__convert_error(v, "string", "a string is required");
     return NULL;
   }
   pcl_value *s = pcl__str_raw(b.data, b.len, true);
@@ -786,7 +785,7 @@ pcl_value *pcl_convert_to_number(const pcl_value *v, pcl_error **err) {
   const char *why;
   pcl_value *n = numeric_of(v, &why);
   if (n == NULL) {
-    *err = convert_error(v, "number", why);
+    *err = pcl__convert_error(v, "number", why);
   }
   return n;
 }
@@ -799,7 +798,7 @@ pcl_value *pcl_convert_to_int(const pcl_value *v, pcl_error **err) {
   const char *why;
   pcl_value *n = numeric_of(v, &why);
   if (n == NULL) {
-    *err = convert_error(v, "int", why);
+    *err = pcl__convert_error(v, "int", why);
     return NULL;
   }
   if (n->kind == PCL_T_INT) {
@@ -808,7 +807,7 @@ pcl_value *pcl_convert_to_int(const pcl_value *v, pcl_error **err) {
   double d = n->u.d;
   pcl_release(n);
   if (isinf(d) || floor(d) != d) {
-    *err = convert_error(v, "int", "not an integer");
+    *err = pcl__convert_error(v, "int", "not an integer");
     return NULL;
   }
   return pcl__int_from_double(d);
@@ -836,14 +835,14 @@ pcl_value *pcl_convert_to_bool(const pcl_value *v, pcl_error **err) {
       lower[i] = (char)tolower((unsigned char)s[i]);
     }
     if (n == 4 && strcmp(lower, "true") == 0) {
-      *err = convert_error(v, "bool", "a bool is required; to convert from string, use lowercase \"true\"");
+      *err = pcl__convert_error(v, "bool", "a bool is required; to convert from string, use lowercase \"true\"");
       return NULL;
     }
     if (n == 5 && strcmp(lower, "false") == 0) {
-      *err = convert_error(v, "bool", "a bool is required; to convert from string, use lowercase \"false\"");
+      *err = pcl__convert_error(v, "bool", "a bool is required; to convert from string, use lowercase \"false\"");
       return NULL;
     }
   }
-  *err = convert_error(v, "bool", "a bool is required");
+  *err = pcl__convert_error(v, "bool", "a bool is required");
   return NULL;
 }

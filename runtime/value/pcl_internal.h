@@ -93,6 +93,11 @@ pcl_value *pcl__int_from_double(double d);
  * and sets *too_long when the syntax is right but the int is too long. */
 pcl_value *pcl__parse_number(const char *text, size_t len, bool allow_inf, bool *too_long);
 
+/* Returns the error "cannot convert <v> to <type>: <why>" (owned), v shown
+ * as messages show values (a collection by its kind, "[secret]" inside a
+ * redaction scope). */
+pcl_error *pcl__convert_error(const pcl_value *v, const char *type, const char *why);
+
 /* Returns a map with the keys of the MAP map (each retained) and the values
  * vals[0..n) (stolen), n being map's entry count: a map rebuilt with new
  * values, its keys already in order. */

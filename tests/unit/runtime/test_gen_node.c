@@ -682,8 +682,8 @@ static void test_failures(void) {
       {BROKEN_NODE, "main.pp:3:5: error: division by zero\n"},
       {BROKEN_RANGE_KIND, "main.pp:3:5: error: a value of type string cannot be the range of "
                           "rs: a bool, a number, a list or a map is required\n"},
-      {BROKEN_RANGE_SIZE, "main.pp:3:5: error: the range of rs is too large: at most 1048576 "
-                          "instances are allowed\n"},
+      {BROKEN_RANGE_SIZE, "main.pp:3:5: error: the range of rs is too large: 1048577 "
+                          "instances, at most 1048576 are allowed\n"},
       {BROKEN_RANGE_LATER, "main.pp:12:9: error: a value of type string cannot be the range of "
                            "rs: a bool, a number, a list or a map is required\n"},
       {BROKEN_INPUTS, "main.pp:5:1: error: the inputs and options of rs must be objects\n"},
