@@ -18,7 +18,11 @@
 #      halfway leaves the previous snapshot;
 #   5. the program's input files: a --mocks path that is a directory, a
 #      missing --config-file and --stack-reference file: status 2 with the
-#      reason.
+#      reason;
+#   6. values over the size limit are refused before they are built: join
+#      and a %{for} template of 300 strings of 10 MB end with the limit's
+#      message at their location, the program's peak memory far below the
+#      3 GB they would take.
 # Prints one line per check and exits non-zero when any check fails.
 set -u
 
@@ -180,6 +184,51 @@ expect "--config-file is missing" 2 "error: $tmp/none.json: No such file or dire
   "$prog" --config-file "$tmp/none.json"
 expect "--stack-reference file is missing" 2 "error: $tmp/none.json: No such file or directory" \
   "$prog" --stack-reference "o/p/s=$tmp/none.json"
+
+# 6. Sizes are checked before memory is spent.
+# peak CMD...: runs CMD with stderr to $ERR; prints its exit status and its
+# peak resident memory in KiB.
+peak() {
+  python3 - "$@" <<'EOF'
+import os, resource, subprocess, sys
+p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=open(os.environ["ERR"], "wb"))
+print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+EOF
+}
+cat >"$tmp/prog/sizes.pp" <<'EOF'
+config s string {
+}
+config how string {
+}
+output joined {
+  value = how == "join" ? length(join(",", [for i in range(300) : s])) : 0
+}
+output template {
+  value = how == "template" ? length("%{for i in range(300)}${s}%{endfor}") : 0
+}
+EOF
+python3 -c 'import json, sys; json.dump({"sizes:s": "x" * 10000000}, open(sys.argv[1], "w"))' \
+  "$tmp/big.json"
+if ! "$pclc" "$tmp/prog/sizes.pp" -o "$tmp/sizes.c" 2>"$tmp/err" ||
+  ! ${CC:-cc} -std=c11 ${CGFLAGS:-} -Iruntime/include -Icommon "$tmp/sizes.c" "$rt" \
+    -ljansson -lutf8proc -lnettle -larchive -lgmp -lgrpc -lgpr -lprotobuf-c -lm \
+    -o "$tmp/sizes-bin" 2>>"$tmp/err"; then
+  fail "building the sizes program: $(head -c 2000 "$tmp/err")"
+else
+  for how in join template; do
+    line=6
+    [ "$how" = template ] && line=9
+    read -r status kib < <(ERR=$tmp/err peak "$tmp/sizes-bin" --config-file "$tmp/big.json" \
+      --config how=$how)
+    if [ "$status" = 1 ] && [ "$kib" -lt 1048576 ] &&
+      grep -qF "sizes.pp:$line:" "$tmp/err" &&
+      grep -qF "would take more than the limit of 67108864 bytes (--max-value-size)" "$tmp/err"; then
+      pass "$how of 300 strings of 10 MB refused at $((kib / 1024)) MiB"
+    else
+      fail "$how of 300 strings of 10 MB: status $status, peak $kib KiB, stderr: $(head -c 400 "$tmp/err")"
+    fi
+  done
+fi
 
 if [ "$failures" -ne 0 ]; then
   echo "check-io: $failures check(s) failed"

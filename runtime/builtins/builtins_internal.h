@@ -41,6 +41,10 @@ static inline bool pcl__b_ok(const pcl__bcall *c) { return !c->failed && !c->unk
  * runs in an apply whose input is secret), so that no message shows a
  * secret in clear.  Borrowed from s (or static). */
 const char *pcl__b_shown(const pcl__bcall *c, const pcl_value *s);
+/* Returns the standard padded base64 of data[0..len) as a string (owned),
+ * or NULL after recording the size-limit error in c when the text would
+ * take more than the value size limit (checked before it is made). */
+pcl_value *pcl__b_base64(pcl__bcall *c, const char *data, size_t len);
 /* Returns v as messages show values (owned): "[secret]" when an argument
  * of the call was secret, else shortened past 64 characters. */
 char *pcl__b_value_text(const pcl__bcall *c, const pcl_value *v);

@@ -486,6 +486,17 @@ static bool bytes_eq(ProtobufCBinaryData b, const char *s) {
   return b.len == n && (n == 0 || memcmp(b.data, s, n) == 0);
 }
 
+/* Returns the string of the bytes data[0..len) of an answer (owned), or
+ * NULL with *err when it would take more than the value size limit: the
+ * engine's answers are held to --max-value-size as the program's own
+ * values are. */
+static pcl_value *answer_string(const void *data, size_t len, pcl_error **err) {
+  if (!pcl__value_fits(len, "a string", err)) {
+    return NULL;
+  }
+  return pcl_str_from_bytes(len > 0 ? data : "", len);
+}
+
 /* Returns the member key of the Struct s (borrowed), or NULL. */
 static const Google__Protobuf__Value *member(const Google__Protobuf__Struct *s, const char *key) {
   const Google__Protobuf__Value *found = NULL;
@@ -505,7 +516,12 @@ static pcl_value *plain_string_member(const Google__Protobuf__Struct *s, const c
   if (v == NULL || v->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE) {
     return NULL;
   }
-  return pcl_str_from_bytes((const char *)v->string_value.data, v->string_value.len);
+  /* A member over the size limit reads as absent: the signature object is
+   * then malformed. */
+  pcl_error *err = NULL;
+  pcl_value *r = answer_string(v->string_value.data, v->string_value.len, &err);
+  pcl_error_free(err);
+  return r;
 }
 
 /* Returns the STRING of the bytes of the byte-string object s (owned);
@@ -519,8 +535,12 @@ static pcl_value *byte_string_get(const Google__Protobuf__Struct *s, pcl_error *
   pcl_strbuf b = PCL_STRBUF_INIT;
   size_t bad = 0;
   pcl_value *r = NULL;
+  /* The bytes take three quarters of their base64 text, at most. */
+  if (!pcl__value_fits(b64->string_value.len / 4 * 3, "a byte string", err)) {
+    return NULL;
+  }
   if (pcl__base64_decode((const char *)b64->string_value.data, b64->string_value.len, &b, &bad)) {
-    r = pcl_str_from_bytes(b.data ? b.data : "", b.len);
+    r = answer_string(b.data, b.len, err);
   } else {
     *err = pcl_error_new("malformed byte string: \"value\" is not base64 (illegal data at "
                          "byte %zu)",
@@ -558,15 +578,20 @@ static bool string_member_is(const Google__Protobuf__Struct *s, const char *key,
 }
 
 static pcl_value *decode_struct(const Google__Protobuf__Struct *s, int depth, pcl_error **err) {
+  if (s && !pcl__value_fits(2 * s->n_fields * sizeof(pcl_value *), "an object", err)) {
+    return NULL;
+  }
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   for (size_t i = 0; s && i < s->n_fields; i++) {
     ProtobufCBinaryData k = s->fields[i]->key;
-    pcl_value *ev = decode(s->fields[i]->value, depth + 1, err);
+    pcl_value *key = answer_string(k.data, k.len, err);
+    pcl_value *ev = key ? decode(s->fields[i]->value, depth + 1, err) : NULL;
     if (ev == NULL) {
+      pcl_release(key);
       pcl_mapbuf_free(&mb);
       return NULL;
     }
-    pcl_mapbuf_put_take(&mb, pcl_str_from_bytes((const char *)k.data, k.len), ev);
+    pcl_mapbuf_put_take(&mb, key, ev);
   }
   return pcl_mapbuf_finish(&mb);
 }
@@ -696,7 +721,7 @@ static pcl_value *decode(const Google__Protobuf__Value *v, int depth, pcl_error 
     if (bytes_eq(v->string_value, PCL__UNKNOWN_SENTINEL)) {
       return pcl_unknown();
     }
-    return pcl_str_from_bytes((const char *)v->string_value.data, v->string_value.len);
+    return answer_string(v->string_value.data, v->string_value.len, err);
   case GOOGLE__PROTOBUF__VALUE__KIND_BOOL_VALUE:
     return pcl_bool(v->bool_value);
   case GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE: {
@@ -710,6 +735,9 @@ static pcl_value *decode(const Google__Protobuf__Value *v, int depth, pcl_error 
   }
   case GOOGLE__PROTOBUF__VALUE__KIND_LIST_VALUE: {
     size_t n = v->list_value ? v->list_value->n_values : 0;
+    if (!pcl__value_fits(n * sizeof(pcl_value *), "a list", err)) {
+      return NULL;
+    }
     pcl_value *l = pcl_list_new(n);
     bool ok = true;
     for (size_t i = 0; i < n; i++) {
@@ -929,8 +957,12 @@ bool pcl__rpc_answer_decode(pcl__rpc_method m, const uint8_t *data, size_t len,
     break;
   }
   bool ok = true;
-  if (st || m == PCL__RPC_REGISTER || m == PCL__RPC_READ || m == PCL__RPC_INVOKE ||
-      m == PCL__RPC_CALL) {
+  const char *texts[] = {out->urn, out->id, out->ref, out->failures};
+  for (size_t i = 0; ok && i < sizeof texts / sizeof texts[0]; i++) {
+    ok = texts[i] == NULL || pcl__value_fits(strlen(texts[i]), "a string", err);
+  }
+  if (ok && (st || m == PCL__RPC_REGISTER || m == PCL__RPC_READ || m == PCL__RPC_INVOKE ||
+             m == PCL__RPC_CALL)) {
     out->value = decode_struct(st, 0, err);
     ok = out->value != NULL;
   }

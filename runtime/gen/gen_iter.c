@@ -546,6 +546,11 @@ static pcl_value *for_assemble(const for_parts *p, pcl_error **err) {
       vals[m++] = p->vals[i];
     }
   }
+  if (ok && (p->flags & PCL_GEN_FOR_OBJECT) &&
+      !pcl__value_fits(2 * m * sizeof(pcl_value *), "the object", err)) {
+    /* An object takes twice the slots of the collection it comes from. */
+    ok = false;
+  }
   if (!ok) {
     pcl_strbuf_free(&b);
   } else if (p->flags & PCL_GEN_FOR_CONCAT) {

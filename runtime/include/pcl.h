@@ -261,7 +261,8 @@ void pcl_strbuf_append_char(pcl_strbuf *b, char c);
 void pcl_strbuf_appendf(pcl_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends the template form of v (borrowed): strings as they are, numbers
  * and ints in decimal, bools as true/false; false and *err for null,
- * unknown and other kinds (template interpolation rules). */
+ * unknown and other kinds (template interpolation rules), and when the text
+ * would grow past the value size limit (checked before it grows). */
 bool pcl_strbuf_append_value(pcl_strbuf *b, const pcl_value *v, pcl_error **err);
 /* Returns the built string (validated, NFC) and empties b; NULL and *err
  * when the bytes are not valid UTF-8 (b is emptied either way). */

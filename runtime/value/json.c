@@ -198,6 +198,9 @@ static void encode_open(encoder *e, const pcl_value *v, int depth) {
     pcl_strbuf_append_cstr(&e->out, v->u.b ? "true" : "false");
     return;
   case PCL_T_INT:
+    if (!pcl__value_fits(e->out.len + pcl__int_text_bound(v), "the JSON text", &e->err)) {
+      return;
+    }
     pcl_int_format(&e->out, v);
     return;
   case PCL_T_NUMBER:

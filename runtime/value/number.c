@@ -306,6 +306,18 @@ static pcl_value *int_op(op o, const pcl_value *a, const pcl_value *b, pcl_error
       break;
     }
   }
+  /* The result's size is known from the operands' before it is computed:
+   * a product takes their sizes together, a sum or difference one limb
+   * more than the larger, a remainder no more than the divisor. */
+  size_t na = pcl__int_bytes(a), nb = pcl__int_bytes(b);
+  size_t bytes = o == OP_MUL ? na + nb : (na > nb ? na : nb) + sizeof(mp_limb_t);
+  if (o != OP_MOD && !pcl__value_fits(bytes, "the int", err)) {
+    char *ra = pcl_value_repr(a, 64), *rb = pcl_value_repr(b, 64);
+    pcl_error_prefix(*err, "cannot compute %s %s %s", ra, op_text[o], rb);
+    free(ra);
+    free(rb);
+    return NULL;
+  }
   mpz_t za, zb, zr;
   mp_limb_t sa, sb;
   pcl__int_view(a, za, &sa);
@@ -728,6 +740,9 @@ pcl_value *pcl_convert_to_string(const pcl_value *v, pcl_error **err) {
   case PCL_T_BOOL:
     return pcl__str_raw(v->u.b ? "true" : "false", v->u.b ? 4 : 5, true);
   case PCL_T_INT:
+    if (!pcl__value_fits(pcl__int_text_bound(v), "the string", err)) {
+      return NULL;
+    }
     pcl_int_format(&b, v);
     break;
   case PCL_T_NUMBER:

@@ -73,6 +73,16 @@ pcl_value *pcl__int_from_mpz(mpz_srcptr z);
  * a small int and must live as long as the view.  The view must not be
  * written or cleared. */
 void pcl__int_view(const pcl_value *v, mpz_t view, mp_limb_t *scratch);
+/* Returns an upper bound of the length of the decimal text of the INT v
+ * (its sign included). */
+size_t pcl__int_text_bound(const pcl_value *v);
+/* Returns the bytes the magnitude of the INT v takes (its limbs), as the
+ * value size limit counts an int. */
+size_t pcl__int_bytes(const pcl_value *v);
+/* Appends the decimal text of the INT v to b, or when it is much longer
+ * than max characters only its leading digits (more than max of them), for
+ * a message that shows it shortened. */
+void pcl__int_format_prefix(pcl_strbuf *b, const pcl_value *v, size_t max);
 /* Returns |z| rounded to nearest, ties to even, with the sign of z. */
 double pcl__mpz_to_double_rne(mpz_srcptr z);
 /* Returns q * 2^exp2 rounded to nearest (ties to even) for q >= 0; sticky

@@ -40,7 +40,8 @@
 //                      answers FAILED_PRECONDITION), fail-package
 //                      (RegisterPackage answers UNAVAILABLE), empty-urn=NAME
 //                      (the registration of NAME is answered with an
-//                      empty URN)
+//                      empty URN), big-output=BYTES (every registration's
+//                      outputs hold a string "big" of BYTES bytes)
 "use strict";
 
 const fs = require("fs");
@@ -158,7 +159,11 @@ function registerResource(call, cb) {
   if (req.getCustom() && !dryRun) {
     resp.setId(req.getName() + "_id");
   }
-  resp.setObject(req.getObject() || new structproto.Struct());
+  const object = req.getObject() || new structproto.Struct();
+  if (faultKind === "big-output") {
+    object.getFieldsMap().set("big", structproto.Value.fromJavaScript("x".repeat(Number(faultArg))));
+  }
+  resp.setObject(object);
   if (faultKind === "fail-register" && req.getName() === faultArg) {
     resp.setResult(resproto.Result.FAIL);
   }
