@@ -47,8 +47,9 @@ extern "C" {
  * that this layer does not depend on the future layer).
  *
  * Fallible functions return NULL and store a new pcl_error in *err (err must
- * not be NULL; the caller owns the error).  Allocation never fails: it aborts
- * through pcl_xmalloc. */
+ * not be NULL; the caller owns the error).  Allocation never fails: memory
+ * that runs out ends the program through pcl_xmalloc, with status 2 and a
+ * message (after pcl_main wrote the snapshot). */
 
 
 typedef struct pcl_value pcl_value;
@@ -92,11 +93,14 @@ typedef enum pcl_archive_kind {
 
 /* -- Memory and lifetime. */
 
-/* Returns n bytes (n may be 0); aborts when memory is exhausted.  Free with free(). */
+/* Returns n bytes (n may be 0); ends the program (status 2, a message) when
+ * memory is exhausted.  Free with free(). */
 void *pcl_xmalloc(size_t n) __attribute__((returns_nonnull));
-/* Returns count * size zeroed bytes; aborts on overflow or exhaustion. */
+/* Returns count * size zeroed bytes; ends the program as pcl_xmalloc does on
+ * overflow or exhaustion. */
 void *pcl_xcalloc(size_t count, size_t size) __attribute__((returns_nonnull));
-/* Resizes p (which may be NULL) to n bytes; aborts on exhaustion. */
+/* Resizes p (which may be NULL) to n bytes; ends the program as pcl_xmalloc
+ * does on exhaustion. */
 void *pcl_xrealloc(void *p, size_t n) __attribute__((returns_nonnull));
 /* Returns an owned heap copy of the NUL-terminated string s. */
 char *pcl_xstrdup(const char *s) __attribute__((returns_nonnull));

@@ -18,7 +18,8 @@
  *
  * Exit status: 0 success, 1 program or engine error (message on stderr in
  * the D11 form), 2 usage or I/O error (an unreadable or malformed input
- * file, an output that cannot be written), 32 an error the hosting engine
+ * file, an output that cannot be written) or exhausted memory (after the
+ * snapshot is written), 32 an error the hosting engine
  * was told (and shows itself), as the SDKs exit.  A run that can make no
  * progress while futures are pending ends with an error naming what it
  * waits for. */
@@ -491,6 +492,30 @@ static bool write_snapshot(pcl_engine *e, const char *path, const pcl_error *err
   return ok;
 }
 
+/* The memory set aside for writing the snapshot once memory runs out. */
+enum { OOM_RESERVE = 64 << 20 };
+
+/* What the handler of exhausted memory needs, while pcl_main runs. */
+static struct {
+  pcl_run *run;         /* The run, or NULL. */
+  const char *snapshot; /* Where its snapshot goes (--snapshot), or NULL. */
+} oom;
+
+/* Memory ran out allocating n bytes (pcl__oom_prepare): the run ends with
+ * that error, reported and written into the snapshot, then with status 2. */
+static void on_out_of_memory(size_t n) {
+  fprintf(stderr, "error: out of memory allocating %zu bytes\n", n);
+  if (oom.snapshot != NULL && oom.run != NULL && oom.run->engine != NULL) {
+    pcl_error *err = pcl_error_new("out of memory allocating %zu bytes", n);
+    pcl_error *werr = NULL;
+    if (!write_snapshot(oom.run->engine, oom.snapshot, err, &werr)) {
+      pcl_error_print(werr, stderr);
+      pcl_error_free(werr);
+    }
+    pcl_error_free(err);
+  }
+}
+
 /* Prints the stack outputs as JSON, secrets masked unless show; false and
  * *err when stdout cannot take them (a full disk, a closed pipe). */
 static bool print_outputs(pcl_future *outs, bool show, pcl_error **err) {
@@ -584,6 +609,9 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
   }
   pcl_run run = {0};
   run.program = program;
+  oom.run = &run;
+  oom.snapshot = o.snapshot;
+  pcl__oom_prepare(on_out_of_memory, o.snapshot != NULL ? OOM_RESERVE : 0);
   run.project = pcl_xstrdup(names[0].value);
   run.stack = pcl_xstrdup(names[1].value);
   run.org = pcl_xstrdup(names[2].value);
@@ -668,6 +696,9 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
     status = 2;
   }
   pcl_future_release(outs);
+  pcl__oom_prepare(NULL, 0);
+  oom.run = NULL;
+  oom.snapshot = NULL;
   if (run.engine != NULL) {
     run.engine->ops->destroy(run.engine);
   }

@@ -24,6 +24,14 @@ void *pcl__pool_alloc(size_t size);
  * allocated with. */
 void pcl__pool_free(void *p, size_t size);
 
+/* Sets what happens when memory runs out (an allocation of the runtime or
+ * of GMP fails): handler(n), which may allocate from a reserve of reserve
+ * bytes set aside now and given back then (a second failure meanwhile only
+ * prints its message), then the program exits with status 2.  Without a
+ * handler (NULL) it prints "error: out of memory allocating N bytes" and
+ * exits with status 2. */
+void pcl__oom_prepare(void (*handler)(size_t n), size_t reserve);
+
 /* Returns a heap value of the given kind whose block has extra payload bytes
  * after the struct; refs is 1, flags and sub are 0, the union is zeroed. */
 pcl_value *pcl__value_alloc(pcl_kind kind, size_t extra);
