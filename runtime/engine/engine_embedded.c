@@ -322,12 +322,30 @@ static const char *default_provider_slow(emb *e, const char *type, const char *v
     p->kind = PCL_RES_CUSTOM;
     p->id = provider_id(e);
     pcl_mapbuf mb = PCL_MAPBUF_INIT;
-    /* The stack config of the package configures its default provider. */
+    /* The stack config of the package configures its default provider:
+     * the keys "<pkg>:...", a run of the sorted map found by a binary
+     * search, so that a large config is not read whole for each provider. */
     size_t plen = strlen(pkg);
-    for (size_t i = 0; !builtin && e->config && i < pcl_len(e->config); i++) {
+    size_t n = !builtin && e->config ? pcl_len(e->config) : 0, lo = 0, hi = n;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      const pcl_value *k = pcl_map_key_at(e->config, mid);
+      size_t kl = pcl_str_len(k);
+      int c = memcmp(pcl_str_data(k), pkg, kl < plen ? kl : plen);
+      if (c < 0 || (c == 0 && kl < plen + 1) ||
+          (c == 0 && (unsigned char)pcl_str_data(k)[plen] < ':')) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    for (size_t i = lo; i < n; i++) {
       const pcl_value *k = pcl_map_key_at(e->config, i);
       const char *ks = pcl_str_data(k);
-      if (pcl_str_len(k) > plen + 1 && strncmp(ks, pkg, plen) == 0 && ks[plen] == ':') {
+      if (!(pcl_str_len(k) > plen && strncmp(ks, pkg, plen) == 0 && ks[plen] == ':')) {
+        break;
+      }
+      if (pcl_str_len(k) > plen + 1) {
         pcl_mapbuf_put_take(&mb, pcl_str_new_lossy(ks + plen + 1, pcl_str_len(k) - plen - 1),
                             pcl_retain(pcl_map_val_at(e->config, i)));
       }

@@ -1015,13 +1015,13 @@ static Google__Protobuf__Struct *args_struct(gbe *e, const pcl_invoke_request *r
   pcl_deps **deps = pcl_xcalloc(n ? n : 1, sizeof *deps);
   for (size_t i = 0; i < n; i++) {
     pcl_value *urns = arg_urns(req, i);
-    for (size_t j = 0; urns && j < pcl_len(urns); j++) {
-      pcl_deps *one = pcl_deps_one(pcl_str_data(pcl_list_at(urns, j)));
-      pcl_deps *both = pcl_deps_union(deps[i], one);
-      pcl_deps_release(one);
-      pcl_deps_release(deps[i]);
-      deps[i] = both;
+    size_t k = urns ? pcl_len(urns) : 0;
+    const char **texts = pcl_xmalloc((k ? k : 1) * sizeof *texts);
+    for (size_t j = 0; j < k; j++) {
+      texts[j] = pcl_str_data(pcl_list_at(urns, j));
     }
+    deps[i] = pcl__deps_of_urns(texts, k);
+    free(texts);
   }
   Google__Protobuf__Struct *s = pcl__rpc_output_struct_new(req->args, deps, enc);
   for (size_t i = 0; i < n; i++) {

@@ -254,7 +254,9 @@ static bool is_mark(const pcl_value *v) {
  * An UNKNOWN anywhere inside sets *unknown, and v itself is returned (the
  * caller does not use it).  v holds no EVENTUAL. */
 static pcl_value *plain_of(pcl_value *v, bool *secret, bool *unknown) {
-  if (!pcl__value_any(v, is_mark)) {
+  /* The flags say at once that most values hold no mark: a large value
+   * handed to an apply once per element is not walked each time. */
+  if (!pcl__may_hold_mark(v) || !pcl__value_any(v, is_mark)) {
     return pcl_retain(v);
   }
   bool s = pcl_has_secret(v);

@@ -259,7 +259,7 @@ static bool read_sources(opts *o, pcl_error **err) {
 /* Loads every declared config variable into run->config.  An error is
  * located at the declaration; the value of a secret key shows as [secret]
  * in it. */
-static bool load_config(pcl_run *run, const opts *o, pcl_error **err) {
+static bool load_config(pcl_run *run, opts *o, pcl_error **err) {
   const pcl_program *p = run->program;
   for (size_t i = 0; i < p->nconfigs; i++) {
     const pcl_config_decl *d = &p->configs[i];

@@ -120,6 +120,7 @@ static pcl_value *set_build(pcl_value *const *items, size_t n, bool take) {
   pcl_value **out = payload(v);
   for (size_t i = 0; i < kept; i++) {
     out[i] = take ? tmp[i].v : pcl_retain(tmp[i].v);
+    pcl__note_part(v, out[i]);
   }
   v->u.list.n = kept;
   v->u.list.items = out;

@@ -52,10 +52,21 @@ static inline bool pcl__may_hold_eventual(const pcl_value *x) {
   return x != NULL && (x->kind == PCL_T_EVENTUAL || (x->flags & PCL_F_HOLDS_EVENTUAL));
 }
 
-/* Marks the container v as holding an EVENTUAL when its part x may. */
+/* Returns whether x (NULL: nothing) is a SECRET or an UNKNOWN or may hold
+ * one (outside the EVENTUALs it holds). */
+static inline bool pcl__may_hold_mark(const pcl_value *x) {
+  return x != NULL && (x->kind == PCL_T_SECRET || x->kind == PCL_T_UNKNOWN ||
+                       (x->flags & PCL_F_HOLDS_MARK));
+}
+
+/* Marks the container v as holding an EVENTUAL, or a SECRET or UNKNOWN,
+ * when its part x may. */
 static inline void pcl__note_part(pcl_value *v, const pcl_value *x) {
   if (pcl__may_hold_eventual(x)) {
     v->flags |= PCL_F_HOLDS_EVENTUAL;
+  }
+  if (pcl__may_hold_mark(x)) {
+    v->flags |= PCL_F_HOLDS_MARK;
   }
 }
 

@@ -168,7 +168,7 @@ static void test_config_documents(void) {
       {"{\"p:\": \"1\"}", "doc: \"p:\": the configuration key has an empty name"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    pcl__config_set cs = {NULL, 0};
+    pcl__config_set cs = {NULL, 0, 0, NULL};
     char *msg = config_error(cases[i].text, &cs);
     CU_ASSERT_PTR_NOT_NULL_FATAL(msg);
     EXPECT_STR(msg, cases[i].message);
@@ -176,7 +176,7 @@ static void test_config_documents(void) {
     pcl__config_set_free(&cs);
   }
   /* The documented forms: a string, the wrapper, any other JSON value. */
-  pcl__config_set cs = {NULL, 0};
+  pcl__config_set cs = {NULL, 0, 0, NULL};
   CU_ASSERT_PTR_NULL(config_error("{\"p:a\": \"t\", \"p:b\": {\"value\": \"v\", \"secret\": true, "
                                   "\"object\": false}, \"c\": [1, {\"x\": null}]}",
                                   &cs));
@@ -186,6 +186,34 @@ static void test_config_documents(void) {
   CU_ASSERT(e != NULL && e->secret && strcmp(e->text, "v") == 0);
   e = pcl__config_get(&cs, "proj:c");
   CU_ASSERT(e != NULL && !e->secret && strcmp(e->text, "[1,{\"x\":null}]") == 0);
+  pcl__config_set_free(&cs);
+  /* Of the entries of a key the last wins, however many keys there are;
+   * a lookup after an entry was added or the keys qualified sees it. */
+  for (int i = 0; i < 3000; i++) {
+    char k[32], t[32];
+    snprintf(k, sizeof k, "k%d", i % 1000);
+    snprintf(t, sizeof t, "%d", i);
+    pcl__config_put(&cs, k, t, false);
+    if (i == 1500) {
+      CU_ASSERT(strcmp(pcl__config_get(&cs, "k500")->text, "1500") == 0);
+    }
+  }
+  CU_ASSERT(strcmp(pcl__config_get(&cs, "k500")->text, "2500") == 0);
+  CU_ASSERT_PTR_NULL(pcl__config_get(&cs, "k5000"));
+  pcl__config_qualify(&cs, "proj");
+  CU_ASSERT_PTR_NULL(pcl__config_get(&cs, "k500"));
+  CU_ASSERT(strcmp(pcl__config_get(&cs, "proj:k999")->text, "2999") == 0);
+  pcl_value *sk = pcl_list_of((pcl_value *[]){pcl_str_from_cstr("k7")}, 1);
+  pcl__config_mark_secret(&cs, sk, "proj");
+  pcl_release(pcl_list_at(sk, 0));
+  pcl_release(sk);
+  pcl_value *all = pcl__config_map(&cs);
+  CU_ASSERT_EQUAL(pcl_len(all), 1000);
+  CU_ASSERT(strcmp(pcl_str_data(pcl_map_get_cstr(all, "proj:k1")), "2001") == 0);
+  pcl_value *k7 = pcl_map_get_cstr(all, "proj:k7");
+  CU_ASSERT(k7 && pcl_kind_of(k7) == PCL_T_SECRET &&
+            strcmp(pcl_str_data(pcl_secret_inner(k7)), "2007") == 0);
+  pcl_release(all);
   pcl__config_set_free(&cs);
 
   /* Secret keys are a list of keys. */
