@@ -247,6 +247,9 @@ struct pcl_run {
   pcl_value **config;         /* Per declared config: value (owned) or NULL. */
   pcl_mapbuf exports;         /* Stack outputs exported so far. */
   pcl_error *error;           /* The first error of the run (owned), or NULL. */
+  pcl_error *failure;         /* The first node whose value failed at once, while
+                                 error is NULL (owned), or NULL: the error the run
+                                 takes when it fails (pcl__run_note_failure). */
   pcl__run_res **res;         /* Registered resources, in completion order. */
   size_t nres, capres;        /* Used and allocated. */
   pcl__urn_index res_index;   /* Interned URN -> entry of res. */
@@ -264,6 +267,12 @@ pcl_future *pcl__invoke_at(pcl_run *run, const char *token, pcl_value *args, pcl
                            const char *file, unsigned line, unsigned column);
 pcl_future *pcl__call_at(pcl_run *run, const char *token, pcl_value *self, pcl_value *args,
                          pcl_value *options, const char *file, unsigned line, unsigned column);
+
+/* Notes err (copied), the failure of a node's value at once, as the first
+ * failure of the run unless one was noted or the run failed already: when
+ * the run fails (pcl_run_fail, whatever error it is given), its error is
+ * this one (resource.c). */
+void pcl__run_note_failure(pcl_run *run, const pcl_error *err);
 
 /* Registers the stack resource; its future resolves once the engine
  * answered (resource.c). */

@@ -709,6 +709,7 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
   pcl_mapbuf_free(&run.exports);
   pcl__run_res_free(&run);
   pcl_error_free(run.error);
+  pcl_error_free(run.failure);
   free(run.project);
   free(run.stack);
   free(run.org);

@@ -66,7 +66,13 @@ void pcl_run_log(pcl_run *run, pcl_log_severity sev, const char *urn, const char
 
 void pcl_run_fail(pcl_run *run, const pcl_error *err) {
   if (run->error == NULL) {
-    run->error = pcl_error_copy(err);
+    run->error = pcl_error_copy(run->failure != NULL ? run->failure : err);
+  }
+}
+
+void pcl__run_note_failure(pcl_run *run, const pcl_error *err) {
+  if (run->error == NULL && run->failure == NULL) {
+    run->failure = pcl_error_copy(err);
   }
 }
 
