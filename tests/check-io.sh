@@ -222,7 +222,7 @@ else
     line=6
     [ "$how" = template ] && line=9
     read -r status kib < <(ERR=$tmp/err peak "$tmp/sizes-bin" --config-file "$tmp/big.json" \
-      --config how=$how)
+      --config how=$how --max-value-size 67108864)
     if [ "$status" = 1 ] && [ "$kib" -lt 1048576 ] &&
       grep -qF "sizes.pp:$line:" "$tmp/err" &&
       grep -qF "would take more than the limit of 67108864 bytes (--max-value-size)" "$tmp/err"; then

@@ -124,11 +124,14 @@ bool pcl_values_check_leaks(FILE *f);
 
 /* -- The size limit.  A value that would grow past the limit (a string's
  * bytes, a list's or set's elements at 8 bytes each, a map's entries at 16,
- * a toJSON result, a file read by readFile, a JSON input) fails with an
- * error instead of exhausting memory.  Compiled programs set it from
- * --max-value-size or PCL_MAX_VALUE_SIZE. */
+ * an int's magnitude, a toJSON result, a file read by readFile, a JSON
+ * input, a value in an engine's answer) fails with an error instead of
+ * exhausting memory.  Compiled programs set it from --max-value-size or
+ * PCL_MAX_VALUE_SIZE.  The default, 400 MiB, is the largest answer the
+ * Pulumi SDKs take over the engine protocol, so that no value they accept
+ * from an engine is refused (a provider's output of 100 MiB, say). */
 
-#define PCL_VALUE_LIMIT_DEFAULT ((size_t)64 << 20)
+#define PCL_VALUE_LIMIT_DEFAULT ((size_t)400 << 20)
 /* Returns the limit in bytes (PCL_VALUE_LIMIT_DEFAULT until set). */
 size_t pcl_value_limit(void);
 /* Sets the limit in bytes. */
