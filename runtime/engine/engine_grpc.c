@@ -94,6 +94,7 @@ struct gbe {
   pcl_error *setup_err;       /* A failure while asking what the monitor supports. */
   bool ask_features;          /* The monitor has no GetDeploymentInfo: ask
                                  SupportsFeature feature by feature. */
+  unsigned deadline_ms;       /* The time the start-up requests are given. */
   char *cwd;                  /* The program's working directory, against which relative
                                  PCL file names are resolved (owned). */
   struct file_uri *uris;      /* The sourcePosition URI of each PCL file met. */
@@ -167,13 +168,26 @@ static void rpc_free(rpc *r) {
   free(r);
 }
 
+/* Returns whether a call of m is one of the start-up requests, which have a
+ * deadline: every other call may legitimately take as long as the engine's
+ * work does (a database created for a registration), and waits as the
+ * SDKs do, the transport's keepalive pings telling a dead engine. */
+static bool has_deadline(pcl__rpc_method m) {
+  return m == PCL__RPC_DEPLOYMENT_INFO || m == PCL__RPC_SUPPORTS_FEATURE;
+}
+
 /* Starts r on its channel; its completion arrives through the queue. */
 static void rpc_launch(rpc *r) {
   gbe *e = r->e;
   grpc_channel *ch = pcl__rpc_on_engine(r->m) ? e->engine : e->monitor;
   grpc_slice method = grpc_slice_from_static_string(pcl__rpc_path(r->m));
+  gpr_timespec deadline =
+      has_deadline(r->m)
+          ? gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
+                         gpr_time_from_millis((int64_t)e->deadline_ms, GPR_TIMESPAN))
+          : gpr_inf_future(GPR_CLOCK_MONOTONIC);
   r->call = grpc_channel_create_call(ch, NULL, GRPC_PROPAGATE_DEFAULTS, e->cq, method, NULL,
-                                     gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+                                     deadline, NULL);
   grpc_op ops[6];
   memset(ops, 0, sizeof ops);
   ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
@@ -224,6 +238,10 @@ static void rpc_start(rpc *r) {
 
 /* Returns the error of a completed call, or NULL with the decoded answer. */
 static pcl_error *rpc_answer(rpc *r, bool success, pcl__rpc_answer *a) {
+  if (r->status == GRPC_STATUS_DEADLINE_EXCEEDED && has_deadline(r->m)) {
+    return pcl_error_new("%s: no answer within %g seconds (PCL_ENGINE_DEADLINE)",
+                         pcl__rpc_path(r->m) + 11, r->e->deadline_ms / 1000.0);
+  }
   if (!success || r->status != GRPC_STATUS_OK) {
     char *details = grpc_slice_to_c_string(r->details);
     pcl_error *err = pcl_error_new("%s: the engine answered %s%s%s", pcl__rpc_path(r->m) + 11,
@@ -1161,9 +1179,11 @@ static void grpc_require_version(pcl_engine *eng, const char *range, pcl_engine_
 
 static void shutdown_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
   (void)a;
-  /* Engines that predate SignalAndWaitForShutdown answer UNIMPLEMENTED. */
+  /* Engines that predate SignalAndWaitForShutdown answer UNIMPLEMENTED;
+   * another failure (an engine gone) fails the run, as the SDKs do. */
   if (err && r->status != GRPC_STATUS_UNIMPLEMENTED) {
-    fprintf(stderr, "warning: %s\n", pcl_error_message(err));
+    fprintf(stderr, "error: %s\n", pcl_error_message(err));
+    r->e->base.finish_failed = true;
   }
 }
 
@@ -1316,23 +1336,41 @@ static void drain(gbe *e) {
   }
 }
 
-pcl_engine *pcl__engine_grpc_new(const char *monitor, const char *engine, bool preview,
-                                 size_t parallel, const char *cwd, pcl_error **err) {
+pcl_engine *pcl__engine_grpc_new(const pcl__grpc_options *o, pcl_error **err) {
   grpc_init();
   gbe *e = pcl_xcalloc(1, sizeof *e);
   e->base.ops = &grpc_ops;
   e->base.hosted = true;
-  e->preview = preview;
-  e->cwd = pcl_xstrdup(cwd);
-  e->parallel = parallel;
+  e->preview = o->preview;
+  e->cwd = pcl_xstrdup(o->cwd);
+  e->parallel = o->parallel;
+  e->deadline_ms = o->deadline_ms;
   e->cq = grpc_completion_queue_create_for_next(NULL);
   grpc_channel_credentials *creds = grpc_insecure_credentials_create();
   /* Answers can be large (a provider's outputs): the SDKs accept up to
-   * 400 MiB, where gRPC's default stops at 4 MiB. */
-  grpc_arg arg = {.type = GRPC_ARG_INTEGER,
-                  .key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH,
-                  .value.integer = MAX_MESSAGE};
-  grpc_channel_args args = {1, &arg};
+   * 400 MiB, where gRPC's default stops at 4 MiB.  While calls are in
+   * flight the transport pings the engine every keepalive_ms and closes the
+   * connection when a ping is not answered (all calls then fail), without
+   * a limit on the pings sent while no data flows: a registration may wait
+   * for hours on an engine that is alive. */
+  int timeout = o->keepalive_ms < 20000 ? (int)o->keepalive_ms : 20000;
+  grpc_arg args_list[] = {
+      {.type = GRPC_ARG_INTEGER,
+       .key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH,
+       .value.integer = MAX_MESSAGE},
+      {.type = GRPC_ARG_INTEGER,
+       .key = (char *)GRPC_ARG_KEEPALIVE_TIME_MS,
+       .value.integer = (int)o->keepalive_ms},
+      {.type = GRPC_ARG_INTEGER, .key = (char *)GRPC_ARG_KEEPALIVE_TIMEOUT_MS, .value.integer = timeout},
+      {.type = GRPC_ARG_INTEGER,
+       .key = (char *)GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS,
+       .value.integer = 0},
+      {.type = GRPC_ARG_INTEGER,
+       .key = (char *)GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA,
+       .value.integer = 0},
+  };
+  grpc_channel_args args = {sizeof args_list / sizeof args_list[0], args_list};
+  const char *monitor = o->monitor, *engine = o->engine;
   e->monitor = grpc_channel_create(monitor, creds, &args);
   e->engine = engine && *engine ? grpc_channel_create(engine, creds, &args) : NULL;
   grpc_channel_credentials_release(creds);

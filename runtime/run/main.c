@@ -405,6 +405,28 @@ static bool parallel_bound(const char *prog, size_t *bound) {
   return true;
 }
 
+/* Reads the time the variable env sets (seconds, a positive decimal number
+ * of at most a day) into *ms, leaving it when env is unset; false with a
+ * message on stderr when it is not such a number. */
+static bool engine_time(const char *prog, const char *env, unsigned *ms) {
+  setting s = setting_of(NULL, NULL, env, NULL);
+  if (s.value == NULL) {
+    return true;
+  }
+  char *end;
+  errno = 0;
+  double seconds = strtod(s.value, &end);
+  bool digit = *s.value >= '0' && *s.value <= '9';
+  if (!digit || errno != 0 || *end != '\0' || !(seconds > 0 && seconds <= 86400)) {
+    setting_problem(prog, &s, "the time must be a number of seconds, more than 0 and at most "
+                              "86400, not \"%s\"",
+                    s.value);
+    return false;
+  }
+  *ms = seconds * 1000 < 1 ? 1u : (unsigned)(seconds * 1000);
+  return true;
+}
+
 /* Returns whether pcl_main checks, after a successful run, that no value is
  * left alive (pcl_values_check_leaks): PCL_CHECK_LEAKS=1 turns the check on
  * and PCL_CHECK_LEAKS=0 off.  Unset, it is on in builds without NDEBUG
@@ -602,8 +624,11 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
   }
   const char *monitor = getenv("PULUMI_MONITOR");
   bool hosted = monitor && *monitor;
-  size_t parallel = 0;
-  if (hosted && !parallel_bound(prog, &parallel)) {
+  pcl__grpc_options grpc = {monitor, getenv("PULUMI_ENGINE"), false, 0,
+                            PCL__ENGINE_DEADLINE_MS, PCL__ENGINE_KEEPALIVE_MS, NULL};
+  if (hosted && (!parallel_bound(prog, &grpc.parallel) ||
+                 !engine_time(prog, "PCL_ENGINE_DEADLINE", &grpc.deadline_ms) ||
+                 !engine_time(prog, "PCL_ENGINE_KEEPALIVE", &grpc.keepalive_ms))) {
     opts_free(&o);
     return 2;
   }
@@ -639,10 +664,11 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
   pcl_embedded_config ec = {run.project, run.stack,   run.org,
                             run.preview, main_mocks,  o.mocks,
                             pcl_len(refs) ? refs : NULL, pcl_len(stack_config) ? stack_config : NULL};
+  grpc.preview = run.preview;
+  grpc.cwd = run.cwd;
   if (status == 0) {
     run.engine =
-        hosted ? pcl__engine_grpc_new(monitor, getenv("PULUMI_ENGINE"), run.preview, parallel,
-                                      run.cwd, &err)
+        hosted ? pcl__engine_grpc_new(&grpc, &err)
                : pcl_engine_embedded_new(&ec, &err);
     /* An engine that hosts the run and cannot be used is an engine error;
      * the embedded engine refuses only its input documents. */
@@ -684,7 +710,10 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
     err = NULL;
     status = 2;
   }
-  if (run.error && run.engine != NULL && run.engine->error_reported) {
+  if (run.error == NULL && run.engine != NULL && run.engine->finish_failed) {
+    /* The backend printed why finishing failed. */
+    status = 1;
+  } else if (run.error && run.engine != NULL && run.engine->error_reported) {
     /* The engine shows the error; 32 tells the CLI not to repeat it. */
     status = 32;
   } else if (run.error) {

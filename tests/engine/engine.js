@@ -41,7 +41,9 @@
 //                      (RegisterPackage answers UNAVAILABLE), empty-urn=NAME
 //                      (the registration of NAME is answered with an
 //                      empty URN), big-output=BYTES (every registration's
-//                      outputs hold a string "big" of BYTES bytes)
+//                      outputs hold a string "big" of BYTES bytes),
+//                      hang=NAME (the registration of NAME is never
+//                      answered, while the engine stays alive)
 "use strict";
 
 const fs = require("fs");
@@ -146,6 +148,9 @@ function registerResource(call, cb) {
       server.forceShutdown();
       process.exit(0);
     }, 100);
+    return;
+  }
+  if (faultKind === "hang" && req.getName() === faultArg) {
     return;
   }
   if (faultKind === "unavailable") {

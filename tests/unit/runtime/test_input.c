@@ -406,6 +406,27 @@ static void test_names(void) {
     rc_free(&r);
   }
   unsetenv("PULUMI_PARALLEL");
+  /* The engine's times: a positive number of seconds, at most a day. */
+  static const char *const times[] = {"", "0", "-1", "soon", "1e9", "nan", " 2"};
+  static const char *const vars[] = {"PCL_ENGINE_DEADLINE", "PCL_ENGINE_KEEPALIVE"};
+  for (size_t v = 0; v < 2; v++) {
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+      setenv(vars[v], times[i], 1);
+      r = rc_run(&int_prog, "--config", "count=1", NULL);
+      CU_ASSERT_EQUAL(r.status, 2);
+      char want[200];
+      snprintf(want, sizeof want,
+               "%s: the time must be a number of seconds, more than 0 and at most 86400, not "
+               "\"%s\"\n",
+               vars[v], times[i]);
+      if (strstr(r.err, want) == NULL) {
+        fprintf(stderr, "\n%s=\"%s\": %s\n", vars[v], times[i], r.err);
+      }
+      CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+      rc_free(&r);
+    }
+    unsetenv(vars[v]);
+  }
   unsetenv("PULUMI_MONITOR");
   /* A stack reference is named org/project/stack. */
   static const struct {
