@@ -16,10 +16,39 @@
 
 #include "engine/engine.h"
 
+/* An entry of an invoke or call with args, by the value of the first
+ * argument its args name. */
+typedef struct keyed_entry {
+  pcl_value *value; /* That argument's value, secrets stripped (owned). */
+  size_t pos;       /* The entry's position in the token's list. */
+} keyed_entry;
+
+/* The entries with args whose first argument has one name. */
+typedef struct entry_group {
+  const pcl_value *name;  /* The argument's name (borrowed from the entries). */
+  keyed_entry *entries;   /* Sorted by value (pcl_compare), then position. */
+  size_t n;               /* Their number. */
+} entry_group;
+
+/* The entries of one token indexed for the first match: an invoke's
+ * arguments find the entries whose first argument they hold the value of by
+ * a binary search, rather than every entry being tried in turn (which,
+ * invoked once per entry, takes time quadratic in the entries). */
+typedef struct entry_index {
+  size_t first_any;      /* The position of the first entry without args (or
+                            with empty args), which matches anything;
+                            SIZE_MAX when none. */
+  entry_group *groups;   /* The other entries, by the name of their first
+                            argument. */
+  size_t ngroups;        /* Their number. */
+} entry_index;
+
 struct pcl__json_mocks {
   pcl_value *resources;  /* MAP key -> entry object (decoded), or NULL. */
   pcl_value *invokes;    /* MAP token -> LIST of entries, or NULL. */
   pcl_value *calls;      /* MAP token -> LIST of entries, or NULL. */
+  entry_index *invoke_index; /* Per token of invokes, in map order, or NULL. */
+  entry_index *call_index;   /* Per token of calls, in map order, or NULL. */
   pcl_value *stack_refs; /* MAP name -> {outputs, secretOutputNames}, or NULL. */
   bool named;            /* Some resource key is "type::name": only then is a
                             registration's own key looked up. */
@@ -113,6 +142,71 @@ static bool section(pcl__doc *d, const pcl_value *top, const char *key, section_
   return true;
 }
 
+/* qsort order of keyed entries: by value, then position. */
+static int cmp_keyed(const void *pa, const void *pb) {
+  const keyed_entry *a = pa, *b = pb;
+  int c = pcl_compare(a->value, b->value);
+  return c != 0 ? c : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* Returns the index of the LIST of entries list (checked). */
+static entry_index index_entries(const pcl_value *list) {
+  entry_index x = {SIZE_MAX, NULL, 0};
+  size_t n = pcl_len(list);
+  for (size_t i = 0; i < n; i++) {
+    pcl_value *args = pcl_map_get_cstr(pcl_list_at(list, i), "args");
+    if (args == NULL || pcl_len(args) == 0) {
+      if (x.first_any == SIZE_MAX) {
+        x.first_any = i;
+      }
+      continue;
+    }
+    const pcl_value *name = pcl_map_key_at(args, 0);
+    entry_group *g = NULL;
+    for (size_t j = 0; j < x.ngroups && g == NULL; j++) {
+      g = pcl_equal(x.groups[j].name, name) ? &x.groups[j] : NULL;
+    }
+    if (g == NULL) {
+      /* A group per distinct first name: few, whatever the entries. */
+      x.groups = pcl_xrealloc(x.groups, (x.ngroups + 1) * sizeof *x.groups);
+      g = &x.groups[x.ngroups++];
+      *g = (entry_group){name, pcl_xmalloc(n * sizeof *g->entries), 0};
+    }
+    g->entries[g->n++] = (keyed_entry){pcl_strip_secrets(pcl_map_val_at(args, 0)), i};
+  }
+  for (size_t j = 0; j < x.ngroups; j++) {
+    qsort(x.groups[j].entries, x.groups[j].n, sizeof *x.groups[j].entries, cmp_keyed);
+  }
+  return x;
+}
+
+/* Returns the indexes of the tokens of section (a MAP token -> LIST), or
+ * NULL for none. */
+static entry_index *index_section(const pcl_value *section) {
+  if (section == NULL) {
+    return NULL;
+  }
+  size_t n = pcl_len(section);
+  entry_index *xs = pcl_xmalloc((n ? n : 1) * sizeof *xs);
+  for (size_t i = 0; i < n; i++) {
+    xs[i] = index_entries(pcl_map_val_at(section, i));
+  }
+  return xs;
+}
+
+static void free_indexes(entry_index *xs, const pcl_value *section) {
+  for (size_t i = 0; xs != NULL && i < pcl_len(section); i++) {
+    for (size_t j = 0; j < xs[i].ngroups; j++) {
+      for (size_t k = 0; k < xs[i].groups[j].n; k++) {
+        pcl_release(xs[i].groups[j].entries[k].value);
+      }
+      free(xs[i].groups[j].entries);
+    }
+    free(xs[i].groups);
+  }
+  free(xs);
+}
+
 pcl__json_mocks *pcl__json_mocks_load(const char *path, pcl_error **err) {
   pcl_value *top = pcl__read_json_file(path, PCL_JSON_SNAPSHOT, err);
   if (top == NULL) {
@@ -135,6 +229,8 @@ pcl__json_mocks *pcl__json_mocks_load(const char *path, pcl_error **err) {
     pcl__json_mocks_free(m);
     return NULL;
   }
+  m->invoke_index = index_section(m->invokes);
+  m->call_index = index_section(m->calls);
   return m;
 }
 
@@ -142,6 +238,8 @@ void pcl__json_mocks_free(pcl__json_mocks *m) {
   if (m == NULL) {
     return;
   }
+  free_indexes(m->invoke_index, m->invokes);
+  free_indexes(m->call_index, m->calls);
   pcl_release(m->resources);
   pcl_release(m->invokes);
   pcl_release(m->calls);
@@ -223,19 +321,78 @@ static bool args_match(pcl_value *want, pcl_value *args) {
   return true;
 }
 
+/* Returns the position of the key token in the MAP section, or SIZE_MAX. */
+static size_t token_pos(const pcl_value *section, const char *token) {
+  size_t len = strlen(token), lo = 0, hi = pcl_len(section);
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const pcl_value *k = pcl_map_key_at(section, mid);
+    size_t kl = pcl_str_len(k);
+    int c = memcmp(pcl_str_data(k), token, kl < len ? kl : len);
+    c = c != 0 ? c : (kl > len) - (kl < len);
+    if (c == 0) {
+      return mid;
+    }
+    if (c < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return SIZE_MAX;
+}
+
+/* Returns the position of the first entry of list (indexed by x) whose
+ * args match args, or SIZE_MAX: of the entries whose first argument has
+ * the value args hold for it (found by a binary search in each group),
+ * the first that matches whole, unless an entry without args comes before. */
+static size_t first_match(const entry_index *x, const pcl_value *list, pcl_value *args) {
+  size_t best = x->first_any;
+  for (size_t j = 0; args != NULL && pcl_kind_of(args) == PCL_T_MAP && j < x->ngroups; j++) {
+    const entry_group *g = &x->groups[j];
+    pcl_value *got = pcl_map_get(args, pcl_str_data(g->name), pcl_str_len(g->name));
+    if (got == NULL) {
+      continue;
+    }
+    pcl_value *plain = pcl_strip_secrets(got);
+    if (pcl_is_wholly_known(plain)) {
+      /* The first entry whose value is not below the argument's. */
+      size_t lo = 0, hi = g->n;
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (pcl_compare(g->entries[mid].value, plain) < 0) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      for (size_t k = lo; k < g->n && g->entries[k].pos < best &&
+                          pcl_compare(g->entries[k].value, plain) == 0;
+           k++) {
+        pcl_value *want = pcl_map_get_cstr(pcl_list_at(list, g->entries[k].pos), "args");
+        if (args_match(want, args)) {
+          best = g->entries[k].pos;
+        }
+      }
+    }
+    pcl_release(plain);
+  }
+  return best;
+}
+
 pcl__mock_answer pcl__json_mocks_invoke(const pcl__json_mocks *m, const char *token,
                                         pcl_value *args, bool is_call) {
   pcl__mock_answer a = {0};
   pcl_value *sec = m ? (is_call ? m->calls : m->invokes) : NULL;
-  pcl_value *list = sec ? pcl_map_get_cstr(sec, token) : NULL;
-  for (size_t i = 0; list && i < pcl_len(list); i++) {
-    pcl_value *e = pcl_list_at(list, i);
-    pcl_value *want = pcl_map_get_cstr(e, "args");
-    if (args_match(want, args)) {
-      answer_from(&a, e, "result");
-      a.merge = false;
-      return a;
-    }
+  size_t t = sec ? token_pos(sec, token) : SIZE_MAX;
+  if (t == SIZE_MAX) {
+    return a;
+  }
+  pcl_value *list = pcl_map_val_at(sec, t);
+  size_t i = first_match(&(is_call ? m->call_index : m->invoke_index)[t], list, args);
+  if (i != SIZE_MAX) {
+    answer_from(&a, pcl_list_at(list, i), "result");
+    a.merge = false;
   }
   return a;
 }

@@ -119,6 +119,61 @@ static void test_mocks(void) {
   pcl_error_free(err);
 }
 
+/* Returns the "result" of the invoke of f:i:f with the arguments args
+ * (JSON, snapshot form) in the mocks m as text, or "none". */
+static char *invoke_result(const pcl__json_mocks *m, const char *args) {
+  pcl_error *err = NULL;
+  pcl_value *a = pcl_json_decode(args, strlen(args), PCL_JSON_SNAPSHOT, &err);
+  pcl__mock_answer ans = pcl__json_mocks_invoke(m, "f:i:f", a, false);
+  char *text = ans.found ? pcl_json_encode(ans.outputs, 0, NULL, &err) : pcl_xstrdup("none");
+  pcl_release(a);
+  return text;
+}
+
+/* The first entry whose args match answers, among thousands of entries
+ * (indexed by their first argument), whatever the order of the entries
+ * with and without args and the names they start with. */
+static void test_invoke_entries(void) {
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl_strbuf_append_cstr(&b, "{\"invokes\": {\"f:i:f\": [");
+  for (int i = 0; i < 5000; i++) {
+    pcl_strbuf_appendf(&b, "{\"args\": {\"a\": %d, \"b\": %d}, \"result\": {\"r\": %d}}, ", i,
+                       i % 2, i);
+  }
+  pcl_strbuf_append_cstr(&b, "{\"args\": {\"a\": 7}, \"result\": {\"r\": \"any b\"}}, "
+                             "{\"args\": {\"k\": {\"secret\": \"s\"}}, \"result\": {\"r\": \"k\"}}, "
+                             "{\"result\": {\"r\": \"anything\"}}, "
+                             "{\"args\": {\"z\": 1}, \"result\": {\"r\": \"never\"}}]}}");
+  rc_write("invoke-mocks.json", b.data);
+  pcl_strbuf_free(&b);
+  pcl_error *err = NULL;
+  pcl__json_mocks *m = pcl__json_mocks_load("invoke-mocks.json", &err);
+  remove("invoke-mocks.json");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  static const struct {
+    const char *args, *result;
+  } cases[] = {
+      {"{\"a\": 4321, \"b\": 1}", "{\"r\":4321}"},
+      {"{\"a\": 4321.0, \"b\": 1, \"c\": 3}", "{\"r\":4321}"},
+      {"{\"a\": {\"secret\": 12}, \"b\": 0}", "{\"r\":12}"},
+      {"{\"a\": 7, \"b\": 0}", "{\"r\":\"any b\"}"},
+      {"{\"a\": 7, \"b\": 1}", "{\"r\":7}"},
+      {"{\"k\": \"s\"}", "{\"r\":\"k\"}"},
+      {"{\"a\": {\"unknown\": true}, \"b\": 1}", "{\"r\":\"anything\"}"},
+      {"{\"a\": 4321, \"b\": 0}", "{\"r\":\"anything\"}"},
+      {"{\"z\": 1}", "{\"r\":\"anything\"}"},
+      {"{}", "{\"r\":\"anything\"}"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *got = invoke_result(m, cases[i].args);
+    EXPECT_STR(got, cases[i].result);
+    free(got);
+  }
+  pcl__mock_answer none = pcl__json_mocks_invoke(m, "f:i:g", NULL, false);
+  CU_ASSERT_FALSE(none.found);
+  pcl__json_mocks_free(m);
+}
+
 static void test_read_limit(void) {
   rc_write("limit.json", "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]");
   size_t old = pcl_value_limit();
@@ -465,6 +520,7 @@ void register_input_tests(void) {
   CU_pSuite s = CU_add_suite("input", NULL, NULL);
   CU_add_test(s, "mocks files", test_mocks);
   CU_add_test(s, "files over the size limit", test_read_limit);
+  CU_add_test(s, "the first matching invoke entry among many", test_invoke_entries);
   CU_add_test(s, "config documents and secret keys", test_config_documents);
   CU_add_test(s, "errors of a run, with the snapshot", test_run_errors);
   CU_add_test(s, "names and options refused", test_names);
