@@ -20,7 +20,9 @@
  * connection lost, a status other than OK, an answer that does not decode)
  * completes its request with an error that names the call; the run's error
  * goes to the engine's log, so that pcl_main exits with status 32 as the
- * SDKs do.
+ * SDKs do.  No call waits without end on an engine that stopped answering:
+ * the start-up requests have a deadline, and while calls are in flight the
+ * transport's keepalive pings close a connection whose peer is gone.
  *
  * Invariants: a call's completion runs from the loop, never from the call
  * that started it; every started call is completed exactly once, also when
