@@ -15,32 +15,33 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "value/pcl_internal.h"
 
-/* An entry of an invoke or call with args, by the value of the first
- * argument its args name. */
+/* An argument that an entry of an invoke or call requires: its name and
+ * value, and the entry's position in the token's list. */
 typedef struct keyed_entry {
-  pcl_value *value; /* That argument's value, secrets stripped (owned). */
-  size_t pos;       /* The entry's position in the token's list. */
+  const pcl_value *name; /* The argument's name (borrowed from the entries). */
+  pcl_value *value;      /* Its value, secrets stripped as matching compares
+                            them (owned). */
+  size_t pos;            /* The entry's position in the token's list. */
 } keyed_entry;
 
-/* The entries with args whose first argument has one name. */
-typedef struct entry_group {
-  const pcl_value *name;  /* The argument's name (borrowed from the entries). */
-  keyed_entry *entries;   /* Sorted by value (pcl_compare), then position. */
-  size_t n;               /* Their number. */
-} entry_group;
-
-/* The entries of one token indexed for the first match: an invoke's
- * arguments find the entries whose first argument they hold the value of by
- * a binary search, rather than every entry being tried in turn (which,
- * invoked once per entry, takes time quadratic in the entries). */
+/* The entries of one token indexed for the first match.  Each entry with
+ * args is filed under one of its arguments, the one the fewest entries of
+ * the token require with the same value; an invoke looks each of its own
+ * arguments up by a binary search and tries only the entries filed under
+ * it, in order.  Trying every entry in turn, invoked once per entry, takes
+ * time quadratic in the entries; filing under the first argument alone
+ * would do the same for entries that share their first argument and differ
+ * in another, and entries whose first arguments all have different names
+ * would still be tried one name at a time. */
 typedef struct entry_index {
-  size_t first_any;      /* The position of the first entry without args (or
-                            with empty args), which matches anything;
-                            SIZE_MAX when none. */
-  entry_group *groups;   /* The other entries, by the name of their first
-                            argument. */
-  size_t ngroups;        /* Their number. */
+  size_t first_any;   /* The position of the first entry without args (or
+                         with empty args), which matches anything; SIZE_MAX
+                         when none. */
+  keyed_entry *keys;  /* One per other entry, sorted by name, value, then
+                         position (cmp_keyed). */
+  size_t nkeys;       /* Their number. */
 } entry_index;
 
 struct pcl__json_mocks {
@@ -142,41 +143,76 @@ static bool section(pcl__doc *d, const pcl_value *top, const char *key, section_
   return true;
 }
 
-/* qsort order of keyed entries: by value, then position. */
+/* The order of keyed entries by name and value, the positions aside. */
+static int cmp_arg(const keyed_entry *a, const keyed_entry *b) {
+  int c = pcl_compare(a->name, b->name);
+  return c != 0 ? c : pcl_compare(a->value, b->value);
+}
+
+/* qsort order of keyed entries: by name, value, then position. */
 static int cmp_keyed(const void *pa, const void *pb) {
   const keyed_entry *a = pa, *b = pb;
-  int c = pcl_compare(a->value, b->value);
+  int c = cmp_arg(a, b);
   return c != 0 ? c : (a->pos > b->pos) - (a->pos < b->pos);
 }
 
-/* Returns the index of the LIST of entries list (checked). */
+/* Returns the index of the LIST of entries list (checked): every argument
+ * of every entry is sorted once to count how many entries require each
+ * name and value, and each entry is filed under its rarest one. */
 static entry_index index_entries(const pcl_value *list) {
   entry_index x = {SIZE_MAX, NULL, 0};
-  size_t n = pcl_len(list);
+  size_t n = pcl_len(list), nargs = 0;
   for (size_t i = 0; i < n; i++) {
     pcl_value *args = pcl_map_get_cstr(pcl_list_at(list, i), "args");
-    if (args == NULL || pcl_len(args) == 0) {
-      if (x.first_any == SIZE_MAX) {
-        x.first_any = i;
+    nargs += args ? pcl_len(args) : 0;
+  }
+  keyed_entry *all = pcl_xmalloc((nargs ? nargs : 1) * sizeof *all);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    pcl_value *args = pcl_map_get_cstr(pcl_list_at(list, i), "args");
+    if ((args == NULL || pcl_len(args) == 0) && x.first_any == SIZE_MAX) {
+      x.first_any = i;
+    }
+    for (size_t j = 0; args != NULL && j < pcl_len(args); j++) {
+      all[k++] = (keyed_entry){pcl_map_key_at(args, j), pcl_strip_secrets(pcl_map_val_at(args, j)),
+                               i};
+    }
+  }
+  qsort(all, nargs, sizeof *all, cmp_keyed);
+  /* rarest[i]: the argument of entry i required by the fewest entries. */
+  size_t *rarest = pcl_xmalloc((n ? n : 1) * sizeof *rarest);
+  size_t *rarest_count = pcl_xmalloc((n ? n : 1) * sizeof *rarest_count);
+  for (size_t i = 0; i < n; i++) {
+    rarest[i] = SIZE_MAX;
+  }
+  for (size_t a = 0; a < nargs;) {
+    size_t b = a + 1;
+    while (b < nargs && cmp_arg(&all[a], &all[b]) == 0) {
+      b++;
+    }
+    for (size_t i = a; i < b; i++) {
+      size_t pos = all[i].pos;
+      if (rarest[pos] == SIZE_MAX || b - a < rarest_count[pos]) {
+        rarest[pos] = i;
+        rarest_count[pos] = b - a;
       }
-      continue;
     }
-    const pcl_value *name = pcl_map_key_at(args, 0);
-    entry_group *g = NULL;
-    for (size_t j = 0; j < x.ngroups && g == NULL; j++) {
-      g = pcl_equal(x.groups[j].name, name) ? &x.groups[j] : NULL;
-    }
-    if (g == NULL) {
-      /* A group per distinct first name: few, whatever the entries. */
-      x.groups = pcl_xrealloc(x.groups, (x.ngroups + 1) * sizeof *x.groups);
-      g = &x.groups[x.ngroups++];
-      *g = (entry_group){name, pcl_xmalloc(n * sizeof *g->entries), 0};
-    }
-    g->entries[g->n++] = (keyed_entry){pcl_strip_secrets(pcl_map_val_at(args, 0)), i};
+    a = b;
   }
-  for (size_t j = 0; j < x.ngroups; j++) {
-    qsort(x.groups[j].entries, x.groups[j].n, sizeof *x.groups[j].entries, cmp_keyed);
+  x.keys = pcl_xmalloc((n ? n : 1) * sizeof *x.keys);
+  for (size_t i = 0; i < n; i++) {
+    if (rarest[i] != SIZE_MAX) {
+      keyed_entry *e = &all[rarest[i]];
+      x.keys[x.nkeys++] = (keyed_entry){e->name, pcl_retain(e->value), e->pos};
+    }
   }
+  qsort(x.keys, x.nkeys, sizeof *x.keys, cmp_keyed);
+  for (size_t i = 0; i < nargs; i++) {
+    pcl_release(all[i].value);
+  }
+  free(all);
+  free(rarest);
+  free(rarest_count);
   return x;
 }
 
@@ -196,13 +232,10 @@ static entry_index *index_section(const pcl_value *section) {
 
 static void free_indexes(entry_index *xs, const pcl_value *section) {
   for (size_t i = 0; xs != NULL && i < pcl_len(section); i++) {
-    for (size_t j = 0; j < xs[i].ngroups; j++) {
-      for (size_t k = 0; k < xs[i].groups[j].n; k++) {
-        pcl_release(xs[i].groups[j].entries[k].value);
-      }
-      free(xs[i].groups[j].entries);
+    for (size_t k = 0; k < xs[i].nkeys; k++) {
+      pcl_release(xs[i].keys[k].value);
     }
-    free(xs[i].groups);
+    free(xs[i].keys);
   }
   free(xs);
 }
@@ -321,61 +354,34 @@ static bool args_match(pcl_value *want, pcl_value *args) {
   return true;
 }
 
-/* Returns the position of the key token in the MAP section, or SIZE_MAX. */
-static size_t token_pos(const pcl_value *section, const char *token) {
-  size_t len = strlen(token), lo = 0, hi = pcl_len(section);
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    const pcl_value *k = pcl_map_key_at(section, mid);
-    size_t kl = pcl_str_len(k);
-    int c = memcmp(pcl_str_data(k), token, kl < len ? kl : len);
-    c = c != 0 ? c : (kl > len) - (kl < len);
-    if (c == 0) {
-      return mid;
-    }
-    if (c < 0) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return SIZE_MAX;
-}
-
 /* Returns the position of the first entry of list (indexed by x) whose
- * args match args, or SIZE_MAX: of the entries whose first argument has
- * the value args hold for it (found by a binary search in each group),
- * the first that matches whole, unless an entry without args comes before. */
+ * args match args, or SIZE_MAX: of the entries filed under one of the
+ * arguments args hold (found by a binary search for each), the first that
+ * matches whole, unless an entry without args comes before. */
 static size_t first_match(const entry_index *x, const pcl_value *list, pcl_value *args) {
   size_t best = x->first_any;
-  for (size_t j = 0; args != NULL && pcl_kind_of(args) == PCL_T_MAP && j < x->ngroups; j++) {
-    const entry_group *g = &x->groups[j];
-    pcl_value *got = pcl_map_get(args, pcl_str_data(g->name), pcl_str_len(g->name));
-    if (got == NULL) {
-      continue;
-    }
-    pcl_value *plain = pcl_strip_secrets(got);
-    if (pcl_is_wholly_known(plain)) {
-      /* The first entry whose value is not below the argument's. */
-      size_t lo = 0, hi = g->n;
+  for (size_t j = 0; args != NULL && pcl_kind_of(args) == PCL_T_MAP && j < pcl_len(args); j++) {
+    keyed_entry want = {pcl_map_key_at(args, j), pcl_strip_secrets(pcl_map_val_at(args, j)), 0};
+    if (pcl_is_wholly_known(want.value)) {
+      /* The first entry filed under an argument not below this one. */
+      size_t lo = 0, hi = x->nkeys;
       while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (pcl_compare(g->entries[mid].value, plain) < 0) {
+        if (cmp_arg(&x->keys[mid], &want) < 0) {
           lo = mid + 1;
         } else {
           hi = mid;
         }
       }
-      for (size_t k = lo; k < g->n && g->entries[k].pos < best &&
-                          pcl_compare(g->entries[k].value, plain) == 0;
+      for (size_t k = lo; k < x->nkeys && x->keys[k].pos < best && cmp_arg(&x->keys[k], &want) == 0;
            k++) {
-        pcl_value *want = pcl_map_get_cstr(pcl_list_at(list, g->entries[k].pos), "args");
-        if (args_match(want, args)) {
-          best = g->entries[k].pos;
+        pcl_value *required = pcl_map_get_cstr(pcl_list_at(list, x->keys[k].pos), "args");
+        if (args_match(required, args)) {
+          best = x->keys[k].pos;
         }
       }
     }
-    pcl_release(plain);
+    pcl_release(want.value);
   }
   return best;
 }
@@ -384,7 +390,7 @@ pcl__mock_answer pcl__json_mocks_invoke(const pcl__json_mocks *m, const char *to
                                         pcl_value *args, bool is_call) {
   pcl__mock_answer a = {0};
   pcl_value *sec = m ? (is_call ? m->calls : m->invokes) : NULL;
-  size_t t = sec ? token_pos(sec, token) : SIZE_MAX;
+  size_t t = sec ? pcl__map_find(sec, token, strlen(token)) : SIZE_MAX;
   if (t == SIZE_MAX) {
     return a;
   }

@@ -257,7 +257,7 @@ pcl_value *pcl_map_of_take(pcl_value *const *keys, pcl_value *const *vals, size_
   return map_build(keys, vals, n, true);
 }
 
-pcl_value *pcl_map_get(const pcl_value *map, const char *key, size_t key_len) {
+size_t pcl__map_find(const pcl_value *map, const char *key, size_t key_len) {
   size_t lo = 0, hi = map->u.map.n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -271,7 +271,7 @@ pcl_value *pcl_map_get(const pcl_value *map, const char *key, size_t key_len) {
       c = k->u.str.len < key_len ? -1 : k->u.str.len > key_len;
     }
     if (c == 0) {
-      return map->u.map.vals[mid];
+      return mid;
     }
     if (c < 0) {
       lo = mid + 1;
@@ -279,7 +279,12 @@ pcl_value *pcl_map_get(const pcl_value *map, const char *key, size_t key_len) {
       hi = mid;
     }
   }
-  return NULL;
+  return SIZE_MAX;
+}
+
+pcl_value *pcl_map_get(const pcl_value *map, const char *key, size_t key_len) {
+  size_t i = pcl__map_find(map, key, key_len);
+  return i == SIZE_MAX ? NULL : map->u.map.vals[i];
 }
 
 pcl_value *pcl_map_get_cstr(const pcl_value *map, const char *key) {

@@ -127,6 +127,10 @@ pcl_value *pcl__parse_number(const char *text, size_t len, bool allow_inf, bool 
  * redaction scope). */
 pcl_error *pcl__convert_error(const pcl_value *v, const char *type, const char *why);
 
+/* Returns the position of the key key[0..key_len) in the MAP map (a binary
+ * search, as pcl_map_get's), or SIZE_MAX when map has no such key. */
+size_t pcl__map_find(const pcl_value *map, const char *key, size_t key_len);
+
 /* Returns a map with the keys of the MAP map (each retained) and the values
  * vals[0..n) (stolen), n being map's entry count: a map rebuilt with new
  * values, its keys already in order. */

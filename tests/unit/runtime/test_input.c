@@ -174,6 +174,49 @@ static void test_invoke_entries(void) {
   pcl__json_mocks_free(m);
 }
 
+/* Entries filed under their rarest argument: thousands that share their
+ * first argument and differ in the second, thousands whose one argument
+ * has a name of its own, and an entry found through one argument that
+ * comes before a later match found through another. */
+static void test_invoke_rarest_argument(void) {
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl_strbuf_append_cstr(&b, "{\"invokes\": {\"f:i:f\": [");
+  for (int i = 0; i < 3000; i++) {
+    pcl_strbuf_appendf(&b,
+                       "{\"args\": {\"name\": \"n%d\", \"region\": \"us\"}, \"result\": {\"r\": %d}}, "
+                       "{\"args\": {\"x%d\": %d}, \"result\": {\"x\": %d}}, ",
+                       i, i, i, i, i);
+  }
+  pcl_strbuf_append_cstr(&b, "{\"args\": {\"name\": \"dup\", \"region\": \"eu\"}, "
+                             "\"result\": {\"r\": \"first\"}}, "
+                             "{\"args\": {\"name\": \"dup\", \"zone\": \"z\"}, "
+                             "\"result\": {\"r\": \"second\"}}]}}");
+  rc_write("invoke-mocks.json", b.data);
+  pcl_strbuf_free(&b);
+  pcl_error *err = NULL;
+  pcl__json_mocks *m = pcl__json_mocks_load("invoke-mocks.json", &err);
+  remove("invoke-mocks.json");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  static const struct {
+    const char *args, *result;
+  } cases[] = {
+      {"{\"name\": \"n2999\", \"region\": \"us\"}", "{\"r\":2999}"},
+      {"{\"name\": \"n0\", \"region\": \"us\", \"x5\": 5}", "{\"r\":0}"},
+      {"{\"name\": \"n7\", \"region\": \"eu\"}", "none"},
+      {"{\"region\": \"us\"}", "none"},
+      {"{\"x1234\": 1234}", "{\"x\":1234}"},
+      {"{\"x1234\": 1235}", "none"},
+      {"{\"name\": \"dup\", \"region\": \"eu\", \"zone\": \"z\"}", "{\"r\":\"first\"}"},
+      {"{\"name\": \"dup\", \"zone\": \"z\"}", "{\"r\":\"second\"}"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *got = invoke_result(m, cases[i].args);
+    EXPECT_STR(got, cases[i].result);
+    free(got);
+  }
+  pcl__json_mocks_free(m);
+}
+
 static void test_read_limit(void) {
   rc_write("limit.json", "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]");
   size_t old = pcl_value_limit();
@@ -521,6 +564,7 @@ void register_input_tests(void) {
   CU_add_test(s, "mocks files", test_mocks);
   CU_add_test(s, "files over the size limit", test_read_limit);
   CU_add_test(s, "the first matching invoke entry among many", test_invoke_entries);
+  CU_add_test(s, "invoke entries filed under their rarest argument", test_invoke_rarest_argument);
   CU_add_test(s, "config documents and secret keys", test_config_documents);
   CU_add_test(s, "errors of a run, with the snapshot", test_run_errors);
   CU_add_test(s, "names and options refused", test_names);
