@@ -789,16 +789,30 @@ static void reg_resolve(reg *r, const char *urn, pcl_value *id, pcl_value *outpu
     free(vals);
   }
   /* In a preview, a secret output the provider left out (it is unknown
-   * yet) reads as a secret unknown. */
+   * yet) reads as a secret unknown: all of them put over the outputs in
+   * one merge. */
+  pcl_mapbuf eb = PCL_MAPBUF_INIT;
   for (size_t i = 0; r->elided_secrets && i < pcl_len(r->elided_secrets); i++) {
     pcl_value *k = pcl_list_at(r->elided_secrets, i);
     if (pcl_map_get(outputs, pcl_str_data(k), pcl_str_len(k)) == NULL) {
-      pcl_value *unknown = pcl_secret_new(pcl_unknown());
-      pcl_value *more = pcl__map_merge(base, &k, &unknown, 1);
-      pcl_release(unknown);
-      pcl_release(base);
-      base = more;
+      pcl_mapbuf_put_take(&eb, pcl_retain(k), pcl_secret_new(pcl_unknown()));
     }
+  }
+  if (eb.n > 0) {
+    pcl_value *elided = pcl_mapbuf_finish(&eb);
+    size_t n = pcl_len(elided);
+    pcl_value **ks = pcl_xmalloc(n * sizeof *ks);
+    pcl_value **vs = pcl_xmalloc(n * sizeof *vs);
+    for (size_t i = 0; i < n; i++) {
+      ks[i] = pcl_map_key_at(elided, i);
+      vs[i] = pcl_map_val_at(elided, i);
+    }
+    pcl_value *more = pcl__map_merge(base, ks, vs, n);
+    free(ks);
+    free(vs);
+    pcl_release(elided);
+    pcl_release(base);
+    base = more;
   }
   /* The fields every resource object has, in key order, win over outputs
    * of the same names. */
@@ -825,7 +839,9 @@ typedef struct hydration {
   const char *urn;   /* Its URN (interned). */
   pcl_value *id;     /* Its id (owned). */
   pcl_value *outputs; /* Its outputs (owned). */
-  pcl_value *objs;   /* MAP URN -> null, then the object once hydrated (owned). */
+  pcl_value *objs;   /* MAP URN -> null: the references to hydrate (owned). */
+  pcl_value **found; /* found[i]: the object of the i-th URN of objs once
+                        hydrated (owned), else NULL. */
   size_t waiting;    /* getResource answers still to come. */
 } hydration;
 
@@ -870,20 +886,30 @@ static void hydrated_one(void *data, pcl_value *result, const pcl_error *err) {
   /* A reference the engine cannot hydrate stays a reference. */
   pcl_value *obj = err ? NULL : ref_object(result);
   if (obj) {
+    /* Found by a binary search: rebuilding the map for each answer takes
+     * time quadratic in the references of one resource. */
     pcl_value *u = pcl_map_get_cstr(obj, "urn");
-    pcl_mapbuf mb = PCL_MAPBUF_INIT;
-    for (size_t i = 0; i < pcl_len(h->objs); i++) {
-      bool same = pcl_equal(pcl_map_key_at(h->objs, i), u);
-      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(h->objs, i)),
-                          pcl_retain(same ? obj : pcl_map_val_at(h->objs, i)));
+    size_t i = pcl__map_find(h->objs, pcl_str_data(u), pcl_str_len(u));
+    if (i != SIZE_MAX) {
+      pcl_release(h->found[i]);
+      h->found[i] = obj;
+    } else {
+      pcl_release(obj);
     }
-    pcl_release(h->objs);
-    h->objs = pcl_mapbuf_finish(&mb);
-    pcl_release(obj);
   }
   if (--h->waiting > 0) {
     return;
   }
+  size_t n = pcl_len(h->objs);
+  pcl_value **vals = pcl_xmalloc((n ? n : 1) * sizeof *vals);
+  for (size_t i = 0; i < n; i++) {
+    vals[i] = h->found[i] ? h->found[i] : pcl_retain(pcl_map_val_at(h->objs, i));
+  }
+  free(h->found);
+  pcl_value *objs = pcl__map_with_vals_take(h->objs, vals);
+  free(vals);
+  pcl_release(h->objs);
+  h->objs = objs;
   reg_resolve(h->r, h->urn, h->id, h->outputs, h->objs);
   pcl_release(h->id);
   pcl_release(h->outputs);
@@ -932,6 +958,7 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   collect_refs(res->outputs, &mb);
   h->objs = pcl_mapbuf_finish(&mb);
+  h->found = pcl_xcalloc(pcl_len(h->objs) ? pcl_len(h->objs) : 1, sizeof *h->found);
   h->waiting = pcl_len(h->objs);
   for (size_t i = 0, n = pcl_len(h->objs); i < n; i++) {
     pcl_mapbuf ab = PCL_MAPBUF_INIT;
