@@ -241,17 +241,19 @@ def mocks_resources_run(n, folder):
 
 def mocks_invokes_run(n, folder):
     """n mocks entries of one invoke token, each matched by one of n invokes
-    (the first entry whose args match is the answer)."""
+    (the first entry whose args match is the answer); the entries share
+    their first argument and differ in the second."""
     exe = compiled_program(folder, """config n int {
 }
 output o {
-  value = length([for i in range(n) : invoke("bench:index:get", { key = "k${i}" }).v])
+  value = length([for i in range(n) : invoke("bench:index:get", { account = "a", key = "k${i}" }).v])
 }
 """)
     mocks = os.path.join(folder, "mocks.json")
     with open(mocks, "w") as f:
         json.dump({"invokes": {"bench:index:get": [
-            {"args": {"key": "k%d" % i}, "result": {"v": i}} for i in range(n)]}}, f)
+            {"args": {"account": "a", "key": "k%d" % i}, "result": {"v": i}}
+            for i in range(n)]}}, f)
     return [exe, "--config", "n=%d" % n, "--mocks", mocks]
 
 
