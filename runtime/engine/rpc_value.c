@@ -788,6 +788,10 @@ static bool depth_ok(const ProtobufCMessageDescriptor *d, const uint8_t *p, size
   if (depth > MAX_DEPTH) {
     return false;
   }
+  if (n == 0) {
+    /* An empty message (p may then be NULL, where p + n is undefined). */
+    return true;
+  }
   const uint8_t *end = p + n;
   while (p < end) {
     uint64_t tag, len;
