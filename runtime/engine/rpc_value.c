@@ -41,11 +41,12 @@ static const char *const paths[] = {
 };
 
 const char *pcl__rpc_path(pcl__rpc_method m) {
-  return paths[m];
+  /* PCL__RPC_NMETHODS counts the methods and names none. */
+  return m < PCL__RPC_NMETHODS ? paths[m] : "";
 }
 
 bool pcl__rpc_on_engine(pcl__rpc_method m) {
-  return strncmp(paths[m], "/pulumirpc.Engine/", 18) == 0;
+  return strncmp(pcl__rpc_path(m), "/pulumirpc.Engine/", 18) == 0;
 }
 
 void pcl__rpc_enc_clear(pcl__rpc_enc *enc) {
