@@ -515,10 +515,12 @@ bench-grpc: $(BUILD)/pclc $(BUILD)/libpclrt.a $(ENGINE_MODULES)
 
 # `make bench-scaling` grows each kind of input from 10,000 to 100,000
 # (program attributes, locals, list elements, computed keys, resources,
-# packages, schema properties, types and methods) and prints the growth factor of the time of each: at
-# most 12 for ten times the input (bench/scaling.py).
+# packages, schema properties, types and methods; at run time config keys,
+# range instances, mocks entries, stack reference outputs, list and map
+# values) and prints the growth factor of the time of each: at most 12 for
+# ten times the input (bench/scaling.py).
 .PHONY: bench-scaling
-bench-scaling: $(BUILD)/pclc $(BUILD)/libpclrt.a
+bench-scaling: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc
 	bench/scaling.py $(BUILD) $(BUILD)/bench/scaling
 
 # `make bench-memory` measures pclc's peak memory per byte of source at

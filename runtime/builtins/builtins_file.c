@@ -111,10 +111,7 @@ pcl_value *pcl_fn_filebase64(const char *base_dir, pcl_value *path, pcl_error **
   pcl_value *result = NULL;
   pcl_strbuf b = PCL_STRBUF_INIT;
   if (p != NULL && pcl__b_read_file(&c, "filebase64", base_dir, p, &b)) {
-    pcl_strbuf enc = PCL_STRBUF_INIT;
-    pcl__base64_encode(&enc, (const uint8_t *)b.data, b.len);
-    result = pcl_str_new_lossy(enc.data != NULL ? enc.data : "", enc.len);
-    pcl_strbuf_free(&enc);
+    result = pcl__b_base64(&c, b.data, b.len);
   }
   pcl_strbuf_free(&b);
   pcl_release(p);
@@ -175,9 +172,16 @@ pcl_value *pcl_fn_readDir(const char *base_dir, pcl_value *path, pcl_error **err
   pcl_value **names = NULL;
   size_t n = 0, cap = 0;
   struct dirent *ent;
+  bool fits = true;
   while ((errno = 0, ent = readdir(d)) != NULL) {
     if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0) {
       continue;
+    }
+    pcl_error *big = NULL;
+    if (!pcl__value_fits((n + 1) * sizeof *names, "the list", &big)) {
+      pcl__b_fail_take(&c, big);
+      fits = false;
+      break;
     }
     if (n == cap) {
       cap = cap ? 2 * cap : 16;
@@ -188,8 +192,10 @@ pcl_value *pcl_fn_readDir(const char *base_dir, pcl_value *path, pcl_error **err
   int e = errno;
   closedir(d);
   pcl_value *result = NULL;
-  if (e != 0) {
-    pcl__b_os_error(&c, "readDir", "readdirent", p, e);
+  if (!fits || e != 0) {
+    if (fits) {
+      pcl__b_os_error(&c, "readDir", "readdirent", p, e);
+    }
     for (size_t i = 0; i < n; i++) {
       pcl_release(names[i]);
     }

@@ -238,3 +238,21 @@ pcl_value *pcl__stack_ref_check(pcl__doc *d, const pcl_value *v, bool plain_allo
   pcl_mapbuf_put_cstr(&mb, "secretOutputNames", names != NULL ? names : pcl_list_new(0));
   return pcl_mapbuf_finish(&mb);
 }
+
+const char *pcl__stack_name_problem(const char *name, size_t len) {
+  if (len == 0) {
+    return "is empty";
+  }
+  /* Three parts, none empty: org/project/stack. */
+  size_t parts = 1, start = 0;
+  for (size_t i = 0; i <= len; i++) {
+    if (i == len || name[i] == '/') {
+      if (i == start) {
+        return "is not org/project/stack: a part is empty";
+      }
+      parts += i < len;
+      start = i + 1;
+    }
+  }
+  return parts == 3 ? NULL : "is not org/project/stack";
+}

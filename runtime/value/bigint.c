@@ -399,3 +399,43 @@ void pcl_int_format(pcl_strbuf *b, const pcl_value *v) {
   pcl_strbuf_append_cstr(b, s);
   free(s);
 }
+
+size_t pcl__int_text_bound(const pcl_value *v) {
+  if (!(v->flags & PCL_F_BIGINT)) {
+    return 20;
+  }
+  mpz_t z;
+  mp_limb_t scratch;
+  pcl__int_view(v, z, &scratch);
+  /* mpz_sizeinbase may say one digit too many, never too few. */
+  return mpz_sizeinbase(z, 10) + 1;
+}
+
+size_t pcl__int_bytes(const pcl_value *v) {
+  if (!(v->flags & PCL_F_BIGINT)) {
+    return sizeof(int64_t);
+  }
+  int64_t size = v->u.big.size;
+  return (size_t)(size < 0 ? -size : size) * sizeof(mp_limb_t);
+}
+
+void pcl__int_format_prefix(pcl_strbuf *b, const pcl_value *v, size_t max) {
+  mpz_t z, q, p;
+  mp_limb_t scratch;
+  pcl__int_view(v, z, &scratch);
+  if (!(v->flags & PCL_F_BIGINT) || max >= SIZE_MAX - 2 || mpz_sizeinbase(z, 10) <= max + 2) {
+    pcl_int_format(b, v);
+    return;
+  }
+  /* The leading digits only: v divided by a power of ten, so that the text
+   * of a huge int is not written whole to be cut. */
+  mpz_inits(q, p, NULL);
+  mpz_ui_pow_ui(p, 10, (unsigned long)(mpz_sizeinbase(z, 10) - max - 2));
+  mpz_tdiv_q(q, z, p);
+  size_t n = mpz_sizeinbase(q, 10) + 2;
+  char *text = pcl_xmalloc(n);
+  mpz_get_str(text, 10, q);
+  pcl_strbuf_append_cstr(b, text);
+  free(text);
+  mpz_clears(q, p, NULL);
+}

@@ -305,9 +305,15 @@ bool pcl_strbuf_append_value(pcl_strbuf *b, const pcl_value *v, pcl_error **err)
   }
   switch (pcl_kind_of(v)) {
   case PCL_T_STRING:
+    if (!pcl__value_fits(b->len + v->u.str.len, "the string", err)) {
+      return false;
+    }
     pcl_strbuf_append(b, v->u.str.ptr, v->u.str.len);
     return true;
   case PCL_T_INT:
+    if (!pcl__value_fits(b->len + pcl__int_text_bound(v), "the string", err)) {
+      return false;
+    }
     pcl_int_format(b, v);
     return true;
   case PCL_T_NUMBER:

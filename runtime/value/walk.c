@@ -95,6 +95,10 @@ static bool walk_find(const pcl_value *v, bool (*hit)(const pcl_value *), pcl_ki
   if (prune && !pcl__may_hold_eventual(v)) {
     return false;
   }
+  /* One for a SECRET or UNKNOWN needs none when the flags say there is none. */
+  if (hit == NULL && (kind == PCL_T_SECRET || kind == PCL_T_UNKNOWN) && !pcl__may_hold_mark(v)) {
+    return false;
+  }
   walk w;
   w.slots = w.inline_slots;
   w.n = 0;
@@ -141,9 +145,15 @@ static bool is_not_known(const pcl_value *v) {
 
 static bool is_secret(const pcl_value *v) { return v->kind == PCL_T_SECRET; }
 
-bool pcl_is_wholly_known(const pcl_value *v) { return !pcl__value_any(v, is_not_known); }
+bool pcl_is_wholly_known(const pcl_value *v) {
+  /* The flags answer at once for a value that holds no mark or future. */
+  return (!pcl__may_hold_mark(v) && !pcl__may_hold_eventual(v)) ||
+         !pcl__value_any(v, is_not_known);
+}
 
-bool pcl_has_secret(const pcl_value *v) { return pcl__value_any(v, is_secret); }
+bool pcl_has_secret(const pcl_value *v) {
+  return pcl__may_hold_mark(v) && pcl__value_any(v, is_secret);
+}
 
 pcl_value *pcl_strip_secrets(pcl_value *v) {
   if (!pcl_has_secret(v)) {
