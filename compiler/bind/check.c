@@ -1329,6 +1329,12 @@ static bnd_expr *finish_method(bind_ctx *c, const ast_node *n, bnd_expr *e) {
                "call must be passed a receiver, method name, and arguments object");
     return poison(c, e);
   }
+  size_t max = funcs_get(FUNCS_CALL)->max_args;
+  if (e->call.nargs > max) {
+    diag_error(c->diag, e->call.args[max]->span, "too many arguments to call: expected %zu, got %zu",
+               max, e->call.nargs);
+    return poison(c, e);
+  }
   if (any_error(e)) {
     return poison(c, e);
   }
@@ -1384,14 +1390,14 @@ static bnd_expr *finish_method(bind_ctx *c, const ast_node *n, bnd_expr *e) {
    result (lifted). */
 static bnd_expr *finish_convert(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   size_t cnt = n->call.args.count;
-  if (cnt != 2) {
-    if (cnt < 2) {
-      diag_error(c->diag, call_span(n), "missing required parameter '%s'",
-                 cnt == 0 ? "value" : "type");
-    } else {
-      diag_error(c->diag, e->call.args[2]->span,
-                 "too many arguments to call: expected 2, got %zu", cnt);
-    }
+  const funcs_builtin *b = funcs_get(FUNCS_CONVERT);
+  if (cnt < b->min_args) {
+    diag_error(c->diag, call_span(n), "missing required parameter '%s'", b->params[cnt]);
+    return poison(c, e);
+  }
+  if (cnt > b->max_args) {
+    diag_error(c->diag, e->call.args[b->max_args]->span,
+               "too many arguments to call: expected %zu, got %zu", b->max_args, cnt);
     return poison(c, e);
   }
   bnd_expr *te = mk(c, BND_E_TYPE, n->call.args.items[1]->span);
