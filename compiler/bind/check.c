@@ -106,7 +106,7 @@ bool check_int_literal(bind_ctx *c, const bnd_expr *e, const ty *to) {
 
 /* Unsafe conversions are accepted (they are checked at run time), except
    for a fractional literal that can only become an int. */
-bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to) {
+static bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to) {
   if (e->error) {
     return true;
   }

@@ -229,7 +229,9 @@ size_t lex_ident_length(const char *s, size_t n) {
   return i;
 }
 
-bool lex_is_space_at(const char *s, size_t avail, size_t *n) {
+/* True for Go's unicode.IsSpace over the code point at s; *n receives its
+ * byte length. */
+static bool lex_is_space_at(const char *s, size_t avail, size_t *n) {
   unsigned char c = (unsigned char)*s;
   if (c < 0x80) {
     *n = 1;

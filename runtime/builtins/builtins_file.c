@@ -52,8 +52,10 @@ char *pcl__b_resolve(const char *base_dir, const pcl_value *path) {
   return full;
 }
 
-bool pcl__b_read_file(pcl__bcall *c, const char *prefix, const char *base_dir,
-                      const pcl_value *path, pcl_strbuf *out) {
+/* Appends the bytes of the file at path (resolved against base_dir) to out;
+ * on failure records "<prefix>: open|read <path>: ..." and returns false. */
+static bool pcl__b_read_file(pcl__bcall *c, const char *prefix, const char *base_dir,
+                             const pcl_value *path, pcl_strbuf *out) {
   if (memchr(pcl_str_data(path), '\0', pcl_str_len(path)) != NULL) {
     pcl__b_os_error(c, prefix, "open", path, EINVAL);
     return false;
