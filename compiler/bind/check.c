@@ -22,6 +22,7 @@
 #include "front/parse.h"
 #include "schema/schema.h"
 #include "base/util.h"
+#include "nfc.h"
 #include "suggest.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -809,7 +810,7 @@ static const char *object_key(bind_ctx *c, const ast_node *k, const ast_node **c
   case AST_VARIABLE: {
     /* A bare key is a string like a quoted one, so it is NFC too. */
     *len = strlen(k->variable.name);
-    char *nfc = util_nfc(k->variable.name, *len, len);
+    char *nfc = pcl__nfc(k->variable.name, *len, xmalloc, len);
     if (nfc == NULL) {
       return k->variable.name;
     }
