@@ -65,9 +65,7 @@ const char *diag_clip(arena *a, const char *s) {
  * message a megabyte long.  The conversions are those diagnostics use:
  * %s, %.*s, %c, %d, %u, %x, %X, %o, %g and the length modifiers z, l, ll,
  * with flags and widths. */
-__attribute__((format(printf, 3, 0))) static void append_conversion(char **buf, size_t *len,
-                                                                   const char *spec, size_t n,
-                                                                   va_list *ap) {
+static void append_conversion(char **buf, size_t *len, const char *spec, size_t n, va_list *ap) {
   char f[32];
   if (n >= sizeof f)
     ice("diagnostic conversion too long");
