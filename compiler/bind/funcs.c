@@ -46,9 +46,11 @@ typedef struct row {
 #define INT_ FUNCS_INTRINSIC
 #define CODES(...)                                                                                 \
   { __VA_ARGS__ }
+/* NOLINTBEGIN(bugprone-macro-parentheses): codes and the parameter names
+   are braced initializers, which parentheses would break. */
 #define CK(f, l, ev, dp, codes, vcode, rcode)                                                      \
-  .pub.form = f, .pub.lift = FUNCS_LIFT_##l, .pub.eventual_args = ev, .pub.deep = dp,             \
-  .param = codes, .varargs = vcode, .ret = rcode
+  .pub.form = (f), .pub.lift = FUNCS_LIFT_##l, .pub.eventual_args = (ev), .pub.deep = (dp),       \
+  .param = codes, .varargs = (vcode), .ret = (rcode)
 
 /* clang-format off */
 #define CHECKER_ELEMENT CK(GEN, FIRST, false, false, CODES(C_GENERIC, C_INT), C_GENERIC, C_GENERIC)
@@ -102,12 +104,13 @@ typedef struct row {
 #define ROW(ID, NAME, SHAPE, MIN, MAX, PARAMETERS, VARARGS)                                      \
   [FUNCS_##ID] = {.pub.id = FUNCS_##ID,                                                            \
                   .pub.name = #NAME,                                                               \
-                  .pub.min_args = MIN,                                                             \
-                  .pub.max_args = MAX,                                                             \
+                  .pub.min_args = (MIN),                                                           \
+                  .pub.max_args = (MAX),                                                           \
                   .pub.nparams = (MAX) == PCL__B_VARIADIC ? (MIN) : (MAX),                         \
                   .pub.params = PARAMS PARAMETERS,                                                 \
-                  .pub.varargs = VARARGS,                                                          \
+                  .pub.varargs = (VARARGS),                                                        \
                   CHECKER_##ID},
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 static const row rows[FUNCS_COUNT] = {PCL__BUILTINS(ROW)};
 
@@ -334,20 +337,22 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
   case FUNCS_SINGLE_OR_NONE: {
     if (!arity_ok(d, call, &r->pub, a->n, "'singleOrNone' only expects one argument"))
       return false;
-    s->param[0] = a0;
+    /* The argument, which the arity guarantees. */
+    const ty *arg = a->t[0], *resolved = ty_resolve_outputs(c, arg);
+    s->param[0] = arg;
     const ty *e;
-    if (r0->kind == TY_LIST) {
-      e = r0->elem;
-    } else if (r0->kind == TY_TUPLE) {
-      e = r0->elems.count ? r0->elems.items[0] : ty_dynamic(c);
-    } else if (r0->kind == TY_DYNAMIC) {
-      e = r0;
+    if (resolved->kind == TY_LIST) {
+      e = resolved->elem;
+    } else if (resolved->kind == TY_TUPLE) {
+      e = resolved->elems.count ? resolved->elems.items[0] : ty_dynamic(c);
+    } else if (resolved->kind == TY_DYNAMIC) {
+      e = resolved;
     } else {
       diag_fail(d, sp0, "the first argument to 'singleOrNone' must be a list or tuple");
       return false;
     }
     s->ret = ty_optional(c, e);
-    if (eventual(a0))
+    if (eventual(arg))
       s->ret = ty_output(c, s->ret);
     return true;
   }
@@ -382,10 +387,11 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
   case FUNCS_CAN: {
     if (!arity_ok(d, call, &r->pub, a->n, "'can' expects exactly one argument"))
       return false;
-    bool out = a0->kind == TY_OUTPUT || a0->kind == TY_DYNAMIC;
-    if (a0->kind == TY_UNION) {
-      for (size_t i = 0; i < a0->elems.count; i++)
-        out = out || a0->elems.items[i]->kind == TY_OUTPUT;
+    const ty *arg = a->t[0]; /* The arity guarantees it. */
+    bool out = arg->kind == TY_OUTPUT || arg->kind == TY_DYNAMIC;
+    if (arg->kind == TY_UNION) {
+      for (size_t i = 0; i < arg->elems.count; i++)
+        out = out || arg->elems.items[i]->kind == TY_OUTPUT;
     }
     s->ret = out ? ty_output(c, ty_bool(c)) : ty_bool(c);
     return true;
@@ -393,11 +399,12 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
   case FUNCS_RECOVER: {
     if (!arity_ok(d, call, &r->pub, a->n, "'recover' expects exactly two arguments"))
       return false;
-    if (a0->kind != TY_OUTPUT) {
+    const ty *value = a->t[0]; /* The arity guarantees both. */
+    if (value->kind != TY_OUTPUT) {
       diag_error(d, sp0, "the first argument to 'recover' must be an output");
       return false;
     }
-    const ty *ts[2] = {ty_resolve_outputs(c, a0), ty_resolve_outputs(c, a->t[1])};
+    const ty *ts[2] = {ty_resolve_outputs(c, value), ty_resolve_outputs(c, a->t[1])};
     s->ret = ty_output(c, ty_unify_safe(c, 2, ts));
     return true;
   }
