@@ -45,6 +45,7 @@ static void ty_buf_putn(ty_buf *b, const void *s, size_t n) {
 void ty_buf_puts(ty_buf *b, const char *s) { ty_buf_putn(b, s, strlen(s)); }
 
 /* Appends formatted text to b. */
+static void ty_buf_printf(ty_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void ty_buf_printf(ty_buf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
