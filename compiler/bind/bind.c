@@ -1121,15 +1121,6 @@ const char *bnd_node_kind_name(bnd_node_kind k) {
   return names[k];
 }
 
-const char *bnd_expr_kind_name(bnd_expr_kind k) {
-  static const char *const names[] = {
-#define X(name, text) text,
-      BND_EXPR_KINDS(X)
-#undef X
-  };
-  return names[k];
-}
-
 const char *bnd_option_name(bnd_option o) {
   static const char *const names[] = {
 #define X(name, text, path) text,

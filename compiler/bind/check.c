@@ -24,6 +24,7 @@
 #include "bind/type_expr.h"
 #include "front/parse.h"
 #include "schema/schema.h"
+#include "nfc.h"
 #include "suggest.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -108,7 +109,7 @@ bool check_int_literal(bind_ctx *c, const bnd_expr *e, const ty *to) {
 
 /* Unsafe conversions are accepted (they are checked at run time), except
    for a fractional literal that can only become an int. */
-bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to) {
+static bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to) {
   if (e->error) {
     return true;
   }
@@ -690,7 +691,7 @@ static const char *object_key(bind_ctx *c, const ast_node *k, const ast_node **c
   case AST_VARIABLE: {
     /* A bare key is a string like a quoted one, so it is NFC too. */
     *len = strlen(k->variable.name);
-    char *nfc = util_nfc(k->variable.name, *len, len);
+    char *nfc = pcl__nfc(k->variable.name, *len, xmalloc, len);
     if (nfc == NULL) {
       return k->variable.name;
     }
@@ -1222,6 +1223,12 @@ static bnd_expr *finish_method(bind_ctx *c, const ast_node *n, bnd_expr *e) {
                "call must be passed a receiver, method name, and arguments object");
     return poison(c, e);
   }
+  size_t max = funcs_get(FUNCS_CALL)->max_args;
+  if (e->call.nargs > max) {
+    diag_error(c->diag, e->call.args[max]->span, "too many arguments to call: expected %zu, got %zu",
+               max, e->call.nargs);
+    return poison(c, e);
+  }
   if (any_error(e)) {
     return poison(c, e);
   }
@@ -1277,14 +1284,14 @@ static bnd_expr *finish_method(bind_ctx *c, const ast_node *n, bnd_expr *e) {
    result (lifted). */
 static bnd_expr *finish_convert(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   size_t cnt = n->call.args.count;
-  if (cnt != 2) {
-    if (cnt < 2) {
-      diag_error(c->diag, call_span(n), "missing required parameter '%s'",
-                 cnt == 0 ? "value" : "type");
-    } else {
-      diag_error(c->diag, e->call.args[2]->span,
-                 "too many arguments to call: expected 2, got %zu", cnt);
-    }
+  const funcs_builtin *b = funcs_get(FUNCS_CONVERT);
+  if (cnt < b->min_args) {
+    diag_error(c->diag, call_span(n), "missing required parameter '%s'", b->params[cnt]);
+    return poison(c, e);
+  }
+  if (cnt > b->max_args) {
+    diag_error(c->diag, e->call.args[b->max_args]->span,
+               "too many arguments to call: expected %zu, got %zu", b->max_args, cnt);
     return poison(c, e);
   }
   bnd_expr *te = mk(c, BND_E_TYPE, n->call.args.items[1]->span);

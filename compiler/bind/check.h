@@ -33,9 +33,6 @@ bnd_expr *check_expr(bind_ctx *c, const bind_scope *s, const ast_node *e);
  * expressions are accepted silently.  Returns false if it reported. */
 bool check_input(bind_ctx *c, const bnd_expr *e, const ty *to);
 
-/* Checks that e converts (safely or unsafely) to exactly `to` (no InputType
- * widening); reports like check_input. */
-bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to);
 
 /* Reports "cannot convert X to int: not an integer" (diag_fail) when e is a
  * non-integral number literal and `to` accepts ints but not numbers

@@ -255,7 +255,8 @@ static const char *const node_kind_names[] = {
 #undef X
 };
 
-const char *ir_node_kind_name(ir_node_kind k) { return node_kind_names[k]; }
+/* Returns the dump name of a node kind. */
+static const char *ir_node_kind_name(ir_node_kind k) { return node_kind_names[k]; }
 
 /* Writes module m's nodes. */
 static void dump_module(dumper *d, const ir_module *m) {

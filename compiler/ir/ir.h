@@ -205,9 +205,8 @@ struct ir_module {
  * another operation, nor copy a whole expression. */
 ir_expr *ir_new_expr(arena *a, ir_op op);
 
-/* Returns the dump name of an operation or a node kind. */
+/* Returns the dump name of an operation. */
 const char *ir_op_name(ir_op op);
-const char *ir_node_kind_name(ir_node_kind k);
 
 /* Prints module m (and its component modules) in the stable text form of
  * --dump-ir.  Returns false when an expression is too deep for the stack:

@@ -29,7 +29,7 @@ enum { EAGER_STR_MAX = 1024 };
 
 /* ------------------------------------------------------------ buffers */
 
-void ty_buf_putn(ty_buf *b, const void *s, size_t n) {
+static void ty_buf_putn(ty_buf *b, const void *s, size_t n) {
   if (b->len + n + 1 > b->cap) {
     size_t cap = b->cap ? b->cap * 2 : 64;
     while (cap < b->len + n + 1)
@@ -45,7 +45,9 @@ void ty_buf_putn(ty_buf *b, const void *s, size_t n) {
 
 void ty_buf_puts(ty_buf *b, const char *s) { ty_buf_putn(b, s, strlen(s)); }
 
-void ty_buf_printf(ty_buf *b, const char *fmt, ...) {
+/* Appends formatted text to b. */
+static void ty_buf_printf(ty_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ty_buf_printf(ty_buf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);

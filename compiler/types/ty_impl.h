@@ -24,12 +24,8 @@ enum {
                                     is defined. */
 };
 
-/* Appends the n bytes at s to b. */
-void ty_buf_putn(ty_buf *b, const void *s, size_t n);
 /* Appends the NUL-terminated string s to b. */
 void ty_buf_puts(ty_buf *b, const char *s);
-/* Appends formatted text to b. */
-void ty_buf_printf(ty_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Returns an arena copy of b's contents and frees b. */
 char *ty_buf_finish(ty_buf *b, arena *a);
 /* Frees b's storage. */

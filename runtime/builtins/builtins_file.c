@@ -1,5 +1,5 @@
 /* builtins_file.c: the built-ins about files: readFile, filebase64,
- * filebase64sha256, readDir, mimeType and cwd (../shared/spec/functions.md
+ * filebase64sha256, readDir and mimeType (../shared/spec/functions.md
  * §4, §7; readDir and mimeType, which programs converted from Terraform
  * call, as Pulumi's Go programs implement them, docs/functions.md).
  *
@@ -52,8 +52,10 @@ char *pcl__b_resolve(const char *base_dir, const pcl_value *path) {
   return full;
 }
 
-bool pcl__b_read_file(pcl__bcall *c, const char *prefix, const char *base_dir,
-                      const pcl_value *path, pcl_strbuf *out) {
+/* Appends the bytes of the file at path (resolved against base_dir) to out;
+ * on failure records "<prefix>: open|read <path>: ..." and returns false. */
+static bool pcl__b_read_file(pcl__bcall *c, const char *prefix, const char *base_dir,
+                             const pcl_value *path, pcl_strbuf *out) {
   if (memchr(pcl_str_data(path), '\0', pcl_str_len(path)) != NULL) {
     pcl__b_os_error(c, prefix, "open", path, EINVAL);
     return false;
@@ -294,23 +296,3 @@ pcl_value *pcl_fn_mimeType(pcl_value *path, pcl_error **err) {
   return pcl__b_finish(&c, pcl_str_from_cstr(type));
 }
 
-pcl_value *pcl_fn_cwd(pcl_error **err) {
-  size_t cap = 256;
-  for (;;) {
-    char *buf = pcl_xmalloc(cap);
-    if (getcwd(buf, cap) != NULL) {
-      pcl_value *v = pcl_str_new_lossy(buf, strlen(buf));
-      free(buf);
-      return v;
-    }
-    int e = errno;
-    free(buf);
-    if (e != ERANGE) {
-      char msg[256];
-      go_errno_text(e, msg);
-      *err = pcl_error_new("cwd: getwd: %s", msg);
-      return NULL;
-    }
-    cap *= 2;
-  }
-}

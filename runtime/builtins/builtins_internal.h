@@ -90,9 +90,5 @@ void pcl__b_os_error(pcl__bcall *c, const char *prefix, const char *op, const pc
 /* Returns the STRING path resolved against base_dir (NULL or "": as it is;
  * an absolute path stays as it is) as an owned C string (free()). */
 char *pcl__b_resolve(const char *base_dir, const pcl_value *path);
-/* Appends the bytes of the file at path (resolved against base_dir) to out;
- * on failure records "<prefix>: open|read <path>: ..." and returns false. */
-bool pcl__b_read_file(pcl__bcall *c, const char *prefix, const char *base_dir,
-                      const pcl_value *path, pcl_strbuf *out);
 
 #endif

@@ -52,10 +52,6 @@ bool pcl__parse_duration(const char *s, double *seconds);
 
 /* -- Input documents (input.c). */
 
-/* Reads the whole file at path into *text (owned, NUL-terminated) and its
- * length into *len; false with *err "<path>: <the system's reason>" (also
- * for a directory), or the size-limit error, when it cannot. */
-bool pcl__read_file(const char *path, char **text, size_t *len, pcl_error **err);
 /* Decodes the JSON text[0..len) of the document called name with the
  * PCL_JSON_* flags; NULL and *err prefixed with name when it is invalid. */
 pcl_value *pcl__read_json(const char *name, const char *text, size_t len, unsigned flags,

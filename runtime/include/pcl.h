@@ -800,9 +800,6 @@ pcl_value *pcl_fn_readDir(const char *base_dir, pcl_value *path, pcl_error **err
  * extension it does not know; the file is not read (docs/functions.md
  * lists the table). */
 pcl_value *pcl_fn_mimeType(pcl_value *path, pcl_error **err);
-/* cwd(): the process's working directory (a run that records another
- * working directory answers cwd() from the engine section instead). */
-pcl_value *pcl_fn_cwd(pcl_error **err);
 
 /* -- Assets and archives (runtime/builtins/builtins_asset.c). */
 

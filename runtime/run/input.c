@@ -22,7 +22,10 @@
 #include "engine/engine.h"
 #include "value/pcl_internal.h"
 
-bool pcl__read_file(const char *path, char **text, size_t *len, pcl_error **err) {
+/* Reads the whole file at path into *text (owned, NUL-terminated) and its
+ * length into *len; false with *err "<path>: <the system's reason>" (also
+ * for a directory), or the size-limit error, when it cannot. */
+static bool pcl__read_file(const char *path, char **text, size_t *len, pcl_error **err) {
   FILE *f = fopen(path, "rb");
   if (f == NULL) {
     *err = pcl_error_new("%s: %s", path, strerror(errno));

@@ -80,7 +80,8 @@ char *pcl_xstrdup(const char *s) {
   return p;
 }
 
-void pcl__count_bytes(long long delta) {
+/* Adds delta (which may be negative) to the counted live bytes. */
+static void pcl__count_bytes(long long delta) {
   live_bytes = (size_t)((long long)live_bytes + delta);
 }
 
@@ -138,7 +139,8 @@ pcl_value *pcl__value_alloc(pcl_kind kind, size_t extra) {
   return v;
 }
 
-size_t pcl__value_extra(const pcl_value *v) {
+/* Returns the payload bytes of v's block beyond the struct (used to free). */
+static size_t pcl__value_extra(const pcl_value *v) {
   switch ((pcl_kind)v->kind) {
   case PCL_T_INT:
     if (v->flags & PCL_F_BIGINT) {

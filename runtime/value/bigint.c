@@ -123,7 +123,8 @@ double pcl__mpz_scaled_to_double(mpz_srcptr q, long exp2, bool sticky) {
   return ldexp(mant, (int)scale);
 }
 
-double pcl__mpz_to_double_rne(mpz_srcptr z) {
+/* Returns |z| rounded to nearest, ties to even, with the sign of z. */
+static double pcl__mpz_to_double_rne(mpz_srcptr z) {
   if (mpz_sizeinbase(z, 2) <= 53) {
     return mpz_get_d(z);
   }

@@ -35,10 +35,6 @@ void pcl__oom_prepare(void (*handler)(size_t n), size_t reserve);
 /* Returns a heap value of the given kind whose block has extra payload bytes
  * after the struct; refs is 1, flags and sub are 0, the union is zeroed. */
 pcl_value *pcl__value_alloc(pcl_kind kind, size_t extra);
-/* Returns the payload bytes of v's block beyond the struct (used to free). */
-size_t pcl__value_extra(const pcl_value *v);
-/* Adds delta (which may be negative) to the counted live bytes. */
-void pcl__count_bytes(long long delta);
 
 /* Returns the array p of *cap elements of elem bytes grown to twice as many
  * (the elements kept): moved to the heap from the inline storage fixed,
@@ -102,8 +98,6 @@ size_t pcl__int_bytes(const pcl_value *v);
  * than max characters only its leading digits (more than max of them), for
  * a message that shows it shortened. */
 void pcl__int_format_prefix(pcl_strbuf *b, const pcl_value *v, size_t max);
-/* Returns |z| rounded to nearest, ties to even, with the sign of z. */
-double pcl__mpz_to_double_rne(mpz_srcptr z);
 /* Returns q * 2^exp2 rounded to nearest (ties to even) for q >= 0; sticky
  * says the exact value is slightly more than q * 2^exp2 (a nonzero
  * remainder was dropped below q's last bit). */
@@ -158,16 +152,6 @@ bool pcl__value_contains_kind(const pcl_value *v, pcl_kind kind);
 void pcl__value_each_kind(const pcl_value *v, pcl_kind kind,
                           void (*visit)(const pcl_value *, void *), void *ctx);
 
-/* Returns v rebuilt (owned): each value x met in it (v itself included,
- * then through lists, sets, maps, secrets and asset and archive payloads)
- * is replaced by edit(x, ctx) when edit is not NULL and returns a value
- * (owned; it is not entered), and with strip every SECRET is replaced by
- * its rebuilt value.  A container none of whose parts changed is shared,
- * not copied; a rebuilt set is sorted again.  edit sees the values in
- * pre-order, parts first to last (a pcl__value_rewrite, below, so any
- * depth is safe). */
-pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
-                              pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx);
 
 /* -- Rewrites (walk.c): a value rebuilt part by part, top down, with an
  * explicit stack (any depth is safe, the time is linear in the size).  At

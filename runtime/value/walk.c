@@ -155,13 +155,6 @@ bool pcl_has_secret(const pcl_value *v) {
   return pcl__may_hold_mark(v) && pcl__value_any(v, is_secret);
 }
 
-pcl_value *pcl_strip_secrets(pcl_value *v) {
-  if (!pcl_has_secret(v)) {
-    return pcl_retain(v);
-  }
-  return pcl__value_rebuild(v, true, NULL, NULL);
-}
-
 /* What pcl__value_rebuild and pcl__value_replace_eventuals were given. */
 typedef struct rebuild {
   bool strip; /* SECRETs are replaced by their rebuilt values. */
@@ -181,10 +174,26 @@ static pcl__rw_action rebuild_step(pcl__rw_step *s, void *data) {
   return s->v->kind == PCL_T_SECRET && b->strip ? PCL__RW_UNWRAP : PCL__RW_ENTER;
 }
 
-pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
-                              pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx) {
+/* Returns v rebuilt (owned): each value x met in it (v itself included,
+ * then through lists, sets, maps, secrets and asset and archive payloads)
+ * is replaced by edit(x, ctx) when edit is not NULL and returns a value
+ * (owned; it is not entered), and with strip every SECRET is replaced by
+ * its rebuilt value.  A container none of whose parts changed is shared,
+ * not copied; a rebuilt set is sorted again.  edit sees the values in
+ * pre-order, parts first to last (a pcl__value_rewrite, below, so any
+ * depth is safe). */
+static pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
+                                     pcl_value *(*edit)(const pcl_value *x, void *ctx),
+                                     void *ctx) {
   rebuild b = {strip, edit, ctx};
   return pcl__value_rewrite(v, NULL, rebuild_step, &b);
+}
+
+pcl_value *pcl_strip_secrets(pcl_value *v) {
+  if (!pcl_has_secret(v)) {
+    return pcl_retain(v);
+  }
+  return pcl__value_rebuild(v, true, NULL, NULL);
 }
 
 /* --------------------------------------------------------------- rewrite
