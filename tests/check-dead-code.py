@@ -39,10 +39,6 @@ TEST_ONLY = {
     "src_add": "the unit tests and the fuzz targets compile a program held in memory; pclc "
     "reads its sources from files",
     "parse_file": "the unit tests and the fuzz targets parse one file; pclc parses a program",
-    "stack_low": "test_stack.c checks the guard on a small thread; the phases call it once "
-    "they recurse (issue 18 item 1)",
-    "stack_too_deep": "test_stack.c checks the located error; the phases call it once they "
-    "recurse (issue 18 item 1)",
     "stack_size": "test_stack.c checks the size pclc reserves",
     "schema_files_read": "test_schema.c lists a schema folder without a program",
     "schema_find_package": "test_schema.c looks a package up by name without a program",

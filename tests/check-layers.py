@@ -96,8 +96,6 @@ WAIVERS = {
     "in common/ (issue 18 item 2)",
     ("ir", "emit/cw.h"): "lowering builds keys in the C writer's buffer until the one "
     "string buffer of common/ replaces it (issue 18 item 2)",
-    ("types", "front/ast.h"): "ty.h no longer includes the AST once the type operations "
-    "are written as recursion (issue 18 items 1 and 3)",
 }
 
 # Include roots of each part of the tree, in the Makefile's order.

@@ -116,7 +116,9 @@ static int cmp_addr(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-pcl_deps *pcl__deps_of_interned(const char **urns, size_t n) {
+/* Returns the set of the interned URNs urns[0..n) (owned; NULL for none),
+ * duplicates dropped; urns is sorted in place. */
+static pcl_deps *pcl__deps_of_interned(const char **urns, size_t n) {
   if (n == 0) {
     return NULL;
   }

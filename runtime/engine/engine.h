@@ -185,9 +185,6 @@ pcl_future *pcl__future_new_label_take(pcl_future_kind kind, char *label);
 /* Returns the owned dependency set {urn} of an interned urn, as
  * pcl_deps_one does without interning it again (future.c). */
 pcl_deps *pcl__deps_one_interned(const char *urn);
-/* Returns the set of the interned URNs urns[0..n) (owned; NULL for none),
- * duplicates dropped; urns is sorted in place. */
-pcl_deps *pcl__deps_of_interned(const char **urns, size_t n);
 /* Returns the set of the URNs urns[0..n) (interned here; owned, NULL for
  * none). */
 pcl_deps *pcl__deps_of_urns(const char *const *urns, size_t n);
