@@ -138,6 +138,10 @@ static void build_line_map(src_file *f) {
   f->line_starts[f->nlines++] = bom ? 3 : 0;
   for (const char *p = next_line(f->text, end); p; p = next_line(p, end))
     f->line_starts[f->nlines++] = (uint32_t)(p - f->text);
+  f->ascii = true;
+  for (size_t i = 0; i < f->len && f->ascii; i++)
+    f->ascii = (unsigned char)f->text[i] < 0x80;
+  f->last_line = 0;
 }
 
 src_pos src_position(src_set *s, uint32_t id, uint32_t offset) {
@@ -154,9 +158,19 @@ src_pos src_position(src_set *s, uint32_t id, uint32_t offset) {
     else
       hi = mid;
   }
+  uint32_t start = f->line_starts[lo];
+  if (f->ascii)
+    return (src_pos){lo + 1, (size_t)(offset - start) + 1};
   size_t column = 1;
-  for (size_t i = f->line_starts[lo]; i < offset; i++)
+  if (f->last_line == lo + 1 && f->last_offset <= offset) {
+    column = f->last_column;
+    start = f->last_offset;
+  }
+  for (uint32_t i = start; i < offset; i++)
     column += ((unsigned char)f->text[i] & 0xC0) != 0x80;
+  f->last_line = lo + 1;
+  f->last_offset = offset;
+  f->last_column = column;
   return (src_pos){lo + 1, column};
 }
 

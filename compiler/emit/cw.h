@@ -41,8 +41,6 @@ void cw_bytes(cw *w, const char *s, size_t len);
 void cw_cstring(cw *w, const char *s, size_t len);
 /* Appends the contents of other. */
 void cw_append(cw *w, const cw *other);
-/* Writes the buffer to out; returns false on a write error. */
-bool cw_write(const cw *w, FILE *out);
 /* Frees the buffer and empties it. */
 void cw_free(cw *w);
 
