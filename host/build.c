@@ -287,8 +287,13 @@ static bool have_schema(const char *dir, const char *name, const char *version) 
   return there;
 }
 
-bool build_fetch_schemas(const char *loader, const program_uses *u, const char *schemas,
-                         words *names, herr *e) {
+/* Fetches the schema of every package of u from the loader at address
+ * loader into the directory schemas, as <package>-<version>.json, and those
+ * of the packages whose types they refer to (`$ref`s to
+ * `/<package>/v<version>/schema.json`), as pclc needs them.  The name of
+ * each package fetched is added to names (when not NULL). */
+static bool build_fetch_schemas(const char *loader, const program_uses *u,
+                                const char *schemas, words *names, herr *e) {
   if (!dir_make(schemas, e)) {
     return false;
   }

@@ -52,14 +52,6 @@ build_status build_uses(const toolchain *tc, proc_group *g, const char *dir, pro
                         buf *diags, herr *e);
 void program_uses_free(program_uses *u);
 
-/* Fetches the schema of every package of u from the loader at address
- * loader into the directory schemas, as <package>-<version>.json, and those
- * of the packages whose types they refer to (`$ref`s to
- * `/<package>/v<version>/schema.json`), as pclc needs them.  The name of
- * each package fetched is added to names (when not NULL). */
-bool build_fetch_schemas(const char *loader, const program_uses *u, const char *schemas,
-                         words *names, herr *e);
-
 /* Binds and type-checks the program in dir (pclc --check) against the
  * schemas of its packages; the names of those packages (the ones whose
  * types they borrow included) are added to packages (when not NULL). */

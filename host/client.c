@@ -11,7 +11,8 @@
    megabytes (the SDKs' limit). */
 enum { MAX_ANSWER = 400 * 1024 * 1024 };
 
-const char *client_status_name(grpc_status_code s) {
+/* Returns the name of a gRPC status code ("UNAVAILABLE"). */
+static const char *client_status_name(grpc_status_code s) {
   static const char *const names[] = {"OK",
                                       "CANCELLED",
                                       "UNKNOWN",

@@ -22,7 +22,4 @@
 bool client_call(const char *target, const char *method, const ProtobufCMessage *msg,
                  int timeout_s, buf *answer, grpc_status_code *status, herr *e);
 
-/* Returns the name of a gRPC status code ("UNAVAILABLE"). */
-const char *client_status_name(grpc_status_code s);
-
 #endif

@@ -32,7 +32,8 @@ void methods_set_engine(const char *address) {
   pthread_mutex_unlock(&engine_lock);
 }
 
-char *methods_engine(void) {
+/* Returns the engine's address (heap copy; NULL when unknown). */
+static char *methods_engine(void) {
   pthread_mutex_lock(&engine_lock);
   char *a = xstrdup(engine_address);
   pthread_mutex_unlock(&engine_lock);

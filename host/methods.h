@@ -14,8 +14,6 @@
 
 /* Sets the engine's address the host was started with (may be NULL). */
 void methods_set_engine(const char *address);
-/* Returns the engine's address (heap copy; NULL when unknown). */
-char *methods_engine(void);
 
 /* Frees what the methods keep (at exit). */
 void methods_end(void);

@@ -87,13 +87,6 @@ int proc_cancel(proc_group *g) {
   return n;
 }
 
-bool proc_cancelled(proc_group *g) {
-  pthread_mutex_lock(&registry);
-  bool r = g->cancelled || all_cancelled;
-  pthread_mutex_unlock(&registry);
-  return r;
-}
-
 void proc_cancel_all(void) {
   pthread_mutex_lock(&registry);
   all_cancelled = true;

@@ -28,8 +28,6 @@ void proc_group_free(proc_group *g);
 /* Kills every child of g (SIGKILL to its process group) and makes later
    proc_run calls of g fail; returns the number of children killed. */
 int proc_cancel(proc_group *g);
-/* True once g was cancelled. */
-bool proc_cancelled(proc_group *g);
 /* Cancels every group that exists now (the engine's Cancel): their
    children are killed, groups made later are not affected.  Returns the
    number of children killed. */

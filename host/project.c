@@ -23,7 +23,10 @@ static Pulumirpc__Codegen__Pos *new_pos(long line, long column) {
   return p;
 }
 
-void diags_from_pclc(const char *text, bool demote, diag_list *out) {
+/* Turns pclc's messages (pclc_diag.h) into diagnostics: the message as
+   the summary, the source, caret and note lines as the detail.  Errors
+   become warnings when demote is set. */
+static void diags_from_pclc(const char *text, bool demote, diag_list *out) {
   pdiag_list l = {0};
   pdiag_parse(text, &l);
   for (size_t i = 0; i < l.n; i++) {

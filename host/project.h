@@ -28,10 +28,6 @@ typedef struct diag_list {
   size_t n;
 } diag_list;
 
-/* Turns pclc's messages (pclc_diag.h) into diagnostics: the message as
-   the summary, the source, caret and note lines as the detail.  Errors
-   become warnings when demote is set. */
-void diags_from_pclc(const char *text, bool demote, diag_list *out);
 void diags_free(diag_list *d);
 
 bool project_generate(const Pulumirpc__GenerateProjectRequest *req, proc_group *g, diag_list *out,

@@ -18,7 +18,9 @@ enum { LOG_TIMEOUT_S = 30 };
    the engine already (the SDKs' convention). */
 enum { EXIT_REPORTED = 32 };
 
-bool run_log(const char *engine, int severity, const char *msg) {
+/* Sends msg to the engine's log at engine with the given severity
+   (Pulumirpc__LogSeverity); false when it could not be delivered. */
+static bool run_log(const char *engine, int severity, const char *msg) {
   if (!engine || !*engine) {
     return false;
   }

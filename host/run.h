@@ -34,8 +34,4 @@ typedef struct run_outcome {
 run_outcome run_program(const Pulumirpc__RunRequest *req, const char *dir, const char *engine,
                         proc_group *g);
 
-/* Sends msg to the engine's log at engine with the given severity
-   (Pulumirpc__LogSeverity); false when it could not be delivered. */
-bool run_log(const char *engine, int severity, const char *msg);
-
 #endif
