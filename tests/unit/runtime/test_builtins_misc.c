@@ -199,12 +199,6 @@ static void test_table(void) {
    * then. */
   TABLE("lookup", "[{\"a\":1},\"a\"]", "1");
   TABLE("lookup", "[{\"a\":1},\"b\"]", "!lookup failed to find key \"b\"");
-  /* cwd through the table. */
-  const pcl_builtin *b = pcl_builtin_find("cwd");
-  pcl_error *err = NULL;
-  pcl_value *here = pcl_builtin_call(b, NULL, NULL, 0, &err);
-  CU_ASSERT_PTR_NOT_NULL(here);
-  pcl_release(here);
   BLEAK_END;
 }
 
