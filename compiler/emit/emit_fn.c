@@ -141,24 +141,24 @@ static bool own_fallible(const ir_expr *x) {
     }
     return false;
   case IR_BINARY:
-    switch ((ast_binary_op)x->sub) {
-    case AST_OP_EQ:
-    case AST_OP_NE:
+    switch ((ir_binary_op)x->sub) {
+    case IR_B_EQ:
+    case IR_B_NE:
       return false;
-    case AST_OP_AND:
-    case AST_OP_OR:
-    case AST_OP_LT:
-    case AST_OP_LE:
-    case AST_OP_GT:
-    case AST_OP_GE:
-    case AST_OP_ADD:
-    case AST_OP_SUB:
-    case AST_OP_MUL:
-    case AST_OP_DIV:
-    case AST_OP_MOD:
+    case IR_B_LT:
+    case IR_B_LE:
+    case IR_B_GT:
+    case IR_B_GE:
+    case IR_B_ADD:
+    case IR_B_SUB:
+    case IR_B_MUL:
+    case IR_B_DIV:
+    case IR_B_MOD:
       return true;
     }
     return true;
+  case IR_AND:
+  case IR_OR:
   case IR_PATH:
   case IR_ATTR:
   case IR_INDEX:
@@ -188,8 +188,9 @@ static size_t sync_kids(const ir_expr *x) {
   case IR_CAN:
   case IR_RECOVER:
     return 0;
-  case IR_BINARY:
-    return x->sub == AST_OP_AND || x->sub == AST_OP_OR ? 0 : x->n;
+  case IR_AND:
+  case IR_OR:
+    return 0;
   case IR_CONST:
   case IR_NODE:
   case IR_VAR:
@@ -203,6 +204,7 @@ static size_t sync_kids(const ir_expr *x) {
   case IR_UNARY:
   case IR_COND:
   case IR_CALL:
+  case IR_BINARY:
   case IR_CONVERT:
   case IR_SECRET:
   case IR_UNSECRET:
@@ -318,15 +320,11 @@ static void collect(nctx *c, const ir_expr *const *roots, const size_t *fs, size
     case IR_TRY:
     case IR_CAN:
     case IR_RECOVER:
-    case IR_BINARY:
-      if (x->op == IR_BINARY && x->sub != AST_OP_AND && x->sub != AST_OP_OR) {
-        PUSH(x->kids[1], f);
-        PUSH(x->kids[0], f);
-        break;
-      }
+    case IR_AND:
+    case IR_OR:
       for (size_t i = x->n; i-- > 0;) {
         const ir_expr *k = x->kids[i];
-        if (x->op == IR_BINARY && !fallible(c, k)) {
+        if ((x->op == IR_AND || x->op == IR_OR) && !fallible(c, k)) {
           PUSH(k, f);
           continue;
         }
@@ -347,6 +345,7 @@ static void collect(nctx *c, const ir_expr *const *roots, const size_t *fs, size
     case IR_OBJECT:
     case IR_TEMPLATE:
     case IR_UNARY:
+    case IR_BINARY:
     case IR_COND:
     case IR_CALL:
     case IR_CONVERT:
@@ -758,7 +757,8 @@ static bool inline_kid(const nctx *c, const ir_expr *x, size_t i) {
   case IR_CAN:
   case IR_RECOVER:
     return false;
-  case IR_BINARY:
+  case IR_AND:
+  case IR_OR:
     return fn_of(&c->thunk_fn, x->kids[i]) == SIZE_MAX;
   case IR_COND:
     return i == 0;
@@ -773,6 +773,7 @@ static bool inline_kid(const nctx *c, const ir_expr *x, size_t i) {
   case IR_OBJECT:
   case IR_TEMPLATE:
   case IR_UNARY:
+  case IR_BINARY:
   case IR_CALL:
   case IR_CONVERT:
   case IR_SECRET:
@@ -900,35 +901,32 @@ static opnd call_builtin(fctx *w, const ir_expr *x, const opnd *k) {
 }
 
 /* The runtime function of a binary operator with plain operands. */
-static const char *binary_fn(ast_binary_op op) {
+static const char *binary_fn(ir_binary_op op) {
   switch (op) {
-  case AST_OP_EQ:
+  case IR_B_EQ:
     return "pcl_op_eq";
-  case AST_OP_NE:
+  case IR_B_NE:
     return "pcl_op_ne";
-  case AST_OP_LT:
+  case IR_B_LT:
     return "pcl_op_lt";
-  case AST_OP_LE:
+  case IR_B_LE:
     return "pcl_op_le";
-  case AST_OP_GT:
+  case IR_B_GT:
     return "pcl_op_gt";
-  case AST_OP_GE:
+  case IR_B_GE:
     return "pcl_op_ge";
-  case AST_OP_ADD:
+  case IR_B_ADD:
     return "pcl_op_add";
-  case AST_OP_SUB:
+  case IR_B_SUB:
     return "pcl_op_sub";
-  case AST_OP_MUL:
+  case IR_B_MUL:
     return "pcl_op_mul";
-  case AST_OP_DIV:
+  case IR_B_DIV:
     return "pcl_op_div";
-  case AST_OP_MOD:
+  case IR_B_MOD:
     return "pcl_op_mod";
-  case AST_OP_AND:
-  case AST_OP_OR:
-    break;
   }
-  ice("operator %d has no plain function", (int)op);
+  ice("operator %d has no function", (int)op);
 }
 
 /* The runtime conversion function of a CONVERT. */
@@ -1135,42 +1133,43 @@ static opnd finish(fctx *w, const ir_expr *x, opnd *k) {
   case IR_UNARY: {
     const char *a = text(w, k[0]);
     t = temp_new(w);
-    stmt(w, "t%d = %s(%s, err);", t, x->sub == AST_OP_NEG ? "pcl_op_neg" : "pcl_op_not", a);
+    stmt(w, "t%d = %s(%s, err);", t, x->sub == IR_U_NEG ? "pcl_op_neg" : "pcl_op_not", a);
     drop(w, k[0]);
     check(w, t, loc(w, x->span));
     return temp_opnd(t);
   }
-  case IR_BINARY: {
-    ast_binary_op op = (ast_binary_op)x->sub;
-    if (op == AST_OP_AND || op == AST_OP_OR) {
-      const char *side[2];
-      opnd sides[2];
-      for (size_t i = 0; i < 2; i++) {
-        size_t fi = fn_of(&w->c->thunk_fn, x->kids[i]);
-        if (fi == SIZE_MAX) {
-          sides[i] = k[i];
-          side[i] = text(w, k[i]);
-        } else {
-          int s = temp_new(w);
-          const char *env = closure(w, fi);
-          stmt(w, "t%d = pcl_gen_capture(%s, %s, r[%zu]);", s, env, w->c->fns[fi].name,
-               loc(w, x->kids[i]->span));
-          sides[i] = temp_opnd(s);
-          side[i] = text(w, sides[i]);
-        }
+  case IR_AND:
+  case IR_OR: {
+    const char *side[2];
+    opnd sides[2];
+    for (size_t i = 0; i < 2; i++) {
+      size_t fi = fn_of(&w->c->thunk_fn, x->kids[i]);
+      if (fi == SIZE_MAX) {
+        sides[i] = k[i];
+        side[i] = text(w, k[i]);
+      } else {
+        int s = temp_new(w);
+        const char *env = closure(w, fi);
+        stmt(w, "t%d = pcl_gen_capture(%s, %s, r[%zu]);", s, env, w->c->fns[fi].name,
+             loc(w, x->kids[i]->span));
+        sides[i] = temp_opnd(s);
+        side[i] = text(w, sides[i]);
       }
-      t = temp_new(w);
-      w->uses_e = true;
-      size_t at = loc(w, x->span);
-      stmt(w, "t%d = pcl_gen_logic(e, %s, %s, %s, r[%zu], err);", t,
-           op == AST_OP_AND ? "true" : "false", side[0], side[1], at);
-      drop_all(w, sides, 2);
-      check(w, t, at);
-      return temp_opnd(t);
     }
+    t = temp_new(w);
+    w->uses_e = true;
+    size_t at = loc(w, x->span);
+    stmt(w, "t%d = pcl_gen_logic(e, %s, %s, %s, r[%zu], err);", t,
+         x->op == IR_AND ? "true" : "false", side[0], side[1], at);
+    drop_all(w, sides, 2);
+    check(w, t, at);
+    return temp_opnd(t);
+  }
+  case IR_BINARY: {
+    ir_binary_op op = (ir_binary_op)x->sub;
     const char *a = text(w, k[0]), *b = text(w, k[1]);
     t = temp_new(w);
-    if (op == AST_OP_EQ || op == AST_OP_NE) {
+    if (op == IR_B_EQ || op == IR_B_NE) {
       stmt(w, "t%d = %s(%s, %s);", t, binary_fn(op), a, b);
       drop_all(w, k, 2);
       return temp_opnd(t);
@@ -1979,6 +1978,8 @@ static void shape_tree(em *e, shape *s, const ir_expr *root) {
     case IR_TEMPLATE:
     case IR_UNARY:
     case IR_BINARY:
+    case IR_AND:
+    case IR_OR:
     case IR_COND:
     case IR_CONVERT:
     case IR_SECRET:
