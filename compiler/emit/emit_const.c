@@ -7,11 +7,12 @@
  * it).  Lists and objects made only of constants are constants too: their
  * elements are pointers into `pclg_k`, kept in `pclg_p`.  Big ints get a
  * limb array `pclg_l<n>`.  Source locations (`pclg_loc`) are deduplicated
- * the same way. */
+ * the same way, and so are resource declarations (`pclg_decl`). */
 #include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pcl_abi.h"
 #include "emit/emit_internal.h"
 #include "base/util.h"
 
@@ -324,22 +325,41 @@ uint32_t em_loc(em *e, pcl_span span) {
   return (uint32_t)i;
 }
 
+/* ------------------------------------------------------------- declarations */
+
+uint32_t em_decl(em *e, const ir_node *n) {
+  static const char *const kinds[] = {
+#define X(name) "PCL_RES_" #name,
+      PCL_RESOURCE_KINDS(X)
+#undef X
+  };
+  cw *key = &e->key;
+  key->len = 0;
+  cw_printf(key, "%s|%d|%s|%s", n->token, (int)n->res_kind, n->version ? n->version : "",
+            n->plugin_download_url ? n->plugin_download_url : "");
+  const char *k = em_intern(e, key->data, key->len);
+  long found = lookup(&e->decl_index, k);
+  if (found >= 0)
+    return (uint32_t)found;
+  size_t i = e->ndecls++;
+  store(&e->decl_index, k, i);
+  cw_puts(&e->decls, "    {");
+  cw_cstring(&e->decls, n->token, strlen(n->token));
+  cw_printf(&e->decls, ", %s, ", kinds[n->res_kind]);
+  if (n->version)
+    cw_cstring(&e->decls, n->version, strlen(n->version));
+  else
+    cw_puts(&e->decls, "NULL");
+  cw_puts(&e->decls, ", ");
+  if (n->plugin_download_url)
+    cw_cstring(&e->decls, n->plugin_download_url, strlen(n->plugin_download_url));
+  else
+    cw_puts(&e->decls, "NULL");
+  cw_puts(&e->decls, ", NULL, 0, 0},\n");
+  return (uint32_t)i;
+}
+
 /* ----------------------------------------------------------------- comments */
-
-/* Appends the byte c of comment text to w: a `/` after a `*` or a `*`
- * after a `/` gets a backslash between them, so that the text can neither
- * end the comment nor open one inside it. */
-static void comment_byte(cw *w, char c) {
-  char prev = w->len ? w->data[w->len - 1] : '\0';
-  if ((c == '/' && prev == '*') || (c == '*' && prev == '/'))
-    cw_bytes(w, "\\", 1);
-  cw_bytes(w, &c, 1);
-}
-
-void em_comment_text(cw *w, const char *s) {
-  for (const char *p = s; *p; p++)
-    comment_byte(w, *p);
-}
 
 void em_comment_source(em *e, cw *w, pcl_span span, size_t max) {
   const src_file *f = &e->src->files[span.file];
@@ -361,7 +381,7 @@ void em_comment_source(em *e, cw *w, pcl_span span, size_t max) {
       n++;
       space = false;
     }
-    comment_byte(w, c);
+    cw_comment_char(w, c);
     n++;
   }
   if (cut)
@@ -370,6 +390,6 @@ void em_comment_source(em *e, cw *w, pcl_span span, size_t max) {
 
 void em_where(em *e, cw *w, pcl_span span) {
   src_pos p = src_position(e->src, span.file, span.start);
-  em_comment_text(w, e->src->files[span.file].path);
+  cw_comment(w, e->src->files[span.file].path);
   cw_printf(w, ":%zu:%zu", p.line, p.column);
 }

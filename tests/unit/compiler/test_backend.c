@@ -358,6 +358,78 @@ static void test_emit_mangling(void) {
   free(c);
 }
 
+/* Functions are shared by their code, not by the IR that made it:
+ * constants of different kinds are all read from the row, so locals of an
+ * int, a string and a bool are one function, and a closure of the same code
+ * serves nodes of different kinds. */
+static void test_emit_same_code(void) {
+  char *c = emit_text("config n \"int\" {\n}\n"
+                      "a = 1\nb = \"x\"\nc = true\n"
+                      "d = \"<${n}>\"\n"
+                      "output o {\n  value = \"<${n}>\"\n}\n",
+                      "main.pp", false);
+  CU_ASSERT_EQUAL(occurrences(c, "{pclu_a, "), 3u);
+  CU_ASSERT(strstr(c, "pclu_b(") == NULL);
+  /* The template is one apply body, created by d and by o. */
+  CU_ASSERT_EQUAL(occurrences(c, "static pcl_value *pclg_apply"), 1u);
+  CU_ASSERT_EQUAL(occurrences(c, ", pclg_apply1, "), 2u);
+  free(c);
+}
+
+/* Returns a malloc'd copy of the function whose signature starts with
+ * head in the C text c, up to its closing brace, or NULL. */
+static char *function_text(const char *c, const char *head) {
+  const char *p = strstr(c, head);
+  const char *end = p ? strstr(p, "\n}\n") : NULL;
+  if (end == NULL)
+    return NULL;
+  size_t n = (size_t)(end - p) + 3;
+  char *f = malloc(n + 1);
+  memcpy(f, p, n);
+  f[n] = '\0';
+  return f;
+}
+
+/* A function marks `(void)` exactly the parameters its code does not name:
+ * a loop body that reads neither key nor value, one that reads the value,
+ * and one that reads both. */
+static void test_emit_unused_params(void) {
+  char *c = emit_text("a = [for x in [1, 2] : \"k\"]\n"
+                      "b = [for x in [1, 2] : x]\n"
+                      "c = {for k, v in {p = 1} : k => v}\n",
+                      "main.pp", false);
+  char *none = function_text(c, "static bool pclg_each1(");
+  char *value = function_text(c, "static bool pclg_each2(");
+  char *both = function_text(c, "static bool pclg_each3(");
+  CU_ASSERT_FATAL(none && value && both);
+  /* "k" is read from the row, through the environment. */
+  CU_ASSERT(strstr(none, "  (void)key;\n  (void)value;\n  (void)err;\n") != NULL);
+  CU_ASSERT(strstr(none, "(void)e;") == NULL);
+  /* x needs no row, so not even the environment. */
+  CU_ASSERT(strstr(value, "  (void)e;\n  (void)key;\n  (void)err;\n") != NULL);
+  CU_ASSERT(strstr(value, "(void)value;") == NULL);
+  CU_ASSERT(strstr(both, "(void)key;") == NULL);
+  CU_ASSERT(strstr(both, "(void)value;") == NULL);
+  free(none);
+  free(value);
+  free(both);
+  free(c);
+}
+
+/* The C writer's mangling is one to one. */
+static void test_mangle(void) {
+  static const char *const cases[][2] = {
+      {"plain9", "plain9"}, {"my-key", "my_dkey"},   {"a_b", "a__b"},
+      {"a.b", "a_x2eb"},    {"\xc3\xa9", "_xc3_xa9"}, {"_x2e", "__x2e"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cw w = CW_INIT;
+    cw_mangle(&w, cases[i][0]);
+    CU_ASSERT_STRING_EQUAL(w.data, cases[i][1]);
+    cw_free(&w);
+  }
+}
+
 static void test_cstring(void) {
   cw w = CW_INIT;
   cw_cstring(&w, "a\"b\\c?\n\0\xc3\xa9", 10);
@@ -382,5 +454,8 @@ void register_backend_tests(void) {
   CU_add_test(s, "static maps list keys in order", test_emit_map_order);
   CU_add_test(s, "one function per shape", test_emit_shapes);
   CU_add_test(s, "node names are mangled into C names", test_emit_mangling);
+  CU_add_test(s, "functions are shared by their code", test_emit_same_code);
+  CU_add_test(s, "unused parameters are marked (void)", test_emit_unused_params);
+  CU_add_test(s, "names are mangled one to one", test_mangle);
   CU_add_test(s, "C string literals", test_cstring);
 }

@@ -1,0 +1,576 @@
+/* emit_code: a function's code as data, and its C text (see emit_fn.h).
+ *
+ * The code of a function is recorded as words while its expressions are
+ * written, one record per statement: the id of its form (the C text with
+ * conversions, such as "t%d = pcl_gen_attr(e, %o, &pclg_k[r[%u]], %s,
+ * err);"), its block depth, and its arguments, each as the words of its
+ * conversion (an operand is its kind and number).  Forms and the strings
+ * passed to %s are numbered by their text, so that two records are equal
+ * exactly when they print the same line: the records are the code's key
+ * (emit_shape.c), and printing them (code_print) is needed only for the
+ * first function of each code.  What differs between two uses of one code
+ * (the constants, nodes and locations its operands read) goes into the
+ * row; the records hold only the positions of row entries.
+ *
+ * Which of the function's parameters a statement names is recorded with
+ * it: those its form names (read from the form once, when it is first
+ * used) and those its operands are.  The source a statement computes is
+ * recorded beside the code (w->where), not in it, since uses of one code
+ * come from different lines. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit/emit_fn.h"
+#include "base/util.h"
+
+void words_add(words *ws, uint32_t v) {
+  if (ws->n == ws->cap) {
+    ws->cap = ws->cap ? 2 * ws->cap : 32;
+    ws->items = xrealloc(ws->items, ws->cap * sizeof *ws->items);
+  }
+  ws->items[ws->n++] = v;
+}
+
+/* The block depth of a record that continues the line of the one before. */
+enum { CONTINUED = UINT32_MAX };
+
+/* ---------------------------------------------------------------- texts */
+
+/* Returns whether c can be part of a C identifier. */
+static bool ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '_';
+}
+
+/* Returns the P_* bits of the parameters that the C text s names as
+ * identifiers of their own (not members, not parts of longer names);
+ * conversions (%d, %zu, ...) are not text. */
+static unsigned named_params(const char *s) {
+  static const char *const params[] = {
+#define X(name, text) text,
+      FN_PARAMS(X)
+#undef X
+  };
+  unsigned uses = 0;
+  for (const char *p = s; *p;) {
+    if (*p == '%') {
+      p += p[1] == 'z' ? 3 : 2;
+      continue;
+    }
+    if (!ident_char(*p)) {
+      p++;
+      continue;
+    }
+    const char *q = p;
+    while (ident_char(*q))
+      q++;
+    bool member = p > s + 1 && p[-1] == '>' && p[-2] == '-';
+    for (size_t i = 0; !member && i < sizeof params / sizeof params[0]; i++) {
+      if (strlen(params[i]) == (size_t)(q - p) && memcmp(params[i], p, (size_t)(q - p)) == 0)
+        uses |= 1u << i;
+    }
+    p = q;
+  }
+  return uses;
+}
+
+/* Returns the id of the text s (a form or a %s string), numbering it when
+ * it is new. */
+static uint32_t text_id_of(em *e, const char *s) {
+  const char *k = em_intern(e, s, strlen(s));
+  uintptr_t v = (uintptr_t)ptrmap_get(&e->text_ids, k);
+  if (v)
+    return (uint32_t)(v - 1);
+  if (e->ntexts == e->captexts) {
+    e->captexts = e->captexts ? 2 * e->captexts : 64;
+    e->texts = xrealloc(e->texts, e->captexts * sizeof *e->texts);
+  }
+  uint32_t id = (uint32_t)e->ntexts++;
+  em_text *t = &e->texts[id];
+  t->text = k;
+  t->uses = named_params(k);
+  /* The conversions, one letter each (z for %zu), in the order of the
+     arguments they take. */
+  size_t n = 0;
+  for (const char *p = k; *p; p++) {
+    if (*p != '%')
+      continue;
+    if (n + 1 >= sizeof t->convs)
+      ice("too many conversions in '%s'", k);
+    t->convs[n++] = p[1];
+    p += p[1] == 'z' ? 2 : 1;
+  }
+  t->convs[n] = '\0';
+  ptrmap_put(&e->text_ids, k, (void *)(uintptr_t)(id + 1));
+  return id;
+}
+
+/* Returns the id of the form at address form: forms are string literals,
+ * so the address is looked up before the text. */
+static uint32_t form_id(em *e, const char *form) {
+  uintptr_t v = (uintptr_t)ptrmap_get(&e->form_ids, form);
+  if (v)
+    return (uint32_t)(v - 1);
+  uint32_t id = text_id_of(e, form);
+  ptrmap_put(&e->form_ids, form, (void *)(uintptr_t)(id + 1));
+  return id;
+}
+
+/* ------------------------------------------------------------- recording */
+
+void code_begin(fctx *w, nctx *c, fn *f) {
+  *w = (fctx){0};
+  w->c = c;
+  w->f = f;
+  w->want_file = UINT32_MAX;
+}
+
+void code_free(fctx *w) {
+  free(w->code.items);
+  free(w->where.items);
+  free(w->failcode.items);
+  free(w->row.items);
+  free(w->free_temps.items);
+}
+
+/* Appends the words of operand o, placed, and records what it reads. */
+static void put_operand(fctx *w, words *out, opnd o) {
+  switch (o.kind) {
+  case O_CONST:
+  case O_NODE:
+    ice("an operand was written before its row entry was made");
+  case O_ROW_K:
+    w->uses_r = true;
+    break;
+  case O_ROW_NODE:
+    w->uses_r = true;
+    w->uses |= P_E;
+    break;
+  case O_PARAM:
+    w->uses |= P_P;
+    break;
+  case O_CAPTURED:
+    w->uses |= P_E;
+    break;
+  case O_KEY:
+    w->uses |= P_KEY;
+    break;
+  case O_VALUE:
+    w->uses |= P_VALUE;
+    break;
+  case O_RANGE:
+    w->uses |= P_RANGE;
+    break;
+  case O_NAME:
+    w->uses |= P_NAME;
+    break;
+  case O_ERROR:
+    w->uses |= P_ERROR;
+    break;
+  case O_TEMP:
+  case O_FIXED:
+  case O_NULL:
+  case O_PCL_NULL:
+    break;
+  }
+  words_add(out, (uint32_t)o.kind);
+  words_add(out, o.n);
+}
+
+/* Appends a size as a word. */
+static void put_size(words *out, size_t v) {
+  if (v > UINT32_MAX)
+    ice("a number of the code does not fit a word");
+  words_add(out, (uint32_t)v);
+}
+
+/* Appends the record of form with the arguments ap to out, at block depth
+ * level. */
+static void record(fctx *w, words *out, uint32_t level, const char *form, va_list ap) {
+  em *e = w->c->e;
+  uint32_t id = form_id(e, form);
+  words_add(out, id);
+  words_add(out, level);
+  w->uses |= e->texts[id].uses;
+  /* The texts table may move while the arguments are recorded. */
+  char convs[sizeof e->texts[id].convs];
+  memcpy(convs, e->texts[id].convs, sizeof convs);
+  for (const char *c = convs; *c; c++) {
+    switch (*c) {
+    case 'd':
+      put_size(out, (size_t)va_arg(ap, int));
+      break;
+    case 'u':
+    case 'f':
+      words_add(out, va_arg(ap, unsigned));
+      break;
+    case 'z':
+      put_size(out, va_arg(ap, size_t));
+      break;
+    case 's': {
+      uint32_t s = text_id_of(e, va_arg(ap, const char *));
+      w->uses |= e->texts[s].uses;
+      words_add(out, s);
+      break;
+    }
+    case 'o':
+    case 't':
+      put_operand(w, out, va_arg(ap, opnd));
+      break;
+    case 'a': {
+      const opnd *ops = va_arg(ap, const opnd *);
+      size_t n = va_arg(ap, size_t);
+      put_size(out, n);
+      for (size_t i = 0; i < n; i++)
+        put_operand(w, out, ops[i]);
+      break;
+    }
+    case 'c': {
+      envref r = va_arg(ap, envref);
+      const fn *k = &w->c->fns[r.fn];
+      w->uses |= P_E;
+      words_add(out, r.row);
+      put_size(out, k->caps.n);
+      for (size_t j = 0; j < k->caps.n; j++)
+        put_operand(w, out, var(w, k->caps.items[j]));
+      break;
+    }
+    default:
+      ice("unknown conversion %%%c in '%s'", *c, e->texts[id].text);
+    }
+  }
+}
+
+/* Records where the statement just begun comes from. */
+static void put_where(fctx *w) {
+  words_add(&w->where, w->want_file);
+  words_add(&w->where, w->want_pos);
+}
+
+void stmt(fctx *w, const char *form, ...) {
+  va_list ap;
+  va_start(ap, form);
+  record(w, &w->code, (uint32_t)w->indent + 1, form, ap);
+  va_end(ap);
+  put_where(w);
+}
+
+void stmt_more(fctx *w, const char *form, ...) {
+  va_list ap;
+  va_start(ap, form);
+  record(w, &w->code, CONTINUED, form, ap);
+  va_end(ap);
+}
+
+void fail_line(fctx *w, int level, const char *form, ...) {
+  va_list ap;
+  va_start(ap, form);
+  record(w, &w->failcode, (uint32_t)level, form, ap);
+  va_end(ap);
+}
+
+void at_line(fctx *w, pcl_span span) {
+  if (span.end == 0)
+    return;
+  w->want_file = span.file;
+  w->want_pos = span.start;
+}
+
+/* ------------------------------------------------------------------ rows */
+
+uint32_t row_add(fctx *w, uint32_t v) {
+  words_add(&w->row, v);
+  w->uses_r = true;
+  return (uint32_t)(w->row.n - 1);
+}
+
+uint32_t row_loc(fctx *w, pcl_span span) { return row_add(w, em_loc(w->c->e, span)); }
+
+opnd place(fctx *w, opnd o) {
+  switch (o.kind) {
+  case O_CONST:
+    return operand(O_ROW_K, row_add(w, o.n));
+  case O_NODE:
+    return operand(O_ROW_NODE, row_add(w, o.n));
+  case O_TEMP:
+  case O_ROW_K:
+  case O_ROW_NODE:
+  case O_FIXED:
+  case O_PARAM:
+  case O_CAPTURED:
+  case O_KEY:
+  case O_VALUE:
+  case O_RANGE:
+  case O_NAME:
+  case O_ERROR:
+  case O_NULL:
+  case O_PCL_NULL:
+    break;
+  }
+  return o;
+}
+
+void place_all(fctx *w, opnd *ops, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    ops[i] = place(w, ops[i]);
+}
+
+uint32_t row_back(const fctx *w, const fn *k) { return w->c->e->nrows - k->row; }
+
+envref closure_env(fctx *w, size_t child) {
+  return (envref){row_add(w, row_back(w, &w->c->fns[child])), child};
+}
+
+/* ----------------------------------------------------------- temporaries */
+
+int temp_new(fctx *w) {
+  if (w->free_temps.n > 0)
+    return (int)w->free_temps.items[--w->free_temps.n];
+  return w->ntemps++;
+}
+
+void temp_free(fctx *w, int t) { words_add(&w->free_temps, (uint32_t)t); }
+
+void drop(fctx *w, opnd o) {
+  if (o.kind == O_TEMP) {
+    stmt(w, "pcl_release(t%d), t%d = NULL;", (int)o.n, (int)o.n);
+    temp_free(w, (int)o.n);
+  }
+}
+
+void drop_all(fctx *w, const opnd *ops, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    drop(w, ops[i]);
+}
+
+void moved(fctx *w, opnd o) {
+  if (o.kind == O_TEMP) {
+    stmt(w, "t%d = NULL;", (int)o.n);
+    temp_free(w, (int)o.n);
+  }
+}
+
+void check(fctx *w, int t, uint32_t at) {
+  if (w->scope) {
+    stmt(w, "if (t%d == NULL) { at = r[%u]; goto fail%d; }", t, at, w->scope);
+    w->scope_fails = true;
+  } else {
+    stmt(w, "if (t%d == NULL) { at = r[%u]; goto fail; }", t, at);
+    w->fails = true;
+  }
+  w->uses_at = true;
+  w->uses |= P_ERR;
+}
+
+opnd var(fctx *w, uint32_t s) {
+  const fn *f = w->f;
+  switch (f->kind) {
+  case FK_APPLY:
+    if (s >= f->lo && s < f->hi)
+      return operand(O_PARAM, s - f->lo);
+    break;
+  case FK_EACH:
+    if (s == f->key)
+      return operand(O_KEY, 0);
+    if (s == f->value)
+      return operand(O_VALUE, 0);
+    break;
+  case FK_RECOVERY:
+    if (s == f->value)
+      return operand(O_ERROR, 0);
+    break;
+  case FK_INSTANCE:
+    if (s == f->value)
+      return operand(O_RANGE, 0);
+    break;
+  case FK_NODE:
+  case FK_THUNK:
+    break;
+  }
+  for (size_t j = 0; j < f->caps.n; j++) {
+    if (f->caps.items[j] == s)
+      return operand(O_CAPTURED, (uint32_t)j);
+  }
+  ice("variable $%u is not visible in a %s function", (unsigned)s, fn_kind_name(f->kind));
+}
+
+/* -------------------------------------------------------------- printing */
+
+/* Prints the operand at code[*i], moving *i past it. */
+static void print_operand(cw *out, const uint32_t *code, size_t *i) {
+  okind k = (okind)code[(*i)++];
+  uint32_t n = code[(*i)++];
+  switch (k) {
+  case O_TEMP:
+    cw_bytes(out, "t", 1);
+    cw_uint(out, n);
+    return;
+  case O_ROW_K:
+    cw_puts(out, "&pclg_k[r[");
+    cw_uint(out, n);
+    cw_puts(out, "]]");
+    return;
+  case O_ROW_NODE:
+    cw_puts(out, "pcl_gen_node(e, r[");
+    cw_uint(out, n);
+    cw_puts(out, "])");
+    return;
+  case O_FIXED:
+    cw_puts(out, "&pclg_k[");
+    cw_uint(out, n);
+    cw_puts(out, "]");
+    return;
+  case O_PARAM:
+    cw_puts(out, "p[");
+    cw_uint(out, n);
+    cw_puts(out, "]");
+    return;
+  case O_CAPTURED:
+    cw_puts(out, "e->v[");
+    cw_uint(out, n);
+    cw_puts(out, "]");
+    return;
+  case O_KEY:
+    cw_puts(out, "key");
+    return;
+  case O_VALUE:
+    cw_puts(out, "value");
+    return;
+  case O_RANGE:
+    cw_puts(out, "range");
+    return;
+  case O_NAME:
+    cw_puts(out, "name");
+    return;
+  case O_ERROR:
+    cw_puts(out, "error");
+    return;
+  case O_NULL:
+    cw_puts(out, "NULL");
+    return;
+  case O_PCL_NULL:
+    cw_puts(out, "pcl_null()");
+    return;
+  case O_CONST:
+  case O_NODE:
+    break;
+  }
+  ice("operand of kind %d in written code", (int)k);
+}
+
+/* Prints `(pcl_value *[]){a, b, ...}` of the operands at code[*i] (NULL
+ * when there are none), moving *i past them. */
+static void print_array(cw *out, const uint32_t *code, size_t *i) {
+  uint32_t n = code[(*i)++];
+  if (n == 0) {
+    cw_puts(out, "NULL");
+    return;
+  }
+  cw_puts(out, "(pcl_value *[]){");
+  for (uint32_t j = 0; j < n; j++) {
+    if (j)
+      cw_puts(out, ", ");
+    print_operand(out, code, i);
+  }
+  cw_puts(out, "}");
+}
+
+/* Prints the record at code[*i] (without indentation or newline), moving
+ * *i past it. */
+static void print_record(const em *e, cw *out, const uint32_t *code, size_t *i) {
+  const em_text *form = &e->texts[code[*i]];
+  *i += 2;
+  const char *c = form->convs;
+  for (const char *p = form->text; *p;) {
+    const char *q = strchr(p, '%');
+    if (q == NULL) {
+      cw_puts(out, p);
+      break;
+    }
+    cw_bytes(out, p, (size_t)(q - p));
+    p = q + (q[1] == 'z' ? 3 : 2);
+    switch (*c++) {
+    case 'd':
+    case 'u':
+    case 'z':
+      cw_uint(out, code[(*i)++]);
+      break;
+    case 's':
+      cw_puts(out, e->texts[code[(*i)++]].text);
+      break;
+    case 'f':
+      cw_puts(out, shape_name(e, code[(*i)++]));
+      break;
+    case 'o':
+      print_operand(out, code, i);
+      break;
+    case 't':
+      if (code[*i] == O_TEMP) {
+        print_operand(out, code, i);
+      } else {
+        cw_puts(out, "pcl_retain(");
+        print_operand(out, code, i);
+        cw_puts(out, ")");
+      }
+      break;
+    case 'a':
+      print_array(out, code, i);
+      break;
+    case 'c':
+      cw_puts(out, "pcl_gen_env_new(e, r - r[");
+      cw_uint(out, code[(*i)++]);
+      cw_puts(out, "], ");
+      cw_uint(out, code[*i]);
+      cw_puts(out, ", ");
+      print_array(out, code, i);
+      cw_puts(out, ")");
+      break;
+    default:
+      ice("unknown conversion in '%s'", form->text);
+    }
+  }
+}
+
+bool code_print(em *e, cw *out, const uint32_t *code, size_t n, const uint32_t *where) {
+  /* A C compiler numbers the lines after `#line N` on from N, so a
+     statement gets a directive where the line it would be given is not the
+     one it computes (the second statement of one source line included,
+     else it would be given the next source line, and a debugger's
+     breakpoint on that line would stop there). */
+  uint32_t file = UINT32_MAX;
+  size_t line = 0, nstmts = 0;
+  bool directive = false;
+  for (size_t i = 0; i < n;) {
+    uint32_t level = code[i + 1];
+    if (level == CONTINUED) {
+      print_record(e, out, code, &i);
+      continue;
+    }
+    if (nstmts > 0)
+      cw_bytes(out, "\n", 1);
+    if (where && e->lines && where[2 * nstmts] != UINT32_MAX) {
+      uint32_t f = where[2 * nstmts];
+      size_t want = src_position(e->src, f, where[2 * nstmts + 1]).line;
+      if (f != file || want != line) {
+        const char *path = e->src->files[f].path;
+        cw_puts(out, "#line ");
+        cw_uint(out, want);
+        cw_bytes(out, " ", 1);
+        cw_cstring(out, path, strlen(path));
+        cw_bytes(out, "\n", 1);
+        file = f;
+        line = want;
+        directive = true;
+      }
+    }
+    for (uint32_t j = 0; j < level; j++)
+      cw_bytes(out, "  ", 2);
+    print_record(e, out, code, &i);
+    nstmts++;
+    if (line)
+      line++;
+  }
+  if (nstmts > 0)
+    cw_bytes(out, "\n", 1);
+  return directive;
+}

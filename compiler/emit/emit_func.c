@@ -1,0 +1,204 @@
+/* emit_func: a node's functions, and the C of a function (see emit_fn.h).
+ *
+ * em_node finds the functions of a node (emit_closure.c), then writes each
+ * one, the closures before the functions that create them: its code
+ * (emit_body.c) names the function of the program it is (emit_shape.c),
+ * a new one or one with the same code, and its row goes into pclg_r.
+ *
+ * func_print writes a function of the program as C: a comment saying where
+ * its first use is and what it computes, its signature by kind (the
+ * function types of pcl_gen.h), the declarations its code needs, a
+ * `(void)` for each parameter its code does not name, its statements with
+ * their #line directives, and its failure code. */
+#include <string.h>
+
+#include "emit/emit_fn.h"
+#include "base/util.h"
+
+/* Writes function c->fns[i] (its closures are written) and appends its
+ * row to pclg_r. */
+static void write_fn(nctx *c, size_t i) {
+  em *e = c->e;
+  fn *f = &c->fns[i];
+  fctx w;
+  code_begin(&w, c, f);
+  body(&w);
+  f->id = shape_func(&w);
+  f->row = e->nrows;
+  if (w.row.n > 0) {
+    cw_bytes(&e->rows, "    /* ", 7);
+    cw_comment(&e->rows, c->n->name);
+    cw_bytes(&e->rows, " */", 3);
+    for (size_t j = 0; j < w.row.n; j++) {
+      cw_bytes(&e->rows, " ", 1);
+      cw_uint(&e->rows, w.row.items[j]);
+      cw_bytes(&e->rows, ",", 1);
+    }
+    cw_bytes(&e->rows, "\n", 1);
+    e->nrows += (uint32_t)w.row.n;
+  }
+  code_free(&w);
+}
+
+/* Numbers the keys of the literal objects of x, in preorder, before the
+ * other constants of its node: the order in which constants were numbered
+ * when a node's shape was computed before its code, which this keeps until
+ * the generated C is renumbered on purpose. */
+static void object_keys_first(em *e, const ir_expr *x) {
+  if (x == NULL)
+    return;
+  if (x->op == IR_OBJECT) {
+    bool literal = true;
+    for (size_t i = 0; i < x->n; i += 2)
+      literal = literal && x->kids[i]->op == IR_CONST && x->kids[i]->ck == IR_K_STRING;
+    for (size_t i = 0; literal && i < x->n; i += 2)
+      em_const(e, x->kids[i]);
+  }
+  for (size_t i = 0; i < x->n; i++)
+    object_keys_first(e, x->kids[i]);
+}
+
+void em_node(em *e, const ir_node *n, uint32_t *func, uint32_t *row) {
+  object_keys_first(e, n->range);
+  object_keys_first(e, n->value);
+  object_keys_first(e, n->inputs);
+  object_keys_first(e, n->options);
+  nctx c = {0};
+  c.e = e;
+  c.n = n;
+  closures_find(&c);
+  for (size_t i = c.nfns; i-- > 0;)
+    write_fn(&c, i);
+  *func = c.fns[0].id;
+  *row = c.fns[0].row;
+  closures_free(&c);
+}
+
+/* --------------------------------------------------------------- printing */
+
+/* Writes the comment above function f: where its first use is and what
+ * it computes. */
+static void comment(em *e, cw *o, const em_func *f) {
+  cw_puts(o, "\n/* ");
+  em_where(e, o, f->span);
+  cw_puts(o, ": ");
+  switch ((fkind)f->kind) {
+  case FK_NODE:
+    em_comment_source(e, o, f->span, 100);
+    break;
+  case FK_INSTANCE:
+    cw_puts(o, "one instance of ");
+    cw_comment(o, f->node);
+    break;
+  case FK_APPLY:
+    em_comment_source(e, o, f->span, 100);
+    cw_puts(o, ", once its arguments are known");
+    break;
+  case FK_EACH:
+    em_comment_source(e, o, f->span, 100);
+    cw_puts(o, ", per element");
+    break;
+  case FK_THUNK:
+  case FK_RECOVERY:
+    em_comment_source(e, o, f->span, 100);
+    break;
+  }
+  cw_puts(o, " */\n");
+}
+
+/* The parameters of a function of kind k (P_*). */
+static unsigned params_of(fkind k) {
+  switch (k) {
+  case FK_NODE:
+    return P_E;
+  case FK_INSTANCE:
+    return P_E | P_RANGE | P_NAME;
+  case FK_APPLY:
+    return P_E | P_P | P_ERR;
+  case FK_EACH:
+    return P_E | P_KEY | P_VALUE | P_OUT | P_ERR;
+  case FK_THUNK:
+    return P_E | P_ERR;
+  case FK_RECOVERY:
+    return P_E | P_ERROR | P_ERR;
+  }
+  return 0;
+}
+
+/* Writes the signature of a function of kind k named name, and the brace
+ * that opens its body. */
+static void signature(cw *o, fkind k, const char *name) {
+  switch (k) {
+  case FK_NODE:
+    cw_printf(o, "static pcl_value *%s(pcl_gen_env *e) {\n", name);
+    return;
+  case FK_INSTANCE:
+    cw_printf(o, "static pcl_value *%s(pcl_gen_env *e, pcl_value *range, const pcl_value *name) {\n",
+              name);
+    return;
+  case FK_APPLY:
+    cw_printf(o, "static pcl_value *%s(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {\n",
+              name);
+    return;
+  case FK_EACH:
+    cw_printf(o,
+              "static bool %s(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,\n"
+              "    pcl_error **err) {\n",
+              name);
+    return;
+  case FK_THUNK:
+    cw_printf(o, "static pcl_value *%s(pcl_gen_env *e, pcl_error **err) {\n", name);
+    return;
+  case FK_RECOVERY:
+    cw_printf(o, "static pcl_value *%s(pcl_gen_env *e, pcl_value *error, pcl_error **err) {\n",
+              name);
+    return;
+  }
+}
+
+void func_print(em *e, cw *o, const em_func *f) {
+  static const char *const params[] = {
+#define X(name, text) text,
+      FN_PARAMS(X)
+#undef X
+  };
+  fkind k = (fkind)f->kind;
+  comment(e, o, f);
+  signature(o, k, f->name);
+  /* The signature, the declarations and the failure code are the C file's
+     lines; only the statements are the source's. */
+  bool node = k == FK_NODE || k == FK_INSTANCE;
+  if (f->uses_r)
+    cw_puts(o, "  const uint32_t *r = e->r;\n");
+  if (node && ((f->uses & P_ERR) || f->fails || f->uses_error))
+    cw_puts(o, "  pcl_error *error = NULL, **err = &error;\n");
+  if (f->ntemps > 0) {
+    cw_puts(o, "  pcl_value ");
+    for (int i = 0; i < f->ntemps; i++)
+      cw_printf(o, "%s*t%d = NULL", i ? ", " : "", i);
+    cw_puts(o, ";\n");
+  }
+  if (f->uses_at)
+    cw_puts(o, "  uint32_t at = 0;\n");
+  /* The parameters the code does not name; the row and the failure code
+     read the environment. */
+  unsigned used = f->uses | (f->uses_r || f->fails ? P_E : 0) | (f->fails ? P_ERR : 0);
+  for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
+    unsigned bit = 1u << i;
+    if ((params_of(k) & bit) && !(used & bit))
+      cw_printf(o, "  (void)%s;\n", params[i]);
+  }
+  if (code_print(e, o, f->body, f->nbody, f->where))
+    cw_puts(o, "#line PCLG_C_LINE\n");
+  code_print(e, o, f->fails_code, f->nfails, NULL);
+  if (f->fails) {
+    cw_puts(o, "fail:\n");
+    if (!node)
+      cw_puts(o, "  pcl_gen_locate(e, *err, at);\n");
+    for (int i = 0; i < f->ntemps; i++)
+      cw_printf(o, "  pcl_release(t%d);\n", i);
+    cw_puts(o, node ? "  return pcl_gen_failed(e, error, at);\n"
+                    : k == FK_EACH ? "  return false;\n" : "  return NULL;\n");
+  }
+  cw_puts(o, "}\n");
+}

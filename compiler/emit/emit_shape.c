@@ -1,0 +1,132 @@
+/* emit_shape: the functions of the program, one per distinct code (see
+ * emit_fn.h).
+ *
+ * Every function a node needs is written as code records (emit_code.c);
+ * the records, with the function's kind and what its declarations depend
+ * on, are its key.  Two functions with the same key print the same C, so
+ * the second is the first: ten thousand resources of one shape are one
+ * node function and ten thousand rows, and closures of the same code are
+ * shared across nodes of different shapes.  The key is the code itself,
+ * so there is nothing to keep consistent with it.
+ *
+ * A function is named when it is made: pclu_<node> for a node function,
+ * pclu_<node>_instance for an instance function (after the node of its
+ * first use, mangled by cw_mangle), pclg_<kind><n> for the compiler's
+ * own.  Functions are printed at the end, in the order they were made. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit/emit_fn.h"
+#include "base/util.h"
+
+const char *fn_kind_name(fkind k) {
+  static const char *const names[] = {
+#define X(name, text) text,
+      FN_KINDS(X)
+#undef X
+  };
+  return names[k];
+}
+
+/* Returns a copy of ws[0..n) in the arena of e. */
+static const uint32_t *copy_words(em *e, const uint32_t *ws, size_t n) {
+  uint32_t *c = arena_alloc(&e->keys, (n ? n : 1) * sizeof *c);
+  if (n)
+    memcpy(c, ws, n * sizeof *c);
+  return c;
+}
+
+/* Returns a C name for a function of kind k used first by node n that no
+ * other function has: pclu_<name> for what the program names (a node and
+ * its instances), pclg_<kind><n> for the compiler's own. */
+static const char *new_name(em *e, fkind k, const ir_node *n) {
+  cw base = CW_INIT;
+  if (k == FK_NODE || k == FK_INSTANCE) {
+    cw_puts(&base, "pclu_");
+    cw_mangle(&base, n->name);
+    if (k == FK_INSTANCE)
+      cw_puts(&base, "_instance");
+  } else {
+    cw_printf(&base, "pclg_%s%zu", fn_kind_name(k), ++e->nfns[k]);
+  }
+  const char *name = em_intern(e, base.data, base.len);
+  /* A mangled name reads as letters, digits, `__`, `_d` and `_x<hex>`, none
+     of which is `_` and a digit, so no name ends as another's `_<n>`. */
+  for (unsigned i = 2; ptrmap_get(&e->used, name); i++) {
+    cw alt = CW_INIT;
+    cw_printf(&alt, "%s_%u", base.data, i);
+    name = em_intern(e, alt.data, alt.len);
+    cw_free(&alt);
+  }
+  ptrmap_put(&e->used, name, (void *)1);
+  cw_free(&base);
+  return name;
+}
+
+uint32_t shape_func(fctx *w) {
+  em *e = w->c->e;
+  const fn *f = w->f;
+  /* The key: what the declarations depend on, then the records. */
+  words key = {0};
+  words_add(&key, (uint32_t)f->kind);
+  words_add(&key, (uint32_t)w->ntemps);
+  words_add(&key, w->uses);
+  words_add(&key, (uint32_t)w->uses_r | (uint32_t)w->uses_at << 1 | (uint32_t)w->fails << 2 |
+                      (uint32_t)w->uses_error << 3);
+  words_add(&key, (uint32_t)w->code.n);
+  for (size_t i = 0; i < w->code.n; i++)
+    words_add(&key, w->code.items[i]);
+  for (size_t i = 0; i < w->failcode.n; i++)
+    words_add(&key, w->failcode.items[i]);
+  const char *k = em_intern(e, (const char *)key.items, key.n * sizeof *key.items);
+  free(key.items);
+  uintptr_t found = (uintptr_t)ptrmap_get(&e->func_ids, k);
+  if (found)
+    return (uint32_t)(found - 1);
+
+  if (e->nfuncs == e->capfuncs) {
+    e->capfuncs = e->capfuncs ? 2 * e->capfuncs : 64;
+    e->funcs = xrealloc(e->funcs, e->capfuncs * sizeof *e->funcs);
+  }
+  uint32_t id = (uint32_t)e->nfuncs++;
+  em_func *g = &e->funcs[id];
+  g->kind = (uint32_t)f->kind;
+  g->name = new_name(e, f->kind, w->c->n);
+  g->body = copy_words(e, w->code.items, w->code.n);
+  g->nbody = w->code.n;
+  g->where = copy_words(e, w->where.items, w->where.n);
+  g->fails_code = copy_words(e, w->failcode.items, w->failcode.n);
+  g->nfails = w->failcode.n;
+  g->ntemps = w->ntemps;
+  g->uses = w->uses;
+  g->uses_r = w->uses_r;
+  g->uses_at = w->uses_at;
+  g->fails = w->fails;
+  g->uses_error = w->uses_error;
+  g->span = f->x ? f->x->span : w->c->n->span;
+  g->node = w->c->n->name;
+  ptrmap_put(&e->func_ids, k, (void *)(uintptr_t)(id + 1));
+  return id;
+}
+
+const char *shape_name(const em *e, uint32_t id) { return e->funcs[id].name; }
+
+const char *em_func_name(const em *e, uint32_t id) { return shape_name(e, id); }
+
+void em_funcs_print(em *e, cw *protos, cw *code) {
+  for (size_t i = 0; i < e->nfuncs; i++) {
+    const em_func *f = &e->funcs[i];
+    if (f->kind == FK_NODE)
+      cw_printf(protos, "static pcl_value *%s(pcl_gen_env *e);\n", f->name);
+    func_print(e, code, f);
+  }
+}
+
+void em_funcs_free(em *e) {
+  free(e->funcs);
+  free(e->texts);
+  ptrmap_free(&e->func_ids);
+  ptrmap_free(&e->text_ids);
+  ptrmap_free(&e->form_ids);
+  ptrmap_free(&e->used);
+}
