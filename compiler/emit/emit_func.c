@@ -40,29 +40,7 @@ static void write_fn(nctx *c, size_t i) {
   code_free(&w);
 }
 
-/* Numbers the keys of the literal objects of x, in preorder, before the
- * other constants of its node: the order in which constants were numbered
- * when a node's shape was computed before its code, which this keeps until
- * the generated C is renumbered on purpose. */
-static void object_keys_first(em *e, const ir_expr *x) {
-  if (x == NULL)
-    return;
-  if (x->op == IR_OBJECT) {
-    bool literal = true;
-    for (size_t i = 0; i < x->n; i += 2)
-      literal = literal && x->kids[i]->op == IR_CONST && x->kids[i]->ck == IR_K_STRING;
-    for (size_t i = 0; literal && i < x->n; i += 2)
-      em_const(e, x->kids[i]);
-  }
-  for (size_t i = 0; i < x->n; i++)
-    object_keys_first(e, x->kids[i]);
-}
-
 void em_node(em *e, const ir_node *n, uint32_t *func, uint32_t *row) {
-  object_keys_first(e, n->range);
-  object_keys_first(e, n->value);
-  object_keys_first(e, n->inputs);
-  object_keys_first(e, n->options);
   nctx c = {0};
   c.e = e;
   c.n = n;

@@ -9,31 +9,31 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[24];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
+    &pclg_k[2],
     &pclg_k[3],
-    &pclg_k[8],
+    &pclg_k[9],
     &pclg_k[7],
     &pclg_k[10],
-    &pclg_k[9],
+    &pclg_k[8],
 };
 static pcl_value pclg_k[24] = {
     /* 0 */ PCL_STATIC_ASCII("secretName"),
-    PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_BOOL(0),
     PCL_STATIC_ASCII("b"),
     PCL_STATIC_ASCII("true"),
-    PCL_STATIC_ASCII("false"),
     PCL_STATIC_ASCII("yes"),
+    PCL_STATIC_ASCII("false"),
     /* 10 */ PCL_STATIC_ASCII("no"),
     PCL_STATIC_MAP(&pclg_p[2], &pclg_p[4], 2),
     PCL_STATIC_ASCII("-"),
+    PCL_STATIC_ASCII("x"),
     PCL_STATIC_ASCII("direct"),
     PCL_STATIC_ASCII("wrapped"),
     PCL_STATIC_ASCII("list"),
-    PCL_STATIC_ASCII("x"),
     PCL_STATIC_ASCII("id"),
     PCL_STATIC_ASCII("plain"),
     PCL_STATIC_ASCII("none"),
@@ -94,30 +94,30 @@ static const pcl_resource_decl pclg_decl[] = {
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
     /* secretName */ 0, 0,
-    /* a */ 2, 0, 4, 0,
+    /* a */ 1, 0, 4, 0,
     /* b */ 1, 5, 3,
-    /* b */ 1, 1, 1, 1, 3, 6, 0, 2,
+    /* b */ 1, 2, 1, 1, 3, 6, 0, 2,
     /* names */ 11,
     /* twice */ 12, 12, 3,
-    /* twice */ 1, 1, 1, 4, 0, 3,
-    /* obj */ 16, 5,
-    /* obj */ 1, 1, 1, 6, 1, 1, 1, 7, 2, 1, 17, 1, 8, 18,
+    /* twice */ 1, 2, 1, 4, 0, 3,
+    /* obj */ 13, 5,
+    /* obj */ 1, 2, 1, 6, 1, 2, 1, 7, 2, 1, 17, 1, 8, 18,
     /* nested */ 3, 9,
-    /* nested */ 1, 1, 1, 10, 2,
+    /* nested */ 1, 2, 1, 10, 2,
     /* count */ 11,
-    /* count */ 1, 1, 1, 12, 2, 1, 1, 13, 1,
+    /* count */ 1, 2, 1, 12, 2, 2, 1, 13, 1,
     /* cond */ 14, 0, 19,
-    /* cond */ 1, 1, 1, 14, 3,
+    /* cond */ 1, 2, 1, 14, 3,
     /* forOver */ 15,
     /* forOver */ 1,
-    /* forOver */ 1, 1, 1, 16, 2, 1, 1, 17, 1, 18,
+    /* forOver */ 1, 2, 1, 16, 2, 2, 1, 17, 1, 18,
     /* nestedApply */ 19,
     /* nestedApply */ 20, 19,
     /* nestedApply */ 21, 22, 20,
-    /* nestedApply */ 1, 1, 1, 21, 2, 1, 1, 22, 6, 5, 3,
-    /* indexByOutput */ 23, 7, 8,
+    /* nestedApply */ 1, 2, 1, 21, 2, 2, 1, 22, 6, 5, 3,
+    /* indexByOutput */ 23, 7, 9,
     /* indexByOutput */ 3, 24,
-    /* indexByOutput */ 1, 1, 1, 23, 5, 2,
+    /* indexByOutput */ 1, 2, 1, 23, 5, 2,
     /* all */ 4, 5, 6, 7, 8, 9, 10, 11, 23,
     0,
 };
@@ -230,7 +230,7 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
 #line 10 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
 #line 9 "tests/golden/codegen/applies.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[1]}, (pcl_value *[]){t1}, 1);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[2]}, (pcl_value *[]){t1}, 1);
 #line 9 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
 #line 9 "tests/golden/codegen/applies.pp"
@@ -344,7 +344,7 @@ static pcl_value *pclu_obj(pcl_gen_env *e) {
 #line 14 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
 #line 14 "tests/golden/codegen/applies.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[13], &pclg_k[15], &pclg_k[14]}, (pcl_value *[]){t0, t3, t2}, 3);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[14], &pclg_k[16], &pclg_k[15]}, (pcl_value *[]){t0, t3, t2}, 3);
 #line 14 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
 #line 14 "tests/golden/codegen/applies.pp"

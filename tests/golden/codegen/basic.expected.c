@@ -11,17 +11,17 @@ static pcl_value pclg_k[17] = {
     /* 0 */ PCL_STATIC_ASCII("prefix"),
     PCL_STATIC_ASCII("app"),
     PCL_STATIC_ASCII("-x"),
-    PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("label"),
     PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
-    PCL_STATIC_ASCII("text"),
-    PCL_STATIC_ASCII("dependsOn"),
-    PCL_STATIC_ASCII("protect"),
-    /* 10 */ PCL_STATIC_ASCII("id is "),
+    PCL_STATIC_ASCII("label"),
+    PCL_STATIC_ASCII("id is "),
     PCL_STATIC_ASCII("!"),
     PCL_STATIC_ASCII("b"),
+    /* 10 */ PCL_STATIC_ASCII("text"),
     PCL_STATIC_ASCII("id"),
+    PCL_STATIC_ASCII("dependsOn"),
+    PCL_STATIC_ASCII("protect"),
     PCL_STATIC_INT(1),
     PCL_STATIC_INT(2),
     PCL_STATIC_ASCII("n"),
@@ -61,10 +61,10 @@ static const uint32_t pclg_r[] = {
     /* prefix */ 0, 0, 1,
     /* name */ 2, 0,
     /* name */ 0, 2,
-    /* a */ 1, 6, 5, 0, 1,
-    /* b */ 10, 11, 2,
-    /* b */ 2, 13, 0, 3, 3, 2, 6, 12, 0, 4,
-    /* text */ 3, 7, 0, 5, 7,
+    /* a */ 1, 5, 3, 0, 1,
+    /* b */ 7, 8, 2,
+    /* b */ 2, 11, 0, 3, 3, 2, 5, 9, 0, 4,
+    /* text */ 3, 10, 0, 5, 10,
     /* n */ 14, 15, 6, 16,
     0,
 };
@@ -142,7 +142,7 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 5 "tests/golden/codegen/basic.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[3]}, (pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, 2);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[6], &pclg_k[4]}, (pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, 2);
 #line 5 "tests/golden/codegen/basic.pp"
   t1 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t0, NULL, r[4]);
 #line 5 "tests/golden/codegen/basic.pp"
@@ -185,7 +185,7 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
 #line 10 "tests/golden/codegen/basic.pp"
   pcl_release(t0), t0 = NULL;
 #line 9 "tests/golden/codegen/basic.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[7]}, (pcl_value *[]){t1}, 1);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[10]}, (pcl_value *[]){t1}, 1);
 #line 9 "tests/golden/codegen/basic.pp"
   pcl_release(t1), t1 = NULL;
 #line 9 "tests/golden/codegen/basic.pp"
@@ -193,7 +193,7 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
 #line 12 "tests/golden/codegen/basic.pp"
   t1 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[5])}, 1);
 #line 11 "tests/golden/codegen/basic.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[8], &pclg_k[9]}, (pcl_value *[]){t1, &pclg_k[r[6]]}, 2);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[12], &pclg_k[13]}, (pcl_value *[]){t1, &pclg_k[r[6]]}, 2);
 #line 11 "tests/golden/codegen/basic.pp"
   pcl_release(t1), t1 = NULL;
 #line 9 "tests/golden/codegen/basic.pp"

@@ -9,43 +9,43 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[36];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
 };
 static pcl_value pclg_k[36] = {
-    /* 0 */ PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("r"),
+    /* 0 */ PCL_STATIC_ASCII("r"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("readFile"),
+    PCL_STATIC_ASCII("tests/golden/codegen/data.txt"),
     PCL_STATIC_ASCII("filebase64"),
     PCL_STATIC_ASCII("sha256"),
     PCL_STATIC_ASCII("stack"),
     PCL_STATIC_ASCII("project"),
-    PCL_STATIC_ASCII("org"),
-    /* 10 */ PCL_STATIC_ASCII("hasCwd"),
+    /* 10 */ PCL_STATIC_ASCII("org"),
+    PCL_STATIC_ASCII("hasCwd"),
+    PCL_STATIC_INT(0),
     PCL_STATIC_ASCII("hasRoot"),
     PCL_STATIC_ASCII("type"),
     PCL_STATIC_ASCII("name"),
     PCL_STATIC_ASCII("toJSON"),
-    PCL_STATIC_ASCII("tests/golden/codegen/data.txt"),
-    PCL_STATIC_INT(0),
     PCL_STATIC_ASCII("x"),
     PCL_STATIC_NULL,
     PCL_STATIC_INT(1),
     /* 20 */ PCL_STATIC_ASCII("misc"),
+    PCL_STATIC_ASCII("assets"),
     PCL_STATIC_ASCII("text"),
+    PCL_STATIC_ASCII("hello"),
     PCL_STATIC_ASCII("file"),
     PCL_STATIC_ASCII("remote"),
+    PCL_STATIC_ASCII("https://example.com/a.txt"),
     PCL_STATIC_ASCII("archive"),
-    PCL_STATIC_ASCII("remoteArchive"),
     PCL_STATIC_ASCII("a.txt"),
-    PCL_STATIC_ASCII("dir"),
-    PCL_STATIC_ASCII("assets"),
-    PCL_STATIC_ASCII("hello"),
-    /* 30 */ PCL_STATIC_ASCII("https://example.com/a.txt"),
     PCL_STATIC_ASCII("a"),
+    /* 30 */ PCL_STATIC_ASCII("dir"),
     PCL_STATIC_ASCII("tests/data/archive"),
+    PCL_STATIC_ASCII("remoteArchive"),
     PCL_STATIC_ASCII("https://example.com/a.tgz"),
     PCL_STATIC_ASCII("not yet"),
     PCL_STATIC_ASCII("caught"),
@@ -95,11 +95,11 @@ static const pcl_resource_decl pclg_decl[] = {
  * refers to the row of a closure it creates by how many entries
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* r */ 1, 0, 3, 0,
+    /* r */ 0, 0, 3, 0,
     /* misc */ 1,
     /* misc */ 2,
-    /* misc */ 15, 3, 15, 4, 15, 5, 6, 16, 6, 7, 16, 7, 0, 1, 0, 2, 17, 8, 18, 19, 9, 20,
-    /* assets */ 29, 10, 15, 11, 30, 12, 31, 13, 32, 14, 15, 33, 16, 28, 0, 17,
+    /* misc */ 5, 3, 5, 4, 5, 5, 6, 12, 6, 7, 12, 7, 0, 1, 0, 2, 17, 8, 18, 19, 9, 20,
+    /* assets */ 23, 10, 5, 11, 26, 12, 29, 13, 31, 14, 15, 33, 16, 21, 0, 17,
     /* caught */ 34, 18,
     /* caught */ 35,
     /* caught */ 3, 1, 19, 35,
@@ -236,7 +236,7 @@ static pcl_value *pclu_misc(pcl_gen_env *e) {
 #line 17 "tests/golden/codegen/builtins-misc.pp"
   if (t11 == NULL) { at = r[20]; goto fail1; }
 #line 6 "tests/golden/codegen/builtins-misc.pp"
-  t10 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[10], &pclg_k[11], &pclg_k[13], &pclg_k[9], &pclg_k[8], &pclg_k[4], &pclg_k[6], &pclg_k[7], &pclg_k[14], &pclg_k[12]}, (pcl_value *[]){t1, t6, t7, t9, t5, t4, t0, t2, t3, t11, t8}, 11);
+  t10 = pcl_map_of((pcl_value *[]){&pclg_k[6], &pclg_k[11], &pclg_k[13], &pclg_k[15], &pclg_k[10], &pclg_k[9], &pclg_k[4], &pclg_k[7], &pclg_k[8], &pclg_k[16], &pclg_k[14]}, (pcl_value *[]){t1, t6, t7, t9, t5, t4, t0, t2, t3, t11, t8}, 11);
 #line 6 "tests/golden/codegen/builtins-misc.pp"
   pcl_release(t0), t0 = NULL;
 #line 6 "tests/golden/codegen/builtins-misc.pp"
@@ -310,7 +310,7 @@ static pcl_value *pclu_assets(pcl_gen_env *e) {
 #line 24 "tests/golden/codegen/builtins-misc.pp"
   if (t4 == NULL) { at = r[9]; goto fail1; }
 #line 24 "tests/golden/codegen/builtins-misc.pp"
-  t5 = pcl_map_of((pcl_value *[]){&pclg_k[26], &pclg_k[27]}, (pcl_value *[]){t3, t4}, 2);
+  t5 = pcl_map_of((pcl_value *[]){&pclg_k[28], &pclg_k[30]}, (pcl_value *[]){t3, t4}, 2);
 #line 24 "tests/golden/codegen/builtins-misc.pp"
   pcl_release(t3), t3 = NULL;
 #line 24 "tests/golden/codegen/builtins-misc.pp"
@@ -325,7 +325,7 @@ static pcl_value *pclu_assets(pcl_gen_env *e) {
 #line 25 "tests/golden/codegen/builtins-misc.pp"
   if (t5 == NULL) { at = r[12]; goto fail1; }
 #line 20 "tests/golden/codegen/builtins-misc.pp"
-  t3 = pcl_map_of((pcl_value *[]){&pclg_k[24], &pclg_k[22], &pclg_k[23], &pclg_k[25], &pclg_k[21]}, (pcl_value *[]){t4, t1, t2, t5, t0}, 5);
+  t3 = pcl_map_of((pcl_value *[]){&pclg_k[27], &pclg_k[24], &pclg_k[25], &pclg_k[32], &pclg_k[22]}, (pcl_value *[]){t4, t1, t2, t5, t0}, 5);
 #line 20 "tests/golden/codegen/builtins-misc.pp"
   pcl_release(t0), t0 = NULL;
 #line 20 "tests/golden/codegen/builtins-misc.pp"

@@ -9,9 +9,9 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[17];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[6],
-    &pclg_k[7],
+    &pclg_k[8],
     &pclg_k[10],
+    &pclg_k[9],
     &pclg_k[11],
 };
 static pcl_value pclg_k[17] = {
@@ -21,11 +21,11 @@ static pcl_value pclg_k[17] = {
     PCL_STATIC_MAP(NULL, NULL, 0),
     PCL_STATIC_INT(2),
     PCL_STATIC_ASCII("counted"),
-    PCL_STATIC_ASCII("left"),
-    PCL_STATIC_ASCII("right"),
     PCL_STATIC_ASCII("key"),
     PCL_STATIC_ASCII("="),
-    /* 10 */ PCL_STATIC_ASCII("l"),
+    PCL_STATIC_ASCII("left"),
+    PCL_STATIC_ASCII("l"),
+    /* 10 */ PCL_STATIC_ASCII("right"),
     PCL_STATIC_ASCII("r"),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[2], 2),
     PCL_STATIC_ASCII("keyed"),
@@ -82,7 +82,7 @@ static const pcl_resource_decl pclg_decl[] = {
 static const uint32_t pclg_r[] = {
     /* counted */ 2, 0, 1, 1, 0, 3, 2, 1,
     /* counted */ 4, 5, 8, 2,
-    /* keyed */ 8, 3, 2, 4, 9, 5, 0, 3, 6, 2,
+    /* keyed */ 6, 3, 2, 4, 7, 5, 0, 3, 6, 2,
     /* keyed */ 12, 13, 10, 6,
     /* counted */ 14, 1, 7,
     /* counted */ 0, 3, 8, 5,

@@ -9,15 +9,15 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[9];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
     &pclg_k[1],
+    &pclg_k[0],
 };
 static pcl_value pclg_k[9] = {
-    /* 0 */ PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("base"),
+    /* 0 */ PCL_STATIC_ASCII("base"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
-    PCL_STATIC_ASCII("input"),
     PCL_STATIC_ASCII("comp"),
+    PCL_STATIC_ASCII("input"),
     PCL_STATIC_ASCII("result"),
     PCL_STATIC_ASCII("fromComponent"),
     PCL_STATIC_ASCII("inner-"),
@@ -58,13 +58,13 @@ static const pcl_resource_decl pclg_decl[] = {
  * refers to the row of a closure it creates by how many entries
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* base */ 1, 0, 2, 0,
-    /* comp */ 0, 0, 0, 1, 4, 1, 2, 1,
+    /* base */ 0, 0, 2, 0,
+    /* comp */ 0, 1, 0, 1, 3, 1, 2, 1,
     /* fromComponent */ 1, 5, 1, 3, 6,
-    /* input */ 0, 3,
+    /* input */ 0, 4,
     /* inner */ 7, 4,
     /* inner */ 0, 2, 8, 0, 5,
-    /* result */ 1, 0, 0, 6, 5,
+    /* result */ 1, 1, 0, 6, 5,
     0,
 };
 
@@ -116,7 +116,7 @@ static pcl_value *pclu_comp(pcl_gen_env *e) {
 #line 7 "tests/golden/codegen/component/main.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
 #line 6 "tests/golden/codegen/component/main.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[3]}, (pcl_value *[]){t0}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[4]}, (pcl_value *[]){t0}, 1);
 #line 6 "tests/golden/codegen/component/main.pp"
   pcl_release(t0), t0 = NULL;
 #line 6 "tests/golden/codegen/component/main.pp"
@@ -204,7 +204,7 @@ static pcl_value *pclu_inner(pcl_gen_env *e) {
 #line 4 "tests/golden/codegen/component/child/main.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 3 "tests/golden/codegen/component/child/main.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t0}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[1]}, (pcl_value *[]){t0}, 1);
 #line 3 "tests/golden/codegen/component/child/main.pp"
   pcl_release(t0), t0 = NULL;
 #line 3 "tests/golden/codegen/component/child/main.pp"

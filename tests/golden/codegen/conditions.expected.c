@@ -11,7 +11,7 @@ static pcl_value pclg_k[26];
 static pcl_value *const pclg_p[] = {
     &pclg_k[15],
     &pclg_k[14],
-    &pclg_k[22],
+    &pclg_k[23],
     &pclg_k[7],
 };
 static pcl_value pclg_k[26] = {
@@ -37,8 +37,8 @@ static pcl_value pclg_k[26] = {
     PCL_STATIC_NUMBER(2.5),
     /* 20 */ PCL_STATIC_INT(1),
     PCL_STATIC_ASCII("unified"),
-    PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("r"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
     PCL_STATIC_ASCII("eventual"),
 };
@@ -109,11 +109,11 @@ static const uint32_t pclg_r[] = {
     /* unified */ 12, 20, 13, 15,
     /* unified */ 14, 20, 15, 15,
     /* unified */ 0, 4, 1, 8, 0, 11, 21,
-    /* r */ 23, 0, 24, 16,
+    /* r */ 22, 0, 24, 16,
     /* eventual */ 17, 11, 12,
     /* eventual */ 18,
-    /* eventual */ 10, 22, 1, 19,
-    /* eventual */ 4, 19, 0, 20, 10, 22, 1, 21, 5, 10, 22, 1, 22, 8, 25,
+    /* eventual */ 10, 23, 1, 19,
+    /* eventual */ 4, 19, 0, 20, 10, 23, 1, 21, 5, 10, 23, 1, 22, 8, 25,
     0,
 };
 

@@ -8,20 +8,20 @@
 /* Constants, by index, every tenth numbered (rows refer to them as
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[22] = {
-    /* 0 */ PCL_STATIC_ASCII("boolean"),
+    /* 0 */ PCL_STATIC_ASCII("p"),
+    PCL_STATIC_ASCII("boolean"),
+    PCL_STATIC_ASCII("true"),
     PCL_STATIC_ASCII("float"),
+    PCL_STATIC_ASCII("2.5"),
     PCL_STATIC_ASCII("integer"),
+    PCL_STATIC_ASCII("7"),
     PCL_STATIC_ASCII("string"),
+    PCL_STATIC_INT(42),
     PCL_STATIC_ASCII("numberArray"),
+    /* 10 */ PCL_STATIC_ASCII("1"),
+    PCL_STATIC_INT(2),
     PCL_STATIC_ASCII("booleanMap"),
     PCL_STATIC_ASCII("t"),
-    PCL_STATIC_ASCII("p"),
-    PCL_STATIC_ASCII("true"),
-    PCL_STATIC_ASCII("2.5"),
-    /* 10 */ PCL_STATIC_ASCII("7"),
-    PCL_STATIC_INT(42),
-    PCL_STATIC_ASCII("1"),
-    PCL_STATIC_INT(2),
     PCL_STATIC_ASCII("false"),
     PCL_STATIC_ASCII("asString"),
     PCL_STATIC_ASCII("12"),
@@ -70,11 +70,11 @@ static const pcl_resource_decl pclg_decl[] = {
  * refers to the row of a closure it creates by how many entries
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* p */ 8, 0, 9, 1, 10, 2, 11, 3, 12, 4, 13, 14, 5, 7, 0, 6,
+    /* p */ 2, 0, 4, 1, 6, 2, 8, 3, 10, 4, 11, 14, 5, 0, 0, 6,
     /* asString */ 7,
-    /* asString */ 0, 2, 1, 7, 1, 15,
+    /* asString */ 0, 5, 1, 7, 1, 15,
     /* asInt */ 16, 8, 17,
-    /* explicit */ 18, 9, 19, 10, 8, 11, 20, 12, 21,
+    /* explicit */ 18, 9, 19, 10, 2, 11, 20, 12, 21,
     0,
 };
 
@@ -126,11 +126,11 @@ static pcl_value *pclu_p(pcl_gen_env *e) {
 #line 9 "tests/golden/codegen/conversions.pp"
   if (t4 == NULL) { at = r[12]; goto fail1; }
 #line 9 "tests/golden/codegen/conversions.pp"
-  t6 = pcl_map_of((pcl_value *[]){&pclg_k[6]}, (pcl_value *[]){t4}, 1);
+  t6 = pcl_map_of((pcl_value *[]){&pclg_k[13]}, (pcl_value *[]){t4}, 1);
 #line 9 "tests/golden/codegen/conversions.pp"
   pcl_release(t4), t4 = NULL;
 #line 3 "tests/golden/codegen/conversions.pp"
-  t4 = pcl_map_of((pcl_value *[]){&pclg_k[0], &pclg_k[5], &pclg_k[1], &pclg_k[2], &pclg_k[4], &pclg_k[3]}, (pcl_value *[]){t0, t6, t1, t2, t5, t3}, 6);
+  t4 = pcl_map_of((pcl_value *[]){&pclg_k[1], &pclg_k[12], &pclg_k[3], &pclg_k[5], &pclg_k[9], &pclg_k[7]}, (pcl_value *[]){t0, t6, t1, t2, t5, t3}, 6);
 #line 3 "tests/golden/codegen/conversions.pp"
   pcl_release(t0), t0 = NULL;
 #line 3 "tests/golden/codegen/conversions.pp"

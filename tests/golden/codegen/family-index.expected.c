@@ -11,8 +11,8 @@ static pcl_value pclg_k[10] = {
     /* 0 */ PCL_STATIC_ASCII("count"),
     PCL_STATIC_INT(2),
     PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("label"),
     PCL_STATIC_BOOL(1),
+    PCL_STATIC_ASCII("label"),
     PCL_STATIC_ASCII("item-"),
     PCL_STATIC_MAP(NULL, NULL, 0),
     PCL_STATIC_ASCII("items"),
@@ -53,11 +53,11 @@ static const pcl_resource_decl pclg_decl[] = {
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
     /* count */ 0, 0, 1,
-    /* items */ 2, 0, 5, 1, 4, 0, 6, 2,
+    /* items */ 2, 0, 5, 1, 3, 0, 6, 2,
     /* items */ 0, 7, 8, 2,
-    /* links */ 2, 3, 1, 0, 10, 3, 0, 4, 4, 0, 6, 5,
+    /* links */ 2, 3, 1, 0, 10, 4, 0, 4, 3, 0, 6, 5,
     /* links */ 0, 8, 12, 5,
-    /* labels */ 1, 0, 10, 3, 0, 6,
+    /* labels */ 1, 0, 10, 4, 0, 6,
     /* labels */ 6, 7,
     /* labels */ 2, 2, 9,
     0,
@@ -115,7 +115,7 @@ static pcl_value *pclu_items_instance(pcl_gen_env *e, pcl_value *range, const pc
 #line 14 "tests/golden/codegen/family-index.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 9 "tests/golden/codegen/family-index.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[3], &pclg_k[2]}, (pcl_value *[]){t1, &pclg_k[r[4]]}, 2);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[2]}, (pcl_value *[]){t1, &pclg_k[r[4]]}, 2);
 #line 9 "tests/golden/codegen/family-index.pp"
   pcl_release(t1), t1 = NULL;
 #line 9 "tests/golden/codegen/family-index.pp"
@@ -163,7 +163,7 @@ static pcl_value *pclu_links_instance(pcl_gen_env *e, pcl_value *range, const pc
 #line 22 "tests/golden/codegen/family-index.pp"
   if (t1 == NULL) { at = r[7]; goto fail1; }
 #line 17 "tests/golden/codegen/family-index.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[3], &pclg_k[2]}, (pcl_value *[]){t1, &pclg_k[r[8]]}, 2);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[2]}, (pcl_value *[]){t1, &pclg_k[r[8]]}, 2);
 #line 17 "tests/golden/codegen/family-index.pp"
   pcl_release(t1), t1 = NULL;
 #line 17 "tests/golden/codegen/family-index.pp"

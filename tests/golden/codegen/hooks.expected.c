@@ -9,18 +9,18 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[8];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
-    &pclg_k[6],
+    &pclg_k[2],
+    &pclg_k[3],
 };
 static pcl_value pclg_k[8] = {
     /* 0 */ PCL_STATIC_ASCII("h"),
+    PCL_STATIC_ASCII("a"),
     PCL_STATIC_ASCII("value"),
+    PCL_STATIC_BOOL(1),
+    PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("hooks"),
     PCL_STATIC_ASCII("beforeCreate"),
     PCL_STATIC_ASCII("afterCreate"),
-    PCL_STATIC_ASCII("a"),
-    PCL_STATIC_BOOL(1),
-    PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
 };
 
 /* Source files (NULL for package schemas). */
@@ -49,7 +49,7 @@ static const pcl_resource_decl pclg_decl[] = {
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
     /* h */ 0,
-    /* a */ 0, 0, 5, 0, 7, 0,
+    /* a */ 0, 0, 1, 0, 4, 0,
     0,
 };
 
@@ -82,13 +82,13 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
 #line 8 "tests/golden/codegen/hooks.pp"
   t1 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[1])}, 1);
 #line 8 "tests/golden/codegen/hooks.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[3]}, (pcl_value *[]){t1, t0}, 2);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[7], &pclg_k[6]}, (pcl_value *[]){t1, t0}, 2);
 #line 8 "tests/golden/codegen/hooks.pp"
   pcl_release(t0), t0 = NULL;
 #line 8 "tests/golden/codegen/hooks.pp"
   pcl_release(t1), t1 = NULL;
 #line 7 "tests/golden/codegen/hooks.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[2]}, (pcl_value *[]){t2}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[5]}, (pcl_value *[]){t2}, 1);
 #line 7 "tests/golden/codegen/hooks.pp"
   pcl_release(t2), t2 = NULL;
 #line 5 "tests/golden/codegen/hooks.pp"

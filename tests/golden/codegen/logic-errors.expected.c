@@ -9,12 +9,12 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[10];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
 };
 static pcl_value pclg_k[10] = {
-    /* 0 */ PCL_STATIC_ASCII("a"),
-    PCL_STATIC_ASCII("m"),
+    /* 0 */ PCL_STATIC_ASCII("m"),
+    PCL_STATIC_ASCII("a"),
     PCL_STATIC_ASCII("x"),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("missing"),
@@ -48,7 +48,7 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
  * refers to the row of a closure it creates by how many entries
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* m */ 0, 1, 3,
+    /* m */ 0, 0, 3,
     /* andFalse */ 2,
     /* andFalse */ 0, 4, 2, 0, 1,
     /* andFalse */ 5, 5, 0, 1, 6,
@@ -56,7 +56,7 @@ static const uint32_t pclg_r[] = {
     /* orTrue */ 0, 4, 2, 2, 1,
     /* orTrue */ 5, 2, 7, 2, 8,
     /* bothKnown */ 2,
-    /* bothKnown */ 0, 0, 2, 3, 1,
+    /* bothKnown */ 0, 1, 2, 3, 1,
     /* bothKnown */ 5, 3, 7, 3, 9,
     0,
 };

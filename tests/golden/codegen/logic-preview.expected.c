@@ -9,12 +9,12 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[10];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
 };
 static pcl_value pclg_k[10] = {
-    /* 0 */ PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("a"),
+    /* 0 */ PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("x"),
@@ -56,7 +56,7 @@ static const pcl_resource_decl pclg_decl[] = {
  * refers to the row of a closure it creates by how many entries
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* a */ 1, 0, 3, 0,
+    /* a */ 0, 0, 3, 0,
     /* shortAnd */ 4,
     /* shortAnd */ 0, 5, 0, 1, 1,
     /* shortAnd */ 6, 5, 1, 2, 7,

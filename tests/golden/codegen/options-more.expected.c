@@ -9,33 +9,33 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[19];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[2],
-    &pclg_k[5],
-    &pclg_k[2],
-    &pclg_k[13],
-    &pclg_k[2],
-    &pclg_k[17],
+    &pclg_k[3],
+    &pclg_k[4],
+    &pclg_k[3],
+    &pclg_k[8],
+    &pclg_k[3],
+    &pclg_k[15],
 };
 static pcl_value pclg_k[19] = {
     /* 0 */ PCL_STATIC_ASCII("prov"),
     PCL_STATIC_MAP(NULL, NULL, 0),
-    PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("provider"),
     PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
-    PCL_STATIC_ASCII("hideDiffs"),
-    PCL_STATIC_ASCII("pluginDownloadURL"),
-    PCL_STATIC_ASCII("aliases"),
-    /* 10 */ PCL_STATIC_ASCII("replaceWith"),
-    PCL_STATIC_ASCII("replacementTrigger"),
+    PCL_STATIC_ASCII("provider"),
     PCL_STATIC_ASCII("b"),
     PCL_STATIC_BOOL(0),
     PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
+    /* 10 */ PCL_STATIC_ASCII("hideDiffs"),
     PCL_STATIC_LIST(&pclg_p[4], 1),
+    PCL_STATIC_ASCII("pluginDownloadURL"),
     PCL_STATIC_ASCII("https://example.com/plugins"),
+    PCL_STATIC_ASCII("aliases"),
     PCL_STATIC_ASCII("urn:pulumi:dev::options-more::simple:index:Resource::old"),
     PCL_STATIC_LIST(&pclg_p[5], 1),
+    PCL_STATIC_ASCII("replaceWith"),
+    PCL_STATIC_ASCII("replacementTrigger"),
 };
 
 /* Source files (NULL for package schemas). */
@@ -68,8 +68,8 @@ static const pcl_resource_decl pclg_decl[] = {
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
     /* prov */ 0, 0, 1, 0,
-    /* a */ 0, 4, 1, 6, 1,
-    /* b */ 1, 1, 2, 0, 2, 18, 15, 16, 0, 12, 1, 14, 3,
+    /* a */ 0, 2, 1, 5, 1,
+    /* b */ 1, 1, 3, 0, 2, 16, 11, 13, 0, 7, 1, 9, 3,
     0,
 };
 
@@ -105,7 +105,7 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 7 "tests/golden/codegen/options-more.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[3]}, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[6]}, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 5 "tests/golden/codegen/options-more.pp"
   t1 = pcl_gen_register(e, &pclg_decl[r[2]], &pclg_k[r[1]], &pclg_k[r[3]], t0, r[4]);
 #line 5 "tests/golden/codegen/options-more.pp"
@@ -127,7 +127,7 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
 #line 17 "tests/golden/codegen/options-more.pp"
   if (t1 == NULL) { at = r[4]; goto fail2; }
 #line 13 "tests/golden/codegen/options-more.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[9], &pclg_k[7], &pclg_k[8], &pclg_k[3], &pclg_k[10], &pclg_k[11]}, (pcl_value *[]){&pclg_k[r[5]], &pclg_k[r[6]], &pclg_k[r[7]], pcl_gen_node(e, r[8]), t0, t1}, 6);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[14], &pclg_k[10], &pclg_k[12], &pclg_k[6], &pclg_k[17], &pclg_k[18]}, (pcl_value *[]){&pclg_k[r[5]], &pclg_k[r[6]], &pclg_k[r[7]], pcl_gen_node(e, r[8]), t0, t1}, 6);
 #line 13 "tests/golden/codegen/options-more.pp"
   pcl_release(t0), t0 = NULL;
 #line 13 "tests/golden/codegen/options-more.pp"

@@ -9,50 +9,50 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[33];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
+    &pclg_k[6],
+    &pclg_k[7],
     &pclg_k[5],
+    &pclg_k[1],
     &pclg_k[21],
-    &pclg_k[4],
-    &pclg_k[0],
-    &pclg_k[17],
-    &pclg_k[19],
-    &pclg_k[18],
+    &pclg_k[25],
+    &pclg_k[23],
+    &pclg_k[22],
     &pclg_k[26],
-    &pclg_k[28],
-    &pclg_k[27],
+    &pclg_k[24],
 };
 static pcl_value pclg_k[33] = {
-    /* 0 */ PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("parent"),
+    /* 0 */ PCL_STATIC_ASCII("parent"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
+    PCL_STATIC_ASCII("child"),
     PCL_STATIC_ASCII("tags"),
     PCL_STATIC_ASCII("env"),
-    PCL_STATIC_ASCII("dependsOn"),
-    PCL_STATIC_ASCII("protect"),
-    PCL_STATIC_ASCII("retainOnDelete"),
-    PCL_STATIC_ASCII("deleteBeforeReplace"),
-    /* 10 */ PCL_STATIC_ASCII("ignoreChanges"),
-    PCL_STATIC_ASCII("replaceOnChanges"),
-    PCL_STATIC_ASCII("additionalSecretOutputs"),
-    PCL_STATIC_ASCII("version"),
-    PCL_STATIC_ASCII("customTimeouts"),
-    PCL_STATIC_ASCII("deletedWith"),
-    PCL_STATIC_ASCII("import"),
-    PCL_STATIC_ASCII("create"),
-    PCL_STATIC_ASCII("update"),
-    PCL_STATIC_ASCII("delete"),
-    /* 20 */ PCL_STATIC_ASCII("child"),
     PCL_STATIC_ASCII("dev"),
     PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
+    PCL_STATIC_ASCII("dependsOn"),
+    /* 10 */ PCL_STATIC_ASCII("protect"),
+    PCL_STATIC_ASCII("retainOnDelete"),
+    PCL_STATIC_ASCII("deleteBeforeReplace"),
+    PCL_STATIC_ASCII("ignoreChanges"),
     PCL_STATIC_LIST(&pclg_p[4], 1),
+    PCL_STATIC_ASCII("replaceOnChanges"),
     PCL_STATIC_LIST(&pclg_p[5], 1),
+    PCL_STATIC_ASCII("additionalSecretOutputs"),
+    PCL_STATIC_ASCII("version"),
     PCL_STATIC_ASCII("2.0.0"),
+    /* 20 */ PCL_STATIC_ASCII("customTimeouts"),
+    PCL_STATIC_ASCII("create"),
     PCL_STATIC_ASCII("1m"),
+    PCL_STATIC_ASCII("update"),
     PCL_STATIC_ASCII("2m"),
+    PCL_STATIC_ASCII("delete"),
     PCL_STATIC_ASCII("3m"),
     PCL_STATIC_MAP(&pclg_p[6], &pclg_p[9], 3),
+    PCL_STATIC_ASCII("deletedWith"),
+    PCL_STATIC_ASCII("import"),
     /* 30 */ PCL_STATIC_ASCII("existing-id"),
     PCL_STATIC_ASCII("urn"),
     PCL_STATIC_ASCII("childUrn"),
@@ -86,8 +86,8 @@ static const pcl_resource_decl pclg_decl[] = {
  * refers to the row of a closure it creates by how many entries
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* parent */ 1, 0, 3, 0,
-    /* child */ 0, 0, 0, 1, 22, 0, 24, 29, 2, 0, 23, 30, 0, 2, 24, 2, 25, 20, 0, 2,
+    /* parent */ 0, 0, 3, 0,
+    /* child */ 0, 1, 0, 1, 8, 0, 16, 27, 2, 0, 14, 30, 0, 2, 16, 2, 19, 4, 0, 2,
     /* childUrn */ 1, 31, 0, 3, 32,
     0,
 };
@@ -130,7 +130,7 @@ static pcl_value *pclu_child(pcl_gen_env *e) {
 #line 6 "tests/golden/codegen/options.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
 #line 5 "tests/golden/codegen/options.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[0]}, (pcl_value *[]){&pclg_k[r[4]], t0}, 2);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[1]}, (pcl_value *[]){&pclg_k[r[4]], t0}, 2);
 #line 5 "tests/golden/codegen/options.pp"
   pcl_release(t0), t0 = NULL;
 #line 5 "tests/golden/codegen/options.pp"
@@ -138,7 +138,7 @@ static pcl_value *pclu_child(pcl_gen_env *e) {
 #line 10 "tests/golden/codegen/options.pp"
   t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[5])}, 1);
 #line 8 "tests/golden/codegen/options.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[12], &pclg_k[14], &pclg_k[9], &pclg_k[15], &pclg_k[6], &pclg_k[10], &pclg_k[16], &pclg_k[1], &pclg_k[7], &pclg_k[11], &pclg_k[8], &pclg_k[13]}, (pcl_value *[]){&pclg_k[r[6]], &pclg_k[r[7]], &pclg_k[r[8]], pcl_gen_node(e, r[9]), t0, &pclg_k[r[10]], &pclg_k[r[11]], pcl_gen_node(e, r[12]), &pclg_k[r[13]], &pclg_k[r[14]], &pclg_k[r[15]], &pclg_k[r[16]]}, 12);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[17], &pclg_k[20], &pclg_k[12], &pclg_k[28], &pclg_k[9], &pclg_k[13], &pclg_k[29], &pclg_k[0], &pclg_k[10], &pclg_k[15], &pclg_k[11], &pclg_k[18]}, (pcl_value *[]){&pclg_k[r[6]], &pclg_k[r[7]], &pclg_k[r[8]], pcl_gen_node(e, r[9]), t0, &pclg_k[r[10]], &pclg_k[r[11]], pcl_gen_node(e, r[12]), &pclg_k[r[13]], &pclg_k[r[14]], &pclg_k[r[15]], &pclg_k[r[16]]}, 12);
 #line 8 "tests/golden/codegen/options.pp"
   pcl_release(t0), t0 = NULL;
 #line 5 "tests/golden/codegen/options.pp"

@@ -9,20 +9,20 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[12];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[3],
-    &pclg_k[6],
     &pclg_k[4],
+    &pclg_k[5],
+    &pclg_k[7],
     &pclg_k[8],
 };
 static pcl_value pclg_k[12] = {
     /* 0 */ PCL_STATIC_ASCII("hello"),
     PCL_STATIC_MAP(NULL, NULL, 0),
     PCL_STATIC_ASCII("hi"),
-    PCL_STATIC_ASCII("input"),
-    PCL_STATIC_ASCII("version"),
     PCL_STATIC_ASCII("output"),
+    PCL_STATIC_ASCII("input"),
     PCL_STATIC_ASCII("goodbye"),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
+    PCL_STATIC_ASCII("version"),
     PCL_STATIC_ASCII("2.0.0"),
     PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
     /* 10 */ PCL_STATIC_ASCII("subpackage:index:doHelloWorld"),
@@ -61,8 +61,8 @@ static const pcl_resource_decl pclg_decl[] = {
 static const uint32_t pclg_r[] = {
     /* hello */ 0, 0, 1, 0,
     /* hi */ 2, 1, 1, 1,
-    /* fromInvoke */ 5, 2,
-    /* fromInvoke */ 10, 7, 9, 2, 2, 11,
+    /* fromInvoke */ 3, 2,
+    /* fromInvoke */ 10, 6, 9, 2, 2, 11,
     0,
 };
 

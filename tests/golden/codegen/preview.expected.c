@@ -9,22 +9,22 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[13];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
 };
 static pcl_value pclg_k[13] = {
-    /* 0 */ PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("a"),
+    /* 0 */ PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("v"),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
-    PCL_STATIC_ASCII("text"),
-    PCL_STATIC_ASCII("obj"),
-    PCL_STATIC_ASCII("known"),
-    PCL_STATIC_ASCII("unknown"),
     PCL_STATIC_ASCII("id="),
     PCL_STATIC_ASCII("b"),
-    /* 10 */ PCL_STATIC_ASCII("id"),
-    PCL_STATIC_ASCII("k"),
+    PCL_STATIC_ASCII("text"),
+    PCL_STATIC_ASCII("id"),
+    PCL_STATIC_ASCII("obj"),
+    PCL_STATIC_ASCII("known"),
+    /* 10 */ PCL_STATIC_ASCII("k"),
+    PCL_STATIC_ASCII("unknown"),
     PCL_STATIC_ASCII("urn"),
 };
 
@@ -59,10 +59,10 @@ static const pcl_resource_decl pclg_decl[] = {
  * refers to the row of a closure it creates by how many entries
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* a */ 1, 0, 3, 0,
-    /* b */ 8, 1,
-    /* b */ 0, 10, 0, 2, 2, 0, 10, 0, 3, 11, 9, 0, 4,
-    /* text */ 1, 4, 0, 5, 4,
+    /* a */ 0, 0, 3, 0,
+    /* b */ 4, 1,
+    /* b */ 0, 7, 0, 2, 2, 0, 7, 0, 3, 10, 5, 0, 4,
+    /* text */ 1, 6, 0, 5, 6,
     /* urn */ 0, 12, 0, 6, 12,
     0,
 };
@@ -131,11 +131,11 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
 #line 8 "tests/golden/codegen/preview.pp"
   if (t0 == NULL) { at = r[8]; goto fail1; }
 #line 8 "tests/golden/codegen/preview.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[6], &pclg_k[7]}, (pcl_value *[]){&pclg_k[r[9]], t0}, 2);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[9], &pclg_k[11]}, (pcl_value *[]){&pclg_k[r[9]], t0}, 2);
 #line 8 "tests/golden/codegen/preview.pp"
   pcl_release(t0), t0 = NULL;
 #line 6 "tests/golden/codegen/preview.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[4]}, (pcl_value *[]){t2, t1}, 2);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[8], &pclg_k[6]}, (pcl_value *[]){t2, t1}, 2);
 #line 6 "tests/golden/codegen/preview.pp"
   pcl_release(t1), t1 = NULL;
 #line 6 "tests/golden/codegen/preview.pp"

@@ -9,13 +9,13 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[6];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
+    &pclg_k[2],
     &pclg_k[3],
 };
 static pcl_value pclg_k[6] = {
     /* 0 */ PCL_STATIC_ASCII(">=3.201.0"),
-    PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("never"),
@@ -49,8 +49,8 @@ static const pcl_resource_decl pclg_decl[] = {
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
     /* pulumi */ 0,
-    /* a */ 2, 0, 4, 0,
-    /* never */ 1, 1, 1, 1, 5,
+    /* a */ 1, 0, 4, 0,
+    /* never */ 1, 2, 1, 1, 5,
     0,
 };
 

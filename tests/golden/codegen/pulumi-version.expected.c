@@ -9,14 +9,14 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[7];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[2],
+    &pclg_k[3],
     &pclg_k[4],
 };
 static pcl_value pclg_k[7] = {
     /* 0 */ PCL_STATIC_ASCII("range"),
     PCL_STATIC_ASCII(">=3.0.0 <3.100.0 || >=3.200.0 <4.0.0"),
-    PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("checked"),
@@ -51,8 +51,8 @@ static const pcl_resource_decl pclg_decl[] = {
 static const uint32_t pclg_r[] = {
     /* range */ 0, 0, 1,
     /* pulumi */ 0,
-    /* a */ 3, 0, 5, 0,
-    /* checked */ 2, 2, 1, 1, 6,
+    /* a */ 2, 0, 5, 0,
+    /* checked */ 2, 3, 1, 1, 6,
     0,
 };
 

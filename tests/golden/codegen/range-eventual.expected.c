@@ -17,9 +17,9 @@ static pcl_value pclg_k[10] = {
     PCL_STATIC_INT(1),
     PCL_STATIC_INT(2),
     PCL_STATIC_LIST(&pclg_p[0], 2),
-    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_BOOL(0),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_MAP(NULL, NULL, 0),
     PCL_STATIC_ASCII("checked"),
     PCL_STATIC_ASCII("hidden"),
@@ -61,17 +61,17 @@ static const pcl_resource_decl pclg_decl[] = {
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
     /* levels */ 0, 0, 3,
-    /* checked */ 0, 5, 6,
+    /* checked */ 0, 4, 5,
     /* checked */ 1, 1,
-    /* checked */ 6,
+    /* checked */ 5,
     /* checked */ 3, 1, 2,
     /* checked */ 3, 3,
-    /* checked */ 4, 1, 0, 11, 0, 7, 4,
+    /* checked */ 6, 1, 0, 11, 0, 7, 4,
     /* checked */ 0, 9, 8, 7, 4,
     /* hidden */ 5,
-    /* hidden */ 1, 6, 6, 5, 6,
+    /* hidden */ 1, 6, 6, 4, 5,
     /* hidden */ 5, 7,
-    /* hidden */ 4, 1, 8, 8, 0, 7, 9,
+    /* hidden */ 6, 1, 8, 8, 0, 7, 9,
     /* hidden */ 0, 9, 9, 7, 9,
     0,
 };
@@ -214,7 +214,7 @@ static pcl_value *pclu_checked_instance(pcl_gen_env *e, pcl_value *range, const 
 #line 10 "tests/golden/codegen/range-eventual.pp"
   pcl_release(t0), t0 = NULL;
 #line 9 "tests/golden/codegen/range-eventual.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[4]}, (pcl_value *[]){t1}, 1);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[6]}, (pcl_value *[]){t1}, 1);
 #line 9 "tests/golden/codegen/range-eventual.pp"
   pcl_release(t1), t1 = NULL;
 #line 9 "tests/golden/codegen/range-eventual.pp"
@@ -345,7 +345,7 @@ static pcl_value *pclu_hidden_instance(pcl_gen_env *e, pcl_value *range, const p
 #line 16 "tests/golden/codegen/range-eventual.pp"
   pcl_release(t0), t0 = NULL;
 #line 15 "tests/golden/codegen/range-eventual.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[4]}, (pcl_value *[]){t1}, 1);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[6]}, (pcl_value *[]){t1}, 1);
 #line 15 "tests/golden/codegen/range-eventual.pp"
   pcl_release(t1), t1 = NULL;
 #line 15 "tests/golden/codegen/range-eventual.pp"

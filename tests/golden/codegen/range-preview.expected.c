@@ -9,12 +9,12 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[13];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
 };
 static pcl_value pclg_k[13] = {
-    /* 0 */ PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("a"),
+    /* 0 */ PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("a_id"),
@@ -60,13 +60,13 @@ static const pcl_resource_decl pclg_decl[] = {
  * refers to the row of a closure it creates by how many entries
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* a */ 1, 0, 3, 0,
+    /* a */ 0, 0, 3, 0,
     /* maybe */ 4,
     /* maybe */ 0, 3, 5, 1,
     /* maybe */ 0, 6, 0, 2, 5, 7, 4, 1,
     /* many */ 4,
     /* many */ 3, 8, 9,
-    /* many */ 0, 4, 0, 5, 5,
+    /* many */ 1, 4, 0, 5, 5,
     /* many */ 0, 6, 0, 3, 9, 8, 10, 5, 5,
     /* maybeId */ 1, 6, 0, 6, 11,
     /* manyCount */ 7,
@@ -200,7 +200,7 @@ static pcl_value *pclu_many_instance(pcl_gen_env *e, pcl_value *range, const pcl
 #line 13 "tests/golden/codegen/range-preview.pp"
   if (t0 == NULL) { at = r[1]; goto fail1; }
 #line 12 "tests/golden/codegen/range-preview.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t0}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[1]}, (pcl_value *[]){t0}, 1);
 #line 12 "tests/golden/codegen/range-preview.pp"
   pcl_release(t0), t0 = NULL;
 #line 12 "tests/golden/codegen/range-preview.pp"

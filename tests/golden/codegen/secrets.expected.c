@@ -10,10 +10,10 @@
 static pcl_value pclg_k[12] = {
     /* 0 */ PCL_STATIC_ASCII("token"),
     PCL_STATIC_ASCII("s3cr3t"),
-    PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("plain"),
     PCL_STATIC_ASCII("r"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("hidden"),
+    PCL_STATIC_ASCII("plain"),
     PCL_STATIC_ASCII("x"),
     PCL_STATIC_ASCII("token="),
     PCL_STATIC_ASCII("wrapped"),
@@ -51,12 +51,12 @@ static const pcl_resource_decl pclg_decl[] = {
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
     /* token */ 0, 0, 1,
-    /* r */ 5, 6, 4, 0, 0,
+    /* r */ 4, 6, 2, 0, 0,
     /* wrapped */ 7, 1,
     /* wrapped */ 0, 2, 8,
     /* revealed */ 9, 10,
-    /* resourceSecret */ 1, 2, 0, 2, 11,
-    /* plain */ 1, 3, 0, 3, 3,
+    /* resourceSecret */ 1, 3, 0, 2, 11,
+    /* plain */ 1, 5, 0, 3, 5,
     0,
 };
 
@@ -105,7 +105,7 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
 #line 7 "tests/golden/codegen/secrets.pp"
   t0 = pcl_gen_secret(&pclg_k[r[0]]);
 #line 6 "tests/golden/codegen/secrets.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[3], &pclg_k[2]}, (pcl_value *[]){&pclg_k[r[1]], t0}, 2);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[3]}, (pcl_value *[]){&pclg_k[r[1]], t0}, 2);
 #line 6 "tests/golden/codegen/secrets.pp"
   pcl_release(t0), t0 = NULL;
 #line 6 "tests/golden/codegen/secrets.pp"

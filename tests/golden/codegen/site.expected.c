@@ -10,11 +10,11 @@
 static pcl_value pclg_k[16] = {
     /* 0 */ PCL_STATIC_ASCII("env"),
     PCL_STATIC_ASCII("dev"),
+    PCL_STATIC_ASCII("logs-"),
+    PCL_STATIC_ASCII("logs"),
     PCL_STATIC_ASCII("bucket"),
     PCL_STATIC_ASCII("tags"),
     PCL_STATIC_ASCII("Env"),
-    PCL_STATIC_ASCII("logs-"),
-    PCL_STATIC_ASCII("logs"),
     PCL_STATIC_ASCII("site-"),
     PCL_STATIC_ASCII("site"),
     PCL_STATIC_ASCII("http://"),
@@ -61,8 +61,8 @@ static const pcl_resource_decl pclg_decl[] = {
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
     /* env */ 0, 0, 1,
-    /* logs */ 5, 0,
-    /* logs */ 0, 2, 0, 6, 0, 1,
+    /* logs */ 2, 0,
+    /* logs */ 0, 2, 0, 3, 0, 1,
     /* site */ 7, 2,
     /* site */ 0, 2, 0, 8, 0, 3,
     /* url */ 9, 10, 4,
@@ -122,8 +122,8 @@ static pcl_value *pclu_logs(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[4]}, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1);
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[2], &pclg_k[3]}, (pcl_value *[]){t0, t1}, 2);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[6]}, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[5]}, (pcl_value *[]){t0, t1}, 2);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   t1 = pcl_gen_register(e, &pclg_decl[r[4]], &pclg_k[r[3]], t2, NULL, r[5]);

@@ -9,12 +9,12 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[9];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
 };
 static pcl_value pclg_k[9] = {
-    /* 0 */ PCL_STATIC_ASCII("name"),
-    PCL_STATIC_ASCII("ref"),
+    /* 0 */ PCL_STATIC_ASCII("ref"),
+    PCL_STATIC_ASCII("name"),
     PCL_STATIC_ASCII("organization/other/dev"),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("plain"),
@@ -52,7 +52,7 @@ static const pcl_resource_decl pclg_decl[] = {
  * refers to the row of a closure it creates by how many entries
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* ref */ 1, 0, 3, 0,
+    /* ref */ 0, 0, 3, 0,
     /* plain */ 0, 4, 1, 4,
     /* hidden */ 0, 5, 2, 6,
     /* missing */ 0, 7, 3, 8,

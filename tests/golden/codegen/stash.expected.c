@@ -9,25 +9,25 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[14];
 static pcl_value *const pclg_p[] = {
+    &pclg_k[3],
     &pclg_k[4],
-    &pclg_k[5],
-    &pclg_k[2],
-    &pclg_k[1],
-    &pclg_k[7],
     &pclg_k[6],
-    &pclg_k[0],
+    &pclg_k[2],
+    &pclg_k[7],
+    &pclg_k[5],
+    &pclg_k[1],
     &pclg_k[8],
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[11],
 };
 static pcl_value pclg_k[14] = {
-    /* 0 */ PCL_STATIC_ASCII("input"),
+    /* 0 */ PCL_STATIC_ASCII("kept"),
+    PCL_STATIC_ASCII("input"),
     PCL_STATIC_ASCII("list"),
-    PCL_STATIC_ASCII("flag"),
-    PCL_STATIC_ASCII("kept"),
     PCL_STATIC_INT(1),
     PCL_STATIC_ASCII("two"),
     PCL_STATIC_LIST(&pclg_p[0], 2),
+    PCL_STATIC_ASCII("flag"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[2], &pclg_p[4], 2),
     PCL_STATIC_MAP(&pclg_p[6], &pclg_p[7], 1),
@@ -65,9 +65,9 @@ static const pcl_resource_decl pclg_decl[] = {
  * refers to the row of a closure it creates by how many entries
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* kept */ 3, 0, 9, 0,
+    /* kept */ 0, 0, 9, 0,
     /* short */ 10, 0, 12, 1,
-    /* kept */ 0, 13, 1, 2, 3,
+    /* kept */ 0, 13, 1, 2, 0,
     /* short */ 1, 13, 1, 3, 10,
     0,
 };

@@ -9,12 +9,12 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[14];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
 };
 static pcl_value pclg_k[14] = {
-    /* 0 */ PCL_STATIC_ASCII("a"),
-    PCL_STATIC_ASCII("raw"),
+    /* 0 */ PCL_STATIC_ASCII("raw"),
+    PCL_STATIC_ASCII("a"),
     PCL_STATIC_INT(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("b"),
@@ -55,15 +55,15 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
  * refers to the row of a closure it creates by how many entries
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* raw */ 0, 1, 3,
+    /* raw */ 0, 0, 3,
     /* tried */ 0, 4, 0, 5, 0, 0,
     /* tried */ 6, 7, 1,
     /* tried */ 8,
     /* tried */ 10, 4, 1, 2, 9,
-    /* triedFirst */ 0, 0, 0, 3,
+    /* triedFirst */ 0, 1, 0, 3,
     /* triedFirst */ 10,
     /* triedFirst */ 5, 1, 4, 11,
-    /* canA */ 0, 0, 0, 5,
+    /* canA */ 0, 1, 0, 5,
     /* canA */ 4, 12,
     /* canB */ 6, 7, 6,
     /* canB */ 3, 13,

@@ -9,53 +9,53 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[47];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[12],
-    &pclg_k[13],
-    &pclg_k[6],
-    &pclg_k[8],
-    &pclg_k[0],
-    &pclg_k[5],
-    &pclg_k[1],
-    &pclg_k[2],
-    &pclg_k[4],
-    &pclg_k[3],
-    &pclg_k[8],
-    &pclg_k[15],
-    &pclg_k[9],
     &pclg_k[10],
-    &pclg_k[14],
     &pclg_k[11],
-    &pclg_k[25],
+    &pclg_k[14],
+    &pclg_k[2],
+    &pclg_k[1],
+    &pclg_k[13],
+    &pclg_k[3],
+    &pclg_k[5],
+    &pclg_k[9],
+    &pclg_k[7],
+    &pclg_k[2],
+    &pclg_k[15],
+    &pclg_k[4],
+    &pclg_k[6],
+    &pclg_k[12],
+    &pclg_k[8],
+    &pclg_k[26],
     &pclg_k[27],
 };
 static pcl_value pclg_k[47] = {
-    /* 0 */ PCL_STATIC_ASCII("boolean"),
-    PCL_STATIC_ASCII("float"),
-    PCL_STATIC_ASCII("integer"),
-    PCL_STATIC_ASCII("string"),
-    PCL_STATIC_ASCII("numberArray"),
-    PCL_STATIC_ASCII("booleanMap"),
-    PCL_STATIC_ASCII("t"),
-    PCL_STATIC_ASCII("p"),
+    /* 0 */ PCL_STATIC_ASCII("p"),
+    PCL_STATIC_ASCII("boolean"),
     PCL_STATIC_BOOL(1),
+    PCL_STATIC_ASCII("float"),
     PCL_STATIC_NUMBER(3.5),
-    /* 10 */ PCL_STATIC_INT(42),
+    PCL_STATIC_ASCII("integer"),
+    PCL_STATIC_INT(42),
+    PCL_STATIC_ASCII("string"),
     PCL_STATIC_ASCII("s"),
-    PCL_STATIC_INT(1),
+    PCL_STATIC_ASCII("numberArray"),
+    /* 10 */ PCL_STATIC_INT(1),
     PCL_STATIC_INT(2),
     PCL_STATIC_LIST(&pclg_p[0], 2),
+    PCL_STATIC_ASCII("booleanMap"),
+    PCL_STATIC_ASCII("t"),
     PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
     PCL_STATIC_MAP(&pclg_p[4], &pclg_p[10], 6),
     PCL_STATIC_INT(10),
     PCL_STATIC_ASCII("-"),
     PCL_STATIC_ASCII("q"),
-    /* 20 */ PCL_STATIC_ASCII("lookup"),
-    PCL_STATIC_ASCII("key-"),
+    /* 20 */ PCL_STATIC_ASCII("key-"),
     PCL_STATIC_ASCII("r"),
     PCL_STATIC_ASCII("existing-id"),
+    PCL_STATIC_ASCII("lookup"),
+    PCL_STATIC_ASCII("result"),
     PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("version"),
-    PCL_STATIC_ASCII("result"),
     PCL_STATIC_ASCII("10.0.0"),
     PCL_STATIC_MAP(&pclg_p[16], &pclg_p[17], 1),
     PCL_STATIC_ASCII("simple-invoke:index:myInvoke"),
@@ -139,32 +139,32 @@ static const pcl_resource_decl pclg_decl[] = {
  * refers to the row of a closure it creates by how many entries
  * before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* p */ 7, 0, 16, 0,
+    /* p */ 0, 0, 16, 0,
     /* q */ 1,
     /* q */ 1, 2,
     /* q */ 17, 3,
     /* q */ 2, 4,
     /* q */ 18, 18, 5,
-    /* q */ 12, 6,
-    /* q */ 13, 7,
+    /* q */ 10, 6,
+    /* q */ 11, 7,
     /* q */ 8,
-    /* q */ 0, 0, 1, 9, 1, 0, 1, 1, 7, 3, 0, 2, 1, 6, 5, 0, 3, 1, 10, 0, 2, 1, 11, 8, 0, 4, 1, 12, 10, 0, 5, 1, 13, 14, 19, 0, 14,
-    /* r */ 21, 15,
-    /* r */ 1, 3, 1, 16, 2, 22, 1, 23, 17,
-    /* fromInvoke */ 26, 18,
-    /* fromInvoke */ 1, 3, 1, 19, 29, 28, 18, 2, 30,
+    /* q */ 0, 1, 1, 9, 1, 0, 3, 1, 7, 3, 0, 5, 1, 6, 5, 0, 7, 1, 10, 0, 5, 1, 11, 8, 0, 9, 1, 12, 10, 0, 13, 1, 13, 14, 19, 0, 14,
+    /* r */ 20, 15,
+    /* r */ 1, 7, 1, 16, 2, 21, 1, 22, 17,
+    /* fromInvoke */ 24, 18,
+    /* fromInvoke */ 1, 7, 1, 19, 29, 28, 18, 2, 30,
     /* summary */ 31, 20,
-    /* summary */ 21, 32, 1, 3, 1, 22, 2,
-    /* summary */ 1, 0, 1, 21, 7, 33,
-    /* readLookup */ 2, 20, 1, 23, 34,
-    /* recovered */ 0, 4, 1, 35, 2, 24,
+    /* summary */ 21, 32, 1, 7, 1, 22, 2,
+    /* summary */ 1, 1, 1, 21, 7, 33,
+    /* readLookup */ 2, 23, 1, 23, 34,
+    /* recovered */ 0, 9, 1, 35, 2, 24,
     /* recovered */ 36, 25,
     /* recovered */ 8, 2, 37,
     /* count */ 26,
-    /* count */ 1, 4, 1, 27, 1, 38,
+    /* count */ 1, 9, 1, 27, 1, 38,
     /* idText */ 39, 28,
     /* idText */ 0, 40, 1, 29, 2, 41,
-    /* mixed */ 0, 3, 1, 30, 0, 40, 1, 31, 0, 40, 1, 32, 45, 46,
+    /* mixed */ 0, 7, 1, 30, 0, 40, 1, 31, 0, 40, 1, 32, 45, 46,
     0,
 };
 
@@ -422,7 +422,7 @@ static pcl_value *pclu_q(pcl_gen_env *e) {
 #line 17 "tests/golden/codegen/typed.pp"
   pcl_release(t4), t4 = NULL;
 #line 11 "tests/golden/codegen/typed.pp"
-  t4 = pcl_map_of((pcl_value *[]){&pclg_k[0], &pclg_k[5], &pclg_k[1], &pclg_k[2], &pclg_k[4], &pclg_k[3]}, (pcl_value *[]){t1, t6, t2, t3, t0, t5}, 6);
+  t4 = pcl_map_of((pcl_value *[]){&pclg_k[1], &pclg_k[13], &pclg_k[3], &pclg_k[5], &pclg_k[9], &pclg_k[7]}, (pcl_value *[]){t1, t6, t2, t3, t0, t5}, 6);
 #line 11 "tests/golden/codegen/typed.pp"
   pcl_release(t1), t1 = NULL;
 #line 11 "tests/golden/codegen/typed.pp"
@@ -490,7 +490,7 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
 #line 21 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
 #line 19 "tests/golden/codegen/typed.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[20]}, (pcl_value *[]){t1}, 1);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[23]}, (pcl_value *[]){t1}, 1);
 #line 19 "tests/golden/codegen/typed.pp"
   pcl_release(t1), t1 = NULL;
 #line 19 "tests/golden/codegen/typed.pp"
@@ -539,7 +539,7 @@ static pcl_value *pclu_fromInvoke(pcl_gen_env *e) {
 #line 24 "tests/golden/codegen/typed.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
 #line 24 "tests/golden/codegen/typed.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[24]}, (pcl_value *[]){t0}, 1);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[25]}, (pcl_value *[]){t0}, 1);
 #line 24 "tests/golden/codegen/typed.pp"
   pcl_release(t0), t0 = NULL;
 #line 24 "tests/golden/codegen/typed.pp"
