@@ -167,30 +167,38 @@ static void write_packages(em *e, const ir_module *m, cw *w, ptrmap *seen, size_
 
 /* ------------------------------------------------------------------ modules */
 
-/* Writes the node table of every module, each module's nodes handed to
- * emit_func.c first, and into packages the entries of pclg_packages (their
- * number in *npackages).  Modules are numbered in the order lowering made
- * them, which is the breadth-first order from the top. */
-static void write_modules(em *e, const ir_module *top, cw *tables, cw *packages,
-                          size_t *npackages) {
-  size_t n = 0, cap = 8, next = 0;
+/* The node function and row offset of each node of the program, modules
+ * in order. */
+typedef struct node_entry {
+  uint32_t fn;  /* The node's function (emit_shape.c). */
+  uint32_t row; /* The offset of its row in pclg_r. */
+} node_entry;
+
+/* Hands every node of every module to emit_func.c, which writes its
+ * functions and rows, and returns the modules, in the breadth-first order
+ * from the top in which lowering numbered them (their number in *nmods),
+ * and in *entries the function and row of each of their nodes.  Writes into
+ * packages the entries of pclg_packages (their number in *npackages). */
+static const ir_module **walk_modules(em *e, const ir_module *top, size_t *nmods,
+                                      node_entry **entries, cw *packages, size_t *npackages) {
+  size_t n = 0, cap = 8, next = 0, nentries = 0, capentries = 64;
   const ir_module **queue = xmalloc(cap * sizeof *queue);
+  node_entry *ents = xmalloc(capentries * sizeof *ents);
   queue[n++] = top;
-  cw descs = CW_INIT;
   ptrmap seen = {0};
   while (next < n) {
     const ir_module *m = queue[next++];
     if (m->index != next - 1)
       ice("module %zu is not in lowering order", m->index);
     write_packages(e, m, packages, &seen, npackages);
-    cw rows = CW_INIT;
     for (size_t i = 0; i < m->count; i++) {
       const ir_node *node = &m->nodes[i];
-      uint32_t fn, row;
-      em_node(e, node, &fn, &row);
-      cw_printf(&rows, "    {%s, %u}, /* ", em_func_name(e, fn), (unsigned)row);
-      cw_comment(&rows, node->logical);
-      cw_puts(&rows, " */\n");
+      if (nentries == capentries) {
+        capentries *= 2;
+        ents = xrealloc(ents, capentries * sizeof *ents);
+      }
+      node_entry *ne = &ents[nentries++];
+      em_node(e, node, &ne->fn, &ne->row);
       if (node->component) {
         if (n == cap) {
           cap *= 2;
@@ -199,24 +207,40 @@ static void write_modules(em *e, const ir_module *top, cw *tables, cw *packages,
         queue[n++] = node->component;
       }
     }
-    if (m->count) {
-      cw_printf(tables, "\n/* Module %zu: ", m->index);
-      cw_comment(tables, m->dir);
-      cw_printf(tables, " */\nstatic const pcl_gen_node_desc pclg_nodes%zu[] = {\n", m->index);
-      cw_append(tables, &rows);
-      cw_puts(tables, "};\n");
-      cw_printf(&descs, "    {pclg_nodes%zu, %zu},\n", m->index, m->count);
-    } else {
+  }
+  ptrmap_free(&seen);
+  *nmods = n;
+  *entries = ents;
+  return queue;
+}
+
+/* Writes the node table of each of the modules mods[0..n), whose nodes'
+ * functions and rows are entries (in order), and the module table. */
+static void write_modules(em *e, const ir_module **mods, size_t n, const node_entry *entries,
+                          cw *tables) {
+  cw descs = CW_INIT;
+  for (size_t k = 0; k < n; k++) {
+    const ir_module *m = mods[k];
+    if (m->count == 0) {
       cw_printf(&descs, "    {NULL, 0},\n");
+      continue;
     }
-    cw_free(&rows);
+    cw_printf(tables, "\n/* Module %zu: ", m->index);
+    cw_comment(tables, m->dir);
+    cw_printf(tables, " */\nstatic const pcl_gen_node_desc pclg_nodes%zu[] = {\n", m->index);
+    for (size_t i = 0; i < m->count; i++, entries++) {
+      cw_printf(tables, "    {%s, %u}, /* ", em_func_name(e, entries->fn),
+                (unsigned)entries->row);
+      cw_comment(tables, m->nodes[i].logical);
+      cw_puts(tables, " */\n");
+    }
+    cw_puts(tables, "};\n");
+    cw_printf(&descs, "    {pclg_nodes%zu, %zu},\n", m->index, m->count);
   }
   cw_puts(tables, "\nstatic const pcl_gen_module pclg_modules[] = {\n");
   cw_append(tables, &descs);
   cw_puts(tables, "};\n");
   cw_free(&descs);
-  ptrmap_free(&seen);
-  free(queue);
 }
 
 /* ------------------------------------------------------------------ program */
@@ -282,8 +306,15 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
   intern_init(&e.names, &e.keys);
 
   cw tables = CW_INIT, packages = CW_INIT;
-  size_t npackages = 0;
-  write_modules(&e, top, &tables, &packages, &npackages);
+  size_t npackages = 0, nmods = 0;
+  node_entry *entries = NULL;
+  const ir_module **mods = walk_modules(&e, top, &nmods, &entries, &packages, &npackages);
+  /* Every function is made: a node function's name says whether nodes
+     share it. */
+  em_funcs_name(&e);
+  write_modules(&e, mods, nmods, entries, &tables);
+  free(mods);
+  free(entries);
   cw cfg = CW_INIT;
   size_t nconfigs = write_configs(&e, top, &cfg);
 

@@ -49,13 +49,18 @@ void em_node(em *e, const ir_node *n, uint32_t *func, uint32_t *row) {
     write_fn(&c, i);
   *func = c.fns[0].id;
   *row = c.fns[0].row;
+  /* The node runs its node function and, ranged, its instance function. */
+  e->funcs[c.fns[0].id].users++;
+  if (n->range)
+    e->funcs[c.fns[1].id].users++;
   closures_free(&c);
 }
 
 /* --------------------------------------------------------------- printing */
 
 /* Writes the comment above function f: where its first use is and what
- * it computes. */
+ * it computes, and for a node function that several nodes run, how many
+ * more. */
 static void comment(em *e, cw *o, const em_func *f) {
   cw_puts(o, "\n/* ");
   em_where(e, o, f->span);
@@ -81,6 +86,8 @@ static void comment(em *e, cw *o, const em_func *f) {
     em_comment_source(e, o, f->span, 100);
     break;
   }
+  if (f->users > 1)
+    cw_printf(o, ", and %zu more node%s", f->users - 1, f->users > 2 ? "s" : "");
   cw_puts(o, " */\n");
 }
 

@@ -57,6 +57,7 @@ typedef struct em_func {
   bool uses_error;         /* Its captured scopes' failure blocks read `error`. */
   pcl_span span;           /* What its first use computes (for its comment). */
   const char *node;        /* The name of its first use's node. */
+  size_t users;            /* The nodes whose node or instance function it is. */
 } em_func;
 
 /* The state of one emission. */
@@ -100,7 +101,6 @@ typedef struct em {
   ptrmap text_ids;    /* Interned text -> its id + 1. */
   ptrmap form_ids;    /* Address of a form -> its id + 1. */
   ptrmap used;        /* Interned C names already taken -> (void *)1. */
-  size_t nfns[8];     /* Functions made, per kind (numbers pclg_ names). */
   /* Module tables and config. */
   cw modules;         /* Node tables and module descriptors. */
   cw types;           /* Config types (pclg_t<n>). */
@@ -144,6 +144,8 @@ void em_where(em *e, cw *w, pcl_span span);
  * creates, emit_func.c) and their rows, and returns, through *func and
  * *row, its node function and the offset of its row. */
 void em_node(em *e, const ir_node *n, uint32_t *func, uint32_t *row);
+/* Names the functions, once every node is written. */
+void em_funcs_name(em *e);
 /* Returns the C name of function id. */
 const char *em_func_name(const em *e, uint32_t id);
 /* Appends the prototypes of the node functions to protos and every

@@ -9,10 +9,12 @@
  * shared across nodes of different shapes.  The key is the code itself,
  * so there is nothing to keep consistent with it.
  *
- * A function is named when it is made: pclu_<node> for a node function,
- * pclu_<node>_instance for an instance function (after the node of its
- * first use, mangled by cw_mangle), pclg_<kind><n> for the compiler's
- * own.  Functions are printed at the end, in the order they were made. */
+ * Functions are named once every node is written, when it is known which
+ * node and instance functions several nodes run: those are named for their
+ * shape, pclg_node<n> and pclg_instance<n>, as the compiler's own functions
+ * are (pclg_apply<n>, ...); one that a single node runs is named after it,
+ * pclu_<node> or pclu_<node>_instance (mangled by cw_mangle).  Functions
+ * are printed at the end, in the order they were made. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,18 +38,20 @@ static const uint32_t *copy_words(em *e, const uint32_t *ws, size_t n) {
   return c;
 }
 
-/* Returns a C name for a function of kind k used first by node n that no
- * other function has: pclu_<name> for what the program names (a node and
- * its instances), pclg_<kind><n> for the compiler's own. */
-static const char *new_name(em *e, fkind k, const ir_node *n) {
+/* Returns a C name for function f that no other function has: pclu_<node>
+ * for a node's or instance's function that only that node runs (its first
+ * use), pclg_<kind><n> for a function that several nodes run and for the
+ * compiler's own; counts numbers the latter by kind. */
+static const char *new_name(em *e, const em_func *f, size_t *counts) {
+  fkind k = (fkind)f->kind;
   cw base = CW_INIT;
-  if (k == FK_NODE || k == FK_INSTANCE) {
+  if ((k == FK_NODE || k == FK_INSTANCE) && f->users == 1) {
     cw_puts(&base, "pclu_");
-    cw_mangle(&base, n->name);
+    cw_mangle(&base, f->node);
     if (k == FK_INSTANCE)
       cw_puts(&base, "_instance");
   } else {
-    cw_printf(&base, "pclg_%s%zu", fn_kind_name(k), ++e->nfns[k]);
+    cw_printf(&base, "pclg_%s%zu", fn_kind_name(k), ++counts[k]);
   }
   const char *name = em_intern(e, base.data, base.len);
   /* A mangled name reads as letters, digits, `__`, `_d` and `_x<hex>`, none
@@ -61,6 +65,12 @@ static const char *new_name(em *e, fkind k, const ir_node *n) {
   ptrmap_put(&e->used, name, (void *)1);
   cw_free(&base);
   return name;
+}
+
+void em_funcs_name(em *e) {
+  size_t counts[FK_COUNT] = {0};
+  for (size_t i = 0; i < e->nfuncs; i++)
+    e->funcs[i].name = new_name(e, &e->funcs[i], counts);
 }
 
 uint32_t shape_func(fctx *w) {
@@ -91,7 +101,8 @@ uint32_t shape_func(fctx *w) {
   uint32_t id = (uint32_t)e->nfuncs++;
   em_func *g = &e->funcs[id];
   g->kind = (uint32_t)f->kind;
-  g->name = new_name(e, f->kind, w->c->n);
+  g->name = NULL;
+  g->users = 0;
   g->body = copy_words(e, w->code.items, w->code.n);
   g->nbody = w->code.n;
   g->where = copy_words(e, w->where.items, w->where.n);

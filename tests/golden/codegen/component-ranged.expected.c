@@ -104,9 +104,9 @@ static pcl_value *pclu_counted(pcl_gen_env *e);
 static pcl_value *pclu_keyed(pcl_gen_env *e);
 static pcl_value *pclu_counted_2(pcl_gen_env *e);
 static pcl_value *pclu_keyed_2(pcl_gen_env *e);
-static pcl_value *pclu_input(pcl_gen_env *e);
-static pcl_value *pclu_inner(pcl_gen_env *e);
-static pcl_value *pclu_result(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
+static pcl_value *pclg_node2(pcl_gen_env *e);
+static pcl_value *pclg_node3(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen/component-ranged */
 static const pcl_gen_node_desc pclg_nodes0[] = {
@@ -118,16 +118,16 @@ static const pcl_gen_node_desc pclg_nodes0[] = {
 
 /* Module 1: tests/golden/codegen/component-ranged/child */
 static const pcl_gen_node_desc pclg_nodes1[] = {
-    {pclu_input, 40}, /* input */
-    {pclu_inner, 44}, /* inner */
-    {pclu_result, 49}, /* result */
+    {pclg_node1, 40}, /* input */
+    {pclg_node2, 44}, /* inner */
+    {pclg_node3, 49}, /* result */
 };
 
 /* Module 2: tests/golden/codegen/component-ranged/child */
 static const pcl_gen_node_desc pclg_nodes2[] = {
-    {pclu_input, 54}, /* input */
-    {pclu_inner, 58}, /* inner */
-    {pclu_result, 63}, /* result */
+    {pclg_node1, 54}, /* input */
+    {pclg_node2, 58}, /* inner */
+    {pclg_node3, 63}, /* result */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -340,8 +340,8 @@ fail1:
   goto done1;
 }
 
-/* tests/golden/codegen/component-ranged/child/main.pp:1:1: config input "string" { } */
-static pcl_value *pclu_input(pcl_gen_env *e) {
+/* tests/golden/codegen/component-ranged/child/main.pp:1:1: config input "string" { }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 1 "tests/golden/codegen/component-ranged/child/main.pp"
@@ -375,8 +375,8 @@ fail:
   return NULL;
 }
 
-/* tests/golden/codegen/component-ranged/child/main.pp:3:1: resource inner "simple:index:Resource" { value = "inner-${input}" } */
-static pcl_value *pclu_inner(pcl_gen_env *e) {
+/* tests/golden/codegen/component-ranged/child/main.pp:3:1: resource inner "simple:index:Resource" { value = "inner-${input}" }, and 1 more node */
+static pcl_value *pclg_node2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 4 "tests/golden/codegen/component-ranged/child/main.pp"
@@ -394,8 +394,8 @@ static pcl_value *pclu_inner(pcl_gen_env *e) {
 #line 395 "<stdout>"
 }
 
-/* tests/golden/codegen/component-ranged/child/main.pp:6:1: output result { value = inner.value } */
-static pcl_value *pclu_result(pcl_gen_env *e) {
+/* tests/golden/codegen/component-ranged/child/main.pp:6:1: output result { value = inner.value }, and 1 more node */
+static pcl_value *pclg_node3(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;

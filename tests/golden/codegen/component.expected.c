@@ -71,7 +71,7 @@ static const uint32_t pclg_r[] = {
 /* Node functions. */
 static pcl_value *pclu_base(pcl_gen_env *e);
 static pcl_value *pclu_comp(pcl_gen_env *e);
-static pcl_value *pclu_fromComponent(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_input(pcl_gen_env *e);
 static pcl_value *pclu_inner(pcl_gen_env *e);
 
@@ -79,14 +79,14 @@ static pcl_value *pclu_inner(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_base, 0}, /* base */
     {pclu_comp, 4}, /* comp */
-    {pclu_fromComponent, 12}, /* fromComponent */
+    {pclg_node1, 12}, /* fromComponent */
 };
 
 /* Module 1: tests/golden/codegen/component/child */
 static const pcl_gen_node_desc pclg_nodes1[] = {
     {pclu_input, 17}, /* input */
     {pclu_inner, 21}, /* inner */
-    {pclu_fromComponent, 26}, /* result */
+    {pclg_node1, 26}, /* result */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -136,8 +136,8 @@ fail1:
   goto done1;
 }
 
-/* tests/golden/codegen/component/main.pp:9:1: output fromComponent { value = comp.result } */
-static pcl_value *pclu_fromComponent(pcl_gen_env *e) {
+/* tests/golden/codegen/component/main.pp:9:1: output fromComponent { value = comp.result }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;

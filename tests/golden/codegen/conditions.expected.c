@@ -118,7 +118,7 @@ static const uint32_t pclg_r[] = {
 };
 
 /* Node functions. */
-static pcl_value *pclu_yes(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_hidden(pcl_gen_env *e);
 static pcl_value *pclu_not(pcl_gen_env *e);
 static pcl_value *pclu_and(pcl_gen_env *e);
@@ -132,8 +132,8 @@ static pcl_value *pclu_eventual(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
-    {pclu_yes, 0}, /* yes */
-    {pclu_yes, 3}, /* no */
+    {pclg_node1, 0}, /* yes */
+    {pclg_node1, 3}, /* no */
     {pclu_hidden, 6}, /* hidden */
     {pclu_not, 11}, /* not */
     {pclu_and, 16}, /* and */
@@ -150,8 +150,8 @@ static const pcl_gen_module pclg_modules[] = {
     {pclg_nodes0, 12},
 };
 
-/* tests/golden/codegen/conditions.pp:4:1: config yes string { default = "true" } */
-static pcl_value *pclu_yes(pcl_gen_env *e) {
+/* tests/golden/codegen/conditions.pp:4:1: config yes string { default = "true" }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/conditions.pp"

@@ -40,23 +40,23 @@ static const uint32_t pclg_r[] = {
 };
 
 /* Node functions. */
-static pcl_value *pclu_fromFile(pcl_gen_env *e);
-static pcl_value *pclu_fromFile_2(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
+static pcl_value *pclg_node2(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
-    {pclu_fromFile, 0}, /* fromFile */
-    {pclu_fromFile, 2}, /* fromFlag */
-    {pclu_fromFile_2, 4}, /* fromFile */
-    {pclu_fromFile_2, 6}, /* fromFlag */
+    {pclg_node1, 0}, /* fromFile */
+    {pclg_node1, 2}, /* fromFlag */
+    {pclg_node2, 4}, /* fromFile */
+    {pclg_node2, 6}, /* fromFlag */
 };
 
 static const pcl_gen_module pclg_modules[] = {
     {pclg_nodes0, 4},
 };
 
-/* tests/golden/codegen/config-json-nfc.pp:5:1: config fromFile "list(string)" {} */
-static pcl_value *pclu_fromFile(pcl_gen_env *e) {
+/* tests/golden/codegen/config-json-nfc.pp:5:1: config fromFile "list(string)" {}, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 5 "tests/golden/codegen/config-json-nfc.pp"
@@ -72,8 +72,8 @@ static pcl_value *pclu_fromFile(pcl_gen_env *e) {
 #line 73 "<stdout>"
 }
 
-/* tests/golden/codegen/config-json-nfc.pp:7:1: output fromFile { value = fromFile } */
-static pcl_value *pclu_fromFile_2(pcl_gen_env *e) {
+/* tests/golden/codegen/config-json-nfc.pp:7:1: output fromFile { value = fromFile }, and 1 more node */
+static pcl_value *pclg_node2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 7 "tests/golden/codegen/config-json-nfc.pp"

@@ -64,22 +64,22 @@ static const uint32_t pclg_r[] = {
 };
 
 /* Node functions. */
-static pcl_value *pclu_big(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_list(pcl_gen_env *e);
-static pcl_value *pclu_big_2(pcl_gen_env *e);
+static pcl_value *pclg_node2(pcl_gen_env *e);
 static pcl_value *pclu_sum(pcl_gen_env *e);
 static pcl_value *pclu_picked(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
-    {pclu_big, 0}, /* big */
-    {pclu_big, 2}, /* exact */
-    {pclu_big, 4}, /* numbers */
-    {pclu_big, 6}, /* position */
+    {pclg_node1, 0}, /* big */
+    {pclg_node1, 2}, /* exact */
+    {pclg_node1, 4}, /* numbers */
+    {pclg_node1, 6}, /* position */
     {pclu_list, 8}, /* list */
-    {pclu_big_2, 9}, /* big */
-    {pclu_big_2, 11}, /* exact */
-    {pclu_big_2, 13}, /* numbers */
+    {pclg_node2, 9}, /* big */
+    {pclg_node2, 11}, /* exact */
+    {pclg_node2, 13}, /* numbers */
     {pclu_sum, 17}, /* sum */
     {pclu_picked, 22}, /* picked */
 };
@@ -88,8 +88,8 @@ static const pcl_gen_module pclg_modules[] = {
     {pclg_nodes0, 10},
 };
 
-/* tests/golden/codegen/config-numbers.pp:5:1: config big number {} */
-static pcl_value *pclu_big(pcl_gen_env *e) {
+/* tests/golden/codegen/config-numbers.pp:5:1: config big number {}, and 3 more nodes */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 5 "tests/golden/codegen/config-numbers.pp"
@@ -113,8 +113,8 @@ static pcl_value *pclu_list(pcl_gen_env *e) {
 #line 114 "<stdout>"
 }
 
-/* tests/golden/codegen/config-numbers.pp:10:1: output big { value = big } */
-static pcl_value *pclu_big_2(pcl_gen_env *e) {
+/* tests/golden/codegen/config-numbers.pp:10:1: output big { value = big }, and 2 more nodes */
+static pcl_value *pclg_node2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 10 "tests/golden/codegen/config-numbers.pp"

@@ -84,7 +84,7 @@ static const uint32_t pclg_r[] = {
 };
 
 /* Node functions. */
-static pcl_value *pclu_names(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_tags(pcl_gen_env *e);
 static pcl_value *pclu_joined(pcl_gen_env *e);
 static pcl_value *pclu_marked(pcl_gen_env *e);
@@ -96,8 +96,8 @@ static pcl_value *pclu_count(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
-    {pclu_names, 0}, /* names */
-    {pclu_names, 2}, /* size */
+    {pclg_node1, 0}, /* names */
+    {pclg_node1, 2}, /* size */
     {pclu_tags, 4}, /* tags */
     {pclu_joined, 13}, /* joined */
     {pclu_marked, 21}, /* marked */
@@ -112,8 +112,8 @@ static const pcl_gen_module pclg_modules[] = {
     {pclg_nodes0, 10},
 };
 
-/* tests/golden/codegen/config-secret.pp:3:1: config names "list(string)" { } */
-static pcl_value *pclu_names(pcl_gen_env *e) {
+/* tests/golden/codegen/config-secret.pp:3:1: config names "list(string)" { }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/config-secret.pp"

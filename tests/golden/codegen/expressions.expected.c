@@ -223,7 +223,7 @@ static const uint32_t pclg_r[] = {
 
 /* Node functions. */
 static pcl_value *pclu_items(pcl_gen_env *e);
-static pcl_value *pclu_nums(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_arith(pcl_gen_env *e);
 static pcl_value *pclu_tmpl(pcl_gen_env *e);
 static pcl_value *pclu_forList(pcl_gen_env *e);
@@ -235,11 +235,11 @@ static pcl_value *pclu_builtins(pcl_gen_env *e);
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_items, 0}, /* items */
-    {pclu_nums, 3}, /* nums */
-    {pclu_nums, 4}, /* obj */
+    {pclg_node1, 3}, /* nums */
+    {pclg_node1, 4}, /* obj */
     {pclu_arith, 5}, /* arith */
     {pclu_tmpl, 71}, /* tmpl */
-    {pclu_nums, 79}, /* upper */
+    {pclg_node1, 79}, /* upper */
     {pclu_forList, 86}, /* forList */
     {pclu_forObject, 89}, /* forObject */
     {pclu_grouped, 95}, /* grouped */
@@ -268,8 +268,8 @@ static pcl_value *pclu_items(pcl_gen_env *e) {
 #line 269 "<stdout>"
 }
 
-/* tests/golden/codegen/expressions.pp:5:1: nums = [3, 1, 2] */
-static pcl_value *pclu_nums(pcl_gen_env *e) {
+/* tests/golden/codegen/expressions.pp:5:1: nums = [3, 1, 2], and 2 more nodes */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
 #line 5 "tests/golden/codegen/expressions.pp"
   return pcl_retain(&pclg_k[r[0]]);

@@ -74,30 +74,30 @@ static const uint32_t pclg_r[] = {
 
 /* Node functions. */
 static pcl_value *pclu_s0(pcl_gen_env *e);
-static pcl_value *pclu_s1(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_big(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_s0, 0}, /* s0 */
-    {pclu_s1, 1}, /* s1 */
-    {pclu_s1, 4}, /* s2 */
-    {pclu_s1, 7}, /* s3 */
-    {pclu_s1, 10}, /* s4 */
-    {pclu_s1, 13}, /* s5 */
-    {pclu_s1, 16}, /* s6 */
-    {pclu_s1, 19}, /* s7 */
-    {pclu_s1, 22}, /* s8 */
-    {pclu_s1, 25}, /* s9 */
-    {pclu_s1, 28}, /* s10 */
-    {pclu_s1, 31}, /* s11 */
-    {pclu_s1, 34}, /* s12 */
-    {pclu_s1, 37}, /* s13 */
-    {pclu_s1, 40}, /* s14 */
-    {pclu_s1, 43}, /* s15 */
-    {pclu_s1, 46}, /* s16 */
-    {pclu_s1, 49}, /* s17 */
-    {pclu_s1, 52}, /* s18 */
+    {pclg_node1, 1}, /* s1 */
+    {pclg_node1, 4}, /* s2 */
+    {pclg_node1, 7}, /* s3 */
+    {pclg_node1, 10}, /* s4 */
+    {pclg_node1, 13}, /* s5 */
+    {pclg_node1, 16}, /* s6 */
+    {pclg_node1, 19}, /* s7 */
+    {pclg_node1, 22}, /* s8 */
+    {pclg_node1, 25}, /* s9 */
+    {pclg_node1, 28}, /* s10 */
+    {pclg_node1, 31}, /* s11 */
+    {pclg_node1, 34}, /* s12 */
+    {pclg_node1, 37}, /* s13 */
+    {pclg_node1, 40}, /* s14 */
+    {pclg_node1, 43}, /* s15 */
+    {pclg_node1, 46}, /* s16 */
+    {pclg_node1, 49}, /* s17 */
+    {pclg_node1, 52}, /* s18 */
     {pclu_big, 55}, /* big */
 };
 
@@ -111,8 +111,8 @@ static pcl_value *pclu_s0(pcl_gen_env *e) {
   return pcl_retain(&pclg_k[r[0]]);
 }
 
-/* tests/golden/codegen/limit-template.pp:5:1: s1 = "${s0}${s0}" */
-static pcl_value *pclu_s1(pcl_gen_env *e) {
+/* tests/golden/codegen/limit-template.pp:5:1: s1 = "${s0}${s0}", and 17 more nodes */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL;

@@ -71,15 +71,15 @@ static const uint32_t pclg_r[] = {
 
 /* Node functions. */
 static pcl_value *pclu_a(pcl_gen_env *e);
-static pcl_value *pclu_shortAnd(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_shortOr(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_a, 0}, /* a */
-    {pclu_shortAnd, 10}, /* shortAnd */
+    {pclg_node1, 10}, /* shortAnd */
     {pclu_shortOr, 21}, /* shortOr */
-    {pclu_shortAnd, 32}, /* unknownAnd */
+    {pclg_node1, 32}, /* unknownAnd */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -132,8 +132,8 @@ fail:
   return NULL;
 }
 
-/* tests/golden/codegen/logic-preview.pp:5:1: output shortAnd { value = false && a.id == "x" } */
-static pcl_value *pclu_shortAnd(pcl_gen_env *e) {
+/* tests/golden/codegen/logic-preview.pp:5:1: output shortAnd { value = false && a.id == "x" }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;

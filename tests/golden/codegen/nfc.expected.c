@@ -120,7 +120,7 @@ static const uint32_t pclg_r[] = {
 /* Node functions. */
 static pcl_value *pclu_word(pcl_gen_env *e);
 static pcl_value *pclu_r(pcl_gen_env *e);
-static pcl_value *pclu_escaped(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_equal(pcl_gen_env *e);
 static pcl_value *pclu_lengths(pcl_gen_env *e);
 static pcl_value *pclu_sorted(pcl_gen_env *e);
@@ -132,16 +132,16 @@ static pcl_value *pclu_heredoc(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_word, 0}, /* word */
     {pclu_r, 2}, /* r */
-    {pclu_escaped, 6}, /* escaped */
-    {pclu_escaped, 7}, /* composed */
-    {pclu_escaped, 8}, /* raw */
-    {pclu_escaped, 9}, /* bare */
+    {pclg_node1, 6}, /* escaped */
+    {pclg_node1, 7}, /* composed */
+    {pclg_node1, 8}, /* raw */
+    {pclg_node1, 9}, /* bare */
     {pclu_equal, 12}, /* equal */
     {pclu_lengths, 33}, /* lengths */
     {pclu_sorted, 40}, /* sorted */
     {pclu_indexed, 50}, /* indexed */
     {pclu_merged, 67}, /* merged */
-    {pclu_escaped, 70}, /* heredoc */
+    {pclg_node1, 70}, /* heredoc */
     {pclu_heredoc, 71}, /* heredoc */
 };
 
@@ -177,8 +177,8 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
 #line 178 "<stdout>"
 }
 
-/* tests/golden/codegen/nfc.pp:9:1: escaped = "cafe\u0301" */
-static pcl_value *pclu_escaped(pcl_gen_env *e) {
+/* tests/golden/codegen/nfc.pp:9:1: escaped = "cafe\u0301", and 4 more nodes */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   return pcl_retain(&pclg_k[r[0]]);
 }

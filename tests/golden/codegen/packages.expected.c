@@ -67,13 +67,13 @@ static const uint32_t pclg_r[] = {
 };
 
 /* Node functions. */
-static pcl_value *pclu_hello(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_fromInvoke(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
-    {pclu_hello, 0}, /* hello */
-    {pclu_hello, 4}, /* hi */
+    {pclg_node1, 0}, /* hello */
+    {pclg_node1, 4}, /* hi */
     {pclu_fromInvoke, 10}, /* fromInvoke */
 };
 
@@ -81,8 +81,8 @@ static const pcl_gen_module pclg_modules[] = {
     {pclg_nodes0, 3},
 };
 
-/* tests/golden/codegen/packages.pp:31:1: resource hello "subpackage:index:HelloWorld" { } */
-static pcl_value *pclu_hello(pcl_gen_env *e) {
+/* tests/golden/codegen/packages.pp:31:1: resource hello "subpackage:index:HelloWorld" { }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 31 "tests/golden/codegen/packages.pp"

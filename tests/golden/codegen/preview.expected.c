@@ -70,14 +70,14 @@ static const uint32_t pclg_r[] = {
 /* Node functions. */
 static pcl_value *pclu_a(pcl_gen_env *e);
 static pcl_value *pclu_b(pcl_gen_env *e);
-static pcl_value *pclu_text(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_a, 0}, /* a */
     {pclu_b, 6}, /* b */
-    {pclu_text, 19}, /* text */
-    {pclu_text, 24}, /* urn */
+    {pclg_node1, 19}, /* text */
+    {pclg_node1, 24}, /* urn */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -158,8 +158,8 @@ fail1:
   goto done1;
 }
 
-/* tests/golden/codegen/preview.pp:10:1: output text { value = b.text } */
-static pcl_value *pclu_text(pcl_gen_env *e) {
+/* tests/golden/codegen/preview.pp:10:1: output text { value = b.text }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;

@@ -314,8 +314,8 @@ fail:
   return NULL;
 }
 
-/* tests/golden/codegen/ranged.pp:21:1: one instance of maybe */
-static pcl_value *pclu_maybe_instance(pcl_gen_env *e, pcl_value *range, const pcl_value *name) {
+/* tests/golden/codegen/ranged.pp:21:1: one instance of maybe, and 1 more node */
+static pcl_value *pclg_instance1(pcl_gen_env *e, pcl_value *range, const pcl_value *name) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   (void)range;
@@ -337,7 +337,7 @@ static pcl_value *pclu_maybe(pcl_gen_env *e) {
 #line 24 "tests/golden/codegen/ranged.pp"
   pcl_release(t0), t0 = NULL;
 #line 21 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_gen_range(e, t1, &pclg_k[r[3]], pclu_maybe_instance, r - r[4], r[5]);
+  t0 = pcl_gen_range(e, t1, &pclg_k[r[3]], pclg_instance1, r - r[4], r[5]);
 #line 21 "tests/golden/codegen/ranged.pp"
   pcl_release(t1), t1 = NULL;
 #line 21 "tests/golden/codegen/ranged.pp"
@@ -350,7 +350,7 @@ static pcl_value *pclu_never(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 27 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_maybe_instance, r - r[2], r[3]);
+  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclg_instance1, r - r[2], r[3]);
 #line 27 "tests/golden/codegen/ranged.pp"
   return t0;
 #line 357 "<stdout>"

@@ -65,7 +65,7 @@ static pcl_value *pclu_token(pcl_gen_env *e);
 static pcl_value *pclu_r(pcl_gen_env *e);
 static pcl_value *pclu_wrapped(pcl_gen_env *e);
 static pcl_value *pclu_revealed(pcl_gen_env *e);
-static pcl_value *pclu_resourceSecret(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
@@ -73,8 +73,8 @@ static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_r, 3}, /* r */
     {pclu_wrapped, 10}, /* wrapped */
     {pclu_revealed, 13}, /* revealed */
-    {pclu_resourceSecret, 15}, /* resourceSecret */
-    {pclu_resourceSecret, 20}, /* plain */
+    {pclg_node1, 15}, /* resourceSecret */
+    {pclg_node1, 20}, /* plain */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -169,8 +169,8 @@ static pcl_value *pclu_revealed(pcl_gen_env *e) {
 #line 170 "<stdout>"
 }
 
-/* tests/golden/codegen/secrets.pp:16:1: output resourceSecret { value = r.value } */
-static pcl_value *pclu_resourceSecret(pcl_gen_env *e) {
+/* tests/golden/codegen/secrets.pp:16:1: output resourceSecret { value = r.value }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;

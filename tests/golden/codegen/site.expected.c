@@ -75,15 +75,15 @@ static const uint32_t pclg_r[] = {
 
 /* Node functions. */
 static pcl_value *pclu_env(pcl_gen_env *e);
-static pcl_value *pclu_logs(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_url(pcl_gen_env *e);
 static pcl_value *pclu_arns(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_env, 0}, /* env */
-    {pclu_logs, 5}, /* logs */
-    {pclu_logs, 13}, /* site */
+    {pclg_node1, 5}, /* logs */
+    {pclg_node1, 13}, /* site */
     {pclu_url, 22}, /* url */
     {pclu_arns, 34}, /* arns */
 };
@@ -117,8 +117,8 @@ fail:
   return NULL;
 }
 
-/* tests/golden/codegen/site.pp:6:1: resource logs "aws:s3/bucket:Bucket" { bucket = "logs-${env}" tags = { Env = env } } */
-static pcl_value *pclu_logs(pcl_gen_env *e) {
+/* tests/golden/codegen/site.pp:6:1: resource logs "aws:s3/bucket:Bucket" { bucket = "logs-${env}" tags = { Env = env } }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);

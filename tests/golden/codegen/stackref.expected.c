@@ -61,14 +61,14 @@ static const uint32_t pclg_r[] = {
 
 /* Node functions. */
 static pcl_value *pclu_ref(pcl_gen_env *e);
-static pcl_value *pclu_plain(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_missing(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_ref, 0}, /* ref */
-    {pclu_plain, 4}, /* plain */
-    {pclu_plain, 8}, /* hidden */
+    {pclg_node1, 4}, /* plain */
+    {pclg_node1, 8}, /* hidden */
     {pclu_missing, 12}, /* missing */
 };
 
@@ -87,8 +87,8 @@ static pcl_value *pclu_ref(pcl_gen_env *e) {
 #line 88 "<stdout>"
 }
 
-/* tests/golden/codegen/stackref.pp:5:1: output plain { value = getOutput(ref, "plain") } */
-static pcl_value *pclu_plain(pcl_gen_env *e) {
+/* tests/golden/codegen/stackref.pp:5:1: output plain { value = getOutput(ref, "plain") }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 6 "tests/golden/codegen/stackref.pp"

@@ -73,23 +73,23 @@ static const uint32_t pclg_r[] = {
 };
 
 /* Node functions. */
-static pcl_value *pclu_kept(pcl_gen_env *e);
-static pcl_value *pclu_kept_2(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
+static pcl_value *pclg_node2(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
-    {pclu_kept, 0}, /* kept */
-    {pclu_kept, 4}, /* short */
-    {pclu_kept_2, 8}, /* kept */
-    {pclu_kept_2, 13}, /* short */
+    {pclg_node1, 0}, /* kept */
+    {pclg_node1, 4}, /* short */
+    {pclg_node2, 8}, /* kept */
+    {pclg_node2, 13}, /* short */
 };
 
 static const pcl_gen_module pclg_modules[] = {
     {pclg_nodes0, 4},
 };
 
-/* tests/golden/codegen/stash.pp:4:1: resource kept "pulumi:index:Stash" { input = { list = [1, "two"], flag = true } } */
-static pcl_value *pclu_kept(pcl_gen_env *e) {
+/* tests/golden/codegen/stash.pp:4:1: resource kept "pulumi:index:Stash" { input = { list = [1, "two"], flag = true } }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/stash.pp"
@@ -99,8 +99,8 @@ static pcl_value *pclu_kept(pcl_gen_env *e) {
 #line 100 "<stdout>"
 }
 
-/* tests/golden/codegen/stash.pp:10:1: output kept { value = kept.output } */
-static pcl_value *pclu_kept_2(pcl_gen_env *e) {
+/* tests/golden/codegen/stash.pp:10:1: output kept { value = kept.output }, and 1 more node */
+static pcl_value *pclg_node2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;

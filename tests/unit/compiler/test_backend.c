@@ -333,11 +333,16 @@ static void test_emit_shapes(void) {
   char *c = emit_text("config n \"int\" {\n}\n"
                       "a = n + 1\nb = n + 2\nc = n + 3\nd = \"${n}\"\n",
                       "main.pp", false);
-  /* Node a's function serves b and c; d has its own. */
-  CU_ASSERT(strstr(c, "{pclu_a, ") != NULL);
-  CU_ASSERT_EQUAL(occurrences(c, "{pclu_a, "), 3u);
+  /* a, b and c run one function, named for its shape; d, alone with
+     its shape, runs one named after it. */
+  CU_ASSERT_EQUAL(occurrences(c, "{pclg_node1, "), 3u);
   CU_ASSERT(strstr(c, "{pclu_d, ") != NULL);
+  CU_ASSERT(strstr(c, "pclu_a(") == NULL);
   CU_ASSERT(strstr(c, "pclu_b(") == NULL);
+  CU_ASSERT(strstr(c, "pclg_node2") == NULL);
+  /* Its comment shows the first of them and counts the others. */
+  CU_ASSERT(strstr(c, "main.pp:3:1: a = n + 1, and 2 more nodes */\n"
+                      "static pcl_value *pclg_node1(pcl_gen_env *e) {\n") != NULL);
   free(c);
 }
 
@@ -368,7 +373,7 @@ static void test_emit_same_code(void) {
                       "d = \"<${n}>\"\n"
                       "output o {\n  value = \"<${n}>\"\n}\n",
                       "main.pp", false);
-  CU_ASSERT_EQUAL(occurrences(c, "{pclu_a, "), 3u);
+  CU_ASSERT_EQUAL(occurrences(c, "{pclg_node1, "), 3u);
   CU_ASSERT(strstr(c, "pclu_b(") == NULL);
   /* The template is one apply body, created by d and by o. */
   CU_ASSERT_EQUAL(occurrences(c, "static pcl_value *pclg_apply"), 1u);
