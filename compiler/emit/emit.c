@@ -381,9 +381,9 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
     cw_puts(&o, "};\n");
   }
   cw_puts(&o, "\n/* Rows: what differs between the uses of one function, in the order its\n"
-              " * code reads them, one line per use, named after its node.  A row\n"
-              " * refers to the row of a closure it creates by how many entries\n"
-              " * before it that row starts (r - r[i]). */\n"
+              " * code reads them, one line per use, named after its node, with the\n"
+              " * constants it reads.  A row refers to the row of a closure it creates\n"
+              " * by how many entries before it that row starts (r - r[i]). */\n"
               "static const uint32_t pclg_r[] = {\n");
   put(&snk, &o, &e.rows);
   cw_puts(&o, "    0,\n};\n");

@@ -74,7 +74,7 @@ static void node(fctx *w, const ir_node *n) {
     if (n->kind == IR_N_PULUMI) {
       stmt(w, "t%d = pcl_gen_pulumi(e, %o);", t, v);
     } else {
-      uint32_t name = row_add(w, em_string(e, n->logical, strlen(n->logical)));
+      uint32_t name = row_const(w, em_string(e, n->logical, strlen(n->logical)));
       stmt(w, "t%d = pcl_gen_output(e, &pclg_k[r[%u]], %o);", t, name, v);
     }
     drop(w, v);
@@ -85,7 +85,7 @@ static void node(fctx *w, const ir_node *n) {
     /* The run's value, else the default. */
     at_line(w, n->span);
     uint32_t ci = row_add(w, n->config_index);
-    uint32_t name = row_add(w, em_string(e, n->logical, strlen(n->logical)));
+    uint32_t name = row_const(w, em_string(e, n->logical, strlen(n->logical)));
     int t = temp_new(w);
     stmt(w, "t%d = pcl_gen_config(e, r[%u], &pclg_k[r[%u]]);", t, ci, name);
     stmt(w, "if (t%d == NULL) {", t);
@@ -109,7 +109,7 @@ static void node(fctx *w, const ir_node *n) {
       opnd range = expr_captured(w, n->range);
       at_line(w, n->span);
       range = place(w, range);
-      uint32_t name = row_add(w, em_string(e, n->logical, strlen(n->logical)));
+      uint32_t name = row_const(w, em_string(e, n->logical, strlen(n->logical)));
       const fn *inst = &w->c->fns[1];
       uint32_t back = row_add(w, row_back(w, inst));
       uint32_t l = row_loc(w, n->span);

@@ -130,6 +130,7 @@ void code_free(fctx *w) {
   free(w->where.items);
   free(w->failcode.items);
   free(w->row.items);
+  free(w->row_consts.items);
   free(w->free_temps.items);
 }
 
@@ -284,12 +285,18 @@ uint32_t row_add(fctx *w, uint32_t v) {
   return (uint32_t)(w->row.n - 1);
 }
 
+uint32_t row_const(fctx *w, uint32_t k) {
+  uint32_t at = row_add(w, k);
+  words_add(&w->row_consts, at);
+  return at;
+}
+
 uint32_t row_loc(fctx *w, pcl_span span) { return row_add(w, em_loc(w->c->e, span)); }
 
 opnd place(fctx *w, opnd o) {
   switch (o.kind) {
   case O_CONST:
-    return operand(O_ROW_K, row_add(w, o.n));
+    return operand(O_ROW_K, row_const(w, o.n));
   case O_NODE:
     return operand(O_ROW_NODE, row_add(w, o.n));
   case O_TEMP:

@@ -323,15 +323,18 @@ static opnd path(fctx *w, const ir_expr *x, opnd *k) {
   uint32_t keyed = 0; /* Keyed steps so far. */
   for (size_t i = 0; i < x->nsteps; i++) {
     const ir_step *s = &x->steps[i];
-    row_add(w, s->keyed ? keyed++ : em_const(e, s->key));
+    if (s->keyed)
+      row_add(w, keyed++);
+    else
+      row_const(w, em_const(e, s->key));
     row_add(w, (s->index ? PCL_GEN_STEP_INDEX : 0u) | (s->declared ? PCL_GEN_DECLARED : 0u) |
                    (s->disc ? PCL_GEN_STEP_BY_MEMBER : 0u) | (s->keyed ? PCL_GEN_STEP_KEYED : 0u));
     if (s->disc) {
       uint32_t *values = xmalloc((s->nmembers ? s->nmembers : 1) * sizeof *values);
       for (size_t j = 0; j < s->nmembers; j++)
         values[j] = em_string(e, s->members[j], strlen(s->members[j]));
-      row_add(w, em_string(e, s->disc, strlen(s->disc)));
-      row_add(w, em_static_list(e, values, s->nmembers));
+      row_const(w, em_string(e, s->disc, strlen(s->disc)));
+      row_const(w, em_static_list(e, values, s->nmembers));
       free(values);
     }
   }
@@ -518,7 +521,7 @@ static opnd operation(fctx *w, const ir_expr *x, opnd *k) {
     return path(w, x, k);
   case IR_ATTR: {
     opnd obj = place(w, k[0]);
-    uint32_t name = row_add(w, em_string(e, x->s, strlen(x->s)));
+    uint32_t name = row_const(w, em_string(e, x->s, strlen(x->s)));
     t = temp_new(w);
     stmt(w, "t%d = pcl_gen_attr(e, %o, &pclg_k[r[%u]], %s, err);", t, obj, name,
          x->declared ? "PCL_GEN_DECLARED" : "0");
@@ -597,7 +600,7 @@ static opnd operation(fctx *w, const ir_expr *x, opnd *k) {
   case IR_METHOD: {
     /* An invoke's arguments and options, a method's receiver and
        arguments. */
-    uint32_t tok = row_add(w, em_string(e, x->s, strlen(x->s)));
+    uint32_t tok = row_const(w, em_string(e, x->s, strlen(x->s)));
     opnd a = place(w, k[0]);
     opnd b = x->n > 1 ? place(w, k[1]) : operand(O_NULL, 0);
     t = temp_new(w);
@@ -613,7 +616,7 @@ static opnd operation(fctx *w, const ir_expr *x, opnd *k) {
   case IR_RECOVER:
     return lazy(w, x);
   case IR_FAIL: {
-    uint32_t msg = row_add(w, em_const(e, x));
+    uint32_t msg = row_const(w, em_const(e, x));
     uint32_t l = row_loc(w, x->span);
     t = temp_new(w);
     stmt(w, "t%d = pcl_gen_fail(e, &pclg_k[r[%u]], r[%u], err);", t, msg, l);

@@ -176,6 +176,7 @@ typedef struct fctx {
                        it computes (UINT32_MAX, 0: none), for #line. */
   words failcode;   /* The failure blocks of its captured scopes. */
   words row;        /* Its row so far. */
+  words row_consts; /* The positions in the row of the constants. */
   uint32_t want_file, want_pos; /* The source of the next statement
                                    (UINT32_MAX: none yet). */
   int indent;       /* Block depth of the next statement. */
@@ -214,8 +215,10 @@ void fail_line(fctx *w, int level, const char *form, ...);
  * #line directives). */
 void at_line(fctx *w, pcl_span span);
 
-/* Adds v to the row and returns its position. */
+/* Adds v to the row and returns its position; row_const adds constant k,
+ * which the row's comment shows. */
 uint32_t row_add(fctx *w, uint32_t v);
+uint32_t row_const(fctx *w, uint32_t k);
 /* Adds the location of span to the row and returns its position. */
 uint32_t row_loc(fctx *w, pcl_span span);
 /* Places operand o: a constant or node gets its row entry.  Returns the

@@ -15,6 +15,27 @@
 #include "emit/emit_fn.h"
 #include "base/util.h"
 
+/* The longest list of constants a row's comment shows, in bytes: a row
+ * refers to every constant of its function's use, which may be many. */
+enum { ROW_COMMENT = 80 };
+
+/* Writes the comment of the row of w, which node runs: the node's name,
+ * and the constants the row refers to, in order. */
+static void row_comment(em *e, cw *o, const char *node, const fctx *w) {
+  cw_bytes(o, "    /* ", 7);
+  cw_comment(o, node);
+  size_t start = o->len;
+  for (size_t i = 0; i < w->row_consts.n; i++) {
+    if (o->len - start > ROW_COMMENT) {
+      cw_puts(o, ", ...");
+      break;
+    }
+    cw_puts(o, i ? ", " : ": ");
+    cw_comment(o, em_const_shown(e, w->row.items[w->row_consts.items[i]]));
+  }
+  cw_bytes(o, " */", 3);
+}
+
 /* Writes function c->fns[i] (its closures are written) and appends its
  * row to pclg_r. */
 static void write_fn(nctx *c, size_t i) {
@@ -26,9 +47,7 @@ static void write_fn(nctx *c, size_t i) {
   f->id = shape_func(&w);
   f->row = e->nrows;
   if (w.row.n > 0) {
-    cw_bytes(&e->rows, "    /* ", 7);
-    cw_comment(&e->rows, c->n->name);
-    cw_bytes(&e->rows, " */", 3);
+    row_comment(e, &e->rows, c->n->name, &w);
     for (size_t j = 0; j < w.row.n; j++) {
       cw_bytes(&e->rows, " ", 1);
       cw_uint(&e->rows, w.row.items[j]);

@@ -78,6 +78,8 @@ typedef struct em {
   ptrmap const_index; /* Interned constant key -> its index + 1. */
   em_str *strings;    /* The string constants, by increasing index. */
   size_t nstrings, capstrings; /* Used and allocated. */
+  const char **shown; /* By constant, the text a row's comment shows for it. */
+  size_t capshown;    /* Allocated. */
   /* Source locations. */
   cw locs;            /* Entries of pclg_loc. */
   size_t nlocs;       /* Their number. */
@@ -123,6 +125,9 @@ int em_string_cmp(const em *e, uint32_t a, uint32_t b);
  * sorted, a later duplicate winning. */
 uint32_t em_static_list(em *e, const uint32_t *items, size_t n);
 uint32_t em_static_map(em *e, const uint32_t *keys, const uint32_t *vals, size_t n);
+/* Returns the text a row's comment shows for constant k: a string quoted
+ * and cut short, a number as written, `true`, `null`, `[...]`, ... */
+const char *em_const_shown(const em *e, uint32_t k);
 /* Frees the constant tables' buffers. */
 void em_const_free(em *e);
 

@@ -89,36 +89,36 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* secretName */ 0, 0,
-    /* a */ 1, 0, 4, 0,
-    /* b */ 1, 5, 3,
-    /* b */ 1, 2, 1, 1, 3, 6, 0, 2,
-    /* names */ 11,
-    /* twice */ 12, 12, 3,
-    /* twice */ 1, 2, 1, 4, 0, 3,
-    /* obj */ 13, 5,
-    /* obj */ 1, 2, 1, 6, 1, 2, 1, 7, 2, 1, 17, 1, 8, 18,
+    /* secretName: "secretName" */ 0, 0,
+    /* a: "a", {...} */ 1, 0, 4, 0,
+    /* b: false, true */ 1, 5, 3,
+    /* b: "value", "b" */ 1, 2, 1, 1, 3, 6, 0, 2,
+    /* names: {...} */ 11,
+    /* twice: "-", "-" */ 12, 12, 3,
+    /* twice: "value" */ 1, 2, 1, 4, 0, 3,
+    /* obj: "x" */ 13, 5,
+    /* obj: "value", "value", "id", "plain" */ 1, 2, 1, 6, 1, 2, 1, 7, 2, 1, 17, 1, 8, 18,
     /* nested */ 3, 9,
-    /* nested */ 1, 2, 1, 10, 2,
+    /* nested: "value" */ 1, 2, 1, 10, 2,
     /* count */ 11,
-    /* count */ 1, 2, 1, 12, 2, 2, 1, 13, 1,
-    /* cond */ 14, 0, 19,
-    /* cond */ 1, 2, 1, 14, 3,
+    /* count: "value", "value" */ 1, 2, 1, 12, 2, 2, 1, 13, 1,
+    /* cond: "none" */ 14, 0, 19,
+    /* cond: "value" */ 1, 2, 1, 14, 3,
     /* forOver */ 15,
     /* forOver */ 1,
-    /* forOver */ 1, 2, 1, 16, 2, 2, 1, 17, 1, 18,
+    /* forOver: "value", "value" */ 1, 2, 1, 16, 2, 2, 1, 17, 1, 18,
     /* nestedApply */ 19,
-    /* nestedApply */ 20, 19,
-    /* nestedApply */ 21, 22, 20,
-    /* nestedApply */ 1, 2, 1, 21, 2, 2, 1, 22, 6, 5, 3,
-    /* indexByOutput */ 23, 7, 9,
+    /* nestedApply: 1 */ 20, 19,
+    /* nestedApply: "<", ">" */ 21, 22, 20,
+    /* nestedApply: "value", "value" */ 1, 2, 1, 21, 2, 2, 1, 22, 6, 5, 3,
+    /* indexByOutput: "true", "false" */ 23, 7, 9,
     /* indexByOutput */ 3, 24,
-    /* indexByOutput */ 1, 2, 1, 23, 5, 2,
-    /* all */ 4, 5, 6, 7, 8, 9, 10, 11, 23,
+    /* indexByOutput: "value" */ 1, 2, 1, 23, 5, 2,
+    /* all: "all" */ 4, 5, 6, 7, 8, 9, 10, 11, 23,
     0,
 };
 

@@ -54,18 +54,18 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* prefix */ 0, 0, 1,
-    /* name */ 2, 0,
+    /* prefix: "prefix", "app" */ 0, 0, 1,
+    /* name: "-x" */ 2, 0,
     /* name */ 0, 2,
-    /* a */ 1, 5, 3, 0, 1,
-    /* b */ 7, 8, 2,
-    /* b */ 2, 11, 0, 3, 3, 2, 5, 9, 0, 4,
-    /* text */ 3, 10, 0, 5, 10,
-    /* n */ 14, 15, 6, 16,
+    /* a: true, "a" */ 1, 5, 3, 0, 1,
+    /* b: "id is ", "!" */ 7, 8, 2,
+    /* b: "id", true, "b" */ 2, 11, 0, 3, 3, 2, 5, 9, 0, 4,
+    /* text: "text", "text" */ 3, 10, 0, 5, 10,
+    /* n: 1, 2, "n" */ 14, 15, 6, 16,
     0,
 };
 

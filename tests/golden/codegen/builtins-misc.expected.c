@@ -91,18 +91,18 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* r */ 0, 0, 3, 0,
+    /* r: "r", {...} */ 0, 0, 3, 0,
     /* misc */ 1,
     /* misc */ 2,
-    /* misc */ 5, 3, 5, 4, 5, 5, 6, 12, 6, 7, 12, 7, 0, 1, 0, 2, 17, 8, 18, 19, 9, 20,
-    /* assets */ 23, 10, 5, 11, 26, 12, 29, 13, 31, 14, 15, 33, 16, 21, 0, 17,
-    /* caught */ 34, 18,
-    /* caught */ 35,
-    /* caught */ 3, 1, 19, 35,
+    /* misc: "tests/golden/codegen/dat...", "tests/golden/codegen/dat...", "tests/golden/codegen/dat...", ... */ 5, 3, 5, 4, 5, 5, 6, 12, 6, 7, 12, 7, 0, 1, 0, 2, 17, 8, 18, 19, 9, 20,
+    /* assets: "hello", "tests/golden/codegen/dat...", "https://example.com/a.tx...", "a", "tests/data/archive", ... */ 23, 10, 5, 11, 26, 12, 29, 13, 31, 14, 15, 33, 16, 21, 0, 17,
+    /* caught: "not yet" */ 34, 18,
+    /* caught: "caught" */ 35,
+    /* caught: "caught" */ 3, 1, 19, 35,
     0,
 };
 

@@ -76,26 +76,26 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* counted */ 2, 0, 1, 1, 0, 3, 2, 1,
-    /* counted */ 4, 5, 8, 2,
-    /* keyed */ 6, 3, 2, 4, 7, 5, 0, 3, 6, 2,
-    /* keyed */ 12, 13, 10, 6,
-    /* counted */ 14, 1, 7,
-    /* counted */ 0, 3, 8, 5,
-    /* keyed */ 14, 1, 9,
-    /* keyed */ 1, 3, 10, 13,
-    /* input */ 0, 0,
-    /* inner */ 15, 11,
-    /* inner */ 0, 2, 16, 1, 12,
-    /* result */ 1, 2, 0, 13, 14,
-    /* input */ 0, 0,
-    /* inner */ 15, 14,
-    /* inner */ 0, 2, 16, 1, 15,
-    /* result */ 1, 2, 0, 16, 14,
+    /* counted: "value", "n", {} */ 2, 0, 1, 1, 0, 3, 2, 1,
+    /* counted: 2, "counted" */ 4, 5, 8, 2,
+    /* keyed: "key", "value", "=", {} */ 6, 3, 2, 4, 7, 5, 0, 3, 6, 2,
+    /* keyed: {...}, "keyed" */ 12, 13, 10, 6,
+    /* counted: "result" */ 14, 1, 7,
+    /* counted: "counted" */ 0, 3, 8, 5,
+    /* keyed: "result" */ 14, 1, 9,
+    /* keyed: "keyed" */ 1, 3, 10, 13,
+    /* input: "input" */ 0, 0,
+    /* inner: "inner-" */ 15, 11,
+    /* inner: "inner" */ 0, 2, 16, 1, 12,
+    /* result: "value", "result" */ 1, 2, 0, 13, 14,
+    /* input: "input" */ 0, 0,
+    /* inner: "inner-" */ 15, 14,
+    /* inner: "inner" */ 0, 2, 16, 1, 15,
+    /* result: "value", "result" */ 1, 2, 0, 16, 14,
     0,
 };
 

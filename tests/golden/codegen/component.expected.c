@@ -54,17 +54,17 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* base */ 0, 0, 2, 0,
-    /* comp */ 0, 1, 0, 1, 3, 1, 2, 1,
-    /* fromComponent */ 1, 5, 1, 3, 6,
-    /* input */ 0, 4,
-    /* inner */ 7, 4,
-    /* inner */ 0, 2, 8, 0, 5,
-    /* result */ 1, 1, 0, 6, 5,
+    /* base: "base", {...} */ 0, 0, 2, 0,
+    /* comp: "value", "comp" */ 0, 1, 0, 1, 3, 1, 2, 1,
+    /* fromComponent: "result", "fromComponent" */ 1, 5, 1, 3, 6,
+    /* input: "input" */ 0, 4,
+    /* inner: "inner-" */ 7, 4,
+    /* inner: "inner" */ 0, 2, 8, 0, 5,
+    /* result: "value", "result" */ 1, 1, 0, 6, 5,
     0,
 };
 

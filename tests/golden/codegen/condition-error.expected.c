@@ -31,13 +31,13 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* answer */ 0, 0, 1,
-    /* chosen */ 0, 2, 3,
-    /* chosen */ 0, 3, 4,
+    /* answer: "answer", "yes" */ 0, 0, 1,
+    /* chosen: 1, 2 */ 0, 2, 3,
+    /* chosen: "chosen" */ 0, 3, 4,
     0,
 };
 

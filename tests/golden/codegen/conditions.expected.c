@@ -87,33 +87,33 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* yes */ 0, 0, 1,
-    /* no */ 1, 2, 3,
-    /* hidden */ 2, 4, 5,
+    /* yes: "yes", "true" */ 0, 0, 1,
+    /* no: "no", "0" */ 1, 2, 3,
+    /* hidden: "hidden", "1" */ 2, 4, 5,
     /* not */ 0,
     /* not */ 1,
-    /* not */ 0, 1, 1, 2, 6,
-    /* and */ 0, 5, 2, 1, 7, 3, 0, 1, 4, 8,
-    /* or */ 1, 9, 5, 1, 0, 6, 10,
-    /* chosen */ 7, 11, 12,
-    /* chosen */ 0, 3, 13,
-    /* filtered */ 14, 1, 8,
-    /* filtered */ 16, 3, 9, 17,
+    /* not: "not" */ 0, 1, 1, 2, 6,
+    /* and: "1", true, "and" */ 0, 5, 2, 1, 7, 3, 0, 1, 4, 8,
+    /* or: "false", "or" */ 1, 9, 5, 1, 0, 6, 10,
+    /* chosen: "then", "else" */ 7, 11, 12,
+    /* chosen: "chosen" */ 0, 3, 13,
+    /* filtered: "b" */ 14, 1, 8,
+    /* filtered: [...], "filtered" */ 16, 3, 9, 17,
     /* secretNot */ 10,
-    /* secretNot */ 2, 1, 18,
-    /* unified */ 11, 19, 7,
-    /* unified */ 12, 20, 13, 15,
-    /* unified */ 14, 20, 15, 15,
-    /* unified */ 0, 4, 1, 8, 0, 11, 21,
-    /* r */ 22, 0, 24, 16,
-    /* eventual */ 17, 11, 12,
+    /* secretNot: "secretNot" */ 2, 1, 18,
+    /* unified: 2.5, true */ 11, 19, 7,
+    /* unified: 1, "a" */ 12, 20, 13, 15,
+    /* unified: 1, "a" */ 14, 20, 15, 15,
+    /* unified: "unified" */ 0, 4, 1, 8, 0, 11, 21,
+    /* r: "r", {...} */ 22, 0, 24, 16,
+    /* eventual: "then", "else" */ 17, 11, 12,
     /* eventual */ 18,
-    /* eventual */ 10, 23, 1, 19,
-    /* eventual */ 4, 19, 0, 20, 10, 23, 1, 21, 5, 10, 23, 1, 22, 8, 25,
+    /* eventual: "value" */ 10, 23, 1, 19,
+    /* eventual: "value", "value", "eventual" */ 4, 19, 0, 20, 10, 23, 1, 21, 5, 10, 23, 1, 22, 8, 25,
     0,
 };
 

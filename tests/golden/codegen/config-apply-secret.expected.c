@@ -51,28 +51,28 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* flag */ 0, 0,
-    /* names */ 1, 1, 4,
-    /* levels */ 2, 5, 6, 7,
+    /* flag: "flag" */ 0, 0,
+    /* names: "names", [...] */ 1, 1, 4,
+    /* levels: "levels", 4, 5 */ 2, 5, 6, 7,
     /* marks */ 0,
     /* marks */ 1, 0,
-    /* marks */ 1, 2, 8,
-    /* ones */ 9,
+    /* marks: "marks" */ 1, 2, 8,
+    /* ones: 1 */ 9,
     /* ones */ 0,
     /* ones */ 1, 1,
     /* ones */ 4, 2,
-    /* ones */ 1, 4, 2, 10,
+    /* ones: "ones" */ 1, 4, 2, 10,
     /* copied */ 0, 3,
-    /* copied */ 2, 2, 11,
-    /* tried */ 9,
-    /* tried */ 0, 12,
+    /* copied: "copied" */ 2, 2, 11,
+    /* tried: 1 */ 9,
+    /* tried: true */ 0, 12,
     /* tried */ 3, 4,
-    /* tried */ 4, 5, 2, 13,
-    /* kept */ 0, 12, 14,
+    /* tried: "tried" */ 4, 5, 2, 13,
+    /* kept: true, "kept" */ 0, 12, 14,
     0,
 };
 

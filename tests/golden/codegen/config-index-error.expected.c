@@ -38,14 +38,14 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* position */ 0, 0,
-    /* list */ 4,
+    /* position: "position" */ 0, 0,
+    /* list: [...] */ 4,
     /* picked */ 1, 0,
-    /* picked */ 0, 2, 5,
+    /* picked: "picked" */ 0, 2, 5,
     0,
 };
 

@@ -28,14 +28,14 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* fromFile */ 0, 0,
-    /* fromFlag */ 1, 1,
-    /* fromFile */ 0, 0,
-    /* fromFlag */ 1, 1,
+    /* fromFile: "fromFile" */ 0, 0,
+    /* fromFlag: "fromFlag" */ 1, 1,
+    /* fromFile: "fromFile" */ 0, 0,
+    /* fromFlag: "fromFlag" */ 1, 1,
     0,
 };
 

@@ -44,22 +44,22 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* big */ 0, 0,
-    /* exact */ 1, 1,
-    /* numbers */ 2, 2,
-    /* position */ 3, 3,
-    /* list */ 7,
-    /* big */ 0, 0,
-    /* exact */ 1, 1,
-    /* numbers */ 2, 2,
-    /* sum */ 8, 0,
-    /* sum */ 0, 2, 9,
+    /* big: "big" */ 0, 0,
+    /* exact: "exact" */ 1, 1,
+    /* numbers: "numbers" */ 2, 2,
+    /* position: "position" */ 3, 3,
+    /* list: [...] */ 7,
+    /* big: "big" */ 0, 0,
+    /* exact: "exact" */ 1, 1,
+    /* numbers: "numbers" */ 2, 2,
+    /* sum: 1 */ 8, 0,
+    /* sum: "sum" */ 0, 2, 9,
     /* picked */ 4, 1,
-    /* picked */ 3, 2, 10,
+    /* picked: "picked" */ 3, 2, 10,
     0,
 };
 

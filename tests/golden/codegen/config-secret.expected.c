@@ -55,31 +55,31 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* names */ 0, 0,
-    /* size */ 1, 1,
-    /* tags */ 2, 2, 3,
-    /* joined */ 4, 5, 0,
+    /* names: "names" */ 0, 0,
+    /* size: "size" */ 1, 1,
+    /* tags: "tags", {} */ 2, 2, 3,
+    /* joined: "=", ";" */ 4, 5, 0,
     /* joined */ 3, 1,
     /* joined */ 2,
-    /* joined */ 0, 3, 1, 6,
-    /* marked */ 7, 3,
+    /* joined: "joined" */ 0, 3, 1, 6,
+    /* marked: "!" */ 7, 3,
     /* marked */ 2, 4,
-    /* marked */ 0, 2, 8,
-    /* first */ 0, 9, 2, 5, 10,
-    /* big */ 11, 6,
-    /* big */ 6, 12, 13,
-    /* big */ 1, 5, 3, 12,
-    /* notLarge */ 14, 7,
+    /* marked: "marked" */ 0, 2, 8,
+    /* first: 0, "first" */ 0, 9, 2, 5, 10,
+    /* big: 70 */ 11, 6,
+    /* big: "big", "small" */ 6, 12, 13,
+    /* big: "big" */ 1, 5, 3, 12,
+    /* notLarge: 100 */ 14, 7,
     /* notLarge */ 8,
-    /* notLarge */ 1, 3, 1, 15,
-    /* owner */ 16, 17, 9,
-    /* owner */ 2, 3, 16,
+    /* notLarge: "notLarge" */ 1, 3, 1, 15,
+    /* owner: "owner", "nobody" */ 16, 17, 9,
+    /* owner: "owner" */ 2, 3, 16,
     /* count */ 10,
-    /* count */ 0, 1, 18,
+    /* count: "count" */ 0, 1, 18,
     0,
 };
 

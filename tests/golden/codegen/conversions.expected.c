@@ -66,15 +66,15 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* p */ 2, 0, 4, 1, 6, 2, 8, 3, 10, 4, 11, 14, 5, 0, 0, 6,
+    /* p: "true", "2.5", "7", 42, "1", 2, "false", "p" */ 2, 0, 4, 1, 6, 2, 8, 3, 10, 4, 11, 14, 5, 0, 0, 6,
     /* asString */ 7,
-    /* asString */ 0, 5, 1, 7, 1, 15,
-    /* asInt */ 16, 8, 17,
-    /* explicit */ 18, 9, 19, 10, 2, 11, 20, 12, 21,
+    /* asString: "integer", "asString" */ 0, 5, 1, 7, 1, 15,
+    /* asInt: "12", "asInt" */ 16, 8, 17,
+    /* explicit: "3", 4, "true", "1.5", "explicit" */ 18, 9, 19, 10, 2, 11, 20, 12, 21,
     0,
 };
 

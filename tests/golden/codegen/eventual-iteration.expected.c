@@ -101,38 +101,38 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* a */ 0, 0, 8, 0,
-    /* filtered */ 9,
+    /* a: "a", {...} */ 0, 0, 8, 0,
+    /* filtered: "k" */ 9,
     /* filtered */ 1,
-    /* filtered */ 0, 10, 0, 1, 0, 1, 0, 2, 9, 1, 3, 11,
-    /* keyed */ 12, 4,
-    /* keyed */ 0, 1, 0, 5, 2,
+    /* filtered: "id", "value", "k", "filtered" */ 0, 10, 0, 1, 0, 1, 0, 2, 9, 1, 3, 11,
+    /* keyed: "-" */ 12, 4,
+    /* keyed: "value" */ 0, 1, 0, 5, 2,
     /* keyed */ 5, 6,
-    /* keyed */ 0, 3, 0, 7, 2, 13,
-    /* grouped */ 0, 1, 0, 8, 0, 1, 0, 9, 14, 0, 10, 15,
-    /* joined */ 16, 12, 17, 11,
-    /* joined */ 0, 10, 0, 12, 4,
+    /* keyed: "items", "keyed" */ 0, 3, 0, 7, 2, 13,
+    /* grouped: "value", "value", "q", "grouped" */ 0, 1, 0, 8, 0, 1, 0, 9, 14, 0, 10, 15,
+    /* joined: "[", "-", "]" */ 16, 12, 17, 11,
+    /* joined: "id" */ 0, 10, 0, 12, 4,
     /* joined */ 5, 13,
     /* joined */ 14,
-    /* joined */ 0, 3, 0, 15, 3, 1, 18,
-    /* dynamicKey */ 0, 10, 0, 16, 20, 19, 17,
-    /* dynamicKey */ 0, 1, 0, 18, 7, 21,
-    /* splatted */ 22, 1, 19,
-    /* splatted */ 0, 10, 0, 20, 0, 1, 0, 21, 3, 22, 23,
+    /* joined: "items", "joined" */ 0, 3, 0, 15, 3, 1, 18,
+    /* dynamicKey: "id", "plain", 1 */ 0, 10, 0, 16, 20, 19, 17,
+    /* dynamicKey: "value", "dynamicKey" */ 0, 1, 0, 18, 7, 21,
+    /* splatted: "n" */ 22, 1, 19,
+    /* splatted: "id", "value", "splatted" */ 0, 10, 0, 20, 0, 1, 0, 21, 3, 22, 23,
     /* splatOverFuture */ 0, 23,
-    /* splatOverFuture */ 0, 3, 0, 23, 2, 24,
-    /* tried */ 0, 3, 0, 25, 2, 24,
-    /* tried */ 0, 3, 0, 19, 2, 25,
-    /* tried */ 12, 6, 26, 26,
-    /* condChain */ 27,
-    /* condChain */ 27, 28, 29,
-    /* condChain */ 2,
-    /* condChain */ 28, 0, 10, 0, 27, 5, 4, 30,
-    /* condChain */ 0, 1, 0, 28, 9, 8, 31,
+    /* splatOverFuture: "items", "splatOverFuture" */ 0, 3, 0, 23, 2, 24,
+    /* tried: "items", 7 */ 0, 3, 0, 25, 2, 24,
+    /* tried: "items", 1 */ 0, 3, 0, 19, 2, 25,
+    /* tried: "tried" */ 12, 6, 26, 26,
+    /* condChain: "a_id" */ 27,
+    /* condChain: "both", "first" */ 27, 28, 29,
+    /* condChain: "va" */ 2,
+    /* condChain: "id", "none" */ 28, 0, 10, 0, 27, 5, 4, 30,
+    /* condChain: "value", "condChain" */ 0, 1, 0, 28, 9, 8, 31,
     0,
 };
 

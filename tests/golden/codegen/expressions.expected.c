@@ -191,33 +191,33 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* items */ 0, 0, 4,
-    /* nums */ 8,
-    /* obj */ 17,
-    /* arith */ 6, 7, 0, 18, 19, 1, 20, 18, 2, 18, 7, 3, 21, 5, 4, 22, 5, 7, 5, 6, 5, 7, 7, 22, 6, 8, 22, 23, 9, 6, 6, 1, 2, 24, 25, 10, 24, 25, 11, 24, 12, 26,
-    /* tmpl */ 27, 28, 13,
+    /* items: "items", [...] */ 0, 0, 4,
+    /* nums: [...] */ 8,
+    /* obj: {...} */ 17,
+    /* arith: 1, 2, 7, 10, 6, 7, 7, 2, -7, 3, 4, 2, 3, 3, 2, 4, 1, 4, 5, 1, 1, "a", "b", true, ... */ 6, 7, 0, 18, 19, 1, 20, 18, 2, 18, 7, 3, 21, 5, 4, 22, 5, 7, 5, 6, 5, 7, 7, 22, 6, 8, 22, 23, 9, 6, 6, 1, 2, 24, 25, 10, 24, 25, 11, 24, 12, 26,
+    /* tmpl: ":", ";" */ 27, 28, 13,
     /* tmpl */ 3, 14,
     /* tmpl */ 15,
-    /* tmpl */ 7, 15,
-    /* tmpl */ 16, 29, 30,
-    /* tmpl */ 2, 9, 17, 2, 11, 18, 12, 18, 31, 32, 33, 33, 19,
-    /* tmpl */ 0, 19, 18, 16, 0, 21, 13, 34,
-    /* upper */ 35,
-    /* forList */ 36, 5, 20, 2,
+    /* tmpl: 2 */ 7, 15,
+    /* tmpl: "many", "few" */ 16, 29, 30,
+    /* tmpl: "name", "tags", "env", "name=", " env=", " ", " " */ 2, 9, 17, 2, 11, 18, 12, 18, 31, 32, 33, 33, 19,
+    /* tmpl: "tmpl" */ 0, 19, 18, 16, 0, 21, 13, 34,
+    /* upper: "U" */ 35,
+    /* forList: "-", "b" */ 36, 5, 20, 2,
     /* forList */ 4, 21,
-    /* forList */ 0, 2, 37,
-    /* forObject */ 2, 11, 22, 0, 23, 38,
-    /* grouped */ 40, 0, 24, 41,
-    /* splat */ 42, 25,
-    /* splat */ 45, 2, 26, 46,
-    /* builtins */ 22, 27,
-    /* builtins */ 36, 28,
+    /* forList: "forList" */ 0, 2, 37,
+    /* forObject: "tags", "forObject" */ 2, 11, 22, 0, 23, 38,
+    /* grouped: [...], "grouped" */ 40, 0, 24, 41,
+    /* splat: "n" */ 42, 25,
+    /* splat: [...], "splat" */ 45, 2, 26, 46,
+    /* builtins: 4 */ 22, 27,
+    /* builtins: "-" */ 36, 28,
     /* builtins */ 29,
-    /* builtins */ 52, 30, 0, 1, 0, 3, 56, 57, 31, 0, 5, 2, 11, 32, 14, 60, 33, 7, 23, 34, 1, 35, 5, 64, 22, 36, 66, 37, 68, 38, 70, 39, 73, 40, 76, 41, 1, 42, 7, 42, 42, 78, 79, 81, 43, 82,
+    /* builtins: {...}, ",", "a,,b", "tags", "team", "none", 2, 5, 3, 9, 4, "abc", "hello", "aGVsbG8=", ... */ 52, 30, 0, 1, 0, 3, 56, 57, 31, 0, 5, 2, 11, 32, 14, 60, 33, 7, 23, 34, 1, 35, 5, 64, 22, 36, 66, 37, 68, 38, 70, 39, 73, 40, 76, 41, 1, 42, 7, 42, 42, 78, 79, 81, 43, 82,
     0,
 };
 

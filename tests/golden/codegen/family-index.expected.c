@@ -48,18 +48,18 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* count */ 0, 0, 1,
-    /* items */ 2, 0, 5, 1, 3, 0, 6, 2,
-    /* items */ 0, 7, 8, 2,
-    /* links */ 2, 3, 1, 0, 10, 4, 0, 4, 3, 0, 6, 5,
-    /* links */ 0, 8, 12, 5,
-    /* labels */ 1, 0, 10, 4, 0, 6,
+    /* count: "count", 2 */ 0, 0, 1,
+    /* items: "value", "item-", true, {} */ 2, 0, 5, 1, 3, 0, 6, 2,
+    /* items: "items" */ 0, 7, 8, 2,
+    /* links: "value", "label", true, {} */ 2, 3, 1, 0, 10, 4, 0, 4, 3, 0, 6, 5,
+    /* links: "links" */ 0, 8, 12, 5,
+    /* labels: "label" */ 1, 0, 10, 4, 0, 6,
     /* labels */ 6, 7,
-    /* labels */ 2, 2, 9,
+    /* labels: "labels" */ 2, 2, 9,
     0,
 };
 

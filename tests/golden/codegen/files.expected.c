@@ -44,15 +44,15 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* entries */ 0, 0, 1,
-    /* types */ 2, 1, 3, 2, 4, 3, 5, 4, 6, 5, 7,
-    /* missing */ 8, 6,
-    /* missing */ 9,
-    /* missing */ 3, 1, 7, 10,
+    /* entries: "tests/data/archive", "entries" */ 0, 0, 1,
+    /* types: "index.html", "logo.PNG", "notes.txt", "a.b/README", "data.unknownext", "types" */ 2, 1, 3, 2, 4, 3, 5, 4, 6, 5, 7,
+    /* missing: "tests/data/missing" */ 8, 6,
+    /* missing: "no such directory" */ 9,
+    /* missing: "missing" */ 3, 1, 7, 10,
     0,
 };
 

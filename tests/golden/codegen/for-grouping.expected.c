@@ -48,13 +48,13 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* grouped */ 3, 0, 0, 4,
-    /* filtered */ 5,
-    /* filtered */ 6, 1, 1, 7,
+    /* grouped: [...], "grouped" */ 3, 0, 0, 4,
+    /* filtered: 2 */ 5,
+    /* filtered: [...], "filtered" */ 6, 1, 1, 7,
     0,
 };
 

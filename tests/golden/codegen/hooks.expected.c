@@ -44,12 +44,12 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* h */ 0,
-    /* a */ 0, 0, 1, 0, 4, 0,
+    /* h: "h" */ 0,
+    /* a: "a", {...} */ 0, 0, 1, 0, 4, 0,
     0,
 };
 

@@ -45,11 +45,11 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* s0 */ 0,
+    /* s0: "abcdefgh" */ 0,
     /* s1 */ 0, 0, 0,
     /* s2 */ 1, 1, 1,
     /* s3 */ 2, 2, 2,
@@ -68,7 +68,7 @@ static const uint32_t pclg_r[] = {
     /* s16 */ 15, 15, 15,
     /* s17 */ 16, 16, 16,
     /* s18 */ 17, 17, 17,
-    /* big */ 18, 1,
+    /* big: "big" */ 18, 1,
     0,
 };
 

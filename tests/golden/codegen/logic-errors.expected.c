@@ -44,20 +44,20 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* m */ 0, 0, 3,
-    /* andFalse */ 2,
-    /* andFalse */ 0, 4, 2, 0, 1,
-    /* andFalse */ 5, 5, 0, 1, 6,
-    /* orTrue */ 2,
-    /* orTrue */ 0, 4, 2, 2, 1,
-    /* orTrue */ 5, 2, 7, 2, 8,
-    /* bothKnown */ 2,
-    /* bothKnown */ 0, 1, 2, 3, 1,
-    /* bothKnown */ 5, 3, 7, 3, 9,
+    /* m: "m", {...} */ 0, 0, 3,
+    /* andFalse: "x" */ 2,
+    /* andFalse: "missing" */ 0, 4, 2, 0, 1,
+    /* andFalse: false, "andFalse" */ 5, 5, 0, 1, 6,
+    /* orTrue: "x" */ 2,
+    /* orTrue: "missing" */ 0, 4, 2, 2, 1,
+    /* orTrue: true, "orTrue" */ 5, 2, 7, 2, 8,
+    /* bothKnown: "x" */ 2,
+    /* bothKnown: "a" */ 0, 1, 2, 3, 1,
+    /* bothKnown: true, "bothKnown" */ 5, 3, 7, 3, 9,
     0,
 };
 

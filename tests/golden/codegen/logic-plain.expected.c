@@ -54,21 +54,21 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* notAnd */ 0, 0,
-    /* notAnd */ 1, 2, 0, 1, 2, 2,
-    /* nested */ 3, 3,
-    /* nested */ 1, 2, 3, 4,
-    /* nested */ 4, 4, 4, 5, 6, 5,
-    /* condition */ 6, 0, 7, 7, 7,
-    /* condition */ 4, 8, 8,
-    /* condition */ 1, 8, 7, 9,
-    /* condition */ 7, 8, 4, 9, 8, 8, 9, 10, 11,
-    /* orLeft */ 0, 10,
-    /* orLeft */ 4, 2, 10, 11, 12,
+    /* notAnd: "maybe" */ 0, 0,
+    /* notAnd: false, "notAnd" */ 1, 2, 0, 1, 2, 2,
+    /* nested: "abc" */ 3, 3,
+    /* nested: false */ 1, 2, 3, 4,
+    /* nested: true, "nested" */ 4, 4, 4, 5, 6, 5,
+    /* condition: [...], 6 */ 6, 0, 7, 7, 7,
+    /* condition: true, "false" */ 4, 8, 8,
+    /* condition: false */ 1, 8, 7, 9,
+    /* condition: "yes", "no", "condition" */ 7, 8, 4, 9, 8, 8, 9, 10, 11,
+    /* orLeft: "maybe" */ 0, 10,
+    /* orLeft: true, "orLeft" */ 4, 2, 10, 11, 12,
     0,
 };
 

@@ -52,20 +52,20 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* a */ 0, 0, 3, 0,
-    /* shortAnd */ 4,
-    /* shortAnd */ 0, 5, 0, 1, 1,
-    /* shortAnd */ 6, 5, 1, 2, 7,
-    /* shortOr */ 4,
-    /* shortOr */ 0, 5, 0, 3, 1,
-    /* shortOr */ 2, 5, 3, 4, 8,
-    /* unknownAnd */ 4,
-    /* unknownAnd */ 0, 5, 0, 5, 1,
-    /* unknownAnd */ 2, 5, 5, 6, 9,
+    /* a: "a", {...} */ 0, 0, 3, 0,
+    /* shortAnd: "x" */ 4,
+    /* shortAnd: "id" */ 0, 5, 0, 1, 1,
+    /* shortAnd: false, "shortAnd" */ 6, 5, 1, 2, 7,
+    /* shortOr: "x" */ 4,
+    /* shortOr: "id" */ 0, 5, 0, 3, 1,
+    /* shortOr: true, "shortOr" */ 2, 5, 3, 4, 8,
+    /* unknownAnd: "x" */ 4,
+    /* unknownAnd: "id" */ 0, 5, 0, 5, 1,
+    /* unknownAnd: true, "unknownAnd" */ 2, 5, 5, 6, 9,
     0,
 };
 

@@ -89,31 +89,31 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* word */ 0, 0,
-    /* r */ 1, 0, 4, 0,
-    /* escaped */ 5,
-    /* composed */ 5,
-    /* raw */ 5,
-    /* bare */ 7,
+    /* word: "word" */ 0, 0,
+    /* r: "r", {...} */ 1, 0, 4, 0,
+    /* escaped: "café" */ 5,
+    /* composed: "café" */ 5,
+    /* raw: "café" */ 5,
+    /* bare: {...} */ 7,
     /* equal */ 3,
     /* equal */ 3,
-    /* equal */ 2, 3, 4, 3, 8, 9, 1, 3, 10, 11, 2, 3, 0, 1, 1, 2, 1, 3, 2, 12,
+    /* equal: "cafe", "́", "", [...], "text", "equal" */ 2, 3, 4, 3, 8, 9, 1, 3, 10, 11, 2, 3, 0, 1, 1, 2, 1, 3, 2, 12,
     /* lengths */ 4,
-    /* lengths */ 2, 5, 4, 6, 0, 1, 13,
-    /* sorted */ 20, 21,
-    /* indexed */ 22, 7,
+    /* lengths: "lengths" */ 2, 5, 4, 6, 0, 1, 13,
+    /* sorted: {...}, "sorted" */ 20, 21,
+    /* indexed: "engine" */ 22, 7,
     /* indexed */ 2, 7,
-    /* indexed */ 23, 8,
-    /* indexed */ 5, 8,
-    /* indexed */ 5, 5, 9, 0, 4, 2, 1, 2, 1, 10, 8, 6, 24,
-    /* merged */ 5, 23, 25, 11,
-    /* merged */ 0, 4, 26,
-    /* heredoc */ 27,
-    /* heredoc */ 3, 28, 12, 11, 29,
+    /* indexed: "computed" */ 23, 8,
+    /* indexed: "café" */ 5, 8,
+    /* indexed: "café", "text", "indexed" */ 5, 5, 9, 0, 4, 2, 1, 2, 1, 10, 8, 6, 24,
+    /* merged: "café", "computed", "literal" */ 5, 23, 25, 11,
+    /* merged: "merged" */ 0, 4, 26,
+    /* heredoc: "café\x0a" */ 27,
+    /* heredoc: "\x0a", "heredoc" */ 3, 28, 12, 11, 29,
     0,
 };
 

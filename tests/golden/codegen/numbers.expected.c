@@ -41,11 +41,11 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* numbers */ 0, 7, 0, 8, 9, 1, 0, 1, 2, 3, 4, 5, 6, 10,
+    /* numbers: 100000000000000000000000..., 1, 7, 2, 100000000000000000000000..., -12345678901234567890123..., ... */ 0, 7, 0, 8, 9, 1, 0, 1, 2, 3, 4, 5, 6, 10,
     0,
 };
 

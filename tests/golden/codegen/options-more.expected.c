@@ -63,13 +63,13 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* prov */ 0, 0, 1, 0,
-    /* a */ 0, 2, 1, 5, 1,
-    /* b */ 1, 1, 3, 0, 2, 16, 11, 13, 0, 7, 1, 9, 3,
+    /* prov: "prov", {} */ 0, 0, 1, 0,
+    /* a: "a", {...} */ 0, 2, 1, 5, 1,
+    /* b: "value", [...], [...], "https://example.com/plug...", "b", {...} */ 1, 1, 3, 0, 2, 16, 11, 13, 0, 7, 1, 9, 3,
     0,
 };
 

@@ -82,13 +82,13 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* parent */ 0, 0, 3, 0,
-    /* child */ 0, 1, 0, 1, 8, 0, 16, 27, 2, 0, 14, 30, 0, 2, 16, 2, 19, 4, 0, 2,
-    /* childUrn */ 1, 31, 0, 3, 32,
+    /* parent: "parent", {...} */ 0, 0, 3, 0,
+    /* child: "value", {...}, [...], {...}, true, [...], "existing-id", true, [...], true, "2.0.0", ... */ 0, 1, 0, 1, 8, 0, 16, 27, 2, 0, 14, 30, 0, 2, 16, 2, 19, 4, 0, 2,
+    /* childUrn: "urn", "childUrn" */ 1, 31, 0, 3, 32,
     0,
 };
 

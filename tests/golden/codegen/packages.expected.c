@@ -55,14 +55,14 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* hello */ 0, 0, 1, 0,
-    /* hi */ 2, 1, 1, 1,
-    /* fromInvoke */ 3, 2,
-    /* fromInvoke */ 10, 6, 9, 2, 2, 11,
+    /* hello: "hello", {} */ 0, 0, 1, 0,
+    /* hi: "hi", {} */ 2, 1, 1, 1,
+    /* fromInvoke: "output" */ 3, 2,
+    /* fromInvoke: "subpackage:index:doHello...", {...}, {...}, "fromInvoke" */ 10, 6, 9, 2, 2, 11,
     0,
 };
 

@@ -55,15 +55,15 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* a */ 0, 0, 3, 0,
-    /* b */ 4, 1,
-    /* b */ 0, 7, 0, 2, 2, 0, 7, 0, 3, 10, 5, 0, 4,
-    /* text */ 1, 6, 0, 5, 6,
-    /* urn */ 0, 12, 0, 6, 12,
+    /* a: "a", {...} */ 0, 0, 3, 0,
+    /* b: "id=" */ 4, 1,
+    /* b: "id", "id", "k", "b" */ 0, 7, 0, 2, 2, 0, 7, 0, 3, 10, 5, 0, 4,
+    /* text: "text", "text" */ 1, 6, 0, 5, 6,
+    /* urn: "urn", "urn" */ 0, 12, 0, 6, 12,
     0,
 };
 

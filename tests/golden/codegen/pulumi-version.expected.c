@@ -45,14 +45,14 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* range */ 0, 0, 1,
+    /* range: "range", ">=3.0.0 <3.100.0 || >=3...." */ 0, 0, 1,
     /* pulumi */ 0,
-    /* a */ 2, 0, 5, 0,
-    /* checked */ 2, 3, 1, 1, 6,
+    /* a: "a", {...} */ 2, 0, 5, 0,
+    /* checked: "value", "checked" */ 2, 3, 1, 1, 6,
     0,
 };
 

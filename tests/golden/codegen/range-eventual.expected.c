@@ -56,23 +56,23 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* levels */ 0, 0, 3,
-    /* checked */ 0, 4, 5,
-    /* checked */ 1, 1,
-    /* checked */ 5,
+    /* levels: "levels", [...] */ 0, 0, 3,
+    /* checked: true, false */ 0, 4, 5,
+    /* checked: 1 */ 1, 1,
+    /* checked: false */ 5,
     /* checked */ 3, 1, 2,
     /* checked */ 3, 3,
-    /* checked */ 6, 1, 0, 11, 0, 7, 4,
-    /* checked */ 0, 9, 8, 7, 4,
+    /* checked: "value", {} */ 6, 1, 0, 11, 0, 7, 4,
+    /* checked: "checked" */ 0, 9, 8, 7, 4,
     /* hidden */ 5,
-    /* hidden */ 1, 6, 6, 4, 5,
+    /* hidden: 1, true, false */ 1, 6, 6, 4, 5,
     /* hidden */ 5, 7,
-    /* hidden */ 6, 1, 8, 8, 0, 7, 9,
-    /* hidden */ 0, 9, 9, 7, 9,
+    /* hidden: "value", {} */ 6, 1, 8, 8, 0, 7, 9,
+    /* hidden: "hidden" */ 0, 9, 9, 7, 9,
     0,
 };
 

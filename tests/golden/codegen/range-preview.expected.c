@@ -56,21 +56,21 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* a */ 0, 0, 3, 0,
-    /* maybe */ 4,
-    /* maybe */ 0, 3, 5, 1,
-    /* maybe */ 0, 6, 0, 2, 5, 7, 4, 1,
-    /* many */ 4,
-    /* many */ 3, 8, 9,
-    /* many */ 1, 4, 0, 5, 5,
-    /* many */ 0, 6, 0, 3, 9, 8, 10, 5, 5,
-    /* maybeId */ 1, 6, 0, 6, 11,
+    /* a: "a", {...} */ 0, 0, 3, 0,
+    /* maybe: "a_id" */ 4,
+    /* maybe: {...}, {} */ 0, 3, 5, 1,
+    /* maybe: "id", "maybe" */ 0, 6, 0, 2, 5, 7, 4, 1,
+    /* many: "a_id" */ 4,
+    /* many: 2, 0 */ 3, 8, 9,
+    /* many: "value", {} */ 1, 4, 0, 5, 5,
+    /* many: "id", "many" */ 0, 6, 0, 3, 9, 8, 10, 5, 5,
+    /* maybeId: "id", "maybeId" */ 1, 6, 0, 6, 11,
     /* manyCount */ 7,
-    /* manyCount */ 2, 1, 12,
+    /* manyCount: "manyCount" */ 2, 1, 12,
     0,
 };
 

@@ -88,24 +88,24 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* counted */ 0, 0, 0, 1, 1,
-    /* counted */ 2, 3, 5, 1,
-    /* listed */ 0, 2, 6, 3, 0, 1, 4,
-    /* listed */ 9, 10, 7, 4,
-    /* mapped */ 6, 5, 0, 6, 11, 7, 0, 1, 8,
-    /* mapped */ 16, 17, 9, 8,
+    /* counted: "value", {} */ 0, 0, 0, 1, 1,
+    /* counted: 2, "counted" */ 2, 3, 5, 1,
+    /* listed: "value", "key", {} */ 0, 2, 6, 3, 0, 1, 4,
+    /* listed: [...], "listed" */ 9, 10, 7, 4,
+    /* mapped: "key", "value", "=", {} */ 6, 5, 0, 6, 11, 7, 0, 1, 8,
+    /* mapped: {...}, "mapped" */ 16, 17, 9, 8,
     /* maybe */ 9,
-    /* maybe */ 18, 9,
-    /* maybe */ 0, 20, 1, 10,
-    /* maybe */ 1, 7, 6, 21, 4, 10,
-    /* never */ 0, 23, 1, 11,
-    /* never */ 22, 24, 4, 11,
-    /* names */ 1, 25, 2, 4, 0, 12, 1, 18, 2, 4, 0, 13, 2, 14, 2, 0, 0, 14, 26,
-    /* maybeId */ 3, 27, 0, 15, 28,
+    /* maybe: 1 */ 18, 9,
+    /* maybe: {...}, {} */ 0, 20, 1, 10,
+    /* maybe: "maybe" */ 1, 7, 6, 21, 4, 10,
+    /* never: {...}, {} */ 0, 23, 1, 11,
+    /* never: false, "never" */ 22, 24, 4, 11,
+    /* names: 0, "name", 1, "name", "a", "value", "names" */ 1, 25, 2, 4, 0, 12, 1, 18, 2, 4, 0, 13, 2, 14, 2, 0, 0, 14, 26,
+    /* maybeId: "id", "maybeId" */ 3, 27, 0, 15, 28,
     0,
 };
 

@@ -29,13 +29,13 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* amount */ 0, 0,
-    /* ratio */ 1, 0,
-    /* ratio */ 0, 2, 2,
+    /* amount: "amount" */ 0, 0,
+    /* ratio: 0 */ 1, 0,
+    /* ratio: "ratio" */ 0, 2, 2,
     0,
 };
 

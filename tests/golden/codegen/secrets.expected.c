@@ -46,17 +46,17 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* token */ 0, 0, 1,
-    /* r */ 4, 6, 2, 0, 0,
-    /* wrapped */ 7, 1,
-    /* wrapped */ 0, 2, 8,
-    /* revealed */ 9, 10,
-    /* resourceSecret */ 1, 3, 0, 2, 11,
-    /* plain */ 1, 5, 0, 3, 5,
+    /* token: "token", "s3cr3t" */ 0, 0, 1,
+    /* r: "hidden", "x", "r" */ 4, 6, 2, 0, 0,
+    /* wrapped: "token=" */ 7, 1,
+    /* wrapped: "wrapped" */ 0, 2, 8,
+    /* revealed: "visible", "revealed" */ 9, 10,
+    /* resourceSecret: "value", "resourceSecret" */ 1, 3, 0, 2, 11,
+    /* plain: "plain", "plain" */ 1, 5, 0, 3, 5,
     0,
 };
 

@@ -56,20 +56,20 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* env */ 0, 0, 1,
-    /* logs */ 2, 0,
-    /* logs */ 0, 2, 0, 3, 0, 1,
-    /* site */ 7, 2,
-    /* site */ 0, 2, 0, 8, 0, 3,
-    /* url */ 9, 10, 4,
-    /* url */ 2, 11, 1, 5, 3, 12,
-    /* arns */ 13, 6,
-    /* arns */ 14, 1, 7, 2,
-    /* arns */ 1, 2, 4, 8, 15,
+    /* env: "env", "dev" */ 0, 0, 1,
+    /* logs: "logs-" */ 2, 0,
+    /* logs: "logs" */ 0, 2, 0, 3, 0, 1,
+    /* site: "site-" */ 7, 2,
+    /* site: "site" */ 0, 2, 0, 8, 0, 3,
+    /* url: "http://", "/" */ 9, 10, 4,
+    /* url: "websiteEndpoint", "url" */ 2, 11, 1, 5, 3, 12,
+    /* arns: ": " */ 13, 6,
+    /* arns: "arn" */ 14, 1, 7, 2,
+    /* arns: "arns" */ 1, 2, 4, 8, 15,
     0,
 };
 

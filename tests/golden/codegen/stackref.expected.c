@@ -48,14 +48,14 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* ref */ 0, 0, 3, 0,
-    /* plain */ 0, 4, 1, 4,
-    /* hidden */ 0, 5, 2, 6,
-    /* missing */ 0, 7, 3, 8,
+    /* ref: "ref", {...} */ 0, 0, 3, 0,
+    /* plain: "plain", "plain" */ 0, 4, 1, 4,
+    /* hidden: "pw", "hidden" */ 0, 5, 2, 6,
+    /* missing: "nope", "missing" */ 0, 7, 3, 8,
     0,
 };
 

@@ -61,14 +61,14 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* kept */ 0, 0, 9, 0,
-    /* short */ 10, 0, 12, 1,
-    /* kept */ 0, 13, 1, 2, 0,
-    /* short */ 1, 13, 1, 3, 10,
+    /* kept: "kept", {...} */ 0, 0, 9, 0,
+    /* short: "short", {...} */ 10, 0, 12, 1,
+    /* kept: "output", "kept" */ 0, 13, 1, 2, 0,
+    /* short: "output", "short" */ 1, 13, 1, 3, 10,
     0,
 };
 

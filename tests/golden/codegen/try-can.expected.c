@@ -51,22 +51,22 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* raw */ 0, 0, 3,
-    /* tried */ 0, 4, 0, 5, 0, 0,
-    /* tried */ 6, 7, 1,
-    /* tried */ 8,
-    /* tried */ 10, 4, 1, 2, 9,
-    /* triedFirst */ 0, 1, 0, 3,
-    /* triedFirst */ 10,
-    /* triedFirst */ 5, 1, 4, 11,
-    /* canA */ 0, 1, 0, 5,
-    /* canA */ 4, 12,
-    /* canB */ 6, 7, 6,
-    /* canB */ 3, 13,
+    /* raw: "raw", {...} */ 0, 0, 3,
+    /* tried: "b", "c" */ 0, 4, 0, 5, 0, 0,
+    /* tried: [], 0 */ 6, 7, 1,
+    /* tried: "fallback" */ 8,
+    /* tried: "tried" */ 10, 4, 1, 2, 9,
+    /* triedFirst: "a" */ 0, 1, 0, 3,
+    /* triedFirst: "unused" */ 10,
+    /* triedFirst: "triedFirst" */ 5, 1, 4, 11,
+    /* canA: "a" */ 0, 1, 0, 5,
+    /* canA: "canA" */ 4, 12,
+    /* canB: [], 0 */ 6, 7, 6,
+    /* canB: "canB" */ 3, 13,
     0,
 };
 

@@ -42,17 +42,17 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* pair */ 2,
-    /* moved */ 3, 0,
-    /* moved */ 4,
-    /* moved */ 3, 1, 1, 5,
-    /* inLoop */ 6, 2,
+    /* pair: [...] */ 2,
+    /* moved: "tuple index must be betw..." */ 3, 0,
+    /* moved: "fallback" */ 4,
+    /* moved: "moved" */ 3, 1, 1, 5,
+    /* inLoop: "cannot traverse value of..." */ 6, 2,
     /* inLoop */ 0, 2, 3,
-    /* inLoop */ 3, 7,
+    /* inLoop: "inLoop" */ 3, 7,
     0,
 };
 

@@ -135,36 +135,36 @@ static const pcl_resource_decl pclg_decl[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* p */ 0, 0, 16, 0,
+    /* p: "p", {...} */ 0, 0, 16, 0,
     /* q */ 1,
     /* q */ 1, 2,
-    /* q */ 17, 3,
+    /* q: 10 */ 17, 3,
     /* q */ 2, 4,
-    /* q */ 18, 18, 5,
-    /* q */ 10, 6,
-    /* q */ 11, 7,
+    /* q: "-", "-" */ 18, 18, 5,
+    /* q: 1 */ 10, 6,
+    /* q: 2 */ 11, 7,
     /* q */ 8,
-    /* q */ 0, 1, 1, 9, 1, 0, 3, 1, 7, 3, 0, 5, 1, 6, 5, 0, 7, 1, 10, 0, 5, 1, 11, 8, 0, 9, 1, 12, 10, 0, 13, 1, 13, 14, 19, 0, 14,
-    /* r */ 20, 15,
-    /* r */ 1, 7, 1, 16, 2, 21, 1, 22, 17,
-    /* fromInvoke */ 24, 18,
-    /* fromInvoke */ 1, 7, 1, 19, 29, 28, 18, 2, 30,
-    /* summary */ 31, 20,
-    /* summary */ 21, 32, 1, 7, 1, 22, 2,
-    /* summary */ 1, 1, 1, 21, 7, 33,
-    /* readLookup */ 2, 23, 1, 23, 34,
-    /* recovered */ 0, 9, 1, 35, 2, 24,
-    /* recovered */ 36, 25,
-    /* recovered */ 8, 2, 37,
+    /* q: "boolean", "float", "integer", "string", "integer", "numberArray", "booleanMap", ... */ 0, 1, 1, 9, 1, 0, 3, 1, 7, 3, 0, 5, 1, 6, 5, 0, 7, 1, 10, 0, 5, 1, 11, 8, 0, 9, 1, 12, 10, 0, 13, 1, 13, 14, 19, 0, 14,
+    /* r: "key-" */ 20, 15,
+    /* r: "string", "r", "existing-id" */ 1, 7, 1, 16, 2, 21, 1, 22, 17,
+    /* fromInvoke: "result" */ 24, 18,
+    /* fromInvoke: "string", "simple-invoke:index:myIn...", {...}, "fromInvoke" */ 1, 7, 1, 19, 29, 28, 18, 2, 30,
+    /* summary: "q is " */ 31, 20,
+    /* summary: "q is true", "string" */ 21, 32, 1, 7, 1, 22, 2,
+    /* summary: "boolean", "summary" */ 1, 1, 1, 21, 7, 33,
+    /* readLookup: "lookup", "readLookup" */ 2, 23, 1, 23, 34,
+    /* recovered: "numberArray", 7 */ 0, 9, 1, 35, 2, 24,
+    /* recovered: "recovered: " */ 36, 25,
+    /* recovered: "recovered" */ 8, 2, 37,
     /* count */ 26,
-    /* count */ 1, 9, 1, 27, 1, 38,
-    /* idText */ 39, 28,
-    /* idText */ 0, 40, 1, 29, 2, 41,
-    /* mixed */ 0, 7, 1, 30, 0, 40, 1, 31, 0, 40, 1, 32, 45, 46,
+    /* count: "numberArray", "count" */ 1, 9, 1, 27, 1, 38,
+    /* idText: "id=" */ 39, 28,
+    /* idText: "id", "idText" */ 0, 40, 1, 29, 2, 41,
+    /* mixed: "string", "id", "id", "k", "mixed" */ 0, 7, 1, 30, 0, 40, 1, 31, 0, 40, 1, 32, 45, 46,
     0,
 };
 

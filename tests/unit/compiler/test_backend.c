@@ -421,6 +421,18 @@ static void test_emit_unused_params(void) {
   free(c);
 }
 
+/* The comment of a row names its node and the constants it refers to:
+ * strings quoted and cut short, numbers as written, comment terminators
+ * broken. */
+static void test_emit_row_comments(void) {
+  char *c = emit_text("config n \"int\" {\n}\n"
+                      "o = [n, \"0123456789012345678901234567\", 2.50, true, null, \"a*/b\"]\n",
+                      "main.pp", false);
+  CU_ASSERT(strstr(c, "    /* o: \"012345678901234567890123...\", 2.50, true, null, \"a*\\/b\" */ ") !=
+            NULL);
+  free(c);
+}
+
 /* The C writer's mangling is one to one. */
 static void test_mangle(void) {
   static const char *const cases[][2] = {
@@ -461,6 +473,7 @@ void register_backend_tests(void) {
   CU_add_test(s, "node names are mangled into C names", test_emit_mangling);
   CU_add_test(s, "functions are shared by their code", test_emit_same_code);
   CU_add_test(s, "unused parameters are marked (void)", test_emit_unused_params);
+  CU_add_test(s, "rows name their node and constants", test_emit_row_comments);
   CU_add_test(s, "names are mangled one to one", test_mangle);
   CU_add_test(s, "C string literals", test_cstring);
 }
