@@ -46,7 +46,7 @@ static const char *type_ref(em *e, const ty *t) {
   case TY_MAP: {
     const char *elem = type_ref(e, t->elem);
     size_t n = e->ntypes++;
-    cw_printf(&e->types, "static const pcl_type pclg_t%zu = {%s, %s, NULL, 0};\n", n,
+    cw_printf(&e->types, "static const pcl_type pclg_t%zu = {.kind = %s, .elem = %s};\n", n,
               t->kind == TY_MAP ? "PCL_TY_MAP" : "PCL_TY_LIST", elem);
     return arena_printf(&e->keys, "&pclg_t%zu", n);
   }
@@ -66,8 +66,8 @@ static const char *type_ref(em *e, const ty *t) {
       return "&pcl_type_any";
     const char *elem = type_ref(e, other);
     size_t n = e->ntypes++;
-    cw_printf(&e->types, "static const pcl_type pclg_t%zu = {PCL_TY_OPTIONAL, %s, NULL, 0};\n", n,
-              elem);
+    cw_printf(&e->types, "static const pcl_type pclg_t%zu = {.kind = PCL_TY_OPTIONAL, .elem = %s};\n",
+              n, elem);
     return arena_printf(&e->keys, "&pclg_t%zu", n);
   }
   case TY_OBJECT: {
@@ -85,11 +85,11 @@ static const char *type_ref(em *e, const ty *t) {
       }
       cw_puts(&e->types, "};\n");
       cw_printf(&e->types,
-                "static const pcl_type pclg_t%zu = {PCL_TY_OBJECT, NULL, pclg_tf%zu, %zu};\n", n,
-                n, count);
+                "static const pcl_type pclg_t%zu = {.kind = PCL_TY_OBJECT, .fields = pclg_tf%zu, "
+                ".nfields = %zu};\n",
+                n, n, count);
     } else {
-      cw_printf(&e->types, "static const pcl_type pclg_t%zu = {PCL_TY_OBJECT, NULL, NULL, 0};\n",
-                n);
+      cw_printf(&e->types, "static const pcl_type pclg_t%zu = {.kind = PCL_TY_OBJECT};\n", n);
     }
     free(fields);
     return arena_printf(&e->keys, "&pclg_t%zu", n);
@@ -113,15 +113,23 @@ static size_t write_configs(em *e, const ir_module *m, cw *w) {
     if (c->kind != IR_N_CONFIG)
       continue;
     const char *t = type_ref(e, c->config_type);
-    cw_puts(w, "    {");
+    /* The default, when there is one, is computed by the config's node:
+       default_value stays NULL. */
+    cw_puts(w, "    {.name = ");
     cw_cstring(w, c->logical, strlen(c->logical));
-    cw_printf(w, ", %s, NULL, %d, %d, %d, ", t, c->value ? 1 : 0, c->nullable ? 1 : 0,
-              c->secret ? 1 : 0);
+    cw_printf(w, ", .type = %s, ", t);
+    if (c->value)
+      cw_puts(w, ".has_default_expr = true, ");
+    if (c->nullable)
+      cw_puts(w, ".nullable = true, ");
+    if (c->secret)
+      cw_puts(w, ".secret = true, ");
     /* Where the declaration is: a bad or missing value is reported there. */
     const char *path = src_get(e->src, c->span.file)->path;
     src_pos pos = src_position(e->src, c->span.file, c->span.start);
+    cw_puts(w, ".file = ");
     cw_cstring(w, path, strlen(path));
-    cw_printf(w, ", %zu, %zu},\n", pos.line, pos.column);
+    cw_printf(w, ", .line = %zu, .col = %zu},\n", pos.line, pos.column);
     n++;
   }
   return n;
@@ -129,12 +137,12 @@ static size_t write_configs(em *e, const ir_module *m, cw *w) {
 
 /* ----------------------------------------------------------------- packages */
 
-/* Writes s as a C string literal, or NULL when s is. */
-static void cstring_or_null(cw *w, const char *s) {
-  if (s)
-    cw_cstring(w, s, strlen(s));
-  else
-    cw_puts(w, "NULL");
+/* Writes `, .<field> = "<s>"` when s is not NULL. */
+static void string_field(cw *w, const char *field, const char *s) {
+  if (s == NULL)
+    return;
+  cw_printf(w, ", .%s = ", field);
+  cw_cstring(w, s, strlen(s));
 }
 
 /* Writes into w the entries of pclg_packages for the parameterized packages
@@ -148,19 +156,15 @@ static void write_packages(em *e, const ir_module *m, cw *w, ptrmap *seen, size_
     if (ptrmap_get(seen, name))
       continue;
     ptrmap_put(seen, name, (void *)1);
-    cw_puts(w, "    {");
+    cw_puts(w, "    {.base_name = ");
     cw_cstring(w, p->base_name, strlen(p->base_name));
-    cw_puts(w, ", ");
-    cstring_or_null(w, p->base_version);
-    cw_puts(w, ", ");
-    cstring_or_null(w, p->download_url);
-    cw_puts(w, ", ");
-    cw_cstring(w, p->name, strlen(p->name));
-    cw_puts(w, ", ");
-    cstring_or_null(w, p->version);
-    cw_puts(w, ", ");
+    string_field(w, "base_version", p->base_version);
+    string_field(w, "download_url", p->download_url);
+    string_field(w, "name", p->name);
+    string_field(w, "version", p->version);
+    cw_puts(w, ", .value = ");
     cw_cstring(w, p->value, p->value_len);
-    cw_printf(w, ", %zu},\n", p->value_len);
+    cw_printf(w, ", .value_len = %zu},\n", p->value_len);
     (*n)++;
   }
 }
@@ -412,14 +416,16 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
   }
   char *name = program_name(opt->input);
   cw_printf(&o, "\nstatic const pcl_gen_program pclg_program = {\n"
-                "    %d, &pcl_gen_abi_%d, ",
+                "    .abi = %d,\n    .abi_symbol = &pcl_gen_abi_%d,\n    .generator = ",
             PCL_GEN_ABI, PCL_GEN_ABI);
   cw_cstring(&o, opt->generator, strlen(opt->generator));
-  cw_puts(&o, ", ");
+  cw_puts(&o, ",\n    .name = ");
   cw_cstring(&o, name, strlen(name));
   cw_printf(&o,
-            ",\n    %s, %zu, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, %zu,"
-            "\n    pclg_files, %s, %zu,\n};\n\n"
+            ",\n    .configs = %s,\n    .nconfigs = %zu,\n    .main = &pclg_modules[0],\n"
+            "    .rows = pclg_r,\n    .consts = pclg_k,\n    .locs = pclg_loc,\n"
+            "    .loc_runs = pclg_loc_runs,\n    .nloc_runs = %zu,\n    .files = pclg_files,\n"
+            "    .packages = %s,\n    .npackages = %zu,\n};\n\n"
             "int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }\n",
             nconfigs ? "pclg_config" : "NULL", nconfigs, e.nloc_runs ? e.nloc_runs : 1,
             npackages ? "pclg_packages" : "NULL", npackages);

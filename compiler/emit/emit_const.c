@@ -401,19 +401,19 @@ uint32_t em_decl(em *e, const ir_node *n) {
     return (uint32_t)found;
   size_t i = e->ndecls++;
   store(&e->decl_index, k, i);
-  cw_puts(&e->decls, "    {");
+  /* The node's location travels in its row, not here. */
+  cw_puts(&e->decls, "    {.type = ");
   cw_cstring(&e->decls, n->token, strlen(n->token));
-  cw_printf(&e->decls, ", %s, ", kinds[n->res_kind]);
-  if (n->version)
+  cw_printf(&e->decls, ", .kind = %s", kinds[n->res_kind]);
+  if (n->version) {
+    cw_puts(&e->decls, ", .version = ");
     cw_cstring(&e->decls, n->version, strlen(n->version));
-  else
-    cw_puts(&e->decls, "NULL");
-  cw_puts(&e->decls, ", ");
-  if (n->plugin_download_url)
+  }
+  if (n->plugin_download_url) {
+    cw_puts(&e->decls, ", .plugin_download_url = ");
     cw_cstring(&e->decls, n->plugin_download_url, strlen(n->plugin_download_url));
-  else
-    cw_puts(&e->decls, "NULL");
-  cw_puts(&e->decls, ", NULL, 0, 0},\n");
+  }
+  cw_puts(&e->decls, "},\n");
   return (uint32_t)i;
 }
 

@@ -85,7 +85,7 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, "27.0.0", "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}", NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM, .version = "27.0.0", .plugin_download_url = "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -698,13 +698,25 @@ static pcl_value *pclu_all(pcl_gen_env *e) {
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"secretName", &pcl_type_string, NULL, 0, 0, 1, "tests/golden/codegen/applies.pp", 3, 1},
+    {.name = "secretName", .type = &pcl_type_string, .secret = true, .file = "tests/golden/codegen/applies.pp", .line = 3, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "applies",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "applies",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -49,8 +49,8 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
-    {"components:index:Child", PCL_RES_COMPONENT, NULL, NULL, NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
+    {.type = "components:index:Child", .kind = PCL_RES_COMPONENT},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -219,9 +219,21 @@ static pcl_value *pclu_inner(pcl_gen_env *e) {
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "component",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 2,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "component",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 2,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

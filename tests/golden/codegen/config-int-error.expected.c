@@ -80,13 +80,25 @@ static pcl_value *pclu_count_2(pcl_gen_env *e) {
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"count", &pcl_type_int, NULL, 0, 0, 0, "tests/golden/codegen/config-int-error.pp", 3, 1},
+    {.name = "count", .type = &pcl_type_int, .file = "tests/golden/codegen/config-int-error.pp", .line = 3, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "config-int-error",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "config-int-error",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -84,17 +84,29 @@ static pcl_value *pclg_node2(pcl_gen_env *e) {
 }
 
 /* Configuration. */
-static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_string, NULL, 0};
-static const pcl_type pclg_t1 = {PCL_TY_LIST, &pcl_type_string, NULL, 0};
+static const pcl_type pclg_t0 = {.kind = PCL_TY_LIST, .elem = &pcl_type_string};
+static const pcl_type pclg_t1 = {.kind = PCL_TY_LIST, .elem = &pcl_type_string};
 static const pcl_config_decl pclg_config[] = {
-    {"fromFile", &pclg_t0, NULL, 0, 0, 0, "tests/golden/codegen/config-json-nfc.pp", 5, 1},
-    {"fromFlag", &pclg_t1, NULL, 0, 0, 0, "tests/golden/codegen/config-json-nfc.pp", 6, 1},
+    {.name = "fromFile", .type = &pclg_t0, .file = "tests/golden/codegen/config-json-nfc.pp", .line = 5, .col = 1},
+    {.name = "fromFlag", .type = &pclg_t1, .file = "tests/golden/codegen/config-json-nfc.pp", .line = 6, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "config-json-nfc",
-    pclg_config, 2, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "config-json-nfc",
+    .configs = pclg_config,
+    .nconfigs = 2,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

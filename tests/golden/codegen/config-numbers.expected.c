@@ -191,18 +191,30 @@ static pcl_value *pclu_picked(pcl_gen_env *e) {
 }
 
 /* Configuration. */
-static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_number, NULL, 0};
+static const pcl_type pclg_t0 = {.kind = PCL_TY_LIST, .elem = &pcl_type_number};
 static const pcl_config_decl pclg_config[] = {
-    {"big", &pcl_type_number, NULL, 0, 0, 0, "tests/golden/codegen/config-numbers.pp", 5, 1},
-    {"exact", &pcl_type_int, NULL, 0, 0, 0, "tests/golden/codegen/config-numbers.pp", 6, 1},
-    {"numbers", &pclg_t0, NULL, 0, 0, 0, "tests/golden/codegen/config-numbers.pp", 7, 1},
-    {"position", &pcl_type_number, NULL, 0, 0, 0, "tests/golden/codegen/config-numbers.pp", 8, 1},
+    {.name = "big", .type = &pcl_type_number, .file = "tests/golden/codegen/config-numbers.pp", .line = 5, .col = 1},
+    {.name = "exact", .type = &pcl_type_int, .file = "tests/golden/codegen/config-numbers.pp", .line = 6, .col = 1},
+    {.name = "numbers", .type = &pclg_t0, .file = "tests/golden/codegen/config-numbers.pp", .line = 7, .col = 1},
+    {.name = "position", .type = &pcl_type_number, .file = "tests/golden/codegen/config-numbers.pp", .line = 8, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "config-numbers",
-    pclg_config, 4, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "config-numbers",
+    .configs = pclg_config,
+    .nconfigs = 4,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

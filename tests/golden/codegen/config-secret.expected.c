@@ -477,18 +477,30 @@ static pcl_value *pclu_count(pcl_gen_env *e) {
 }
 
 /* Configuration. */
-static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_string, NULL, 0};
-static const pcl_type pclg_t1 = {PCL_TY_MAP, &pcl_type_string, NULL, 0};
+static const pcl_type pclg_t0 = {.kind = PCL_TY_LIST, .elem = &pcl_type_string};
+static const pcl_type pclg_t1 = {.kind = PCL_TY_MAP, .elem = &pcl_type_string};
 static const pcl_config_decl pclg_config[] = {
-    {"names", &pclg_t0, NULL, 0, 0, 0, "tests/golden/codegen/config-secret.pp", 3, 1},
-    {"size", &pcl_type_number, NULL, 0, 0, 0, "tests/golden/codegen/config-secret.pp", 5, 1},
-    {"tags", &pclg_t1, NULL, 1, 0, 0, "tests/golden/codegen/config-secret.pp", 7, 1},
+    {.name = "names", .type = &pclg_t0, .file = "tests/golden/codegen/config-secret.pp", .line = 3, .col = 1},
+    {.name = "size", .type = &pcl_type_number, .file = "tests/golden/codegen/config-secret.pp", .line = 5, .col = 1},
+    {.name = "tags", .type = &pclg_t1, .has_default_expr = true, .file = "tests/golden/codegen/config-secret.pp", .line = 7, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "config-secret",
-    pclg_config, 3, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "config-secret",
+    .configs = pclg_config,
+    .nconfigs = 3,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

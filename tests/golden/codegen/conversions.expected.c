@@ -62,7 +62,7 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"primitive:index:Resource", PCL_RES_CUSTOM, "7.0.0", NULL, NULL, 0, 0},
+    {.type = "primitive:index:Resource", .kind = PCL_RES_CUSTOM, .version = "7.0.0"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -295,9 +295,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "conversions",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "conversions",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -949,15 +949,27 @@ fail1:
 }
 
 /* Configuration. */
-static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_string, NULL, 0};
+static const pcl_type pclg_t0 = {.kind = PCL_TY_LIST, .elem = &pcl_type_string};
 static const pcl_config_decl pclg_config[] = {
-    {"items", &pclg_t0, NULL, 1, 0, 0, "tests/golden/codegen/expressions.pp", 2, 1},
+    {.name = "items", .type = &pclg_t0, .has_default_expr = true, .file = "tests/golden/codegen/expressions.pp", .line = 2, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "expressions",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "expressions",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -44,7 +44,7 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -253,13 +253,25 @@ static pcl_value *pclu_labels(pcl_gen_env *e) {
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"count", &pcl_type_int, NULL, 1, 0, 0, "tests/golden/codegen/family-index.pp", 5, 1},
+    {.name = "count", .type = &pcl_type_int, .has_default_expr = true, .file = "tests/golden/codegen/family-index.pp", .line = 5, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "family-index",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "family-index",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -85,7 +85,7 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple-invoke:index:StringResource", PCL_RES_CUSTOM, "10.0.0", NULL, NULL, 0, 0},
+    {.type = "simple-invoke:index:StringResource", .kind = PCL_RES_CUSTOM, .version = "10.0.0"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -513,13 +513,25 @@ fail1:
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"word", &pcl_type_string, NULL, 0, 0, 0, "tests/golden/codegen/nfc.pp", 5, 1},
+    {.name = "word", .type = &pcl_type_string, .file = "tests/golden/codegen/nfc.pp", .line = 5, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "nfc",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "nfc",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

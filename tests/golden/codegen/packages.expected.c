@@ -50,8 +50,8 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"subpackage:index:HelloWorld", PCL_RES_CUSTOM, "2.0.0", NULL, NULL, 0, 0},
-    {"hipackage:index:HelloWorld", PCL_RES_CUSTOM, "2.0.0", NULL, NULL, 0, 0},
+    {.type = "subpackage:index:HelloWorld", .kind = PCL_RES_CUSTOM, .version = "2.0.0"},
+    {.type = "hipackage:index:HelloWorld", .kind = PCL_RES_CUSTOM, .version = "2.0.0"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -135,14 +135,26 @@ static pcl_value *pclu_fromInvoke(pcl_gen_env *e) {
  * URL, the package's name and version, and its parameter (decoded) with
  * its length. */
 static const pcl_package pclg_packages[] = {
-    {"parameterized", "1.2.3", NULL, "subpackage", "2.0.0", "HelloWorld", 10},
-    {"parameterized", "1.2.3", "https://example.com/releases", "hipackage", "2.0.0", "\000\377\"Hi\?\?/\\", 9},
+    {.base_name = "parameterized", .base_version = "1.2.3", .name = "subpackage", .version = "2.0.0", .value = "HelloWorld", .value_len = 10},
+    {.base_name = "parameterized", .base_version = "1.2.3", .download_url = "https://example.com/releases", .name = "hipackage", .version = "2.0.0", .value = "\000\377\"Hi\?\?/\\", .value_len = 9},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "packages",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, pclg_packages, 2,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "packages",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = pclg_packages,
+    .npackages = 2,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -40,7 +40,7 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, "27.0.0", "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}", NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM, .version = "27.0.0", .plugin_download_url = "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -121,9 +121,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "pulumi-version-unsatisfied",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "pulumi-version-unsatisfied",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -52,7 +52,7 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, "27.0.0", "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}", NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM, .version = "27.0.0", .plugin_download_url = "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -381,15 +381,27 @@ static pcl_value *pclu_hidden(pcl_gen_env *e) {
 }
 
 /* Configuration. */
-static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_int, NULL, 0};
+static const pcl_type pclg_t0 = {.kind = PCL_TY_LIST, .elem = &pcl_type_int};
 static const pcl_config_decl pclg_config[] = {
-    {"levels", &pclg_t0, NULL, 1, 0, 0, "tests/golden/codegen/range-eventual.pp", 6, 1},
+    {.name = "levels", .type = &pclg_t0, .has_default_expr = true, .file = "tests/golden/codegen/range-eventual.pp", .line = 6, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "range-eventual",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "range-eventual",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -105,13 +105,25 @@ static pcl_value *pclu_ratio(pcl_gen_env *e) {
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"amount", &pcl_type_int, NULL, 0, 0, 1, "tests/golden/codegen/secret-errors.pp", 4, 1},
+    {.name = "amount", .type = &pcl_type_int, .secret = true, .file = "tests/golden/codegen/secret-errors.pp", .line = 4, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "secret-errors",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "secret-errors",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }
