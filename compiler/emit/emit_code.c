@@ -539,12 +539,12 @@ static void print_record(const em *e, cw *out, const uint32_t *code, size_t *i) 
 }
 
 bool code_print(em *e, cw *out, const uint32_t *code, size_t n, const uint32_t *where) {
-  /* A C compiler numbers the lines after `#line N` on from N, so a
-     statement gets a directive where the line it would be given is not the
-     one it computes (the second statement of one source line included,
-     else it would be given the next source line, and a debugger's
-     breakpoint on that line would stop there). */
-  uint32_t file = UINT32_MAX;
+  /* A C compiler numbers the lines after `#line N` on from N, so with
+     directives the statements of one source line share one C line: a
+     second line would be given the next source line, and a debugger's
+     breakpoint on that line would stop there.  A directive starts each
+     run of statements of one source line. */
+  uint32_t file = UINT32_MAX; /* The source of the C line being written. */
   size_t line = 0, nstmts = 0;
   bool directive = false;
   for (size_t i = 0; i < n;) {
@@ -553,29 +553,30 @@ bool code_print(em *e, cw *out, const uint32_t *code, size_t n, const uint32_t *
       print_record(e, out, code, &i);
       continue;
     }
-    if (nstmts > 0)
-      cw_bytes(out, "\n", 1);
-    if (where && e->lines && where[2 * nstmts] != UINT32_MAX) {
-      uint32_t f = where[2 * nstmts];
-      size_t want = src_position(e->src, f, where[2 * nstmts + 1]).line;
-      if (f != file || want != line) {
+    bool mapped = where && e->lines && where[2 * nstmts] != UINT32_MAX;
+    uint32_t f = mapped ? where[2 * nstmts] : UINT32_MAX;
+    size_t want = mapped ? src_position(e->src, f, where[2 * nstmts + 1]).line : 0;
+    if (mapped && f == file && want == line) {
+      cw_bytes(out, " ", 1);
+    } else {
+      if (nstmts > 0)
+        cw_bytes(out, "\n", 1);
+      if (mapped) {
         const char *path = e->src->files[f].path;
         cw_puts(out, "#line ");
         cw_uint(out, want);
         cw_bytes(out, " ", 1);
         cw_cstring(out, path, strlen(path));
         cw_bytes(out, "\n", 1);
-        file = f;
-        line = want;
         directive = true;
       }
+      file = f;
+      line = want;
+      for (uint32_t j = 0; j < level; j++)
+        cw_bytes(out, "  ", 2);
     }
-    for (uint32_t j = 0; j < level; j++)
-      cw_bytes(out, "  ", 2);
     print_record(e, out, code, &i);
     nstmts++;
-    if (line)
-      line++;
   }
   if (nstmts > 0)
     cw_bytes(out, "\n", 1);

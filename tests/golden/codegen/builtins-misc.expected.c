@@ -129,10 +129,8 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/builtins-misc.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 2 "tests/golden/codegen/builtins-misc.pp"
-  return t0;
-#line 136 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 134 "<stdout>"
 }
 
 /* tests/golden/codegen/builtins-misc.pp:16:18: pulumiResourceName(r), once its arguments are known */
@@ -141,12 +139,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/builtins-misc.pp"
-  t0 = pcl_fn_pulumiResourceName(p[0], err);
-#line 16 "tests/golden/codegen/builtins-misc.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 16 "tests/golden/codegen/builtins-misc.pp"
-  return t0;
-#line 150 "<stdout>"
+  t0 = pcl_fn_pulumiResourceName(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 144 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -159,12 +153,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 15 "tests/golden/codegen/builtins-misc.pp"
-  t0 = pcl_fn_pulumiResourceType(p[0], err);
-#line 15 "tests/golden/codegen/builtins-misc.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 15 "tests/golden/codegen/builtins-misc.pp"
-  return t0;
-#line 168 "<stdout>"
+  t0 = pcl_fn_pulumiResourceType(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 158 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -178,96 +168,32 @@ static pcl_value *pclu_misc(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL, *t5 = NULL, *t6 = NULL, *t7 = NULL, *t8 = NULL, *t9 = NULL, *t10 = NULL, *t11 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/builtins-misc.pp"
-  t0 = pcl_fn_readFile(NULL, &pclg_k[r[0]], err);
-#line 7 "tests/golden/codegen/builtins-misc.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-  t1 = pcl_fn_filebase64(NULL, &pclg_k[r[2]], err);
+  t0 = pcl_fn_readFile(NULL, &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail1; }
 #line 8 "tests/golden/codegen/builtins-misc.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-  t2 = pcl_fn_filebase64sha256(NULL, &pclg_k[r[4]], err);
+  t1 = pcl_fn_filebase64(NULL, &pclg_k[r[2]], err); if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 9 "tests/golden/codegen/builtins-misc.pp"
-  if (t2 == NULL) { at = r[5]; goto fail1; }
+  t2 = pcl_fn_filebase64sha256(NULL, &pclg_k[r[4]], err); if (t2 == NULL) { at = r[5]; goto fail1; }
+#line 10 "tests/golden/codegen/builtins-misc.pp"
   t3 = pcl_run_stack(pcl_gen_run(e));
+#line 11 "tests/golden/codegen/builtins-misc.pp"
   t4 = pcl_run_project(pcl_gen_run(e));
+#line 12 "tests/golden/codegen/builtins-misc.pp"
   t5 = pcl_run_organization(pcl_gen_run(e));
-  t6 = pcl_run_cwd(pcl_gen_run(e));
 #line 13 "tests/golden/codegen/builtins-misc.pp"
-  t7 = pcl_fn_length(t6, err);
-#line 13 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t6), t6 = NULL;
-#line 13 "tests/golden/codegen/builtins-misc.pp"
-  if (t7 == NULL) { at = r[6]; goto fail1; }
-#line 13 "tests/golden/codegen/builtins-misc.pp"
-  t6 = pcl_op_gt(t7, &pclg_k[r[7]], err);
-#line 13 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t7), t7 = NULL;
-#line 13 "tests/golden/codegen/builtins-misc.pp"
-  if (t6 == NULL) { at = r[8]; goto fail1; }
-  t7 = pcl_run_root_directory(pcl_gen_run(e));
+  t6 = pcl_run_cwd(pcl_gen_run(e)); t7 = pcl_fn_length(t6, err); pcl_release(t6), t6 = NULL; if (t7 == NULL) { at = r[6]; goto fail1; } t6 = pcl_op_gt(t7, &pclg_k[r[7]], err); pcl_release(t7), t7 = NULL; if (t6 == NULL) { at = r[8]; goto fail1; }
 #line 14 "tests/golden/codegen/builtins-misc.pp"
-  t8 = pcl_fn_length(t7, err);
-#line 14 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t7), t7 = NULL;
-#line 14 "tests/golden/codegen/builtins-misc.pp"
-  if (t8 == NULL) { at = r[9]; goto fail1; }
-#line 14 "tests/golden/codegen/builtins-misc.pp"
-  t7 = pcl_op_gt(t8, &pclg_k[r[10]], err);
-#line 14 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t8), t8 = NULL;
-#line 14 "tests/golden/codegen/builtins-misc.pp"
-  if (t7 == NULL) { at = r[11]; goto fail1; }
+  t7 = pcl_run_root_directory(pcl_gen_run(e)); t8 = pcl_fn_length(t7, err); pcl_release(t7), t7 = NULL; if (t8 == NULL) { at = r[9]; goto fail1; } t7 = pcl_op_gt(t8, &pclg_k[r[10]], err); pcl_release(t8), t8 = NULL; if (t7 == NULL) { at = r[11]; goto fail1; }
+#line 15 "tests/golden/codegen/builtins-misc.pp"
   t8 = pcl_gen_apply(pcl_gen_env_new(e, r - r[13], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[12])}, 1);
+#line 16 "tests/golden/codegen/builtins-misc.pp"
   t9 = pcl_gen_apply(pcl_gen_env_new(e, r - r[15], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[14])}, 1);
-  t10 = pcl_fn_stringAsset(&pclg_k[r[16]], err);
 #line 17 "tests/golden/codegen/builtins-misc.pp"
-  if (t10 == NULL) { at = r[17]; goto fail1; }
-#line 17 "tests/golden/codegen/builtins-misc.pp"
-  t11 = pcl_op_eq(t10, &pclg_k[r[18]]);
-#line 17 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t10), t10 = NULL;
-#line 17 "tests/golden/codegen/builtins-misc.pp"
-  t10 = pcl_list_of((pcl_value *[]){t11, &pclg_k[r[19]]}, 2);
-#line 17 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t11), t11 = NULL;
-#line 17 "tests/golden/codegen/builtins-misc.pp"
-  t11 = pcl_fn_toJSON(t10, err);
-#line 17 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t10), t10 = NULL;
-#line 17 "tests/golden/codegen/builtins-misc.pp"
-  if (t11 == NULL) { at = r[20]; goto fail1; }
+  t10 = pcl_fn_stringAsset(&pclg_k[r[16]], err); if (t10 == NULL) { at = r[17]; goto fail1; } t11 = pcl_op_eq(t10, &pclg_k[r[18]]); pcl_release(t10), t10 = NULL; t10 = pcl_list_of((pcl_value *[]){t11, &pclg_k[r[19]]}, 2); pcl_release(t11), t11 = NULL; t11 = pcl_fn_toJSON(t10, err); pcl_release(t10), t10 = NULL; if (t11 == NULL) { at = r[20]; goto fail1; }
 #line 6 "tests/golden/codegen/builtins-misc.pp"
-  t10 = pcl_map_of((pcl_value *[]){&pclg_k[6], &pclg_k[11], &pclg_k[13], &pclg_k[15], &pclg_k[10], &pclg_k[9], &pclg_k[4], &pclg_k[7], &pclg_k[8], &pclg_k[16], &pclg_k[14]}, (pcl_value *[]){t1, t6, t7, t9, t5, t4, t0, t2, t3, t11, t8}, 11);
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t1), t1 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t2), t2 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t3), t3 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t4), t4 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t5), t5 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t6), t6 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t7), t7 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t8), t8 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t9), t9 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t11), t11 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  done1:;
+  t10 = pcl_map_of((pcl_value *[]){&pclg_k[6], &pclg_k[11], &pclg_k[13], &pclg_k[15], &pclg_k[10], &pclg_k[9], &pclg_k[4], &pclg_k[7], &pclg_k[8], &pclg_k[16], &pclg_k[14]}, (pcl_value *[]){t1, t6, t7, t9, t5, t4, t0, t2, t3, t11, t8}, 11); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t3), t3 = NULL; pcl_release(t4), t4 = NULL; pcl_release(t5), t5 = NULL; pcl_release(t6), t6 = NULL; pcl_release(t7), t7 = NULL; pcl_release(t8), t8 = NULL; pcl_release(t9), t9 = NULL; pcl_release(t11), t11 = NULL; done1:;
 #line 5 "tests/golden/codegen/builtins-misc.pp"
-  t11 = pcl_gen_output(e, &pclg_k[r[21]], t10);
-#line 5 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t10), t10 = NULL;
-#line 5 "tests/golden/codegen/builtins-misc.pp"
-  return t11;
-#line 271 "<stdout>"
+  t11 = pcl_gen_output(e, &pclg_k[r[21]], t10); pcl_release(t10), t10 = NULL; return t11;
+#line 197 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -293,58 +219,18 @@ static pcl_value *pclu_assets(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL, *t5 = NULL;
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/builtins-misc.pp"
-  t0 = pcl_fn_stringAsset(&pclg_k[r[0]], err);
-#line 21 "tests/golden/codegen/builtins-misc.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-  t1 = pcl_fn_fileAsset(NULL, &pclg_k[r[2]], err);
+  t0 = pcl_fn_stringAsset(&pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail1; }
 #line 22 "tests/golden/codegen/builtins-misc.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-  t2 = pcl_fn_remoteAsset(&pclg_k[r[4]], err);
+  t1 = pcl_fn_fileAsset(NULL, &pclg_k[r[2]], err); if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 23 "tests/golden/codegen/builtins-misc.pp"
-  if (t2 == NULL) { at = r[5]; goto fail1; }
-  t3 = pcl_fn_stringAsset(&pclg_k[r[6]], err);
+  t2 = pcl_fn_remoteAsset(&pclg_k[r[4]], err); if (t2 == NULL) { at = r[5]; goto fail1; }
 #line 24 "tests/golden/codegen/builtins-misc.pp"
-  if (t3 == NULL) { at = r[7]; goto fail1; }
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  t4 = pcl_fn_fileArchive(NULL, &pclg_k[r[8]], err);
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  if (t4 == NULL) { at = r[9]; goto fail1; }
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  t5 = pcl_map_of((pcl_value *[]){&pclg_k[28], &pclg_k[30]}, (pcl_value *[]){t3, t4}, 2);
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t3), t3 = NULL;
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t4), t4 = NULL;
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  t4 = pcl_fn_assetArchive(t5, err);
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t5), t5 = NULL;
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  if (t4 == NULL) { at = r[10]; goto fail1; }
-  t5 = pcl_fn_remoteArchive(&pclg_k[r[11]], err);
+  t3 = pcl_fn_stringAsset(&pclg_k[r[6]], err); if (t3 == NULL) { at = r[7]; goto fail1; } t4 = pcl_fn_fileArchive(NULL, &pclg_k[r[8]], err); if (t4 == NULL) { at = r[9]; goto fail1; } t5 = pcl_map_of((pcl_value *[]){&pclg_k[28], &pclg_k[30]}, (pcl_value *[]){t3, t4}, 2); pcl_release(t3), t3 = NULL; pcl_release(t4), t4 = NULL; t4 = pcl_fn_assetArchive(t5, err); pcl_release(t5), t5 = NULL; if (t4 == NULL) { at = r[10]; goto fail1; }
 #line 25 "tests/golden/codegen/builtins-misc.pp"
-  if (t5 == NULL) { at = r[12]; goto fail1; }
+  t5 = pcl_fn_remoteArchive(&pclg_k[r[11]], err); if (t5 == NULL) { at = r[12]; goto fail1; }
 #line 20 "tests/golden/codegen/builtins-misc.pp"
-  t3 = pcl_map_of((pcl_value *[]){&pclg_k[27], &pclg_k[24], &pclg_k[25], &pclg_k[32], &pclg_k[22]}, (pcl_value *[]){t4, t1, t2, t5, t0}, 5);
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t0), t0 = NULL;
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t1), t1 = NULL;
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t2), t2 = NULL;
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t4), t4 = NULL;
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t5), t5 = NULL;
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  done1:;
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  t5 = pcl_gen_register(e, &pclg_decl[r[14]], &pclg_k[r[13]], t3, NULL, r[15]);
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t3), t3 = NULL;
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  return t5;
-#line 348 "<stdout>"
+  t3 = pcl_map_of((pcl_value *[]){&pclg_k[27], &pclg_k[24], &pclg_k[25], &pclg_k[32], &pclg_k[22]}, (pcl_value *[]){t4, t1, t2, t5, t0}, 5); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t4), t4 = NULL; pcl_release(t5), t5 = NULL; done1:; t5 = pcl_gen_register(e, &pclg_decl[r[14]], &pclg_k[r[13]], t3, NULL, r[15]); pcl_release(t3), t3 = NULL; return t5;
+#line 234 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -363,12 +249,8 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 28 "tests/golden/codegen/builtins-misc.pp"
-  t0 = pcl_fn_notImplemented(&pclg_k[r[0]], err);
-#line 28 "tests/golden/codegen/builtins-misc.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 28 "tests/golden/codegen/builtins-misc.pp"
-  return t0;
-#line 372 "<stdout>"
+  t0 = pcl_fn_notImplemented(&pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 254 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -389,12 +271,8 @@ static pcl_value *pclu_caught(pcl_gen_env *e) {
 #line 28 "tests/golden/codegen/builtins-misc.pp"
   t0 = pcl_gen_try((pcl_gen_env *[]){pcl_gen_env_new(e, r - r[0], 0, NULL), pcl_gen_env_new(e, r - r[1], 0, NULL)}, (const pcl_gen_thunk_fn[]){pclg_thunk1, pclg_thunk2}, 2, r[2]);
 #line 27 "tests/golden/codegen/builtins-misc.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 27 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t0), t0 = NULL;
-#line 27 "tests/golden/codegen/builtins-misc.pp"
-  return t1;
-#line 398 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 276 "<stdout>"
 }
 
 /* Configuration. */

@@ -143,28 +143,10 @@ static pcl_value *pclu_counted_instance(pcl_gen_env *e, pcl_value *range, const 
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
-#line 7 "tests/golden/codegen/component-ranged/main.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 7 "tests/golden/codegen/component-ranged/main.pp"
-  t1 = pcl_gen_template((pcl_value *[]){&pclg_k[r[2]], t0}, 2, err);
-#line 7 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 7 "tests/golden/codegen/component-ranged/main.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
+  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[1]; goto fail1; } t1 = pcl_gen_template((pcl_value *[]){&pclg_k[r[2]], t0}, 2, err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 3 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t1}, 1);
-#line 3 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t1), t1 = NULL;
-#line 3 "tests/golden/codegen/component-ranged/main.pp"
-  done1:;
-#line 3 "tests/golden/codegen/component-ranged/main.pp"
-  t1 = pcl_gen_component(e, &pclg_decl[r[4]], name, t0, &pclg_k[r[5]], r[6], &pclg_modules[r[7]]);
-#line 3 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/component-ranged/main.pp"
-  return t1;
-#line 168 "<stdout>"
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t1}, 1); pcl_release(t1), t1 = NULL; done1:; t1 = pcl_gen_component(e, &pclg_decl[r[4]], name, t0, &pclg_k[r[5]], r[6], &pclg_modules[r[7]]); pcl_release(t0), t0 = NULL; return t1;
+#line 150 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -178,10 +160,8 @@ static pcl_value *pclu_counted(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_counted_instance, r - r[2], r[3]);
-#line 3 "tests/golden/codegen/component-ranged/main.pp"
-  return t0;
-#line 185 "<stdout>"
+  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_counted_instance, r - r[2], r[3]); return t0;
+#line 165 "<stdout>"
 }
 
 /* tests/golden/codegen/component-ranged/main.pp:9:1: one instance of keyed */
@@ -191,34 +171,10 @@ static pcl_value *pclu_keyed_instance(pcl_gen_env *e, pcl_value *range, const pc
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 13 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
-#line 13 "tests/golden/codegen/component-ranged/main.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 13 "tests/golden/codegen/component-ranged/main.pp"
-  t1 = pcl_gen_attr(e, range, &pclg_k[r[2]], PCL_GEN_DECLARED, err);
-#line 13 "tests/golden/codegen/component-ranged/main.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 13 "tests/golden/codegen/component-ranged/main.pp"
-  t2 = pcl_gen_template((pcl_value *[]){t0, &pclg_k[r[4]], t1}, 3, err);
-#line 13 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 13 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t1), t1 = NULL;
-#line 13 "tests/golden/codegen/component-ranged/main.pp"
-  if (t2 == NULL) { at = r[5]; goto fail1; }
+  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[1]; goto fail1; } t1 = pcl_gen_attr(e, range, &pclg_k[r[2]], PCL_GEN_DECLARED, err); if (t1 == NULL) { at = r[3]; goto fail1; } t2 = pcl_gen_template((pcl_value *[]){t0, &pclg_k[r[4]], t1}, 3, err); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; if (t2 == NULL) { at = r[5]; goto fail1; }
 #line 9 "tests/golden/codegen/component-ranged/main.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t2}, 1);
-#line 9 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t2), t2 = NULL;
-#line 9 "tests/golden/codegen/component-ranged/main.pp"
-  done1:;
-#line 9 "tests/golden/codegen/component-ranged/main.pp"
-  t2 = pcl_gen_component(e, &pclg_decl[r[6]], name, t1, &pclg_k[r[7]], r[8], &pclg_modules[r[9]]);
-#line 9 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t1), t1 = NULL;
-#line 9 "tests/golden/codegen/component-ranged/main.pp"
-  return t2;
-#line 222 "<stdout>"
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t2}, 1); pcl_release(t2), t2 = NULL; done1:; t2 = pcl_gen_component(e, &pclg_decl[r[6]], name, t1, &pclg_k[r[7]], r[8], &pclg_modules[r[9]]); pcl_release(t1), t1 = NULL; return t2;
+#line 178 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -233,10 +189,8 @@ static pcl_value *pclu_keyed(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 9 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_keyed_instance, r - r[2], r[3]);
-#line 9 "tests/golden/codegen/component-ranged/main.pp"
-  return t0;
-#line 240 "<stdout>"
+  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_keyed_instance, r - r[2], r[3]); return t0;
+#line 194 "<stdout>"
 }
 
 /* tests/golden/codegen/component-ranged/main.pp:16:11: [for c in counted : c.result], per element */
@@ -247,16 +201,8 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
   (void)key;
 #line 16 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_path(e, value, r + 0, 1, r[2], err);
-#line 16 "tests/golden/codegen/component-ranged/main.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 16 "tests/golden/codegen/component-ranged/main.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 16 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = NULL;
-#line 16 "tests/golden/codegen/component-ranged/main.pp"
-  return true;
-#line 260 "<stdout>"
+  t0 = pcl_gen_path(e, value, r + 0, 1, r[2], err); if (t0 == NULL) { at = r[2]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; return true;
+#line 206 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -270,18 +216,10 @@ static pcl_value *pclu_counted_2(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, 0, pcl_gen_node(e, r[0]), r[2], err);
-#line 16 "tests/golden/codegen/component-ranged/main.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 16 "tests/golden/codegen/component-ranged/main.pp"
-  done1:;
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, 0, pcl_gen_node(e, r[0]), r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 15 "tests/golden/codegen/component-ranged/main.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 15 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 15 "tests/golden/codegen/component-ranged/main.pp"
-  return t1;
-#line 285 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 223 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -296,18 +234,8 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 19 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_path(e, value, r + 0, 1, r[2], err);
-#line 19 "tests/golden/codegen/component-ranged/main.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 19 "tests/golden/codegen/component-ranged/main.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 19 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = NULL;
-#line 19 "tests/golden/codegen/component-ranged/main.pp"
-  out[PCL_GEN_OUT_KEY] = pcl_retain(key);
-#line 19 "tests/golden/codegen/component-ranged/main.pp"
-  return true;
-#line 311 "<stdout>"
+  t0 = pcl_gen_path(e, value, r + 0, 1, r[2], err); if (t0 == NULL) { at = r[2]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; out[PCL_GEN_OUT_KEY] = pcl_retain(key); return true;
+#line 239 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -321,18 +249,10 @@ static pcl_value *pclu_keyed_2(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 19 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each2, PCL_GEN_FOR_OBJECT, pcl_gen_node(e, r[0]), r[2], err);
-#line 19 "tests/golden/codegen/component-ranged/main.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 19 "tests/golden/codegen/component-ranged/main.pp"
-  done1:;
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each2, PCL_GEN_FOR_OBJECT, pcl_gen_node(e, r[0]), r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 18 "tests/golden/codegen/component-ranged/main.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 18 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 18 "tests/golden/codegen/component-ranged/main.pp"
-  return t1;
-#line 336 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 256 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -345,16 +265,8 @@ static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 1 "tests/golden/codegen/component-ranged/child/main.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 1 "tests/golden/codegen/component-ranged/child/main.pp"
-  if (t0 == NULL) {
-#line 1 "tests/golden/codegen/component-ranged/child/main.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 1 "tests/golden/codegen/component-ranged/child/main.pp"
-  }
-#line 1 "tests/golden/codegen/component-ranged/child/main.pp"
-  return t0;
-#line 358 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 270 "<stdout>"
 }
 
 /* tests/golden/codegen/component-ranged/child/main.pp:4:11: "inner-${input}", once its arguments are known */
@@ -363,12 +275,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/component-ranged/child/main.pp"
-  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
-#line 4 "tests/golden/codegen/component-ranged/child/main.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 4 "tests/golden/codegen/component-ranged/child/main.pp"
-  return t0;
-#line 372 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 280 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -382,16 +290,8 @@ static pcl_value *pclg_node2(pcl_gen_env *e) {
 #line 4 "tests/golden/codegen/component-ranged/child/main.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 3 "tests/golden/codegen/component-ranged/child/main.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[2]}, (pcl_value *[]){t0}, 1);
-#line 3 "tests/golden/codegen/component-ranged/child/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/component-ranged/child/main.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]);
-#line 3 "tests/golden/codegen/component-ranged/child/main.pp"
-  pcl_release(t1), t1 = NULL;
-#line 3 "tests/golden/codegen/component-ranged/child/main.pp"
-  return t0;
-#line 395 "<stdout>"
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[2]}, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]); pcl_release(t1), t1 = NULL; return t0;
+#line 295 "<stdout>"
 }
 
 /* tests/golden/codegen/component-ranged/child/main.pp:6:1: output result { value = inner.value }, and 1 more node */
@@ -401,18 +301,10 @@ static pcl_value *pclg_node3(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/component-ranged/child/main.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 7 "tests/golden/codegen/component-ranged/child/main.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 7 "tests/golden/codegen/component-ranged/child/main.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 6 "tests/golden/codegen/component-ranged/child/main.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 6 "tests/golden/codegen/component-ranged/child/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/component-ranged/child/main.pp"
-  return t1;
-#line 416 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 308 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);

@@ -99,10 +99,8 @@ static pcl_value *pclu_base(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/component/main.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 3 "tests/golden/codegen/component/main.pp"
-  return t0;
-#line 106 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 104 "<stdout>"
 }
 
 /* tests/golden/codegen/component/main.pp:6:1: component comp "./child" { input = base.value } */
@@ -112,22 +110,10 @@ static pcl_value *pclu_comp(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/component/main.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 7 "tests/golden/codegen/component/main.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; }
 #line 6 "tests/golden/codegen/component/main.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[4]}, (pcl_value *[]){t0}, 1);
-#line 6 "tests/golden/codegen/component/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/component/main.pp"
-  done1:;
-#line 6 "tests/golden/codegen/component/main.pp"
-  t0 = pcl_gen_component(e, &pclg_decl[r[5]], &pclg_k[r[4]], t1, NULL, r[6], &pclg_modules[r[7]]);
-#line 6 "tests/golden/codegen/component/main.pp"
-  pcl_release(t1), t1 = NULL;
-#line 6 "tests/golden/codegen/component/main.pp"
-  return t0;
-#line 131 "<stdout>"
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[4]}, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; done1:; t0 = pcl_gen_component(e, &pclg_decl[r[5]], &pclg_k[r[4]], t1, NULL, r[6], &pclg_modules[r[7]]); pcl_release(t1), t1 = NULL; return t0;
+#line 117 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -143,18 +129,10 @@ static pcl_value *pclg_node1(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 10 "tests/golden/codegen/component/main.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 10 "tests/golden/codegen/component/main.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 10 "tests/golden/codegen/component/main.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 9 "tests/golden/codegen/component/main.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 9 "tests/golden/codegen/component/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 9 "tests/golden/codegen/component/main.pp"
-  return t1;
-#line 158 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 136 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -167,16 +145,8 @@ static pcl_value *pclu_input(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 1 "tests/golden/codegen/component/child/main.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 1 "tests/golden/codegen/component/child/main.pp"
-  if (t0 == NULL) {
-#line 1 "tests/golden/codegen/component/child/main.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 1 "tests/golden/codegen/component/child/main.pp"
-  }
-#line 1 "tests/golden/codegen/component/child/main.pp"
-  return t0;
-#line 180 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 150 "<stdout>"
 }
 
 /* tests/golden/codegen/component/child/main.pp:4:11: "inner-${input}", once its arguments are known */
@@ -185,12 +155,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/component/child/main.pp"
-  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
-#line 4 "tests/golden/codegen/component/child/main.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 4 "tests/golden/codegen/component/child/main.pp"
-  return t0;
-#line 194 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 160 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -204,16 +170,8 @@ static pcl_value *pclu_inner(pcl_gen_env *e) {
 #line 4 "tests/golden/codegen/component/child/main.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 3 "tests/golden/codegen/component/child/main.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[1]}, (pcl_value *[]){t0}, 1);
-#line 3 "tests/golden/codegen/component/child/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/component/child/main.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]);
-#line 3 "tests/golden/codegen/component/child/main.pp"
-  pcl_release(t1), t1 = NULL;
-#line 3 "tests/golden/codegen/component/child/main.pp"
-  return t0;
-#line 217 "<stdout>"
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[1]}, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]); pcl_release(t1), t1 = NULL; return t0;
+#line 175 "<stdout>"
 }
 
 /* Configuration. */

@@ -60,16 +60,8 @@ static pcl_value *pclu_answer(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/condition-error.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 3 "tests/golden/codegen/condition-error.pp"
-  if (t0 == NULL) {
-#line 3 "tests/golden/codegen/condition-error.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 3 "tests/golden/codegen/condition-error.pp"
-  }
-#line 3 "tests/golden/codegen/condition-error.pp"
-  return t0;
-#line 73 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 65 "<stdout>"
 }
 
 /* tests/golden/codegen/condition-error.pp:7:11: answer ? 1 : 2, once its arguments are known */
@@ -78,22 +70,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/condition-error.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 7 "tests/golden/codegen/condition-error.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 7 "tests/golden/codegen/condition-error.pp"
-  if (pcl_bool_get(t0)) {
-#line 7 "tests/golden/codegen/condition-error.pp"
-    t1 = pcl_retain(&pclg_k[r[1]]);
-#line 7 "tests/golden/codegen/condition-error.pp"
-  } else {
-#line 7 "tests/golden/codegen/condition-error.pp"
-    t1 = pcl_retain(&pclg_k[r[2]]);
-#line 7 "tests/golden/codegen/condition-error.pp"
-  }
-#line 7 "tests/golden/codegen/condition-error.pp"
-  return t1;
-#line 97 "<stdout>"
+  t0 = pcl_gen_truth(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } if (pcl_bool_get(t0)) { t1 = pcl_retain(&pclg_k[r[1]]); } else { t1 = pcl_retain(&pclg_k[r[2]]); } return t1;
+#line 75 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -108,12 +86,8 @@ static pcl_value *pclu_chosen(pcl_gen_env *e) {
 #line 7 "tests/golden/codegen/condition-error.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 6 "tests/golden/codegen/condition-error.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 6 "tests/golden/codegen/condition-error.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/condition-error.pp"
-  return t1;
-#line 117 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 91 "<stdout>"
 }
 
 /* Configuration. */

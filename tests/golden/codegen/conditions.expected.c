@@ -155,16 +155,8 @@ static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 4 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) {
-#line 4 "tests/golden/codegen/conditions.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 4 "tests/golden/codegen/conditions.pp"
-  }
-#line 4 "tests/golden/codegen/conditions.pp"
-  return t0;
-#line 168 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 160 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:10:1: config hidden string { default = "1" secret = true } */
@@ -172,16 +164,8 @@ static pcl_value *pclu_hidden(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 10 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 10 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) {
-#line 10 "tests/golden/codegen/conditions.pp"
-    t0 = pcl_gen_config_default(true, pcl_retain(&pclg_k[r[2]]));
-#line 10 "tests/golden/codegen/conditions.pp"
-  }
-#line 10 "tests/golden/codegen/conditions.pp"
-  return t0;
-#line 185 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(true, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 169 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:15:18: !no, once its arguments are known */
@@ -190,12 +174,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 15 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_op_not(p[0], err);
-#line 15 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 15 "tests/golden/codegen/conditions.pp"
-  return t0;
-#line 199 "<stdout>"
+  t0 = pcl_op_not(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 179 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -207,22 +187,10 @@ static pcl_value *pclu_not(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
 #line 15 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 15 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1);
-#line 15 "tests/golden/codegen/conditions.pp"
-  t2 = pcl_list_of((pcl_value *[]){t0, t1}, 2);
-#line 15 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 15 "tests/golden/codegen/conditions.pp"
-  pcl_release(t1), t1 = NULL;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1); t2 = pcl_list_of((pcl_value *[]){t0, t1}, 2); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL;
 #line 14 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t2);
-#line 14 "tests/golden/codegen/conditions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 14 "tests/golden/codegen/conditions.pp"
-  return t1;
-#line 226 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t2); pcl_release(t2), t2 = NULL; return t1;
+#line 194 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:17:1: output and { value = [yes && "1", no && true, yes && no] } */
@@ -232,34 +200,10 @@ static pcl_value *pclu_and(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_logic(e, true, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2], err);
-#line 18 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 18 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_logic(e, true, pcl_gen_node(e, r[3]), &pclg_k[r[4]], r[5], err);
-#line 18 "tests/golden/codegen/conditions.pp"
-  if (t1 == NULL) { at = r[5]; goto fail1; }
-#line 18 "tests/golden/codegen/conditions.pp"
-  t2 = pcl_gen_logic(e, true, pcl_gen_node(e, r[6]), pcl_gen_node(e, r[7]), r[8], err);
-#line 18 "tests/golden/codegen/conditions.pp"
-  if (t2 == NULL) { at = r[8]; goto fail1; }
-#line 18 "tests/golden/codegen/conditions.pp"
-  t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3);
-#line 18 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 18 "tests/golden/codegen/conditions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 18 "tests/golden/codegen/conditions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 18 "tests/golden/codegen/conditions.pp"
-  done1:;
+  t0 = pcl_gen_logic(e, true, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } t1 = pcl_gen_logic(e, true, pcl_gen_node(e, r[3]), &pclg_k[r[4]], r[5], err); if (t1 == NULL) { at = r[5]; goto fail1; } t2 = pcl_gen_logic(e, true, pcl_gen_node(e, r[6]), pcl_gen_node(e, r[7]), r[8], err); if (t2 == NULL) { at = r[8]; goto fail1; } t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; done1:;
 #line 17 "tests/golden/codegen/conditions.pp"
-  t2 = pcl_gen_output(e, &pclg_k[r[9]], t3);
-#line 17 "tests/golden/codegen/conditions.pp"
-  pcl_release(t3), t3 = NULL;
-#line 17 "tests/golden/codegen/conditions.pp"
-  return t2;
-#line 263 "<stdout>"
+  t2 = pcl_gen_output(e, &pclg_k[r[9]], t3); pcl_release(t3), t3 = NULL; return t2;
+#line 207 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -277,28 +221,10 @@ static pcl_value *pclu_or(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_logic(e, false, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2], err);
-#line 21 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 21 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_logic(e, false, pcl_gen_node(e, r[3]), pcl_gen_node(e, r[4]), r[5], err);
-#line 21 "tests/golden/codegen/conditions.pp"
-  if (t1 == NULL) { at = r[5]; goto fail1; }
-#line 21 "tests/golden/codegen/conditions.pp"
-  t2 = pcl_list_of((pcl_value *[]){t0, t1}, 2);
-#line 21 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 21 "tests/golden/codegen/conditions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 21 "tests/golden/codegen/conditions.pp"
-  done1:;
+  t0 = pcl_gen_logic(e, false, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } t1 = pcl_gen_logic(e, false, pcl_gen_node(e, r[3]), pcl_gen_node(e, r[4]), r[5], err); if (t1 == NULL) { at = r[5]; goto fail1; } t2 = pcl_list_of((pcl_value *[]){t0, t1}, 2); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; done1:;
 #line 20 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[6]], t2);
-#line 20 "tests/golden/codegen/conditions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 20 "tests/golden/codegen/conditions.pp"
-  return t1;
-#line 302 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[6]], t2); pcl_release(t2), t2 = NULL; return t1;
+#line 228 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -314,22 +240,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 24 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 24 "tests/golden/codegen/conditions.pp"
-  if (pcl_bool_get(t0)) {
-#line 24 "tests/golden/codegen/conditions.pp"
-    t1 = pcl_retain(&pclg_k[r[1]]);
-#line 24 "tests/golden/codegen/conditions.pp"
-  } else {
-#line 24 "tests/golden/codegen/conditions.pp"
-    t1 = pcl_retain(&pclg_k[r[2]]);
-#line 24 "tests/golden/codegen/conditions.pp"
-  }
-#line 24 "tests/golden/codegen/conditions.pp"
-  return t1;
-#line 333 "<stdout>"
+  t0 = pcl_gen_truth(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } if (pcl_bool_get(t0)) { t1 = pcl_retain(&pclg_k[r[1]]); } else { t1 = pcl_retain(&pclg_k[r[2]]); } return t1;
+#line 245 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -344,12 +256,8 @@ static pcl_value *pclu_chosen(pcl_gen_env *e) {
 #line 24 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 23 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 23 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 23 "tests/golden/codegen/conditions.pp"
-  return t1;
-#line 353 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 261 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:27:11: [for x in ["a", "b"] : x if no || x == "b"], per element */
@@ -360,22 +268,8 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
   (void)key;
 #line 27 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_op_eq(value, &pclg_k[r[0]]);
-#line 27 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_logic(e, false, pcl_gen_node(e, r[1]), t0, r[2], err);
-#line 27 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 27 "tests/golden/codegen/conditions.pp"
-  if (t1 == NULL) { at = r[2]; goto fail; }
-#line 27 "tests/golden/codegen/conditions.pp"
-  out[PCL_GEN_OUT_VALUE] = pcl_retain(value);
-#line 27 "tests/golden/codegen/conditions.pp"
-  out[PCL_GEN_OUT_COND] = t1;
-#line 27 "tests/golden/codegen/conditions.pp"
-  t1 = NULL;
-#line 27 "tests/golden/codegen/conditions.pp"
-  return true;
-#line 379 "<stdout>"
+  t0 = pcl_op_eq(value, &pclg_k[r[0]]); t1 = pcl_gen_logic(e, false, pcl_gen_node(e, r[1]), t0, r[2], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[2]; goto fail; } out[PCL_GEN_OUT_VALUE] = pcl_retain(value); out[PCL_GEN_OUT_COND] = t1; t1 = NULL; return true;
+#line 273 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -390,18 +284,10 @@ static pcl_value *pclu_filtered(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 27 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, PCL_GEN_FOR_COND, &pclg_k[r[0]], r[2], err);
-#line 27 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 27 "tests/golden/codegen/conditions.pp"
-  done1:;
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, PCL_GEN_FOR_COND, &pclg_k[r[0]], r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 26 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 26 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 26 "tests/golden/codegen/conditions.pp"
-  return t1;
-#line 405 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 291 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -416,12 +302,8 @@ static pcl_value *pclu_secretNot(pcl_gen_env *e) {
 #line 30 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 29 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 29 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 29 "tests/golden/codegen/conditions.pp"
-  return t1;
-#line 425 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 307 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:34:27: no ? 1 : "a", once its arguments are known */
@@ -430,28 +312,8 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 34 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 34 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 34 "tests/golden/codegen/conditions.pp"
-  if (pcl_bool_get(t0)) {
-#line 34 "tests/golden/codegen/conditions.pp"
-    t0 = pcl_convert_to_string(&pclg_k[r[1]], err);
-#line 34 "tests/golden/codegen/conditions.pp"
-    if (t0 == NULL) { at = r[2]; goto fail; }
-#line 34 "tests/golden/codegen/conditions.pp"
-    t1 = t0;
-#line 34 "tests/golden/codegen/conditions.pp"
-    t0 = NULL;
-#line 34 "tests/golden/codegen/conditions.pp"
-  } else {
-#line 34 "tests/golden/codegen/conditions.pp"
-    t1 = pcl_retain(&pclg_k[r[3]]);
-#line 34 "tests/golden/codegen/conditions.pp"
-  }
-#line 34 "tests/golden/codegen/conditions.pp"
-  return t1;
-#line 455 "<stdout>"
+  t0 = pcl_gen_truth(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } if (pcl_bool_get(t0)) { t0 = pcl_convert_to_string(&pclg_k[r[1]], err); if (t0 == NULL) { at = r[2]; goto fail; } t1 = t0; t0 = NULL; } else { t1 = pcl_retain(&pclg_k[r[3]]); } return t1;
+#line 317 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -464,26 +326,10 @@ static pcl_value *pclu_unified(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
 #line 34 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 34 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1);
-#line 34 "tests/golden/codegen/conditions.pp"
-  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1);
-#line 34 "tests/golden/codegen/conditions.pp"
-  t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3);
-#line 34 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 34 "tests/golden/codegen/conditions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 34 "tests/golden/codegen/conditions.pp"
-  pcl_release(t2), t2 = NULL;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1); t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1); t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL;
 #line 33 "tests/golden/codegen/conditions.pp"
-  t2 = pcl_gen_output(e, &pclg_k[r[6]], t3);
-#line 33 "tests/golden/codegen/conditions.pp"
-  pcl_release(t3), t3 = NULL;
-#line 33 "tests/golden/codegen/conditions.pp"
-  return t2;
-#line 487 "<stdout>"
+  t2 = pcl_gen_output(e, &pclg_k[r[6]], t3); pcl_release(t3), t3 = NULL; return t2;
+#line 333 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:37:1: resource r "simple:index:Resource" { value = true } */
@@ -491,10 +337,8 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 37 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 37 "tests/golden/codegen/conditions.pp"
-  return t0;
-#line 498 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 342 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:41:15: r.value */
@@ -503,12 +347,8 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 41 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 41 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[3]; goto fail; }
-#line 41 "tests/golden/codegen/conditions.pp"
-  return t0;
-#line 512 "<stdout>"
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail; } return t0;
+#line 352 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -522,46 +362,10 @@ static pcl_value *pclu_eventual(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
   uint32_t at = 0;
 #line 41 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, r[1]);
-#line 41 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_logic(e, true, t0, pcl_gen_node(e, r[2]), r[3], err);
-#line 41 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 41 "tests/golden/codegen/conditions.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 41 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
-#line 41 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[7]; goto fail1; }
-#line 41 "tests/golden/codegen/conditions.pp"
-  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 41 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 41 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[9]), r + 10, 1, r[12], err);
-#line 41 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[12]; goto fail1; }
-#line 41 "tests/golden/codegen/conditions.pp"
-  t3 = pcl_gen_apply(pcl_gen_env_new(e, r - r[13], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1);
-#line 41 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 41 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_list_of((pcl_value *[]){t1, t2, t3}, 3);
-#line 41 "tests/golden/codegen/conditions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 41 "tests/golden/codegen/conditions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 41 "tests/golden/codegen/conditions.pp"
-  pcl_release(t3), t3 = NULL;
-#line 41 "tests/golden/codegen/conditions.pp"
-  done1:;
+  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, r[1]); t1 = pcl_gen_logic(e, true, t0, pcl_gen_node(e, r[2]), r[3], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail1; } t0 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err); if (t0 == NULL) { at = r[7]; goto fail1; } t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_gen_path(e, pcl_gen_node(e, r[9]), r + 10, 1, r[12], err); if (t0 == NULL) { at = r[12]; goto fail1; } t3 = pcl_gen_apply(pcl_gen_env_new(e, r - r[13], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_list_of((pcl_value *[]){t1, t2, t3}, 3); pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t3), t3 = NULL; done1:;
 #line 40 "tests/golden/codegen/conditions.pp"
-  t3 = pcl_gen_output(e, &pclg_k[r[14]], t0);
-#line 40 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 40 "tests/golden/codegen/conditions.pp"
-  return t3;
-#line 565 "<stdout>"
+  t3 = pcl_gen_output(e, &pclg_k[r[14]], t0); pcl_release(t0), t0 = NULL; return t3;
+#line 369 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);

@@ -70,16 +70,8 @@ static pcl_value *pclu_position(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/config-index-error.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 3 "tests/golden/codegen/config-index-error.pp"
-  if (t0 == NULL) {
-#line 3 "tests/golden/codegen/config-index-error.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 3 "tests/golden/codegen/config-index-error.pp"
-  }
-#line 3 "tests/golden/codegen/config-index-error.pp"
-  return t0;
-#line 83 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 75 "<stdout>"
 }
 
 /* tests/golden/codegen/config-index-error.pp:4:1: list = ["a", "b", "c"] */
@@ -87,7 +79,7 @@ static pcl_value *pclu_list(pcl_gen_env *e) {
   const uint32_t *r = e->r;
 #line 4 "tests/golden/codegen/config-index-error.pp"
   return pcl_retain(&pclg_k[r[0]]);
-#line 91 "<stdout>"
+#line 83 "<stdout>"
 }
 
 /* tests/golden/codegen/config-index-error.pp:6:11: list[position], once its arguments are known */
@@ -96,12 +88,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 6 "tests/golden/codegen/config-index-error.pp"
-  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), p[0], 0, err);
-#line 6 "tests/golden/codegen/config-index-error.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 6 "tests/golden/codegen/config-index-error.pp"
-  return t0;
-#line 105 "<stdout>"
+  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), p[0], 0, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 93 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -115,12 +103,8 @@ static pcl_value *pclu_picked(pcl_gen_env *e) {
 #line 6 "tests/golden/codegen/config-index-error.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 5 "tests/golden/codegen/config-index-error.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 5 "tests/golden/codegen/config-index-error.pp"
-  pcl_release(t0), t0 = NULL;
-#line 5 "tests/golden/codegen/config-index-error.pp"
-  return t1;
-#line 124 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 108 "<stdout>"
 }
 
 /* Configuration. */

@@ -55,16 +55,8 @@ static pcl_value *pclu_count(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/config-int-error.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 3 "tests/golden/codegen/config-int-error.pp"
-  if (t0 == NULL) {
-#line 3 "tests/golden/codegen/config-int-error.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 3 "tests/golden/codegen/config-int-error.pp"
-  }
-#line 3 "tests/golden/codegen/config-int-error.pp"
-  return t0;
-#line 68 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 60 "<stdout>"
 }
 
 /* tests/golden/codegen/config-int-error.pp:4:1: output count { value = count } */
@@ -72,10 +64,8 @@ static pcl_value *pclu_count_2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/config-int-error.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0]));
-#line 4 "tests/golden/codegen/config-int-error.pp"
-  return t0;
-#line 79 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0])); return t0;
+#line 69 "<stdout>"
 }
 
 /* Configuration. */

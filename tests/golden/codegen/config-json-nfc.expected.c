@@ -60,16 +60,8 @@ static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 5 "tests/golden/codegen/config-json-nfc.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 5 "tests/golden/codegen/config-json-nfc.pp"
-  if (t0 == NULL) {
-#line 5 "tests/golden/codegen/config-json-nfc.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 5 "tests/golden/codegen/config-json-nfc.pp"
-  }
-#line 5 "tests/golden/codegen/config-json-nfc.pp"
-  return t0;
-#line 73 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 65 "<stdout>"
 }
 
 /* tests/golden/codegen/config-json-nfc.pp:7:1: output fromFile { value = fromFile }, and 1 more node */
@@ -77,10 +69,8 @@ static pcl_value *pclg_node2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 7 "tests/golden/codegen/config-json-nfc.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0]));
-#line 7 "tests/golden/codegen/config-json-nfc.pp"
-  return t0;
-#line 84 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0])); return t0;
+#line 74 "<stdout>"
 }
 
 /* Configuration. */

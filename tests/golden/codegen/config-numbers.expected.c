@@ -93,16 +93,8 @@ static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 5 "tests/golden/codegen/config-numbers.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 5 "tests/golden/codegen/config-numbers.pp"
-  if (t0 == NULL) {
-#line 5 "tests/golden/codegen/config-numbers.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 5 "tests/golden/codegen/config-numbers.pp"
-  }
-#line 5 "tests/golden/codegen/config-numbers.pp"
-  return t0;
-#line 106 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 98 "<stdout>"
 }
 
 /* tests/golden/codegen/config-numbers.pp:9:1: list = ["a", "b", "c"] */
@@ -110,7 +102,7 @@ static pcl_value *pclu_list(pcl_gen_env *e) {
   const uint32_t *r = e->r;
 #line 9 "tests/golden/codegen/config-numbers.pp"
   return pcl_retain(&pclg_k[r[0]]);
-#line 114 "<stdout>"
+#line 106 "<stdout>"
 }
 
 /* tests/golden/codegen/config-numbers.pp:10:1: output big { value = big }, and 2 more nodes */
@@ -118,10 +110,8 @@ static pcl_value *pclg_node2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 10 "tests/golden/codegen/config-numbers.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0]));
-#line 10 "tests/golden/codegen/config-numbers.pp"
-  return t0;
-#line 125 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0])); return t0;
+#line 115 "<stdout>"
 }
 
 /* tests/golden/codegen/config-numbers.pp:20:11: big + 1, once its arguments are known */
@@ -130,12 +120,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 20 "tests/golden/codegen/config-numbers.pp"
-  t0 = pcl_op_add(p[0], &pclg_k[r[0]], err);
-#line 20 "tests/golden/codegen/config-numbers.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 20 "tests/golden/codegen/config-numbers.pp"
-  return t0;
-#line 139 "<stdout>"
+  t0 = pcl_op_add(p[0], &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 125 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -149,12 +135,8 @@ static pcl_value *pclu_sum(pcl_gen_env *e) {
 #line 20 "tests/golden/codegen/config-numbers.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 19 "tests/golden/codegen/config-numbers.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 19 "tests/golden/codegen/config-numbers.pp"
-  pcl_release(t0), t0 = NULL;
-#line 19 "tests/golden/codegen/config-numbers.pp"
-  return t1;
-#line 158 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 140 "<stdout>"
 }
 
 /* tests/golden/codegen/config-numbers.pp:23:11: list[position], once its arguments are known */
@@ -163,12 +145,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 23 "tests/golden/codegen/config-numbers.pp"
-  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), p[0], 0, err);
-#line 23 "tests/golden/codegen/config-numbers.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 23 "tests/golden/codegen/config-numbers.pp"
-  return t0;
-#line 172 "<stdout>"
+  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), p[0], 0, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 150 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -182,12 +160,8 @@ static pcl_value *pclu_picked(pcl_gen_env *e) {
 #line 23 "tests/golden/codegen/config-numbers.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 22 "tests/golden/codegen/config-numbers.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 22 "tests/golden/codegen/config-numbers.pp"
-  pcl_release(t0), t0 = NULL;
-#line 22 "tests/golden/codegen/config-numbers.pp"
-  return t1;
-#line 191 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 165 "<stdout>"
 }
 
 /* Configuration. */

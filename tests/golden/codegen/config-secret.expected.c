@@ -117,16 +117,8 @@ static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 3 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) {
-#line 3 "tests/golden/codegen/config-secret.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 3 "tests/golden/codegen/config-secret.pp"
-  }
-#line 3 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 130 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 122 "<stdout>"
 }
 
 /* tests/golden/codegen/config-secret.pp:7:1: config tags "map(string)" { default = {} } */
@@ -134,16 +126,8 @@ static pcl_value *pclu_tags(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 7 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 7 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) {
-#line 7 "tests/golden/codegen/config-secret.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 7 "tests/golden/codegen/config-secret.pp"
-  }
-#line 7 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 147 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 131 "<stdout>"
 }
 
 /* tests/golden/codegen/config-secret.pp:12:12: %{ for i, n in names }${i}=${n};%{ endfor }, per element */
@@ -153,16 +137,8 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_template((pcl_value *[]){key, &pclg_k[r[0]], value, &pclg_k[r[1]]}, 4, err);
-#line 12 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 12 "tests/golden/codegen/config-secret.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 12 "tests/golden/codegen/config-secret.pp"
-  t0 = NULL;
-#line 12 "tests/golden/codegen/config-secret.pp"
-  return true;
-#line 166 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){key, &pclg_k[r[0]], value, &pclg_k[r[1]]}, 4, err); if (t0 == NULL) { at = r[2]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; return true;
+#line 142 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -175,12 +151,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, PCL_GEN_FOR_CONCAT, p[0], r[1], err);
-#line 12 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 12 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 184 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, PCL_GEN_FOR_CONCAT, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 156 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -193,12 +165,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_template((pcl_value *[]){p[0]}, 1, err);
-#line 12 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 12 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 202 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){p[0]}, 1, err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 170 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -210,18 +178,10 @@ static pcl_value *pclu_joined(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 12 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 12 "tests/golden/codegen/config-secret.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1);
-#line 12 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 11 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1);
-#line 11 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t1), t1 = NULL;
-#line 11 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 225 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 185 "<stdout>"
 }
 
 /* tests/golden/codegen/config-secret.pp:15:11: [for n in names : "${n}!"], per element */
@@ -232,16 +192,8 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
   (void)key;
 #line 15 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_template((pcl_value *[]){value, &pclg_k[r[0]]}, 2, err);
-#line 15 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 15 "tests/golden/codegen/config-secret.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 15 "tests/golden/codegen/config-secret.pp"
-  t0 = NULL;
-#line 15 "tests/golden/codegen/config-secret.pp"
-  return true;
-#line 245 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){value, &pclg_k[r[0]]}, 2, err); if (t0 == NULL) { at = r[1]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; return true;
+#line 197 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -254,12 +206,8 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 15 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, 0, p[0], r[1], err);
-#line 15 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 15 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 263 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, 0, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 211 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -273,12 +221,8 @@ static pcl_value *pclu_marked(pcl_gen_env *e) {
 #line 15 "tests/golden/codegen/config-secret.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 14 "tests/golden/codegen/config-secret.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 14 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t0), t0 = NULL;
-#line 14 "tests/golden/codegen/config-secret.pp"
-  return t1;
-#line 282 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 226 "<stdout>"
 }
 
 /* tests/golden/codegen/config-secret.pp:17:1: output first { value = names[0] } */
@@ -288,18 +232,10 @@ static pcl_value *pclu_first(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 18 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 18 "tests/golden/codegen/config-secret.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 17 "tests/golden/codegen/config-secret.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 17 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t0), t0 = NULL;
-#line 17 "tests/golden/codegen/config-secret.pp"
-  return t1;
-#line 303 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 239 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -313,12 +249,8 @@ static pcl_value *pclg_apply4(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_op_gt(p[0], &pclg_k[r[0]], err);
-#line 21 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 21 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 322 "<stdout>"
+  t0 = pcl_op_gt(p[0], &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 254 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -331,22 +263,8 @@ static pcl_value *pclg_apply5(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 21 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 21 "tests/golden/codegen/config-secret.pp"
-  if (pcl_bool_get(t0)) {
-#line 21 "tests/golden/codegen/config-secret.pp"
-    t1 = pcl_retain(&pclg_k[r[1]]);
-#line 21 "tests/golden/codegen/config-secret.pp"
-  } else {
-#line 21 "tests/golden/codegen/config-secret.pp"
-    t1 = pcl_retain(&pclg_k[r[2]]);
-#line 21 "tests/golden/codegen/config-secret.pp"
-  }
-#line 21 "tests/golden/codegen/config-secret.pp"
-  return t1;
-#line 350 "<stdout>"
+  t0 = pcl_gen_truth(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } if (pcl_bool_get(t0)) { t1 = pcl_retain(&pclg_k[r[1]]); } else { t1 = pcl_retain(&pclg_k[r[2]]); } return t1;
+#line 268 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -359,18 +277,10 @@ static pcl_value *pclu_big(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 21 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply4, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 21 "tests/golden/codegen/config-secret.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply5, (pcl_value *[]){t0}, 1);
-#line 21 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply4, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply5, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 20 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1);
-#line 20 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t1), t1 = NULL;
-#line 20 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 374 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 284 "<stdout>"
 }
 
 /* tests/golden/codegen/config-secret.pp:24:11: !"${size > 100}", once its arguments are known */
@@ -379,12 +289,8 @@ static pcl_value *pclg_apply6(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_op_not(p[0], err);
-#line 24 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 24 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 388 "<stdout>"
+  t0 = pcl_op_not(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 294 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -396,18 +302,10 @@ static pcl_value *pclu_notLarge(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 24 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply4, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 24 "tests/golden/codegen/config-secret.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply6, (pcl_value *[]){t0}, 1);
-#line 24 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply4, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply6, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 23 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1);
-#line 23 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t1), t1 = NULL;
-#line 23 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 411 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 309 "<stdout>"
 }
 
 /* tests/golden/codegen/config-secret.pp:27:11: lookup(tags, "owner", "nobody"), once its arguments are known */
@@ -416,12 +314,8 @@ static pcl_value *pclg_apply7(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 27 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_fn_lookup(p[0], &pclg_k[r[0]], &pclg_k[r[1]], err);
-#line 27 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 27 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 425 "<stdout>"
+  t0 = pcl_fn_lookup(p[0], &pclg_k[r[0]], &pclg_k[r[1]], err); if (t0 == NULL) { at = r[2]; goto fail; } return t0;
+#line 319 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -435,12 +329,8 @@ static pcl_value *pclu_owner(pcl_gen_env *e) {
 #line 27 "tests/golden/codegen/config-secret.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply7, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 26 "tests/golden/codegen/config-secret.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 26 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t0), t0 = NULL;
-#line 26 "tests/golden/codegen/config-secret.pp"
-  return t1;
-#line 444 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 334 "<stdout>"
 }
 
 /* tests/golden/codegen/config-secret.pp:30:11: length(names), once its arguments are known */
@@ -449,12 +339,8 @@ static pcl_value *pclg_apply8(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 30 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_fn_length(p[0], err);
-#line 30 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 30 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 458 "<stdout>"
+  t0 = pcl_fn_length(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 344 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -468,12 +354,8 @@ static pcl_value *pclu_count(pcl_gen_env *e) {
 #line 30 "tests/golden/codegen/config-secret.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply8, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 29 "tests/golden/codegen/config-secret.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 29 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t0), t0 = NULL;
-#line 29 "tests/golden/codegen/config-secret.pp"
-  return t1;
-#line 477 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 359 "<stdout>"
 }
 
 /* Configuration. */

@@ -256,16 +256,8 @@ static pcl_value *pclu_items(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 2 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) {
-#line 2 "tests/golden/codegen/expressions.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 2 "tests/golden/codegen/expressions.pp"
-  }
-#line 2 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 269 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 261 "<stdout>"
 }
 
 /* tests/golden/codegen/expressions.pp:5:1: nums = [3, 1, 2], and 2 more nodes */
@@ -273,7 +265,7 @@ static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
 #line 5 "tests/golden/codegen/expressions.pp"
   return pcl_retain(&pclg_k[r[0]]);
-#line 277 "<stdout>"
+#line 269 "<stdout>"
 }
 
 /* tests/golden/codegen/expressions.pp:7:1: output arith { value = [1 + 2, 7 - 10, 6 * 7, 7 / 2, -7 % 3, -(4), 2 < 3, 3 <= 2, 4 > 1, 4 >= 5, 1 = ... */
@@ -283,102 +275,10 @@ static pcl_value *pclu_arith(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL, *t5 = NULL, *t6 = NULL, *t7 = NULL, *t8 = NULL, *t9 = NULL, *t10 = NULL, *t11 = NULL, *t12 = NULL, *t13 = NULL, *t14 = NULL, *t15 = NULL;
   uint32_t at = 0;
 #line 8 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_op_add(&pclg_k[r[0]], &pclg_k[r[1]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_op_sub(&pclg_k[r[3]], &pclg_k[r[4]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t1 == NULL) { at = r[5]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t2 = pcl_op_mul(&pclg_k[r[6]], &pclg_k[r[7]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t2 == NULL) { at = r[8]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t3 = pcl_op_div(&pclg_k[r[9]], &pclg_k[r[10]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t3 == NULL) { at = r[11]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t4 = pcl_op_mod(&pclg_k[r[12]], &pclg_k[r[13]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t4 == NULL) { at = r[14]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t5 = pcl_op_neg(&pclg_k[r[15]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t5 == NULL) { at = r[16]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t6 = pcl_op_lt(&pclg_k[r[17]], &pclg_k[r[18]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t6 == NULL) { at = r[19]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t7 = pcl_op_le(&pclg_k[r[20]], &pclg_k[r[21]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t7 == NULL) { at = r[22]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t8 = pcl_op_gt(&pclg_k[r[23]], &pclg_k[r[24]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t8 == NULL) { at = r[25]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t9 = pcl_op_ge(&pclg_k[r[26]], &pclg_k[r[27]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t9 == NULL) { at = r[28]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t10 = pcl_op_eq(&pclg_k[r[29]], &pclg_k[r[30]]);
-#line 8 "tests/golden/codegen/expressions.pp"
-  t11 = pcl_op_ne(&pclg_k[r[31]], &pclg_k[r[32]]);
-#line 8 "tests/golden/codegen/expressions.pp"
-  t12 = pcl_gen_logic(e, true, &pclg_k[r[33]], &pclg_k[r[34]], r[35], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t12 == NULL) { at = r[35]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t13 = pcl_gen_logic(e, false, &pclg_k[r[36]], &pclg_k[r[37]], r[38], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t13 == NULL) { at = r[38]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t14 = pcl_op_not(&pclg_k[r[39]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t14 == NULL) { at = r[40]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t15 = pcl_list_of((pcl_value *[]){t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14}, 15);
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t3), t3 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t4), t4 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t5), t5 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t6), t6 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t7), t7 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t8), t8 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t9), t9 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t10), t10 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t11), t11 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t12), t12 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t13), t13 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t14), t14 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  done1:;
+  t0 = pcl_op_add(&pclg_k[r[0]], &pclg_k[r[1]], err); if (t0 == NULL) { at = r[2]; goto fail1; } t1 = pcl_op_sub(&pclg_k[r[3]], &pclg_k[r[4]], err); if (t1 == NULL) { at = r[5]; goto fail1; } t2 = pcl_op_mul(&pclg_k[r[6]], &pclg_k[r[7]], err); if (t2 == NULL) { at = r[8]; goto fail1; } t3 = pcl_op_div(&pclg_k[r[9]], &pclg_k[r[10]], err); if (t3 == NULL) { at = r[11]; goto fail1; } t4 = pcl_op_mod(&pclg_k[r[12]], &pclg_k[r[13]], err); if (t4 == NULL) { at = r[14]; goto fail1; } t5 = pcl_op_neg(&pclg_k[r[15]], err); if (t5 == NULL) { at = r[16]; goto fail1; } t6 = pcl_op_lt(&pclg_k[r[17]], &pclg_k[r[18]], err); if (t6 == NULL) { at = r[19]; goto fail1; } t7 = pcl_op_le(&pclg_k[r[20]], &pclg_k[r[21]], err); if (t7 == NULL) { at = r[22]; goto fail1; } t8 = pcl_op_gt(&pclg_k[r[23]], &pclg_k[r[24]], err); if (t8 == NULL) { at = r[25]; goto fail1; } t9 = pcl_op_ge(&pclg_k[r[26]], &pclg_k[r[27]], err); if (t9 == NULL) { at = r[28]; goto fail1; } t10 = pcl_op_eq(&pclg_k[r[29]], &pclg_k[r[30]]); t11 = pcl_op_ne(&pclg_k[r[31]], &pclg_k[r[32]]); t12 = pcl_gen_logic(e, true, &pclg_k[r[33]], &pclg_k[r[34]], r[35], err); if (t12 == NULL) { at = r[35]; goto fail1; } t13 = pcl_gen_logic(e, false, &pclg_k[r[36]], &pclg_k[r[37]], r[38], err); if (t13 == NULL) { at = r[38]; goto fail1; } t14 = pcl_op_not(&pclg_k[r[39]], err); if (t14 == NULL) { at = r[40]; goto fail1; } t15 = pcl_list_of((pcl_value *[]){t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14}, 15); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t3), t3 = NULL; pcl_release(t4), t4 = NULL; pcl_release(t5), t5 = NULL; pcl_release(t6), t6 = NULL; pcl_release(t7), t7 = NULL; pcl_release(t8), t8 = NULL; pcl_release(t9), t9 = NULL; pcl_release(t10), t10 = NULL; pcl_release(t11), t11 = NULL; pcl_release(t12), t12 = NULL; pcl_release(t13), t13 = NULL; pcl_release(t14), t14 = NULL; done1:;
 #line 7 "tests/golden/codegen/expressions.pp"
-  t14 = pcl_gen_output(e, &pclg_k[r[41]], t15);
-#line 7 "tests/golden/codegen/expressions.pp"
-  pcl_release(t15), t15 = NULL;
-#line 7 "tests/golden/codegen/expressions.pp"
-  return t14;
-#line 382 "<stdout>"
+  t14 = pcl_gen_output(e, &pclg_k[r[41]], t15); pcl_release(t15), t15 = NULL; return t14;
+#line 282 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -408,16 +308,8 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_template((pcl_value *[]){key, &pclg_k[r[0]], value, &pclg_k[r[1]]}, 4, err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 11 "tests/golden/codegen/expressions.pp"
-  t0 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  return true;
-#line 421 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){key, &pclg_k[r[0]], value, &pclg_k[r[1]]}, 4, err); if (t0 == NULL) { at = r[2]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; return true;
+#line 313 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -430,12 +322,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, PCL_GEN_FOR_CONCAT, p[0], r[1], err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 439 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, PCL_GEN_FOR_CONCAT, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 327 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -448,12 +336,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_fn_length(p[0], err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 457 "<stdout>"
+  t0 = pcl_fn_length(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 341 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -466,12 +350,8 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_op_gt(p[0], &pclg_k[r[0]], err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 475 "<stdout>"
+  t0 = pcl_op_gt(p[0], &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 355 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -484,22 +364,8 @@ static pcl_value *pclg_apply4(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (pcl_bool_get(t0)) {
-#line 11 "tests/golden/codegen/expressions.pp"
-    t1 = pcl_retain(&pclg_k[r[1]]);
-#line 11 "tests/golden/codegen/expressions.pp"
-  } else {
-#line 11 "tests/golden/codegen/expressions.pp"
-    t1 = pcl_retain(&pclg_k[r[2]]);
-#line 11 "tests/golden/codegen/expressions.pp"
-  }
-#line 11 "tests/golden/codegen/expressions.pp"
-  return t1;
-#line 503 "<stdout>"
+  t0 = pcl_gen_truth(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } if (pcl_bool_get(t0)) { t1 = pcl_retain(&pclg_k[r[1]]); } else { t1 = pcl_retain(&pclg_k[r[2]]); } return t1;
+#line 369 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -513,30 +379,8 @@ static pcl_value *pclg_apply5(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_attr(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], PCL_GEN_DECLARED, err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_attr(e, pcl_gen_node(e, r[3]), &pclg_k[r[4]], PCL_GEN_DECLARED, err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t1 == NULL) { at = r[5]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  t2 = pcl_gen_index(t1, &pclg_k[r[6]], PCL_GEN_DECLARED, err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t2 == NULL) { at = r[7]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_template((pcl_value *[]){&pclg_k[r[8]], t0, &pclg_k[r[9]], t2, &pclg_k[r[10]], p[0], &pclg_k[r[11]], p[1]}, 8, err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t1 == NULL) { at = r[12]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  return t1;
-#line 540 "<stdout>"
+  t0 = pcl_gen_attr(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[2]; goto fail; } t1 = pcl_gen_attr(e, pcl_gen_node(e, r[3]), &pclg_k[r[4]], PCL_GEN_DECLARED, err); if (t1 == NULL) { at = r[5]; goto fail; } t2 = pcl_gen_index(t1, &pclg_k[r[6]], PCL_GEN_DECLARED, err); pcl_release(t1), t1 = NULL; if (t2 == NULL) { at = r[7]; goto fail; } t1 = pcl_gen_template((pcl_value *[]){&pclg_k[r[8]], t0, &pclg_k[r[9]], t2, &pclg_k[r[10]], p[0], &pclg_k[r[11]], p[1]}, 8, err); pcl_release(t0), t0 = NULL; pcl_release(t2), t2 = NULL; if (t1 == NULL) { at = r[12]; goto fail; } return t1;
+#line 384 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -550,30 +394,10 @@ static pcl_value *pclu_tmpl(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
 #line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 11 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply3, (pcl_value *[]){t0}, 1);
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply4, (pcl_value *[]){t1}, 1);
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1);
-#line 11 "tests/golden/codegen/expressions.pp"
-  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[6], 0, NULL), pclg_apply5, (pcl_value *[]){t0, t1}, 2);
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t1), t1 = NULL;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply3, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply4, (pcl_value *[]){t1}, 1); pcl_release(t1), t1 = NULL; t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1); t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[6], 0, NULL), pclg_apply5, (pcl_value *[]){t0, t1}, 2); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL;
 #line 10 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[7]], t2);
-#line 10 "tests/golden/codegen/expressions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 10 "tests/golden/codegen/expressions.pp"
-  return t1;
-#line 577 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[7]], t2); pcl_release(t2), t2 = NULL; return t1;
+#line 401 "<stdout>"
 }
 
 /* tests/golden/codegen/expressions.pp:14:11: [for i, v in items : "${i}-${upper}" if v != "b"], per element */
@@ -583,22 +407,8 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_template((pcl_value *[]){key, &pclg_k[r[0]], pcl_gen_node(e, r[1])}, 3, err);
-#line 14 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 14 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_op_ne(value, &pclg_k[r[3]]);
-#line 14 "tests/golden/codegen/expressions.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 14 "tests/golden/codegen/expressions.pp"
-  t0 = NULL;
-#line 14 "tests/golden/codegen/expressions.pp"
-  out[PCL_GEN_OUT_COND] = t1;
-#line 14 "tests/golden/codegen/expressions.pp"
-  t1 = NULL;
-#line 14 "tests/golden/codegen/expressions.pp"
-  return true;
-#line 602 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){key, &pclg_k[r[0]], pcl_gen_node(e, r[1])}, 3, err); if (t0 == NULL) { at = r[2]; goto fail; } t1 = pcl_op_ne(value, &pclg_k[r[3]]); out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; out[PCL_GEN_OUT_COND] = t1; t1 = NULL; return true;
+#line 412 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -612,12 +422,8 @@ static pcl_value *pclg_apply6(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, PCL_GEN_FOR_COND, p[0], r[1], err);
-#line 14 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 14 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 621 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, PCL_GEN_FOR_COND, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 427 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -631,12 +437,8 @@ static pcl_value *pclu_forList(pcl_gen_env *e) {
 #line 14 "tests/golden/codegen/expressions.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply6, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 13 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 13 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 13 "tests/golden/codegen/expressions.pp"
-  return t1;
-#line 640 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 442 "<stdout>"
 }
 
 /* tests/golden/codegen/expressions.pp:18:11: { for k, v in obj.tags : v => k }, per element */
@@ -656,24 +458,10 @@ static pcl_value *pclu_forObject(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_attr(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], PCL_GEN_DECLARED, err);
-#line 18 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 18 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_for(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_each3, PCL_GEN_FOR_OBJECT, t0, r[4], err);
-#line 18 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 18 "tests/golden/codegen/expressions.pp"
-  if (t1 == NULL) { at = r[4]; goto fail1; }
-#line 18 "tests/golden/codegen/expressions.pp"
-  done1:;
+  t0 = pcl_gen_attr(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[2]; goto fail1; } t1 = pcl_gen_for(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_each3, PCL_GEN_FOR_OBJECT, t0, r[4], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[4]; goto fail1; } done1:;
 #line 17 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
-#line 17 "tests/golden/codegen/expressions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 17 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 677 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 465 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -700,18 +488,10 @@ static pcl_value *pclu_grouped(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each4, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP, &pclg_k[r[0]], r[2], err);
-#line 21 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 21 "tests/golden/codegen/expressions.pp"
-  done1:;
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each4, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP, &pclg_k[r[0]], r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 20 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 20 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 20 "tests/golden/codegen/expressions.pp"
-  return t1;
-#line 715 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 495 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -727,16 +507,8 @@ static bool pclg_each5(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
   (void)key;
 #line 24 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_attr(e, value, &pclg_k[r[0]], 0, err);
-#line 24 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 24 "tests/golden/codegen/expressions.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 24 "tests/golden/codegen/expressions.pp"
-  t0 = NULL;
-#line 24 "tests/golden/codegen/expressions.pp"
-  return true;
-#line 740 "<stdout>"
+  t0 = pcl_gen_attr(e, value, &pclg_k[r[0]], 0, err); if (t0 == NULL) { at = r[1]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; return true;
+#line 512 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -750,18 +522,10 @@ static pcl_value *pclu_splat(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_splat(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each5, &pclg_k[r[0]], err);
-#line 24 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 24 "tests/golden/codegen/expressions.pp"
-  done1:;
+  t0 = pcl_gen_splat(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each5, &pclg_k[r[0]], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 23 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 23 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 23 "tests/golden/codegen/expressions.pp"
-  return t1;
-#line 765 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 529 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -775,12 +539,8 @@ static pcl_value *pclg_apply7(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 32 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_fn_element(p[0], &pclg_k[r[0]], err);
-#line 32 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 32 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 784 "<stdout>"
+  t0 = pcl_fn_element(p[0], &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 544 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -793,12 +553,8 @@ static pcl_value *pclg_apply8(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 30 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_fn_join(&pclg_k[r[0]], p[0], err);
-#line 30 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 30 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 802 "<stdout>"
+  t0 = pcl_fn_join(&pclg_k[r[0]], p[0], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 558 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -812,119 +568,42 @@ static pcl_value *pclu_builtins(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL, *t5 = NULL, *t6 = NULL, *t7 = NULL, *t8 = NULL, *t9 = NULL, *t10 = NULL, *t11 = NULL, *t12 = NULL, *t13 = NULL, *t14 = NULL, *t15 = NULL, *t16 = NULL;
   uint32_t at = 0;
 #line 28 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_fn_toJSON(&pclg_k[r[0]], err);
-#line 28 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
+  t0 = pcl_fn_toJSON(&pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail1; }
+#line 29 "tests/golden/codegen/expressions.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1);
+#line 30 "tests/golden/codegen/expressions.pp"
   t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply8, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1);
-  t3 = pcl_fn_split(&pclg_k[r[6]], &pclg_k[r[7]], err);
 #line 31 "tests/golden/codegen/expressions.pp"
-  if (t3 == NULL) { at = r[8]; goto fail1; }
+  t3 = pcl_fn_split(&pclg_k[r[6]], &pclg_k[r[7]], err); if (t3 == NULL) { at = r[8]; goto fail1; }
+#line 32 "tests/golden/codegen/expressions.pp"
   t4 = pcl_gen_apply(pcl_gen_env_new(e, r - r[10], 0, NULL), pclg_apply7, (pcl_value *[]){pcl_gen_node(e, r[9])}, 1);
-  t5 = pcl_gen_attr(e, pcl_gen_node(e, r[11]), &pclg_k[r[12]], PCL_GEN_DECLARED, err);
 #line 33 "tests/golden/codegen/expressions.pp"
-  if (t5 == NULL) { at = r[13]; goto fail1; }
-#line 33 "tests/golden/codegen/expressions.pp"
-  t6 = pcl_fn_lookup(t5, &pclg_k[r[14]], &pclg_k[r[15]], err);
-#line 33 "tests/golden/codegen/expressions.pp"
-  pcl_release(t5), t5 = NULL;
-#line 33 "tests/golden/codegen/expressions.pp"
-  if (t6 == NULL) { at = r[16]; goto fail1; }
-  t5 = pcl_fn_range(&pclg_k[r[17]], &pclg_k[r[18]], err);
+  t5 = pcl_gen_attr(e, pcl_gen_node(e, r[11]), &pclg_k[r[12]], PCL_GEN_DECLARED, err); if (t5 == NULL) { at = r[13]; goto fail1; } t6 = pcl_fn_lookup(t5, &pclg_k[r[14]], &pclg_k[r[15]], err); pcl_release(t5), t5 = NULL; if (t6 == NULL) { at = r[16]; goto fail1; }
 #line 34 "tests/golden/codegen/expressions.pp"
-  if (t5 == NULL) { at = r[19]; goto fail1; }
-  t7 = pcl_gen_call_expanded("min", (pcl_value *[]){pcl_gen_node(e, r[20])}, 1, err);
+  t5 = pcl_fn_range(&pclg_k[r[17]], &pclg_k[r[18]], err); if (t5 == NULL) { at = r[19]; goto fail1; }
 #line 35 "tests/golden/codegen/expressions.pp"
-  if (t7 == NULL) { at = r[21]; goto fail1; }
-  t8 = pcl_fn_max((pcl_value *[]){&pclg_k[r[22]], &pclg_k[r[23]], &pclg_k[r[24]]}, 3, err);
+  t7 = pcl_gen_call_expanded("min", (pcl_value *[]){pcl_gen_node(e, r[20])}, 1, err); if (t7 == NULL) { at = r[21]; goto fail1; }
 #line 36 "tests/golden/codegen/expressions.pp"
-  if (t8 == NULL) { at = r[25]; goto fail1; }
-  t9 = pcl_fn_sha1(&pclg_k[r[26]], err);
+  t8 = pcl_fn_max((pcl_value *[]){&pclg_k[r[22]], &pclg_k[r[23]], &pclg_k[r[24]]}, 3, err); if (t8 == NULL) { at = r[25]; goto fail1; }
 #line 37 "tests/golden/codegen/expressions.pp"
-  if (t9 == NULL) { at = r[27]; goto fail1; }
-  t10 = pcl_fn_toBase64(&pclg_k[r[28]], err);
+  t9 = pcl_fn_sha1(&pclg_k[r[26]], err); if (t9 == NULL) { at = r[27]; goto fail1; }
 #line 38 "tests/golden/codegen/expressions.pp"
-  if (t10 == NULL) { at = r[29]; goto fail1; }
-  t11 = pcl_fn_fromBase64(&pclg_k[r[30]], err);
+  t10 = pcl_fn_toBase64(&pclg_k[r[28]], err); if (t10 == NULL) { at = r[29]; goto fail1; }
 #line 39 "tests/golden/codegen/expressions.pp"
-  if (t11 == NULL) { at = r[31]; goto fail1; }
-  t12 = pcl_fn_entries(&pclg_k[r[32]], err);
+  t11 = pcl_fn_fromBase64(&pclg_k[r[30]], err); if (t11 == NULL) { at = r[31]; goto fail1; }
 #line 40 "tests/golden/codegen/expressions.pp"
-  if (t12 == NULL) { at = r[33]; goto fail1; }
-  t13 = pcl_fn_singleOrNone(&pclg_k[r[34]], err);
+  t12 = pcl_fn_entries(&pclg_k[r[32]], err); if (t12 == NULL) { at = r[33]; goto fail1; }
 #line 41 "tests/golden/codegen/expressions.pp"
-  if (t13 == NULL) { at = r[35]; goto fail1; }
-  t14 = pcl_fn_length(pcl_gen_node(e, r[36]), err);
+  t13 = pcl_fn_singleOrNone(&pclg_k[r[34]], err); if (t13 == NULL) { at = r[35]; goto fail1; }
 #line 42 "tests/golden/codegen/expressions.pp"
-  if (t14 == NULL) { at = r[37]; goto fail1; }
-#line 42 "tests/golden/codegen/expressions.pp"
-  t15 = pcl_op_gt(t14, &pclg_k[r[38]], err);
-#line 42 "tests/golden/codegen/expressions.pp"
-  pcl_release(t14), t14 = NULL;
-#line 42 "tests/golden/codegen/expressions.pp"
-  if (t15 == NULL) { at = r[39]; goto fail1; }
-#line 42 "tests/golden/codegen/expressions.pp"
-  t14 = pcl_gen_truth(t15, err);
-#line 42 "tests/golden/codegen/expressions.pp"
-  pcl_release(t15), t15 = NULL;
-#line 42 "tests/golden/codegen/expressions.pp"
-  if (t14 == NULL) { at = r[40]; goto fail1; }
-#line 42 "tests/golden/codegen/expressions.pp"
-  if (pcl_bool_get(t14)) {
-#line 42 "tests/golden/codegen/expressions.pp"
-    t15 = pcl_retain(&pclg_k[r[41]]);
-#line 42 "tests/golden/codegen/expressions.pp"
-  } else {
-#line 42 "tests/golden/codegen/expressions.pp"
-    t15 = pcl_retain(&pclg_k[r[42]]);
-#line 42 "tests/golden/codegen/expressions.pp"
-  }
-  t14 = pcl_convert_to_int(&pclg_k[r[43]], err);
+  t14 = pcl_fn_length(pcl_gen_node(e, r[36]), err); if (t14 == NULL) { at = r[37]; goto fail1; } t15 = pcl_op_gt(t14, &pclg_k[r[38]], err); pcl_release(t14), t14 = NULL; if (t15 == NULL) { at = r[39]; goto fail1; } t14 = pcl_gen_truth(t15, err); pcl_release(t15), t15 = NULL; if (t14 == NULL) { at = r[40]; goto fail1; } if (pcl_bool_get(t14)) { t15 = pcl_retain(&pclg_k[r[41]]); } else { t15 = pcl_retain(&pclg_k[r[42]]); }
 #line 43 "tests/golden/codegen/expressions.pp"
-  if (t14 == NULL) { at = r[44]; goto fail1; }
+  t14 = pcl_convert_to_int(&pclg_k[r[43]], err); if (t14 == NULL) { at = r[44]; goto fail1; }
 #line 27 "tests/golden/codegen/expressions.pp"
-  t16 = pcl_map_of((pcl_value *[]){&pclg_k[67], &pclg_k[77], &pclg_k[80], &pclg_k[58], &pclg_k[71], &pclg_k[54], &pclg_k[47], &pclg_k[53], &pclg_k[59], &pclg_k[63], &pclg_k[62], &pclg_k[61], &pclg_k[65], &pclg_k[74], &pclg_k[55], &pclg_k[69]}, (pcl_value *[]){t10, t15, t14, t4, t12, t2, t0, t1, t6, t8, t7, t5, t9, t13, t3, t11}, 16);
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t3), t3 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t4), t4 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t6), t6 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t5), t5 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t7), t7 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t8), t8 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t9), t9 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t10), t10 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t11), t11 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t12), t12 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t13), t13 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t15), t15 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t14), t14 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  done1:;
+  t16 = pcl_map_of((pcl_value *[]){&pclg_k[67], &pclg_k[77], &pclg_k[80], &pclg_k[58], &pclg_k[71], &pclg_k[54], &pclg_k[47], &pclg_k[53], &pclg_k[59], &pclg_k[63], &pclg_k[62], &pclg_k[61], &pclg_k[65], &pclg_k[74], &pclg_k[55], &pclg_k[69]}, (pcl_value *[]){t10, t15, t14, t4, t12, t2, t0, t1, t6, t8, t7, t5, t9, t13, t3, t11}, 16); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t3), t3 = NULL; pcl_release(t4), t4 = NULL; pcl_release(t6), t6 = NULL; pcl_release(t5), t5 = NULL; pcl_release(t7), t7 = NULL; pcl_release(t8), t8 = NULL; pcl_release(t9), t9 = NULL; pcl_release(t10), t10 = NULL; pcl_release(t11), t11 = NULL; pcl_release(t12), t12 = NULL; pcl_release(t13), t13 = NULL; pcl_release(t15), t15 = NULL; pcl_release(t14), t14 = NULL; done1:;
 #line 26 "tests/golden/codegen/expressions.pp"
-  t14 = pcl_gen_output(e, &pclg_k[r[45]], t16);
-#line 26 "tests/golden/codegen/expressions.pp"
-  pcl_release(t16), t16 = NULL;
-#line 26 "tests/golden/codegen/expressions.pp"
-  return t14;
-#line 928 "<stdout>"
+  t14 = pcl_gen_output(e, &pclg_k[r[45]], t16); pcl_release(t16), t16 = NULL; return t14;
+#line 607 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);

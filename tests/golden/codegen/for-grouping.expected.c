@@ -89,18 +89,10 @@ static pcl_value *pclu_grouped(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/for-grouping.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP, &pclg_k[r[0]], r[2], err);
-#line 4 "tests/golden/codegen/for-grouping.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 4 "tests/golden/codegen/for-grouping.pp"
-  done1:;
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP, &pclg_k[r[0]], r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 3 "tests/golden/codegen/for-grouping.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 3 "tests/golden/codegen/for-grouping.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/for-grouping.pp"
-  return t1;
-#line 104 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 96 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -115,18 +107,8 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   pcl_value *t0 = NULL;
   (void)err;
 #line 7 "tests/golden/codegen/for-grouping.pp"
-  t0 = pcl_op_ne(key, &pclg_k[r[0]]);
-#line 7 "tests/golden/codegen/for-grouping.pp"
-  out[PCL_GEN_OUT_VALUE] = pcl_retain(key);
-#line 7 "tests/golden/codegen/for-grouping.pp"
-  out[PCL_GEN_OUT_KEY] = pcl_retain(value);
-#line 7 "tests/golden/codegen/for-grouping.pp"
-  out[PCL_GEN_OUT_COND] = t0;
-#line 7 "tests/golden/codegen/for-grouping.pp"
-  t0 = NULL;
-#line 7 "tests/golden/codegen/for-grouping.pp"
-  return true;
-#line 130 "<stdout>"
+  t0 = pcl_op_ne(key, &pclg_k[r[0]]); out[PCL_GEN_OUT_VALUE] = pcl_retain(key); out[PCL_GEN_OUT_KEY] = pcl_retain(value); out[PCL_GEN_OUT_COND] = t0; t0 = NULL; return true;
+#line 112 "<stdout>"
 }
 
 /* tests/golden/codegen/for-grouping.pp:6:1: output filtered { value = { for i, s in ["b", "a", "b", "c"] : s => i... if i != 2 } } */
@@ -136,18 +118,10 @@ static pcl_value *pclu_filtered(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/for-grouping.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each2, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP | PCL_GEN_FOR_COND, &pclg_k[r[0]], r[2], err);
-#line 7 "tests/golden/codegen/for-grouping.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 7 "tests/golden/codegen/for-grouping.pp"
-  done1:;
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each2, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP | PCL_GEN_FOR_COND, &pclg_k[r[0]], r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 6 "tests/golden/codegen/for-grouping.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 6 "tests/golden/codegen/for-grouping.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/for-grouping.pp"
-  return t1;
-#line 151 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 125 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);

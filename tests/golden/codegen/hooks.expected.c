@@ -78,26 +78,12 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
 #line 8 "tests/golden/codegen/hooks.pp"
-  t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 8 "tests/golden/codegen/hooks.pp"
-  t1 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[1])}, 1);
-#line 8 "tests/golden/codegen/hooks.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[7], &pclg_k[6]}, (pcl_value *[]){t1, t0}, 2);
-#line 8 "tests/golden/codegen/hooks.pp"
-  pcl_release(t0), t0 = NULL;
-#line 8 "tests/golden/codegen/hooks.pp"
-  pcl_release(t1), t1 = NULL;
+  t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[1])}, 1); t2 = pcl_map_of((pcl_value *[]){&pclg_k[7], &pclg_k[6]}, (pcl_value *[]){t1, t0}, 2); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL;
 #line 7 "tests/golden/codegen/hooks.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[5]}, (pcl_value *[]){t2}, 1);
-#line 7 "tests/golden/codegen/hooks.pp"
-  pcl_release(t2), t2 = NULL;
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[5]}, (pcl_value *[]){t2}, 1); pcl_release(t2), t2 = NULL;
 #line 5 "tests/golden/codegen/hooks.pp"
-  t2 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], &pclg_k[r[4]], t1, r[5]);
-#line 5 "tests/golden/codegen/hooks.pp"
-  pcl_release(t1), t1 = NULL;
-#line 5 "tests/golden/codegen/hooks.pp"
-  return t2;
-#line 101 "<stdout>"
+  t2 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], &pclg_k[r[4]], t1, r[5]); pcl_release(t1), t1 = NULL; return t2;
+#line 87 "<stdout>"
 }
 
 /* Configuration. */

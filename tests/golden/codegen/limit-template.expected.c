@@ -118,12 +118,8 @@ static pcl_value *pclg_node1(pcl_gen_env *e) {
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 5 "tests/golden/codegen/limit-template.pp"
-  t0 = pcl_gen_template((pcl_value *[]){pcl_gen_node(e, r[0]), pcl_gen_node(e, r[1])}, 2, err);
-#line 5 "tests/golden/codegen/limit-template.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 5 "tests/golden/codegen/limit-template.pp"
-  return t0;
-#line 127 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){pcl_gen_node(e, r[0]), pcl_gen_node(e, r[1])}, 2, err); if (t0 == NULL) { at = r[2]; goto fail; } return t0;
+#line 123 "<stdout>"
 fail:
   pcl_release(t0);
   return pcl_gen_failed(e, error, at);
@@ -134,10 +130,8 @@ static pcl_value *pclu_big(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 23 "tests/golden/codegen/limit-template.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0]));
-#line 23 "tests/golden/codegen/limit-template.pp"
-  return t0;
-#line 141 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0])); return t0;
+#line 135 "<stdout>"
 }
 
 /* Configuration. */

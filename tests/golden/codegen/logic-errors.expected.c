@@ -83,17 +83,11 @@ static const pcl_gen_module pclg_modules[] = {
 static pcl_value *pclu_m(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
-#line 3 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 3 "tests/golden/codegen/logic-errors.pp"
   if (t0 == NULL) {
-#line 3 "tests/golden/codegen/logic-errors.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 3 "tests/golden/codegen/logic-errors.pp"
   }
-#line 3 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 97 "<stdout>"
 }
 
 /* tests/golden/codegen/logic-errors.pp:7:20: m["missing"] == "x", once its arguments are known */
@@ -101,11 +95,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   (void)err;
-#line 7 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_op_eq(p[0], &pclg_k[r[0]]);
-#line 7 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 109 "<stdout>"
 }
 
 /* tests/golden/codegen/logic-errors.pp:7:20: m["missing"] == "x" */
@@ -113,17 +104,11 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 7 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 7 "tests/golden/codegen/logic-errors.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
-#line 7 "tests/golden/codegen/logic-errors.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 7 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
-#line 7 "tests/golden/codegen/logic-errors.pp"
   return t1;
-#line 127 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -137,23 +122,14 @@ static pcl_value *pclu_andFalse(pcl_gen_env *e) {
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 7 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]);
-#line 7 "tests/golden/codegen/logic-errors.pp"
   t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err);
-#line 7 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
-#line 7 "tests/golden/codegen/logic-errors.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 7 "tests/golden/codegen/logic-errors.pp"
   done1:;
-#line 6 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
-#line 6 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t1), t1 = NULL;
-#line 6 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 157 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -168,23 +144,14 @@ static pcl_value *pclu_orTrue(pcl_gen_env *e) {
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 10 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, r[1]);
-#line 10 "tests/golden/codegen/logic-errors.pp"
   t1 = pcl_gen_logic(e, false, t0, &pclg_k[r[2]], r[3], err);
-#line 10 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
-#line 10 "tests/golden/codegen/logic-errors.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 10 "tests/golden/codegen/logic-errors.pp"
   done1:;
-#line 9 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
-#line 9 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t1), t1 = NULL;
-#line 9 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 188 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -199,23 +166,14 @@ static pcl_value *pclu_bothKnown(pcl_gen_env *e) {
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 13 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, r[1]);
-#line 13 "tests/golden/codegen/logic-errors.pp"
   t1 = pcl_gen_logic(e, true, t0, &pclg_k[r[2]], r[3], err);
-#line 13 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
-#line 13 "tests/golden/codegen/logic-errors.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 13 "tests/golden/codegen/logic-errors.pp"
   done1:;
-#line 12 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
-#line 12 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t1), t1 = NULL;
-#line 12 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 219 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);

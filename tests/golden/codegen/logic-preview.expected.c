@@ -91,10 +91,8 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/logic-preview.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 2 "tests/golden/codegen/logic-preview.pp"
-  return t0;
-#line 98 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 96 "<stdout>"
 }
 
 /* tests/golden/codegen/logic-preview.pp:6:20: a.id == "x", once its arguments are known */
@@ -103,10 +101,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   (void)err;
 #line 6 "tests/golden/codegen/logic-preview.pp"
-  t0 = pcl_op_eq(p[0], &pclg_k[r[0]]);
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  return t0;
-#line 110 "<stdout>"
+  t0 = pcl_op_eq(p[0], &pclg_k[r[0]]); return t0;
+#line 106 "<stdout>"
 }
 
 /* tests/golden/codegen/logic-preview.pp:6:20: a.id == "x" */
@@ -115,16 +111,8 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 6 "tests/golden/codegen/logic-preview.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  if (t0 == NULL) { at = r[3]; goto fail; }
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  return t1;
-#line 128 "<stdout>"
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; return t1;
+#line 116 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -139,22 +127,10 @@ static pcl_value *pclg_node1(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 6 "tests/golden/codegen/logic-preview.pp"
-  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]);
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err);
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  done1:;
+  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]); t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 5 "tests/golden/codegen/logic-preview.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
-#line 5 "tests/golden/codegen/logic-preview.pp"
-  pcl_release(t1), t1 = NULL;
-#line 5 "tests/golden/codegen/logic-preview.pp"
-  return t0;
-#line 158 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 134 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -170,22 +146,10 @@ static pcl_value *pclu_shortOr(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 9 "tests/golden/codegen/logic-preview.pp"
-  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]);
-#line 9 "tests/golden/codegen/logic-preview.pp"
-  t1 = pcl_gen_logic(e, false, &pclg_k[r[0]], t0, r[3], err);
-#line 9 "tests/golden/codegen/logic-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 9 "tests/golden/codegen/logic-preview.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 9 "tests/golden/codegen/logic-preview.pp"
-  done1:;
+  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]); t1 = pcl_gen_logic(e, false, &pclg_k[r[0]], t0, r[3], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 8 "tests/golden/codegen/logic-preview.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
-#line 8 "tests/golden/codegen/logic-preview.pp"
-  pcl_release(t1), t1 = NULL;
-#line 8 "tests/golden/codegen/logic-preview.pp"
-  return t0;
-#line 189 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 153 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);

@@ -68,28 +68,10 @@ static pcl_value *pclu_numbers(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 3 "tests/golden/codegen/numbers.pp"
-  t0 = pcl_op_add(&pclg_k[r[0]], &pclg_k[r[1]], err);
-#line 3 "tests/golden/codegen/numbers.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 3 "tests/golden/codegen/numbers.pp"
-  t1 = pcl_op_div(&pclg_k[r[3]], &pclg_k[r[4]], err);
-#line 3 "tests/golden/codegen/numbers.pp"
-  if (t1 == NULL) { at = r[5]; goto fail1; }
-#line 3 "tests/golden/codegen/numbers.pp"
-  t2 = pcl_list_of((pcl_value *[]){&pclg_k[r[6]], &pclg_k[r[7]], &pclg_k[r[8]], &pclg_k[r[9]], &pclg_k[r[10]], &pclg_k[r[11]], &pclg_k[r[12]], t0, t1}, 9);
-#line 3 "tests/golden/codegen/numbers.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/numbers.pp"
-  pcl_release(t1), t1 = NULL;
-#line 3 "tests/golden/codegen/numbers.pp"
-  done1:;
+  t0 = pcl_op_add(&pclg_k[r[0]], &pclg_k[r[1]], err); if (t0 == NULL) { at = r[2]; goto fail1; } t1 = pcl_op_div(&pclg_k[r[3]], &pclg_k[r[4]], err); if (t1 == NULL) { at = r[5]; goto fail1; } t2 = pcl_list_of((pcl_value *[]){&pclg_k[r[6]], &pclg_k[r[7]], &pclg_k[r[8]], &pclg_k[r[9]], &pclg_k[r[10]], &pclg_k[r[11]], &pclg_k[r[12]], t0, t1}, 9); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; done1:;
 #line 2 "tests/golden/codegen/numbers.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[13]], t2);
-#line 2 "tests/golden/codegen/numbers.pp"
-  pcl_release(t2), t2 = NULL;
-#line 2 "tests/golden/codegen/numbers.pp"
-  return t1;
-#line 93 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[13]], t2); pcl_release(t2), t2 = NULL; return t1;
+#line 75 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);

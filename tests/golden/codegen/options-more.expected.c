@@ -94,10 +94,8 @@ static pcl_value *pclu_prov(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/options-more.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 3 "tests/golden/codegen/options-more.pp"
-  return t0;
-#line 101 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 99 "<stdout>"
 }
 
 /* tests/golden/codegen/options-more.pp:5:1: resource a "simple:index:Resource" { value = true options { provider = prov } } */
@@ -107,12 +105,8 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
 #line 7 "tests/golden/codegen/options-more.pp"
   t0 = pcl_map_of((pcl_value *[]){&pclg_k[6]}, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 5 "tests/golden/codegen/options-more.pp"
-  t1 = pcl_gen_register(e, &pclg_decl[r[2]], &pclg_k[r[1]], &pclg_k[r[3]], t0, r[4]);
-#line 5 "tests/golden/codegen/options-more.pp"
-  pcl_release(t0), t0 = NULL;
-#line 5 "tests/golden/codegen/options-more.pp"
-  return t1;
-#line 116 "<stdout>"
+  t1 = pcl_gen_register(e, &pclg_decl[r[2]], &pclg_k[r[1]], &pclg_k[r[3]], t0, r[4]); pcl_release(t0), t0 = NULL; return t1;
+#line 110 "<stdout>"
 }
 
 /* tests/golden/codegen/options-more.pp:11:1: resource b "simple:index:Resource" { value = false options { provider = prov aliases = ["urn:pulumi: ... */
@@ -123,24 +117,13 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/options-more.pp"
   t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-  t1 = pcl_gen_path(e, pcl_gen_node(e, r[1]), r + 2, 1, r[4], err);
 #line 17 "tests/golden/codegen/options-more.pp"
-  if (t1 == NULL) { at = r[4]; goto fail2; }
+  t1 = pcl_gen_path(e, pcl_gen_node(e, r[1]), r + 2, 1, r[4], err); if (t1 == NULL) { at = r[4]; goto fail2; }
 #line 13 "tests/golden/codegen/options-more.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[14], &pclg_k[10], &pclg_k[12], &pclg_k[6], &pclg_k[17], &pclg_k[18]}, (pcl_value *[]){&pclg_k[r[5]], &pclg_k[r[6]], &pclg_k[r[7]], pcl_gen_node(e, r[8]), t0, t1}, 6);
-#line 13 "tests/golden/codegen/options-more.pp"
-  pcl_release(t0), t0 = NULL;
-#line 13 "tests/golden/codegen/options-more.pp"
-  pcl_release(t1), t1 = NULL;
-#line 13 "tests/golden/codegen/options-more.pp"
-  done2:;
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[14], &pclg_k[10], &pclg_k[12], &pclg_k[6], &pclg_k[17], &pclg_k[18]}, (pcl_value *[]){&pclg_k[r[5]], &pclg_k[r[6]], &pclg_k[r[7]], pcl_gen_node(e, r[8]), t0, t1}, 6); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; done2:;
 #line 11 "tests/golden/codegen/options-more.pp"
-  t1 = pcl_gen_register(e, &pclg_decl[r[10]], &pclg_k[r[9]], &pclg_k[r[11]], t2, r[12]);
-#line 11 "tests/golden/codegen/options-more.pp"
-  pcl_release(t2), t2 = NULL;
-#line 11 "tests/golden/codegen/options-more.pp"
-  return t1;
-#line 144 "<stdout>"
+  t1 = pcl_gen_register(e, &pclg_decl[r[10]], &pclg_k[r[9]], &pclg_k[r[11]], t2, r[12]); pcl_release(t2), t2 = NULL; return t1;
+#line 127 "<stdout>"
 fail2:
   pcl_release(t0);
   pcl_release(t1);

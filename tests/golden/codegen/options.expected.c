@@ -113,10 +113,8 @@ static pcl_value *pclu_parent(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/options.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 2 "tests/golden/codegen/options.pp"
-  return t0;
-#line 120 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 118 "<stdout>"
 }
 
 /* tests/golden/codegen/options.pp:5:1: resource child "simple:index:Resource" { value = parent.value tags = { env = "dev" } options { paren ... */
@@ -126,30 +124,16 @@ static pcl_value *pclu_child(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 6 "tests/golden/codegen/options.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 6 "tests/golden/codegen/options.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; }
 #line 5 "tests/golden/codegen/options.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[1]}, (pcl_value *[]){&pclg_k[r[4]], t0}, 2);
-#line 5 "tests/golden/codegen/options.pp"
-  pcl_release(t0), t0 = NULL;
-#line 5 "tests/golden/codegen/options.pp"
-  done1:;
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[1]}, (pcl_value *[]){&pclg_k[r[4]], t0}, 2); pcl_release(t0), t0 = NULL; done1:;
 #line 10 "tests/golden/codegen/options.pp"
   t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[5])}, 1);
 #line 8 "tests/golden/codegen/options.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[17], &pclg_k[20], &pclg_k[12], &pclg_k[28], &pclg_k[9], &pclg_k[13], &pclg_k[29], &pclg_k[0], &pclg_k[10], &pclg_k[15], &pclg_k[11], &pclg_k[18]}, (pcl_value *[]){&pclg_k[r[6]], &pclg_k[r[7]], &pclg_k[r[8]], pcl_gen_node(e, r[9]), t0, &pclg_k[r[10]], &pclg_k[r[11]], pcl_gen_node(e, r[12]), &pclg_k[r[13]], &pclg_k[r[14]], &pclg_k[r[15]], &pclg_k[r[16]]}, 12);
-#line 8 "tests/golden/codegen/options.pp"
-  pcl_release(t0), t0 = NULL;
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[17], &pclg_k[20], &pclg_k[12], &pclg_k[28], &pclg_k[9], &pclg_k[13], &pclg_k[29], &pclg_k[0], &pclg_k[10], &pclg_k[15], &pclg_k[11], &pclg_k[18]}, (pcl_value *[]){&pclg_k[r[6]], &pclg_k[r[7]], &pclg_k[r[8]], pcl_gen_node(e, r[9]), t0, &pclg_k[r[10]], &pclg_k[r[11]], pcl_gen_node(e, r[12]), &pclg_k[r[13]], &pclg_k[r[14]], &pclg_k[r[15]], &pclg_k[r[16]]}, 12); pcl_release(t0), t0 = NULL;
 #line 5 "tests/golden/codegen/options.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[18]], &pclg_k[r[17]], t1, t2, r[19]);
-#line 5 "tests/golden/codegen/options.pp"
-  pcl_release(t1), t1 = NULL;
-#line 5 "tests/golden/codegen/options.pp"
-  pcl_release(t2), t2 = NULL;
-#line 5 "tests/golden/codegen/options.pp"
-  return t0;
-#line 153 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[18]], &pclg_k[r[17]], t1, t2, r[19]); pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; return t0;
+#line 137 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -165,18 +149,10 @@ static pcl_value *pclu_childUrn(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/options.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 24 "tests/golden/codegen/options.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 24 "tests/golden/codegen/options.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 23 "tests/golden/codegen/options.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 23 "tests/golden/codegen/options.pp"
-  pcl_release(t0), t0 = NULL;
-#line 23 "tests/golden/codegen/options.pp"
-  return t1;
-#line 180 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 156 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);

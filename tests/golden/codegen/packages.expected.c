@@ -86,10 +86,8 @@ static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 31 "tests/golden/codegen/packages.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 31 "tests/golden/codegen/packages.pp"
-  return t0;
-#line 93 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 91 "<stdout>"
 }
 
 /* tests/golden/codegen/packages.pp:38:11: invoke("subpackage:index:doHelloWorld", { input = "goodbye" }).output, once its arguments are known */
@@ -98,12 +96,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 38 "tests/golden/codegen/packages.pp"
-  t0 = pcl_gen_attr(e, p[0], &pclg_k[r[0]], PCL_GEN_DECLARED, err);
-#line 38 "tests/golden/codegen/packages.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 38 "tests/golden/codegen/packages.pp"
-  return t0;
-#line 107 "<stdout>"
+  t0 = pcl_gen_attr(e, p[0], &pclg_k[r[0]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 101 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -115,18 +109,10 @@ static pcl_value *pclu_fromInvoke(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 38 "tests/golden/codegen/packages.pp"
-  t0 = pcl_gen_invoke(e, &pclg_k[r[0]], &pclg_k[r[1]], &pclg_k[r[2]], false, r[3]);
-#line 38 "tests/golden/codegen/packages.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 38 "tests/golden/codegen/packages.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_invoke(e, &pclg_k[r[0]], &pclg_k[r[1]], &pclg_k[r[2]], false, r[3]); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 37 "tests/golden/codegen/packages.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
-#line 37 "tests/golden/codegen/packages.pp"
-  pcl_release(t1), t1 = NULL;
-#line 37 "tests/golden/codegen/packages.pp"
-  return t0;
-#line 130 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 116 "<stdout>"
 }
 
 /* Configuration. */

@@ -89,10 +89,8 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/preview.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 3 "tests/golden/codegen/preview.pp"
-  return t0;
-#line 96 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 94 "<stdout>"
 }
 
 /* tests/golden/codegen/preview.pp:7:10: "id=${a.id}", once its arguments are known */
@@ -101,12 +99,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/preview.pp"
-  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
-#line 7 "tests/golden/codegen/preview.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 7 "tests/golden/codegen/preview.pp"
-  return t0;
-#line 110 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 104 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -120,35 +114,12 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/preview.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 7 "tests/golden/codegen/preview.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 7 "tests/golden/codegen/preview.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 7 "tests/golden/codegen/preview.pp"
-  pcl_release(t0), t0 = NULL;
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[5]), r + 6, 1, r[8], err);
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 8 "tests/golden/codegen/preview.pp"
-  if (t0 == NULL) { at = r[8]; goto fail1; }
-#line 8 "tests/golden/codegen/preview.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[9], &pclg_k[11]}, (pcl_value *[]){&pclg_k[r[9]], t0}, 2);
-#line 8 "tests/golden/codegen/preview.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[5]), r + 6, 1, r[8], err); if (t0 == NULL) { at = r[8]; goto fail1; } t2 = pcl_map_of((pcl_value *[]){&pclg_k[9], &pclg_k[11]}, (pcl_value *[]){&pclg_k[r[9]], t0}, 2); pcl_release(t0), t0 = NULL;
 #line 6 "tests/golden/codegen/preview.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[8], &pclg_k[6]}, (pcl_value *[]){t2, t1}, 2);
-#line 6 "tests/golden/codegen/preview.pp"
-  pcl_release(t1), t1 = NULL;
-#line 6 "tests/golden/codegen/preview.pp"
-  pcl_release(t2), t2 = NULL;
-#line 6 "tests/golden/codegen/preview.pp"
-  done1:;
-#line 6 "tests/golden/codegen/preview.pp"
-  t2 = pcl_gen_register(e, &pclg_decl[r[11]], &pclg_k[r[10]], t0, NULL, r[12]);
-#line 6 "tests/golden/codegen/preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/preview.pp"
-  return t2;
-#line 152 "<stdout>"
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[8], &pclg_k[6]}, (pcl_value *[]){t2, t1}, 2); pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; done1:; t2 = pcl_gen_register(e, &pclg_decl[r[11]], &pclg_k[r[10]], t0, NULL, r[12]); pcl_release(t0), t0 = NULL; return t2;
+#line 123 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -165,18 +136,10 @@ static pcl_value *pclg_node1(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/preview.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 11 "tests/golden/codegen/preview.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 11 "tests/golden/codegen/preview.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 10 "tests/golden/codegen/preview.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 10 "tests/golden/codegen/preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 10 "tests/golden/codegen/preview.pp"
-  return t1;
-#line 180 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 143 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);

@@ -75,10 +75,8 @@ static pcl_value *pclu_pulumi(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 7 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  t0 = pcl_gen_pulumi(e, &pclg_k[r[0]]);
-#line 7 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  return t0;
-#line 82 "<stdout>"
+  t0 = pcl_gen_pulumi(e, &pclg_k[r[0]]); return t0;
+#line 80 "<stdout>"
 }
 
 /* tests/golden/codegen/pulumi-version-unsatisfied.pp:4:1: resource a "simple:index:Resource" { value = true } */
@@ -86,10 +84,8 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 4 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  return t0;
-#line 93 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 89 "<stdout>"
 }
 
 /* tests/golden/codegen/pulumi-version-unsatisfied.pp:10:1: output never { value = a.value } */
@@ -99,18 +95,10 @@ static pcl_value *pclu_never(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 11 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 11 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 10 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 10 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  pcl_release(t0), t0 = NULL;
-#line 10 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  return t1;
-#line 114 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 102 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);

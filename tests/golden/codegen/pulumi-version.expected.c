@@ -79,16 +79,8 @@ static pcl_value *pclu_range(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/pulumi-version.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 4 "tests/golden/codegen/pulumi-version.pp"
-  if (t0 == NULL) {
-#line 4 "tests/golden/codegen/pulumi-version.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 4 "tests/golden/codegen/pulumi-version.pp"
-  }
-#line 4 "tests/golden/codegen/pulumi-version.pp"
-  return t0;
-#line 92 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 84 "<stdout>"
 }
 
 /* tests/golden/codegen/pulumi-version.pp:10:1: pulumi { requiredVersionRange = range } */
@@ -96,10 +88,8 @@ static pcl_value *pclu_pulumi(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 10 "tests/golden/codegen/pulumi-version.pp"
-  t0 = pcl_gen_pulumi(e, pcl_gen_node(e, r[0]));
-#line 10 "tests/golden/codegen/pulumi-version.pp"
-  return t0;
-#line 103 "<stdout>"
+  t0 = pcl_gen_pulumi(e, pcl_gen_node(e, r[0])); return t0;
+#line 93 "<stdout>"
 }
 
 /* tests/golden/codegen/pulumi-version.pp:7:1: resource a "simple:index:Resource" { value = true } */
@@ -107,10 +97,8 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 7 "tests/golden/codegen/pulumi-version.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 7 "tests/golden/codegen/pulumi-version.pp"
-  return t0;
-#line 114 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 102 "<stdout>"
 }
 
 /* tests/golden/codegen/pulumi-version.pp:13:1: output checked { value = a.value } */
@@ -120,18 +108,10 @@ static pcl_value *pclu_checked(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/pulumi-version.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 14 "tests/golden/codegen/pulumi-version.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 14 "tests/golden/codegen/pulumi-version.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 13 "tests/golden/codegen/pulumi-version.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 13 "tests/golden/codegen/pulumi-version.pp"
-  pcl_release(t0), t0 = NULL;
-#line 13 "tests/golden/codegen/pulumi-version.pp"
-  return t1;
-#line 135 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 115 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);

@@ -67,18 +67,10 @@ static pcl_value *pclu_first(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/runtime-error.pp"
-  t0 = pcl_fn_element(pcl_gen_node(e, r[0]), &pclg_k[r[1]], err);
-#line 4 "tests/golden/codegen/runtime-error.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 4 "tests/golden/codegen/runtime-error.pp"
-  done1:;
+  t0 = pcl_fn_element(pcl_gen_node(e, r[0]), &pclg_k[r[1]], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 3 "tests/golden/codegen/runtime-error.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 3 "tests/golden/codegen/runtime-error.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/runtime-error.pp"
-  return t1;
-#line 82 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 74 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);

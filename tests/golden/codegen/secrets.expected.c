@@ -86,16 +86,8 @@ static pcl_value *pclu_token(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/secrets.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 2 "tests/golden/codegen/secrets.pp"
-  if (t0 == NULL) {
-#line 2 "tests/golden/codegen/secrets.pp"
-    t0 = pcl_gen_config_default(true, pcl_retain(&pclg_k[r[2]]));
-#line 2 "tests/golden/codegen/secrets.pp"
-  }
-#line 2 "tests/golden/codegen/secrets.pp"
-  return t0;
-#line 99 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(true, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 91 "<stdout>"
 }
 
 /* tests/golden/codegen/secrets.pp:6:1: resource r "simple:index:Resource" { value = secret("hidden") plain = "x" } */
@@ -105,16 +97,8 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
 #line 7 "tests/golden/codegen/secrets.pp"
   t0 = pcl_gen_secret(&pclg_k[r[0]]);
 #line 6 "tests/golden/codegen/secrets.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[3]}, (pcl_value *[]){&pclg_k[r[1]], t0}, 2);
-#line 6 "tests/golden/codegen/secrets.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/secrets.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]);
-#line 6 "tests/golden/codegen/secrets.pp"
-  pcl_release(t1), t1 = NULL;
-#line 6 "tests/golden/codegen/secrets.pp"
-  return t0;
-#line 118 "<stdout>"
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[3]}, (pcl_value *[]){&pclg_k[r[1]], t0}, 2); pcl_release(t0), t0 = NULL; t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]); pcl_release(t1), t1 = NULL; return t0;
+#line 102 "<stdout>"
 }
 
 /* tests/golden/codegen/secrets.pp:11:11: "token=${token}", once its arguments are known */
@@ -123,12 +107,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/secrets.pp"
-  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
-#line 11 "tests/golden/codegen/secrets.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 11 "tests/golden/codegen/secrets.pp"
-  return t0;
-#line 132 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 112 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -142,12 +122,8 @@ static pcl_value *pclu_wrapped(pcl_gen_env *e) {
 #line 11 "tests/golden/codegen/secrets.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 10 "tests/golden/codegen/secrets.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 10 "tests/golden/codegen/secrets.pp"
-  pcl_release(t0), t0 = NULL;
-#line 10 "tests/golden/codegen/secrets.pp"
-  return t1;
-#line 151 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 127 "<stdout>"
 }
 
 /* tests/golden/codegen/secrets.pp:13:1: output revealed { value = unsecret(secret("visible")) } */
@@ -155,18 +131,10 @@ static pcl_value *pclu_revealed(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 14 "tests/golden/codegen/secrets.pp"
-  t0 = pcl_gen_secret(&pclg_k[r[0]]);
-#line 14 "tests/golden/codegen/secrets.pp"
-  t1 = pcl_gen_unsecret(t0);
-#line 14 "tests/golden/codegen/secrets.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_secret(&pclg_k[r[0]]); t1 = pcl_gen_unsecret(t0); pcl_release(t0), t0 = NULL;
 #line 13 "tests/golden/codegen/secrets.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[1]], t1);
-#line 13 "tests/golden/codegen/secrets.pp"
-  pcl_release(t1), t1 = NULL;
-#line 13 "tests/golden/codegen/secrets.pp"
-  return t0;
-#line 170 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[1]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 138 "<stdout>"
 }
 
 /* tests/golden/codegen/secrets.pp:16:1: output resourceSecret { value = r.value }, and 1 more node */
@@ -176,18 +144,10 @@ static pcl_value *pclg_node1(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/secrets.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 17 "tests/golden/codegen/secrets.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 17 "tests/golden/codegen/secrets.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 16 "tests/golden/codegen/secrets.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 16 "tests/golden/codegen/secrets.pp"
-  pcl_release(t0), t0 = NULL;
-#line 16 "tests/golden/codegen/secrets.pp"
-  return t1;
-#line 191 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 151 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);

@@ -81,10 +81,8 @@ static pcl_value *pclu_ref(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/stackref.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 2 "tests/golden/codegen/stackref.pp"
-  return t0;
-#line 88 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 86 "<stdout>"
 }
 
 /* tests/golden/codegen/stackref.pp:5:1: output plain { value = getOutput(ref, "plain") }, and 1 more node */
@@ -94,12 +92,8 @@ static pcl_value *pclg_node1(pcl_gen_env *e) {
 #line 6 "tests/golden/codegen/stackref.pp"
   t0 = pcl_gen_get_output(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2]);
 #line 5 "tests/golden/codegen/stackref.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 5 "tests/golden/codegen/stackref.pp"
-  pcl_release(t0), t0 = NULL;
-#line 5 "tests/golden/codegen/stackref.pp"
-  return t1;
-#line 103 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 97 "<stdout>"
 }
 
 /* tests/golden/codegen/stackref.pp:11:1: output missing { value = [getOutput(ref, "nope")] } */
@@ -107,18 +101,10 @@ static pcl_value *pclu_missing(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 12 "tests/golden/codegen/stackref.pp"
-  t0 = pcl_gen_get_output(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2]);
-#line 12 "tests/golden/codegen/stackref.pp"
-  t1 = pcl_list_of((pcl_value *[]){t0}, 1);
-#line 12 "tests/golden/codegen/stackref.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_get_output(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2]); t1 = pcl_list_of((pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 11 "tests/golden/codegen/stackref.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1);
-#line 11 "tests/golden/codegen/stackref.pp"
-  pcl_release(t1), t1 = NULL;
-#line 11 "tests/golden/codegen/stackref.pp"
-  return t0;
-#line 122 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 108 "<stdout>"
 }
 
 /* Configuration. */

@@ -93,10 +93,8 @@ static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/stash.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 4 "tests/golden/codegen/stash.pp"
-  return t0;
-#line 100 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 98 "<stdout>"
 }
 
 /* tests/golden/codegen/stash.pp:10:1: output kept { value = kept.output }, and 1 more node */
@@ -106,18 +104,10 @@ static pcl_value *pclg_node2(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/stash.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 11 "tests/golden/codegen/stash.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 11 "tests/golden/codegen/stash.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 10 "tests/golden/codegen/stash.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 10 "tests/golden/codegen/stash.pp"
-  pcl_release(t0), t0 = NULL;
-#line 10 "tests/golden/codegen/stash.pp"
-  return t1;
-#line 121 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 111 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);

@@ -55,18 +55,8 @@ static pcl_value *pclu_json(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/tojson-nfc.pp"
-  t0 = pcl_fn_toJSON(&pclg_k[r[0]], err);
-#line 4 "tests/golden/codegen/tojson-nfc.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 4 "tests/golden/codegen/tojson-nfc.pp"
-  done1:;
-#line 4 "tests/golden/codegen/tojson-nfc.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 4 "tests/golden/codegen/tojson-nfc.pp"
-  pcl_release(t0), t0 = NULL;
-#line 4 "tests/golden/codegen/tojson-nfc.pp"
-  return t1;
-#line 70 "<stdout>"
+  t0 = pcl_fn_toJSON(&pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail1; } done1:; t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 60 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
