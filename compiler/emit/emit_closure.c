@@ -20,16 +20,16 @@
 
 /* Adds a function of kind kind computing x, created by function parent,
  * and returns its index. */
-static size_t add_fn(nctx *c, fkind kind, const ir_expr *x, size_t parent) {
+static size_t add_fn(em_nodectx *c, em_fkind kind, const ir_expr *x, size_t parent) {
   if (c->nfns == c->capfns) {
     c->capfns = c->capfns ? 2 * c->capfns : 8;
     c->fns = xrealloc(c->fns, c->capfns * sizeof *c->fns);
   }
-  c->fns[c->nfns] = (fn){kind, x, parent, 0, 0, UINT32_MAX, UINT32_MAX, {0}, {0}, 0, 0};
+  c->fns[c->nfns] = (em_nodefn){kind, x, parent, 0, 0, UINT32_MAX, UINT32_MAX, {0}, {0}, 0, 0};
   return c->nfns++;
 }
 
-size_t closure_of(const ptrmap *map, const ir_expr *x) {
+size_t em_closure_of(const ptrmap *map, const ir_expr *x) {
   uintptr_t v = (uintptr_t)ptrmap_get(map, x);
   return v ? (size_t)(v - 1) : SIZE_MAX;
 }
@@ -125,7 +125,7 @@ static size_t sync_kids(const ir_expr *x) {
 
 /* Whether computing x can fail at once: its own operation can, or one of
  * the children it computes in the same call.  Memoised. */
-static bool fallible(nctx *c, const ir_expr *x) {
+static bool fallible(em_nodectx *c, const ir_expr *x) {
   uintptr_t known = (uintptr_t)ptrmap_get(&c->fallible, x);
   if (known)
     return known == 1;
@@ -140,11 +140,11 @@ static bool fallible(nctx *c, const ir_expr *x) {
 
 /* Finds the functions in expression x, computed by function f: records the
  * variables f's code reads and maps every closure's root to its function. */
-static void collect(nctx *c, const ir_expr *x, size_t f) {
+static void collect(em_nodectx *c, const ir_expr *x, size_t f) {
   switch (x->op) {
   case IR_VAR:
   case IR_PARAM:
-    words_add(&c->fns[f].refs, x->a);
+    em_words_add(&c->fns[f].refs, x->a);
     return;
   case IR_APPLY: {
     /* The arguments are computed where the apply stands, the body apart. */
@@ -226,7 +226,7 @@ static void collect(nctx *c, const ir_expr *x, size_t f) {
 }
 
 /* Whether slot s is bound by function f itself. */
-static bool binds(const fn *f, uint32_t s) {
+static bool binds(const em_nodefn *f, uint32_t s) {
   switch (f->kind) {
   case FK_APPLY:
     return s >= f->lo && s < f->hi;
@@ -251,44 +251,44 @@ static int slot_cmp(const void *a, const void *b) {
 /* Computes every function's captures: what its code and its closures read
  * that it does not bind.  Children come after their parents, so a reverse
  * walk sees every child before its parent. */
-static void captures(nctx *c) {
+static void captures(em_nodectx *c) {
   for (size_t i = c->nfns; i-- > 0;) {
-    fn *f = &c->fns[i];
+    em_nodefn *f = &c->fns[i];
     if (f->refs.n > 1)
       qsort(f->refs.items, f->refs.n, sizeof *f->refs.items, slot_cmp);
     for (size_t j = 0; j < f->refs.n; j++) {
       uint32_t s = f->refs.items[j];
       if ((j > 0 && f->refs.items[j - 1] == s) || binds(f, s))
         continue;
-      words_add(&f->caps, s);
+      em_words_add(&f->caps, s);
     }
     if (f->parent != SIZE_MAX) {
       for (size_t j = 0; j < f->caps.n; j++)
-        words_add(&c->fns[f->parent].refs, f->caps.items[j]);
+        em_words_add(&c->fns[f->parent].refs, f->caps.items[j]);
     }
   }
 }
 
-void closures_find(nctx *c) {
+void em_closures_find(em_nodectx *c) {
   const ir_node *n = c->n;
   size_t root = add_fn(c, FK_NODE, NULL, SIZE_MAX);
   /* A ranged node's value, inputs and options are its instances'. */
-  size_t body = root;
+  size_t em_body = root;
   if (n->range) {
-    body = add_fn(c, FK_INSTANCE, NULL, root);
-    c->fns[body].value = n->range_slot;
+    em_body = add_fn(c, FK_INSTANCE, NULL, root);
+    c->fns[em_body].value = n->range_slot;
     collect(c, n->range, root);
   }
   if (n->options)
-    collect(c, n->options, body);
+    collect(c, n->options, em_body);
   if (n->inputs)
-    collect(c, n->inputs, body);
+    collect(c, n->inputs, em_body);
   if (n->value)
-    collect(c, n->value, body);
+    collect(c, n->value, em_body);
   captures(c);
 }
 
-void closures_free(nctx *c) {
+void em_closures_free(em_nodectx *c) {
   for (size_t i = 0; i < c->nfns; i++) {
     free(c->fns[i].refs.items);
     free(c->fns[i].caps.items);

@@ -7,7 +7,7 @@
  * conversion (an operand is its kind and number).  Forms and the strings
  * passed to %s are numbered by their text, so that two records are equal
  * exactly when they print the same line: the records are the code's key
- * (emit_shape.c), and printing them (code_print) is needed only for the
+ * (emit_shape.c), and printing them (em_code_print) is needed only for the
  * first function of each code.  What differs between two uses of one code
  * (the constants, nodes and locations its operands read) goes into the
  * row; the records hold only the positions of row entries.
@@ -23,7 +23,7 @@
 #include "emit/emit_fn.h"
 #include "base/util.h"
 
-void words_add(words *ws, uint32_t v) {
+void em_words_add(em_words *ws, uint32_t v) {
   if (ws->n == ws->cap) {
     ws->cap = ws->cap ? 2 * ws->cap : 32;
     ws->items = xrealloc(ws->items, ws->cap * sizeof *ws->items);
@@ -118,14 +118,14 @@ static uint32_t form_id(em *e, const char *form) {
 
 /* ------------------------------------------------------------- recording */
 
-void code_begin(fctx *w, nctx *c, fn *f) {
-  *w = (fctx){0};
+void em_code_begin(em_writer *w, em_nodectx *c, em_nodefn *f) {
+  *w = (em_writer){0};
   w->c = c;
   w->f = f;
   w->want_file = UINT32_MAX;
 }
 
-void code_free(fctx *w) {
+void em_code_free(em_writer *w) {
   free(w->code.items);
   free(w->where.items);
   free(w->failcode.items);
@@ -135,63 +135,63 @@ void code_free(fctx *w) {
 }
 
 /* Appends the words of operand o, placed, and records what it reads. */
-static void put_operand(fctx *w, words *out, opnd o) {
+static void put_operand(em_writer *w, em_words *out, em_opnd o) {
   switch (o.kind) {
-  case O_CONST:
-  case O_NODE:
+  case OPND_CONST:
+  case OPND_NODE:
     ice("an operand was written before its row entry was made");
-  case O_ROW_K:
+  case OPND_ROW_K:
     w->uses_r = true;
     break;
-  case O_ROW_NODE:
+  case OPND_ROW_NODE:
     w->uses_r = true;
-    w->uses |= P_E;
+    w->uses |= PARAM_E;
     break;
-  case O_PARAM:
-    w->uses |= P_P;
+  case OPND_PARAM:
+    w->uses |= PARAM_P;
     break;
-  case O_CAPTURED:
-    w->uses |= P_E;
+  case OPND_CAPTURED:
+    w->uses |= PARAM_E;
     break;
-  case O_KEY:
-    w->uses |= P_KEY;
+  case OPND_KEY:
+    w->uses |= PARAM_KEY;
     break;
-  case O_VALUE:
-    w->uses |= P_VALUE;
+  case OPND_VALUE:
+    w->uses |= PARAM_VALUE;
     break;
-  case O_RANGE:
-    w->uses |= P_RANGE;
+  case OPND_RANGE:
+    w->uses |= PARAM_RANGE;
     break;
-  case O_NAME:
-    w->uses |= P_NAME;
+  case OPND_NAME:
+    w->uses |= PARAM_NAME;
     break;
-  case O_ERROR:
-    w->uses |= P_ERROR;
+  case OPND_ERROR:
+    w->uses |= PARAM_ERROR;
     break;
-  case O_TEMP:
-  case O_FIXED:
-  case O_NULL:
-  case O_PCL_NULL:
+  case OPND_TEMP:
+  case OPND_FIXED:
+  case OPND_NULL:
+  case OPND_PCL_NULL:
     break;
   }
-  words_add(out, (uint32_t)o.kind);
-  words_add(out, o.n);
+  em_words_add(out, (uint32_t)o.kind);
+  em_words_add(out, o.n);
 }
 
 /* Appends a size as a word. */
-static void put_size(words *out, size_t v) {
+static void put_size(em_words *out, size_t v) {
   if (v > UINT32_MAX)
     ice("a number of the code does not fit a word");
-  words_add(out, (uint32_t)v);
+  em_words_add(out, (uint32_t)v);
 }
 
 /* Appends the record of form with the arguments ap to out, at block depth
  * level. */
-static void record(fctx *w, words *out, uint32_t level, const char *form, va_list ap) {
+static void record(em_writer *w, em_words *out, uint32_t level, const char *form, va_list ap) {
   em *e = w->c->e;
   uint32_t id = form_id(e, form);
-  words_add(out, id);
-  words_add(out, level);
+  em_words_add(out, id);
+  em_words_add(out, level);
   w->uses |= e->texts[id].uses;
   /* The texts table may move while the arguments are recorded. */
   char convs[sizeof e->texts[id].convs];
@@ -203,7 +203,7 @@ static void record(fctx *w, words *out, uint32_t level, const char *form, va_lis
       break;
     case 'u':
     case 'f':
-      words_add(out, va_arg(ap, unsigned));
+      em_words_add(out, va_arg(ap, unsigned));
       break;
     case 'z':
       put_size(out, va_arg(ap, size_t));
@@ -211,15 +211,15 @@ static void record(fctx *w, words *out, uint32_t level, const char *form, va_lis
     case 's': {
       uint32_t s = text_id_of(e, va_arg(ap, const char *));
       w->uses |= e->texts[s].uses;
-      words_add(out, s);
+      em_words_add(out, s);
       break;
     }
     case 'o':
     case 't':
-      put_operand(w, out, va_arg(ap, opnd));
+      put_operand(w, out, va_arg(ap, em_opnd));
       break;
     case 'a': {
-      const opnd *ops = va_arg(ap, const opnd *);
+      const em_opnd *ops = va_arg(ap, const em_opnd *);
       size_t n = va_arg(ap, size_t);
       put_size(out, n);
       for (size_t i = 0; i < n; i++)
@@ -227,13 +227,13 @@ static void record(fctx *w, words *out, uint32_t level, const char *form, va_lis
       break;
     }
     case 'c': {
-      envref r = va_arg(ap, envref);
-      const fn *k = &w->c->fns[r.fn];
-      w->uses |= P_E;
-      words_add(out, r.row);
+      em_envref r = va_arg(ap, em_envref);
+      const em_nodefn *k = &w->c->fns[r.fn];
+      w->uses |= PARAM_E;
+      em_words_add(out, r.row);
       put_size(out, k->caps.n);
       for (size_t j = 0; j < k->caps.n; j++)
-        put_operand(w, out, var(w, k->caps.items[j]));
+        put_operand(w, out, em_var(w, k->caps.items[j]));
       break;
     }
     default:
@@ -243,12 +243,12 @@ static void record(fctx *w, words *out, uint32_t level, const char *form, va_lis
 }
 
 /* Records where the statement just begun comes from. */
-static void put_where(fctx *w) {
-  words_add(&w->where, w->want_file);
-  words_add(&w->where, w->want_pos);
+static void put_where(em_writer *w) {
+  em_words_add(&w->where, w->want_file);
+  em_words_add(&w->where, w->want_pos);
 }
 
-void stmt(fctx *w, const char *form, ...) {
+void em_stmt(em_writer *w, const char *form, ...) {
   va_list ap;
   va_start(ap, form);
   record(w, &w->code, (uint32_t)w->indent + 1, form, ap);
@@ -256,21 +256,21 @@ void stmt(fctx *w, const char *form, ...) {
   put_where(w);
 }
 
-void stmt_more(fctx *w, const char *form, ...) {
+void em_stmt_more(em_writer *w, const char *form, ...) {
   va_list ap;
   va_start(ap, form);
   record(w, &w->code, CONTINUED, form, ap);
   va_end(ap);
 }
 
-void fail_line(fctx *w, int level, const char *form, ...) {
+void em_fail_line(em_writer *w, int level, const char *form, ...) {
   va_list ap;
   va_start(ap, form);
   record(w, &w->failcode, (uint32_t)level, form, ap);
   va_end(ap);
 }
 
-void at_line(fctx *w, pcl_span span) {
+void em_at_line(em_writer *w, pcl_span span) {
   if (span.end == 0)
     return;
   w->want_file = span.file;
@@ -279,116 +279,116 @@ void at_line(fctx *w, pcl_span span) {
 
 /* ------------------------------------------------------------------ rows */
 
-uint32_t row_add(fctx *w, uint32_t v) {
-  words_add(&w->row, v);
+uint32_t em_row(em_writer *w, uint32_t v) {
+  em_words_add(&w->row, v);
   w->uses_r = true;
   return (uint32_t)(w->row.n - 1);
 }
 
-uint32_t row_const(fctx *w, uint32_t k) {
-  uint32_t at = row_add(w, k);
-  words_add(&w->row_consts, at);
+uint32_t em_row_const(em_writer *w, uint32_t k) {
+  uint32_t at = em_row(w, k);
+  em_words_add(&w->row_consts, at);
   return at;
 }
 
-uint32_t row_loc(fctx *w, pcl_span span) { return row_add(w, em_loc(w->c->e, span)); }
+uint32_t em_row_loc(em_writer *w, pcl_span span) { return em_row(w, em_loc(w->c->e, span)); }
 
-opnd place(fctx *w, opnd o) {
+em_opnd em_place(em_writer *w, em_opnd o) {
   switch (o.kind) {
-  case O_CONST:
-    return operand(O_ROW_K, row_const(w, o.n));
-  case O_NODE:
-    return operand(O_ROW_NODE, row_add(w, o.n));
-  case O_TEMP:
-  case O_ROW_K:
-  case O_ROW_NODE:
-  case O_FIXED:
-  case O_PARAM:
-  case O_CAPTURED:
-  case O_KEY:
-  case O_VALUE:
-  case O_RANGE:
-  case O_NAME:
-  case O_ERROR:
-  case O_NULL:
-  case O_PCL_NULL:
+  case OPND_CONST:
+    return em_operand(OPND_ROW_K, em_row_const(w, o.n));
+  case OPND_NODE:
+    return em_operand(OPND_ROW_NODE, em_row(w, o.n));
+  case OPND_TEMP:
+  case OPND_ROW_K:
+  case OPND_ROW_NODE:
+  case OPND_FIXED:
+  case OPND_PARAM:
+  case OPND_CAPTURED:
+  case OPND_KEY:
+  case OPND_VALUE:
+  case OPND_RANGE:
+  case OPND_NAME:
+  case OPND_ERROR:
+  case OPND_NULL:
+  case OPND_PCL_NULL:
     break;
   }
   return o;
 }
 
-void place_all(fctx *w, opnd *ops, size_t n) {
+void em_place_all(em_writer *w, em_opnd *ops, size_t n) {
   for (size_t i = 0; i < n; i++)
-    ops[i] = place(w, ops[i]);
+    ops[i] = em_place(w, ops[i]);
 }
 
-uint32_t row_back(const fctx *w, const fn *k) { return w->c->e->nrows - k->row; }
+uint32_t em_row_back(const em_writer *w, const em_nodefn *k) { return w->c->e->nrows - k->row; }
 
-envref closure_env(fctx *w, size_t child) {
-  return (envref){row_add(w, row_back(w, &w->c->fns[child])), child};
+em_envref em_closure_env(em_writer *w, size_t child) {
+  return (em_envref){em_row(w, em_row_back(w, &w->c->fns[child])), child};
 }
 
 /* ----------------------------------------------------------- temporaries */
 
-int temp_new(fctx *w) {
+int em_temp_new(em_writer *w) {
   if (w->free_temps.n > 0)
     return (int)w->free_temps.items[--w->free_temps.n];
   return w->ntemps++;
 }
 
-void temp_free(fctx *w, int t) { words_add(&w->free_temps, (uint32_t)t); }
+void em_temp_free(em_writer *w, int t) { em_words_add(&w->free_temps, (uint32_t)t); }
 
-void drop(fctx *w, opnd o) {
-  if (o.kind == O_TEMP) {
-    stmt(w, "pcl_release(t%d), t%d = NULL;", (int)o.n, (int)o.n);
-    temp_free(w, (int)o.n);
+void em_drop(em_writer *w, em_opnd o) {
+  if (o.kind == OPND_TEMP) {
+    em_stmt(w, "pcl_release(t%d), t%d = NULL;", (int)o.n, (int)o.n);
+    em_temp_free(w, (int)o.n);
   }
 }
 
-void drop_all(fctx *w, const opnd *ops, size_t n) {
+void em_drop_all(em_writer *w, const em_opnd *ops, size_t n) {
   for (size_t i = 0; i < n; i++)
-    drop(w, ops[i]);
+    em_drop(w, ops[i]);
 }
 
-void moved(fctx *w, opnd o) {
-  if (o.kind == O_TEMP) {
-    stmt(w, "t%d = NULL;", (int)o.n);
-    temp_free(w, (int)o.n);
+void em_moved(em_writer *w, em_opnd o) {
+  if (o.kind == OPND_TEMP) {
+    em_stmt(w, "t%d = NULL;", (int)o.n);
+    em_temp_free(w, (int)o.n);
   }
 }
 
-void check(fctx *w, int t, uint32_t at) {
+void em_check(em_writer *w, int t, uint32_t at) {
   if (w->scope) {
-    stmt(w, "if (t%d == NULL) { at = r[%u]; goto fail%d; }", t, at, w->scope);
+    em_stmt(w, "if (t%d == NULL) { at = r[%u]; goto fail%d; }", t, at, w->scope);
     w->scope_fails = true;
   } else {
-    stmt(w, "if (t%d == NULL) { at = r[%u]; goto fail; }", t, at);
+    em_stmt(w, "if (t%d == NULL) { at = r[%u]; goto fail; }", t, at);
     w->fails = true;
   }
   w->uses_at = true;
-  w->uses |= P_ERR;
+  w->uses |= PARAM_ERR;
 }
 
-opnd var(fctx *w, uint32_t s) {
-  const fn *f = w->f;
+em_opnd em_var(em_writer *w, uint32_t s) {
+  const em_nodefn *f = w->f;
   switch (f->kind) {
   case FK_APPLY:
     if (s >= f->lo && s < f->hi)
-      return operand(O_PARAM, s - f->lo);
+      return em_operand(OPND_PARAM, s - f->lo);
     break;
   case FK_EACH:
     if (s == f->key)
-      return operand(O_KEY, 0);
+      return em_operand(OPND_KEY, 0);
     if (s == f->value)
-      return operand(O_VALUE, 0);
+      return em_operand(OPND_VALUE, 0);
     break;
   case FK_RECOVERY:
     if (s == f->value)
-      return operand(O_ERROR, 0);
+      return em_operand(OPND_ERROR, 0);
     break;
   case FK_INSTANCE:
     if (s == f->value)
-      return operand(O_RANGE, 0);
+      return em_operand(OPND_RANGE, 0);
     break;
   case FK_NODE:
   case FK_THUNK:
@@ -396,70 +396,70 @@ opnd var(fctx *w, uint32_t s) {
   }
   for (size_t j = 0; j < f->caps.n; j++) {
     if (f->caps.items[j] == s)
-      return operand(O_CAPTURED, (uint32_t)j);
+      return em_operand(OPND_CAPTURED, (uint32_t)j);
   }
-  ice("variable $%u is not visible in a %s function", (unsigned)s, fn_kind_name(f->kind));
+  ice("variable $%u is not visible in a %s function", (unsigned)s, em_fn_kind_name(f->kind));
 }
 
 /* -------------------------------------------------------------- printing */
 
 /* Prints the operand at code[*i], moving *i past it. */
 static void print_operand(cw *out, const uint32_t *code, size_t *i) {
-  okind k = (okind)code[(*i)++];
+  em_okind k = (em_okind)code[(*i)++];
   uint32_t n = code[(*i)++];
   switch (k) {
-  case O_TEMP:
+  case OPND_TEMP:
     cw_bytes(out, "t", 1);
     cw_uint(out, n);
     return;
-  case O_ROW_K:
+  case OPND_ROW_K:
     cw_puts(out, "&pclg_k[r[");
     cw_uint(out, n);
     cw_puts(out, "]]");
     return;
-  case O_ROW_NODE:
+  case OPND_ROW_NODE:
     cw_puts(out, "pcl_gen_node(e, r[");
     cw_uint(out, n);
     cw_puts(out, "])");
     return;
-  case O_FIXED:
+  case OPND_FIXED:
     cw_puts(out, "&pclg_k[");
     cw_uint(out, n);
     cw_puts(out, "]");
     return;
-  case O_PARAM:
+  case OPND_PARAM:
     cw_puts(out, "p[");
     cw_uint(out, n);
     cw_puts(out, "]");
     return;
-  case O_CAPTURED:
+  case OPND_CAPTURED:
     cw_puts(out, "e->v[");
     cw_uint(out, n);
     cw_puts(out, "]");
     return;
-  case O_KEY:
+  case OPND_KEY:
     cw_puts(out, "key");
     return;
-  case O_VALUE:
+  case OPND_VALUE:
     cw_puts(out, "value");
     return;
-  case O_RANGE:
+  case OPND_RANGE:
     cw_puts(out, "range");
     return;
-  case O_NAME:
+  case OPND_NAME:
     cw_puts(out, "name");
     return;
-  case O_ERROR:
+  case OPND_ERROR:
     cw_puts(out, "error");
     return;
-  case O_NULL:
+  case OPND_NULL:
     cw_puts(out, "NULL");
     return;
-  case O_PCL_NULL:
+  case OPND_PCL_NULL:
     cw_puts(out, "pcl_null()");
     return;
-  case O_CONST:
-  case O_NODE:
+  case OPND_CONST:
+  case OPND_NODE:
     break;
   }
   ice("operand of kind %d in written code", (int)k);
@@ -506,13 +506,13 @@ static void print_record(const em *e, cw *out, const uint32_t *code, size_t *i) 
       cw_puts(out, e->texts[code[(*i)++]].text);
       break;
     case 'f':
-      cw_puts(out, shape_name(e, code[(*i)++]));
+      cw_puts(out, em_func_name(e, code[(*i)++]));
       break;
     case 'o':
       print_operand(out, code, i);
       break;
     case 't':
-      if (code[*i] == O_TEMP) {
+      if (code[*i] == OPND_TEMP) {
         print_operand(out, code, i);
       } else {
         cw_puts(out, "pcl_retain(");
@@ -538,7 +538,7 @@ static void print_record(const em *e, cw *out, const uint32_t *code, size_t *i) 
   }
 }
 
-bool code_print(em *e, cw *out, const uint32_t *code, size_t n, const uint32_t *where) {
+bool em_code_print(em *e, cw *out, const uint32_t *code, size_t n, const uint32_t *where) {
   /* A C compiler numbers the lines after `#line N` on from N, so with
      directives the statements of one source line share one C line: a
      second line would be given the next source line, and a debugger's

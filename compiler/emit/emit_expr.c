@@ -1,7 +1,7 @@
 /* emit_expr: the code of an expression (see emit_fn.h).
  *
  * An expression's code is its operands' code, then one runtime call of its
- * own, whose result is a new temporary (docs/codegen.md §4.3): expr()
+ * own, whose result is a new temporary (docs/codegen.md §4.3): em_expr()
  * recurses over the expression as the table of operations reads.  An
  * operand that is a constant, a node, a variable or a parameter needs no
  * code: it is read where it is used.  Operands that run apart (an apply's
@@ -9,7 +9,7 @@
  * with their environment where the expression stands; a conditional's
  * branches are written in the two blocks of an `if`.  A call that can fail
  * is followed by its check, which jumps to the function's failure code or,
- * in a captured scope (expr_captured), to the scope's. */
+ * in a captured scope (em_expr_captured), to the scope's. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,36 +93,36 @@ static callform call_form(const funcs_builtin *b, const char **run) {
 }
 
 /* Writes the call of built-in x on the operands k; returns its value. */
-static opnd call(fctx *w, const ir_expr *x, opnd *k) {
+static em_opnd call(em_writer *w, const ir_expr *x, em_opnd *k) {
   const funcs_builtin *b = funcs_lookup(x->s);
   if (b == NULL)
     ice("unknown built-in '%s'", x->s);
-  int t = temp_new(w);
+  int t = em_temp_new(w);
   const char *run = NULL;
   callform form = x->sub ? CF_VARIADIC : call_form(b, &run);
   if (x->sub) {
     /* f(xs...): the runtime spreads the last argument. */
-    place_all(w, k, x->n);
-    stmt(w, "t%d = pcl_gen_call_expanded(\"%s\", %a, %zu, err);", t, b->name, k, x->n, x->n);
+    em_place_all(w, k, x->n);
+    em_stmt(w, "t%d = pcl_gen_call_expanded(\"%s\", %a, %zu, err);", t, b->name, k, x->n, x->n);
   } else if (form == CF_RUN) {
-    stmt(w, "t%d = %s(pcl_gen_run(e));", t, run);
-    return temp(t);
+    em_stmt(w, "t%d = %s(pcl_gen_run(e));", t, run);
+    return em_temp(t);
   } else if (form == CF_VARIADIC) {
-    place_all(w, k, x->n);
-    stmt(w, "t%d = pcl_fn_%s(%a, %zu, err);", t, b->name, k, x->n, x->n);
+    em_place_all(w, k, x->n);
+    em_stmt(w, "t%d = pcl_fn_%s(%a, %zu, err);", t, b->name, k, x->n, x->n);
   } else {
     /* One argument per parameter, an optional one left out NULL. */
-    place_all(w, k, x->n);
-    stmt(w, "t%d = pcl_fn_%s(", t, b->name);
+    em_place_all(w, k, x->n);
+    em_stmt(w, "t%d = pcl_fn_%s(", t, b->name);
     if (form == CF_FILE)
-      stmt_more(w, "NULL, ");
+      em_stmt_more(w, "NULL, ");
     for (size_t i = 0; i < b->nparams; i++)
-      stmt_more(w, "%o, ", i < x->n ? k[i] : operand(O_NULL, 0));
-    stmt_more(w, "err);");
+      em_stmt_more(w, "%o, ", i < x->n ? k[i] : em_operand(OPND_NULL, 0));
+    em_stmt_more(w, "err);");
   }
-  drop_all(w, k, x->n);
-  check(w, t, row_loc(w, x->span));
-  return temp(t);
+  em_drop_all(w, k, x->n);
+  em_check(w, t, em_row_loc(w, x->span));
+  return em_temp(t);
 }
 
 /* --------------------------------------------------------------- operators */
@@ -186,58 +186,58 @@ static const char *convert_fn(ir_convert to) {
  * that can fail is a thunk, run at once by pcl_gen_capture, which makes
  * its failure a value, so that pcl_gen_logic can let the side that decides
  * win over it. */
-static opnd logic(fctx *w, const ir_expr *x, opnd *k) {
-  opnd sides[2];
+static em_opnd logic(em_writer *w, const ir_expr *x, em_opnd *k) {
+  em_opnd sides[2];
   for (size_t i = 0; i < 2; i++) {
-    size_t fi = closure_of(&w->c->thunk_fn, x->kids[i]);
+    size_t fi = em_closure_of(&w->c->thunk_fn, x->kids[i]);
     if (fi == SIZE_MAX) {
-      sides[i] = place(w, k[i]);
+      sides[i] = em_place(w, k[i]);
       continue;
     }
-    int s = temp_new(w);
-    envref env = closure_env(w, fi);
-    stmt(w, "t%d = pcl_gen_capture(%c, %f, r[%u]);", s, env, w->c->fns[fi].id,
-         row_loc(w, x->kids[i]->span));
-    sides[i] = temp(s);
+    int s = em_temp_new(w);
+    em_envref env = em_closure_env(w, fi);
+    em_stmt(w, "t%d = pcl_gen_capture(%c, %f, r[%u]);", s, env, w->c->fns[fi].id,
+         em_row_loc(w, x->kids[i]->span));
+    sides[i] = em_temp(s);
   }
-  int t = temp_new(w);
-  uint32_t at = row_loc(w, x->span);
-  stmt(w, "t%d = pcl_gen_logic(e, %s, %o, %o, r[%u], err);", t,
+  int t = em_temp_new(w);
+  uint32_t at = em_row_loc(w, x->span);
+  em_stmt(w, "t%d = pcl_gen_logic(e, %s, %o, %o, r[%u], err);", t,
        x->op == IR_AND ? "true" : "false", sides[0], sides[1], at);
-  drop_all(w, sides, 2);
-  check(w, t, at);
-  return temp(t);
+  em_drop_all(w, sides, 2);
+  em_check(w, t, at);
+  return em_temp(t);
 }
 
 /* ------------------------------------------------------------ constructors */
 
 /* Writes the list of the operands k; a list of constants is a constant. */
-static opnd list(fctx *w, const ir_expr *x, opnd *k) {
+static em_opnd list(em_writer *w, const ir_expr *x, em_opnd *k) {
   em *e = w->c->e;
   bool constant = true;
   for (size_t i = 0; i < x->n; i++)
-    constant = constant && k[i].kind == O_CONST;
+    constant = constant && k[i].kind == OPND_CONST;
   if (constant) {
     uint32_t *items = xmalloc((x->n ? x->n : 1) * sizeof *items);
     for (size_t i = 0; i < x->n; i++)
       items[i] = k[i].n;
     uint32_t c = em_static_list(e, items, x->n);
     free(items);
-    return operand(O_CONST, c);
+    return em_operand(OPND_CONST, c);
   }
-  int t = temp_new(w);
-  place_all(w, k, x->n);
-  stmt(w, "t%d = pcl_list_of(%a, %zu);", t, k, x->n, x->n);
-  drop_all(w, k, x->n);
-  return temp(t);
+  int t = em_temp_new(w);
+  em_place_all(w, k, x->n);
+  em_stmt(w, "t%d = pcl_list_of(%a, %zu);", t, k, x->n, x->n);
+  em_drop_all(w, k, x->n);
+  return em_temp(t);
 }
 
 /* Orders the pairs keys[i] -> vals[i] of an object constructor with
  * constant keys as the map will hold them, so that it is built without
  * sorting; when two keys are equal the written order stays (the runtime
  * keeps the last). */
-static void sort_keys(em *e, opnd *keys, opnd *vals, size_t n) {
-  opnd *k = xmalloc((n ? n : 1) * sizeof *k), *v = xmalloc((n ? n : 1) * sizeof *v);
+static void sort_keys(em *e, em_opnd *keys, em_opnd *vals, size_t n) {
+  em_opnd *k = xmalloc((n ? n : 1) * sizeof *k), *v = xmalloc((n ? n : 1) * sizeof *v);
   bool equal = false;
   for (size_t i = 0; i < n; i++) {
     size_t j = i;
@@ -264,46 +264,46 @@ static void sort_keys(em *e, opnd *keys, opnd *vals, size_t n) {
  * string constants for keys (a literal object), the keys are part of the
  * code, in map order, and an object of constants is a constant; computed
  * keys are checked at run time. */
-static opnd object(fctx *w, const ir_expr *x, opnd *k) {
+static em_opnd object(em_writer *w, const ir_expr *x, em_opnd *k) {
   em *e = w->c->e;
   size_t n = x->n / 2;
   bool literal = true, constant = true;
   for (size_t i = 0; i < n; i++) {
     literal = literal && x->kids[2 * i]->op == IR_CONST && x->kids[2 * i]->ck == IR_K_STRING;
-    constant = constant && k[2 * i + 1].kind == O_CONST;
+    constant = constant && k[2 * i + 1].kind == OPND_CONST;
   }
-  opnd *keys = xmalloc((n ? n : 1) * sizeof *keys), *vals = xmalloc((n ? n : 1) * sizeof *vals);
+  em_opnd *keys = xmalloc((n ? n : 1) * sizeof *keys), *vals = xmalloc((n ? n : 1) * sizeof *vals);
   for (size_t i = 0; i < n; i++) {
     keys[i] = k[2 * i];
     vals[i] = k[2 * i + 1];
   }
-  opnd r;
+  em_opnd r;
   if (literal && constant) {
     uint32_t *ki = xmalloc((n ? n : 1) * sizeof *ki), *vi = xmalloc((n ? n : 1) * sizeof *vi);
     for (size_t i = 0; i < n; i++) {
       ki[i] = keys[i].n;
       vi[i] = vals[i].n;
     }
-    r = operand(O_CONST, em_static_map(e, ki, vi, n));
+    r = em_operand(OPND_CONST, em_static_map(e, ki, vi, n));
     free(ki);
     free(vi);
   } else {
     if (literal) {
       for (size_t i = 0; i < n; i++)
-        keys[i].kind = O_FIXED;
+        keys[i].kind = OPND_FIXED;
       sort_keys(e, keys, vals, n);
     }
-    int t = temp_new(w);
-    place_all(w, keys, n);
-    place_all(w, vals, n);
+    int t = em_temp_new(w);
+    em_place_all(w, keys, n);
+    em_place_all(w, vals, n);
     if (literal)
-      stmt(w, "t%d = pcl_map_of(%a, %a, %zu);", t, keys, n, vals, n, n);
+      em_stmt(w, "t%d = pcl_map_of(%a, %a, %zu);", t, keys, n, vals, n, n);
     else
-      stmt(w, "t%d = pcl_gen_object(%a, %a, %zu, err);", t, keys, n, vals, n, n);
-    drop_all(w, k, x->n);
+      em_stmt(w, "t%d = pcl_gen_object(%a, %a, %zu, err);", t, keys, n, vals, n, n);
+    em_drop_all(w, k, x->n);
     if (!literal)
-      check(w, t, row_loc(w, x->span));
-    r = temp(t);
+      em_check(w, t, em_row_loc(w, x->span));
+    r = em_temp(t);
   }
   free(keys);
   free(vals);
@@ -316,40 +316,40 @@ static opnd object(fctx *w, const ir_expr *x, opnd *k) {
  * (a constant, or the rank of a computed key among k[1..]) and its flags,
  * then for a step that only some members of a union declare, the
  * discriminator and the values of the members that declare it. */
-static opnd path(fctx *w, const ir_expr *x, opnd *k) {
+static em_opnd path(em_writer *w, const ir_expr *x, em_opnd *k) {
   em *e = w->c->e;
-  opnd root = place(w, k[0]);
+  em_opnd root = em_place(w, k[0]);
   uint32_t first = (uint32_t)w->row.n;
   uint32_t keyed = 0; /* Keyed steps so far. */
   for (size_t i = 0; i < x->nsteps; i++) {
     const ir_step *s = &x->steps[i];
     if (s->keyed)
-      row_add(w, keyed++);
+      em_row(w, keyed++);
     else
-      row_const(w, em_const(e, s->key));
-    row_add(w, (s->index ? PCL_GEN_STEP_INDEX : 0u) | (s->declared ? PCL_GEN_DECLARED : 0u) |
+      em_row_const(w, em_const(e, s->key));
+    em_row(w, (s->index ? PCL_GEN_STEP_INDEX : 0u) | (s->declared ? PCL_GEN_DECLARED : 0u) |
                    (s->disc ? PCL_GEN_STEP_BY_MEMBER : 0u) | (s->keyed ? PCL_GEN_STEP_KEYED : 0u));
     if (s->disc) {
       uint32_t *values = xmalloc((s->nmembers ? s->nmembers : 1) * sizeof *values);
       for (size_t j = 0; j < s->nmembers; j++)
         values[j] = em_string(e, s->members[j], strlen(s->members[j]));
-      row_const(w, em_string(e, s->disc, strlen(s->disc)));
-      row_const(w, em_static_list(e, values, s->nmembers));
+      em_row_const(w, em_string(e, s->disc, strlen(s->disc)));
+      em_row_const(w, em_static_list(e, values, s->nmembers));
       free(values);
     }
   }
-  uint32_t l = row_loc(w, x->span);
-  int t = temp_new(w);
+  uint32_t l = em_row_loc(w, x->span);
+  int t = em_temp_new(w);
   if (keyed == 0) {
-    stmt(w, "t%d = pcl_gen_path(e, %o, r + %u, %u, r[%u], err);", t, root, first, x->nsteps, l);
+    em_stmt(w, "t%d = pcl_gen_path(e, %o, r + %u, %u, r[%u], err);", t, root, first, x->nsteps, l);
   } else {
-    place_all(w, k + 1, x->n - 1);
-    stmt(w, "t%d = pcl_gen_path_keys(e, %o, %a, %zu, r + %u, %u, r[%u], err);", t, root, k + 1,
+    em_place_all(w, k + 1, x->n - 1);
+    em_stmt(w, "t%d = pcl_gen_path_keys(e, %o, %a, %zu, r + %u, %u, r[%u], err);", t, root, k + 1,
          x->n - 1, x->n - 1, first, x->nsteps, l);
   }
-  drop_all(w, k, x->n);
-  check(w, t, l);
-  return temp(t);
+  em_drop_all(w, k, x->n);
+  em_check(w, t, l);
+  return em_temp(t);
 }
 
 /* ----------------------------------------------------------------- closures */
@@ -370,109 +370,109 @@ static const char *for_flags(em *e, unsigned sub) {
 
 /* Writes the loop x over the collection k[0]: its body is a closure that
  * the runtime calls per element. */
-static opnd loop(fctx *w, const ir_expr *x, opnd *k) {
-  size_t fi = closure_of(&w->c->body_fn, x);
-  opnd coll = place(w, k[0]);
-  envref env = closure_env(w, fi);
-  int t = temp_new(w);
-  uint32_t l = row_loc(w, x->span);
-  uint32_t body = w->c->fns[fi].id;
+static em_opnd loop(em_writer *w, const ir_expr *x, em_opnd *k) {
+  size_t fi = em_closure_of(&w->c->body_fn, x);
+  em_opnd coll = em_place(w, k[0]);
+  em_envref env = em_closure_env(w, fi);
+  int t = em_temp_new(w);
+  uint32_t l = em_row_loc(w, x->span);
+  uint32_t em_body = w->c->fns[fi].id;
   if (x->op == IR_FOR)
-    stmt(w, "t%d = pcl_gen_for(%c, %f, %s, %o, r[%u], err);", t, env, body,
+    em_stmt(w, "t%d = pcl_gen_for(%c, %f, %s, %o, r[%u], err);", t, env, em_body,
          for_flags(w->c->e, x->sub), coll, l);
   else
-    stmt(w, "t%d = pcl_gen_splat(%c, %f, %o, err);", t, env, body, coll);
-  drop(w, k[0]);
-  check(w, t, l);
-  return temp(t);
+    em_stmt(w, "t%d = pcl_gen_splat(%c, %f, %o, err);", t, env, em_body, coll);
+  em_drop(w, k[0]);
+  em_check(w, t, l);
+  return em_temp(t);
 }
 
 /* Writes the apply x of the arguments k: its body is a closure that the
  * runtime calls once they are known. */
-static opnd apply(fctx *w, const ir_expr *x, opnd *k) {
-  size_t fi = closure_of(&w->c->body_fn, x);
-  place_all(w, k, x->n - 1);
-  envref env = closure_env(w, fi);
-  int t = temp_new(w);
-  stmt(w, "t%d = pcl_gen_apply(%c, %f, %a, %zu);", t, env, w->c->fns[fi].id, k, x->n - 1,
+static em_opnd apply(em_writer *w, const ir_expr *x, em_opnd *k) {
+  size_t fi = em_closure_of(&w->c->body_fn, x);
+  em_place_all(w, k, x->n - 1);
+  em_envref env = em_closure_env(w, fi);
+  int t = em_temp_new(w);
+  em_stmt(w, "t%d = pcl_gen_apply(%c, %f, %a, %zu);", t, env, w->c->fns[fi].id, k, x->n - 1,
        x->n - 1);
-  drop_all(w, k, x->n - 1);
-  return temp(t);
+  em_drop_all(w, k, x->n - 1);
+  return em_temp(t);
 }
 
 /* Writes try, can or recover x: one closure per alternative (or argument,
  * value and recovery), each with its own row and captures, which the
  * runtime runs lazily and in order. */
-static opnd lazy(fctx *w, const ir_expr *x) {
-  envref *envs = xmalloc(x->n * sizeof *envs);
+static em_opnd lazy(em_writer *w, const ir_expr *x) {
+  em_envref *envs = xmalloc(x->n * sizeof *envs);
   uint32_t *fns = xmalloc(x->n * sizeof *fns);
   for (size_t i = 0; i < x->n; i++) {
-    size_t fi = closure_of(&w->c->thunk_fn, x->kids[i]);
+    size_t fi = em_closure_of(&w->c->thunk_fn, x->kids[i]);
     fns[i] = w->c->fns[fi].id;
-    envs[i] = closure_env(w, fi);
+    envs[i] = em_closure_env(w, fi);
   }
-  int t = temp_new(w);
+  int t = em_temp_new(w);
   if (x->op == IR_TRY) {
-    uint32_t l = row_loc(w, x->span);
-    stmt(w, "t%d = pcl_gen_try((pcl_gen_env *[]){", t);
+    uint32_t l = em_row_loc(w, x->span);
+    em_stmt(w, "t%d = pcl_gen_try((pcl_gen_env *[]){", t);
     for (size_t i = 0; i < x->n; i++)
-      stmt_more(w, i ? ", %c" : "%c", envs[i]);
-    stmt_more(w, "}, (const pcl_gen_thunk_fn[]){");
+      em_stmt_more(w, i ? ", %c" : "%c", envs[i]);
+    em_stmt_more(w, "}, (const pcl_gen_thunk_fn[]){");
     for (size_t i = 0; i < x->n; i++)
-      stmt_more(w, i ? ", %f" : "%f", fns[i]);
-    stmt_more(w, "}, %zu, r[%u]);", x->n, l);
+      em_stmt_more(w, i ? ", %f" : "%f", fns[i]);
+    em_stmt_more(w, "}, %zu, r[%u]);", x->n, l);
   } else if (x->op == IR_CAN) {
-    stmt(w, "t%d = pcl_gen_can(%c, %f);", t, envs[0], fns[0]);
+    em_stmt(w, "t%d = pcl_gen_can(%c, %f);", t, envs[0], fns[0]);
   } else {
-    stmt(w, "t%d = pcl_gen_recover(%c, %f, %c, %f);", t, envs[0], fns[0], envs[1], fns[1]);
+    em_stmt(w, "t%d = pcl_gen_recover(%c, %f, %c, %f);", t, envs[0], fns[0], envs[1], fns[1]);
   }
   free(envs);
   free(fns);
-  return temp(t);
+  return em_temp(t);
 }
 
 /* ------------------------------------------------------------ conditionals */
 
 /* Writes a branch of a conditional, which assigns its value to the
  * temporary result. */
-static void branch(fctx *w, int result, const ir_expr *x) {
-  opnd v = place(w, expr(w, x));
-  stmt(w, "t%d = %t;", result, v);
-  moved(w, v);
+static void branch(em_writer *w, int result, const ir_expr *x) {
+  em_opnd v = em_place(w, em_expr(w, x));
+  em_stmt(w, "t%d = %t;", result, v);
+  em_moved(w, v);
 }
 
 /* Writes `c ? a : b`: the condition, then only the branch it chooses
  * (DECISIONS.md D10), each written in a block of an if statement. */
-static opnd cond(fctx *w, const ir_expr *x) {
-  opnd c = expr(w, x->kids[0]);
-  at_line(w, x->span);
-  c = place(w, c);
-  uint32_t l = row_loc(w, x->span);
-  int truth = temp_new(w);
-  stmt(w, "t%d = pcl_gen_truth(%o, err);", truth, c);
-  drop(w, c);
-  check(w, truth, l);
-  int result = temp_new(w);
+static em_opnd cond(em_writer *w, const ir_expr *x) {
+  em_opnd c = em_expr(w, x->kids[0]);
+  em_at_line(w, x->span);
+  c = em_place(w, c);
+  uint32_t l = em_row_loc(w, x->span);
+  int truth = em_temp_new(w);
+  em_stmt(w, "t%d = pcl_gen_truth(%o, err);", truth, c);
+  em_drop(w, c);
+  em_check(w, truth, l);
+  int result = em_temp_new(w);
   /* The truth value is a static bool: its temporary needs no release. */
-  at_line(w, x->span);
-  stmt(w, "if (pcl_bool_get(t%d)) {", truth);
-  temp_free(w, truth);
+  em_at_line(w, x->span);
+  em_stmt(w, "if (pcl_bool_get(t%d)) {", truth);
+  em_temp_free(w, truth);
   w->indent++;
   branch(w, result, x->kids[1]);
   w->indent--;
-  stmt(w, "} else {");
+  em_stmt(w, "} else {");
   w->indent++;
   branch(w, result, x->kids[2]);
   w->indent--;
-  stmt(w, "}");
-  return temp(result);
+  em_stmt(w, "}");
+  return em_temp(result);
 }
 
 /* ------------------------------------------------------------- expressions */
 
 /* Whether child i of x is computed by x's function, before x (the other
  * children are closures, or a conditional's branches). */
-static bool inline_kid(const nctx *c, const ir_expr *x, size_t i) {
+static bool inline_kid(const em_nodectx *c, const ir_expr *x, size_t i) {
   switch (x->op) {
   case IR_APPLY:
     return i + 1 < x->n;
@@ -486,7 +486,7 @@ static bool inline_kid(const nctx *c, const ir_expr *x, size_t i) {
     return false;
   case IR_AND:
   case IR_OR:
-    return closure_of(&c->thunk_fn, x->kids[i]) == SIZE_MAX;
+    return em_closure_of(&c->thunk_fn, x->kids[i]) == SIZE_MAX;
   case IR_CONST:
   case IR_NODE:
   case IR_VAR:
@@ -513,64 +513,64 @@ static bool inline_kid(const nctx *c, const ir_expr *x, size_t i) {
 }
 
 /* Writes the operation x, whose inline children's values are k. */
-static opnd operation(fctx *w, const ir_expr *x, opnd *k) {
+static em_opnd operation(em_writer *w, const ir_expr *x, em_opnd *k) {
   em *e = w->c->e;
   int t;
   switch (x->op) {
   case IR_PATH:
     return path(w, x, k);
   case IR_ATTR: {
-    opnd obj = place(w, k[0]);
-    uint32_t name = row_const(w, em_string(e, x->s, strlen(x->s)));
-    t = temp_new(w);
-    stmt(w, "t%d = pcl_gen_attr(e, %o, &pclg_k[r[%u]], %s, err);", t, obj, name,
+    em_opnd obj = em_place(w, k[0]);
+    uint32_t name = em_row_const(w, em_string(e, x->s, strlen(x->s)));
+    t = em_temp_new(w);
+    em_stmt(w, "t%d = pcl_gen_attr(e, %o, &pclg_k[r[%u]], %s, err);", t, obj, name,
          x->declared ? "PCL_GEN_DECLARED" : "0");
-    drop(w, k[0]);
-    check(w, t, row_loc(w, x->span));
-    return temp(t);
+    em_drop(w, k[0]);
+    em_check(w, t, em_row_loc(w, x->span));
+    return em_temp(t);
   }
   case IR_INDEX:
-    place_all(w, k, 2);
-    t = temp_new(w);
-    stmt(w, "t%d = pcl_gen_index(%o, %o, %s, err);", t, k[0], k[1],
+    em_place_all(w, k, 2);
+    t = em_temp_new(w);
+    em_stmt(w, "t%d = pcl_gen_index(%o, %o, %s, err);", t, k[0], k[1],
          x->declared ? "PCL_GEN_DECLARED" : "0");
-    drop_all(w, k, 2);
-    check(w, t, row_loc(w, x->span));
-    return temp(t);
+    em_drop_all(w, k, 2);
+    em_check(w, t, em_row_loc(w, x->span));
+    return em_temp(t);
   case IR_LIST:
     return list(w, x, k);
   case IR_OBJECT:
     return object(w, x, k);
   case IR_TEMPLATE:
-    place_all(w, k, x->n);
-    t = temp_new(w);
-    stmt(w, "t%d = pcl_gen_template(%a, %zu, err);", t, k, x->n, x->n);
-    drop_all(w, k, x->n);
-    check(w, t, row_loc(w, x->span));
-    return temp(t);
+    em_place_all(w, k, x->n);
+    t = em_temp_new(w);
+    em_stmt(w, "t%d = pcl_gen_template(%a, %zu, err);", t, k, x->n, x->n);
+    em_drop_all(w, k, x->n);
+    em_check(w, t, em_row_loc(w, x->span));
+    return em_temp(t);
   case IR_UNARY:
   case IR_CONVERT:
-    k[0] = place(w, k[0]);
-    t = temp_new(w);
-    stmt(w, "t%d = %s(%o, err);", t,
+    k[0] = em_place(w, k[0]);
+    t = em_temp_new(w);
+    em_stmt(w, "t%d = %s(%o, err);", t,
          x->op == IR_UNARY ? unary_fn((ir_unary_op)x->sub) : convert_fn((ir_convert)x->sub),
          k[0]);
-    drop(w, k[0]);
-    check(w, t, row_loc(w, x->span));
-    return temp(t);
+    em_drop(w, k[0]);
+    em_check(w, t, em_row_loc(w, x->span));
+    return em_temp(t);
   case IR_BINARY:
-    place_all(w, k, 2);
-    t = temp_new(w);
+    em_place_all(w, k, 2);
+    t = em_temp_new(w);
     if (x->sub == IR_B_EQ || x->sub == IR_B_NE) {
       /* Equality cannot fail. */
-      stmt(w, "t%d = %s(%o, %o);", t, binary_fn((ir_binary_op)x->sub), k[0], k[1]);
-      drop_all(w, k, 2);
-      return temp(t);
+      em_stmt(w, "t%d = %s(%o, %o);", t, binary_fn((ir_binary_op)x->sub), k[0], k[1]);
+      em_drop_all(w, k, 2);
+      return em_temp(t);
     }
-    stmt(w, "t%d = %s(%o, %o, err);", t, binary_fn((ir_binary_op)x->sub), k[0], k[1]);
-    drop_all(w, k, 2);
-    check(w, t, row_loc(w, x->span));
-    return temp(t);
+    em_stmt(w, "t%d = %s(%o, %o, err);", t, binary_fn((ir_binary_op)x->sub), k[0], k[1]);
+    em_drop_all(w, k, 2);
+    em_check(w, t, em_row_loc(w, x->span));
+    return em_temp(t);
   case IR_AND:
   case IR_OR:
     return logic(w, x, k);
@@ -583,45 +583,45 @@ static opnd operation(fctx *w, const ir_expr *x, opnd *k) {
     return apply(w, x, k);
   case IR_SECRET:
   case IR_UNSECRET:
-    k[0] = place(w, k[0]);
-    t = temp_new(w);
-    stmt(w, "t%d = %s(%o);", t, x->op == IR_SECRET ? "pcl_gen_secret" : "pcl_gen_unsecret", k[0]);
-    drop(w, k[0]);
-    return temp(t);
+    k[0] = em_place(w, k[0]);
+    t = em_temp_new(w);
+    em_stmt(w, "t%d = %s(%o);", t, x->op == IR_SECRET ? "pcl_gen_secret" : "pcl_gen_unsecret", k[0]);
+    em_drop(w, k[0]);
+    return em_temp(t);
   case IR_GET_OUTPUT: {
-    place_all(w, k, 2);
-    t = temp_new(w);
-    uint32_t l = row_loc(w, x->span);
-    stmt(w, "t%d = pcl_gen_get_output(e, %o, %o, r[%u]);", t, k[0], k[1], l);
-    drop_all(w, k, 2);
-    return temp(t);
+    em_place_all(w, k, 2);
+    t = em_temp_new(w);
+    uint32_t l = em_row_loc(w, x->span);
+    em_stmt(w, "t%d = pcl_gen_get_output(e, %o, %o, r[%u]);", t, k[0], k[1], l);
+    em_drop_all(w, k, 2);
+    return em_temp(t);
   }
   case IR_INVOKE:
   case IR_METHOD: {
     /* An invoke's arguments and options, a method's receiver and
        arguments. */
-    uint32_t tok = row_const(w, em_string(e, x->s, strlen(x->s)));
-    opnd a = place(w, k[0]);
-    opnd b = x->n > 1 ? place(w, k[1]) : operand(O_NULL, 0);
-    t = temp_new(w);
-    uint32_t l = row_loc(w, x->span);
-    stmt(w, "t%d = %s(e, &pclg_k[r[%u]], %o, %o, %s, r[%u]);", t,
+    uint32_t tok = em_row_const(w, em_string(e, x->s, strlen(x->s)));
+    em_opnd a = em_place(w, k[0]);
+    em_opnd b = x->n > 1 ? em_place(w, k[1]) : em_operand(OPND_NULL, 0);
+    t = em_temp_new(w);
+    uint32_t l = em_row_loc(w, x->span);
+    em_stmt(w, "t%d = %s(e, &pclg_k[r[%u]], %o, %o, %s, r[%u]);", t,
          x->op == IR_INVOKE ? "pcl_gen_invoke" : "pcl_gen_method", tok, a, b,
          x->sub ? "true" : "false", l);
-    drop_all(w, k, x->n);
-    return temp(t);
+    em_drop_all(w, k, x->n);
+    return em_temp(t);
   }
   case IR_TRY:
   case IR_CAN:
   case IR_RECOVER:
     return lazy(w, x);
   case IR_FAIL: {
-    uint32_t msg = row_const(w, em_const(e, x));
-    uint32_t l = row_loc(w, x->span);
-    t = temp_new(w);
-    stmt(w, "t%d = pcl_gen_fail(e, &pclg_k[r[%u]], r[%u], err);", t, msg, l);
-    check(w, t, l);
-    return temp(t);
+    uint32_t msg = em_row_const(w, em_const(e, x));
+    uint32_t l = em_row_loc(w, x->span);
+    t = em_temp_new(w);
+    em_stmt(w, "t%d = pcl_gen_fail(e, &pclg_k[r[%u]], r[%u], err);", t, msg, l);
+    em_check(w, t, l);
+    return em_temp(t);
   }
   case IR_CONST:
   case IR_NODE:
@@ -633,15 +633,15 @@ static opnd operation(fctx *w, const ir_expr *x, opnd *k) {
   ice("operation %s is not written by operation()", ir_op_name(x->op));
 }
 
-opnd expr(fctx *w, const ir_expr *x) {
+em_opnd em_expr(em_writer *w, const ir_expr *x) {
   switch (x->op) {
   case IR_CONST:
-    return operand(O_CONST, em_const(w->c->e, x));
+    return em_operand(OPND_CONST, em_const(w->c->e, x));
   case IR_NODE:
-    return operand(O_NODE, x->a);
+    return em_operand(OPND_NODE, x->a);
   case IR_VAR:
   case IR_PARAM:
-    return var(w, x->a);
+    return em_var(w, x->a);
   case IR_COND:
     return cond(w, x);
   case IR_PATH:
@@ -672,17 +672,17 @@ opnd expr(fctx *w, const ir_expr *x) {
   }
   /* The operands the operation computes first, in order; the others are
      closures (NULL here). */
-  opnd few[4], *k = x->n <= 4 ? few : xmalloc(x->n * sizeof *k);
+  em_opnd few[4], *k = x->n <= 4 ? few : xmalloc(x->n * sizeof *k);
   for (size_t i = 0; i < x->n; i++)
-    k[i] = inline_kid(w->c, x, i) ? expr(w, x->kids[i]) : operand(O_NULL, 0);
-  at_line(w, x->span);
-  opnd v = operation(w, x, k);
+    k[i] = inline_kid(w->c, x, i) ? em_expr(w, x->kids[i]) : em_operand(OPND_NULL, 0);
+  em_at_line(w, x->span);
+  em_opnd v = operation(w, x, k);
   if (k != few)
     free(k);
   return v;
 }
 
-opnd expr_captured(fctx *w, const ir_expr *x) {
+em_opnd em_expr_captured(em_writer *w, const ir_expr *x) {
   int scope = ++w->nscopes;
   /* The temporaries in use before the scope survive its failure. */
   bool *before = xcalloc((size_t)w->ntemps + 1, sizeof *before);
@@ -693,28 +693,28 @@ opnd expr_captured(fctx *w, const ir_expr *x) {
     before[w->free_temps.items[i]] = false;
   w->scope = scope;
   w->scope_fails = false;
-  opnd v = expr(w, x);
+  em_opnd v = em_expr(w, x);
   w->scope = 0;
   if (!w->scope_fails) {
     free(before);
     return v;
   }
-  int t = v.kind == O_TEMP ? (int)v.n : temp_new(w);
-  if (v.kind != O_TEMP)
-    stmt(w, "t%d = %t;", t, place(w, v));
-  stmt(w, "done%d:;", scope);
+  int t = v.kind == OPND_TEMP ? (int)v.n : em_temp_new(w);
+  if (v.kind != OPND_TEMP)
+    em_stmt(w, "t%d = %t;", t, em_place(w, v));
+  em_stmt(w, "done%d:;", scope);
   w->uses_error = true;
   /* The failure block: it releases the temporaries the scope may hold and
      makes the failure the scope's value. */
-  fail_line(w, 0, "fail%d:", scope);
+  em_fail_line(w, 0, "fail%d:", scope);
   for (int i = 0; i < w->ntemps; i++) {
     if (i < nbefore && before[i])
       continue;
-    fail_line(w, 1, "pcl_release(t%d);", i);
+    em_fail_line(w, 1, "pcl_release(t%d);", i);
   }
-  fail_line(w, 1, "t%d = pcl_gen_failed(e, error, at);", t);
-  fail_line(w, 1, "error = NULL;");
-  fail_line(w, 1, "goto done%d;", scope);
+  em_fail_line(w, 1, "t%d = pcl_gen_failed(e, error, at);", t);
+  em_fail_line(w, 1, "error = NULL;");
+  em_fail_line(w, 1, "goto done%d;", scope);
   free(before);
-  return temp(t);
+  return em_temp(t);
 }

@@ -38,13 +38,13 @@
 #include "emit/emit_internal.h"
 
 /* A growable array of words (slots, rows, recorded code). */
-typedef struct words {
+typedef struct em_words {
   uint32_t *items; /* The words (owned). */
   size_t n, cap;   /* Used and allocated. */
-} words;
+} em_words;
 
 /* Appends v to ws. */
-void words_add(words *ws, uint32_t v);
+void em_words_add(em_words *ws, uint32_t v);
 
 /* What a function is: X(NAME, "name of the kind"), the kind's name being
  * that of its compiler-made C names (pclg_apply<n>). */
@@ -57,11 +57,11 @@ void words_add(words *ws, uint32_t v);
                              operand of && or || whose failure is captured. */          \
   X(RECOVERY, "recovery") /* The recovery of recover(). */
 
-typedef enum fkind {
+typedef enum em_fkind {
 #define X(name, text) FK_##name,
   FN_KINDS(X)
 #undef X
-} fkind;
+} em_fkind;
 
 enum {
 #define X(name, text) +1
@@ -70,11 +70,11 @@ enum {
 };
 
 /* Returns the name of kind k ("apply"). */
-const char *fn_kind_name(fkind k);
+const char *em_fn_kind_name(em_fkind k);
 
 /* One function of the node being emitted. */
-typedef struct fn {
-  fkind kind;       /* What it is. */
+typedef struct em_nodefn {
+  em_fkind kind;       /* What it is. */
   const ir_expr *x; /* APPLY: the APPLY; EACH: the FOR or SPLAT; THUNK and
                        RECOVERY: the expression it computes; else NULL. */
   size_t parent;    /* Index of the function that creates it (SIZE_MAX: none). */
@@ -82,65 +82,65 @@ typedef struct fn {
   uint32_t key;     /* EACH: the key variable's slot, or UINT32_MAX. */
   uint32_t value;   /* EACH: the value's slot; RECOVERY: `error`'s; INSTANCE:
                        `range`'s; else UINT32_MAX. */
-  words refs;       /* Slots its code reads, its closures' captures included. */
-  words caps;       /* The slots it captures, sorted: its environment. */
+  em_words refs;       /* Slots its code reads, its closures' captures included. */
+  em_words caps;       /* The slots it captures, sorted: its environment. */
   uint32_t id;      /* Its function of the program (emit_shape.c), once written. */
   uint32_t row;     /* The offset of its row in pclg_r, once written. */
-} fn;
+} em_nodefn;
 
 /* The node being emitted. */
-typedef struct nctx {
+typedef struct em_nodectx {
   em *e;               /* The emission. */
   const ir_node *n;    /* The node. */
-  fn *fns;             /* Its functions, parents before children. */
+  em_nodefn *fns;             /* Its functions, parents before children. */
   size_t nfns, capfns; /* Used and allocated. */
   ptrmap body_fn;      /* APPLY, FOR or SPLAT -> index + 1 of the function of its body. */
   ptrmap thunk_fn;     /* Expression -> index + 1 of the function computing it. */
   ptrmap fallible;     /* Expression -> 1 (can fail) or 2 (cannot), once known. */
-} nctx;
+} em_nodectx;
 
 /* Finds the functions of node c->n (emit_closure.c): fills c->fns, parents
  * first, with what each binds and captures, and the maps from closure
  * roots to their functions. */
-void closures_find(nctx *c);
+void em_closures_find(em_nodectx *c);
 
 /* The index of the function made for closure root x in map (body_fn or
  * thunk_fn), or SIZE_MAX. */
-size_t closure_of(const ptrmap *map, const ir_expr *x);
+size_t em_closure_of(const ptrmap *map, const ir_expr *x);
 
-/* Frees what closures_find allocated. */
-void closures_free(nctx *c);
+/* Frees what em_closures_find allocated. */
+void em_closures_free(em_nodectx *c);
 
 /* -------------------------------------------------------------- the code */
 
 /* What an operand of an operation is (emit_code.c prints each kind). */
-typedef enum okind {
-  O_TEMP,     /* An owned temporary t<n>. */
-  O_CONST,    /* The constant n, not placed in the row yet. */
-  O_NODE,     /* The value of node n, not placed in the row yet. */
-  O_ROW_K,    /* The constant at row entry n: &pclg_k[r[n]]. */
-  O_ROW_NODE, /* The value of the node at row entry n: pcl_gen_node(e, r[n]). */
-  O_FIXED,    /* The constant n, the same in every use of the code (a key
+typedef enum em_okind {
+  OPND_TEMP,     /* An owned temporary t<n>. */
+  OPND_CONST,    /* The constant n, not placed in the row yet. */
+  OPND_NODE,     /* The value of node n, not placed in the row yet. */
+  OPND_ROW_K,    /* The constant at row entry n: &pclg_k[r[n]]. */
+  OPND_ROW_NODE, /* The value of the node at row entry n: pcl_gen_node(e, r[n]). */
+  OPND_FIXED,    /* The constant n, the same in every use of the code (a key
                  of an object constructor, which the code includes). */
-  O_PARAM,    /* An apply body's parameter p[n]. */
-  O_CAPTURED, /* The captured value e->v[n]. */
-  O_KEY,      /* A loop body's `key`. */
-  O_VALUE,    /* A loop body's `value`. */
-  O_RANGE,    /* An instance function's `range`. */
-  O_NAME,     /* An instance function's `name`. */
-  O_ERROR,    /* A recovery's `error`. */
-  O_NULL,     /* NULL: no value. */
-  O_PCL_NULL, /* The null value, pcl_null(). */
-} okind;
+  OPND_PARAM,    /* An apply body's parameter p[n]. */
+  OPND_CAPTURED, /* The captured value e->v[n]. */
+  OPND_KEY,      /* A loop body's `key`. */
+  OPND_VALUE,    /* A loop body's `value`. */
+  OPND_RANGE,    /* An instance function's `range`. */
+  OPND_NAME,     /* An instance function's `name`. */
+  OPND_ERROR,    /* A recovery's `error`. */
+  OPND_NULL,     /* NULL: no value. */
+  OPND_PCL_NULL, /* The null value, pcl_null(). */
+} em_okind;
 
 /* The value of an expression, as the code that uses it sees it. */
-typedef struct opnd {
-  okind kind; /* What it is. */
+typedef struct em_opnd {
+  em_okind kind; /* What it is. */
   uint32_t n; /* Its number (see okind). */
-} opnd;
+} em_opnd;
 
 /* Returns the operand of kind k and number n. */
-static inline opnd operand(okind k, uint32_t n) { return (opnd){k, n}; }
+static inline em_opnd em_operand(em_okind k, uint32_t n) { return (em_opnd){k, n}; }
 
 /* The parameters of the generated functions, by the bit of the mask that
  * records which ones a function's code names (the order in which unused
@@ -150,38 +150,38 @@ static inline opnd operand(okind k, uint32_t n) { return (opnd){k, n}; }
   X(NAME, "name") X(ERROR, "error") X(ERR, "err")
 
 enum {
-#define X(name, text) P_##name##_BIT,
+#define X(name, text) PARAM_##name##_BIT,
   FN_PARAMS(X)
 #undef X
 };
 enum {
-#define X(name, text) P_##name = 1u << P_##name##_BIT,
+#define X(name, text) PARAM_##name = 1u << PARAM_##name##_BIT,
   FN_PARAMS(X)
 #undef X
 };
 
 /* The environment of a closure the function creates: the row entry of the
  * distance back to the closure's row, and the closure's function. */
-typedef struct envref {
+typedef struct em_envref {
   uint32_t row; /* The row entry. */
   size_t fn;    /* The function's index in the node's. */
-} envref;
+} em_envref;
 
 /* The function being written: its code, as words, and its row. */
-typedef struct fctx {
-  nctx *c;          /* The node. */
-  fn *f;            /* The function. */
-  words code;       /* Its statements (see emit_code.c). */
-  words where;      /* Per statement: the file and byte offset of the source
+typedef struct em_writer {
+  em_nodectx *c;          /* The node. */
+  em_nodefn *f;            /* The function. */
+  em_words code;       /* Its statements (see emit_code.c). */
+  em_words where;      /* Per statement: the file and byte offset of the source
                        it computes (UINT32_MAX, 0: none), for #line. */
-  words failcode;   /* The failure blocks of its captured scopes. */
-  words row;        /* Its row so far. */
-  words row_consts; /* The positions in the row of the constants. */
+  em_words failcode;   /* The failure blocks of its captured scopes. */
+  em_words row;        /* Its row so far. */
+  em_words row_consts; /* The positions in the row of the constants. */
   uint32_t want_file, want_pos; /* The source of the next statement
                                    (UINT32_MAX: none yet). */
   int indent;       /* Block depth of the next statement. */
   int ntemps;       /* Temporaries declared (t0 .. t<ntemps-1>). */
-  words free_temps; /* Temporaries not in use, the next one to reuse last. */
+  em_words free_temps; /* Temporaries not in use, the next one to reuse last. */
   unsigned uses;    /* The parameters its statements name (P_*). */
   bool uses_r;      /* The code reads the row. */
   bool uses_at;     /* Some check sets `at`. */
@@ -190,96 +190,94 @@ typedef struct fctx {
   int scope;        /* The captured scope being written (0: none). */
   bool scope_fails; /* It has a check that jumps to its failure block. */
   int nscopes;      /* Captured scopes written. */
-} fctx;
+} em_writer;
 
 /* Starts writing function f of node c into w. */
-void code_begin(fctx *w, nctx *c, fn *f);
+void em_code_begin(em_writer *w, em_nodectx *c, em_nodefn *f);
 /* Frees w's buffers. */
-void code_free(fctx *w);
+void em_code_free(em_writer *w);
 
 /* Appends a statement to the code, at the block depth w->indent: form is
  * its C text with conversions for its arguments: %d (int), %u (unsigned),
  * %zu (size_t), %s (a string that is part of the code, such as a runtime
  * function's name), %f (uint32_t: a function of the program, by id), %o (an
- * opnd, placed), %t (an opnd handed over: a temporary as it is, else
- * retained), %a (const opnd *, size_t: an array of placed operands, or NULL
- * when empty), %c (an envref: a closure's new environment). */
-void stmt(fctx *w, const char *form, ...);
+ * em_opnd, placed), %t (an em_opnd handed over: a temporary as it is, else
+ * retained), %a (const em_opnd *, size_t: an array of placed operands, or NULL
+ * when empty), %c (an em_envref: a closure's new environment). */
+void em_stmt(em_writer *w, const char *form, ...);
 /* Continues the statement last appended with more text (for statements
  * whose number of arguments varies). */
-void stmt_more(fctx *w, const char *form, ...);
+void em_stmt_more(em_writer *w, const char *form, ...);
 /* Appends a line to the failure blocks, at depth level (0: a label). */
-void fail_line(fctx *w, int level, const char *form, ...);
+void em_fail_line(em_writer *w, int level, const char *form, ...);
 
 /* Attributes the statements from here on to the source at span (for the
  * #line directives). */
-void at_line(fctx *w, pcl_span span);
+void em_at_line(em_writer *w, pcl_span span);
 
-/* Adds v to the row and returns its position; row_const adds constant k,
+/* Adds v to the row and returns its position; em_row_const adds constant k,
  * which the row's comment shows. */
-uint32_t row_add(fctx *w, uint32_t v);
-uint32_t row_const(fctx *w, uint32_t k);
+uint32_t em_row(em_writer *w, uint32_t v);
+uint32_t em_row_const(em_writer *w, uint32_t k);
 /* Adds the location of span to the row and returns its position. */
-uint32_t row_loc(fctx *w, pcl_span span);
+uint32_t em_row_loc(em_writer *w, pcl_span span);
 /* Places operand o: a constant or node gets its row entry.  Returns the
  * placed operand (others are returned as they are). */
-opnd place(fctx *w, opnd o);
+em_opnd em_place(em_writer *w, em_opnd o);
 /* Places ops[0..n) in order. */
-void place_all(fctx *w, opnd *ops, size_t n);
+void em_place_all(em_writer *w, em_opnd *ops, size_t n);
 /* Adds the row entry of the distance back to the row of child (a closure
  * of the function, whose row is written before it) and returns the
  * closure's environment. */
-envref closure_env(fctx *w, size_t child);
+em_envref em_closure_env(em_writer *w, size_t child);
 /* Returns how far before the row being made the row of function k (one
  * the function creates) starts. */
-uint32_t row_back(const fctx *w, const fn *k);
+uint32_t em_row_back(const em_writer *w, const em_nodefn *k);
 
 /* Returns a temporary not in use, and gives temporary t back. */
-int temp_new(fctx *w);
-void temp_free(fctx *w, int t);
+int em_temp_new(em_writer *w);
+void em_temp_free(em_writer *w, int t);
 /* Returns a temporary operand. */
-static inline opnd temp(int t) { return operand(O_TEMP, (uint32_t)t); }
+static inline em_opnd em_temp(int t) { return em_operand(OPND_TEMP, (uint32_t)t); }
 
 /* Writes the release of operand o once its one use is written (only a
  * temporary needs one), and of each of ops[0..n). */
-void drop(fctx *w, opnd o);
-void drop_all(fctx *w, const opnd *ops, size_t n);
+void em_drop(em_writer *w, em_opnd o);
+void em_drop_all(em_writer *w, const em_opnd *ops, size_t n);
 /* Forgets temporary o after a statement took its value over (%t). */
-void moved(fctx *w, opnd o);
+void em_moved(em_writer *w, em_opnd o);
 /* Writes the check after a fallible call whose result went to temporary t:
  * on NULL the function (or the captured scope) fails, its error located
  * at row entry at. */
-void check(fctx *w, int t, uint32_t at);
+void em_check(em_writer *w, int t, uint32_t at);
 
 /* Returns the operand reading variable slot s in the function. */
-opnd var(fctx *w, uint32_t s);
+em_opnd em_var(em_writer *w, uint32_t s);
 
 /* Appends the C text of code[0..n) (statements or failure lines) to out;
  * with where (one entry per statement, or NULL) and e->lines, maps them to
  * the source with #line directives.  Returns whether it wrote one. */
-bool code_print(em *e, cw *out, const uint32_t *code, size_t n, const uint32_t *where);
+bool em_code_print(em *e, cw *out, const uint32_t *code, size_t n, const uint32_t *where);
 
 /* ----------------------------------------------------------- expressions */
 
 /* Writes the code computing x and returns its value (emit_expr.c). */
-opnd expr(fctx *w, const ir_expr *x);
+em_opnd em_expr(em_writer *w, const ir_expr *x);
 /* Writes the code computing x, a root expression of a node, so that a
  * failure becomes its value (a captured scope). */
-opnd expr_captured(fctx *w, const ir_expr *x);
+em_opnd em_expr_captured(em_writer *w, const ir_expr *x);
 
 /* Writes the code of function w->f (emit_body.c). */
-void body(fctx *w);
+void em_body(em_writer *w);
 
 /* -------------------------------------------------------------- functions */
 
 /* The function of the program whose code is that of w, made when it is
  * new: returns its id (emit_shape.c). */
-uint32_t shape_func(fctx *w);
-/* Returns the C name of function id. */
-const char *shape_name(const em *e, uint32_t id);
+uint32_t em_shape_func(em_writer *w);
 
 /* Appends the C of a function to out (emit_func.c): its comment, signature,
  * declarations, statements and failure code. */
-void func_print(em *e, cw *out, const em_func *f);
+void em_func_print(em *e, cw *out, const em_func *f);
 
 #endif

@@ -21,7 +21,7 @@ enum { ROW_COMMENT = 80 };
 
 /* Writes the comment of the row of w, which node runs: the node's name,
  * and the constants the row refers to, in order. */
-static void row_comment(em *e, cw *o, const char *node, const fctx *w) {
+static void row_comment(em *e, cw *o, const char *node, const em_writer *w) {
   cw_bytes(o, "    /* ", 7);
   cw_comment(o, node);
   size_t start = o->len;
@@ -38,13 +38,13 @@ static void row_comment(em *e, cw *o, const char *node, const fctx *w) {
 
 /* Writes function c->fns[i] (its closures are written) and appends its
  * row to pclg_r. */
-static void write_fn(nctx *c, size_t i) {
+static void write_fn(em_nodectx *c, size_t i) {
   em *e = c->e;
-  fn *f = &c->fns[i];
-  fctx w;
-  code_begin(&w, c, f);
-  body(&w);
-  f->id = shape_func(&w);
+  em_nodefn *f = &c->fns[i];
+  em_writer w;
+  em_code_begin(&w, c, f);
+  em_body(&w);
+  f->id = em_shape_func(&w);
   f->row = e->nrows;
   if (w.row.n > 0) {
     row_comment(e, &e->rows, c->n->name, &w);
@@ -56,14 +56,14 @@ static void write_fn(nctx *c, size_t i) {
     cw_bytes(&e->rows, "\n", 1);
     e->nrows += (uint32_t)w.row.n;
   }
-  code_free(&w);
+  em_code_free(&w);
 }
 
 void em_node(em *e, const ir_node *n, uint32_t *func, uint32_t *row) {
-  nctx c = {0};
+  em_nodectx c = {0};
   c.e = e;
   c.n = n;
-  closures_find(&c);
+  em_closures_find(&c);
   for (size_t i = c.nfns; i-- > 0;)
     write_fn(&c, i);
   *func = c.fns[0].id;
@@ -72,7 +72,7 @@ void em_node(em *e, const ir_node *n, uint32_t *func, uint32_t *row) {
   e->funcs[c.fns[0].id].users++;
   if (n->range)
     e->funcs[c.fns[1].id].users++;
-  closures_free(&c);
+  em_closures_free(&c);
 }
 
 /* --------------------------------------------------------------- printing */
@@ -84,7 +84,7 @@ static void comment(em *e, cw *o, const em_func *f) {
   cw_puts(o, "\n/* ");
   em_where(e, o, f->span);
   cw_puts(o, ": ");
-  switch ((fkind)f->kind) {
+  switch ((em_fkind)f->kind) {
   case FK_NODE:
     em_comment_source(e, o, f->span, 100);
     break;
@@ -111,27 +111,27 @@ static void comment(em *e, cw *o, const em_func *f) {
 }
 
 /* The parameters of a function of kind k (P_*). */
-static unsigned params_of(fkind k) {
+static unsigned params_of(em_fkind k) {
   switch (k) {
   case FK_NODE:
-    return P_E;
+    return PARAM_E;
   case FK_INSTANCE:
-    return P_E | P_RANGE | P_NAME;
+    return PARAM_E | PARAM_RANGE | PARAM_NAME;
   case FK_APPLY:
-    return P_E | P_P | P_ERR;
+    return PARAM_E | PARAM_P | PARAM_ERR;
   case FK_EACH:
-    return P_E | P_KEY | P_VALUE | P_OUT | P_ERR;
+    return PARAM_E | PARAM_KEY | PARAM_VALUE | PARAM_OUT | PARAM_ERR;
   case FK_THUNK:
-    return P_E | P_ERR;
+    return PARAM_E | PARAM_ERR;
   case FK_RECOVERY:
-    return P_E | P_ERROR | P_ERR;
+    return PARAM_E | PARAM_ERROR | PARAM_ERR;
   }
   return 0;
 }
 
 /* Writes the signature of a function of kind k named name, and the brace
  * that opens its body. */
-static void signature(cw *o, fkind k, const char *name) {
+static void signature(cw *o, em_fkind k, const char *name) {
   switch (k) {
   case FK_NODE:
     cw_printf(o, "static pcl_value *%s(pcl_gen_env *e) {\n", name);
@@ -160,13 +160,13 @@ static void signature(cw *o, fkind k, const char *name) {
   }
 }
 
-void func_print(em *e, cw *o, const em_func *f) {
+void em_func_print(em *e, cw *o, const em_func *f) {
   static const char *const params[] = {
 #define X(name, text) text,
       FN_PARAMS(X)
 #undef X
   };
-  fkind k = (fkind)f->kind;
+  em_fkind k = (em_fkind)f->kind;
   comment(e, o, f);
   signature(o, k, f->name);
   /* The signature, the declarations and the failure code are the C file's
@@ -174,7 +174,7 @@ void func_print(em *e, cw *o, const em_func *f) {
   bool node = k == FK_NODE || k == FK_INSTANCE;
   if (f->uses_r)
     cw_puts(o, "  const uint32_t *r = e->r;\n");
-  if (node && ((f->uses & P_ERR) || f->fails || f->uses_error))
+  if (node && ((f->uses & PARAM_ERR) || f->fails || f->uses_error))
     cw_puts(o, "  pcl_error *error = NULL, **err = &error;\n");
   if (f->ntemps > 0) {
     cw_puts(o, "  pcl_value ");
@@ -186,15 +186,15 @@ void func_print(em *e, cw *o, const em_func *f) {
     cw_puts(o, "  uint32_t at = 0;\n");
   /* The parameters the code does not name; the row and the failure code
      read the environment. */
-  unsigned used = f->uses | (f->uses_r || f->fails ? P_E : 0) | (f->fails ? P_ERR : 0);
+  unsigned used = f->uses | (f->uses_r || f->fails ? PARAM_E : 0) | (f->fails ? PARAM_ERR : 0);
   for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
     unsigned bit = 1u << i;
     if ((params_of(k) & bit) && !(used & bit))
       cw_printf(o, "  (void)%s;\n", params[i]);
   }
-  if (code_print(e, o, f->body, f->nbody, f->where))
+  if (em_code_print(e, o, f->body, f->nbody, f->where))
     cw_puts(o, "#line PCLG_C_LINE\n");
-  code_print(e, o, f->fails_code, f->nfails, NULL);
+  em_code_print(e, o, f->fails_code, f->nfails, NULL);
   if (f->fails) {
     cw_puts(o, "fail:\n");
     if (!node)

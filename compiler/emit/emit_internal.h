@@ -42,7 +42,7 @@ typedef struct em_text {
 typedef struct em_func {
   unsigned kind;           /* What it is (an fkind of emit_fn.h). */
   const char *name;        /* Its C name. */
-  const uint32_t *body;    /* Its statements' records. */
+  const uint32_t *body;       /* Its statements' records. */
   size_t nbody;            /* Their number of words. */
   const uint32_t *where;   /* Per statement, its first use's source (file,
                               offset). */
@@ -103,8 +103,7 @@ typedef struct em {
   ptrmap text_ids;    /* Interned text -> its id + 1. */
   ptrmap form_ids;    /* Address of a form -> its id + 1. */
   ptrmap used;        /* Interned C names already taken -> (void *)1. */
-  /* Module tables and config. */
-  cw modules;         /* Node tables and module descriptors. */
+  /* Config types. */
   cw types;           /* Config types (pclg_t<n>). */
   size_t ntypes;      /* Their number. */
 } em;

@@ -21,7 +21,7 @@
 #include "emit/emit_fn.h"
 #include "base/util.h"
 
-const char *fn_kind_name(fkind k) {
+const char *em_fn_kind_name(em_fkind k) {
   static const char *const names[] = {
 #define X(name, text) text,
       FN_KINDS(X)
@@ -43,7 +43,7 @@ static const uint32_t *copy_words(em *e, const uint32_t *ws, size_t n) {
  * use), pclg_<kind><n> for a function that several nodes run and for the
  * compiler's own; counts numbers the latter by kind. */
 static const char *new_name(em *e, const em_func *f, size_t *counts) {
-  fkind k = (fkind)f->kind;
+  em_fkind k = (em_fkind)f->kind;
   cw base = CW_INIT;
   if ((k == FK_NODE || k == FK_INSTANCE) && f->users == 1) {
     cw_puts(&base, "pclu_");
@@ -51,7 +51,7 @@ static const char *new_name(em *e, const em_func *f, size_t *counts) {
     if (k == FK_INSTANCE)
       cw_puts(&base, "_instance");
   } else {
-    cw_printf(&base, "pclg_%s%zu", fn_kind_name(k), ++counts[k]);
+    cw_printf(&base, "pclg_%s%zu", em_fn_kind_name(k), ++counts[k]);
   }
   const char *name = em_intern(e, base.data, base.len);
   /* A mangled name reads as letters, digits, `__`, `_d` and `_x<hex>`, none
@@ -73,21 +73,21 @@ void em_funcs_name(em *e) {
     e->funcs[i].name = new_name(e, &e->funcs[i], counts);
 }
 
-uint32_t shape_func(fctx *w) {
+uint32_t em_shape_func(em_writer *w) {
   em *e = w->c->e;
-  const fn *f = w->f;
+  const em_nodefn *f = w->f;
   /* The key: what the declarations depend on, then the records. */
-  words key = {0};
-  words_add(&key, (uint32_t)f->kind);
-  words_add(&key, (uint32_t)w->ntemps);
-  words_add(&key, w->uses);
-  words_add(&key, (uint32_t)w->uses_r | (uint32_t)w->uses_at << 1 | (uint32_t)w->fails << 2 |
+  em_words key = {0};
+  em_words_add(&key, (uint32_t)f->kind);
+  em_words_add(&key, (uint32_t)w->ntemps);
+  em_words_add(&key, w->uses);
+  em_words_add(&key, (uint32_t)w->uses_r | (uint32_t)w->uses_at << 1 | (uint32_t)w->fails << 2 |
                       (uint32_t)w->uses_error << 3);
-  words_add(&key, (uint32_t)w->code.n);
+  em_words_add(&key, (uint32_t)w->code.n);
   for (size_t i = 0; i < w->code.n; i++)
-    words_add(&key, w->code.items[i]);
+    em_words_add(&key, w->code.items[i]);
   for (size_t i = 0; i < w->failcode.n; i++)
-    words_add(&key, w->failcode.items[i]);
+    em_words_add(&key, w->failcode.items[i]);
   const char *k = em_intern(e, (const char *)key.items, key.n * sizeof *key.items);
   free(key.items);
   uintptr_t found = (uintptr_t)ptrmap_get(&e->func_ids, k);
@@ -120,16 +120,14 @@ uint32_t shape_func(fctx *w) {
   return id;
 }
 
-const char *shape_name(const em *e, uint32_t id) { return e->funcs[id].name; }
-
-const char *em_func_name(const em *e, uint32_t id) { return shape_name(e, id); }
+const char *em_func_name(const em *e, uint32_t id) { return e->funcs[id].name; }
 
 void em_funcs_print(em *e, cw *protos, cw *code) {
   for (size_t i = 0; i < e->nfuncs; i++) {
     const em_func *f = &e->funcs[i];
     if (f->kind == FK_NODE)
       cw_printf(protos, "static pcl_value *%s(pcl_gen_env *e);\n", f->name);
-    func_print(e, code, f);
+    em_func_print(e, code, f);
   }
 }
 
