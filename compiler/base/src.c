@@ -43,6 +43,9 @@ uint32_t src_add(src_set *s, const char *path, const char *text, size_t len) {
   f->len = len;
   f->line_starts = NULL;
   f->nlines = 0;
+  f->last_line = SIZE_MAX;
+  f->last_offset = 0;
+  f->last_column = 0;
   return (uint32_t)s->count++;
 }
 
@@ -141,9 +144,24 @@ src_pos src_position(src_set *s, uint32_t id, uint32_t offset) {
     else
       hi = mid;
   }
-  size_t column = 1;
-  for (size_t i = f->line_starts[lo]; i < offset; i++)
-    column += ((unsigned char)f->text[i] & 0xC0) != 0x80;
+  /* Columns count code points: the bytes that do not continue one. */
+  size_t start = f->line_starts[lo], column = 1;
+  if (f->last_line == lo && f->last_offset <= offset && offset - f->last_offset < offset - start) {
+    column = f->last_column;
+    for (size_t i = f->last_offset; i < offset; i++)
+      column += ((unsigned char)f->text[i] & 0xC0) != 0x80;
+  } else if (f->last_line == lo && f->last_offset > offset &&
+             f->last_offset - offset < offset - start) {
+    column = f->last_column;
+    for (size_t i = offset; i < f->last_offset; i++)
+      column -= ((unsigned char)f->text[i] & 0xC0) != 0x80;
+  } else {
+    for (size_t i = start; i < offset; i++)
+      column += ((unsigned char)f->text[i] & 0xC0) != 0x80;
+  }
+  f->last_line = lo;
+  f->last_offset = offset;
+  f->last_column = column;
   return (src_pos){lo + 1, column};
 }
 

@@ -32,7 +32,7 @@ void em_words_add(em_words *ws, uint32_t v) {
 }
 
 /* The block depth of a record that continues the line of the one before. */
-enum { CONTINUED = UINT32_MAX };
+static const uint32_t CONTINUED = UINT32_MAX;
 
 /* ---------------------------------------------------------------- texts */
 
