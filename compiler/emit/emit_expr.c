@@ -672,7 +672,7 @@ em_opnd em_expr(em_writer *w, const ir_expr *x) {
   }
   /* The operands the operation computes first, in order; the others are
      closures (NULL here). */
-  em_opnd few[4], *k = x->n <= 4 ? few : xmalloc(x->n * sizeof *k);
+  em_opnd few[4] = {{OPND_NULL, 0}}, *k = x->n <= 4 ? few : xmalloc(x->n * sizeof *k);
   for (size_t i = 0; i < x->n; i++)
     k[i] = inline_kid(w->c, x, i) ? em_expr(w, x->kids[i]) : em_operand(OPND_NULL, 0);
   em_at_line(w, x->span);

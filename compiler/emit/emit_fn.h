@@ -63,12 +63,6 @@ typedef enum em_fkind {
 #undef X
 } em_fkind;
 
-enum {
-#define X(name, text) +1
-  FK_COUNT = 0 FN_KINDS(X)
-#undef X
-};
-
 /* Returns the name of kind k ("apply"). */
 const char *em_fn_kind_name(em_fkind k);
 

@@ -21,14 +21,14 @@
 #include "emit/emit_fn.h"
 #include "base/util.h"
 
-const char *em_fn_kind_name(em_fkind k) {
-  static const char *const names[] = {
+/* The names of the kinds of functions. */
+static const char *const kind_names[] = {
 #define X(name, text) text,
-      FN_KINDS(X)
+    FN_KINDS(X)
 #undef X
-  };
-  return names[k];
-}
+};
+
+const char *em_fn_kind_name(em_fkind k) { return kind_names[k]; }
 
 /* Returns a copy of ws[0..n) in the arena of e. */
 static const uint32_t *copy_words(em *e, const uint32_t *ws, size_t n) {
@@ -68,7 +68,7 @@ static const char *new_name(em *e, const em_func *f, size_t *counts) {
 }
 
 void em_funcs_name(em *e) {
-  size_t counts[FK_COUNT] = {0};
+  size_t counts[sizeof kind_names / sizeof kind_names[0]] = {0};
   for (size_t i = 0; i < e->nfuncs; i++)
     e->funcs[i].name = new_name(e, &e->funcs[i], counts);
 }
