@@ -82,9 +82,7 @@ static bool own_fallible(const ir_expr *x) {
   return true;
 }
 
-/* The number of x's children (the first ones) that run in the same call
- * as x; the others run in functions of their own. */
-static size_t sync_kids(const ir_expr *x) {
+size_t em_sync_kids(const ir_expr *x) {
   switch (x->op) {
   case IR_APPLY:
     return x->n - 1;
@@ -130,7 +128,7 @@ static bool fallible(em_nodectx *c, const ir_expr *x) {
   if (known)
     return known == 1;
   bool fails = own_fallible(x);
-  for (size_t i = 0; i < sync_kids(x); i++)
+  for (size_t i = 0; i < em_sync_kids(x); i++)
     fails = fallible(c, x->kids[i]) || fails;
   ptrmap_put(&c->fallible, x, (void *)(uintptr_t)(fails ? 1 : 2));
   return fails;

@@ -42,10 +42,7 @@ static bool ident_char(char c) {
          c == '_';
 }
 
-/* Returns the P_* bits of the parameters that the C text s names as
- * identifiers of their own (not members, not parts of longer names);
- * conversions (%d, %zu, ...) are not text. */
-static unsigned named_params(const char *s) {
+unsigned em_named_params(const char *s) {
   static const char *const params[] = {
 #define X(name, text) text,
       FN_PARAMS(X)
@@ -88,7 +85,7 @@ static uint32_t text_id_of(em *e, const char *s) {
   uint32_t id = (uint32_t)e->ntexts++;
   em_text *t = &e->texts[id];
   t->text = k;
-  t->uses = named_params(k);
+  t->uses = em_named_params(k);
   /* The conversions, one letter each (z for %zu), in the order of the
      arguments they take. */
   size_t n = 0;
@@ -134,46 +131,20 @@ void em_code_free(em_writer *w) {
   free(w->free_temps.items);
 }
 
-/* Appends the words of operand o, placed, and records what it reads. */
+/* The C text of each kind of operand (OPND_KINDS). */
+static const char *const operand_texts[] = {
+#define X(name, text) text,
+    OPND_KINDS(X)
+#undef X
+};
+
+/* Appends the words of operand o, placed, and records the parameters its
+ * text names. */
 static void put_operand(em_writer *w, em_words *out, em_opnd o) {
-  switch (o.kind) {
-  case OPND_CONST:
-  case OPND_NODE:
+  const char *text = operand_texts[o.kind];
+  if (text == NULL)
     ice("an operand was written before its row entry was made");
-  case OPND_ROW_K:
-    w->uses_r = true;
-    break;
-  case OPND_ROW_NODE:
-    w->uses_r = true;
-    w->uses |= PARAM_E;
-    break;
-  case OPND_PARAM:
-    w->uses |= PARAM_P;
-    break;
-  case OPND_CAPTURED:
-    w->uses |= PARAM_E;
-    break;
-  case OPND_KEY:
-    w->uses |= PARAM_KEY;
-    break;
-  case OPND_VALUE:
-    w->uses |= PARAM_VALUE;
-    break;
-  case OPND_RANGE:
-    w->uses |= PARAM_RANGE;
-    break;
-  case OPND_NAME:
-    w->uses |= PARAM_NAME;
-    break;
-  case OPND_ERROR:
-    w->uses |= PARAM_ERROR;
-    break;
-  case OPND_TEMP:
-  case OPND_FIXED:
-  case OPND_NULL:
-  case OPND_PCL_NULL:
-    break;
-  }
+  w->uses |= w->c->e->texts[form_id(w->c->e, text)].uses;
   em_words_add(out, (uint32_t)o.kind);
   em_words_add(out, o.n);
 }
@@ -294,26 +265,11 @@ uint32_t em_row_const(em_writer *w, uint32_t k) {
 uint32_t em_row_loc(em_writer *w, pcl_span span) { return em_row(w, em_loc(w->c->e, span)); }
 
 em_opnd em_place(em_writer *w, em_opnd o) {
-  switch (o.kind) {
-  case OPND_CONST:
+  /* Only constants and nodes are read from the row. */
+  if (o.kind == OPND_CONST)
     return em_operand(OPND_ROW_K, em_row_const(w, o.n));
-  case OPND_NODE:
+  if (o.kind == OPND_NODE)
     return em_operand(OPND_ROW_NODE, em_row(w, o.n));
-  case OPND_TEMP:
-  case OPND_ROW_K:
-  case OPND_ROW_NODE:
-  case OPND_FIXED:
-  case OPND_PARAM:
-  case OPND_CAPTURED:
-  case OPND_KEY:
-  case OPND_VALUE:
-  case OPND_RANGE:
-  case OPND_NAME:
-  case OPND_ERROR:
-  case OPND_NULL:
-  case OPND_PCL_NULL:
-    break;
-  }
   return o;
 }
 
@@ -405,64 +361,16 @@ em_opnd em_var(em_writer *w, uint32_t s) {
 
 /* Prints the operand at code[*i], moving *i past it. */
 static void print_operand(cw *out, const uint32_t *code, size_t *i) {
-  em_okind k = (em_okind)code[(*i)++];
+  const char *text = operand_texts[code[(*i)++]];
   uint32_t n = code[(*i)++];
-  switch (k) {
-  case OPND_TEMP:
-    cw_bytes(out, "t", 1);
-    cw_uint(out, n);
+  const char *u = strstr(text, "%u");
+  if (u == NULL) {
+    cw_puts(out, text);
     return;
-  case OPND_ROW_K:
-    cw_puts(out, "&pclg_k[r[");
-    cw_uint(out, n);
-    cw_puts(out, "]]");
-    return;
-  case OPND_ROW_NODE:
-    cw_puts(out, "pcl_gen_node(e, r[");
-    cw_uint(out, n);
-    cw_puts(out, "])");
-    return;
-  case OPND_FIXED:
-    cw_puts(out, "&pclg_k[");
-    cw_uint(out, n);
-    cw_puts(out, "]");
-    return;
-  case OPND_PARAM:
-    cw_puts(out, "p[");
-    cw_uint(out, n);
-    cw_puts(out, "]");
-    return;
-  case OPND_CAPTURED:
-    cw_puts(out, "e->v[");
-    cw_uint(out, n);
-    cw_puts(out, "]");
-    return;
-  case OPND_KEY:
-    cw_puts(out, "key");
-    return;
-  case OPND_VALUE:
-    cw_puts(out, "value");
-    return;
-  case OPND_RANGE:
-    cw_puts(out, "range");
-    return;
-  case OPND_NAME:
-    cw_puts(out, "name");
-    return;
-  case OPND_ERROR:
-    cw_puts(out, "error");
-    return;
-  case OPND_NULL:
-    cw_puts(out, "NULL");
-    return;
-  case OPND_PCL_NULL:
-    cw_puts(out, "pcl_null()");
-    return;
-  case OPND_CONST:
-  case OPND_NODE:
-    break;
   }
-  ice("operand of kind %d in written code", (int)k);
+  cw_bytes(out, text, (size_t)(u - text));
+  cw_uint(out, n);
+  cw_puts(out, u + 2);
 }
 
 /* Prints `(pcl_value *[]){a, b, ...}` of the operands at code[*i] (NULL

@@ -470,46 +470,15 @@ static em_opnd cond(em_writer *w, const ir_expr *x) {
 
 /* ------------------------------------------------------------- expressions */
 
-/* Whether child i of x is computed by x's function, before x (the other
- * children are closures, or a conditional's branches). */
+/* Whether child i of x is computed by x's function, before x: one that
+ * runs in the same call, but a conditional's branches, which are written
+ * in the blocks of an if, and an operand of && or || that is a thunk. */
 static bool inline_kid(const em_nodectx *c, const ir_expr *x, size_t i) {
-  switch (x->op) {
-  case IR_APPLY:
-    return i + 1 < x->n;
-  case IR_FOR:
-  case IR_SPLAT:
-  case IR_COND:
+  if (x->op == IR_COND)
     return i == 0;
-  case IR_TRY:
-  case IR_CAN:
-  case IR_RECOVER:
-    return false;
-  case IR_AND:
-  case IR_OR:
+  if (x->op == IR_AND || x->op == IR_OR)
     return em_closure_of(&c->thunk_fn, x->kids[i]) == SIZE_MAX;
-  case IR_CONST:
-  case IR_NODE:
-  case IR_VAR:
-  case IR_PARAM:
-  case IR_PATH:
-  case IR_ATTR:
-  case IR_INDEX:
-  case IR_LIST:
-  case IR_OBJECT:
-  case IR_TEMPLATE:
-  case IR_UNARY:
-  case IR_BINARY:
-  case IR_CALL:
-  case IR_CONVERT:
-  case IR_SECRET:
-  case IR_UNSECRET:
-  case IR_GET_OUTPUT:
-  case IR_INVOKE:
-  case IR_METHOD:
-  case IR_FAIL:
-    return true;
-  }
-  return true;
+  return i < em_sync_kids(x);
 }
 
 /* Writes the operation x, whose inline children's values are k. */

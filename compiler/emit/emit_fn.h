@@ -46,19 +46,35 @@ typedef struct em_words {
 /* Appends v to ws. */
 void em_words_add(em_words *ws, uint32_t v);
 
-/* What a function is: X(NAME, "name of the kind"), the kind's name being
- * that of its compiler-made C names (pclg_apply<n>). */
+/* What a function is: X(NAME, "name of the kind", "signature",
+ * "comment"), the kind's name being that of its compiler-made C names
+ * (pclg_apply<n>), the signature its C declaration with %s for its name
+ * (the function types of pcl_gen.h), and the comment what the comment
+ * above it says after the source it computes (NULL: the function computes
+ * no source of its own, it registers one instance of its node). */
 #define FN_KINDS(X)                                                                      \
-  X(NODE, "node")         /* A node: computes its value. */                             \
-  X(INSTANCE, "instance") /* One instance of a ranged node. */                          \
-  X(APPLY, "apply")       /* The body of an apply. */                                   \
-  X(EACH, "each")         /* The body of a for expression or a splat, per element. */   \
-  X(THUNK, "thunk")       /* A try alternative, a can argument, a recover value, or an \
-                             operand of && or || whose failure is captured. */          \
-  X(RECOVERY, "recovery") /* The recovery of recover(). */
+  /* A node: computes its value. */                                                    \
+  X(NODE, "node", "static pcl_value *%s(pcl_gen_env *e)", "")                            \
+  /* One instance of a ranged node. */                                                  \
+  X(INSTANCE, "instance",                                                               \
+    "static pcl_value *%s(pcl_gen_env *e, pcl_value *range, const pcl_value *name)", NULL) \
+  /* The body of an apply. */                                                           \
+  X(APPLY, "apply", "static pcl_value *%s(pcl_gen_env *e, pcl_value *const *p, pcl_error **err)", \
+    ", once its arguments are known")                                                    \
+  /* The body of a for expression or a splat, per element. */                           \
+  X(EACH, "each",                                                                       \
+    "static bool %s(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,\n" \
+    "    pcl_error **err)",                                                             \
+    ", per element")                                                                     \
+  /* A try alternative, a can argument, a recover value, or an operand of && or ||     \
+     whose failure is captured. */                                                     \
+  X(THUNK, "thunk", "static pcl_value *%s(pcl_gen_env *e, pcl_error **err)", "")         \
+  /* The recovery of recover(). */                                                      \
+  X(RECOVERY, "recovery",                                                               \
+    "static pcl_value *%s(pcl_gen_env *e, pcl_value *error, pcl_error **err)", "")
 
 typedef enum em_fkind {
-#define X(name, text) FK_##name,
+#define X(name, text, signature, comment) FK_##name,
   FN_KINDS(X)
 #undef X
 } em_fkind;
@@ -102,35 +118,47 @@ void em_closures_find(em_nodectx *c);
  * thunk_fn), or SIZE_MAX. */
 size_t em_closure_of(const ptrmap *map, const ir_expr *x);
 
+/* The number of x's children (the first ones) that run in the same call
+ * as x; the others run in functions of their own. */
+size_t em_sync_kids(const ir_expr *x);
+
 /* Frees what em_closures_find allocated. */
 void em_closures_free(em_nodectx *c);
 
 /* -------------------------------------------------------------- the code */
 
-/* What an operand of an operation is (emit_code.c prints each kind). */
+/* What an operand of an operation is: X(NAME, "C text"), the text's %u
+ * being the operand's number; a constant or node not yet placed in the row
+ * has no text.  The code that uses an operand names the function's
+ * parameters that its text names. */
+#define OPND_KINDS(X)                                                                    \
+  X(TEMP, "t%u")                    /* An owned temporary. */                            \
+  X(CONST, NULL)                    /* Constant n, not placed in the row yet. */        \
+  X(NODE, NULL)                     /* The value of node n, not placed yet. */          \
+  X(ROW_K, "&pclg_k[r[%u]]")        /* The constant at row entry n. */                 \
+  X(ROW_NODE, "pcl_gen_node(e, r[%u])") /* The value of the node at row entry n. */    \
+  X(FIXED, "&pclg_k[%u]")           /* Constant n, the same in every use of the code   \
+                                       (a key of an object constructor). */            \
+  X(PARAM, "p[%u]")                 /* An apply body's parameter. */                    \
+  X(CAPTURED, "e->v[%u]")           /* A captured value. */                             \
+  X(KEY, "key")                     /* A loop body's key. */                            \
+  X(VALUE, "value")                 /* A loop body's value. */                          \
+  X(RANGE, "range")                 /* An instance function's range. */                 \
+  X(NAME, "name")                   /* An instance function's name. */                  \
+  X(ERROR, "error")                 /* A recovery's error. */                           \
+  X(NULL, "NULL")                   /* No value. */                                     \
+  X(PCL_NULL, "pcl_null()")         /* The null value. */
+
 typedef enum em_okind {
-  OPND_TEMP,     /* An owned temporary t<n>. */
-  OPND_CONST,    /* The constant n, not placed in the row yet. */
-  OPND_NODE,     /* The value of node n, not placed in the row yet. */
-  OPND_ROW_K,    /* The constant at row entry n: &pclg_k[r[n]]. */
-  OPND_ROW_NODE, /* The value of the node at row entry n: pcl_gen_node(e, r[n]). */
-  OPND_FIXED,    /* The constant n, the same in every use of the code (a key
-                 of an object constructor, which the code includes). */
-  OPND_PARAM,    /* An apply body's parameter p[n]. */
-  OPND_CAPTURED, /* The captured value e->v[n]. */
-  OPND_KEY,      /* A loop body's `key`. */
-  OPND_VALUE,    /* A loop body's `value`. */
-  OPND_RANGE,    /* An instance function's `range`. */
-  OPND_NAME,     /* An instance function's `name`. */
-  OPND_ERROR,    /* A recovery's `error`. */
-  OPND_NULL,     /* NULL: no value. */
-  OPND_PCL_NULL, /* The null value, pcl_null(). */
+#define X(name, text) OPND_##name,
+  OPND_KINDS(X)
+#undef X
 } em_okind;
 
 /* The value of an expression, as the code that uses it sees it. */
 typedef struct em_opnd {
   em_okind kind; /* What it is. */
-  uint32_t n; /* Its number (see okind). */
+  uint32_t n;    /* Its number (see OPND_KINDS). */
 } em_opnd;
 
 /* Returns the operand of kind k and number n. */
@@ -153,6 +181,11 @@ enum {
   FN_PARAMS(X)
 #undef X
 };
+
+/* Returns the PARAM_* bits of the parameters that the C text s names as
+ * identifiers of their own (not members, not parts of longer names);
+ * conversions (%d, %zu, ...) are not text. */
+unsigned em_named_params(const char *s);
 
 /* The environment of a closure the function creates: the row entry of the
  * distance back to the closure's row, and the closure's function. */
@@ -270,7 +303,9 @@ void em_body(em_writer *w);
  * new: returns its id (emit_shape.c). */
 uint32_t em_shape_func(em_writer *w);
 
-/* Appends the C of a function to out (emit_func.c): its comment, signature,
+/* Appends the prototype of a function to out (emit_func.c). */
+void em_func_prototype(cw *out, const em_func *f);
+/* Appends the C of a function to out: its comment, signature,
  * declarations, statements and failure code. */
 void em_func_print(em *e, cw *out, const em_func *f);
 

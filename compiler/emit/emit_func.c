@@ -77,6 +77,29 @@ void em_node(em *e, const ir_node *n, uint32_t *func, uint32_t *row) {
 
 /* --------------------------------------------------------------- printing */
 
+/* The signature and the comment of each kind of function (FN_KINDS). */
+static const struct {
+  const char *signature; /* Its C declaration, %s its name. */
+  const char *comment;   /* What its comment says after the source. */
+} kinds[] = {
+#define X(name, text, signature, comment) {signature, comment},
+    FN_KINDS(X)
+#undef X
+};
+
+/* Writes the declaration of function f: its signature by kind. */
+static void signature(cw *o, const em_func *f) {
+  const char *sig = kinds[f->kind].signature, *at = strstr(sig, "%s");
+  cw_bytes(o, sig, (size_t)(at - sig));
+  cw_puts(o, f->name);
+  cw_puts(o, at + 2);
+}
+
+void em_func_prototype(cw *o, const em_func *f) {
+  signature(o, f);
+  cw_puts(o, ";\n");
+}
+
 /* Writes the comment above function f: where its first use is and what
  * it computes, and for a node function that several nodes run, how many
  * more. */
@@ -84,80 +107,17 @@ static void comment(em *e, cw *o, const em_func *f) {
   cw_puts(o, "\n/* ");
   em_where(e, o, f->span);
   cw_puts(o, ": ");
-  switch ((em_fkind)f->kind) {
-  case FK_NODE:
+  const char *what = kinds[f->kind].comment;
+  if (what) {
     em_comment_source(e, o, f->span, 100);
-    break;
-  case FK_INSTANCE:
+    cw_puts(o, what);
+  } else {
     cw_puts(o, "one instance of ");
     cw_comment(o, f->node);
-    break;
-  case FK_APPLY:
-    em_comment_source(e, o, f->span, 100);
-    cw_puts(o, ", once its arguments are known");
-    break;
-  case FK_EACH:
-    em_comment_source(e, o, f->span, 100);
-    cw_puts(o, ", per element");
-    break;
-  case FK_THUNK:
-  case FK_RECOVERY:
-    em_comment_source(e, o, f->span, 100);
-    break;
   }
   if (f->users > 1)
     cw_printf(o, ", and %zu more node%s", f->users - 1, f->users > 2 ? "s" : "");
   cw_puts(o, " */\n");
-}
-
-/* The parameters of a function of kind k (P_*). */
-static unsigned params_of(em_fkind k) {
-  switch (k) {
-  case FK_NODE:
-    return PARAM_E;
-  case FK_INSTANCE:
-    return PARAM_E | PARAM_RANGE | PARAM_NAME;
-  case FK_APPLY:
-    return PARAM_E | PARAM_P | PARAM_ERR;
-  case FK_EACH:
-    return PARAM_E | PARAM_KEY | PARAM_VALUE | PARAM_OUT | PARAM_ERR;
-  case FK_THUNK:
-    return PARAM_E | PARAM_ERR;
-  case FK_RECOVERY:
-    return PARAM_E | PARAM_ERROR | PARAM_ERR;
-  }
-  return 0;
-}
-
-/* Writes the signature of a function of kind k named name, and the brace
- * that opens its body. */
-static void signature(cw *o, em_fkind k, const char *name) {
-  switch (k) {
-  case FK_NODE:
-    cw_printf(o, "static pcl_value *%s(pcl_gen_env *e) {\n", name);
-    return;
-  case FK_INSTANCE:
-    cw_printf(o, "static pcl_value *%s(pcl_gen_env *e, pcl_value *range, const pcl_value *name) {\n",
-              name);
-    return;
-  case FK_APPLY:
-    cw_printf(o, "static pcl_value *%s(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {\n",
-              name);
-    return;
-  case FK_EACH:
-    cw_printf(o,
-              "static bool %s(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_value **out,\n"
-              "    pcl_error **err) {\n",
-              name);
-    return;
-  case FK_THUNK:
-    cw_printf(o, "static pcl_value *%s(pcl_gen_env *e, pcl_error **err) {\n", name);
-    return;
-  case FK_RECOVERY:
-    cw_printf(o, "static pcl_value *%s(pcl_gen_env *e, pcl_value *error, pcl_error **err) {\n",
-              name);
-    return;
-  }
 }
 
 void em_func_print(em *e, cw *o, const em_func *f) {
@@ -168,7 +128,8 @@ void em_func_print(em *e, cw *o, const em_func *f) {
   };
   em_fkind k = (em_fkind)f->kind;
   comment(e, o, f);
-  signature(o, k, f->name);
+  signature(o, f);
+  cw_puts(o, " {\n");
   /* The signature, the declarations and the failure code are the C file's
      lines; only the statements are the source's. */
   bool node = k == FK_NODE || k == FK_INSTANCE;
@@ -189,7 +150,7 @@ void em_func_print(em *e, cw *o, const em_func *f) {
   unsigned used = f->uses | (f->uses_r || f->fails ? PARAM_E : 0) | (f->fails ? PARAM_ERR : 0);
   for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
     unsigned bit = 1u << i;
-    if ((params_of(k) & bit) && !(used & bit))
+    if ((em_named_params(kinds[k].signature) & bit) && !(used & bit))
       cw_printf(o, "  (void)%s;\n", params[i]);
   }
   if (em_code_print(e, o, f->body, f->nbody, f->where))

@@ -23,7 +23,7 @@
 
 /* The names of the kinds of functions. */
 static const char *const kind_names[] = {
-#define X(name, text) text,
+#define X(name, text, signature, comment) text,
     FN_KINDS(X)
 #undef X
 };
@@ -126,7 +126,7 @@ void em_funcs_print(em *e, cw *protos, cw *code) {
   for (size_t i = 0; i < e->nfuncs; i++) {
     const em_func *f = &e->funcs[i];
     if (f->kind == FK_NODE)
-      cw_printf(protos, "static pcl_value *%s(pcl_gen_env *e);\n", f->name);
+      em_func_prototype(protos, f);
     em_func_print(e, code, f);
   }
 }
