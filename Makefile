@@ -36,7 +36,7 @@ COMPILER_INC = -Icompiler -Icommon -I$(GEN)
 PUBLIC_INC := -Iruntime/include -Icommon
 RUNTIME_INC := -Iruntime $(PUBLIC_INC)
 
-COMPILER_LIBS := -ljansson -lgmp -lutf8proc -lnettle
+COMPILER_LIBS := -ljansson -lgmp -lutf8proc -lnettle -pthread
 RUNTIME_LIBS := -ljansson -lutf8proc -lnettle -larchive -lgmp -lgrpc -lgpr -lprotobuf-c -lm
 CUNIT_LIBS := -lcunit
 

@@ -33,6 +33,7 @@
 #include "front/parse.h"
 #include "schema/schema.h"
 #include "base/src.h"
+#include "base/stack.h"
 #include "types/ty.h"
 
 #define PCLC_VERSION "0.1.0"
@@ -395,10 +396,17 @@ static int run_mode(compilation *c, const options *o) {
   return EXIT_USAGE;
 }
 
-int main(int argc, char **argv) {
-  /* A reader that closed standard output is a write error to report
-     (status 2), not a signal that ends pclc silently. */
-  signal(SIGPIPE, SIG_IGN);
+/* The command line, for run_pclc. */
+typedef struct command_line {
+  int argc;
+  char **argv;
+} command_line;
+
+/* Runs pclc on the command line cl (a command_line); returns the exit
+ * status.  Runs on the phases' large stack (base/stack.h). */
+static int run_pclc(void *cl) {
+  int argc = ((command_line *)cl)->argc;
+  char **argv = ((command_line *)cl)->argv;
   options o = {0};
   int status = parse_options(argc, argv, &o);
   if (status >= 0)
@@ -415,4 +423,12 @@ int main(int argc, char **argv) {
     return EXIT_USAGE;
   }
   return status;
+}
+
+int main(int argc, char **argv) {
+  /* A reader that closed standard output is a write error to report
+     (status 2), not a signal that ends pclc silently. */
+  signal(SIGPIPE, SIG_IGN);
+  command_line cl = {argc, argv};
+  return stack_run(run_pclc, &cl);
 }

@@ -26,8 +26,8 @@ extern "C" {
 #endif
 
 /* ===================================================================== values
- * Tagged, refcounted, immutable values (runtime/value/value.c, bigint.c, number.c,
- * str.c, json.c, error.c).
+ * Tagged, refcounted, immutable values (runtime/value/: alloc.c, collections.c,
+ * wrappers.c, compare.c, bigint.c, number.c, str.c, json.c, error.c, ...).
  *
  * A value is a pcl_value *.  Heap values carry a reference count; static
  * values (refs == 0) are immortal: pcl_retain and pcl_release skip them, so

@@ -1,5 +1,6 @@
 /* pcl_internal.h: declarations shared by the value-layer modules of
- * libpclrt (value.c, bigint.c, number.c, str.c, json.c, error.c), and used
+ * libpclrt (runtime/value/: alloc.c, collections.c, compare.c, walk.c,
+ * bigint.c, number.c, str.c, json.c, error.c and the others), and used
  * by the built-ins (builtins_*.c) and the other runtime modules for what
  * they need of the value layer's internals; not part of the public
  * interface.
@@ -12,6 +13,7 @@
 #define PCL_INTERNAL_H
 
 #include <gmp.h>
+#include <string.h>
 
 #include "pcl_gen.h"
 
@@ -29,6 +31,40 @@ pcl_value *pcl__value_alloc(pcl_kind kind, size_t extra);
 size_t pcl__value_extra(const pcl_value *v);
 /* Adds delta (which may be negative) to the counted live bytes. */
 void pcl__count_bytes(long long delta);
+
+/* Returns the array p of *cap elements of elem bytes grown to twice as many
+ * (the elements kept): moved to the heap from the inline storage fixed,
+ * which is not freed, or reallocated there.  The explicit stacks of the
+ * value layer's walks start in inline storage, so that the common small
+ * case allocates nothing. */
+void *pcl__grow_array(void *p, const void *fixed, size_t *cap, size_t elem);
+
+/* Returns whether x (NULL: nothing) is an EVENTUAL or may hold one. */
+static inline bool pcl__may_hold_eventual(const pcl_value *x) {
+  return x != NULL && (x->kind == PCL_T_EVENTUAL || (x->flags & PCL_F_HOLDS_EVENTUAL));
+}
+
+/* Marks the container v as holding an EVENTUAL when its part x may. */
+static inline void pcl__note_part(pcl_value *v, const pcl_value *x) {
+  if (pcl__may_hold_eventual(x)) {
+    v->flags |= PCL_F_HOLDS_EVENTUAL;
+  }
+}
+
+/* Orders two STRINGs by their bytes (a shorter prefix first): the order of
+ * map keys, and of strings in pcl_compare. */
+static inline int pcl__str_order(const pcl_value *a, const pcl_value *b) {
+  size_t n = a->u.str.len < b->u.str.len ? a->u.str.len : b->u.str.len;
+  /* Keys mostly differ in their first byte: decide that without a call. */
+  if (n > 0 && a->u.str.ptr[0] != b->u.str.ptr[0]) {
+    return (unsigned char)a->u.str.ptr[0] < (unsigned char)b->u.str.ptr[0] ? -1 : 1;
+  }
+  int c = memcmp(a->u.str.ptr, b->u.str.ptr, n);
+  if (c != 0) {
+    return c;
+  }
+  return a->u.str.len < b->u.str.len ? -1 : a->u.str.len > b->u.str.len;
+}
 
 /* Returns the int of the GMP integer z (borrowed), demoted to the int64 form
  * when it fits. */
@@ -95,7 +131,7 @@ void pcl__value_each_kind(const pcl_value *v, pcl_kind kind,
 pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
                               pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx);
 
-/* -- Rewrites (value.c): a value rebuilt part by part, top down, with an
+/* -- Rewrites (walk.c): a value rebuilt part by part, top down, with an
  * explicit stack (any depth is safe, the time is linear in the size).  At
  * each value the step function decides: the value's rewrite outright, or to
  * rewrite its parts (the elements of a list or set, the values of a map,
