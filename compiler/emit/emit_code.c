@@ -144,7 +144,10 @@ static void put_operand(em_writer *w, em_words *out, em_opnd o) {
   const char *text = operand_texts[o.kind];
   if (text == NULL)
     ice("an operand was written before its row entry was made");
-  w->uses |= w->c->e->texts[form_id(w->c->e, text)].uses;
+  /* The table of texts may move when the text is new: it is indexed once
+     the id is known. */
+  uint32_t id = form_id(w->c->e, text);
+  w->uses |= w->c->e->texts[id].uses;
   em_words_add(out, (uint32_t)o.kind);
   em_words_add(out, o.n);
 }
