@@ -510,6 +510,27 @@ bench-runtime: $(BUILD)/bench/runtime-bench
 bench-grpc: $(BUILD)/pclc $(BUILD)/libpclrt.a $(ENGINE_MODULES)
 	bench/grpc-bench.py $(BUILD) $(BUILD)/bench/grpc
 
+# `make bench-scaling` grows each kind of input from 10,000 to 100,000
+# (program attributes, locals, list elements, computed keys, resources,
+# packages, schema properties, types and methods) and prints the growth factor of the time of each: at
+# most 12 for ten times the input (bench/scaling.py).
+.PHONY: bench-scaling
+bench-scaling: $(BUILD)/pclc $(BUILD)/libpclrt.a
+	bench/scaling.py $(BUILD) $(BUILD)/bench/scaling
+
+# `make bench-memory` measures pclc's peak memory per byte of source at
+# 10,000 and 100,000 resources and on a 50 MiB program, next to HashiCorp's
+# HCL parser's (bench/memory.py).  The parser is built with Go from
+# bench/hclparse, whose modules come from the Go module proxy (Go is needed
+# for this benchmark only).
+.PHONY: bench-memory
+$(BUILD)/bench/hclparse: bench/hclparse/main.go bench/hclparse/go.mod bench/hclparse/go.sum
+	@mkdir -p $(dir $@)
+	cd bench/hclparse && go build -o $(abspath $@) .
+
+bench-memory: $(BUILD)/pclc $(BUILD)/bench/hclparse
+	bench/memory.py $(BUILD)/pclc $(BUILD)/bench/hclparse $(BUILD)/bench/memory
+
 deps:
 	@.ci/deps
 

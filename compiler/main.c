@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/arena.h"
 #include "front/ast.h"
@@ -35,6 +36,7 @@
 #include "base/src.h"
 #include "base/stack.h"
 #include "types/ty.h"
+#include "base/util.h"
 
 #define PCLC_VERSION "0.1.0"
 
@@ -81,6 +83,8 @@ typedef struct options {
   bool dep_md;           /* -MD: write a dependency file beside the output. */
   const char *dep_file;  /* -MF FILE: write the dependency file to FILE. */
   bool no_lines;         /* --no-line-directives: no #line in the C. */
+  size_t max_input;      /* --max-input-size: the most bytes of one input file. */
+  const char *color;     /* -fdiagnostics-color: "auto" (the default), "always" or "never". */
 } options;
 
 /* Everything one run of the compiler allocates. */
@@ -125,6 +129,13 @@ static void usage(FILE *out) {
                "  -MF DEPFILE          write the dependency file to DEPFILE\n"
                "  --schema-path DIR    look for package schemas in DIR (repeatable)\n"
                "  --no-line-directives do not map the C to the .pp sources with #line\n"
+               "  --max-input-size BYTES\n"
+               "                       refuse a source, component or schema file of more\n"
+               "                       than BYTES bytes (default 268435456, 256 MiB)\n"
+               "  -fdiagnostics-color[=WHEN]\n"
+               "                       colour diagnostics: auto (the default: on a terminal,\n"
+               "                       unless NO_COLOR is set or TERM is dumb), always or\n"
+               "                       never; -fno-diagnostics-color is never\n"
                "  --help               print this help and exit\n"
                "  --version            print the version and exit\n"
                "\n"
@@ -142,17 +153,29 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
   return EXIT_USAGE;
 }
 
-/* Takes the GCC-style dependency options (-MD, -MF FILE, -MFFILE) out of
- * argv, which getopt_long cannot parse, and records them in *o; *argc is
- * updated.  Arguments after "--" are left alone.  Returns -1 to continue,
- * else the exit status. */
-static int take_dep_options(int *argc, char **argv, options *o) {
+/* Takes the GCC-style options (-MD, -MF FILE, -MFFILE,
+ * -fdiagnostics-color[=WHEN], -fno-diagnostics-color) out of argv, which
+ * getopt_long cannot parse, and records them in *o; *argc is updated.
+ * Arguments after "--" are left alone.  Returns -1 to continue, else the
+ * exit status. */
+static int take_gcc_options(int *argc, char **argv, options *o) {
   int kept = 1;
   bool rest = false;
   for (int i = 1; i < *argc; i++) {
     const char *a = argv[i];
     if (!rest && strcmp(a, "--") == 0)
       rest = true;
+    if (!rest && strncmp(a, "-fdiagnostics-color", 19) == 0 && (a[19] == 0 || a[19] == '=')) {
+      const char *when = a[19] ? a + 20 : "always";
+      if (strcmp(when, "auto") != 0 && strcmp(when, "always") != 0 && strcmp(when, "never") != 0)
+        return usage_error("-fdiagnostics-color takes auto, always or never, not '%s'", when);
+      o->color = when;
+      continue;
+    }
+    if (!rest && strcmp(a, "-fno-diagnostics-color") == 0) {
+      o->color = "never";
+      continue;
+    }
     if (!rest && strcmp(a, "-MD") == 0) {
       o->dep_md = true;
       continue;
@@ -172,13 +195,14 @@ static int take_dep_options(int *argc, char **argv, options *o) {
 
 /* Parses argv into *o; returns -1 to continue, else the exit status. */
 static int parse_options(int argc, char **argv, options *o) {
-  int status = take_dep_options(&argc, argv, o);
+  int status = take_gcc_options(&argc, argv, o);
   if (status >= 0)
     return status;
-  enum { OPT_HELP = 256, OPT_VERSION, OPT_SCHEMA_PATH, OPT_NO_LINES, OPT_MODE };
-  struct option longopts[sizeof modes / sizeof modes[0] + 5];
+  enum { OPT_HELP = 256, OPT_VERSION, OPT_SCHEMA_PATH, OPT_NO_LINES, OPT_MAX_INPUT, OPT_MODE };
+  struct option longopts[sizeof modes / sizeof modes[0] + 6];
   size_t n = 0;
   longopts[n++] = (struct option){"schema-path", required_argument, NULL, OPT_SCHEMA_PATH};
+  longopts[n++] = (struct option){"max-input-size", required_argument, NULL, OPT_MAX_INPUT};
   longopts[n++] = (struct option){"no-line-directives", no_argument, NULL, OPT_NO_LINES};
   longopts[n++] = (struct option){"help", no_argument, NULL, OPT_HELP};
   longopts[n++] = (struct option){"version", no_argument, NULL, OPT_VERSION};
@@ -203,6 +227,17 @@ static int parse_options(int argc, char **argv, options *o) {
     }
     if (c == OPT_NO_LINES) {
       o->no_lines = true;
+      continue;
+    }
+    if (c == OPT_MAX_INPUT) {
+      char *end;
+      errno = 0;
+      unsigned long long v = strtoull(optarg, &end, 10);
+      if (errno != 0 || end == optarg || *end != '\0' || optarg[0] == '-' || v == 0 ||
+          v > SRC_LARGEST_MAX_SIZE)
+        return usage_error("--max-input-size must be a number of bytes from 1 to %zu, not '%s'",
+                           SRC_LARGEST_MAX_SIZE, optarg);
+      o->max_input = (size_t)v;
       continue;
     }
     if (c == OPT_SCHEMA_PATH) {
@@ -349,8 +384,10 @@ static int run_bind(compilation *c, const options *o, bool dump) {
     }
     if ((o->mode == MODE_DUMP_IR || o->mode == MODE_COMPILE) && status == EXIT_SUCCESS) {
       diag_print(&c->diags, stderr);
+      bool color = c->diags.color;
       diag_free(&c->diags);
       diag_init(&c->diags, &c->src);
+      c->diags.color = color;
       status = run_backend(c, o, &tyc, p);
     }
   }
@@ -375,6 +412,18 @@ static int write_deps(compilation *c, const options *o) {
   }
   free(path);
   return status;
+}
+
+/* Returns whether diagnostics are coloured: -fdiagnostics-color=always, or
+ * auto (the default) with stderr a terminal, NO_COLOR unset or empty
+ * (no-color.org) and TERM not "dumb", as gcc decides. */
+static bool use_color(const options *o) {
+  const char *when = o->color ? o->color : "auto";
+  if (strcmp(when, "auto") != 0)
+    return strcmp(when, "always") == 0;
+  const char *no_color = getenv("NO_COLOR");
+  const char *term = getenv("TERM");
+  return isatty(STDERR_FILENO) && !(no_color && *no_color) && term && strcmp(term, "dumb") != 0;
 }
 
 static int run_mode(compilation *c, const options *o) {
@@ -413,6 +462,9 @@ static int run_pclc(void *cl) {
     return status;
   compilation c;
   compilation_init(&c);
+  if (o.max_input)
+    c.src.max_size = o.max_input;
+  c.diags.color = use_color(&o);
   status = run_mode(&c, &o);
   if (status == EXIT_SUCCESS && (o.dep_md || o.dep_file))
     status = write_deps(&c, &o);
@@ -429,6 +481,7 @@ int main(int argc, char **argv) {
   /* A reader that closed standard output is a write error to report
      (status 2), not a signal that ends pclc silently. */
   signal(SIGPIPE, SIG_IGN);
+  util_route_allocations();
   command_line cl = {argc, argv};
   return stack_run(run_pclc, &cl);
 }

@@ -13,10 +13,15 @@
 #      -o and -MF files as they were, and no temporary file behind;
 #   3. a schema file that cannot be read (a directory named x.json): status
 #      2 (an I/O error, not an error in the program);
-#   4. the program's stack outputs to a full disk and into a closed pipe,
+#   4. a source, schema or component file over --max-input-size (a file,
+#      a pipe, /dev/zero, /dev/urandom): status 2, the limit named;
+#   5. pclc out of memory: status 2 and "out of memory", no output file;
+#   6. diagnostics coloured on a terminal only (NO_COLOR, TERM=dumb and
+#      -fdiagnostics-color respected), with gcc's colours;
+#   7. the program's stack outputs to a full disk and into a closed pipe,
 #      its --snapshot to a full disk: status 2; a snapshot write that fails
 #      halfway leaves the previous snapshot;
-#   5. the program's input files: a --mocks path that is a directory, a
+#   8. the program's input files: a --mocks path that is a directory, a
 #      missing --config-file and --stack-reference file: status 2 with the
 #      reason.
 # Prints one line per check and exits non-zero when any check fails.
@@ -134,7 +139,132 @@ printf 'resource r "broken:index:R" {}\n' >"$tmp/uses.pp"
 expect "unreadable schema file" 2 "cannot read schema file '$tmp/schemas/broken.json': Is a directory" \
   "$pclc" --check --schema-path "$tmp/schemas" "$tmp/uses.pp"
 
-# 4. A compiled program's outputs.
+# 4. An input over the size limit (--max-input-size, 256 MiB by default)
+# ends with a message and status 2 before it is read (a file) or once the
+# limit is passed (a stream), whichever input it is.
+limit="larger than the input size limit of"
+expect "pclc --check /dev/zero" 2 "cannot read '/dev/zero': $limit 268435456 bytes" \
+  "$pclc" --check /dev/zero
+expect "pclc --check /dev/urandom" 2 "cannot read '/dev/urandom': $limit 4096 bytes" \
+  "$pclc" --max-input-size 4096 --check /dev/urandom
+expect "a source over the limit" 2 "cannot read '$tmp/prog/main.pp': $limit 40 bytes" \
+  "$pclc" --max-input-size=40 --check "$tmp/prog/main.pp"
+expect "a source from a pipe over the limit" 2 "cannot read '/dev/stdin': $limit 40 bytes" \
+  sh -c "exec \"\$0\" --max-input-size 40 --check /dev/stdin <'$tmp/prog/main.pp'" "$pclc"
+mkdir -p "$tmp/big-schemas" "$tmp/comp/net"
+printf '{"name": "big", "resources": {"big:index:R": {}}}\n' >"$tmp/big-schemas/big.json"
+printf 'resource r "big:index:R" {}\n' >"$tmp/uses-big.pp"
+expect "a schema over the limit" 2 "cannot read schema file '$tmp/big-schemas/big.json': $limit 40" \
+  "$pclc" --max-input-size 40 --check --schema-path "$tmp/big-schemas" "$tmp/uses-big.pp"
+printf 'component c "./net" {}\n' >"$tmp/comp/main.pp"
+printf 'output o {\n  value = "a component file of more than forty bytes"\n}\n' >"$tmp/comp/net/n.pp"
+expect "a component file over the limit" 2 "cannot read '$tmp/comp/net/n.pp': $limit 40 bytes" \
+  "$pclc" --max-input-size 40 --check "$tmp/comp/main.pp"
+expect "--max-input-size 0" 2 "--max-input-size must be a number of bytes from 1 to 4294967294" \
+  "$pclc" --max-input-size 0 --check "$tmp/prog/main.pp"
+"$pclc" --max-input-size "$(wc -c <"$tmp/prog/main.pp")" --check "$tmp/prog/main.pp" 2>"$tmp/err"
+if [ $? -eq 0 ]; then
+  pass "a source as large as the limit"
+else
+  fail "a source as large as the limit: $(cat "$tmp/err")"
+fi
+
+# 5. pclc that runs out of memory says so and exits with status 2, leaving
+# no output file: under AddressSanitizer an allocation of more than 1 MiB
+# fails (the source's buffer grows past it), elsewhere the address space is
+# limited to 40 MB.
+{
+  for i in $(seq 1 20000); do
+    printf 'output o%d {\n  value = "value number %d of a long program"\n}\n' "$i" "$i"
+  done
+} >"$tmp/prog/huge.pp"
+low_memory() {
+  if nm "$pclc" 2>/dev/null | grep -q __asan_init; then
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:max_allocation_size_mb=1 \
+      "$@"
+  else
+    (
+      ulimit -v 40000
+      exec "$@"
+    )
+  fi
+}
+expect "pclc out of memory" 2 "pclc: error: out of memory (allocating" \
+  low_memory "$pclc" "$tmp/prog/huge.pp" -o "$tmp/oom.c"
+if [ -z "$(ls "$tmp" | grep '^oom\.c')" ]; then
+  pass "no output file is left when memory runs out"
+else
+  fail "an output file was left when memory ran out: $(ls "$tmp" | grep '^oom')"
+fi
+
+# 6. Diagnostics in colour as gcc prints them on a terminal (the location
+# bold, the severity in its colour, the underline green), plain in a file
+# or pipe, with NO_COLOR or TERM=dumb, and as -fdiagnostics-color says.
+printf 'x = undefinedName\n' >"$tmp/undef.pp"
+# on_tty NAME=VALUE... -- CMD...: runs CMD with stderr a terminal and the
+# environment changed by the pairs (TERM=xterm and NO_COLOR unset first);
+# prints "colour" or "plain" as stderr holds escape sequences or not.
+on_tty() {
+  python3 - "$@" <<'EOF'
+import os, pty, subprocess, sys
+args = sys.argv[1:]
+sep = args.index("--")
+env = dict(os.environ, TERM="xterm")
+env.pop("NO_COLOR", None)
+for pair in args[:sep]:
+    name, value = pair.split("=", 1)
+    env[name] = value
+master, slave = pty.openpty()
+subprocess.run(args[sep + 1:], stderr=slave, stdout=subprocess.DEVNULL, env=env)
+os.close(slave)
+out = b""
+try:
+    while True:
+        chunk = os.read(master, 4096)
+        if not chunk:
+            break
+        out += chunk
+except OSError:
+    pass
+print("colour" if b"\x1b[" in out else "plain")
+EOF
+}
+# check_tty NAME WANT NAME=VALUE... -- CMD...: checks what on_tty prints.
+check_tty() {
+  local name=$1 want=$2
+  shift 2
+  local got
+  got=$(on_tty "$@")
+  if [ "$got" = "$want" ]; then
+    pass "$name"
+  else
+    fail "$name: $got (want $want)"
+  fi
+}
+check_tty "colour on a terminal" colour -- "$pclc" --check "$tmp/undef.pp"
+check_tty "NO_COLOR on a terminal" plain NO_COLOR=1 -- "$pclc" --check "$tmp/undef.pp"
+check_tty "TERM=dumb on a terminal" plain TERM=dumb -- "$pclc" --check "$tmp/undef.pp"
+check_tty "-fdiagnostics-color=never on a terminal" plain -- \
+  "$pclc" -fdiagnostics-color=never --check "$tmp/undef.pp"
+check_tty "-fno-diagnostics-color on a terminal" plain -- \
+  "$pclc" -fno-diagnostics-color --check "$tmp/undef.pp"
+"$pclc" --check "$tmp/undef.pp" 2>"$tmp/err"
+if ! grep -q $'\033' "$tmp/err"; then
+  pass "plain in a file"
+else
+  fail "escape sequences in a file: $(cat -v "$tmp/err")"
+fi
+NO_COLOR=1 "$pclc" -fdiagnostics-color=always --check "$tmp/undef.pp" 2>"$tmp/err"
+want=$(printf '\033[01m%s:1:5:\033[m \033[01;31merror:\033[m undefined variable undefinedName\nx = undefinedName\n    \033[01;32m^~~~~~~~~~~~~\033[m' "$tmp/undef.pp")
+if [ "$(cat "$tmp/err")" = "$want" ]; then
+  pass "-fdiagnostics-color=always in a file, in gcc's colours"
+else
+  fail "-fdiagnostics-color=always: $(cat -v "$tmp/err")"
+fi
+expect "-fdiagnostics-color=sometimes" 2 "-fdiagnostics-color takes auto, always or never" \
+  "$pclc" -fdiagnostics-color=sometimes --check "$tmp/undef.pp"
+
+# 7. A compiled program's outputs.
 if ! "$pclc" "$tmp/prog/main.pp" -o "$tmp/prog.c" 2>"$tmp/err"; then
   fail "compiling the program: $(cat "$tmp/err")"
   exit 1
@@ -172,7 +302,7 @@ else
   fail "--snapshot did not replace the snapshot: $(head -c 200 "$tmp/snap.json")"
 fi
 
-# 5. A compiled program's inputs.
+# 8. A compiled program's inputs.
 mkdir -p "$tmp/mocks.json"
 expect "--mocks is a directory" 2 "error: $tmp/mocks.json: Is a directory" \
   "$prog" --mocks "$tmp/mocks.json"

@@ -13,6 +13,7 @@ void diag_init(diag_list *d, src_set *src) {
   d->errors = d->warnings = d->io_errors = 0;
   d->catching = NULL;
   d->caught = NULL;
+  d->color = false;
 }
 
 static void free_chain(diag *g) {
@@ -32,16 +33,131 @@ void diag_free(diag_list *d) {
   d->caught = NULL;
 }
 
-__attribute__((format(printf, 1, 0))) static char *vformat(const char *fmt, va_list ap) {
-  va_list copy;
-  va_copy(copy, ap);
-  int n = vsnprintf(NULL, 0, fmt, copy);
-  va_end(copy);
-  if (n < 0)
-    ice("vsnprintf failed");
-  char *s = xmalloc((size_t)n + 1);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  return s;
+/* Appends the text s[0..n) to the heap buffer *buf of *len bytes. */
+static void append_text(char **buf, size_t *len, const char *s, size_t n) {
+  *buf = xrealloc(*buf, *len + n + 1);
+  memcpy(*buf + *len, s, n);
+  *len += n;
+  (*buf)[*len] = '\0';
+}
+
+/* Returns the length in bytes of the first DIAG_QUOTE_WIDTH code points of
+ * s[0..len), or len when s has no more. */
+static size_t quote_cut(const char *s, size_t len) {
+  size_t points = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (((unsigned char)s[i] & 0xC0) != 0x80 && points++ == DIAG_QUOTE_WIDTH)
+      return i;
+  }
+  return len;
+}
+
+const char *diag_clip(arena *a, const char *s) {
+  size_t len = strlen(s), cut = quote_cut(s, len);
+  return cut == len ? s : arena_printf(a, "%.*s...", (int)cut, s);
+}
+
+/* Appends one conversion spec[0..n) (a '%' to its conversion letter) of a
+ * diagnostic's format, taking its argument from ap; a string argument
+ * (quoted text of the program: names, keys, tokens, types) longer than
+ * DIAG_QUOTE_WIDTH code points is cut there and marked "...", as the
+ * source excerpt is, so that a name a megabyte long does not make a
+ * message a megabyte long.  The conversions are those diagnostics use:
+ * %s, %.*s, %c, %d, %u, %x, %X, %o, %g and the length modifiers z, l, ll,
+ * with flags and widths. */
+static void append_conversion(char **buf, size_t *len, const char *spec, size_t n, va_list *ap) {
+  char f[32];
+  if (n >= sizeof f)
+    ice("diagnostic conversion too long");
+  memcpy(f, spec, n);
+  f[n] = '\0';
+  char conv = f[n - 1];
+  char tmp[128];
+  int w = 0;
+  if (conv == '%') {
+    append_text(buf, len, "%", 1);
+    return;
+  }
+  if (conv == 's') {
+    bool star = strstr(f, ".*") != NULL;
+    int prec = star ? va_arg(*ap, int) : -1;
+    const char *arg = va_arg(*ap, const char *);
+    size_t alen = star ? strnlen(arg, (size_t)(prec < 0 ? 0 : prec)) : strlen(arg);
+    size_t cut = quote_cut(arg, alen);
+    append_text(buf, len, arg, cut);
+    if (cut < alen)
+      append_text(buf, len, "...", 3);
+    return;
+  }
+  bool z = strchr(f, 'z') != NULL, ll = strstr(f, "ll") != NULL, l = !ll && strchr(f, 'l');
+  bool star = strstr(f, ".*") != NULL;
+  /* The spec without its length modifier, then "ll" for the integer
+     conversions, whose argument is read at its own width and widened. */
+  char g[40];
+  size_t k = 0;
+  for (size_t i = 0; i + 1 < n; i++) {
+    if (!strchr("hlzjt", f[i]))
+      g[k++] = f[i];
+  }
+  if (strchr("diuxXo", conv)) {
+    g[k++] = 'l';
+    g[k++] = 'l';
+  }
+  g[k++] = conv;
+  g[k] = '\0';
+  /* The spec comes from a format the compiler checked against its
+     arguments (the format attribute of the diag functions). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  if (conv == 'g' || conv == 'f' || conv == 'e') {
+    int prec = star ? va_arg(*ap, int) : 0;
+    double v = va_arg(*ap, double);
+    w = star ? snprintf(tmp, sizeof tmp, g, prec, v) : snprintf(tmp, sizeof tmp, g, v);
+  } else if (conv == 'd' || conv == 'i') {
+    long long v = z ? (long long)va_arg(*ap, ptrdiff_t) : ll ? va_arg(*ap, long long)
+                  : l ? va_arg(*ap, long) : va_arg(*ap, int);
+    w = snprintf(tmp, sizeof tmp, g, v);
+  } else if (conv == 'u' || conv == 'x' || conv == 'X' || conv == 'o') {
+    unsigned long long v = z ? va_arg(*ap, size_t) : ll ? va_arg(*ap, unsigned long long)
+                           : l ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned);
+    w = snprintf(tmp, sizeof tmp, g, v);
+  } else if (conv == 'c') {
+    w = snprintf(tmp, sizeof tmp, g, va_arg(*ap, int));
+  } else {
+    ice("unsupported diagnostic conversion '%s'", f);
+  }
+#pragma GCC diagnostic pop
+  if (w < 0 || (size_t)w >= sizeof tmp)
+    ice("diagnostic conversion '%s' failed", f);
+  append_text(buf, len, tmp, (size_t)w);
+}
+
+char *diag_vformat(const char *fmt, va_list ap) {
+  va_list args;
+  va_copy(args, ap);
+  if (strcmp(fmt, "%s") == 0) {
+    char *whole = xstrdup(va_arg(args, const char *));
+    va_end(args);
+    return whole;
+  }
+  char *buf = xmalloc(1);
+  size_t len = 0;
+  buf[0] = '\0';
+  for (const char *p = fmt; *p;) {
+    const char *pct = strchr(p, '%');
+    if (!pct) {
+      append_text(&buf, &len, p, strlen(p));
+      break;
+    }
+    append_text(&buf, &len, p, (size_t)(pct - p));
+    size_t n = 1 + strspn(pct + 1, "-+ #0123456789.*hlzjt");
+    if (!pct[n])
+      ice("diagnostic format ends in a conversion: %s", fmt);
+    append_conversion(&buf, &len, pct, n + 1, &args);
+    p = pct + n + 1;
+  }
+  va_end(args);
+  return buf;
 }
 
 __attribute__((format(printf, 4, 0))) static diag *new_diag(diag_severity sev, bool has_span,
@@ -51,7 +167,7 @@ __attribute__((format(printf, 4, 0))) static diag *new_diag(diag_severity sev, b
   g->severity = sev;
   g->has_span = has_span;
   g->span = span;
-  g->message = vformat(fmt, ap);
+  g->message = diag_vformat(fmt, ap);
   g->count = 1;
   return g;
 }
@@ -147,6 +263,30 @@ void diag_note(diag *parent, pcl_span span, const char *fmt, ...) {
   *p = g;
 }
 
+bool diag_last_shown(const diag_list *d) { return d->errors <= DIAG_MAX_ERRORS; }
+
+void diag_note_suggestion(diag *g, pcl_span span, const char *name, size_t len) {
+  diag_note(g, span, "did you mean '%.*s'?", (int)len, name);
+}
+
+/* gcc's default colours (GCC_COLORS): the location bold, each severity in
+   its bold colour, the underline bold green; SGR_END ends each. */
+#define SGR_LOCUS "\033[01m"
+#define SGR_CARET "\033[01;32m"
+#define SGR_END "\033[m"
+
+static const char *severity_color(diag_severity s) {
+  switch (s) {
+  case DIAG_ERROR:
+    return "\033[01;31m";
+  case DIAG_WARNING:
+    return "\033[01;35m";
+  case DIAG_NOTE:
+    return "\033[01;36m";
+  }
+  ice("bad severity");
+}
+
 static const char *severity_name(diag_severity s) {
   switch (s) {
   case DIAG_ERROR:
@@ -217,7 +357,7 @@ static void print_excerpt(diag_list *d, const diag *g, FILE *out) {
   fprintf(out, "%s%.*s%s\n", lead, (int)(to - from), line + from, trail);
   /* The underline is built in memory and written at once: stderr is
      unbuffered.  It is at most as long as the window plus the marks. */
-  char *under = xmalloc((to - from) + 8);
+  char *under = xmalloc((to - from) + 8 + strlen(SGR_CARET SGR_END));
   size_t n = 0;
   for (size_t i = 0; i < strlen(lead); i++)
     under[n++] = ' ';
@@ -227,26 +367,37 @@ static void print_excerpt(diag_list *d, const diag *g, FILE *out) {
       continue;
     under[n++] = c == '\t' ? '\t' : ' ';
   }
+  if (d->color) {
+    memcpy(under + n, SGR_CARET, strlen(SGR_CARET));
+    n += strlen(SGR_CARET);
+  }
   under[n++] = '^';
   for (size_t i = caret + 1; i < end && i < to; i++)
     if (((unsigned char)line[i] & 0xC0) != 0x80)
       under[n++] = '~';
+  if (d->color) {
+    memcpy(under + n, SGR_END, strlen(SGR_END));
+    n += strlen(SGR_END);
+  }
   under[n++] = '\n';
   fwrite(under, 1, n, out);
   free(under);
 }
 
 static void print_one(diag_list *d, const diag *g, FILE *out) {
+  const char *locus = d->color ? SGR_LOCUS : "", *sev = d->color ? severity_color(g->severity) : "";
+  const char *end = d->color ? SGR_END : "";
   if (g->has_span) {
     src_pos pos = src_position(d->src, g->span.file, g->span.start);
-    fprintf(out, "%s:%zu:%zu: %s: %s", src_get(d->src, g->span.file)->path, pos.line,
-            pos.column, severity_name(g->severity), g->message);
+    fprintf(out, "%s%s:%zu:%zu:%s %s%s:%s %s", locus, src_get(d->src, g->span.file)->path,
+            pos.line, pos.column, end, sev, severity_name(g->severity), end, g->message);
     if (g->count > 1)
       fprintf(out, " (%zu times)", g->count);
     fputc('\n', out);
     print_excerpt(d, g, out);
   } else {
-    fprintf(out, "pclc: %s: %s\n", severity_name(g->severity), g->message);
+    fprintf(out, "%spclc:%s %s%s:%s %s\n", locus, end, sev, severity_name(g->severity), end,
+            g->message);
   }
   for (const diag *n = g->notes; n; n = n->next)
     print_one(d, n, out);

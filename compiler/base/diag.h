@@ -14,15 +14,20 @@
 #ifndef PCLC_DIAG_H
 #define PCLC_DIAG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/arena.h"
 #include "base/src.h"
 
 enum { DIAG_MAX_ERRORS = 50 };
 /* The most code points of a source line an excerpt shows. */
 enum { DIAG_EXCERPT_WIDTH = 80 };
+/* The most code points of a text a message quotes (a string argument of
+ * its format): past it the text is cut and marked "...". */
+enum { DIAG_QUOTE_WIDTH = 80 };
 
 typedef enum diag_severity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } diag_severity;
 
@@ -58,7 +63,23 @@ typedef struct diag_list {
                                  (borrowed; set by the checker). */
   const diag *caught; /* The first failure caught since the last
                          diag_take_caught, or NULL. */
+  bool color;         /* diag_print colours as gcc does (locations bold,
+                         severities in colour, the underline green). */
 } diag_list;
+
+/* Returns s, or when it is longer than DIAG_QUOTE_WIDTH code points its
+ * first DIAG_QUOTE_WIDTH followed by "..." (a copy in a): for the texts of
+ * the program (names, types) quoted by a message built beforehand and
+ * reported with the format "%s".  The diag functions shorten their string
+ * arguments so by themselves. */
+const char *diag_clip(arena *a, const char *s);
+
+/* Returns the text of fmt with its arguments as a diagnostic's message is
+ * built (the caller frees it): each string argument is shortened as
+ * diag_clip does, except that the format "%s" passes a message built
+ * beforehand through whole (the texts it quotes were shortened when it was
+ * built, with diag_clip or diag_vformat). */
+char *diag_vformat(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 void diag_init(diag_list *d, src_set *src);
 void diag_free(diag_list *d);
@@ -92,7 +113,15 @@ diag *diag_mark_io(diag_list *d, diag *g);
 /* Attaches a note at span to the diagnostic parent. */
 void diag_note(diag *parent, pcl_span span, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Prints every diagnostic (at most DIAG_MAX_ERRORS errors) to out. */
+/* Returns whether the last error reported will be printed (it is among the
+ * first DIAG_MAX_ERRORS): a note that costs a search, such as a suggestion,
+ * is worth making only then. */
+bool diag_last_shown(const diag_list *d);
+/* Attaches the note "did you mean 'NAME'?" at span to g, for the name
+ * name[0..len). */
+void diag_note_suggestion(diag *g, pcl_span span, const char *name, size_t len);
+/* Prints every diagnostic (at most DIAG_MAX_ERRORS errors) to out, in
+ * colour when d->color is set. */
 void diag_print(diag_list *d, FILE *out);
 
 #endif

@@ -36,8 +36,10 @@ bool outfile_open(outfile *o, const char *path, const char **err) {
         close(fd);
     }
   }
-  if (o->f)
+  if (o->f) {
+    util_set_temp_file(o->tmp);
     return true;
+  }
   *err = strerror(errno);
   if (o->tmp) {
     unlink(o->tmp);
@@ -66,6 +68,7 @@ bool outfile_commit(outfile *o, const char **err) {
     if (o->tmp)
       unlink(o->tmp);
   }
+  util_set_temp_file(NULL);
   free(o->tmp);
   free(o->path);
   o->tmp = o->path = NULL;
@@ -78,6 +81,7 @@ void outfile_discard(outfile *o) {
   o->f = NULL;
   if (o->tmp)
     unlink(o->tmp);
+  util_set_temp_file(NULL);
   free(o->tmp);
   free(o->path);
   o->tmp = o->path = NULL;

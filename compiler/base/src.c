@@ -15,6 +15,8 @@
 void src_init(src_set *s) {
   s->files = NULL;
   s->count = s->cap = 0;
+  s->max_size = SRC_DEFAULT_MAX_SIZE;
+  s->err_buf[0] = '\0';
 }
 
 void src_free(src_set *s) {
@@ -60,10 +62,18 @@ bool src_read(src_set *s, const char *path, uint32_t *id, const char **err) {
                : strerror(errno);
     return false;
   }
+  snprintf(s->err_buf, sizeof s->err_buf,
+           "larger than the input size limit of %zu bytes (--max-input-size)", s->max_size);
   struct stat st;
-  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+  bool known = fstat(fd, &st) == 0;
+  if (known && S_ISDIR(st.st_mode)) {
     close(fd);
     *err = strerror(EISDIR);
+    return false;
+  }
+  if (known && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > s->max_size) {
+    close(fd);
+    *err = s->err_buf;
     return false;
   }
   int flags = fcntl(fd, F_GETFL);
@@ -73,22 +83,25 @@ bool src_read(src_set *s, const char *path, uint32_t *id, const char **err) {
     close(fd);
     return false;
   }
-  size_t cap = 65536, len = 0;
+  /* The buffer grows to one byte past the limit at most: reading that
+     byte tells a file over the limit from one that fills it. */
+  size_t room = s->max_size + 1;
+  size_t cap = room < 65536 ? room : 65536, len = 0;
   char *buf = xmalloc(cap);
   size_t n;
-  while ((n = fread(buf + len, 1, cap - len, fp)) > 0) {
+  while (len < room && (n = fread(buf + len, 1, cap - len, fp)) > 0) {
     len += n;
-    if (len == cap) {
-      cap *= 2;
+    if (len == cap && cap < room) {
+      cap = cap > room / 2 ? room : 2 * cap;
       buf = xrealloc(buf, cap);
     }
   }
   bool failed = ferror(fp);
   int saved = errno;
   fclose(fp);
-  if (failed || len >= UINT32_MAX) {
+  if (failed || len > s->max_size) {
     free(buf);
-    *err = failed ? strerror(saved) : "file too large";
+    *err = failed ? strerror(saved) : s->err_buf;
     return false;
   }
   /* src_add copies; adopt the buffer directly instead. */

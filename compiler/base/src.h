@@ -31,9 +31,17 @@ typedef struct src_file {
   size_t last_column;   /* Its column. */
 } src_file;
 
+/* The default of src_set.max_size: 256 MiB, a program of some million
+ * resources or a large provider schema. */
+#define SRC_DEFAULT_MAX_SIZE ((size_t)256 << 20)
+/* The largest limit that can be set: spans hold 32-bit offsets. */
+#define SRC_LARGEST_MAX_SIZE ((size_t)UINT32_MAX - 1)
+
 typedef struct src_set {
   src_file *files; /* Every file read, in the order they were added. */
   size_t count, cap;
+  size_t max_size;   /* src_read refuses a file of more bytes (--max-input-size). */
+  char err_buf[128]; /* The last refusal of src_read, when it names the limit. */
 } src_set;
 
 typedef struct src_pos {
@@ -47,9 +55,12 @@ void src_free(src_set *s);
 /* Adds a file from memory (the bytes are copied); returns its id. */
 uint32_t src_add(src_set *s, const char *path, const char *text, size_t len);
 /* Reads the file at path and adds it.  On failure returns false and sets
- * *err to a static description of the failure (from errno; a directory is
- * EISDIR, a symbolic link to nothing says so).  A FIFO without a writer
- * reads as empty rather than blocking. */
+ * *err to a description of the failure, valid until the next call (from
+ * errno; a directory is EISDIR, a symbolic link to nothing says so, and a
+ * file of more than s->max_size bytes names the limit).  A regular file's
+ * size is checked before anything is read, and a stream (a pipe, a device)
+ * is read no further than the limit.  A FIFO without a writer reads as
+ * empty rather than blocking. */
 bool src_read(src_set *s, const char *path, uint32_t *id, const char **err);
 /* Returns the file with the given id. */
 src_file *src_get(src_set *s, uint32_t id);

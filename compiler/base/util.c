@@ -8,10 +8,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
+#include <unistd.h>
 
+#include <gmp.h>
+#include <jansson.h>
+
+/* The temporary output file to remove if pclc runs out of memory, or NULL. */
+static const char *temp_file;
+
+void util_set_temp_file(const char *path) { temp_file = path; }
+
+/* Running out of memory is an error of the run, not a bug: pclc says so and
+ * exits with status 2, as for an input it cannot read, leaving no partial
+ * output file behind. */
 static _Noreturn void out_of_memory(size_t n) {
-  fprintf(stderr, "pclc: out of memory (allocating %zu bytes)\n", n);
-  abort();
+  fprintf(stderr, "pclc: error: out of memory (allocating %zu bytes)\n", n);
+  if (temp_file)
+    unlink(temp_file);
+  exit(2);
 }
 
 void *xmalloc(size_t n) {
@@ -35,6 +49,23 @@ void *xrealloc(void *p, size_t n) {
   if (!q)
     out_of_memory(n);
   return q;
+}
+
+/* The allocation functions of GMP and jansson, which report a failure to
+   their caller (jansson) or abort (GMP) by themselves. */
+static void *gmp_alloc(size_t n) { return xmalloc(n); }
+static void *gmp_realloc(void *p, size_t old, size_t n) {
+  (void)old;
+  return xrealloc(p, n);
+}
+static void gmp_free(void *p, size_t n) {
+  (void)n;
+  free(p);
+}
+
+void util_route_allocations(void) {
+  mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);
+  json_set_alloc_funcs(xmalloc, free);
 }
 
 char *xstrdup(const char *s) {
@@ -111,6 +142,8 @@ char *util_nfc(const char *s, size_t len, size_t *out_len) {
   utf8proc_uint8_t *nfc = NULL;
   utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len, &nfc,
                                     UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+  if (n == UTF8PROC_ERROR_NOMEM)
+    out_of_memory(len * 4);
   if (n < 0)
     return NULL;
   *out_len = (size_t)n;

@@ -2,7 +2,8 @@
  * internal-error reporting.
  *
  * Every allocation in the compiler goes through xmalloc and friends, which
- * abort on exhaustion so that no caller checks for NULL.  ice() reports an
+ * end the run with status 2 on exhaustion so that no caller checks for
+ * NULL.  ice() reports an
  * internal compiler error with its C source location and aborts. */
 #ifndef PCLC_UTIL_H
 #define PCLC_UTIL_H
@@ -10,11 +11,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Returns a new block of n bytes (n may be 0); aborts when memory is exhausted. */
+/* Every allocation failure (of xmalloc and friends, and of GMP and jansson
+ * once util_route_allocations has run) prints "out of memory" and exits
+ * with status 2, removing the temporary output file set last. */
+void util_route_allocations(void);
+/* Sets the temporary file (borrowed; NULL for none) to remove when pclc
+ * exits because memory ran out. */
+void util_set_temp_file(const char *path);
+/* Returns a new block of n bytes (n may be 0); exits when memory is exhausted. */
 void *xmalloc(size_t n);
-/* Returns a zeroed block of count * size bytes; aborts on overflow or exhaustion. */
+/* Returns a zeroed block of count * size bytes; exits on overflow or exhaustion. */
 void *xcalloc(size_t count, size_t size);
-/* Resizes p (which may be NULL) to n bytes; aborts on exhaustion. */
+/* Resizes p (which may be NULL) to n bytes; exits on exhaustion. */
 void *xrealloc(void *p, size_t n);
 /* Returns a heap copy of the NUL-terminated string s; the caller frees it. */
 char *xstrdup(const char *s);

@@ -28,6 +28,7 @@
 #include "base/ptrmap.h"
 #include "schema/schema.h"
 #include "base/util.h"
+#include "suggest.h"
 
 /* ------------------------------------------------------------- state */
 
@@ -43,6 +44,18 @@ void bind_vec_push(node_vec *v, bnd_node *n) {
 bnd_node *bind_lookup(bind_ctx *c, const char *name) {
   bnd_node *n = ptrmap_get(&c->st->defs, name);
   return n ? n : ptrmap_get(&c->st->outputs, name);
+}
+
+const bnd_node *bind_suggest_node(bind_ctx *c, pcl__suggest *sg) {
+  const bnd_node *best = NULL;
+  for (size_t i = 0; i < c->st->nodes.count; i++) {
+    const bnd_node *n = c->st->nodes.items[i];
+    pcl__suggest_offer(sg, n->name, strlen(n->name));
+    if (pcl__suggest_best(sg, NULL) == n->name) {
+      best = n;
+    }
+  }
+  return best && pcl__suggest_best(sg, NULL) == best->name ? best : NULL;
 }
 
 /* Interns s in the compilation's name table. */
@@ -647,7 +660,18 @@ static void check_inputs(bind_ctx *c, const bnd_attrs *attrs, const ty *input, c
     bnd_attr *a = &attrs->items[i];
     const ty *pt = ty_object_get(input, a->name);
     if (!pt) {
-      diag_error(c->diag, a->name_span, "unsupported attribute '%s'", a->name);
+      diag *g = diag_error(c->diag, a->name_span, "unsupported attribute '%s'", a->name);
+      pcl__suggest sg;
+      pcl__suggest_init(&sg, a->name, strlen(a->name));
+      for (size_t k = 0; k < input->object.count && diag_last_shown(c->diag); k++) {
+        const char *known = input->object.props[k].name;
+        pcl__suggest_offer(&sg, known, strlen(known));
+      }
+      size_t len;
+      const char *best = pcl__suggest_best(&sg, &len);
+      if (best) {
+        diag_note_suggestion(g, a->name_span, best, len);
+      }
       continue;
     }
     a->expected = pt;
@@ -666,19 +690,17 @@ static void check_inputs(bind_ctx *c, const bnd_attrs *attrs, const ty *input, c
   }
   /* Every required property must be written; constant properties have
      their only possible value already. */
+  ptrmap written = {0};
+  for (size_t i = 0; i < attrs->count; i++) {
+    ptrmap_put(&written, attrs->items[i].name, &attrs->items[i]);
+  }
   for (size_t i = 0; i < input->object.count; i++) {
     const ty_prop *p = &input->object.props[i];
-    if (ty_is_optional(p->type) || p->type->kind == TY_CONST) {
-      continue;
-    }
-    bool written = false;
-    for (size_t j = 0; j < attrs->count && !written; j++) {
-      written = attrs->items[j].name == p->name;
-    }
-    if (!written) {
+    if (!ty_is_optional(p->type) && p->type->kind != TY_CONST && !ptrmap_get(&written, p->name)) {
       diag_error(c->diag, end, "missing required attribute '%s'", p->name);
     }
   }
+  ptrmap_free(&written);
 }
 
 /* Returns the string literal value of the `version` option, if written. */

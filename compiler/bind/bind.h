@@ -20,6 +20,7 @@
 #include "front/ast.h"
 #include "bind/bound.h"
 #include "base/diag.h"
+#include "suggest.h"
 #include "base/intern.h"
 #include "base/src.h"
 #include "types/ty.h"
@@ -67,5 +68,9 @@ bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir)
 /* Looks a name up in the root scope of the program being bound: definitions
  * first, then outputs (program.md §10.1).  Returns NULL when undefined. */
 bnd_node *bind_lookup(bind_ctx *c, const char *name);
+/* Offers the name of every node of the program, in declaration order, to
+ * the suggestion sg; returns the node whose name is then sg's best, or NULL
+ * when the best is not one of them. */
+const bnd_node *bind_suggest_node(bind_ctx *c, pcl__suggest *sg);
 
 #endif

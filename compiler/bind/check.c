@@ -22,6 +22,7 @@
 #include "front/parse.h"
 #include "schema/schema.h"
 #include "base/util.h"
+#include "suggest.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -226,6 +227,35 @@ static bool property_name(const bind_scope *s, const char *name, const ty **type
   return false;
 }
 
+/* Adds "did you mean" to g, the error about the undefined variable name,
+   when a variable in scope or a node of the program is a small edit away;
+   the note points at its declaration. */
+static void suggest_variable(bind_ctx *c, diag *g, const bind_scope *s, const char *name) {
+  if (!diag_last_shown(c->diag)) {
+    return;
+  }
+  pcl__suggest sg;
+  pcl__suggest_init(&sg, name, strlen(name));
+  pcl_span at = g->span;
+  for (const bind_scope *p = s; p; p = p->parent) {
+    if (p->var) {
+      pcl__suggest_offer(&sg, p->var->name, strlen(p->var->name));
+      if (pcl__suggest_best(&sg, NULL) == p->var->name) {
+        at = p->var->span;
+      }
+    }
+  }
+  const bnd_node *node = bind_suggest_node(c, &sg);
+  if (node) {
+    at = node->name_span;
+  }
+  size_t len;
+  const char *best = pcl__suggest_best(&sg, &len);
+  if (best) {
+    diag_note_suggestion(g, at, best, len);
+  }
+}
+
 /* Resolves a bare name: scoped variables and property paths from the
    innermost scope outwards, then the root scope (definitions, then
    outputs).  A node whose type is not known yet is part of a cycle, which
@@ -251,7 +281,7 @@ static bnd_expr *variable(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   bnd_node *node = bind_lookup(c, name);
   bnd_expr *e = mk(c, BND_E_NODE_REF, n->span);
   if (!node) {
-    diag_error(c->diag, n->span, "undefined variable %s", name);
+    suggest_variable(c, diag_error(c->diag, n->span, "undefined variable %s", name), s, name);
     return poison(c, e);
   }
   e->node_ref.node = node;
@@ -1417,7 +1447,18 @@ static bnd_expr *finish_convert(bind_ctx *c, const ast_node *n, bnd_expr *e) {
 static bnd_expr *finish_builtin(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   const funcs_builtin *fn = funcs_lookup(e->call.name);
   if (!fn) {
-    diag_error(c->diag, n->call.name.span, "unknown function '%s'", e->call.name);
+    diag *g = diag_error(c->diag, n->call.name.span, "unknown function '%s'", e->call.name);
+    pcl__suggest sg;
+    pcl__suggest_init(&sg, e->call.name, strlen(e->call.name));
+    for (int id = 0; id < FUNCS_COUNT && diag_last_shown(c->diag); id++) {
+      const char *known = funcs_get((funcs_id)id)->name;
+      pcl__suggest_offer(&sg, known, strlen(known));
+    }
+    size_t len;
+    const char *best = pcl__suggest_best(&sg, &len);
+    if (best) {
+      diag_note_suggestion(g, n->call.name.span, best, len);
+    }
     e->call.kind = BND_CALL_UNKNOWN;
     return poison(c, e);
   }

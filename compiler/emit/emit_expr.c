@@ -232,32 +232,50 @@ static em_opnd list(em_writer *w, const ir_expr *x, em_opnd *k) {
   return em_temp(t);
 }
 
+/* Sorts idx[0..n) (positions in keys) by key, stably, with a bottom-up
+ * merge sort through tmp (n entries): an object may have a hundred
+ * thousand constant keys. */
+static void merge_sort_keys(em *e, const em_opnd *keys, size_t *idx, size_t *tmp, size_t n) {
+  for (size_t width = 1; width < n; width *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * width) {
+      size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+      size_t a = lo, b = mid, o = lo;
+      while (a < mid && b < hi)
+        tmp[o++] = em_string_cmp(e, keys[idx[b]].n, keys[idx[a]].n) < 0 ? idx[b++] : idx[a++];
+      while (a < mid)
+        tmp[o++] = idx[a++];
+      while (b < hi)
+        tmp[o++] = idx[b++];
+    }
+    memcpy(idx, tmp, n * sizeof *idx);
+  }
+}
+
 /* Orders the pairs keys[i] -> vals[i] of an object constructor with
  * constant keys as the map will hold them, so that it is built without
  * sorting; when two keys are equal the written order stays (the runtime
  * keeps the last). */
 static void sort_keys(em *e, em_opnd *keys, em_opnd *vals, size_t n) {
-  em_opnd *k = xmalloc((n ? n : 1) * sizeof *k), *v = xmalloc((n ? n : 1) * sizeof *v);
+  size_t *idx = xmalloc((n ? n : 1) * sizeof *idx), *tmp = xmalloc((n ? n : 1) * sizeof *tmp);
+  for (size_t i = 0; i < n; i++)
+    idx[i] = i;
+  merge_sort_keys(e, keys, idx, tmp, n);
   bool equal = false;
-  for (size_t i = 0; i < n; i++) {
-    size_t j = i;
-    for (; j > 0; j--) {
-      int c = em_string_cmp(e, k[j - 1].n, keys[i].n);
-      equal = equal || c == 0;
-      if (c <= 0)
-        break;
-      k[j] = k[j - 1];
-      v[j] = v[j - 1];
-    }
-    k[j] = keys[i];
-    v[j] = vals[i];
-  }
+  for (size_t i = 1; i < n && !equal; i++)
+    equal = em_string_cmp(e, keys[idx[i - 1]].n, keys[idx[i]].n) == 0;
   if (!equal) {
+    em_opnd *k = xmalloc((n ? n : 1) * sizeof *k), *v = xmalloc((n ? n : 1) * sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+      k[i] = keys[idx[i]];
+      v[i] = vals[idx[i]];
+    }
     memcpy(keys, k, n * sizeof *keys);
     memcpy(vals, v, n * sizeof *vals);
+    free(k);
+    free(v);
   }
-  free(k);
-  free(v);
+  free(idx);
+  free(tmp);
 }
 
 /* Writes the object of the operands k (key0, value0, key1, ...).  With

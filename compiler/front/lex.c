@@ -56,21 +56,23 @@ static void count_error(pcl_lexer *lx) {
 diag *lex_error(pcl_lexer *lx, size_t start, size_t end, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char msg[1024];
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  char *msg = diag_vformat(fmt, ap);
   va_end(ap);
   count_error(lx);
-  return diag_error(lx->env->diags, lex_span(lx, start, end), "%s", msg);
+  diag *g = diag_error(lx->env->diags, lex_span(lx, start, end), "%s", msg);
+  free(msg);
+  return g;
 }
 
 diag *lex_error_at(pcl_lexer *lx, pcl_span span, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char msg[1024];
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  char *msg = diag_vformat(fmt, ap);
   va_end(ap);
   count_error(lx);
-  return diag_error(lx->env->diags, lx->clamp ? lx->where : span, "%s", msg);
+  diag *g = diag_error(lx->env->diags, lx->clamp ? lx->where : span, "%s", msg);
+  free(msg);
+  return g;
 }
 
 /* ------------------------------------------------------------------ frames */

@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/ptrmap.h"
 #include "emit/cw.h"
 #include "schema/schema.h"
 #include "base/util.h"
@@ -1575,33 +1576,28 @@ static ir_expr *const_of(lw *w, const ty *t, pcl_span span) {
   return NULL;
 }
 
-/* The schema input property called name, or NULL. */
-static const schema_property *schema_input(const schema_resource *res, const char *name) {
-  for (size_t i = 0; res && i < res->ninputs; i++) {
-    if (strcmp(res->inputs[i].name, name) == 0)
-      return &res->inputs[i];
-  }
-  return NULL;
-}
-
 /* Returns the OBJECT of the attributes but the one at omit (SIZE_MAX for
  * none), with the constructor's type.  With a schema (program.md 3.7):
  * secret inputs are marked secret, and inputs with a schema default that
  * the program leaves out get the default, after the attributes in schema
- * order.  Each attribute is looked
- * up in the schema once, so the cost is attributes times schema inputs. */
+ * order.  The schema's inputs are indexed by (interned) name once, so the
+ * cost is attributes plus schema inputs. */
 static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t omit, pcl_span span,
                             const schema_resource *res) {
   size_t ninputs = res ? res->ninputs : 0;
+  ptrmap by_name = {0};
+  for (size_t i = 0; i < ninputs; i++)
+    ptrmap_put(&by_name, intern(w->L->names, res->inputs[i].name), &res->inputs[i]);
   bool *given = xcalloc(ninputs ? ninputs : 1, sizeof *given);
   const schema_property **props = xcalloc(attrs->count ? attrs->count : 1, sizeof *props);
   for (size_t i = 0; i < attrs->count; i++) {
-    if (i == omit)
+    if (i == omit || !res)
       continue;
-    props[i] = schema_input(res, attrs->items[i].name);
-    if (res && props[i])
+    props[i] = ptrmap_get(&by_name, intern(w->L->names, attrs->items[i].name));
+    if (props[i])
       given[props[i] - res->inputs] = true;
   }
+  ptrmap_free(&by_name);
   ir_expr **defaults = xcalloc(ninputs ? ninputs : 1, sizeof *defaults);
   size_t ndefaults = 0;
   for (size_t i = 0; i < ninputs; i++) {
@@ -1689,13 +1685,21 @@ static ir_expr *append_option(lw *w, ir_expr *opts, const char *name, const char
   l->n = 0;
   for (size_t j = 0; j < have; j++)
     l->kids[l->n++] = old->kids[j];
-  for (size_t i = 0; i < n; i++) {
-    bool dup = false;
-    for (size_t j = 0; j < l->n && !dup; j++)
-      dup = is_string_const(l->kids[j]) && strcmp(l->kids[j]->text, values[i]) == 0;
-    if (!dup)
-      l->kids[l->n++] = mk_string(w, span, values[i], strlen(values[i]));
+  /* The strings of the list so far, by interned text, so that each value
+     is looked up once. */
+  ptrmap listed = {0};
+  for (size_t j = 0; j < l->n; j++) {
+    if (is_string_const(l->kids[j]))
+      ptrmap_put(&listed, intern(w->L->names, l->kids[j]->text), l->kids[j]);
   }
+  for (size_t i = 0; i < n; i++) {
+    const char *v = intern(w->L->names, values[i]);
+    if (!ptrmap_get(&listed, v)) {
+      l->kids[l->n] = mk_string(w, span, values[i], strlen(values[i]));
+      ptrmap_put(&listed, v, l->kids[l->n++]);
+    }
+  }
+  ptrmap_free(&listed);
   if (l->n == have)
     return opts;
   l->type = retype(w, l);

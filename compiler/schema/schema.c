@@ -31,16 +31,18 @@
 #include "base/ptrmap.h"
 #include "schema/schema_files.h"
 #include "semver.h"
+#include "suggest.h"
 #include "base/util.h"
 
 /* ------------------------------------------------------------- the set */
 
 /* A remembered answer of schema_find_package (NULL package: none exists). */
-typedef struct schema_resolution {
-  const char *name;    /* Interned. */
-  const char *version; /* Requested version (arena), or NULL. */
-  schema_package *pkg;
-} schema_resolution;
+typedef struct schema_resolution schema_resolution;
+struct schema_resolution {
+  const char *version;     /* Requested version (arena), or NULL. */
+  schema_package *pkg;     /* The answer. */
+  schema_resolution *next; /* Another answer for the same name (arena). */
+};
 
 /* Decoding state of a loaded package.  Only the top level and the members of
  * `resources`, `functions` and `types` are indexed when the file is loaded
@@ -78,8 +80,7 @@ struct schema_set {
   schema_files files;  /* The files of every search folder and the pins. */
   schema_package **pkgs; /* Loaded packages, in loading order. */
   size_t npkgs, cappkgs;
-  schema_resolution *res; /* Answers of schema_find_package. */
-  size_t nres, capres;
+  ptrmap res; /* Interned package name -> answers of schema_find_package (arena). */
   const char **read; /* Paths of files read, in order. */
   size_t nread, capread;
   ptrmap by_ty; /* Resource output type -> schema_resource. */
@@ -153,7 +154,7 @@ void schema_set_free(schema_set *s) {
   ptrmap_free(&s->found);
   schema_files_free(&s->files);
   free(s->pkgs);
-  free(s->res);
+  ptrmap_free(&s->res);
   free(s->read);
   free(s->pending);
   free(s);
@@ -252,12 +253,10 @@ static void __attribute__((format(printf, 5, 6)))
 pkg_error(schema_set *s, schema_package *p, const loc *l, const char *value, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  char *text = diag_vformat(fmt, ap);
   va_end(ap);
-  char *msg = arena_alloc(s->arena, (size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(msg, (size_t)n + 1, fmt, ap);
-  va_end(ap);
+  const char *msg = arena_strdup(s->arena, text);
+  free(text);
   /* Errors past the printing limit are not located: the search is the
      expensive part, and nobody sees them. */
   if (p->impl->has_file && s->diags->errors >= DIAG_MAX_ERRORS)
@@ -572,16 +571,15 @@ static schema_package *find_package(schema_set *s, const char *name, const char 
   name = intern(s->names, name);
   if (!version)
     version = schema_files_pinned(&s->files, name);
-  for (size_t i = 0; i < s->nres; i++) {
-    schema_resolution *r = &s->res[i];
-    if (r->name == name &&
-        (r->version == version || (r->version && version && pcl__semver_same(r->version, version))))
+  schema_resolution *first = ptrmap_get(&s->res, name);
+  for (const schema_resolution *r = first; r; r = r->next) {
+    if (r->version == version || (r->version && version && pcl__semver_same(r->version, version)))
       return r->pkg;
   }
   schema_package *p = choose_and_load(s, name, version, where);
-  GROW(s->res, s->nres, s->capres);
-  s->res[s->nres++] =
-      (schema_resolution){name, version ? arena_strdup(s->arena, version) : NULL, p};
+  schema_resolution *r = ARENA_NEW(s->arena, schema_resolution);
+  *r = (schema_resolution){version ? arena_strdup(s->arena, version) : NULL, p, first};
+  ptrmap_put(&s->res, name, r);
   return p;
 }
 
@@ -1029,30 +1027,93 @@ static const ty *const_of(schema_set *s, json_t *v, schema_type_kind k) {
   return NULL;
 }
 
-/* Returns true if the JSON array of names contains name. */
-static bool in_list(json_t *list, const char *name) {
-  size_t i;
-  json_t *v;
-  json_array_foreach(list, i, v) {
-    if (json_is_string(v) && !strcmp(json_string_value(v), name))
+/* Returns whether the JSON scalar v is a value of the primitive schema type
+ * kind k (an integer one may be written `1.0` or `1e3`); true for other
+ * kinds, whose values are not checked. */
+static bool json_fits(json_t *v, schema_type_kind k) {
+  switch (k) {
+  case SCHEMA_T_BOOL:
+    return json_is_boolean(v);
+  case SCHEMA_T_INT: {
+    if (json_is_integer(v))
       return true;
+    double d = json_is_real(v) ? json_real_value(v) : 0.5;
+    double m = d < 0 ? -d : d; /* JSON numbers are finite. */
+    return json_is_real(v) && (m >= 9007199254740992.0 || d == (double)(long long)d);
   }
-  return false;
+  case SCHEMA_T_NUMBER:
+    return json_is_number(v);
+  case SCHEMA_T_STRING:
+    return json_is_string(v);
+  case SCHEMA_T_ARRAY:
+  case SCHEMA_T_MAP:
+  case SCHEMA_T_OBJECT:
+  case SCHEMA_T_ENUM:
+  case SCHEMA_T_RESOURCE:
+  case SCHEMA_T_TOKEN:
+  case SCHEMA_T_ANY:
+  case SCHEMA_T_JSON:
+  case SCHEMA_T_ASSET:
+  case SCHEMA_T_ARCHIVE:
+  case SCHEMA_T_UNION:
+  case SCHEMA_T_ERROR:
+    return true;
+  }
+  return true;
 }
 
-/* Decodes a `properties` object with its `required` list into an array. */
-static schema_property *decode_props(schema_set *s, schema_package *p, json_t *props,
-                                     json_t *required, const loc *l, const char *owner, size_t *n) {
+/* Reads the list of required property names (`required`, `requiredInputs`)
+ * at obj's member key into *set (interned name -> itself), reporting an
+ * entry that is not a string or names no member of props (which may be
+ * NULL: no properties); l locates obj. */
+static void read_required(schema_set *s, schema_package *p, json_t *obj, const char *key,
+                          json_t *props, const loc *l, const char *owner, ptrmap *set) {
+  json_t *required = key ? json_object_get(obj, key) : NULL;
+  if (!required)
+    return;
+  loc rl = loc_add(l, key);
+  if (!json_is_array(required)) {
+    pkg_error(s, p, &rl, NULL, "'%s' of '%s' must be an array of property names", key, owner);
+    return;
+  }
+  size_t i;
+  json_t *v;
+  json_array_foreach(required, i, v) {
+    if (!json_is_string(v)) {
+      pkg_error(s, p, &rl, NULL, "entry %zu of '%s' of '%s' must be a property name (a string)",
+                i, key, owner);
+      continue;
+    }
+    const char *name = json_string_value(v);
+    if (!json_is_object(props) || !json_object_get(props, name)) {
+      pkg_error(s, p, &rl, name, "'%s' of '%s' names '%s', which is not one of its properties",
+                key, owner, name);
+      continue;
+    }
+    name = intern(s->names, name);
+    ptrmap_put(set, name, (void *)name);
+  }
+}
+
+/* Decodes the properties object at obj's member props_key, with the
+ * required list at member required_key (NULL: none), into an array; l
+ * locates obj and owner names its definition in messages. */
+static schema_property *decode_props(schema_set *s, schema_package *p, json_t *obj,
+                                     const char *props_key, const char *required_key,
+                                     const loc *l, const char *owner, size_t *n) {
   *n = 0;
-  if (!props)
-    return NULL;
-  if (!json_is_object(props)) {
-    pkg_error(s, p, l, NULL, "the properties of '%s' must be a JSON object", owner);
+  json_t *props = json_object_get(obj, props_key);
+  ptrmap required = {0};
+  read_required(s, p, obj, required_key, props, l, owner, &required);
+  if (!props) {
+    ptrmap_free(&required);
     return NULL;
   }
-  if (required && !json_is_array(required)) {
-    pkg_error(s, p, l, NULL, "the required list of '%s' must be an array", owner);
-    required = NULL;
+  loc pkl = loc_add(l, props_key);
+  if (!json_is_object(props)) {
+    pkg_error(s, p, &pkl, NULL, "the properties of '%s' must be a JSON object", owner);
+    ptrmap_free(&required);
+    return NULL;
   }
   schema_property *out = ARENA_NEW_ARRAY(s->arena, schema_property, json_object_size(props));
   const char *key;
@@ -1060,8 +1121,8 @@ static schema_property *decode_props(schema_set *s, schema_package *p, json_t *p
   json_object_foreach(props, key, v) {
     schema_property *q = &out[(*n)++];
     q->name = intern(s->names, key);
-    loc pl = loc_add(l, key);
-    q->required = required && in_list(required, key);
+    loc pl = loc_add(&pkl, key);
+    q->required = ptrmap_get(&required, q->name) != NULL;
     if (!json_is_object(v)) {
       pkg_error(s, p, &pl, NULL, "property '%s' of '%s' must be a JSON object", key, owner);
       q->type = error_type(s);
@@ -1074,12 +1135,19 @@ static schema_property *decode_props(schema_set *s, schema_package *p, json_t *p
                             json_is_true(json_object_get(v, "willReplaceOnChanges"));
     q->description = opt_string(s, v, "description");
     q->deprecation = opt_string(s, v, "deprecationMessage");
-    json_t *c = json_object_get(v, "const");
-    if (c)
-      q->const_value = const_of(s, c, q->type->kind);
-    json_t *d = json_object_get(v, "default");
-    if (d)
-      q->default_value = const_of(s, d, q->type->kind);
+    static const char *const value_keys[] = {"const", "default"};
+    for (size_t i = 0; i < ARRAY_LEN(value_keys); i++) {
+      json_t *c = json_object_get(v, value_keys[i]);
+      if (!c)
+        continue;
+      if (!json_fits(c, q->type->kind)) {
+        loc cl = loc_add(&pl, value_keys[i]);
+        pkg_error(s, p, &cl, NULL, "the %s of property '%s' of '%s' must be a value of type %s",
+                  value_keys[i], key, owner, schema_type_kind_name(q->type->kind));
+        continue;
+      }
+      *(i == 0 ? &q->const_value : &q->default_value) = const_of(s, c, q->type->kind);
+    }
     json_t *info = json_object_get(v, "defaultInfo");
     json_t *env = json_is_object(info) ? json_object_get(info, "environment") : NULL;
     if (json_is_array(env) && json_array_size(env)) {
@@ -1093,7 +1161,13 @@ static schema_property *decode_props(schema_set *s, schema_package *p, json_t *p
       q->default_env = names;
     }
   }
+  ptrmap_free(&required);
   return out;
+}
+
+/* qsort order of methods: by name (unique: the keys of one JSON object). */
+static int cmp_method_names(const void *a, const void *b) {
+  return strcmp((*(const schema_method *const *)a)->name, (*(const schema_method *const *)b)->name);
 }
 
 /* Decodes a resource JSON object into r (already cached). */
@@ -1109,30 +1183,39 @@ static void decode_resource(schema_set *s, schema_package *p, schema_resource *r
   r->description = opt_string(s, j, "description");
   r->deprecation = opt_string(s, j, "deprecationMessage");
   r->is_component = json_is_true(json_object_get(j, "isComponent"));
-  loc in = loc_add(rl, "inputProperties"), out = loc_add(rl, "properties");
   loc st = loc_add(rl, "stateInputs"), me = loc_add(rl, "methods");
-  r->inputs = decode_props(s, p, json_object_get(j, "inputProperties"),
-                           json_object_get(j, "requiredInputs"), &in, tok, &r->ninputs);
-  r->outputs = decode_props(s, p, json_object_get(j, "properties"), json_object_get(j, "required"),
-                            &out, tok, &r->noutputs);
+  r->inputs = decode_props(s, p, j, "inputProperties", "requiredInputs", rl, tok, &r->ninputs);
+  r->outputs = decode_props(s, p, j, "properties", "required", rl, tok, &r->noutputs);
   json_t *state = json_object_get(j, "stateInputs");
   if (json_is_object(state))
-    r->state = decode_props(s, p, json_object_get(state, "properties"), NULL, &st, tok, &r->nstate);
+    r->state = decode_props(s, p, state, "properties", NULL, &st, tok, &r->nstate);
   json_t *methods = json_object_get(j, "methods");
+  if (methods && !json_is_object(methods))
+    pkg_error(s, p, &me, NULL, "the methods of '%s' must be a JSON object", tok);
   if (json_is_object(methods)) {
     r->methods = ARENA_NEW_ARRAY(s->arena, schema_method, json_object_size(methods));
     const char *key;
     json_t *v;
     json_object_foreach(methods, key, v) {
+      loc ml = loc_add(&me, key);
       if (!json_is_string(v)) {
-        loc ml = loc_add(&me, key);
         pkg_error(s, p, &ml, NULL, "method '%s' of '%s' must name a function token", key, tok);
         continue;
       }
+      const char *fn = intern(s->names, json_string_value(v));
+      if (!jscan_find(&p->impl->functions, fn)) {
+        pkg_error(s, p, &ml, fn, "method '%s' of '%s' names function '%s', which is not defined",
+                  key, tok, fn);
+        continue;
+      }
       r->methods[r->nmethods].name = intern(s->names, key);
-      r->methods[r->nmethods].token = intern(s->names, json_string_value(v));
+      r->methods[r->nmethods].token = fn;
       r->nmethods++;
     }
+    r->methods_by_name = ARENA_NEW_ARRAY(s->arena, const schema_method *, r->nmethods + 1);
+    for (size_t i = 0; i < r->nmethods; i++)
+      r->methods_by_name[i] = &r->methods[i];
+    qsort(r->methods_by_name, r->nmethods, sizeof *r->methods_by_name, cmp_method_names);
   }
 }
 
@@ -1207,10 +1290,8 @@ static void decode_function(schema_set *s, schema_package *p, schema_function *f
     if (!json_is_object(in)) {
       pkg_error(s, p, &inl, NULL, "error loading function '%s': 'inputs' must be an object", tok);
     } else {
-      loc pl = loc_add(&inl, "properties");
       f->has_inputs = true;
-      f->inputs = decode_props(s, p, json_object_get(in, "properties"),
-                               json_object_get(in, "required"), &pl, tok, &f->ninputs);
+      f->inputs = decode_props(s, p, in, "properties", "required", &inl, tok, &f->ninputs);
     }
   }
   f->is_method = schema_property_find(f->inputs, f->ninputs, s->s_self) != NULL;
@@ -1220,9 +1301,10 @@ static void decode_function(schema_set *s, schema_package *p, schema_function *f
     loc ml = loc_add(fl, "multiArgumentInputs");
     size_t i;
     json_t *v;
+    json_t *props = json_object_get(in, "properties");
     json_array_foreach(multi, i, v) {
-      if (!json_is_string(v) ||
-          !schema_property_find(f->inputs, f->ninputs, intern(s->names, json_string_value(v)))) {
+      if (!json_is_string(v) || !json_is_object(props) ||
+          !json_object_get(props, json_string_value(v))) {
         pkg_error(s, p, &ml, NULL,
                   "error loading function '%s': multiArgumentInputs must name its inputs", tok);
         continue;
@@ -1245,10 +1327,8 @@ static void decode_function(schema_set *s, schema_package *p, schema_function *f
     bool object = props || (json_is_string(type) && !strcmp(json_string_value(type), "object") &&
                             !json_object_get(out, "additionalProperties"));
     if (object) {
-      loc pl = loc_add(&outl, "properties");
       f->returns_object = true;
-      f->outputs =
-          decode_props(s, p, props, json_object_get(out, "required"), &pl, tok, &f->noutputs);
+      f->outputs = decode_props(s, p, out, "properties", "required", &outl, tok, &f->noutputs);
     } else {
       f->return_type = decode_type(s, p, out, &outl);
     }
@@ -1310,6 +1390,12 @@ static void decode_typedef(schema_set *s, schema_typedef *d) {
           pkg_error(s, p, dl, NULL, "member %zu of enum '%s' has no scalar 'value'", i, d->token);
           continue;
         }
+        if (!json_fits(value, d->enum_base)) {
+          loc el = loc_add(dl, "enum");
+          pkg_error(s, p, &el, NULL, "member %zu of enum '%s' must be a value of type %s",
+                    i, d->token, schema_type_kind_name(d->enum_base));
+          continue;
+        }
         names[d->nenum] = opt_string(s, e, "name");
         values[d->nenum++] = c;
       }
@@ -1320,9 +1406,7 @@ static void decode_typedef(schema_set *s, schema_typedef *d) {
     json_t *type = json_object_get(j, "type");
     if (type && !(json_is_string(type) && !strcmp(json_string_value(type), "object")))
       pkg_error(s, p, dl, NULL, "type '%s' must be an object or an enum", d->token);
-    loc pl = loc_add(dl, "properties");
-    d->props = decode_props(s, p, json_object_get(j, "properties"), json_object_get(j, "required"),
-                            &pl, d->token, &d->nprops);
+    d->props = decode_props(s, p, j, "properties", "required", dl, d->token, &d->nprops);
   }
   d->decoding = false;
   d->decoded = true;
@@ -1346,6 +1430,34 @@ static schema_status lookup_package(schema_set *s, const char *token, const char
   if (!*pkg)
     return SCHEMA_NO_PACKAGE;
   return (*pkg)->ok ? SCHEMA_FOUND : SCHEMA_ERROR;
+}
+
+/* Returns the member part of a token: what follows its last ':'. */
+static const char *token_member(const char *token) {
+  const char *colon = strrchr(token, ':');
+  return colon ? colon + 1 : token;
+}
+
+/* Adds "did you mean" to g, the error about the unknown token, when the
+ * member part of a token of the section is a small edit away from the
+ * token's (the shared package and module would make any two tokens look
+ * close). */
+static void suggest_token(schema_set *s, diag *g, const jscan_members *section, const char *token,
+                          pcl_span where) {
+  if (!diag_last_shown(s->diags))
+    return;
+  const char *member = token_member(token);
+  pcl__suggest sg;
+  pcl__suggest_init(&sg, member, strlen(member));
+  const char *best = NULL;
+  for (size_t i = 0; i < section->count; i++) {
+    const char *m = token_member(section->items[i].key);
+    pcl__suggest_offer(&sg, m, strlen(m));
+    if (pcl__suggest_best(&sg, NULL) == m)
+      best = section->items[i].key;
+  }
+  if (best)
+    diag_note_suggestion(g, where, best, strlen(best));
 }
 
 /* A successful resource lookup, valid for the same version and pins. */
@@ -1374,7 +1486,8 @@ static schema_status find_resource(schema_set *s, const char *token, const char 
   const char *tok = lookup_token(s, p, &p->impl->resources, &p->impl->res_index, token);
   schema_resource *r = tok ? get_resource(s, p, tok) : NULL;
   if (!r) {
-    diag_error(s->diags, where, "unknown resource type '%s'", token);
+    suggest_token(s, diag_error(s->diags, where, "unknown resource type '%s'", token),
+                  &p->impl->resources, token, where);
     return SCHEMA_ERROR;
   }
   *out = r;
@@ -1417,7 +1530,8 @@ schema_status schema_find_function(schema_set *s, const char *token, const char 
       provider ? NULL : lookup_token(s, p, &p->impl->functions, &p->impl->fn_index, token);
   schema_function *f = tok ? get_function(s, p, tok) : NULL;
   if (!f) {
-    diag_error(s->diags, where, "unknown function '%s'", token);
+    suggest_token(s, diag_error(s->diags, where, "unknown function '%s'", token),
+                  &p->impl->functions, token, where);
     return SCHEMA_ERROR;
   }
   *out = f;
@@ -1425,18 +1539,17 @@ schema_status schema_find_function(schema_set *s, const char *token, const char 
 }
 
 schema_function *schema_resource_method(schema_set *s, schema_resource *res, const char *name) {
-  name = intern(s->names, name);
-  for (size_t i = 0; i < res->nmethods; i++) {
-    if (res->methods[i].name != name)
-      continue;
-    schema_package *p = res->pkg;
-    const char *tok = res->methods[i].token;
-    schema_function *f = get_function(s, p, tok);
-    if (!f)
-      pkg_error(s, p, LOC("resources", res->token, "methods", name), NULL,
-                "method '%s' of '%s' names function '%s', which is not defined", name, res->token,
-                tok);
-    return f;
+  size_t lo = 0, hi = res->nmethods;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const schema_method *m = res->methods_by_name[mid];
+    int c = strcmp(m->name, name);
+    if (c == 0)
+      return get_function(s, res->pkg, m->token);
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return NULL;
 }

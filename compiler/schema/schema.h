@@ -165,6 +165,7 @@ struct schema_resource {
   size_t nstate;          /* Number of state properties. */
   schema_method *methods; /* `methods`, in schema order. */
   size_t nmethods;        /* Number of methods. */
+  const schema_method **methods_by_name; /* The methods sorted by name (internal). */
   /* Mapped ty types (internal caches): inputs, outputs, read state. */
   const ty *ty_input, *ty_output, *ty_read;
 };
@@ -274,7 +275,8 @@ schema_status schema_find_resource(schema_set *s, const char *token, const char 
 schema_status schema_find_function(schema_set *s, const char *token, const char *version,
                                    pcl_span where, schema_function **out);
 /* Returns the function implementing method name of res, or NULL if res has
- * no such method (nothing reported; errors in the schema are reported). */
+ * no such method (nothing reported; a method naming a function the schema
+ * does not define was reported when res was decoded, and is left out). */
 schema_function *schema_resource_method(schema_set *s, schema_resource *res, const char *name);
 /* Returns the resource whose output object type (schema_resource_output_type)
  * is t, or NULL. */

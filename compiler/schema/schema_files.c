@@ -1,7 +1,7 @@
 /* schema_files: listing of schema folders, pins and the choice of a package
  * version (see schema_files.h).  Folders are read once, when added; the
- * choice is a linear pass over the files of the package, which is fine for
- * the few files a folder holds per package. */
+ * choice is a pass over the files of the package, which are chained by
+ * package name. */
 #include "schema/schema_files.h"
 
 #include <dirent.h>
@@ -28,11 +28,10 @@ void schema_files_init(schema_files *f, arena *a, intern_table *names) {
 }
 
 void schema_files_free(schema_files *f) {
-  free(f->files);
-  free(f->pins);
-  f->files = NULL;
-  f->pins = NULL;
-  f->nfiles = f->capfiles = f->npins = f->cappins = 0;
+  ptrmap_free(&f->first);
+  ptrmap_free(&f->last);
+  ptrmap_free(&f->pins);
+  f->npins = 0;
 }
 
 /* qsort comparator for file names. */
@@ -80,40 +79,35 @@ bool schema_files_add_dir(schema_files *f, const char *dir, const char **err) {
   size_t dlen = strlen(dir);
   bool slash = dlen > 0 && dir[dlen - 1] == '/';
   for (size_t i = 0; i < n; i++) {
-    schema_file sf;
-    schema_files_split_name(f, names[i], &sf.name, &sf.version);
-    sf.path = arena_printf(f->arena, "%s%s%s", dir, slash ? "" : "/", names[i]);
-    GROW(f->files, f->nfiles, f->capfiles);
-    f->files[f->nfiles++] = sf;
+    schema_file *sf = ARENA_NEW(f->arena, schema_file);
+    schema_files_split_name(f, names[i], &sf->name, &sf->version);
+    sf->path = arena_printf(f->arena, "%s%s%s", dir, slash ? "" : "/", names[i]);
+    schema_file *last = ptrmap_get(&f->last, sf->name);
+    if (last)
+      last->next = sf;
+    else
+      ptrmap_put(&f->first, sf->name, sf);
+    ptrmap_put(&f->last, sf->name, sf);
   }
   free(names);
   return true;
 }
 
 void schema_files_pin(schema_files *f, const char *name, const char *version) {
-  GROW(f->pins, f->npins, f->cappins);
-  f->pins[f->npins++] = intern(f->names, name);
-  GROW(f->pins, f->npins, f->cappins);
-  f->pins[f->npins++] = arena_strdup(f->arena, version);
+  ptrmap_put(&f->pins, intern(f->names, name), arena_strdup(f->arena, version));
+  f->npins++;
 }
 
 /* The last pin wins, as a later package block would override. */
 const char *schema_files_pinned(const schema_files *f, const char *name) {
-  for (size_t i = f->npins; i >= 2; i -= 2) {
-    if (f->pins[i - 2] == name)
-      return f->pins[i - 1];
-  }
-  return NULL;
+  return ptrmap_get(&f->pins, name);
 }
 
 const schema_file *schema_files_choose(const schema_files *f, const char *name,
                                        const char *version, bool *fallback) {
   const schema_file *exact = NULL, *unversioned = NULL, *best = NULL;
   pcl__semver bv = {{0, 0, 0}, "", 0, 3};
-  for (size_t i = 0; i < f->nfiles; i++) {
-    const schema_file *sf = &f->files[i];
-    if (sf->name != name)
-      continue;
+  for (const schema_file *sf = ptrmap_get(&f->first, name); sf; sf = sf->next) {
     if (!sf->version) {
       if (!unversioned)
         unversioned = sf;

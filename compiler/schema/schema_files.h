@@ -17,28 +17,31 @@
 
 #include "base/arena.h"
 #include "base/intern.h"
+#include "base/ptrmap.h"
 
 /* A schema file found in a search folder. */
-typedef struct schema_file {
+typedef struct schema_file schema_file;
+struct schema_file {
   const char *name;    /* Package name from the file name (interned). */
   const char *version; /* Version from the file name (arena), or NULL. */
   const char *path;    /* Path (arena). */
-} schema_file;
+  const schema_file *next; /* The next file of the same package, in folder order. */
+};
 
 /* The files of every search folder and the pinned versions. */
 typedef struct schema_files {
   arena *arena;         /* Names and paths are allocated here (borrowed). */
   intern_table *names;  /* Package names are interned here (borrowed). */
-  schema_file *files;   /* Files of every folder, in folder order, each folder sorted (owned). */
-  size_t nfiles, capfiles; /* Files used and allocated. */
-  const char **pins;    /* Pairs (interned name, version) in pinning order (owned array). */
-  size_t npins, cappins; /* Strings used and allocated in pins (two per pin). */
+  ptrmap first;         /* Interned package name -> its first file (arena). */
+  ptrmap last;          /* Interned package name -> its last file, where the next is chained. */
+  ptrmap pins;          /* Interned package name -> the version pinned last (arena). */
+  size_t npins;         /* The number of pins made (they only ever grow). */
 } schema_files;
 
 /* Initialises f; names and paths go to a and names (borrowed; both must
  * outlive f). */
 void schema_files_init(schema_files *f, arena *a, intern_table *names);
-/* Frees the arrays f owns. */
+/* Frees the tables f owns. */
 void schema_files_free(schema_files *f);
 /* Adds the `*.json` files of folder dir (copied) after the ones known.
  * Returns false and sets *err to the system's reason (static) when the

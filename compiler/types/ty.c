@@ -444,21 +444,24 @@ static int cmp_indexed_prop(const void *pa, const void *pb) {
 
 /* Returns a heap array (the caller frees it) of the properties with
  * interned names, sorted by name, a later duplicate replacing an earlier
- * one; *out_n gets the count.  Objects have few properties, so an insertion
- * sort (by name, then position: a total order, hence the same result as any
- * other sort) beats qsort's calls through a function pointer. */
+ * one; *out_n gets the count.  The order is total (by name, then position),
+ * so any sort gives the same result: most objects have a few properties, for
+ * which an insertion sort beats qsort's calls through a function pointer,
+ * and qsort takes the rest, which may have a hundred thousand. */
 static ty_prop *canonical_props(ty_ctx *c, size_t n, const ty_prop *props, size_t *out_n) {
   indexed_prop first[16];
   indexed_prop *tmp = n <= ARRAY_LEN(first) ? first : xmalloc(n * sizeof *tmp);
   for (size_t i = 0; i < n; i++) {
     indexed_prop x = {{intern(c->names, props[i].name), props[i].type}, i};
     size_t j = i;
-    while (j > 0 && cmp_indexed_prop(&tmp[j - 1], &x) > 0) {
+    while (tmp == first && j > 0 && cmp_indexed_prop(&tmp[j - 1], &x) > 0) {
       tmp[j] = tmp[j - 1];
       j--;
     }
     tmp[j] = x;
   }
+  if (tmp != first)
+    qsort(tmp, n, sizeof *tmp, cmp_indexed_prop);
   ty_prop *out = xmalloc((n ? n : 1) * sizeof *out);
   size_t m = 0;
   for (size_t i = 0; i < n; i++) {

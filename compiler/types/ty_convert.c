@@ -618,7 +618,8 @@ static void conv_rules(machine *m, cframe *f) {
         if (slot_of(f) >= 0 && !m->reasons[slot_of(f)]) {
           set_reason(m, slot_of(f),
                      arena_printf(c->arena, "tuples %s and %s have different lengths",
-                                  ty_pretty(c, to), ty_pretty(c, from)));
+                                  diag_clip(c->arena, ty_pretty(c, to)),
+                                  diag_clip(c->arena, ty_pretty(c, from))));
         }
         done_kind(m, f, TY_CONV_NONE);
         return;
@@ -722,7 +723,8 @@ static void step_conv(machine *m, cframe *f) {
     if (f->k == TY_CONV_NONE && slot_of(f) >= 0 && !m->reasons[slot_of(f)]) {
       set_reason(m, slot_of(f),
                  arena_printf(c->arena, "cannot assign value of type %s to type %s",
-                              ty_pretty(c, f->b), ty_pretty(c, f->a)));
+                              diag_clip(c->arena, ty_pretty(c, f->b)),
+                              diag_clip(c->arena, ty_pretty(c, f->a))));
     }
     done_kind(m, f, f->k);
     return;
@@ -1203,7 +1205,7 @@ const char *ty_not_convertible_message(ty_ctx *c, const ty *to, const ty *from) 
   if (conv(c, to, from, false, &why) == TY_CONV_NONE && why)
     return why;
   return arena_printf(c->arena, "cannot assign expression of type %s to location of type %s: ",
-                      ty_pretty(c, from), ty_pretty(c, to));
+                      diag_clip(c->arena, ty_pretty(c, from)), diag_clip(c->arena, ty_pretty(c, to)));
 }
 
 diag *ty_report_not_convertible(ty_ctx *c, diag_list *d, pcl_span span, const ty *to,
@@ -1237,6 +1239,38 @@ const ty *ty_unify(ty_ctx *c, const ty *a, const ty *b, ty_conv *kind) {
   return r;
 }
 
+/* Returns the base type of t when t is a constant or a union of constants
+ * of one base type, else NULL. */
+static const ty *const_set_base(const ty *t) {
+  if (t->kind == TY_CONST)
+    return t->cnst.base;
+  if (t->kind != TY_UNION)
+    return NULL;
+  for (size_t i = 0; i < t->elems.count; i++) {
+    const ty *e = t->elems.items[i];
+    if (e->kind != TY_CONST || e->cnst.base != t->elems.items[0]->cnst.base)
+      return NULL;
+  }
+  return t->elems.items[0]->cnst.base;
+}
+
+/* The safe unification of acc with the constants types[0..n) of acc's base
+ * type, acc being a constant or a union of such constants: each step would
+ * unify a constant receiver with another constant, unsafely (§5.3 keeps the
+ * receiver), and so take the union, which ty_union builds at once.  One
+ * step at a time, a list of many literals would unify every member with
+ * every later one. */
+static const ty *join_consts(ty_ctx *c, const ty *acc, const ty *const *types, size_t n) {
+  size_t have = acc->kind == TY_UNION ? acc->elems.count : 1;
+  const ty **all = xmalloc((have + n) * sizeof *all);
+  for (size_t i = 0; i < have; i++)
+    all[i] = acc->kind == TY_UNION ? acc->elems.items[i] : acc;
+  memcpy(all + have, types, n * sizeof *types);
+  const ty *r = ty_union(c, have + n, all);
+  free(all);
+  return r;
+}
+
 void ty_unify_types(ty_ctx *c, size_t n, const ty *const *types, const ty **safe,
                     const ty **unsafe) {
   for (int pass = 0; pass < 2; pass++) {
@@ -1249,10 +1283,21 @@ void ty_unify_types(ty_ctx *c, size_t n, const ty *const *types, const ty **safe
     }
     ty_conv need = pass == 0 ? TY_CONV_SAFE : TY_CONV_UNSAFE;
     const ty *acc = types[0];
-    for (size_t i = 1; i < n; i++) {
+    for (size_t i = 1; i < n;) {
+      const ty *base = need == TY_CONV_SAFE ? const_set_base(acc) : NULL;
+      size_t run = 0;
+      while (base && i + run < n && types[i + run]->kind == TY_CONST &&
+             types[i + run]->cnst.base == base)
+        run++;
+      if (run > 0) {
+        acc = join_consts(c, acc, types + i, run);
+        i += run;
+        continue;
+      }
       ty_conv k;
       const ty *r = unify(c, acc, types[i], &k);
       acc = k >= need ? r : ty_union2(c, acc, types[i]);
+      i++;
     }
     *out = acc;
   }

@@ -53,7 +53,8 @@ static void append(tdiags *out, tdiags *more) {
 }
 
 static const char *cannot_traverse(ty_ctx *c, const ty *t) {
-  return arena_printf(c->arena, "cannot traverse value of type %s", ty_pretty(c, t));
+  return arena_printf(c->arena, "cannot traverse value of type %s",
+                      diag_clip(c->arena, ty_pretty(c, t)));
 }
 
 /* A traverser with a literal key, normalised: constant dynamic keys become
@@ -215,19 +216,23 @@ static const ty *trav_object(ty_ctx *c, const ty *recv, const key_info *k, tdiag
     const char *p = recv->object.props[i].name;
     if (ascii_equal_fold(name, len, p)) {
       add(c, out, DIAG_WARNING, "Found matching case-insensitive property",
-          arena_printf(c->arena, "Matched %.*s with %s", (int)len, name, p));
+          arena_printf(c->arena, "Matched %s with %s",
+                       diag_clip(c->arena, arena_strndup(c->arena, name, len)), diag_clip(c->arena, p)));
       return recv->object.props[i].type;
     }
   }
+  /* The list of properties is cut as quoted text is (diag_clip), so it
+     need not be written past that. */
   ty_buf keys = {0};
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < n && keys.len <= (size_t)4 * DIAG_QUOTE_WIDTH; i++) {
     if (i)
       ty_buf_puts(&keys, " ");
     ty_buf_puts(&keys, recv->object.props[i].name);
   }
   add(c, out, sev,
-      arena_printf(c->arena, "unknown property '%.*s' among [%s]", (int)len, name,
-                   keys.data ? keys.data : ""),
+      arena_printf(c->arena, "unknown property '%s' among [%s]",
+                   diag_clip(c->arena, arena_strndup(c->arena, name, len)),
+                   diag_clip(c->arena, keys.data ? keys.data : "")),
       NULL);
   ty_buf_free(&keys);
   return ty_dynamic(c);
@@ -390,7 +395,8 @@ bool ty_collection_types(ty_ctx *c, const ty *coll, const ty **key, const ty **v
   *key = *value = ty_dynamic(c);
   if (d) {
     const char *msg =
-        arena_printf(c->arena, "cannot iterate over a value of type %s", ty_pretty(c, coll));
+        arena_printf(c->arena, "cannot iterate over a value of type %s",
+                     diag_clip(c->arena, ty_pretty(c, coll)));
     if (warn)
       diag_warning(d, span, "%s", msg);
     else

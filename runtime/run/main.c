@@ -34,6 +34,7 @@
 #include "engine/engine.h"
 #include "value/pcl_internal.h"
 #include "engine/rpc.h"
+#include "suggest.h"
 
 static pcl_run *current;
 static const pcl_mocks *main_mocks;
@@ -247,6 +248,32 @@ static bool read_sources(opts *o, pcl_error **err) {
   return true;
 }
 
+/* Returns the name of a config value given for the project (a key
+ * "<project>:<name>" of o's sources) that no config block declares and
+ * that is a small edit away from the declared name, or NULL: the value the
+ * user meant for name, under a misspelt key.  The entries are offered once
+ * and the declarations read once. */
+static const char *misspelt_config_key(const pcl_run *run, const opts *o, const char *name) {
+  size_t plen = strlen(run->project);
+  pcl__suggest sg;
+  pcl__suggest_init(&sg, name, strlen(name));
+  for (size_t i = 0; i < o->cfg.n; i++) {
+    const char *key = o->cfg.items[i].key;
+    if (strncmp(key, run->project, plen) == 0 && key[plen] == ':') {
+      pcl__suggest_offer(&sg, key + plen + 1, strlen(key + plen + 1));
+    }
+  }
+  size_t len;
+  const char *best = pcl__suggest_best(&sg, &len);
+  for (size_t i = 0; best && i < run->program->nconfigs; i++) {
+    const char *declared = run->program->configs[i].name;
+    if (strlen(declared) == len && memcmp(declared, best, len) == 0) {
+      best = NULL;
+    }
+  }
+  return best;
+}
+
 /* Loads every declared config variable into run->config.  An error is
  * located at the declaration; the value of a secret key shows as [secret]
  * in it. */
@@ -276,7 +303,11 @@ static bool load_config(pcl_run *run, const opts *o, pcl_error **err) {
     } else if (d->nullable || d->type->kind == PCL_TY_OPTIONAL) {
       v = pcl_null();
     } else {
-      *err = pcl_error_new("missing required configuration value \"%s\"", d->name);
+      const char *given = misspelt_config_key(run, o, d->name);
+      *err = given ? pcl_error_new("missing required configuration value \"%s\"; \"%s\" is set "
+                                   "but not declared: did you mean \"%s\"?",
+                                   d->name, given, d->name)
+                   : pcl_error_new("missing required configuration value \"%s\"", d->name);
     }
     if (*err) {
       pcl_error_set_location(*err, d->file, d->line, d->col);

@@ -2,8 +2,10 @@
  * window shown of a very long line (with "..." on each cut side, code points
  * and not bytes counted), a span at a byte-order mark (found by fuzz_schema:
  * the caret offset went below the line's start), and warnings of one cause
- * printed once with their count at the first in list order. */
+ * printed once with their count at the first in list order, and the text a
+ * message quotes shortened as the excerpt is. */
 #include <CUnit/CUnit.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +154,47 @@ static void test_warning_once(void) {
   src_free(&src);
 }
 
+/* Returns diag_vformat's text of fmt (arena copy). */
+static const char *format(arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *format(arena *a, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *text = diag_vformat(fmt, ap);
+  va_end(ap);
+  const char *r = arena_strdup(a, text);
+  free(text);
+  return r;
+}
+
+/* A message quotes at most DIAG_QUOTE_WIDTH code points of a string
+ * argument, then "..."; the other conversions print as printf does, and
+ * the format "%s" passes a message built beforehand through whole. */
+static void test_quoted_text(void) {
+  arena a;
+  arena_init(&a);
+  char name[301];
+  memset(name, 'n', 300);
+  name[300] = 0;
+  const char *cut = arena_printf(&a, "%.80s...", name);
+  CU_ASSERT_STRING_EQUAL(format(&a, "undefined variable %s", name),
+                         arena_printf(&a, "undefined variable %s", cut));
+  CU_ASSERT_STRING_EQUAL(format(&a, "'%s' and '%.*s'", "short", 3, "abcdef"), "'short' and 'abc'");
+  CU_ASSERT_STRING_EQUAL(format(&a, "%s", name), name);
+  CU_ASSERT_STRING_EQUAL(format(&a, "%zu %d %u %c %04x %X %.17g %g %ld %lld %%", (size_t)7, -3,
+                                4u, 'q', 255u, 171u, 0.5, 2.5, -9L, 10LL),
+                         "7 -3 4 q 00ff AB 0.5 2.5 -9 10 %");
+  /* Code points, not bytes: 81 two-byte characters keep 80. */
+  char wide[163];
+  for (size_t i = 0; i < 81; i++)
+    memcpy(wide + 2 * i, "\xc3\xa9", 2);
+  wide[162] = 0;
+  CU_ASSERT_STRING_EQUAL(format(&a, "[%s]", wide), arena_printf(&a, "[%.160s...]", wide));
+  CU_ASSERT_STRING_EQUAL(diag_clip(&a, wide), arena_printf(&a, "%.160s...", wide));
+  const char *shorter = "short";
+  CU_ASSERT_PTR_EQUAL(diag_clip(&a, shorter), shorter);
+  arena_free(&a);
+}
+
 void register_diag_tests(void);
 void register_diag_tests(void) {
   CU_pSuite s = CU_add_suite("diag", NULL, NULL);
@@ -159,4 +202,5 @@ void register_diag_tests(void) {
   CU_add_test(s, "long line window", test_long_line_window);
   CU_add_test(s, "byte-order mark", test_byte_order_mark);
   CU_add_test(s, "warning once with a count", test_warning_once);
+  CU_add_test(s, "quoted text shortened", test_quoted_text);
 }

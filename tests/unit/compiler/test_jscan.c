@@ -154,8 +154,22 @@ static void test_files(void) {
   schema_files_init(&sf, &f.arena, &f.names);
   const char *err;
   CU_ASSERT_FATAL(schema_files_add_dir(&sf, dir, &err));
-  CU_ASSERT_EQUAL(sf.nfiles, 6);
+  /* Six files of three packages (dot files and other names left out),
+     each package's files chained in sorted order. */
   const char *pkg = intern(&f.names, "pkg");
+  static const char *const pkg_versions[] = {"1.10.0", "1.2.0", "2.0.0-rc.1", NULL};
+  size_t npkg = 0;
+  for (const schema_file *e = ptrmap_get(&sf.first, pkg); e; e = e->next, npkg++) {
+    CU_ASSERT_FATAL(npkg < ARRAY_LEN(pkg_versions));
+    if (pkg_versions[npkg]) {
+      CU_ASSERT_STRING_EQUAL(e->version, pkg_versions[npkg]);
+    } else {
+      CU_ASSERT_PTR_NULL(e->version);
+    }
+  }
+  CU_ASSERT_EQUAL(npkg, 4);
+  const schema_file *one = ptrmap_get(&sf.first, intern(&f.names, "other"));
+  CU_ASSERT(one != NULL && one->next == NULL);
   bool fallback;
   /* The highest version when none is asked for. */
   const schema_file *pick = schema_files_choose(&sf, pkg, NULL, &fallback);

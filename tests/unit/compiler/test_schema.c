@@ -885,6 +885,83 @@ static void test_bad_files(void) {
   remove_temp_dir(dir);
 }
 
+/* A definition is checked whole when it is decoded: required lists that
+ * name no property or hold something else than names, methods that name no
+ * function, enum members and defaults of another type than their type's,
+ * each located at the offending entry. */
+static void test_whole_definitions(void) {
+  const char *dir = make_temp_dir();
+  write_file(dir, "whole.json",
+             "{\n"
+             "  \"name\": \"whole\",\n"
+             "  \"types\": {\n"
+             "    \"whole:index:Color\": {\"type\": \"string\", \"enum\": [\n"
+             "      {\"value\": \"red\"}, {\"value\": 3}]},\n"
+             "    \"whole:index:Size\": {\"type\": \"integer\", \"enum\": [\n"
+             "      {\"value\": 1}, {\"value\": 2.0}, {\"value\": 2.5}]},\n"
+             "    \"whole:index:Obj\": {\"type\": \"object\",\n"
+             "      \"properties\": {\"a\": {\"type\": \"string\"}},\n"
+             "      \"required\": [\"a\", \"ghost\"]}\n"
+             "  },\n"
+             "  \"resources\": {\n"
+             "    \"whole:index:Res\": {\n"
+             "      \"inputProperties\": {\n"
+             "        \"size\": {\"type\": \"integer\", \"default\": \"big\"},\n"
+             "        \"name\": {\"type\": \"string\", \"const\": false},\n"
+             "        \"color\": {\"$ref\": \"#/types/whole:index:Color\"},\n"
+             "        \"obj\": {\"$ref\": \"#/types/whole:index:Obj\"},\n"
+             "        \"sz\": {\"$ref\": \"#/types/whole:index:Size\"}\n"
+             "      },\n"
+             "      \"requiredInputs\": [\"size\", \"nmae\", 7],\n"
+             "      \"properties\": {\"id2\": {\"type\": \"string\"}},\n"
+             "      \"required\": [\"out\"],\n"
+             "      \"methods\": {\"go\": \"whole:index:go\", \"stop\": \"whole:index:stop\"}\n"
+             "    },\n"
+             "    \"whole:index:Other\": {\"requiredInputs\": {\"a\": 1}}\n"
+             "  },\n"
+             "  \"functions\": {\n"
+             "    \"whole:index:go\": {\"inputs\": {\"properties\": {\"__self__\": {\"type\": "
+             "\"string\"}}, \"required\": [\"__self__\", \"x\"]}}\n"
+             "  }\n"
+             "}\n");
+  fixture f;
+  fx_open(&f);
+  schema_add_path(f.s, dir);
+  schema_package *p = schema_find_package(f.s, "whole", NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+  CU_ASSERT_FALSE(schema_package_check(f.s, p));
+  EXPECT_STR(diags_text(&f),
+             "whole.json:4:45: error: member 1 of enum 'whole:index:Color' must be a value of "
+             "type string\n"
+             "whole.json:6:45: error: member 2 of enum 'whole:index:Size' must be a value of type "
+             "integer\n"
+             "whole.json:10:25: error: 'required' of 'whole:index:Obj' names 'ghost', which is "
+             "not one of its properties\n"
+             "whole.json:21:34: error: 'requiredInputs' of 'whole:index:Res' names 'nmae', which "
+             "is not one of its properties\n"
+             "whole.json:21:7: error: entry 2 of 'requiredInputs' of 'whole:index:Res' must be a "
+             "property name (a string)\n"
+             "whole.json:15:37: error: the default of property 'size' of 'whole:index:Res' must "
+             "be a value of type integer\n"
+             "whole.json:16:36: error: the const of property 'name' of 'whole:index:Res' must be "
+             "a value of type string\n"
+             "whole.json:23:20: error: 'required' of 'whole:index:Res' names 'out', which is not "
+             "one of its properties\n"
+             "whole.json:24:51: error: method 'stop' of 'whole:index:Res' names function "
+             "'whole:index:stop', which is not defined\n"
+             "whole.json:29:108: error: 'required' of 'whole:index:go' names 'x', which is not "
+             "one of its properties\n"
+             "whole.json:26:27: error: 'requiredInputs' of 'whole:index:Other' must be an array "
+             "of property names\n");
+  /* The method that names a function is kept, the other left out. */
+  schema_resource *r = NULL;
+  CU_ASSERT_EQUAL(schema_find_resource(f.s, "whole:Res", NULL, nowhere, &r), SCHEMA_FOUND);
+  CU_ASSERT_PTR_NOT_NULL(schema_resource_method(f.s, r, intern(&f.names, "go")));
+  CU_ASSERT_PTR_NULL(schema_resource_method(f.s, r, intern(&f.names, "stop")));
+  fx_close(&f);
+  remove_temp_dir(dir);
+}
+
 /* The validating scan that indexes schema files reports JSON errors where
  * they are; what only jansson checks (UTF-8) is reported when the piece that
  * holds it is first used. */
@@ -963,5 +1040,6 @@ void register_schema_tests(void) {
   CU_add_test(s, "discriminated unions", test_discriminated_unions);
   CU_add_test(s, "versions", test_versions);
   CU_add_test(s, "bad schema files", test_bad_files);
+  CU_add_test(s, "whole definitions", test_whole_definitions);
   CU_add_test(s, "JSON errors", test_json_errors);
 }

@@ -246,6 +246,14 @@ static void test_run_errors(void) {
             "--stack", "s");
   CHECK_RUN(1, "decl.pp:4:1: error: missing required configuration value \"count\"\n",
             "--preview");
+  /* A value given under a key a small edit away that nothing declares is
+   * named with "did you mean"; a far one or a declared one is not. */
+  CHECK_RUN(1,
+            "decl.pp:4:1: error: missing required configuration value \"count\"; \"cuont\" is "
+            "set but not declared: did you mean \"count\"?\n",
+            "--config", "cuont=3");
+  CHECK_RUN(1, "decl.pp:4:1: error: missing required configuration value \"count\"\n",
+            "--config", "elsewhere=3");
   /* A bad value, at its declaration. */
   CHECK_RUN(1,
             "decl.pp:4:1: error: configuration variable 'count': cannot convert \"x\" to int: a "
