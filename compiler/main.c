@@ -333,9 +333,14 @@ static int run_backend(compilation *c, const options *o, ty_ctx *tyc, const bnd_
     return EXIT_USAGE;
   }
   emit_options eo = {o->input, o->output, "pclc " PCLC_VERSION, !o->no_lines};
-  /* emit_program's own result only says that a write failed; the reason
-     comes from the stream when it is committed. */
-  emit_program(out.f, &eo, &c->src, m);
+  /* A write failure's reason comes from the stream when it is committed;
+     an expression too deep for the emitter's stack is an error of the
+     program, which leaves no file. */
+  emit_program(out.f, &eo, &c->src, &c->diags, m);
+  if (c->diags.errors) {
+    outfile_discard(&out);
+    return EXIT_PROGRAM_ERROR;
+  }
   if (!outfile_commit(&out, &err)) {
     fprintf(stderr, "pclc: error: cannot write %s: %s\n", o->output, err);
     return EXIT_USAGE;

@@ -15,16 +15,20 @@
 #include <string.h>
 
 #include "pcl_abi.h"
-#include "emit/emit_internal.h"
+#include "base/stack.h"
 #include "base/util.h"
+#include "emit/emit_internal.h"
 
 /* ------------------------------------------------------------------- config */
 
 /* Returns the C expression of the runtime type of a config's declared type
- * (arena text), writing the descriptors it needs.  Config types are
- * written on the command line's terms (a list of objects at most), so the
- * nesting this walks is that of a type label. */
-static const char *type_ref(em *e, const ty *t) {
+ * (arena text), writing the descriptors it needs; the type is that of the
+ * config at span, where one nested too deeply for the stack is reported.
+ * Config types are written on the command line's terms (a list of objects
+ * at most), so the nesting this walks is that of a type label. */
+static const char *type_ref(em *e, const ty *t, pcl_span span) {
+  if (stack_too_deep(&e->too_deep, e->diag, span))
+    return "&pcl_type_any";
   while (t->kind == TY_OUTPUT || t->kind == TY_PROMISE)
     t = t->elem;
   switch (t->kind) {
@@ -38,13 +42,13 @@ static const char *type_ref(em *e, const ty *t) {
   case TY_ID:
     return "&pcl_type_string";
   case TY_CONST:
-    return type_ref(e, t->cnst.base);
+    return type_ref(e, t->cnst.base, span);
   case TY_ENUM:
-    return type_ref(e, t->enm.base);
+    return type_ref(e, t->enm.base, span);
   case TY_LIST:
   case TY_SET:
   case TY_MAP: {
-    const char *elem = type_ref(e, t->elem);
+    const char *elem = type_ref(e, t->elem, span);
     size_t n = e->ntypes++;
     cw_printf(&e->types, "static const pcl_type pclg_t%zu = {.kind = %s, .elem = %s};\n", n,
               t->kind == TY_MAP ? "PCL_TY_MAP" : "PCL_TY_LIST", elem);
@@ -64,7 +68,7 @@ static const char *type_ref(em *e, const ty *t) {
     }
     if (!optional || others != 1)
       return "&pcl_type_any";
-    const char *elem = type_ref(e, other);
+    const char *elem = type_ref(e, other, span);
     size_t n = e->ntypes++;
     cw_printf(&e->types, "static const pcl_type pclg_t%zu = {.kind = PCL_TY_OPTIONAL, .elem = %s};\n",
               n, elem);
@@ -74,7 +78,7 @@ static const char *type_ref(em *e, const ty *t) {
     size_t count = t->object.count;
     const char **fields = xcalloc(count ? count : 1, sizeof *fields);
     for (size_t i = 0; i < count; i++)
-      fields[i] = type_ref(e, t->object.props[i].type);
+      fields[i] = type_ref(e, t->object.props[i].type, span);
     size_t n = e->ntypes++;
     if (count) {
       cw_printf(&e->types, "static const pcl_type_field pclg_tf%zu[] = {", n);
@@ -112,7 +116,7 @@ static size_t write_configs(em *e, const ir_module *m, cw *w) {
     const ir_node *c = &m->nodes[i];
     if (c->kind != IR_N_CONFIG)
       continue;
-    const char *t = type_ref(e, c->config_type);
+    const char *t = type_ref(e, c->config_type, c->span);
     /* The default, when there is one, is computed by the config's node:
        default_value stays NULL. */
     cw_puts(w, "    {.name = ");
@@ -182,7 +186,8 @@ typedef struct node_entry {
  * functions and rows, and returns the modules, in the breadth-first order
  * from the top in which lowering numbered them (their number in *nmods),
  * and in *entries the function and row of each of their nodes.  Writes into
- * packages the entries of pclg_packages (their number in *npackages). */
+ * packages the entries of pclg_packages (their number in *npackages).
+ * Stops at a node nested too deeply for the stack (e->too_deep). */
 static const ir_module **walk_modules(em *e, const ir_module *top, size_t *nmods,
                                       node_entry **entries, cw *packages, size_t *npackages) {
   size_t n = 0, cap = 8, next = 0, nentries = 0, capentries = 64;
@@ -190,12 +195,12 @@ static const ir_module **walk_modules(em *e, const ir_module *top, size_t *nmods
   node_entry *ents = xmalloc(capentries * sizeof *ents);
   queue[n++] = top;
   ptrmap seen = {0};
-  while (next < n) {
+  while (next < n && !e->too_deep) {
     const ir_module *m = queue[next++];
     if (m->index != next - 1)
       ice("module %zu is not in lowering order", m->index);
     write_packages(e, m, packages, &seen, npackages);
-    for (size_t i = 0; i < m->count; i++) {
+    for (size_t i = 0; i < m->count && !e->too_deep; i++) {
       const ir_node *node = &m->nodes[i];
       if (nentries == capentries) {
         capentries *= 2;
@@ -301,27 +306,20 @@ static void put(sink *s, cw *o, const cw *section) {
     sink_write(s, section->data, section->len);
 }
 
-bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_module *top) {
-  em e = {0};
-  e.src = src;
-  e.input = opt->input;
-  e.lines = opt->line_directives;
-  arena_init(&e.keys);
-  intern_init(&e.names, &e.keys);
+/* The parts of the file that the walk over the program makes, besides
+ * the tables of em. */
+typedef struct parts {
+  cw tables;        /* The node tables and the module table. */
+  cw configs;       /* The entries of pclg_config. */
+  size_t nconfigs;  /* Their number. */
+  cw packages;      /* The entries of pclg_packages. */
+  size_t npackages; /* Their number. */
+} parts;
 
-  cw tables = CW_INIT, packages = CW_INIT;
-  size_t npackages = 0, nmods = 0;
-  node_entry *entries = NULL;
-  const ir_module **mods = walk_modules(&e, top, &nmods, &entries, &packages, &npackages);
-  /* Every function is made: a node function's name says whether nodes
-     share it. */
-  em_funcs_name(&e);
-  write_modules(&e, mods, nmods, entries, &tables);
-  free(mods);
-  free(entries);
-  cw cfg = CW_INIT;
-  size_t nconfigs = write_configs(&e, top, &cfg);
-
+/* Writes the C file of the program walked into e and p to out.  Returns
+ * false when a write failed. */
+static bool write_file(em *e, FILE *out, const emit_options *opt, const parts *p) {
+  const src_set *src = e->src;
   sink snk = {out, CW_INIT, 1, true, true};
   const char *output = strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output;
   cw_cstring(&snk.name, output, strlen(output));
@@ -341,17 +339,17 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
 
   cw_puts(&o, "\n/* Constants, by index, every tenth numbered (rows refer to them as\n"
               " * pclg_k[r[i]]). */\n");
-  put(&snk, &o, &e.limbs);
-  size_t nconsts = e.nconsts ? e.nconsts : 1;
-  if (e.nitems) {
+  put(&snk, &o, &e->limbs);
+  size_t nconsts = e->nconsts ? e->nconsts : 1;
+  if (e->nitems) {
     cw_printf(&o, "static pcl_value pclg_k[%zu];\n", nconsts);
     cw_puts(&o, "static pcl_value *const pclg_p[] = {\n");
-    put(&snk, &o, &e.items);
+    put(&snk, &o, &e->items);
     cw_puts(&o, "};\n");
   }
   cw_printf(&o, "static pcl_value pclg_k[%zu] = {\n", nconsts);
-  put(&snk, &o, &e.consts);
-  if (e.nconsts == 0)
+  put(&snk, &o, &e->consts);
+  if (e->nconsts == 0)
     cw_puts(&o, "    PCL_STATIC_NULL,\n");
   cw_puts(&o, "};\n\n/* Source files (NULL for package schemas). */\n"
               "static const char *const pclg_files[] = {\n");
@@ -370,18 +368,18 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
     cw_puts(&o, "    NULL,\n");
   cw_puts(&o, "};\n\n/* Source locations: line, column. */\n"
               "static const pcl_gen_loc pclg_loc[] = {\n");
-  put(&snk, &o, &e.locs);
-  if (e.nlocs == 0)
+  put(&snk, &o, &e->locs);
+  if (e->nlocs == 0)
     cw_puts(&o, "    {0, 0},\n");
   cw_puts(&o, "};\n\n/* Their files: the first location in each, and the file's index. */\n"
               "static const pcl_gen_loc_run pclg_loc_runs[] = {\n");
-  put(&snk, &o, &e.loc_runs);
-  if (e.nloc_runs == 0)
+  put(&snk, &o, &e->loc_runs);
+  if (e->nloc_runs == 0)
     cw_puts(&o, "    {0, 0},\n");
   cw_puts(&o, "};\n");
-  if (e.ndecls) {
+  if (e->ndecls) {
     cw_puts(&o, "\n/* Resource declarations. */\nstatic const pcl_resource_decl pclg_decl[] = {\n");
-    put(&snk, &o, &e.decls);
+    put(&snk, &o, &e->decls);
     cw_puts(&o, "};\n");
   }
   cw_puts(&o, "\n/* Rows: what differs between the uses of one function, in the order its\n"
@@ -389,29 +387,29 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
               " * constants it reads.  A row refers to the row of a closure it creates\n"
               " * by how many entries before it that row starts (r - r[i]). */\n"
               "static const uint32_t pclg_r[] = {\n");
-  put(&snk, &o, &e.rows);
+  put(&snk, &o, &e->rows);
   cw_puts(&o, "    0,\n};\n");
   cw_puts(&o, "\n/* Node functions. */\n");
   cw protos = CW_INIT, code = CW_INIT;
-  em_funcs_print(&e, &protos, &code);
+  em_funcs_print(e, &protos, &code);
   put(&snk, &o, &protos);
-  put(&snk, &o, &tables);
+  put(&snk, &o, &p->tables);
   put(&snk, &o, &code);
   cw_free(&protos);
   cw_free(&code);
   cw_puts(&o, "\n/* Configuration. */\n");
-  put(&snk, &o, &e.types);
-  if (nconfigs) {
+  put(&snk, &o, &e->types);
+  if (p->nconfigs) {
     cw_puts(&o, "static const pcl_config_decl pclg_config[] = {\n");
-    put(&snk, &o, &cfg);
+    put(&snk, &o, &p->configs);
     cw_puts(&o, "};\n");
   }
-  if (npackages) {
+  if (p->npackages) {
     cw_puts(&o, "\n/* Parameterized packages: the base provider's name, version and download\n"
                 " * URL, the package's name and version, and its parameter (decoded) with\n"
                 " * its length. */\n"
                 "static const pcl_package pclg_packages[] = {\n");
-    put(&snk, &o, &packages);
+    put(&snk, &o, &p->packages);
     cw_puts(&o, "};\n");
   }
   char *name = program_name(opt->input);
@@ -427,16 +425,44 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
             "    .loc_runs = pclg_loc_runs,\n    .nloc_runs = %zu,\n    .files = pclg_files,\n"
             "    .packages = %s,\n    .npackages = %zu,\n};\n\n"
             "int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }\n",
-            nconfigs ? "pclg_config" : "NULL", nconfigs, e.nloc_runs ? e.nloc_runs : 1,
-            npackages ? "pclg_packages" : "NULL", npackages);
+            p->nconfigs ? "pclg_config" : "NULL", p->nconfigs, e->nloc_runs ? e->nloc_runs : 1,
+            p->npackages ? "pclg_packages" : "NULL", p->npackages);
   free(name);
 
   put(&snk, &o, NULL);
   cw_free(&snk.name);
   cw_free(&o);
-  cw_free(&cfg);
-  cw_free(&tables);
-  cw_free(&packages);
+  return snk.ok;
+}
+
+bool emit_program(FILE *out, const emit_options *opt, src_set *src, diag_list *diags,
+                  const ir_module *top) {
+  em e = {0};
+  e.src = src;
+  e.diag = diags;
+  e.input = opt->input;
+  e.lines = opt->line_directives;
+  arena_init(&e.keys);
+  intern_init(&e.names, &e.keys);
+
+  parts p = {CW_INIT, CW_INIT, 0, CW_INIT, 0};
+  size_t nmods = 0;
+  node_entry *entries = NULL;
+  const ir_module **mods = walk_modules(&e, top, &nmods, &entries, &p.packages, &p.npackages);
+  if (!e.too_deep) {
+    /* Every function is made: a node function's name says whether nodes
+       share it. */
+    em_funcs_name(&e);
+    write_modules(&e, mods, nmods, entries, &p.tables);
+    p.nconfigs = write_configs(&e, top, &p.configs);
+  }
+  free(mods);
+  free(entries);
+  bool written = !e.too_deep && write_file(&e, out, opt, &p);
+
+  cw_free(&p.configs);
+  cw_free(&p.tables);
+  cw_free(&p.packages);
   em_const_free(&e);
   cw_free(&e.locs);
   cw_free(&e.decls);
@@ -449,5 +475,5 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
   cw_free(&e.loc_runs);
   intern_free(&e.names);
   arena_free(&e.keys);
-  return snk.ok;
+  return written;
 }

@@ -15,8 +15,9 @@
  * instance function `range`). */
 #include <stdlib.h>
 
-#include "emit/emit_fn.h"
+#include "base/stack.h"
 #include "base/util.h"
+#include "emit/emit_fn.h"
 
 /* Adds a function of kind kind computing x, created by function parent,
  * and returns its index. */
@@ -122,8 +123,11 @@ size_t em_sync_kids(const ir_expr *x) {
 }
 
 /* Whether computing x can fail at once: its own operation can, or one of
- * the children it computes in the same call.  Memoised. */
+ * the children it computes in the same call.  Memoised.  (An answer after
+ * the stack guard refused x does not matter: the node is abandoned.) */
 static bool fallible(em_nodectx *c, const ir_expr *x) {
+  if (stack_too_deep(&c->e->too_deep, c->e->diag, x->span))
+    return true;
   uintptr_t known = (uintptr_t)ptrmap_get(&c->fallible, x);
   if (known)
     return known == 1;
@@ -139,6 +143,8 @@ static bool fallible(em_nodectx *c, const ir_expr *x) {
 /* Finds the functions in expression x, computed by function f: records the
  * variables f's code reads and maps every closure's root to its function. */
 static void collect(em_nodectx *c, const ir_expr *x, size_t f) {
+  if (stack_too_deep(&c->e->too_deep, c->e->diag, x->span))
+    return;
   switch (x->op) {
   case IR_VAR:
   case IR_PARAM:

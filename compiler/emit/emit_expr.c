@@ -14,9 +14,10 @@
 #include <string.h>
 
 #include "pcl_abi.h"
+#include "base/stack.h"
+#include "base/util.h"
 #include "bind/funcs.h"
 #include "emit/emit_fn.h"
-#include "base/util.h"
 
 /* ----------------------------------------------------------------- calls */
 
@@ -621,9 +622,12 @@ static em_opnd operation(em_writer *w, const ir_expr *x, em_opnd *k) {
 }
 
 em_opnd em_expr(em_writer *w, const ir_expr *x) {
+  em *e = w->c->e;
+  if (stack_too_deep(&e->too_deep, e->diag, x->span))
+    return em_operand(OPND_NULL, 0);
   switch (x->op) {
   case IR_CONST:
-    return em_operand(OPND_CONST, em_const(w->c->e, x));
+    return em_operand(OPND_CONST, em_const(e, x));
   case IR_NODE:
     return em_operand(OPND_NODE, x->a);
   case IR_VAR:

@@ -3,7 +3,10 @@
  * em_node finds the functions of a node (emit_closure.c), then writes each
  * one, the closures before the functions that create them: its code
  * (emit_body.c) names the function of the program it is (emit_shape.c),
- * a new one or one with the same code, and its row goes into pclg_r.
+ * a new one or one with the same code, and its row goes into pclg_r.  The
+ * walks over expressions recurse as they nest, each asking the stack guard
+ * (base/stack.h) before it goes deeper: once one is refused, the node's
+ * functions are abandoned.
  *
  * func_print writes a function of the program as C: a comment saying where
  * its first use is and what it computes, its signature by kind (the
@@ -64,8 +67,12 @@ void em_node(em *e, const ir_node *n, uint32_t *func, uint32_t *row) {
   c.e = e;
   c.n = n;
   em_closures_find(&c);
-  for (size_t i = c.nfns; i-- > 0;)
+  for (size_t i = c.nfns; i-- > 0 && !e->too_deep;)
     write_fn(&c, i);
+  if (e->too_deep) {
+    em_closures_free(&c);
+    return;
+  }
   *func = c.fns[0].id;
   *row = c.fns[0].row;
   /* The node runs its node function and, ranged, its instance function. */

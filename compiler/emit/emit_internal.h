@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "base/arena.h"
+#include "base/diag.h"
 #include "emit/cw.h"
 #include "base/intern.h"
 #include "ir/ir.h"
@@ -63,6 +64,8 @@ typedef struct em_func {
 /* The state of one emission. */
 typedef struct em {
   src_set *src;       /* The sources (locations, comments). */
+  diag_list *diag;    /* Where an expression too deep for the stack is reported. */
+  bool too_deep;      /* It was (base/stack.h): the emission stops. */
   const char *input;  /* The program as given on the command line. */
   bool lines;         /* Write #line directives. */
   arena keys;         /* Interned keys and the numbers stored for them. */
@@ -146,7 +149,9 @@ void em_where(em *e, cw *w, pcl_span span);
 
 /* Emits the functions of node n (its node function and every function it
  * creates, emit_func.c) and their rows, and returns, through *func and
- * *row, its node function and the offset of its row. */
+ * *row, its node function and the offset of its row.  When an expression
+ * of n is nested too deeply for the stack, reports it and sets
+ * e->too_deep: nothing of n is then to be used. */
 void em_node(em *e, const ir_node *n, uint32_t *func, uint32_t *row);
 /* Names the functions, once every node is written. */
 void em_funcs_name(em *e);

@@ -182,7 +182,8 @@ static char *emit_text(const char *text_in, const char *input, bool lines) {
   FILE *f = open_memstream(&text, &len);
   CU_ASSERT_FATAL(f != NULL);
   emit_options eo = {input, "main.c", "pclc test", lines};
-  CU_ASSERT(emit_program(f, &eo, &e.src, e.ir));
+  CU_ASSERT(emit_program(f, &eo, &e.src, &e.diags, e.ir));
+  CU_ASSERT(e.diags.errors == 0);
   fclose(f);
   env_close(&e);
   return text;
