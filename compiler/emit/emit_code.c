@@ -23,12 +23,22 @@
 #include "emit/emit_fn.h"
 #include "base/util.h"
 
-void em_words_add(em_words *ws, uint32_t v) {
-  if (ws->n == ws->cap) {
-    ws->cap = ws->cap ? 2 * ws->cap : 32;
-    ws->items = xrealloc(ws->items, ws->cap * sizeof *ws->items);
-  }
-  ws->items[ws->n++] = v;
+void em_words_reserve(em_words *ws, size_t n) {
+  if (ws->cap - ws->n >= n)
+    return;
+  size_t cap = ws->cap ? 2 * ws->cap : 32;
+  while (cap - ws->n < n)
+    cap *= 2;
+  ws->items = xrealloc(ws->items, cap * sizeof *ws->items);
+  ws->cap = cap;
+}
+
+void em_words_append(em_words *ws, const uint32_t *v, size_t n) {
+  if (n == 0)
+    return;
+  em_words_reserve(ws, n);
+  memcpy(ws->items + ws->n, v, n * sizeof *v);
+  ws->n += n;
 }
 
 /* The block depth of a record that continues the line of the one before. */

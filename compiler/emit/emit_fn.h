@@ -43,8 +43,19 @@ typedef struct em_words {
   size_t n, cap;   /* Used and allocated. */
 } em_words;
 
-/* Appends v to ws. */
-void em_words_add(em_words *ws, uint32_t v);
+/* Makes room in ws for n more words. */
+void em_words_reserve(em_words *ws, size_t n);
+
+/* Appends v to ws.  (Inline: the code of every function is recorded a
+   word at a time.) */
+static inline void em_words_add(em_words *ws, uint32_t v) {
+  if (ws->n == ws->cap)
+    em_words_reserve(ws, 1);
+  ws->items[ws->n++] = v;
+}
+
+/* Appends the n words at v to ws. */
+void em_words_append(em_words *ws, const uint32_t *v, size_t n);
 
 /* What a function is: X(NAME, "name of the kind", "signature",
  * "comment"), the kind's name being that of its compiler-made C names

@@ -84,10 +84,8 @@ uint32_t em_shape_func(em_writer *w) {
   em_words_add(&key, (uint32_t)w->uses_r | (uint32_t)w->uses_at << 1 | (uint32_t)w->fails << 2 |
                       (uint32_t)w->uses_error << 3);
   em_words_add(&key, (uint32_t)w->code.n);
-  for (size_t i = 0; i < w->code.n; i++)
-    em_words_add(&key, w->code.items[i]);
-  for (size_t i = 0; i < w->failcode.n; i++)
-    em_words_add(&key, w->failcode.items[i]);
+  em_words_append(&key, w->code.items, w->code.n);
+  em_words_append(&key, w->failcode.items, w->failcode.n);
   const char *k = em_intern(e, (const char *)key.items, key.n * sizeof *key.items);
   free(key.items);
   uintptr_t found = (uintptr_t)ptrmap_get(&e->func_ids, k);
