@@ -190,9 +190,9 @@ check: deps
 	$(MAKE) --no-print-directory check-clang
 	$(MAKE) --no-print-directory lint
 
-check-all: check-unit check-golden check-corpus check-bind check-symbols check-depfile check-docs \
-           check-io check-samples check-grpc check-determinism check-conformance \
-           check-fuzz-programs
+check-all: check-layers check-dead-code check-unit check-golden check-corpus check-bind check-symbols \
+           check-depfile check-docs check-io check-samples check-grpc check-determinism \
+           check-conformance check-fuzz-programs
 
 check-unit: $(UNIT_BINS)
 	@for t in $(UNIT_BINS); do echo "== $$t"; $$t || exit 1; done
@@ -251,6 +251,22 @@ check-samples: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc
 	@fail=0; for s in $(SAMPLES); do \
 	  $(MAKE) --no-print-directory -s -C samples/$$s BUILD=$(abspath $(BUILD)) check || fail=1; \
 	done; exit $$fail
+
+# Every file includes only the headers its layer may see: the phases one
+# way, the emitter only the IR and below, the runtime and the language host
+# nothing of the compiler (the rules are in tests/check-layers.py).
+.PHONY: check-layers
+check-layers:
+	python3 tests/check-layers.py
+
+# No global that nothing else uses: a function or variable of a
+# hand-written object that no other object of its program references is
+# deleted or made static (from nm; libpclrt's installed headers and the
+# names only tests use, each with its reason, are listed in
+# tests/check-dead-code.py).
+.PHONY: check-dead-code
+check-dead-code: $(BUILD)/pclc $(BUILD)/libpclrt.a
+	python3 tests/check-dead-code.py $(BUILD)
 
 # The generated C that README.md and docs/ quote is found, line for line, in
 # the golden files they name (tests/check-doc-excerpts.py).
@@ -512,10 +528,12 @@ bench-grpc: $(BUILD)/pclc $(BUILD)/libpclrt.a $(ENGINE_MODULES)
 
 # `make bench-scaling` grows each kind of input from 10,000 to 100,000
 # (program attributes, locals, list elements, computed keys, resources,
-# packages, schema properties, types and methods) and prints the growth factor of the time of each: at
-# most 12 for ten times the input (bench/scaling.py).
+# packages, schema properties, types and methods; at run time config keys,
+# range instances, mocks entries, stack reference outputs, list and map
+# values) and prints the growth factor of the time of each: at most 12 for
+# ten times the input (bench/scaling.py).
 .PHONY: bench-scaling
-bench-scaling: $(BUILD)/pclc $(BUILD)/libpclrt.a
+bench-scaling: $(BUILD)/pclc $(BUILD)/libpclrt.a $(BUILD)/pkgconfig/pclrt.pc
 	bench/scaling.py $(BUILD) $(BUILD)/bench/scaling
 
 # `make bench-memory` measures pclc's peak memory per byte of source at

@@ -14,15 +14,18 @@ GOAL (12) for ten times the input: linear, with room for an n log n sort
 and for the noise of a shared machine; a quadratic step gives about 100.
 The exit status is 1 when a kind misses the goal or a command fails.
 
-BUILD_DIR holds pclc and libpclrt.a (an optimised build without
-sanitizers: `make bench-scaling` uses build/).  KIND arguments pick some
+BUILD_DIR holds pclc, libpclrt.a and pkgconfig/pclrt.pc (an optimised
+build without sanitizers: `make bench-scaling` uses build/); the run-time
+kinds build their programs with gcc.  KIND arguments pick some
 kinds by name; SIZES, RUNS and GOAL can be set in the environment.
 
 Adding a kind: write a function that takes the size n and a fresh folder,
 writes the input there and returns the command to time (a list: the
 program and its arguments, with "{pclc}" standing for the compiler), and
 add a row to KINDS.  A kind that runs a compiled program builds it in that
-function (which is not timed) and returns the program's command.
+function (which is not timed; see compiled_program) and returns the
+program's command: the run on the embedded engine, stack outputs to
+/dev/null.
 """
 
 import json
@@ -172,6 +175,147 @@ def compiled(program):
     return make
 
 
+# ------------------------------------------------------------- run-time kinds
+# Each builds a compiled program in folder and returns the command that runs
+# it on an input of size n.  The programs take their size from config `n`
+# at run time, so that the program is the same at every size and only the
+# run grows.
+
+# The build folder of pclc and libpclrt.a (set by main).
+BUILD = None
+
+
+def compiled_program(folder, source):
+    """Compiles source (PCL text) with the pclc and libpclrt of BUILD into
+    folder/prog with gcc -O2, as a user's build would; returns its path."""
+    write(os.path.join(folder, "main.pp"), source)
+    c_file = os.path.join(folder, "prog.c")
+    exe = os.path.join(folder, "prog")
+    subprocess.run([os.path.join(BUILD, "pclc"), "-o", c_file, os.path.join(folder, "main.pp")],
+                   check=True, stderr=subprocess.DEVNULL)
+    env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(BUILD, "pkgconfig"))
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "pclrt"], env=env, check=True,
+                           stdout=subprocess.PIPE, text=True).stdout.split()
+    subprocess.run(["gcc", "-O2", "-w", c_file, "-o", exe] + flags, check=True)
+    return exe
+
+
+def config_keys_run(n, folder):
+    """A config file of n keys, each declared by the program."""
+    decls = "".join("config k%d string {\n}\n" % i for i in range(n))
+    exe = compiled_program(folder, decls + "output o {\n  value = k%d\n}\n" % (n - 1))
+    config = os.path.join(folder, "config.json")
+    with open(config, "w") as f:
+        json.dump({"k%d" % i: "v%d" % i for i in range(n)}, f)
+    return [exe, "--config-file", config]
+
+
+RANGE_PROGRAM = """config n int {
+}
+resource r "bench:index:Thing" {
+  options {
+    range = n
+  }
+  x = range.value
+}
+"""
+
+
+def range_instances_run(n, folder):
+    """A resource of n instances (range) and one expression over them all
+    (length(r): the dependencies of all n instances unioned)."""
+    exe = compiled_program(folder, RANGE_PROGRAM + "output o {\n  value = length(r)\n}\n")
+    return [exe, "--config", "n=%d" % n]
+
+
+def mocks_resources_run(n, folder):
+    """n mocks of resources (type::name), one for each of n instances."""
+    exe = compiled_program(folder, RANGE_PROGRAM +
+                           "output o {\n  value = length([for x in r : x.y])\n}\n")
+    mocks = os.path.join(folder, "mocks.json")
+    with open(mocks, "w") as f:
+        json.dump({"resources": {"bench:index:Thing::r-%d" % i: {"outputs": {"y": i}}
+                                 for i in range(n)}}, f)
+    return [exe, "--config", "n=%d" % n, "--mocks", mocks]
+
+
+def mocks_invokes_run(n, folder):
+    """n mocks entries of one invoke token, each matched by one of n invokes
+    (the first entry whose args match is the answer); the entries share
+    their first argument and differ in the second."""
+    exe = compiled_program(folder, """config n int {
+}
+output o {
+  value = length([for i in range(n) : invoke("bench:index:get", { account = "a", key = "k${i}" }).v])
+}
+""")
+    mocks = os.path.join(folder, "mocks.json")
+    with open(mocks, "w") as f:
+        json.dump({"invokes": {"bench:index:get": [
+            {"args": {"account": "a", "key": "k%d" % i}, "result": {"v": i}}
+            for i in range(n)]}}, f)
+    return [exe, "--config", "n=%d" % n, "--mocks", mocks]
+
+
+def stack_reference_run(n, folder):
+    """A stack reference of n outputs, every other one listed secret, read
+    through getOutput and as a whole."""
+    exe = compiled_program(folder, """resource ref "pulumi:pulumi:StackReference" {
+  name = "org/other/dev"
+}
+output o {
+  value = {
+    first = getOutput(ref, "o0")
+    all = length(ref.outputs)
+  }
+}
+""")
+    ref = os.path.join(folder, "ref.json")
+    with open(ref, "w") as f:
+        json.dump({"outputs": {"o%d" % i: i for i in range(n)},
+                   "secretOutputNames": ["o%d" % i for i in range(0, n, 2)]}, f)
+    return [exe, "--stack-reference", "org/other/dev=" + ref]
+
+
+def lists_run(n, folder):
+    """A list of n strings built at run time, read element by element,
+    joined, split, encoded as JSON and printed."""
+    exe = compiled_program(folder, """config n int {
+}
+l = [for i in range(n) : "e${i}"]
+output o {
+  value = {
+    list = l
+    indexed = [for i in range(n) : element(l, i)]
+    joined = length(join(",", l))
+    split = length(split(",", join(",", l)))
+    json = length(toJSON(l))
+  }
+}
+""")
+    return [exe, "--config", "n=%d" % n]
+
+
+def maps_run(n, folder):
+    """A map of n entries built at run time, looked up key by key (index
+    and lookup), filtered, listed as entries and printed."""
+    exe = compiled_program(folder, """config n int {
+}
+m = {for i in range(n) : "k${i}" => i}
+output o {
+  value = {
+    map = m
+    indexed = [for i in range(n) : m["k${i}"]]
+    looked = [for i in range(n) : lookup(m, "k${i}", 0)]
+    filtered = length({for k, v in m : k => v if v > 0})
+    entries = length(entries(m))
+    json = length(toJSON(m))
+  }
+}
+""")
+    return [exe, "--config", "n=%d" % n]
+
+
 # One row per kind: name, what grows, the function that writes an input and
 # returns the command to time.
 KINDS = [
@@ -203,6 +347,17 @@ KINDS = [
      compiled(schema_types_program)),
     ("schema-methods/check", "pclc --check: a resource type of N methods",
      checked(schema_methods_program)),
+    ("config-keys/run", "a program run with a config file of N keys", config_keys_run),
+    ("range-instances/run", "a program run: length(r) over N instances of r",
+     range_instances_run),
+    ("mocks-resources/run", "a program run: N instances, N resource mocks",
+     mocks_resources_run),
+    ("mocks-invokes/run", "a program run: N invokes, N mocks entries of their token",
+     mocks_invokes_run),
+    ("stack-reference/run", "a program run: a stack reference of N outputs",
+     stack_reference_run),
+    ("lists/run", "a program run: a list of N strings", lists_run),
+    ("maps/run", "a program run: a map of N entries", maps_run),
 ]
 
 
@@ -244,6 +399,8 @@ def main():
         if c not in names:
             sys.stderr.write("scaling: unknown kind '%s' (kinds: %s)\n" % (c, ", ".join(names)))
             return 2
+    global BUILD
+    BUILD = build
     pclc = os.path.join(build, "pclc")
     sizes = [int(s) for s in os.environ.get("SIZES", "10000 100000").split()]
     runs = int(os.environ.get("RUNS", "3"))

@@ -42,9 +42,10 @@
 
 enum { EXIT_PROGRAM_ERROR = 1, EXIT_USAGE = 2 };
 
-/* The front end accepts expressions as deep as HCL does, but the lowering
-   still recurses over expression depth: it is given programs at most this
-   deep (the depth the front end used to cap every program at). */
+/* The phases up to the IR accept expressions as deep as their stack allows
+   (base/stack.h), but code generation still recurses over expression depth
+   without the stack guard: it is given programs at most this deep (the
+   depth the front end used to cap every program at). */
 enum { LOWER_MAX_DEPTH = 2500 };
 
 typedef enum pclc_mode {
@@ -138,6 +139,10 @@ static void usage(FILE *out) {
                "                       never; -fno-diagnostics-color is never\n"
                "  --help               print this help and exit\n"
                "  --version            print the version and exit\n"
+               "\n"
+               "Environment:\n"
+               "  PCLC_STACK_SIZE      the stack the phases run on (default 1G): programs\n"
+               "                       nested deeper than it allows are refused\n"
                "\n"
                "Exit status: 0 on success, 1 when the program has errors, 2 for usage or\n"
                "input/output errors.\n");
@@ -294,12 +299,41 @@ static int run_parse_only(compilation *c, const options *o) {
   return status >= 0 ? status : EXIT_SUCCESS;
 }
 
+/* A dump is written to memory first and copied to standard output only
+ * when it is whole: a program nested too deep for the stack to walk prints
+ * nothing but the error. */
+typedef struct dump_buffer {
+  FILE *f;     /* Where the dump writes. */
+  char *text;  /* What it wrote (open_memstream). */
+  size_t len;  /* Its length. */
+} dump_buffer;
+
+static void dump_open(dump_buffer *b) {
+  b->text = NULL;
+  b->len = 0;
+  b->f = open_memstream(&b->text, &b->len);
+  if (!b->f)
+    abort();
+}
+
+/* Closes b and copies what was written to standard output if whole. */
+static void dump_close(dump_buffer *b, bool whole) {
+  fclose(b->f);
+  if (whole)
+    fwrite(b->text, 1, b->len, stdout);
+  free(b->text);
+}
+
 static int run_dump_ast(compilation *c, const options *o) {
   int status = load_program(c, o);
   if (status >= 0)
     return status;
-  ast_dump(stdout, &c->src, &c->program);
-  return EXIT_SUCCESS;
+  dump_buffer b;
+  dump_open(&b);
+  bool whole = ast_dump(b.f, &c->src, &c->program, &c->diags);
+  dump_close(&b, whole);
+  diag_print(&c->diags, stderr);
+  return whole ? EXIT_SUCCESS : EXIT_PROGRAM_ERROR;
 }
 
 /* Returns the directory of the program: the input itself when it is a
@@ -319,12 +353,17 @@ static const char *program_dir(compilation *c, const char *input) {
 /* Lowers the bound program p and prints its IR or writes its C (by o's
  * mode).  Returns the exit status. */
 static int run_backend(compilation *c, const options *o, ty_ctx *tyc, const bnd_program *p) {
-  lower_ctx lc = {&c->arena, tyc, &c->intern, 0, {0}};
+  lower_ctx lc = {&c->arena, tyc, &c->intern, 0, {0}, &c->diags, false};
   ir_module *m = lower_program(&lc, p);
   ptrmap_free(&lc.component_types);
+  if (lc.too_deep)
+    return EXIT_PROGRAM_ERROR;
   if (o->mode == MODE_DUMP_IR) {
-    ir_dump(stdout, &c->src, m);
-    return EXIT_SUCCESS;
+    dump_buffer b;
+    dump_open(&b);
+    bool whole = ir_dump(b.f, &c->src, m, &c->diags);
+    dump_close(&b, whole);
+    return whole ? EXIT_SUCCESS : EXIT_PROGRAM_ERROR;
   }
   outfile out;
   const char *err;
@@ -377,10 +416,14 @@ static int run_bind(compilation *c, const options *o, bool dump) {
     status = c->diags.io_errors ? EXIT_USAGE
              : c->diags.errors  ? EXIT_PROGRAM_ERROR
                                 : EXIT_SUCCESS;
-    if (dump && status == EXIT_SUCCESS)
-      dump_types(stdout, p);
-    if ((o->mode == MODE_DUMP_IR || o->mode == MODE_COMPILE) && status == EXIT_SUCCESS &&
-        bc.max_depth > LOWER_MAX_DEPTH) {
+    if (dump && status == EXIT_SUCCESS) {
+      dump_buffer b;
+      dump_open(&b);
+      bool whole = dump_types(b.f, p, &tyc, &c->diags);
+      dump_close(&b, whole);
+      status = whole ? EXIT_SUCCESS : EXIT_PROGRAM_ERROR;
+    }
+    if (o->mode == MODE_COMPILE && status == EXIT_SUCCESS && bc.max_depth > LOWER_MAX_DEPTH) {
       diag_error(&c->diags, bc.deepest,
                  "Nesting too deep: the code generator handles expressions nested at most %d "
                  "levels deep; this one is nested %zu levels deep",
@@ -487,6 +530,11 @@ int main(int argc, char **argv) {
      (status 2), not a signal that ends pclc silently. */
   signal(SIGPIPE, SIG_IGN);
   util_route_allocations();
+  /* PCLC_STACK_SIZE sets the size of the phases' stack (base/stack.h). */
+  size_t stack = 0;
+  const char *env = getenv("PCLC_STACK_SIZE");
+  if (env && *env && !stack_parse_size(env, &stack))
+    return usage_error("PCLC_STACK_SIZE=%s is not a size (such as 1G, 512M or 65536)", env);
   command_line cl = {argc, argv};
-  return stack_run(run_pclc, &cl);
+  return stack_run(stack, run_pclc, &cl);
 }

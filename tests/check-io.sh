@@ -23,7 +23,14 @@
 #      halfway leaves the previous snapshot;
 #   8. the program's input files: a --mocks path that is a directory, a
 #      missing --config-file and --stack-reference file: status 2 with the
-#      reason.
+#      reason;
+#   6. values over the size limit are refused before they are built: join
+#      and a %{for} template of 300 strings of 10 MB end with the limit's
+#      message at their location, the program's peak memory far below the
+#      3 GB they would take;
+#   7. memory that runs out (an allocation of the runtime, one of GMP's):
+#      status 2, "error: out of memory allocating N bytes" and the snapshot
+#      written with that error, never an abort.
 # Prints one line per check and exits non-zero when any check fails.
 set -u
 
@@ -310,6 +317,99 @@ expect "--config-file is missing" 2 "error: $tmp/none.json: No such file or dire
   "$prog" --config-file "$tmp/none.json"
 expect "--stack-reference file is missing" 2 "error: $tmp/none.json: No such file or directory" \
   "$prog" --stack-reference "o/p/s=$tmp/none.json"
+
+# 6. Sizes are checked before memory is spent.
+# peak CMD...: runs CMD with stderr to $ERR; prints its exit status and its
+# peak resident memory in KiB.
+peak() {
+  python3 - "$@" <<'EOF'
+import os, resource, subprocess, sys
+p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=open(os.environ["ERR"], "wb"))
+print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+EOF
+}
+cat >"$tmp/prog/sizes.pp" <<'EOF'
+config s string {
+}
+config how string {
+}
+output joined {
+  value = how == "join" ? length(join(",", [for i in range(300) : s])) : 0
+}
+output template {
+  value = how == "template" ? length("%{for i in range(300)}${s}%{endfor}") : 0
+}
+EOF
+python3 -c 'import json, sys; json.dump({"sizes:s": "x" * 10000000}, open(sys.argv[1], "w"))' \
+  "$tmp/big.json"
+if ! "$pclc" "$tmp/prog/sizes.pp" -o "$tmp/sizes.c" 2>"$tmp/err" ||
+  ! ${CC:-cc} -std=c11 ${CGFLAGS:-} -Iruntime/include -Icommon "$tmp/sizes.c" "$rt" \
+    -ljansson -lutf8proc -lnettle -larchive -lgmp -lgrpc -lgpr -lprotobuf-c -lm \
+    -o "$tmp/sizes-bin" 2>>"$tmp/err"; then
+  fail "building the sizes program: $(head -c 2000 "$tmp/err")"
+else
+  for how in join template; do
+    line=6
+    [ "$how" = template ] && line=9
+    read -r status kib < <(ERR=$tmp/err peak "$tmp/sizes-bin" --config-file "$tmp/big.json" \
+      --config how=$how --max-value-size 67108864)
+    if [ "$status" = 1 ] && [ "$kib" -lt 1048576 ] &&
+      grep -qF "sizes.pp:$line:" "$tmp/err" &&
+      grep -qF "would take more than the limit of 67108864 bytes (--max-value-size)" "$tmp/err"; then
+      pass "$how of 300 strings of 10 MB refused at $((kib / 1024)) MiB"
+    else
+      fail "$how of 300 strings of 10 MB: status $status, peak $kib KiB, stderr: $(head -c 400 "$tmp/err")"
+    fi
+  done
+fi
+
+# 7. Memory that runs out ends the program with status 2 and a message,
+# after the snapshot is written.  Allocations above 64 MiB fail: with
+# AddressSanitizer through its allocator options, otherwise through an
+# address-space limit.
+oom_env=()
+oom_limit=unlimited
+case " ${CGFLAGS:-} " in
+*sanitize=address*) oom_env=(ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=64) ;;
+*) oom_limit=1048576 ;;
+esac
+limited() {
+  (
+    ulimit -v "$oom_limit"
+    exec env "${oom_env[@]}" "$@"
+  )
+}
+{
+  printf 'config n int {\n}\n'
+  printf 'a0 = n\n'
+  for i in $(seq 1 30); do printf 'a%d = a%d * a%d\n' "$i" $((i - 1)) $((i - 1)); done
+  printf 'output big {\n  value = a30 > 0\n}\n'
+} >"$tmp/prog/squares.pp"
+python3 -c 'import json, sys; json.dump({"squares:n": "9" * 100000}, open(sys.argv[1], "w"))' \
+  "$tmp/n.json"
+if ! "$pclc" "$tmp/prog/squares.pp" -o "$tmp/squares.c" 2>"$tmp/err" ||
+  ! ${CC:-cc} -std=c11 ${CGFLAGS:-} -Iruntime/include -Icommon "$tmp/squares.c" "$rt" \
+    -ljansson -lutf8proc -lnettle -larchive -lgmp -lgrpc -lgpr -lprotobuf-c -lm \
+    -o "$tmp/squares-bin" 2>>"$tmp/err"; then
+  fail "building the squares program: $(head -c 2000 "$tmp/err")"
+else
+  for case in join squares; do
+    if [ "$case" = join ]; then
+      set -- "$tmp/sizes-bin" --config-file "$tmp/big.json" --config how=join
+    else
+      set -- "$tmp/squares-bin" --config-file "$tmp/n.json"
+    fi
+    rm -f "$tmp/oom.json"
+    limited "$@" --max-value-size 1000000000000 --snapshot "$tmp/oom.json" >/dev/null 2>"$tmp/err"
+    status=$?
+    if [ "$status" = 2 ] && grep -q '^error: out of memory allocating [0-9]* bytes$' "$tmp/err" &&
+      grep -q '"error": "error: out of memory allocating [0-9]* bytes"' "$tmp/oom.json" 2>/dev/null; then
+      pass "out of memory in $case: status 2, the message, the snapshot"
+    else
+      fail "out of memory in $case: status $status, stderr: $(head -c 400 "$tmp/err"), snapshot: $(head -c 300 "$tmp/oom.json" 2>&1)"
+    fi
+  done
+fi
 
 if [ "$failures" -ne 0 ]; then
   echo "check-io: $failures check(s) failed"

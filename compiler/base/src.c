@@ -45,9 +45,6 @@ uint32_t src_add(src_set *s, const char *path, const char *text, size_t len) {
   f->len = len;
   f->line_starts = NULL;
   f->nlines = 0;
-  f->last_line = SIZE_MAX;
-  f->last_offset = 0;
-  f->last_column = 0;
   return (uint32_t)s->count++;
 }
 
@@ -141,6 +138,10 @@ static void build_line_map(src_file *f) {
   f->line_starts[f->nlines++] = bom ? 3 : 0;
   for (const char *p = next_line(f->text, end); p; p = next_line(p, end))
     f->line_starts[f->nlines++] = (uint32_t)(p - f->text);
+  f->ascii = true;
+  for (size_t i = 0; i < f->len && f->ascii; i++)
+    f->ascii = (unsigned char)f->text[i] < 0x80;
+  f->last_line = 0;
 }
 
 src_pos src_position(src_set *s, uint32_t id, uint32_t offset) {
@@ -157,22 +158,27 @@ src_pos src_position(src_set *s, uint32_t id, uint32_t offset) {
     else
       hi = mid;
   }
-  /* Columns count code points: the bytes that do not continue one. */
-  size_t start = f->line_starts[lo], column = 1;
-  if (f->last_line == lo && f->last_offset <= offset && offset - f->last_offset < offset - start) {
+  uint32_t start = f->line_starts[lo];
+  if (f->ascii)
+    return (src_pos){lo + 1, (size_t)(offset - start) + 1};
+  /* Columns count code points: the bytes that do not continue one, from
+     the nearer of the line's start and the position asked before. */
+  size_t column = 1;
+  if (f->last_line == lo + 1 && f->last_offset <= offset &&
+      offset - f->last_offset < offset - start) {
     column = f->last_column;
-    for (size_t i = f->last_offset; i < offset; i++)
+    for (uint32_t i = f->last_offset; i < offset; i++)
       column += ((unsigned char)f->text[i] & 0xC0) != 0x80;
-  } else if (f->last_line == lo && f->last_offset > offset &&
+  } else if (f->last_line == lo + 1 && f->last_offset > offset &&
              f->last_offset - offset < offset - start) {
     column = f->last_column;
-    for (size_t i = offset; i < f->last_offset; i++)
+    for (uint32_t i = offset; i < f->last_offset; i++)
       column -= ((unsigned char)f->text[i] & 0xC0) != 0x80;
   } else {
-    for (size_t i = start; i < offset; i++)
+    for (uint32_t i = start; i < offset; i++)
       column += ((unsigned char)f->text[i] & 0xC0) != 0x80;
   }
-  f->last_line = lo;
+  f->last_line = lo + 1;
   f->last_offset = offset;
   f->last_column = column;
   return (src_pos){lo + 1, column};

@@ -24,11 +24,14 @@ typedef struct src_file {
   size_t len;           /* Byte length of text, not counting the NUL. */
   uint32_t *line_starts; /* Byte offset of each line's start; NULL until needed. */
   size_t nlines;        /* Entries in line_starts. */
-  /* The last position src_position computed, from which the next one on
-     the same line counts its column (SIZE_MAX: none yet). */
-  size_t last_line;     /* Its 0-based line. */
-  uint32_t last_offset; /* Its byte offset. */
-  size_t last_column;   /* Its column. */
+  bool ascii;           /* The text is pure ASCII: a column is a byte offset
+                           (known with line_starts). */
+  /* The last position computed in a file that is not pure ASCII, from which
+     another on the same line counts its column when it is nearer than the
+     line's start: line (1-based, 0 for none), byte offset and column. */
+  size_t last_line;
+  uint32_t last_offset;
+  size_t last_column;
 } src_file;
 
 /* The default of src_set.max_size: 256 MiB, a program of some million
@@ -64,10 +67,12 @@ uint32_t src_add(src_set *s, const char *path, const char *text, size_t len);
 bool src_read(src_set *s, const char *path, uint32_t *id, const char **err);
 /* Returns the file with the given id. */
 src_file *src_get(src_set *s, uint32_t id);
-/* Returns the line and column of byte offset `offset` in file `id`.  The
- * column is counted from the nearer of the line's start and the position
- * asked before, so that a walk over the positions of one long line (a
- * program of one 100,000-operator line) takes time linear in its length. */
+/* Returns the line and column of byte offset `offset` in file `id`: found
+ * by binary search over the line starts, the column at once in a file of
+ * pure ASCII, else counted from the nearer of the line's start and the
+ * position computed last on the same line, so that a walk over the positions
+ * of one long line (a program of one 100,000-operator line) takes time linear
+ * in its length. */
 src_pos src_position(src_set *s, uint32_t id, uint32_t offset);
 /* Returns the start and length (without line break) of 1-based line `line`. */
 const char *src_line(src_set *s, uint32_t id, size_t line, size_t *len);

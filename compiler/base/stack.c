@@ -13,8 +13,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-/* The smallest stack stack_run maps before it gives up on a thread of its
-   own: below this the calling thread's stack does as well. */
+/* The smallest stack stack_run maps, when a limit leaves no room for the
+   size asked for, before it gives up on a thread of its own: below this
+   the calling thread's stack does as well. */
 #define STACK_MIN ((size_t)16 << 20)
 
 /* The lowest address the calling thread's frames may reach before
@@ -59,12 +60,16 @@ bool stack_low(void) {
   return (uintptr_t)__builtin_frame_address(0) < floor_addr;
 }
 
-bool stack_too_deep(bool *reported, diag_list *d, pcl_span span) {
-  if (!stack_low())
-    return false;
+void stack_report_too_deep(bool *reported, diag_list *d, pcl_span span) {
   if (!*reported)
     diag_error(d, span, "expression nested too deeply");
   *reported = true;
+}
+
+bool stack_too_deep(bool *reported, diag_list *d, pcl_span span) {
+  if (!stack_low())
+    return false;
+  stack_report_too_deep(reported, d, span);
   return true;
 }
 
@@ -74,10 +79,9 @@ size_t stack_size(void) {
   return thread_stack_size;
 }
 
-/* The size to map: STACK_SIZE, or a quarter of the address-space or data
-   limit when that is smaller. */
-static size_t wanted_size(void) {
-  size_t size = STACK_SIZE;
+/* The size to map: size, or a quarter of the address-space or data limit
+   when that is smaller. */
+static size_t wanted_size(size_t size) {
   static const int limits[] = {RLIMIT_AS, RLIMIT_DATA};
   for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
     struct rlimit rl;
@@ -122,9 +126,28 @@ static bool run_thread(job *j, void *base, size_t size) {
   return ok;
 }
 
-int stack_run(int (*fn)(void *arg), void *arg) {
+bool stack_parse_size(const char *text, size_t *size) {
+  size_t n = 0;
+  const char *p = text;
+  for (; *p >= '0' && *p <= '9'; p++) {
+    if (n > (SIZE_MAX - 9) / 10)
+      return false;
+    n = n * 10 + (size_t)(*p - '0');
+  }
+  unsigned shift = *p == 'K' ? 10 : *p == 'M' ? 20 : *p == 'G' ? 30 : 0;
+  if (shift)
+    p++;
+  if (p == text || *p || n == 0 || n > SIZE_MAX >> shift)
+    return false;
+  *size = n << shift;
+  return true;
+}
+
+int stack_run(size_t size, int (*fn)(void *arg), void *arg) {
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  for (size_t size = wanted_size(); size >= STACK_MIN; size /= 2) {
+  size_t want = wanted_size(size ? size : STACK_SIZE);
+  size_t least = want < STACK_MIN ? want : STACK_MIN;
+  for (size = want; size >= least && size > 2 * page; size /= 2) {
     size -= size % page;
     void *base = mmap(NULL, size, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);

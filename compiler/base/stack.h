@@ -46,7 +46,8 @@
 #include "base/diag.h"
 #include "base/src.h"
 
-/* The stack stack_run asks for: address space reserved, not committed. */
+/* The stack stack_run asks for by default: address space reserved, not
+ * committed. */
 #define STACK_SIZE ((size_t)1 << 30)
 
 /* The room stack_low keeps free below the deepest frame it lets through,
@@ -54,11 +55,18 @@
  * 1 MiB, or an eighth of a stack smaller than 8 MiB. */
 #define STACK_RESERVE ((size_t)1 << 20)
 
-/* Runs fn(arg) on a new thread whose stack is STACK_SIZE bytes (less under
- * an address-space or data limit, see above), waits for it and returns what
- * fn returned.  When no such thread can be made, runs fn on the calling
- * thread.  fn may call stack_run again (it then gets a thread of its own). */
-int stack_run(int (*fn)(void *arg), void *arg);
+/* Runs fn(arg) on a new thread whose stack is size bytes (STACK_SIZE when
+ * size is 0; less under an address-space or data limit, see above), waits
+ * for it and returns what fn returned.  When no such thread can be made,
+ * runs fn on the calling thread.  fn may call stack_run again (it then gets
+ * a thread of its own). */
+int stack_run(size_t size, int (*fn)(void *arg), void *arg);
+
+/* Reads a stack size written as a number of bytes with an optional suffix
+ * K, M or G (powers of 1024), as the environment variable PCLC_STACK_SIZE
+ * gives it (like rustc's RUST_MIN_STACK): stores it in *size and returns
+ * true, or returns false for anything else (0 included). */
+bool stack_parse_size(const char *text, size_t *size);
 
 /* Returns true when the calling thread has less than the reserve left
  * below the caller's frame: a recursive function must then not go
@@ -70,6 +78,11 @@ bool stack_low(void);
  * set, sets *reported, and returns true: the caller then returns its error
  * result instead of recursing. */
 bool stack_too_deep(bool *reported, diag_list *d, pcl_span span);
+
+/* Reports "expression nested too deeply" at span to d unless *reported is
+ * already set, and sets *reported: for a phase that learnt of the lack of
+ * stack another way (a type operation's, ty_take_too_deep). */
+void stack_report_too_deep(bool *reported, diag_list *d, pcl_span span);
 
 /* Returns the size in bytes of the calling thread's stack as the guard
  * measures it (for tests and for the documentation of limits). */

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <utf8proc.h>
 #include <unistd.h>
 
 #include <gmp.h>
@@ -73,17 +72,6 @@ char *xstrdup(const char *s) {
   return memcpy(xmalloc(n), s, n);
 }
 
-void *xgrow_inline(void *items, const void *first, size_t count, size_t *cap, size_t size) {
-  if (*cap > SIZE_MAX / 2 / size)
-    out_of_memory(SIZE_MAX);
-  void *grown = xmalloc(2 * *cap * size);
-  memcpy(grown, items, count * size);
-  if (items != first)
-    free(items);
-  *cap *= 2;
-  return grown;
-}
-
 /* Each eight-byte word (the last one padded with zeros) is mixed in with a
  * multiplication, and a final avalanche spreads every input bit over the low
  * bits that choose a slot.  Keys hashed here are names, constants, type keys
@@ -131,21 +119,4 @@ const char *path_base(const char *path, size_t *len) {
   }
   *len = (size_t)(path + end - base);
   return base;
-}
-
-char *util_nfc(const char *s, size_t len, size_t *out_len) {
-  size_t i = 0;
-  while (i < len && (unsigned char)s[i] < 0x80)
-    i++;
-  if (i == len)
-    return NULL;
-  utf8proc_uint8_t *nfc = NULL;
-  utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len, &nfc,
-                                    UTF8PROC_STABLE | UTF8PROC_COMPOSE);
-  if (n == UTF8PROC_ERROR_NOMEM)
-    out_of_memory(len * 4);
-  if (n < 0)
-    return NULL;
-  *out_len = (size_t)n;
-  return (char *)nfc;
 }

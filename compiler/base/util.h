@@ -26,11 +26,6 @@ void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 /* Returns a heap copy of the NUL-terminated string s; the caller frees it. */
 char *xstrdup(const char *s);
-/* Doubles the capacity *cap of items, an array of count elements of size
-   bytes that starts out in first (the caller's inline array, so that small
-   stacks need no allocation): returns the array moved to a new heap block,
-   freeing items if it was on the heap already. */
-void *xgrow_inline(void *items, const void *first, size_t count, size_t *cap, size_t size);
 
 /* Returns a hash of the n bytes at s, for hash tables keyed by byte
  * strings (interned names, type identity keys); reads eight bytes at a time.
@@ -41,11 +36,6 @@ uint64_t util_hash(const void *s, size_t n);
 /* Returns the last component of path, trailing slashes ignored; *len gets
  * its length (the component is not NUL-terminated where slashes follow). */
 const char *path_base(const char *path, size_t *len);
-/* Returns the Unicode NFC form of the UTF-8 text s[0..len) (HCL makes every
- * string value NFC, DECISIONS.md D9) as a new NUL-terminated block that the
- * caller frees, storing its length in *out_len; or NULL when s is to be kept
- * as it is: pure ASCII (always NFC) or bytes that are not valid UTF-8. */
-char *util_nfc(const char *s, size_t len, size_t *out_len);
 
 /* Reports an internal compiler error at file:line and aborts. */
 _Noreturn void util_ice(const char *file, int line, const char *fmt, ...)

@@ -26,6 +26,7 @@
 #include "bind/bind_impl.h"
 #include "bind/check.h"
 #include "base/ptrmap.h"
+#include "base/stack.h"
 #include "schema/schema.h"
 #include "base/util.h"
 #include "suggest.h"
@@ -575,68 +576,53 @@ static bool resource_schema(bind_ctx *c, bnd_node *n, const char *version) {
 }
 
 /* Returns true if e is a reference to a resource-like node, or a tuple or
-   object constructor (not empty) made only of such references, walked with
-   an explicit stack since constructors may nest as deep as the input. */
-static bool resource_refs(const bnd_expr *e) {
-  const bnd_expr **stack = xmalloc(16 * sizeof *stack);
-  size_t count = 0, cap = 16;
-  stack[count++] = e;
-  bool all = true;
-  while (all && count > 0) {
-    const bnd_expr *x = stack[--count];
-    size_t n = x->kind == BND_E_TUPLE    ? x->tuple.count
-               : x->kind == BND_E_OBJECT ? x->object.count
-                                         : 0;
-    if (count + n > cap) {
-      while (count + n > cap) {
-        cap *= 2;
-      }
-      stack = xrealloc(stack, cap * sizeof *stack);
-    }
-    switch (x->kind) {
-    case BND_E_NODE_REF:
-      /* An undefined name is a reference without a node (already reported). */
-      all = x->node_ref.node != NULL &&
-            (x->node_ref.node->kind == BND_RESOURCE || x->node_ref.node->kind == BND_READ ||
-             x->node_ref.node->kind == BND_COMPONENT);
-      break;
-    case BND_E_TUPLE:
-      for (size_t i = 0; i < n; i++) {
-        stack[count++] = x->tuple.items[i];
-      }
-      all = n > 0;
-      break;
-    case BND_E_OBJECT:
-      for (size_t i = 0; i < n; i++) {
-        stack[count++] = x->object.items[i].value;
-      }
-      all = n > 0;
-      break;
-    case BND_E_NUMBER:
-    case BND_E_BOOL:
-    case BND_E_NULL:
-    case BND_E_STRING:
-    case BND_E_TEMPLATE:
-    case BND_E_TEMPLATE_IF:
-    case BND_E_TEMPLATE_FOR:
-    case BND_E_VAR_REF:
-    case BND_E_GET_ATTR:
-    case BND_E_INDEX:
-    case BND_E_SPLAT:
-    case BND_E_CALL:
-    case BND_E_FOR:
-    case BND_E_UNARY:
-    case BND_E_BINARY:
-    case BND_E_CONDITIONAL:
-    case BND_E_PROPERTY:
-    case BND_E_TYPE:
-    case BND_E_FAIL:
-      all = false;
-      break;
-    }
+   object constructor (not empty) made only of such references. */
+static bool resource_refs(bind_ctx *c, const bnd_expr *e) {
+  if (stack_too_deep(&c->too_deep, c->diag, e->span)) {
+    return false;
   }
-  free(stack);
-  return all;
+  switch (e->kind) {
+  case BND_E_NODE_REF:
+    /* An undefined name is a reference without a node (already reported). */
+    return e->node_ref.node != NULL &&
+           (e->node_ref.node->kind == BND_RESOURCE || e->node_ref.node->kind == BND_READ ||
+            e->node_ref.node->kind == BND_COMPONENT);
+  case BND_E_TUPLE:
+    for (size_t i = 0; i < e->tuple.count; i++) {
+      if (!resource_refs(c, e->tuple.items[i])) {
+        return false;
+      }
+    }
+    return e->tuple.count > 0;
+  case BND_E_OBJECT:
+    for (size_t i = 0; i < e->object.count; i++) {
+      if (!resource_refs(c, e->object.items[i].value)) {
+        return false;
+      }
+    }
+    return e->object.count > 0;
+  case BND_E_NUMBER:
+  case BND_E_BOOL:
+  case BND_E_NULL:
+  case BND_E_STRING:
+  case BND_E_TEMPLATE:
+  case BND_E_TEMPLATE_IF:
+  case BND_E_TEMPLATE_FOR:
+  case BND_E_VAR_REF:
+  case BND_E_GET_ATTR:
+  case BND_E_INDEX:
+  case BND_E_SPLAT:
+  case BND_E_CALL:
+  case BND_E_FOR:
+  case BND_E_UNARY:
+  case BND_E_BINARY:
+  case BND_E_CONDITIONAL:
+  case BND_E_PROPERTY:
+  case BND_E_TYPE:
+  case BND_E_FAIL:
+    break;
+  }
+  return false;
 }
 
 /* Returns the conversion of an input value to its property type.  A whole
@@ -645,10 +631,12 @@ static bool resource_refs(const bnd_expr *e) {
    count as resolved. */
 static ty_conv input_conversion(bind_ctx *c, const ty *to, const bnd_expr *v) {
   ty_conv k = ty_conversion(c->ty, to, v->type);
-  if (k == TY_CONV_NONE && resource_refs(v)) {
+  if (k == TY_CONV_NONE && resource_refs(c, v)) {
     k = ty_conversion(c->ty, to, ty_resolve_outputs(c->ty, v->type));
   }
-  return k;
+  /* A conversion that ran out of stack is reported as such, not as a
+     value that does not convert. */
+  return check_too_deep(c, v->span) ? TY_CONV_SAFE : k;
 }
 
 /* Checks the written inputs against the object type of accepted inputs. */
@@ -1070,6 +1058,7 @@ bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir)
     if (!p->nodes[i]->invalid) {
       diag *before = c->diag->tail;
       predeclare(c, p->nodes[i]);
+      check_too_deep(c, p->nodes[i]->name_span);
       cut_segment(c, before, &seg_head[i], &seg_tail[i]);
     }
   }
@@ -1084,6 +1073,9 @@ bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir)
     }
     diag *before = c->diag->tail;
     bind_node(c, node);
+    /* A type operation that ran out of stack outside any expression (the
+       schema's types) is reported at the node. */
+    check_too_deep(c, node->name_span);
     if (!node->type) {
       node->type = ty_dynamic(c->ty);
     }
@@ -1112,7 +1104,6 @@ bnd_program *bind_program(bind_ctx *c, const ast_program *prog, const char *dir)
   free(st.dep_spans);
   free(st.tmp.items);
   free(st.tmp_spans);
-  free(st.work);
   free(st.nodes.items);
   ptrmap_free(&st.defs);
   ptrmap_free(&st.outputs);
@@ -1125,15 +1116,6 @@ const char *bnd_node_kind_name(bnd_node_kind k) {
   static const char *const names[] = {
 #define X(name, text) text,
       BND_NODE_KINDS(X)
-#undef X
-  };
-  return names[k];
-}
-
-const char *bnd_expr_kind_name(bnd_expr_kind k) {
-  static const char *const names[] = {
-#define X(name, text) text,
-      BND_EXPR_KINDS(X)
 #undef X
   };
   return names[k];

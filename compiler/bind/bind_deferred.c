@@ -26,15 +26,20 @@
  *   * when a component's URN is known only once the engine answers (it
  *     names a parent, or its own component's URN is such), its outputs are
  *     read through its registration too.
- * A depth-first walk with an explicit stack then reports each cycle as the
- * order's cycles are reported, with the vertices named by their component
- * path (`a.input` is the config `input` of component `a`'s program). */
+ * The expressions are read recursively, as they nest.  A depth-first walk
+ * of the graph then reports each cycle as the order's cycles are reported,
+ * with the vertices named by their component path (`a.input` is the config
+ * `input` of component `a`'s program).  That walk keeps the path it
+ * follows in an array, since a cycle's report prints it, and a path is as
+ * long as a chain of waits, which grows with the program's length rather
+ * than its nesting. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bind/bind_impl.h"
 #include "base/ptrmap.h"
+#include "base/stack.h"
 #include "base/util.h"
 
 enum { UNVISITED = 0, VISITING = 1, DONE = 2 };
@@ -71,8 +76,6 @@ typedef struct graph {
   ptrmap index;          /* bnd_node -> its vertex index + 1. */
   ptrmap alias;          /* bnd_var -> the component node whose instances
                             the variable iterates over. */
-  const bnd_expr **work; /* The expression walk's stack (owned). */
-  size_t nwork, capwork; /* Entries used and allocated. */
 } graph;
 
 /* Returns the vertex of node n. */
@@ -162,18 +165,6 @@ static const bnd_node *instance_of(const graph *g, const bnd_expr *x) {
   return NULL;
 }
 
-/* Pushes e (when present) on the walk's stack. */
-static void push(graph *g, const bnd_expr *e) {
-  if (!e) {
-    return;
-  }
-  if (g->nwork == g->capwork) {
-    g->capwork = g->capwork ? 2 * g->capwork : 64;
-    g->work = xrealloc(g->work, g->capwork * sizeof *g->work);
-  }
-  g->work[g->nwork++] = e;
-}
-
 /* Makes the variable var of a loop over the expression coll an instance of
    the component coll iterates over, when it iterates over instances: a
    family of components (or, for a splat, a single one). */
@@ -187,121 +178,130 @@ static bool alias_loop(graph *g, const bnd_var *var, const bnd_expr *coll, bool 
   return true;
 }
 
-/* Records the waits of vertex from for what expression root reads; *calls
-   is set when it invokes a function or calls a method. */
-static void read_expr(graph *g, size_t from, const bnd_expr *root, bool *calls) {
-  g->nwork = 0;
-  push(g, root);
-  while (g->nwork > 0) {
-    const bnd_expr *e = g->work[--g->nwork];
-    /* Children are pushed last first, so that they are read in source
-       order and a cycle's notes show the first reference. */
-    switch (e->kind) {
-    case BND_E_NODE_REF:
-      if (program_of(e->node_ref.node)) {
-        read_component(g, from, e->node_ref.node, NULL, e->span);
-      } else {
-        add_edge(g, from, vertex_of(g, e->node_ref.node), e->span, false);
-      }
-      break;
-    case BND_E_VAR_REF: {
-      const bnd_node *comp = instance_of(g, e);
-      if (comp) {
-        read_component(g, from, comp, NULL, e->span);
-      }
-      break;
+static void read_expr(graph *g, size_t from, const bnd_expr *e, bool *calls);
+
+/* Reads the index keys of the chain of INDEX expressions from x down to
+   base (`c[i][j]`), innermost first. */
+static void read_keys(graph *g, size_t from, const bnd_expr *x, const bnd_expr *base,
+                      bool *calls) {
+  if (x == base) {
+    return;
+  }
+  read_keys(g, from, x->index.collection, base, calls);
+  read_expr(g, from, x->index.key, calls);
+}
+
+/* Records the waits of vertex from for what expression e (which may be
+   NULL) reads, in source order, so that a cycle's notes show the first
+   reference; *calls is set when it invokes a function or calls a
+   method. */
+static void read_expr(graph *g, size_t from, const bnd_expr *e, bool *calls) {
+  if (!e || stack_too_deep(&g->c->too_deep, g->c->diag, e->span)) {
+    return;
+  }
+  switch (e->kind) {
+  case BND_E_NODE_REF:
+    if (program_of(e->node_ref.node)) {
+      read_component(g, from, e->node_ref.node, NULL, e->span);
+    } else {
+      add_edge(g, from, vertex_of(g, e->node_ref.node), e->span, false);
     }
-    case BND_E_GET_ATTR: {
-      /* `c.name` and `c[i].name` read one output of c. */
-      const bnd_expr *base = e->get_attr.object;
-      while (base->kind == BND_E_INDEX) {
-        base = base->index.collection;
-      }
-      const bnd_node *comp = instance_of(g, base);
-      if (!comp) {
-        push(g, e->get_attr.object);
-        break;
-      }
-      for (const bnd_expr *x = e->get_attr.object; x != base; x = x->index.collection) {
-        push(g, x->index.key);
-      }
-      read_component(g, from, comp, e->get_attr.name, e->span);
-      break;
+    return;
+  case BND_E_VAR_REF: {
+    const bnd_node *comp = instance_of(g, e);
+    if (comp) {
+      read_component(g, from, comp, NULL, e->span);
     }
-    case BND_E_FOR:
-      push(g, e->for_expr.cond);
-      push(g, e->for_expr.value);
-      push(g, e->for_expr.key);
-      if (!alias_loop(g, e->for_expr.value_var, e->for_expr.collection, false)) {
-        push(g, e->for_expr.collection);
-      }
-      break;
-    case BND_E_TEMPLATE_FOR:
-      push(g, e->tfor.body);
-      if (!alias_loop(g, e->tfor.value, e->tfor.collection, false)) {
-        push(g, e->tfor.collection);
-      }
-      break;
-    case BND_E_SPLAT:
-      push(g, e->splat.each);
-      if (!alias_loop(g, e->splat.item, e->splat.source, true)) {
-        push(g, e->splat.source);
-      }
-      break;
-    case BND_E_INDEX:
-      push(g, e->index.key);
-      push(g, e->index.collection);
-      break;
-    case BND_E_TEMPLATE:
-      for (size_t i = e->tmpl.count; i-- > 0;) {
-        push(g, e->tmpl.parts[i]);
-      }
-      break;
-    case BND_E_TEMPLATE_IF:
-      push(g, e->tif.else_);
-      push(g, e->tif.then);
-      push(g, e->tif.cond);
-      break;
-    case BND_E_CALL:
-      if (e->call.kind == BND_CALL_INVOKE || e->call.kind == BND_CALL_METHOD) {
-        *calls = true;
-      }
-      for (size_t i = e->call.nargs; i-- > 0;) {
-        push(g, e->call.args[i]);
-      }
-      break;
-    case BND_E_TUPLE:
-      for (size_t i = e->tuple.count; i-- > 0;) {
-        push(g, e->tuple.items[i]);
-      }
-      break;
-    case BND_E_OBJECT:
-      for (size_t i = e->object.count; i-- > 0;) {
-        push(g, e->object.items[i].value);
-        push(g, e->object.items[i].key);
-      }
-      break;
-    case BND_E_UNARY:
-      push(g, e->unary.operand);
-      break;
-    case BND_E_BINARY:
-      push(g, e->binary.rhs);
-      push(g, e->binary.lhs);
-      break;
-    case BND_E_CONDITIONAL:
-      push(g, e->cond.else_);
-      push(g, e->cond.then);
-      push(g, e->cond.cond);
-      break;
-    case BND_E_NUMBER:
-    case BND_E_BOOL:
-    case BND_E_NULL:
-    case BND_E_STRING:
-    case BND_E_PROPERTY:
-    case BND_E_TYPE:
-    case BND_E_FAIL:
-      break;
+    return;
+  }
+  case BND_E_GET_ATTR: {
+    /* `c.name` and `c[i].name` read one output of c. */
+    const bnd_expr *base = e->get_attr.object;
+    while (base->kind == BND_E_INDEX) {
+      base = base->index.collection;
     }
+    const bnd_node *comp = instance_of(g, base);
+    if (!comp) {
+      read_expr(g, from, e->get_attr.object, calls);
+      return;
+    }
+    read_component(g, from, comp, e->get_attr.name, e->span);
+    read_keys(g, from, e->get_attr.object, base, calls);
+    return;
+  }
+  case BND_E_FOR:
+    if (!alias_loop(g, e->for_expr.value_var, e->for_expr.collection, false)) {
+      read_expr(g, from, e->for_expr.collection, calls);
+    }
+    read_expr(g, from, e->for_expr.key, calls);
+    read_expr(g, from, e->for_expr.value, calls);
+    read_expr(g, from, e->for_expr.cond, calls);
+    return;
+  case BND_E_TEMPLATE_FOR:
+    if (!alias_loop(g, e->tfor.value, e->tfor.collection, false)) {
+      read_expr(g, from, e->tfor.collection, calls);
+    }
+    read_expr(g, from, e->tfor.body, calls);
+    return;
+  case BND_E_SPLAT:
+    if (!alias_loop(g, e->splat.item, e->splat.source, true)) {
+      read_expr(g, from, e->splat.source, calls);
+    }
+    read_expr(g, from, e->splat.each, calls);
+    return;
+  case BND_E_INDEX:
+    read_expr(g, from, e->index.collection, calls);
+    read_expr(g, from, e->index.key, calls);
+    return;
+  case BND_E_TEMPLATE:
+    for (size_t i = 0; i < e->tmpl.count; i++) {
+      read_expr(g, from, e->tmpl.parts[i], calls);
+    }
+    return;
+  case BND_E_TEMPLATE_IF:
+    read_expr(g, from, e->tif.cond, calls);
+    read_expr(g, from, e->tif.then, calls);
+    read_expr(g, from, e->tif.else_, calls);
+    return;
+  case BND_E_CALL:
+    if (e->call.kind == BND_CALL_INVOKE || e->call.kind == BND_CALL_METHOD) {
+      *calls = true;
+    }
+    for (size_t i = 0; i < e->call.nargs; i++) {
+      read_expr(g, from, e->call.args[i], calls);
+    }
+    return;
+  case BND_E_TUPLE:
+    for (size_t i = 0; i < e->tuple.count; i++) {
+      read_expr(g, from, e->tuple.items[i], calls);
+    }
+    return;
+  case BND_E_OBJECT:
+    for (size_t i = 0; i < e->object.count; i++) {
+      read_expr(g, from, e->object.items[i].key, calls);
+      read_expr(g, from, e->object.items[i].value, calls);
+    }
+    return;
+  case BND_E_UNARY:
+    read_expr(g, from, e->unary.operand, calls);
+    return;
+  case BND_E_BINARY:
+    read_expr(g, from, e->binary.lhs, calls);
+    read_expr(g, from, e->binary.rhs, calls);
+    return;
+  case BND_E_CONDITIONAL:
+    read_expr(g, from, e->cond.cond, calls);
+    read_expr(g, from, e->cond.then, calls);
+    read_expr(g, from, e->cond.else_, calls);
+    return;
+  case BND_E_NUMBER:
+  case BND_E_BOOL:
+  case BND_E_NULL:
+  case BND_E_STRING:
+  case BND_E_PROPERTY:
+  case BND_E_TYPE:
+  case BND_E_FAIL:
+    return;
   }
 }
 
@@ -474,7 +474,6 @@ void bind_check_deferred_outputs(bind_ctx *c, const bnd_program *p) {
     free(g.v[i].edges);
   }
   free(g.v);
-  free(g.work);
   ptrmap_free(&g.index);
   ptrmap_free(&g.alias);
 }

@@ -6,12 +6,16 @@
  * property-path options of resources.  A depth-first walk from every node in
  * source order (the pulumi block first) then gives the evaluation order,
  * dependencies first, and reports every back edge as a cycle with its
- * path; two different components may refer to each other.  The walk keeps
- * an explicit stack, so chains of any length cannot overflow the C stack. */
+ * path; two different components may refer to each other.  The names are
+ * collected recursively, as expressions nest; the walk of the graph keeps
+ * the path it follows in an array, since a cycle's report prints it, and a
+ * path is as long as a chain of references, which grows with the
+ * program's length rather than its nesting. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bind/bind_impl.h"
+#include "base/stack.h"
 #include "base/util.h"
 
 /* A cycle diagnostic lists at most this many references. */
@@ -44,113 +48,99 @@ static void add_dep(bind_ctx *c, const char *name, pcl_span where) {
   bind_vec_push(&st->tmp, n);
 }
 
-/* Pushes n (when present) on the collection stack. */
-static void work_push(struct bind_state *st, const ast_node *n) {
-  if (!n) {
+static void collect(bind_ctx *c, const ast_node *e);
+
+/* Collects the dependencies of the items of a list, in order. */
+static void collect_list(bind_ctx *c, ast_list l) {
+  for (size_t i = 0; i < l.count; i++) {
+    collect(c, l.items[i]);
+  }
+}
+
+/* Collects the dependencies of an expression or body item e (which may be
+   NULL), visiting names in source order (the first reference of each
+   dependency is the one cycle notes show). */
+static void collect(bind_ctx *c, const ast_node *e) {
+  if (!e || stack_too_deep(&c->too_deep, c->diag, e->span)) {
     return;
   }
-  if (st->work_count == st->work_cap) {
-    st->work_cap = st->work_cap ? st->work_cap * 2 : 64;
-    st->work = xrealloc(st->work, st->work_cap * sizeof *st->work);
-  }
-  st->work[st->work_count++] = n;
-}
-
-/* Pushes the elements of a list so that they are visited in order. */
-static void work_push_list(struct bind_state *st, ast_list l) {
-  for (size_t i = l.count; i-- > 0;) {
-    work_push(st, l.items[i]);
-  }
-}
-
-/* Collects the dependencies of an expression or body item, visiting names
-   in source order (the first reference of each dependency is the one cycle
-   notes show) with an explicit stack: expressions may be as deep as the
-   input. */
-static void collect(bind_ctx *c, const ast_node *root) {
-  struct bind_state *st = c->st;
-  st->work_count = 0;
-  work_push(st, root);
-  while (st->work_count > 0) {
-    const ast_node *e = st->work[--st->work_count];
-    switch (e->kind) {
-    case AST_ATTRIBUTE:
-      work_push(st, e->attribute.value);
-      break;
-    case AST_BLOCK:
-      work_push_list(st, e->block.body);
-      break;
-    case AST_NUMBER:
-    case AST_BOOL:
-    case AST_NULL:
-    case AST_TEMPLATE_LITERAL:
-    case AST_SPLAT_ITEM:
-      break;
-    case AST_VARIABLE:
-      add_dep(c, e->variable.name, e->span);
-      break;
-    case AST_TEMPLATE:
-      work_push_list(st, e->template.parts);
-      break;
-    case AST_TEMPLATE_IF:
-      work_push(st, e->tif.else_);
-      work_push(st, e->tif.then);
-      work_push(st, e->tif.cond);
-      break;
-    case AST_TEMPLATE_FOR:
-      work_push(st, e->tfor.body);
-      work_push(st, e->tfor.collection);
-      break;
-    case AST_GET_ATTR:
-      work_push(st, e->get_attr.object);
-      break;
-    case AST_INDEX:
-      work_push(st, e->index.key);
-      work_push(st, e->index.collection);
-      break;
-    case AST_SPLAT:
-      work_push(st, e->splat.each);
-      work_push(st, e->splat.source);
-      break;
-    case AST_CALL:
-      add_dep(c, e->call.name.text, e->call.name.span);
-      work_push_list(st, e->call.args);
-      break;
-    case AST_TUPLE:
-      work_push_list(st, e->tuple.items);
-      break;
-    case AST_OBJECT:
-      work_push_list(st, e->object.items);
-      break;
-    case AST_OBJECT_ITEM:
-      work_push(st, e->item.value);
-      /* A bare-name key is a literal, not a reference. */
-      if (e->item.key->kind != AST_VARIABLE) {
-        work_push(st, e->item.key);
-      }
-      break;
-    case AST_FOR:
-      work_push(st, e->for_expr.cond);
-      work_push(st, e->for_expr.value);
-      work_push(st, e->for_expr.key);
-      work_push(st, e->for_expr.collection);
-      break;
-    case AST_UNARY:
-      work_push(st, e->unary.operand);
-      break;
-    case AST_BINARY:
-      work_push(st, e->binary.rhs);
-      work_push(st, e->binary.lhs);
-      break;
-    case AST_CONDITIONAL:
-      work_push(st, e->cond.else_);
-      work_push(st, e->cond.then);
-      work_push(st, e->cond.cond);
-      break;
-    case AST_PAREN:
-      work_push(st, e->paren.inner);
-      break;
+  switch (e->kind) {
+  case AST_ATTRIBUTE:
+    collect(c, e->attribute.value);
+    return;
+  case AST_BLOCK:
+    collect_list(c, e->block.body);
+    return;
+  case AST_NUMBER:
+  case AST_BOOL:
+  case AST_NULL:
+  case AST_TEMPLATE_LITERAL:
+  case AST_SPLAT_ITEM:
+    return;
+  case AST_VARIABLE:
+    add_dep(c, e->variable.name, e->span);
+    return;
+  case AST_TEMPLATE:
+    collect_list(c, e->template.parts);
+    return;
+  case AST_TEMPLATE_IF:
+    collect(c, e->tif.cond);
+    collect(c, e->tif.then);
+    collect(c, e->tif.else_);
+    return;
+  case AST_TEMPLATE_FOR:
+    collect(c, e->tfor.collection);
+    collect(c, e->tfor.body);
+    return;
+  case AST_GET_ATTR:
+    collect(c, e->get_attr.object);
+    return;
+  case AST_INDEX:
+    collect(c, e->index.collection);
+    collect(c, e->index.key);
+    return;
+  case AST_SPLAT:
+    collect(c, e->splat.source);
+    collect(c, e->splat.each);
+    return;
+  case AST_CALL:
+    add_dep(c, e->call.name.text, e->call.name.span);
+    collect_list(c, e->call.args);
+    return;
+  case AST_TUPLE:
+    collect_list(c, e->tuple.items);
+    return;
+  case AST_OBJECT:
+    collect_list(c, e->object.items);
+    return;
+  case AST_OBJECT_ITEM:
+    /* A bare-name key is a literal, not a reference. */
+    if (e->item.key->kind != AST_VARIABLE) {
+      collect(c, e->item.key);
     }
+    collect(c, e->item.value);
+    return;
+  case AST_FOR:
+    collect(c, e->for_expr.collection);
+    collect(c, e->for_expr.key);
+    collect(c, e->for_expr.value);
+    collect(c, e->for_expr.cond);
+    return;
+  case AST_UNARY:
+    collect(c, e->unary.operand);
+    return;
+  case AST_BINARY:
+    collect(c, e->binary.lhs);
+    collect(c, e->binary.rhs);
+    return;
+  case AST_CONDITIONAL:
+    collect(c, e->cond.cond);
+    collect(c, e->cond.then);
+    collect(c, e->cond.else_);
+    return;
+  case AST_PAREN:
+    collect(c, e->paren.inner);
+    return;
   }
 }
 

@@ -38,8 +38,6 @@ struct bind_state {
   node_vec tmp;             /* Dependencies of the node being collected. */
   pcl_span *tmp_spans;      /* Their first references. */
   size_t tmp_cap;           /* Entries allocated in tmp_spans. */
-  const ast_node **work;    /* The stack of nodes still to visit. */
-  size_t work_count, work_cap; /* Entries used and allocated in work. */
   bnd_node *pulumi;         /* The pulumi block, if any. */
 };
 

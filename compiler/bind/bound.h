@@ -360,9 +360,8 @@ struct bnd_program {
   bool has_errors;      /* Binding reported errors for this program. */
 };
 
-/* Returns the dump name of a node or expression kind. */
+/* Returns the dump name of a node kind. */
 const char *bnd_node_kind_name(bnd_node_kind k);
-const char *bnd_expr_kind_name(bnd_expr_kind k);
 /* Returns the source spelling of an option. */
 const char *bnd_option_name(bnd_option o);
 

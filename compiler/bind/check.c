@@ -18,10 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stack.h"
+#include "base/util.h"
 #include "bind/funcs.h"
+#include "bind/type_expr.h"
 #include "front/parse.h"
 #include "schema/schema.h"
-#include "base/util.h"
+#include "nfc.h"
 #include "suggest.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -106,11 +109,14 @@ bool check_int_literal(bind_ctx *c, const bnd_expr *e, const ty *to) {
 
 /* Unsafe conversions are accepted (they are checked at run time), except
    for a fractional literal that can only become an int. */
-bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to) {
+static bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to) {
   if (e->error) {
     return true;
   }
   ty_conv k = ty_conversion(c->ty, to, e->type);
+  if (check_too_deep(c, e->span)) {
+    return false;
+  }
   if (k == TY_CONV_UNSAFE) {
     return check_int_literal(c, e, to);
   }
@@ -295,47 +301,21 @@ static bnd_expr *variable(bind_ctx *c, const bind_scope *s, const ast_node *n) {
 
 /* ------------------------------------------------------ the checker
 
-   check_expr walks an expression with an explicit stack of frames, one per
-   compound expression being checked, since expressions may be as deep as
-   the input (10,000 nested brackets, chains of 100,000 operators).  A frame
-   keeps its node, its scope, the expression being built and how far it
-   got (stage); its step function either asks for a child to be checked
-   (sub, which stores the child's result through a pointer into the arena
-   and pushes a frame unless the child is a leaf) and returns, or finishes
-   the expression (done).  Children are checked in the order the recursive
-   rules of types.md read them, so diagnostics come out in the same order.
-   Step functions never touch their frame after sub(): pushing may move the
-   stack. */
+   Each expression form is checked by a function that reads like its rule
+   in types.md: the children first, in the order the rules read them (so
+   diagnostics come out in that order), then the form's own typing.  The
+   recursion is as deep as the expression, which may be as deep as the
+   input (10,000 nested brackets, chains of 100,000 operators): expr asks
+   the stack guard (base/stack.h) before it enters a compound expression,
+   and checks after it whether a type operation ran out of stack. */
 
-/* One compound expression being checked. */
-typedef struct frame {
-  const ast_node *n;       /* The node. */
-  const bind_scope *s;     /* Its scope. */
-  bnd_expr **out;          /* Where the finished expression goes. */
-  bnd_expr *e;             /* The expression being built. */
-  unsigned stage;          /* The next step. */
-  size_t i;                /* Index of the next item, part or argument. */
-  bool bad;                /* FOR, %{for}: the collection cannot be iterated;
-                              FOR: or its key or condition does not convert;
-                              OBJECT: a key is not a string. */
-  const bind_scope *inner; /* The scope the frame's later children see
-                              (for expressions, splats, recover), arena. */
-} frame;
-
-/* The explicit stack of one check_expr. */
-typedef struct checker {
-  bind_ctx *c;
-  frame *frames;      /* Frames, innermost last: first, or a heap copy. */
-  size_t count, cap;  /* Frames used and allocated. */
-  size_t depth;       /* The most frames open at once. */
-  frame first[8];     /* The first frames (most expressions need no more). */
-} checker;
+static bnd_expr *expr(bind_ctx *c, const bind_scope *s, const ast_node *n);
 
 /* Returns a new scope in the arena: parent extended with v. */
 static const bind_scope *scope_with(bind_ctx *c, const bind_scope *parent, bnd_var *v) {
-  bind_scope *s = ARENA_NEW(c->arena, bind_scope);
-  *s = var_scope(parent, v);
-  return s;
+  bind_scope *sc = ARENA_NEW(c->arena, bind_scope);
+  *sc = var_scope(parent, v);
+  return sc;
 }
 
 /* Resolves the anonymous splat item to the innermost splat's variable. */
@@ -422,88 +402,34 @@ static bnd_expr *leaf(bind_ctx *c, const bind_scope *s, const ast_node **np) {
   }
 }
 
-/* Has n checked in scope s, its result stored in *out: at once for a leaf,
-   else by a new frame on top of the stack. */
-static void sub(checker *k, const ast_node *n, const bind_scope *s, bnd_expr **out) {
-  bnd_expr *e = leaf(k->c, s, &n);
-  if (e) {
-    *out = e;
-    return;
-  }
-  if (k->count == k->cap) {
-    /* The first frames live in check_expr's own array. */
-    k->frames = xgrow_inline(k->frames, k->first, k->count, &k->cap, sizeof *k->frames);
-  }
-  k->frames[k->count++] = (frame){n, s, out, NULL, 0, 0, false, NULL};
-  if (k->count > k->depth)
-    k->depth = k->count;
-}
-
-/* Stage `at` of f's step, which checks child (when not NULL) into *out in
-   scope sc: when f is at that stage, moves it on and opens child, and then
-   returns true, so that the step returns and is resumed at the next stage
-   once child is checked.  Returns false when f is past the stage or child
-   is NULL, so that a step can chain its stages with ||. */
-static bool sub_at(checker *k, frame *f, unsigned at, const ast_node *child,
-                   const bind_scope *sc, bnd_expr **out) {
-  if (f->stage != at)
-    return false;
-  f->stage = at + 1;
-  if (!child)
-    return false;
-  sub(k, child, sc, out);
-  return true;
-}
-
-/* Finishes the top frame f with the expression e. */
-static void done(checker *k, frame *f, bnd_expr *e) {
-  *f->out = e;
-  k->count--;
-}
-
 /* ---------------------------------------------------------- templates */
 
 /* A template of several parts (one literal or "${e}" are leaves): the parts
    in order, then a TEMPLATE of type lift(string, parts). */
-static void step_template(checker *k, frame *f) {
-  bind_ctx *c = k->c;
-  const ast_list *parts = &f->n->template.parts;
-  if (f->stage == 0) {
-    f->e = mk(c, BND_E_TEMPLATE, f->n->span);
-    f->e->tmpl.count = parts->count;
-    f->e->tmpl.parts = new_exprs(c, parts->count);
-    f->stage = 1;
-  }
-  if (f->i < parts->count) {
-    size_t i = f->i++;
-    sub(k, parts->items[i], f->s, &f->e->tmpl.parts[i]);
-    return;
-  }
-  bnd_expr *e = f->e;
-  for (size_t i = 0; i < e->tmpl.count; i++) {
+static bnd_expr *template(bind_ctx *c, const bind_scope *s, const ast_node *n) {
+  const ast_list *parts = &n->template.parts;
+  bnd_expr *e = mk(c, BND_E_TEMPLATE, n->span);
+  e->tmpl.count = parts->count;
+  e->tmpl.parts = new_exprs(c, parts->count);
+  for (size_t i = 0; i < parts->count; i++) {
+    e->tmpl.parts[i] = expr(c, s, parts->items[i]);
     if (e->tmpl.parts[i]->error) {
       e->error = true;
     }
   }
   e->type = ty_lift(c->ty, ty_string(c->ty), e->tmpl.count, types_of(c, e->tmpl.parts, e->tmpl.count));
-  done(k, f, e);
+  return e;
 }
 
 /* %{if cond}then%{else}else_%{endif}: the condition must be a bool (checked
    after both branches, as the reference does). */
-static void step_template_if(checker *k, frame *f) {
-  bind_ctx *c = k->c;
-  const ast_node *p = f->n;
-  if (f->stage == 0)
-    f->e = mk(c, BND_E_TEMPLATE_IF, p->span);
-  if (sub_at(k, f, 0, p->tif.cond, f->s, &f->e->tif.cond) ||
-      sub_at(k, f, 1, p->tif.then, f->s, &f->e->tif.then) ||
-      sub_at(k, f, 2, p->tif.else_, f->s, &f->e->tif.else_))
-    return;
-  bnd_expr *e = f->e;
+static bnd_expr *template_if(bind_ctx *c, const bind_scope *s, const ast_node *p) {
+  bnd_expr *e = mk(c, BND_E_TEMPLATE_IF, p->span);
+  e->tif.cond = expr(c, s, p->tif.cond);
+  e->tif.then = expr(c, s, p->tif.then);
+  e->tif.else_ = p->tif.else_ ? expr(c, s, p->tif.else_) : NULL;
   if (!check_input(c, e->tif.cond, ty_bool(c->ty))) {
-    done(k, f, poison(c, e));
-    return;
+    return poison(c, e);
   }
   const ty *ts[2] = {e->tif.then->type, e->tif.else_ ? e->tif.else_->type : ty_string(c->ty)};
   const ty *u = ty_unify_safe(c->ty, 2, ts);
@@ -511,43 +437,32 @@ static void step_template_if(checker *k, frame *f) {
   if (e->tif.cond->error || e->tif.then->error || (e->tif.else_ && e->tif.else_->error)) {
     e->error = true;
   }
-  done(k, f, e);
+  return e;
 }
 
 /* %{for key, value in collection}body%{endfor}: the variables are typed by
    iterating the collection. */
-static void step_template_for(checker *k, frame *f) {
-  bind_ctx *c = k->c;
-  const ast_node *p = f->n;
-  if (f->stage == 0)
-    f->e = mk(c, BND_E_TEMPLATE_FOR, p->span);
-  if (sub_at(k, f, 0, p->tfor.collection, f->s, &f->e->tfor.collection))
-    return;
-  bnd_expr *e = f->e;
-  if (f->stage == 1) {
-    const ty *kt = ty_dynamic(c->ty), *vt = ty_dynamic(c->ty);
-    f->bad = !e->tfor.collection->error &&
+static bnd_expr *template_for(bind_ctx *c, const bind_scope *s, const ast_node *p) {
+  bnd_expr *e = mk(c, BND_E_TEMPLATE_FOR, p->span);
+  e->tfor.collection = expr(c, s, p->tfor.collection);
+  const ty *kt = ty_dynamic(c->ty), *vt = ty_dynamic(c->ty);
+  bool bad = !e->tfor.collection->error &&
              !ty_collection_types(c->ty, e->tfor.collection->type, &kt, &vt, c->diag,
                                   p->tfor.collection->span, false);
-    const bind_scope *inner = f->s;
-    if (p->tfor.key.text) {
-      e->tfor.key = new_var(c, BND_VAR_FOR_KEY, p->tfor.key.text, p->tfor.key.span, kt);
-      inner = scope_with(c, inner, e->tfor.key);
-    }
-    e->tfor.value = new_var(c, BND_VAR_FOR_VALUE, p->tfor.value.text, p->tfor.value.span, vt);
-    f->inner = scope_with(c, inner, e->tfor.value);
-    f->stage = 2;
-    sub(k, p->tfor.body, f->inner, &e->tfor.body);
-    return;
+  const bind_scope *inner = s;
+  if (p->tfor.key.text) {
+    e->tfor.key = new_var(c, BND_VAR_FOR_KEY, p->tfor.key.text, p->tfor.key.span, kt);
+    inner = scope_with(c, inner, e->tfor.key);
   }
-  if (f->bad) {
-    done(k, f, poison(c, e));
-    return;
+  e->tfor.value = new_var(c, BND_VAR_FOR_VALUE, p->tfor.value.text, p->tfor.value.span, vt);
+  e->tfor.body = expr(c, scope_with(c, inner, e->tfor.value), p->tfor.body);
+  if (bad) {
+    return poison(c, e);
   }
   const ty *ts[2] = {e->tfor.collection->type, e->tfor.body->type};
   e->type = ty_lift(c->ty, ty_string(c->ty), 2, ts);
   e->error = e->tfor.collection->error || e->tfor.body->error;
-  done(k, f, e);
+  return e;
 }
 
 /* --------------------------------------------------------- traversals */
@@ -628,125 +543,98 @@ static const char *quote_key(bind_ctx *c, const char *text, size_t len) {
 }
 
 /* `object.name`. */
-static void step_get_attr(checker *k, frame *f) {
-  bind_ctx *c = k->c;
-  const ast_node *n = f->n;
-  if (f->stage == 0)
-    f->e = mk(c, BND_E_GET_ATTR, n->span);
-  if (sub_at(k, f, 0, n->get_attr.object, f->s, &f->e->get_attr.object))
-    return;
-  bnd_expr *e = f->e;
-  bnd_expr *recv = e->get_attr.object;
+static bnd_expr *get_attr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
+  bnd_expr *e = mk(c, BND_E_GET_ATTR, n->span);
+  bnd_expr *recv = e->get_attr.object = expr(c, s, n->get_attr.object);
   e->get_attr.name = n->get_attr.name.text;
   ty_traverser key = {.kind = TY_TRAV_ATTR,
                       .text = n->get_attr.name.text,
                       .len = strlen(n->get_attr.name.text)};
   if (recv->kind == BND_E_PROPERTY && !recv->error) {
-    done(k, f,
-         property_step(c, e, recv, &key, n->get_attr.name.span,
-                       arena_printf(c->arena, ".%s", key.text)));
-    return;
+    return property_step(c, e, recv, &key, n->get_attr.name.span,
+                         arena_printf(c->arena, ".%s", key.text));
   }
-  done(k, f, traverse_step(c, e, recv, &key, n->get_attr.name.span));
+  return traverse_step(c, e, recv, &key, n->get_attr.name.span);
+}
+
+/* `collection[key]` with a literal key (a number, also `.N`, a bool or a
+   single-literal string): a static traversal step (§6). */
+static bnd_expr *literal_index(bind_ctx *c, const bind_scope *s, bnd_expr *e,
+                               const ast_node *kn, ty_traverser key) {
+  bnd_expr *recv = e->index.collection;
+  if (key.kind == TY_TRAV_NUMBER) {
+    e->index.key = number_literal(c, kn->span, kn->number.text, false);
+  } else if (key.kind == TY_TRAV_BOOL) {
+    const ast_node *b = kn;
+    e->index.key = leaf(c, s, &b);
+  } else {
+    e->index.key = string_literal(c, kn->span, key.text, key.len);
+  }
+  if (e->index.key->error) {
+    return poison(c, e);
+  }
+  if (recv->kind == BND_E_PROPERTY && !recv->error) {
+    const char *suffix = key.kind == TY_TRAV_STRING ? quote_key(c, key.text, key.len)
+                         : key.kind == TY_TRAV_NUMBER
+                             ? arena_printf(c->arena, "[%s]", key.text)
+                             : arena_printf(c->arena, "[%s]", key.boolean ? "true" : "false");
+    return property_step(c, e, recv, &key, kn->span, suffix);
+  }
+  return traverse_step(c, e, recv, &key, kn->span);
 }
 
 /* `collection[key]`: a literal key is a static traversal step (§6), any
    other key is typed by iteration (§9, `coll[k]`). */
-static void step_index(checker *k, frame *f) {
-  bind_ctx *c = k->c;
-  const ast_node *n = f->n;
-  if (f->stage == 0)
-    f->e = mk(c, BND_E_INDEX, n->span);
-  if (sub_at(k, f, 0, n->index.collection, f->s, &f->e->index.collection))
-    return;
-  bnd_expr *e = f->e;
-  bnd_expr *recv = e->index.collection;
+static bnd_expr *index_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
+  bnd_expr *e = mk(c, BND_E_INDEX, n->span);
+  bnd_expr *recv = e->index.collection = expr(c, s, n->index.collection);
   const ast_node *kn = n->index.key;
-  if (f->stage == 1) {
-    /* Literal keys: numbers (also `.N`), bools and single-literal strings. */
-    ty_traverser key = {0};
-    const char *text;
-    size_t len;
-    if (kn->kind == AST_NUMBER) {
-      key.kind = TY_TRAV_NUMBER;
-      key.text = kn->number.text;
-      key.len = strlen(kn->number.text);
-      e->index.key = number_literal(c, kn->span, kn->number.text, false);
-    } else if (kn->kind == AST_BOOL) {
-      key.kind = TY_TRAV_BOOL;
-      key.boolean = kn->boolean.value;
-      const ast_node *b = kn;
-      e->index.key = leaf(c, f->s, &b);
-    } else if (check_literal_string(kn, &text, &len)) {
-      key.kind = TY_TRAV_STRING;
-      key.text = text;
-      key.len = len;
-      e->index.key = string_literal(c, kn->span, text, len);
-    } else {
-      f->stage = 2;
-      sub(k, kn, f->s, &e->index.key);
-      return;
-    }
-    if (e->index.key->error) {
-      done(k, f, poison(c, e));
-      return;
-    }
-    if (recv->kind == BND_E_PROPERTY && !recv->error) {
-      const char *suffix = key.kind == TY_TRAV_STRING ? quote_key(c, key.text, key.len)
-                           : key.kind == TY_TRAV_NUMBER
-                               ? arena_printf(c->arena, "[%s]", key.text)
-                               : arena_printf(c->arena, "[%s]", key.boolean ? "true" : "false");
-      done(k, f, property_step(c, e, recv, &key, kn->span, suffix));
-      return;
-    }
-    done(k, f, traverse_step(c, e, recv, &key, kn->span));
-    return;
+  const char *text;
+  size_t len;
+  if (kn->kind == AST_NUMBER) {
+    return literal_index(c, s, e, kn,
+                         (ty_traverser){.kind = TY_TRAV_NUMBER,
+                                        .text = kn->number.text,
+                                        .len = strlen(kn->number.text)});
+  }
+  if (kn->kind == AST_BOOL) {
+    return literal_index(c, s, e, kn,
+                         (ty_traverser){.kind = TY_TRAV_BOOL, .boolean = kn->boolean.value});
+  }
+  if (check_literal_string(kn, &text, &len)) {
+    return literal_index(c, s, e, kn,
+                         (ty_traverser){.kind = TY_TRAV_STRING, .text = text, .len = len});
   }
   /* A computed key (types.md §9, `coll[k]`). */
-  bnd_expr *kx = e->index.key;
+  bnd_expr *kx = e->index.key = expr(c, s, kn);
   if (recv->error || kx->error) {
-    done(k, f, poison(c, e));
-    return;
+    return poison(c, e);
   }
   if (recv->kind == BND_E_PROPERTY) {
     diag_error(c->diag, kn->span, "property paths must use literal keys");
-    done(k, f, poison(c, e));
-    return;
+    return poison(c, e);
   }
   const ty *kt, *vt;
   if (!ty_collection_types(c->ty, recv->type, &kt, &vt, c->diag, n->index.collection->span,
                            false) ||
       !check_input(c, kx, kt)) {
-    done(k, f, poison(c, e));
-    return;
+    return poison(c, e);
   }
   e->type = ty_lift(c->ty, ty_wrap_iterable(c->ty, recv->type, vt), 1, &kx->type);
-  done(k, f, e);
+  return e;
 }
 
 /* `source[*]each`: each is bound with the splat item in scope; the result
    is a list of each's type, wrapped in the source's eventual layers when
    the source is a collection (types.md §9 splat quirk). */
-static void step_splat(checker *k, frame *f) {
-  bind_ctx *c = k->c;
-  const ast_node *n = f->n;
-  if (f->stage == 0)
-    f->e = mk(c, BND_E_SPLAT, n->span);
-  if (sub_at(k, f, 0, n->splat.source, f->s, &f->e->splat.source))
-    return;
-  bnd_expr *e = f->e;
-  bnd_expr *src = e->splat.source;
-  if (f->stage == 1) {
-    const ty *item = src->error ? ty_dynamic(c->ty) : ty_splat_item(c->ty, src->type);
-    e->splat.item = new_var(c, BND_VAR_SPLAT_ITEM, "", n->splat.item->span, item);
-    f->inner = scope_with(c, f->s, e->splat.item);
-    f->stage = 2;
-    sub(k, n->splat.each, f->inner, &e->splat.each);
-    return;
-  }
+static bnd_expr *splat(bind_ctx *c, const bind_scope *s, const ast_node *n) {
+  bnd_expr *e = mk(c, BND_E_SPLAT, n->span);
+  bnd_expr *src = e->splat.source = expr(c, s, n->splat.source);
+  const ty *item = src->error ? ty_dynamic(c->ty) : ty_splat_item(c->ty, src->type);
+  e->splat.item = new_var(c, BND_VAR_SPLAT_ITEM, "", n->splat.item->span, item);
+  e->splat.each = expr(c, scope_with(c, s, e->splat.item), n->splat.each);
   if (src->error || e->splat.each->error) {
-    done(k, f, poison(c, e));
-    return;
+    return poison(c, e);
   }
   /* A non-collection source is a one-element list of itself, without its
      eventual layers. */
@@ -776,27 +664,21 @@ static void step_splat(checker *k, frame *f) {
     e->type = list;
     break;
   }
-  done(k, f, e);
+  return e;
 }
 
 /* ------------------------------------------------------- constructors */
 
-static void step_tuple(checker *k, frame *f) {
-  bind_ctx *c = k->c;
-  size_t cnt = f->n->tuple.items.count;
-  if (f->stage == 0) {
-    f->e = mk(c, BND_E_TUPLE, f->n->span);
-    f->e->tuple.count = cnt;
-    f->e->tuple.items = new_exprs(c, cnt);
-    f->stage = 1;
+static bnd_expr *tuple(bind_ctx *c, const bind_scope *s, const ast_node *n) {
+  size_t cnt = n->tuple.items.count;
+  bnd_expr *e = mk(c, BND_E_TUPLE, n->span);
+  e->tuple.count = cnt;
+  e->tuple.items = new_exprs(c, cnt);
+  for (size_t i = 0; i < cnt; i++) {
+    e->tuple.items[i] = expr(c, s, n->tuple.items.items[i]);
   }
-  if (f->i < cnt) {
-    size_t i = f->i++;
-    sub(k, f->n->tuple.items.items[i], f->s, &f->e->tuple.items[i]);
-    return;
-  }
-  f->e->type = ty_tuple(c->ty, cnt, types_of(c, f->e->tuple.items, cnt));
-  done(k, f, f->e);
+  e->type = ty_tuple(c->ty, cnt, types_of(c, e->tuple.items, cnt));
+  return e;
 }
 
 /* Classifies an object key (syntax.md §5.4): returns the literal key text, or
@@ -809,7 +691,7 @@ static const char *object_key(bind_ctx *c, const ast_node *k, const ast_node **c
   case AST_VARIABLE: {
     /* A bare key is a string like a quoted one, so it is NFC too. */
     *len = strlen(k->variable.name);
-    char *nfc = util_nfc(k->variable.name, *len, len);
+    char *nfc = pcl__nfc(k->variable.name, *len, xmalloc, len);
     if (nfc == NULL) {
       return k->variable.name;
     }
@@ -865,64 +747,45 @@ static const char *object_key(bind_ctx *c, const ast_node *k, const ast_node **c
   ice("bad object key kind %d", (int)k->kind);
 }
 
+/* Binds the key of an object item (a literal key, or a computed one that
+   must then be a string); returns false when a computed key is not. */
+static bool object_item_key(bind_ctx *c, const bind_scope *s, const ast_node *key,
+                            bnd_item *bi) {
+  const ast_node *computed;
+  size_t len = 0;
+  const char *lit = object_key(c, key, &computed, &len);
+  if (!computed) {
+    bi->literal = intern_n(c->names, lit, len);
+    bi->key = string_literal(c, key->span, bi->literal, len);
+    return true;
+  }
+  /* A key that is not a bare name is an expression, a traversal such as
+     `a.b` included: HCL's parser accepts it and the reference binder gives
+     it the value it refers to (HCL's own evaluator would reject it as
+     ambiguous, but PCL is not evaluated by it). */
+  bi->key = expr(c, s, computed);
+  return bi->key->error || ty_check_object_key(c->ty, c->diag, bi->key->span, bi->key->type);
+}
+
 /* An object constructor (types.md §9): each item's key (literal, or
    computed and then checked to be a string), then its value.  Literal keys
    give an object type, any computed key a map of the unified value types; a
    later duplicate literal key overwrites an earlier one in the type; the
-   result is lifted over the key types only.  Stages per item: 1 key, 2
-   after a computed key, 3 value, 4 next item. */
-static void step_object(checker *k, frame *f) {
-  bind_ctx *c = k->c;
-  const ast_node *n = f->n;
+   result is lifted over the key types only. */
+static bnd_expr *object(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   size_t cnt = n->object.items.count;
-  if (f->stage == 0) {
-    f->e = mk(c, BND_E_OBJECT, n->span);
-    f->e->object.count = cnt;
-    f->e->object.items = cnt ? ARENA_NEW_ARRAY(c->arena, bnd_item, cnt) : NULL;
-    f->stage = 1;
+  bnd_expr *e = mk(c, BND_E_OBJECT, n->span);
+  e->object.count = cnt;
+  e->object.items = cnt ? ARENA_NEW_ARRAY(c->arena, bnd_item, cnt) : NULL;
+  bool bad = false;
+  for (size_t i = 0; i < cnt; i++) {
+    const ast_node *it = n->object.items.items[i];
+    bnd_item *bi = &e->object.items[i];
+    bad = !object_item_key(c, s, it->item.key, bi) || bad;
+    bi->value = expr(c, s, it->item.value);
   }
-  bnd_expr *e = f->e;
-  while (f->i < cnt) {
-    const ast_node *it = n->object.items.items[f->i];
-    bnd_item *bi = &e->object.items[f->i];
-    switch (f->stage) {
-    case 1: {
-      const ast_node *computed;
-      size_t len = 0;
-      const char *lit = object_key(c, it->item.key, &computed, &len);
-      if (!computed) {
-        bi->literal = intern_n(c->names, lit, len);
-        bi->key = string_literal(c, it->item.key->span, bi->literal, len);
-        f->stage = 3;
-        break;
-      }
-      /* A key that is not a bare name is an expression, a traversal such
-         as `a.b` included: HCL's parser accepts it and the reference binder
-         gives it the value it refers to (HCL's own evaluator would reject
-         it as ambiguous, but PCL is not evaluated by it). */
-      f->stage = 2;
-      sub(k, computed, f->s, &bi->key);
-      return;
-    }
-    case 2:
-      if (!bi->key->error && !ty_check_object_key(c->ty, c->diag, bi->key->span, bi->key->type)) {
-        f->bad = true;
-      }
-      f->stage = 3;
-      break;
-    case 3:
-      f->stage = 4;
-      sub(k, it->item.value, f->s, &bi->value);
-      return;
-    default:
-      f->i++;
-      f->stage = 1;
-      break;
-    }
-  }
-  if (f->bad) {
-    done(k, f, poison(c, e));
-    return;
+  if (bad) {
+    return poison(c, e);
   }
   bool all_literal = true;
   const ty **keys = cnt ? ARENA_NEW_ARRAY(c->arena, const ty *, cnt) : NULL;
@@ -939,7 +802,7 @@ static void step_object(checker *k, frame *f) {
   const ty *t = all_literal ? ty_object(c->ty, cnt, props)
                             : ty_map(c->ty, ty_unify_safe(c->ty, cnt, vals));
   e->type = ty_lift(c->ty, t, cnt, keys);
-  done(k, f, e);
+  return e;
 }
 
 /* A for expression: the variables are typed by iterating the collection
@@ -947,52 +810,39 @@ static void step_object(checker *k, frame *f) {
    eventual layers and lifted over the key and condition.  The key, value
    and condition are checked in that order, then the condition's and the
    key's types. */
-static void step_for(checker *k, frame *f) {
-  bind_ctx *c = k->c;
-  const ast_node *n = f->n;
-  if (f->stage == 0) {
-    f->e = mk(c, BND_E_FOR, n->span);
-    f->e->for_expr.is_object = n->for_expr.is_object;
-    f->e->for_expr.grouping = n->for_expr.grouping;
-  }
-  if (sub_at(k, f, 0, n->for_expr.collection, f->s, &f->e->for_expr.collection))
-    return;
-  bnd_expr *e = f->e;
-  bnd_expr *coll = e->for_expr.collection;
-  if (f->stage == 1) {
-    const ty *kt = ty_dynamic(c->ty), *vt = ty_dynamic(c->ty);
-    f->bad = coll->error ||
-             !ty_collection_types(c->ty, coll->type, &kt, &vt, c->diag,
-                                  n->for_expr.collection->span, false);
-    const bind_scope *inner = f->s;
-    if (n->for_expr.key_var.text) {
-      e->for_expr.key_var =
-          new_var(c, BND_VAR_FOR_KEY, n->for_expr.key_var.text, n->for_expr.key_var.span, kt);
-      inner = scope_with(c, inner, e->for_expr.key_var);
-      if (n->for_expr.key_var.text == n->for_expr.value_var.text) {
-        diag_error(c->diag, n->for_expr.value_var.span, "name %s already defined",
-                   n->for_expr.value_var.text);
-        f->bad = true;
-      }
+static bnd_expr *for_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
+  bnd_expr *e = mk(c, BND_E_FOR, n->span);
+  e->for_expr.is_object = n->for_expr.is_object;
+  e->for_expr.grouping = n->for_expr.grouping;
+  bnd_expr *coll = e->for_expr.collection = expr(c, s, n->for_expr.collection);
+  const ty *kt = ty_dynamic(c->ty), *vt = ty_dynamic(c->ty);
+  bool bad = coll->error || !ty_collection_types(c->ty, coll->type, &kt, &vt, c->diag,
+                                                 n->for_expr.collection->span, false);
+  const bind_scope *inner = s;
+  if (n->for_expr.key_var.text) {
+    e->for_expr.key_var =
+        new_var(c, BND_VAR_FOR_KEY, n->for_expr.key_var.text, n->for_expr.key_var.span, kt);
+    inner = scope_with(c, inner, e->for_expr.key_var);
+    if (n->for_expr.key_var.text == n->for_expr.value_var.text) {
+      diag_error(c->diag, n->for_expr.value_var.span, "name %s already defined",
+                 n->for_expr.value_var.text);
+      bad = true;
     }
-    e->for_expr.value_var = new_var(c, BND_VAR_FOR_VALUE, n->for_expr.value_var.text,
-                                    n->for_expr.value_var.span, vt);
-    f->inner = scope_with(c, inner, e->for_expr.value_var);
-    f->stage = 2;
   }
-  if (sub_at(k, f, 2, n->for_expr.key, f->inner, &e->for_expr.key) ||
-      sub_at(k, f, 3, n->for_expr.value, f->inner, &e->for_expr.value) ||
-      sub_at(k, f, 4, n->for_expr.cond, f->inner, &e->for_expr.cond))
-    return;
+  e->for_expr.value_var = new_var(c, BND_VAR_FOR_VALUE, n->for_expr.value_var.text,
+                                  n->for_expr.value_var.span, vt);
+  inner = scope_with(c, inner, e->for_expr.value_var);
+  e->for_expr.key = n->for_expr.key ? expr(c, inner, n->for_expr.key) : NULL;
+  e->for_expr.value = expr(c, inner, n->for_expr.value);
+  e->for_expr.cond = n->for_expr.cond ? expr(c, inner, n->for_expr.cond) : NULL;
   if (e->for_expr.cond && !check_input(c, e->for_expr.cond, ty_bool(c->ty))) {
-    f->bad = true;
+    bad = true;
   }
   if (e->for_expr.key && !check_input(c, e->for_expr.key, ty_string(c->ty))) {
-    f->bad = true;
+    bad = true;
   }
-  if (f->bad) {
-    done(k, f, poison(c, e));
-    return;
+  if (bad) {
+    return poison(c, e);
   }
   const ty *lifts[2];
   size_t nl = 0;
@@ -1010,82 +860,96 @@ static void step_for(checker *k, frame *f) {
     lifts[nl++] = e->for_expr.cond->type;
   }
   e->type = ty_lift(c->ty, ty_wrap_iterable(c->ty, coll->type, r), nl, lifts);
-  done(k, f, e);
+  return e;
 }
 
 /* ---------------------------------------------------------- operators */
 
-/* A unary operation (a negated number literal is a leaf). */
-static void step_unary(checker *k, frame *f) {
-  bind_ctx *c = k->c;
-  const ast_node *n = f->n;
-  if (f->stage == 0) {
-    f->e = mk(c, BND_E_UNARY, n->span);
-    f->e->unary.op = n->unary.op;
+ty_operator check_unary_operator(ast_unary_op op) {
+  switch (op) {
+  case AST_OP_NEG:
+    return TY_OP_NEGATION;
+  case AST_OP_NOT:
+    return TY_OP_NOT;
   }
-  if (sub_at(k, f, 0, n->unary.operand, f->s, &f->e->unary.operand))
-    return;
-  bnd_expr *e = f->e;
-  if (e->unary.operand->error) {
-    done(k, f, poison(c, e));
-    return;
-  }
-  const ty *param;
-  const ty *r = ty_unary_op(c->ty, n->unary.op, e->unary.operand->type, &param);
-  if (!check_assign(c, e->unary.operand, param)) {
-    done(k, f, poison(c, e));
-    return;
-  }
-  e->type = r;
-  done(k, f, e);
+  ice("bad unary operator %d", (int)op);
 }
 
-/* A binary operation; ty_binary_op gives the result type and the
-   (input-shaped) parameter types the operands must convert to. */
-static void step_binary(checker *k, frame *f) {
-  bind_ctx *c = k->c;
-  const ast_node *n = f->n;
-  if (f->stage == 0) {
-    f->e = mk(c, BND_E_BINARY, n->span);
-    f->e->binary.op = n->binary.op;
+ty_operator check_binary_operator(ast_binary_op op) {
+  switch (op) {
+  case AST_OP_ADD:
+  case AST_OP_SUB:
+  case AST_OP_MUL:
+  case AST_OP_MOD:
+    return TY_OP_ARITHMETIC;
+  case AST_OP_DIV:
+    return TY_OP_DIVISION;
+  case AST_OP_LT:
+  case AST_OP_LE:
+  case AST_OP_GT:
+  case AST_OP_GE:
+    return TY_OP_ORDER;
+  case AST_OP_EQ:
+  case AST_OP_NE:
+    return TY_OP_EQUALITY;
+  case AST_OP_AND:
+  case AST_OP_OR:
+    return TY_OP_LOGIC;
   }
-  if (sub_at(k, f, 0, n->binary.lhs, f->s, &f->e->binary.lhs) ||
-      sub_at(k, f, 1, n->binary.rhs, f->s, &f->e->binary.rhs))
-    return;
-  bnd_expr *e = f->e;
-  if (e->binary.lhs->error || e->binary.rhs->error) {
-    done(k, f, poison(c, e));
-    return;
+  ice("bad binary operator %d", (int)op);
+}
+
+/* A unary operation (a negated number literal is a leaf). */
+static bnd_expr *unary(bind_ctx *c, const bind_scope *s, const ast_node *n) {
+  bnd_expr *e = mk(c, BND_E_UNARY, n->span);
+  e->unary.op = n->unary.op;
+  bnd_expr *operand = e->unary.operand = expr(c, s, n->unary.operand);
+  if (operand->error) {
+    return poison(c, e);
   }
-  const ty *lp, *rp;
-  const ty *r = ty_binary_op(c->ty, n->binary.op, e->binary.lhs->type, e->binary.rhs->type,
-                             &lp, &rp);
-  bool ok = check_assign(c, e->binary.lhs, lp);
-  ok = check_assign(c, e->binary.rhs, rp) && ok;
-  if (!ok) {
-    done(k, f, poison(c, e));
-    return;
+  const ty *param;
+  const ty *r =
+      ty_operation(c->ty, check_unary_operator(n->unary.op), 1, &operand->type, &param);
+  if (!check_assign(c, operand, param)) {
+    return poison(c, e);
   }
   e->type = r;
-  done(k, f, e);
+  return e;
+}
+
+/* A binary operation; ty_operation gives the result type and the
+   (input-shaped) parameter type the operands must convert to. */
+static bnd_expr *binary(bind_ctx *c, const bind_scope *s, const ast_node *n) {
+  bnd_expr *e = mk(c, BND_E_BINARY, n->span);
+  e->binary.op = n->binary.op;
+  bnd_expr *lhs = e->binary.lhs = expr(c, s, n->binary.lhs);
+  bnd_expr *rhs = e->binary.rhs = expr(c, s, n->binary.rhs);
+  if (lhs->error || rhs->error) {
+    return poison(c, e);
+  }
+  const ty *param;
+  const ty *operands[2] = {lhs->type, rhs->type};
+  const ty *r =
+      ty_operation(c->ty, check_binary_operator(n->binary.op), 2, operands, &param);
+  bool ok = check_assign(c, lhs, param);
+  ok = check_assign(c, rhs, param) && ok;
+  if (!ok) {
+    return poison(c, e);
+  }
+  e->type = r;
+  return e;
 }
 
 /* `cond ? then : else_`: the condition must be a bool, the result is the
    unified branch type lifted over the condition. */
-static void step_conditional(checker *k, frame *f) {
-  bind_ctx *c = k->c;
-  const ast_node *n = f->n;
-  if (f->stage == 0)
-    f->e = mk(c, BND_E_CONDITIONAL, n->span);
-  if (sub_at(k, f, 0, n->cond.cond, f->s, &f->e->cond.cond) ||
-      sub_at(k, f, 1, n->cond.then, f->s, &f->e->cond.then) ||
-      sub_at(k, f, 2, n->cond.else_, f->s, &f->e->cond.else_))
-    return;
-  bnd_expr *e = f->e;
+static bnd_expr *conditional(bind_ctx *c, const bind_scope *s, const ast_node *n) {
+  bnd_expr *e = mk(c, BND_E_CONDITIONAL, n->span);
+  e->cond.cond = expr(c, s, n->cond.cond);
+  e->cond.then = expr(c, s, n->cond.then);
+  e->cond.else_ = expr(c, s, n->cond.else_);
   bool ok = check_input(c, e->cond.cond, ty_bool(c->ty));
   if (!ok || e->cond.cond->error || e->cond.then->error || e->cond.else_->error) {
-    done(k, f, poison(c, e));
-    return;
+    return poison(c, e);
   }
   const ty *ts[2] = {e->cond.then->type, e->cond.else_->type};
   const ty *u = ty_unify_safe(c->ty, 2, ts);
@@ -1095,7 +959,7 @@ static void step_conditional(checker *k, frame *f) {
   check_annotate(c, e->cond.then, u);
   check_annotate(c, e->cond.else_, u);
   e->type = ty_lift(c->ty, u, 1, &e->cond.cond->type);
-  done(k, f, e);
+  return e;
 }
 
 /* -------------------------------------------------------------- calls */
@@ -1359,6 +1223,12 @@ static bnd_expr *finish_method(bind_ctx *c, const ast_node *n, bnd_expr *e) {
                "call must be passed a receiver, method name, and arguments object");
     return poison(c, e);
   }
+  size_t max = funcs_get(FUNCS_CALL)->max_args;
+  if (e->call.nargs > max) {
+    diag_error(c->diag, e->call.args[max]->span, "too many arguments to call: expected %zu, got %zu",
+               max, e->call.nargs);
+    return poison(c, e);
+  }
   if (any_error(e)) {
     return poison(c, e);
   }
@@ -1414,19 +1284,19 @@ static bnd_expr *finish_method(bind_ctx *c, const ast_node *n, bnd_expr *e) {
    result (lifted). */
 static bnd_expr *finish_convert(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   size_t cnt = n->call.args.count;
-  if (cnt != 2) {
-    if (cnt < 2) {
-      diag_error(c->diag, call_span(n), "missing required parameter '%s'",
-                 cnt == 0 ? "value" : "type");
-    } else {
-      diag_error(c->diag, e->call.args[2]->span,
-                 "too many arguments to call: expected 2, got %zu", cnt);
-    }
+  const funcs_builtin *b = funcs_get(FUNCS_CONVERT);
+  if (cnt < b->min_args) {
+    diag_error(c->diag, call_span(n), "missing required parameter '%s'", b->params[cnt]);
+    return poison(c, e);
+  }
+  if (cnt > b->max_args) {
+    diag_error(c->diag, e->call.args[b->max_args]->span,
+               "too many arguments to call: expected %zu, got %zu", b->max_args, cnt);
     return poison(c, e);
   }
   bnd_expr *te = mk(c, BND_E_TYPE, n->call.args.items[1]->span);
   size_t before = nerrors(c);
-  te->type_expr.denoted = ty_from_type_expr(c->ty, n->call.args.items[1], c->diag);
+  te->type_expr.denoted = type_expr_read(c, n->call.args.items[1]);
   te->type = ty_dynamic(c->ty);
   if (nerrors(c) != before) {
     te->error = true;
@@ -1495,130 +1365,108 @@ static bnd_expr *finish_builtin(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   return e;
 }
 
-/* A call: its arguments in order, then its special form or builtin.
-   recover(v, r) binds r with the variable `error` in scope; convert(v, T)
-   binds only v, T being a type expression. */
-static void step_call(checker *k, frame *f) {
-  bind_ctx *c = k->c;
-  const ast_node *n = f->n;
+/* Returns the kind of a call by its name. */
+static bnd_call_kind call_kind(const char *name) {
+  return strcmp(name, "try") == 0       ? BND_CALL_TRY
+         : strcmp(name, "can") == 0     ? BND_CALL_CAN
+         : strcmp(name, "recover") == 0 ? BND_CALL_RECOVER
+         : strcmp(name, "invoke") == 0  ? BND_CALL_INVOKE
+         : strcmp(name, "call") == 0    ? BND_CALL_METHOD
+         : strcmp(name, "convert") == 0 ? BND_CALL_CONVERT
+                                        : BND_CALL_BUILTIN;
+}
+
+/* Binds the arguments of the call n into e in order (inside try and can,
+   with their failures caught there).  recover(v, r) binds r with the
+   variable `error` in scope; convert(v, T) binds only v, T being a type
+   expression. */
+static void call_args(bind_ctx *c, const bind_scope *s, const ast_node *n, bnd_expr *e) {
   size_t cnt = n->call.args.count;
-  if (f->stage == 0) {
-    bnd_expr *e = mk(c, BND_E_CALL, n->span);
-    const char *name = n->call.name.text;
-    e->call.name = name;
-    e->call.expand_final = n->call.expand_final;
-    e->call.kind = strcmp(name, "try") == 0       ? BND_CALL_TRY
-                   : strcmp(name, "can") == 0     ? BND_CALL_CAN
-                   : strcmp(name, "recover") == 0 ? BND_CALL_RECOVER
-                   : strcmp(name, "invoke") == 0  ? BND_CALL_INVOKE
-                   : strcmp(name, "call") == 0    ? BND_CALL_METHOD
-                   : strcmp(name, "convert") == 0 ? BND_CALL_CONVERT
-                                                  : BND_CALL_BUILTIN;
-    e->call.nargs = cnt;
-    e->call.args = new_exprs(c, cnt);
-    f->e = e;
-    f->inner = f->s;
-    f->stage = 1;
-    if (e->call.kind == BND_CALL_TRY || e->call.kind == BND_CALL_CAN) {
-      /* Failures inside the arguments are caught here (until every
-         argument is checked, below). */
-      diag_catch *dc = ARENA_NEW(c->arena, diag_catch);
-      dc->span = n->call.name.span;
-      dc->note = e->call.kind == BND_CALL_TRY
-                     ? "'try' moves on to its next argument when this fails"
-                     : "'can' is false when this fails";
-      dc->outer = c->diag->catching;
-      c->diag->catching = dc;
-    }
+  bool catches = e->call.kind == BND_CALL_TRY || e->call.kind == BND_CALL_CAN;
+  if (catches) {
+    diag_catch *dc = ARENA_NEW(c->arena, diag_catch);
+    dc->span = n->call.name.span;
+    dc->note = e->call.kind == BND_CALL_TRY
+                   ? "'try' moves on to its next argument when this fails"
+                   : "'can' is false when this fails";
+    dc->outer = c->diag->catching;
+    c->diag->catching = dc;
   }
-  bnd_expr *e = f->e;
-  bool two = cnt == 2;
-  /* convert(v, T) binds v only. */
-  size_t bound = e->call.kind == BND_CALL_CONVERT && two ? 1 : cnt;
-  if (f->i < bound) {
-    size_t i = f->i++;
-    if (e->call.kind == BND_CALL_RECOVER && two && i == 1) {
+  size_t bound = e->call.kind == BND_CALL_CONVERT && cnt == 2 ? 1 : cnt;
+  const bind_scope *inner = s;
+  for (size_t i = 0; i < bound; i++) {
+    if (e->call.kind == BND_CALL_RECOVER && cnt == 2 && i == 1) {
       e->call.error_var = new_var(c, BND_VAR_RECOVER_ERROR, intern(c->names, "error"),
                                   n->call.args.items[1]->span, ty_string(c->ty));
-      f->inner = scope_with(c, f->s, e->call.error_var);
+      inner = scope_with(c, s, e->call.error_var);
     }
-    sub(k, n->call.args.items[i], f->inner, &e->call.args[i]);
-    return;
+    e->call.args[i] = expr(c, inner, n->call.args.items[i]);
   }
-  if (e->call.kind == BND_CALL_TRY || e->call.kind == BND_CALL_CAN) {
+  if (catches) {
     c->diag->catching = c->diag->catching->outer;
   }
+}
+
+/* A call: its arguments in order, then its special form or builtin. */
+static bnd_expr *call(bind_ctx *c, const bind_scope *s, const ast_node *n) {
+  bnd_expr *e = mk(c, BND_E_CALL, n->span);
+  e->call.name = n->call.name.text;
+  e->call.expand_final = n->call.expand_final;
+  e->call.kind = call_kind(e->call.name);
+  e->call.nargs = n->call.args.count;
+  e->call.args = new_exprs(c, e->call.nargs);
+  call_args(c, s, n, e);
   switch (e->call.kind) {
   case BND_CALL_TRY:
-    done(k, f, finish_try(c, n, e));
-    return;
+    return finish_try(c, n, e);
   case BND_CALL_CAN:
-    done(k, f, finish_can(c, n, e));
-    return;
+    return finish_can(c, n, e);
   case BND_CALL_RECOVER:
-    done(k, f, finish_recover(c, n, e));
-    return;
+    return finish_recover(c, n, e);
   case BND_CALL_INVOKE:
-    done(k, f, finish_invoke(c, n, e));
-    return;
+    return finish_invoke(c, n, e);
   case BND_CALL_METHOD:
-    done(k, f, finish_method(c, n, e));
-    return;
+    return finish_method(c, n, e);
   case BND_CALL_CONVERT:
-    done(k, f, finish_convert(c, n, e));
-    return;
+    return finish_convert(c, n, e);
   case BND_CALL_BUILTIN:
   case BND_CALL_UNKNOWN:
-    done(k, f, finish_builtin(c, n, e));
-    return;
+    return finish_builtin(c, n, e);
   }
   ice("bad call kind %d", (int)e->call.kind);
 }
 
-/* --------------------------------------------------------- dispatcher */
+/* ------------------------------------------------------- expressions */
 
-/* Runs one step of the top frame. */
-static void step(checker *k, frame *f) {
-  switch (f->n->kind) {
+/* Checks the compound expression n by its form. */
+static bnd_expr *compound(bind_ctx *c, const bind_scope *s, const ast_node *n) {
+  switch (n->kind) {
   case AST_TEMPLATE:
-    step_template(k, f);
-    return;
+    return template(c, s, n);
   case AST_TEMPLATE_IF:
-    step_template_if(k, f);
-    return;
+    return template_if(c, s, n);
   case AST_TEMPLATE_FOR:
-    step_template_for(k, f);
-    return;
+    return template_for(c, s, n);
   case AST_GET_ATTR:
-    step_get_attr(k, f);
-    return;
+    return get_attr(c, s, n);
   case AST_INDEX:
-    step_index(k, f);
-    return;
+    return index_expr(c, s, n);
   case AST_SPLAT:
-    step_splat(k, f);
-    return;
+    return splat(c, s, n);
   case AST_CALL:
-    step_call(k, f);
-    return;
+    return call(c, s, n);
   case AST_TUPLE:
-    step_tuple(k, f);
-    return;
+    return tuple(c, s, n);
   case AST_OBJECT:
-    step_object(k, f);
-    return;
+    return object(c, s, n);
   case AST_FOR:
-    step_for(k, f);
-    return;
+    return for_expr(c, s, n);
   case AST_UNARY:
-    step_unary(k, f);
-    return;
+    return unary(c, s, n);
   case AST_BINARY:
-    step_binary(k, f);
-    return;
+    return binary(c, s, n);
   case AST_CONDITIONAL:
-    step_conditional(k, f);
-    return;
+    return conditional(c, s, n);
   case AST_NUMBER:
   case AST_BOOL:
   case AST_NULL:
@@ -1631,31 +1479,51 @@ static void step(checker *k, frame *f) {
   case AST_OBJECT_ITEM:
     break;
   }
-  ice("no step for a %s node", ast_kind_name(f->n->kind));
+  ice("no rule for a %s node", ast_kind_name(n->kind));
+}
+
+bool check_too_deep(bind_ctx *c, pcl_span span) {
+  if (!ty_take_too_deep(c->ty)) {
+    return false;
+  }
+  stack_report_too_deep(&c->too_deep, c->diag, span);
+  return true;
+}
+
+/* Checks n in scope s: a leaf at once, a compound expression by its rule
+   when the stack has room for it. */
+static bnd_expr *expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
+  bnd_expr *e = leaf(c, s, &n);
+  if (e) {
+    return e;
+  }
+  if (stack_too_deep(&c->too_deep, c->diag, n->span)) {
+    return poison(c, mk(c, BND_E_NULL, n->span));
+  }
+  if (++c->nesting > c->nesting_max) {
+    c->nesting_max = c->nesting;
+  }
+  e = compound(c, s, n);
+  c->nesting--;
+  return check_too_deep(c, n->span) ? poison(c, e) : e;
 }
 
 bnd_expr *check_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
-  checker k;
-  k.c = c;
-  k.frames = k.first;
-  k.count = 0;
-  k.cap = ARRAY_LEN(k.first);
-  k.depth = 0;
-  bnd_expr *result = NULL;
-  sub(&k, n, s, &result);
-  while (k.count > 0) {
-    step(&k, &k.frames[k.count - 1]);
-  }
+  size_t outer_max = c->nesting_max;
+  c->nesting_max = c->nesting;
+  bnd_expr *result = expr(c, s, n);
   if (c->diag->caught) {
     ice("a failure caught inside try or can was not made an expression's");
   }
-  if (k.frames != k.first) {
-    free(k.frames);
-  }
-  /* The bound tree is at most one level deeper than the frames were. */
-  if (k.depth + 1 > c->max_depth) {
-    c->max_depth = k.depth + 1;
+  /* The bound tree is at most one level deeper than the compound
+     expressions open at once. */
+  size_t depth = c->nesting_max - c->nesting + 1;
+  if (depth > c->max_depth) {
+    c->max_depth = depth;
     c->deepest = n->span;
+  }
+  if (outer_max > c->nesting_max) {
+    c->nesting_max = outer_max;
   }
   return result;
 }
@@ -1747,79 +1615,57 @@ static const ty *annotation(bind_ctx *c, const bnd_expr *e, const ty *to) {
   return t;
 }
 
-/* An expression still to annotate and the type of its location. */
-typedef struct annotate_item {
-  bnd_expr *e;
-  const ty *to;
-} annotate_item;
-
 /* Object constructors and tuples pass the narrowed target on to their
-   items; constructors may nest as deep as the input, so the walk keeps an
-   explicit stack. */
+   items. */
 void check_annotate(bind_ctx *c, bnd_expr *e, const ty *to) {
-  annotate_item *stack = xmalloc(16 * sizeof *stack);
-  size_t count = 0, cap = 16;
-  stack[count++] = (annotate_item){e, to};
-  while (count > 0) {
-    annotate_item it = stack[--count];
-    if (!it.to || it.e->error) {
-      continue;
-    }
-    const ty *t = annotation(c, it.e, it.to);
-    it.e->target = t;
-    size_t n = it.e->kind == BND_E_OBJECT  ? it.e->object.count
-               : it.e->kind == BND_E_TUPLE ? it.e->tuple.count
-                                           : 0;
-    if (count + n > cap) {
-      while (count + n > cap) {
-        cap *= 2;
-      }
-      stack = xrealloc(stack, cap * sizeof *stack);
-    }
-    switch (it.e->kind) {
-    case BND_E_OBJECT:
-      for (size_t i = 0; i < n; i++) {
-        bnd_item *item = &it.e->object.items[i];
-        if (t->kind == TY_MAP) {
-          stack[count++] = (annotate_item){item->value, t->elem};
-        } else if (t->kind == TY_OBJECT && item->literal) {
-          stack[count++] = (annotate_item){item->value, ty_object_get(t, item->literal)};
-        }
-      }
-      break;
-    case BND_E_TUPLE:
-      for (size_t i = 0; i < n; i++) {
-        if (t->kind == TY_LIST || t->kind == TY_SET) {
-          stack[count++] = (annotate_item){it.e->tuple.items[i], t->elem};
-        } else if (t->kind == TY_TUPLE && i < t->elems.count) {
-          stack[count++] = (annotate_item){it.e->tuple.items[i], t->elems.items[i]};
-        }
-      }
-      break;
-    case BND_E_NUMBER:
-    case BND_E_BOOL:
-    case BND_E_NULL:
-    case BND_E_STRING:
-    case BND_E_TEMPLATE:
-    case BND_E_TEMPLATE_IF:
-    case BND_E_TEMPLATE_FOR:
-    case BND_E_NODE_REF:
-    case BND_E_VAR_REF:
-    case BND_E_GET_ATTR:
-    case BND_E_INDEX:
-    case BND_E_SPLAT:
-    case BND_E_CALL:
-    case BND_E_FOR:
-    case BND_E_UNARY:
-    case BND_E_BINARY:
-    case BND_E_CONDITIONAL:
-    case BND_E_PROPERTY:
-    case BND_E_TYPE:
-    case BND_E_FAIL:
-      break;
-    }
+  if (!to || e->error || stack_too_deep(&c->too_deep, c->diag, e->span)) {
+    return;
   }
-  free(stack);
+  const ty *t = annotation(c, e, to);
+  e->target = t;
+  switch (e->kind) {
+  case BND_E_OBJECT:
+    for (size_t i = 0; i < e->object.count; i++) {
+      bnd_item *item = &e->object.items[i];
+      if (t->kind == TY_MAP) {
+        check_annotate(c, item->value, t->elem);
+      } else if (t->kind == TY_OBJECT && item->literal) {
+        check_annotate(c, item->value, ty_object_get(t, item->literal));
+      }
+    }
+    break;
+  case BND_E_TUPLE:
+    for (size_t i = 0; i < e->tuple.count; i++) {
+      if (t->kind == TY_LIST || t->kind == TY_SET) {
+        check_annotate(c, e->tuple.items[i], t->elem);
+      } else if (t->kind == TY_TUPLE && i < t->elems.count) {
+        check_annotate(c, e->tuple.items[i], t->elems.items[i]);
+      }
+    }
+    break;
+  case BND_E_NUMBER:
+  case BND_E_BOOL:
+  case BND_E_NULL:
+  case BND_E_STRING:
+  case BND_E_TEMPLATE:
+  case BND_E_TEMPLATE_IF:
+  case BND_E_TEMPLATE_FOR:
+  case BND_E_NODE_REF:
+  case BND_E_VAR_REF:
+  case BND_E_GET_ATTR:
+  case BND_E_INDEX:
+  case BND_E_SPLAT:
+  case BND_E_CALL:
+  case BND_E_FOR:
+  case BND_E_UNARY:
+  case BND_E_BINARY:
+  case BND_E_CONDITIONAL:
+  case BND_E_PROPERTY:
+  case BND_E_TYPE:
+  case BND_E_FAIL:
+    break;
+  }
+  check_too_deep(c, e->span);
 }
 
 /* ------------------------------------------------------- type labels */
@@ -1834,5 +1680,5 @@ const ty *check_type_label(bind_ctx *c, const ast_label *label) {
     }
     return ty_dynamic(c->ty);
   }
-  return ty_from_type_expr(c->ty, e, c->diag);
+  return type_expr_read(c, e);
 }

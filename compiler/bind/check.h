@@ -33,9 +33,6 @@ bnd_expr *check_expr(bind_ctx *c, const bind_scope *s, const ast_node *e);
  * expressions are accepted silently.  Returns false if it reported. */
 bool check_input(bind_ctx *c, const bnd_expr *e, const ty *to);
 
-/* Checks that e converts (safely or unsafely) to exactly `to` (no InputType
- * widening); reports like check_input. */
-bool check_assign(bind_ctx *c, const bnd_expr *e, const ty *to);
 
 /* Reports "cannot convert X to int: not an integer" (diag_fail) when e is a
  * non-integral number literal and `to` accepts ints but not numbers
@@ -62,5 +59,14 @@ bool check_literal_string(const ast_node *e, const char **text, size_t *len);
 
 /* Returns true if e is the literal null (possibly parenthesised). */
 bool check_is_null_literal(const ast_node *e);
+
+/* Returns the rule of types.md §10 that types the operator op. */
+ty_operator check_unary_operator(ast_unary_op op);
+ty_operator check_binary_operator(ast_binary_op op);
+
+/* Returns true when a type operation ran out of stack since the last call
+ * (ty_take_too_deep), after reporting "expression nested too deeply" at
+ * span (once per compilation, with the checker's own guard). */
+bool check_too_deep(bind_ctx *c, pcl_span span);
 
 #endif

@@ -14,6 +14,7 @@
 #include "bind/bind.h"
 #include "bind/bound.h"
 #include "bind/dump_types.h"
+#include "base/stack.h"
 #include "base/util.h"
 
 /* Writes two spaces per depth level. */
@@ -144,11 +145,13 @@ static void deps(FILE *out, int depth, const bnd_node *n) {
 }
 
 /* Component programs nest inside their component's entry. */
-static void program(FILE *out, int depth, const bnd_program *p);
+static void program(FILE *out, int depth, const bnd_program *p, ty_ctx *types, diag_list *diags,
+                    bool *too_deep);
 
 
 /* Prints one node: its header line and the indented lines of its contents. */
-static void node(FILE *out, int depth, const bnd_node *n) {
+static void node(FILE *out, int depth, const bnd_node *n, ty_ctx *types, diag_list *diags,
+                 bool *too_deep) {
   indent(out, depth);
   fprintf(out, "%s ", bnd_node_kind_name(n->kind));
   name(out, n->name);
@@ -218,7 +221,7 @@ static void node(FILE *out, int depth, const bnd_node *n) {
     if (n->component.program) {
       indent(out, depth + 1);
       fputs("program:\n", out);
-      program(out, depth + 2, n->component.program);
+      program(out, depth + 2, n->component.program, types, diags, too_deep);
     }
     break;
   case BND_OUTPUT:
@@ -236,8 +239,10 @@ static void node(FILE *out, int depth, const bnd_node *n) {
   deps(out, depth + 1, n);
 }
 
-/* Prints the packages, every node in declaration order, then the order. */
-static void program(FILE *out, int depth, const bnd_program *p) {
+/* Prints the packages, every node in declaration order, then the order; a
+   type too deep to print is reported at its node. */
+static void program(FILE *out, int depth, const bnd_program *p, ty_ctx *types, diag_list *diags,
+                    bool *too_deep) {
   for (size_t i = 0; i < p->npackages; i++) {
     const bnd_package *pk = &p->packages[i];
     indent(out, depth);
@@ -252,7 +257,10 @@ static void program(FILE *out, int depth, const bnd_program *p) {
     fputc('\n', out);
   }
   for (size_t i = 0; i < p->count; i++) {
-    node(out, depth, p->nodes[i]);
+    node(out, depth, p->nodes[i], types, diags, too_deep);
+    if (ty_take_too_deep(types)) {
+      stack_report_too_deep(too_deep, diags, p->nodes[i]->name_span);
+    }
   }
   indent(out, depth);
   fputs("order:", out);
@@ -264,6 +272,8 @@ static void program(FILE *out, int depth, const bnd_program *p) {
 }
 
 /* The top-level program starts at depth 0. */
-void dump_types(FILE *out, const bnd_program *p) {
-  program(out, 0, p);
+bool dump_types(FILE *out, const bnd_program *p, ty_ctx *types, diag_list *diags) {
+  bool too_deep = false;
+  program(out, 0, p, types, diags, &too_deep);
+  return !too_deep;
 }

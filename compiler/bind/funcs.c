@@ -35,114 +35,84 @@ typedef struct row {
   code ret;
 } row;
 
-/* One row per builtin: ROW(id, name, form, lift, eventual_args, deep,
- * nparams, (param names), varargs name, (param codes), varargs code, return
- * code).  A C_GENERIC code is filled in from the argument types by
+/* The checker's columns of each builtin, whose name, arity and parameter
+ * names are its row of PCL__BUILTINS (common/pcl_builtins.h): CHECKER_<ID> is
+ * CK(form, lift, eventual_args, deep, (parameter codes), varargs code,
+ * return code).  A C_GENERIC code is filled in from the argument types by
  * generic_sig. */
 #define ORD FUNCS_ORDINARY
 #define GEN FUNCS_GENERIC
 #define SPE FUNCS_SPECIAL
 #define INT_ FUNCS_INTRINSIC
-#define NAMES(...)                                                                                 \
-  { __VA_ARGS__ }
 #define CODES(...)                                                                                 \
   { __VA_ARGS__ }
-#define ROW(id, name, form, lift, ev, deep, n, names, va, codes, vcode, ret)                       \
-  [FUNCS_##id] = {                                                                                 \
-      {FUNCS_##id, name, form, FUNCS_LIFT_##lift, n, names, va, ev, deep}, codes, vcode, ret}
+/* NOLINTBEGIN(bugprone-macro-parentheses): codes and the parameter names
+   are braced initializers, which parentheses would break. */
+#define CK(f, l, ev, dp, codes, vcode, rcode)                                                      \
+  .pub.form = (f), .pub.lift = FUNCS_LIFT_##l, .pub.eventual_args = (ev), .pub.deep = (dp),       \
+  .param = codes, .varargs = (vcode), .ret = (rcode)
 
 /* clang-format off */
-static const row rows[FUNCS_COUNT] = {
-    ROW(ELEMENT, "element", GEN, FIRST, false, false, 2, NAMES("list", "index"), NULL,
-        CODES(C_GENERIC, C_INT), C_GENERIC, C_GENERIC),
-    ROW(ENTRIES, "entries", GEN, FIRST, false, false, 1, NAMES("collection"), NULL,
-        CODES(C_DYNAMIC), C_GENERIC, C_GENERIC),
-    ROW(LENGTH, "length", GEN, FIRST, false, false, 1, NAMES("value"), NULL,
-        CODES(C_GENERIC), C_GENERIC, C_INT),
-    ROW(LOOKUP, "lookup", GEN, FIRST, false, false, 3, NAMES("map", "key", "default"), NULL,
-        CODES(C_GENERIC, C_STRING, C_GENERIC), C_GENERIC, C_GENERIC),
-    ROW(JOIN, "join", ORD, GENERAL, false, false, 2, NAMES("separator", "strings"), NULL,
-        CODES(C_STRING, C_LIST_STRING), C_GENERIC, C_STRING),
-    ROW(SPLIT, "split", ORD, GENERAL, false, false, 2, NAMES("separator", "string"), NULL,
-        CODES(C_STRING, C_STRING), C_GENERIC, C_LIST_STRING),
-    ROW(RANGE, "range", ORD, GENERAL, false, false, 2, NAMES("fromOrTo", "to"), NULL,
-        CODES(C_INT, C_OPT_INT), C_GENERIC, C_LIST_INT),
-    ROW(MIN, "min", GEN, GENERAL, false, false, 1, NAMES("first"), "rest",
-        CODES(C_GENERIC), C_GENERIC, C_GENERIC),
-    ROW(MAX, "max", GEN, GENERAL, false, false, 1, NAMES("first"), "rest",
-        CODES(C_GENERIC), C_GENERIC, C_GENERIC),
-    ROW(TO_JSON, "toJSON", GEN, FIRST, false, true, 1, NAMES("value"), NULL,
-        CODES(C_DYNAMIC), C_GENERIC, C_STRING),
-    ROW(TO_BASE64, "toBase64", ORD, GENERAL, false, false, 1, NAMES("value"), NULL,
-        CODES(C_STRING), C_GENERIC, C_STRING),
-    ROW(FROM_BASE64, "fromBase64", ORD, GENERAL, false, false, 1, NAMES("value"), NULL,
-        CODES(C_STRING), C_GENERIC, C_STRING),
-    ROW(SHA1, "sha1", ORD, GENERAL, false, false, 1, NAMES("input"), NULL,
-        CODES(C_STRING), C_GENERIC, C_STRING),
-    ROW(READ_FILE, "readFile", ORD, GENERAL, false, false, 1, NAMES("path"), NULL,
-        CODES(C_STRING), C_GENERIC, C_STRING),
-    ROW(FILEBASE64, "filebase64", ORD, GENERAL, false, false, 1, NAMES("path"), NULL,
-        CODES(C_STRING), C_GENERIC, C_STRING),
-    ROW(FILEBASE64SHA256, "filebase64sha256", ORD, GENERAL, false, false, 1, NAMES("path"), NULL,
-        CODES(C_STRING), C_GENERIC, C_STRING),
-    ROW(READ_DIR, "readDir", ORD, GENERAL, false, false, 1, NAMES("path"), NULL,
-        CODES(C_STRING), C_GENERIC, C_LIST_STRING),
-    ROW(MIME_TYPE, "mimeType", ORD, GENERAL, false, false, 1, NAMES("path"), NULL,
-        CODES(C_STRING), C_GENERIC, C_STRING),
-    ROW(FILE_ASSET, "fileAsset", ORD, GENERAL, false, false, 1, NAMES("path"), NULL,
-        CODES(C_STRING), C_GENERIC, C_ASSET),
-    ROW(STRING_ASSET, "stringAsset", ORD, GENERAL, false, false, 1, NAMES("value"), NULL,
-        CODES(C_STRING), C_GENERIC, C_ASSET),
-    ROW(REMOTE_ASSET, "remoteAsset", ORD, GENERAL, false, false, 1, NAMES("uri"), NULL,
-        CODES(C_STRING), C_GENERIC, C_ASSET),
-    ROW(FILE_ARCHIVE, "fileArchive", ORD, GENERAL, false, false, 1, NAMES("path"), NULL,
-        CODES(C_STRING), C_GENERIC, C_ARCHIVE),
-    ROW(REMOTE_ARCHIVE, "remoteArchive", ORD, GENERAL, false, false, 1, NAMES("uri"), NULL,
-        CODES(C_STRING), C_GENERIC, C_ARCHIVE),
-    ROW(ASSET_ARCHIVE, "assetArchive", ORD, GENERAL, false, false, 1, NAMES("assets"), NULL,
-        CODES(C_ASSETS), C_GENERIC, C_ARCHIVE),
-    ROW(SECRET, "secret", GEN, ALWAYS, true, false, 1, NAMES("value"), NULL,
-        CODES(C_GENERIC), C_GENERIC, C_GENERIC),
-    ROW(UNSECRET, "unsecret", GEN, ALWAYS, true, false, 1, NAMES("value"), NULL,
-        CODES(C_GENERIC), C_GENERIC, C_GENERIC),
-    ROW(SINGLE_OR_NONE, "singleOrNone", GEN, FIRST, false, false, 1, NAMES("value"), NULL,
-        CODES(C_GENERIC), C_GENERIC, C_GENERIC),
-    ROW(TRY, "try", SPE, TRY, true, false, 0, NAMES(NULL), "expressions",
-        CODES(C_GENERIC), C_GENERIC, C_GENERIC),
-    ROW(CAN, "can", SPE, CAN, true, false, 1, NAMES("expression"), NULL,
-        CODES(C_GENERIC), C_GENERIC, C_GENERIC),
-    ROW(RECOVER, "recover", SPE, ALWAYS, true, false, 2, NAMES("value", "recovery"), NULL,
-        CODES(C_GENERIC, C_GENERIC), C_GENERIC, C_GENERIC),
-    ROW(NOT_IMPLEMENTED, "notImplemented", ORD, NEVER, false, false, 1, NAMES("errorMessage"), NULL,
-        CODES(C_STRING), C_GENERIC, C_DYNAMIC),
-    ROW(GET_OUTPUT, "getOutput", ORD, ALWAYS, true, false, 2,
-        NAMES("stackReference", "outputName"), NULL,
-        CODES(C_DYNAMIC, C_STRING), C_GENERIC, C_OUT_DYNAMIC),
-    ROW(STACK, "stack", ORD, NEVER, false, false, 0, NAMES(NULL), NULL,
-        CODES(C_GENERIC), C_GENERIC, C_STRING),
-    ROW(PROJECT, "project", ORD, NEVER, false, false, 0, NAMES(NULL), NULL,
-        CODES(C_GENERIC), C_GENERIC, C_STRING),
-    ROW(ORGANIZATION, "organization", ORD, NEVER, false, false, 0, NAMES(NULL), NULL,
-        CODES(C_GENERIC), C_GENERIC, C_STRING),
-    ROW(CWD, "cwd", ORD, NEVER, false, false, 0, NAMES(NULL), NULL,
-        CODES(C_GENERIC), C_GENERIC, C_STRING),
-    ROW(ROOT_DIRECTORY, "rootDirectory", ORD, NEVER, false, false, 0, NAMES(NULL), NULL,
-        CODES(C_GENERIC), C_GENERIC, C_STRING),
-    ROW(PULUMI_RESOURCE_TYPE, "pulumiResourceType", GEN, NEVER, false, false, 1,
-        NAMES("resource"), NULL,
-        CODES(C_GENERIC), C_GENERIC, C_STRING),
-    ROW(PULUMI_RESOURCE_NAME, "pulumiResourceName", GEN, NEVER, false, false, 1,
-        NAMES("resource"), NULL,
-        CODES(C_GENERIC), C_GENERIC, C_STRING),
-    ROW(INVOKE, "invoke", INT_, SCHEMA, true, false, 3,
-        NAMES("token", "args", "invokeOptions"), NULL,
-        CODES(C_STRING, C_GENERIC, C_GENERIC), C_GENERIC, C_GENERIC),
-    ROW(CALL, "call", INT_, SCHEMA, true, false, 3, NAMES("self", "method", "args"), NULL,
-        CODES(C_GENERIC, C_STRING, C_GENERIC), C_GENERIC, C_GENERIC),
-    ROW(CONVERT, "convert", INT_, GENERAL, false, false, 2, NAMES("value", "type"), NULL,
-        CODES(C_GENERIC, C_GENERIC), C_GENERIC, C_GENERIC),
-};
+#define CHECKER_ELEMENT CK(GEN, FIRST, false, false, CODES(C_GENERIC, C_INT), C_GENERIC, C_GENERIC)
+#define CHECKER_ENTRIES CK(GEN, FIRST, false, false, CODES(C_DYNAMIC), C_GENERIC, C_GENERIC)
+#define CHECKER_LENGTH CK(GEN, FIRST, false, false, CODES(C_GENERIC), C_GENERIC, C_INT)
+#define CHECKER_LOOKUP CK(GEN, FIRST, false, false, CODES(C_GENERIC, C_STRING, C_GENERIC), C_GENERIC, C_GENERIC)
+#define CHECKER_JOIN CK(ORD, GENERAL, false, false, CODES(C_STRING, C_LIST_STRING), C_GENERIC, C_STRING)
+#define CHECKER_SPLIT CK(ORD, GENERAL, false, false, CODES(C_STRING, C_STRING), C_GENERIC, C_LIST_STRING)
+#define CHECKER_RANGE CK(ORD, GENERAL, false, false, CODES(C_INT, C_OPT_INT), C_GENERIC, C_LIST_INT)
+#define CHECKER_MIN CK(GEN, GENERAL, false, false, CODES(C_GENERIC), C_GENERIC, C_GENERIC)
+#define CHECKER_MAX CK(GEN, GENERAL, false, false, CODES(C_GENERIC), C_GENERIC, C_GENERIC)
+#define CHECKER_TO_JSON CK(GEN, FIRST, false, true, CODES(C_DYNAMIC), C_GENERIC, C_STRING)
+#define CHECKER_TO_BASE64 CK(ORD, GENERAL, false, false, CODES(C_STRING), C_GENERIC, C_STRING)
+#define CHECKER_FROM_BASE64 CK(ORD, GENERAL, false, false, CODES(C_STRING), C_GENERIC, C_STRING)
+#define CHECKER_SHA1 CK(ORD, GENERAL, false, false, CODES(C_STRING), C_GENERIC, C_STRING)
+#define CHECKER_READ_FILE CK(ORD, GENERAL, false, false, CODES(C_STRING), C_GENERIC, C_STRING)
+#define CHECKER_FILEBASE64 CK(ORD, GENERAL, false, false, CODES(C_STRING), C_GENERIC, C_STRING)
+#define CHECKER_FILEBASE64SHA256 CK(ORD, GENERAL, false, false, CODES(C_STRING), C_GENERIC, C_STRING)
+#define CHECKER_READ_DIR CK(ORD, GENERAL, false, false, CODES(C_STRING), C_GENERIC, C_LIST_STRING)
+#define CHECKER_MIME_TYPE CK(ORD, GENERAL, false, false, CODES(C_STRING), C_GENERIC, C_STRING)
+#define CHECKER_FILE_ASSET CK(ORD, GENERAL, false, false, CODES(C_STRING), C_GENERIC, C_ASSET)
+#define CHECKER_STRING_ASSET CK(ORD, GENERAL, false, false, CODES(C_STRING), C_GENERIC, C_ASSET)
+#define CHECKER_REMOTE_ASSET CK(ORD, GENERAL, false, false, CODES(C_STRING), C_GENERIC, C_ASSET)
+#define CHECKER_FILE_ARCHIVE CK(ORD, GENERAL, false, false, CODES(C_STRING), C_GENERIC, C_ARCHIVE)
+#define CHECKER_REMOTE_ARCHIVE CK(ORD, GENERAL, false, false, CODES(C_STRING), C_GENERIC, C_ARCHIVE)
+#define CHECKER_ASSET_ARCHIVE CK(ORD, GENERAL, false, false, CODES(C_ASSETS), C_GENERIC, C_ARCHIVE)
+#define CHECKER_SECRET CK(GEN, ALWAYS, true, false, CODES(C_GENERIC), C_GENERIC, C_GENERIC)
+#define CHECKER_UNSECRET CK(GEN, ALWAYS, true, false, CODES(C_GENERIC), C_GENERIC, C_GENERIC)
+#define CHECKER_SINGLE_OR_NONE CK(GEN, FIRST, false, false, CODES(C_GENERIC), C_GENERIC, C_GENERIC)
+#define CHECKER_TRY CK(SPE, TRY, true, false, CODES(C_GENERIC), C_GENERIC, C_GENERIC)
+#define CHECKER_CAN CK(SPE, CAN, true, false, CODES(C_GENERIC), C_GENERIC, C_GENERIC)
+#define CHECKER_RECOVER CK(SPE, ALWAYS, true, false, CODES(C_GENERIC, C_GENERIC), C_GENERIC, C_GENERIC)
+#define CHECKER_NOT_IMPLEMENTED CK(ORD, NEVER, false, false, CODES(C_STRING), C_GENERIC, C_DYNAMIC)
+#define CHECKER_GET_OUTPUT CK(ORD, ALWAYS, true, false, CODES(C_DYNAMIC, C_STRING), C_GENERIC, C_OUT_DYNAMIC)
+#define CHECKER_STACK CK(ORD, NEVER, false, false, CODES(C_GENERIC), C_GENERIC, C_STRING)
+#define CHECKER_PROJECT CK(ORD, NEVER, false, false, CODES(C_GENERIC), C_GENERIC, C_STRING)
+#define CHECKER_ORGANIZATION CK(ORD, NEVER, false, false, CODES(C_GENERIC), C_GENERIC, C_STRING)
+#define CHECKER_CWD CK(ORD, NEVER, false, false, CODES(C_GENERIC), C_GENERIC, C_STRING)
+#define CHECKER_ROOT_DIRECTORY CK(ORD, NEVER, false, false, CODES(C_GENERIC), C_GENERIC, C_STRING)
+#define CHECKER_PULUMI_RESOURCE_TYPE CK(GEN, NEVER, false, false, CODES(C_GENERIC), C_GENERIC, C_STRING)
+#define CHECKER_PULUMI_RESOURCE_NAME CK(GEN, NEVER, false, false, CODES(C_GENERIC), C_GENERIC, C_STRING)
+#define CHECKER_INVOKE CK(INT_, SCHEMA, true, false, CODES(C_STRING, C_GENERIC, C_GENERIC), C_GENERIC, C_GENERIC)
+#define CHECKER_CALL CK(INT_, SCHEMA, true, false, CODES(C_GENERIC, C_STRING, C_GENERIC), C_GENERIC, C_GENERIC)
+#define CHECKER_CONVERT CK(INT_, GENERAL, false, false, CODES(C_GENERIC, C_GENERIC), C_GENERIC, C_GENERIC)
 /* clang-format on */
+
+/* The parameter names of a row, as an array. */
+#define PARAMS(a, b, c)                                                                            \
+  { a, b, c }
+/* One row: the common columns, then the checker's. */
+#define ROW(ID, NAME, SHAPE, MIN, MAX, PARAMETERS, VARARGS)                                      \
+  [FUNCS_##ID] = {.pub.id = FUNCS_##ID,                                                            \
+                  .pub.name = #NAME,                                                               \
+                  .pub.min_args = (MIN),                                                           \
+                  .pub.max_args = (MAX),                                                           \
+                  .pub.nparams = (MAX) == PCL__B_VARIADIC ? (MIN) : (MAX),                         \
+                  .pub.params = PARAMS PARAMETERS,                                                 \
+                  .pub.varargs = (VARARGS),                                                        \
+                  CHECKER_##ID},
+/* NOLINTEND(bugprone-macro-parentheses) */
+
+static const row rows[FUNCS_COUNT] = {PCL__BUILTINS(ROW)};
 
 const funcs_builtin *funcs_lookup(const char *name) {
   for (size_t i = 0; i < FUNCS_COUNT; i++) {
@@ -258,11 +228,12 @@ static bool number_like(const ty *t) {
   return false;
 }
 
-/* Checks the count of arguments for a "exactly one argument"-style
- * builtin; reports msg at the call when it is wrong. */
-static bool exact_count(diag_list *d, const funcs_call *call, size_t n, size_t want,
-                        const char *msg) {
-  if (n == want)
+/* Checks the count of arguments of a builtin whose reference binder words
+ * its arity error itself ("'toJSON' expects exactly one argument"): reports
+ * msg at the call when n is outside the builtin's arity. */
+static bool arity_ok(diag_list *d, const funcs_call *call, const funcs_builtin *fn, size_t n,
+                     const char *msg) {
+  if (n >= fn->min_args && (fn->max_args == PCL__B_VARIADIC || n <= fn->max_args))
     return true;
   diag_error(d, call->span, "%s", msg);
   return false;
@@ -353,7 +324,7 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
     return true;
   }
   case FUNCS_TO_JSON:
-    if (!exact_count(d, call, a->n, 1, "'toJSON' expects exactly one argument"))
+    if (!arity_ok(d, call, &r->pub, a->n, "'toJSON' expects exactly one argument"))
       return false;
     if (eventual(a0))
       s->ret = ty_output(c, s->ret);
@@ -364,22 +335,24 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
     s->ret = ty_output(c, s->param[0]);
     return true;
   case FUNCS_SINGLE_OR_NONE: {
-    if (!exact_count(d, call, a->n, 1, "'singleOrNone' only expects one argument"))
+    if (!arity_ok(d, call, &r->pub, a->n, "'singleOrNone' only expects one argument"))
       return false;
-    s->param[0] = a0;
+    /* The argument, which the arity guarantees. */
+    const ty *arg = a->t[0], *resolved = ty_resolve_outputs(c, arg);
+    s->param[0] = arg;
     const ty *e;
-    if (r0->kind == TY_LIST) {
-      e = r0->elem;
-    } else if (r0->kind == TY_TUPLE) {
-      e = r0->elems.count ? r0->elems.items[0] : ty_dynamic(c);
-    } else if (r0->kind == TY_DYNAMIC) {
-      e = r0;
+    if (resolved->kind == TY_LIST) {
+      e = resolved->elem;
+    } else if (resolved->kind == TY_TUPLE) {
+      e = resolved->elems.count ? resolved->elems.items[0] : ty_dynamic(c);
+    } else if (resolved->kind == TY_DYNAMIC) {
+      e = resolved;
     } else {
       diag_fail(d, sp0, "the first argument to 'singleOrNone' must be a list or tuple");
       return false;
     }
     s->ret = ty_optional(c, e);
-    if (eventual(a0))
+    if (eventual(arg))
       s->ret = ty_output(c, s->ret);
     return true;
   }
@@ -388,7 +361,7 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
     const char *msg = r->pub.id == FUNCS_PULUMI_RESOURCE_TYPE
                           ? "pulumiResourceType expects exactly one argument"
                           : "pulumiResourceName expects exactly one argument";
-    if (!exact_count(d, call, a->n, 1, msg))
+    if (!arity_ok(d, call, &r->pub, a->n, msg))
       return false;
     const ty *t = ty_strip_eventual(a0);
     if (t->kind != TY_OBJECT && t->kind != TY_DYNAMIC) {
@@ -399,10 +372,8 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
     return true;
   }
   case FUNCS_TRY: {
-    if (a->n == 0) {
-      diag_error(d, call->span, "'try' expects at least one argument");
+    if (!arity_ok(d, call, &r->pub, a->n, "'try' expects at least one argument"))
       return false;
-    }
     bool lift = false, dyn = false;
     for (size_t i = 0; i < a->n; i++) {
       lift = lift || eventual(a->t[i]);
@@ -414,24 +385,26 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
     return true;
   }
   case FUNCS_CAN: {
-    if (!exact_count(d, call, a->n, 1, "'can' expects exactly one argument"))
+    if (!arity_ok(d, call, &r->pub, a->n, "'can' expects exactly one argument"))
       return false;
-    bool out = a0->kind == TY_OUTPUT || a0->kind == TY_DYNAMIC;
-    if (a0->kind == TY_UNION) {
-      for (size_t i = 0; i < a0->elems.count; i++)
-        out = out || a0->elems.items[i]->kind == TY_OUTPUT;
+    const ty *arg = a->t[0]; /* The arity guarantees it. */
+    bool out = arg->kind == TY_OUTPUT || arg->kind == TY_DYNAMIC;
+    if (arg->kind == TY_UNION) {
+      for (size_t i = 0; i < arg->elems.count; i++)
+        out = out || arg->elems.items[i]->kind == TY_OUTPUT;
     }
     s->ret = out ? ty_output(c, ty_bool(c)) : ty_bool(c);
     return true;
   }
   case FUNCS_RECOVER: {
-    if (!exact_count(d, call, a->n, 2, "'recover' expects exactly two arguments"))
+    if (!arity_ok(d, call, &r->pub, a->n, "'recover' expects exactly two arguments"))
       return false;
-    if (a0->kind != TY_OUTPUT) {
+    const ty *value = a->t[0]; /* The arity guarantees both. */
+    if (value->kind != TY_OUTPUT) {
       diag_error(d, sp0, "the first argument to 'recover' must be an output");
       return false;
     }
-    const ty *ts[2] = {ty_resolve_outputs(c, a0), ty_resolve_outputs(c, a->t[1])};
+    const ty *ts[2] = {ty_resolve_outputs(c, value), ty_resolve_outputs(c, a->t[1])};
     s->ret = ty_output(c, ty_unify_safe(c, 2, ts));
     return true;
   }
@@ -488,16 +461,14 @@ const ty *funcs_check_call(ty_ctx *c, diag_list *d, const funcs_builtin *fn,
   /* The special forms check their own arity and convert nothing. */
   if (fn->form == FUNCS_SPECIAL)
     return s.ret;
-  /* Arity (types.md §11 rule 3). */
-  for (size_t i = a.n; i < fn->nparams; i++) {
-    if (!s.param[i] || !ty_is_optional(s.param[i])) {
-      diag_error(d, call->span, "missing required parameter '%s'", fn->params[i]);
-      return NULL;
-    }
+  /* Arity (types.md §11 rule 3), from the builtin's row. */
+  if (a.n < fn->min_args) {
+    diag_error(d, call->span, "missing required parameter '%s'", fn->params[a.n]);
+    return NULL;
   }
-  if (a.n > fn->nparams && !s.varargs) {
-    diag_error(d, a.sp[fn->nparams], "too many arguments to call: expected %zu, got %zu",
-               fn->nparams, a.n);
+  if (fn->max_args != PCL__B_VARIADIC && a.n > fn->max_args) {
+    diag_error(d, a.sp[fn->max_args], "too many arguments to call: expected %zu, got %zu",
+               fn->max_args, a.n);
     return NULL;
   }
   /* Conversions to InputType(param) and the parameter of each argument. */

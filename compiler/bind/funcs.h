@@ -24,58 +24,16 @@
 
 #include "base/diag.h"
 #include "base/src.h"
+#include "pcl_builtins.h"
 #include "types/ty.h"
 
-/* Every builtin, defined once: X(ID, "name"). */
-#define FUNCS_BUILTINS(X)                                                                          \
-  X(ELEMENT, "element")                                                                            \
-  X(ENTRIES, "entries")                                                                            \
-  X(LENGTH, "length")                                                                              \
-  X(LOOKUP, "lookup")                                                                              \
-  X(JOIN, "join")                                                                                  \
-  X(SPLIT, "split")                                                                                \
-  X(RANGE, "range")                                                                                \
-  X(MIN, "min")                                                                                    \
-  X(MAX, "max")                                                                                    \
-  X(TO_JSON, "toJSON")                                                                             \
-  X(TO_BASE64, "toBase64")                                                                         \
-  X(FROM_BASE64, "fromBase64")                                                                     \
-  X(SHA1, "sha1")                                                                                  \
-  X(READ_FILE, "readFile")                                                                         \
-  X(FILEBASE64, "filebase64")                                                                      \
-  X(FILEBASE64SHA256, "filebase64sha256")                                                          \
-  X(READ_DIR, "readDir")                                                                           \
-  X(MIME_TYPE, "mimeType")                                                                         \
-  X(FILE_ASSET, "fileAsset")                                                                       \
-  X(STRING_ASSET, "stringAsset")                                                                   \
-  X(REMOTE_ASSET, "remoteAsset")                                                                   \
-  X(FILE_ARCHIVE, "fileArchive")                                                                   \
-  X(REMOTE_ARCHIVE, "remoteArchive")                                                               \
-  X(ASSET_ARCHIVE, "assetArchive")                                                                 \
-  X(SECRET, "secret")                                                                              \
-  X(UNSECRET, "unsecret")                                                                          \
-  X(SINGLE_OR_NONE, "singleOrNone")                                                                \
-  X(TRY, "try")                                                                                    \
-  X(CAN, "can")                                                                                    \
-  X(RECOVER, "recover")                                                                            \
-  X(NOT_IMPLEMENTED, "notImplemented")                                                             \
-  X(GET_OUTPUT, "getOutput")                                                                       \
-  X(STACK, "stack")                                                                                \
-  X(PROJECT, "project")                                                                            \
-  X(ORGANIZATION, "organization")                                                                  \
-  X(CWD, "cwd")                                                                                    \
-  X(ROOT_DIRECTORY, "rootDirectory")                                                               \
-  X(PULUMI_RESOURCE_TYPE, "pulumiResourceType")                                                    \
-  X(PULUMI_RESOURCE_NAME, "pulumiResourceName")                                                    \
-  X(INVOKE, "invoke")                                                                              \
-  X(CALL, "call")                                                                                  \
-  X(CONVERT, "convert")
-
+/* Every builtin: FUNCS_<ID> for each row of PCL__BUILTINS
+ * (common/pcl_builtins.h), which lists their names, arities and parameters. */
 typedef enum funcs_id {
-#define X(id, name) FUNCS_##id,
-  FUNCS_BUILTINS(X)
-#undef X
-      FUNCS_COUNT
+#define FUNCS_ID(id, name, shape, min, max, params, varargs) FUNCS_##id = PCL__B_##id,
+  PCL__BUILTINS(FUNCS_ID)
+#undef FUNCS_ID
+      FUNCS_COUNT = PCL__B_COUNT
 } funcs_id;
 
 /* How a builtin is bound. */
@@ -99,15 +57,19 @@ typedef enum funcs_lift {
   FUNCS_LIFT_SCHEMA   /* invoke/call: from the schema (functions.md §8, §9). */
 } funcs_lift;
 
-/* The static description of one builtin. */
+/* The static description of one builtin: its row of PCL__BUILTINS, then
+ * how the checker binds it. */
 typedef struct funcs_builtin {
   funcs_id id;           /* Its identifier. */
   const char *name;      /* Name as written in programs. */
-  funcs_form form;       /* How calls are bound. */
-  funcs_lift lift;       /* How eventual arguments shape the result. */
-  size_t nparams;        /* Positional parameters (optional ones included). */
+  size_t min_args;       /* Arguments required. */
+  size_t max_args;       /* Arguments allowed, or PCL__B_VARIADIC. */
+  size_t nparams;        /* Positional parameters: all of them, or the
+                            required ones of a variadic builtin. */
   const char *params[3]; /* Their names, for "missing required parameter". */
   const char *varargs;   /* Name of the variadic parameter, or NULL. */
+  funcs_form form;       /* How calls are bound. */
+  funcs_lift lift;       /* How eventual arguments shape the result. */
   bool eventual_args;    /* Receives eventual arguments as they are (secret,
                             unsecret, getOutput, try, can, recover, invoke,
                             call) instead of after resolution. */

@@ -122,10 +122,6 @@ void cw_append(cw *w, const cw *other) {
   w->data[w->len] = '\0';
 }
 
-bool cw_write(const cw *w, FILE *out) {
-  return w->len == 0 || fwrite(w->data, 1, w->len, out) == w->len;
-}
-
 void cw_free(cw *w) {
   free(w->data);
   *w = (cw)CW_INIT;

@@ -49,8 +49,6 @@ void cw_mangle(cw *w, const char *s);
  * after a `/` gets a backslash between them. */
 void cw_comment(cw *w, const char *s);
 void cw_comment_char(cw *w, char c);
-/* Writes the buffer to out; returns false on a write error. */
-bool cw_write(const cw *w, FILE *out);
 /* Frees the buffer and empties it. */
 void cw_free(cw *w);
 

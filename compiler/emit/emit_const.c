@@ -15,6 +15,7 @@
 #include "pcl_abi.h"
 #include "emit/emit_internal.h"
 #include "base/util.h"
+#include "nfc.h"
 
 const char *em_intern(em *e, const char *s, size_t len) { return intern_n(&e->names, s, len); }
 
@@ -150,7 +151,7 @@ uint32_t em_string(em *e, const char *s, size_t len) {
   /* The lexer gives NFC text already; constants the compiler makes (names,
      tokens from schemas) are normalised here. */
   size_t nlen = 0;
-  char *nfc = util_nfc(s, len, &nlen);
+  char *nfc = pcl__nfc(s, len, xmalloc, &nlen);
   const char *bytes = nfc ? nfc : s;
   size_t blen = nfc ? nlen : len;
   cw *key = &e->key;

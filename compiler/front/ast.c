@@ -16,7 +16,8 @@
  * Block labels print as `label` lines before the body.  Nodes more than 64
  * levels deep are indented 64 levels and their line starts with `@DEPTH `,
  * so that the dump stays linear in the size of the tree however deep it is
- * (the dump walks with an explicit stack). */
+ * (the dump recurses as the tree nests; a tree too deep for the stack is
+ * reported instead). */
 #include "front/ast.h"
 
 #include <stddef.h>
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stack.h"
 #include "base/util.h"
 
 #if PCLC_ASAN
@@ -112,7 +114,8 @@ const char *ast_kind_name(ast_kind k) {
   ice("bad AST kind %d", (int)k);
 }
 
-const char *ast_unary_op_name(ast_unary_op op) {
+/* Returns the spelling of an operator ("&&"). */
+static const char *ast_unary_op_name(ast_unary_op op) {
   switch (op) {
 #define X(name, text)                                                            \
   case AST_OP_##name:                                                            \
@@ -123,7 +126,7 @@ const char *ast_unary_op_name(ast_unary_op op) {
   ice("bad unary operator %d", (int)op);
 }
 
-const char *ast_binary_op_name(ast_binary_op op) {
+static const char *ast_binary_op_name(ast_binary_op op) {
   switch (op) {
 #define X(name, text)                                                            \
   case AST_OP_##name:                                                            \
@@ -139,57 +142,9 @@ const char *ast_binary_op_name(ast_binary_op op) {
 typedef struct dumper {
   FILE *out;
   src_set *src;
-  uint32_t file;      /* File whose positions the cache holds. */
-  bool ascii;         /* That file is pure ASCII: columns are byte offsets. */
-  size_t cache_line;  /* Last non-ASCII lookup: line (1-based, 0 = none), */
-  uint32_t cache_off; /* offset, */
-  size_t cache_col;   /* and its column. */
+  diag_list *diag; /* Where a tree too deep for the stack is reported. */
+  bool too_deep;   /* It was. */
 } dumper;
-
-static void select_file(dumper *d, uint32_t file) {
-  d->file = file;
-  src_file *f = src_get(d->src, file);
-  d->ascii = true;
-  for (size_t i = 0; i < f->len; i++) {
-    if ((unsigned char)f->text[i] >= 0x80) {
-      d->ascii = false;
-      break;
-    }
-  }
-  d->cache_line = 0;
-  (void)src_position(d->src, file, 0); /* Builds the line map. */
-}
-
-static src_pos position(dumper *d, uint32_t file, uint32_t off) {
-  if (file != d->file)
-    select_file(d, file);
-  src_file *f = src_get(d->src, file);
-  if (off > f->len)
-    off = (uint32_t)f->len;
-  size_t lo = 0, hi = f->nlines;
-  while (hi - lo > 1) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (f->line_starts[mid] <= off)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  uint32_t start = f->line_starts[lo];
-  if (d->ascii)
-    return (src_pos){lo + 1, (size_t)(off - start) + 1};
-  size_t col = 1;
-  uint32_t from = start;
-  if (d->cache_line == lo + 1 && d->cache_off <= off) {
-    col = d->cache_col;
-    from = d->cache_off;
-  }
-  for (uint32_t i = from; i < off; i++)
-    col += ((unsigned char)f->text[i] & 0xC0) != 0x80;
-  d->cache_line = lo + 1;
-  d->cache_off = off;
-  d->cache_col = col;
-  return (src_pos){lo + 1, col};
-}
 
 /* Prints s (n bytes) as a C string literal that is pure ASCII. */
 static void put_string(FILE *out, const char *s, size_t n) {
@@ -273,8 +228,8 @@ static void begin_line(dumper *d, size_t depth, const char *role, const char *ki
     fprintf(d->out, "@%zu ", depth);
   if (role)
     fprintf(d->out, "%s: ", role);
-  src_pos a = position(d, span.file, span.start);
-  src_pos b = position(d, span.file, span.end);
+  src_pos a = src_position(d->src, span.file, span.start);
+  src_pos b = src_position(d->src, span.file, span.end);
   fprintf(d->out, "%s %zu:%zu-%zu:%zu", kind, a.line, a.column, b.line, b.column);
 }
 
@@ -287,46 +242,32 @@ static void put_field_bool(dumper *d, const char *name, bool value) {
   fprintf(d->out, " %s=%s", name, value ? "true" : "false");
 }
 
-/* One line still to print: a node (or an absent child, n NULL) with its
-   role, or a block label. */
-typedef struct dump_item {
-  const ast_node *n;     /* The node, or NULL. */
-  const ast_label *label; /* A block label to print instead, or NULL. */
-  size_t depth;          /* Its indentation level. */
-  const char *role;      /* Its role in the parent, or NULL. */
-} dump_item;
+static void dump_node(dumper *d, const ast_node *n, size_t depth, const char *role);
 
-/* The lines still to print, last first (heap). */
-typedef struct dump_stack {
-  dump_item *items;
-  size_t count, cap;
-} dump_stack;
-
-static void push_item(dump_stack *st, dump_item it) {
-  if (st->count == st->cap) {
-    st->cap = st->cap ? 2 * st->cap : 64;
-    st->items = xrealloc(st->items, st->cap * sizeof *st->items);
-  }
-  st->items[st->count++] = it;
-}
-
-/* Pushes a child (optional ones only when present). */
-static void push_child(dump_stack *st, const ast_node *n, size_t depth, const char *role,
+/* Prints a child (optional ones only when present). */
+static void dump_child(dumper *d, const ast_node *n, size_t depth, const char *role,
                        bool optional) {
   if (n || !optional)
-    push_item(st, (dump_item){n, NULL, depth, role});
+    dump_node(d, n, depth, role);
 }
 
-/* Pushes the elements of a list, so that they print in order. */
-static void push_list(dump_stack *st, ast_list l, size_t depth) {
-  for (size_t i = l.count; i-- > 0;)
-    push_item(st, (dump_item){l.items[i], NULL, depth, NULL});
+/* Prints the elements of a list, in order. */
+static void dump_list(dumper *d, ast_list l, size_t depth) {
+  for (size_t i = 0; i < l.count; i++)
+    dump_node(d, l.items[i], depth, NULL);
 }
 
-/* Prints the line of one node and pushes its children, last first, so that
-   they print after it in order. */
-static void dump_one(dumper *d, dump_stack *st, const ast_node *n, size_t depth,
-                     const char *role) {
+/* Prints a block label. */
+static void dump_label(dumper *d, const ast_label *label, size_t depth) {
+  begin_line(d, depth, NULL, "label", label->span);
+  put_field_string(d, "text", label->text);
+  put_field_bool(d, "quoted", label->quoted);
+  fputc('\n', d->out);
+}
+
+/* Prints the line of node n (or of an absent child, n NULL), then its
+   children, in order. */
+static void dump_node(dumper *d, const ast_node *n, size_t depth, const char *role) {
   if (!n) {
     for (size_t i = 0; i < depth && i < MAX_INDENT; i++)
       fputs("  ", d->out);
@@ -335,21 +276,23 @@ static void dump_one(dumper *d, dump_stack *st, const ast_node *n, size_t depth,
     fprintf(d->out, "%s: (none)\n", role ? role : "node");
     return;
   }
+  if (stack_too_deep(&d->too_deep, d->diag, n->span))
+    return;
   begin_line(d, depth, role, ast_kind_name(n->kind), n->span);
   size_t c = depth + 1;
   switch (n->kind) {
   case AST_ATTRIBUTE:
     put_field_string(d, "name", n->attribute.name.text);
     fputc('\n', d->out);
-    push_child(st, n->attribute.value, c, "value", false);
+    dump_child(d, n->attribute.value, c, "value", false);
     return;
   case AST_BLOCK:
     put_field_string(d, "type", n->block.type.text);
     put_field_bool(d, "one-line", n->block.one_line);
     fputc('\n', d->out);
-    push_list(st, n->block.body, c);
-    for (size_t i = n->block.nlabels; i-- > 0;)
-      push_item(st, (dump_item){NULL, &n->block.labels[i], c, NULL});
+    for (size_t i = 0; i < n->block.nlabels; i++)
+      dump_label(d, &n->block.labels[i], c);
+    dump_list(d, n->block.body, c);
     return;
   case AST_NUMBER:
     put_field_string(d, "text", n->number.text);
@@ -371,7 +314,7 @@ static void dump_one(dumper *d, dump_stack *st, const ast_node *n, size_t depth,
     put_field_bool(d, "heredoc", n->template.heredoc);
     put_field_bool(d, "flush", n->template.flush);
     fputc('\n', d->out);
-    push_list(st, n->template.parts, c);
+    dump_list(d, n->template.parts, c);
     return;
   case AST_TEMPLATE_LITERAL:
     fputs(" text=", d->out);
@@ -380,54 +323,54 @@ static void dump_one(dumper *d, dump_stack *st, const ast_node *n, size_t depth,
     return;
   case AST_TEMPLATE_IF:
     fputc('\n', d->out);
-    push_child(st, n->tif.else_, c, "else", true);
-    push_child(st, n->tif.then, c, "then", false);
-    push_child(st, n->tif.cond, c, "cond", false);
+    dump_child(d, n->tif.cond, c, "cond", false);
+    dump_child(d, n->tif.then, c, "then", false);
+    dump_child(d, n->tif.else_, c, "else", true);
     return;
   case AST_TEMPLATE_FOR:
     if (n->tfor.key.text)
       put_field_string(d, "key", n->tfor.key.text);
     put_field_string(d, "value", n->tfor.value.text ? n->tfor.value.text : "");
     fputc('\n', d->out);
-    push_child(st, n->tfor.body, c, "body", false);
-    push_child(st, n->tfor.collection, c, "collection", false);
+    dump_child(d, n->tfor.collection, c, "collection", false);
+    dump_child(d, n->tfor.body, c, "body", false);
     return;
   case AST_GET_ATTR:
     put_field_string(d, "name", n->get_attr.name.text);
     fputc('\n', d->out);
-    push_child(st, n->get_attr.object, c, "object", false);
+    dump_child(d, n->get_attr.object, c, "object", false);
     return;
   case AST_INDEX:
     put_field_bool(d, "legacy", n->index.legacy);
     fputc('\n', d->out);
-    push_child(st, n->index.key, c, "key", false);
-    push_child(st, n->index.collection, c, "collection", false);
+    dump_child(d, n->index.collection, c, "collection", false);
+    dump_child(d, n->index.key, c, "key", false);
     return;
   case AST_SPLAT:
     put_field_bool(d, "full", n->splat.full);
     fputc('\n', d->out);
-    push_child(st, n->splat.each, c, "each", false);
-    push_child(st, n->splat.source, c, "source", false);
+    dump_child(d, n->splat.source, c, "source", false);
+    dump_child(d, n->splat.each, c, "each", false);
     return;
   case AST_CALL:
     put_field_string(d, "name", n->call.name.text);
     put_field_bool(d, "expand-final", n->call.expand_final);
     fputc('\n', d->out);
-    push_list(st, n->call.args, c);
+    dump_list(d, n->call.args, c);
     return;
   case AST_TUPLE:
     fputc('\n', d->out);
-    push_list(st, n->tuple.items, c);
+    dump_list(d, n->tuple.items, c);
     return;
   case AST_OBJECT:
     fputc('\n', d->out);
-    push_list(st, n->object.items, c);
+    dump_list(d, n->object.items, c);
     return;
   case AST_OBJECT_ITEM:
     put_field_bool(d, "colon", n->item.colon);
     fputc('\n', d->out);
-    push_child(st, n->item.value, c, "value", false);
-    push_child(st, n->item.key, c, "key", false);
+    dump_child(d, n->item.key, c, "key", false);
+    dump_child(d, n->item.value, c, "value", false);
     return;
   case AST_FOR:
     put_field_bool(d, "object", n->for_expr.is_object);
@@ -436,57 +379,44 @@ static void dump_one(dumper *d, dump_stack *st, const ast_node *n, size_t depth,
     put_field_string(d, "value-var", n->for_expr.value_var.text ? n->for_expr.value_var.text : "");
     put_field_bool(d, "grouping", n->for_expr.grouping);
     fputc('\n', d->out);
-    push_child(st, n->for_expr.cond, c, "cond", true);
-    push_child(st, n->for_expr.value, c, "value", false);
-    push_child(st, n->for_expr.key, c, "key", true);
-    push_child(st, n->for_expr.collection, c, "collection", false);
+    dump_child(d, n->for_expr.collection, c, "collection", false);
+    dump_child(d, n->for_expr.key, c, "key", true);
+    dump_child(d, n->for_expr.value, c, "value", false);
+    dump_child(d, n->for_expr.cond, c, "cond", true);
     return;
   case AST_UNARY:
     put_field_string(d, "op", ast_unary_op_name(n->unary.op));
     fputc('\n', d->out);
-    push_child(st, n->unary.operand, c, "operand", false);
+    dump_child(d, n->unary.operand, c, "operand", false);
     return;
   case AST_BINARY:
     put_field_string(d, "op", ast_binary_op_name(n->binary.op));
     fputc('\n', d->out);
-    push_child(st, n->binary.rhs, c, "rhs", false);
-    push_child(st, n->binary.lhs, c, "lhs", false);
+    dump_child(d, n->binary.lhs, c, "lhs", false);
+    dump_child(d, n->binary.rhs, c, "rhs", false);
     return;
   case AST_CONDITIONAL:
     fputc('\n', d->out);
-    push_child(st, n->cond.else_, c, "else", false);
-    push_child(st, n->cond.then, c, "then", false);
-    push_child(st, n->cond.cond, c, "cond", false);
+    dump_child(d, n->cond.cond, c, "cond", false);
+    dump_child(d, n->cond.then, c, "then", false);
+    dump_child(d, n->cond.else_, c, "else", false);
     return;
   case AST_PAREN:
     fputc('\n', d->out);
-    push_child(st, n->paren.inner, c, "inner", false);
+    dump_child(d, n->paren.inner, c, "inner", false);
     return;
   }
   ice("bad AST kind %d", (int)n->kind);
 }
 
-/* Dumps with an explicit stack: trees may be as deep as the input. */
-void ast_dump(FILE *out, src_set *src, const ast_program *prog) {
-  dumper d = {out, src, UINT32_MAX, true, 0, 0, 0};
-  dump_stack st = {NULL, 0, 0};
+bool ast_dump(FILE *out, src_set *src, const ast_program *prog, diag_list *diags) {
+  dumper d = {out, src, diags, false};
   for (size_t i = 0; i < prog->count; i++) {
     const ast_file *f = &prog->files[i];
     fputs("file ", out);
     put_cstring(out, src_get(src, f->file)->path);
     fputc('\n', out);
-    push_list(&st, f->body, 1);
-    while (st.count > 0) {
-      dump_item it = st.items[--st.count];
-      if (it.label) {
-        begin_line(&d, it.depth, NULL, "label", it.label->span);
-        put_field_string(&d, "text", it.label->text);
-        put_field_bool(&d, "quoted", it.label->quoted);
-        fputc('\n', out);
-      } else {
-        dump_one(&d, &st, it.n, it.depth, it.role);
-      }
-    }
+    dump_list(&d, f->body, 1);
   }
-  free(st.items);
+  return !d.too_deep;
 }

@@ -14,6 +14,7 @@
 
 #include "pcl.tab.h"
 #include "base/util.h"
+#include "nfc.h"
 
 void lex_init(pcl_lexer *lx, parse_env *env, uint32_t file, const char *text, size_t len,
               uint32_t base) {
@@ -229,7 +230,9 @@ size_t lex_ident_length(const char *s, size_t n) {
   return i;
 }
 
-bool lex_is_space_at(const char *s, size_t avail, size_t *n) {
+/* True for Go's unicode.IsSpace over the code point at s; *n receives its
+ * byte length. */
+static bool lex_is_space_at(const char *s, size_t avail, size_t *n) {
   unsigned char c = (unsigned char)*s;
   if (c < 0x80) {
     *n = 1;
@@ -475,12 +478,12 @@ void lex_run_escape(pcl_lexer *lx, const char *s, size_t n) {
   }
 }
 
-/* Returns the literal text s[0..len) in NFC (util_nfc) in the arena,
+/* Returns the literal text s[0..len) in NFC (pcl__nfc) in the arena,
  * storing its length in *out_len: s itself when it needs no change and
  * in_arena says it is arena memory already, else a copy. */
 static const char *nfc_text(pcl_lexer *lx, const char *s, size_t len, bool in_arena,
                             size_t *out_len) {
-  char *nfc = util_nfc(s, len, out_len);
+  char *nfc = pcl__nfc(s, len, xmalloc, out_len);
   if (nfc == NULL) {
     *out_len = len;
     return in_arena ? s : arena_strndup(lx->env->arena, s, len);

@@ -164,9 +164,6 @@ bool lex_for_follows(const pcl_lexer *lx, size_t pos);
 size_t lex_ident_length(const char *s, size_t n);
 /* Returns the byte length of the UTF-8 character at s (1 for ASCII). */
 size_t lex_char_length(const char *s);
-/* True for Go's unicode.IsSpace over the code point at s; *n receives its
- * byte length. */
-bool lex_is_space_at(const char *s, size_t avail, size_t *n);
 /* Reports "Invalid number literal" when text is not a valid HCL number. */
 void lex_check_number(pcl_lexer *lx, const char *text, size_t n);
 /* Reports the error for a character that cannot start a token. */

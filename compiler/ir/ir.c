@@ -4,14 +4,17 @@
  * The dump is one line per node and per expression, children indented by
  * two spaces: `op details : type @line:col`.  It depends only on the
  * program, never on pointers or allocation order, so it is stable enough
- * for golden tests, and it walks with explicit stacks, so any nesting
- * depth is safe. */
+ * for golden tests.  It recurses as expressions nest; past 64 levels the
+ * indentation stops growing and a line starts with `@DEPTH `, and a type
+ * longer than 1,024 bytes is cut with `...`, so that the dump of a tree
+ * nested deep stays linear in its size. */
 #include "ir/ir.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stack.h"
 #include "base/util.h"
 
 #if PCLC_ASAN
@@ -46,7 +49,7 @@ static const char *const unary_op_names[] = {
 #undef X
 };
 
-const char *ir_unary_op_name(ir_unary_op op) { return unary_op_names[op]; }
+static const char *ir_unary_op_name(ir_unary_op op) { return unary_op_names[op]; }
 
 static const char *const binary_op_names[] = {
 #define X(name, text) text,
@@ -54,7 +57,7 @@ static const char *const binary_op_names[] = {
 #undef X
 };
 
-const char *ir_binary_op_name(ir_binary_op op) { return binary_op_names[op]; }
+static const char *ir_binary_op_name(ir_binary_op op) { return binary_op_names[op]; }
 
 /* Writes the indentation of depth. */
 static void indent(FILE *out, int depth) {
@@ -218,46 +221,48 @@ static void details(FILE *out, const ir_module *m, const ir_expr *e) {
   }
 }
 
-/* An expression waiting to be printed. */
-typedef struct dump_item {
-  const ir_expr *e;  /* The expression. */
-  int depth;         /* Its indentation. */
-  const char *label; /* Its role in its parent ("body", an argument), or NULL. */
-  uint32_t arg;      /* The parameter slot when labelled as an argument. */
-} dump_item;
+/* Lines deeper than this are indented this much and carry their depth,
+   and types longer than TYPE_MAX bytes are cut, so that the dump of a tree
+   nested deep stays linear in its size. */
+enum { MAX_INDENT = 64, TYPE_MAX = 1024 };
 
-/* Writes e and its descendants, one line each, from depth on, depth first
- * with an explicit stack so that any nesting is safe. */
-static void dump_expr(FILE *out, src_set *src, const ir_module *m, const ir_expr *root,
-                      int depth, const char *label) {
-  size_t n = 0, cap = 64;
-  dump_item *stack = xmalloc(cap * sizeof *stack);
-  stack[n++] = (dump_item){root, depth, label, 0};
-  while (n > 0) {
-    dump_item it = stack[--n];
-    const ir_expr *e = it.e;
-    indent(out, it.depth);
-    if (it.label && strcmp(it.label, "arg") == 0)
-      fprintf(out, "arg $%u: ", (unsigned)it.arg);
-    else if (it.label)
-      fprintf(out, "%s: ", it.label);
-    fputs(ir_op_name(e->op), out);
-    details(out, m, e);
-    src_pos p = src_position(src, e->span.file, e->span.start);
-    fprintf(out, " : %s @%zu:%zu\n", e->type ? ty_to_string(e->type) : "?", p.line, p.column);
-    /* Children are pushed last first, so they print in order. */
-    for (size_t i = e->n; i-- > 0;) {
-      if (n == cap) {
-        cap *= 2;
-        stack = xrealloc(stack, cap * sizeof *stack);
-      }
-      const char *l = NULL;
-      if (e->op == IR_APPLY)
-        l = i + 1 == e->n ? "body" : "arg";
-      stack[n++] = (dump_item){e->kids[i], it.depth + 1, l, e->a + (uint32_t)i};
-    }
+/* The state of one dump. */
+typedef struct dumper {
+  FILE *out;
+  src_set *src;
+  const ir_module *m; /* The module being written. */
+  diag_list *diag;    /* Where an expression too deep for the stack is reported. */
+  bool too_deep;      /* It was. */
+} dumper;
+
+/* Writes e and its descendants, one line each, from depth on; label is its
+   role in its parent ("body", "arg" with the parameter slot arg), or NULL. */
+static void dump_expr(dumper *d, const ir_expr *e, int depth, const char *label, uint32_t arg) {
+  if (stack_too_deep(&d->too_deep, d->diag, e->span))
+    return;
+  FILE *out = d->out;
+  indent(out, depth < MAX_INDENT ? depth : MAX_INDENT);
+  if (depth > MAX_INDENT)
+    fprintf(out, "@%d ", depth);
+  if (label && strcmp(label, "arg") == 0)
+    fprintf(out, "arg $%u: ", (unsigned)arg);
+  else if (label)
+    fprintf(out, "%s: ", label);
+  fputs(ir_op_name(e->op), out);
+  details(out, d->m, e);
+  fputs(" : ", out);
+  if (e->type)
+    ty_print_cut(out, e->type, TYPE_MAX);
+  else
+    fputc('?', out);
+  src_pos p = src_position(d->src, e->span.file, e->span.start);
+  fprintf(out, " @%zu:%zu\n", p.line, p.column);
+  for (size_t i = 0; i < e->n; i++) {
+    const char *l = NULL;
+    if (e->op == IR_APPLY)
+      l = i + 1 == e->n ? "body" : "arg";
+    dump_expr(d, e->kids[i], depth + 1, l, e->a + (uint32_t)i);
   }
-  free(stack);
 }
 
 /* The dump names of the node kinds. */
@@ -267,10 +272,13 @@ static const char *const node_kind_names[] = {
 #undef X
 };
 
-const char *ir_node_kind_name(ir_node_kind k) { return node_kind_names[k]; }
+/* Returns the dump name of a node kind. */
+static const char *ir_node_kind_name(ir_node_kind k) { return node_kind_names[k]; }
 
 /* Writes module m's nodes. */
-static void dump_module(FILE *out, src_set *src, const ir_module *m) {
+static void dump_module(dumper *d, const ir_module *m) {
+  FILE *out = d->out;
+  d->m = m;
   fprintf(out, "module %zu %s slots=%u\n", m->index, m->dir, (unsigned)m->nslots);
   for (size_t i = 0; i < m->npackages; i++) {
     const ir_package *p = &m->packages[i];
@@ -296,29 +304,31 @@ static void dump_module(FILE *out, src_set *src, const ir_module *m) {
     if (n->range) {
       char l[64];
       snprintf(l, sizeof l, "range $%u", (unsigned)n->range_slot);
-      dump_expr(out, src, m, n->range, 2, l);
+      dump_expr(d, n->range, 2, l, 0);
     }
     if (n->value)
-      dump_expr(out, src, m, n->value, 2,
+      dump_expr(d, n->value, 2,
                 n->kind == IR_N_READ     ? "id"
                 : n->kind == IR_N_CONFIG ? "default"
-                                         : "value");
+                                         : "value",
+                0);
     if (n->inputs)
-      dump_expr(out, src, m, n->inputs, 2, "inputs");
+      dump_expr(d, n->inputs, 2, "inputs", 0);
     if (n->options)
-      dump_expr(out, src, m, n->options, 2, "options");
+      dump_expr(d, n->options, 2, "options", 0);
   }
 }
 
 /* Writes every module: m, then the component modules in module order (a
  * breadth-first walk, which is the order lowering numbered them in). */
-void ir_dump(FILE *out, src_set *src, const ir_module *m) {
+bool ir_dump(FILE *out, src_set *src, const ir_module *m, diag_list *diags) {
+  dumper d = {out, src, m, diags, false};
   size_t n = 0, cap = 8, next = 0;
   const ir_module **queue = xmalloc(cap * sizeof *queue);
   queue[n++] = m;
   while (next < n) {
     const ir_module *cur = queue[next++];
-    dump_module(out, src, cur);
+    dump_module(&d, cur);
     for (size_t i = 0; i < cur->count; i++) {
       if (!cur->nodes[i].component)
         continue;
@@ -330,4 +340,5 @@ void ir_dump(FILE *out, src_set *src, const ir_module *m) {
     }
   }
   free(queue);
+  return !d.too_deep;
 }

@@ -32,7 +32,9 @@
 #include <stdio.h>
 
 #include "ir/ir_ops.h"
+#include "base/diag.h"
 #include "base/src.h"
+#include "front/ast.h" /* UNARY and BINARY carry the AST's operators (sub). */
 #include "types/ty.h"
 
 typedef enum ir_op {
@@ -216,15 +218,13 @@ struct ir_module {
  * another operation, nor copy a whole expression. */
 ir_expr *ir_new_expr(arena *a, ir_op op);
 
-/* Returns the dump name of an operation or a node kind, the symbol of an
- * operator. */
+/* Returns the dump name of an operation. */
 const char *ir_op_name(ir_op op);
-const char *ir_unary_op_name(ir_unary_op op);
-const char *ir_binary_op_name(ir_binary_op op);
-const char *ir_node_kind_name(ir_node_kind k);
 
 /* Prints module m (and its component modules) in the stable text form of
- * --dump-ir. */
-void ir_dump(FILE *out, src_set *src, const ir_module *m);
+ * --dump-ir.  Returns false when an expression is too deep for the stack:
+ * "expression nested too deeply" is then reported to diag, and what was
+ * written is cut short. */
+bool ir_dump(FILE *out, src_set *src, const ir_module *m, diag_list *diags);
 
 #endif

@@ -1,7 +1,8 @@
 /* lower: the bound program to the typed IR (see lower.h).
  *
- * Every expression tree goes through two passes, neither recursive (each
- * walks with an explicit stack, so any nesting depth is safe):
+ * Every expression tree goes through two passes, each recursive as the
+ * expression nests (the stack guard of base/stack.h stops an expression
+ * too deep for the stack with a located error):
  *
  *  1. build: the IR of each bound expression, bottom-up.  Conversions to
  *     schema and declared types become CONVERT nodes, special forms get
@@ -38,9 +39,11 @@
 #include <string.h>
 
 #include "base/ptrmap.h"
+#include "base/stack.h"
+#include "base/util.h"
+#include "bind/check.h"
 #include "emit/cw.h"
 #include "schema/schema.h"
-#include "base/util.h"
 
 /* ------------------------------------------------------------------- state */
 
@@ -59,6 +62,14 @@ typedef struct lw {
 } lw;
 
 /* ------------------------------------------------------------------ helpers */
+
+/* Returns true when the stack has no room to go deeper into the expression
+ * at span: "expression nested too deeply" is then reported there (once),
+ * and the caller returns its expression as it is (the compilation
+ * fails). */
+static bool too_deep(lw *w, pcl_span span) {
+  return stack_too_deep(&w->L->too_deep, w->L->diag, span);
+}
 
 /* Returns a new expression op with n children to fill, located as the bound
  * expression e (when not NULL), with e's type as its type until it is
@@ -291,7 +302,7 @@ static const ty *retype_convert(lw *w, const ir_expr *x);
  * constructors are converted element by element, one level (the build pass
  * converts nested constructors as their own targets say). */
 static ir_expr *convert_to(lw *w, ir_expr *x, const ty *to) {
-  if (to == NULL || x->type == NULL)
+  if (to == NULL || x->type == NULL || too_deep(w, x->span))
     return x;
   if (x->op == IR_LIST || x->op == IR_OBJECT) {
     const ty *st = structure_of(to);
@@ -488,14 +499,17 @@ static const ty *retype(lw *w, ir_expr *x) {
     }
     return ty_string(T);
   case IR_UNARY:
-    return ty_unary_op(T, unary_source[x->sub], x->kids[0]->type, NULL);
-  case IR_BINARY:
-    return ty_binary_op(T, binary_source[x->sub], x->kids[0]->type, x->kids[1]->type, NULL,
+    return ty_operation(T, check_unary_operator(unary_source[x->sub]), 1, &x->kids[0]->type,
                         NULL);
+  case IR_BINARY: {
+    const ty *operands[2] = {x->kids[0]->type, x->kids[1]->type};
+    return ty_operation(T, check_binary_operator(binary_source[x->sub]), 2, operands, NULL);
+  }
   case IR_AND:
-  case IR_OR:
-    return ty_binary_op(T, x->op == IR_AND ? AST_OP_AND : AST_OP_OR, x->kids[0]->type,
-                        x->kids[1]->type, NULL, NULL);
+  case IR_OR: {
+    const ty *operands[2] = {x->kids[0]->type, x->kids[1]->type};
+    return ty_operation(T, TY_OP_LOGIC, 2, operands, NULL);
+  }
   case IR_COND: {
     const ty *branches[2] = {x->kids[1]->type, x->kids[2]->type};
     const ty *t = ty_unify_safe(T, 2, branches);
@@ -546,29 +560,6 @@ static const ty *retype(lw *w, ir_expr *x) {
 }
 
 /* ------------------------------------------------------------------- build */
-
-/* One bound expression whose IR is being built. */
-typedef struct bframe {
-  const bnd_expr *e; /* The bound expression. */
-  ir_expr *x;        /* Its IR, children being filled in. */
-  unsigned i;        /* Children visited so far. */
-  ir_expr **dst;     /* Where the finished IR goes. */
-} bframe;
-
-/* A stack of build frames. */
-typedef struct bstack {
-  bframe *items; /* The frames, innermost last. */
-  size_t n, cap; /* Frames used and allocated. */
-} bstack;
-
-/* Pushes a frame. */
-static void bpush(bstack *s, bframe f) {
-  if (s->n == s->cap) {
-    s->cap = s->cap ? 2 * s->cap : 64;
-    s->items = xrealloc(s->items, s->cap * sizeof *s->items);
-  }
-  s->items[s->n++] = f;
-}
 
 /* The operation of a built-in call: SECRET and UNSECRET for secret() and
  * unsecret(), GET_OUTPUT for getOutput(), which take eventual arguments as
@@ -822,113 +813,117 @@ static void type_loop_vars(lw *w, const ir_expr *x) {
   set_slot_type(w, x->b, v);
 }
 
-/* Returns the next bound child of frame f to build and where its IR goes
- * (*dst), or NULL when every child is built.  Variables that the children
- * from here on see get their types. */
-static const bnd_expr *build_next(lw *w, bframe *f, ir_expr ***dst) {
-  const bnd_expr *e = f->e;
-  ir_expr *x = f->x;
-  unsigned i = f->i++;
+static ir_expr *build(lw *w, const bnd_expr *e);
+
+/* Builds the arguments of the call e into its IR x: every argument of a
+ * built-in, try, can and recover; an invoke's arguments object (or its
+ * positional inputs, as the properties of the object build_start made) and
+ * options; a method call's receiver and arguments object; the value of a
+ * convert. */
+static void build_call_args(lw *w, const bnd_expr *e, ir_expr *x) {
+  size_t n = e->call.nargs;
+  switch (e->call.kind) {
+  case BND_CALL_BUILTIN:
+  case BND_CALL_TRY:
+  case BND_CALL_CAN:
+  case BND_CALL_RECOVER:
+    for (size_t i = 0; i < x->n; i++)
+      x->kids[i] = build(w, e->call.args[i]);
+    return;
+  case BND_CALL_INVOKE: {
+    size_t np = e->call.npositional;
+    if (np) {
+      for (size_t i = 0; i < np; i++)
+        x->kids[0]->kids[2 * i + 1] = build(w, e->call.args[1 + i]);
+    } else if (n >= 2) {
+      x->kids[0] = build(w, e->call.args[1]);
+    }
+    size_t options = np ? 1 + np : 2;
+    if (n > options)
+      x->kids[1] = build(w, e->call.args[options]);
+    return;
+  }
+  case BND_CALL_METHOD:
+    x->kids[0] = build(w, e->call.args[0]);
+    if (n >= 3)
+      x->kids[1] = build(w, e->call.args[2]);
+    return;
+  case BND_CALL_CONVERT:
+    x->kids[0] = build(w, e->call.args[0]);
+    return;
+  case BND_CALL_UNKNOWN:
+    return;
+  }
+}
+
+/* Builds the children of e into its IR x, in source order; the variables
+ * the later children see get their types once what they range over is
+ * built. */
+static void build_children(lw *w, const bnd_expr *e, ir_expr *x) {
   switch (e->kind) {
   case BND_E_TEMPLATE:
-    *dst = &x->kids[i];
-    return i < e->tmpl.count ? e->tmpl.parts[i] : NULL;
+    for (size_t i = 0; i < e->tmpl.count; i++)
+      x->kids[i] = build(w, e->tmpl.parts[i]);
+    return;
   case BND_E_TEMPLATE_IF:
-    *dst = &x->kids[i];
-    return i == 0 ? e->tif.cond : i == 1 ? e->tif.then : i == 2 ? e->tif.else_ : NULL;
+    x->kids[0] = build(w, e->tif.cond);
+    x->kids[1] = build(w, e->tif.then);
+    if (e->tif.else_)
+      x->kids[2] = build(w, e->tif.else_);
+    return;
   case BND_E_TEMPLATE_FOR:
-    *dst = &x->kids[i];
-    if (i == 1)
-      type_loop_vars(w, x);
-    return i == 0 ? e->tfor.collection : i == 1 ? e->tfor.body : NULL;
+    x->kids[0] = build(w, e->tfor.collection);
+    type_loop_vars(w, x);
+    x->kids[1] = build(w, e->tfor.body);
+    return;
   case BND_E_GET_ATTR:
-    *dst = &x->kids[0];
-    return i == 0 ? e->get_attr.object : NULL;
+    x->kids[0] = build(w, e->get_attr.object);
+    return;
   case BND_E_INDEX:
-    *dst = &x->kids[i];
-    return i == 0 ? e->index.collection : i == 1 ? e->index.key : NULL;
+    x->kids[0] = build(w, e->index.collection);
+    x->kids[1] = build(w, e->index.key);
+    return;
   case BND_E_SPLAT:
-    *dst = &x->kids[i];
-    if (i == 1)
-      set_slot_type(w, x->a, ty_splat_item(w->T, x->kids[0]->type));
-    return i == 0 ? e->splat.source : i == 1 ? e->splat.each : NULL;
+    x->kids[0] = build(w, e->splat.source);
+    set_slot_type(w, x->a, ty_splat_item(w->T, x->kids[0]->type));
+    x->kids[1] = build(w, e->splat.each);
+    return;
   case BND_E_CALL:
-    switch (e->call.kind) {
-    case BND_CALL_BUILTIN:
-    case BND_CALL_TRY:
-    case BND_CALL_CAN:
-      *dst = &x->kids[i];
-      return i < e->call.nargs ? e->call.args[i] : NULL;
-    case BND_CALL_RECOVER:
-      *dst = &x->kids[i];
-      return i < 2 ? e->call.args[i] : NULL;
-    case BND_CALL_INVOKE: {
-      size_t n = e->call.nargs, np = e->call.npositional;
-      if (np) {
-        if (i < np) {
-          *dst = &x->kids[0]->kids[2 * i + 1];
-          return e->call.args[1 + i];
-        }
-        if (i == np && n > 1 + np) {
-          *dst = &x->kids[1];
-          return e->call.args[1 + np];
-        }
-        return NULL;
-      }
-      if (i == 0 && n >= 2) {
-        *dst = &x->kids[0];
-        return e->call.args[1];
-      }
-      if (i == 1 && n >= 3) {
-        *dst = &x->kids[1];
-        return e->call.args[2];
-      }
-      return NULL;
-    }
-    case BND_CALL_METHOD:
-      if (i == 0) {
-        *dst = &x->kids[0];
-        return e->call.args[0];
-      }
-      if (i == 1 && e->call.nargs >= 3) {
-        *dst = &x->kids[1];
-        return e->call.args[2];
-      }
-      return NULL;
-    case BND_CALL_CONVERT:
-      *dst = &x->kids[0];
-      return i == 0 ? e->call.args[0] : NULL;
-    case BND_CALL_UNKNOWN:
-      return NULL;
-    }
-    return NULL;
+    build_call_args(w, e, x);
+    return;
   case BND_E_TUPLE:
-    *dst = &x->kids[i];
-    return i < e->tuple.count ? e->tuple.items[i] : NULL;
+    for (size_t i = 0; i < e->tuple.count; i++)
+      x->kids[i] = build(w, e->tuple.items[i]);
+    return;
   case BND_E_OBJECT:
-    *dst = &x->kids[i];
-    if (i >= 2 * e->object.count)
-      return NULL;
     /* The key expression, not `literal`: a quoted key may hold NUL bytes. */
-    return i % 2 == 0 ? e->object.items[i / 2].key : e->object.items[i / 2].value;
+    for (size_t i = 0; i < e->object.count; i++) {
+      x->kids[2 * i] = build(w, e->object.items[i].key);
+      x->kids[2 * i + 1] = build(w, e->object.items[i].value);
+    }
+    return;
   case BND_E_FOR: {
-    if (i == 1)
-      type_loop_vars(w, x);
-    const bnd_expr *order[4] = {e->for_expr.collection, e->for_expr.value,
-                                e->for_expr.is_object ? e->for_expr.key : e->for_expr.cond,
-                                e->for_expr.is_object ? e->for_expr.cond : NULL};
-    *dst = &x->kids[i];
-    return i < 4 ? order[i] : NULL;
+    x->kids[0] = build(w, e->for_expr.collection);
+    type_loop_vars(w, x);
+    x->kids[1] = build(w, e->for_expr.value);
+    const bnd_expr *rest[2] = {e->for_expr.is_object ? e->for_expr.key : e->for_expr.cond,
+                               e->for_expr.is_object ? e->for_expr.cond : NULL};
+    for (size_t i = 0; i < 2 && rest[i]; i++)
+      x->kids[2 + i] = build(w, rest[i]);
+    return;
   }
   case BND_E_UNARY:
-    *dst = &x->kids[0];
-    return i == 0 ? e->unary.operand : NULL;
+    x->kids[0] = build(w, e->unary.operand);
+    return;
   case BND_E_BINARY:
-    *dst = &x->kids[i];
-    return i == 0 ? e->binary.lhs : i == 1 ? e->binary.rhs : NULL;
+    x->kids[0] = build(w, e->binary.lhs);
+    x->kids[1] = build(w, e->binary.rhs);
+    return;
   case BND_E_CONDITIONAL:
-    *dst = &x->kids[i];
-    return i == 0 ? e->cond.cond : i == 1 ? e->cond.then : i == 2 ? e->cond.else_ : NULL;
+    x->kids[0] = build(w, e->cond.cond);
+    x->kids[1] = build(w, e->cond.then);
+    x->kids[2] = build(w, e->cond.else_);
+    return;
   case BND_E_NUMBER:
   case BND_E_BOOL:
   case BND_E_NULL:
@@ -938,9 +933,8 @@ static const bnd_expr *build_next(lw *w, bframe *f, ir_expr ***dst) {
   case BND_E_NODE_REF:
   case BND_E_VAR_REF:
   case BND_E_FAIL:
-    return NULL;
+    return;
   }
-  return NULL;
 }
 
 /* Returns invoke x with the option name = value (a string) added to its
@@ -1000,30 +994,15 @@ static ir_expr *build_finish(lw *w, const bnd_expr *e, ir_expr *x) {
 
 /* Returns the IR of e with stand types (pass 1 of the file header). */
 static ir_expr *build(lw *w, const bnd_expr *e) {
-  ir_expr *result = NULL;
-  ir_expr *leaf = build_leaf(w, e);
-  if (leaf)
-    return e->target ? convert_to(w, leaf, e->target) : leaf;
-  bstack s = {0};
-  bpush(&s, (bframe){e, build_start(w, e), 0, &result});
-  while (s.n > 0) {
-    bframe *f = &s.items[s.n - 1];
-    ir_expr **dst = NULL;
-    const bnd_expr *c = build_next(w, f, &dst);
-    if (c != NULL) {
-      ir_expr *l = build_leaf(w, c);
-      if (l) {
-        *dst = c->target ? convert_to(w, l, c->target) : l;
-      } else {
-        bpush(&s, (bframe){c, build_start(w, c), 0, dst});
-      }
-      continue;
-    }
-    bframe done = s.items[--s.n];
-    *done.dst = build_finish(w, done.e, done.x);
+  ir_expr *x = build_leaf(w, e);
+  if (!x) {
+    if (too_deep(w, e->span))
+      return mk_null(w, e->span);
+    x = build_start(w, e);
+    build_children(w, e, x);
+    return build_finish(w, e, x);
   }
-  free(s.items);
-  return result;
+  return e->target ? convert_to(w, x, e->target) : x;
 }
 
 /* ----------------------------------------------------------------- applies */
@@ -1182,8 +1161,11 @@ static void key_step(cw *k, bool index, const char *text, size_t len, bool strin
 }
 
 /* Returns the deduplication key of the reference or static traversal x
- * (interned: the root, then each step). */
+ * (interned: the root, then each step), or NULL when the stack has no room
+ * for the traversals in its keys. */
 static const char *ref_key(lw *w, const ir_expr *x) {
+  if (too_deep(w, x->span))
+    return NULL;
   /* The steps are met from the last to the first: collect, then write. */
   size_t n = 0;
   const ir_expr *y = x;
@@ -1201,23 +1183,27 @@ static const char *ref_key(lw *w, const ir_expr *x) {
       step[i] = j;
     }
   }
-  for (i = 0; i < n; i++) {
+  const char *inner = "";
+  for (i = 0; i < n && inner; i++) {
     const ir_expr *s = at[i];
     if (s->op == IR_ATTR) {
       key_step(&k, false, s->s, strlen(s->s), true);
     } else {
       const ir_expr *key = s->op == IR_PATH ? s->steps[step[i]].key : s->kids[1];
       bool index = s->op == IR_PATH ? s->steps[step[i]].index : true;
-      if (path_key(key))
+      if (path_key(key)) {
         key_step(&k, index, key->text, key->ck == IR_K_STRING ? key->len : 0,
                  key->ck == IR_K_STRING);
-      else
-        cw_printf(&k, "[{%s}", ref_key(w, key)); /* A computed key (path_keyed). */
+      } else {
+        inner = ref_key(w, key); /* A computed key (path_keyed). */
+        if (inner)
+          cw_printf(&k, "[{%s}", inner);
+      }
     }
   }
   free(at);
   free(step);
-  const char *r = intern_n(w->L->names, k.data ? k.data : "", k.len);
+  const char *r = inner ? intern_n(w->L->names, k.data ? k.data : "", k.len) : NULL;
   cw_free(&k);
   return r;
 }
@@ -1381,144 +1367,60 @@ static ir_expr *wrap(lw *w, actx *A, ir_expr *body) {
   return x;
 }
 
-/* What an apply-pass frame does. */
-typedef enum akind {
-  A_STAND,  /* Lower x where it stands. */
-  A_INSIDE, /* Lower x inside the body of the apply A. */
-  A_ARG,    /* x becomes an argument of A: lower it where it stands, then a PARAM. */
-  A_WRAP,   /* x is the body of A, lowered: make the APPLY. */
-} akind;
+static ir_expr *applies(lw *w, ir_expr *x);
 
-/* One expression being lowered by the apply pass. */
-typedef struct aframe {
-  akind kind;        /* What to do. */
-  ir_expr *x;        /* The expression. */
-  actx *A;           /* INSIDE, ARG, WRAP: the apply collecting arguments. */
-  need inherited;    /* INSIDE: what the parent needs of x. */
-  size_t i;          /* STAND, INSIDE: the next child; ARG, WRAP: 1 once started. */
-  ir_expr *result;   /* ARG, WRAP: what the frame pushed on top of it produced. */
-  const char *key;   /* ARG: the deduplication key, or NULL. */
-  size_t parent;     /* Index of the frame the result goes to (SIZE_MAX: the root). */
-  size_t slot;       /* Child of the parent's expression it fills. */
-} aframe;
+/* Lowers x inside the body of the apply A, its parent needing it as
+ * inherited: each child by what x needs of it. */
+static ir_expr *inside(lw *w, actx *A, ir_expr *x, need inherited);
 
-/* A stack of apply-pass frames. */
-typedef struct astack {
-  aframe *items; /* The frames, innermost last. */
-  size_t n, cap; /* Used and allocated. */
-} astack;
-
-/* Pushes a frame whose result goes to child slot of frame parent. */
-static void apush(astack *s, akind kind, ir_expr *x, actx *A, need inherited, size_t parent,
-                  size_t slot) {
-  if (s->n == s->cap) {
-    s->cap = s->cap ? 2 * s->cap : 64;
-    s->items = xrealloc(s->items, s->cap * sizeof *s->items);
-  }
-  s->items[s->n++] = (aframe){kind, x, A, inherited, 0, NULL, NULL, parent, slot};
-}
-
-/* Pops the top frame, delivering r to where it goes. */
-static void adone(astack *s, ir_expr *r, ir_expr **root) {
-  aframe f = s->items[--s->n];
-  if (f.parent == SIZE_MAX) {
-    *root = r;
-    return;
-  }
-  aframe *p = &s->items[f.parent];
-  if (p->kind == A_STAND || p->kind == A_INSIDE)
-    p->x->kids[f.slot] = r;
-  else
-    p->result = r;
-}
-
-/* Lowers child i of the expression of frame f (index fi) inside the body of
- * f's apply. */
-static void inside_child(lw *w, astack *s, size_t fi) {
-  aframe *f = &s->items[fi];
-  ir_expr *x = f->x, *c = x->kids[f->i];
-  size_t i = f->i++;
-  need n = child_need(x, i, f->inherited);
-  actx *A = f->A;
-  if (n == NEED_STAND) {
-    apush(s, A_STAND, c, NULL, NEED_STAND, fi, i);
-    return;
-  }
+/* Lowers child c of an expression inside the body of the apply A, the
+ * expression needing it as n: where it stands when it runs on its own or
+ * stays eventual (a constructor's eventual element), as a PARAM of A when
+ * it must be resolved first (a static traversal through eventual values as
+ * its PATH), else inside the body. */
+static ir_expr *inside_child(lw *w, actx *A, ir_expr *c, need n) {
+  if (n == NEED_STAND)
+    return applies(w, c);
   size_t steps = path_steps(w, c);
-  if (steps > 0 && n != NEED_NONE) {
-    x->kids[i] = param(w, A, make_path(w, c, steps), ref_key(w, c), c->span);
-    return;
-  }
-  if (n == NEED_NONE && ev_top(w, c->type)) {
-    /* An eventual element of a constructor stays eventual. */
-    apush(s, A_STAND, c, NULL, NEED_STAND, fi, i);
-    return;
-  }
+  if (steps > 0 && n != NEED_NONE)
+    return param(w, A, make_path(w, c, steps), ref_key(w, c), c->span);
+  if (n == NEED_NONE && ev_top(w, c->type))
+    return applies(w, c);
   bool constructor = c->op == IR_LIST || c->op == IR_OBJECT;
   if (ev_top(w, c->type) || (n == NEED_DEEP && ev_any(w, c->type) && !constructor)) {
     const char *key = c->op == IR_NODE || c->op == IR_VAR ? ref_key(w, c) : NULL;
-    apush(s, A_ARG, c, A, n, fi, i);
-    s->items[s->n - 1].key = key;
-    return;
+    return param(w, A, applies(w, c), key, c->span);
   }
-  apush(s, A_INSIDE, c, A, n, fi, i);
+  return inside(w, A, c, n);
 }
 
-/* Lowers x where it stands (pass 2 of the file header). */
+static ir_expr *inside(lw *w, actx *A, ir_expr *x, need inherited) {
+  if (too_deep(w, x->span))
+    return x;
+  for (size_t i = 0; i < x->n; i++)
+    x->kids[i] = inside_child(w, A, x->kids[i], child_need(x, i, inherited));
+  x->type = retype(w, x);
+  return x;
+}
+
+/* Lowers x where it stands (pass 2 of the file header): a static traversal
+ * through eventual values is a PATH; an expression that observes an
+ * eventual value is the body of an APPLY; any other has its children
+ * lowered where they stand. */
 static ir_expr *applies(lw *w, ir_expr *x) {
-  ir_expr *root = NULL;
-  astack s = {0};
-  apush(&s, A_STAND, x, NULL, NEED_STAND, SIZE_MAX, 0);
-  while (s.n > 0) {
-    size_t fi = s.n - 1;
-    aframe *f = &s.items[fi];
-    switch (f->kind) {
-    case A_STAND:
-      if (f->i == 0) {
-        size_t steps = path_steps(w, f->x);
-        if (steps > 0) {
-          adone(&s, make_path(w, f->x, steps), &root);
-          break;
-        }
-        if (observes(w, f->x)) {
-          actx *A = xcalloc(1, sizeof *A);
-          f->kind = A_WRAP;
-          f->A = A;
-          apush(&s, A_INSIDE, f->x, A, NEED_STAND, fi, 0);
-          break;
-        }
-      }
-      if (f->i < f->x->n) {
-        size_t i = f->i++;
-        apush(&s, A_STAND, f->x->kids[i], NULL, NEED_STAND, fi, i);
-      } else {
-        f->x->type = retype(w, f->x);
-        adone(&s, f->x, &root);
-      }
-      break;
-    case A_INSIDE:
-      if (f->i < f->x->n) {
-        inside_child(w, &s, fi);
-      } else {
-        f->x->type = retype(w, f->x);
-        adone(&s, f->x, &root);
-      }
-      break;
-    case A_ARG:
-      if (f->i == 0) {
-        f->i = 1;
-        apush(&s, A_STAND, f->x, NULL, NEED_STAND, fi, 0);
-      } else {
-        adone(&s, param(w, f->A, f->result, f->key, f->x->span), &root);
-      }
-      break;
-    case A_WRAP:
-      adone(&s, wrap(w, f->A, f->result), &root);
-      break;
-    }
+  if (too_deep(w, x->span))
+    return x;
+  size_t steps = path_steps(w, x);
+  if (steps > 0)
+    return make_path(w, x, steps);
+  if (observes(w, x)) {
+    actx *A = xcalloc(1, sizeof *A);
+    return wrap(w, A, inside(w, A, x, NEED_STAND));
   }
-  free(s.items);
-  return root;
+  for (size_t i = 0; i < x->n; i++)
+    x->kids[i] = applies(w, x->kids[i]);
+  x->type = retype(w, x);
+  return x;
 }
 
 /* Lowers the bound expression e where it stands: built, then applies. */
@@ -1992,6 +1894,9 @@ static void lower_module(lower_ctx *L, worklist *q, const bnd_program *p, ir_mod
       continue;
     ir_node *n = &m->nodes[k];
     lower_node(&w, q, n, b);
+    /* A type operation that ran out of stack is reported at the node. */
+    if (ty_take_too_deep(L->ty))
+      stack_report_too_deep(&L->too_deep, L->diag, b->name_span);
     w.node_type[k++] = n->type;
   }
   m->nslots = w.next_slot;

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "base/arena.h"
+#include "base/diag.h"
 #include "bind/bound.h"
 #include "base/intern.h"
 #include "ir/ir.h"
@@ -30,9 +31,14 @@ typedef struct lower_ctx {
   size_t nmodules;       /* Modules created so far (numbers them). */
   ptrmap component_types; /* The object types of components (their values are
                              futures); zero-initialise, free with ptrmap_free. */
+  diag_list *diag;       /* Where an expression nested too deeply for the
+                            stack is reported (base/stack.h). */
+  bool too_deep;         /* That error was reported. */
 } lower_ctx;
 
-/* Lowers program p (bound without errors); the result lives in L->arena. */
+/* Lowers program p (bound without errors); the result lives in L->arena.
+ * Lowering recurses as the expressions nest: one too deep for the stack is
+ * reported to L->diag, and the module is then not to be used. */
 ir_module *lower_program(lower_ctx *L, const bnd_program *p);
 
 #endif

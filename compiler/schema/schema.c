@@ -109,7 +109,8 @@ static const char *const type_kind_names[] = {
 #undef X
 };
 
-const char *schema_type_kind_name(schema_type_kind k) {
+/* Returns the name of a schema type kind ("array"). */
+static const char *schema_type_kind_name(schema_type_kind k) {
   return type_kind_names[k];
 }
 

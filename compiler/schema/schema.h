@@ -313,7 +313,5 @@ const ty *schema_function_return_type(schema_set *s, schema_function *fn);
 const schema_type *schema_union_select(schema_set *s, const schema_type *u, const char *value);
 /* Returns the property named name among n properties, or NULL. */
 schema_property *schema_property_find(schema_property *props, size_t n, const char *name);
-/* Returns the name of a schema type kind ("array"). */
-const char *schema_type_kind_name(schema_type_kind k);
 
 #endif

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/ptrmap.h"
+#include "base/stack.h"
 #include "types/ty_impl.h"
 #include "base/util.h"
 
@@ -28,7 +29,7 @@ enum { EAGER_STR_MAX = 1024 };
 
 /* ------------------------------------------------------------ buffers */
 
-void ty_buf_putn(ty_buf *b, const void *s, size_t n) {
+static void ty_buf_putn(ty_buf *b, const void *s, size_t n) {
   if (b->len + n + 1 > b->cap) {
     size_t cap = b->cap ? b->cap * 2 : 64;
     while (cap < b->len + n + 1)
@@ -44,7 +45,9 @@ void ty_buf_putn(ty_buf *b, const void *s, size_t n) {
 
 void ty_buf_puts(ty_buf *b, const char *s) { ty_buf_putn(b, s, strlen(s)); }
 
-void ty_buf_printf(ty_buf *b, const char *fmt, ...) {
+/* Appends formatted text to b. */
+static void ty_buf_printf(ty_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ty_buf_printf(ty_buf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);
@@ -69,6 +72,25 @@ void ty_buf_free(ty_buf *b) {
   free(b->data);
   b->data = NULL;
   b->len = b->cap = 0;
+}
+
+/* ------------------------------------------------------ stack guard */
+
+/* Once an operation has stopped, every operation answers at once until the
+   caller takes the flag: results computed below the stopping point are not
+   the rules' and are not memoised, and without the memo, walking on would
+   cost time exponential in the depth of shared types. */
+bool ty_deep(ty_ctx *c) {
+  if (!c->too_deep && !stack_low())
+    return false;
+  c->too_deep = true;
+  return true;
+}
+
+bool ty_take_too_deep(ty_ctx *c) {
+  bool deep = c->too_deep;
+  c->too_deep = false;
+  return deep;
 }
 
 /* ---------------------------------------------------- recursion guard */
@@ -115,6 +137,8 @@ const ty_memo *ty_memo_get(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op) {
 }
 
 void ty_memo_put_reason(ty_ctx *c, const ty *a, const ty *b, ty_conv kind, const char *reason) {
+  if (c->too_deep)
+    return;
   ty_memo_put(c, a, b, TY_MEMO_CONV_WHY, NULL, kind);
   ty_memo *m = (ty_memo *)ty_memo_get(c, a, b, TY_MEMO_CONV_WHY);
   m->reason = reason;
@@ -122,6 +146,9 @@ void ty_memo_put_reason(ty_ctx *c, const ty *a, const ty *b, ty_conv kind, const
 
 void ty_memo_put(ty_ctx *c, const ty *a, const ty *b, ty_memo_op op, const ty *result,
                  ty_conv kind) {
+  /* An answer given for lack of stack is not the rule's. */
+  if (c->too_deep)
+    return;
   if (2 * (c->nmemo + 1) > c->capmemo) {
     size_t cap = c->capmemo ? c->capmemo * 2 : 1024;
     ty_memo *memo = xcalloc(cap, sizeof *memo);
@@ -861,90 +888,62 @@ const ty *ty_strip_optional(ty_ctx *c, const ty *t) {
 
 /* ---------------------------------------------------- eventual values */
 
-/* A stack of types to visit: in first while it fits, then on the heap. */
-typedef struct ty_stack {
-  const ty **items;     /* first, or a heap block (owned). */
-  size_t count, cap;    /* Used and allocated. */
-  const ty *first[32];  /* The first entries. */
-} ty_stack;
-
-static void stack_push(ty_stack *st, const ty *t) {
-  if (st->count == st->cap)
-    st->items = xgrow_inline(st->items, st->first, st->count, &st->cap, sizeof *st->items);
-  st->items[st->count++] = t;
-}
-
 /* Whether the output/promise facts cached in t->flags are exact. */
 static bool facts_exact(const ty *t) {
   return !(t->flags & TYF_NAMED) || (t->flags & TYF_EVENTUALS_KNOWN);
 }
 
-/* Computes the output/promise facts of t, walking with an explicit stack
-   through the types whose facts are not exact (those that reach a named
-   object), each once; *complete is cleared when a named object reached is
-   not defined yet. */
-static unsigned eventual_flags(const ty *t, bool *complete) {
-  /* Most types answer at once, without a walk. */
+/* Computes the output/promise facts of t, descending into the types whose
+   facts are not exact (those that reach a named object), each once (visited
+   holds those seen); *complete is cleared when a named object reached is
+   not defined yet, or when the walk ran out of stack. */
+static unsigned eventual_flags(ty_ctx *c, const ty *t, ptrmap *visited, bool *complete) {
   if (facts_exact(t))
     return t->flags & (TYF_OUTPUT | TYF_PROMISE);
-  unsigned f = 0;
-  ptrmap visited = {0};
-  ty_stack st;
-  st.items = st.first;
-  st.count = 0;
-  st.cap = ARRAY_LEN(st.first);
-  stack_push(&st, t);
-  while (st.count > 0) {
-    const ty *x = st.items[--st.count];
-    if (facts_exact(x)) {
-      f |= x->flags & (TYF_OUTPUT | TYF_PROMISE);
-      continue;
-    }
-    if (ptrmap_get(&visited, x))
-      continue;
-    ptrmap_put(&visited, x, &visited);
-    switch (x->kind) {
-    case TY_OUTPUT:
-      f |= TYF_OUTPUT;
-      stack_push(&st, x->elem);
-      break;
-    case TY_PROMISE:
-      f |= TYF_PROMISE;
-      stack_push(&st, x->elem);
-      break;
-    case TY_LIST:
-    case TY_MAP:
-    case TY_SET:
-      stack_push(&st, x->elem);
-      break;
-    case TY_TUPLE:
-    case TY_UNION:
-      for (size_t i = 0; i < x->elems.count; i++)
-        stack_push(&st, x->elems.items[i]);
-      break;
-    case TY_OBJECT:
-      if (x->object.token)
-        *complete = *complete && x->object.defined;
-      for (size_t i = 0; i < x->object.count; i++)
-        stack_push(&st, x->object.props[i].type);
-      break;
-    case TY_BOOL:
-    case TY_INT:
-    case TY_NUMBER:
-    case TY_STRING:
-    case TY_ID:
-    case TY_DYNAMIC:
-    case TY_NONE:
-    case TY_OPAQUE:
-    case TY_CONST:
-    case TY_ENUM:
-      break;
-    }
+  if (ptrmap_get(visited, t))
+    return 0;
+  if (ty_deep(c)) {
+    *complete = false;
+    return 0;
   }
-  if (st.items != st.first)
-    free(st.items);
-  ptrmap_free(&visited);
-  return f;
+  ptrmap_put(visited, t, visited);
+  switch (t->kind) {
+  case TY_OUTPUT:
+    return TYF_OUTPUT | eventual_flags(c, t->elem, visited, complete);
+  case TY_PROMISE:
+    return TYF_PROMISE | eventual_flags(c, t->elem, visited, complete);
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+    return eventual_flags(c, t->elem, visited, complete);
+  case TY_TUPLE:
+  case TY_UNION: {
+    unsigned f = 0;
+    for (size_t i = 0; i < t->elems.count; i++)
+      f |= eventual_flags(c, t->elems.items[i], visited, complete);
+    return f;
+  }
+  case TY_OBJECT: {
+    if (t->object.token)
+      *complete = *complete && t->object.defined;
+    unsigned f = 0;
+    for (size_t i = 0; i < t->object.count; i++)
+      f |= eventual_flags(c, t->object.props[i].type, visited, complete);
+    return f;
+  }
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
+  case TY_OPAQUE:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  return 0;
 }
 
 /* The facts of a named object are cached once every named object it
@@ -952,7 +951,12 @@ static unsigned eventual_flags(const ty *t, bool *complete) {
    questions about schema types do not walk the whole type graph again. */
 bool ty_contains_eventuals(const ty *t, bool *outputs, bool *promises) {
   bool complete = true;
-  unsigned f = eventual_flags(t, &complete);
+  unsigned f = t->flags & (TYF_OUTPUT | TYF_PROMISE);
+  if (!facts_exact(t)) {
+    ptrmap visited = {0};
+    f = eventual_flags(t->ctx, t, &visited, &complete);
+    ptrmap_free(&visited);
+  }
   if (complete && t->kind == TY_OBJECT && t->object.token)
     ((ty *)t)->flags |= f | TYF_EVENTUALS_KNOWN;
   if (outputs)
@@ -1009,53 +1013,14 @@ static const ty_memo_op rewrite_memo[] = {TY_MEMO_RESOLVE_OUTPUTS, TY_MEMO_RESOL
 
 static const char *const derived_suffix[] = {"$resolved", "$nopromise", "$input"};
 
-/* The shared walker of ResolveOutputs, ResolvePromises and InputType'.  It
-   keeps an explicit stack of frames, one per type whose children are being
-   rewritten, since types nest as deep as the input; the result of every
-   type it rewrites is memoised in the context, so a type shared by several
-   parents, or met again by a later rewrite (the output form InputType'
-   makes at every level is resolved, and holds the level below), is
-   rewritten once.  A named object that needs rewriting becomes a derived
-   named object (token + suffix) declared before its properties are
+/* The shared rule of ResolveOutputs, ResolvePromises and InputType': a
+   type's children are rewritten, then the type is made again from them.
+   The result of every type rewritten is memoised in the context, so a type
+   shared by several parents, or met again by a later rewrite (the output
+   form InputType' makes at every level is resolved, and holds the level
+   below), is rewritten once.  A named object that needs rewriting becomes a
+   derived named object (token + suffix) declared before its properties are
    rewritten, so recursive types close. */
-
-/* A type whose children are being rewritten. */
-typedef struct rw_frame {
-  const ty *t;     /* The type (a named input object's origin when followed). */
-  const ty *key;   /* The type the result is memoised under. */
-  size_t next, n;  /* Children rewritten so far, and to rewrite. */
-  const ty **kids; /* The rewritten children (heap; NULL when n == 0). */
-  ty *named;       /* A derived named object to define once they are done. */
-} rw_frame;
-
-/* The i-th child of t, in the order the rewrite visits them. */
-static const ty *rw_child(const ty *t, size_t i) {
-  switch (t->kind) {
-  case TY_LIST:
-  case TY_MAP:
-  case TY_SET:
-  case TY_OUTPUT:
-  case TY_PROMISE:
-    return t->elem;
-  case TY_TUPLE:
-  case TY_UNION:
-    return t->elems.items[i];
-  case TY_OBJECT:
-    return t->object.props[i].type;
-  case TY_BOOL:
-  case TY_INT:
-  case TY_NUMBER:
-  case TY_STRING:
-  case TY_ID:
-  case TY_DYNAMIC:
-  case TY_NONE:
-  case TY_OPAQUE:
-  case TY_CONST:
-  case TY_ENUM:
-    break;
-  }
-  ice("type of kind %s has no children", kind_names[t->kind]);
-}
 
 /* The result for the rewritten form src of a type: itself, or for
    InputType' also its output. */
@@ -1063,141 +1028,75 @@ static const ty *rw_result(ty_ctx *c, const ty *src, rewrite_mode mode) {
   return mode == INPUT_TYPE ? ty_union2(c, src, ty_output(c, src)) : src;
 }
 
-/* Starts rewriting f->t: returns true with the result in *r when no child
-   needs rewriting, else sets the children to rewrite. */
-static bool rw_start(ty_ctx *c, rw_frame *f, rewrite_mode mode, const ty **r) {
-  for (;;) {
-    const ty *t = f->t;
-    if (mode != INPUT_TYPE) {
-      unsigned need = mode == RESOLVE_OUTPUTS ? TYF_OUTPUT | TYF_PROMISE : TYF_PROMISE;
-      if (!(t->flags & (need | TYF_NAMED))) {
-        *r = t;
-        return true;
-      }
-    }
-    const ty_memo *m = ty_memo_get(c, t, t, rewrite_memo[mode]);
-    if (m) {
-      *r = m->result;
-      return true;
-    }
-    switch (t->kind) {
-    case TY_OUTPUT:
-      if (mode == INPUT_TYPE) {
-        *r = t;
-        return true;
-      }
-      f->n = 1;
-      break;
-    case TY_PROMISE:
-    case TY_LIST:
-    case TY_MAP:
-      f->n = 1;
-      break;
-    case TY_SET:
-      if (mode == INPUT_TYPE) {
-        *r = rw_result(c, t, mode);
-        return true;
-      }
-      f->n = 1;
-      break;
-    case TY_TUPLE:
-      if (mode == INPUT_TYPE) {
-        *r = rw_result(c, t, mode);
-        return true;
-      }
-      f->n = t->elems.count;
-      break;
-    case TY_UNION:
-      f->n = t->elems.count;
-      break;
-    case TY_OBJECT:
-      if (t->object.token) {
-        /* Resolving the input form of X gives the resolved form of X. */
-        if (mode != INPUT_TYPE && t->origin) {
-          f->t = t->origin;
-          continue;
-        }
-        if (mode != INPUT_TYPE) {
-          bool out, prom;
-          ty_contains_eventuals(t, &out, &prom);
-          if (!(mode == RESOLVE_OUTPUTS ? out || prom : prom)) {
-            *r = t;
-            return true;
-          }
-        }
-        char *tok = arena_printf(c->arena, "%s%s", t->object.token, derived_suffix[mode]);
-        bool fresh;
-        ty *d = object_declare(c, tok, t->object.strict, &fresh);
-        if (!fresh) {
-          *r = rw_result(c, d, mode);
-          return true;
-        }
-        if (mode == INPUT_TYPE)
-          ty_object_set_origin(d, t);
-        f->named = d;
-      }
-      f->n = t->object.count;
-      break;
-    case TY_DYNAMIC:
-    case TY_NONE:
-      *r = t;
-      return true;
-    case TY_BOOL:
-    case TY_INT:
-    case TY_NUMBER:
-    case TY_STRING:
-    case TY_ID:
-    case TY_OPAQUE:
-    case TY_CONST:
-    case TY_ENUM:
-      *r = rw_result(c, t, mode);
-      return true;
-    }
-    if (f->n > 0)
-      f->kids = xmalloc(f->n * sizeof *f->kids);
-    return false;
+static const ty *rewrite(ty_ctx *c, const ty *t, rewrite_mode mode);
+
+/* Rewrites the element, elements or property types of t into kids (n of
+   them); returns true if some child changed. */
+static bool rewrite_children(ty_ctx *c, const ty *t, size_t n, const ty **kids,
+                             rewrite_mode mode) {
+  bool changed = false;
+  for (size_t i = 0; i < n; i++) {
+    const ty *kid = t->kind == TY_OBJECT ? t->object.props[i].type
+                    : t->kind == TY_TUPLE || t->kind == TY_UNION ? t->elems.items[i]
+                                                                  : t->elem;
+    kids[i] = rewrite(c, kid, mode);
+    changed |= kids[i] != kid;
   }
+  return changed;
 }
 
-/* Finishes f once its children are rewritten; returns the result. */
-static const ty *rw_finish(ty_ctx *c, rw_frame *f, rewrite_mode mode) {
-  const ty *t = f->t;
-  bool changed = false;
-  for (size_t i = 0; i < f->n; i++)
-    changed |= f->kids[i] != rw_child(t, i);
+/* The rewrite of an object t whose properties need rewriting, into the
+   derived named object named when t is named. */
+static const ty *rewrite_object(ty_ctx *c, const ty *t, ty *named, rewrite_mode mode) {
+  size_t n = t->object.count;
+  const ty **kids = xmalloc((n ? n : 1) * sizeof *kids);
+  bool changed = rewrite_children(c, t, n, kids, mode);
+  ty_prop *props = xmalloc((n ? n : 1) * sizeof *props);
+  for (size_t i = 0; i < n; i++)
+    props[i] = (ty_prop){t->object.props[i].name, kids[i]};
+  const ty *src = t;
+  if (named) {
+    ty_object_define(c, named, n, props);
+    src = named;
+  } else if (changed) {
+    src = ty_object(c, n, props);
+  }
+  free(props);
+  free(kids);
+  return rw_result(c, src, mode);
+}
+
+/* The rewrite of a tuple or union t. */
+static const ty *rewrite_elems(ty_ctx *c, const ty *t, rewrite_mode mode) {
+  size_t n = t->elems.count;
+  const ty **kids = xmalloc((n ? n : 1) * sizeof *kids);
+  const ty *r = t;
+  if (rewrite_children(c, t, n, kids, mode))
+    r = t->kind == TY_TUPLE ? ty_tuple(c, n, kids) : ty_union(c, n, kids);
+  free(kids);
+  return rw_result(c, r, mode);
+}
+
+/* The rewrite of t, whose children need rewriting. */
+static const ty *rewrite_kind(ty_ctx *c, const ty *t, ty *named, rewrite_mode mode) {
   switch (t->kind) {
-  case TY_OUTPUT:
-    if (mode == RESOLVE_OUTPUTS)
-      return f->kids[0];
-    return make_wrapper(c, TY_OUTPUT, f->kids[0]);
-  case TY_PROMISE:
-    if (mode != INPUT_TYPE)
-      return f->kids[0];
-    return rw_result(c, ty_promise(c, f->kids[0]), mode);
+  case TY_OUTPUT: {
+    const ty *kid = rewrite(c, t->elem, mode);
+    return mode == RESOLVE_OUTPUTS ? kid : make_wrapper(c, TY_OUTPUT, kid);
+  }
+  case TY_PROMISE: {
+    const ty *kid = rewrite(c, t->elem, mode);
+    return mode != INPUT_TYPE ? kid : rw_result(c, ty_promise(c, kid), mode);
+  }
   case TY_LIST:
   case TY_MAP:
   case TY_SET:
-    return rw_result(c, make_wrapper(c, t->kind, f->kids[0]), mode);
+    return rw_result(c, make_wrapper(c, t->kind, rewrite(c, t->elem, mode)), mode);
   case TY_TUPLE:
-    return rw_result(c, changed ? ty_tuple(c, f->n, f->kids) : t, mode);
   case TY_UNION:
-    return rw_result(c, changed ? ty_union(c, f->n, f->kids) : t, mode);
-  case TY_OBJECT: {
-    ty_prop *props = xmalloc((f->n ? f->n : 1) * sizeof *props);
-    for (size_t i = 0; i < f->n; i++) {
-      props[i].name = t->object.props[i].name;
-      props[i].type = f->kids[i];
-    }
-    const ty *src = t;
-    if (f->named) {
-      ty_object_define(c, f->named, f->n, props);
-      src = f->named;
-    } else if (changed) {
-      src = ty_object(c, f->n, props);
-    }
-    free(props);
-    return rw_result(c, src, mode);
-  }
+    return rewrite_elems(c, t, mode);
+  case TY_OBJECT:
+    return rewrite_object(c, t, named, mode);
   case TY_BOOL:
   case TY_INT:
   case TY_NUMBER:
@@ -1213,44 +1112,78 @@ static const ty *rw_finish(ty_ctx *c, rw_frame *f, rewrite_mode mode) {
   ice("type of kind %s has no children", kind_names[t->kind]);
 }
 
+/* The rewrite of t by mode: the types that need no rewriting are answered
+   at once, the others by their kind's rule once their children are
+   rewritten, and memoised under the type asked about (t before a named
+   input object is followed to its origin). */
 static const ty *rewrite(ty_ctx *c, const ty *t, rewrite_mode mode) {
-  rw_frame root = {t, t, 0, 0, NULL, NULL};
-  const ty *ret = NULL;
-  /* Most types need no rewriting or have a memoised result: no stack. */
-  if (rw_start(c, &root, mode, &ret))
-    return ret;
-  rw_frame *stack = xmalloc(16 * sizeof *stack);
-  size_t count = 0, cap = 16;
-  bool have = false; /* ret holds the result of the frame just popped. */
-  stack[count++] = root;
-  while (count > 0) {
-    rw_frame *f = &stack[count - 1];
-    if (have) {
-      f->kids[f->next++] = ret;
-      have = false;
+  const ty *key = t;
+  ty *named = NULL;
+  for (;;) {
+    if (mode != INPUT_TYPE) {
+      unsigned need = mode == RESOLVE_OUTPUTS ? TYF_OUTPUT | TYF_PROMISE : TYF_PROMISE;
+      if (!(t->flags & (need | TYF_NAMED)))
+        return t;
     }
-    if (f->next < f->n) {
-      const ty *child = rw_child(f->t, f->next);
-      if (count == cap) {
-        cap *= 2;
-        stack = xrealloc(stack, cap * sizeof *stack);
-      }
-      rw_frame *g = &stack[count++];
-      *g = (rw_frame){child, child, 0, 0, NULL, NULL};
-      if (rw_start(c, g, mode, &ret)) {
-        count--;
-        have = true;
-      }
+    const ty_memo *m = ty_memo_get(c, t, t, rewrite_memo[mode]);
+    if (m)
+      return m->result;
+    if (ty_deep(c))
+      return t;
+    if (t->kind != TY_OBJECT || !t->object.token)
+      break;
+    /* Resolving the input form of X gives the resolved form of X. */
+    if (mode != INPUT_TYPE && t->origin) {
+      t = t->origin;
       continue;
     }
-    ret = rw_finish(c, f, mode);
-    ty_memo_put(c, f->key, f->key, rewrite_memo[mode], ret, TY_CONV_NONE);
-    free(f->kids);
-    count--;
-    have = true;
+    if (mode != INPUT_TYPE) {
+      bool out, prom;
+      ty_contains_eventuals(t, &out, &prom);
+      if (!(mode == RESOLVE_OUTPUTS ? out || prom : prom))
+        return t;
+    }
+    char *tok = arena_printf(c->arena, "%s%s", t->object.token, derived_suffix[mode]);
+    bool fresh;
+    named = object_declare(c, tok, t->object.strict, &fresh);
+    if (!fresh)
+      return rw_result(c, named, mode);
+    if (mode == INPUT_TYPE)
+      ty_object_set_origin(named, t);
+    break;
   }
-  free(stack);
-  return ret;
+  switch (t->kind) {
+  case TY_OUTPUT:
+    if (mode == INPUT_TYPE)
+      return t;
+    break;
+  case TY_SET:
+  case TY_TUPLE:
+    if (mode == INPUT_TYPE)
+      return rw_result(c, t, mode);
+    break;
+  case TY_DYNAMIC:
+  case TY_NONE:
+    return t;
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_OPAQUE:
+  case TY_CONST:
+  case TY_ENUM:
+    return rw_result(c, t, mode);
+  case TY_PROMISE:
+  case TY_LIST:
+  case TY_MAP:
+  case TY_UNION:
+  case TY_OBJECT:
+    break;
+  }
+  const ty *r = rewrite_kind(c, t, named, mode);
+  ty_memo_put(c, key, key, rewrite_memo[mode], r, TY_CONV_NONE);
+  return r;
 }
 
 const ty *ty_resolve_outputs(ty_ctx *c, const ty *t) { return rewrite(c, t, RESOLVE_OUTPUTS); }
@@ -1334,386 +1267,277 @@ const ty *ty_config_optional_properties(ty_ctx *c, const ty *t) {
 
 /* ------------------------------------------------------------ printing */
 
-/* The canonical String form of a type is produced piece by piece by a
-   cursor that walks the type with an explicit stack: a type kept its form
-   when it was made only if that form was short (EAGER_STR_MAX), and a form
-   built from kept forms is used as one piece. */
-
-/* A type whose form is being produced, and how far it got. */
-typedef struct str_frame {
-  const ty *t;    /* The type. */
-  size_t i;       /* Its next element or property. */
-  unsigned stage; /* Its next piece. */
-} str_frame;
-
-/* A walk over the pieces of a form. */
-typedef struct str_cursor {
-  str_frame *stack;  /* Types being produced, innermost last (heap). */
-  size_t count, cap; /* Frames used and allocated. */
-  ty_buf name;       /* A quoted property name (the piece may point here). */
-  const char *piece; /* The current piece (not NUL-terminated). */
-  size_t len;        /* Its length, never 0. */
-} str_cursor;
-
-static void cursor_push(str_cursor *c, const ty *t) {
-  if (c->count == c->cap) {
-    c->cap = c->cap ? 2 * c->cap : 16;
-    c->stack = xrealloc(c->stack, c->cap * sizeof *c->stack);
+/* Appends the canonical String form of t to b, a type's kept form as one
+   piece, stopping at the first piece to find b holding more than limit
+   bytes.  Returns false when it stopped before the end (for the limit, or
+   because the stack ran low: b then holds at most limit bytes). */
+static bool put_form(ty_buf *b, const ty *t, size_t limit) {
+  if (b->len > limit)
+    return false;
+  if (t->str) {
+    ty_buf_puts(b, t->str);
+    return true;
   }
-  c->stack[c->count++] = (str_frame){t, 0, 0};
-}
-
-static void cursor_init(str_cursor *c, const ty *t) {
-  memset(c, 0, sizeof *c);
-  cursor_push(c, t);
-}
-
-static void cursor_free(str_cursor *c) {
-  free(c->stack);
-  ty_buf_free(&c->name);
-}
-
-/* Makes the NUL-terminated s the current piece. */
-static bool piece(str_cursor *c, const char *s) {
-  c->piece = s;
-  c->len = strlen(s);
-  return true;
-}
-
-/* Moves to the next piece; returns false at the end of the form. */
-static bool cursor_next(str_cursor *c) {
-  while (c->count > 0) {
-    str_frame *f = &c->stack[c->count - 1];
-    const ty *t = f->t;
-    if (t->str) {
-      if (f->stage++ == 0)
-        return piece(c, t->str);
-      c->count--;
-      continue;
+  if (ty_deep(t->ctx))
+    return false;
+  switch (t->kind) {
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+  case TY_OUTPUT:
+  case TY_PROMISE:
+    ty_buf_puts(b, kind_names[t->kind]);
+    ty_buf_puts(b, "(");
+    if (!put_form(b, t->elem, limit))
+      return false;
+    ty_buf_puts(b, ")");
+    return true;
+  case TY_TUPLE:
+  case TY_UNION:
+    ty_buf_puts(b, kind_names[t->kind]);
+    ty_buf_puts(b, "(");
+    for (size_t i = 0; i < t->elems.count; i++) {
+      if (i > 0)
+        ty_buf_puts(b, ", ");
+      if (!put_form(b, t->elems.items[i], limit))
+        return false;
     }
-    switch (t->kind) {
-    case TY_LIST:
-    case TY_MAP:
-    case TY_SET:
-    case TY_OUTPUT:
-    case TY_PROMISE:
-      switch (f->stage++) {
-      case 0:
-        return piece(c, kind_names[t->kind]);
-      case 1:
-        return piece(c, "(");
-      case 2:
-        cursor_push(c, t->elem);
-        continue;
-      default:
-        c->count--;
-        return piece(c, ")");
-      }
-    case TY_TUPLE:
-    case TY_UNION:
-      /* Stages: the name, "(", then per element ", " (not before the
-         first) and the element, then ")". */
-      if (f->stage == 0) {
-        f->stage = 1;
-        return piece(c, kind_names[t->kind]);
-      }
-      if (f->stage == 1) {
-        f->stage = 2;
-        return piece(c, "(");
-      }
-      if (f->i == t->elems.count) {
-        c->count--;
-        return piece(c, ")");
-      }
-      if (f->stage == 2 && f->i > 0) {
-        f->stage = 3;
-        return piece(c, ", ");
-      }
-      f->stage = 2;
-      cursor_push(c, t->elems.items[f->i++]);
-      continue;
-    case TY_OBJECT:
-      /* Anonymous (a named object keeps its form): "object({", per
-         property ", " (not before the first), its name, " = " and its
-         type, then "})". */
-      if (f->stage == 0) {
-        f->stage = 1;
-        return piece(c, "object({");
-      }
-      if (f->i == t->object.count) {
-        c->count--;
-        return piece(c, "})");
-      }
-      switch (f->stage) {
-      case 1:
-        f->stage = 2;
-        if (f->i > 0)
-          return piece(c, ", ");
-        continue;
-      case 2:
-        f->stage = 3;
-        c->name.len = 0;
-        put_name(&c->name, t->object.props[f->i].name);
-        c->piece = c->name.data;
-        c->len = c->name.len;
-        return true;
-      case 3:
-        f->stage = 4;
-        return piece(c, " = ");
-      default:
-        f->stage = 1;
-        cursor_push(c, t->object.props[f->i++].type);
-        continue;
-      }
-    case TY_BOOL:
-    case TY_INT:
-    case TY_NUMBER:
-    case TY_STRING:
-    case TY_ID:
-    case TY_DYNAMIC:
-    case TY_NONE:
-    case TY_OPAQUE:
-    case TY_CONST:
-    case TY_ENUM:
-      break;
+    ty_buf_puts(b, ")");
+    return true;
+  case TY_OBJECT:
+    /* Anonymous: a named object keeps its form. */
+    ty_buf_puts(b, "object({");
+    for (size_t i = 0; i < t->object.count; i++) {
+      if (i > 0)
+        ty_buf_puts(b, ", ");
+      put_name(b, t->object.props[i].name);
+      ty_buf_puts(b, " = ");
+      if (!put_form(b, t->object.props[i].type, limit))
+        return false;
     }
-    ice("type of kind %s without a kept String form", kind_names[t->kind]);
+    ty_buf_puts(b, "})");
+    return true;
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
+  case TY_OPAQUE:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
   }
-  return false;
+  ice("type of kind %s without a kept String form", kind_names[t->kind]);
 }
 
+/* The forms of types nested deep are not kept (that would cost memory
+   growing with the square of their depth), so they are compared by
+   printing a prefix of each, longer and longer until they differ or end:
+   the cost is about the length of their common prefix. */
 int ty_cmp_string(const ty *a, const ty *b) {
   if (a == b)
     return 0;
   if (a->str && b->str)
     return strcmp(a->str, b->str);
-  str_cursor ca, cb;
-  cursor_init(&ca, a);
-  cursor_init(&cb, b);
-  const char *pa = NULL, *pb = NULL;
-  size_t la = 0, lb = 0;
+  ty_buf fa = {0}, fb = {0};
   int r;
-  for (;;) {
-    bool ea = la == 0 && !cursor_next(&ca);
-    if (la == 0 && !ea) {
-      pa = ca.piece;
-      la = ca.len;
-    }
-    bool eb = lb == 0 && !cursor_next(&cb);
-    if (lb == 0 && !eb) {
-      pb = cb.piece;
-      lb = cb.len;
-    }
-    if (ea || eb) {
-      r = ea && eb ? 0 : ea ? -1 : 1;
+  for (size_t limit = 256;; limit *= 4) {
+    fa.len = fb.len = 0;
+    bool whole_a = put_form(&fa, a, limit), whole_b = put_form(&fb, b, limit);
+    size_t m = fa.len < fb.len ? fa.len : fb.len;
+    int d = m ? memcmp(fa.data, fb.data, m) : 0;
+    /* A form that ended, or was cut for lack of stack, is whole. */
+    whole_a = whole_a || fa.len <= limit;
+    whole_b = whole_b || fb.len <= limit;
+    if (d || (whole_a && whole_b) || (whole_a && fa.len < fb.len) ||
+        (whole_b && fb.len < fa.len)) {
+      r = d < 0 ? -1 : d > 0 ? 1 : fa.len < fb.len ? -1 : fa.len > fb.len;
       break;
     }
-    size_t m = la < lb ? la : lb;
-    int d = memcmp(pa, pb, m);
-    if (d) {
-      r = d < 0 ? -1 : 1;
-      break;
-    }
-    pa += m;
-    pb += m;
-    la -= m;
-    lb -= m;
   }
-  cursor_free(&ca);
-  cursor_free(&cb);
+  ty_buf_free(&fa);
+  ty_buf_free(&fb);
   return r;
 }
 
 /* The form of a type nested deep is computed once, on first use, and kept
-   in the context's arena. */
+   in the context's arena (unless the stack ran low: the form is then cut
+   short and not kept). */
 const char *ty_to_string(const ty *t) {
-  if (!t->str) {
-    ty_buf b = {0};
-    str_cursor cur;
-    cursor_init(&cur, t);
-    while (cursor_next(&cur))
-      ty_buf_putn(&b, cur.piece, cur.len);
-    cursor_free(&cur);
-    ((ty *)t)->str = ty_buf_finish(&b, t->ctx->arena);
-  }
-  return t->str;
+  if (t->str)
+    return t->str;
+  ty_buf b = {0};
+  bool whole = put_form(&b, t, SIZE_MAX);
+  const char *s = ty_buf_finish(&b, t->ctx->arena);
+  if (whole)
+    ((ty *)t)->str = s;
+  return s;
 }
 
 void ty_print(FILE *out, const ty *t) {
-  str_cursor cur;
-  cursor_init(&cur, t);
-  while (cursor_next(&cur))
-    fwrite(cur.piece, 1, cur.len, out);
-  cursor_free(&cur);
+  if (t->str) {
+    fputs(t->str, out);
+    return;
+  }
+  ty_buf b = {0};
+  put_form(&b, t, SIZE_MAX);
+  if (b.len)
+    fwrite(b.data, 1, b.len, out);
+  ty_buf_free(&b);
 }
 
-/* A type whose pretty form is being written, and how far it got. */
-typedef struct pretty_frame {
-  const ty *t;   /* The type. */
-  size_t i;      /* Its next element, member or property. */
-  size_t shown;  /* UNION: members written so far. */
-  bool started;  /* Its opening has been written. */
-  bool busy;     /* OBJECT: its token is on the recursion guard. */
-} pretty_frame;
+/* Cuts the form in b to max bytes, at a character boundary, and ends it
+   with `...`. */
+static void cut(ty_buf *b, size_t max) {
+  b->len = max;
+  while (b->len > 0 && ((unsigned char)b->data[b->len] & 0xC0) == 0x80)
+    b->len--;
+  b->data[b->len] = '\0';
+  ty_buf_puts(b, "...");
+}
+
+void ty_print_cut(FILE *out, const ty *t, size_t max) {
+  if (t->str && strlen(t->str) <= max) {
+    fputs(t->str, out);
+    return;
+  }
+  ty_buf b = {0};
+  put_form(&b, t, max);
+  if (b.len > max)
+    cut(&b, max);
+  if (b.len)
+    fwrite(b.data, 1, b.len, out);
+  ty_buf_free(&b);
+}
 
 /* Appends the pretty form of t (§1.3): unions as `a | b` with none shown as
  * a trailing `?` (parenthesised when several members remain), objects as
  * `{ a: T }`, constants as literals; a named object met again inside itself
- * prints as its token.  Types nest as deep as the input, so the walk keeps
- * an explicit stack, and a form longer than TY_PRETTY_MAX bytes is cut
- * there and ends with `...` (the form of InputType(T) grows with the square
- * of T's depth, and a message need not show all of it). */
-static void pretty(ty_ctx *c, ty_buf *b, const ty *t) {
-  pretty_frame *stack = xmalloc(16 * sizeof *stack);
-  size_t count = 0, cap = 16;
-  stack[count++] = (pretty_frame){t, 0, 0, false, false};
-  while (count > 0) {
-    if (b->len > TY_PRETTY_MAX) {
-      /* The rest is cut: pop the frames, and the recursion guard's entries
-         with them. */
-      for (size_t i = 0; i < count; i++) {
-        if (stack[i].busy)
-          ty_busy_pop(c);
+ * prints as its token.  The form of InputType(T) grows with the square of
+ * T's depth, and a message need not show all of it: the walk stops at the
+ * first piece to find b longer than TY_PRETTY_MAX bytes (or the stack low),
+ * and returns false, for ty_pretty to cut the form there. */
+static bool pretty(ty_ctx *c, ty_buf *b, const ty *t) {
+  if (b->len > TY_PRETTY_MAX || ty_deep(c))
+    return false;
+  switch (t->kind) {
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
+    ty_buf_puts(b, t->str);
+    return true;
+  case TY_OPAQUE:
+    ty_buf_puts(b, t->name);
+    return true;
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+  case TY_OUTPUT:
+  case TY_PROMISE:
+    ty_buf_printf(b, "%s(", kind_names[t->kind]);
+    if (!pretty(c, b, t->elem) || b->len > TY_PRETTY_MAX)
+      return false;
+    ty_buf_puts(b, ")");
+    return true;
+  case TY_TUPLE:
+    ty_buf_puts(b, "tuple(");
+    for (size_t i = 0; i < t->elems.count; i++) {
+      if (i > 0) {
+        if (b->len > TY_PRETTY_MAX)
+          return false;
+        ty_buf_puts(b, ", ");
       }
-      /* Cut at a character boundary. */
-      b->len = TY_PRETTY_MAX;
-      while (b->len > 0 && ((unsigned char)b->data[b->len] & 0xC0) == 0x80)
-        b->len--;
-      b->data[b->len] = '\0';
-      ty_buf_puts(b, "...");
-      break;
+      if (!pretty(c, b, t->elems.items[i]))
+        return false;
     }
-    pretty_frame *f = &stack[count - 1];
-    const ty *x = f->t;
-    const ty *child = NULL;
-    switch (x->kind) {
-    case TY_BOOL:
-    case TY_INT:
-    case TY_NUMBER:
-    case TY_STRING:
-    case TY_ID:
-    case TY_DYNAMIC:
-    case TY_NONE:
-      ty_buf_puts(b, x->str);
-      count--;
-      break;
-    case TY_OPAQUE:
-      ty_buf_puts(b, x->name);
-      count--;
-      break;
-    case TY_LIST:
-    case TY_MAP:
-    case TY_SET:
-    case TY_OUTPUT:
-    case TY_PROMISE:
-      if (!f->started) {
-        f->started = true;
-        ty_buf_printf(b, "%s(", kind_names[x->kind]);
-        child = x->elem;
-      } else {
-        ty_buf_puts(b, ")");
-        count--;
-      }
-      break;
-    case TY_TUPLE:
-      if (!f->started) {
-        f->started = true;
-        ty_buf_puts(b, "tuple(");
-      }
-      if (f->i < x->elems.count) {
-        if (f->i)
-          ty_buf_puts(b, ", ");
-        child = x->elems.items[f->i++];
-      } else {
-        ty_buf_puts(b, ")");
-        count--;
-      }
-      break;
-    case TY_OBJECT:
-      if (!f->started) {
-        f->started = true;
-        if (x->object.token) {
-          if (!ty_busy_push(c, x, x, TY_BUSY_PRINT)) {
-            /* A recursive reference prints as the type's token. */
-            ty_buf_puts(b, x->object.token);
-            count--;
-            break;
-          }
-          f->busy = true;
-        }
-        ty_buf_puts(b, x->object.count ? "{ " : "{");
-      }
-      if (f->i < x->object.count) {
-        if (f->i)
-          ty_buf_puts(b, ", ");
-        put_name(b, x->object.props[f->i].name);
-        ty_buf_puts(b, ": ");
-        child = x->object.props[f->i++].type;
-      } else {
-        ty_buf_puts(b, x->object.count ? " }" : "}");
-        if (f->busy)
-          ty_busy_pop(c);
-        count--;
-      }
-      break;
-    case TY_UNION: {
-      bool has_none = false;
-      size_t members = 0;
-      for (size_t i = 0; i < x->elems.count; i++) {
-        if (x->elems.items[i]->kind == TY_NONE)
-          has_none = true;
-        else
-          members++;
-      }
-      bool parens = has_none && members > 1;
-      if (!f->started) {
-        f->started = true;
-        if (parens)
-          ty_buf_puts(b, "(");
-      }
-      while (f->i < x->elems.count && x->elems.items[f->i]->kind == TY_NONE)
-        f->i++;
-      if (f->i < x->elems.count) {
-        if (f->shown++)
-          ty_buf_puts(b, " | ");
-        child = x->elems.items[f->i++];
-      } else {
-        if (parens)
-          ty_buf_puts(b, ")");
-        if (has_none)
-          ty_buf_puts(b, "?");
-        count--;
-      }
-      break;
+    if (t->elems.count > 0 && b->len > TY_PRETTY_MAX)
+      return false;
+    ty_buf_puts(b, ")");
+    return true;
+  case TY_OBJECT: {
+    if (t->object.token && !ty_busy_push(c, t, t, TY_BUSY_PRINT)) {
+      /* A recursive reference prints as the type's token. */
+      ty_buf_puts(b, t->object.token);
+      return true;
     }
-    case TY_CONST:
-      ty_buf_put_value(b, x);
-      count--;
-      break;
-    case TY_ENUM:
-      ty_buf_puts(b, "enum(");
-      for (size_t i = 0; i < x->enm.count; i++) {
-        if (i)
-          ty_buf_puts(b, " | ");
-        ty_buf_put_value(b, x->enm.values[i]);
+    bool whole = true;
+    ty_buf_puts(b, t->object.count ? "{ " : "{");
+    for (size_t i = 0; whole && i < t->object.count; i++) {
+      if (i > 0) {
+        whole = b->len <= TY_PRETTY_MAX;
+        if (!whole)
+          break;
+        ty_buf_puts(b, ", ");
       }
-      ty_buf_puts(b, ")");
-      count--;
-      break;
+      put_name(b, t->object.props[i].name);
+      ty_buf_puts(b, ": ");
+      whole = pretty(c, b, t->object.props[i].type);
     }
-    if (child) {
-      if (count == cap) {
-        cap *= 2;
-        stack = xrealloc(stack, cap * sizeof *stack);
-      }
-      stack[count++] = (pretty_frame){child, 0, 0, false, false};
-    }
+    if (whole && t->object.count > 0 && b->len > TY_PRETTY_MAX)
+      whole = false;
+    if (whole)
+      ty_buf_puts(b, t->object.count ? " }" : "}");
+    if (t->object.token)
+      ty_busy_pop(c);
+    return whole;
   }
-  free(stack);
+  case TY_UNION: {
+    bool has_none = false;
+    size_t members = 0;
+    for (size_t i = 0; i < t->elems.count; i++) {
+      if (t->elems.items[i]->kind == TY_NONE)
+        has_none = true;
+      else
+        members++;
+    }
+    bool parens = has_none && members > 1;
+    if (parens)
+      ty_buf_puts(b, "(");
+    size_t shown = 0;
+    for (size_t i = 0; i < t->elems.count; i++) {
+      if (t->elems.items[i]->kind == TY_NONE)
+        continue;
+      if (shown++) {
+        if (b->len > TY_PRETTY_MAX)
+          return false;
+        ty_buf_puts(b, " | ");
+      }
+      if (!pretty(c, b, t->elems.items[i]))
+        return false;
+    }
+    if (members > 0 && b->len > TY_PRETTY_MAX)
+      return false;
+    if (parens)
+      ty_buf_puts(b, ")");
+    if (has_none)
+      ty_buf_puts(b, "?");
+    return true;
+  }
+  case TY_CONST:
+    ty_buf_put_value(b, t);
+    return true;
+  case TY_ENUM:
+    ty_buf_puts(b, "enum(");
+    for (size_t i = 0; i < t->enm.count; i++) {
+      if (i)
+        ty_buf_puts(b, " | ");
+      ty_buf_put_value(b, t->enm.values[i]);
+    }
+    ty_buf_puts(b, ")");
+    return true;
+  }
+  ice("bad type kind %d", (int)t->kind);
 }
 
 const char *ty_pretty(ty_ctx *c, const ty *t) {
   ty_buf b = {0};
-  pretty(c, &b, t);
+  if (!pretty(c, &b, t) && b.len > TY_PRETTY_MAX)
+    cut(&b, TY_PRETTY_MAX);
   return ty_buf_finish(&b, c->arena);
 }

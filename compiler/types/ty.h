@@ -27,8 +27,9 @@
  * Besides construction the module answers every type-level question of the
  * checker: assignability (§3), conversion kinds with reasons (§4),
  * unification (§5), traversal (§6), iteration (§7), literal typing (§8 + D3),
- * operator typing (§10 + D3), lifting (§9, §11), InputType (§12) and type
- * expressions (§13), and formats the diagnostics of §16. */
+ * operator typing (§10 + D3), lifting (§9, §11) and InputType (§12), and
+ * formats the diagnostics of §16.  It knows nothing of the syntax: type
+ * expressions (§13) are read by the binder (bind/type_expr.h). */
 #ifndef PCLC_TY_H
 #define PCLC_TY_H
 
@@ -39,7 +40,6 @@
 #include <stdio.h>
 
 #include "base/arena.h"
-#include "front/ast.h"
 #include "base/diag.h"
 #include "base/intern.h"
 #include "base/ptrmap.h"
@@ -147,6 +147,7 @@ typedef struct ty_ctx {
   const ty *prim[TY_NONE + 1]; /* bool, int, number, string, id, dynamic, none. */
   struct ty_pair *busy;        /* Pairs of types under comparison (recursion guard). */
   size_t nbusy, capbusy;       /* Entries used and allocated in busy. */
+  bool too_deep;               /* An operation ran out of stack (ty_take_too_deep). */
   struct ty_memo *memo;        /* Cached conversion and unification results (owned). */
   size_t nmemo, capmemo;       /* Entries used and slots in memo. */
   /* The type of each number literal read so far, keyed by its text interned
@@ -165,6 +166,14 @@ void ty_ctx_init(ty_ctx *c, arena *a, intern_table *names);
 void ty_ctx_free(ty_ctx *c);
 /* Returns the name of a kind ("list"); static storage. */
 const char *ty_kind_name(ty_kind k);
+/* Returns true, and forgets it, when an operation of c ran out of stack
+ * since the last call.  The operations recurse over the types they are
+ * given, which nest as deep as the input; one that finds the stack low
+ * (base/stack.h) stops and gives an answer that reports nothing (the types
+ * convert, unify to the first one, print cut short).  Its caller, which
+ * knows what it was checking, asks this and reports "expression nested too
+ * deeply" there. */
+bool ty_take_too_deep(ty_ctx *c);
 
 /* ------------------------------------------------------- construction */
 /* Every constructor returns the unique interned type, owned by the context;
@@ -362,35 +371,36 @@ const ty *ty_splat_item(ty_ctx *c, const ty *src);
  * if an integral value would have more than about 100000 digits (decimal
  * exponent above 100000). */
 const ty *ty_number_literal(ty_ctx *c, const char *text, bool negate);
-/* Types a binary operation (§10 with D3) on operands of types lhs and rhs:
- * returns the result type (lifted over the operands) and stores in *lhs_param
- * and *rhs_param the types the operands must convert to (InputType already
- * applied); either out pointer may be NULL. */
-const ty *ty_binary_op(ty_ctx *c, ast_binary_op op, const ty *lhs, const ty *rhs,
-                       const ty **lhs_param, const ty **rhs_param);
-/* Types a unary operation like ty_binary_op. */
-const ty *ty_unary_op(ty_ctx *c, ast_unary_op op, const ty *operand, const ty **param);
+/* The operators of §10 (with D3), by the rule that types them. */
+typedef enum ty_operator {
+  TY_OP_ARITHMETIC, /* `+ - * %`: int for two int-like operands, else number. */
+  TY_OP_DIVISION,   /* `/`: real division, always number. */
+  TY_OP_ORDER,      /* `< <= > >=`: bool, comparing ints or numbers. */
+  TY_OP_EQUALITY,   /* `== !=`: bool, comparing anything. */
+  TY_OP_LOGIC,      /* `&& ||`: bool, on bools. */
+  TY_OP_NEGATION,   /* Unary `-`: int for an int-like operand, else number. */
+  TY_OP_NOT,        /* Unary `!`: bool. */
+} ty_operator;
+/* Types an operation of op (one operand for TY_OP_NEGATION and TY_OP_NOT,
+ * else two) on operands of the given types: returns the result type
+ * (lifted over the operands) and stores in *param, when param is not NULL,
+ * the type every operand must convert to (InputType already applied). */
+const ty *ty_operation(ty_ctx *c, ty_operator op, size_t n, const ty *const *operands,
+                       const ty **param);
 /* Returns true if t is int-like for D3 arithmetic: int, const(int), or a
  * union of int-like types, after stripping output/promise layers. */
 bool ty_is_int_like(const ty *t);
 
-/* --------------------------------------------------- type expressions */
-
-/* Returns the type denoted by the type expression e (§13): `string`, `bool`,
- * `number`, `int`, `any`, list/set/map/optional(T), tuple([T...]),
- * object({k = T...}).  Anything else is reported to d with its span and
- * yields dynamic. */
-const ty *ty_from_type_expr(ty_ctx *c, const ast_node *e, diag_list *d);
-
 /* ------------------------------------------------------------ printing */
 
 /* Returns the canonical String form (`union(int, string)`,
- * `object({a = string})`, `const(int 42)`); owned by the type (computed
- * without recursion on first use for a type too long to keep eagerly). */
+ * `object({a = string})`, `const(int 42)`); owned by the type (computed on
+ * first use for a type too long to keep eagerly). */
 const char *ty_to_string(const ty *t);
 /* Orders a and b by their canonical String forms (strcmp's order), without
- * building forms that are not kept: they are compared piece by piece, so
- * the cost is the length of their common prefix. */
+ * building whole the forms that types do not keep: prefixes of them are
+ * compared, longer and longer, so the cost is about the length of their
+ * common prefix. */
 int ty_cmp_string(const ty *a, const ty *b);
 /* The longest pretty form, in bytes, before it is cut. */
 enum { TY_PRETTY_MAX = 8192 };
@@ -401,5 +411,9 @@ enum { TY_PRETTY_MAX = 8192 };
 const char *ty_pretty(ty_ctx *c, const ty *t);
 /* Writes the canonical String form of t to out, without keeping it. */
 void ty_print(FILE *out, const ty *t);
+/* Writes the canonical String form of t to out, cut after max bytes (at a
+ * character boundary) and ended with `...` when it is longer; the cost is
+ * about max, however large t is. */
+void ty_print_cut(FILE *out, const ty *t, size_t max);
 
 #endif

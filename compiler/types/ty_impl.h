@@ -1,8 +1,9 @@
 /* ty_impl: definitions shared by the ty_*.c files and nobody else.
  *
  * The functions of the byte buffer (ty.h) that builds strings and identity
- * keys, the recursion guard for recursive (named) object types, and the
- * cached facts kept in ty.flags. */
+ * keys, the stack guard of the operations' recursion, the recursion guard
+ * for recursive (named) object types, and the cached facts kept in
+ * ty.flags. */
 #ifndef PCLC_TY_IMPL_H
 #define PCLC_TY_IMPL_H
 
@@ -23,16 +24,19 @@ enum {
                                     is defined. */
 };
 
-/* Appends the n bytes at s to b. */
-void ty_buf_putn(ty_buf *b, const void *s, size_t n);
 /* Appends the NUL-terminated string s to b. */
 void ty_buf_puts(ty_buf *b, const char *s);
-/* Appends formatted text to b. */
-void ty_buf_printf(ty_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Returns an arena copy of b's contents and frees b. */
 char *ty_buf_finish(ty_buf *b, arena *a);
 /* Frees b's storage. */
 void ty_buf_free(ty_buf *b);
+
+/* Returns false when the stack has room for one more level of a type
+   operation's recursion and no operation has stopped since the last
+   ty_take_too_deep; otherwise records in c->too_deep that an operation
+   stopped and returns true, and the operation then gives its answer for
+   matching types without looking further. */
+bool ty_deep(ty_ctx *c);
 
 /* A pair of types under evaluation by an operation identified by tag. */
 typedef struct ty_pair {

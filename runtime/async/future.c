@@ -110,6 +110,86 @@ pcl_deps *pcl_deps_union(const pcl_deps *a, const pcl_deps *b) {
   return d;
 }
 
+/* qsort order of pointers by address (interned URNs, dependency sets). */
+static int cmp_addr(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t) * (const void *const *)a, y = (uintptr_t) * (const void *const *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Returns the set of the interned URNs urns[0..n) (owned; NULL for none),
+ * duplicates dropped; urns is sorted in place. */
+static pcl_deps *pcl__deps_of_interned(const char **urns, size_t n) {
+  if (n == 0) {
+    return NULL;
+  }
+  qsort(urns, n, sizeof *urns, cmp_addr);
+  size_t k = 1;
+  for (size_t i = 1; i < n; i++) {
+    if (urns[i] != urns[k - 1]) {
+      urns[k++] = urns[i];
+    }
+  }
+  pcl_deps *d = deps_alloc(k);
+  memcpy(d->urns, urns, k * sizeof *urns);
+  return d;
+}
+
+pcl_deps *pcl__deps_of_urns(const char *const *urns, size_t n) {
+  const char **in = pcl_xmalloc((n ? n : 1) * sizeof *in);
+  for (size_t i = 0; i < n; i++) {
+    in[i] = pcl_urn_intern(urns[i]);
+  }
+  pcl_deps *d = pcl__deps_of_interned(in, n);
+  free(in);
+  return d;
+}
+
+pcl_deps *pcl__deps_union_all(const pcl_deps *const *sets, size_t n) {
+  /* The distinct sets that are not empty: many inputs mostly share a few
+   * sets, which count once. */
+  const pcl_deps *small[8] = {NULL};
+  const pcl_deps **v = n <= 8 ? small : pcl_xmalloc(n * sizeof *v);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (sets[i] != NULL && sets[i]->n > 0) {
+      v[m++] = sets[i];
+    }
+  }
+  pcl_deps *r;
+  if (m <= 2) {
+    r = m == 0 ? NULL : m == 1 ? pcl_deps_retain(v[0]) : pcl_deps_union(v[0], v[1]);
+  } else {
+    qsort(v, m, sizeof *v, cmp_addr);
+    size_t k = 1, total = v[0]->n;
+    const pcl_deps *big = v[0];
+    for (size_t i = 1; i < m; i++) {
+      if (v[i] != v[k - 1]) {
+        v[k++] = v[i];
+        total += v[i]->n;
+        big = v[i]->n > big->n ? v[i] : big;
+      }
+    }
+    /* Every URN once, sorted and deduplicated in one pass; when that is no
+     * more than the largest set, the union is that set, shared. */
+    const char **all = pcl_xmalloc(total * sizeof *all);
+    size_t at = 0;
+    for (size_t i = 0; i < k; i++) {
+      memcpy(all + at, v[i]->urns, v[i]->n * sizeof *all);
+      at += v[i]->n;
+    }
+    r = pcl__deps_of_interned(all, total);
+    if (r->n == big->n) {
+      pcl_deps_release(r);
+      r = pcl_deps_retain(big);
+    }
+    free(all);
+  }
+  if (v != small) {
+    free(v);
+  }
+  return r;
+}
+
 static int cmp_cstr(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
@@ -430,11 +510,15 @@ static pcl_future *join_merge(const join *j, unsigned *bits, pcl_deps **deps) {
       return j->in[i];
     }
   }
+  const pcl_deps *small[8] = {NULL};
+  const pcl_deps **sets = j->n <= 8 ? small : pcl_xmalloc(j->n * sizeof *sets);
   for (size_t i = 0; i < j->n; i++) {
     *bits |= j->in[i]->bits;
-    pcl_deps *u = pcl_deps_union(*deps, j->in[i]->deps);
-    pcl_deps_release(*deps);
-    *deps = u;
+    sets[i] = j->in[i]->deps;
+  }
+  *deps = pcl__deps_union_all(sets, j->n);
+  if (sets != small) {
+    free(sets);
   }
   return NULL;
 }

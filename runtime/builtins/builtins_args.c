@@ -50,6 +50,35 @@ const char *pcl__b_shown(const pcl__bcall *c, const pcl_value *s) {
   return c->secret ? "[secret]" : pcl__redact_text(pcl_str_data(s));
 }
 
+char *pcl__b_value_text(const pcl__bcall *c, const pcl_value *v) {
+  if (c->secret) {
+    pcl__redact_enter();
+  }
+  char *r = pcl_value_repr(v, 64);
+  if (c->secret) {
+    pcl__redact_leave();
+  }
+  return r;
+}
+
+/* Records that the parameter's value v (plain) is of no kind param takes:
+ * "cannot convert <v> to <type>: <type> required", v shown as messages
+ * show values ("[secret]" when an argument was secret). */
+static void kind_fail(pcl__bcall *c, const char *param, const pcl_value *v, const char *type) {
+  if (c->secret) {
+    pcl__redact_enter();
+  }
+  pcl_strbuf why = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&why, "%s required", type);
+  pcl_error *e = pcl__convert_error(v, type, why.data);
+  pcl_strbuf_free(&why);
+  if (c->secret) {
+    pcl__redact_leave();
+  }
+  pcl_error_prefix(e, "%s: invalid value for \"%s\" parameter", c->fn, param);
+  pcl__b_fail_take(c, e);
+}
+
 const pcl_value *pcl__b_unwrap(pcl__bcall *c, const pcl_value *v) {
   while (pcl_kind_of(v) == PCL_T_SECRET) {
     c->secret = true;
@@ -118,7 +147,7 @@ pcl_value *pcl__b_string(pcl__bcall *c, const char *param, const pcl_value *v) {
   case PCL_T_ARCHIVE:
     break;
   }
-  pcl__b_arg_fail(c, param, "string required");
+  kind_fail(c, param, v, "string");
   return NULL;
 }
 
@@ -132,11 +161,18 @@ pcl_value *pcl__b_number(pcl__bcall *c, const char *param, const pcl_value *v) {
   case PCL_T_NUMBER:
     return pcl_retain((pcl_value *)v);
   case PCL_T_STRING: {
+    /* The conversion's message names the text ("[secret]" when secret). */
     pcl_error *e = NULL;
+    if (c->secret) {
+      pcl__redact_enter();
+    }
     pcl_value *n = pcl_convert_to_number(v, &e);
+    if (c->secret) {
+      pcl__redact_leave();
+    }
     if (n == NULL) {
-      pcl_error_free(e);
-      pcl__b_arg_fail(c, param, "a number is required");
+      pcl_error_prefix(e, "%s: invalid value for \"%s\" parameter", c->fn, param);
+      pcl__b_fail_take(c, e);
     }
     return n;
   }
@@ -153,7 +189,7 @@ pcl_value *pcl__b_number(pcl__bcall *c, const char *param, const pcl_value *v) {
   case PCL_T_ARCHIVE:
     break;
   }
-  pcl__b_arg_fail(c, param, "number required");
+  kind_fail(c, param, v, "number");
   return NULL;
 }
 

@@ -44,7 +44,9 @@ pcl_value *pcl_fn_element(pcl_value *list, pcl_value *index, pcl_error **err) {
     if (n == 0) {
       pcl__b_fail(&c, "cannot use element function with an empty list");
     } else if (!pcl__b_whole_i64(num, &i)) {
-      pcl__b_fail(&c, "invalid index: %s", PCL__WHOLE_I64_MSG);
+      char *shown = pcl__b_value_text(&c, num);
+      pcl__b_fail(&c, "invalid index: cannot use %s: %s", shown, PCL__WHOLE_I64_MSG);
+      free(shown);
     } else {
       /* Reduce in int64 first: |i % n| < n, so the sum below cannot
        * overflow, and n fits because a list's length does. */
@@ -173,8 +175,11 @@ pcl_value *pcl_fn_join(pcl_value *separator, pcl_value *strings, pcl_error **err
   pcl_value *sep = pcl__b_string(&c, "separator", separator);
   const pcl_value *l = list_arg(&c, "strings", strings,
                                 "join: invalid value for \"strings\" parameter: list of string required");
-  pcl_strbuf b = PCL_STRBUF_INIT;
-  for (size_t i = 0; pcl__b_ok(&c) && i < pcl_len(l); i++) {
+  /* The strings with the separators between them, joined in one block of
+   * their total size once that size is known to fit the limit. */
+  size_t n = pcl__b_ok(&c) ? pcl_len(l) : 0, m = 0;
+  pcl_value **parts = pcl_xmalloc((2 * n + 1) * sizeof *parts);
+  for (size_t i = 0; pcl__b_ok(&c) && i < n; i++) {
     const pcl_value *e = pcl__b_unwrap(&c, pcl_list_at(l, i));
     if (pcl_kind_of(e) == PCL_T_NULL) {
       pcl__b_fail(&c, "element %zu is null; cannot concatenate null values", i);
@@ -185,20 +190,22 @@ pcl_value *pcl_fn_join(pcl_value *separator, pcl_value *strings, pcl_error **err
       break;
     }
     if (i > 0) {
-      pcl_strbuf_append(&b, pcl_str_data(sep), pcl_str_len(sep));
+      parts[m++] = pcl_retain(sep);
     }
-    pcl_strbuf_append(&b, pcl_str_data(s), pcl_str_len(s));
-    pcl_release(s);
+    parts[m++] = s;
   }
   pcl_value *result = NULL;
   if (pcl__b_ok(&c)) {
     pcl_error *e = NULL;
-    result = pcl_strbuf_finish(&b, &e);
+    result = pcl__str_join(parts, m, &e);
     if (result == NULL) {
       pcl__b_fail_take(&c, e);
     }
   }
-  pcl_strbuf_free(&b);
+  for (size_t i = 0; i < m; i++) {
+    pcl_release(parts[i]);
+  }
+  free(parts);
   pcl_release(sep);
   return pcl__b_finish(&c, result);
 }
@@ -300,11 +307,13 @@ static bool range_bound(pcl__bcall *c, const char *param, const pcl_value *v, in
     return false;
   }
   bool ok = pcl__b_whole_i64(num, out);
-  pcl_release(num);
   if (!ok) {
-    return pcl__b_arg_fail(c, param, PCL__WHOLE_I64_MSG);
+    char *shown = pcl__b_value_text(c, num);
+    pcl__b_arg_fail(c, param, "cannot use %s: %s", shown, PCL__WHOLE_I64_MSG);
+    free(shown);
   }
-  return true;
+  pcl_release(num);
+  return ok;
 }
 
 pcl_value *pcl_fn_range(pcl_value *fromOrTo, pcl_value *to, pcl_error **err) {
@@ -323,7 +332,12 @@ pcl_value *pcl_fn_range(pcl_value *fromOrTo, pcl_value *to, pcl_error **err) {
   size_t n = 0;
   if (end > from) {
     if ((uint64_t)end - (uint64_t)from > (uint64_t)PCL_RANGE_MAX) {
-      pcl__b_fail(&c, "range: the list would have more than %lld elements",
+      char count[24] = "[secret]";
+      if (!c.secret) {
+        snprintf(count, sizeof count, "%llu",
+                 (unsigned long long)((uint64_t)end - (uint64_t)from));
+      }
+      pcl__b_fail(&c, "range: the list would have %s elements, more than %lld", count,
                   (long long)PCL_RANGE_MAX);
       return pcl__b_finish(&c, NULL);
     }

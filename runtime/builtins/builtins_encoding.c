@@ -35,13 +35,7 @@ pcl_value *pcl_fn_toJSON(pcl_value *value, pcl_error **err) {
 pcl_value *pcl_fn_toBase64(pcl_value *value, pcl_error **err) {
   pcl__bcall c = PCL__BCALL("toBase64", err);
   pcl_value *s = pcl__b_string(&c, "value", value);
-  pcl_value *result = NULL;
-  if (s != NULL) {
-    pcl_strbuf b = PCL_STRBUF_INIT;
-    pcl__base64_encode(&b, (const uint8_t *)pcl_str_data(s), pcl_str_len(s));
-    result = pcl_str_new_lossy(b.data != NULL ? b.data : "", b.len);
-    pcl_strbuf_free(&b);
-  }
+  pcl_value *result = s != NULL ? pcl__b_base64(&c, pcl_str_data(s), pcl_str_len(s)) : NULL;
   pcl_release(s);
   return pcl__b_finish(&c, result);
 }
@@ -134,6 +128,20 @@ static void clear_trailing_bits(char *s, size_t n) {
   /* Two "=": the character carries 2 bits of data; one "=": 4 bits. */
   unsigned v = (unsigned)(at - alphabet) & (pad == 2 ? 0x30u : 0x3Cu);
   *last = alphabet[v];
+}
+
+pcl_value *pcl__b_base64(pcl__bcall *c, const char *data, size_t len) {
+  /* Four characters for every three bytes, counted before the text is. */
+  pcl_error *e = NULL;
+  if (!pcl__value_fits(len / 3 * 4 + (len % 3 ? 4 : 0), "the base64 text", &e)) {
+    pcl__b_fail_take(c, e);
+    return NULL;
+  }
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl__base64_encode(&b, (const uint8_t *)data, len);
+  pcl_value *r = pcl__str_raw(b.data != NULL ? b.data : "", b.len, true);
+  pcl_strbuf_free(&b);
+  return r;
 }
 
 void pcl__base64_encode(pcl_strbuf *b, const uint8_t *data, size_t len) {

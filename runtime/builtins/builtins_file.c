@@ -1,5 +1,5 @@
 /* builtins_file.c: the built-ins about files: readFile, filebase64,
- * filebase64sha256, readDir, mimeType and cwd (../shared/spec/functions.md
+ * filebase64sha256, readDir and mimeType (../shared/spec/functions.md
  * §4, §7; readDir and mimeType, which programs converted from Terraform
  * call, as Pulumi's Go programs implement them, docs/functions.md).
  *
@@ -52,8 +52,10 @@ char *pcl__b_resolve(const char *base_dir, const pcl_value *path) {
   return full;
 }
 
-bool pcl__b_read_file(pcl__bcall *c, const char *prefix, const char *base_dir,
-                      const pcl_value *path, pcl_strbuf *out) {
+/* Appends the bytes of the file at path (resolved against base_dir) to out;
+ * on failure records "<prefix>: open|read <path>: ..." and returns false. */
+static bool pcl__b_read_file(pcl__bcall *c, const char *prefix, const char *base_dir,
+                             const pcl_value *path, pcl_strbuf *out) {
   if (memchr(pcl_str_data(path), '\0', pcl_str_len(path)) != NULL) {
     pcl__b_os_error(c, prefix, "open", path, EINVAL);
     return false;
@@ -111,10 +113,7 @@ pcl_value *pcl_fn_filebase64(const char *base_dir, pcl_value *path, pcl_error **
   pcl_value *result = NULL;
   pcl_strbuf b = PCL_STRBUF_INIT;
   if (p != NULL && pcl__b_read_file(&c, "filebase64", base_dir, p, &b)) {
-    pcl_strbuf enc = PCL_STRBUF_INIT;
-    pcl__base64_encode(&enc, (const uint8_t *)b.data, b.len);
-    result = pcl_str_new_lossy(enc.data != NULL ? enc.data : "", enc.len);
-    pcl_strbuf_free(&enc);
+    result = pcl__b_base64(&c, b.data, b.len);
   }
   pcl_strbuf_free(&b);
   pcl_release(p);
@@ -175,9 +174,16 @@ pcl_value *pcl_fn_readDir(const char *base_dir, pcl_value *path, pcl_error **err
   pcl_value **names = NULL;
   size_t n = 0, cap = 0;
   struct dirent *ent;
+  bool fits = true;
   while ((errno = 0, ent = readdir(d)) != NULL) {
     if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0) {
       continue;
+    }
+    pcl_error *big = NULL;
+    if (!pcl__value_fits((n + 1) * sizeof *names, "the list", &big)) {
+      pcl__b_fail_take(&c, big);
+      fits = false;
+      break;
     }
     if (n == cap) {
       cap = cap ? 2 * cap : 16;
@@ -188,8 +194,10 @@ pcl_value *pcl_fn_readDir(const char *base_dir, pcl_value *path, pcl_error **err
   int e = errno;
   closedir(d);
   pcl_value *result = NULL;
-  if (e != 0) {
-    pcl__b_os_error(&c, "readDir", "readdirent", p, e);
+  if (!fits || e != 0) {
+    if (fits) {
+      pcl__b_os_error(&c, "readDir", "readdirent", p, e);
+    }
     for (size_t i = 0; i < n; i++) {
       pcl_release(names[i]);
     }
@@ -288,23 +296,3 @@ pcl_value *pcl_fn_mimeType(pcl_value *path, pcl_error **err) {
   return pcl__b_finish(&c, pcl_str_from_cstr(type));
 }
 
-pcl_value *pcl_fn_cwd(pcl_error **err) {
-  size_t cap = 256;
-  for (;;) {
-    char *buf = pcl_xmalloc(cap);
-    if (getcwd(buf, cap) != NULL) {
-      pcl_value *v = pcl_str_new_lossy(buf, strlen(buf));
-      free(buf);
-      return v;
-    }
-    int e = errno;
-    free(buf);
-    if (e != ERANGE) {
-      char msg[256];
-      go_errno_text(e, msg);
-      *err = pcl_error_new("cwd: getwd: %s", msg);
-      return NULL;
-    }
-    cap *= 2;
-  }
-}

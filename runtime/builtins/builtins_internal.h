@@ -41,6 +41,13 @@ static inline bool pcl__b_ok(const pcl__bcall *c) { return !c->failed && !c->unk
  * runs in an apply whose input is secret), so that no message shows a
  * secret in clear.  Borrowed from s (or static). */
 const char *pcl__b_shown(const pcl__bcall *c, const pcl_value *s);
+/* Returns the standard padded base64 of data[0..len) as a string (owned),
+ * or NULL after recording the size-limit error in c when the text would
+ * take more than the value size limit (checked before it is made). */
+pcl_value *pcl__b_base64(pcl__bcall *c, const char *data, size_t len);
+/* Returns v as messages show values (owned): "[secret]" when an argument
+ * of the call was secret, else shortened past 64 characters. */
+char *pcl__b_value_text(const pcl__bcall *c, const pcl_value *v);
 /* Returns v without its SECRET wrappers (borrowed from v), noting the
  * secret in c. */
 const pcl_value *pcl__b_unwrap(pcl__bcall *c, const pcl_value *v);
@@ -57,7 +64,8 @@ pcl_value *pcl__b_number(pcl__bcall *c, const char *param, const pcl_value *v);
 /* Stores the whole number num (an INT or NUMBER) in *out and returns true
  * when it is integral and fits int64. */
 bool pcl__b_whole_i64(const pcl_value *num, int64_t *out);
-/* The message gocty gives for a number that is not a whole int64. */
+/* The message gocty gives for a number that is not a whole int64; the
+ * value is named before it: "cannot use 2.5: value must be ...". */
 #define PCL__WHOLE_I64_MSG \
   "value must be a whole number, between -9223372036854775808 and 9223372036854775807"
 
@@ -82,9 +90,5 @@ void pcl__b_os_error(pcl__bcall *c, const char *prefix, const char *op, const pc
 /* Returns the STRING path resolved against base_dir (NULL or "": as it is;
  * an absolute path stays as it is) as an owned C string (free()). */
 char *pcl__b_resolve(const char *base_dir, const pcl_value *path);
-/* Appends the bytes of the file at path (resolved against base_dir) to out;
- * on failure records "<prefix>: open|read <path>: ..." and returns false. */
-bool pcl__b_read_file(pcl__bcall *c, const char *prefix, const char *base_dir,
-                      const pcl_value *path, pcl_strbuf *out);
 
 #endif

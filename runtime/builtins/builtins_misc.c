@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "builtins/builtins_internal.h"
+#include "pcl_builtins.h"
 
 pcl_value *pcl_fn_notImplemented(pcl_value *errorMessage, pcl_error **err) {
   pcl__bcall c = PCL__BCALL("notImplemented", err);
@@ -222,65 +223,50 @@ pcl_value *pcl_recover_error_value(const char *resource_name) {
 
 /* ------------------------------------------------------------- the table */
 
-/* Every built-in once: X(name, min, max, shape, params...).  The shape says
- * how the array form maps onto the C signature:
- *   ARGS0 fn(err); ARGS1 fn(a0, err); ARGS2 fn(a0, a1, err);
- *   OPT2 fn(a0, a1 or NULL, err); OPT3 fn(a0, a1, a2 or NULL, err);
- *   FILE1 fn(base_dir, a0, err); VAR fn(args, n, err). */
-#define PCL__BUILTINS(X)                                                        \
-  X(element, 2, 2, ARGS2, "list", "index", NULL)                                \
-  X(entries, 1, 1, ARGS1, "collection", NULL, NULL)                             \
-  X(length, 1, 1, ARGS1, "value", NULL, NULL)                                   \
-  X(lookup, 2, 3, OPT3, "map", "key", "default")                                \
-  X(join, 2, 2, ARGS2, "separator", "strings", NULL)                            \
-  X(split, 2, 2, ARGS2, "separator", "string", NULL)                            \
-  X(range, 1, 2, OPT2, "fromOrTo", "to", NULL)                                  \
-  X(singleOrNone, 1, 1, ARGS1, "value", NULL, NULL)                             \
-  X(min, 0, PCL_BUILTIN_VARIADIC, VAR, "first", "rest", NULL)                   \
-  X(max, 0, PCL_BUILTIN_VARIADIC, VAR, "first", "rest", NULL)                   \
-  X(toJSON, 1, 1, ARGS1, "value", NULL, NULL)                                   \
-  X(toBase64, 1, 1, ARGS1, "value", NULL, NULL)                                 \
-  X(fromBase64, 1, 1, ARGS1, "value", NULL, NULL)                               \
-  X(sha1, 1, 1, ARGS1, "input", NULL, NULL)                                     \
-  X(readFile, 1, 1, FILE1, "path", NULL, NULL)                                  \
-  X(filebase64, 1, 1, FILE1, "path", NULL, NULL)                                \
-  X(filebase64sha256, 1, 1, FILE1, "path", NULL, NULL)                          \
-  X(readDir, 1, 1, FILE1, "path", NULL, NULL)                                   \
-  X(mimeType, 1, 1, ARGS1, "path", NULL, NULL)                                  \
-  X(fileAsset, 1, 1, FILE1, "path", NULL, NULL)                                 \
-  X(fileArchive, 1, 1, FILE1, "path", NULL, NULL)                               \
-  X(stringAsset, 1, 1, ARGS1, "value", NULL, NULL)                              \
-  X(remoteAsset, 1, 1, ARGS1, "uri", NULL, NULL)                                \
-  X(remoteArchive, 1, 1, ARGS1, "uri", NULL, NULL)                              \
-  X(assetArchive, 1, 1, ARGS1, "assets", NULL, NULL)                            \
-  X(notImplemented, 1, 1, ARGS1, "errorMessage", NULL, NULL)                    \
-  X(pulumiResourceType, 1, 1, ARGS1, "resource", NULL, NULL)                    \
-  X(pulumiResourceName, 1, 1, ARGS1, "resource", NULL, NULL)                    \
-  X(cwd, 0, 0, ARGS0, NULL, NULL, NULL)
+/* The built-ins that generated code may call by name (a call whose
+ * arguments are expanded from a list, `f(xs...)`): the rows of
+ * PCL__BUILTINS (common/pcl_builtins.h) of the shapes that call a
+ * pcl_fn_<name>, each wrapped in the one calling shape of pcl_builtin_fn.
+ * Their arity was checked before the wrapper runs, so an argument past n
+ * is an optional one not given. */
+#define PCL__ARG(i) (n > (i) ? a[i] : NULL)
+#define PCL__CALL_ARGS_0(name) pcl_fn_##name(err)
+#define PCL__CALL_ARGS_1(name) pcl_fn_##name(PCL__ARG(0), err)
+#define PCL__CALL_ARGS_2(name) pcl_fn_##name(PCL__ARG(0), PCL__ARG(1), err)
+#define PCL__CALL_ARGS_3(name) pcl_fn_##name(PCL__ARG(0), PCL__ARG(1), PCL__ARG(2), err)
 
-/* The call expression of each shape; a, n, base and err are in scope. */
-#define PCL__CALL_ARGS0(name) pcl_fn_##name(err)
-#define PCL__CALL_ARGS1(name) pcl_fn_##name(a[0], err)
-#define PCL__CALL_ARGS2(name) pcl_fn_##name(a[0], a[1], err)
-#define PCL__CALL_OPT2(name) pcl_fn_##name(a[0], n > 1 ? a[1] : NULL, err)
-#define PCL__CALL_OPT3(name) pcl_fn_##name(a[0], a[1], n > 2 ? a[2] : NULL, err)
-#define PCL__CALL_FILE1(name) pcl_fn_##name(base, a[0], err)
-#define PCL__CALL_VAR(name) pcl_fn_##name(a, n, err)
-
-#define PCL__WRAPPER(name, min, max, shape, p1, p2, p3)                                   \
+#define PCL__WRAP(name, call)                                                                     \
   static pcl_value *call_##name(const char *base, pcl_value *const *a, size_t n,          \
                                 pcl_error **err) {                                        \
     (void)base;                                                                           \
     (void)a;                                                                              \
     (void)n;                                                                              \
-    return PCL__CALL_##shape(name);                                                       \
+    return call;                                                                          \
   }
+#define PCL__WRAP_ARGS(name, max) PCL__WRAP(name, PCL__CALL_ARGS_##max(name))
+#define PCL__WRAP_FILE(name, max) PCL__WRAP(name, pcl_fn_##name(base, a[0], err))
+#define PCL__WRAP_VAR(name, max) PCL__WRAP(name, pcl_fn_##name(a, n, err))
+#define PCL__WRAP_RUN(name, max)
+#define PCL__WRAP_EVENTUAL(name, max)
+#define PCL__WRAP_LAZY(name, max)
+#define PCL__WRAP_INTRINSIC(name, max)
+#define PCL__WRAPPER(id, name, shape, min, max, params, varargs) PCL__WRAP_##shape(name, max)
 PCL__BUILTINS(PCL__WRAPPER)
-#undef PCL__WRAPPER
 
-#define PCL__ENTRY(name, min, max, shape, p1, p2, p3) {#name, min, max, {p1, p2, p3}, call_##name},
+#define PCL__PARAMS(p1, p2, p3) {p1, p2, p3}
+#define PCL__ROW(id, name, min, max, params)                                                      \
+  {#name, min, (max) == PCL__B_VARIADIC ? PCL_BUILTIN_VARIADIC : (max), PCL__PARAMS params,       \
+   call_##name},
+#define PCL__ROW_ARGS PCL__ROW
+#define PCL__ROW_FILE PCL__ROW
+#define PCL__ROW_VAR PCL__ROW
+#define PCL__ROW_RUN(id, name, min, max, params)
+#define PCL__ROW_EVENTUAL(id, name, min, max, params)
+#define PCL__ROW_LAZY(id, name, min, max, params)
+#define PCL__ROW_INTRINSIC(id, name, min, max, params)
+#define PCL__ENTRY(id, name, shape, min, max, params, varargs)                                    \
+  PCL__ROW_##shape(id, name, min, max, params)
 static const pcl_builtin table[] = {PCL__BUILTINS(PCL__ENTRY)};
-#undef PCL__ENTRY
 
 const pcl_builtin *pcl_builtin_find(const char *name) {
   /* Few enough entries that a linear scan beats sorting. */

@@ -52,10 +52,6 @@ bool pcl__parse_duration(const char *s, double *seconds);
 
 /* -- Input documents (input.c). */
 
-/* Reads the whole file at path into *text (owned, NUL-terminated) and its
- * length into *len; false with *err "<path>: <the system's reason>" (also
- * for a directory), or the size-limit error, when it cannot. */
-bool pcl__read_file(const char *path, char **text, size_t *len, pcl_error **err);
 /* Decodes the JSON text[0..len) of the document called name with the
  * PCL_JSON_* flags; NULL and *err prefixed with name when it is invalid. */
 pcl_value *pcl__read_json(const char *name, const char *text, size_t len, unsigned flags,
@@ -94,6 +90,11 @@ pcl_error *pcl__doc_finish(pcl__doc *d);
  * without "outputs".  Returns {outputs, secretOutputNames} with the names a
  * LIST of plain STRINGs (owned), or NULL after recording an error. */
 pcl_value *pcl__stack_ref_check(pcl__doc *d, const pcl_value *v, bool plain_allowed);
+/* Returns NULL when name[0..len) is the full name of a stack,
+ * org/project/stack with no part empty (a --stack-reference or a mocks
+ * stackReferences key); else why not (static text, "is empty" or "is not
+ * org/project/stack..."). */
+const char *pcl__stack_name_problem(const char *name, size_t len);
 
 /* -- The raw config of a run (config.c): the entries of every source in
  * order; the last entry of a key wins. */
@@ -108,11 +109,16 @@ typedef struct pcl__config_entry {
 typedef struct pcl__config_set {
   pcl__config_entry *items; /* The entries, in the order the sources gave them. */
   size_t n;                 /* Entries used. */
+  size_t cap;               /* Entries allocated. */
+  size_t *order;            /* The entries' indices sorted by key, then by
+                               position (made by the first lookup after a
+                               change, so that each lookup is a binary
+                               search), or NULL (owned). */
 } pcl__config_set;
 /* Adds the entry key = text (both copied). */
 void pcl__config_put(pcl__config_set *cs, const char *key, const char *text, bool secret);
 /* Returns the last entry of key (borrowed), or NULL. */
-const pcl__config_entry *pcl__config_get(const pcl__config_set *cs, const char *key);
+const pcl__config_entry *pcl__config_get(pcl__config_set *cs, const char *key);
 /* Returns NULL when key is one the engine accepts ("name", the project's,
  * or "namespace:name", neither part empty); else why not (static text). */
 const char *pcl__config_key_problem(const char *key);
@@ -135,7 +141,7 @@ void pcl__config_qualify(pcl__config_set *cs, const char *project);
 void pcl__config_mark_secret(pcl__config_set *cs, const pcl_value *keys, const char *project);
 /* Returns the whole stack config (owned MAP): full key -> STRING text,
  * SECRET when marked secret; the last entry of a key wins. */
-pcl_value *pcl__config_map(const pcl__config_set *cs);
+pcl_value *pcl__config_map(pcl__config_set *cs);
 /* Frees the entries and empties cs. */
 void pcl__config_set_free(pcl__config_set *cs);
 
@@ -179,6 +185,14 @@ pcl_future *pcl__future_new_label_take(pcl_future_kind kind, char *label);
 /* Returns the owned dependency set {urn} of an interned urn, as
  * pcl_deps_one does without interning it again (future.c). */
 pcl_deps *pcl__deps_one_interned(const char *urn);
+/* Returns the set of the URNs urns[0..n) (interned here; owned, NULL for
+ * none). */
+pcl_deps *pcl__deps_of_urns(const char *const *urns, size_t n);
+/* Returns the union of the sets sets[0..n) (borrowed, any may be NULL;
+ * owned, NULL when empty) in time n log n in their URNs, where a union of
+ * one set at a time would copy the growing set at each; a set that holds
+ * the union itself is shared. */
+pcl_deps *pcl__deps_union_all(const pcl_deps *const *sets, size_t n);
 
 /* An index from interned URNs to records (urn.c).  Zero-initialise. */
 typedef struct pcl__urn_slot {
@@ -226,6 +240,9 @@ struct pcl_run {
   pcl_value **config;         /* Per declared config: value (owned) or NULL. */
   pcl_mapbuf exports;         /* Stack outputs exported so far. */
   pcl_error *error;           /* The first error of the run (owned), or NULL. */
+  pcl_error *failure;         /* The first node whose value failed at once, while
+                                 error is NULL (owned), or NULL: the error the run
+                                 takes when it fails (pcl__run_note_failure). */
   pcl__run_res **res;         /* Registered resources, in completion order. */
   size_t nres, capres;        /* Used and allocated. */
   pcl__urn_index res_index;   /* Interned URN -> entry of res. */
@@ -243,6 +260,12 @@ pcl_future *pcl__invoke_at(pcl_run *run, const char *token, pcl_value *args, pcl
                            const char *file, unsigned line, unsigned column);
 pcl_future *pcl__call_at(pcl_run *run, const char *token, pcl_value *self, pcl_value *args,
                          pcl_value *options, const char *file, unsigned line, unsigned column);
+
+/* Notes err (copied), the failure of a node's value at once, as the first
+ * failure of the run unless one was noted or the run failed already: when
+ * the run fails (pcl_run_fail, whatever error it is given), its error is
+ * this one (resource.c). */
+void pcl__run_note_failure(pcl_run *run, const pcl_error *err);
 
 /* Registers the stack resource; its future resolves once the engine
  * answered (resource.c). */

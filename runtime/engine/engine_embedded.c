@@ -322,12 +322,30 @@ static const char *default_provider_slow(emb *e, const char *type, const char *v
     p->kind = PCL_RES_CUSTOM;
     p->id = provider_id(e);
     pcl_mapbuf mb = PCL_MAPBUF_INIT;
-    /* The stack config of the package configures its default provider. */
+    /* The stack config of the package configures its default provider:
+     * the keys "<pkg>:...", a run of the sorted map found by a binary
+     * search, so that a large config is not read whole for each provider. */
     size_t plen = strlen(pkg);
-    for (size_t i = 0; !builtin && e->config && i < pcl_len(e->config); i++) {
+    size_t n = !builtin && e->config ? pcl_len(e->config) : 0, lo = 0, hi = n;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      const pcl_value *k = pcl_map_key_at(e->config, mid);
+      size_t kl = pcl_str_len(k);
+      int c = memcmp(pcl_str_data(k), pkg, kl < plen ? kl : plen);
+      if (c < 0 || (c == 0 && kl < plen + 1) ||
+          (c == 0 && (unsigned char)pcl_str_data(k)[plen] < ':')) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    for (size_t i = lo; i < n; i++) {
       const pcl_value *k = pcl_map_key_at(e->config, i);
       const char *ks = pcl_str_data(k);
-      if (pcl_str_len(k) > plen + 1 && strncmp(ks, pkg, plen) == 0 && ks[plen] == ':') {
+      if (!(pcl_str_len(k) > plen && strncmp(ks, pkg, plen) == 0 && ks[plen] == ':')) {
+        break;
+      }
+      if (pcl_str_len(k) > plen + 1) {
         pcl_mapbuf_put_take(&mb, pcl_str_new_lossy(ks + plen + 1, pcl_str_len(k) - plen - 1),
                             pcl_retain(pcl_map_val_at(e->config, i)));
       }
@@ -458,6 +476,25 @@ static pcl_value *preview_outputs(pcl_value *inputs, pcl_value *outs) {
   return pcl_mapbuf_finish(&mb);
 }
 
+/* Returns the STRINGs of the LIST names as a MAP name -> null (owned): a
+ * set each output name is looked up in by a binary search, where trying
+ * every name of the list for every output takes time quadratic in them. */
+static pcl_value *name_set(const pcl_value *names) {
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t j = 0; j < pcl_len(names); j++) {
+    pcl_value *name = pcl_list_at(names, j);
+    if (pcl_kind_of(name) == PCL_T_STRING) {
+      pcl_mapbuf_put_take(&mb, pcl_retain(name), pcl_null());
+    }
+  }
+  return pcl_mapbuf_finish(&mb);
+}
+
+/* Returns whether the STRING name is in the set of name_set. */
+static bool in_name_set(const pcl_value *set, const pcl_value *name) {
+  return pcl_map_get(set, pcl_str_data(name), pcl_str_len(name)) != NULL;
+}
+
 /* Returns outputs with the names listed in the additionalSecretOutputs
  * option made secret. */
 static pcl_value *apply_secret_outputs(pcl_value *outputs, pcl_value *options) {
@@ -468,12 +505,10 @@ static pcl_value *apply_secret_outputs(pcl_value *outputs, pcl_value *options) {
   /* The outputs are shared when no listed output is there to hide. */
   size_t n = pcl_len(outputs);
   pcl_value **vals = NULL;
+  pcl_value *listed_names = name_set(names);
   for (size_t i = 0; i < n; i++) {
     pcl_value *v = pcl_map_val_at(outputs, i);
-    bool listed = false;
-    for (size_t j = 0; j < pcl_len(names); j++) {
-      listed = listed || pcl_equal(pcl_list_at(names, j), pcl_map_key_at(outputs, i));
-    }
+    bool listed = in_name_set(listed_names, pcl_map_key_at(outputs, i));
     if (listed && pcl_kind_of(v) != PCL_T_SECRET) {
       if (vals == NULL) {
         vals = pcl_xmalloc(n * sizeof *vals);
@@ -486,6 +521,7 @@ static pcl_value *apply_secret_outputs(pcl_value *outputs, pcl_value *options) {
       vals[i] = pcl_retain(v);
     }
   }
+  pcl_release(listed_names);
   if (vals == NULL) {
     return pcl_retain(outputs);
   }
@@ -522,12 +558,10 @@ static bool stack_reference(emb *e, rec *r, pcl_error **err) {
   pcl_value *secret_names = pcl_map_get_cstr(ref, "secretOutputNames");
   pcl_mapbuf ob = PCL_MAPBUF_INIT;
   pcl_mapbuf sn = PCL_MAPBUF_INIT;
+  pcl_value *listed_names = name_set(secret_names);
   for (size_t i = 0; i < pcl_len(outs); i++) {
     pcl_value *v = pcl_map_val_at(outs, i);
-    bool listed = pcl_kind_of(v) == PCL_T_SECRET;
-    for (size_t j = 0; j < pcl_len(secret_names); j++) {
-      listed = listed || pcl_equal(pcl_list_at(secret_names, j), pcl_map_key_at(outs, i));
-    }
+    bool listed = pcl_kind_of(v) == PCL_T_SECRET || in_name_set(listed_names, pcl_map_key_at(outs, i));
     pcl_mapbuf_put_take(&ob, pcl_retain(pcl_map_key_at(outs, i)),
                         listed && pcl_kind_of(v) != PCL_T_SECRET ? pcl_secret_new(v)
                                                                  : pcl_retain(v));
@@ -536,6 +570,7 @@ static bool stack_reference(emb *e, rec *r, pcl_error **err) {
       pcl_mapbuf_put_take(&sn, pcl_retain(k), pcl_null());
     }
   }
+  pcl_release(listed_names);
   pcl_value *snm = pcl_mapbuf_finish(&sn);
   pcl_value *names = pcl_list_new(pcl_len(snm));
   for (size_t i = 0; i < pcl_len(snm); i++) {

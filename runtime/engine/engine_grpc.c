@@ -20,7 +20,9 @@
  * connection lost, a status other than OK, an answer that does not decode)
  * completes its request with an error that names the call; the run's error
  * goes to the engine's log, so that pcl_main exits with status 32 as the
- * SDKs do.
+ * SDKs do.  No call waits without end on an engine that stopped answering:
+ * the start-up requests have a deadline, and while calls are in flight the
+ * transport's keepalive pings close a connection whose peer is gone.
  *
  * Invariants: a call's completion runs from the loop, never from the call
  * that started it; every started call is completed exactly once, also when
@@ -94,6 +96,7 @@ struct gbe {
   pcl_error *setup_err;       /* A failure while asking what the monitor supports. */
   bool ask_features;          /* The monitor has no GetDeploymentInfo: ask
                                  SupportsFeature feature by feature. */
+  unsigned deadline_ms;       /* The time the start-up requests are given. */
   char *cwd;                  /* The program's working directory, against which relative
                                  PCL file names are resolved (owned). */
   struct file_uri *uris;      /* The sourcePosition URI of each PCL file met. */
@@ -167,13 +170,26 @@ static void rpc_free(rpc *r) {
   free(r);
 }
 
+/* Returns whether a call of m is one of the start-up requests, which have a
+ * deadline: every other call may legitimately take as long as the engine's
+ * work does (a database created for a registration), and waits as the
+ * SDKs do, the transport's keepalive pings telling a dead engine. */
+static bool has_deadline(pcl__rpc_method m) {
+  return m == PCL__RPC_DEPLOYMENT_INFO || m == PCL__RPC_SUPPORTS_FEATURE;
+}
+
 /* Starts r on its channel; its completion arrives through the queue. */
 static void rpc_launch(rpc *r) {
   gbe *e = r->e;
   grpc_channel *ch = pcl__rpc_on_engine(r->m) ? e->engine : e->monitor;
   grpc_slice method = grpc_slice_from_static_string(pcl__rpc_path(r->m));
+  gpr_timespec deadline =
+      has_deadline(r->m)
+          ? gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
+                         gpr_time_from_millis((int64_t)e->deadline_ms, GPR_TIMESPAN))
+          : gpr_inf_future(GPR_CLOCK_MONOTONIC);
   r->call = grpc_channel_create_call(ch, NULL, GRPC_PROPAGATE_DEFAULTS, e->cq, method, NULL,
-                                     gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+                                     deadline, NULL);
   grpc_op ops[6];
   memset(ops, 0, sizeof ops);
   ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
@@ -224,6 +240,10 @@ static void rpc_start(rpc *r) {
 
 /* Returns the error of a completed call, or NULL with the decoded answer. */
 static pcl_error *rpc_answer(rpc *r, bool success, pcl__rpc_answer *a) {
+  if (r->status == GRPC_STATUS_DEADLINE_EXCEEDED && has_deadline(r->m)) {
+    return pcl_error_new("%s: no answer within %g seconds (PCL_ENGINE_DEADLINE)",
+                         pcl__rpc_path(r->m) + 11, r->e->deadline_ms / 1000.0);
+  }
   if (!success || r->status != GRPC_STATUS_OK) {
     char *details = grpc_slice_to_c_string(r->details);
     pcl_error *err = pcl_error_new("%s: the engine answered %s%s%s", pcl__rpc_path(r->m) + 11,
@@ -387,7 +407,12 @@ static void send_log(gbe *e, pcl_log_severity sev, const char *urn, const char *
                      bool run_error) {
   static const char *const names[] = {"debug", "info", "warning", "error"};
   if (e->engine == NULL) {
-    fprintf(stderr, "%s: %s%s%s\n", names[sev], urn ? urn : "", urn ? ": " : "", msg);
+    /* No engine to show it (PULUMI_ENGINE unset): a message goes to stderr,
+     * but the run's error only through pcl_main, which prints it when the
+     * engine was not told, so that it shows once. */
+    if (!run_error) {
+      fprintf(stderr, "%s: %s%s%s\n", names[sev], urn ? urn : "", urn ? ": " : "", msg);
+    }
     return;
   }
   Pulumirpc__LogRequest req = PULUMIRPC__LOG_REQUEST__INIT;
@@ -1010,13 +1035,13 @@ static Google__Protobuf__Struct *args_struct(gbe *e, const pcl_invoke_request *r
   pcl_deps **deps = pcl_xcalloc(n ? n : 1, sizeof *deps);
   for (size_t i = 0; i < n; i++) {
     pcl_value *urns = arg_urns(req, i);
-    for (size_t j = 0; urns && j < pcl_len(urns); j++) {
-      pcl_deps *one = pcl_deps_one(pcl_str_data(pcl_list_at(urns, j)));
-      pcl_deps *both = pcl_deps_union(deps[i], one);
-      pcl_deps_release(one);
-      pcl_deps_release(deps[i]);
-      deps[i] = both;
+    size_t k = urns ? pcl_len(urns) : 0;
+    const char **texts = pcl_xmalloc((k ? k : 1) * sizeof *texts);
+    for (size_t j = 0; j < k; j++) {
+      texts[j] = pcl_str_data(pcl_list_at(urns, j));
     }
+    deps[i] = pcl__deps_of_urns(texts, k);
+    free(texts);
   }
   Google__Protobuf__Struct *s = pcl__rpc_output_struct_new(req->args, deps, enc);
   for (size_t i = 0; i < n; i++) {
@@ -1156,9 +1181,11 @@ static void grpc_require_version(pcl_engine *eng, const char *range, pcl_engine_
 
 static void shutdown_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
   (void)a;
-  /* Engines that predate SignalAndWaitForShutdown answer UNIMPLEMENTED. */
+  /* Engines that predate SignalAndWaitForShutdown answer UNIMPLEMENTED;
+   * another failure (an engine gone) fails the run, as the SDKs do. */
   if (err && r->status != GRPC_STATUS_UNIMPLEMENTED) {
-    fprintf(stderr, "warning: %s\n", pcl_error_message(err));
+    fprintf(stderr, "error: %s\n", pcl_error_message(err));
+    r->e->base.finish_failed = true;
   }
 }
 
@@ -1311,34 +1338,41 @@ static void drain(gbe *e) {
   }
 }
 
-/* Returns the PULUMI_PARALLEL bound (0: none). */
-static size_t parallel_bound(void) {
-  const char *p = getenv("PULUMI_PARALLEL");
-  if (p == NULL || *p == 0) {
-    return 0;
-  }
-  char *end;
-  long n = strtol(p, &end, 10);
-  return *end == 0 && n > 0 ? (size_t)n : 0;
-}
-
-pcl_engine *pcl__engine_grpc_new(const char *monitor, const char *engine, bool preview,
-                                 const char *cwd, pcl_error **err) {
+pcl_engine *pcl__engine_grpc_new(const pcl__grpc_options *o, pcl_error **err) {
   grpc_init();
   gbe *e = pcl_xcalloc(1, sizeof *e);
   e->base.ops = &grpc_ops;
   e->base.hosted = true;
-  e->preview = preview;
-  e->cwd = pcl_xstrdup(cwd);
-  e->parallel = parallel_bound();
+  e->preview = o->preview;
+  e->cwd = pcl_xstrdup(o->cwd);
+  e->parallel = o->parallel;
+  e->deadline_ms = o->deadline_ms;
   e->cq = grpc_completion_queue_create_for_next(NULL);
   grpc_channel_credentials *creds = grpc_insecure_credentials_create();
   /* Answers can be large (a provider's outputs): the SDKs accept up to
-   * 400 MiB, where gRPC's default stops at 4 MiB. */
-  grpc_arg arg = {.type = GRPC_ARG_INTEGER,
-                  .key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH,
-                  .value.integer = MAX_MESSAGE};
-  grpc_channel_args args = {1, &arg};
+   * 400 MiB, where gRPC's default stops at 4 MiB.  While calls are in
+   * flight the transport pings the engine every keepalive_ms and closes the
+   * connection when a ping is not answered (all calls then fail), without
+   * a limit on the pings sent while no data flows: a registration may wait
+   * for hours on an engine that is alive. */
+  int timeout = o->keepalive_ms < 20000 ? (int)o->keepalive_ms : 20000;
+  grpc_arg args_list[] = {
+      {.type = GRPC_ARG_INTEGER,
+       .key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH,
+       .value.integer = MAX_MESSAGE},
+      {.type = GRPC_ARG_INTEGER,
+       .key = (char *)GRPC_ARG_KEEPALIVE_TIME_MS,
+       .value.integer = (int)o->keepalive_ms},
+      {.type = GRPC_ARG_INTEGER, .key = (char *)GRPC_ARG_KEEPALIVE_TIMEOUT_MS, .value.integer = timeout},
+      {.type = GRPC_ARG_INTEGER,
+       .key = (char *)GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS,
+       .value.integer = 0},
+      {.type = GRPC_ARG_INTEGER,
+       .key = (char *)GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA,
+       .value.integer = 0},
+  };
+  grpc_channel_args args = {sizeof args_list / sizeof args_list[0], args_list};
+  const char *monitor = o->monitor, *engine = o->engine;
   e->monitor = grpc_channel_create(monitor, creds, &args);
   e->engine = engine && *engine ? grpc_channel_create(engine, creds, &args) : NULL;
   grpc_channel_credentials_release(creds);

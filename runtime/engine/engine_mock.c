@@ -15,11 +15,41 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "value/pcl_internal.h"
+
+/* An argument that an entry of an invoke or call requires: its name and
+ * value, and the entry's position in the token's list. */
+typedef struct keyed_entry {
+  const pcl_value *name; /* The argument's name (borrowed from the entries). */
+  pcl_value *value;      /* Its value, secrets stripped as matching compares
+                            them (owned). */
+  size_t pos;            /* The entry's position in the token's list. */
+} keyed_entry;
+
+/* The entries of one token indexed for the first match.  Each entry with
+ * args is filed under one of its arguments, the one the fewest entries of
+ * the token require with the same value; an invoke looks each of its own
+ * arguments up by a binary search and tries only the entries filed under
+ * it, in order.  Trying every entry in turn, invoked once per entry, takes
+ * time quadratic in the entries; filing under the first argument alone
+ * would do the same for entries that share their first argument and differ
+ * in another, and entries whose first arguments all have different names
+ * would still be tried one name at a time. */
+typedef struct entry_index {
+  size_t first_any;   /* The position of the first entry without args (or
+                         with empty args), which matches anything; SIZE_MAX
+                         when none. */
+  keyed_entry *keys;  /* One per other entry, sorted by name, value, then
+                         position (cmp_keyed). */
+  size_t nkeys;       /* Their number. */
+} entry_index;
 
 struct pcl__json_mocks {
   pcl_value *resources;  /* MAP key -> entry object (decoded), or NULL. */
   pcl_value *invokes;    /* MAP token -> LIST of entries, or NULL. */
   pcl_value *calls;      /* MAP token -> LIST of entries, or NULL. */
+  entry_index *invoke_index; /* Per token of invokes, in map order, or NULL. */
+  entry_index *call_index;   /* Per token of calls, in map order, or NULL. */
   pcl_value *stack_refs; /* MAP name -> {outputs, secretOutputNames}, or NULL. */
   bool named;            /* Some resource key is "type::name": only then is a
                             registration's own key looked up. */
@@ -85,8 +115,9 @@ static bool section(pcl__doc *d, const pcl_value *top, const char *key, section_
       ok = check_entry(d, e, false);
       checked = ok ? pcl_retain(e) : NULL;
     } else if (what == SEC_STACK_REFS) {
-      checked = pcl__stack_ref_check(d, e, false);
-      ok = checked != NULL;
+      const char *why = pcl__stack_name_problem(pcl_str_data(k), pcl_str_len(k));
+      checked = why == NULL ? pcl__stack_ref_check(d, e, false) : NULL;
+      ok = checked != NULL || pcl__doc_fail(d, "the stack name %s", why);
     } else if (pcl_kind_of(e) == PCL_T_LIST) {
       for (size_t j = 0; ok && j < pcl_len(e); j++) {
         size_t m3 = pcl__doc_index(d, j);
@@ -112,6 +143,103 @@ static bool section(pcl__doc *d, const pcl_value *top, const char *key, section_
   return true;
 }
 
+/* The order of keyed entries by name and value, the positions aside. */
+static int cmp_arg(const keyed_entry *a, const keyed_entry *b) {
+  int c = pcl_compare(a->name, b->name);
+  return c != 0 ? c : pcl_compare(a->value, b->value);
+}
+
+/* qsort order of keyed entries: by name, value, then position. */
+static int cmp_keyed(const void *pa, const void *pb) {
+  const keyed_entry *a = pa, *b = pb;
+  int c = cmp_arg(a, b);
+  return c != 0 ? c : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* Returns the index of the LIST of entries list (checked): every argument
+ * of every entry is sorted once to count how many entries require each
+ * name and value, and each entry is filed under its rarest one. */
+static entry_index index_entries(const pcl_value *list) {
+  entry_index x = {SIZE_MAX, NULL, 0};
+  size_t n = pcl_len(list), nargs = 0;
+  for (size_t i = 0; i < n; i++) {
+    pcl_value *args = pcl_map_get_cstr(pcl_list_at(list, i), "args");
+    nargs += args ? pcl_len(args) : 0;
+  }
+  keyed_entry *all = pcl_xmalloc((nargs ? nargs : 1) * sizeof *all);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    pcl_value *args = pcl_map_get_cstr(pcl_list_at(list, i), "args");
+    if ((args == NULL || pcl_len(args) == 0) && x.first_any == SIZE_MAX) {
+      x.first_any = i;
+    }
+    for (size_t j = 0; args != NULL && j < pcl_len(args); j++) {
+      all[k++] = (keyed_entry){pcl_map_key_at(args, j), pcl_strip_secrets(pcl_map_val_at(args, j)),
+                               i};
+    }
+  }
+  qsort(all, nargs, sizeof *all, cmp_keyed);
+  /* rarest[i]: the argument of entry i required by the fewest entries. */
+  size_t *rarest = pcl_xmalloc((n ? n : 1) * sizeof *rarest);
+  size_t *rarest_count = pcl_xmalloc((n ? n : 1) * sizeof *rarest_count);
+  for (size_t i = 0; i < n; i++) {
+    rarest[i] = SIZE_MAX;
+  }
+  for (size_t a = 0; a < nargs;) {
+    size_t b = a + 1;
+    while (b < nargs && cmp_arg(&all[a], &all[b]) == 0) {
+      b++;
+    }
+    for (size_t i = a; i < b; i++) {
+      size_t pos = all[i].pos;
+      if (rarest[pos] == SIZE_MAX || b - a < rarest_count[pos]) {
+        rarest[pos] = i;
+        rarest_count[pos] = b - a;
+      }
+    }
+    a = b;
+  }
+  x.keys = pcl_xmalloc((n ? n : 1) * sizeof *x.keys);
+  for (size_t i = 0; i < n; i++) {
+    if (rarest[i] != SIZE_MAX) {
+      keyed_entry *e = &all[rarest[i]];
+      x.keys[x.nkeys++] = (keyed_entry){e->name, pcl_retain(e->value), e->pos};
+    }
+  }
+  qsort(x.keys, x.nkeys, sizeof *x.keys, cmp_keyed);
+  for (size_t i = 0; i < nargs; i++) {
+    pcl_release(all[i].value);
+  }
+  free(all);
+  free(rarest);
+  free(rarest_count);
+  return x;
+}
+
+/* Returns the indexes of the tokens of section (a MAP token -> LIST), or
+ * NULL for none. */
+static entry_index *index_section(const pcl_value *section) {
+  if (section == NULL) {
+    return NULL;
+  }
+  size_t n = pcl_len(section);
+  entry_index *xs = pcl_xmalloc((n ? n : 1) * sizeof *xs);
+  for (size_t i = 0; i < n; i++) {
+    xs[i] = index_entries(pcl_map_val_at(section, i));
+  }
+  return xs;
+}
+
+static void free_indexes(entry_index *xs, const pcl_value *section) {
+  for (size_t i = 0; xs != NULL && i < pcl_len(section); i++) {
+    for (size_t k = 0; k < xs[i].nkeys; k++) {
+      pcl_release(xs[i].keys[k].value);
+    }
+    free(xs[i].keys);
+  }
+  free(xs);
+}
+
 pcl__json_mocks *pcl__json_mocks_load(const char *path, pcl_error **err) {
   pcl_value *top = pcl__read_json_file(path, PCL_JSON_SNAPSHOT, err);
   if (top == NULL) {
@@ -134,6 +262,8 @@ pcl__json_mocks *pcl__json_mocks_load(const char *path, pcl_error **err) {
     pcl__json_mocks_free(m);
     return NULL;
   }
+  m->invoke_index = index_section(m->invokes);
+  m->call_index = index_section(m->calls);
   return m;
 }
 
@@ -141,6 +271,8 @@ void pcl__json_mocks_free(pcl__json_mocks *m) {
   if (m == NULL) {
     return;
   }
+  free_indexes(m->invoke_index, m->invokes);
+  free_indexes(m->call_index, m->calls);
   pcl_release(m->resources);
   pcl_release(m->invokes);
   pcl_release(m->calls);
@@ -222,19 +354,51 @@ static bool args_match(pcl_value *want, pcl_value *args) {
   return true;
 }
 
+/* Returns the position of the first entry of list (indexed by x) whose
+ * args match args, or SIZE_MAX: of the entries filed under one of the
+ * arguments args hold (found by a binary search for each), the first that
+ * matches whole, unless an entry without args comes before. */
+static size_t first_match(const entry_index *x, const pcl_value *list, pcl_value *args) {
+  size_t best = x->first_any;
+  for (size_t j = 0; args != NULL && pcl_kind_of(args) == PCL_T_MAP && j < pcl_len(args); j++) {
+    keyed_entry want = {pcl_map_key_at(args, j), pcl_strip_secrets(pcl_map_val_at(args, j)), 0};
+    if (pcl_is_wholly_known(want.value)) {
+      /* The first entry filed under an argument not below this one. */
+      size_t lo = 0, hi = x->nkeys;
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_arg(&x->keys[mid], &want) < 0) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      for (size_t k = lo; k < x->nkeys && x->keys[k].pos < best && cmp_arg(&x->keys[k], &want) == 0;
+           k++) {
+        pcl_value *required = pcl_map_get_cstr(pcl_list_at(list, x->keys[k].pos), "args");
+        if (args_match(required, args)) {
+          best = x->keys[k].pos;
+        }
+      }
+    }
+    pcl_release(want.value);
+  }
+  return best;
+}
+
 pcl__mock_answer pcl__json_mocks_invoke(const pcl__json_mocks *m, const char *token,
                                         pcl_value *args, bool is_call) {
   pcl__mock_answer a = {0};
   pcl_value *sec = m ? (is_call ? m->calls : m->invokes) : NULL;
-  pcl_value *list = sec ? pcl_map_get_cstr(sec, token) : NULL;
-  for (size_t i = 0; list && i < pcl_len(list); i++) {
-    pcl_value *e = pcl_list_at(list, i);
-    pcl_value *want = pcl_map_get_cstr(e, "args");
-    if (args_match(want, args)) {
-      answer_from(&a, e, "result");
-      a.merge = false;
-      return a;
-    }
+  size_t t = sec ? pcl__map_find(sec, token, strlen(token)) : SIZE_MAX;
+  if (t == SIZE_MAX) {
+    return a;
+  }
+  pcl_value *list = pcl_map_val_at(sec, t);
+  size_t i = first_match(&(is_call ? m->call_index : m->invoke_index)[t], list, args);
+  if (i != SIZE_MAX) {
+    answer_from(&a, pcl_list_at(list, i), "result");
+    a.merge = false;
   }
   return a;
 }

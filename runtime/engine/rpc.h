@@ -126,13 +126,35 @@ void pcl__rpc_answer_free(pcl__rpc_answer *a);
 
 /* -- The backend (engine_grpc.c). */
 
+/* How the gRPC backend reaches the engine (docs/engine.md). */
+typedef struct pcl__grpc_options {
+  const char *monitor;      /* PULUMI_MONITOR's address. */
+  const char *engine;       /* PULUMI_ENGINE's address, or NULL or "". */
+  bool preview;             /* The run is a preview. */
+  size_t parallel;          /* Registrations and reads in flight at most
+                               (PULUMI_PARALLEL; 0: no bound). */
+  unsigned deadline_ms;     /* The time the start-up requests are given
+                               (PCL_ENGINE_DEADLINE). */
+  unsigned keepalive_ms;    /* The time between the transport's keepalive
+                               pings while calls are in flight
+                               (PCL_ENGINE_KEEPALIVE); a ping not answered
+                               within it (at most 20 s) ends the
+                               connection. */
+  const char *cwd;          /* The program's working directory, against
+                               which relative PCL file names are resolved in
+                               the requests' sourcePosition (copied). */
+} pcl__grpc_options;
+
+/* The defaults of the options above: a minute for the start-up requests;
+ * five minutes between pings, the least interval Go gRPC servers accept by
+ * default (more frequent pings get the connection closed). */
+#define PCL__ENGINE_DEADLINE_MS 60000u
+#define PCL__ENGINE_KEEPALIVE_MS 300000u
+
 /* Returns the gRPC engine backend for the run described by PULUMI_MONITOR
  * and the other PULUMI_* variables (docs/engine.md), after asking the
  * monitor what it supports; NULL with *err when the monitor cannot be
- * reached or answers what cannot be read.  cwd (copied) is the program's
- * working directory, against which relative PCL file names are resolved in
- * the requests' sourcePosition. */
-pcl_engine *pcl__engine_grpc_new(const char *monitor, const char *engine, bool preview,
-                                 const char *cwd, pcl_error **err);
+ * reached, does not answer in time, or answers what cannot be read. */
+pcl_engine *pcl__engine_grpc_new(const pcl__grpc_options *o, pcl_error **err);
 
 #endif

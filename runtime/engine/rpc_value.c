@@ -41,11 +41,12 @@ static const char *const paths[] = {
 };
 
 const char *pcl__rpc_path(pcl__rpc_method m) {
-  return paths[m];
+  /* PCL__RPC_NMETHODS counts the methods and names none. */
+  return m < PCL__RPC_NMETHODS ? paths[m] : "";
 }
 
 bool pcl__rpc_on_engine(pcl__rpc_method m) {
-  return strncmp(paths[m], "/pulumirpc.Engine/", 18) == 0;
+  return strncmp(pcl__rpc_path(m), "/pulumirpc.Engine/", 18) == 0;
 }
 
 void pcl__rpc_enc_clear(pcl__rpc_enc *enc) {
@@ -232,9 +233,8 @@ static Google__Protobuf__Value *encode_int(const pcl_value *v, pcl__rpc_enc *enc
   r->number_value = pcl_num_to_double(v);
   if (isinf(r->number_value) || pcl__int_cmp_double(v, r->number_value) != 0) {
     if (enc->rounded++ == 0) {
-      pcl_strbuf b = PCL_STRBUF_INIT;
-      pcl_int_format(&b, v);
-      enc->first_rounded = b.data;
+      /* Shown in a warning: "[secret]" inside a secret (encode). */
+      enc->first_rounded = pcl_value_repr(v, 64);
     }
     if (isinf(r->number_value)) {
       free_value(r);
@@ -304,7 +304,11 @@ static Google__Protobuf__Value *encode(const pcl_value *v, pcl__rpc_enc *enc) {
     return s ? struct_value(s) : NULL;
   }
   case PCL_T_SECRET: {
+    /* What the encoding reports of the payload (a rounded int) must not
+     * show it: the redaction scope makes such text "[secret]". */
+    pcl__redact_enter();
     Google__Protobuf__Value *in = encode(pcl_secret_inner(v), enc);
+    pcl__redact_leave();
     if (in == NULL || !enc->secrets) {
       return in;
     }
@@ -372,7 +376,15 @@ static Google__Protobuf__Value *output_value(const pcl_value *v, const pcl_deps 
   size_t n = pcl_deps_count(deps);
   Google__Protobuf__Struct *s = sig_struct(PCL__SIG_OUTPUT, 3);
   if (pcl_kind_of(plain) != PCL_T_UNKNOWN) {
+    /* The payload of a secret is encoded in a redaction scope, as encode
+     * encodes a SECRET's. */
+    if (secret) {
+      pcl__redact_enter();
+    }
     Google__Protobuf__Value *in = encode(plain, enc);
+    if (secret) {
+      pcl__redact_leave();
+    }
     if (in == NULL) {
       protobuf_c_message_free_unpacked(&s->base, NULL);
       return NULL;
@@ -475,6 +487,17 @@ static bool bytes_eq(ProtobufCBinaryData b, const char *s) {
   return b.len == n && (n == 0 || memcmp(b.data, s, n) == 0);
 }
 
+/* Returns the string of the bytes data[0..len) of an answer (owned), or
+ * NULL with *err when it would take more than the value size limit: the
+ * engine's answers are held to --max-value-size as the program's own
+ * values are. */
+static pcl_value *answer_string(const void *data, size_t len, pcl_error **err) {
+  if (!pcl__value_fits(len, "a string", err)) {
+    return NULL;
+  }
+  return pcl_str_from_bytes(len > 0 ? data : "", len);
+}
+
 /* Returns the member key of the Struct s (borrowed), or NULL. */
 static const Google__Protobuf__Value *member(const Google__Protobuf__Struct *s, const char *key) {
   const Google__Protobuf__Value *found = NULL;
@@ -494,7 +517,12 @@ static pcl_value *plain_string_member(const Google__Protobuf__Struct *s, const c
   if (v == NULL || v->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE) {
     return NULL;
   }
-  return pcl_str_from_bytes((const char *)v->string_value.data, v->string_value.len);
+  /* A member over the size limit reads as absent: the signature object is
+   * then malformed. */
+  pcl_error *err = NULL;
+  pcl_value *r = answer_string(v->string_value.data, v->string_value.len, &err);
+  pcl_error_free(err);
+  return r;
 }
 
 /* Returns the STRING of the bytes of the byte-string object s (owned);
@@ -508,8 +536,12 @@ static pcl_value *byte_string_get(const Google__Protobuf__Struct *s, pcl_error *
   pcl_strbuf b = PCL_STRBUF_INIT;
   size_t bad = 0;
   pcl_value *r = NULL;
+  /* The bytes take three quarters of their base64 text, at most. */
+  if (!pcl__value_fits(b64->string_value.len / 4 * 3, "a byte string", err)) {
+    return NULL;
+  }
   if (pcl__base64_decode((const char *)b64->string_value.data, b64->string_value.len, &b, &bad)) {
-    r = pcl_str_from_bytes(b.data ? b.data : "", b.len);
+    r = answer_string(b.data, b.len, err);
   } else {
     *err = pcl_error_new("malformed byte string: \"value\" is not base64 (illegal data at "
                          "byte %zu)",
@@ -547,15 +579,20 @@ static bool string_member_is(const Google__Protobuf__Struct *s, const char *key,
 }
 
 static pcl_value *decode_struct(const Google__Protobuf__Struct *s, int depth, pcl_error **err) {
+  if (s && !pcl__value_fits(2 * s->n_fields * sizeof(pcl_value *), "an object", err)) {
+    return NULL;
+  }
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   for (size_t i = 0; s && i < s->n_fields; i++) {
     ProtobufCBinaryData k = s->fields[i]->key;
-    pcl_value *ev = decode(s->fields[i]->value, depth + 1, err);
+    pcl_value *key = answer_string(k.data, k.len, err);
+    pcl_value *ev = key ? decode(s->fields[i]->value, depth + 1, err) : NULL;
     if (ev == NULL) {
+      pcl_release(key);
       pcl_mapbuf_free(&mb);
       return NULL;
     }
-    pcl_mapbuf_put_take(&mb, pcl_str_from_bytes((const char *)k.data, k.len), ev);
+    pcl_mapbuf_put_take(&mb, key, ev);
   }
   return pcl_mapbuf_finish(&mb);
 }
@@ -579,8 +616,10 @@ static pcl_value *decode_sig(const Google__Protobuf__Struct *s, const char *sig,
   }
   if (strcmp(sig, PCL__SIG_RESOURCE) == 0) {
     pcl_value *u = string_member(s, "urn");
-    if (u == NULL) {
-      *err = pcl_error_new("malformed resource reference: no string \"urn\"");
+    if (u == NULL || pcl_str_len(u) == 0) {
+      *err = pcl_error_new("malformed resource reference: %s",
+                           u == NULL ? "no string \"urn\"" : "the \"urn\" is empty");
+      pcl_release(u);
       return NULL;
     }
     pcl_value *i = string_member(s, "id");
@@ -683,7 +722,7 @@ static pcl_value *decode(const Google__Protobuf__Value *v, int depth, pcl_error 
     if (bytes_eq(v->string_value, PCL__UNKNOWN_SENTINEL)) {
       return pcl_unknown();
     }
-    return pcl_str_from_bytes((const char *)v->string_value.data, v->string_value.len);
+    return answer_string(v->string_value.data, v->string_value.len, err);
   case GOOGLE__PROTOBUF__VALUE__KIND_BOOL_VALUE:
     return pcl_bool(v->bool_value);
   case GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE: {
@@ -697,6 +736,9 @@ static pcl_value *decode(const Google__Protobuf__Value *v, int depth, pcl_error 
   }
   case GOOGLE__PROTOBUF__VALUE__KIND_LIST_VALUE: {
     size_t n = v->list_value ? v->list_value->n_values : 0;
+    if (!pcl__value_fits(n * sizeof(pcl_value *), "a list", err)) {
+      return NULL;
+    }
     pcl_value *l = pcl_list_new(n);
     bool ok = true;
     for (size_t i = 0; i < n; i++) {
@@ -746,6 +788,10 @@ static bool varint(const uint8_t **p, const uint8_t *end, uint64_t *out) {
 static bool depth_ok(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n, int depth) {
   if (depth > MAX_DEPTH) {
     return false;
+  }
+  if (n == 0) {
+    /* An empty message (p may then be NULL, where p + n is undefined). */
+    return true;
   }
   const uint8_t *end = p + n;
   while (p < end) {
@@ -916,10 +962,20 @@ bool pcl__rpc_answer_decode(pcl__rpc_method m, const uint8_t *data, size_t len,
     break;
   }
   bool ok = true;
-  if (st || m == PCL__RPC_REGISTER || m == PCL__RPC_READ || m == PCL__RPC_INVOKE ||
-      m == PCL__RPC_CALL) {
+  const char *texts[] = {out->urn, out->id, out->ref, out->failures};
+  for (size_t i = 0; ok && i < sizeof texts / sizeof texts[0]; i++) {
+    ok = texts[i] == NULL || pcl__value_fits(strlen(texts[i]), "a string", err);
+  }
+  if (ok && (st || m == PCL__RPC_REGISTER || m == PCL__RPC_READ || m == PCL__RPC_INVOKE ||
+             m == PCL__RPC_CALL)) {
     out->value = decode_struct(st, 0, err);
     ok = out->value != NULL;
+  }
+  if (ok && (m == PCL__RPC_READ || (m == PCL__RPC_REGISTER && !out->failed)) &&
+      *out->urn == '\0') {
+    /* Every later request about the resource names it by its URN. */
+    *err = pcl_error_new("the URN is empty");
+    ok = false;
   }
   protobuf_c_message_free_unpacked(msg, NULL);
   if (!ok) {

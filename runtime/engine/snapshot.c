@@ -16,12 +16,16 @@
 #include "engine/engine.h"
 #include "value/pcl_internal.h"
 
+/* Indents are levels of nesting in pretty output, -1 in compact output;
+ * past PCL__PRETTY_DEPTH levels the output is compact (deeper). */
+
+/* Starts a new line at indent; nothing for compact output. */
 static void newline(pcl_strbuf *b, int indent) {
   if (indent < 0) {
     return;
   }
   pcl_strbuf_append_char(b, '\n');
-  for (int i = 0; i < indent && i < PCL__INDENT_MAX; i++) {
+  for (int i = 0; i < indent; i++) {
     pcl_strbuf_append(b, "  ", 2);
   }
 }
@@ -89,14 +93,25 @@ static void snap_quote(pcl_strbuf *b, const char *s, size_t len) {
   pcl_strbuf_free(&tmp);
 }
 
+/* Writes the key of a member at indent (the member's own). */
 static void put_key(pcl_strbuf *b, const char *k, size_t len, int indent) {
   snap_quote(b, k, len);
   pcl_strbuf_append(b, indent >= 0 ? ": " : ":", indent >= 0 ? 2 : 1);
 }
 
-/* Returns the indent of what is nested k levels inside indent (-1, compact
- * output, stays -1). */
-static int deeper(int indent, int k) { return indent >= 0 ? indent + k : -1; }
+/* Returns the indent of what is nested k levels inside indent: -1, compact,
+ * inside compact output or past PCL__PRETTY_DEPTH levels. */
+static int deeper(int indent, int k) {
+  return indent >= 0 && indent + k <= PCL__PRETTY_DEPTH ? indent + k : -1;
+}
+
+/* Starts the line of the closing bracket of a container at indent k levels
+ * inside indent, when its parts were on lines of their own. */
+static void close_line(pcl_strbuf *b, int indent, int k) {
+  if (deeper(indent, k + 1) >= 0) {
+    newline(b, deeper(indent, k));
+  }
+}
 
 /* A container being written: a list or map, or a wrapper object around
  * one value ({"secret": v}, {"asset": {"hash": ..., "path": v}}). */
@@ -130,7 +145,7 @@ static void snap_push(snap_enc *e, snap_frame f) {
 static void wrap(snap_enc *e, const char *key, const pcl_value *v, int indent) {
   pcl_strbuf_append_char(e->b, '{');
   newline(e->b, deeper(indent, 1));
-  put_key(e->b, key, strlen(key), indent);
+  put_key(e->b, key, strlen(key), deeper(indent, 1));
   snap_push(e, (snap_frame){NULL, v, 0, 1, indent, 1});
 }
 
@@ -141,16 +156,16 @@ static void payload_obj(snap_enc *e, const char *wrapper, const char *field,
   int in = deeper(indent, 1), in2 = deeper(indent, 2);
   pcl_strbuf_append_char(e->b, '{');
   newline(e->b, in);
-  put_key(e->b, wrapper, strlen(wrapper), indent);
+  put_key(e->b, wrapper, strlen(wrapper), in);
   pcl_strbuf_append_char(e->b, '{');
   if (hash) {
     newline(e->b, in2);
-    put_key(e->b, "hash", 4, indent);
+    put_key(e->b, "hash", 4, in2);
     pcl__json_quote(e->b, hash, 64, false);
     pcl_strbuf_append_char(e->b, ',');
   }
   newline(e->b, in2);
-  put_key(e->b, field, strlen(field), indent);
+  put_key(e->b, field, strlen(field), in2);
   snap_push(e, (snap_frame){NULL, payload, 0, 1, indent, 2});
 }
 
@@ -198,9 +213,9 @@ static void snap_open(snap_enc *e, const pcl_value *v, int indent) {
     pcl_value *m = pcl_mapbuf_finish(&mb);
     pcl_strbuf_append_char(b, '{');
     newline(b, deeper(indent, 1));
-    put_key(b, "resource_ref", 12, indent);
+    put_key(b, "resource_ref", 12, deeper(indent, 1));
     pcl__snap_encode(b, m, deeper(indent, 1), e->mask);
-    newline(b, indent);
+    close_line(b, indent, 0);
     pcl_strbuf_append_char(b, '}');
     pcl_release(m);
     return;
@@ -243,11 +258,11 @@ void pcl__snap_encode(pcl_strbuf *b, const pcl_value *v, int indent, bool mask) 
     int in = deeper(f->indent, 1);
     if (f->next == f->n) {
       if (f->v != NULL) {
-        newline(b, f->indent);
+        close_line(b, f->indent, 0);
         pcl_strbuf_append_char(b, pcl_kind_of(f->v) == PCL_T_MAP ? '}' : ']');
       } else {
         for (int k = f->closes - 1; k >= 0; k--) {
-          newline(b, deeper(f->indent, k));
+          close_line(b, f->indent, k);
           pcl_strbuf_append_char(b, '}');
         }
       }
@@ -267,7 +282,7 @@ void pcl__snap_encode(pcl_strbuf *b, const pcl_value *v, int indent, bool mask) 
       newline(b, in);
       if (pcl_kind_of(f->v) == PCL_T_MAP) {
         const pcl_value *k = pcl_map_key_at(f->v, i);
-        put_key(b, pcl_str_data(k), pcl_str_len(k), f->indent);
+        put_key(b, pcl_str_data(k), pcl_str_len(k), in);
         part = pcl_map_val_at(f->v, i);
       } else {
         part = pcl_list_at(f->v, i);

@@ -68,6 +68,16 @@ pcl_value *pcl__gen_module_run(pcl_run *run, const pcl_gen_program *prog, const 
      * nothing and lives on the stack. */
     pcl_gen_env e = {0, f, prog->rows + m->nodes[i].row, 0};
     pcl_value *v = m->nodes[i].fn(&e);
+    /* A node whose value is a failure at once is the first failure of the
+     * run when the run fails: a later node that reads it where its type
+     * promised a plain value fails with a message of its own, which must
+     * not be the one the user sees.  The failure stays the node's value
+     * for its readers, and the run goes on as it does after any failure
+     * that is still to reach it. */
+    pcl_future *nf = pcl_value_future(v);
+    if (nf != NULL && pcl_future_state_of(nf) == PCL_FUTURE_REJECTED) {
+      pcl__run_note_failure(run, pcl_future_error(nf));
+    }
     pcl_value *placeholder = f->slots[i];
     if (placeholder != NULL) {
       /* A node before this one read it (pcl_gen_node). */
@@ -254,7 +264,9 @@ static bool is_mark(const pcl_value *v) {
  * An UNKNOWN anywhere inside sets *unknown, and v itself is returned (the
  * caller does not use it).  v holds no EVENTUAL. */
 static pcl_value *plain_of(pcl_value *v, bool *secret, bool *unknown) {
-  if (!pcl__value_any(v, is_mark)) {
+  /* The flags say at once that most values hold no mark: a large value
+   * handed to an apply once per element is not walked each time. */
+  if (!pcl__may_hold_mark(v) || !pcl__value_any(v, is_mark)) {
     return pcl_retain(v);
   }
   bool s = pcl_has_secret(v);
@@ -498,10 +510,7 @@ static void logic_cb(pcl_future *f, void *data) {
   }
 }
 
-/* The error of v when v is a failure (an EVENTUAL rejected already, as
- * pcl_gen_capture makes of an operand that failed), else NULL.  The
- * failure is then handled: the caller decides without it or passes it on. */
-static const pcl_error *failure_of(const pcl_value *v) {
+const pcl_error *pcl__gen_failure(const pcl_value *v) {
   pcl_future *f = pcl_value_future(v);
   if (f == NULL || pcl_future_state_of(f) != PCL_FUTURE_REJECTED) {
     return NULL;
@@ -512,7 +521,7 @@ static const pcl_error *failure_of(const pcl_value *v) {
 
 pcl_value *pcl_gen_logic(const pcl_gen_env *e, bool and, pcl_value *a, pcl_value *b,
                          uint32_t loc, pcl_error **err) {
-  const pcl_error *fa = failure_of(a), *fb = failure_of(b);
+  const pcl_error *fa = pcl__gen_failure(a), *fb = pcl__gen_failure(b);
   if ((fa != NULL || !pcl__gen_unsettled(a)) && (fb != NULL || !pcl__gen_unsettled(b))) {
     /* Both operands are settled: decided at once, so that plain operands
        give a plain bool or a failure, as the expression's static type says,

@@ -53,4 +53,9 @@ pcl_value *pcl__gen_located_take(const pcl_gen_program *prog, uint32_t loc, pcl_
 /* Returns whether an operation that reads v must wait for it or unwrap it
  * first: v is EVENTUAL, SECRET or UNKNOWN at the top. */
 bool pcl__gen_unsettled(const pcl_value *v);
+/* Returns the error of v when v is a failure, an EVENTUAL whose future was
+ * rejected already (what a captured scope makes of an expression that
+ * failed, pcl_gen_failed), else NULL.  The failure is then marked handled:
+ * the caller decides without it or passes it on as its own result. */
+const pcl_error *pcl__gen_failure(const pcl_value *v);
 #endif

@@ -546,6 +546,11 @@ static pcl_value *for_assemble(const for_parts *p, pcl_error **err) {
       vals[m++] = p->vals[i];
     }
   }
+  if (ok && (p->flags & PCL_GEN_FOR_OBJECT) &&
+      !pcl__value_fits(2 * m * sizeof(pcl_value *), "the object", err)) {
+    /* An object takes twice the slots of the collection it comes from. */
+    ok = false;
+  }
   if (!ok) {
     pcl_strbuf_free(&b);
   } else if (p->flags & PCL_GEN_FOR_CONCAT) {
@@ -978,7 +983,17 @@ pcl_value *pcl_gen_invoke(pcl_gen_env *e, const pcl_value *tok, pcl_value *args,
   pcl_value *opts = pcl__gen_with_parent(e->f, pcl_retain(options));
   pcl_value *r;
   pcl_kind ak = pcl_kind_of(args);
-  if ((ak != PCL_T_MAP && ak != PCL_T_EVENTUAL) || (opts && pcl_kind_of(opts) != PCL_T_MAP)) {
+  /* Arguments or options that failed fail the invoke with their own error
+   * (arguments that are a future are awaited, and pass a later failure on
+   * the same way). */
+  const pcl_error *failed = opts != NULL ? pcl__gen_failure(opts) : NULL;
+  if (failed == NULL) {
+    failed = pcl__gen_failure(args);
+  }
+  if (failed != NULL) {
+    r = pcl__gen_future_value_take(pcl_future_rejected(failed));
+  } else if ((ak != PCL_T_MAP && ak != PCL_T_EVENTUAL) ||
+             (opts && pcl_kind_of(opts) != PCL_T_MAP)) {
     r = pcl__gen_rejected(
         prog, pcl_error_new("invoke of '%s': the arguments and options must be objects", token),
         loc);
@@ -1001,6 +1016,10 @@ pcl_value *pcl_gen_method(pcl_gen_env *e, const pcl_value *tok, pcl_value *self,
                           pcl_value *args, bool single, uint32_t loc) {
   const pcl_gen_program *prog = e->f->prog;
   const char *token = pcl_str_data(tok);
+  const pcl_error *failed = pcl__gen_failure(args);
+  if (failed != NULL) {
+    return pcl__gen_future_value_take(pcl_future_rejected(failed));
+  }
   if (pcl_kind_of(args) != PCL_T_MAP) {
     return pcl__gen_rejected(
         prog, pcl_error_new("call of '%s': the arguments must be an object", token), loc);

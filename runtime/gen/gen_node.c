@@ -238,7 +238,18 @@ static pcl_value *registration(pcl_gen_env *e, const pcl_resource_decl *shared,
   pcl_value *in = drop_nulls(inputs);
   pcl_value *opts = pcl__gen_with_parent(f, pcl_retain(options));
   pcl_value *r;
-  if (pcl_kind_of(in) != PCL_T_MAP || (opts != NULL && pcl_kind_of(opts) != PCL_T_MAP)) {
+  /* Inputs or options that failed (their captured scope's failure) fail
+   * the resource with their own error, as a future that rejects later
+   * would. */
+  const pcl_error *failed = pcl__gen_failure(in);
+  if (failed == NULL && opts != NULL) {
+    failed = pcl__gen_failure(opts);
+  }
+  if (failed != NULL) {
+    pcl_future *fail = pcl_future_rejected(failed);
+    r = pcl__gen_future_value_take(fail);
+  } else if (pcl_kind_of(in) != PCL_T_MAP ||
+             (opts != NULL && pcl_kind_of(opts) != PCL_T_MAP)) {
     pcl_error *err = pcl_error_new("the inputs and options of %s must be objects", full);
     pcl_error_set_location(err, decl->file, decl->line, decl->column);
     pcl_future *fail = pcl_future_rejected(err);
@@ -352,8 +363,10 @@ static pcl_value *instances(const ranged *g, const pcl_value *rv, pcl_error **er
   case PCL_T_NUMBER: {
     double d = pcl_num_to_double(rv);
     if (d > (double)PCL_RANGE_MAX) {
-      *err = pcl_error_new("the range of %s is too large: at most %lld instances are allowed",
-                           pcl_str_data(g->name), (long long)PCL_RANGE_MAX);
+      char *shown = pcl_value_repr(rv, 40);
+      *err = pcl_error_new("the range of %s is too large: %s instances, at most %lld are allowed",
+                           pcl_str_data(g->name), shown, (long long)PCL_RANGE_MAX);
+      free(shown);
       return NULL;
     }
     size_t count = d > 0 ? (size_t)d : 0;

@@ -47,8 +47,9 @@ extern "C" {
  * that this layer does not depend on the future layer).
  *
  * Fallible functions return NULL and store a new pcl_error in *err (err must
- * not be NULL; the caller owns the error).  Allocation never fails: it aborts
- * through pcl_xmalloc. */
+ * not be NULL; the caller owns the error).  Allocation never fails: memory
+ * that runs out ends the program through pcl_xmalloc, with status 2 and a
+ * message (after pcl_main wrote the snapshot). */
 
 
 typedef struct pcl_value pcl_value;
@@ -92,11 +93,14 @@ typedef enum pcl_archive_kind {
 
 /* -- Memory and lifetime. */
 
-/* Returns n bytes (n may be 0); aborts when memory is exhausted.  Free with free(). */
+/* Returns n bytes (n may be 0); ends the program (status 2, a message) when
+ * memory is exhausted.  Free with free(). */
 void *pcl_xmalloc(size_t n) __attribute__((returns_nonnull));
-/* Returns count * size zeroed bytes; aborts on overflow or exhaustion. */
+/* Returns count * size zeroed bytes; ends the program as pcl_xmalloc does on
+ * overflow or exhaustion. */
 void *pcl_xcalloc(size_t count, size_t size) __attribute__((returns_nonnull));
-/* Resizes p (which may be NULL) to n bytes; aborts on exhaustion. */
+/* Resizes p (which may be NULL) to n bytes; ends the program as pcl_xmalloc
+ * does on exhaustion. */
 void *pcl_xrealloc(void *p, size_t n) __attribute__((returns_nonnull));
 /* Returns an owned heap copy of the NUL-terminated string s. */
 char *pcl_xstrdup(const char *s) __attribute__((returns_nonnull));
@@ -120,11 +124,14 @@ bool pcl_values_check_leaks(FILE *f);
 
 /* -- The size limit.  A value that would grow past the limit (a string's
  * bytes, a list's or set's elements at 8 bytes each, a map's entries at 16,
- * a toJSON result, a file read by readFile, a JSON input) fails with an
- * error instead of exhausting memory.  Compiled programs set it from
- * --max-value-size or PCL_MAX_VALUE_SIZE. */
+ * an int's magnitude, a toJSON result, a file read by readFile, a JSON
+ * input, a value in an engine's answer) fails with an error instead of
+ * exhausting memory.  Compiled programs set it from --max-value-size or
+ * PCL_MAX_VALUE_SIZE.  The default, 400 MiB, is the largest answer the
+ * Pulumi SDKs take over the engine protocol, so that no value they accept
+ * from an engine is refused (a provider's output of 100 MiB, say). */
 
-#define PCL_VALUE_LIMIT_DEFAULT ((size_t)64 << 20)
+#define PCL_VALUE_LIMIT_DEFAULT ((size_t)400 << 20)
 /* Returns the limit in bytes (PCL_VALUE_LIMIT_DEFAULT until set). */
 size_t pcl_value_limit(void);
 /* Sets the limit in bytes. */
@@ -261,7 +268,8 @@ void pcl_strbuf_append_char(pcl_strbuf *b, char c);
 void pcl_strbuf_appendf(pcl_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends the template form of v (borrowed): strings as they are, numbers
  * and ints in decimal, bools as true/false; false and *err for null,
- * unknown and other kinds (template interpolation rules). */
+ * unknown and other kinds (template interpolation rules), and when the text
+ * would grow past the value size limit (checked before it grows). */
 bool pcl_strbuf_append_value(pcl_strbuf *b, const pcl_value *v, pcl_error **err);
 /* Returns the built string (validated, NFC) and empties b; NULL and *err
  * when the bytes are not valid UTF-8 (b is emptied either way). */
@@ -792,9 +800,6 @@ pcl_value *pcl_fn_readDir(const char *base_dir, pcl_value *path, pcl_error **err
  * extension it does not know; the file is not read (docs/functions.md
  * lists the table). */
 pcl_value *pcl_fn_mimeType(pcl_value *path, pcl_error **err);
-/* cwd(): the process's working directory (a run that records another
- * working directory answers cwd() from the engine section instead). */
-pcl_value *pcl_fn_cwd(pcl_error **err);
 
 /* -- Assets and archives (runtime/builtins/builtins_asset.c). */
 

@@ -137,6 +137,9 @@ struct pcl_engine {
                            pcl_main does not print them. */
   bool error_reported;  /* The run's error reached the engine, which shows it: pcl_main
                            exits with status 32 without printing it, as the SDKs do. */
+  bool finish_failed;   /* Finishing a run that succeeded failed (the engine did not
+                           take the signal that the program is done); the backend
+                           printed why: pcl_main exits with status 1. */
 };
 
 /* -- The embedded engine (runtime/engine/engine_embedded.c). */

@@ -23,6 +23,10 @@ enum {
    * looking for futures skip the values that hold none.  Static values
    * never set it: they hold no EVENTUAL. */
   PCL_F_HOLDS_EVENTUAL = 4,
+  /* Likewise for a SECRET or an UNKNOWN (the marks an apply strips or
+   * stops at): set whenever a part is one or has the flag, so that a value
+   * that holds none is known to be plain without a walk. */
+  PCL_F_HOLDS_MARK = 8,
 };
 
 /* How a value of kind EVENTUAL holds its object: the value owns one

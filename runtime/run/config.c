@@ -258,23 +258,74 @@ pcl_value *pcl_config_parse(const char *key, const char *text, const pcl_type *t
   return v;
 }
 
-/* -- The raw config of a run: every source's entries, in order. */
+/* -- The raw config of a run: every source's entries, in order.  Lookups
+ * go through the index cs->order, sorted once after the entries changed:
+ * a config of n keys is read in time n log n, where a search through the
+ * entries for each key would take n^2. */
 
 void pcl__config_put(pcl__config_set *cs, const char *key, const char *text, bool secret) {
-  cs->items = pcl_xrealloc(cs->items, (cs->n + 1) * sizeof *cs->items);
+  if (cs->n == cs->cap) {
+    cs->cap = cs->cap ? 2 * cs->cap : 16;
+    cs->items = pcl_xrealloc(cs->items, cs->cap * sizeof *cs->items);
+  }
   pcl__config_entry *c = &cs->items[cs->n++];
   c->key = pcl_xstrdup(key);
   c->text = pcl_xstrdup(text);
   c->secret = secret;
+  free(cs->order);
+  cs->order = NULL;
 }
 
-const pcl__config_entry *pcl__config_get(const pcl__config_set *cs, const char *key) {
-  for (size_t i = cs->n; i-- > 0;) {
-    if (strcmp(cs->items[i].key, key) == 0) {
-      return &cs->items[i];
+/* The entries qsort orders by index (sort_entries). */
+static const pcl__config_entry *sorting;
+
+/* qsort order of entry indices: by key, then by position. */
+static int cmp_entries(const void *pa, const void *pb) {
+  size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+  int c = strcmp(sorting[a].key, sorting[b].key);
+  return c != 0 ? c : (a > b) - (a < b);
+}
+
+/* Makes cs->order when it is out of date. */
+static void index_entries(pcl__config_set *cs) {
+  if (cs->order != NULL || cs->n == 0) {
+    return;
+  }
+  cs->order = pcl_xmalloc(cs->n * sizeof *cs->order);
+  for (size_t i = 0; i < cs->n; i++) {
+    cs->order[i] = i;
+  }
+  sorting = cs->items;
+  qsort(cs->order, cs->n, sizeof *cs->order, cmp_entries);
+  sorting = NULL;
+}
+
+/* Returns the first position in cs->order of an entry whose key is not
+ * before key (cs->n when none); *end gets the position after the entries
+ * of key. */
+static size_t key_range(pcl__config_set *cs, const char *key, size_t *end) {
+  index_entries(cs);
+  size_t lo = 0, hi = cs->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(cs->items[cs->order[mid]].key, key) < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
     }
   }
-  return NULL;
+  size_t e = lo;
+  while (e < cs->n && strcmp(cs->items[cs->order[e]].key, key) == 0) {
+    e++;
+  }
+  *end = e;
+  return lo;
+}
+
+const pcl__config_entry *pcl__config_get(pcl__config_set *cs, const char *key) {
+  size_t end;
+  size_t start = key_range(cs, key, &end);
+  return end > start ? &cs->items[cs->order[end - 1]] : NULL;
 }
 
 const char *pcl__config_key_problem(const char *key) {
@@ -393,25 +444,28 @@ void pcl__config_qualify(pcl__config_set *cs, const char *project) {
     free(cs->items[i].key);
     cs->items[i].key = k;
   }
+  free(cs->order);
+  cs->order = NULL;
 }
 
 void pcl__config_mark_secret(pcl__config_set *cs, const pcl_value *keys, const char *project) {
   for (size_t i = 0; keys != NULL && i < pcl_len(keys); i++) {
     char *k = qualified(pcl_str_data(pcl_list_at(keys, i)), project);
-    for (size_t j = 0; j < cs->n; j++) {
-      if (strcmp(cs->items[j].key, k) == 0) {
-        cs->items[j].secret = true;
-      }
+    size_t end;
+    for (size_t j = key_range(cs, k, &end); j < end; j++) {
+      cs->items[cs->order[j]].secret = true;
     }
     free(k);
   }
 }
 
-pcl_value *pcl__config_map(const pcl__config_set *cs) {
+pcl_value *pcl__config_map(pcl__config_set *cs) {
+  index_entries(cs);
+  /* The last entry of each key, in key order (so the map sorts nothing). */
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   for (size_t i = 0; i < cs->n; i++) {
-    const pcl__config_entry *c = &cs->items[i];
-    if (pcl__config_get(cs, c->key) != c) {
+    const pcl__config_entry *c = &cs->items[cs->order[i]];
+    if (i + 1 < cs->n && strcmp(cs->items[cs->order[i + 1]].key, c->key) == 0) {
       continue;
     }
     pcl_value *v = pcl_str_from_cstr(c->text);
@@ -431,8 +485,8 @@ void pcl__config_set_free(pcl__config_set *cs) {
     free(cs->items[i].text);
   }
   free(cs->items);
-  cs->items = NULL;
-  cs->n = 0;
+  free(cs->order);
+  *cs = (pcl__config_set){NULL, 0, 0, NULL};
 }
 
 /* -- requiredVersionRange (blang/semver ranges, as the engine parses them). */
@@ -575,9 +629,12 @@ static pcl_value *check_version(pcl_value *const *args, size_t n, void *data, pc
   }
   bool ok = true;
   if (!range_holds(PCL_CLI_VERSION, pcl_str_data(r), &ok)) {
-    *err = ok ? pcl_error_new("Pulumi CLI version %s does not satisfy the version range \"%s\"",
-                              PCL_CLI_VERSION, pcl_str_data(r))
-              : pcl_error_new("failed to parse required version range \"%s\"", pcl_str_data(r));
+    /* The range as messages show values: quoted, "[secret]" when secret. */
+    char *shown = pcl_value_repr(args[0], 64);
+    *err = ok ? pcl_error_new("Pulumi CLI version %s does not satisfy the version range %s",
+                              PCL_CLI_VERSION, shown)
+              : pcl_error_new("failed to parse required version range %s", shown);
+    free(shown);
     return NULL;
   }
   return pcl_null();

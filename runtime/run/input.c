@@ -22,7 +22,10 @@
 #include "engine/engine.h"
 #include "value/pcl_internal.h"
 
-bool pcl__read_file(const char *path, char **text, size_t *len, pcl_error **err) {
+/* Reads the whole file at path into *text (owned, NUL-terminated) and its
+ * length into *len; false with *err "<path>: <the system's reason>" (also
+ * for a directory), or the size-limit error, when it cannot. */
+static bool pcl__read_file(const char *path, char **text, size_t *len, pcl_error **err) {
   FILE *f = fopen(path, "rb");
   if (f == NULL) {
     *err = pcl_error_new("%s: %s", path, strerror(errno));
@@ -237,4 +240,22 @@ pcl_value *pcl__stack_ref_check(pcl__doc *d, const pcl_value *v, bool plain_allo
   pcl_mapbuf_put_cstr(&mb, "outputs", pcl_retain((pcl_value *)outs));
   pcl_mapbuf_put_cstr(&mb, "secretOutputNames", names != NULL ? names : pcl_list_new(0));
   return pcl_mapbuf_finish(&mb);
+}
+
+const char *pcl__stack_name_problem(const char *name, size_t len) {
+  if (len == 0) {
+    return "is empty";
+  }
+  /* Three parts, none empty: org/project/stack. */
+  size_t parts = 1, start = 0;
+  for (size_t i = 0; i <= len; i++) {
+    if (i == len || name[i] == '/') {
+      if (i == start) {
+        return "is not org/project/stack: a part is empty";
+      }
+      parts += i < len;
+      start = i + 1;
+    }
+  }
+  return parts == 3 ? NULL : "is not org/project/stack";
 }

@@ -18,13 +18,16 @@
  *
  * Exit status: 0 success, 1 program or engine error (message on stderr in
  * the D11 form), 2 usage or I/O error (an unreadable or malformed input
- * file, an output that cannot be written), 32 an error the hosting engine
+ * file, an output that cannot be written) or exhausted memory (after the
+ * snapshot is written), 32 an error the hosting engine
  * was told (and shows itself), as the SDKs exit.  A run that can make no
  * progress while futures are pending ends with an error naming what it
  * waits for. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +231,12 @@ static bool read_sources(opts *o, pcl_error **err) {
     }
     case SRC_STACK_REF: {
       const char *path = eq + 1;
+      const char *why = pcl__stack_name_problem(src->arg, (size_t)(eq - src->arg));
+      if (why != NULL) {
+        *err = pcl_error_new("--stack-reference %s: the stack name \"%.*s\" %s", src->arg,
+                             (int)(eq - src->arg), src->arg, why);
+        return false;
+      }
       pcl_value *v = pcl__read_json_file(path, PCL_JSON_SNAPSHOT, err);
       if (v == NULL) {
         return false;
@@ -277,7 +286,7 @@ static const char *misspelt_config_key(const pcl_run *run, const opts *o, const 
 /* Loads every declared config variable into run->config.  An error is
  * located at the declaration; the value of a secret key shows as [secret]
  * in it. */
-static bool load_config(pcl_run *run, const opts *o, pcl_error **err) {
+static bool load_config(pcl_run *run, opts *o, pcl_error **err) {
   const pcl_program *p = run->program;
   for (size_t i = 0; i < p->nconfigs; i++) {
     const pcl_config_decl *d = &p->configs[i];
@@ -330,12 +339,37 @@ static void opts_free(opts *o) {
   pcl_release(o->secret_keys);
 }
 
-static const char *env_or(const char *flag, const char *env, const char *dflt) {
-  if (flag) {
-    return flag;
+/* A setting of the run and where it came from: its flag, else its
+ * environment variable when that is set (even to the empty string, which
+ * the checks then refuse as they refuse an empty flag), else a default. */
+typedef struct setting {
+  const char *value;  /* The value (borrowed), NULL when unset without a default. */
+  const char *origin; /* The flag or variable that gave it, NULL for the default. */
+} setting;
+
+static setting setting_of(const char *flag_value, const char *flag, const char *env,
+                          const char *dflt) {
+  if (flag_value != NULL) {
+    return (setting){flag_value, flag};
   }
   const char *e = getenv(env);
-  return e && *e ? e : dflt;
+  return e != NULL ? (setting){e, env} : (setting){dflt, NULL};
+}
+
+/* Prints "<prog>: <origin>: " (the origin left out for a default) and the
+ * message on stderr. */
+static void setting_problem(const char *prog, const setting *s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void setting_problem(const char *prog, const setting *s, const char *fmt, ...) {
+  fprintf(stderr, "%s: ", prog);
+  if (s->origin != NULL) {
+    fprintf(stderr, "%s: ", s->origin);
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
 }
 
 /* Returns NULL when name is a project, stack or organization name the
@@ -351,23 +385,76 @@ static const char *name_problem(const char *name) {
   return NULL;
 }
 
+/* Parses text as a whole number of at most max (decimal digits only, no
+ * sign or space); false when it is not one. */
+static bool whole_number(const char *text, unsigned long long max, unsigned long long *n) {
+  if (*text < '0' || *text > '9') {
+    return false;
+  }
+  char *end;
+  errno = 0;
+  *n = strtoull(text, &end, 10);
+  return errno == 0 && *end == '\0' && *n <= max;
+}
+
 /* Sets the value size limit from --max-value-size or PCL_MAX_VALUE_SIZE
  * (a number of bytes); false with a message on stderr when it is not one. */
 static bool set_limit(const opts *o, const char *prog) {
-  const char *text = env_or(o->max_size, "PCL_MAX_VALUE_SIZE", NULL);
-  if (text == NULL) {
+  setting s = setting_of(o->max_size, "--max-value-size", "PCL_MAX_VALUE_SIZE", NULL);
+  if (s.value == NULL) {
+    return true;
+  }
+  unsigned long long n;
+  if (!whole_number(s.value, ULLONG_MAX, &n) || n == 0) {
+    setting_problem(prog, &s, "the value size limit must be a positive number of bytes, not "
+                              "\"%s\"",
+                    s.value);
+    return false;
+  }
+  pcl_set_value_limit(n > SIZE_MAX ? SIZE_MAX : (size_t)n);
+  return true;
+}
+
+/* Reads PULUMI_PARALLEL, the most registrations and reads in flight at
+ * once (0, the Go language host's value when the engine sets no bound, or
+ * unset: none) into *bound; false with a message on stderr when it is not
+ * a whole number. */
+static bool parallel_bound(const char *prog, size_t *bound) {
+  setting s = setting_of(NULL, NULL, "PULUMI_PARALLEL", NULL);
+  *bound = 0;
+  if (s.value == NULL) {
+    return true;
+  }
+  unsigned long long n;
+  if (!whole_number(s.value, SIZE_MAX, &n)) {
+    setting_problem(prog, &s, "the number of registrations in flight must be a whole number "
+                              "(0 for no bound), not \"%s\"",
+                    s.value);
+    return false;
+  }
+  *bound = (size_t)n;
+  return true;
+}
+
+/* Reads the time the variable env sets (seconds, a positive decimal number
+ * of at most a day) into *ms, leaving it when env is unset; false with a
+ * message on stderr when it is not such a number. */
+static bool engine_time(const char *prog, const char *env, unsigned *ms) {
+  setting s = setting_of(NULL, NULL, env, NULL);
+  if (s.value == NULL) {
     return true;
   }
   char *end;
   errno = 0;
-  unsigned long long n = strtoull(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || text[0] == '-' || n == 0) {
-    fprintf(stderr, "%s: %s: the value size limit must be a positive number of bytes, not "
-                    "\"%s\"\n",
-            prog, o->max_size ? "--max-value-size" : "PCL_MAX_VALUE_SIZE", text);
+  double seconds = strtod(s.value, &end);
+  bool digit = *s.value >= '0' && *s.value <= '9';
+  if (!digit || errno != 0 || *end != '\0' || !(seconds > 0 && seconds <= 86400)) {
+    setting_problem(prog, &s, "the time must be a number of seconds, more than 0 and at most "
+                              "86400, not \"%s\"",
+                    s.value);
     return false;
   }
-  pcl_set_value_limit(n > SIZE_MAX ? SIZE_MAX : (size_t)n);
+  *ms = seconds * 1000 < 1 ? 1u : (unsigned)(seconds * 1000);
   return true;
 }
 
@@ -458,6 +545,30 @@ static bool write_snapshot(pcl_engine *e, const char *path, const pcl_error *err
   return ok;
 }
 
+/* The memory set aside for writing the snapshot once memory runs out. */
+enum { OOM_RESERVE = 64 << 20 };
+
+/* What the handler of exhausted memory needs, while pcl_main runs. */
+static struct {
+  pcl_run *run;         /* The run, or NULL. */
+  const char *snapshot; /* Where its snapshot goes (--snapshot), or NULL. */
+} oom;
+
+/* Memory ran out allocating n bytes (pcl__oom_prepare): the run ends with
+ * that error, reported and written into the snapshot, then with status 2. */
+static void on_out_of_memory(size_t n) {
+  fprintf(stderr, "error: out of memory allocating %zu bytes\n", n);
+  if (oom.snapshot != NULL && oom.run != NULL && oom.run->engine != NULL) {
+    pcl_error *err = pcl_error_new("out of memory allocating %zu bytes", n);
+    pcl_error *werr = NULL;
+    if (!write_snapshot(oom.run->engine, oom.snapshot, err, &werr)) {
+      pcl_error_print(werr, stderr);
+      pcl_error_free(werr);
+    }
+    pcl_error_free(err);
+  }
+}
+
 /* Prints the stack outputs as JSON, secrets masked unless show; false and
  * *err when stdout cannot take them (a full disk, a closed pipe). */
 static bool print_outputs(pcl_future *outs, bool show, pcl_error **err) {
@@ -522,29 +633,49 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
     opts_free(&o);
     return fflush(stdout) == 0 ? 0 : 2;
   }
-  const char *names[] = {
-      env_or(o.project, "PULUMI_PROJECT", program->name ? program->name : "project"),
-      env_or(o.stack, "PULUMI_STACK", "dev"),
-      env_or(o.org, "PULUMI_ORGANIZATION", "organization")};
+  const setting names[] = {
+      setting_of(o.project, "--project", "PULUMI_PROJECT",
+                 program->name ? program->name : "project"),
+      setting_of(o.stack, "--stack", "PULUMI_STACK", "dev"),
+      setting_of(o.org, "--organization", "PULUMI_ORGANIZATION", "organization")};
   static const char *const what[] = {"project", "stack", "organization"};
   for (size_t i = 0; i < 3; i++) {
-    const char *why = name_problem(names[i]);
+    const char *why = name_problem(names[i].value);
     if (why != NULL) {
-      fprintf(stderr, "%s: the %s name \"%s\" %s\n", prog, what[i], names[i], why);
+      setting_problem(prog, &names[i], "the %s name \"%s\" %s", what[i], names[i].value, why);
       opts_free(&o);
       return 2;
     }
   }
+  const setting root = setting_of(o.root, "--root-directory", "PULUMI_ROOT_DIRECTORY", NULL);
+  if (root.value != NULL && *root.value == '\0') {
+    setting_problem(prog, &root, "the project root directory is empty");
+    opts_free(&o);
+    return 2;
+  }
+  const char *monitor = getenv("PULUMI_MONITOR");
+  bool hosted = monitor && *monitor;
+  pcl__grpc_options grpc = {monitor, getenv("PULUMI_ENGINE"), false, 0,
+                            PCL__ENGINE_DEADLINE_MS, PCL__ENGINE_KEEPALIVE_MS, NULL};
+  if (hosted && (!parallel_bound(prog, &grpc.parallel) ||
+                 !engine_time(prog, "PCL_ENGINE_DEADLINE", &grpc.deadline_ms) ||
+                 !engine_time(prog, "PCL_ENGINE_KEEPALIVE", &grpc.keepalive_ms))) {
+    opts_free(&o);
+    return 2;
+  }
   pcl_run run = {0};
   run.program = program;
-  run.project = pcl_xstrdup(names[0]);
-  run.stack = pcl_xstrdup(names[1]);
-  run.org = pcl_xstrdup(names[2]);
+  oom.run = &run;
+  oom.snapshot = o.snapshot;
+  pcl__oom_prepare(on_out_of_memory, o.snapshot != NULL ? OOM_RESERVE : 0);
+  run.project = pcl_xstrdup(names[0].value);
+  run.stack = pcl_xstrdup(names[1].value);
+  run.org = pcl_xstrdup(names[2].value);
   const char *dry = getenv("PULUMI_DRY_RUN");
   run.preview = o.preview || (dry && (strcmp(dry, "true") == 0 || strcmp(dry, "1") == 0));
   char cwd[4096];
   run.cwd = pcl_xstrdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
-  run.root = pcl_xstrdup(env_or(o.root, "PULUMI_ROOT_DIRECTORY", run.cwd));
+  run.root = pcl_xstrdup(root.value != NULL ? root.value : run.cwd);
   pcl_strbuf sn = PCL_STRBUF_INIT;
   pcl_strbuf_appendf(&sn, "%s-%s", run.project, run.stack);
   run.stack_urn = pcl_urn_make(run.stack, run.project, NULL, "pulumi:pulumi:Stack", sn.data);
@@ -564,11 +695,11 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
   pcl_embedded_config ec = {run.project, run.stack,   run.org,
                             run.preview, main_mocks,  o.mocks,
                             pcl_len(refs) ? refs : NULL, pcl_len(stack_config) ? stack_config : NULL};
-  const char *monitor = getenv("PULUMI_MONITOR");
-  bool hosted = monitor && *monitor;
+  grpc.preview = run.preview;
+  grpc.cwd = run.cwd;
   if (status == 0) {
     run.engine =
-        hosted ? pcl__engine_grpc_new(monitor, getenv("PULUMI_ENGINE"), run.preview, run.cwd, &err)
+        hosted ? pcl__engine_grpc_new(&grpc, &err)
                : pcl_engine_embedded_new(&ec, &err);
     /* An engine that hosts the run and cannot be used is an engine error;
      * the embedded engine refuses only its input documents. */
@@ -610,7 +741,10 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
     err = NULL;
     status = 2;
   }
-  if (run.error && run.engine != NULL && run.engine->error_reported) {
+  if (run.error == NULL && run.engine != NULL && run.engine->finish_failed) {
+    /* The backend printed why finishing failed. */
+    status = 1;
+  } else if (run.error && run.engine != NULL && run.engine->error_reported) {
     /* The engine shows the error; 32 tells the CLI not to repeat it. */
     status = 32;
   } else if (run.error) {
@@ -622,6 +756,9 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
     status = 2;
   }
   pcl_future_release(outs);
+  pcl__oom_prepare(NULL, 0);
+  oom.run = NULL;
+  oom.snapshot = NULL;
   if (run.engine != NULL) {
     run.engine->ops->destroy(run.engine);
   }
@@ -632,6 +769,7 @@ int pcl_main(int argc, char **argv, const pcl_program *program) {
   pcl_mapbuf_free(&run.exports);
   pcl__run_res_free(&run);
   pcl_error_free(run.error);
+  pcl_error_free(run.failure);
   free(run.project);
   free(run.stack);
   free(run.org);

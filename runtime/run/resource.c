@@ -66,7 +66,13 @@ void pcl_run_log(pcl_run *run, pcl_log_severity sev, const char *urn, const char
 
 void pcl_run_fail(pcl_run *run, const pcl_error *err) {
   if (run->error == NULL) {
-    run->error = pcl_error_copy(err);
+    run->error = pcl_error_copy(run->failure != NULL ? run->failure : err);
+  }
+}
+
+void pcl__run_note_failure(pcl_run *run, const pcl_error *err) {
+  if (run->error == NULL && run->failure == NULL) {
+    run->failure = pcl_error_copy(err);
   }
 }
 
@@ -462,22 +468,26 @@ static pcl_value *opt_urns(pcl_value *opts, const char *name, pcl_deps **deps) {
   size_t n = pcl_kind_of(v) == PCL_T_LIST ? pcl_len(v) : 1;
   /* Null and unknown elements are skipped, so the list may be shorter. */
   pcl_value **urns = pcl_xmalloc(n * sizeof *urns);
+  const char **texts = pcl_xmalloc(n * sizeof *texts);
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     pcl_value *e = pcl_kind_of(v) == PCL_T_LIST ? pcl_list_at(v, i) : v;
     const char *urn = urn_of(e);
     if (urn) {
+      texts[k] = urn;
       urns[k++] = pcl__str_fast(urn);
-      if (deps) {
-        pcl_deps *one = pcl_deps_one(urn);
-        pcl_deps *u = pcl_deps_union(*deps, one);
-        pcl_deps_release(one);
-        pcl_deps_release(*deps);
-        *deps = u;
-      }
     }
   }
+  if (deps) {
+    /* One union with the set of them all. */
+    pcl_deps *all = pcl__deps_of_urns(texts, k);
+    pcl_deps *u = pcl_deps_union(*deps, all);
+    pcl_deps_release(all);
+    pcl_deps_release(*deps);
+    *deps = u;
+  }
   pcl_value *l = pcl_list_of_take(urns, k);
+  free(texts);
   free(urns);
   return l;
 }
@@ -710,16 +720,13 @@ static pcl_deps *deps_without_refs(const pcl_deps *d, const pcl_value *v) {
   pcl_value *refs = pcl_mapbuf_finish(&rb);
   const char **urns = pcl_xmalloc(n * sizeof *urns);
   pcl_deps_sorted(d, urns);
-  pcl_deps *out = NULL;
+  size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     if (pcl_map_get_cstr(refs, urns[i]) == NULL) {
-      pcl_deps *one = pcl_deps_one(urns[i]);
-      pcl_deps *u = pcl_deps_union(out, one);
-      pcl_deps_release(out);
-      pcl_deps_release(one);
-      out = u;
+      urns[k++] = urns[i];
     }
   }
+  pcl_deps *out = pcl__deps_of_urns(urns, k);
   free(urns);
   pcl_release(refs);
   return out;
@@ -782,16 +789,30 @@ static void reg_resolve(reg *r, const char *urn, pcl_value *id, pcl_value *outpu
     free(vals);
   }
   /* In a preview, a secret output the provider left out (it is unknown
-   * yet) reads as a secret unknown. */
+   * yet) reads as a secret unknown: all of them put over the outputs in
+   * one merge. */
+  pcl_mapbuf eb = PCL_MAPBUF_INIT;
   for (size_t i = 0; r->elided_secrets && i < pcl_len(r->elided_secrets); i++) {
     pcl_value *k = pcl_list_at(r->elided_secrets, i);
     if (pcl_map_get(outputs, pcl_str_data(k), pcl_str_len(k)) == NULL) {
-      pcl_value *unknown = pcl_secret_new(pcl_unknown());
-      pcl_value *more = pcl__map_merge(base, &k, &unknown, 1);
-      pcl_release(unknown);
-      pcl_release(base);
-      base = more;
+      pcl_mapbuf_put_take(&eb, pcl_retain(k), pcl_secret_new(pcl_unknown()));
     }
+  }
+  if (eb.n > 0) {
+    pcl_value *elided = pcl_mapbuf_finish(&eb);
+    size_t n = pcl_len(elided);
+    pcl_value **ks = pcl_xmalloc(n * sizeof *ks);
+    pcl_value **vs = pcl_xmalloc(n * sizeof *vs);
+    for (size_t i = 0; i < n; i++) {
+      ks[i] = pcl_map_key_at(elided, i);
+      vs[i] = pcl_map_val_at(elided, i);
+    }
+    pcl_value *more = pcl__map_merge(base, ks, vs, n);
+    free(ks);
+    free(vs);
+    pcl_release(elided);
+    pcl_release(base);
+    base = more;
   }
   /* The fields every resource object has, in key order, win over outputs
    * of the same names. */
@@ -818,7 +839,9 @@ typedef struct hydration {
   const char *urn;   /* Its URN (interned). */
   pcl_value *id;     /* Its id (owned). */
   pcl_value *outputs; /* Its outputs (owned). */
-  pcl_value *objs;   /* MAP URN -> null, then the object once hydrated (owned). */
+  pcl_value *objs;   /* MAP URN -> null: the references to hydrate (owned). */
+  pcl_value **found; /* found[i]: the object of the i-th URN of objs once
+                        hydrated (owned), else NULL. */
   size_t waiting;    /* getResource answers still to come. */
 } hydration;
 
@@ -863,20 +886,30 @@ static void hydrated_one(void *data, pcl_value *result, const pcl_error *err) {
   /* A reference the engine cannot hydrate stays a reference. */
   pcl_value *obj = err ? NULL : ref_object(result);
   if (obj) {
+    /* Found by a binary search: rebuilding the map for each answer takes
+     * time quadratic in the references of one resource. */
     pcl_value *u = pcl_map_get_cstr(obj, "urn");
-    pcl_mapbuf mb = PCL_MAPBUF_INIT;
-    for (size_t i = 0; i < pcl_len(h->objs); i++) {
-      bool same = pcl_equal(pcl_map_key_at(h->objs, i), u);
-      pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(h->objs, i)),
-                          pcl_retain(same ? obj : pcl_map_val_at(h->objs, i)));
+    size_t i = pcl__map_find(h->objs, pcl_str_data(u), pcl_str_len(u));
+    if (i != SIZE_MAX) {
+      pcl_release(h->found[i]);
+      h->found[i] = obj;
+    } else {
+      pcl_release(obj);
     }
-    pcl_release(h->objs);
-    h->objs = pcl_mapbuf_finish(&mb);
-    pcl_release(obj);
   }
   if (--h->waiting > 0) {
     return;
   }
+  size_t n = pcl_len(h->objs);
+  pcl_value **vals = pcl_xmalloc((n ? n : 1) * sizeof *vals);
+  for (size_t i = 0; i < n; i++) {
+    vals[i] = h->found[i] ? h->found[i] : pcl_retain(pcl_map_val_at(h->objs, i));
+  }
+  free(h->found);
+  pcl_value *objs = pcl__map_with_vals_take(h->objs, vals);
+  free(vals);
+  pcl_release(h->objs);
+  h->objs = objs;
   reg_resolve(h->r, h->urn, h->id, h->outputs, h->objs);
   pcl_release(h->id);
   pcl_release(h->outputs);
@@ -925,6 +958,7 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   collect_refs(res->outputs, &mb);
   h->objs = pcl_mapbuf_finish(&mb);
+  h->found = pcl_xcalloc(pcl_len(h->objs) ? pcl_len(h->objs) : 1, sizeof *h->found);
   h->waiting = pcl_len(h->objs);
   for (size_t i = 0, n = pcl_len(h->objs); i < n; i++) {
     pcl_mapbuf ab = PCL_MAPBUF_INIT;
@@ -979,14 +1013,12 @@ static void reg_send(waitset *w) {
   /* Inputs and their dependencies. */
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   pcl_deps **prop = pcl_xmalloc((n ? n : 1) * sizeof *prop);
-  pcl_deps *deps = NULL;
+  const pcl_deps **each = pcl_xmalloc((n ? n : 1) * sizeof *each);
   size_t m = 0; /* Inputs sent: a null input is left out, as SDKs do. */
   for (size_t i = 0; i < n; i++) {
     pcl_value *v = wire_value(&w->s[i]);
     const pcl_deps *d = slot_deps(&w->s[i]);
-    pcl_deps *u = pcl_deps_union(deps, d);
-    pcl_deps_release(deps);
-    deps = u;
+    each[i] = d;
     if (pcl_kind_of(v) == PCL_T_NULL) {
       pcl_release(v);
       continue;
@@ -997,6 +1029,8 @@ static void reg_send(waitset *w) {
     pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(r->inputs, i)), cv);
   }
   pcl_value *inputs = pcl_mapbuf_finish(&mb);
+  pcl_deps *deps = pcl__deps_union_all(each, n);
+  free(each);
   pcl_error *err = NULL;
 
   /* Options, with the parent's provider, protect and retainOnDelete
@@ -1340,26 +1374,39 @@ typedef struct opstart {
   pcl_value *args;   /* A call's arguments as given (owned), for their dependencies. */
 } opstart;
 
-/* Adds to the pcl_deps *acc (a pcl_deps **) the dependencies of the
- * EVENTUAL e and of every future in its value once settled. */
+/* The dependency sets of the futures a walk met, for one union at the end
+ * (a union at each would copy the growing set). */
+typedef struct deps_gather {
+  const pcl_deps **sets; /* The sets (borrowed from the futures). */
+  size_t n, cap;         /* Used and allocated. */
+} deps_gather;
+
+/* Adds to acc (a deps_gather) the dependencies of the EVENTUAL e and of
+ * every future in its value once settled. */
 static void settled_future_deps(const pcl_value *e, void *acc) {
-  pcl_deps **deps = acc;
+  deps_gather *g = acc;
   pcl_future *f = pcl_value_future(e);
   if (f == NULL) {
     return;
   }
-  pcl_deps *u = pcl_deps_union(*deps, pcl_future_deps(f));
-  pcl_deps_release(*deps);
-  *deps = u;
+  if (g->n == g->cap) {
+    g->cap = g->cap ? 2 * g->cap : 8;
+    g->sets = pcl_xrealloc(g->sets, g->cap * sizeof *g->sets);
+  }
+  g->sets[g->n++] = pcl_future_deps(f);
   if (pcl_future_state_of(f) == PCL_FUTURE_RESOLVED && pcl_future_value(f)) {
-    pcl__value_each_kind(pcl_future_value(f), PCL_T_EVENTUAL, settled_future_deps, deps);
+    pcl__value_each_kind(pcl_future_value(f), PCL_T_EVENTUAL, settled_future_deps, g);
   }
 }
 
-/* Adds to *acc the dependencies of every future in v (settled), at any
- * depth. */
-static void settled_deps(const pcl_value *v, pcl_deps **acc) {
-  pcl__value_each_kind(v, PCL_T_EVENTUAL, settled_future_deps, acc);
+/* Returns the dependencies of every future in v (settled), at any depth
+ * (owned; NULL for none). */
+static pcl_deps *settled_deps(const pcl_value *v) {
+  deps_gather g = {NULL, 0, 0};
+  pcl__value_each_kind(v, PCL_T_EVENTUAL, settled_future_deps, &g);
+  pcl_deps *d = pcl__deps_union_all(g.sets, g.n);
+  free(g.sets);
+  return d;
 }
 
 /* Returns whether an invoke depending on the resources deps must not be
@@ -1397,8 +1444,7 @@ static pcl_value *call_arg_deps(const pcl_value *in, pcl_value *sent) {
     if (arg == NULL) {
       continue;
     }
-    pcl_deps *all = NULL;
-    settled_deps(pcl_map_val_at(in, i), &all);
+    pcl_deps *all = settled_deps(pcl_map_val_at(in, i));
     pcl_deps *d = deps_without_refs(all, arg);
     size_t n = pcl_deps_count(d);
     const char **urns = pcl_xmalloc((n ? n : 1) * sizeof *urns);

@@ -1,5 +1,6 @@
 /* alloc.c: the allocation of values and of the runtime's memory: the
- * allocators that never return NULL, GMP's allocation hooks, the counters
+ * allocators that never return NULL (memory that runs out ends the program
+ * with status 2 and a message), GMP's allocation hooks, the counters
  * of live values and bytes, reference counts, and freeing (iterative, so
  * that a deeply nested value cannot overflow the C stack).
  *
@@ -10,17 +11,41 @@
  * single-threaded: reference counts and the counters are not atomic. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "value/pcl_internal.h"
 
 static size_t live_values;
 static size_t live_bytes;
 
-/* ------------------------------------------------------------ allocation */
+/* ------------------------------------------------------------ allocation
+ * Memory that runs out ends the program with status 2 and a message, as an
+ * I/O error does, never an abort: pcl_main installs a handler that writes
+ * the snapshot first (pcl__oom_prepare), with the memory of a reserve it
+ * made for that, given back when memory runs out. */
+
+static void (*oom_handler)(size_t n); /* What pcl_main does first, or NULL. */
+static void *oom_reserve;              /* Memory kept for the handler, or NULL. */
+static bool oom_handling;              /* The handler is running. */
+
+void pcl__oom_prepare(void (*handler)(size_t n), size_t reserve) {
+  oom_handler = handler;
+  free(oom_reserve);
+  /* Never touched, so it costs address space only until it is needed. */
+  oom_reserve = reserve > 0 ? malloc(reserve) : NULL;
+}
 
 static _Noreturn void out_of_memory(size_t n) {
-  fprintf(stderr, "pcl: out of memory allocating %zu bytes\n", n);
-  abort();
+  if (oom_handler != NULL && !oom_handling) {
+    oom_handling = true;
+    free(oom_reserve);
+    oom_reserve = NULL;
+    oom_handler(n);
+    _exit(2);
+  }
+  fprintf(stderr, "error: out of memory allocating %zu bytes%s\n", n,
+          oom_handling ? " while writing the snapshot" : "");
+  _exit(2);
 }
 
 void *pcl_xmalloc(size_t n) {
@@ -34,7 +59,8 @@ void *pcl_xmalloc(size_t n) {
 void *pcl_xcalloc(size_t count, size_t size) {
   void *p = calloc(count == 0 ? 1 : count, size == 0 ? 1 : size);
   if (p == NULL) {
-    out_of_memory(count * size);
+    size_t n;
+    out_of_memory(__builtin_mul_overflow(count, size, &n) ? SIZE_MAX : n);
   }
   return p;
 }
@@ -54,7 +80,8 @@ char *pcl_xstrdup(const char *s) {
   return p;
 }
 
-void pcl__count_bytes(long long delta) {
+/* Adds delta (which may be negative) to the counted live bytes. */
+static void pcl__count_bytes(long long delta) {
   live_bytes = (size_t)((long long)live_bytes + delta);
 }
 
@@ -112,7 +139,8 @@ pcl_value *pcl__value_alloc(pcl_kind kind, size_t extra) {
   return v;
 }
 
-size_t pcl__value_extra(const pcl_value *v) {
+/* Returns the payload bytes of v's block beyond the struct (used to free). */
+static size_t pcl__value_extra(const pcl_value *v) {
   switch ((pcl_kind)v->kind) {
   case PCL_T_INT:
     if (v->flags & PCL_F_BIGINT) {

@@ -123,7 +123,8 @@ double pcl__mpz_scaled_to_double(mpz_srcptr q, long exp2, bool sticky) {
   return ldexp(mant, (int)scale);
 }
 
-double pcl__mpz_to_double_rne(mpz_srcptr z) {
+/* Returns |z| rounded to nearest, ties to even, with the sign of z. */
+static double pcl__mpz_to_double_rne(mpz_srcptr z) {
   if (mpz_sizeinbase(z, 2) <= 53) {
     return mpz_get_d(z);
   }
@@ -398,4 +399,44 @@ void pcl_int_format(pcl_strbuf *b, const pcl_value *v) {
   mpz_get_str(s, 10, z);
   pcl_strbuf_append_cstr(b, s);
   free(s);
+}
+
+size_t pcl__int_text_bound(const pcl_value *v) {
+  if (!(v->flags & PCL_F_BIGINT)) {
+    return 20;
+  }
+  mpz_t z;
+  mp_limb_t scratch;
+  pcl__int_view(v, z, &scratch);
+  /* mpz_sizeinbase may say one digit too many, never too few. */
+  return mpz_sizeinbase(z, 10) + 1;
+}
+
+size_t pcl__int_bytes(const pcl_value *v) {
+  if (!(v->flags & PCL_F_BIGINT)) {
+    return sizeof(int64_t);
+  }
+  int64_t size = v->u.big.size;
+  return (size_t)(size < 0 ? -size : size) * sizeof(mp_limb_t);
+}
+
+void pcl__int_format_prefix(pcl_strbuf *b, const pcl_value *v, size_t max) {
+  mpz_t z, q, p;
+  mp_limb_t scratch;
+  pcl__int_view(v, z, &scratch);
+  if (!(v->flags & PCL_F_BIGINT) || max >= SIZE_MAX - 2 || mpz_sizeinbase(z, 10) <= max + 2) {
+    pcl_int_format(b, v);
+    return;
+  }
+  /* The leading digits only: v divided by a power of ten, so that the text
+   * of a huge int is not written whole to be cut. */
+  mpz_inits(q, p, NULL);
+  mpz_ui_pow_ui(p, 10, (unsigned long)(mpz_sizeinbase(z, 10) - max - 2));
+  mpz_tdiv_q(q, z, p);
+  size_t n = mpz_sizeinbase(q, 10) + 2;
+  char *text = pcl_xmalloc(n);
+  mpz_get_str(text, 10, q);
+  pcl_strbuf_append_cstr(b, text);
+  free(text);
+  mpz_clears(q, p, NULL);
 }

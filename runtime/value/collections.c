@@ -120,6 +120,7 @@ static pcl_value *set_build(pcl_value *const *items, size_t n, bool take) {
   pcl_value **out = payload(v);
   for (size_t i = 0; i < kept; i++) {
     out[i] = take ? tmp[i].v : pcl_retain(tmp[i].v);
+    pcl__note_part(v, out[i]);
   }
   v->u.list.n = kept;
   v->u.list.items = out;
@@ -256,7 +257,7 @@ pcl_value *pcl_map_of_take(pcl_value *const *keys, pcl_value *const *vals, size_
   return map_build(keys, vals, n, true);
 }
 
-pcl_value *pcl_map_get(const pcl_value *map, const char *key, size_t key_len) {
+size_t pcl__map_find(const pcl_value *map, const char *key, size_t key_len) {
   size_t lo = 0, hi = map->u.map.n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -270,7 +271,7 @@ pcl_value *pcl_map_get(const pcl_value *map, const char *key, size_t key_len) {
       c = k->u.str.len < key_len ? -1 : k->u.str.len > key_len;
     }
     if (c == 0) {
-      return map->u.map.vals[mid];
+      return mid;
     }
     if (c < 0) {
       lo = mid + 1;
@@ -278,7 +279,12 @@ pcl_value *pcl_map_get(const pcl_value *map, const char *key, size_t key_len) {
       hi = mid;
     }
   }
-  return NULL;
+  return SIZE_MAX;
+}
+
+pcl_value *pcl_map_get(const pcl_value *map, const char *key, size_t key_len) {
+  size_t i = pcl__map_find(map, key, key_len);
+  return i == SIZE_MAX ? NULL : map->u.map.vals[i];
 }
 
 pcl_value *pcl_map_get_cstr(const pcl_value *map, const char *key) {

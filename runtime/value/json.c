@@ -6,7 +6,7 @@
  * characters as \u00xx, U+2028/U+2029 always, < > & with
  * PCL_JSON_HTML_ESCAPE), numbers as the shortest round-trip decimal without
  * exponent, ints with all their digits.  PCL_JSON_PRETTY indents by two
- * spaces for the engine's snapshot.
+ * spaces a level, down to PCL__PRETTY_DEPTH levels (deeper ones compact).
  *
  * Decoding is a small strict RFC 8259 parser of our own rather than
  * jansson or json-c: both hold integers in 64 bits only, and DECISIONS.md D3
@@ -117,26 +117,33 @@ typedef struct encoder {
   size_t n, cap;     /* Entries used and allocated. */
 } encoder;
 
-/* Starts a new line indented for depth when pretty-printing. */
+/* Returns whether what stands at depth is pretty-printed: on a line of its
+ * own (PCL_JSON_PRETTY, no deeper than PCL__PRETTY_DEPTH). */
+static bool pretty_at(const encoder *e, int depth) {
+  return (e->flags & PCL_JSON_PRETTY) && depth <= PCL__PRETTY_DEPTH;
+}
+
+/* Starts a new line indented for depth when what stands there is
+ * pretty-printed. */
 static void newline(encoder *e, int depth) {
-  if (e->flags & PCL_JSON_PRETTY) {
+  if (pretty_at(e, depth)) {
     pcl_strbuf_append_char(&e->out, '\n');
-    for (int i = 0; i < depth && i < PCL__INDENT_MAX; i++) {
+    for (int i = 0; i < depth; i++) {
       pcl_strbuf_append(&e->out, "  ", 2);
     }
   }
 }
 
-/* Writes the key of an object member (with the separator before it unless
- * first). */
+/* Writes the key of a member of an object at depth (with the separator
+ * before it unless first). */
 static void member_key(encoder *e, const char *key, size_t len, bool first, int depth) {
   if (!first) {
     pcl_strbuf_append_char(&e->out, ',');
   }
   newline(e, depth + 1);
   pcl__json_quote(&e->out, key, len, (e->flags & PCL_JSON_HTML_ESCAPE) != 0);
-  pcl_strbuf_append(&e->out, (e->flags & PCL_JSON_PRETTY) ? ": " : ":",
-                    (e->flags & PCL_JSON_PRETTY) ? 2 : 1);
+  bool pretty = pretty_at(e, depth + 1);
+  pcl_strbuf_append(&e->out, pretty ? ": " : ":", pretty ? 2 : 1);
 }
 
 /* Reports that v cannot be written as JSON. */
@@ -191,6 +198,9 @@ static void encode_open(encoder *e, const pcl_value *v, int depth) {
     pcl_strbuf_append_cstr(&e->out, v->u.b ? "true" : "false");
     return;
   case PCL_T_INT:
+    if (!pcl__value_fits(e->out.len + pcl__int_text_bound(v), "the JSON text", &e->err)) {
+      return;
+    }
     pcl_int_format(&e->out, v);
     return;
   case PCL_T_NUMBER:
@@ -272,8 +282,9 @@ static void encode(encoder *e, const pcl_value *v, int depth) {
     bool wire = f->v == NULL;
     bool map = wire || f->v->kind == PCL_T_MAP;
     if (f->next == f->n) {
-      /* A wire object always has its signature member inside. */
-      if (f->n > 0 || wire) {
+      /* A wire object always has its signature member inside.  The closing
+       * bracket is on a line of its own when the parts were. */
+      if ((f->n > 0 || wire) && pretty_at(e, f->depth + 1)) {
         newline(e, f->depth);
       }
       pcl_strbuf_append_char(&e->out, map ? '}' : ']');
@@ -721,6 +732,9 @@ static pcl_value *from_snapshot(decoder *d, pcl_value *map) {
          pcl_kind_of(id) != PCL_T_UNKNOWN)) {
       fail_at(d, "a resource reference is written {\"resource_ref\": {\"urn\": string, "
                  "\"id\": string}}");
+      r = NULL;
+    } else if (pcl_str_len(urn) == 0) {
+      fail_at(d, "a resource reference's \"urn\" is empty");
       r = NULL;
     } else {
       r = pcl_resource_new(urn, id, NULL);

@@ -306,6 +306,18 @@ static pcl_value *int_op(op o, const pcl_value *a, const pcl_value *b, pcl_error
       break;
     }
   }
+  /* The result's size is known from the operands' before it is computed:
+   * a product takes their sizes together, a sum or difference one limb
+   * more than the larger, a remainder no more than the divisor. */
+  size_t na = pcl__int_bytes(a), nb = pcl__int_bytes(b);
+  size_t bytes = o == OP_MUL ? na + nb : (na > nb ? na : nb) + sizeof(mp_limb_t);
+  if (o != OP_MOD && !pcl__value_fits(bytes, "the int", err)) {
+    char *ra = pcl_value_repr(a, 64), *rb = pcl_value_repr(b, 64);
+    pcl_error_prefix(*err, "cannot compute %s %s %s", ra, op_text[o], rb);
+    free(ra);
+    free(rb);
+    return NULL;
+  }
   mpz_t za, zb, zr;
   mp_limb_t sa, sb;
   pcl__int_view(a, za, &sa);
@@ -674,8 +686,7 @@ pcl_value *pcl_op_or(const pcl_value *a, const pcl_value *b, pcl_error **err) {
 
 /* ----------------------------------------------------------- conversions */
 
-/* Returns the error "cannot convert <v> to <type>: <why>". */
-static pcl_error *convert_error(const pcl_value *v, const char *type, const char *why) {
+pcl_error *pcl__convert_error(const pcl_value *v, const char *type, const char *why) {
   char *r = pcl_kind_of(v) == PCL_T_LIST || pcl_kind_of(v) == PCL_T_MAP ||
                     pcl_kind_of(v) == PCL_T_SET
                 ? pcl_xstrdup(pcl_kind_name(pcl_kind_of(v)))
@@ -729,6 +740,9 @@ pcl_value *pcl_convert_to_string(const pcl_value *v, pcl_error **err) {
   case PCL_T_BOOL:
     return pcl__str_raw(v->u.b ? "true" : "false", v->u.b ? 4 : 5, true);
   case PCL_T_INT:
+    if (!pcl__value_fits(pcl__int_text_bound(v), "the string", err)) {
+      return NULL;
+    }
     pcl_int_format(&b, v);
     break;
   case PCL_T_NUMBER:
@@ -744,7 +758,7 @@ pcl_value *pcl_convert_to_string(const pcl_value *v, pcl_error **err) {
   case PCL_T_ASSET:
   case PCL_T_ARCHIVE:
   case PCL_T_EVENTUAL:
-    *err = convert_error(v, "string", "a string is required");
+    *err = pcl__convert_error(v, "string", "a string is required");
     return NULL;
   }
   pcl_value *s = pcl__str_raw(b.data, b.len, true);
@@ -786,7 +800,7 @@ pcl_value *pcl_convert_to_number(const pcl_value *v, pcl_error **err) {
   const char *why;
   pcl_value *n = numeric_of(v, &why);
   if (n == NULL) {
-    *err = convert_error(v, "number", why);
+    *err = pcl__convert_error(v, "number", why);
   }
   return n;
 }
@@ -799,7 +813,7 @@ pcl_value *pcl_convert_to_int(const pcl_value *v, pcl_error **err) {
   const char *why;
   pcl_value *n = numeric_of(v, &why);
   if (n == NULL) {
-    *err = convert_error(v, "int", why);
+    *err = pcl__convert_error(v, "int", why);
     return NULL;
   }
   if (n->kind == PCL_T_INT) {
@@ -808,7 +822,7 @@ pcl_value *pcl_convert_to_int(const pcl_value *v, pcl_error **err) {
   double d = n->u.d;
   pcl_release(n);
   if (isinf(d) || floor(d) != d) {
-    *err = convert_error(v, "int", "not an integer");
+    *err = pcl__convert_error(v, "int", "not an integer");
     return NULL;
   }
   return pcl__int_from_double(d);
@@ -836,14 +850,14 @@ pcl_value *pcl_convert_to_bool(const pcl_value *v, pcl_error **err) {
       lower[i] = (char)tolower((unsigned char)s[i]);
     }
     if (n == 4 && strcmp(lower, "true") == 0) {
-      *err = convert_error(v, "bool", "a bool is required; to convert from string, use lowercase \"true\"");
+      *err = pcl__convert_error(v, "bool", "a bool is required; to convert from string, use lowercase \"true\"");
       return NULL;
     }
     if (n == 5 && strcmp(lower, "false") == 0) {
-      *err = convert_error(v, "bool", "a bool is required; to convert from string, use lowercase \"false\"");
+      *err = pcl__convert_error(v, "bool", "a bool is required; to convert from string, use lowercase \"false\"");
       return NULL;
     }
   }
-  *err = convert_error(v, "bool", "a bool is required");
+  *err = pcl__convert_error(v, "bool", "a bool is required");
   return NULL;
 }

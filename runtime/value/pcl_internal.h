@@ -24,13 +24,17 @@ void *pcl__pool_alloc(size_t size);
  * allocated with. */
 void pcl__pool_free(void *p, size_t size);
 
+/* Sets what happens when memory runs out (an allocation of the runtime or
+ * of GMP fails): handler(n), which may allocate from a reserve of reserve
+ * bytes set aside now and given back then (a second failure meanwhile only
+ * prints its message), then the program exits with status 2.  Without a
+ * handler (NULL) it prints "error: out of memory allocating N bytes" and
+ * exits with status 2. */
+void pcl__oom_prepare(void (*handler)(size_t n), size_t reserve);
+
 /* Returns a heap value of the given kind whose block has extra payload bytes
  * after the struct; refs is 1, flags and sub are 0, the union is zeroed. */
 pcl_value *pcl__value_alloc(pcl_kind kind, size_t extra);
-/* Returns the payload bytes of v's block beyond the struct (used to free). */
-size_t pcl__value_extra(const pcl_value *v);
-/* Adds delta (which may be negative) to the counted live bytes. */
-void pcl__count_bytes(long long delta);
 
 /* Returns the array p of *cap elements of elem bytes grown to twice as many
  * (the elements kept): moved to the heap from the inline storage fixed,
@@ -44,10 +48,21 @@ static inline bool pcl__may_hold_eventual(const pcl_value *x) {
   return x != NULL && (x->kind == PCL_T_EVENTUAL || (x->flags & PCL_F_HOLDS_EVENTUAL));
 }
 
-/* Marks the container v as holding an EVENTUAL when its part x may. */
+/* Returns whether x (NULL: nothing) is a SECRET or an UNKNOWN or may hold
+ * one (outside the EVENTUALs it holds). */
+static inline bool pcl__may_hold_mark(const pcl_value *x) {
+  return x != NULL && (x->kind == PCL_T_SECRET || x->kind == PCL_T_UNKNOWN ||
+                       (x->flags & PCL_F_HOLDS_MARK));
+}
+
+/* Marks the container v as holding an EVENTUAL, or a SECRET or UNKNOWN,
+ * when its part x may. */
 static inline void pcl__note_part(pcl_value *v, const pcl_value *x) {
   if (pcl__may_hold_eventual(x)) {
     v->flags |= PCL_F_HOLDS_EVENTUAL;
+  }
+  if (pcl__may_hold_mark(x)) {
+    v->flags |= PCL_F_HOLDS_MARK;
   }
 }
 
@@ -73,8 +88,16 @@ pcl_value *pcl__int_from_mpz(mpz_srcptr z);
  * a small int and must live as long as the view.  The view must not be
  * written or cleared. */
 void pcl__int_view(const pcl_value *v, mpz_t view, mp_limb_t *scratch);
-/* Returns |z| rounded to nearest, ties to even, with the sign of z. */
-double pcl__mpz_to_double_rne(mpz_srcptr z);
+/* Returns an upper bound of the length of the decimal text of the INT v
+ * (its sign included). */
+size_t pcl__int_text_bound(const pcl_value *v);
+/* Returns the bytes the magnitude of the INT v takes (its limbs), as the
+ * value size limit counts an int. */
+size_t pcl__int_bytes(const pcl_value *v);
+/* Appends the decimal text of the INT v to b, or when it is much longer
+ * than max characters only its leading digits (more than max of them), for
+ * a message that shows it shortened. */
+void pcl__int_format_prefix(pcl_strbuf *b, const pcl_value *v, size_t max);
 /* Returns q * 2^exp2 rounded to nearest (ties to even) for q >= 0; sticky
  * says the exact value is slightly more than q * 2^exp2 (a nonzero
  * remainder was dropped below q's last bit). */
@@ -92,6 +115,15 @@ pcl_value *pcl__int_from_double(double d);
  * Inf, +Inf, -Inf and inf.  Returns NULL when the syntax is wrong (no error),
  * and sets *too_long when the syntax is right but the int is too long. */
 pcl_value *pcl__parse_number(const char *text, size_t len, bool allow_inf, bool *too_long);
+
+/* Returns the error "cannot convert <v> to <type>: <why>" (owned), v shown
+ * as messages show values (a collection by its kind, "[secret]" inside a
+ * redaction scope). */
+pcl_error *pcl__convert_error(const pcl_value *v, const char *type, const char *why);
+
+/* Returns the position of the key key[0..key_len) in the MAP map (a binary
+ * search, as pcl_map_get's), or SIZE_MAX when map has no such key. */
+size_t pcl__map_find(const pcl_value *map, const char *key, size_t key_len);
 
 /* Returns a map with the keys of the MAP map (each retained) and the values
  * vals[0..n) (stolen), n being map's entry count: a map rebuilt with new
@@ -120,16 +152,6 @@ bool pcl__value_contains_kind(const pcl_value *v, pcl_kind kind);
 void pcl__value_each_kind(const pcl_value *v, pcl_kind kind,
                           void (*visit)(const pcl_value *, void *), void *ctx);
 
-/* Returns v rebuilt (owned): each value x met in it (v itself included,
- * then through lists, sets, maps, secrets and asset and archive payloads)
- * is replaced by edit(x, ctx) when edit is not NULL and returns a value
- * (owned; it is not entered), and with strip every SECRET is replaced by
- * its rebuilt value.  A container none of whose parts changed is shared,
- * not copied; a rebuilt set is sorted again.  edit sees the values in
- * pre-order, parts first to last (a pcl__value_rewrite, below, so any
- * depth is safe). */
-pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
-                              pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx);
 
 /* -- Rewrites (walk.c): a value rebuilt part by part, top down, with an
  * explicit stack (any depth is safe, the time is linear in the size).  At
@@ -215,10 +237,14 @@ bool pcl__redacting(void);
 /* Returns text, or "[secret]" while a redaction scope is open (static). */
 const char *pcl__redact_text(const char *text);
 
-/* The deepest indentation of pretty-printed JSON (PCL_JSON_PRETTY, the
- * snapshot): deeper levels are not indented further, so that the text of a
- * deeply nested value stays linear in its size. */
-#define PCL__INDENT_MAX 100
+/* The deepest nesting level that pretty-printed JSON (PCL_JSON_PRETTY, the
+ * snapshot and the printed stack outputs) puts on lines of their own,
+ * indented by two spaces a level: what is nested deeper is written compact
+ * on the line of its container.  Each value on a line of its own costs at
+ * most 2 * PCL__PRETTY_DEPTH + 3 bytes more than in the compact form, so
+ * the pretty text of any value, however deep, stays within a constant
+ * factor of its compact text (docs/snapshot.md). */
+#define PCL__PRETTY_DEPTH 16
 
 /* Returns whether s[0..len) is pure ASCII. */
 bool pcl__is_ascii(const char *s, size_t len);

@@ -26,7 +26,7 @@ static bool repr_open(pcl_strbuf *b, const pcl_value *v, size_t max) {
     pcl_strbuf_append_cstr(b, v->u.b ? "true" : "false");
     return false;
   case PCL_T_INT:
-    pcl_int_format(b, v);
+    pcl__int_format_prefix(b, v, max);
     return false;
   case PCL_T_NUMBER:
     pcl_number_format(b, v->u.d);

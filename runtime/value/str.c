@@ -15,6 +15,7 @@
 #include <string.h>
 #include <utf8proc.h>
 
+#include "nfc.h"
 #include "value/pcl_internal.h"
 
 bool pcl__is_ascii(const char *s, size_t len) {
@@ -45,16 +46,15 @@ pcl_value *pcl__str_raw(const char *s, size_t len, bool ascii) {
   return v;
 }
 
-/* Returns the NFC string of valid non-ASCII UTF-8, or NULL when the bytes
- * are not valid UTF-8. */
+/* Returns the NFC string of valid UTF-8, or NULL when the bytes are not
+ * valid UTF-8. */
 static pcl_value *str_nfc(const char *s, size_t len) {
-  utf8proc_uint8_t *out = NULL;
-  utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len, &out,
-                                    UTF8PROC_STABLE | UTF8PROC_COMPOSE);
-  if (n < 0) {
-    return NULL;
+  size_t n = 0;
+  char *out = pcl__nfc(s, len, pcl_xmalloc, &n);
+  if (out == NULL) {
+    return pcl__is_ascii(s, len) ? pcl__str_raw(s, len, true) : NULL;
   }
-  pcl_value *v = pcl__str_raw((const char *)out, (size_t)n, false);
+  pcl_value *v = pcl__str_raw(out, n, false);
   free(out);
   return v;
 }
@@ -305,9 +305,15 @@ bool pcl_strbuf_append_value(pcl_strbuf *b, const pcl_value *v, pcl_error **err)
   }
   switch (pcl_kind_of(v)) {
   case PCL_T_STRING:
+    if (!pcl__value_fits(b->len + v->u.str.len, "the string", err)) {
+      return false;
+    }
     pcl_strbuf_append(b, v->u.str.ptr, v->u.str.len);
     return true;
   case PCL_T_INT:
+    if (!pcl__value_fits(b->len + pcl__int_text_bound(v), "the string", err)) {
+      return false;
+    }
     pcl_int_format(b, v);
     return true;
   case PCL_T_NUMBER:

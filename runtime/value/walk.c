@@ -95,6 +95,10 @@ static bool walk_find(const pcl_value *v, bool (*hit)(const pcl_value *), pcl_ki
   if (prune && !pcl__may_hold_eventual(v)) {
     return false;
   }
+  /* One for a SECRET or UNKNOWN needs none when the flags say there is none. */
+  if (hit == NULL && (kind == PCL_T_SECRET || kind == PCL_T_UNKNOWN) && !pcl__may_hold_mark(v)) {
+    return false;
+  }
   walk w;
   w.slots = w.inline_slots;
   w.n = 0;
@@ -141,15 +145,14 @@ static bool is_not_known(const pcl_value *v) {
 
 static bool is_secret(const pcl_value *v) { return v->kind == PCL_T_SECRET; }
 
-bool pcl_is_wholly_known(const pcl_value *v) { return !pcl__value_any(v, is_not_known); }
+bool pcl_is_wholly_known(const pcl_value *v) {
+  /* The flags answer at once for a value that holds no mark or future. */
+  return (!pcl__may_hold_mark(v) && !pcl__may_hold_eventual(v)) ||
+         !pcl__value_any(v, is_not_known);
+}
 
-bool pcl_has_secret(const pcl_value *v) { return pcl__value_any(v, is_secret); }
-
-pcl_value *pcl_strip_secrets(pcl_value *v) {
-  if (!pcl_has_secret(v)) {
-    return pcl_retain(v);
-  }
-  return pcl__value_rebuild(v, true, NULL, NULL);
+bool pcl_has_secret(const pcl_value *v) {
+  return pcl__may_hold_mark(v) && pcl__value_any(v, is_secret);
 }
 
 /* What pcl__value_rebuild and pcl__value_replace_eventuals were given. */
@@ -171,10 +174,26 @@ static pcl__rw_action rebuild_step(pcl__rw_step *s, void *data) {
   return s->v->kind == PCL_T_SECRET && b->strip ? PCL__RW_UNWRAP : PCL__RW_ENTER;
 }
 
-pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
-                              pcl_value *(*edit)(const pcl_value *x, void *ctx), void *ctx) {
+/* Returns v rebuilt (owned): each value x met in it (v itself included,
+ * then through lists, sets, maps, secrets and asset and archive payloads)
+ * is replaced by edit(x, ctx) when edit is not NULL and returns a value
+ * (owned; it is not entered), and with strip every SECRET is replaced by
+ * its rebuilt value.  A container none of whose parts changed is shared,
+ * not copied; a rebuilt set is sorted again.  edit sees the values in
+ * pre-order, parts first to last (a pcl__value_rewrite, below, so any
+ * depth is safe). */
+static pcl_value *pcl__value_rebuild(const pcl_value *v, bool strip,
+                                     pcl_value *(*edit)(const pcl_value *x, void *ctx),
+                                     void *ctx) {
   rebuild b = {strip, edit, ctx};
   return pcl__value_rewrite(v, NULL, rebuild_step, &b);
+}
+
+pcl_value *pcl_strip_secrets(pcl_value *v) {
+  if (!pcl_has_secret(v)) {
+    return pcl_retain(v);
+  }
+  return pcl__value_rebuild(v, true, NULL, NULL);
 }
 
 /* --------------------------------------------------------------- rewrite

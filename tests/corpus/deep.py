@@ -1,29 +1,39 @@
 #!/usr/bin/env python3
-"""deep.py: programs as deep as HCL accepts, through every front-end phase.
+"""deep.py: programs as deep as HCL accepts, through every phase up to the IR.
 
 Usage: tests/corpus/deep.py PCLC
 
 HCL's parser accepts 10,000 nested brackets, braces, blocks and templates
-and chains of 100,000 operators, traversals or `!`; so must pclc, without
-recursion whose depth grows with the input and in time and memory linear in
-it; so must schema loading, for named types and resources that name each
-other in chains 10,000 long.  Each case below is a program generator (and, for
-the schema cases, of the schema it loads); every case is generated at two
-sizes (the full depth and a quarter of it) and run through `pclc --check`,
-`--dump-ast` and `--dump-types` (the modes the case lists) with the stack
-limited to 1 MiB, so that any recursion left over the depth of the input
-crashes (run this with a sanitizer build: ASan reports the overflow).  A run
-must end as the case says (status 0 with no diagnostics and, for the dump
-modes, some output; or status 1 with an error) within STRESS_TIMEOUT CPU
-seconds (default 60), and the full-size run may take at most 8 times the CPU
-time and memory of the quarter-size one (4 times would be linear, 16 times
-quadratic) plus a fixed allowance (0.5 s, 48 MiB) for start-up and noise.
+and chains of 100,000 operators, traversals or `!`; so must pclc, in time
+and memory linear in their depth; so must schema loading, for named types
+and resources that name each other in chains 10,000 long.  pclc's phases
+recurse over the depth on a stack of their own (compiler/base/stack.h), so
+every run here limits the process stack to 1 MiB: the phases must not use
+the main thread's.  Each case below is a program generator (and, for the
+schema cases, of the schema it loads); every case is generated at two sizes
+(the full depth and a quarter of it) and run through `pclc --check`,
+`--dump-ast`, `--dump-types` and `--dump-ir` (the modes the case lists).  A
+run must end as the case says (status 0 with no diagnostics and, for the
+dump modes, some output; or status 1 with an error) within STRESS_TIMEOUT
+CPU seconds (default 60), and the full-size run may take at most 8 times the
+CPU time and memory of the quarter-size one (4 times would be linear, 16
+times quadratic) plus a fixed allowance (0.5 s, 48 MiB) for start-up and
+noise.
+
+Then every case runs again, twice as deep, in every mode, on a stack of
+1 MiB (PCLC_STACK_SIZE), which is too small for that depth: pclc must refuse
+it with one located `error: expression nested too deeply` (source line and
+caret), status 1 and no output, never a crash; or, where the C compiler
+turned a phase's recursion into a loop (a tail call), end as the case says.
+Every mode must refuse some case.
+
 Prints one line per case and mode, then `N passed, M failed`; exits 1 when a
 run failed.
 """
 
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -35,7 +45,9 @@ STACK = 1 << 20  # Stack limit of every run, in bytes.
 CPU_SLACK = 0.5  # Seconds the full-size run may take beyond 8 times the small one.
 RSS_SLACK = 48 << 10  # KiB it may use beyond 8 times the small one.
 
-ALL = ("--check", "--dump-ast", "--dump-types")
+ALL = ("--check", "--dump-ast", "--dump-types", "--dump-ir")
+SMALL_STACK = "1M"  # The phases' stack of the runs twice as deep, too small for them.
+TOO_DEEP = "error: expression nested too deeply"
 
 
 def nested(open_, inner, close):
@@ -126,8 +138,8 @@ CASES = {
     "conversion-error": ("nest", ("--check",), 1,
                          lambda n: 'config x "' + label(n) + '" {\n  default = '
                          + nested("[", "{}", "]")(n) + "\n}\n"),
-    "schema-types": ("nest", ("--check", "--dump-types"), 0, type_chain),
-    "schema-resources": ("nest", ("--check", "--dump-types"), 0, resource_chain),
+    "schema-types": ("nest", ("--check", "--dump-types", "--dump-ir"), 0, type_chain),
+    "schema-resources": ("nest", ("--check", "--dump-types", "--dump-ir"), 0, resource_chain),
     "sum": ("chain", ALL, 0, lambda n: "a = " + " + ".join(["1"] * n) + "\n"),
     "and": ("chain", ALL, 0, lambda n: "c = true\na = " + " && ".join(["c"] * n) + "\n"),
     "not": ("chain", ALL, 0, lambda n: "a = " + "!" * n + "true\n"),
@@ -145,11 +157,11 @@ def limit():
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
 
 
-def run(pclc, mode, path, flags, out, err):
+def run(pclc, mode, path, flags, out, err, env=None):
     """Runs pclc; returns (status, CPU seconds, max RSS in KiB)."""
     with open(out, "wb") as o, open(err, "wb") as e:
         p = subprocess.Popen([pclc, mode, path] + flags, stdin=subprocess.DEVNULL, stdout=o,
-                             stderr=e, preexec_fn=limit)
+                             stderr=e, preexec_fn=limit, env=env)
         _, status, usage = os.wait4(p.pid, 0)
     p.returncode = os.waitstatus_to_exitcode(status)
     return p.returncode, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
@@ -173,6 +185,50 @@ def check(status, want, mode, out, err):
     return None
 
 
+def check_deep(status, want, mode, out, err):
+    """Returns (why a run on a stack too small for its depth ended wrongly,
+    or None; whether it was refused).  It must end as the case says, or be
+    refused with one located nesting error and no output: a phase whose
+    recursion the C compiler turned into a loop (a tail call) never runs
+    out of stack."""
+    if status < 0:
+        return "killed by signal %d" % -status, False
+    with open(err, "rb") as f:
+        lines = f.read().decode("utf-8", "replace").split("\n")
+    at = [i for i, l in enumerate(lines) if TOO_DEEP in l]
+    if not at:
+        return check(status, want, mode, out, err), False
+    if status != 1:
+        return "a nesting error with exit status %d" % status, True
+    if os.path.getsize(out):
+        return "output on stdout with a nesting error", True
+    if len(at) != 1:
+        return "%d nesting errors, expected one" % len(at), True
+    i = at[0]
+    located = re.match(r"^[^ ]+:[0-9]+:[0-9]+: " + TOO_DEEP + "$", lines[i])
+    if not located or i + 2 >= len(lines) or "^" not in lines[i + 2]:
+        return "the nesting error has no location, source line and caret", True
+    return None, True
+
+
+def generate(tmp, name, size, gen):
+    """Writes the program (and schema) of case name at size; returns its
+    path and the pclc flags that load its schema."""
+    text = gen(size)
+    flags = []
+    if isinstance(text, tuple):
+        text, schema_text = text
+        folder = os.path.join(tmp, "%s-%d" % (name, size))
+        os.mkdir(folder)
+        with open(os.path.join(folder, "chain-1.0.0.json"), "w") as f:
+            f.write(schema_text)
+        flags = ["--schema-path", folder]
+    path = os.path.join(tmp, "%s-%d.pp" % (name, size))
+    with open(path, "w") as f:
+        f.write(text)
+    return path, flags
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: tests/corpus/deep.py PCLC", file=sys.stderr)
@@ -186,23 +242,13 @@ def main():
     os.environ["ASAN_OPTIONS"] = ":".join(
         filter(None, [os.environ.get("ASAN_OPTIONS"), "quarantine_size_mb=16"]))
     passed = failed = 0
+    refused = set()  # The modes in which some case was refused.
     with tempfile.TemporaryDirectory(prefix="pclc-deep.") as tmp:
         for name, (kind, modes, want, gen) in CASES.items():
             full = NEST if kind == "nest" else CHAIN
             paths, flags = {}, {}
             for size in (full // 4, full):
-                text = gen(size)
-                flags[size] = []
-                if isinstance(text, tuple):
-                    text, schema_text = text
-                    folder = os.path.join(tmp, "%s-%d" % (name, size))
-                    os.mkdir(folder)
-                    with open(os.path.join(folder, "chain-1.0.0.json"), "w") as f:
-                        f.write(schema_text)
-                    flags[size] = ["--schema-path", folder]
-                paths[size] = os.path.join(tmp, "%s-%d.pp" % (name, size))
-                with open(paths[size], "w") as f:
-                    f.write(text)
+                paths[size], flags[size] = generate(tmp, name, size, gen)
             for mode in modes:
                 out, err = os.path.join(tmp, "out"), os.path.join(tmp, "err")
                 results = {}
@@ -232,6 +278,30 @@ def main():
                     passed += 1
                     print("ok   %s %s (%d deep: %.2fs, %d MiB)" % (name, mode, full, cl,
                                                                   rl >> 10))
+            path, deep_flags = generate(tmp, name, 2 * full, gen)
+            env = dict(os.environ, PCLC_STACK_SIZE=SMALL_STACK)
+            for mode in modes:
+                out, err = os.path.join(tmp, "out"), os.path.join(tmp, "err")
+                status, cpu, _ = run(pclc, mode, path, deep_flags, out, err, env)
+                why, was_refused = check_deep(status, want, mode, out, err)
+                if was_refused:
+                    refused.add(mode)
+                what = "refused" if was_refused else "accepted"
+                if why:
+                    failed += 1
+                    print("FAIL %s %s, %d deep on a %s stack: %s" % (name, mode, 2 * full,
+                                                                     SMALL_STACK, why))
+                    with open(err, "rb") as f:
+                        sys.stdout.write(f.read(2000).decode("utf-8", "replace"))
+                else:
+                    passed += 1
+                    print("ok   %s %s %s %d deep on a %s stack (%.2fs)" % (
+                        name, mode, what, 2 * full, SMALL_STACK, cpu))
+    # Each mode must have met the limit somewhere, or its guard is untested.
+    for mode in ALL:
+        if mode not in refused:
+            failed += 1
+            print("FAIL %s: no case was refused on a %s stack" % (mode, SMALL_STACK))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -38,7 +38,12 @@
 //                      of NAME reports result FAIL), fail-invoke (Invoke
 //                      answers a check failure), version (RequirePulumiVersion
 //                      answers FAILED_PRECONDITION), fail-package
-//                      (RegisterPackage answers UNAVAILABLE)
+//                      (RegisterPackage answers UNAVAILABLE), empty-urn=NAME
+//                      (the registration of NAME is answered with an
+//                      empty URN), big-output=BYTES (every registration's
+//                      outputs hold a string "big" of BYTES bytes),
+//                      hang=NAME (the registration of NAME is never
+//                      answered, while the engine stays alive)
 "use strict";
 
 const fs = require("fs");
@@ -145,17 +150,25 @@ function registerResource(call, cb) {
     }, 100);
     return;
   }
+  if (faultKind === "hang" && req.getName() === faultArg) {
+    return;
+  }
   if (faultKind === "unavailable") {
     inflight--;
     cb({ code: grpc.status.UNAVAILABLE, details: "the engine is shutting down" });
     return;
   }
   const resp = new resproto.RegisterResourceResponse();
-  resp.setUrn(urnOf(req.getType(), req.getName(), req.getParent()));
+  const emptyUrn = faultKind === "empty-urn" && req.getName() === faultArg;
+  resp.setUrn(emptyUrn ? "" : urnOf(req.getType(), req.getName(), req.getParent()));
   if (req.getCustom() && !dryRun) {
     resp.setId(req.getName() + "_id");
   }
-  resp.setObject(req.getObject() || new structproto.Struct());
+  const object = req.getObject() || new structproto.Struct();
+  if (faultKind === "big-output") {
+    object.getFieldsMap().set("big", structproto.Value.fromJavaScript("x".repeat(Number(faultArg))));
+  }
+  resp.setObject(object);
   if (faultKind === "fail-register" && req.getName() === faultArg) {
     resp.setResult(resproto.Result.FAIL);
   }

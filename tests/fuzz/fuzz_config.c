@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(text);
     return 0;
   }
-  pcl__config_set cs = {NULL, 0};
+  pcl__config_set cs = {NULL, 0, 0, NULL};
   if (!pcl__config_add_json(&cs, doc, "PULUMI_CONFIG", &err)) {
     if (err == NULL) {
       fail("a config document was refused without a message");

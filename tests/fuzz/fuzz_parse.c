@@ -208,7 +208,10 @@ static void run_one(const char *text, size_t len) {
   if (ok) {
     check_list(file.body, id, len, 1);
     ast_program prog = {&file, 1};
-    ast_dump(sink, &src, &prog);
+    /* The dump stops only at a tree too deep for the stack, and says so. */
+    size_t before = diags.errors;
+    if (ast_dump(sink, &src, &prog, &diags) != (diags.errors == before))
+      fail("ast_dump's result disagrees with the errors it reported");
   }
   diag_print(&diags, sink);
   diag_free(&diags);

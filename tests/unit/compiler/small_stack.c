@@ -15,10 +15,10 @@ static void *run_job(void *job) {
   return NULL;
 }
 
-void on_small_stack(void (*fn)(void)) {
+void on_small_stack(size_t bytes, void (*fn)(void)) {
   pthread_attr_t attr;
   pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, SMALL_STACK_BYTES);
+  pthread_attr_setstacksize(&attr, bytes);
   pthread_t th;
   small_stack_job job = {fn};
   CU_ASSERT_EQUAL_FATAL(pthread_create(&th, &attr, run_job, &job), 0);

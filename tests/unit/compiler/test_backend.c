@@ -50,7 +50,7 @@ static void env_lower(env *e, const char *path, const char *text) {
   bc.ty = &e->ty;
   e->prog = bind_program(&bc, &prog, ".");
   CU_ASSERT_FATAL(e->diags.errors == 0);
-  lower_ctx lc = {&e->arena, &e->ty, &e->names, 0, {0}};
+  lower_ctx lc = {&e->arena, &e->ty, &e->names, 0, {0}, &e->diags, false};
   e->ir = lower_program(&lc, e->prog);
   ptrmap_free(&lc.component_types);
 }

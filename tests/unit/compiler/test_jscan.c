@@ -11,6 +11,7 @@
 #include "schema/jscan.h"
 #include "schema/schema_files.h"
 #include "base/util.h"
+#include "small_stack.h"
 
 /* An arena and intern table for one test. */
 typedef struct fixture {
@@ -131,6 +132,34 @@ static void test_errors(void) {
   close_fixture(&f);
 }
 
+/* The scanner reads files from outside, so it walks them without
+   recursion, on whatever stack it is given: JSCAN_MAX_DEPTH nested arrays
+   in a section scan on a thread of 64 KiB (a recursive scanner would need
+   some hundred bytes a level, which ASan makes more).  No assertion here is
+   fatal: a fatal one would leave the thread through the runner's longjmp. */
+static void deep_json(void) {
+  fixture f;
+  open_fixture(&f);
+  size_t n = JSCAN_MAX_DEPTH - 1;
+  char *text = xmalloc(2 * n + 16);
+  memcpy(text, "{\"a\": ", 6);
+  memset(text + 6, '[', n);
+  memset(text + 6 + n, ']', n);
+  memcpy(text + 6 + 2 * n, "}", 2);
+  jscan_members top, a, b;
+  bool object;
+  jscan_error err;
+  CU_ASSERT(scan(&f, text, &top, &a, &b, &object, &err));
+  CU_ASSERT_EQUAL(top.count, 1);
+  free_all(&top, &a, &b);
+  free(text);
+  close_fixture(&f);
+}
+
+static void test_deep_json(void) {
+  on_small_stack(64 * 1024, deep_json);
+}
+
 /* Creates an empty file dir/name. */
 static void touch(const char *dir, const char *name) {
   char path[512];
@@ -213,5 +242,6 @@ void register_jscan_tests(void) {
   CU_pSuite s = CU_add_suite("jscan", NULL, NULL);
   CU_add_test(s, "index", test_index);
   CU_add_test(s, "errors", test_errors);
+  CU_add_test(s, "nesting on a small stack", test_deep_json);
   CU_add_test(s, "schema files", test_files);
 }

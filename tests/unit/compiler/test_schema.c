@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "schema/schema.h"
-#include "small_stack.h"
+#include "base/stack.h"
 #include "base/util.h"
 
 #define PROVIDERS "../shared/conformance/providers"
@@ -641,11 +641,13 @@ static void write_deep_schema(const char *dir) {
 /* The folder of test_deep_named's schema. */
 static const char *deep_dir;
 
-/* The body of test_deep_named, run on a small stack: the schema of
- * write_deep_schema loads and maps without recursion over the length of its
- * chains, and its cycles close on the same objects.  No assertion here is
- * fatal: a fatal one would leave the thread through the runner's longjmp. */
-static void deep_named(void) {
+/* The body of test_deep_named, run on the phases' stack as pclc runs it
+ * (stack_run): the schema of write_deep_schema loads and maps, the type
+ * operations recurse along its chains, and its cycles close on the same
+ * objects.  No assertion here is fatal: a fatal one would leave the thread
+ * through the runner's longjmp. */
+static int deep_named(void *unused) {
+  (void)unused;
   fixture f;
   fx_open(&f);
   schema_add_path(f.s, deep_dir);
@@ -676,13 +678,15 @@ static void deep_named(void) {
   }
   CU_ASSERT(schema_package_check(f.s, schema_find_package(f.s, "deep", NULL)));
   CU_ASSERT_STRING_EQUAL(diags_text(&f), "");
+  CU_ASSERT_FALSE(ty_take_too_deep(&f.ty));
   fx_close(&f);
+  return 0;
 }
 
 static void test_deep_named(void) {
   deep_dir = make_temp_dir();
   write_deep_schema(deep_dir);
-  on_small_stack(deep_named);
+  stack_run(0, deep_named, NULL);
   remove_temp_dir(deep_dir);
 }
 

@@ -43,7 +43,7 @@ static int on_large_stack(void *arg) {
 /* stack_run returns what its function returned, and the function had the
    large stack. */
 static void test_run_large(void) {
-  CU_ASSERT_EQUAL(stack_run(on_large_stack, NULL), 42);
+  CU_ASSERT_EQUAL(stack_run(0, on_large_stack, NULL), 42);
 }
 
 /* What a small thread found: the levels descend went down and the size of
@@ -151,7 +151,7 @@ static void test_address_space_limit(void) {
     struct rlimit rl = {(rlim_t)2 << 30, (rlim_t)2 << 30};
     if (setrlimit(RLIMIT_AS, &rl) != 0)
       _exit(3);
-    _exit(stack_run(on_large_stack, NULL) == 42 ? 0 : 4);
+    _exit(stack_run(0, on_large_stack, NULL) == 42 ? 0 : 4);
   }
   int status;
   CU_ASSERT_EQUAL_FATAL(waitpid(pid, &status, 0), pid);

@@ -39,12 +39,17 @@ static void test_element_errors(void) {
   BLEAK_BEGIN;
   const char *abc = "[\"a\",\"b\",\"c\"]";
   F2(pcl_fn_element, "[]", "0", "cannot use element function with an empty list");
-  VF2(pcl_fn_element, J(abc), pcl_number_new(1.5), "invalid index: " WHOLE);
-  F2(pcl_fn_element, abc, "9223372036854775808", "invalid index: " WHOLE);
-  F2(pcl_fn_element, abc, "-1e30", "invalid index: " WHOLE);
+  VF2(pcl_fn_element, J(abc), pcl_number_new(1.5), "invalid index: cannot use 1.5: " WHOLE);
+  F2(pcl_fn_element, abc, "9223372036854775808",
+     "invalid index: cannot use 9223372036854775808: " WHOLE);
+  F2(pcl_fn_element, abc, "-1e30",
+     "invalid index: cannot use -1000000000000000000000000000000: " WHOLE);
   F2(pcl_fn_element, abc, "\"x\"",
-     "element: invalid value for \"index\" parameter: a number is required");
-  F2(pcl_fn_element, abc, "true", "element: invalid value for \"index\" parameter: number required");
+     "element: invalid value for \"index\" parameter: cannot convert \"x\" to number: a number "
+     "is required");
+  F2(pcl_fn_element, abc, "true",
+     "element: invalid value for \"index\" parameter: cannot convert true to number: number "
+     "required");
   F2(pcl_fn_element, abc, "null",
      "element: invalid value for \"index\" parameter: argument must not be null");
   F2(pcl_fn_element, "null", "0",
@@ -185,7 +190,7 @@ static void test_lookup(void) {
   LOOKUP("\"s\"", "\"a\"", "1", "!lookup() requires a map as the first argument");
   LOOKUP("null", "\"a\"", "1", "!lookup: invalid value for \"map\" parameter: argument must not be null");
   LOOKUP(m, "null", "1", "!lookup: invalid value for \"key\" parameter: argument must not be null");
-  LOOKUP(m, "[\"a\"]", "1", "!lookup: invalid value for \"key\" parameter: string required");
+  LOOKUP(m, "[\"a\"]", "1", "!lookup: invalid value for \"key\" parameter: cannot convert list to string: string required");
   LOOKUP(m, "\"alpha\"", "null",
          "!lookup: invalid value for \"default\" parameter: argument must not be null");
   /* As in the reference, the default is required at run time. */
@@ -241,7 +246,8 @@ static void test_join(void) {
   F2(pcl_fn_join, "\",\"", "[\"a\",null]", "element 1 is null; cannot concatenate null values");
   F2(pcl_fn_join, "\",\"", "[null]", "element 0 is null; cannot concatenate null values");
   F2(pcl_fn_join, "\",\"", "[\"a\",[\"b\"]]",
-     "join: invalid value for \"strings\" parameter: string required");
+     "join: invalid value for \"strings\" parameter: cannot convert list to string: string "
+     "required");
   F2(pcl_fn_join, "\",\"", "\"abc\"",
      "join: invalid value for \"strings\" parameter: list of string required");
   F2(pcl_fn_join, "null", "[]", "join: invalid value for \"separator\" parameter: argument must not be null");
@@ -277,7 +283,9 @@ static void test_split(void) {
   V2(pcl_fn_split, S(","), SECRET_TAKE(S("a,b")), "secret([\"a\",\"b\"])");
   V2(pcl_fn_split, S(","), pcl_unknown(), "unknown");
   F2(pcl_fn_split, "\",\"", "null", "split: invalid value for \"string\" parameter: argument must not be null");
-  F2(pcl_fn_split, "[]", "\"a\"", "split: invalid value for \"separator\" parameter: string required");
+  F2(pcl_fn_split, "[]", "\"a\"", 
+     "split: invalid value for \"separator\" parameter: cannot convert list to string: string "
+     "required");
   BLEAK_END;
 }
 
@@ -302,12 +310,17 @@ static void test_range(void) {
 
 static void test_range_errors(void) {
   BLEAK_BEGIN;
-  VF1(range1, pcl_number_new(2.5), "range: invalid value for \"fromOrTo\" parameter: " WHOLE);
-  F1(range1, "100000000000000000000000000000", "range: invalid value for \"fromOrTo\" parameter: " WHOLE);
-  F2(pcl_fn_range, "0", "1.5", "range: invalid value for \"to\" parameter: " WHOLE);
-  F1(range1, "\"x\"", "range: invalid value for \"fromOrTo\" parameter: a number is required");
+  VF1(range1, pcl_number_new(2.5),
+      "range: invalid value for \"fromOrTo\" parameter: cannot use 2.5: " WHOLE);
+  F1(range1, "100000000000000000000000000000",
+     "range: invalid value for \"fromOrTo\" parameter: cannot use "
+     "100000000000000000000000000000: " WHOLE);
+  F2(pcl_fn_range, "0", "1.5", "range: invalid value for \"to\" parameter: cannot use 1.5: " WHOLE);
+  F1(range1, "\"x\"",
+     "range: invalid value for \"fromOrTo\" parameter: cannot convert \"x\" to number: a "
+     "number is required");
   F1(range1, "null", "range: invalid value for \"fromOrTo\" parameter: argument must not be null");
-  F2(pcl_fn_range, "0", "1048577", "range: the list would have more than 1048576 elements");
+  F2(pcl_fn_range, "0", "1048577", "range: the list would have 1048577 elements, more than 1048576");
   /* The limit itself is allowed. */
   pcl_error *err = NULL;
   pcl_value *lo = pcl_int_new(-5), *hi = pcl_int_new(PCL_RANGE_MAX - 5);
@@ -322,7 +335,7 @@ static void test_range_errors(void) {
   pcl_release(hi);
   /* The span of the whole int64 range does not overflow the check. */
   F2(pcl_fn_range, "-9223372036854775808", "9223372036854775807",
-     "range: the list would have more than 1048576 elements");
+     "range: the list would have 18446744073709551615 elements, more than 1048576");
   BLEAK_END;
 }
 
@@ -379,10 +392,13 @@ static void test_min_max(void) {
   /* Errors, word for word. */
   MINMAX(pcl_fn_max, "[]", "!max requires at least one argument", -1);
   MINMAX(pcl_fn_min, "[]", "!min requires at least one argument", -1);
-  MINMAX(pcl_fn_max, "[1,\"x\"]", "!max: invalid value for \"numbers\" parameter: a number is required", -1);
-  MINMAX(pcl_fn_min, "[true]", "!min: invalid value for \"numbers\" parameter: number required", -1);
+  MINMAX(pcl_fn_max, "[1,\"x\"]", "!max: invalid value for \"numbers\" parameter: cannot convert \"x\" to number: a "
+         "number is required", -1);
+  MINMAX(pcl_fn_min, "[true]", "!min: invalid value for \"numbers\" parameter: cannot convert true to number: "
+         "number required", -1);
   MINMAX(pcl_fn_max, "[null]", "!max: invalid value for \"numbers\" parameter: argument must not be null", -1);
-  MINMAX(pcl_fn_max, "[[1]]", "!max: invalid value for \"numbers\" parameter: number required", -1);
+  MINMAX(pcl_fn_max, "[[1]]", "!max: invalid value for \"numbers\" parameter: cannot convert list to number: "
+         "number required", -1);
   BLEAK_END;
 }
 

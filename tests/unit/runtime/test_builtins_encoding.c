@@ -114,6 +114,81 @@ static void test_size_limit(void) {
   CU_ASSERT_STRING_EQUAL(pcl_error_message(err),
                          "the list would take more than the limit of 64 bytes (--max-value-size)");
   pcl_error_free(err);
+  err = NULL;
+  /* Every builder checks the size it knows before it builds: join (the
+   * strings and separators counted first), base64, a template or %{for}
+   * growing past the limit, toJSON and a string of a huge int, and an
+   * int product whose size is the sum of its operands'. */
+  pcl_value *items[] = {text, text, text};
+  pcl_value *three = pcl_list_of(items, 3);
+  pcl_value *comma = S(",");
+  CU_ASSERT_PTR_NULL(pcl_fn_join(comma, three, &err));
+  CU_ASSERT(err && strcmp(pcl_error_message(err), "the string would take more than the limit of "
+                                                  "64 bytes (--max-value-size)") == 0);
+  pcl_error_free(err);
+  err = NULL;
+  pcl_value *two = pcl_list_of(items, 2);
+  pcl_value *joined = pcl_fn_join(comma, two, &err);
+  CU_ASSERT(joined != NULL && pcl_str_len(joined) == 53);
+  pcl_release(joined);
+  CU_ASSERT_PTR_NULL(pcl_fn_toBase64(joined = pcl_fn_join(sep, two, &err), &err));
+  CU_ASSERT(err && strcmp(pcl_error_message(err), "the base64 text would take more than the "
+                                                  "limit of 64 bytes (--max-value-size)") == 0);
+  pcl_error_free(err);
+  err = NULL;
+  pcl_release(joined);
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  CU_ASSERT_TRUE(pcl_strbuf_append_value(&b, text, &err));
+  CU_ASSERT_TRUE(pcl_strbuf_append_value(&b, text, &err));
+  CU_ASSERT_FALSE(pcl_strbuf_append_value(&b, text, &err));
+  CU_ASSERT_EQUAL(b.len, 52);
+  pcl_strbuf_free(&b);
+  pcl_error_free(err);
+  err = NULL;
+  pcl_set_value_limit(4096);
+  pcl_value *big = pcl_int_parse("1234567890123456789012345678901234567890", 40, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+  pcl_value *p = pcl_retain(big);
+  for (int i = 0; i < 20 && p != NULL; i++) {
+    pcl_value *q = pcl_op_mul(p, p, &err);
+    pcl_release(p);
+    p = q;
+  }
+  CU_ASSERT_PTR_NULL(p);
+  CU_ASSERT(err && strstr(pcl_error_message(err), "...: the int would take more than the limit "
+                                                  "of 4096 bytes (--max-value-size)") != NULL);
+  CU_ASSERT(err && strncmp(pcl_error_message(err), "cannot compute ", 15) == 0);
+  pcl_error_free(err);
+  err = NULL;
+  /* 2^(8 * 3000) fits in limbs but not as text: its string and its JSON
+   * are refused before they are written. */
+  pcl_value *pow = pcl_int_new(1);
+  pcl_value *factor = pcl_int_new(256);
+  for (int i = 0; i < 3000; i++) {
+    pcl_value *q = pcl_op_mul(pow, factor, &err);
+    pcl_release(pow);
+    pow = q;
+  }
+  CU_ASSERT_PTR_NOT_NULL_FATAL(pow);
+  CU_ASSERT_PTR_NULL(pcl_convert_to_string(pow, &err));
+  CU_ASSERT(err && strcmp(pcl_error_message(err), "the string would take more than the limit of "
+                                                  "4096 bytes (--max-value-size)") == 0);
+  pcl_error_free(err);
+  err = NULL;
+  CU_ASSERT_PTR_NULL(pcl_fn_toJSON(pow, &err));
+  CU_ASSERT(err && strstr(pcl_error_message(err), "the JSON text would take more") != NULL);
+  pcl_error_free(err);
+  err = NULL;
+  /* A message shows such an int shortened, without writing it whole. */
+  char *r = pcl_value_repr(pow, 20);
+  CU_ASSERT_STRING_EQUAL(r, "52468172239218879061...");
+  free(r);
+  pcl_release(pow);
+  pcl_release(factor);
+  pcl_release(big);
+  pcl_release(two);
+  pcl_release(three);
+  pcl_release(comma);
   pcl_release(sep);
   pcl_release(text);
   pcl_set_value_limit(old);
@@ -192,7 +267,8 @@ static void test_base64_errors(void) {
   B64ERR("\"aGVs bG8=\"", "4"); /* Spaces are not skipped. */
   B64ERR("\"aGVsbG8_\"", "7");  /* The URL alphabet is not accepted. */
   F1(pcl_fn_fromBase64, "null", "fromBase64: invalid value for \"value\" parameter: argument must not be null");
-  F1(pcl_fn_toBase64, "[1]", "toBase64: invalid value for \"value\" parameter: string required");
+  F1(pcl_fn_toBase64, "[1]", "toBase64: invalid value for \"value\" parameter: cannot convert list to string: "
+     "string required");
   BLEAK_END;
 }
 
@@ -208,7 +284,8 @@ static void test_sha1(void) {
   T1(pcl_fn_sha1, "\"e\\u0301\"", "\"bf15be717ac1b080b4f1c456692825891ff5073d\"");
   V1(pcl_fn_sha1, SECRET_TAKE(S("")), "secret(\"da39a3ee5e6b4b0d3255bfef95601890afd80709\")");
   F1(pcl_fn_sha1, "null", "sha1: invalid value for \"input\" parameter: argument must not be null");
-  F1(pcl_fn_sha1, "{}", "sha1: invalid value for \"input\" parameter: string required");
+  F1(pcl_fn_sha1, "{}", "sha1: invalid value for \"input\" parameter: cannot convert map to string: "
+     "string required");
   BLEAK_END;
 }
 

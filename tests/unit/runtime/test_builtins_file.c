@@ -190,18 +190,6 @@ static void test_mime_type(void) {
   BLEAK_END;
 }
 
-static void test_cwd(void) {
-  BLEAK_BEGIN;
-  char here[4096];
-  CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(here, sizeof here));
-  pcl_error *err = NULL;
-  pcl_value *v = pcl_fn_cwd(&err);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-  CU_ASSERT_STRING_EQUAL(pcl_str_data(v), here);
-  pcl_release(v);
-  BLEAK_END;
-}
-
 static void test_file_assets(void) {
   BLEAK_BEGIN;
   /* Paths are kept as written. */
@@ -290,7 +278,6 @@ void register_builtins_file_tests(void) {
   CU_add_test(s, "file errors", test_read_file_errors);
   CU_add_test(s, "readDir", test_read_dir);
   CU_add_test(s, "mimeType", test_mime_type);
-  CU_add_test(s, "cwd", test_cwd);
   CU_add_test(s, "fileAsset and fileArchive", test_file_assets);
   CU_add_test(s, "string and remote assets", test_other_assets);
   CU_add_test(s, "assetArchive", test_asset_archive);

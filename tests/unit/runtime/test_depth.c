@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "engine/engine.h"
+#include "value/pcl_internal.h"
 #include "run_check.h"
 #include "value_check.h"
 
@@ -226,9 +227,115 @@ static void test_deep_run(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"bottom\""));
   char *snap = rc_slurp("deep-snapshot.json");
   CU_ASSERT(snap != NULL && strstr(snap, "\"bottom\"") != NULL);
+  /* Printed and in the snapshot (where it is twice: the stack outputs and
+   * the stack's outputs), the deep value takes about its compact size: only
+   * its first levels are on lines of their own. */
+  pcl_value *leaf = pcl_str_from_cstr("bottom");
+  pcl_value *v = nested_mix(DEPTH, leaf);
+  pcl_strbuf compact = PCL_STRBUF_INIT;
+  pcl__snap_encode(&compact, v, -1, false);
+  CU_ASSERT(strlen(r.out) < compact.len + 1000);
+  CU_ASSERT(snap != NULL && strlen(snap) < 2 * compact.len + 3000);
+  pcl_strbuf_free(&compact);
+  pcl_release(v);
+  pcl_release(leaf);
   free(snap);
   remove("deep-snapshot.json");
   rc_free(&r);
+}
+
+/* Returns the pretty text of [[...[1]...]], depth lists deep, as both
+ * encoders must write it: the lists of the first PCL__PRETTY_DEPTH levels
+ * with their parts on lines of their own, the deeper ones compact. */
+static char *pretty_lists(size_t depth) {
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  size_t lines = depth < PCL__PRETTY_DEPTH ? depth : PCL__PRETTY_DEPTH;
+  for (size_t k = 0; k < lines; k++) {
+    pcl_strbuf_appendf(&b, "[\n%*s", (int)(2 * (k + 1)), "");
+  }
+  for (size_t k = lines; k < depth; k++) {
+    pcl_strbuf_append_char(&b, '[');
+  }
+  pcl_strbuf_append_char(&b, '1');
+  for (size_t k = lines; k < depth; k++) {
+    pcl_strbuf_append_char(&b, ']');
+  }
+  for (size_t k = lines; k-- > 0;) {
+    pcl_strbuf_appendf(&b, "\n%*s]", (int)(2 * k), "");
+  }
+  return b.data;
+}
+
+static void test_pretty_depth(void) {
+  LEAK_BEGIN;
+  pcl_value *one = pcl_int_new(1);
+  static const size_t depths[] = {3, PCL__PRETTY_DEPTH, PCL__PRETTY_DEPTH + 1,
+                                  PCL__PRETTY_DEPTH + 5};
+  for (size_t i = 0; i < sizeof depths / sizeof depths[0]; i++) {
+    pcl_value *v = nested_list(depths[i], one);
+    char *want = pretty_lists(depths[i]);
+    pcl_error *err = NULL;
+    char *got = pcl_json_encode(v, PCL_JSON_PRETTY, NULL, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+    CU_ASSERT_STRING_EQUAL(got, want);
+    pcl_strbuf b = PCL_STRBUF_INIT;
+    pcl__snap_encode(&b, v, 0, false);
+    CU_ASSERT_STRING_EQUAL(b.data, want);
+    pcl_strbuf_free(&b);
+    free(got);
+    free(want);
+    pcl_release(v);
+  }
+  /* Past the last pretty level, members and wrappers are compact too. */
+  pcl_value *key = pcl_str_from_cstr("k");
+  pcl_value *secret = pcl_secret_new(one);
+  pcl_value *m = pcl_map_of(&key, &secret, 1);
+  pcl_value *v = nested_list(PCL__PRETTY_DEPTH, m);
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl__snap_encode(&b, v, 0, false);
+  CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "{\"k\":{\"secret\":1}}"));
+  pcl_strbuf_free(&b);
+  pcl_release(v);
+  pcl_release(m);
+  pcl_release(secret);
+  pcl_release(key);
+  /* A million levels: the pretty text is the compact text but for the
+   * first levels' line breaks; a wide value at the last pretty level takes
+   * at most 2 * PCL__PRETTY_DEPTH + 3 times its compact size. */
+  v = nested_mix(100 * DEPTH, one);
+  pcl_error *err = NULL;
+  size_t compact_len, pretty_len;
+  char *compact = pcl_json_encode(v, 0, &compact_len, &err);
+  char *pretty = pcl_json_encode(v, PCL_JSON_PRETTY, &pretty_len, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(compact);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(pretty);
+  CU_ASSERT(pretty_len < compact_len + 1000);
+  pcl_strbuf sc = PCL_STRBUF_INIT, sp = PCL_STRBUF_INIT;
+  pcl__snap_encode(&sc, v, -1, false);
+  pcl__snap_encode(&sp, v, 0, false);
+  CU_ASSERT(sp.len < sc.len + 1000);
+  pcl_strbuf_free(&sc);
+  pcl_strbuf_free(&sp);
+  free(compact);
+  free(pretty);
+  pcl_release(v);
+  pcl_value *ones[1000];
+  for (size_t i = 0; i < 1000; i++) {
+    ones[i] = one;
+  }
+  pcl_value *wide = pcl_list_of(ones, 1000);
+  v = nested_list(PCL__PRETTY_DEPTH - 1, wide);
+  compact = pcl_json_encode(v, 0, &compact_len, &err);
+  pretty = pcl_json_encode(v, PCL_JSON_PRETTY, &pretty_len, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(pretty);
+  CU_ASSERT(pretty_len > 10 * compact_len);
+  CU_ASSERT(pretty_len <= (2 * PCL__PRETTY_DEPTH + 3) * compact_len);
+  free(compact);
+  free(pretty);
+  pcl_release(v);
+  pcl_release(wide);
+  pcl_release(one);
+  LEAK_END;
 }
 
 /* Returns the CPU seconds of one JSON round trip and compare of a value
@@ -276,5 +383,6 @@ void register_depth_tests(void) {
   CU_add_test(s, "config conformance", test_config);
   CU_add_test(s, "deep await", test_deep_await);
   CU_add_test(s, "a run that exports a deep value", test_deep_run);
+  CU_add_test(s, "pretty output of deep values", test_pretty_depth);
   CU_add_test(s, "time linear in the depth", test_linear_time);
 }

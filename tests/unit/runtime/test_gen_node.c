@@ -602,6 +602,10 @@ static enum {
   BROKEN_INVOKE_ARGS,   /* An invoke whose arguments are no object. */
   BROKEN_METHOD_ARGS,   /* A method call whose arguments are no object. */
   BROKEN_VERSION,       /* A required version the CLI does not satisfy. */
+  BROKEN_FAILED_INPUTS, /* Inputs that failed (a captured scope's failure). */
+  BROKEN_FAILED_OPTIONS, /* Options that failed. */
+  BROKEN_FAILED_INVOKE, /* An invoke whose options failed. */
+  BROKEN_FAILED_METHOD, /* A method call whose arguments failed. */
 } broken_case;
 
 /* A type whose registrations the mocks fail, declared as generated code
@@ -659,6 +663,26 @@ static pcl_value *broken_node(pcl_gen_env *e) {
     return pcl_gen_method(e, &K[39], pcl_null(), KR(0), false, 2);
   case BROKEN_VERSION:
     return pcl_gen_pulumi(e, (pcl_value *)&BAD_RANGE);
+  case BROKEN_FAILED_INPUTS:
+  case BROKEN_FAILED_OPTIONS:
+  case BROKEN_FAILED_INVOKE:
+  case BROKEN_FAILED_METHOD: {
+    /* What a captured scope makes of a conversion that failed, given where
+     * a value was expected: the operation fails with that failure, not with
+     * a message about the kind of what it got. */
+    pcl_value *failed = pcl_gen_failed(e, pcl_error_new("cannot convert \"x\" to bool"), 4);
+    pcl_value *empty = pcl_map_of(NULL, NULL, 0);
+    pcl_value *r = broken_case == BROKEN_FAILED_INPUTS
+                       ? pcl_gen_register(e, &SIMPLE, KR(0), failed, NULL, L_RES)
+                   : broken_case == BROKEN_FAILED_OPTIONS
+                       ? pcl_gen_register(e, &SIMPLE, KR(0), empty, failed, L_RES)
+                   : broken_case == BROKEN_FAILED_INVOKE
+                       ? pcl_gen_invoke(e, &K[38], empty, failed, false, 2)
+                       : pcl_gen_method(e, &K[39], pcl_null(), failed, false, 2);
+    pcl_release(empty);
+    pcl_release(failed);
+    return r;
+  }
   }
   return pcl_null();
 }
@@ -682,8 +706,8 @@ static void test_failures(void) {
       {BROKEN_NODE, "main.pp:3:5: error: division by zero\n"},
       {BROKEN_RANGE_KIND, "main.pp:3:5: error: a value of type string cannot be the range of "
                           "rs: a bool, a number, a list or a map is required\n"},
-      {BROKEN_RANGE_SIZE, "main.pp:3:5: error: the range of rs is too large: at most 1048576 "
-                          "instances are allowed\n"},
+      {BROKEN_RANGE_SIZE, "main.pp:3:5: error: the range of rs is too large: 1048577 "
+                          "instances, at most 1048576 are allowed\n"},
       {BROKEN_RANGE_LATER, "main.pp:12:9: error: a value of type string cannot be the range of "
                            "rs: a bool, a number, a list or a map is required\n"},
       {BROKEN_INPUTS, "main.pp:5:1: error: the inputs and options of rs must be objects\n"},
@@ -707,6 +731,10 @@ static void test_failures(void) {
                            "arguments must be an object\n"},
       {BROKEN_VERSION, "error: Pulumi CLI version 3.200.0 does not satisfy the version range "
                        "\">=4.0.0\"\n"},
+      {BROKEN_FAILED_INPUTS, "main.pp:5:1: error: cannot convert \"x\" to bool\n"},
+      {BROKEN_FAILED_OPTIONS, "main.pp:5:1: error: cannot convert \"x\" to bool\n"},
+      {BROKEN_FAILED_INVOKE, "main.pp:5:1: error: cannot convert \"x\" to bool\n"},
+      {BROKEN_FAILED_METHOD, "main.pp:5:1: error: cannot convert \"x\" to bool\n"},
   };
   rc_write("gen-mocks.json",
            "{\"invokes\": {\"simple-invoke:index:broken\": {\"error\": \"invoke failed\"}},\n"

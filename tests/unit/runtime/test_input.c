@@ -79,6 +79,15 @@ static void test_mocks(void) {
       {"{\"stackReferences\": {\"o/p/s\": {\"outputs\": {}, \"extra\": 1}}}",
        "mocks.json: stackReferences.\"o/p/s\".extra: unknown key (expected outputs or "
        "secretOutputNames)"},
+      {"{\"stackReferences\": {\"p/s\": {\"outputs\": {}}}}",
+       "mocks.json: stackReferences.\"p/s\": the stack name is not org/project/stack"},
+      {"{\"stackReferences\": {\"\": {\"outputs\": {}}}}",
+       "mocks.json: stackReferences.\"\": the stack name is empty"},
+      {"{\"stackReferences\": {\"o//s\": {\"outputs\": {}}}}",
+       "mocks.json: stackReferences.\"o//s\": the stack name is not org/project/stack: a part is "
+       "empty"},
+      {"{\"resources\": {\"a:b:C\": {\"outputs\": {\"r\": {\"resource_ref\": {\"urn\": \"\"}}}}}}",
+       "mocks.json: resources.\"a:b:C\".outputs.r: a resource reference's \"urn\" is empty"},
       {"[]", "mocks.json: expected an object, got []"},
       {"{\"resources\": {\"a:b:C\": {\"outputs\": {\"x\": {\"unknown\": 1}}}}}",
        "mocks.json: resources.\"a:b:C\".outputs.x: an unknown value is written {\"unknown\": "
@@ -108,6 +117,104 @@ static void test_mocks(void) {
   CU_ASSERT_PTR_NULL(pcl__json_mocks_load(".", &err));
   EXPECT_STR(pcl_error_message(err), ".: Is a directory");
   pcl_error_free(err);
+}
+
+/* Returns the "result" of the invoke of f:i:f with the arguments args
+ * (JSON, snapshot form) in the mocks m as text, or "none". */
+static char *invoke_result(const pcl__json_mocks *m, const char *args) {
+  pcl_error *err = NULL;
+  pcl_value *a = pcl_json_decode(args, strlen(args), PCL_JSON_SNAPSHOT, &err);
+  pcl__mock_answer ans = pcl__json_mocks_invoke(m, "f:i:f", a, false);
+  char *text = ans.found ? pcl_json_encode(ans.outputs, 0, NULL, &err) : pcl_xstrdup("none");
+  pcl_release(a);
+  return text;
+}
+
+/* The first entry whose args match answers, among thousands of entries
+ * (indexed by their first argument), whatever the order of the entries
+ * with and without args and the names they start with. */
+static void test_invoke_entries(void) {
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl_strbuf_append_cstr(&b, "{\"invokes\": {\"f:i:f\": [");
+  for (int i = 0; i < 5000; i++) {
+    pcl_strbuf_appendf(&b, "{\"args\": {\"a\": %d, \"b\": %d}, \"result\": {\"r\": %d}}, ", i,
+                       i % 2, i);
+  }
+  pcl_strbuf_append_cstr(&b, "{\"args\": {\"a\": 7}, \"result\": {\"r\": \"any b\"}}, "
+                             "{\"args\": {\"k\": {\"secret\": \"s\"}}, \"result\": {\"r\": \"k\"}}, "
+                             "{\"result\": {\"r\": \"anything\"}}, "
+                             "{\"args\": {\"z\": 1}, \"result\": {\"r\": \"never\"}}]}}");
+  rc_write("invoke-mocks.json", b.data);
+  pcl_strbuf_free(&b);
+  pcl_error *err = NULL;
+  pcl__json_mocks *m = pcl__json_mocks_load("invoke-mocks.json", &err);
+  remove("invoke-mocks.json");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  static const struct {
+    const char *args, *result;
+  } cases[] = {
+      {"{\"a\": 4321, \"b\": 1}", "{\"r\":4321}"},
+      {"{\"a\": 4321.0, \"b\": 1, \"c\": 3}", "{\"r\":4321}"},
+      {"{\"a\": {\"secret\": 12}, \"b\": 0}", "{\"r\":12}"},
+      {"{\"a\": 7, \"b\": 0}", "{\"r\":\"any b\"}"},
+      {"{\"a\": 7, \"b\": 1}", "{\"r\":7}"},
+      {"{\"k\": \"s\"}", "{\"r\":\"k\"}"},
+      {"{\"a\": {\"unknown\": true}, \"b\": 1}", "{\"r\":\"anything\"}"},
+      {"{\"a\": 4321, \"b\": 0}", "{\"r\":\"anything\"}"},
+      {"{\"z\": 1}", "{\"r\":\"anything\"}"},
+      {"{}", "{\"r\":\"anything\"}"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *got = invoke_result(m, cases[i].args);
+    EXPECT_STR(got, cases[i].result);
+    free(got);
+  }
+  pcl__mock_answer none = pcl__json_mocks_invoke(m, "f:i:g", NULL, false);
+  CU_ASSERT_FALSE(none.found);
+  pcl__json_mocks_free(m);
+}
+
+/* Entries filed under their rarest argument: thousands that share their
+ * first argument and differ in the second, thousands whose one argument
+ * has a name of its own, and an entry found through one argument that
+ * comes before a later match found through another. */
+static void test_invoke_rarest_argument(void) {
+  pcl_strbuf b = PCL_STRBUF_INIT;
+  pcl_strbuf_append_cstr(&b, "{\"invokes\": {\"f:i:f\": [");
+  for (int i = 0; i < 3000; i++) {
+    pcl_strbuf_appendf(&b,
+                       "{\"args\": {\"name\": \"n%d\", \"region\": \"us\"}, \"result\": {\"r\": %d}}, "
+                       "{\"args\": {\"x%d\": %d}, \"result\": {\"x\": %d}}, ",
+                       i, i, i, i, i);
+  }
+  pcl_strbuf_append_cstr(&b, "{\"args\": {\"name\": \"dup\", \"region\": \"eu\"}, "
+                             "\"result\": {\"r\": \"first\"}}, "
+                             "{\"args\": {\"name\": \"dup\", \"zone\": \"z\"}, "
+                             "\"result\": {\"r\": \"second\"}}]}}");
+  rc_write("invoke-mocks.json", b.data);
+  pcl_strbuf_free(&b);
+  pcl_error *err = NULL;
+  pcl__json_mocks *m = pcl__json_mocks_load("invoke-mocks.json", &err);
+  remove("invoke-mocks.json");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  static const struct {
+    const char *args, *result;
+  } cases[] = {
+      {"{\"name\": \"n2999\", \"region\": \"us\"}", "{\"r\":2999}"},
+      {"{\"name\": \"n0\", \"region\": \"us\", \"x5\": 5}", "{\"r\":0}"},
+      {"{\"name\": \"n7\", \"region\": \"eu\"}", "none"},
+      {"{\"region\": \"us\"}", "none"},
+      {"{\"x1234\": 1234}", "{\"x\":1234}"},
+      {"{\"x1234\": 1235}", "none"},
+      {"{\"name\": \"dup\", \"region\": \"eu\", \"zone\": \"z\"}", "{\"r\":\"first\"}"},
+      {"{\"name\": \"dup\", \"zone\": \"z\"}", "{\"r\":\"second\"}"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *got = invoke_result(m, cases[i].args);
+    EXPECT_STR(got, cases[i].result);
+    free(got);
+  }
+  pcl__json_mocks_free(m);
 }
 
 static void test_read_limit(void) {
@@ -159,7 +266,7 @@ static void test_config_documents(void) {
       {"{\"p:\": \"1\"}", "doc: \"p:\": the configuration key has an empty name"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    pcl__config_set cs = {NULL, 0};
+    pcl__config_set cs = {NULL, 0, 0, NULL};
     char *msg = config_error(cases[i].text, &cs);
     CU_ASSERT_PTR_NOT_NULL_FATAL(msg);
     EXPECT_STR(msg, cases[i].message);
@@ -167,7 +274,7 @@ static void test_config_documents(void) {
     pcl__config_set_free(&cs);
   }
   /* The documented forms: a string, the wrapper, any other JSON value. */
-  pcl__config_set cs = {NULL, 0};
+  pcl__config_set cs = {NULL, 0, 0, NULL};
   CU_ASSERT_PTR_NULL(config_error("{\"p:a\": \"t\", \"p:b\": {\"value\": \"v\", \"secret\": true, "
                                   "\"object\": false}, \"c\": [1, {\"x\": null}]}",
                                   &cs));
@@ -177,6 +284,34 @@ static void test_config_documents(void) {
   CU_ASSERT(e != NULL && e->secret && strcmp(e->text, "v") == 0);
   e = pcl__config_get(&cs, "proj:c");
   CU_ASSERT(e != NULL && !e->secret && strcmp(e->text, "[1,{\"x\":null}]") == 0);
+  pcl__config_set_free(&cs);
+  /* Of the entries of a key the last wins, however many keys there are;
+   * a lookup after an entry was added or the keys qualified sees it. */
+  for (int i = 0; i < 3000; i++) {
+    char k[32], t[32];
+    snprintf(k, sizeof k, "k%d", i % 1000);
+    snprintf(t, sizeof t, "%d", i);
+    pcl__config_put(&cs, k, t, false);
+    if (i == 1500) {
+      CU_ASSERT(strcmp(pcl__config_get(&cs, "k500")->text, "1500") == 0);
+    }
+  }
+  CU_ASSERT(strcmp(pcl__config_get(&cs, "k500")->text, "2500") == 0);
+  CU_ASSERT_PTR_NULL(pcl__config_get(&cs, "k5000"));
+  pcl__config_qualify(&cs, "proj");
+  CU_ASSERT_PTR_NULL(pcl__config_get(&cs, "k500"));
+  CU_ASSERT(strcmp(pcl__config_get(&cs, "proj:k999")->text, "2999") == 0);
+  pcl_value *sk = pcl_list_of((pcl_value *[]){pcl_str_from_cstr("k7")}, 1);
+  pcl__config_mark_secret(&cs, sk, "proj");
+  pcl_release(pcl_list_at(sk, 0));
+  pcl_release(sk);
+  pcl_value *all = pcl__config_map(&cs);
+  CU_ASSERT_EQUAL(pcl_len(all), 1000);
+  CU_ASSERT(strcmp(pcl_str_data(pcl_map_get_cstr(all, "proj:k1")), "2001") == 0);
+  pcl_value *k7 = pcl_map_get_cstr(all, "proj:k7");
+  CU_ASSERT(k7 && pcl_kind_of(k7) == PCL_T_SECRET &&
+            strcmp(pcl_str_data(pcl_secret_inner(k7)), "2007") == 0);
+  pcl_release(all);
   pcl__config_set_free(&cs);
 
   /* Secret keys are a list of keys. */
@@ -326,6 +461,109 @@ static void test_names(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--max-value-size: the value size limit must be a "
                                        "positive number of bytes, not \"lots\""));
   rc_free(&r);
+  /* A variable of the environment that is set is read as its flag would
+   * be, so an empty one is refused as the empty flag is, naming the
+   * variable (the flags name themselves); a value that is not a whole
+   * number is refused. */
+  static const struct {
+    const char *var, *value, *message;
+  } env[] = {
+      {"PULUMI_PROJECT", "", "PULUMI_PROJECT: the project name \"\" is empty"},
+      {"PULUMI_STACK", "", "PULUMI_STACK: the stack name \"\" is empty"},
+      {"PULUMI_ORGANIZATION", "", "PULUMI_ORGANIZATION: the organization name \"\" is empty"},
+      {"PULUMI_ROOT_DIRECTORY", "", "PULUMI_ROOT_DIRECTORY: the project root directory is empty"},
+      {"PCL_MAX_VALUE_SIZE", "", "PCL_MAX_VALUE_SIZE: the value size limit must be a positive "
+                                 "number of bytes, not \"\""},
+      {"PCL_MAX_VALUE_SIZE", " 12", "PCL_MAX_VALUE_SIZE: the value size limit must be a positive "
+                                    "number of bytes, not \" 12\""},
+  };
+  for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
+    setenv(env[i].var, env[i].value, 1);
+    r = rc_run(&int_prog, "--config", "count=1", NULL);
+    unsetenv(env[i].var);
+    CU_ASSERT_EQUAL(r.status, 2);
+    if (strstr(r.err, env[i].message) == NULL) {
+      fprintf(stderr, "\n%s=\"%s\": %s\n", env[i].var, env[i].value, r.err);
+    }
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, env[i].message));
+    rc_free(&r);
+  }
+  r = rc_run(&int_prog, "--stack", "", "--config", "count=1", NULL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--stack: the stack name \"\" is empty"));
+  rc_free(&r);
+  r = rc_run(&int_prog, "--root-directory", "", "--config", "count=1", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--root-directory: the project root directory is empty"));
+  rc_free(&r);
+  /* PULUMI_PARALLEL, read on the engine protocol (PULUMI_MONITOR set; the
+   * check comes before the engine is called, so none needs to listen). */
+  static const char *const parallel[] = {"", "-1", "two", "1.5", "99999999999999999999999"};
+  setenv("PULUMI_MONITOR", "127.0.0.1:1", 1);
+  for (size_t i = 0; i < sizeof parallel / sizeof parallel[0]; i++) {
+    setenv("PULUMI_PARALLEL", parallel[i], 1);
+    r = rc_run(&int_prog, "--config", "count=1", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    char want[200];
+    snprintf(want, sizeof want,
+             "PULUMI_PARALLEL: the number of registrations in flight must be a whole number (0 "
+             "for no bound), not \"%s\"\n",
+             parallel[i]);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+    rc_free(&r);
+  }
+  unsetenv("PULUMI_PARALLEL");
+  /* The engine's times: a positive number of seconds, at most a day. */
+  static const char *const times[] = {"", "0", "-1", "soon", "1e9", "nan", " 2"};
+  static const char *const vars[] = {"PCL_ENGINE_DEADLINE", "PCL_ENGINE_KEEPALIVE"};
+  for (size_t v = 0; v < 2; v++) {
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+      setenv(vars[v], times[i], 1);
+      r = rc_run(&int_prog, "--config", "count=1", NULL);
+      CU_ASSERT_EQUAL(r.status, 2);
+      char want[200];
+      snprintf(want, sizeof want,
+               "%s: the time must be a number of seconds, more than 0 and at most 86400, not "
+               "\"%s\"\n",
+               vars[v], times[i]);
+      if (strstr(r.err, want) == NULL) {
+        fprintf(stderr, "\n%s=\"%s\": %s\n", vars[v], times[i], r.err);
+      }
+      CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+      rc_free(&r);
+    }
+    unsetenv(vars[v]);
+  }
+  unsetenv("PULUMI_MONITOR");
+  /* A stack reference is named org/project/stack. */
+  static const struct {
+    const char *arg, *message;
+  } refs[] = {
+      {"=refs.json", "--stack-reference =refs.json: the stack name \"\" is empty"},
+      {"p/s=refs.json", "--stack-reference p/s=refs.json: the stack name \"p/s\" is not "
+                        "org/project/stack"},
+      {"o/p/s/x=refs.json", "--stack-reference o/p/s/x=refs.json: the stack name \"o/p/s/x\" is "
+                            "not org/project/stack"},
+      {"o//s=refs.json", "--stack-reference o//s=refs.json: the stack name \"o//s\" is not "
+                         "org/project/stack: a part is empty"},
+      {"/p/s=refs.json", "--stack-reference /p/s=refs.json: the stack name \"/p/s\" is not "
+                         "org/project/stack: a part is empty"},
+  };
+  rc_write("refs.json", "{}");
+  for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
+    r = rc_run(&int_prog, "--stack-reference", refs[i].arg, "--config", "count=1", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    char want[200];
+    snprintf(want, sizeof want, "error: %s\n", refs[i].message);
+    if (strcmp(r.err, want) != 0) {
+      fprintf(stderr, "\n%s: %s\n", refs[i].arg, r.err);
+    }
+    CU_ASSERT_STRING_EQUAL(r.err, want);
+    rc_free(&r);
+  }
+  r = rc_run(&int_prog, "--stack-reference", "o/p/s=refs.json", "--config", "count=1", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  rc_free(&r);
+  remove("refs.json");
 }
 
 void register_input_tests(void);
@@ -333,6 +571,8 @@ void register_input_tests(void) {
   CU_pSuite s = CU_add_suite("input", NULL, NULL);
   CU_add_test(s, "mocks files", test_mocks);
   CU_add_test(s, "files over the size limit", test_read_limit);
+  CU_add_test(s, "the first matching invoke entry among many", test_invoke_entries);
+  CU_add_test(s, "invoke entries filed under their rarest argument", test_invoke_rarest_argument);
   CU_add_test(s, "config documents and secret keys", test_config_documents);
   CU_add_test(s, "errors of a run, with the snapshot", test_run_errors);
   CU_add_test(s, "names and options refused", test_names);

@@ -217,11 +217,32 @@ static bool ref_new_resource(void *data, const pcl_mock_resource_args *args, pcl
     }
     pcl_value *urn = pcl_resource_urn(target);
     pcl_value *tid = pcl_resource_id(target);
+    pcl_value *other = pcl_map_get_cstr(args->inputs, "other");
     pcl_mapbuf mb = PCL_MAPBUF_INIT;
     pcl_mapbuf_put_cstr(&mb, "ref", pcl_resource_new(urn, tid, NULL));
+    /* Several references, each hydrated once (an answer each). */
+    pcl_value *refs[] = {pcl_resource_new(pcl_resource_urn(other), pcl_resource_id(other), NULL),
+                         pcl_resource_new(urn, tid, NULL)};
+    pcl_mapbuf_put_cstr(&mb, "refs", pcl_list_of(refs, 2));
+    pcl_release(refs[0]);
+    pcl_release(refs[1]);
     *state = pcl_mapbuf_finish(&mb);
   }
   return true;
+}
+
+/* An apply callback: the "value" of each hydrated object of a LIST. */
+static pcl_value *values_of(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
+  (void)n;
+  (void)data;
+  (void)err;
+  pcl_value *l = pcl_list_new(pcl_len(args[0]));
+  for (size_t i = 0; i < pcl_len(args[0]); i++) {
+    pcl_value *obj = pcl_list_at(args[0], i);
+    pcl_value *v = pcl_kind_of(obj) == PCL_T_MAP ? pcl_map_get_cstr(obj, "value") : NULL;
+    pcl_list_init_take(l, i, v ? pcl_retain(v) : pcl_null());
+  }
+  return l;
 }
 
 static void ref_start(pcl_run *run) {
@@ -229,21 +250,35 @@ static void ref_start(pcl_run *run) {
   pcl_mapbuf_put_cstr(&mb, "value", pcl_str_from_cstr("v1"));
   pcl_value *in = pcl_mapbuf_finish(&mb);
   pcl_future *target = pcl_register_resource(run, &res_decl, "target", in, NULL);
+  pcl_mapbuf ib = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&ib, "value", pcl_str_from_cstr("v2"));
+  pcl_value *oin = pcl_mapbuf_finish(&ib);
+  pcl_future *other = pcl_register_resource(run, &res_decl, "other", oin, NULL);
   pcl_mapbuf hb = PCL_MAPBUF_INIT;
   pcl_mapbuf_put_cstr(&hb, "target", pcl_future_to_value(target));
+  pcl_mapbuf_put_cstr(&hb, "other", pcl_future_to_value(other));
   pcl_value *hin = pcl_mapbuf_finish(&hb);
   pcl_future *holder = pcl_register_resource(run, &res_decl, "holder", hin, NULL);
   pcl_future *ref = pcl_future_attr(holder, "ref");
   pcl_future *value = pcl_future_attr(ref, "value");
+  pcl_future *refs = pcl_future_attr(holder, "refs");
   pcl_value *rv = pcl_future_to_value(ref);
   pcl_value *vv = pcl_future_to_value(value);
+  pcl_future *values = pcl_apply(&refs, 1, values_of, NULL, NULL, 0);
+  pcl_value *lv = pcl_future_to_value(values);
   pcl_export(run, "ref", rv);
   pcl_export(run, "value", vv);
+  pcl_export(run, "values", lv);
   pcl_release(rv);
   pcl_release(vv);
+  pcl_release(lv);
+  pcl_future_release(values);
   pcl_release(in);
+  pcl_release(oin);
   pcl_release(hin);
   pcl_future_release(target);
+  pcl_future_release(other);
+  pcl_future_release(refs);
   pcl_future_release(holder);
   pcl_future_release(ref);
   pcl_future_release(value);
@@ -259,6 +294,7 @@ static void test_ref_hydration(void) {
   CU_ASSERT_EQUAL(r.status, 0);
   CU_ASSERT_STRING_EQUAL(r.err, "");
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"value\": \"v1\""));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"values\": [\n    \"v2\",\n    \"v1\"\n  ]"));
   /* Exported, the hydrated object is a reference again. */
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"ref\": {\n    \"resource_ref\": {\n      \"id\": "
                                        "\"target_id\",\n      \"urn\": "
@@ -309,21 +345,35 @@ static void test_null_inputs(void) {
 }
 
 /* In a preview, an additional secret output the provider left out reads as
- * a secret unknown; a plain one it left out is absent. */
+ * a secret unknown, each of several (one listed twice) as one; a plain one it
+ * left out is absent; one it gave is made secret. */
 static void elided_start(pcl_run *run) {
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
   pcl_mapbuf_put_cstr(&mb, "value", pcl_int_new(1));
   pcl_value *in = pcl_mapbuf_finish(&mb);
   pcl_mapbuf ob = PCL_MAPBUF_INIT;
-  pcl_value *name = pcl_str_from_cstr("hidden");
-  pcl_mapbuf_put_cstr(&ob, "additionalSecretOutputs", pcl_list_of(&name, 1));
+  pcl_value *names[] = {pcl_str_from_cstr("zeta"), pcl_str_from_cstr("hidden"),
+                        pcl_str_from_cstr("value"), pcl_str_from_cstr("hidden")};
+  pcl_mapbuf_put_cstr(&ob, "additionalSecretOutputs", pcl_list_of(names, 4));
   pcl_value *opts = pcl_mapbuf_finish(&ob);
   pcl_future *res = pcl_register_resource(run, &res_decl, "res", in, opts);
   pcl_future *hidden = pcl_future_attr(res, "hidden");
   pcl_value *hv = pcl_future_to_value(hidden);
   pcl_export(run, "hidden", hv);
   pcl_release(hv);
-  pcl_release(name);
+  pcl_future *zeta = pcl_future_attr(res, "zeta");
+  pcl_value *zv = pcl_future_to_value(zeta);
+  pcl_export(run, "zeta", zv);
+  pcl_release(zv);
+  pcl_future_release(zeta);
+  pcl_future *value = pcl_future_attr(res, "value");
+  pcl_value *vv = pcl_future_to_value(value);
+  pcl_export(run, "value", vv);
+  pcl_release(vv);
+  pcl_future_release(value);
+  for (size_t i = 0; i < 4; i++) {
+    pcl_release(names[i]);
+  }
   pcl_release(in);
   pcl_release(opts);
   pcl_future_release(res);
@@ -335,11 +385,14 @@ static const pcl_program elided_prog = {"elided", NULL, 0, elided_start};
 static void test_elided_secret_outputs(void) {
   rc_result r = rc_run(&elided_prog, "--preview", "--show-secrets", NULL);
   CU_ASSERT_EQUAL(r.status, 0);
-  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"hidden\": {\n    \"secret\": {\n      \"unknown\": true"));
+  CU_ASSERT_STRING_EQUAL(r.out, "{\n  \"hidden\": {\n    \"secret\": {\n      \"unknown\": true\n    }\n  },\n"
+                    "  \"value\": {\n    \"secret\": 1\n  },\n"
+                    "  \"zeta\": {\n    \"secret\": {\n      \"unknown\": true\n    }\n  }\n}\n");
   rc_free(&r);
   r = rc_run(&elided_prog, "--show-secrets", NULL);
   CU_ASSERT_EQUAL(r.status, 0);
-  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"hidden\": null"));
+  CU_ASSERT_STRING_EQUAL(r.out, "{\n  \"hidden\": null,\n  \"value\": {\n    \"secret\": 1\n  },\n"
+                    "  \"zeta\": null\n}\n");
   rc_free(&r);
 }
 

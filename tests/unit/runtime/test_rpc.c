@@ -239,6 +239,30 @@ static void test_rounding(void) {
   pcl__rpc_enc_clear(&enc);
   pcl_release(back);
   pcl_release(m);
+  /* The warning shows no digit of a secret int, sent as a secret or, to a
+   * monitor without secrets, plain; nor of a secret output value. */
+  pcl_error *err = NULL;
+  static const char text[] = "{\"a\": {\"secret\": 1152921504606846977}, \"b\": 1152921504606846979}";
+  m = pcl_json_decode(text, strlen(text), PCL_JSON_SNAPSHOT, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  for (int secrets = 0; secrets < 2; secrets++) {
+    enc = (pcl__rpc_enc){.secrets = secrets != 0};
+    Google__Protobuf__Struct *st = pcl__rpc_struct_new(m, &enc);
+    CU_ASSERT_PTR_NOT_NULL(st);
+    CU_ASSERT_EQUAL(enc.rounded, 2);
+    CU_ASSERT_STRING_EQUAL(enc.first_rounded, "[secret]");
+    protobuf_c_message_free_unpacked(&st->base, NULL);
+    pcl__rpc_enc_clear(&enc);
+  }
+  enc = (pcl__rpc_enc){.secrets = true};
+  pcl_value *one = pcl_map_get_cstr(m, "a");
+  Google__Protobuf__Value *ov = pcl__rpc_output_value_new(one, NULL, &enc);
+  CU_ASSERT_PTR_NOT_NULL(ov);
+  CU_ASSERT_STRING_EQUAL(enc.first_rounded, "[secret]");
+  protobuf_c_message_free_unpacked(&ov->base, NULL);
+  pcl__rpc_enc_clear(&enc);
+  CU_ASSERT_FALSE(pcl__redacting());
+  pcl_release(m);
 }
 
 static void test_encode_errors(void) {
@@ -589,6 +613,42 @@ static void test_answers(void) {
   CU_ASSERT_FATAL(pcl__rpc_answer_decode(PCL__RPC_DEPLOYMENT_INFO, di, sizeof di, &a, &err));
   CU_ASSERT_EQUAL(a.features, 7u);
   pcl__rpc_answer_free(&a);
+
+  /* A registration or read answered without a URN is refused (every later
+   * request names the resource by it); a failed step may have none. */
+  static const uint8_t no_urn[] = {0x12, 0x01, 'i'};
+  CU_ASSERT_FALSE(pcl__rpc_answer_decode(PCL__RPC_REGISTER, no_urn, sizeof no_urn, &a, &err));
+  CU_ASSERT(err && strcmp(pcl_error_message(err),
+                          "the pulumirpc.RegisterResourceResponse answer to "
+                          "/pulumirpc.ResourceMonitor/RegisterResource: the URN is empty") == 0);
+  pcl_error_free(err);
+  err = NULL;
+  CU_ASSERT_FALSE(pcl__rpc_answer_decode(PCL__RPC_READ, NULL, 0, &a, &err));
+  CU_ASSERT(err && strstr(pcl_error_message(err), ": the URN is empty") != NULL);
+  pcl_error_free(err);
+  err = NULL;
+  static const uint8_t failed_no_urn[] = {0x38, 0x01};
+  CU_ASSERT_FATAL(
+      pcl__rpc_answer_decode(PCL__RPC_REGISTER, failed_no_urn, sizeof failed_no_urn, &a, &err));
+  CU_ASSERT(a.failed);
+  pcl__rpc_answer_free(&a);
+  /* A resource reference in an answer names its resource by a URN too. */
+  pcl_mapbuf rb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&rb, PCL__SIG_KEY, pcl_str_from_cstr(PCL__SIG_RESOURCE));
+  pcl_mapbuf_put_cstr(&rb, "urn", pcl_str_from_cstr(""));
+  pcl_mapbuf ob = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&ob, "r", pcl_mapbuf_finish(&rb));
+  pcl_value *obj = pcl_mapbuf_finish(&ob);
+  pcl__rpc_enc enc = {.secrets = true, .resources = true};
+  size_t len = 0;
+  uint8_t *bytes = pcl__rpc_struct_pack(obj, &enc, &len);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(bytes);
+  char *msg = unpack_error(bytes, len);
+  CU_ASSERT(msg && strstr(msg, "malformed resource reference: the \"urn\" is empty") != NULL);
+  free(msg);
+  free(bytes);
+  pcl_release(obj);
+  pcl__rpc_enc_clear(&enc);
 
   /* A number that is NaN cannot become a PCL value. */
   static const uint8_t nan[] = {0x1a, 0x10, 0x0a, 0x0e, 0x0a, 0x01, 'x',  0x12, 0x09,

@@ -113,6 +113,45 @@ static void test_intern(void) {
   CU_ASSERT_EQUAL(pcl_deps_count(abz), 3);
   CU_ASSERT_TRUE(pcl_deps_has(abz, "urn:pulumi:a") && pcl_deps_has(abz, "urn:pulumi:b") &&
                  pcl_deps_has(abz, "urn:pulumi:z"));
+  /* The union of many sets at once: each URN once, NULLs and repeats
+   * skipped, a set that holds all the others shared. */
+  const pcl_deps *many[] = {a, NULL, b, a, zs, bz, NULL, ab};
+  pcl_deps *u = pcl__deps_union_all(many, 8);
+  CU_ASSERT_EQUAL(pcl_deps_count(u), 3);
+  CU_ASSERT_TRUE(pcl_deps_has(u, "urn:pulumi:a") && pcl_deps_has(u, "urn:pulumi:z"));
+  pcl_deps_release(u);
+  const pcl_deps *covered[] = {a, b, abz, ab, bz};
+  u = pcl__deps_union_all(covered, 5);
+  CU_ASSERT_PTR_EQUAL(u, abz);
+  pcl_deps_release(u);
+  CU_ASSERT_PTR_NULL(pcl__deps_union_all(many, 0));
+  const pcl_deps *none[] = {NULL, NULL, NULL};
+  CU_ASSERT_PTR_NULL(pcl__deps_union_all(none, 3));
+  /* 10,000 sets of one URN each: every one kept, sorted as a set is. */
+  enum { N = 10000 };
+  pcl_deps **ones = malloc(N * sizeof *ones);
+  const char **texts = malloc(N * sizeof *texts);
+  for (int i = 0; i < N; i++) {
+    char k[32];
+    snprintf(k, sizeof k, "urn:%d", i % (N / 2));
+    ones[i] = pcl_deps_one(k);
+    texts[i] = pcl_urn_intern(k);
+  }
+  u = pcl__deps_union_all((const pcl_deps *const *)ones, N);
+  CU_ASSERT_EQUAL(pcl_deps_count(u), N / 2);
+  pcl_deps *same = pcl__deps_of_urns(texts, N);
+  pcl_deps *both = pcl_deps_union(u, same);
+  CU_ASSERT_EQUAL(pcl_deps_count(both), N / 2);
+  CU_ASSERT_PTR_EQUAL(both, u);
+  pcl_deps_release(both);
+  pcl_deps_release(same);
+  pcl_deps_release(u);
+  for (int i = 0; i < N; i++) {
+    pcl_deps_release(ones[i]);
+  }
+  CU_ASSERT_PTR_NULL(pcl__deps_of_urns(texts, 0));
+  free(ones);
+  free(texts);
   pcl_deps_release(abz);
   pcl_deps_release(bz);
   pcl_deps_release(zs);

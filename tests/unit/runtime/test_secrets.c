@@ -262,6 +262,26 @@ static void test_direct(void) {
    * opens the scope for a secret key (tested by test_config). */
   CU_ASSERT_PTR_NOT_NULL(strstr(pcl_error_message(err), CANARY));
   pcl_error_free(err);
+  /* Built-ins name the value of a failed conversion, as "[secret]" when it
+   * is secret. */
+  pcl_value *half = pcl_number_new(1.5), *big = pcl_int_new(2000000);
+  pcl_value *secret_half = pcl_secret_new(half), *secret_big = pcl_secret_new(big);
+  CU_ASSERT_PTR_NULL(pcl_fn_element(list, secret_half, &err));
+  CU_ASSERT(err && strstr(pcl_error_message(err), "cannot use [secret]: value must be") != NULL);
+  pcl_error_free(err);
+  err = NULL;
+  CU_ASSERT_PTR_NULL(pcl_fn_element(list, secret, &err));
+  CU_ASSERT(err && strstr(pcl_error_message(err), "cannot convert [secret] to number") != NULL);
+  pcl_error_free(err);
+  err = NULL;
+  CU_ASSERT_PTR_NULL(pcl_fn_range(secret_big, NULL, &err));
+  CU_ASSERT(err && strstr(pcl_error_message(err), "would have [secret] elements") != NULL);
+  pcl_error_free(err);
+  err = NULL;
+  pcl_release(secret_big);
+  pcl_release(secret_half);
+  pcl_release(big);
+  pcl_release(half);
   pcl_release(one);
   pcl_release(list);
   pcl_release(secret);

@@ -380,6 +380,44 @@ static pcl_value *eventual_to_int(const pcl_value *x, void *ctx) {
                                           : NULL;
 }
 
+/* Every container notes whether it may hold a SECRET or an UNKNOWN (list,
+ * list filled in place, set, map, merged map, secret, asset, resource), so
+ * that the marks of a plain value are known without a walk. */
+static void test_mark_flag(void) {
+  LEAK_BEGIN;
+  pcl_value *plain = pcl_list_of((pcl_value *[]){&s_hello, &s_map}, 2);
+  CU_ASSERT_FALSE(plain->flags & PCL_F_HOLDS_MARK);
+  CU_ASSERT_FALSE(pcl_has_secret(plain));
+  CU_ASSERT_TRUE(pcl_is_wholly_known(plain));
+  pcl_value *sec = pcl_secret_new(&s_hello);
+  pcl_value *inner = pcl_list_new(1);
+  pcl_list_init_take(inner, 0, pcl_unknown());
+  pcl_value *set = pcl_set_of((pcl_value *[]){&s_a, sec}, 2);
+  pcl_value *m = pcl_map_of((pcl_value *[]){&s_a, &s_b}, (pcl_value *[]){plain, inner}, 2);
+  pcl_value *asset = pcl_asset_new(PCL_ASSET_STRING, sec);
+  pcl_value *r = pcl_resource_new(&s_hello, pcl_unknown(), NULL);
+  pcl_value *merged = pcl__map_merge(&s_map, (pcl_value *[]){&s_b}, (pcl_value *[]){set}, 1);
+  pcl_value *top = pcl_list_of((pcl_value *[]){plain, m}, 2);
+  pcl_value *holders[] = {sec, inner, set, m, asset, r, merged, top};
+  for (size_t i = 0; i < sizeof holders / sizeof holders[0]; i++) {
+    CU_ASSERT_TRUE(pcl__may_hold_mark(holders[i]));
+  }
+  CU_ASSERT_FALSE(pcl_has_secret(top));
+  CU_ASSERT_FALSE(pcl_is_wholly_known(top));
+  CU_ASSERT_TRUE(pcl_has_secret(merged));
+  pcl_value *unmerged = pcl__map_merge(merged, (pcl_value *[]){&s_b}, (pcl_value *[]){&s_a}, 1);
+  CU_ASSERT_FALSE(unmerged->flags & PCL_F_HOLDS_MARK);
+  pcl_value *stripped = pcl_strip_secrets(set);
+  CU_ASSERT_FALSE(stripped->flags & PCL_F_HOLDS_MARK);
+  pcl_release(stripped);
+  for (size_t i = 0; i < sizeof holders / sizeof holders[0]; i++) {
+    pcl_release(holders[i]);
+  }
+  pcl_release(unmerged);
+  pcl_release(plain);
+  LEAK_END;
+}
+
 /* EVENTUALs holding numbers of static storage, which need no counting. */
 static void ignore_eventual(void *p) { (void)p; }
 static const pcl_eventual_ops numbered_ops = {"output", ignore_eventual, ignore_eventual};
@@ -715,6 +753,7 @@ void register_value_tests(void) {
   CU_add_test(s, "resource, asset, archive, secret, eventual", test_other_kinds);
   CU_add_test(s, "kind walks", test_kind_walks);
   CU_add_test(s, "values holding eventuals", test_eventual_flag);
+  CU_add_test(s, "the secret and unknown flag", test_mark_flag);
   CU_add_test(s, "rewrites", test_rewrite);
   CU_add_test(s, "map merge", test_map_merge);
   CU_add_test(s, "deep release and walks", test_deep_release);

@@ -1,0 +1,47 @@
+// Every built-in that takes at most some number of arguments, called with
+// one more: an error at the first argument too many (at the call for the
+// built-ins whose reference binder words the error itself).  min, max and
+// try take any number.
+resource c "call:index:Custom" {
+  value = "v"
+}
+
+element1          = element([1], 0, 1)
+entries1          = entries({}, 1)
+length1           = length([], 1)
+lookup1           = lookup({}, "a", 1, 2)
+join1             = join(",", [], 1)
+split1            = split(",", "a", 1)
+range1            = range(1, 2, 3)
+toJSON1           = toJSON(1, 2)
+toBase641         = toBase64("a", 2)
+fromBase641       = fromBase64("a", 2)
+sha11             = sha1("a", 2)
+readFile1         = readFile("a", 2)
+filebase641       = filebase64("a", 2)
+filebase64sha2561 = filebase64sha256("a", 2)
+readDir1          = readDir("a", 2)
+mimeType1         = mimeType("a", 2)
+fileAsset1        = fileAsset("a", 2)
+stringAsset1      = stringAsset("a", 2)
+remoteAsset1      = remoteAsset("a", 2)
+fileArchive1      = fileArchive("a", 2)
+remoteArchive1    = remoteArchive("a", 2)
+assetArchive1     = assetArchive({}, 2)
+secret1           = secret(1, 2)
+unsecret1         = unsecret(1, 2)
+singleOrNone1     = singleOrNone([1], 2)
+can1              = can(1, 2)
+recover1          = recover(secret(1), 2, 3)
+notImplemented1   = notImplemented("a", 2)
+getOutput1        = getOutput("org/project/stack", "y", 3)
+stack1            = stack(1)
+project1          = project(1)
+organization1     = organization(1)
+cwd1              = cwd(1)
+rootDirectory1    = rootDirectory(1)
+resourceType1     = pulumiResourceType(c, 2)
+resourceName1     = pulumiResourceName(c, 2)
+invoke1           = invoke("simple-invoke:index:myInvoke", {}, {}, 4)
+call1             = call(c, "providerValue", {}, 4)
+convert1          = convert(1, "int", 3)
