@@ -148,16 +148,21 @@ static const char *const operand_texts[] = {
 #undef X
 };
 
+enum { OPND_COUNT = sizeof operand_texts / sizeof operand_texts[0] };
+_Static_assert(OPND_COUNT <= sizeof ((em *)NULL)->operand_uses / sizeof(unsigned),
+               "em.operand_uses has a place for each kind of operand");
+
 /* Appends the words of operand o, placed, and records the parameters its
- * text names. */
+ * text names (found once per kind: operands are the most frequent words). */
 static void put_operand(em_writer *w, em_words *out, em_opnd o) {
-  const char *text = operand_texts[o.kind];
-  if (text == NULL)
-    ice("an operand was written before its row entry was made");
-  /* The table of texts may move when the text is new: it is indexed once
-     the id is known. */
-  uint32_t id = form_id(w->c->e, text);
-  w->uses |= w->c->e->texts[id].uses;
+  unsigned *uses = &w->c->e->operand_uses[o.kind];
+  if (*uses == 0) {
+    const char *text = operand_texts[o.kind];
+    if (text == NULL)
+      ice("an operand was written before its row entry was made");
+    *uses = em_named_params(text) + 1;
+  }
+  w->uses |= *uses - 1;
   em_words_add(out, (uint32_t)o.kind);
   em_words_add(out, o.n);
 }

@@ -105,6 +105,9 @@ typedef struct em {
   size_t ntexts, captexts; /* Used and allocated. */
   ptrmap text_ids;    /* Interned text -> its id + 1. */
   ptrmap form_ids;    /* Address of a form -> its id + 1. */
+  /* Per kind of operand (em_okind), the parameters its text names, plus
+     one; 0 until an operand of the kind is first written. */
+  unsigned operand_uses[16];
   ptrmap used;        /* Interned C names already taken -> (void *)1. */
   /* Config types. */
   cw types;           /* Config types (pclg_t<n>). */
