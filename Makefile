@@ -10,12 +10,9 @@ OPT ?= -O2 -g
 BISON ?= bison
 FLEX ?= flex
 
-# SAN=1 builds with AddressSanitizer and UndefinedBehaviorSanitizer, and
-# with the compiler's own consistency checks (PCLC_CHECK_SHAPES: the code of
-# a node whose shape is known is written anyway and compared).
+# SAN=1 builds with AddressSanitizer and UndefinedBehaviorSanitizer.
 ifeq ($(SAN),1)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-SAN_DEFS := -DPCLC_CHECK_SHAPES=1
 OPT := -O1 -g
 endif
 
@@ -23,7 +20,7 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototyp
         -Wold-style-definition -Wwrite-strings -Wundef -Wformat=2 -Wvla \
         -Wimplicit-fallthrough -Wdouble-promotion -Werror
 STD := -std=c11 -D_POSIX_C_SOURCE=200809L
-CFLAGS_ALL := $(STD) $(OPT) $(SAN_FLAGS) $(SAN_DEFS) -MMD -MP
+CFLAGS_ALL := $(STD) $(OPT) $(SAN_FLAGS) -MMD -MP
 CFLAGS_HAND := $(CFLAGS_ALL) $(WARN)
 # Generated scanner and parser: the project flags minus the ones flex and
 # bison output cannot meet.

@@ -4,7 +4,8 @@
 # Usage: bench/run-codegen.sh PCLC LIBDIR [WORKDIR]
 #
 # PCLC is the compiler; LIBDIR is the build directory holding libpclrt.a
-# (the runtime headers are taken from runtime/).  Generates programs of
+# (the headers generated C includes are taken from runtime/include/ and
+# common/).  Generates programs of
 # 1,000, 10,000 and 100,000 resources with bench/gen-program.py into WORKDIR
 # (default build/bench; the files are shared with bench/run.sh), then for
 # each size measures, in this order:
@@ -31,7 +32,7 @@
 # resource at 100,000 resources <= 1.05 x that at 10,000.
 #
 # With BASELINE=DIR (a build of another pclc: DIR/build/pclc,
-# DIR/build/libpclrt.a and DIR/runtime/), every step is measured for both
+# DIR/build/libpclrt.a, DIR/runtime/ and DIR/common/), every step is measured for both
 # compilers in the same run, their repetitions interleaved so that both see
 # the same load, and each baseline line gives the ratio of this pclc's CPU
 # time to the baseline's.
@@ -61,7 +62,7 @@ work=$(abs "${3:-build/bench}")
 baseline=${BASELINE:-}
 if [ -n "$baseline" ]; then
   baseline=$(abs "$baseline")
-  for f in build/pclc build/libpclrt.a runtime; do
+  for f in build/pclc build/libpclrt.a runtime/include common; do
     if [ ! -e "$baseline/$f" ]; then
       echo "bench: BASELINE has no $f" >&2
       exit 2
@@ -112,11 +113,15 @@ LIBS = ["-lpclrt", "-ljansson", "-lutf8proc", "-lnettle", "-larchive", "-lgmp", 
 
 # The compilers measured: this one, and the baseline when there is one.
 # Each has its own pclc, library, headers and output files.
-DESIGNS = [("this", pclc, libdir, os.path.join(root, "runtime"), "")]
+def headers(tree):
+    """The folders of the headers generated C includes, in a source tree."""
+    return [os.path.join(tree, "runtime/include"), os.path.join(tree, "common")]
+
+
+DESIGNS = [("this", pclc, libdir, headers(root), "")]
 if baseline:
     DESIGNS.append(("baseline", os.path.join(baseline, "build/pclc"),
-                    os.path.join(baseline, "build"), os.path.join(baseline, "runtime"),
-                    "-baseline"))
+                    os.path.join(baseline, "build"), headers(baseline), "-baseline"))
 
 # Goals: (microseconds per resource, KB per resource) or None.
 GOALS = {"pclc": (25, None), "gcc-O0": (100, None), "run": (10, 7)}
@@ -169,7 +174,7 @@ def command(design, step, n):
     if step == "pclc":
         return [compiler, "--schema-path", schemas, src, "-o", out + ".c"], root
     if step in CCS:
-        return (CCS[step] + ["-w", "-I" + inc, out + ".c", "-L" + lib] + LIBS +
+        return (CCS[step] + ["-w"] + ["-I" + d for d in inc] + [out + ".c", "-L" + lib] + LIBS +
                 ["-o", out + "-" + step], root)
     if step == "run":
         return [out + "-gcc-O2", "--mocks", os.path.join(root, "bench/codegen-mocks.json")], work

@@ -45,12 +45,6 @@
 
 enum { EXIT_PROGRAM_ERROR = 1, EXIT_USAGE = 2 };
 
-/* The phases up to the IR accept expressions as deep as their stack allows
-   (base/stack.h), but code generation still recurses over expression depth
-   without the stack guard: it is given programs at most this deep (the
-   depth the front end used to cap every program at). */
-enum { LOWER_MAX_DEPTH = 2500 };
-
 typedef enum pclc_mode {
   MODE_NONE,       /* No mode chosen yet. */
   MODE_PARSE_ONLY, /* Parse and report errors; print nothing else. */
@@ -380,9 +374,14 @@ static int run_backend(compilation *c, const options *o, ty_ctx *tyc, const bnd_
     return EXIT_USAGE;
   }
   emit_options eo = {o->input, o->output, "pclc " PCLC_VERSION, !o->no_lines};
-  /* emit_program's own result only says that a write failed; the reason
-     comes from the stream when it is committed. */
-  emit_program(out.f, &eo, &c->src, m);
+  /* A write failure's reason comes from the stream when it is committed;
+     an expression too deep for the emitter's stack is an error of the
+     program, which leaves no file. */
+  emit_program(out.f, &eo, &c->src, &c->diags, m);
+  if (c->diags.errors) {
+    outfile_discard(&out);
+    return EXIT_PROGRAM_ERROR;
+  }
   if (!outfile_commit(&out, &err)) {
     fprintf(stderr, "pclc: error: cannot write %s: %s\n", o->output, err);
     return EXIT_USAGE;
@@ -425,13 +424,6 @@ static int run_bind(compilation *c, const options *o, bool dump) {
       bool whole = dump_types(b.f, p, &tyc, &c->diags);
       dump_close(&b, whole);
       status = whole ? EXIT_SUCCESS : EXIT_PROGRAM_ERROR;
-    }
-    if (o->mode == MODE_COMPILE && status == EXIT_SUCCESS && bc.max_depth > LOWER_MAX_DEPTH) {
-      diag_error(&c->diags, bc.deepest,
-                 "Nesting too deep: the code generator handles expressions nested at most %d "
-                 "levels deep; this one is nested %zu levels deep",
-                 LOWER_MAX_DEPTH, bc.max_depth);
-      status = EXIT_PROGRAM_ERROR;
     }
     if ((o->mode == MODE_DUMP_IR || o->mode == MODE_COMPILE) && status == EXIT_SUCCESS) {
       diag_print(&c->diags, stderr);

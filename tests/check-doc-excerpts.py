@@ -10,12 +10,7 @@ repository by the comment line
 
 directly above the block's opening fence.  Every line of the block must
 appear, in order and contiguous, in that file (byte for byte, blank lines
-included).  With `without #line` after the path
-
-    <!-- excerpt: tests/golden/codegen/applies.expected.c without #line -->
-
-the file's `#line` directives are left out first: the block is what pclc
-writes with --no-line-directives.  The quoted files are golden
+included).  The quoted files are golden
 expectations, which the golden tests keep equal to what pclc writes, so an
 emitter change that alters a quoted excerpt fails here until the
 documentation follows.
@@ -32,13 +27,13 @@ import re
 import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-MARK = re.compile(r"^<!-- excerpt: (\S+)( without #line)? -->$")
+MARK = re.compile(r"^<!-- excerpt: (\S+) -->$")
 FENCE = re.compile(r"^(```+)")
 
 
 def excerpts(path):
-    """Yields (line number, quoted file, without #line, lines) for each marked
-    block (lines is None when the mark is not followed by a block)."""
+    """Yields (line number, quoted file, lines) for each marked block (lines
+    is None when the mark is not followed by a block)."""
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     i = 0
@@ -50,22 +45,19 @@ def excerpts(path):
         start = i + 1
         fence = FENCE.match(lines[start]) if start < len(lines) else None
         if not fence:
-            yield start, m.group(1), bool(m.group(2)), None
+            yield start, m.group(1), None
             i = start
             continue
         end = start + 1
         while end < len(lines) and lines[end] != fence.group(1):
             end += 1
-        yield start + 1, m.group(1), bool(m.group(2)), lines[start + 1 : end]
+        yield start + 1, m.group(1), lines[start + 1 : end]
         i = end + 1
 
 
-def contains(text, block, no_lines):
-    """Whether the lines of block occur contiguously among the lines of text
-    (without its #line directives when no_lines)."""
+def contains(text, block):
+    """Whether the lines of block occur contiguously among the lines of text."""
     lines = text.split("\n")
-    if no_lines:
-        lines = [l for l in lines if not l.startswith("#line ")]
     n = len(block)
     return n > 0 and any(lines[i : i + n] == block for i in range(len(lines) - n + 1))
 
@@ -74,7 +66,7 @@ def main(argv):
     docs = argv[1:] or ["README.md"] + sorted(glob.glob(os.path.join("docs", "*.md")))
     checked = failed = 0
     for doc in docs:
-        for line, quoted, no_lines, block in excerpts(os.path.join(ROOT, doc)):
+        for line, quoted, block in excerpts(os.path.join(ROOT, doc)):
             checked += 1
             where = f"{doc}:{line}"
             if block is None:
@@ -88,7 +80,7 @@ def main(argv):
                 print(f"FAIL {where}: cannot read {quoted}: {e.strerror}")
                 failed += 1
                 continue
-            if not contains(text, block, no_lines):
+            if not contains(text, block):
                 first = block[0] if block else "(empty)"
                 print(f"FAIL {where}: not in {quoted}: {first}")
                 failed += 1

@@ -161,13 +161,23 @@ src_pos src_position(src_set *s, uint32_t id, uint32_t offset) {
   uint32_t start = f->line_starts[lo];
   if (f->ascii)
     return (src_pos){lo + 1, (size_t)(offset - start) + 1};
+  /* Columns count code points: the bytes that do not continue one, from
+     the nearer of the line's start and the position asked before. */
   size_t column = 1;
-  if (f->last_line == lo + 1 && f->last_offset <= offset) {
+  if (f->last_line == lo + 1 && f->last_offset <= offset &&
+      offset - f->last_offset < offset - start) {
     column = f->last_column;
-    start = f->last_offset;
+    for (uint32_t i = f->last_offset; i < offset; i++)
+      column += ((unsigned char)f->text[i] & 0xC0) != 0x80;
+  } else if (f->last_line == lo + 1 && f->last_offset > offset &&
+             f->last_offset - offset < offset - start) {
+    column = f->last_column;
+    for (uint32_t i = offset; i < f->last_offset; i++)
+      column -= ((unsigned char)f->text[i] & 0xC0) != 0x80;
+  } else {
+    for (uint32_t i = start; i < offset; i++)
+      column += ((unsigned char)f->text[i] & 0xC0) != 0x80;
   }
-  for (uint32_t i = start; i < offset; i++)
-    column += ((unsigned char)f->text[i] & 0xC0) != 0x80;
   f->last_line = lo + 1;
   f->last_offset = offset;
   f->last_column = column;

@@ -27,8 +27,8 @@ typedef struct src_file {
   bool ascii;           /* The text is pure ASCII: a column is a byte offset
                            (known with line_starts). */
   /* The last position computed in a file that is not pure ASCII, from which
-     a later one on the same line counts on: line (1-based, 0 for none),
-     byte offset and column. */
+     another on the same line counts its column when it is nearer than the
+     line's start: line (1-based, 0 for none), byte offset and column. */
   size_t last_line;
   uint32_t last_offset;
   size_t last_column;
@@ -69,8 +69,10 @@ bool src_read(src_set *s, const char *path, uint32_t *id, const char **err);
 src_file *src_get(src_set *s, uint32_t id);
 /* Returns the line and column of byte offset `offset` in file `id`: found
  * by binary search over the line starts, the column at once in a file of
- * pure ASCII, else counted from the line's start or, for a later offset of
- * the same line, from the position computed last. */
+ * pure ASCII, else counted from the nearer of the line's start and the
+ * position computed last on the same line, so that a walk over the positions
+ * of one long line (a program of one 100,000-operator line) takes time linear
+ * in its length. */
 src_pos src_position(src_set *s, uint32_t id, uint32_t offset);
 /* Returns the start and length (without line break) of 1-based line `line`. */
 const char *src_line(src_set *s, uint32_t id, size_t line, size_t *len);

@@ -52,15 +52,6 @@ typedef struct bind_ctx {
   /* The error "expression nested too deeply" was reported (base/stack.h):
      once for the whole compilation. */
   bool too_deep;
-  /* The compound expressions being checked (check.c), and the most open at
-     once during the current check_expr. */
-  size_t nesting, nesting_max;
-  /* The deepest expression checked so far (components included): its
-     nesting depth and span.  Code generation, which still recurses over
-     expressions without the stack guard, refuses programs deeper than it
-     can walk. */
-  size_t max_depth;
-  pcl_span deepest;
   /* The packages of the programs bound so far (components included), so
      that a package is defined alike by every program of the compilation
      (bind_package.c); an arena list, NULL at first. */

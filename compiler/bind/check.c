@@ -1500,30 +1500,14 @@ static bnd_expr *expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   if (stack_too_deep(&c->too_deep, c->diag, n->span)) {
     return poison(c, mk(c, BND_E_NULL, n->span));
   }
-  if (++c->nesting > c->nesting_max) {
-    c->nesting_max = c->nesting;
-  }
   e = compound(c, s, n);
-  c->nesting--;
   return check_too_deep(c, n->span) ? poison(c, e) : e;
 }
 
 bnd_expr *check_expr(bind_ctx *c, const bind_scope *s, const ast_node *n) {
-  size_t outer_max = c->nesting_max;
-  c->nesting_max = c->nesting;
   bnd_expr *result = expr(c, s, n);
   if (c->diag->caught) {
     ice("a failure caught inside try or can was not made an expression's");
-  }
-  /* The bound tree is at most one level deeper than the compound
-     expressions open at once. */
-  size_t depth = c->nesting_max - c->nesting + 1;
-  if (depth > c->max_depth) {
-    c->max_depth = depth;
-    c->deepest = n->span;
-  }
-  if (outer_max > c->nesting_max) {
-    c->nesting_max = outer_max;
   }
   return result;
 }

@@ -1,4 +1,5 @@
-/* cw: the C writer's buffer and string literal escaping (see cw.h). */
+/* cw: the C writer's buffer, string literals, comments and names (see
+ * cw.h). */
 #include "emit/cw.h"
 
 #include <stdarg.h>
@@ -82,6 +83,34 @@ void cw_cstring(cw *w, const char *s, size_t len) {
   *p++ = '"';
   *p = '\0';
   w->len = (size_t)(p - w->data);
+}
+
+void cw_mangle(cw *w, const char *s) {
+  static const char hex[] = "0123456789abcdef";
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')) {
+      cw_bytes(w, (const char *)p, 1);
+    } else if (*p == '_') {
+      cw_bytes(w, "__", 2);
+    } else if (*p == '-') {
+      cw_bytes(w, "_d", 2);
+    } else {
+      char esc[4] = {'_', 'x', hex[*p >> 4], hex[*p & 15]};
+      cw_bytes(w, esc, 4);
+    }
+  }
+}
+
+void cw_comment_char(cw *w, char c) {
+  char prev = w->len ? w->data[w->len - 1] : '\0';
+  if ((c == '/' && prev == '*') || (c == '*' && prev == '/'))
+    cw_bytes(w, "\\", 1);
+  cw_bytes(w, &c, 1);
+}
+
+void cw_comment(cw *w, const char *s) {
+  for (const char *p = s; *p; p++)
+    cw_comment_char(w, *p);
 }
 
 void cw_append(cw *w, const cw *other) {

@@ -3,15 +3,15 @@
  * A cw is a growable text buffer: the emitter writes each section of the
  * translation unit into its own buffer and concatenates them at the end, so
  * that tables can be filled in one pass and printed in dependency order.
- * cw_cstring writes bytes as a C string literal that any C11 compiler reads
- * back byte for byte (printable ASCII as is, everything else as three-digit
- * octal escapes, `?` escaped against trigraphs).
- *
- * Generated identifiers are never derived from PCL names: user names only
- * ever appear inside string literals of the static tables, and every C
- * identifier the emitter makes is `pclg_<section><n>`, so no name mangling is
- * needed and no generated name can collide with the runtime's (`pcl_`) or
- * start with an underscore. */
+ * The writer knows what C text must respect: cw_cstring writes bytes as a
+ * C string literal that any C11 compiler reads back byte for byte
+ * (printable ASCII as is, everything else as three-digit octal escapes, `?`
+ * escaped against trigraphs); cw_comment writes text that can neither end
+ * the comment it is in nor open one; cw_mangle makes a C identifier of a
+ * name of the program, one to one (STYLE.md §11): the emitter prefixes it
+ * with `pclu_`, so that it can collide neither with the runtime's `pcl_`
+ * names nor with the compiler's own `pclg_` ones, and never starts with an
+ * underscore. */
 #ifndef PCLC_CW_H
 #define PCLC_CW_H
 
@@ -41,6 +41,14 @@ void cw_bytes(cw *w, const char *s, size_t len);
 void cw_cstring(cw *w, const char *s, size_t len);
 /* Appends the contents of other. */
 void cw_append(cw *w, const cw *other);
+/* Appends the name s as the rest of a C identifier, one to one: letters
+ * and digits as they are, `_` as `__`, `-` as `_d`, any other byte as
+ * `_x<two hex digits>` (`my-key` is `my_dkey`). */
+void cw_mangle(cw *w, const char *s);
+/* Appends s, or the byte c, as comment text: a `/` after a `*` or a `*`
+ * after a `/` gets a backslash between them. */
+void cw_comment(cw *w, const char *s);
+void cw_comment_char(cw *w, char c);
 /* Frees the buffer and empties it. */
 void cw_free(cw *w);
 

@@ -1,8 +1,8 @@
 /* emit: the IR to one C translation unit (see emit.h).
  *
- * The modules are walked once, each node handed to emit_fn.c, which writes
- * its functions and rows and fills the tables of constants (emit_const.c),
- * locations and declarations.  This module then assembles the file in the
+ * The modules are walked once, each node handed to emit_func.c, which
+ * writes its functions and rows and fills the tables of constants,
+ * locations and declarations (emit_const.c).  This module then assembles the file in the
  * order C needs: the tables every function reads, the rows, the node
  * tables and module descriptors (after prototypes of the node functions),
  * the functions, the config declarations, the parameterized packages and
@@ -15,16 +15,20 @@
 #include <string.h>
 
 #include "pcl_abi.h"
-#include "emit/emit_internal.h"
+#include "base/stack.h"
 #include "base/util.h"
+#include "emit/emit_internal.h"
 
 /* ------------------------------------------------------------------- config */
 
 /* Returns the C expression of the runtime type of a config's declared type
- * (arena text), writing the descriptors it needs.  Config types are
- * written on the command line's terms (a list of objects at most), so the
- * nesting this walks is that of a type label. */
-static const char *type_ref(em *e, const ty *t) {
+ * (arena text), writing the descriptors it needs; the type is that of the
+ * config at span, where one nested too deeply for the stack is reported.
+ * Config types are written on the command line's terms (a list of objects
+ * at most), so the nesting this walks is that of a type label. */
+static const char *type_ref(em *e, const ty *t, pcl_span span) {
+  if (stack_too_deep(&e->too_deep, e->diag, span))
+    return "&pcl_type_any";
   while (t->kind == TY_OUTPUT || t->kind == TY_PROMISE)
     t = t->elem;
   switch (t->kind) {
@@ -38,15 +42,15 @@ static const char *type_ref(em *e, const ty *t) {
   case TY_ID:
     return "&pcl_type_string";
   case TY_CONST:
-    return type_ref(e, t->cnst.base);
+    return type_ref(e, t->cnst.base, span);
   case TY_ENUM:
-    return type_ref(e, t->enm.base);
+    return type_ref(e, t->enm.base, span);
   case TY_LIST:
   case TY_SET:
   case TY_MAP: {
-    const char *elem = type_ref(e, t->elem);
+    const char *elem = type_ref(e, t->elem, span);
     size_t n = e->ntypes++;
-    cw_printf(&e->types, "static const pcl_type pclg_t%zu = {%s, %s, NULL, 0};\n", n,
+    cw_printf(&e->types, "static const pcl_type pclg_t%zu = {.kind = %s, .elem = %s};\n", n,
               t->kind == TY_MAP ? "PCL_TY_MAP" : "PCL_TY_LIST", elem);
     return arena_printf(&e->keys, "&pclg_t%zu", n);
   }
@@ -64,17 +68,17 @@ static const char *type_ref(em *e, const ty *t) {
     }
     if (!optional || others != 1)
       return "&pcl_type_any";
-    const char *elem = type_ref(e, other);
+    const char *elem = type_ref(e, other, span);
     size_t n = e->ntypes++;
-    cw_printf(&e->types, "static const pcl_type pclg_t%zu = {PCL_TY_OPTIONAL, %s, NULL, 0};\n", n,
-              elem);
+    cw_printf(&e->types, "static const pcl_type pclg_t%zu = {.kind = PCL_TY_OPTIONAL, .elem = %s};\n",
+              n, elem);
     return arena_printf(&e->keys, "&pclg_t%zu", n);
   }
   case TY_OBJECT: {
     size_t count = t->object.count;
     const char **fields = xcalloc(count ? count : 1, sizeof *fields);
     for (size_t i = 0; i < count; i++)
-      fields[i] = type_ref(e, t->object.props[i].type);
+      fields[i] = type_ref(e, t->object.props[i].type, span);
     size_t n = e->ntypes++;
     if (count) {
       cw_printf(&e->types, "static const pcl_type_field pclg_tf%zu[] = {", n);
@@ -85,11 +89,11 @@ static const char *type_ref(em *e, const ty *t) {
       }
       cw_puts(&e->types, "};\n");
       cw_printf(&e->types,
-                "static const pcl_type pclg_t%zu = {PCL_TY_OBJECT, NULL, pclg_tf%zu, %zu};\n", n,
-                n, count);
+                "static const pcl_type pclg_t%zu = {.kind = PCL_TY_OBJECT, .fields = pclg_tf%zu, "
+                ".nfields = %zu};\n",
+                n, n, count);
     } else {
-      cw_printf(&e->types, "static const pcl_type pclg_t%zu = {PCL_TY_OBJECT, NULL, NULL, 0};\n",
-                n);
+      cw_printf(&e->types, "static const pcl_type pclg_t%zu = {.kind = PCL_TY_OBJECT};\n", n);
     }
     free(fields);
     return arena_printf(&e->keys, "&pclg_t%zu", n);
@@ -112,16 +116,24 @@ static size_t write_configs(em *e, const ir_module *m, cw *w) {
     const ir_node *c = &m->nodes[i];
     if (c->kind != IR_N_CONFIG)
       continue;
-    const char *t = type_ref(e, c->config_type);
-    cw_puts(w, "    {");
+    const char *t = type_ref(e, c->config_type, c->span);
+    /* The default, when there is one, is computed by the config's node:
+       default_value stays NULL. */
+    cw_puts(w, "    {.name = ");
     cw_cstring(w, c->logical, strlen(c->logical));
-    cw_printf(w, ", %s, NULL, %d, %d, %d, ", t, c->value ? 1 : 0, c->nullable ? 1 : 0,
-              c->secret ? 1 : 0);
+    cw_printf(w, ", .type = %s, ", t);
+    if (c->value)
+      cw_puts(w, ".has_default_expr = true, ");
+    if (c->nullable)
+      cw_puts(w, ".nullable = true, ");
+    if (c->secret)
+      cw_puts(w, ".secret = true, ");
     /* Where the declaration is: a bad or missing value is reported there. */
     const char *path = src_get(e->src, c->span.file)->path;
     src_pos pos = src_position(e->src, c->span.file, c->span.start);
+    cw_puts(w, ".file = ");
     cw_cstring(w, path, strlen(path));
-    cw_printf(w, ", %zu, %zu},\n", pos.line, pos.column);
+    cw_printf(w, ", .line = %zu, .col = %zu},\n", pos.line, pos.column);
     n++;
   }
   return n;
@@ -129,12 +141,12 @@ static size_t write_configs(em *e, const ir_module *m, cw *w) {
 
 /* ----------------------------------------------------------------- packages */
 
-/* Writes s as a C string literal, or NULL when s is. */
-static void cstring_or_null(cw *w, const char *s) {
-  if (s)
-    cw_cstring(w, s, strlen(s));
-  else
-    cw_puts(w, "NULL");
+/* Writes `, .<field> = "<s>"` when s is not NULL. */
+static void string_field(cw *w, const char *field, const char *s) {
+  if (s == NULL)
+    return;
+  cw_printf(w, ", .%s = ", field);
+  cw_cstring(w, s, strlen(s));
 }
 
 /* Writes into w the entries of pclg_packages for the parameterized packages
@@ -148,50 +160,54 @@ static void write_packages(em *e, const ir_module *m, cw *w, ptrmap *seen, size_
     if (ptrmap_get(seen, name))
       continue;
     ptrmap_put(seen, name, (void *)1);
-    cw_puts(w, "    {");
+    cw_puts(w, "    {.base_name = ");
     cw_cstring(w, p->base_name, strlen(p->base_name));
-    cw_puts(w, ", ");
-    cstring_or_null(w, p->base_version);
-    cw_puts(w, ", ");
-    cstring_or_null(w, p->download_url);
-    cw_puts(w, ", ");
-    cw_cstring(w, p->name, strlen(p->name));
-    cw_puts(w, ", ");
-    cstring_or_null(w, p->version);
-    cw_puts(w, ", ");
+    string_field(w, "base_version", p->base_version);
+    string_field(w, "download_url", p->download_url);
+    string_field(w, "name", p->name);
+    string_field(w, "version", p->version);
+    cw_puts(w, ", .value = ");
     cw_cstring(w, p->value, p->value_len);
-    cw_printf(w, ", %zu},\n", p->value_len);
+    cw_printf(w, ", .value_len = %zu},\n", p->value_len);
     (*n)++;
   }
 }
 
 /* ------------------------------------------------------------------ modules */
 
-/* Writes the node table of every module, each module's nodes handed to
- * emit_fn.c first, and into packages the entries of pclg_packages (their
- * number in *npackages).  Modules are numbered in the order lowering made
- * them, which is the breadth-first order from the top. */
-static void write_modules(em *e, const ir_module *top, cw *tables, cw *packages,
-                          size_t *npackages) {
-  size_t n = 0, cap = 8, next = 0;
+/* The node function and row offset of each node of the program, modules
+ * in order. */
+typedef struct node_entry {
+  uint32_t fn;  /* The node's function (emit_shape.c). */
+  uint32_t row; /* The offset of its row in pclg_r. */
+} node_entry;
+
+/* Hands every node of every module to emit_func.c, which writes its
+ * functions and rows, and returns the modules, in the breadth-first order
+ * from the top in which lowering numbered them (their number in *nmods),
+ * and in *entries the function and row of each of their nodes.  Writes into
+ * packages the entries of pclg_packages (their number in *npackages).
+ * Stops at a node nested too deeply for the stack (e->too_deep). */
+static const ir_module **walk_modules(em *e, const ir_module *top, size_t *nmods,
+                                      node_entry **entries, cw *packages, size_t *npackages) {
+  size_t n = 0, cap = 8, next = 0, nentries = 0, capentries = 64;
   const ir_module **queue = xmalloc(cap * sizeof *queue);
+  node_entry *ents = xmalloc(capentries * sizeof *ents);
   queue[n++] = top;
-  cw descs = CW_INIT;
   ptrmap seen = {0};
-  while (next < n) {
+  while (next < n && !e->too_deep) {
     const ir_module *m = queue[next++];
     if (m->index != next - 1)
       ice("module %zu is not in lowering order", m->index);
     write_packages(e, m, packages, &seen, npackages);
-    cw rows = CW_INIT;
-    for (size_t i = 0; i < m->count; i++) {
+    for (size_t i = 0; i < m->count && !e->too_deep; i++) {
       const ir_node *node = &m->nodes[i];
-      const char *fn;
-      uint32_t row;
-      em_node(e, m, node, &fn, &row);
-      cw_printf(&rows, "    {%s, %u}, /* ", fn, (unsigned)row);
-      em_comment_text(&rows, node->logical);
-      cw_puts(&rows, " */\n");
+      if (nentries == capentries) {
+        capentries *= 2;
+        ents = xrealloc(ents, capentries * sizeof *ents);
+      }
+      node_entry *ne = &ents[nentries++];
+      em_node(e, node, &ne->fn, &ne->row);
       if (node->component) {
         if (n == cap) {
           cap *= 2;
@@ -200,24 +216,40 @@ static void write_modules(em *e, const ir_module *top, cw *tables, cw *packages,
         queue[n++] = node->component;
       }
     }
-    if (m->count) {
-      cw_printf(tables, "\n/* Module %zu: ", m->index);
-      em_comment_text(tables, m->dir);
-      cw_printf(tables, " */\nstatic const pcl_gen_node_desc pclg_nodes%zu[] = {\n", m->index);
-      cw_append(tables, &rows);
-      cw_puts(tables, "};\n");
-      cw_printf(&descs, "    {pclg_nodes%zu, %zu},\n", m->index, m->count);
-    } else {
+  }
+  ptrmap_free(&seen);
+  *nmods = n;
+  *entries = ents;
+  return queue;
+}
+
+/* Writes the node table of each of the modules mods[0..n), whose nodes'
+ * functions and rows are entries (in order), and the module table. */
+static void write_modules(em *e, const ir_module **mods, size_t n, const node_entry *entries,
+                          cw *tables) {
+  cw descs = CW_INIT;
+  for (size_t k = 0; k < n; k++) {
+    const ir_module *m = mods[k];
+    if (m->count == 0) {
       cw_printf(&descs, "    {NULL, 0},\n");
+      continue;
     }
-    cw_free(&rows);
+    cw_printf(tables, "\n/* Module %zu: ", m->index);
+    cw_comment(tables, m->dir);
+    cw_printf(tables, " */\nstatic const pcl_gen_node_desc pclg_nodes%zu[] = {\n", m->index);
+    for (size_t i = 0; i < m->count; i++, entries++) {
+      cw_printf(tables, "    {%s, %u}, /* ", em_func_name(e, entries->fn),
+                (unsigned)entries->row);
+      cw_comment(tables, m->nodes[i].logical);
+      cw_puts(tables, " */\n");
+    }
+    cw_puts(tables, "};\n");
+    cw_printf(&descs, "    {pclg_nodes%zu, %zu},\n", m->index, m->count);
   }
   cw_puts(tables, "\nstatic const pcl_gen_module pclg_modules[] = {\n");
   cw_append(tables, &descs);
   cw_puts(tables, "};\n");
   cw_free(&descs);
-  ptrmap_free(&seen);
-  free(queue);
 }
 
 /* ------------------------------------------------------------------ program */
@@ -274,28 +306,28 @@ static void put(sink *s, cw *o, const cw *section) {
     sink_write(s, section->data, section->len);
 }
 
-bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_module *top) {
-  em e = {0};
-  e.src = src;
-  e.input = opt->input;
-  e.lines = opt->line_directives;
-  arena_init(&e.keys);
-  intern_init(&e.names, &e.keys);
+/* The parts of the file that the walk over the program makes, besides
+ * the tables of em. */
+typedef struct parts {
+  cw tables;        /* The node tables and the module table. */
+  cw configs;       /* The entries of pclg_config. */
+  size_t nconfigs;  /* Their number. */
+  cw packages;      /* The entries of pclg_packages. */
+  size_t npackages; /* Their number. */
+} parts;
 
-  cw tables = CW_INIT, packages = CW_INIT;
-  size_t npackages = 0;
-  write_modules(&e, top, &tables, &packages, &npackages);
-  cw cfg = CW_INIT;
-  size_t nconfigs = write_configs(&e, top, &cfg);
-
+/* Writes the C file of the program walked into e and p to out.  Returns
+ * false when a write failed. */
+static bool write_file(em *e, FILE *out, const emit_options *opt, const parts *p) {
+  const src_set *src = e->src;
   sink snk = {out, CW_INIT, 1, true, true};
   const char *output = strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output;
   cw_cstring(&snk.name, output, strlen(output));
   cw o = CW_INIT;
   cw_puts(&o, "/* Generated by ");
-  em_comment_text(&o, opt->generator);
+  cw_comment(&o, opt->generator);
   cw_puts(&o, " from ");
-  em_comment_text(&o, opt->input);
+  cw_comment(&o, opt->input);
   cw_puts(&o, "; do not edit. */\n#include \"pcl_gen.h\"\n\n");
   cw_printf(&o,
             "#if !defined(PCL_GEN_ABI) || PCL_GEN_ABI != %d\n"
@@ -307,17 +339,17 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
 
   cw_puts(&o, "\n/* Constants, by index, every tenth numbered (rows refer to them as\n"
               " * pclg_k[r[i]]). */\n");
-  put(&snk, &o, &e.limbs);
-  size_t nconsts = e.nconsts ? e.nconsts : 1;
-  if (e.nitems) {
+  put(&snk, &o, &e->limbs);
+  size_t nconsts = e->nconsts ? e->nconsts : 1;
+  if (e->nitems) {
     cw_printf(&o, "static pcl_value pclg_k[%zu];\n", nconsts);
     cw_puts(&o, "static pcl_value *const pclg_p[] = {\n");
-    put(&snk, &o, &e.items);
+    put(&snk, &o, &e->items);
     cw_puts(&o, "};\n");
   }
   cw_printf(&o, "static pcl_value pclg_k[%zu] = {\n", nconsts);
-  put(&snk, &o, &e.consts);
-  if (e.nconsts == 0)
+  put(&snk, &o, &e->consts);
+  if (e->nconsts == 0)
     cw_puts(&o, "    PCL_STATIC_NULL,\n");
   cw_puts(&o, "};\n\n/* Source files (NULL for package schemas). */\n"
               "static const char *const pclg_files[] = {\n");
@@ -336,82 +368,112 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
     cw_puts(&o, "    NULL,\n");
   cw_puts(&o, "};\n\n/* Source locations: line, column. */\n"
               "static const pcl_gen_loc pclg_loc[] = {\n");
-  put(&snk, &o, &e.locs);
-  if (e.nlocs == 0)
+  put(&snk, &o, &e->locs);
+  if (e->nlocs == 0)
     cw_puts(&o, "    {0, 0},\n");
   cw_puts(&o, "};\n\n/* Their files: the first location in each, and the file's index. */\n"
               "static const pcl_gen_loc_run pclg_loc_runs[] = {\n");
-  put(&snk, &o, &e.loc_runs);
-  if (e.nloc_runs == 0)
+  put(&snk, &o, &e->loc_runs);
+  if (e->nloc_runs == 0)
     cw_puts(&o, "    {0, 0},\n");
   cw_puts(&o, "};\n");
-  if (e.ndecls) {
+  if (e->ndecls) {
     cw_puts(&o, "\n/* Resource declarations. */\nstatic const pcl_resource_decl pclg_decl[] = {\n");
-    put(&snk, &o, &e.decls);
+    put(&snk, &o, &e->decls);
     cw_puts(&o, "};\n");
   }
   cw_puts(&o, "\n/* Rows: what differs between the uses of one function, in the order its\n"
-              " * code reads them, one line per use, named after its node.  A row\n"
-              " * refers to the row of a closure it creates by how many entries\n"
-              " * before it that row starts (r - r[i]). */\n"
+              " * code reads them, one line per use, named after its node, with the\n"
+              " * constants it reads.  A row refers to the row of a closure it creates\n"
+              " * by how many entries before it that row starts (r - r[i]). */\n"
               "static const uint32_t pclg_r[] = {\n");
-  put(&snk, &o, &e.rows);
+  put(&snk, &o, &e->rows);
   cw_puts(&o, "    0,\n};\n");
   cw_puts(&o, "\n/* Node functions. */\n");
-  put(&snk, &o, &e.protos);
-  put(&snk, &o, &tables);
-  put(&snk, &o, &e.code);
+  cw protos = CW_INIT, code = CW_INIT;
+  em_funcs_print(e, &protos, &code);
+  put(&snk, &o, &protos);
+  put(&snk, &o, &p->tables);
+  put(&snk, &o, &code);
+  cw_free(&protos);
+  cw_free(&code);
   cw_puts(&o, "\n/* Configuration. */\n");
-  put(&snk, &o, &e.types);
-  if (nconfigs) {
+  put(&snk, &o, &e->types);
+  if (p->nconfigs) {
     cw_puts(&o, "static const pcl_config_decl pclg_config[] = {\n");
-    put(&snk, &o, &cfg);
+    put(&snk, &o, &p->configs);
     cw_puts(&o, "};\n");
   }
-  if (npackages) {
+  if (p->npackages) {
     cw_puts(&o, "\n/* Parameterized packages: the base provider's name, version and download\n"
                 " * URL, the package's name and version, and its parameter (decoded) with\n"
                 " * its length. */\n"
                 "static const pcl_package pclg_packages[] = {\n");
-    put(&snk, &o, &packages);
+    put(&snk, &o, &p->packages);
     cw_puts(&o, "};\n");
   }
   char *name = program_name(opt->input);
   cw_printf(&o, "\nstatic const pcl_gen_program pclg_program = {\n"
-                "    %d, &pcl_gen_abi_%d, ",
+                "    .abi = %d,\n    .abi_symbol = &pcl_gen_abi_%d,\n    .generator = ",
             PCL_GEN_ABI, PCL_GEN_ABI);
   cw_cstring(&o, opt->generator, strlen(opt->generator));
-  cw_puts(&o, ", ");
+  cw_puts(&o, ",\n    .name = ");
   cw_cstring(&o, name, strlen(name));
   cw_printf(&o,
-            ",\n    %s, %zu, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, %zu,"
-            "\n    pclg_files, %s, %zu,\n};\n\n"
+            ",\n    .configs = %s,\n    .nconfigs = %zu,\n    .main = &pclg_modules[0],\n"
+            "    .rows = pclg_r,\n    .consts = pclg_k,\n    .locs = pclg_loc,\n"
+            "    .loc_runs = pclg_loc_runs,\n    .nloc_runs = %zu,\n    .files = pclg_files,\n"
+            "    .packages = %s,\n    .npackages = %zu,\n};\n\n"
             "int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }\n",
-            nconfigs ? "pclg_config" : "NULL", nconfigs, e.nloc_runs ? e.nloc_runs : 1,
-            npackages ? "pclg_packages" : "NULL", npackages);
+            p->nconfigs ? "pclg_config" : "NULL", p->nconfigs, e->nloc_runs ? e->nloc_runs : 1,
+            p->npackages ? "pclg_packages" : "NULL", p->npackages);
   free(name);
 
   put(&snk, &o, NULL);
   cw_free(&snk.name);
   cw_free(&o);
-  cw_free(&cfg);
-  cw_free(&tables);
-  cw_free(&packages);
+  return snk.ok;
+}
+
+bool emit_program(FILE *out, const emit_options *opt, src_set *src, diag_list *diags,
+                  const ir_module *top) {
+  em e = {0};
+  e.src = src;
+  e.diag = diags;
+  e.input = opt->input;
+  e.lines = opt->line_directives;
+  arena_init(&e.keys);
+  intern_init(&e.names, &e.keys);
+
+  parts p = {CW_INIT, CW_INIT, 0, CW_INIT, 0};
+  size_t nmods = 0;
+  node_entry *entries = NULL;
+  const ir_module **mods = walk_modules(&e, top, &nmods, &entries, &p.packages, &p.npackages);
+  if (!e.too_deep) {
+    /* Every function is made: a node function's name says whether nodes
+       share it. */
+    em_funcs_name(&e);
+    write_modules(&e, mods, nmods, entries, &p.tables);
+    p.nconfigs = write_configs(&e, top, &p.configs);
+  }
+  free(mods);
+  free(entries);
+  bool written = !e.too_deep && write_file(&e, out, opt, &p);
+
+  cw_free(&p.configs);
+  cw_free(&p.tables);
+  cw_free(&p.packages);
   em_const_free(&e);
   cw_free(&e.locs);
   cw_free(&e.decls);
   cw_free(&e.rows);
-  cw_free(&e.code);
-  cw_free(&e.protos);
   cw_free(&e.types);
   ptrmap_free(&e.loc_index);
   ptrmap_free(&e.decl_index);
-  ptrmap_free(&e.fn_by_code);
-  ptrmap_free(&e.shapes);
+  em_funcs_free(&e);
   cw_free(&e.key);
   cw_free(&e.loc_runs);
-  ptrmap_free(&e.used);
   intern_free(&e.names);
   arena_free(&e.keys);
-  return snk.ok;
+  return written;
 }

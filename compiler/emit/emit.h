@@ -15,8 +15,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "ir/ir.h"
+#include "base/diag.h"
 #include "base/src.h"
+#include "ir/ir.h"
 
 /* What emit_program needs besides the IR. */
 typedef struct emit_options {
@@ -26,8 +27,12 @@ typedef struct emit_options {
   bool line_directives;  /* Map the code to the .pp sources with #line. */
 } emit_options;
 
-/* Writes the C of module top (and its component modules) to out.  Returns
- * false on a write error. */
-bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_module *top);
+/* Writes the C of module top (and its component modules) to out.  The
+ * emitter recurses as the expressions nest: an expression nested too
+ * deeply for the stack (base/stack.h) is reported to diags, and nothing is
+ * written.  Returns false then, or when a write failed (the stream's
+ * error says why). */
+bool emit_program(FILE *out, const emit_options *opt, src_set *src, diag_list *diags,
+                  const ir_module *top);
 
 #endif

@@ -7,11 +7,12 @@
  * it).  Lists and objects made only of constants are constants too: their
  * elements are pointers into `pclg_k`, kept in `pclg_p`.  Big ints get a
  * limb array `pclg_l<n>`.  Source locations (`pclg_loc`) are deduplicated
- * the same way. */
+ * the same way, and so are resource declarations (`pclg_decl`). */
 #include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pcl_abi.h"
 #include "emit/emit_internal.h"
 #include "base/util.h"
 #include "nfc.h"
@@ -82,6 +83,55 @@ static void write_double(cw *w, double d) {
     cw_puts(w, ".0");
 }
 
+/* The longest text of a constant that a row's comment shows, in bytes. */
+enum { SHOWN = 24 };
+
+/* Records show as the text a row's comment shows for constant i. */
+static void shown(em *e, size_t i, const char *show) {
+  if (i >= e->capshown) {
+    e->capshown = e->capshown ? 2 * e->capshown : 256;
+    e->shown = xrealloc(e->shown, e->capshown * sizeof *e->shown);
+  }
+  e->shown[i] = show;
+}
+
+/* Returns the text a row's comment shows for the string s[0..len): quoted,
+ * with `"`, `\` and control bytes escaped, cut after SHOWN bytes (at a
+ * character's start) with "...". */
+static const char *show_string(em *e, const char *s, size_t len) {
+  cw t = CW_INIT;
+  cw_bytes(&t, "\"", 1);
+  size_t i = 0;
+  for (; i < len && (i < SHOWN || ((unsigned char)s[i] & 0xc0) == 0x80); i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\') {
+      cw_bytes(&t, "\\", 1);
+      cw_bytes(&t, s + i, 1);
+    } else if (c < 0x20 || c == 0x7f) {
+      cw_printf(&t, "\\x%02x", c);
+    } else {
+      cw_bytes(&t, s + i, 1);
+    }
+  }
+  if (i < len)
+    cw_puts(&t, "...");
+  cw_bytes(&t, "\"", 1);
+  const char *show = arena_strndup(&e->keys, t.data, t.len);
+  cw_free(&t);
+  return show;
+}
+
+/* Returns the text a row's comment shows for a number written text: as it
+ * is, cut after SHOWN bytes with "...". */
+static const char *show_number(em *e, const char *text) {
+  size_t len = strlen(text);
+  if (len <= SHOWN)
+    return text;
+  return arena_printf(&e->keys, "%.*s...", (int)SHOWN, text);
+}
+
+const char *em_const_shown(const em *e, uint32_t k) { return e->shown[k]; }
+
 /* Opens the entry of the next constant: its index as a comment, so that a
  * reader can find `pclg_k[42]`. */
 static size_t begin_entry(em *e) {
@@ -116,6 +166,7 @@ uint32_t em_string(em *e, const char *s, size_t len) {
   }
   size_t i = begin_entry(e);
   store(&e->const_index, k, i);
+  shown(e, i, show_string(e, bytes, blen));
   bool nul = memchr(bytes, '\0', blen) != NULL, ascii = true;
   for (size_t j = 0; j < blen && ascii; j++)
     ascii = (unsigned char)bytes[j] < 0x80;
@@ -169,16 +220,20 @@ uint32_t em_const(em *e, const ir_expr *c) {
   store(&e->const_index, k, i);
   switch (c->ck) {
   case IR_K_NULL:
+    shown(e, i, "null");
     cw_puts(&e->consts, "PCL_STATIC_NULL,\n");
     break;
   case IR_K_BOOL:
+    shown(e, i, c->boolean ? "true" : "false");
     cw_printf(&e->consts, "PCL_STATIC_BOOL(%d),\n", c->boolean ? 1 : 0);
     break;
   case IR_K_INT:
+    shown(e, i, show_number(e, c->text));
     write_int(e, c->text);
     cw_puts(&e->consts, ",\n");
     break;
   case IR_K_NUMBER:
+    shown(e, i, show_number(e, c->text));
     cw_puts(&e->consts, "PCL_STATIC_NUMBER(");
     write_double(&e->consts, c->number);
     cw_puts(&e->consts, "),\n");
@@ -212,6 +267,7 @@ uint32_t em_static_list(em *e, const uint32_t *items, size_t n) {
   size_t p = n ? write_items(e, items, n) : 0;
   size_t i = begin_entry(e);
   store(&e->const_index, k, i);
+  shown(e, i, n ? "[...]" : "[]");
   if (n)
     cw_printf(&e->consts, "PCL_STATIC_LIST(&pclg_p[%zu], %zu),\n", p, n);
   else
@@ -276,6 +332,7 @@ uint32_t em_static_map(em *e, const uint32_t *keys, const uint32_t *vals, size_t
   free(kv);
   size_t i = begin_entry(e);
   store(&e->const_index, k, i);
+  shown(e, i, m ? "{...}" : "{}");
   if (m)
     cw_printf(&e->consts, "PCL_STATIC_MAP(&pclg_p[%zu], &pclg_p[%zu], %zu),\n", p, p + m, m);
   else
@@ -290,6 +347,8 @@ void em_const_free(em *e) {
   ptrmap_free(&e->const_index);
   free(e->strings);
   e->strings = NULL;
+  free(e->shown);
+  e->shown = NULL;
   e->nstrings = e->capstrings = 0;
 }
 
@@ -325,22 +384,41 @@ uint32_t em_loc(em *e, pcl_span span) {
   return (uint32_t)i;
 }
 
+/* ------------------------------------------------------------- declarations */
+
+uint32_t em_decl(em *e, const ir_node *n) {
+  static const char *const kinds[] = {
+#define X(name) "PCL_RES_" #name,
+      PCL_RESOURCE_KINDS(X)
+#undef X
+  };
+  cw *key = &e->key;
+  key->len = 0;
+  cw_printf(key, "%s|%d|%s|%s", n->token, (int)n->res_kind, n->version ? n->version : "",
+            n->plugin_download_url ? n->plugin_download_url : "");
+  const char *k = em_intern(e, key->data, key->len);
+  long found = lookup(&e->decl_index, k);
+  if (found >= 0)
+    return (uint32_t)found;
+  size_t i = e->ndecls++;
+  store(&e->decl_index, k, i);
+  /* The node's location travels in its row, not here. */
+  cw_puts(&e->decls, "    {.type = ");
+  cw_cstring(&e->decls, n->token, strlen(n->token));
+  cw_printf(&e->decls, ", .kind = %s", kinds[n->res_kind]);
+  if (n->version) {
+    cw_puts(&e->decls, ", .version = ");
+    cw_cstring(&e->decls, n->version, strlen(n->version));
+  }
+  if (n->plugin_download_url) {
+    cw_puts(&e->decls, ", .plugin_download_url = ");
+    cw_cstring(&e->decls, n->plugin_download_url, strlen(n->plugin_download_url));
+  }
+  cw_puts(&e->decls, "},\n");
+  return (uint32_t)i;
+}
+
 /* ----------------------------------------------------------------- comments */
-
-/* Appends the byte c of comment text to w: a `/` after a `*` or a `*`
- * after a `/` gets a backslash between them, so that the text can neither
- * end the comment nor open one inside it. */
-static void comment_byte(cw *w, char c) {
-  char prev = w->len ? w->data[w->len - 1] : '\0';
-  if ((c == '/' && prev == '*') || (c == '*' && prev == '/'))
-    cw_bytes(w, "\\", 1);
-  cw_bytes(w, &c, 1);
-}
-
-void em_comment_text(cw *w, const char *s) {
-  for (const char *p = s; *p; p++)
-    comment_byte(w, *p);
-}
 
 void em_comment_source(em *e, cw *w, pcl_span span, size_t max) {
   const src_file *f = &e->src->files[span.file];
@@ -362,7 +440,7 @@ void em_comment_source(em *e, cw *w, pcl_span span, size_t max) {
       n++;
       space = false;
     }
-    comment_byte(w, c);
+    cw_comment_char(w, c);
     n++;
   }
   if (cut)
@@ -371,6 +449,6 @@ void em_comment_source(em *e, cw *w, pcl_span span, size_t max) {
 
 void em_where(em *e, cw *w, pcl_span span) {
   src_pos p = src_position(e->src, span.file, span.start);
-  em_comment_text(w, e->src->files[span.file].path);
+  cw_comment(w, e->src->files[span.file].path);
   cw_printf(w, ":%zu:%zu", p.line, p.column);
 }

@@ -114,7 +114,8 @@ const char *ast_kind_name(ast_kind k) {
   ice("bad AST kind %d", (int)k);
 }
 
-const char *ast_unary_op_name(ast_unary_op op) {
+/* Returns the spelling of an operator ("&&"). */
+static const char *ast_unary_op_name(ast_unary_op op) {
   switch (op) {
 #define X(name, text)                                                            \
   case AST_OP_##name:                                                            \
@@ -125,7 +126,7 @@ const char *ast_unary_op_name(ast_unary_op op) {
   ice("bad unary operator %d", (int)op);
 }
 
-const char *ast_binary_op_name(ast_binary_op op) {
+static const char *ast_binary_op_name(ast_binary_op op) {
   switch (op) {
 #define X(name, text)                                                            \
   case AST_OP_##name:                                                            \

@@ -201,9 +201,6 @@ typedef struct ast_program {
 ast_node *ast_new(arena *a, ast_kind kind, pcl_span span);
 /* Returns the dump name of a kind ("get-attr"). */
 const char *ast_kind_name(ast_kind k);
-/* Returns the spelling of an operator ("&&"). */
-const char *ast_unary_op_name(ast_unary_op op);
-const char *ast_binary_op_name(ast_binary_op op);
 /* Writes the stable text form of the program used by --dump-ast.  Returns
  * false when a tree is too deep for the stack: "expression nested too
  * deeply" is then reported to diags, and what was written is cut short. */

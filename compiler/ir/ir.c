@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "front/ast.h"
 #include "base/stack.h"
 #include "base/util.h"
 
@@ -43,6 +42,22 @@ static const char *const op_names[] = {
 };
 
 const char *ir_op_name(ir_op op) { return op_names[op]; }
+
+static const char *const unary_op_names[] = {
+#define X(name, text) text,
+    IR_UNARY_OPS(X)
+#undef X
+};
+
+static const char *ir_unary_op_name(ir_unary_op op) { return unary_op_names[op]; }
+
+static const char *const binary_op_names[] = {
+#define X(name, text) text,
+    IR_BINARY_OPS(X)
+#undef X
+};
+
+static const char *ir_binary_op_name(ir_binary_op op) { return binary_op_names[op]; }
 
 /* Writes the indentation of depth. */
 static void indent(FILE *out, int depth) {
@@ -154,10 +169,10 @@ static void details(FILE *out, const ir_module *m, const ir_expr *e) {
       fputs(" declared", out);
     break;
   case IR_UNARY:
-    fprintf(out, " %s", ast_unary_op_name((ast_unary_op)e->sub));
+    fprintf(out, " %s", ir_unary_op_name((ir_unary_op)e->sub));
     break;
   case IR_BINARY:
-    fprintf(out, " %s", ast_binary_op_name((ast_binary_op)e->sub));
+    fprintf(out, " %s", ir_binary_op_name((ir_binary_op)e->sub));
     break;
   case IR_CALL:
     fprintf(out, " %s%s", e->s, e->sub ? " expand" : "");
@@ -198,6 +213,8 @@ static void details(FILE *out, const ir_module *m, const ir_expr *e) {
   case IR_SECRET:
   case IR_UNSECRET:
   case IR_GET_OUTPUT:
+  case IR_AND:
+  case IR_OR:
   case IR_TRY:
   case IR_CAN:
     break;

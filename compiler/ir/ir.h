@@ -43,6 +43,19 @@ typedef enum ir_op {
 #undef X
 } ir_op;
 
+/* Operators of UNARY and BINARY (ir_expr.sub). */
+typedef enum ir_unary_op {
+#define X(name, text) IR_U_##name,
+  IR_UNARY_OPS(X)
+#undef X
+} ir_unary_op;
+
+typedef enum ir_binary_op {
+#define X(name, text) IR_B_##name,
+  IR_BINARY_OPS(X)
+#undef X
+} ir_binary_op;
+
 /* Kinds of constants (ir_expr.ck). */
 typedef enum ir_const_kind { IR_K_NULL, IR_K_BOOL, IR_K_INT, IR_K_NUMBER, IR_K_STRING } ir_const_kind;
 
@@ -86,7 +99,7 @@ typedef struct ir_step {
  * several IR expressions per source line. */
 struct ir_expr {
   ir_op op;       /* The operation. */
-  unsigned sub;   /* UNARY, BINARY: the ast operator; CONVERT: ir_convert;
+  unsigned sub;   /* UNARY: ir_unary_op; BINARY: ir_binary_op; CONVERT: ir_convert;
                      FOR: IR_F_*; CALL: 1 for f(xs...); INVOKE, METHOD: 1
                      when the result is the one value of the result object. */
   const ty *type; /* The type of the value computed (see the header). */
@@ -113,7 +126,7 @@ struct ir_expr {
 };
 /* Children by operation: ATTR (object), INDEX (collection, key), LIST
  * (items), OBJECT (key0, value0, key1, ...), TEMPLATE (parts), UNARY (1),
- * BINARY (2), COND (condition, then, else), CALL (arguments), CONVERT (1),
+ * BINARY, AND and OR (2), COND (condition, then, else), CALL (arguments), CONVERT (1),
  * FOR (collection, value, then key with IR_F_KEY, then condition with
  * IR_F_COND), SPLAT (source, each), APPLY (arguments, then the body),
  * SECRET and UNSECRET (1), GET_OUTPUT (reference, name), INVOKE (arguments

@@ -409,6 +409,19 @@ static bool tuple_type_is(const ty *t, const ir_expr *x) {
   return true;
 }
 
+/* The source's operator of each operator of the IR: the lists name them
+ * alike, and the type rules are written for the source's. */
+static const ast_unary_op unary_source[] = {
+#define X(name, text) [IR_U_##name] = AST_OP_##name,
+    IR_UNARY_OPS(X)
+#undef X
+};
+static const ast_binary_op binary_source[] = {
+#define X(name, text) [IR_B_##name] = AST_OP_##name,
+    IR_BINARY_OPS(X)
+#undef X
+};
+
 /* Computes the stand type of x from its children's types (see the file
  * header): the type of the value x computes where it stands. */
 static const ty *retype(lw *w, ir_expr *x) {
@@ -486,11 +499,16 @@ static const ty *retype(lw *w, ir_expr *x) {
     }
     return ty_string(T);
   case IR_UNARY:
-    return ty_operation(T, check_unary_operator((ast_unary_op)x->sub), 1, &x->kids[0]->type,
+    return ty_operation(T, check_unary_operator(unary_source[x->sub]), 1, &x->kids[0]->type,
                         NULL);
   case IR_BINARY: {
     const ty *operands[2] = {x->kids[0]->type, x->kids[1]->type};
-    return ty_operation(T, check_binary_operator((ast_binary_op)x->sub), 2, operands, NULL);
+    return ty_operation(T, check_binary_operator(binary_source[x->sub]), 2, operands, NULL);
+  }
+  case IR_AND:
+  case IR_OR: {
+    const ty *operands[2] = {x->kids[0]->type, x->kids[1]->type};
+    return ty_operation(T, TY_OP_LOGIC, 2, operands, NULL);
   }
   case IR_COND: {
     const ty *branches[2] = {x->kids[1]->type, x->kids[2]->type};
@@ -743,12 +761,30 @@ static ir_expr *build_start(lw *w, const bnd_expr *e) {
   }
   case BND_E_UNARY:
     x = mk(w, IR_UNARY, e, 1);
-    x->sub = e->unary.op;
+    switch (e->unary.op) {
+#define X(name, text)                                                                        \
+  case AST_OP_##name:                                                                        \
+    x->sub = IR_U_##name;                                                                    \
+    break;
+      IR_UNARY_OPS(X)
+#undef X
+    }
     return x;
   case BND_E_BINARY:
-    x = mk(w, IR_BINARY, e, 2);
-    x->sub = e->binary.op;
+    switch (e->binary.op) {
+    case AST_OP_AND:
+      return mk(w, IR_AND, e, 2);
+    case AST_OP_OR:
+      return mk(w, IR_OR, e, 2);
+#define X(name, text)                                                                        \
+  case AST_OP_##name:                                                                        \
+    x = mk(w, IR_BINARY, e, 2);                                                              \
+    x->sub = IR_B_##name;                                                                    \
     return x;
+      IR_BINARY_OPS(X)
+#undef X
+    }
+    ice("binary operator %d has no IR operation", (int)e->binary.op);
   case BND_E_CONDITIONAL:
     return mk(w, IR_COND, e, 3);
   case BND_E_NUMBER:
@@ -1033,27 +1069,27 @@ static need child_need(const ir_expr *x, size_t i, need inherited) {
   case IR_OBJECT:
     return i % 2 == 0 ? NEED_TOP : inherited == NEED_STAND ? NEED_NONE : inherited;
   case IR_BINARY:
-    switch ((ast_binary_op)x->sub) {
-    case AST_OP_AND:
-    case AST_OP_OR:
-      /* && and || take their operands as they are (pcl_gen_logic), so that
-         the deciding side wins over a failure of the other. */
-      return NEED_STAND;
-    case AST_OP_EQ:
-    case AST_OP_NE:
+    switch ((ir_binary_op)x->sub) {
+    case IR_B_EQ:
+    case IR_B_NE:
       return NEED_DEEP;
-    case AST_OP_LT:
-    case AST_OP_LE:
-    case AST_OP_GT:
-    case AST_OP_GE:
-    case AST_OP_ADD:
-    case AST_OP_SUB:
-    case AST_OP_MUL:
-    case AST_OP_DIV:
-    case AST_OP_MOD:
+    case IR_B_LT:
+    case IR_B_LE:
+    case IR_B_GT:
+    case IR_B_GE:
+    case IR_B_ADD:
+    case IR_B_SUB:
+    case IR_B_MUL:
+    case IR_B_DIV:
+    case IR_B_MOD:
       return NEED_TOP;
     }
     return NEED_TOP;
+  case IR_AND:
+  case IR_OR:
+    /* && and || take their operands as they are (pcl_gen_logic), so that
+       the deciding side wins over a failure of the other. */
+    return NEED_STAND;
   case IR_COND:
   case IR_FOR:
   case IR_SPLAT:

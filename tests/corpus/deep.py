@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""deep.py: programs as deep as HCL accepts, through every phase up to the IR.
+"""deep.py: programs as deep as HCL accepts, through every phase up to the C.
 
 Usage: tests/corpus/deep.py PCLC
 
@@ -12,9 +12,10 @@ every run here limits the process stack to 1 MiB: the phases must not use
 the main thread's.  Each case below is a program generator (and, for the
 schema cases, of the schema it loads); every case is generated at two sizes
 (the full depth and a quarter of it) and run through `pclc --check`,
-`--dump-ast`, `--dump-types` and `--dump-ir` (the modes the case lists).  A
-run must end as the case says (status 0 with no diagnostics and, for the
-dump modes, some output; or status 1 with an error) within STRESS_TIMEOUT
+`--dump-ast`, `--dump-types`, `--dump-ir` and `-o FILE`, the C (the modes
+the case lists).  A run must end as the case says (status 0 with no
+diagnostics and, for the dumps and the C, some output; or status 1 with an
+error) within STRESS_TIMEOUT
 CPU seconds (default 60), and the full-size run may take at most 8 times the
 CPU time and memory of the quarter-size one (4 times would be linear, 16
 times quadratic) plus a fixed allowance (0.5 s, 48 MiB) for start-up and
@@ -23,7 +24,7 @@ noise.
 Then every case runs again, twice as deep, in every mode, on a stack of
 1 MiB (PCLC_STACK_SIZE), which is too small for that depth: pclc must refuse
 it with one located `error: expression nested too deeply` (source line and
-caret), status 1 and no output, never a crash; or, where the C compiler
+caret), status 1 and no output (for `-o`, no file), never a crash; or, where the C compiler
 turned a phase's recursion into a loop (a tail call), end as the case says.
 Every mode must refuse some case.
 
@@ -45,7 +46,8 @@ STACK = 1 << 20  # Stack limit of every run, in bytes.
 CPU_SLACK = 0.5  # Seconds the full-size run may take beyond 8 times the small one.
 RSS_SLACK = 48 << 10  # KiB it may use beyond 8 times the small one.
 
-ALL = ("--check", "--dump-ast", "--dump-types", "--dump-ir")
+COMPILE = "-o"  # The mode that writes the C, to the file of the run's output.
+ALL = ("--check", "--dump-ast", "--dump-types", "--dump-ir", COMPILE)
 SMALL_STACK = "1M"  # The phases' stack of the runs twice as deep, too small for them.
 TOO_DEEP = "error: expression nested too deeply"
 
@@ -138,8 +140,9 @@ CASES = {
     "conversion-error": ("nest", ("--check",), 1,
                          lambda n: 'config x "' + label(n) + '" {\n  default = '
                          + nested("[", "{}", "]")(n) + "\n}\n"),
-    "schema-types": ("nest", ("--check", "--dump-types", "--dump-ir"), 0, type_chain),
-    "schema-resources": ("nest", ("--check", "--dump-types", "--dump-ir"), 0, resource_chain),
+    "schema-types": ("nest", ("--check", "--dump-types", "--dump-ir", COMPILE), 0, type_chain),
+    "schema-resources": ("nest", ("--check", "--dump-types", "--dump-ir", COMPILE), 0,
+                         resource_chain),
     "sum": ("chain", ALL, 0, lambda n: "a = " + " + ".join(["1"] * n) + "\n"),
     "and": ("chain", ALL, 0, lambda n: "c = true\na = " + " && ".join(["c"] * n) + "\n"),
     "not": ("chain", ALL, 0, lambda n: "a = " + "!" * n + "true\n"),
@@ -158,9 +161,16 @@ def limit():
 
 
 def run(pclc, mode, path, flags, out, err, env=None):
-    """Runs pclc; returns (status, CPU seconds, max RSS in KiB)."""
-    with open(out, "wb") as o, open(err, "wb") as e:
-        p = subprocess.Popen([pclc, mode, path] + flags, stdin=subprocess.DEVNULL, stdout=o,
+    """Runs pclc, its output (a dump, or the C file) to out; returns
+    (status, CPU seconds, max RSS in KiB)."""
+    if os.path.exists(out):
+        os.remove(out)
+    if mode == COMPILE:
+        args, stdout = ["-o", out], os.devnull
+    else:
+        args, stdout = [mode], out
+    with open(stdout, "wb") as o, open(err, "wb") as e:
+        p = subprocess.Popen([pclc] + args + [path] + flags, stdin=subprocess.DEVNULL, stdout=o,
                              stderr=e, preexec_fn=limit, env=env)
         _, status, usage = os.wait4(p.pid, 0)
     p.returncode = os.waitstatus_to_exitcode(status)
@@ -176,7 +186,7 @@ def check(status, want, mode, out, err):
     if want == 0:
         if os.path.getsize(err):
             return "diagnostics on stderr"
-        if mode != "--check" and not os.path.getsize(out):
+        if mode != "--check" and not (os.path.exists(out) and os.path.getsize(out)):
             return "no output"
     else:
         with open(err, "rb") as f:
@@ -200,8 +210,8 @@ def check_deep(status, want, mode, out, err):
         return check(status, want, mode, out, err), False
     if status != 1:
         return "a nesting error with exit status %d" % status, True
-    if os.path.getsize(out):
-        return "output on stdout with a nesting error", True
+    if os.path.exists(out) and os.path.getsize(out):
+        return "output with a nesting error", True
     if len(at) != 1:
         return "%d nesting errors, expected one" % len(at), True
     i = at[0]

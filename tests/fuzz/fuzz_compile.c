@@ -145,10 +145,13 @@ static void compile(const char *text, size_t len, bool with_schema) {
       if (lc.too_deep != (diags.errors != before))
         fail("lowering failed without an error, or reported one without failing");
       emit_options eo = {"fuzz.pp", "fuzz.c", "pclc fuzz", true};
-      if (!lc.too_deep && !emit_program(sink, &eo, &src, m))
-        fail("emit_program failed on a program bound without errors");
-      if (!lc.too_deep && diags.errors != before)
-        fail("the back end reported an error on a program bound without errors");
+      /* The emitter fails only on an expression too deep for its stack,
+         and reports it then. */
+      if (!lc.too_deep) {
+        bool written = emit_program(sink, &eo, &src, &diags, m);
+        if (written != (diags.errors == before))
+          fail("emit_program failed without an error, or reported one and wrote the program");
+      }
     }
   }
   diag_print(&diags, sink);

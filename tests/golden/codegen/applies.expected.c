@@ -9,31 +9,31 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[24];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
+    &pclg_k[2],
     &pclg_k[3],
-    &pclg_k[8],
+    &pclg_k[9],
     &pclg_k[7],
     &pclg_k[10],
-    &pclg_k[9],
+    &pclg_k[8],
 };
 static pcl_value pclg_k[24] = {
     /* 0 */ PCL_STATIC_ASCII("secretName"),
-    PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_BOOL(0),
     PCL_STATIC_ASCII("b"),
     PCL_STATIC_ASCII("true"),
-    PCL_STATIC_ASCII("false"),
     PCL_STATIC_ASCII("yes"),
+    PCL_STATIC_ASCII("false"),
     /* 10 */ PCL_STATIC_ASCII("no"),
     PCL_STATIC_MAP(&pclg_p[2], &pclg_p[4], 2),
     PCL_STATIC_ASCII("-"),
+    PCL_STATIC_ASCII("x"),
     PCL_STATIC_ASCII("direct"),
     PCL_STATIC_ASCII("wrapped"),
     PCL_STATIC_ASCII("list"),
-    PCL_STATIC_ASCII("x"),
     PCL_STATIC_ASCII("id"),
     PCL_STATIC_ASCII("plain"),
     PCL_STATIC_ASCII("none"),
@@ -85,40 +85,40 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, "27.0.0", "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}", NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM, .version = "27.0.0", .plugin_download_url = "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* secretName */ 0, 0,
-    /* a */ 2, 0, 4, 0,
-    /* b */ 1, 5, 3,
-    /* b */ 1, 1, 1, 1, 3, 6, 0, 2,
-    /* names */ 11,
-    /* twice */ 12, 12, 3,
-    /* twice */ 1, 1, 1, 4, 0, 3,
-    /* obj */ 16, 5,
-    /* obj */ 1, 1, 1, 6, 1, 1, 1, 7, 2, 1, 17, 1, 8, 18,
+    /* secretName: "secretName" */ 0, 0,
+    /* a: "a", {...} */ 1, 0, 4, 0,
+    /* b: false, true */ 1, 5, 3,
+    /* b: "value", "b" */ 1, 2, 1, 1, 3, 6, 0, 2,
+    /* names: {...} */ 11,
+    /* twice: "-", "-" */ 12, 12, 3,
+    /* twice: "value" */ 1, 2, 1, 4, 0, 3,
+    /* obj: "x" */ 13, 5,
+    /* obj: "value", "value", "id", "plain" */ 1, 2, 1, 6, 1, 2, 1, 7, 2, 1, 17, 1, 8, 18,
     /* nested */ 3, 9,
-    /* nested */ 1, 1, 1, 10, 2,
+    /* nested: "value" */ 1, 2, 1, 10, 2,
     /* count */ 11,
-    /* count */ 1, 1, 1, 12, 2, 1, 1, 13, 1,
-    /* cond */ 14, 0, 19,
-    /* cond */ 1, 1, 1, 14, 3,
+    /* count: "value", "value" */ 1, 2, 1, 12, 2, 2, 1, 13, 1,
+    /* cond: "none" */ 14, 0, 19,
+    /* cond: "value" */ 1, 2, 1, 14, 3,
     /* forOver */ 15,
     /* forOver */ 1,
-    /* forOver */ 1, 1, 1, 16, 2, 1, 1, 17, 1, 18,
+    /* forOver: "value", "value" */ 1, 2, 1, 16, 2, 2, 1, 17, 1, 18,
     /* nestedApply */ 19,
-    /* nestedApply */ 20, 19,
-    /* nestedApply */ 21, 22, 20,
-    /* nestedApply */ 1, 1, 1, 21, 2, 1, 1, 22, 6, 5, 3,
-    /* indexByOutput */ 23, 7, 8,
+    /* nestedApply: 1 */ 20, 19,
+    /* nestedApply: "<", ">" */ 21, 22, 20,
+    /* nestedApply: "value", "value" */ 1, 2, 1, 21, 2, 2, 1, 22, 6, 5, 3,
+    /* indexByOutput: "true", "false" */ 23, 7, 9,
     /* indexByOutput */ 3, 24,
-    /* indexByOutput */ 1, 1, 1, 23, 5, 2,
-    /* all */ 4, 5, 6, 7, 8, 9, 10, 11, 23,
+    /* indexByOutput: "value" */ 1, 2, 1, 23, 5, 2,
+    /* all: "all" */ 4, 5, 6, 7, 8, 9, 10, 11, 23,
     0,
 };
 
@@ -162,28 +162,19 @@ static const pcl_gen_module pclg_modules[] = {
 static pcl_value *pclu_secretName(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
-#line 3 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 3 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) {
-#line 3 "tests/golden/codegen/applies.pp"
     t0 = pcl_gen_config_default(true, pcl_retain(pcl_null()));
-#line 3 "tests/golden/codegen/applies.pp"
   }
-#line 3 "tests/golden/codegen/applies.pp"
   return t0;
-#line 176 "<stdout>"
 }
 
 /* tests/golden/codegen/applies.pp:6:1: resource a "simple:index:Resource" { value = true } */
 static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
-#line 6 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 6 "tests/golden/codegen/applies.pp"
   return t0;
-#line 187 "<stdout>"
 }
 
 /* tests/golden/codegen/applies.pp:10:11: a.value ? false : true, once its arguments are known */
@@ -191,23 +182,14 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 10 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_truth(p[0], err);
-#line 10 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
-#line 10 "tests/golden/codegen/applies.pp"
   if (pcl_bool_get(t0)) {
-#line 10 "tests/golden/codegen/applies.pp"
     t1 = pcl_retain(&pclg_k[r[1]]);
-#line 10 "tests/golden/codegen/applies.pp"
   } else {
-#line 10 "tests/golden/codegen/applies.pp"
     t1 = pcl_retain(&pclg_k[r[2]]);
-#line 10 "tests/golden/codegen/applies.pp"
   }
-#line 10 "tests/golden/codegen/applies.pp"
   return t1;
-#line 211 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -221,27 +203,16 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 10 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 10 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 10 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 10 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
-#line 9 "tests/golden/codegen/applies.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[1]}, (pcl_value *[]){t1}, 1);
-#line 9 "tests/golden/codegen/applies.pp"
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[2]}, (pcl_value *[]){t1}, 1);
   pcl_release(t1), t1 = NULL;
-#line 9 "tests/golden/codegen/applies.pp"
   done1:;
-#line 9 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_register(e, &pclg_decl[r[6]], &pclg_k[r[5]], t0, NULL, r[7]);
-#line 9 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
-#line 9 "tests/golden/codegen/applies.pp"
   return t1;
-#line 245 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -253,9 +224,7 @@ fail1:
 /* tests/golden/codegen/applies.pp:12:1: names = { "true" = "yes", "false" = "no" } */
 static pcl_value *pclu_names(pcl_gen_env *e) {
   const uint32_t *r = e->r;
-#line 12 "tests/golden/codegen/applies.pp"
   return pcl_retain(&pclg_k[r[0]]);
-#line 259 "<stdout>"
 }
 
 /* tests/golden/codegen/applies.pp:13:9: "${a.value}-${a.value}-${secretName}", once its arguments are known */
@@ -263,13 +232,9 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
-#line 13 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_template((pcl_value *[]){p[0], &pclg_k[r[0]], p[0], &pclg_k[r[1]], p[1]}, 5, err);
-#line 13 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
-#line 13 "tests/golden/codegen/applies.pp"
   return t0;
-#line 273 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -282,17 +247,11 @@ static pcl_value *pclu_twice(pcl_gen_env *e) {
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 13 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 13 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
-#line 13 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply2, (pcl_value *[]){t0, pcl_gen_node(e, r[4])}, 2);
-#line 13 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
-#line 13 "tests/golden/codegen/applies.pp"
   return t1;
-#line 296 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
@@ -304,13 +263,9 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
-#line 14 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
-#line 14 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
-#line 14 "tests/golden/codegen/applies.pp"
   return t0;
-#line 314 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -323,37 +278,21 @@ static pcl_value *pclu_obj(pcl_gen_env *e) {
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
   uint32_t at = 0;
-#line 14 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 14 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
-#line 14 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
-#line 14 "tests/golden/codegen/applies.pp"
   if (t1 == NULL) { at = r[7]; goto fail; }
-#line 14 "tests/golden/codegen/applies.pp"
   t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_apply3, (pcl_value *[]){t1}, 1);
-#line 14 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
-#line 14 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[9]), r + 10, 1, r[12], err);
-#line 14 "tests/golden/codegen/applies.pp"
   if (t1 == NULL) { at = r[12]; goto fail; }
-#line 14 "tests/golden/codegen/applies.pp"
   t3 = pcl_list_of((pcl_value *[]){t1, &pclg_k[r[13]]}, 2);
-#line 14 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
-#line 14 "tests/golden/codegen/applies.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[13], &pclg_k[15], &pclg_k[14]}, (pcl_value *[]){t0, t3, t2}, 3);
-#line 14 "tests/golden/codegen/applies.pp"
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[14], &pclg_k[16], &pclg_k[15]}, (pcl_value *[]){t0, t3, t2}, 3);
   pcl_release(t0), t0 = NULL;
-#line 14 "tests/golden/codegen/applies.pp"
   pcl_release(t2), t2 = NULL;
-#line 14 "tests/golden/codegen/applies.pp"
   pcl_release(t3), t3 = NULL;
-#line 14 "tests/golden/codegen/applies.pp"
   return t1;
-#line 357 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
@@ -367,13 +306,9 @@ static pcl_value *pclg_apply4(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
-#line 15 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_index(pcl_gen_node(e, r[0]), p[0], 0, err);
-#line 15 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
-#line 15 "tests/golden/codegen/applies.pp"
   return t0;
-#line 377 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -386,17 +321,11 @@ static pcl_value *pclu_nested(pcl_gen_env *e) {
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 15 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 15 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
-#line 15 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply4, (pcl_value *[]){t0}, 1);
-#line 15 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
-#line 15 "tests/golden/codegen/applies.pp"
   return t1;
-#line 400 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
@@ -408,17 +337,11 @@ static pcl_value *pclg_apply5(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 16 "tests/golden/codegen/applies.pp"
   t0 = pcl_list_of((pcl_value *[]){p[0], p[1]}, 2);
-#line 16 "tests/golden/codegen/applies.pp"
   t1 = pcl_fn_length(t0, err);
-#line 16 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
-#line 16 "tests/golden/codegen/applies.pp"
   if (t1 == NULL) { at = r[0]; goto fail; }
-#line 16 "tests/golden/codegen/applies.pp"
   return t1;
-#line 422 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -432,23 +355,14 @@ static pcl_value *pclu_count(pcl_gen_env *e) {
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
-#line 16 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 16 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
-#line 16 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
-#line 16 "tests/golden/codegen/applies.pp"
   if (t1 == NULL) { at = r[7]; goto fail; }
-#line 16 "tests/golden/codegen/applies.pp"
   t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_apply5, (pcl_value *[]){t0, t1}, 2);
-#line 16 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
-#line 16 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
-#line 16 "tests/golden/codegen/applies.pp"
   return t2;
-#line 452 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
@@ -461,23 +375,14 @@ static pcl_value *pclg_apply6(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 17 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_truth(p[0], err);
-#line 17 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
-#line 17 "tests/golden/codegen/applies.pp"
   if (pcl_bool_get(t0)) {
-#line 17 "tests/golden/codegen/applies.pp"
     t1 = pcl_retain(pcl_gen_node(e, r[1]));
-#line 17 "tests/golden/codegen/applies.pp"
   } else {
-#line 17 "tests/golden/codegen/applies.pp"
     t1 = pcl_retain(&pclg_k[r[2]]);
-#line 17 "tests/golden/codegen/applies.pp"
   }
-#line 17 "tests/golden/codegen/applies.pp"
   return t1;
-#line 481 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -491,17 +396,11 @@ static pcl_value *pclu_cond(pcl_gen_env *e) {
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 17 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 17 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
-#line 17 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply6, (pcl_value *[]){t0}, 1);
-#line 17 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
-#line 17 "tests/golden/codegen/applies.pp"
   return t1;
-#line 505 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
@@ -513,13 +412,9 @@ static pcl_value *pclg_apply7(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
-#line 18 "tests/golden/codegen/applies.pp"
   t0 = pcl_op_not(p[0], err);
-#line 18 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[0]; goto fail; }
-#line 18 "tests/golden/codegen/applies.pp"
   return t0;
-#line 523 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -533,15 +428,10 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   pcl_value *t0 = NULL;
   (void)key;
   (void)err;
-#line 18 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_apply7, (pcl_value *[]){value}, 1);
-#line 18 "tests/golden/codegen/applies.pp"
   out[PCL_GEN_OUT_VALUE] = t0;
-#line 18 "tests/golden/codegen/applies.pp"
   t0 = NULL;
-#line 18 "tests/golden/codegen/applies.pp"
   return true;
-#line 545 "<stdout>"
 }
 
 /* tests/golden/codegen/applies.pp:18:1: forOver = [for x in [a.value, b.value] : !x] */
@@ -550,29 +440,17 @@ static pcl_value *pclu_forOver(pcl_gen_env *e) {
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
-#line 18 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 18 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
-#line 18 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
-#line 18 "tests/golden/codegen/applies.pp"
   if (t1 == NULL) { at = r[7]; goto fail; }
-#line 18 "tests/golden/codegen/applies.pp"
   t2 = pcl_list_of((pcl_value *[]){t0, t1}, 2);
-#line 18 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
-#line 18 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
-#line 18 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_for(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_each1, 0, t2, r[9], err);
-#line 18 "tests/golden/codegen/applies.pp"
   pcl_release(t2), t2 = NULL;
-#line 18 "tests/golden/codegen/applies.pp"
   if (t1 == NULL) { at = r[9]; goto fail; }
-#line 18 "tests/golden/codegen/applies.pp"
   return t1;
-#line 576 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
@@ -585,13 +463,9 @@ static pcl_value *pclg_apply8(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
-#line 20 "tests/golden/codegen/applies.pp"
   t0 = pcl_op_add(p[0], &pclg_k[r[0]], err);
-#line 20 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
-#line 20 "tests/golden/codegen/applies.pp"
   return t0;
-#line 595 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -603,13 +477,9 @@ static pcl_value *pclg_apply9(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
-#line 20 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0], &pclg_k[r[1]]}, 3, err);
-#line 20 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
-#line 20 "tests/golden/codegen/applies.pp"
   return t0;
-#line 613 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -622,31 +492,18 @@ static pcl_value *pclu_nestedApply(pcl_gen_env *e) {
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
-#line 20 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 20 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
-#line 20 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
-#line 20 "tests/golden/codegen/applies.pp"
   if (t1 == NULL) { at = r[7]; goto fail; }
-#line 20 "tests/golden/codegen/applies.pp"
   t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_apply5, (pcl_value *[]){t0, t1}, 2);
-#line 20 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
-#line 20 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
-#line 20 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[9], 0, NULL), pclg_apply8, (pcl_value *[]){t2}, 1);
-#line 20 "tests/golden/codegen/applies.pp"
   pcl_release(t2), t2 = NULL;
-#line 20 "tests/golden/codegen/applies.pp"
   t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[10], 0, NULL), pclg_apply9, (pcl_value *[]){t1}, 1);
-#line 20 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
-#line 20 "tests/golden/codegen/applies.pp"
   return t2;
-#line 650 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
@@ -660,21 +517,13 @@ static pcl_value *pclu_indexByOutput(pcl_gen_env *e) {
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 21 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 21 "tests/golden/codegen/applies.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
-#line 21 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 21 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
-#line 21 "tests/golden/codegen/applies.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply4, (pcl_value *[]){t1}, 1);
-#line 21 "tests/golden/codegen/applies.pp"
   pcl_release(t1), t1 = NULL;
-#line 21 "tests/golden/codegen/applies.pp"
   return t0;
-#line 678 "<stdout>"
 fail:
   pcl_release(t0);
   pcl_release(t1);
@@ -685,26 +534,33 @@ fail:
 static pcl_value *pclu_all(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
-#line 23 "tests/golden/codegen/applies.pp"
   t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[0]), pcl_gen_node(e, r[1]), pcl_gen_node(e, r[2]), pcl_gen_node(e, r[3]), pcl_gen_node(e, r[4]), pcl_gen_node(e, r[5]), pcl_gen_node(e, r[6]), pcl_gen_node(e, r[7])}, 8);
-#line 22 "tests/golden/codegen/applies.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[8]], t0);
-#line 22 "tests/golden/codegen/applies.pp"
   pcl_release(t0), t0 = NULL;
-#line 22 "tests/golden/codegen/applies.pp"
   return t1;
-#line 697 "<stdout>"
 }
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"secretName", &pcl_type_string, NULL, 0, 0, 1, "tests/golden/codegen/applies.pp", 3, 1},
+    {.name = "secretName", .type = &pcl_type_string, .secret = true, .file = "tests/golden/codegen/applies.pp", .line = 3, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "applies",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "applies",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -11,17 +11,17 @@ static pcl_value pclg_k[17] = {
     /* 0 */ PCL_STATIC_ASCII("prefix"),
     PCL_STATIC_ASCII("app"),
     PCL_STATIC_ASCII("-x"),
-    PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("label"),
     PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
-    PCL_STATIC_ASCII("text"),
-    PCL_STATIC_ASCII("dependsOn"),
-    PCL_STATIC_ASCII("protect"),
-    /* 10 */ PCL_STATIC_ASCII("id is "),
+    PCL_STATIC_ASCII("label"),
+    PCL_STATIC_ASCII("id is "),
     PCL_STATIC_ASCII("!"),
     PCL_STATIC_ASCII("b"),
+    /* 10 */ PCL_STATIC_ASCII("text"),
     PCL_STATIC_ASCII("id"),
+    PCL_STATIC_ASCII("dependsOn"),
+    PCL_STATIC_ASCII("protect"),
     PCL_STATIC_INT(1),
     PCL_STATIC_INT(2),
     PCL_STATIC_ASCII("n"),
@@ -50,22 +50,22 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* prefix */ 0, 0, 1,
-    /* name */ 2, 0,
+    /* prefix: "prefix", "app" */ 0, 0, 1,
+    /* name: "-x" */ 2, 0,
     /* name */ 0, 2,
-    /* a */ 1, 6, 5, 0, 1,
-    /* b */ 10, 11, 2,
-    /* b */ 2, 13, 0, 3, 3, 2, 6, 12, 0, 4,
-    /* text */ 3, 7, 0, 5, 7,
-    /* n */ 14, 15, 6, 16,
+    /* a: true, "a" */ 1, 5, 3, 0, 1,
+    /* b: "id is ", "!" */ 7, 8, 2,
+    /* b: "id", true, "b" */ 2, 11, 0, 3, 3, 2, 5, 9, 0, 4,
+    /* text: "text", "text" */ 3, 10, 0, 5, 10,
+    /* n: 1, 2, "n" */ 14, 15, 6, 16,
     0,
 };
 
@@ -96,16 +96,8 @@ static pcl_value *pclu_prefix(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 1 "tests/golden/codegen/basic.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 1 "tests/golden/codegen/basic.pp"
-  if (t0 == NULL) {
-#line 1 "tests/golden/codegen/basic.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 1 "tests/golden/codegen/basic.pp"
-  }
-#line 1 "tests/golden/codegen/basic.pp"
-  return t0;
-#line 109 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 101 "<stdout>"
 }
 
 /* tests/golden/codegen/basic.pp:4:8: "${prefix}-x", once its arguments are known */
@@ -114,12 +106,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/basic.pp"
-  t0 = pcl_gen_template((pcl_value *[]){p[0], &pclg_k[r[0]]}, 2, err);
-#line 4 "tests/golden/codegen/basic.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 4 "tests/golden/codegen/basic.pp"
-  return t0;
-#line 123 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){p[0], &pclg_k[r[0]]}, 2, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 111 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -131,10 +119,8 @@ static pcl_value *pclu_name(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/basic.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 4 "tests/golden/codegen/basic.pp"
-  return t0;
-#line 138 "<stdout>"
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); return t0;
+#line 124 "<stdout>"
 }
 
 /* tests/golden/codegen/basic.pp:5:1: resource a "simple:index:Resource" { value = true label = name } */
@@ -142,14 +128,8 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 5 "tests/golden/codegen/basic.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[3]}, (pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, 2);
-#line 5 "tests/golden/codegen/basic.pp"
-  t1 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t0, NULL, r[4]);
-#line 5 "tests/golden/codegen/basic.pp"
-  pcl_release(t0), t0 = NULL;
-#line 5 "tests/golden/codegen/basic.pp"
-  return t1;
-#line 153 "<stdout>"
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[6], &pclg_k[4]}, (pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, 2); t1 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t0, NULL, r[4]); pcl_release(t0), t0 = NULL; return t1;
+#line 133 "<stdout>"
 }
 
 /* tests/golden/codegen/basic.pp:10:10: "id is ${a.id}!", once its arguments are known */
@@ -158,12 +138,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 10 "tests/golden/codegen/basic.pp"
-  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0], &pclg_k[r[1]]}, 3, err);
-#line 10 "tests/golden/codegen/basic.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 10 "tests/golden/codegen/basic.pp"
-  return t0;
-#line 167 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0], &pclg_k[r[1]]}, 3, err); if (t0 == NULL) { at = r[2]; goto fail; } return t0;
+#line 143 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -177,34 +153,16 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 10 "tests/golden/codegen/basic.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 10 "tests/golden/codegen/basic.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 10 "tests/golden/codegen/basic.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1);
-#line 10 "tests/golden/codegen/basic.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 9 "tests/golden/codegen/basic.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[7]}, (pcl_value *[]){t1}, 1);
-#line 9 "tests/golden/codegen/basic.pp"
-  pcl_release(t1), t1 = NULL;
-#line 9 "tests/golden/codegen/basic.pp"
-  done1:;
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[10]}, (pcl_value *[]){t1}, 1); pcl_release(t1), t1 = NULL; done1:;
 #line 12 "tests/golden/codegen/basic.pp"
   t1 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[5])}, 1);
 #line 11 "tests/golden/codegen/basic.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[8], &pclg_k[9]}, (pcl_value *[]){t1, &pclg_k[r[6]]}, 2);
-#line 11 "tests/golden/codegen/basic.pp"
-  pcl_release(t1), t1 = NULL;
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[12], &pclg_k[13]}, (pcl_value *[]){t1, &pclg_k[r[6]]}, 2); pcl_release(t1), t1 = NULL;
 #line 9 "tests/golden/codegen/basic.pp"
-  t1 = pcl_gen_register(e, &pclg_decl[r[8]], &pclg_k[r[7]], t0, t2, r[9]);
-#line 9 "tests/golden/codegen/basic.pp"
-  pcl_release(t0), t0 = NULL;
-#line 9 "tests/golden/codegen/basic.pp"
-  pcl_release(t2), t2 = NULL;
-#line 9 "tests/golden/codegen/basic.pp"
-  return t1;
-#line 208 "<stdout>"
+  t1 = pcl_gen_register(e, &pclg_decl[r[8]], &pclg_k[r[7]], t0, t2, r[9]); pcl_release(t0), t0 = NULL; pcl_release(t2), t2 = NULL; return t1;
+#line 166 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -220,18 +178,10 @@ static pcl_value *pclu_text(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/basic.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 17 "tests/golden/codegen/basic.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 17 "tests/golden/codegen/basic.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 16 "tests/golden/codegen/basic.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 16 "tests/golden/codegen/basic.pp"
-  pcl_release(t0), t0 = NULL;
-#line 16 "tests/golden/codegen/basic.pp"
-  return t1;
-#line 235 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 185 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -246,18 +196,10 @@ static pcl_value *pclu_n(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 20 "tests/golden/codegen/basic.pp"
-  t0 = pcl_op_add(&pclg_k[r[0]], &pclg_k[r[1]], err);
-#line 20 "tests/golden/codegen/basic.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 20 "tests/golden/codegen/basic.pp"
-  done1:;
+  t0 = pcl_op_add(&pclg_k[r[0]], &pclg_k[r[1]], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 19 "tests/golden/codegen/basic.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 19 "tests/golden/codegen/basic.pp"
-  pcl_release(t0), t0 = NULL;
-#line 19 "tests/golden/codegen/basic.pp"
-  return t1;
-#line 261 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 203 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -267,13 +209,25 @@ fail1:
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"prefix", &pcl_type_string, NULL, 1, 0, 0, "tests/golden/codegen/basic.pp", 1, 1},
+    {.name = "prefix", .type = &pcl_type_string, .has_default_expr = true, .file = "tests/golden/codegen/basic.pp", .line = 1, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "basic",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "basic",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

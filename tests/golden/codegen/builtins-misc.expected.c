@@ -9,43 +9,43 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[36];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
 };
 static pcl_value pclg_k[36] = {
-    /* 0 */ PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("r"),
+    /* 0 */ PCL_STATIC_ASCII("r"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("readFile"),
+    PCL_STATIC_ASCII("tests/golden/codegen/data.txt"),
     PCL_STATIC_ASCII("filebase64"),
     PCL_STATIC_ASCII("sha256"),
     PCL_STATIC_ASCII("stack"),
     PCL_STATIC_ASCII("project"),
-    PCL_STATIC_ASCII("org"),
-    /* 10 */ PCL_STATIC_ASCII("hasCwd"),
+    /* 10 */ PCL_STATIC_ASCII("org"),
+    PCL_STATIC_ASCII("hasCwd"),
+    PCL_STATIC_INT(0),
     PCL_STATIC_ASCII("hasRoot"),
     PCL_STATIC_ASCII("type"),
     PCL_STATIC_ASCII("name"),
     PCL_STATIC_ASCII("toJSON"),
-    PCL_STATIC_ASCII("tests/golden/codegen/data.txt"),
-    PCL_STATIC_INT(0),
     PCL_STATIC_ASCII("x"),
     PCL_STATIC_NULL,
     PCL_STATIC_INT(1),
     /* 20 */ PCL_STATIC_ASCII("misc"),
+    PCL_STATIC_ASCII("assets"),
     PCL_STATIC_ASCII("text"),
+    PCL_STATIC_ASCII("hello"),
     PCL_STATIC_ASCII("file"),
     PCL_STATIC_ASCII("remote"),
+    PCL_STATIC_ASCII("https://example.com/a.txt"),
     PCL_STATIC_ASCII("archive"),
-    PCL_STATIC_ASCII("remoteArchive"),
     PCL_STATIC_ASCII("a.txt"),
-    PCL_STATIC_ASCII("dir"),
-    PCL_STATIC_ASCII("assets"),
-    PCL_STATIC_ASCII("hello"),
-    /* 30 */ PCL_STATIC_ASCII("https://example.com/a.txt"),
     PCL_STATIC_ASCII("a"),
+    /* 30 */ PCL_STATIC_ASCII("dir"),
     PCL_STATIC_ASCII("tests/data/archive"),
+    PCL_STATIC_ASCII("remoteArchive"),
     PCL_STATIC_ASCII("https://example.com/a.tgz"),
     PCL_STATIC_ASCII("not yet"),
     PCL_STATIC_ASCII("caught"),
@@ -87,22 +87,22 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* r */ 1, 0, 3, 0,
+    /* r: "r", {...} */ 0, 0, 3, 0,
     /* misc */ 1,
     /* misc */ 2,
-    /* misc */ 15, 3, 15, 4, 15, 5, 6, 16, 6, 7, 16, 7, 0, 1, 0, 2, 17, 8, 18, 19, 9, 20,
-    /* assets */ 29, 10, 15, 11, 30, 12, 31, 13, 32, 14, 15, 33, 16, 28, 0, 17,
-    /* caught */ 34, 18,
-    /* caught */ 35,
-    /* caught */ 3, 1, 19, 35,
+    /* misc: "tests/golden/codegen/dat...", "tests/golden/codegen/dat...", "tests/golden/codegen/dat...", ... */ 5, 3, 5, 4, 5, 5, 6, 12, 6, 7, 12, 7, 0, 1, 0, 2, 17, 8, 18, 19, 9, 20,
+    /* assets: "hello", "tests/golden/codegen/dat...", "https://example.com/a.tx...", "a", "tests/data/archive", ... */ 23, 10, 5, 11, 26, 12, 29, 13, 31, 14, 15, 33, 16, 21, 0, 17,
+    /* caught: "not yet" */ 34, 18,
+    /* caught: "caught" */ 35,
+    /* caught: "caught" */ 3, 1, 19, 35,
     0,
 };
 
@@ -129,10 +129,8 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/builtins-misc.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 2 "tests/golden/codegen/builtins-misc.pp"
-  return t0;
-#line 136 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 134 "<stdout>"
 }
 
 /* tests/golden/codegen/builtins-misc.pp:16:18: pulumiResourceName(r), once its arguments are known */
@@ -141,12 +139,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/builtins-misc.pp"
-  t0 = pcl_fn_pulumiResourceName(p[0], err);
-#line 16 "tests/golden/codegen/builtins-misc.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 16 "tests/golden/codegen/builtins-misc.pp"
-  return t0;
-#line 150 "<stdout>"
+  t0 = pcl_fn_pulumiResourceName(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 144 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -159,12 +153,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 15 "tests/golden/codegen/builtins-misc.pp"
-  t0 = pcl_fn_pulumiResourceType(p[0], err);
-#line 15 "tests/golden/codegen/builtins-misc.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 15 "tests/golden/codegen/builtins-misc.pp"
-  return t0;
-#line 168 "<stdout>"
+  t0 = pcl_fn_pulumiResourceType(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 158 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -178,96 +168,32 @@ static pcl_value *pclu_misc(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL, *t5 = NULL, *t6 = NULL, *t7 = NULL, *t8 = NULL, *t9 = NULL, *t10 = NULL, *t11 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/builtins-misc.pp"
-  t0 = pcl_fn_readFile(NULL, &pclg_k[r[0]], err);
-#line 7 "tests/golden/codegen/builtins-misc.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-  t1 = pcl_fn_filebase64(NULL, &pclg_k[r[2]], err);
+  t0 = pcl_fn_readFile(NULL, &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail1; }
 #line 8 "tests/golden/codegen/builtins-misc.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-  t2 = pcl_fn_filebase64sha256(NULL, &pclg_k[r[4]], err);
+  t1 = pcl_fn_filebase64(NULL, &pclg_k[r[2]], err); if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 9 "tests/golden/codegen/builtins-misc.pp"
-  if (t2 == NULL) { at = r[5]; goto fail1; }
+  t2 = pcl_fn_filebase64sha256(NULL, &pclg_k[r[4]], err); if (t2 == NULL) { at = r[5]; goto fail1; }
+#line 10 "tests/golden/codegen/builtins-misc.pp"
   t3 = pcl_run_stack(pcl_gen_run(e));
+#line 11 "tests/golden/codegen/builtins-misc.pp"
   t4 = pcl_run_project(pcl_gen_run(e));
+#line 12 "tests/golden/codegen/builtins-misc.pp"
   t5 = pcl_run_organization(pcl_gen_run(e));
-  t6 = pcl_run_cwd(pcl_gen_run(e));
 #line 13 "tests/golden/codegen/builtins-misc.pp"
-  t7 = pcl_fn_length(t6, err);
-#line 13 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t6), t6 = NULL;
-#line 13 "tests/golden/codegen/builtins-misc.pp"
-  if (t7 == NULL) { at = r[6]; goto fail1; }
-#line 13 "tests/golden/codegen/builtins-misc.pp"
-  t6 = pcl_op_gt(t7, &pclg_k[r[7]], err);
-#line 13 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t7), t7 = NULL;
-#line 13 "tests/golden/codegen/builtins-misc.pp"
-  if (t6 == NULL) { at = r[8]; goto fail1; }
-  t7 = pcl_run_root_directory(pcl_gen_run(e));
+  t6 = pcl_run_cwd(pcl_gen_run(e)); t7 = pcl_fn_length(t6, err); pcl_release(t6), t6 = NULL; if (t7 == NULL) { at = r[6]; goto fail1; } t6 = pcl_op_gt(t7, &pclg_k[r[7]], err); pcl_release(t7), t7 = NULL; if (t6 == NULL) { at = r[8]; goto fail1; }
 #line 14 "tests/golden/codegen/builtins-misc.pp"
-  t8 = pcl_fn_length(t7, err);
-#line 14 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t7), t7 = NULL;
-#line 14 "tests/golden/codegen/builtins-misc.pp"
-  if (t8 == NULL) { at = r[9]; goto fail1; }
-#line 14 "tests/golden/codegen/builtins-misc.pp"
-  t7 = pcl_op_gt(t8, &pclg_k[r[10]], err);
-#line 14 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t8), t8 = NULL;
-#line 14 "tests/golden/codegen/builtins-misc.pp"
-  if (t7 == NULL) { at = r[11]; goto fail1; }
+  t7 = pcl_run_root_directory(pcl_gen_run(e)); t8 = pcl_fn_length(t7, err); pcl_release(t7), t7 = NULL; if (t8 == NULL) { at = r[9]; goto fail1; } t7 = pcl_op_gt(t8, &pclg_k[r[10]], err); pcl_release(t8), t8 = NULL; if (t7 == NULL) { at = r[11]; goto fail1; }
+#line 15 "tests/golden/codegen/builtins-misc.pp"
   t8 = pcl_gen_apply(pcl_gen_env_new(e, r - r[13], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[12])}, 1);
+#line 16 "tests/golden/codegen/builtins-misc.pp"
   t9 = pcl_gen_apply(pcl_gen_env_new(e, r - r[15], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[14])}, 1);
-  t10 = pcl_fn_stringAsset(&pclg_k[r[16]], err);
 #line 17 "tests/golden/codegen/builtins-misc.pp"
-  if (t10 == NULL) { at = r[17]; goto fail1; }
-#line 17 "tests/golden/codegen/builtins-misc.pp"
-  t11 = pcl_op_eq(t10, &pclg_k[r[18]]);
-#line 17 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t10), t10 = NULL;
-#line 17 "tests/golden/codegen/builtins-misc.pp"
-  t10 = pcl_list_of((pcl_value *[]){t11, &pclg_k[r[19]]}, 2);
-#line 17 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t11), t11 = NULL;
-#line 17 "tests/golden/codegen/builtins-misc.pp"
-  t11 = pcl_fn_toJSON(t10, err);
-#line 17 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t10), t10 = NULL;
-#line 17 "tests/golden/codegen/builtins-misc.pp"
-  if (t11 == NULL) { at = r[20]; goto fail1; }
+  t10 = pcl_fn_stringAsset(&pclg_k[r[16]], err); if (t10 == NULL) { at = r[17]; goto fail1; } t11 = pcl_op_eq(t10, &pclg_k[r[18]]); pcl_release(t10), t10 = NULL; t10 = pcl_list_of((pcl_value *[]){t11, &pclg_k[r[19]]}, 2); pcl_release(t11), t11 = NULL; t11 = pcl_fn_toJSON(t10, err); pcl_release(t10), t10 = NULL; if (t11 == NULL) { at = r[20]; goto fail1; }
 #line 6 "tests/golden/codegen/builtins-misc.pp"
-  t10 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[10], &pclg_k[11], &pclg_k[13], &pclg_k[9], &pclg_k[8], &pclg_k[4], &pclg_k[6], &pclg_k[7], &pclg_k[14], &pclg_k[12]}, (pcl_value *[]){t1, t6, t7, t9, t5, t4, t0, t2, t3, t11, t8}, 11);
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t1), t1 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t2), t2 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t3), t3 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t4), t4 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t5), t5 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t6), t6 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t7), t7 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t8), t8 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t9), t9 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t11), t11 = NULL;
-#line 6 "tests/golden/codegen/builtins-misc.pp"
-  done1:;
+  t10 = pcl_map_of((pcl_value *[]){&pclg_k[6], &pclg_k[11], &pclg_k[13], &pclg_k[15], &pclg_k[10], &pclg_k[9], &pclg_k[4], &pclg_k[7], &pclg_k[8], &pclg_k[16], &pclg_k[14]}, (pcl_value *[]){t1, t6, t7, t9, t5, t4, t0, t2, t3, t11, t8}, 11); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t3), t3 = NULL; pcl_release(t4), t4 = NULL; pcl_release(t5), t5 = NULL; pcl_release(t6), t6 = NULL; pcl_release(t7), t7 = NULL; pcl_release(t8), t8 = NULL; pcl_release(t9), t9 = NULL; pcl_release(t11), t11 = NULL; done1:;
 #line 5 "tests/golden/codegen/builtins-misc.pp"
-  t11 = pcl_gen_output(e, &pclg_k[r[21]], t10);
-#line 5 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t10), t10 = NULL;
-#line 5 "tests/golden/codegen/builtins-misc.pp"
-  return t11;
-#line 271 "<stdout>"
+  t11 = pcl_gen_output(e, &pclg_k[r[21]], t10); pcl_release(t10), t10 = NULL; return t11;
+#line 197 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -293,58 +219,18 @@ static pcl_value *pclu_assets(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL, *t5 = NULL;
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/builtins-misc.pp"
-  t0 = pcl_fn_stringAsset(&pclg_k[r[0]], err);
-#line 21 "tests/golden/codegen/builtins-misc.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-  t1 = pcl_fn_fileAsset(NULL, &pclg_k[r[2]], err);
+  t0 = pcl_fn_stringAsset(&pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail1; }
 #line 22 "tests/golden/codegen/builtins-misc.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-  t2 = pcl_fn_remoteAsset(&pclg_k[r[4]], err);
+  t1 = pcl_fn_fileAsset(NULL, &pclg_k[r[2]], err); if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 23 "tests/golden/codegen/builtins-misc.pp"
-  if (t2 == NULL) { at = r[5]; goto fail1; }
-  t3 = pcl_fn_stringAsset(&pclg_k[r[6]], err);
+  t2 = pcl_fn_remoteAsset(&pclg_k[r[4]], err); if (t2 == NULL) { at = r[5]; goto fail1; }
 #line 24 "tests/golden/codegen/builtins-misc.pp"
-  if (t3 == NULL) { at = r[7]; goto fail1; }
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  t4 = pcl_fn_fileArchive(NULL, &pclg_k[r[8]], err);
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  if (t4 == NULL) { at = r[9]; goto fail1; }
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  t5 = pcl_map_of((pcl_value *[]){&pclg_k[26], &pclg_k[27]}, (pcl_value *[]){t3, t4}, 2);
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t3), t3 = NULL;
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t4), t4 = NULL;
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  t4 = pcl_fn_assetArchive(t5, err);
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t5), t5 = NULL;
-#line 24 "tests/golden/codegen/builtins-misc.pp"
-  if (t4 == NULL) { at = r[10]; goto fail1; }
-  t5 = pcl_fn_remoteArchive(&pclg_k[r[11]], err);
+  t3 = pcl_fn_stringAsset(&pclg_k[r[6]], err); if (t3 == NULL) { at = r[7]; goto fail1; } t4 = pcl_fn_fileArchive(NULL, &pclg_k[r[8]], err); if (t4 == NULL) { at = r[9]; goto fail1; } t5 = pcl_map_of((pcl_value *[]){&pclg_k[28], &pclg_k[30]}, (pcl_value *[]){t3, t4}, 2); pcl_release(t3), t3 = NULL; pcl_release(t4), t4 = NULL; t4 = pcl_fn_assetArchive(t5, err); pcl_release(t5), t5 = NULL; if (t4 == NULL) { at = r[10]; goto fail1; }
 #line 25 "tests/golden/codegen/builtins-misc.pp"
-  if (t5 == NULL) { at = r[12]; goto fail1; }
+  t5 = pcl_fn_remoteArchive(&pclg_k[r[11]], err); if (t5 == NULL) { at = r[12]; goto fail1; }
 #line 20 "tests/golden/codegen/builtins-misc.pp"
-  t3 = pcl_map_of((pcl_value *[]){&pclg_k[24], &pclg_k[22], &pclg_k[23], &pclg_k[25], &pclg_k[21]}, (pcl_value *[]){t4, t1, t2, t5, t0}, 5);
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t0), t0 = NULL;
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t1), t1 = NULL;
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t2), t2 = NULL;
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t4), t4 = NULL;
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t5), t5 = NULL;
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  done1:;
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  t5 = pcl_gen_register(e, &pclg_decl[r[14]], &pclg_k[r[13]], t3, NULL, r[15]);
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t3), t3 = NULL;
-#line 20 "tests/golden/codegen/builtins-misc.pp"
-  return t5;
-#line 348 "<stdout>"
+  t3 = pcl_map_of((pcl_value *[]){&pclg_k[27], &pclg_k[24], &pclg_k[25], &pclg_k[32], &pclg_k[22]}, (pcl_value *[]){t4, t1, t2, t5, t0}, 5); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t4), t4 = NULL; pcl_release(t5), t5 = NULL; done1:; t5 = pcl_gen_register(e, &pclg_decl[r[14]], &pclg_k[r[13]], t3, NULL, r[15]); pcl_release(t3), t3 = NULL; return t5;
+#line 234 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -363,12 +249,8 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 28 "tests/golden/codegen/builtins-misc.pp"
-  t0 = pcl_fn_notImplemented(&pclg_k[r[0]], err);
-#line 28 "tests/golden/codegen/builtins-misc.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 28 "tests/golden/codegen/builtins-misc.pp"
-  return t0;
-#line 372 "<stdout>"
+  t0 = pcl_fn_notImplemented(&pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 254 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -389,20 +271,28 @@ static pcl_value *pclu_caught(pcl_gen_env *e) {
 #line 28 "tests/golden/codegen/builtins-misc.pp"
   t0 = pcl_gen_try((pcl_gen_env *[]){pcl_gen_env_new(e, r - r[0], 0, NULL), pcl_gen_env_new(e, r - r[1], 0, NULL)}, (const pcl_gen_thunk_fn[]){pclg_thunk1, pclg_thunk2}, 2, r[2]);
 #line 27 "tests/golden/codegen/builtins-misc.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 27 "tests/golden/codegen/builtins-misc.pp"
-  pcl_release(t0), t0 = NULL;
-#line 27 "tests/golden/codegen/builtins-misc.pp"
-  return t1;
-#line 398 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 276 "<stdout>"
 }
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "builtins-misc",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "builtins-misc",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -9,9 +9,9 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[17];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[6],
-    &pclg_k[7],
+    &pclg_k[8],
     &pclg_k[10],
+    &pclg_k[9],
     &pclg_k[11],
 };
 static pcl_value pclg_k[17] = {
@@ -21,11 +21,11 @@ static pcl_value pclg_k[17] = {
     PCL_STATIC_MAP(NULL, NULL, 0),
     PCL_STATIC_INT(2),
     PCL_STATIC_ASCII("counted"),
-    PCL_STATIC_ASCII("left"),
-    PCL_STATIC_ASCII("right"),
     PCL_STATIC_ASCII("key"),
     PCL_STATIC_ASCII("="),
-    /* 10 */ PCL_STATIC_ASCII("l"),
+    PCL_STATIC_ASCII("left"),
+    PCL_STATIC_ASCII("l"),
+    /* 10 */ PCL_STATIC_ASCII("right"),
     PCL_STATIC_ASCII("r"),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[2], 2),
     PCL_STATIC_ASCII("keyed"),
@@ -71,31 +71,31 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"components:index:Child", PCL_RES_COMPONENT, NULL, NULL, NULL, 0, 0},
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
+    {.type = "components:index:Child", .kind = PCL_RES_COMPONENT},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* counted */ 2, 0, 1, 1, 0, 3, 2, 1,
-    /* counted */ 4, 5, 8, 2,
-    /* keyed */ 8, 3, 2, 4, 9, 5, 0, 3, 6, 2,
-    /* keyed */ 12, 13, 10, 6,
-    /* counted */ 14, 1, 7,
-    /* counted */ 0, 3, 8, 5,
-    /* keyed */ 14, 1, 9,
-    /* keyed */ 1, 3, 10, 13,
-    /* input */ 0, 0,
-    /* inner */ 15, 11,
-    /* inner */ 0, 2, 16, 1, 12,
-    /* result */ 1, 2, 0, 13, 14,
-    /* input */ 0, 0,
-    /* inner */ 15, 14,
-    /* inner */ 0, 2, 16, 1, 15,
-    /* result */ 1, 2, 0, 16, 14,
+    /* counted: "value", "n", {} */ 2, 0, 1, 1, 0, 3, 2, 1,
+    /* counted: 2, "counted" */ 4, 5, 8, 2,
+    /* keyed: "key", "value", "=", {} */ 6, 3, 2, 4, 7, 5, 0, 3, 6, 2,
+    /* keyed: {...}, "keyed" */ 12, 13, 10, 6,
+    /* counted: "result" */ 14, 1, 7,
+    /* counted: "counted" */ 0, 3, 8, 5,
+    /* keyed: "result" */ 14, 1, 9,
+    /* keyed: "keyed" */ 1, 3, 10, 13,
+    /* input: "input" */ 0, 0,
+    /* inner: "inner-" */ 15, 11,
+    /* inner: "inner" */ 0, 2, 16, 1, 12,
+    /* result: "value", "result" */ 1, 2, 0, 13, 14,
+    /* input: "input" */ 0, 0,
+    /* inner: "inner-" */ 15, 14,
+    /* inner: "inner" */ 0, 2, 16, 1, 15,
+    /* result: "value", "result" */ 1, 2, 0, 16, 14,
     0,
 };
 
@@ -104,9 +104,9 @@ static pcl_value *pclu_counted(pcl_gen_env *e);
 static pcl_value *pclu_keyed(pcl_gen_env *e);
 static pcl_value *pclu_counted_2(pcl_gen_env *e);
 static pcl_value *pclu_keyed_2(pcl_gen_env *e);
-static pcl_value *pclu_input(pcl_gen_env *e);
-static pcl_value *pclu_inner(pcl_gen_env *e);
-static pcl_value *pclu_result(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
+static pcl_value *pclg_node2(pcl_gen_env *e);
+static pcl_value *pclg_node3(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen/component-ranged */
 static const pcl_gen_node_desc pclg_nodes0[] = {
@@ -118,16 +118,16 @@ static const pcl_gen_node_desc pclg_nodes0[] = {
 
 /* Module 1: tests/golden/codegen/component-ranged/child */
 static const pcl_gen_node_desc pclg_nodes1[] = {
-    {pclu_input, 40}, /* input */
-    {pclu_inner, 44}, /* inner */
-    {pclu_result, 49}, /* result */
+    {pclg_node1, 40}, /* input */
+    {pclg_node2, 44}, /* inner */
+    {pclg_node3, 49}, /* result */
 };
 
 /* Module 2: tests/golden/codegen/component-ranged/child */
 static const pcl_gen_node_desc pclg_nodes2[] = {
-    {pclu_input, 54}, /* input */
-    {pclu_inner, 58}, /* inner */
-    {pclu_result, 63}, /* result */
+    {pclg_node1, 54}, /* input */
+    {pclg_node2, 58}, /* inner */
+    {pclg_node3, 63}, /* result */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -143,28 +143,10 @@ static pcl_value *pclu_counted_instance(pcl_gen_env *e, pcl_value *range, const 
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
-#line 7 "tests/golden/codegen/component-ranged/main.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 7 "tests/golden/codegen/component-ranged/main.pp"
-  t1 = pcl_gen_template((pcl_value *[]){&pclg_k[r[2]], t0}, 2, err);
-#line 7 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 7 "tests/golden/codegen/component-ranged/main.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
+  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[1]; goto fail1; } t1 = pcl_gen_template((pcl_value *[]){&pclg_k[r[2]], t0}, 2, err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 3 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t1}, 1);
-#line 3 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t1), t1 = NULL;
-#line 3 "tests/golden/codegen/component-ranged/main.pp"
-  done1:;
-#line 3 "tests/golden/codegen/component-ranged/main.pp"
-  t1 = pcl_gen_component(e, &pclg_decl[r[4]], name, t0, &pclg_k[r[5]], r[6], &pclg_modules[r[7]]);
-#line 3 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/component-ranged/main.pp"
-  return t1;
-#line 168 "<stdout>"
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t1}, 1); pcl_release(t1), t1 = NULL; done1:; t1 = pcl_gen_component(e, &pclg_decl[r[4]], name, t0, &pclg_k[r[5]], r[6], &pclg_modules[r[7]]); pcl_release(t0), t0 = NULL; return t1;
+#line 150 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -178,10 +160,8 @@ static pcl_value *pclu_counted(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_counted_instance, r - r[2], r[3]);
-#line 3 "tests/golden/codegen/component-ranged/main.pp"
-  return t0;
-#line 185 "<stdout>"
+  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_counted_instance, r - r[2], r[3]); return t0;
+#line 165 "<stdout>"
 }
 
 /* tests/golden/codegen/component-ranged/main.pp:9:1: one instance of keyed */
@@ -191,34 +171,10 @@ static pcl_value *pclu_keyed_instance(pcl_gen_env *e, pcl_value *range, const pc
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 13 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
-#line 13 "tests/golden/codegen/component-ranged/main.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 13 "tests/golden/codegen/component-ranged/main.pp"
-  t1 = pcl_gen_attr(e, range, &pclg_k[r[2]], PCL_GEN_DECLARED, err);
-#line 13 "tests/golden/codegen/component-ranged/main.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 13 "tests/golden/codegen/component-ranged/main.pp"
-  t2 = pcl_gen_template((pcl_value *[]){t0, &pclg_k[r[4]], t1}, 3, err);
-#line 13 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 13 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t1), t1 = NULL;
-#line 13 "tests/golden/codegen/component-ranged/main.pp"
-  if (t2 == NULL) { at = r[5]; goto fail1; }
+  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[1]; goto fail1; } t1 = pcl_gen_attr(e, range, &pclg_k[r[2]], PCL_GEN_DECLARED, err); if (t1 == NULL) { at = r[3]; goto fail1; } t2 = pcl_gen_template((pcl_value *[]){t0, &pclg_k[r[4]], t1}, 3, err); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; if (t2 == NULL) { at = r[5]; goto fail1; }
 #line 9 "tests/golden/codegen/component-ranged/main.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t2}, 1);
-#line 9 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t2), t2 = NULL;
-#line 9 "tests/golden/codegen/component-ranged/main.pp"
-  done1:;
-#line 9 "tests/golden/codegen/component-ranged/main.pp"
-  t2 = pcl_gen_component(e, &pclg_decl[r[6]], name, t1, &pclg_k[r[7]], r[8], &pclg_modules[r[9]]);
-#line 9 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t1), t1 = NULL;
-#line 9 "tests/golden/codegen/component-ranged/main.pp"
-  return t2;
-#line 222 "<stdout>"
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t2}, 1); pcl_release(t2), t2 = NULL; done1:; t2 = pcl_gen_component(e, &pclg_decl[r[6]], name, t1, &pclg_k[r[7]], r[8], &pclg_modules[r[9]]); pcl_release(t1), t1 = NULL; return t2;
+#line 178 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -233,10 +189,8 @@ static pcl_value *pclu_keyed(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 9 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_keyed_instance, r - r[2], r[3]);
-#line 9 "tests/golden/codegen/component-ranged/main.pp"
-  return t0;
-#line 240 "<stdout>"
+  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_keyed_instance, r - r[2], r[3]); return t0;
+#line 194 "<stdout>"
 }
 
 /* tests/golden/codegen/component-ranged/main.pp:16:11: [for c in counted : c.result], per element */
@@ -247,16 +201,8 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
   (void)key;
 #line 16 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_path(e, value, r + 0, 1, r[2], err);
-#line 16 "tests/golden/codegen/component-ranged/main.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 16 "tests/golden/codegen/component-ranged/main.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 16 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = NULL;
-#line 16 "tests/golden/codegen/component-ranged/main.pp"
-  return true;
-#line 260 "<stdout>"
+  t0 = pcl_gen_path(e, value, r + 0, 1, r[2], err); if (t0 == NULL) { at = r[2]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; return true;
+#line 206 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -270,18 +216,10 @@ static pcl_value *pclu_counted_2(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, 0, pcl_gen_node(e, r[0]), r[2], err);
-#line 16 "tests/golden/codegen/component-ranged/main.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 16 "tests/golden/codegen/component-ranged/main.pp"
-  done1:;
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, 0, pcl_gen_node(e, r[0]), r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 15 "tests/golden/codegen/component-ranged/main.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 15 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 15 "tests/golden/codegen/component-ranged/main.pp"
-  return t1;
-#line 285 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 223 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -296,18 +234,8 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 19 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_path(e, value, r + 0, 1, r[2], err);
-#line 19 "tests/golden/codegen/component-ranged/main.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 19 "tests/golden/codegen/component-ranged/main.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 19 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = NULL;
-#line 19 "tests/golden/codegen/component-ranged/main.pp"
-  out[PCL_GEN_OUT_KEY] = pcl_retain(key);
-#line 19 "tests/golden/codegen/component-ranged/main.pp"
-  return true;
-#line 311 "<stdout>"
+  t0 = pcl_gen_path(e, value, r + 0, 1, r[2], err); if (t0 == NULL) { at = r[2]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; out[PCL_GEN_OUT_KEY] = pcl_retain(key); return true;
+#line 239 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -321,18 +249,10 @@ static pcl_value *pclu_keyed_2(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 19 "tests/golden/codegen/component-ranged/main.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each2, PCL_GEN_FOR_OBJECT, pcl_gen_node(e, r[0]), r[2], err);
-#line 19 "tests/golden/codegen/component-ranged/main.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 19 "tests/golden/codegen/component-ranged/main.pp"
-  done1:;
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each2, PCL_GEN_FOR_OBJECT, pcl_gen_node(e, r[0]), r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 18 "tests/golden/codegen/component-ranged/main.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 18 "tests/golden/codegen/component-ranged/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 18 "tests/golden/codegen/component-ranged/main.pp"
-  return t1;
-#line 336 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 256 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -340,21 +260,13 @@ fail1:
   goto done1;
 }
 
-/* tests/golden/codegen/component-ranged/child/main.pp:1:1: config input "string" { } */
-static pcl_value *pclu_input(pcl_gen_env *e) {
+/* tests/golden/codegen/component-ranged/child/main.pp:1:1: config input "string" { }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 1 "tests/golden/codegen/component-ranged/child/main.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 1 "tests/golden/codegen/component-ranged/child/main.pp"
-  if (t0 == NULL) {
-#line 1 "tests/golden/codegen/component-ranged/child/main.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 1 "tests/golden/codegen/component-ranged/child/main.pp"
-  }
-#line 1 "tests/golden/codegen/component-ranged/child/main.pp"
-  return t0;
-#line 358 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 270 "<stdout>"
 }
 
 /* tests/golden/codegen/component-ranged/child/main.pp:4:11: "inner-${input}", once its arguments are known */
@@ -363,56 +275,36 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/component-ranged/child/main.pp"
-  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
-#line 4 "tests/golden/codegen/component-ranged/child/main.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 4 "tests/golden/codegen/component-ranged/child/main.pp"
-  return t0;
-#line 372 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 280 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
 
-/* tests/golden/codegen/component-ranged/child/main.pp:3:1: resource inner "simple:index:Resource" { value = "inner-${input}" } */
-static pcl_value *pclu_inner(pcl_gen_env *e) {
+/* tests/golden/codegen/component-ranged/child/main.pp:3:1: resource inner "simple:index:Resource" { value = "inner-${input}" }, and 1 more node */
+static pcl_value *pclg_node2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 4 "tests/golden/codegen/component-ranged/child/main.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 3 "tests/golden/codegen/component-ranged/child/main.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[2]}, (pcl_value *[]){t0}, 1);
-#line 3 "tests/golden/codegen/component-ranged/child/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/component-ranged/child/main.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]);
-#line 3 "tests/golden/codegen/component-ranged/child/main.pp"
-  pcl_release(t1), t1 = NULL;
-#line 3 "tests/golden/codegen/component-ranged/child/main.pp"
-  return t0;
-#line 395 "<stdout>"
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[2]}, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]); pcl_release(t1), t1 = NULL; return t0;
+#line 295 "<stdout>"
 }
 
-/* tests/golden/codegen/component-ranged/child/main.pp:6:1: output result { value = inner.value } */
-static pcl_value *pclu_result(pcl_gen_env *e) {
+/* tests/golden/codegen/component-ranged/child/main.pp:6:1: output result { value = inner.value }, and 1 more node */
+static pcl_value *pclg_node3(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/component-ranged/child/main.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 7 "tests/golden/codegen/component-ranged/child/main.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 7 "tests/golden/codegen/component-ranged/child/main.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 6 "tests/golden/codegen/component-ranged/child/main.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 6 "tests/golden/codegen/component-ranged/child/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/component-ranged/child/main.pp"
-  return t1;
-#line 416 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 308 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -423,9 +315,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "component-ranged",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 3,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "component-ranged",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 3,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

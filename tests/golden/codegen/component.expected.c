@@ -9,15 +9,15 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[9];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
     &pclg_k[1],
+    &pclg_k[0],
 };
 static pcl_value pclg_k[9] = {
-    /* 0 */ PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("base"),
+    /* 0 */ PCL_STATIC_ASCII("base"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
-    PCL_STATIC_ASCII("input"),
     PCL_STATIC_ASCII("comp"),
+    PCL_STATIC_ASCII("input"),
     PCL_STATIC_ASCII("result"),
     PCL_STATIC_ASCII("fromComponent"),
     PCL_STATIC_ASCII("inner-"),
@@ -49,29 +49,29 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
-    {"components:index:Child", PCL_RES_COMPONENT, NULL, NULL, NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
+    {.type = "components:index:Child", .kind = PCL_RES_COMPONENT},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* base */ 1, 0, 2, 0,
-    /* comp */ 0, 0, 0, 1, 4, 1, 2, 1,
-    /* fromComponent */ 1, 5, 1, 3, 6,
-    /* input */ 0, 3,
-    /* inner */ 7, 4,
-    /* inner */ 0, 2, 8, 0, 5,
-    /* result */ 1, 0, 0, 6, 5,
+    /* base: "base", {...} */ 0, 0, 2, 0,
+    /* comp: "value", "comp" */ 0, 1, 0, 1, 3, 1, 2, 1,
+    /* fromComponent: "result", "fromComponent" */ 1, 5, 1, 3, 6,
+    /* input: "input" */ 0, 4,
+    /* inner: "inner-" */ 7, 4,
+    /* inner: "inner" */ 0, 2, 8, 0, 5,
+    /* result: "value", "result" */ 1, 1, 0, 6, 5,
     0,
 };
 
 /* Node functions. */
 static pcl_value *pclu_base(pcl_gen_env *e);
 static pcl_value *pclu_comp(pcl_gen_env *e);
-static pcl_value *pclu_fromComponent(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_input(pcl_gen_env *e);
 static pcl_value *pclu_inner(pcl_gen_env *e);
 
@@ -79,14 +79,14 @@ static pcl_value *pclu_inner(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_base, 0}, /* base */
     {pclu_comp, 4}, /* comp */
-    {pclu_fromComponent, 12}, /* fromComponent */
+    {pclg_node1, 12}, /* fromComponent */
 };
 
 /* Module 1: tests/golden/codegen/component/child */
 static const pcl_gen_node_desc pclg_nodes1[] = {
     {pclu_input, 17}, /* input */
     {pclu_inner, 21}, /* inner */
-    {pclu_fromComponent, 26}, /* result */
+    {pclg_node1, 26}, /* result */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -99,10 +99,8 @@ static pcl_value *pclu_base(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/component/main.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 3 "tests/golden/codegen/component/main.pp"
-  return t0;
-#line 106 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 104 "<stdout>"
 }
 
 /* tests/golden/codegen/component/main.pp:6:1: component comp "./child" { input = base.value } */
@@ -112,22 +110,10 @@ static pcl_value *pclu_comp(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/component/main.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 7 "tests/golden/codegen/component/main.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; }
 #line 6 "tests/golden/codegen/component/main.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[3]}, (pcl_value *[]){t0}, 1);
-#line 6 "tests/golden/codegen/component/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/component/main.pp"
-  done1:;
-#line 6 "tests/golden/codegen/component/main.pp"
-  t0 = pcl_gen_component(e, &pclg_decl[r[5]], &pclg_k[r[4]], t1, NULL, r[6], &pclg_modules[r[7]]);
-#line 6 "tests/golden/codegen/component/main.pp"
-  pcl_release(t1), t1 = NULL;
-#line 6 "tests/golden/codegen/component/main.pp"
-  return t0;
-#line 131 "<stdout>"
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[4]}, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; done1:; t0 = pcl_gen_component(e, &pclg_decl[r[5]], &pclg_k[r[4]], t1, NULL, r[6], &pclg_modules[r[7]]); pcl_release(t1), t1 = NULL; return t0;
+#line 117 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -136,25 +122,17 @@ fail1:
   goto done1;
 }
 
-/* tests/golden/codegen/component/main.pp:9:1: output fromComponent { value = comp.result } */
-static pcl_value *pclu_fromComponent(pcl_gen_env *e) {
+/* tests/golden/codegen/component/main.pp:9:1: output fromComponent { value = comp.result }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 10 "tests/golden/codegen/component/main.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 10 "tests/golden/codegen/component/main.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 10 "tests/golden/codegen/component/main.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 9 "tests/golden/codegen/component/main.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 9 "tests/golden/codegen/component/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 9 "tests/golden/codegen/component/main.pp"
-  return t1;
-#line 158 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 136 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -167,16 +145,8 @@ static pcl_value *pclu_input(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 1 "tests/golden/codegen/component/child/main.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 1 "tests/golden/codegen/component/child/main.pp"
-  if (t0 == NULL) {
-#line 1 "tests/golden/codegen/component/child/main.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 1 "tests/golden/codegen/component/child/main.pp"
-  }
-#line 1 "tests/golden/codegen/component/child/main.pp"
-  return t0;
-#line 180 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 150 "<stdout>"
 }
 
 /* tests/golden/codegen/component/child/main.pp:4:11: "inner-${input}", once its arguments are known */
@@ -185,12 +155,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/component/child/main.pp"
-  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
-#line 4 "tests/golden/codegen/component/child/main.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 4 "tests/golden/codegen/component/child/main.pp"
-  return t0;
-#line 194 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 160 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -204,24 +170,28 @@ static pcl_value *pclu_inner(pcl_gen_env *e) {
 #line 4 "tests/golden/codegen/component/child/main.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 3 "tests/golden/codegen/component/child/main.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t0}, 1);
-#line 3 "tests/golden/codegen/component/child/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/component/child/main.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]);
-#line 3 "tests/golden/codegen/component/child/main.pp"
-  pcl_release(t1), t1 = NULL;
-#line 3 "tests/golden/codegen/component/child/main.pp"
-  return t0;
-#line 217 "<stdout>"
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[1]}, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]); pcl_release(t1), t1 = NULL; return t0;
+#line 175 "<stdout>"
 }
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "component",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 2,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "component",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 2,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

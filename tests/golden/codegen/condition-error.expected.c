@@ -31,13 +31,13 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* answer */ 0, 0, 1,
-    /* chosen */ 0, 2, 3,
-    /* chosen */ 0, 3, 4,
+    /* answer: "answer", "yes" */ 0, 0, 1,
+    /* chosen: 1, 2 */ 0, 2, 3,
+    /* chosen: "chosen" */ 0, 3, 4,
     0,
 };
 
@@ -60,16 +60,8 @@ static pcl_value *pclu_answer(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/condition-error.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 3 "tests/golden/codegen/condition-error.pp"
-  if (t0 == NULL) {
-#line 3 "tests/golden/codegen/condition-error.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 3 "tests/golden/codegen/condition-error.pp"
-  }
-#line 3 "tests/golden/codegen/condition-error.pp"
-  return t0;
-#line 73 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 65 "<stdout>"
 }
 
 /* tests/golden/codegen/condition-error.pp:7:11: answer ? 1 : 2, once its arguments are known */
@@ -78,22 +70,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/condition-error.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 7 "tests/golden/codegen/condition-error.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 7 "tests/golden/codegen/condition-error.pp"
-  if (pcl_bool_get(t0)) {
-#line 7 "tests/golden/codegen/condition-error.pp"
-    t1 = pcl_retain(&pclg_k[r[1]]);
-#line 7 "tests/golden/codegen/condition-error.pp"
-  } else {
-#line 7 "tests/golden/codegen/condition-error.pp"
-    t1 = pcl_retain(&pclg_k[r[2]]);
-#line 7 "tests/golden/codegen/condition-error.pp"
-  }
-#line 7 "tests/golden/codegen/condition-error.pp"
-  return t1;
-#line 97 "<stdout>"
+  t0 = pcl_gen_truth(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } if (pcl_bool_get(t0)) { t1 = pcl_retain(&pclg_k[r[1]]); } else { t1 = pcl_retain(&pclg_k[r[2]]); } return t1;
+#line 75 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -108,23 +86,31 @@ static pcl_value *pclu_chosen(pcl_gen_env *e) {
 #line 7 "tests/golden/codegen/condition-error.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 6 "tests/golden/codegen/condition-error.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 6 "tests/golden/codegen/condition-error.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/condition-error.pp"
-  return t1;
-#line 117 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 91 "<stdout>"
 }
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"answer", &pcl_type_string, NULL, 1, 0, 0, "tests/golden/codegen/condition-error.pp", 3, 1},
+    {.name = "answer", .type = &pcl_type_string, .has_default_expr = true, .file = "tests/golden/codegen/condition-error.pp", .line = 3, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "condition-error",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "condition-error",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -11,7 +11,7 @@ static pcl_value pclg_k[26];
 static pcl_value *const pclg_p[] = {
     &pclg_k[15],
     &pclg_k[14],
-    &pclg_k[22],
+    &pclg_k[23],
     &pclg_k[7],
 };
 static pcl_value pclg_k[26] = {
@@ -37,8 +37,8 @@ static pcl_value pclg_k[26] = {
     PCL_STATIC_NUMBER(2.5),
     /* 20 */ PCL_STATIC_INT(1),
     PCL_STATIC_ASCII("unified"),
-    PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("r"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
     PCL_STATIC_ASCII("eventual"),
 };
@@ -83,42 +83,42 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, "27.0.0", "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}", NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM, .version = "27.0.0", .plugin_download_url = "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* yes */ 0, 0, 1,
-    /* no */ 1, 2, 3,
-    /* hidden */ 2, 4, 5,
+    /* yes: "yes", "true" */ 0, 0, 1,
+    /* no: "no", "0" */ 1, 2, 3,
+    /* hidden: "hidden", "1" */ 2, 4, 5,
     /* not */ 0,
     /* not */ 1,
-    /* not */ 0, 1, 1, 2, 6,
-    /* and */ 0, 5, 2, 1, 7, 3, 0, 1, 4, 8,
-    /* or */ 1, 9, 5, 1, 0, 6, 10,
-    /* chosen */ 7, 11, 12,
-    /* chosen */ 0, 3, 13,
-    /* filtered */ 14, 1, 8,
-    /* filtered */ 16, 3, 9, 17,
+    /* not: "not" */ 0, 1, 1, 2, 6,
+    /* and: "1", true, "and" */ 0, 5, 2, 1, 7, 3, 0, 1, 4, 8,
+    /* or: "false", "or" */ 1, 9, 5, 1, 0, 6, 10,
+    /* chosen: "then", "else" */ 7, 11, 12,
+    /* chosen: "chosen" */ 0, 3, 13,
+    /* filtered: "b" */ 14, 1, 8,
+    /* filtered: [...], "filtered" */ 16, 3, 9, 17,
     /* secretNot */ 10,
-    /* secretNot */ 2, 1, 18,
-    /* unified */ 11, 19, 7,
-    /* unified */ 12, 20, 13, 15,
-    /* unified */ 14, 20, 15, 15,
-    /* unified */ 0, 4, 1, 8, 0, 11, 21,
-    /* r */ 23, 0, 24, 16,
-    /* eventual */ 17, 11, 12,
+    /* secretNot: "secretNot" */ 2, 1, 18,
+    /* unified: 2.5, true */ 11, 19, 7,
+    /* unified: 1, "a" */ 12, 20, 13, 15,
+    /* unified: 1, "a" */ 14, 20, 15, 15,
+    /* unified: "unified" */ 0, 4, 1, 8, 0, 11, 21,
+    /* r: "r", {...} */ 22, 0, 24, 16,
+    /* eventual: "then", "else" */ 17, 11, 12,
     /* eventual */ 18,
-    /* eventual */ 10, 22, 1, 19,
-    /* eventual */ 4, 19, 0, 20, 10, 22, 1, 21, 5, 10, 22, 1, 22, 8, 25,
+    /* eventual: "value" */ 10, 23, 1, 19,
+    /* eventual: "value", "value", "eventual" */ 4, 19, 0, 20, 10, 23, 1, 21, 5, 10, 23, 1, 22, 8, 25,
     0,
 };
 
 /* Node functions. */
-static pcl_value *pclu_yes(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_hidden(pcl_gen_env *e);
 static pcl_value *pclu_not(pcl_gen_env *e);
 static pcl_value *pclu_and(pcl_gen_env *e);
@@ -132,8 +132,8 @@ static pcl_value *pclu_eventual(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
-    {pclu_yes, 0}, /* yes */
-    {pclu_yes, 3}, /* no */
+    {pclg_node1, 0}, /* yes */
+    {pclg_node1, 3}, /* no */
     {pclu_hidden, 6}, /* hidden */
     {pclu_not, 11}, /* not */
     {pclu_and, 16}, /* and */
@@ -150,21 +150,13 @@ static const pcl_gen_module pclg_modules[] = {
     {pclg_nodes0, 12},
 };
 
-/* tests/golden/codegen/conditions.pp:4:1: config yes string { default = "true" } */
-static pcl_value *pclu_yes(pcl_gen_env *e) {
+/* tests/golden/codegen/conditions.pp:4:1: config yes string { default = "true" }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 4 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) {
-#line 4 "tests/golden/codegen/conditions.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 4 "tests/golden/codegen/conditions.pp"
-  }
-#line 4 "tests/golden/codegen/conditions.pp"
-  return t0;
-#line 168 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 160 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:10:1: config hidden string { default = "1" secret = true } */
@@ -172,16 +164,8 @@ static pcl_value *pclu_hidden(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 10 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 10 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) {
-#line 10 "tests/golden/codegen/conditions.pp"
-    t0 = pcl_gen_config_default(true, pcl_retain(&pclg_k[r[2]]));
-#line 10 "tests/golden/codegen/conditions.pp"
-  }
-#line 10 "tests/golden/codegen/conditions.pp"
-  return t0;
-#line 185 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(true, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 169 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:15:18: !no, once its arguments are known */
@@ -190,12 +174,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 15 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_op_not(p[0], err);
-#line 15 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 15 "tests/golden/codegen/conditions.pp"
-  return t0;
-#line 199 "<stdout>"
+  t0 = pcl_op_not(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 179 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -207,22 +187,10 @@ static pcl_value *pclu_not(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
 #line 15 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 15 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1);
-#line 15 "tests/golden/codegen/conditions.pp"
-  t2 = pcl_list_of((pcl_value *[]){t0, t1}, 2);
-#line 15 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 15 "tests/golden/codegen/conditions.pp"
-  pcl_release(t1), t1 = NULL;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1); t2 = pcl_list_of((pcl_value *[]){t0, t1}, 2); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL;
 #line 14 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t2);
-#line 14 "tests/golden/codegen/conditions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 14 "tests/golden/codegen/conditions.pp"
-  return t1;
-#line 226 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t2); pcl_release(t2), t2 = NULL; return t1;
+#line 194 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:17:1: output and { value = [yes && "1", no && true, yes && no] } */
@@ -232,34 +200,10 @@ static pcl_value *pclu_and(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_logic(e, true, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2], err);
-#line 18 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 18 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_logic(e, true, pcl_gen_node(e, r[3]), &pclg_k[r[4]], r[5], err);
-#line 18 "tests/golden/codegen/conditions.pp"
-  if (t1 == NULL) { at = r[5]; goto fail1; }
-#line 18 "tests/golden/codegen/conditions.pp"
-  t2 = pcl_gen_logic(e, true, pcl_gen_node(e, r[6]), pcl_gen_node(e, r[7]), r[8], err);
-#line 18 "tests/golden/codegen/conditions.pp"
-  if (t2 == NULL) { at = r[8]; goto fail1; }
-#line 18 "tests/golden/codegen/conditions.pp"
-  t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3);
-#line 18 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 18 "tests/golden/codegen/conditions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 18 "tests/golden/codegen/conditions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 18 "tests/golden/codegen/conditions.pp"
-  done1:;
+  t0 = pcl_gen_logic(e, true, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } t1 = pcl_gen_logic(e, true, pcl_gen_node(e, r[3]), &pclg_k[r[4]], r[5], err); if (t1 == NULL) { at = r[5]; goto fail1; } t2 = pcl_gen_logic(e, true, pcl_gen_node(e, r[6]), pcl_gen_node(e, r[7]), r[8], err); if (t2 == NULL) { at = r[8]; goto fail1; } t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; done1:;
 #line 17 "tests/golden/codegen/conditions.pp"
-  t2 = pcl_gen_output(e, &pclg_k[r[9]], t3);
-#line 17 "tests/golden/codegen/conditions.pp"
-  pcl_release(t3), t3 = NULL;
-#line 17 "tests/golden/codegen/conditions.pp"
-  return t2;
-#line 263 "<stdout>"
+  t2 = pcl_gen_output(e, &pclg_k[r[9]], t3); pcl_release(t3), t3 = NULL; return t2;
+#line 207 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -277,28 +221,10 @@ static pcl_value *pclu_or(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_logic(e, false, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2], err);
-#line 21 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 21 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_logic(e, false, pcl_gen_node(e, r[3]), pcl_gen_node(e, r[4]), r[5], err);
-#line 21 "tests/golden/codegen/conditions.pp"
-  if (t1 == NULL) { at = r[5]; goto fail1; }
-#line 21 "tests/golden/codegen/conditions.pp"
-  t2 = pcl_list_of((pcl_value *[]){t0, t1}, 2);
-#line 21 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 21 "tests/golden/codegen/conditions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 21 "tests/golden/codegen/conditions.pp"
-  done1:;
+  t0 = pcl_gen_logic(e, false, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } t1 = pcl_gen_logic(e, false, pcl_gen_node(e, r[3]), pcl_gen_node(e, r[4]), r[5], err); if (t1 == NULL) { at = r[5]; goto fail1; } t2 = pcl_list_of((pcl_value *[]){t0, t1}, 2); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; done1:;
 #line 20 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[6]], t2);
-#line 20 "tests/golden/codegen/conditions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 20 "tests/golden/codegen/conditions.pp"
-  return t1;
-#line 302 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[6]], t2); pcl_release(t2), t2 = NULL; return t1;
+#line 228 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -314,22 +240,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 24 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 24 "tests/golden/codegen/conditions.pp"
-  if (pcl_bool_get(t0)) {
-#line 24 "tests/golden/codegen/conditions.pp"
-    t1 = pcl_retain(&pclg_k[r[1]]);
-#line 24 "tests/golden/codegen/conditions.pp"
-  } else {
-#line 24 "tests/golden/codegen/conditions.pp"
-    t1 = pcl_retain(&pclg_k[r[2]]);
-#line 24 "tests/golden/codegen/conditions.pp"
-  }
-#line 24 "tests/golden/codegen/conditions.pp"
-  return t1;
-#line 333 "<stdout>"
+  t0 = pcl_gen_truth(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } if (pcl_bool_get(t0)) { t1 = pcl_retain(&pclg_k[r[1]]); } else { t1 = pcl_retain(&pclg_k[r[2]]); } return t1;
+#line 245 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -344,12 +256,8 @@ static pcl_value *pclu_chosen(pcl_gen_env *e) {
 #line 24 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 23 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 23 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 23 "tests/golden/codegen/conditions.pp"
-  return t1;
-#line 353 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 261 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:27:11: [for x in ["a", "b"] : x if no || x == "b"], per element */
@@ -360,22 +268,8 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
   (void)key;
 #line 27 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_op_eq(value, &pclg_k[r[0]]);
-#line 27 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_logic(e, false, pcl_gen_node(e, r[1]), t0, r[2], err);
-#line 27 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 27 "tests/golden/codegen/conditions.pp"
-  if (t1 == NULL) { at = r[2]; goto fail; }
-#line 27 "tests/golden/codegen/conditions.pp"
-  out[PCL_GEN_OUT_VALUE] = pcl_retain(value);
-#line 27 "tests/golden/codegen/conditions.pp"
-  out[PCL_GEN_OUT_COND] = t1;
-#line 27 "tests/golden/codegen/conditions.pp"
-  t1 = NULL;
-#line 27 "tests/golden/codegen/conditions.pp"
-  return true;
-#line 379 "<stdout>"
+  t0 = pcl_op_eq(value, &pclg_k[r[0]]); t1 = pcl_gen_logic(e, false, pcl_gen_node(e, r[1]), t0, r[2], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[2]; goto fail; } out[PCL_GEN_OUT_VALUE] = pcl_retain(value); out[PCL_GEN_OUT_COND] = t1; t1 = NULL; return true;
+#line 273 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -390,18 +284,10 @@ static pcl_value *pclu_filtered(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 27 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, PCL_GEN_FOR_COND, &pclg_k[r[0]], r[2], err);
-#line 27 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 27 "tests/golden/codegen/conditions.pp"
-  done1:;
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, PCL_GEN_FOR_COND, &pclg_k[r[0]], r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 26 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 26 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 26 "tests/golden/codegen/conditions.pp"
-  return t1;
-#line 405 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 291 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -416,12 +302,8 @@ static pcl_value *pclu_secretNot(pcl_gen_env *e) {
 #line 30 "tests/golden/codegen/conditions.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 29 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 29 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 29 "tests/golden/codegen/conditions.pp"
-  return t1;
-#line 425 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 307 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:34:27: no ? 1 : "a", once its arguments are known */
@@ -430,28 +312,8 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 34 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 34 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 34 "tests/golden/codegen/conditions.pp"
-  if (pcl_bool_get(t0)) {
-#line 34 "tests/golden/codegen/conditions.pp"
-    t0 = pcl_convert_to_string(&pclg_k[r[1]], err);
-#line 34 "tests/golden/codegen/conditions.pp"
-    if (t0 == NULL) { at = r[2]; goto fail; }
-#line 34 "tests/golden/codegen/conditions.pp"
-    t1 = t0;
-#line 34 "tests/golden/codegen/conditions.pp"
-    t0 = NULL;
-#line 34 "tests/golden/codegen/conditions.pp"
-  } else {
-#line 34 "tests/golden/codegen/conditions.pp"
-    t1 = pcl_retain(&pclg_k[r[3]]);
-#line 34 "tests/golden/codegen/conditions.pp"
-  }
-#line 34 "tests/golden/codegen/conditions.pp"
-  return t1;
-#line 455 "<stdout>"
+  t0 = pcl_gen_truth(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } if (pcl_bool_get(t0)) { t0 = pcl_convert_to_string(&pclg_k[r[1]], err); if (t0 == NULL) { at = r[2]; goto fail; } t1 = t0; t0 = NULL; } else { t1 = pcl_retain(&pclg_k[r[3]]); } return t1;
+#line 317 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -464,26 +326,10 @@ static pcl_value *pclu_unified(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
 #line 34 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 34 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1);
-#line 34 "tests/golden/codegen/conditions.pp"
-  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1);
-#line 34 "tests/golden/codegen/conditions.pp"
-  t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3);
-#line 34 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 34 "tests/golden/codegen/conditions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 34 "tests/golden/codegen/conditions.pp"
-  pcl_release(t2), t2 = NULL;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1); t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1); t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL;
 #line 33 "tests/golden/codegen/conditions.pp"
-  t2 = pcl_gen_output(e, &pclg_k[r[6]], t3);
-#line 33 "tests/golden/codegen/conditions.pp"
-  pcl_release(t3), t3 = NULL;
-#line 33 "tests/golden/codegen/conditions.pp"
-  return t2;
-#line 487 "<stdout>"
+  t2 = pcl_gen_output(e, &pclg_k[r[6]], t3); pcl_release(t3), t3 = NULL; return t2;
+#line 333 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:37:1: resource r "simple:index:Resource" { value = true } */
@@ -491,10 +337,8 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 37 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 37 "tests/golden/codegen/conditions.pp"
-  return t0;
-#line 498 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 342 "<stdout>"
 }
 
 /* tests/golden/codegen/conditions.pp:41:15: r.value */
@@ -503,12 +347,8 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 41 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 41 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[3]; goto fail; }
-#line 41 "tests/golden/codegen/conditions.pp"
-  return t0;
-#line 512 "<stdout>"
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail; } return t0;
+#line 352 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -522,46 +362,10 @@ static pcl_value *pclu_eventual(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
   uint32_t at = 0;
 #line 41 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, r[1]);
-#line 41 "tests/golden/codegen/conditions.pp"
-  t1 = pcl_gen_logic(e, true, t0, pcl_gen_node(e, r[2]), r[3], err);
-#line 41 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 41 "tests/golden/codegen/conditions.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 41 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
-#line 41 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[7]; goto fail1; }
-#line 41 "tests/golden/codegen/conditions.pp"
-  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 41 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 41 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[9]), r + 10, 1, r[12], err);
-#line 41 "tests/golden/codegen/conditions.pp"
-  if (t0 == NULL) { at = r[12]; goto fail1; }
-#line 41 "tests/golden/codegen/conditions.pp"
-  t3 = pcl_gen_apply(pcl_gen_env_new(e, r - r[13], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1);
-#line 41 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 41 "tests/golden/codegen/conditions.pp"
-  t0 = pcl_list_of((pcl_value *[]){t1, t2, t3}, 3);
-#line 41 "tests/golden/codegen/conditions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 41 "tests/golden/codegen/conditions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 41 "tests/golden/codegen/conditions.pp"
-  pcl_release(t3), t3 = NULL;
-#line 41 "tests/golden/codegen/conditions.pp"
-  done1:;
+  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, r[1]); t1 = pcl_gen_logic(e, true, t0, pcl_gen_node(e, r[2]), r[3], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail1; } t0 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err); if (t0 == NULL) { at = r[7]; goto fail1; } t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_gen_path(e, pcl_gen_node(e, r[9]), r + 10, 1, r[12], err); if (t0 == NULL) { at = r[12]; goto fail1; } t3 = pcl_gen_apply(pcl_gen_env_new(e, r - r[13], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_list_of((pcl_value *[]){t1, t2, t3}, 3); pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t3), t3 = NULL; done1:;
 #line 40 "tests/golden/codegen/conditions.pp"
-  t3 = pcl_gen_output(e, &pclg_k[r[14]], t0);
-#line 40 "tests/golden/codegen/conditions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 40 "tests/golden/codegen/conditions.pp"
-  return t3;
-#line 565 "<stdout>"
+  t3 = pcl_gen_output(e, &pclg_k[r[14]], t0); pcl_release(t0), t0 = NULL; return t3;
+#line 369 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -574,15 +378,27 @@ fail1:
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"yes", &pcl_type_string, NULL, 1, 0, 0, "tests/golden/codegen/conditions.pp", 4, 1},
-    {"no", &pcl_type_string, NULL, 1, 0, 0, "tests/golden/codegen/conditions.pp", 7, 1},
-    {"hidden", &pcl_type_string, NULL, 1, 0, 1, "tests/golden/codegen/conditions.pp", 10, 1},
+    {.name = "yes", .type = &pcl_type_string, .has_default_expr = true, .file = "tests/golden/codegen/conditions.pp", .line = 4, .col = 1},
+    {.name = "no", .type = &pcl_type_string, .has_default_expr = true, .file = "tests/golden/codegen/conditions.pp", .line = 7, .col = 1},
+    {.name = "hidden", .type = &pcl_type_string, .has_default_expr = true, .secret = true, .file = "tests/golden/codegen/conditions.pp", .line = 10, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "conditions",
-    pclg_config, 3, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "conditions",
+    .configs = pclg_config,
+    .nconfigs = 3,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

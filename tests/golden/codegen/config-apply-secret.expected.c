@@ -51,28 +51,28 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* flag */ 0, 0,
-    /* names */ 1, 1, 4,
-    /* levels */ 2, 5, 6, 7,
+    /* flag: "flag" */ 0, 0,
+    /* names: "names", [...] */ 1, 1, 4,
+    /* levels: "levels", 4, 5 */ 2, 5, 6, 7,
     /* marks */ 0,
     /* marks */ 1, 0,
-    /* marks */ 1, 2, 8,
-    /* ones */ 9,
+    /* marks: "marks" */ 1, 2, 8,
+    /* ones: 1 */ 9,
     /* ones */ 0,
     /* ones */ 1, 1,
     /* ones */ 4, 2,
-    /* ones */ 1, 4, 2, 10,
+    /* ones: "ones" */ 1, 4, 2, 10,
     /* copied */ 0, 3,
-    /* copied */ 2, 2, 11,
-    /* tried */ 9,
-    /* tried */ 0, 12,
+    /* copied: "copied" */ 2, 2, 11,
+    /* tried: 1 */ 9,
+    /* tried: true */ 0, 12,
     /* tried */ 3, 4,
-    /* tried */ 4, 5, 2, 13,
-    /* kept */ 0, 12, 14,
+    /* tried: "tried" */ 4, 5, 2, 13,
+    /* kept: true, "kept" */ 0, 12, 14,
     0,
 };
 
@@ -107,16 +107,8 @@ static pcl_value *pclu_flag(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 6 "tests/golden/codegen/config-apply-secret.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 6 "tests/golden/codegen/config-apply-secret.pp"
-  if (t0 == NULL) {
-#line 6 "tests/golden/codegen/config-apply-secret.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 6 "tests/golden/codegen/config-apply-secret.pp"
-  }
-#line 6 "tests/golden/codegen/config-apply-secret.pp"
-  return t0;
-#line 120 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 112 "<stdout>"
 }
 
 /* tests/golden/codegen/config-apply-secret.pp:8:1: config names "list(string)" { default = ["a", "b"] } */
@@ -124,16 +116,8 @@ static pcl_value *pclu_names(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 8 "tests/golden/codegen/config-apply-secret.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 8 "tests/golden/codegen/config-apply-secret.pp"
-  if (t0 == NULL) {
-#line 8 "tests/golden/codegen/config-apply-secret.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 8 "tests/golden/codegen/config-apply-secret.pp"
-  }
-#line 8 "tests/golden/codegen/config-apply-secret.pp"
-  return t0;
-#line 137 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 121 "<stdout>"
 }
 
 /* tests/golden/codegen/config-apply-secret.pp:11:1: config levels "list(int)" { default = [secret(4), 5] } */
@@ -141,23 +125,12 @@ static pcl_value *pclu_levels(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
 #line 11 "tests/golden/codegen/config-apply-secret.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 11 "tests/golden/codegen/config-apply-secret.pp"
-  if (t0 == NULL) {
-    t1 = pcl_gen_secret(&pclg_k[r[2]]);
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) {
 #line 12 "tests/golden/codegen/config-apply-secret.pp"
-    t2 = pcl_list_of((pcl_value *[]){t1, &pclg_k[r[3]]}, 2);
-#line 12 "tests/golden/codegen/config-apply-secret.pp"
-    pcl_release(t1), t1 = NULL;
+    t1 = pcl_gen_secret(&pclg_k[r[2]]); t2 = pcl_list_of((pcl_value *[]){t1, &pclg_k[r[3]]}, 2); pcl_release(t1), t1 = NULL;
 #line 11 "tests/golden/codegen/config-apply-secret.pp"
-    t0 = pcl_gen_config_default(false, t2);
-#line 11 "tests/golden/codegen/config-apply-secret.pp"
-    t2 = NULL;
-#line 11 "tests/golden/codegen/config-apply-secret.pp"
-  }
-#line 11 "tests/golden/codegen/config-apply-secret.pp"
-  return t0;
-#line 161 "<stdout>"
+    t0 = pcl_gen_config_default(false, t2); t2 = NULL; } return t0;
+#line 134 "<stdout>"
 }
 
 /* tests/golden/codegen/config-apply-secret.pp:16:11: [for n in names : "${flag}"], per element */
@@ -177,12 +150,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/config-apply-secret.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, 0, p[0], r[1], err);
-#line 16 "tests/golden/codegen/config-apply-secret.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 16 "tests/golden/codegen/config-apply-secret.pp"
-  return t0;
-#line 186 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, 0, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 155 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -196,12 +165,8 @@ static pcl_value *pclu_marks(pcl_gen_env *e) {
 #line 16 "tests/golden/codegen/config-apply-secret.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 15 "tests/golden/codegen/config-apply-secret.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 15 "tests/golden/codegen/config-apply-secret.pp"
-  pcl_release(t0), t0 = NULL;
-#line 15 "tests/golden/codegen/config-apply-secret.pp"
-  return t1;
-#line 205 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 170 "<stdout>"
 }
 
 /* tests/golden/codegen/config-apply-secret.pp:19:11: [for m in [for n in names : "${flag}"] : 1], per element */
@@ -221,12 +186,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 19 "tests/golden/codegen/config-apply-secret.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, 0, p[0], r[1], err);
-#line 19 "tests/golden/codegen/config-apply-secret.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 19 "tests/golden/codegen/config-apply-secret.pp"
-  return t0;
-#line 230 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, 0, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 191 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -238,18 +199,10 @@ static pcl_value *pclu_ones(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 19 "tests/golden/codegen/config-apply-secret.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 19 "tests/golden/codegen/config-apply-secret.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1);
-#line 19 "tests/golden/codegen/config-apply-secret.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 18 "tests/golden/codegen/config-apply-secret.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1);
-#line 18 "tests/golden/codegen/config-apply-secret.pp"
-  pcl_release(t1), t1 = NULL;
-#line 18 "tests/golden/codegen/config-apply-secret.pp"
-  return t0;
-#line 253 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 206 "<stdout>"
 }
 
 /* tests/golden/codegen/config-apply-secret.pp:22:11: [for level in levels : level], per element */
@@ -268,12 +221,8 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 22 "tests/golden/codegen/config-apply-secret.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each3, 0, p[0], r[1], err);
-#line 22 "tests/golden/codegen/config-apply-secret.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 22 "tests/golden/codegen/config-apply-secret.pp"
-  return t0;
-#line 277 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each3, 0, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 226 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -287,12 +236,8 @@ static pcl_value *pclu_copied(pcl_gen_env *e) {
 #line 22 "tests/golden/codegen/config-apply-secret.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 21 "tests/golden/codegen/config-apply-secret.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 21 "tests/golden/codegen/config-apply-secret.pp"
-  pcl_release(t0), t0 = NULL;
-#line 21 "tests/golden/codegen/config-apply-secret.pp"
-  return t1;
-#line 296 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 241 "<stdout>"
 }
 
 /* tests/golden/codegen/config-apply-secret.pp:25:25: [flag, true] */
@@ -301,10 +246,8 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL;
   (void)err;
 #line 25 "tests/golden/codegen/config-apply-secret.pp"
-  t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, 2);
-#line 25 "tests/golden/codegen/config-apply-secret.pp"
-  return t0;
-#line 308 "<stdout>"
+  t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, 2); return t0;
+#line 251 "<stdout>"
 }
 
 /* tests/golden/codegen/config-apply-secret.pp:24:1: output tried { value = [for v in try([flag, true]) : 1] } */
@@ -312,18 +255,10 @@ static pcl_value *pclu_tried(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 25 "tests/golden/codegen/config-apply-secret.pp"
-  t0 = pcl_gen_try((pcl_gen_env *[]){pcl_gen_env_new(e, r - r[0], 0, NULL)}, (const pcl_gen_thunk_fn[]){pclg_thunk1}, 1, r[1]);
-#line 25 "tests/golden/codegen/config-apply-secret.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1);
-#line 25 "tests/golden/codegen/config-apply-secret.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_try((pcl_gen_env *[]){pcl_gen_env_new(e, r - r[0], 0, NULL)}, (const pcl_gen_thunk_fn[]){pclg_thunk1}, 1, r[1]); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 24 "tests/golden/codegen/config-apply-secret.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1);
-#line 24 "tests/golden/codegen/config-apply-secret.pp"
-  pcl_release(t1), t1 = NULL;
-#line 24 "tests/golden/codegen/config-apply-secret.pp"
-  return t0;
-#line 327 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 262 "<stdout>"
 }
 
 /* tests/golden/codegen/config-apply-secret.pp:27:1: output kept { value = [flag, true] } */
@@ -333,27 +268,35 @@ static pcl_value *pclu_kept(pcl_gen_env *e) {
 #line 28 "tests/golden/codegen/config-apply-secret.pp"
   t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, 2);
 #line 27 "tests/golden/codegen/config-apply-secret.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 27 "tests/golden/codegen/config-apply-secret.pp"
-  pcl_release(t0), t0 = NULL;
-#line 27 "tests/golden/codegen/config-apply-secret.pp"
-  return t1;
-#line 342 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 273 "<stdout>"
 }
 
 /* Configuration. */
-static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_string, NULL, 0};
-static const pcl_type pclg_t1 = {PCL_TY_LIST, &pcl_type_int, NULL, 0};
+static const pcl_type pclg_t0 = {.kind = PCL_TY_LIST, .elem = &pcl_type_string};
+static const pcl_type pclg_t1 = {.kind = PCL_TY_LIST, .elem = &pcl_type_int};
 static const pcl_config_decl pclg_config[] = {
-    {"flag", &pcl_type_bool, NULL, 0, 0, 0, "tests/golden/codegen/config-apply-secret.pp", 6, 1},
-    {"names", &pclg_t0, NULL, 1, 0, 0, "tests/golden/codegen/config-apply-secret.pp", 8, 1},
-    {"levels", &pclg_t1, NULL, 1, 0, 0, "tests/golden/codegen/config-apply-secret.pp", 11, 1},
+    {.name = "flag", .type = &pcl_type_bool, .file = "tests/golden/codegen/config-apply-secret.pp", .line = 6, .col = 1},
+    {.name = "names", .type = &pclg_t0, .has_default_expr = true, .file = "tests/golden/codegen/config-apply-secret.pp", .line = 8, .col = 1},
+    {.name = "levels", .type = &pclg_t1, .has_default_expr = true, .file = "tests/golden/codegen/config-apply-secret.pp", .line = 11, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "config-apply-secret",
-    pclg_config, 3, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "config-apply-secret",
+    .configs = pclg_config,
+    .nconfigs = 3,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -38,14 +38,14 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* position */ 0, 0,
-    /* list */ 4,
+    /* position: "position" */ 0, 0,
+    /* list: [...] */ 4,
     /* picked */ 1, 0,
-    /* picked */ 0, 2, 5,
+    /* picked: "picked" */ 0, 2, 5,
     0,
 };
 
@@ -70,16 +70,8 @@ static pcl_value *pclu_position(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/config-index-error.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 3 "tests/golden/codegen/config-index-error.pp"
-  if (t0 == NULL) {
-#line 3 "tests/golden/codegen/config-index-error.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 3 "tests/golden/codegen/config-index-error.pp"
-  }
-#line 3 "tests/golden/codegen/config-index-error.pp"
-  return t0;
-#line 83 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 75 "<stdout>"
 }
 
 /* tests/golden/codegen/config-index-error.pp:4:1: list = ["a", "b", "c"] */
@@ -87,7 +79,7 @@ static pcl_value *pclu_list(pcl_gen_env *e) {
   const uint32_t *r = e->r;
 #line 4 "tests/golden/codegen/config-index-error.pp"
   return pcl_retain(&pclg_k[r[0]]);
-#line 91 "<stdout>"
+#line 83 "<stdout>"
 }
 
 /* tests/golden/codegen/config-index-error.pp:6:11: list[position], once its arguments are known */
@@ -96,12 +88,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 6 "tests/golden/codegen/config-index-error.pp"
-  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), p[0], 0, err);
-#line 6 "tests/golden/codegen/config-index-error.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 6 "tests/golden/codegen/config-index-error.pp"
-  return t0;
-#line 105 "<stdout>"
+  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), p[0], 0, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 93 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -115,23 +103,31 @@ static pcl_value *pclu_picked(pcl_gen_env *e) {
 #line 6 "tests/golden/codegen/config-index-error.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 5 "tests/golden/codegen/config-index-error.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 5 "tests/golden/codegen/config-index-error.pp"
-  pcl_release(t0), t0 = NULL;
-#line 5 "tests/golden/codegen/config-index-error.pp"
-  return t1;
-#line 124 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 108 "<stdout>"
 }
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"position", &pcl_type_number, NULL, 0, 0, 0, "tests/golden/codegen/config-index-error.pp", 3, 1},
+    {.name = "position", .type = &pcl_type_number, .file = "tests/golden/codegen/config-index-error.pp", .line = 3, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "config-index-error",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "config-index-error",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

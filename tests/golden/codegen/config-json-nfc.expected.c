@@ -28,73 +28,75 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* fromFile */ 0, 0,
-    /* fromFlag */ 1, 1,
-    /* fromFile */ 0, 0,
-    /* fromFlag */ 1, 1,
+    /* fromFile: "fromFile" */ 0, 0,
+    /* fromFlag: "fromFlag" */ 1, 1,
+    /* fromFile: "fromFile" */ 0, 0,
+    /* fromFlag: "fromFlag" */ 1, 1,
     0,
 };
 
 /* Node functions. */
-static pcl_value *pclu_fromFile(pcl_gen_env *e);
-static pcl_value *pclu_fromFile_2(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
+static pcl_value *pclg_node2(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
-    {pclu_fromFile, 0}, /* fromFile */
-    {pclu_fromFile, 2}, /* fromFlag */
-    {pclu_fromFile_2, 4}, /* fromFile */
-    {pclu_fromFile_2, 6}, /* fromFlag */
+    {pclg_node1, 0}, /* fromFile */
+    {pclg_node1, 2}, /* fromFlag */
+    {pclg_node2, 4}, /* fromFile */
+    {pclg_node2, 6}, /* fromFlag */
 };
 
 static const pcl_gen_module pclg_modules[] = {
     {pclg_nodes0, 4},
 };
 
-/* tests/golden/codegen/config-json-nfc.pp:5:1: config fromFile "list(string)" {} */
-static pcl_value *pclu_fromFile(pcl_gen_env *e) {
+/* tests/golden/codegen/config-json-nfc.pp:5:1: config fromFile "list(string)" {}, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 5 "tests/golden/codegen/config-json-nfc.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 5 "tests/golden/codegen/config-json-nfc.pp"
-  if (t0 == NULL) {
-#line 5 "tests/golden/codegen/config-json-nfc.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 5 "tests/golden/codegen/config-json-nfc.pp"
-  }
-#line 5 "tests/golden/codegen/config-json-nfc.pp"
-  return t0;
-#line 73 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 65 "<stdout>"
 }
 
-/* tests/golden/codegen/config-json-nfc.pp:7:1: output fromFile { value = fromFile } */
-static pcl_value *pclu_fromFile_2(pcl_gen_env *e) {
+/* tests/golden/codegen/config-json-nfc.pp:7:1: output fromFile { value = fromFile }, and 1 more node */
+static pcl_value *pclg_node2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 7 "tests/golden/codegen/config-json-nfc.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0]));
-#line 7 "tests/golden/codegen/config-json-nfc.pp"
-  return t0;
-#line 84 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0])); return t0;
+#line 74 "<stdout>"
 }
 
 /* Configuration. */
-static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_string, NULL, 0};
-static const pcl_type pclg_t1 = {PCL_TY_LIST, &pcl_type_string, NULL, 0};
+static const pcl_type pclg_t0 = {.kind = PCL_TY_LIST, .elem = &pcl_type_string};
+static const pcl_type pclg_t1 = {.kind = PCL_TY_LIST, .elem = &pcl_type_string};
 static const pcl_config_decl pclg_config[] = {
-    {"fromFile", &pclg_t0, NULL, 0, 0, 0, "tests/golden/codegen/config-json-nfc.pp", 5, 1},
-    {"fromFlag", &pclg_t1, NULL, 0, 0, 0, "tests/golden/codegen/config-json-nfc.pp", 6, 1},
+    {.name = "fromFile", .type = &pclg_t0, .file = "tests/golden/codegen/config-json-nfc.pp", .line = 5, .col = 1},
+    {.name = "fromFlag", .type = &pclg_t1, .file = "tests/golden/codegen/config-json-nfc.pp", .line = 6, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "config-json-nfc",
-    pclg_config, 2, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "config-json-nfc",
+    .configs = pclg_config,
+    .nconfigs = 2,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

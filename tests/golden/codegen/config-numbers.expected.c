@@ -44,42 +44,42 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* big */ 0, 0,
-    /* exact */ 1, 1,
-    /* numbers */ 2, 2,
-    /* position */ 3, 3,
-    /* list */ 7,
-    /* big */ 0, 0,
-    /* exact */ 1, 1,
-    /* numbers */ 2, 2,
-    /* sum */ 8, 0,
-    /* sum */ 0, 2, 9,
+    /* big: "big" */ 0, 0,
+    /* exact: "exact" */ 1, 1,
+    /* numbers: "numbers" */ 2, 2,
+    /* position: "position" */ 3, 3,
+    /* list: [...] */ 7,
+    /* big: "big" */ 0, 0,
+    /* exact: "exact" */ 1, 1,
+    /* numbers: "numbers" */ 2, 2,
+    /* sum: 1 */ 8, 0,
+    /* sum: "sum" */ 0, 2, 9,
     /* picked */ 4, 1,
-    /* picked */ 3, 2, 10,
+    /* picked: "picked" */ 3, 2, 10,
     0,
 };
 
 /* Node functions. */
-static pcl_value *pclu_big(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_list(pcl_gen_env *e);
-static pcl_value *pclu_big_2(pcl_gen_env *e);
+static pcl_value *pclg_node2(pcl_gen_env *e);
 static pcl_value *pclu_sum(pcl_gen_env *e);
 static pcl_value *pclu_picked(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
-    {pclu_big, 0}, /* big */
-    {pclu_big, 2}, /* exact */
-    {pclu_big, 4}, /* numbers */
-    {pclu_big, 6}, /* position */
+    {pclg_node1, 0}, /* big */
+    {pclg_node1, 2}, /* exact */
+    {pclg_node1, 4}, /* numbers */
+    {pclg_node1, 6}, /* position */
     {pclu_list, 8}, /* list */
-    {pclu_big_2, 9}, /* big */
-    {pclu_big_2, 11}, /* exact */
-    {pclu_big_2, 13}, /* numbers */
+    {pclg_node2, 9}, /* big */
+    {pclg_node2, 11}, /* exact */
+    {pclg_node2, 13}, /* numbers */
     {pclu_sum, 17}, /* sum */
     {pclu_picked, 22}, /* picked */
 };
@@ -88,21 +88,13 @@ static const pcl_gen_module pclg_modules[] = {
     {pclg_nodes0, 10},
 };
 
-/* tests/golden/codegen/config-numbers.pp:5:1: config big number {} */
-static pcl_value *pclu_big(pcl_gen_env *e) {
+/* tests/golden/codegen/config-numbers.pp:5:1: config big number {}, and 3 more nodes */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 5 "tests/golden/codegen/config-numbers.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 5 "tests/golden/codegen/config-numbers.pp"
-  if (t0 == NULL) {
-#line 5 "tests/golden/codegen/config-numbers.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 5 "tests/golden/codegen/config-numbers.pp"
-  }
-#line 5 "tests/golden/codegen/config-numbers.pp"
-  return t0;
-#line 106 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 98 "<stdout>"
 }
 
 /* tests/golden/codegen/config-numbers.pp:9:1: list = ["a", "b", "c"] */
@@ -110,18 +102,16 @@ static pcl_value *pclu_list(pcl_gen_env *e) {
   const uint32_t *r = e->r;
 #line 9 "tests/golden/codegen/config-numbers.pp"
   return pcl_retain(&pclg_k[r[0]]);
-#line 114 "<stdout>"
+#line 106 "<stdout>"
 }
 
-/* tests/golden/codegen/config-numbers.pp:10:1: output big { value = big } */
-static pcl_value *pclu_big_2(pcl_gen_env *e) {
+/* tests/golden/codegen/config-numbers.pp:10:1: output big { value = big }, and 2 more nodes */
+static pcl_value *pclg_node2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 10 "tests/golden/codegen/config-numbers.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0]));
-#line 10 "tests/golden/codegen/config-numbers.pp"
-  return t0;
-#line 125 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0])); return t0;
+#line 115 "<stdout>"
 }
 
 /* tests/golden/codegen/config-numbers.pp:20:11: big + 1, once its arguments are known */
@@ -130,12 +120,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 20 "tests/golden/codegen/config-numbers.pp"
-  t0 = pcl_op_add(p[0], &pclg_k[r[0]], err);
-#line 20 "tests/golden/codegen/config-numbers.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 20 "tests/golden/codegen/config-numbers.pp"
-  return t0;
-#line 139 "<stdout>"
+  t0 = pcl_op_add(p[0], &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 125 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -149,12 +135,8 @@ static pcl_value *pclu_sum(pcl_gen_env *e) {
 #line 20 "tests/golden/codegen/config-numbers.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 19 "tests/golden/codegen/config-numbers.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 19 "tests/golden/codegen/config-numbers.pp"
-  pcl_release(t0), t0 = NULL;
-#line 19 "tests/golden/codegen/config-numbers.pp"
-  return t1;
-#line 158 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 140 "<stdout>"
 }
 
 /* tests/golden/codegen/config-numbers.pp:23:11: list[position], once its arguments are known */
@@ -163,12 +145,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 23 "tests/golden/codegen/config-numbers.pp"
-  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), p[0], 0, err);
-#line 23 "tests/golden/codegen/config-numbers.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 23 "tests/golden/codegen/config-numbers.pp"
-  return t0;
-#line 172 "<stdout>"
+  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), p[0], 0, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 150 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -182,27 +160,35 @@ static pcl_value *pclu_picked(pcl_gen_env *e) {
 #line 23 "tests/golden/codegen/config-numbers.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 22 "tests/golden/codegen/config-numbers.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 22 "tests/golden/codegen/config-numbers.pp"
-  pcl_release(t0), t0 = NULL;
-#line 22 "tests/golden/codegen/config-numbers.pp"
-  return t1;
-#line 191 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 165 "<stdout>"
 }
 
 /* Configuration. */
-static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_number, NULL, 0};
+static const pcl_type pclg_t0 = {.kind = PCL_TY_LIST, .elem = &pcl_type_number};
 static const pcl_config_decl pclg_config[] = {
-    {"big", &pcl_type_number, NULL, 0, 0, 0, "tests/golden/codegen/config-numbers.pp", 5, 1},
-    {"exact", &pcl_type_int, NULL, 0, 0, 0, "tests/golden/codegen/config-numbers.pp", 6, 1},
-    {"numbers", &pclg_t0, NULL, 0, 0, 0, "tests/golden/codegen/config-numbers.pp", 7, 1},
-    {"position", &pcl_type_number, NULL, 0, 0, 0, "tests/golden/codegen/config-numbers.pp", 8, 1},
+    {.name = "big", .type = &pcl_type_number, .file = "tests/golden/codegen/config-numbers.pp", .line = 5, .col = 1},
+    {.name = "exact", .type = &pcl_type_int, .file = "tests/golden/codegen/config-numbers.pp", .line = 6, .col = 1},
+    {.name = "numbers", .type = &pclg_t0, .file = "tests/golden/codegen/config-numbers.pp", .line = 7, .col = 1},
+    {.name = "position", .type = &pcl_type_number, .file = "tests/golden/codegen/config-numbers.pp", .line = 8, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "config-numbers",
-    pclg_config, 4, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "config-numbers",
+    .configs = pclg_config,
+    .nconfigs = 4,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

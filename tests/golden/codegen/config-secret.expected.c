@@ -55,36 +55,36 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* names */ 0, 0,
-    /* size */ 1, 1,
-    /* tags */ 2, 2, 3,
-    /* joined */ 4, 5, 0,
+    /* names: "names" */ 0, 0,
+    /* size: "size" */ 1, 1,
+    /* tags: "tags", {} */ 2, 2, 3,
+    /* joined: "=", ";" */ 4, 5, 0,
     /* joined */ 3, 1,
     /* joined */ 2,
-    /* joined */ 0, 3, 1, 6,
-    /* marked */ 7, 3,
+    /* joined: "joined" */ 0, 3, 1, 6,
+    /* marked: "!" */ 7, 3,
     /* marked */ 2, 4,
-    /* marked */ 0, 2, 8,
-    /* first */ 0, 9, 2, 5, 10,
-    /* big */ 11, 6,
-    /* big */ 6, 12, 13,
-    /* big */ 1, 5, 3, 12,
-    /* notLarge */ 14, 7,
+    /* marked: "marked" */ 0, 2, 8,
+    /* first: 0, "first" */ 0, 9, 2, 5, 10,
+    /* big: 70 */ 11, 6,
+    /* big: "big", "small" */ 6, 12, 13,
+    /* big: "big" */ 1, 5, 3, 12,
+    /* notLarge: 100 */ 14, 7,
     /* notLarge */ 8,
-    /* notLarge */ 1, 3, 1, 15,
-    /* owner */ 16, 17, 9,
-    /* owner */ 2, 3, 16,
+    /* notLarge: "notLarge" */ 1, 3, 1, 15,
+    /* owner: "owner", "nobody" */ 16, 17, 9,
+    /* owner: "owner" */ 2, 3, 16,
     /* count */ 10,
-    /* count */ 0, 1, 18,
+    /* count: "count" */ 0, 1, 18,
     0,
 };
 
 /* Node functions. */
-static pcl_value *pclu_names(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_tags(pcl_gen_env *e);
 static pcl_value *pclu_joined(pcl_gen_env *e);
 static pcl_value *pclu_marked(pcl_gen_env *e);
@@ -96,8 +96,8 @@ static pcl_value *pclu_count(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
-    {pclu_names, 0}, /* names */
-    {pclu_names, 2}, /* size */
+    {pclg_node1, 0}, /* names */
+    {pclg_node1, 2}, /* size */
     {pclu_tags, 4}, /* tags */
     {pclu_joined, 13}, /* joined */
     {pclu_marked, 21}, /* marked */
@@ -112,21 +112,13 @@ static const pcl_gen_module pclg_modules[] = {
     {pclg_nodes0, 10},
 };
 
-/* tests/golden/codegen/config-secret.pp:3:1: config names "list(string)" { } */
-static pcl_value *pclu_names(pcl_gen_env *e) {
+/* tests/golden/codegen/config-secret.pp:3:1: config names "list(string)" { }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 3 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) {
-#line 3 "tests/golden/codegen/config-secret.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 3 "tests/golden/codegen/config-secret.pp"
-  }
-#line 3 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 130 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 122 "<stdout>"
 }
 
 /* tests/golden/codegen/config-secret.pp:7:1: config tags "map(string)" { default = {} } */
@@ -134,16 +126,8 @@ static pcl_value *pclu_tags(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 7 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 7 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) {
-#line 7 "tests/golden/codegen/config-secret.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 7 "tests/golden/codegen/config-secret.pp"
-  }
-#line 7 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 147 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 131 "<stdout>"
 }
 
 /* tests/golden/codegen/config-secret.pp:12:12: %{ for i, n in names }${i}=${n};%{ endfor }, per element */
@@ -153,16 +137,8 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_template((pcl_value *[]){key, &pclg_k[r[0]], value, &pclg_k[r[1]]}, 4, err);
-#line 12 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 12 "tests/golden/codegen/config-secret.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 12 "tests/golden/codegen/config-secret.pp"
-  t0 = NULL;
-#line 12 "tests/golden/codegen/config-secret.pp"
-  return true;
-#line 166 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){key, &pclg_k[r[0]], value, &pclg_k[r[1]]}, 4, err); if (t0 == NULL) { at = r[2]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; return true;
+#line 142 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -175,12 +151,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, PCL_GEN_FOR_CONCAT, p[0], r[1], err);
-#line 12 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 12 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 184 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, PCL_GEN_FOR_CONCAT, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 156 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -193,12 +165,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_template((pcl_value *[]){p[0]}, 1, err);
-#line 12 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 12 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 202 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){p[0]}, 1, err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 170 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -210,18 +178,10 @@ static pcl_value *pclu_joined(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 12 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 12 "tests/golden/codegen/config-secret.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1);
-#line 12 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 11 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1);
-#line 11 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t1), t1 = NULL;
-#line 11 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 225 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 185 "<stdout>"
 }
 
 /* tests/golden/codegen/config-secret.pp:15:11: [for n in names : "${n}!"], per element */
@@ -232,16 +192,8 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
   (void)key;
 #line 15 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_template((pcl_value *[]){value, &pclg_k[r[0]]}, 2, err);
-#line 15 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 15 "tests/golden/codegen/config-secret.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 15 "tests/golden/codegen/config-secret.pp"
-  t0 = NULL;
-#line 15 "tests/golden/codegen/config-secret.pp"
-  return true;
-#line 245 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){value, &pclg_k[r[0]]}, 2, err); if (t0 == NULL) { at = r[1]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; return true;
+#line 197 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -254,12 +206,8 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 15 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, 0, p[0], r[1], err);
-#line 15 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 15 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 263 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, 0, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 211 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -273,12 +221,8 @@ static pcl_value *pclu_marked(pcl_gen_env *e) {
 #line 15 "tests/golden/codegen/config-secret.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 14 "tests/golden/codegen/config-secret.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 14 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t0), t0 = NULL;
-#line 14 "tests/golden/codegen/config-secret.pp"
-  return t1;
-#line 282 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 226 "<stdout>"
 }
 
 /* tests/golden/codegen/config-secret.pp:17:1: output first { value = names[0] } */
@@ -288,18 +232,10 @@ static pcl_value *pclu_first(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 18 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 18 "tests/golden/codegen/config-secret.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 17 "tests/golden/codegen/config-secret.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 17 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t0), t0 = NULL;
-#line 17 "tests/golden/codegen/config-secret.pp"
-  return t1;
-#line 303 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 239 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -313,12 +249,8 @@ static pcl_value *pclg_apply4(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_op_gt(p[0], &pclg_k[r[0]], err);
-#line 21 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 21 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 322 "<stdout>"
+  t0 = pcl_op_gt(p[0], &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 254 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -331,22 +263,8 @@ static pcl_value *pclg_apply5(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 21 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 21 "tests/golden/codegen/config-secret.pp"
-  if (pcl_bool_get(t0)) {
-#line 21 "tests/golden/codegen/config-secret.pp"
-    t1 = pcl_retain(&pclg_k[r[1]]);
-#line 21 "tests/golden/codegen/config-secret.pp"
-  } else {
-#line 21 "tests/golden/codegen/config-secret.pp"
-    t1 = pcl_retain(&pclg_k[r[2]]);
-#line 21 "tests/golden/codegen/config-secret.pp"
-  }
-#line 21 "tests/golden/codegen/config-secret.pp"
-  return t1;
-#line 350 "<stdout>"
+  t0 = pcl_gen_truth(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } if (pcl_bool_get(t0)) { t1 = pcl_retain(&pclg_k[r[1]]); } else { t1 = pcl_retain(&pclg_k[r[2]]); } return t1;
+#line 268 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -359,18 +277,10 @@ static pcl_value *pclu_big(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 21 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply4, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 21 "tests/golden/codegen/config-secret.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply5, (pcl_value *[]){t0}, 1);
-#line 21 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply4, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply5, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 20 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1);
-#line 20 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t1), t1 = NULL;
-#line 20 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 374 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 284 "<stdout>"
 }
 
 /* tests/golden/codegen/config-secret.pp:24:11: !"${size > 100}", once its arguments are known */
@@ -379,12 +289,8 @@ static pcl_value *pclg_apply6(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_op_not(p[0], err);
-#line 24 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 24 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 388 "<stdout>"
+  t0 = pcl_op_not(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 294 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -396,18 +302,10 @@ static pcl_value *pclu_notLarge(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 24 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply4, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 24 "tests/golden/codegen/config-secret.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply6, (pcl_value *[]){t0}, 1);
-#line 24 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply4, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply6, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 23 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1);
-#line 23 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t1), t1 = NULL;
-#line 23 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 411 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 309 "<stdout>"
 }
 
 /* tests/golden/codegen/config-secret.pp:27:11: lookup(tags, "owner", "nobody"), once its arguments are known */
@@ -416,12 +314,8 @@ static pcl_value *pclg_apply7(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 27 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_fn_lookup(p[0], &pclg_k[r[0]], &pclg_k[r[1]], err);
-#line 27 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 27 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 425 "<stdout>"
+  t0 = pcl_fn_lookup(p[0], &pclg_k[r[0]], &pclg_k[r[1]], err); if (t0 == NULL) { at = r[2]; goto fail; } return t0;
+#line 319 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -435,12 +329,8 @@ static pcl_value *pclu_owner(pcl_gen_env *e) {
 #line 27 "tests/golden/codegen/config-secret.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply7, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 26 "tests/golden/codegen/config-secret.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 26 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t0), t0 = NULL;
-#line 26 "tests/golden/codegen/config-secret.pp"
-  return t1;
-#line 444 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 334 "<stdout>"
 }
 
 /* tests/golden/codegen/config-secret.pp:30:11: length(names), once its arguments are known */
@@ -449,12 +339,8 @@ static pcl_value *pclg_apply8(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 30 "tests/golden/codegen/config-secret.pp"
-  t0 = pcl_fn_length(p[0], err);
-#line 30 "tests/golden/codegen/config-secret.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 30 "tests/golden/codegen/config-secret.pp"
-  return t0;
-#line 458 "<stdout>"
+  t0 = pcl_fn_length(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 344 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -468,27 +354,35 @@ static pcl_value *pclu_count(pcl_gen_env *e) {
 #line 30 "tests/golden/codegen/config-secret.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply8, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 29 "tests/golden/codegen/config-secret.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 29 "tests/golden/codegen/config-secret.pp"
-  pcl_release(t0), t0 = NULL;
-#line 29 "tests/golden/codegen/config-secret.pp"
-  return t1;
-#line 477 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 359 "<stdout>"
 }
 
 /* Configuration. */
-static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_string, NULL, 0};
-static const pcl_type pclg_t1 = {PCL_TY_MAP, &pcl_type_string, NULL, 0};
+static const pcl_type pclg_t0 = {.kind = PCL_TY_LIST, .elem = &pcl_type_string};
+static const pcl_type pclg_t1 = {.kind = PCL_TY_MAP, .elem = &pcl_type_string};
 static const pcl_config_decl pclg_config[] = {
-    {"names", &pclg_t0, NULL, 0, 0, 0, "tests/golden/codegen/config-secret.pp", 3, 1},
-    {"size", &pcl_type_number, NULL, 0, 0, 0, "tests/golden/codegen/config-secret.pp", 5, 1},
-    {"tags", &pclg_t1, NULL, 1, 0, 0, "tests/golden/codegen/config-secret.pp", 7, 1},
+    {.name = "names", .type = &pclg_t0, .file = "tests/golden/codegen/config-secret.pp", .line = 3, .col = 1},
+    {.name = "size", .type = &pcl_type_number, .file = "tests/golden/codegen/config-secret.pp", .line = 5, .col = 1},
+    {.name = "tags", .type = &pclg_t1, .has_default_expr = true, .file = "tests/golden/codegen/config-secret.pp", .line = 7, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "config-secret",
-    pclg_config, 3, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "config-secret",
+    .configs = pclg_config,
+    .nconfigs = 3,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -8,20 +8,20 @@
 /* Constants, by index, every tenth numbered (rows refer to them as
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[22] = {
-    /* 0 */ PCL_STATIC_ASCII("boolean"),
+    /* 0 */ PCL_STATIC_ASCII("p"),
+    PCL_STATIC_ASCII("boolean"),
+    PCL_STATIC_ASCII("true"),
     PCL_STATIC_ASCII("float"),
+    PCL_STATIC_ASCII("2.5"),
     PCL_STATIC_ASCII("integer"),
+    PCL_STATIC_ASCII("7"),
     PCL_STATIC_ASCII("string"),
+    PCL_STATIC_INT(42),
     PCL_STATIC_ASCII("numberArray"),
+    /* 10 */ PCL_STATIC_ASCII("1"),
+    PCL_STATIC_INT(2),
     PCL_STATIC_ASCII("booleanMap"),
     PCL_STATIC_ASCII("t"),
-    PCL_STATIC_ASCII("p"),
-    PCL_STATIC_ASCII("true"),
-    PCL_STATIC_ASCII("2.5"),
-    /* 10 */ PCL_STATIC_ASCII("7"),
-    PCL_STATIC_INT(42),
-    PCL_STATIC_ASCII("1"),
-    PCL_STATIC_INT(2),
     PCL_STATIC_ASCII("false"),
     PCL_STATIC_ASCII("asString"),
     PCL_STATIC_ASCII("12"),
@@ -62,19 +62,19 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"primitive:index:Resource", PCL_RES_CUSTOM, "7.0.0", NULL, NULL, 0, 0},
+    {.type = "primitive:index:Resource", .kind = PCL_RES_CUSTOM, .version = "7.0.0"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* p */ 8, 0, 9, 1, 10, 2, 11, 3, 12, 4, 13, 14, 5, 7, 0, 6,
+    /* p: "true", "2.5", "7", 42, "1", 2, "false", "p" */ 2, 0, 4, 1, 6, 2, 8, 3, 10, 4, 11, 14, 5, 0, 0, 6,
     /* asString */ 7,
-    /* asString */ 0, 2, 1, 7, 1, 15,
-    /* asInt */ 16, 8, 17,
-    /* explicit */ 18, 9, 19, 10, 8, 11, 20, 12, 21,
+    /* asString: "integer", "asString" */ 0, 5, 1, 7, 1, 15,
+    /* asInt: "12", "asInt" */ 16, 8, 17,
+    /* explicit: "3", 4, "true", "1.5", "explicit" */ 18, 9, 19, 10, 2, 11, 20, 12, 21,
     0,
 };
 
@@ -103,55 +103,20 @@ static pcl_value *pclu_p(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL, *t5 = NULL, *t6 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/conversions.pp"
-  t0 = pcl_convert_to_bool(&pclg_k[r[0]], err);
-#line 4 "tests/golden/codegen/conversions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-  t1 = pcl_convert_to_number(&pclg_k[r[2]], err);
+  t0 = pcl_convert_to_bool(&pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail1; }
 #line 5 "tests/golden/codegen/conversions.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-  t2 = pcl_convert_to_int(&pclg_k[r[4]], err);
+  t1 = pcl_convert_to_number(&pclg_k[r[2]], err); if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 6 "tests/golden/codegen/conversions.pp"
-  if (t2 == NULL) { at = r[5]; goto fail1; }
-  t3 = pcl_convert_to_string(&pclg_k[r[6]], err);
+  t2 = pcl_convert_to_int(&pclg_k[r[4]], err); if (t2 == NULL) { at = r[5]; goto fail1; }
 #line 7 "tests/golden/codegen/conversions.pp"
-  if (t3 == NULL) { at = r[7]; goto fail1; }
-  t4 = pcl_convert_to_number(&pclg_k[r[8]], err);
+  t3 = pcl_convert_to_string(&pclg_k[r[6]], err); if (t3 == NULL) { at = r[7]; goto fail1; }
 #line 8 "tests/golden/codegen/conversions.pp"
-  if (t4 == NULL) { at = r[9]; goto fail1; }
-#line 8 "tests/golden/codegen/conversions.pp"
-  t5 = pcl_list_of((pcl_value *[]){t4, &pclg_k[r[10]]}, 2);
-#line 8 "tests/golden/codegen/conversions.pp"
-  pcl_release(t4), t4 = NULL;
-  t4 = pcl_convert_to_bool(&pclg_k[r[11]], err);
+  t4 = pcl_convert_to_number(&pclg_k[r[8]], err); if (t4 == NULL) { at = r[9]; goto fail1; } t5 = pcl_list_of((pcl_value *[]){t4, &pclg_k[r[10]]}, 2); pcl_release(t4), t4 = NULL;
 #line 9 "tests/golden/codegen/conversions.pp"
-  if (t4 == NULL) { at = r[12]; goto fail1; }
-#line 9 "tests/golden/codegen/conversions.pp"
-  t6 = pcl_map_of((pcl_value *[]){&pclg_k[6]}, (pcl_value *[]){t4}, 1);
-#line 9 "tests/golden/codegen/conversions.pp"
-  pcl_release(t4), t4 = NULL;
+  t4 = pcl_convert_to_bool(&pclg_k[r[11]], err); if (t4 == NULL) { at = r[12]; goto fail1; } t6 = pcl_map_of((pcl_value *[]){&pclg_k[13]}, (pcl_value *[]){t4}, 1); pcl_release(t4), t4 = NULL;
 #line 3 "tests/golden/codegen/conversions.pp"
-  t4 = pcl_map_of((pcl_value *[]){&pclg_k[0], &pclg_k[5], &pclg_k[1], &pclg_k[2], &pclg_k[4], &pclg_k[3]}, (pcl_value *[]){t0, t6, t1, t2, t5, t3}, 6);
-#line 3 "tests/golden/codegen/conversions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/conversions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 3 "tests/golden/codegen/conversions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 3 "tests/golden/codegen/conversions.pp"
-  pcl_release(t3), t3 = NULL;
-#line 3 "tests/golden/codegen/conversions.pp"
-  pcl_release(t5), t5 = NULL;
-#line 3 "tests/golden/codegen/conversions.pp"
-  pcl_release(t6), t6 = NULL;
-#line 3 "tests/golden/codegen/conversions.pp"
-  done1:;
-#line 3 "tests/golden/codegen/conversions.pp"
-  t6 = pcl_gen_register(e, &pclg_decl[r[14]], &pclg_k[r[13]], t4, NULL, r[15]);
-#line 3 "tests/golden/codegen/conversions.pp"
-  pcl_release(t4), t4 = NULL;
-#line 3 "tests/golden/codegen/conversions.pp"
-  return t6;
-#line 155 "<stdout>"
+  t4 = pcl_map_of((pcl_value *[]){&pclg_k[1], &pclg_k[12], &pclg_k[3], &pclg_k[5], &pclg_k[9], &pclg_k[7]}, (pcl_value *[]){t0, t6, t1, t2, t5, t3}, 6); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t3), t3 = NULL; pcl_release(t5), t5 = NULL; pcl_release(t6), t6 = NULL; done1:; t6 = pcl_gen_register(e, &pclg_decl[r[14]], &pclg_k[r[13]], t4, NULL, r[15]); pcl_release(t4), t4 = NULL; return t6;
+#line 120 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -171,12 +136,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/conversions.pp"
-  t0 = pcl_convert_to_string(p[0], err);
-#line 12 "tests/golden/codegen/conversions.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 12 "tests/golden/codegen/conversions.pp"
-  return t0;
-#line 180 "<stdout>"
+  t0 = pcl_convert_to_string(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 141 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -190,22 +151,10 @@ static pcl_value *pclu_asString(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/conversions.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 12 "tests/golden/codegen/conversions.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 12 "tests/golden/codegen/conversions.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 12 "tests/golden/codegen/conversions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 12 "tests/golden/codegen/conversions.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; done1:;
 #line 11 "tests/golden/codegen/conversions.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
-#line 11 "tests/golden/codegen/conversions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 11 "tests/golden/codegen/conversions.pp"
-  return t0;
-#line 209 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 158 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -221,18 +170,10 @@ static pcl_value *pclu_asInt(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 15 "tests/golden/codegen/conversions.pp"
-  t0 = pcl_convert_to_int(&pclg_k[r[0]], err);
-#line 15 "tests/golden/codegen/conversions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 15 "tests/golden/codegen/conversions.pp"
-  done1:;
+  t0 = pcl_convert_to_int(&pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail1; } done1:;
 #line 14 "tests/golden/codegen/conversions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 14 "tests/golden/codegen/conversions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 14 "tests/golden/codegen/conversions.pp"
-  return t1;
-#line 236 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 177 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -247,40 +188,10 @@ static pcl_value *pclu_explicit(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL;
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/conversions.pp"
-  t0 = pcl_convert_to_int(&pclg_k[r[0]], err);
-#line 18 "tests/golden/codegen/conversions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 18 "tests/golden/codegen/conversions.pp"
-  t1 = pcl_convert_to_string(&pclg_k[r[2]], err);
-#line 18 "tests/golden/codegen/conversions.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 18 "tests/golden/codegen/conversions.pp"
-  t2 = pcl_convert_to_bool(&pclg_k[r[4]], err);
-#line 18 "tests/golden/codegen/conversions.pp"
-  if (t2 == NULL) { at = r[5]; goto fail1; }
-#line 18 "tests/golden/codegen/conversions.pp"
-  t3 = pcl_convert_to_number(&pclg_k[r[6]], err);
-#line 18 "tests/golden/codegen/conversions.pp"
-  if (t3 == NULL) { at = r[7]; goto fail1; }
-#line 18 "tests/golden/codegen/conversions.pp"
-  t4 = pcl_list_of((pcl_value *[]){t0, t1, t2, t3}, 4);
-#line 18 "tests/golden/codegen/conversions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 18 "tests/golden/codegen/conversions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 18 "tests/golden/codegen/conversions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 18 "tests/golden/codegen/conversions.pp"
-  pcl_release(t3), t3 = NULL;
-#line 18 "tests/golden/codegen/conversions.pp"
-  done1:;
+  t0 = pcl_convert_to_int(&pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail1; } t1 = pcl_convert_to_string(&pclg_k[r[2]], err); if (t1 == NULL) { at = r[3]; goto fail1; } t2 = pcl_convert_to_bool(&pclg_k[r[4]], err); if (t2 == NULL) { at = r[5]; goto fail1; } t3 = pcl_convert_to_number(&pclg_k[r[6]], err); if (t3 == NULL) { at = r[7]; goto fail1; } t4 = pcl_list_of((pcl_value *[]){t0, t1, t2, t3}, 4); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t3), t3 = NULL; done1:;
 #line 17 "tests/golden/codegen/conversions.pp"
-  t3 = pcl_gen_output(e, &pclg_k[r[8]], t4);
-#line 17 "tests/golden/codegen/conversions.pp"
-  pcl_release(t4), t4 = NULL;
-#line 17 "tests/golden/codegen/conversions.pp"
-  return t3;
-#line 284 "<stdout>"
+  t3 = pcl_gen_output(e, &pclg_k[r[8]], t4); pcl_release(t4), t4 = NULL; return t3;
+#line 195 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -295,9 +206,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "conversions",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "conversions",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -12,16 +12,16 @@ static pcl_value *const pclg_p[] = {
     &pclg_k[4],
     &pclg_k[5],
     &pclg_k[6],
-    &pclg_k[1],
-    &pclg_k[0],
-    &pclg_k[7],
     &pclg_k[3],
+    &pclg_k[1],
+    &pclg_k[7],
+    &pclg_k[2],
 };
 static pcl_value pclg_k[32] = {
-    /* 0 */ PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("items"),
-    PCL_STATIC_ASCII("a"),
+    /* 0 */ PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("va"),
+    PCL_STATIC_ASCII("items"),
     PCL_STATIC_ASCII("x"),
     PCL_STATIC_ASCII("y"),
     PCL_STATIC_ASCII("z"),
@@ -97,42 +97,42 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* a */ 2, 0, 8, 0,
-    /* filtered */ 9,
+    /* a: "a", {...} */ 0, 0, 8, 0,
+    /* filtered: "k" */ 9,
     /* filtered */ 1,
-    /* filtered */ 0, 10, 0, 1, 0, 0, 0, 2, 9, 1, 3, 11,
-    /* keyed */ 12, 4,
-    /* keyed */ 0, 0, 0, 5, 2,
+    /* filtered: "id", "value", "k", "filtered" */ 0, 10, 0, 1, 0, 1, 0, 2, 9, 1, 3, 11,
+    /* keyed: "-" */ 12, 4,
+    /* keyed: "value" */ 0, 1, 0, 5, 2,
     /* keyed */ 5, 6,
-    /* keyed */ 0, 1, 0, 7, 2, 13,
-    /* grouped */ 0, 0, 0, 8, 0, 0, 0, 9, 14, 0, 10, 15,
-    /* joined */ 16, 12, 17, 11,
-    /* joined */ 0, 10, 0, 12, 4,
+    /* keyed: "items", "keyed" */ 0, 3, 0, 7, 2, 13,
+    /* grouped: "value", "value", "q", "grouped" */ 0, 1, 0, 8, 0, 1, 0, 9, 14, 0, 10, 15,
+    /* joined: "[", "-", "]" */ 16, 12, 17, 11,
+    /* joined: "id" */ 0, 10, 0, 12, 4,
     /* joined */ 5, 13,
     /* joined */ 14,
-    /* joined */ 0, 1, 0, 15, 3, 1, 18,
-    /* dynamicKey */ 0, 10, 0, 16, 20, 19, 17,
-    /* dynamicKey */ 0, 0, 0, 18, 7, 21,
-    /* splatted */ 22, 1, 19,
-    /* splatted */ 0, 10, 0, 20, 0, 0, 0, 21, 3, 22, 23,
+    /* joined: "items", "joined" */ 0, 3, 0, 15, 3, 1, 18,
+    /* dynamicKey: "id", "plain", 1 */ 0, 10, 0, 16, 20, 19, 17,
+    /* dynamicKey: "value", "dynamicKey" */ 0, 1, 0, 18, 7, 21,
+    /* splatted: "n" */ 22, 1, 19,
+    /* splatted: "id", "value", "splatted" */ 0, 10, 0, 20, 0, 1, 0, 21, 3, 22, 23,
     /* splatOverFuture */ 0, 23,
-    /* splatOverFuture */ 0, 1, 0, 23, 2, 24,
-    /* tried */ 0, 1, 0, 25, 2, 24,
-    /* tried */ 0, 1, 0, 19, 2, 25,
-    /* tried */ 12, 6, 26, 26,
-    /* condChain */ 27,
-    /* condChain */ 27, 28, 29,
-    /* condChain */ 3,
-    /* condChain */ 28, 0, 10, 0, 27, 5, 4, 30,
-    /* condChain */ 0, 0, 0, 28, 9, 8, 31,
+    /* splatOverFuture: "items", "splatOverFuture" */ 0, 3, 0, 23, 2, 24,
+    /* tried: "items", 7 */ 0, 3, 0, 25, 2, 24,
+    /* tried: "items", 1 */ 0, 3, 0, 19, 2, 25,
+    /* tried: "tried" */ 12, 6, 26, 26,
+    /* condChain: "a_id" */ 27,
+    /* condChain: "both", "first" */ 27, 28, 29,
+    /* condChain: "va" */ 2,
+    /* condChain: "id", "none" */ 28, 0, 10, 0, 27, 5, 4, 30,
+    /* condChain: "value", "condChain" */ 0, 1, 0, 28, 9, 8, 31,
     0,
 };
 
@@ -171,10 +171,8 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 3 "tests/golden/codegen/eventual-iteration.pp"
-  return t0;
-#line 178 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 176 "<stdout>"
 }
 
 /* tests/golden/codegen/eventual-iteration.pp:8:49: x != "k", once its arguments are known */
@@ -183,10 +181,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   (void)err;
 #line 8 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_op_ne(p[0], &pclg_k[r[0]]);
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
-  return t0;
-#line 190 "<stdout>"
+  t0 = pcl_op_ne(p[0], &pclg_k[r[0]]); return t0;
+#line 186 "<stdout>"
 }
 
 /* tests/golden/codegen/eventual-iteration.pp:8:11: [for x in [a.id, "k", a.value] : x if x != "k"], per element */
@@ -197,16 +193,8 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   (void)key;
   (void)err;
 #line 8 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_apply1, (pcl_value *[]){value}, 1);
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
-  out[PCL_GEN_OUT_VALUE] = pcl_retain(value);
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
-  out[PCL_GEN_OUT_COND] = t0;
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = NULL;
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
-  return true;
-#line 210 "<stdout>"
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_apply1, (pcl_value *[]){value}, 1); out[PCL_GEN_OUT_VALUE] = pcl_retain(value); out[PCL_GEN_OUT_COND] = t0; t0 = NULL; return true;
+#line 198 "<stdout>"
 }
 
 /* tests/golden/codegen/eventual-iteration.pp:7:1: output filtered { value = [for x in [a.id, "k", a.value] : x if x != "k"] } */
@@ -216,34 +204,10 @@ static pcl_value *pclu_filtered(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 8 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
-  if (t1 == NULL) { at = r[7]; goto fail1; }
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
-  t2 = pcl_list_of((pcl_value *[]){t0, &pclg_k[r[8]], t1}, 3);
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t1), t1 = NULL;
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_gen_for(pcl_gen_env_new(e, r - r[9], 0, NULL), pclg_each1, PCL_GEN_FOR_COND, t2, r[10], err);
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t2), t2 = NULL;
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
-  if (t1 == NULL) { at = r[10]; goto fail1; }
-#line 8 "tests/golden/codegen/eventual-iteration.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err); if (t1 == NULL) { at = r[7]; goto fail1; } t2 = pcl_list_of((pcl_value *[]){t0, &pclg_k[r[8]], t1}, 3); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; t1 = pcl_gen_for(pcl_gen_env_new(e, r - r[9], 0, NULL), pclg_each1, PCL_GEN_FOR_COND, t2, r[10], err); pcl_release(t2), t2 = NULL; if (t1 == NULL) { at = r[10]; goto fail1; } done1:;
 #line 7 "tests/golden/codegen/eventual-iteration.pp"
-  t2 = pcl_gen_output(e, &pclg_k[r[11]], t1);
-#line 7 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t1), t1 = NULL;
-#line 7 "tests/golden/codegen/eventual-iteration.pp"
-  return t2;
-#line 247 "<stdout>"
+  t2 = pcl_gen_output(e, &pclg_k[r[11]], t1); pcl_release(t1), t1 = NULL; return t2;
+#line 211 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -259,12 +223,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_template((pcl_value *[]){p[0], &pclg_k[r[0]], e->v[0]}, 3, err);
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
-  return t0;
-#line 268 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){p[0], &pclg_k[r[0]], e->v[0]}, 3, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 228 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -278,22 +238,8 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[3]; goto fail; }
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 1, (pcl_value *[]){key}), pclg_apply2, (pcl_value *[]){t0}, 1);
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
-  out[PCL_GEN_OUT_VALUE] = pcl_retain(value);
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
-  out[PCL_GEN_OUT_KEY] = t1;
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = NULL;
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
-  return true;
-#line 297 "<stdout>"
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 1, (pcl_value *[]){key}), pclg_apply2, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; out[PCL_GEN_OUT_VALUE] = pcl_retain(value); out[PCL_GEN_OUT_KEY] = t1; t1 = NULL; return true;
+#line 243 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -307,12 +253,8 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, PCL_GEN_FOR_OBJECT, p[0], r[1], err);
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
-  return t0;
-#line 316 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, PCL_GEN_FOR_OBJECT, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 258 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -326,22 +268,10 @@ static pcl_value *pclu_keyed(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply3, (pcl_value *[]){t0}, 1);
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 11 "tests/golden/codegen/eventual-iteration.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply3, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; done1:;
 #line 10 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
-#line 10 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t1), t1 = NULL;
-#line 10 "tests/golden/codegen/eventual-iteration.pp"
-  return t0;
-#line 345 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 275 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -368,34 +298,10 @@ static pcl_value *pclu_grouped(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 14 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 14 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
-#line 14 "tests/golden/codegen/eventual-iteration.pp"
-  if (t1 == NULL) { at = r[7]; goto fail1; }
-#line 14 "tests/golden/codegen/eventual-iteration.pp"
-  t2 = pcl_list_of((pcl_value *[]){t0, &pclg_k[r[8]], t1}, 3);
-#line 14 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 14 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t1), t1 = NULL;
-#line 14 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_gen_for(pcl_gen_env_new(e, r - r[9], 0, NULL), pclg_each3, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP, t2, r[10], err);
-#line 14 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t2), t2 = NULL;
-#line 14 "tests/golden/codegen/eventual-iteration.pp"
-  if (t1 == NULL) { at = r[10]; goto fail1; }
-#line 14 "tests/golden/codegen/eventual-iteration.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err); if (t1 == NULL) { at = r[7]; goto fail1; } t2 = pcl_list_of((pcl_value *[]){t0, &pclg_k[r[8]], t1}, 3); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; t1 = pcl_gen_for(pcl_gen_env_new(e, r - r[9], 0, NULL), pclg_each3, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP, t2, r[10], err); pcl_release(t2), t2 = NULL; if (t1 == NULL) { at = r[10]; goto fail1; } done1:;
 #line 13 "tests/golden/codegen/eventual-iteration.pp"
-  t2 = pcl_gen_output(e, &pclg_k[r[11]], t1);
-#line 13 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t1), t1 = NULL;
-#line 13 "tests/golden/codegen/eventual-iteration.pp"
-  return t2;
-#line 399 "<stdout>"
+  t2 = pcl_gen_output(e, &pclg_k[r[11]], t1); pcl_release(t1), t1 = NULL; return t2;
+#line 305 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -411,12 +317,8 @@ static pcl_value *pclg_apply4(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], e->v[0], &pclg_k[r[1]], p[0], &pclg_k[r[2]]}, 5, err);
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[3]; goto fail; }
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  return t0;
-#line 420 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], e->v[0], &pclg_k[r[1]], p[0], &pclg_k[r[2]]}, 5, err); if (t0 == NULL) { at = r[3]; goto fail; } return t0;
+#line 322 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -431,20 +333,8 @@ static bool pclg_each4(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
   (void)key;
 #line 17 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[3]; goto fail; }
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 1, (pcl_value *[]){value}), pclg_apply4, (pcl_value *[]){t0}, 1);
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  out[PCL_GEN_OUT_VALUE] = t1;
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = NULL;
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  return true;
-#line 448 "<stdout>"
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 1, (pcl_value *[]){value}), pclg_apply4, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; out[PCL_GEN_OUT_VALUE] = t1; t1 = NULL; return true;
+#line 338 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -458,12 +348,8 @@ static pcl_value *pclg_apply5(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each4, PCL_GEN_FOR_CONCAT, p[0], r[1], err);
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  return t0;
-#line 467 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each4, PCL_GEN_FOR_CONCAT, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 353 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -476,12 +362,8 @@ static pcl_value *pclg_apply6(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_template((pcl_value *[]){p[0]}, 1, err);
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  return t0;
-#line 485 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){p[0]}, 1, err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 367 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -495,26 +377,10 @@ static pcl_value *pclu_joined(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply5, (pcl_value *[]){t0}, 1);
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply6, (pcl_value *[]){t1}, 1);
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t1), t1 = NULL;
-#line 17 "tests/golden/codegen/eventual-iteration.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply5, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply6, (pcl_value *[]){t1}, 1); pcl_release(t1), t1 = NULL; done1:;
 #line 16 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[6]], t0);
-#line 16 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 16 "tests/golden/codegen/eventual-iteration.pp"
-  return t1;
-#line 518 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[6]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 384 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -529,18 +395,8 @@ static pcl_value *pclg_apply7(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 20 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 20 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[3]; goto fail; }
-#line 20 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_gen_object((pcl_value *[]){p[0], &pclg_k[r[4]]}, (pcl_value *[]){&pclg_k[r[5]], t0}, 2, err);
-#line 20 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 20 "tests/golden/codegen/eventual-iteration.pp"
-  if (t1 == NULL) { at = r[6]; goto fail; }
-#line 20 "tests/golden/codegen/eventual-iteration.pp"
-  return t1;
-#line 544 "<stdout>"
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail; } t1 = pcl_gen_object((pcl_value *[]){p[0], &pclg_k[r[4]]}, (pcl_value *[]){&pclg_k[r[5]], t0}, 2, err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[6]; goto fail; } return t1;
+#line 400 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -555,22 +411,10 @@ static pcl_value *pclu_dynamicKey(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 20 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 20 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 20 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply7, (pcl_value *[]){t0}, 1);
-#line 20 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 20 "tests/golden/codegen/eventual-iteration.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply7, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; done1:;
 #line 19 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
-#line 19 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t1), t1 = NULL;
-#line 19 "tests/golden/codegen/eventual-iteration.pp"
-  return t0;
-#line 574 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 418 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -587,16 +431,8 @@ static bool pclg_each5(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
   (void)key;
 #line 23 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_path(e, value, r + 0, 1, r[2], err);
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = NULL;
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  return true;
-#line 600 "<stdout>"
+  t0 = pcl_gen_path(e, value, r + 0, 1, r[2], err); if (t0 == NULL) { at = r[2]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; return true;
+#line 436 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -610,42 +446,10 @@ static pcl_value *pclu_splatted(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 23 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[22]}, (pcl_value *[]){t0}, 1);
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[7]; goto fail1; }
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[22]}, (pcl_value *[]){t0}, 1);
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_list_of((pcl_value *[]){t1, t2}, 2);
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t1), t1 = NULL;
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t2), t2 = NULL;
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  t2 = pcl_gen_splat(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_each5, t0, err);
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  if (t2 == NULL) { at = r[9]; goto fail1; }
-#line 23 "tests/golden/codegen/eventual-iteration.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_map_of((pcl_value *[]){&pclg_k[22]}, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err); if (t0 == NULL) { at = r[7]; goto fail1; } t2 = pcl_map_of((pcl_value *[]){&pclg_k[22]}, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_list_of((pcl_value *[]){t1, t2}, 2); pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; t2 = pcl_gen_splat(pcl_gen_env_new(e, r - r[8], 0, NULL), pclg_each5, t0, err); pcl_release(t0), t0 = NULL; if (t2 == NULL) { at = r[9]; goto fail1; } done1:;
 #line 22 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[10]], t2);
-#line 22 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t2), t2 = NULL;
-#line 22 "tests/golden/codegen/eventual-iteration.pp"
-  return t0;
-#line 649 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[10]], t2); pcl_release(t2), t2 = NULL; return t0;
+#line 453 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -671,12 +475,8 @@ static pcl_value *pclg_apply8(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 26 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_splat(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each6, p[0], err);
-#line 26 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 26 "tests/golden/codegen/eventual-iteration.pp"
-  return t0;
-#line 680 "<stdout>"
+  t0 = pcl_gen_splat(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each6, p[0], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 480 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -690,22 +490,10 @@ static pcl_value *pclu_splatOverFuture(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 26 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 26 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 26 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply8, (pcl_value *[]){t0}, 1);
-#line 26 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 26 "tests/golden/codegen/eventual-iteration.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply8, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; done1:;
 #line 25 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
-#line 25 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t1), t1 = NULL;
-#line 25 "tests/golden/codegen/eventual-iteration.pp"
-  return t0;
-#line 709 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 497 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -720,12 +508,8 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 29 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 2, r[5], err);
-#line 29 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[5]; goto fail; }
-#line 29 "tests/golden/codegen/eventual-iteration.pp"
-  return t0;
-#line 729 "<stdout>"
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 2, r[5], err); if (t0 == NULL) { at = r[5]; goto fail; } return t0;
+#line 513 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -739,12 +523,8 @@ static pcl_value *pclu_tried(pcl_gen_env *e) {
 #line 29 "tests/golden/codegen/eventual-iteration.pp"
   t0 = pcl_gen_try((pcl_gen_env *[]){pcl_gen_env_new(e, r - r[0], 0, NULL), pcl_gen_env_new(e, r - r[1], 0, NULL)}, (const pcl_gen_thunk_fn[]){pclg_thunk1, pclg_thunk1}, 2, r[2]);
 #line 28 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 28 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 28 "tests/golden/codegen/eventual-iteration.pp"
-  return t1;
-#line 748 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 528 "<stdout>"
 }
 
 /* tests/golden/codegen/eventual-iteration.pp:32:30: a.id == "a_id", once its arguments are known */
@@ -753,10 +533,8 @@ static pcl_value *pclg_apply9(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   (void)err;
 #line 32 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_op_eq(p[0], &pclg_k[r[0]]);
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  return t0;
-#line 760 "<stdout>"
+  t0 = pcl_op_eq(p[0], &pclg_k[r[0]]); return t0;
+#line 538 "<stdout>"
 }
 
 /* tests/golden/codegen/eventual-iteration.pp:32:30: a.id == "a_id" ? "both" : "first", once its arguments are known */
@@ -765,22 +543,8 @@ static pcl_value *pclg_apply10(pcl_gen_env *e, pcl_value *const *p, pcl_error **
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 32 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  if (pcl_bool_get(t0)) {
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-    t1 = pcl_retain(&pclg_k[r[1]]);
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  } else {
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-    t1 = pcl_retain(&pclg_k[r[2]]);
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  }
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  return t1;
-#line 784 "<stdout>"
+  t0 = pcl_gen_truth(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } if (pcl_bool_get(t0)) { t1 = pcl_retain(&pclg_k[r[1]]); } else { t1 = pcl_retain(&pclg_k[r[2]]); } return t1;
+#line 548 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -794,36 +558,8 @@ static pcl_value *pclg_apply11(pcl_gen_env *e, pcl_value *const *p, pcl_error **
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 32 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  if (pcl_bool_get(t0)) {
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-    t0 = pcl_gen_path(e, pcl_gen_node(e, r[1]), r + 2, 1, r[4], err);
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-    if (t0 == NULL) { at = r[4]; goto fail; }
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-    t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply9, (pcl_value *[]){t0}, 1);
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-    pcl_release(t0), t0 = NULL;
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-    t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[6], 0, NULL), pclg_apply10, (pcl_value *[]){t2}, 1);
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-    pcl_release(t2), t2 = NULL;
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-    t1 = t0;
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-    t0 = NULL;
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  } else {
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-    t1 = pcl_retain(&pclg_k[r[7]]);
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  }
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  return t1;
-#line 827 "<stdout>"
+  t0 = pcl_gen_truth(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } if (pcl_bool_get(t0)) { t0 = pcl_gen_path(e, pcl_gen_node(e, r[1]), r + 2, 1, r[4], err); if (t0 == NULL) { at = r[4]; goto fail; } t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply9, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[6], 0, NULL), pclg_apply10, (pcl_value *[]){t2}, 1); pcl_release(t2), t2 = NULL; t1 = t0; t0 = NULL; } else { t1 = pcl_retain(&pclg_k[r[7]]); } return t1;
+#line 563 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -839,26 +575,10 @@ static pcl_value *pclu_condChain(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 32 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply9, (pcl_value *[]){t0}, 1);
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply11, (pcl_value *[]){t1}, 1);
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t1), t1 = NULL;
-#line 32 "tests/golden/codegen/eventual-iteration.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply9, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply11, (pcl_value *[]){t1}, 1); pcl_release(t1), t1 = NULL; done1:;
 #line 31 "tests/golden/codegen/eventual-iteration.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[6]], t0);
-#line 31 "tests/golden/codegen/eventual-iteration.pp"
-  pcl_release(t0), t0 = NULL;
-#line 31 "tests/golden/codegen/eventual-iteration.pp"
-  return t1;
-#line 862 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[6]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 582 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -870,9 +590,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "eventual-iteration",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "eventual-iteration",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

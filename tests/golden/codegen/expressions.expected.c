@@ -15,17 +15,17 @@ static pcl_value *const pclg_p[] = {
     &pclg_k[5],
     &pclg_k[6],
     &pclg_k[7],
-    &pclg_k[11],
     &pclg_k[12],
     &pclg_k[14],
+    &pclg_k[13],
     &pclg_k[15],
     &pclg_k[9],
+    &pclg_k[11],
     &pclg_k[10],
-    &pclg_k[13],
     &pclg_k[16],
-    &pclg_k[13],
+    &pclg_k[10],
     &pclg_k[39],
-    &pclg_k[13],
+    &pclg_k[10],
     &pclg_k[42],
     &pclg_k[6],
     &pclg_k[42],
@@ -33,18 +33,18 @@ static pcl_value *const pclg_p[] = {
     &pclg_k[43],
     &pclg_k[44],
     &pclg_k[6],
-    &pclg_k[64],
+    &pclg_k[48],
     &pclg_k[24],
-    &pclg_k[65],
+    &pclg_k[49],
     &pclg_k[1],
     &pclg_k[2],
-    &pclg_k[67],
-    &pclg_k[66],
+    &pclg_k[51],
+    &pclg_k[50],
     &pclg_k[1],
-    &pclg_k[63],
+    &pclg_k[72],
     &pclg_k[7],
     &pclg_k[6],
-    &pclg_k[77],
+    &pclg_k[75],
 };
 static pcl_value pclg_k[83] = {
     /* 0 */ PCL_STATIC_ASCII("items"),
@@ -57,11 +57,11 @@ static pcl_value pclg_k[83] = {
     PCL_STATIC_INT(2),
     PCL_STATIC_LIST(&pclg_p[3], 3),
     PCL_STATIC_ASCII("name"),
-    /* 10 */ PCL_STATIC_ASCII("tags"),
+    /* 10 */ PCL_STATIC_ASCII("x"),
+    PCL_STATIC_ASCII("tags"),
     PCL_STATIC_ASCII("env"),
-    PCL_STATIC_ASCII("team"),
-    PCL_STATIC_ASCII("x"),
     PCL_STATIC_ASCII("dev"),
+    PCL_STATIC_ASCII("team"),
     PCL_STATIC_ASCII("core"),
     PCL_STATIC_MAP(&pclg_p[6], &pclg_p[8], 2),
     PCL_STATIC_MAP(&pclg_p[10], &pclg_p[12], 2),
@@ -95,39 +95,39 @@ static pcl_value pclg_k[83] = {
     PCL_STATIC_LIST(&pclg_p[21], 2),
     PCL_STATIC_ASCII("splat"),
     PCL_STATIC_ASCII("json"),
+    PCL_STATIC_NUMBER(2.5),
+    PCL_STATIC_NULL,
+    /* 50 */ PCL_STATIC_LIST(&pclg_p[23], 4),
+    PCL_STATIC_ASCII("q<>"),
+    PCL_STATIC_MAP(&pclg_p[27], &pclg_p[29], 2),
     PCL_STATIC_ASCII("length"),
     PCL_STATIC_ASCII("join"),
-    /* 50 */ PCL_STATIC_ASCII("split"),
+    PCL_STATIC_ASCII("split"),
+    PCL_STATIC_ASCII(","),
+    PCL_STATIC_ASCII("a,,b"),
     PCL_STATIC_ASCII("element"),
     PCL_STATIC_ASCII("lookup"),
+    /* 60 */ PCL_STATIC_ASCII("none"),
     PCL_STATIC_ASCII("range"),
     PCL_STATIC_ASCII("min"),
     PCL_STATIC_ASCII("max"),
-    PCL_STATIC_ASCII("sha1"),
-    PCL_STATIC_ASCII("b64"),
-    PCL_STATIC_ASCII("unb64"),
-    PCL_STATIC_ASCII("entries"),
-    /* 60 */ PCL_STATIC_ASCII("single"),
-    PCL_STATIC_ASCII("cond"),
-    PCL_STATIC_ASCII("conv"),
-    PCL_STATIC_ASCII("z"),
-    PCL_STATIC_NUMBER(2.5),
-    PCL_STATIC_NULL,
-    PCL_STATIC_LIST(&pclg_p[23], 4),
-    PCL_STATIC_ASCII("q<>"),
-    PCL_STATIC_MAP(&pclg_p[27], &pclg_p[29], 2),
-    PCL_STATIC_ASCII(","),
-    /* 70 */ PCL_STATIC_ASCII("a,,b"),
-    PCL_STATIC_ASCII("none"),
     PCL_STATIC_INT(9),
+    PCL_STATIC_ASCII("sha1"),
     PCL_STATIC_ASCII("abc"),
+    PCL_STATIC_ASCII("b64"),
     PCL_STATIC_ASCII("hello"),
-    PCL_STATIC_ASCII("aGVsbG8="),
+    PCL_STATIC_ASCII("unb64"),
+    /* 70 */ PCL_STATIC_ASCII("aGVsbG8="),
+    PCL_STATIC_ASCII("entries"),
+    PCL_STATIC_ASCII("z"),
     PCL_STATIC_MAP(&pclg_p[31], &pclg_p[33], 2),
+    PCL_STATIC_ASCII("single"),
     PCL_STATIC_INT(42),
     PCL_STATIC_LIST(&pclg_p[35], 1),
+    PCL_STATIC_ASCII("cond"),
     PCL_STATIC_ASCII("big"),
-    /* 80 */ PCL_STATIC_ASCII("small"),
+    PCL_STATIC_ASCII("small"),
+    /* 80 */ PCL_STATIC_ASCII("conv"),
     PCL_STATIC_ASCII("42"),
     PCL_STATIC_ASCII("builtins"),
 };
@@ -191,39 +191,39 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* items */ 0, 0, 4,
-    /* nums */ 8,
-    /* obj */ 17,
-    /* arith */ 6, 7, 0, 18, 19, 1, 20, 18, 2, 18, 7, 3, 21, 5, 4, 22, 5, 7, 5, 6, 5, 7, 7, 22, 6, 8, 22, 23, 9, 6, 6, 1, 2, 24, 25, 10, 24, 25, 11, 24, 12, 26,
-    /* tmpl */ 27, 28, 13,
+    /* items: "items", [...] */ 0, 0, 4,
+    /* nums: [...] */ 8,
+    /* obj: {...} */ 17,
+    /* arith: 1, 2, 7, 10, 6, 7, 7, 2, -7, 3, 4, 2, 3, 3, 2, 4, 1, 4, 5, 1, 1, "a", "b", true, ... */ 6, 7, 0, 18, 19, 1, 20, 18, 2, 18, 7, 3, 21, 5, 4, 22, 5, 7, 5, 6, 5, 7, 7, 22, 6, 8, 22, 23, 9, 6, 6, 1, 2, 24, 25, 10, 24, 25, 11, 24, 12, 26,
+    /* tmpl: ":", ";" */ 27, 28, 13,
     /* tmpl */ 3, 14,
     /* tmpl */ 15,
-    /* tmpl */ 7, 15,
-    /* tmpl */ 16, 29, 30,
-    /* tmpl */ 2, 9, 17, 2, 10, 18, 11, 18, 31, 32, 33, 33, 19,
-    /* tmpl */ 0, 19, 18, 16, 0, 21, 13, 34,
-    /* upper */ 35,
-    /* forList */ 36, 5, 20, 2,
+    /* tmpl: 2 */ 7, 15,
+    /* tmpl: "many", "few" */ 16, 29, 30,
+    /* tmpl: "name", "tags", "env", "name=", " env=", " ", " " */ 2, 9, 17, 2, 11, 18, 12, 18, 31, 32, 33, 33, 19,
+    /* tmpl: "tmpl" */ 0, 19, 18, 16, 0, 21, 13, 34,
+    /* upper: "U" */ 35,
+    /* forList: "-", "b" */ 36, 5, 20, 2,
     /* forList */ 4, 21,
-    /* forList */ 0, 2, 37,
-    /* forObject */ 2, 10, 22, 0, 23, 38,
-    /* grouped */ 40, 0, 24, 41,
-    /* splat */ 42, 25,
-    /* splat */ 45, 2, 26, 46,
-    /* builtins */ 22, 27,
-    /* builtins */ 36, 28,
+    /* forList: "forList" */ 0, 2, 37,
+    /* forObject: "tags", "forObject" */ 2, 11, 22, 0, 23, 38,
+    /* grouped: [...], "grouped" */ 40, 0, 24, 41,
+    /* splat: "n" */ 42, 25,
+    /* splat: [...], "splat" */ 45, 2, 26, 46,
+    /* builtins: 4 */ 22, 27,
+    /* builtins: "-" */ 36, 28,
     /* builtins */ 29,
-    /* builtins */ 68, 30, 0, 1, 0, 3, 69, 70, 31, 0, 5, 2, 10, 32, 12, 71, 33, 7, 23, 34, 1, 35, 5, 72, 22, 36, 73, 37, 74, 38, 75, 39, 76, 40, 78, 41, 1, 42, 7, 42, 42, 79, 80, 81, 43, 82,
+    /* builtins: {...}, ",", "a,,b", "tags", "team", "none", 2, 5, 3, 9, 4, "abc", "hello", "aGVsbG8=", ... */ 52, 30, 0, 1, 0, 3, 56, 57, 31, 0, 5, 2, 11, 32, 14, 60, 33, 7, 23, 34, 1, 35, 5, 64, 22, 36, 66, 37, 68, 38, 70, 39, 73, 40, 76, 41, 1, 42, 7, 42, 42, 78, 79, 81, 43, 82,
     0,
 };
 
 /* Node functions. */
 static pcl_value *pclu_items(pcl_gen_env *e);
-static pcl_value *pclu_nums(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_arith(pcl_gen_env *e);
 static pcl_value *pclu_tmpl(pcl_gen_env *e);
 static pcl_value *pclu_forList(pcl_gen_env *e);
@@ -235,11 +235,11 @@ static pcl_value *pclu_builtins(pcl_gen_env *e);
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_items, 0}, /* items */
-    {pclu_nums, 3}, /* nums */
-    {pclu_nums, 4}, /* obj */
+    {pclg_node1, 3}, /* nums */
+    {pclg_node1, 4}, /* obj */
     {pclu_arith, 5}, /* arith */
     {pclu_tmpl, 71}, /* tmpl */
-    {pclu_nums, 79}, /* upper */
+    {pclg_node1, 79}, /* upper */
     {pclu_forList, 86}, /* forList */
     {pclu_forObject, 89}, /* forObject */
     {pclu_grouped, 95}, /* grouped */
@@ -256,24 +256,16 @@ static pcl_value *pclu_items(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 2 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) {
-#line 2 "tests/golden/codegen/expressions.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 2 "tests/golden/codegen/expressions.pp"
-  }
-#line 2 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 269 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 261 "<stdout>"
 }
 
-/* tests/golden/codegen/expressions.pp:5:1: nums = [3, 1, 2] */
-static pcl_value *pclu_nums(pcl_gen_env *e) {
+/* tests/golden/codegen/expressions.pp:5:1: nums = [3, 1, 2], and 2 more nodes */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
 #line 5 "tests/golden/codegen/expressions.pp"
   return pcl_retain(&pclg_k[r[0]]);
-#line 277 "<stdout>"
+#line 269 "<stdout>"
 }
 
 /* tests/golden/codegen/expressions.pp:7:1: output arith { value = [1 + 2, 7 - 10, 6 * 7, 7 / 2, -7 % 3, -(4), 2 < 3, 3 <= 2, 4 > 1, 4 >= 5, 1 = ... */
@@ -283,102 +275,10 @@ static pcl_value *pclu_arith(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL, *t5 = NULL, *t6 = NULL, *t7 = NULL, *t8 = NULL, *t9 = NULL, *t10 = NULL, *t11 = NULL, *t12 = NULL, *t13 = NULL, *t14 = NULL, *t15 = NULL;
   uint32_t at = 0;
 #line 8 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_op_add(&pclg_k[r[0]], &pclg_k[r[1]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_op_sub(&pclg_k[r[3]], &pclg_k[r[4]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t1 == NULL) { at = r[5]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t2 = pcl_op_mul(&pclg_k[r[6]], &pclg_k[r[7]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t2 == NULL) { at = r[8]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t3 = pcl_op_div(&pclg_k[r[9]], &pclg_k[r[10]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t3 == NULL) { at = r[11]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t4 = pcl_op_mod(&pclg_k[r[12]], &pclg_k[r[13]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t4 == NULL) { at = r[14]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t5 = pcl_op_neg(&pclg_k[r[15]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t5 == NULL) { at = r[16]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t6 = pcl_op_lt(&pclg_k[r[17]], &pclg_k[r[18]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t6 == NULL) { at = r[19]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t7 = pcl_op_le(&pclg_k[r[20]], &pclg_k[r[21]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t7 == NULL) { at = r[22]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t8 = pcl_op_gt(&pclg_k[r[23]], &pclg_k[r[24]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t8 == NULL) { at = r[25]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t9 = pcl_op_ge(&pclg_k[r[26]], &pclg_k[r[27]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t9 == NULL) { at = r[28]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t10 = pcl_op_eq(&pclg_k[r[29]], &pclg_k[r[30]]);
-#line 8 "tests/golden/codegen/expressions.pp"
-  t11 = pcl_op_ne(&pclg_k[r[31]], &pclg_k[r[32]]);
-#line 8 "tests/golden/codegen/expressions.pp"
-  t12 = pcl_gen_logic(e, true, &pclg_k[r[33]], &pclg_k[r[34]], r[35], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t12 == NULL) { at = r[35]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t13 = pcl_gen_logic(e, false, &pclg_k[r[36]], &pclg_k[r[37]], r[38], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t13 == NULL) { at = r[38]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t14 = pcl_op_not(&pclg_k[r[39]], err);
-#line 8 "tests/golden/codegen/expressions.pp"
-  if (t14 == NULL) { at = r[40]; goto fail1; }
-#line 8 "tests/golden/codegen/expressions.pp"
-  t15 = pcl_list_of((pcl_value *[]){t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14}, 15);
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t3), t3 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t4), t4 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t5), t5 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t6), t6 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t7), t7 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t8), t8 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t9), t9 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t10), t10 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t11), t11 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t12), t12 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t13), t13 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  pcl_release(t14), t14 = NULL;
-#line 8 "tests/golden/codegen/expressions.pp"
-  done1:;
+  t0 = pcl_op_add(&pclg_k[r[0]], &pclg_k[r[1]], err); if (t0 == NULL) { at = r[2]; goto fail1; } t1 = pcl_op_sub(&pclg_k[r[3]], &pclg_k[r[4]], err); if (t1 == NULL) { at = r[5]; goto fail1; } t2 = pcl_op_mul(&pclg_k[r[6]], &pclg_k[r[7]], err); if (t2 == NULL) { at = r[8]; goto fail1; } t3 = pcl_op_div(&pclg_k[r[9]], &pclg_k[r[10]], err); if (t3 == NULL) { at = r[11]; goto fail1; } t4 = pcl_op_mod(&pclg_k[r[12]], &pclg_k[r[13]], err); if (t4 == NULL) { at = r[14]; goto fail1; } t5 = pcl_op_neg(&pclg_k[r[15]], err); if (t5 == NULL) { at = r[16]; goto fail1; } t6 = pcl_op_lt(&pclg_k[r[17]], &pclg_k[r[18]], err); if (t6 == NULL) { at = r[19]; goto fail1; } t7 = pcl_op_le(&pclg_k[r[20]], &pclg_k[r[21]], err); if (t7 == NULL) { at = r[22]; goto fail1; } t8 = pcl_op_gt(&pclg_k[r[23]], &pclg_k[r[24]], err); if (t8 == NULL) { at = r[25]; goto fail1; } t9 = pcl_op_ge(&pclg_k[r[26]], &pclg_k[r[27]], err); if (t9 == NULL) { at = r[28]; goto fail1; } t10 = pcl_op_eq(&pclg_k[r[29]], &pclg_k[r[30]]); t11 = pcl_op_ne(&pclg_k[r[31]], &pclg_k[r[32]]); t12 = pcl_gen_logic(e, true, &pclg_k[r[33]], &pclg_k[r[34]], r[35], err); if (t12 == NULL) { at = r[35]; goto fail1; } t13 = pcl_gen_logic(e, false, &pclg_k[r[36]], &pclg_k[r[37]], r[38], err); if (t13 == NULL) { at = r[38]; goto fail1; } t14 = pcl_op_not(&pclg_k[r[39]], err); if (t14 == NULL) { at = r[40]; goto fail1; } t15 = pcl_list_of((pcl_value *[]){t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14}, 15); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t3), t3 = NULL; pcl_release(t4), t4 = NULL; pcl_release(t5), t5 = NULL; pcl_release(t6), t6 = NULL; pcl_release(t7), t7 = NULL; pcl_release(t8), t8 = NULL; pcl_release(t9), t9 = NULL; pcl_release(t10), t10 = NULL; pcl_release(t11), t11 = NULL; pcl_release(t12), t12 = NULL; pcl_release(t13), t13 = NULL; pcl_release(t14), t14 = NULL; done1:;
 #line 7 "tests/golden/codegen/expressions.pp"
-  t14 = pcl_gen_output(e, &pclg_k[r[41]], t15);
-#line 7 "tests/golden/codegen/expressions.pp"
-  pcl_release(t15), t15 = NULL;
-#line 7 "tests/golden/codegen/expressions.pp"
-  return t14;
-#line 382 "<stdout>"
+  t14 = pcl_gen_output(e, &pclg_k[r[41]], t15); pcl_release(t15), t15 = NULL; return t14;
+#line 282 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -408,16 +308,8 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_template((pcl_value *[]){key, &pclg_k[r[0]], value, &pclg_k[r[1]]}, 4, err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 11 "tests/golden/codegen/expressions.pp"
-  t0 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  return true;
-#line 421 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){key, &pclg_k[r[0]], value, &pclg_k[r[1]]}, 4, err); if (t0 == NULL) { at = r[2]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; return true;
+#line 313 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -430,12 +322,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, PCL_GEN_FOR_CONCAT, p[0], r[1], err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 439 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, PCL_GEN_FOR_CONCAT, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 327 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -448,12 +336,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_fn_length(p[0], err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 457 "<stdout>"
+  t0 = pcl_fn_length(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 341 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -466,12 +350,8 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_op_gt(p[0], &pclg_k[r[0]], err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 475 "<stdout>"
+  t0 = pcl_op_gt(p[0], &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 355 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -484,22 +364,8 @@ static pcl_value *pclg_apply4(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (pcl_bool_get(t0)) {
-#line 11 "tests/golden/codegen/expressions.pp"
-    t1 = pcl_retain(&pclg_k[r[1]]);
-#line 11 "tests/golden/codegen/expressions.pp"
-  } else {
-#line 11 "tests/golden/codegen/expressions.pp"
-    t1 = pcl_retain(&pclg_k[r[2]]);
-#line 11 "tests/golden/codegen/expressions.pp"
-  }
-#line 11 "tests/golden/codegen/expressions.pp"
-  return t1;
-#line 503 "<stdout>"
+  t0 = pcl_gen_truth(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } if (pcl_bool_get(t0)) { t1 = pcl_retain(&pclg_k[r[1]]); } else { t1 = pcl_retain(&pclg_k[r[2]]); } return t1;
+#line 369 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -513,30 +379,8 @@ static pcl_value *pclg_apply5(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_attr(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], PCL_GEN_DECLARED, err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_attr(e, pcl_gen_node(e, r[3]), &pclg_k[r[4]], PCL_GEN_DECLARED, err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t1 == NULL) { at = r[5]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  t2 = pcl_gen_index(t1, &pclg_k[r[6]], PCL_GEN_DECLARED, err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t2 == NULL) { at = r[7]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_template((pcl_value *[]){&pclg_k[r[8]], t0, &pclg_k[r[9]], t2, &pclg_k[r[10]], p[0], &pclg_k[r[11]], p[1]}, 8, err);
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  if (t1 == NULL) { at = r[12]; goto fail; }
-#line 11 "tests/golden/codegen/expressions.pp"
-  return t1;
-#line 540 "<stdout>"
+  t0 = pcl_gen_attr(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[2]; goto fail; } t1 = pcl_gen_attr(e, pcl_gen_node(e, r[3]), &pclg_k[r[4]], PCL_GEN_DECLARED, err); if (t1 == NULL) { at = r[5]; goto fail; } t2 = pcl_gen_index(t1, &pclg_k[r[6]], PCL_GEN_DECLARED, err); pcl_release(t1), t1 = NULL; if (t2 == NULL) { at = r[7]; goto fail; } t1 = pcl_gen_template((pcl_value *[]){&pclg_k[r[8]], t0, &pclg_k[r[9]], t2, &pclg_k[r[10]], p[0], &pclg_k[r[11]], p[1]}, 8, err); pcl_release(t0), t0 = NULL; pcl_release(t2), t2 = NULL; if (t1 == NULL) { at = r[12]; goto fail; } return t1;
+#line 384 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -550,30 +394,10 @@ static pcl_value *pclu_tmpl(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
 #line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 11 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply3, (pcl_value *[]){t0}, 1);
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply4, (pcl_value *[]){t1}, 1);
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1);
-#line 11 "tests/golden/codegen/expressions.pp"
-  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[6], 0, NULL), pclg_apply5, (pcl_value *[]){t0, t1}, 2);
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 11 "tests/golden/codegen/expressions.pp"
-  pcl_release(t1), t1 = NULL;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply3, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply4, (pcl_value *[]){t1}, 1); pcl_release(t1), t1 = NULL; t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1); t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[6], 0, NULL), pclg_apply5, (pcl_value *[]){t0, t1}, 2); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL;
 #line 10 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[7]], t2);
-#line 10 "tests/golden/codegen/expressions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 10 "tests/golden/codegen/expressions.pp"
-  return t1;
-#line 577 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[7]], t2); pcl_release(t2), t2 = NULL; return t1;
+#line 401 "<stdout>"
 }
 
 /* tests/golden/codegen/expressions.pp:14:11: [for i, v in items : "${i}-${upper}" if v != "b"], per element */
@@ -583,22 +407,8 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_template((pcl_value *[]){key, &pclg_k[r[0]], pcl_gen_node(e, r[1])}, 3, err);
-#line 14 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 14 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_op_ne(value, &pclg_k[r[3]]);
-#line 14 "tests/golden/codegen/expressions.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 14 "tests/golden/codegen/expressions.pp"
-  t0 = NULL;
-#line 14 "tests/golden/codegen/expressions.pp"
-  out[PCL_GEN_OUT_COND] = t1;
-#line 14 "tests/golden/codegen/expressions.pp"
-  t1 = NULL;
-#line 14 "tests/golden/codegen/expressions.pp"
-  return true;
-#line 602 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){key, &pclg_k[r[0]], pcl_gen_node(e, r[1])}, 3, err); if (t0 == NULL) { at = r[2]; goto fail; } t1 = pcl_op_ne(value, &pclg_k[r[3]]); out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; out[PCL_GEN_OUT_COND] = t1; t1 = NULL; return true;
+#line 412 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -612,12 +422,8 @@ static pcl_value *pclg_apply6(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, PCL_GEN_FOR_COND, p[0], r[1], err);
-#line 14 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 14 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 621 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, PCL_GEN_FOR_COND, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 427 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -631,12 +437,8 @@ static pcl_value *pclu_forList(pcl_gen_env *e) {
 #line 14 "tests/golden/codegen/expressions.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply6, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 13 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 13 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 13 "tests/golden/codegen/expressions.pp"
-  return t1;
-#line 640 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 442 "<stdout>"
 }
 
 /* tests/golden/codegen/expressions.pp:18:11: { for k, v in obj.tags : v => k }, per element */
@@ -656,24 +458,10 @@ static pcl_value *pclu_forObject(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_attr(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], PCL_GEN_DECLARED, err);
-#line 18 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 18 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_for(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_each3, PCL_GEN_FOR_OBJECT, t0, r[4], err);
-#line 18 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 18 "tests/golden/codegen/expressions.pp"
-  if (t1 == NULL) { at = r[4]; goto fail1; }
-#line 18 "tests/golden/codegen/expressions.pp"
-  done1:;
+  t0 = pcl_gen_attr(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[2]; goto fail1; } t1 = pcl_gen_for(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_each3, PCL_GEN_FOR_OBJECT, t0, r[4], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[4]; goto fail1; } done1:;
 #line 17 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
-#line 17 "tests/golden/codegen/expressions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 17 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 677 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 465 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -700,18 +488,10 @@ static pcl_value *pclu_grouped(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each4, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP, &pclg_k[r[0]], r[2], err);
-#line 21 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 21 "tests/golden/codegen/expressions.pp"
-  done1:;
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each4, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP, &pclg_k[r[0]], r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 20 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 20 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 20 "tests/golden/codegen/expressions.pp"
-  return t1;
-#line 715 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 495 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -727,16 +507,8 @@ static bool pclg_each5(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
   (void)key;
 #line 24 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_attr(e, value, &pclg_k[r[0]], 0, err);
-#line 24 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 24 "tests/golden/codegen/expressions.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 24 "tests/golden/codegen/expressions.pp"
-  t0 = NULL;
-#line 24 "tests/golden/codegen/expressions.pp"
-  return true;
-#line 740 "<stdout>"
+  t0 = pcl_gen_attr(e, value, &pclg_k[r[0]], 0, err); if (t0 == NULL) { at = r[1]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; return true;
+#line 512 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -750,18 +522,10 @@ static pcl_value *pclu_splat(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_gen_splat(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each5, &pclg_k[r[0]], err);
-#line 24 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 24 "tests/golden/codegen/expressions.pp"
-  done1:;
+  t0 = pcl_gen_splat(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each5, &pclg_k[r[0]], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 23 "tests/golden/codegen/expressions.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 23 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 23 "tests/golden/codegen/expressions.pp"
-  return t1;
-#line 765 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 529 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -775,12 +539,8 @@ static pcl_value *pclg_apply7(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 32 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_fn_element(p[0], &pclg_k[r[0]], err);
-#line 32 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 32 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 784 "<stdout>"
+  t0 = pcl_fn_element(p[0], &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 544 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -793,12 +553,8 @@ static pcl_value *pclg_apply8(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 30 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_fn_join(&pclg_k[r[0]], p[0], err);
-#line 30 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 30 "tests/golden/codegen/expressions.pp"
-  return t0;
-#line 802 "<stdout>"
+  t0 = pcl_fn_join(&pclg_k[r[0]], p[0], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 558 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -812,119 +568,42 @@ static pcl_value *pclu_builtins(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL, *t5 = NULL, *t6 = NULL, *t7 = NULL, *t8 = NULL, *t9 = NULL, *t10 = NULL, *t11 = NULL, *t12 = NULL, *t13 = NULL, *t14 = NULL, *t15 = NULL, *t16 = NULL;
   uint32_t at = 0;
 #line 28 "tests/golden/codegen/expressions.pp"
-  t0 = pcl_fn_toJSON(&pclg_k[r[0]], err);
-#line 28 "tests/golden/codegen/expressions.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
+  t0 = pcl_fn_toJSON(&pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail1; }
+#line 29 "tests/golden/codegen/expressions.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1);
+#line 30 "tests/golden/codegen/expressions.pp"
   t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply8, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1);
-  t3 = pcl_fn_split(&pclg_k[r[6]], &pclg_k[r[7]], err);
 #line 31 "tests/golden/codegen/expressions.pp"
-  if (t3 == NULL) { at = r[8]; goto fail1; }
+  t3 = pcl_fn_split(&pclg_k[r[6]], &pclg_k[r[7]], err); if (t3 == NULL) { at = r[8]; goto fail1; }
+#line 32 "tests/golden/codegen/expressions.pp"
   t4 = pcl_gen_apply(pcl_gen_env_new(e, r - r[10], 0, NULL), pclg_apply7, (pcl_value *[]){pcl_gen_node(e, r[9])}, 1);
-  t5 = pcl_gen_attr(e, pcl_gen_node(e, r[11]), &pclg_k[r[12]], PCL_GEN_DECLARED, err);
 #line 33 "tests/golden/codegen/expressions.pp"
-  if (t5 == NULL) { at = r[13]; goto fail1; }
-#line 33 "tests/golden/codegen/expressions.pp"
-  t6 = pcl_fn_lookup(t5, &pclg_k[r[14]], &pclg_k[r[15]], err);
-#line 33 "tests/golden/codegen/expressions.pp"
-  pcl_release(t5), t5 = NULL;
-#line 33 "tests/golden/codegen/expressions.pp"
-  if (t6 == NULL) { at = r[16]; goto fail1; }
-  t5 = pcl_fn_range(&pclg_k[r[17]], &pclg_k[r[18]], err);
+  t5 = pcl_gen_attr(e, pcl_gen_node(e, r[11]), &pclg_k[r[12]], PCL_GEN_DECLARED, err); if (t5 == NULL) { at = r[13]; goto fail1; } t6 = pcl_fn_lookup(t5, &pclg_k[r[14]], &pclg_k[r[15]], err); pcl_release(t5), t5 = NULL; if (t6 == NULL) { at = r[16]; goto fail1; }
 #line 34 "tests/golden/codegen/expressions.pp"
-  if (t5 == NULL) { at = r[19]; goto fail1; }
-  t7 = pcl_gen_call_expanded("min", (pcl_value *[]){pcl_gen_node(e, r[20])}, 1, err);
+  t5 = pcl_fn_range(&pclg_k[r[17]], &pclg_k[r[18]], err); if (t5 == NULL) { at = r[19]; goto fail1; }
 #line 35 "tests/golden/codegen/expressions.pp"
-  if (t7 == NULL) { at = r[21]; goto fail1; }
-  t8 = pcl_fn_max((pcl_value *[]){&pclg_k[r[22]], &pclg_k[r[23]], &pclg_k[r[24]]}, 3, err);
+  t7 = pcl_gen_call_expanded("min", (pcl_value *[]){pcl_gen_node(e, r[20])}, 1, err); if (t7 == NULL) { at = r[21]; goto fail1; }
 #line 36 "tests/golden/codegen/expressions.pp"
-  if (t8 == NULL) { at = r[25]; goto fail1; }
-  t9 = pcl_fn_sha1(&pclg_k[r[26]], err);
+  t8 = pcl_fn_max((pcl_value *[]){&pclg_k[r[22]], &pclg_k[r[23]], &pclg_k[r[24]]}, 3, err); if (t8 == NULL) { at = r[25]; goto fail1; }
 #line 37 "tests/golden/codegen/expressions.pp"
-  if (t9 == NULL) { at = r[27]; goto fail1; }
-  t10 = pcl_fn_toBase64(&pclg_k[r[28]], err);
+  t9 = pcl_fn_sha1(&pclg_k[r[26]], err); if (t9 == NULL) { at = r[27]; goto fail1; }
 #line 38 "tests/golden/codegen/expressions.pp"
-  if (t10 == NULL) { at = r[29]; goto fail1; }
-  t11 = pcl_fn_fromBase64(&pclg_k[r[30]], err);
+  t10 = pcl_fn_toBase64(&pclg_k[r[28]], err); if (t10 == NULL) { at = r[29]; goto fail1; }
 #line 39 "tests/golden/codegen/expressions.pp"
-  if (t11 == NULL) { at = r[31]; goto fail1; }
-  t12 = pcl_fn_entries(&pclg_k[r[32]], err);
+  t11 = pcl_fn_fromBase64(&pclg_k[r[30]], err); if (t11 == NULL) { at = r[31]; goto fail1; }
 #line 40 "tests/golden/codegen/expressions.pp"
-  if (t12 == NULL) { at = r[33]; goto fail1; }
-  t13 = pcl_fn_singleOrNone(&pclg_k[r[34]], err);
+  t12 = pcl_fn_entries(&pclg_k[r[32]], err); if (t12 == NULL) { at = r[33]; goto fail1; }
 #line 41 "tests/golden/codegen/expressions.pp"
-  if (t13 == NULL) { at = r[35]; goto fail1; }
-  t14 = pcl_fn_length(pcl_gen_node(e, r[36]), err);
+  t13 = pcl_fn_singleOrNone(&pclg_k[r[34]], err); if (t13 == NULL) { at = r[35]; goto fail1; }
 #line 42 "tests/golden/codegen/expressions.pp"
-  if (t14 == NULL) { at = r[37]; goto fail1; }
-#line 42 "tests/golden/codegen/expressions.pp"
-  t15 = pcl_op_gt(t14, &pclg_k[r[38]], err);
-#line 42 "tests/golden/codegen/expressions.pp"
-  pcl_release(t14), t14 = NULL;
-#line 42 "tests/golden/codegen/expressions.pp"
-  if (t15 == NULL) { at = r[39]; goto fail1; }
-#line 42 "tests/golden/codegen/expressions.pp"
-  t14 = pcl_gen_truth(t15, err);
-#line 42 "tests/golden/codegen/expressions.pp"
-  pcl_release(t15), t15 = NULL;
-#line 42 "tests/golden/codegen/expressions.pp"
-  if (t14 == NULL) { at = r[40]; goto fail1; }
-#line 42 "tests/golden/codegen/expressions.pp"
-  if (pcl_bool_get(t14)) {
-#line 42 "tests/golden/codegen/expressions.pp"
-    t15 = pcl_retain(&pclg_k[r[41]]);
-#line 42 "tests/golden/codegen/expressions.pp"
-  } else {
-#line 42 "tests/golden/codegen/expressions.pp"
-    t15 = pcl_retain(&pclg_k[r[42]]);
-#line 42 "tests/golden/codegen/expressions.pp"
-  }
-  t14 = pcl_convert_to_int(&pclg_k[r[43]], err);
+  t14 = pcl_fn_length(pcl_gen_node(e, r[36]), err); if (t14 == NULL) { at = r[37]; goto fail1; } t15 = pcl_op_gt(t14, &pclg_k[r[38]], err); pcl_release(t14), t14 = NULL; if (t15 == NULL) { at = r[39]; goto fail1; } t14 = pcl_gen_truth(t15, err); pcl_release(t15), t15 = NULL; if (t14 == NULL) { at = r[40]; goto fail1; } if (pcl_bool_get(t14)) { t15 = pcl_retain(&pclg_k[r[41]]); } else { t15 = pcl_retain(&pclg_k[r[42]]); }
 #line 43 "tests/golden/codegen/expressions.pp"
-  if (t14 == NULL) { at = r[44]; goto fail1; }
+  t14 = pcl_convert_to_int(&pclg_k[r[43]], err); if (t14 == NULL) { at = r[44]; goto fail1; }
 #line 27 "tests/golden/codegen/expressions.pp"
-  t16 = pcl_map_of((pcl_value *[]){&pclg_k[57], &pclg_k[61], &pclg_k[62], &pclg_k[51], &pclg_k[59], &pclg_k[49], &pclg_k[47], &pclg_k[48], &pclg_k[52], &pclg_k[55], &pclg_k[54], &pclg_k[53], &pclg_k[56], &pclg_k[60], &pclg_k[50], &pclg_k[58]}, (pcl_value *[]){t10, t15, t14, t4, t12, t2, t0, t1, t6, t8, t7, t5, t9, t13, t3, t11}, 16);
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t0), t0 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t1), t1 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t2), t2 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t3), t3 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t4), t4 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t6), t6 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t5), t5 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t7), t7 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t8), t8 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t9), t9 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t10), t10 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t11), t11 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t12), t12 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t13), t13 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t15), t15 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  pcl_release(t14), t14 = NULL;
-#line 27 "tests/golden/codegen/expressions.pp"
-  done1:;
+  t16 = pcl_map_of((pcl_value *[]){&pclg_k[67], &pclg_k[77], &pclg_k[80], &pclg_k[58], &pclg_k[71], &pclg_k[54], &pclg_k[47], &pclg_k[53], &pclg_k[59], &pclg_k[63], &pclg_k[62], &pclg_k[61], &pclg_k[65], &pclg_k[74], &pclg_k[55], &pclg_k[69]}, (pcl_value *[]){t10, t15, t14, t4, t12, t2, t0, t1, t6, t8, t7, t5, t9, t13, t3, t11}, 16); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t3), t3 = NULL; pcl_release(t4), t4 = NULL; pcl_release(t6), t6 = NULL; pcl_release(t5), t5 = NULL; pcl_release(t7), t7 = NULL; pcl_release(t8), t8 = NULL; pcl_release(t9), t9 = NULL; pcl_release(t10), t10 = NULL; pcl_release(t11), t11 = NULL; pcl_release(t12), t12 = NULL; pcl_release(t13), t13 = NULL; pcl_release(t15), t15 = NULL; pcl_release(t14), t14 = NULL; done1:;
 #line 26 "tests/golden/codegen/expressions.pp"
-  t14 = pcl_gen_output(e, &pclg_k[r[45]], t16);
-#line 26 "tests/golden/codegen/expressions.pp"
-  pcl_release(t16), t16 = NULL;
-#line 26 "tests/golden/codegen/expressions.pp"
-  return t14;
-#line 928 "<stdout>"
+  t14 = pcl_gen_output(e, &pclg_k[r[45]], t16); pcl_release(t16), t16 = NULL; return t14;
+#line 607 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -949,15 +628,27 @@ fail1:
 }
 
 /* Configuration. */
-static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_string, NULL, 0};
+static const pcl_type pclg_t0 = {.kind = PCL_TY_LIST, .elem = &pcl_type_string};
 static const pcl_config_decl pclg_config[] = {
-    {"items", &pclg_t0, NULL, 1, 0, 0, "tests/golden/codegen/expressions.pp", 2, 1},
+    {.name = "items", .type = &pclg_t0, .has_default_expr = true, .file = "tests/golden/codegen/expressions.pp", .line = 2, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "expressions",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "expressions",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -9,13 +9,13 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[8] = {
     /* 0 */ PCL_STATIC_INT(100000000),
-    PCL_STATIC_ASCII("input"),
     PCL_STATIC_ASCII("comp"),
+    PCL_STATIC_ASCII("input"),
     PCL_STATIC_ASCII("result"),
     PCL_STATIC_ASCII("fromComponent"),
-    PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("x"),
     PCL_STATIC_ASCII("inner"),
+    PCL_STATIC_ASCII("value"),
 };
 
 /* Source files (NULL for package schemas). */
@@ -43,29 +43,29 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"components:index:Child", PCL_RES_COMPONENT, NULL, NULL, NULL, 0, 0},
-    {"simple:index:Resource", PCL_RES_CUSTOM, "27.0.0", "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}", NULL, 0, 0},
+    {.type = "components:index:Child", .kind = PCL_RES_COMPONENT},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM, .version = "27.0.0", .plugin_download_url = "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* big */ 0, 0,
-    /* comp */ 0, 1, 1, 2, 0, 2, 1,
-    /* fromComponent */ 1, 3, 1, 3, 4,
-    /* input */ 0, 1,
-    /* inner */ 6,
-    /* inner */ 0, 1, 7, 1, 4,
-    /* result */ 1, 5, 1, 5, 3,
+    /* big: 100000000 */ 0, 0,
+    /* comp: "comp" */ 0, 1, 1, 1, 0, 2, 1,
+    /* fromComponent: "result", "fromComponent" */ 1, 3, 1, 3, 4,
+    /* input: "input" */ 0, 2,
+    /* inner: "x" */ 5,
+    /* inner: "inner" */ 0, 1, 6, 1, 4,
+    /* result: "value", "result" */ 1, 7, 1, 5, 3,
     0,
 };
 
 /* Node functions. */
 static pcl_value *pclu_big(pcl_gen_env *e);
 static pcl_value *pclu_comp(pcl_gen_env *e);
-static pcl_value *pclu_fromComponent(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_input(pcl_gen_env *e);
 static pcl_value *pclu_inner(pcl_gen_env *e);
 
@@ -73,14 +73,14 @@ static pcl_value *pclu_inner(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_big, 0}, /* big */
     {pclu_comp, 2}, /* comp */
-    {pclu_fromComponent, 9}, /* fromComponent */
+    {pclg_node1, 9}, /* fromComponent */
 };
 
 /* Module 1: tests/golden/codegen/failure-component/child */
 static const pcl_gen_node_desc pclg_nodes1[] = {
     {pclu_input, 14}, /* input */
     {pclu_inner, 17}, /* inner */
-    {pclu_fromComponent, 22}, /* result */
+    {pclg_node1, 22}, /* result */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -95,12 +95,8 @@ static pcl_value *pclu_big(pcl_gen_env *e) {
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 3 "tests/golden/codegen/failure-component/main.pp"
-  t0 = pcl_fn_range(&pclg_k[r[0]], NULL, err);
-#line 3 "tests/golden/codegen/failure-component/main.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 3 "tests/golden/codegen/failure-component/main.pp"
-  return t0;
-#line 104 "<stdout>"
+  t0 = pcl_fn_range(&pclg_k[r[0]], NULL, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 100 "<stdout>"
 fail:
   pcl_release(t0);
   return pcl_gen_failed(e, error, at);
@@ -113,28 +109,10 @@ static pcl_value *pclu_comp(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 5 "tests/golden/codegen/failure-component/main.pp"
-  t0 = pcl_fn_length(pcl_gen_node(e, r[0]), err);
-#line 5 "tests/golden/codegen/failure-component/main.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 5 "tests/golden/codegen/failure-component/main.pp"
-  t1 = pcl_convert_to_string(t0, err);
-#line 5 "tests/golden/codegen/failure-component/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 5 "tests/golden/codegen/failure-component/main.pp"
-  if (t1 == NULL) { at = r[2]; goto fail1; }
+  t0 = pcl_fn_length(pcl_gen_node(e, r[0]), err); if (t0 == NULL) { at = r[1]; goto fail1; } t1 = pcl_convert_to_string(t0, err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[2]; goto fail1; }
 #line 4 "tests/golden/codegen/failure-component/main.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[1]}, (pcl_value *[]){t1}, 1);
-#line 4 "tests/golden/codegen/failure-component/main.pp"
-  pcl_release(t1), t1 = NULL;
-#line 4 "tests/golden/codegen/failure-component/main.pp"
-  done1:;
-#line 4 "tests/golden/codegen/failure-component/main.pp"
-  t1 = pcl_gen_component(e, &pclg_decl[r[4]], &pclg_k[r[3]], t0, NULL, r[5], &pclg_modules[r[6]]);
-#line 4 "tests/golden/codegen/failure-component/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 4 "tests/golden/codegen/failure-component/main.pp"
-  return t1;
-#line 138 "<stdout>"
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[2]}, (pcl_value *[]){t1}, 1); pcl_release(t1), t1 = NULL; done1:; t1 = pcl_gen_component(e, &pclg_decl[r[4]], &pclg_k[r[3]], t0, NULL, r[5], &pclg_modules[r[6]]); pcl_release(t0), t0 = NULL; return t1;
+#line 116 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -143,25 +121,17 @@ fail1:
   goto done1;
 }
 
-/* tests/golden/codegen/failure-component/main.pp:7:1: output fromComponent { value = comp.result } */
-static pcl_value *pclu_fromComponent(pcl_gen_env *e) {
+/* tests/golden/codegen/failure-component/main.pp:7:1: output fromComponent { value = comp.result }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 8 "tests/golden/codegen/failure-component/main.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 8 "tests/golden/codegen/failure-component/main.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 8 "tests/golden/codegen/failure-component/main.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 7 "tests/golden/codegen/failure-component/main.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 7 "tests/golden/codegen/failure-component/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 7 "tests/golden/codegen/failure-component/main.pp"
-  return t1;
-#line 165 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 135 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -174,16 +144,8 @@ static pcl_value *pclu_input(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 1 "tests/golden/codegen/failure-component/child/main.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 1 "tests/golden/codegen/failure-component/child/main.pp"
-  if (t0 == NULL) {
-#line 1 "tests/golden/codegen/failure-component/child/main.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 1 "tests/golden/codegen/failure-component/child/main.pp"
-  }
-#line 1 "tests/golden/codegen/failure-component/child/main.pp"
-  return t0;
-#line 187 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 149 "<stdout>"
 }
 
 /* tests/golden/codegen/failure-component/child/main.pp:4:11: input == "x", once its arguments are known */
@@ -192,10 +154,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   (void)err;
 #line 4 "tests/golden/codegen/failure-component/child/main.pp"
-  t0 = pcl_op_eq(p[0], &pclg_k[r[0]]);
-#line 4 "tests/golden/codegen/failure-component/child/main.pp"
-  return t0;
-#line 199 "<stdout>"
+  t0 = pcl_op_eq(p[0], &pclg_k[r[0]]); return t0;
+#line 159 "<stdout>"
 }
 
 /* tests/golden/codegen/failure-component/child/main.pp:3:1: resource inner "simple:index:Resource" { value = input == "x" } */
@@ -205,24 +165,28 @@ static pcl_value *pclu_inner(pcl_gen_env *e) {
 #line 4 "tests/golden/codegen/failure-component/child/main.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 3 "tests/golden/codegen/failure-component/child/main.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[5]}, (pcl_value *[]){t0}, 1);
-#line 3 "tests/golden/codegen/failure-component/child/main.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/failure-component/child/main.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]);
-#line 3 "tests/golden/codegen/failure-component/child/main.pp"
-  pcl_release(t1), t1 = NULL;
-#line 3 "tests/golden/codegen/failure-component/child/main.pp"
-  return t0;
-#line 218 "<stdout>"
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[7]}, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]); pcl_release(t1), t1 = NULL; return t0;
+#line 170 "<stdout>"
 }
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "failure-component",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 2,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "failure-component",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 2,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

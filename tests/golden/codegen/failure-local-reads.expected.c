@@ -36,15 +36,15 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* l */ 0, 0,
-    /* count */ 0, 1, 1,
-    /* each */ 0, 0, 2, 2,
-    /* text */ 0, 3, 3,
-    /* first */ 0, 4, 4, 5,
+    /* l: 100000000 */ 0, 0,
+    /* count: "count" */ 0, 1, 1,
+    /* each: "each" */ 0, 0, 2, 2,
+    /* text: "text" */ 0, 3, 3,
+    /* first: 0, "first" */ 0, 4, 4, 5,
     0,
 };
 
@@ -75,12 +75,8 @@ static pcl_value *pclu_l(pcl_gen_env *e) {
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 5 "tests/golden/codegen/failure-local-reads.pp"
-  t0 = pcl_fn_range(&pclg_k[r[0]], NULL, err);
-#line 5 "tests/golden/codegen/failure-local-reads.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 5 "tests/golden/codegen/failure-local-reads.pp"
-  return t0;
-#line 84 "<stdout>"
+  t0 = pcl_fn_range(&pclg_k[r[0]], NULL, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 80 "<stdout>"
 fail:
   pcl_release(t0);
   return pcl_gen_failed(e, error, at);
@@ -93,18 +89,10 @@ static pcl_value *pclu_count(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/failure-local-reads.pp"
-  t0 = pcl_fn_length(pcl_gen_node(e, r[0]), err);
-#line 7 "tests/golden/codegen/failure-local-reads.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 7 "tests/golden/codegen/failure-local-reads.pp"
-  done1:;
+  t0 = pcl_fn_length(pcl_gen_node(e, r[0]), err); if (t0 == NULL) { at = r[1]; goto fail1; } done1:;
 #line 6 "tests/golden/codegen/failure-local-reads.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 6 "tests/golden/codegen/failure-local-reads.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/failure-local-reads.pp"
-  return t1;
-#line 108 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 96 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -129,18 +117,10 @@ static pcl_value *pclu_each(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 10 "tests/golden/codegen/failure-local-reads.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, 0, pcl_gen_node(e, r[0]), r[2], err);
-#line 10 "tests/golden/codegen/failure-local-reads.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 10 "tests/golden/codegen/failure-local-reads.pp"
-  done1:;
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, 0, pcl_gen_node(e, r[0]), r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 9 "tests/golden/codegen/failure-local-reads.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 9 "tests/golden/codegen/failure-local-reads.pp"
-  pcl_release(t0), t0 = NULL;
-#line 9 "tests/golden/codegen/failure-local-reads.pp"
-  return t1;
-#line 144 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 124 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -155,18 +135,10 @@ static pcl_value *pclu_text(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 13 "tests/golden/codegen/failure-local-reads.pp"
-  t0 = pcl_fn_toJSON(pcl_gen_node(e, r[0]), err);
-#line 13 "tests/golden/codegen/failure-local-reads.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 13 "tests/golden/codegen/failure-local-reads.pp"
-  done1:;
+  t0 = pcl_fn_toJSON(pcl_gen_node(e, r[0]), err); if (t0 == NULL) { at = r[1]; goto fail1; } done1:;
 #line 12 "tests/golden/codegen/failure-local-reads.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 12 "tests/golden/codegen/failure-local-reads.pp"
-  pcl_release(t0), t0 = NULL;
-#line 12 "tests/golden/codegen/failure-local-reads.pp"
-  return t1;
-#line 170 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 142 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -181,18 +153,10 @@ static pcl_value *pclu_first(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/failure-local-reads.pp"
-  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), &pclg_k[r[1]], 0, err);
-#line 16 "tests/golden/codegen/failure-local-reads.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 16 "tests/golden/codegen/failure-local-reads.pp"
-  done1:;
+  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), &pclg_k[r[1]], 0, err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 15 "tests/golden/codegen/failure-local-reads.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 15 "tests/golden/codegen/failure-local-reads.pp"
-  pcl_release(t0), t0 = NULL;
-#line 15 "tests/golden/codegen/failure-local-reads.pp"
-  return t1;
-#line 196 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 160 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -203,9 +167,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "failure-local-reads",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "failure-local-reads",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

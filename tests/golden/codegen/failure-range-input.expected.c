@@ -43,17 +43,17 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, "27.0.0", "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}", NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM, .version = "27.0.0", .plugin_download_url = "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* r */ 0, 0, 0, 0, 1, 1,
-    /* r */ 4, 5, 6, 1,
-    /* second */ 0, 6, 2, 0, 1, 2, 7,
+    /* r: "value", {} */ 0, 0, 0, 0, 1, 1,
+    /* r: [...], "r" */ 4, 5, 6, 1,
+    /* second: 1, "value", "second" */ 0, 6, 2, 0, 1, 2, 7,
     0,
 };
 
@@ -78,28 +78,10 @@ static pcl_value *pclu_r_instance(pcl_gen_env *e, pcl_value *range, const pcl_va
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 8 "tests/golden/codegen/failure-range-input.pp"
-  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
-#line 8 "tests/golden/codegen/failure-range-input.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 8 "tests/golden/codegen/failure-range-input.pp"
-  t1 = pcl_convert_to_bool(t0, err);
-#line 8 "tests/golden/codegen/failure-range-input.pp"
-  pcl_release(t0), t0 = NULL;
-#line 8 "tests/golden/codegen/failure-range-input.pp"
-  if (t1 == NULL) { at = r[2]; goto fail1; }
+  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[1]; goto fail1; } t1 = pcl_convert_to_bool(t0, err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[2]; goto fail1; }
 #line 4 "tests/golden/codegen/failure-range-input.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t1}, 1);
-#line 4 "tests/golden/codegen/failure-range-input.pp"
-  pcl_release(t1), t1 = NULL;
-#line 4 "tests/golden/codegen/failure-range-input.pp"
-  done1:;
-#line 4 "tests/golden/codegen/failure-range-input.pp"
-  t1 = pcl_gen_register(e, &pclg_decl[r[3]], name, t0, &pclg_k[r[4]], r[5]);
-#line 4 "tests/golden/codegen/failure-range-input.pp"
-  pcl_release(t0), t0 = NULL;
-#line 4 "tests/golden/codegen/failure-range-input.pp"
-  return t1;
-#line 103 "<stdout>"
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t1}, 1); pcl_release(t1), t1 = NULL; done1:; t1 = pcl_gen_register(e, &pclg_decl[r[3]], name, t0, &pclg_k[r[4]], r[5]); pcl_release(t0), t0 = NULL; return t1;
+#line 85 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -113,10 +95,8 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/failure-range-input.pp"
-  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_r_instance, r - r[2], r[3]);
-#line 4 "tests/golden/codegen/failure-range-input.pp"
-  return t0;
-#line 120 "<stdout>"
+  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_r_instance, r - r[2], r[3]); return t0;
+#line 100 "<stdout>"
 }
 
 /* tests/golden/codegen/failure-range-input.pp:10:1: output second { value = r[1].value } */
@@ -126,18 +106,10 @@ static pcl_value *pclu_second(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/failure-range-input.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 2, r[5], err);
-#line 11 "tests/golden/codegen/failure-range-input.pp"
-  if (t0 == NULL) { at = r[5]; goto fail1; }
-#line 11 "tests/golden/codegen/failure-range-input.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 2, r[5], err); if (t0 == NULL) { at = r[5]; goto fail1; } done1:;
 #line 10 "tests/golden/codegen/failure-range-input.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[6]], t0);
-#line 10 "tests/golden/codegen/failure-range-input.pp"
-  pcl_release(t0), t0 = NULL;
-#line 10 "tests/golden/codegen/failure-range-input.pp"
-  return t1;
-#line 141 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[6]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 113 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -148,9 +120,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "failure-range-input",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "failure-range-input",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -11,8 +11,8 @@ static pcl_value pclg_k[10] = {
     /* 0 */ PCL_STATIC_ASCII("count"),
     PCL_STATIC_INT(2),
     PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("label"),
     PCL_STATIC_BOOL(1),
+    PCL_STATIC_ASCII("label"),
     PCL_STATIC_ASCII("item-"),
     PCL_STATIC_MAP(NULL, NULL, 0),
     PCL_STATIC_ASCII("items"),
@@ -44,22 +44,22 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* count */ 0, 0, 1,
-    /* items */ 2, 0, 5, 1, 4, 0, 6, 2,
-    /* items */ 0, 7, 8, 2,
-    /* links */ 2, 3, 1, 0, 10, 3, 0, 4, 4, 0, 6, 5,
-    /* links */ 0, 8, 12, 5,
-    /* labels */ 1, 0, 10, 3, 0, 6,
+    /* count: "count", 2 */ 0, 0, 1,
+    /* items: "value", "item-", true, {} */ 2, 0, 5, 1, 3, 0, 6, 2,
+    /* items: "items" */ 0, 7, 8, 2,
+    /* links: "value", "label", true, {} */ 2, 3, 1, 0, 10, 4, 0, 4, 3, 0, 6, 5,
+    /* links: "links" */ 0, 8, 12, 5,
+    /* labels: "label" */ 1, 0, 10, 4, 0, 6,
     /* labels */ 6, 7,
-    /* labels */ 2, 2, 9,
+    /* labels: "labels" */ 2, 2, 9,
     0,
 };
 
@@ -86,16 +86,8 @@ static pcl_value *pclu_count(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 5 "tests/golden/codegen/family-index.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 5 "tests/golden/codegen/family-index.pp"
-  if (t0 == NULL) {
-#line 5 "tests/golden/codegen/family-index.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 5 "tests/golden/codegen/family-index.pp"
-  }
-#line 5 "tests/golden/codegen/family-index.pp"
-  return t0;
-#line 99 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 91 "<stdout>"
 }
 
 /* tests/golden/codegen/family-index.pp:9:1: one instance of items */
@@ -105,28 +97,10 @@ static pcl_value *pclu_items_instance(pcl_gen_env *e, pcl_value *range, const pc
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/family-index.pp"
-  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
-#line 14 "tests/golden/codegen/family-index.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 14 "tests/golden/codegen/family-index.pp"
-  t1 = pcl_gen_template((pcl_value *[]){&pclg_k[r[2]], t0}, 2, err);
-#line 14 "tests/golden/codegen/family-index.pp"
-  pcl_release(t0), t0 = NULL;
-#line 14 "tests/golden/codegen/family-index.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
+  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[1]; goto fail1; } t1 = pcl_gen_template((pcl_value *[]){&pclg_k[r[2]], t0}, 2, err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 9 "tests/golden/codegen/family-index.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[3], &pclg_k[2]}, (pcl_value *[]){t1, &pclg_k[r[4]]}, 2);
-#line 9 "tests/golden/codegen/family-index.pp"
-  pcl_release(t1), t1 = NULL;
-#line 9 "tests/golden/codegen/family-index.pp"
-  done1:;
-#line 9 "tests/golden/codegen/family-index.pp"
-  t1 = pcl_gen_register(e, &pclg_decl[r[5]], name, t0, &pclg_k[r[6]], r[7]);
-#line 9 "tests/golden/codegen/family-index.pp"
-  pcl_release(t0), t0 = NULL;
-#line 9 "tests/golden/codegen/family-index.pp"
-  return t1;
-#line 130 "<stdout>"
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[2]}, (pcl_value *[]){t1, &pclg_k[r[4]]}, 2); pcl_release(t1), t1 = NULL; done1:; t1 = pcl_gen_register(e, &pclg_decl[r[5]], name, t0, &pclg_k[r[6]], r[7]); pcl_release(t0), t0 = NULL; return t1;
+#line 104 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -140,10 +114,8 @@ static pcl_value *pclu_items(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 9 "tests/golden/codegen/family-index.pp"
-  t0 = pcl_gen_range(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], pclu_items_instance, r - r[2], r[3]);
-#line 9 "tests/golden/codegen/family-index.pp"
-  return t0;
-#line 147 "<stdout>"
+  t0 = pcl_gen_range(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], pclu_items_instance, r - r[2], r[3]); return t0;
+#line 119 "<stdout>"
 }
 
 /* tests/golden/codegen/family-index.pp:17:1: one instance of links */
@@ -153,28 +125,10 @@ static pcl_value *pclu_links_instance(pcl_gen_env *e, pcl_value *range, const pc
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 22 "tests/golden/codegen/family-index.pp"
-  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
-#line 22 "tests/golden/codegen/family-index.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 22 "tests/golden/codegen/family-index.pp"
-  t1 = pcl_gen_path_keys(e, pcl_gen_node(e, r[2]), (pcl_value *[]){t0}, 1, r + 3, 2, r[7], err);
-#line 22 "tests/golden/codegen/family-index.pp"
-  pcl_release(t0), t0 = NULL;
-#line 22 "tests/golden/codegen/family-index.pp"
-  if (t1 == NULL) { at = r[7]; goto fail1; }
+  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[1]; goto fail1; } t1 = pcl_gen_path_keys(e, pcl_gen_node(e, r[2]), (pcl_value *[]){t0}, 1, r + 3, 2, r[7], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[7]; goto fail1; }
 #line 17 "tests/golden/codegen/family-index.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[3], &pclg_k[2]}, (pcl_value *[]){t1, &pclg_k[r[8]]}, 2);
-#line 17 "tests/golden/codegen/family-index.pp"
-  pcl_release(t1), t1 = NULL;
-#line 17 "tests/golden/codegen/family-index.pp"
-  done1:;
-#line 17 "tests/golden/codegen/family-index.pp"
-  t1 = pcl_gen_register(e, &pclg_decl[r[9]], name, t0, &pclg_k[r[10]], r[11]);
-#line 17 "tests/golden/codegen/family-index.pp"
-  pcl_release(t0), t0 = NULL;
-#line 17 "tests/golden/codegen/family-index.pp"
-  return t1;
-#line 178 "<stdout>"
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[2]}, (pcl_value *[]){t1, &pclg_k[r[8]]}, 2); pcl_release(t1), t1 = NULL; done1:; t1 = pcl_gen_register(e, &pclg_decl[r[9]], name, t0, &pclg_k[r[10]], r[11]); pcl_release(t0), t0 = NULL; return t1;
+#line 132 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -188,10 +142,8 @@ static pcl_value *pclu_links(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 17 "tests/golden/codegen/family-index.pp"
-  t0 = pcl_gen_range(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], pclu_links_instance, r - r[2], r[3]);
-#line 17 "tests/golden/codegen/family-index.pp"
-  return t0;
-#line 195 "<stdout>"
+  t0 = pcl_gen_range(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], pclu_links_instance, r - r[2], r[3]); return t0;
+#line 147 "<stdout>"
 }
 
 /* tests/golden/codegen/family-index.pp:26:11: [for i, x in links : items[i].label], per element */
@@ -202,16 +154,8 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
   (void)value;
 #line 26 "tests/golden/codegen/family-index.pp"
-  t0 = pcl_gen_path_keys(e, pcl_gen_node(e, r[0]), (pcl_value *[]){key}, 1, r + 1, 2, r[5], err);
-#line 26 "tests/golden/codegen/family-index.pp"
-  if (t0 == NULL) { at = r[5]; goto fail; }
-#line 26 "tests/golden/codegen/family-index.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 26 "tests/golden/codegen/family-index.pp"
-  t0 = NULL;
-#line 26 "tests/golden/codegen/family-index.pp"
-  return true;
-#line 215 "<stdout>"
+  t0 = pcl_gen_path_keys(e, pcl_gen_node(e, r[0]), (pcl_value *[]){key}, 1, r + 1, 2, r[5], err); if (t0 == NULL) { at = r[5]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; return true;
+#line 159 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -224,12 +168,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 26 "tests/golden/codegen/family-index.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, 0, p[0], r[1], err);
-#line 26 "tests/golden/codegen/family-index.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 26 "tests/golden/codegen/family-index.pp"
-  return t0;
-#line 233 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, 0, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 173 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -243,23 +183,31 @@ static pcl_value *pclu_labels(pcl_gen_env *e) {
 #line 26 "tests/golden/codegen/family-index.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 25 "tests/golden/codegen/family-index.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 25 "tests/golden/codegen/family-index.pp"
-  pcl_release(t0), t0 = NULL;
-#line 25 "tests/golden/codegen/family-index.pp"
-  return t1;
-#line 252 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 188 "<stdout>"
 }
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"count", &pcl_type_int, NULL, 1, 0, 0, "tests/golden/codegen/family-index.pp", 5, 1},
+    {.name = "count", .type = &pcl_type_int, .has_default_expr = true, .file = "tests/golden/codegen/family-index.pp", .line = 5, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "family-index",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "family-index",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

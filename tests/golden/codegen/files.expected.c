@@ -44,15 +44,15 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* entries */ 0, 0, 1,
-    /* types */ 2, 1, 3, 2, 4, 3, 5, 4, 6, 5, 7,
-    /* missing */ 8, 6,
-    /* missing */ 9,
-    /* missing */ 3, 1, 7, 10,
+    /* entries: "tests/data/archive", "entries" */ 0, 0, 1,
+    /* types: "index.html", "logo.PNG", "notes.txt", "a.b/README", "data.unknownext", "types" */ 2, 1, 3, 2, 4, 3, 5, 4, 6, 5, 7,
+    /* missing: "tests/data/missing" */ 8, 6,
+    /* missing: "no such directory" */ 9,
+    /* missing: "missing" */ 3, 1, 7, 10,
     0,
 };
 
@@ -79,18 +79,10 @@ static pcl_value *pclu_entries(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/files.pp"
-  t0 = pcl_fn_readDir(NULL, &pclg_k[r[0]], err);
-#line 4 "tests/golden/codegen/files.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 4 "tests/golden/codegen/files.pp"
-  done1:;
+  t0 = pcl_fn_readDir(NULL, &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail1; } done1:;
 #line 3 "tests/golden/codegen/files.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 3 "tests/golden/codegen/files.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/files.pp"
-  return t1;
-#line 94 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 86 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -105,45 +97,14 @@ static pcl_value *pclu_types(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL, *t5 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/files.pp"
-  t0 = pcl_fn_mimeType(&pclg_k[r[0]], err);
-#line 7 "tests/golden/codegen/files.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 7 "tests/golden/codegen/files.pp"
-  t1 = pcl_fn_mimeType(&pclg_k[r[2]], err);
-#line 7 "tests/golden/codegen/files.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 7 "tests/golden/codegen/files.pp"
-  t2 = pcl_fn_mimeType(&pclg_k[r[4]], err);
-#line 7 "tests/golden/codegen/files.pp"
-  if (t2 == NULL) { at = r[5]; goto fail1; }
-  t3 = pcl_fn_mimeType(&pclg_k[r[6]], err);
+  t0 = pcl_fn_mimeType(&pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail1; } t1 = pcl_fn_mimeType(&pclg_k[r[2]], err); if (t1 == NULL) { at = r[3]; goto fail1; } t2 = pcl_fn_mimeType(&pclg_k[r[4]], err); if (t2 == NULL) { at = r[5]; goto fail1; }
 #line 8 "tests/golden/codegen/files.pp"
-  if (t3 == NULL) { at = r[7]; goto fail1; }
-#line 8 "tests/golden/codegen/files.pp"
-  t4 = pcl_fn_mimeType(&pclg_k[r[8]], err);
-#line 8 "tests/golden/codegen/files.pp"
-  if (t4 == NULL) { at = r[9]; goto fail1; }
+  t3 = pcl_fn_mimeType(&pclg_k[r[6]], err); if (t3 == NULL) { at = r[7]; goto fail1; } t4 = pcl_fn_mimeType(&pclg_k[r[8]], err); if (t4 == NULL) { at = r[9]; goto fail1; }
 #line 7 "tests/golden/codegen/files.pp"
-  t5 = pcl_list_of((pcl_value *[]){t0, t1, t2, t3, t4}, 5);
-#line 7 "tests/golden/codegen/files.pp"
-  pcl_release(t0), t0 = NULL;
-#line 7 "tests/golden/codegen/files.pp"
-  pcl_release(t1), t1 = NULL;
-#line 7 "tests/golden/codegen/files.pp"
-  pcl_release(t2), t2 = NULL;
-#line 7 "tests/golden/codegen/files.pp"
-  pcl_release(t3), t3 = NULL;
-#line 7 "tests/golden/codegen/files.pp"
-  pcl_release(t4), t4 = NULL;
-#line 7 "tests/golden/codegen/files.pp"
-  done1:;
+  t5 = pcl_list_of((pcl_value *[]){t0, t1, t2, t3, t4}, 5); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t3), t3 = NULL; pcl_release(t4), t4 = NULL; done1:;
 #line 6 "tests/golden/codegen/files.pp"
-  t4 = pcl_gen_output(e, &pclg_k[r[10]], t5);
-#line 6 "tests/golden/codegen/files.pp"
-  pcl_release(t5), t5 = NULL;
-#line 6 "tests/golden/codegen/files.pp"
-  return t4;
-#line 147 "<stdout>"
+  t4 = pcl_gen_output(e, &pclg_k[r[10]], t5); pcl_release(t5), t5 = NULL; return t4;
+#line 108 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -162,12 +123,8 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/files.pp"
-  t0 = pcl_fn_readDir(NULL, &pclg_k[r[0]], err);
-#line 11 "tests/golden/codegen/files.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 11 "tests/golden/codegen/files.pp"
-  return t0;
-#line 171 "<stdout>"
+  t0 = pcl_fn_readDir(NULL, &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 128 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -188,20 +145,28 @@ static pcl_value *pclu_missing(pcl_gen_env *e) {
 #line 11 "tests/golden/codegen/files.pp"
   t0 = pcl_gen_try((pcl_gen_env *[]){pcl_gen_env_new(e, r - r[0], 0, NULL), pcl_gen_env_new(e, r - r[1], 0, NULL)}, (const pcl_gen_thunk_fn[]){pclg_thunk1, pclg_thunk2}, 2, r[2]);
 #line 10 "tests/golden/codegen/files.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 10 "tests/golden/codegen/files.pp"
-  pcl_release(t0), t0 = NULL;
-#line 10 "tests/golden/codegen/files.pp"
-  return t1;
-#line 197 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 150 "<stdout>"
 }
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "files",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "files",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

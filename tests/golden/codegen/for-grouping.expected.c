@@ -48,13 +48,13 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* grouped */ 3, 0, 0, 4,
-    /* filtered */ 5,
-    /* filtered */ 6, 1, 1, 7,
+    /* grouped: [...], "grouped" */ 3, 0, 0, 4,
+    /* filtered: 2 */ 5,
+    /* filtered: [...], "filtered" */ 6, 1, 1, 7,
     0,
 };
 
@@ -89,18 +89,10 @@ static pcl_value *pclu_grouped(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/for-grouping.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP, &pclg_k[r[0]], r[2], err);
-#line 4 "tests/golden/codegen/for-grouping.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 4 "tests/golden/codegen/for-grouping.pp"
-  done1:;
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP, &pclg_k[r[0]], r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 3 "tests/golden/codegen/for-grouping.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 3 "tests/golden/codegen/for-grouping.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/for-grouping.pp"
-  return t1;
-#line 104 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 96 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -115,18 +107,8 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   pcl_value *t0 = NULL;
   (void)err;
 #line 7 "tests/golden/codegen/for-grouping.pp"
-  t0 = pcl_op_ne(key, &pclg_k[r[0]]);
-#line 7 "tests/golden/codegen/for-grouping.pp"
-  out[PCL_GEN_OUT_VALUE] = pcl_retain(key);
-#line 7 "tests/golden/codegen/for-grouping.pp"
-  out[PCL_GEN_OUT_KEY] = pcl_retain(value);
-#line 7 "tests/golden/codegen/for-grouping.pp"
-  out[PCL_GEN_OUT_COND] = t0;
-#line 7 "tests/golden/codegen/for-grouping.pp"
-  t0 = NULL;
-#line 7 "tests/golden/codegen/for-grouping.pp"
-  return true;
-#line 130 "<stdout>"
+  t0 = pcl_op_ne(key, &pclg_k[r[0]]); out[PCL_GEN_OUT_VALUE] = pcl_retain(key); out[PCL_GEN_OUT_KEY] = pcl_retain(value); out[PCL_GEN_OUT_COND] = t0; t0 = NULL; return true;
+#line 112 "<stdout>"
 }
 
 /* tests/golden/codegen/for-grouping.pp:6:1: output filtered { value = { for i, s in ["b", "a", "b", "c"] : s => i... if i != 2 } } */
@@ -136,18 +118,10 @@ static pcl_value *pclu_filtered(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/for-grouping.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each2, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP | PCL_GEN_FOR_COND, &pclg_k[r[0]], r[2], err);
-#line 7 "tests/golden/codegen/for-grouping.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 7 "tests/golden/codegen/for-grouping.pp"
-  done1:;
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each2, PCL_GEN_FOR_OBJECT | PCL_GEN_FOR_GROUP | PCL_GEN_FOR_COND, &pclg_k[r[0]], r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 6 "tests/golden/codegen/for-grouping.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 6 "tests/golden/codegen/for-grouping.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/for-grouping.pp"
-  return t1;
-#line 151 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 125 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -158,9 +132,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "for-grouping",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "for-grouping",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

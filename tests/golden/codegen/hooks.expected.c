@@ -9,18 +9,18 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[8];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
-    &pclg_k[6],
+    &pclg_k[2],
+    &pclg_k[3],
 };
 static pcl_value pclg_k[8] = {
     /* 0 */ PCL_STATIC_ASCII("h"),
+    PCL_STATIC_ASCII("a"),
     PCL_STATIC_ASCII("value"),
+    PCL_STATIC_BOOL(1),
+    PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("hooks"),
     PCL_STATIC_ASCII("beforeCreate"),
     PCL_STATIC_ASCII("afterCreate"),
-    PCL_STATIC_ASCII("a"),
-    PCL_STATIC_BOOL(1),
-    PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
 };
 
 /* Source files (NULL for package schemas). */
@@ -40,16 +40,16 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* h */ 0,
-    /* a */ 0, 0, 5, 0, 7, 0,
+    /* h: "h" */ 0,
+    /* a: "a", {...} */ 0, 0, 1, 0, 4, 0,
     0,
 };
 
@@ -78,34 +78,32 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
 #line 8 "tests/golden/codegen/hooks.pp"
-  t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 8 "tests/golden/codegen/hooks.pp"
-  t1 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[1])}, 1);
-#line 8 "tests/golden/codegen/hooks.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[3]}, (pcl_value *[]){t1, t0}, 2);
-#line 8 "tests/golden/codegen/hooks.pp"
-  pcl_release(t0), t0 = NULL;
-#line 8 "tests/golden/codegen/hooks.pp"
-  pcl_release(t1), t1 = NULL;
+  t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[1])}, 1); t2 = pcl_map_of((pcl_value *[]){&pclg_k[7], &pclg_k[6]}, (pcl_value *[]){t1, t0}, 2); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL;
 #line 7 "tests/golden/codegen/hooks.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[2]}, (pcl_value *[]){t2}, 1);
-#line 7 "tests/golden/codegen/hooks.pp"
-  pcl_release(t2), t2 = NULL;
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[5]}, (pcl_value *[]){t2}, 1); pcl_release(t2), t2 = NULL;
 #line 5 "tests/golden/codegen/hooks.pp"
-  t2 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], &pclg_k[r[4]], t1, r[5]);
-#line 5 "tests/golden/codegen/hooks.pp"
-  pcl_release(t1), t1 = NULL;
-#line 5 "tests/golden/codegen/hooks.pp"
-  return t2;
-#line 101 "<stdout>"
+  t2 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], &pclg_k[r[4]], t1, r[5]); pcl_release(t1), t1 = NULL; return t2;
+#line 87 "<stdout>"
 }
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "hooks",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "hooks",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -45,11 +45,11 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* s0 */ 0,
+    /* s0: "abcdefgh" */ 0,
     /* s1 */ 0, 0, 0,
     /* s2 */ 1, 1, 1,
     /* s3 */ 2, 2, 2,
@@ -68,36 +68,36 @@ static const uint32_t pclg_r[] = {
     /* s16 */ 15, 15, 15,
     /* s17 */ 16, 16, 16,
     /* s18 */ 17, 17, 17,
-    /* big */ 18, 1,
+    /* big: "big" */ 18, 1,
     0,
 };
 
 /* Node functions. */
 static pcl_value *pclu_s0(pcl_gen_env *e);
-static pcl_value *pclu_s1(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_big(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_s0, 0}, /* s0 */
-    {pclu_s1, 1}, /* s1 */
-    {pclu_s1, 4}, /* s2 */
-    {pclu_s1, 7}, /* s3 */
-    {pclu_s1, 10}, /* s4 */
-    {pclu_s1, 13}, /* s5 */
-    {pclu_s1, 16}, /* s6 */
-    {pclu_s1, 19}, /* s7 */
-    {pclu_s1, 22}, /* s8 */
-    {pclu_s1, 25}, /* s9 */
-    {pclu_s1, 28}, /* s10 */
-    {pclu_s1, 31}, /* s11 */
-    {pclu_s1, 34}, /* s12 */
-    {pclu_s1, 37}, /* s13 */
-    {pclu_s1, 40}, /* s14 */
-    {pclu_s1, 43}, /* s15 */
-    {pclu_s1, 46}, /* s16 */
-    {pclu_s1, 49}, /* s17 */
-    {pclu_s1, 52}, /* s18 */
+    {pclg_node1, 1}, /* s1 */
+    {pclg_node1, 4}, /* s2 */
+    {pclg_node1, 7}, /* s3 */
+    {pclg_node1, 10}, /* s4 */
+    {pclg_node1, 13}, /* s5 */
+    {pclg_node1, 16}, /* s6 */
+    {pclg_node1, 19}, /* s7 */
+    {pclg_node1, 22}, /* s8 */
+    {pclg_node1, 25}, /* s9 */
+    {pclg_node1, 28}, /* s10 */
+    {pclg_node1, 31}, /* s11 */
+    {pclg_node1, 34}, /* s12 */
+    {pclg_node1, 37}, /* s13 */
+    {pclg_node1, 40}, /* s14 */
+    {pclg_node1, 43}, /* s15 */
+    {pclg_node1, 46}, /* s16 */
+    {pclg_node1, 49}, /* s17 */
+    {pclg_node1, 52}, /* s18 */
     {pclu_big, 55}, /* big */
 };
 
@@ -111,19 +111,15 @@ static pcl_value *pclu_s0(pcl_gen_env *e) {
   return pcl_retain(&pclg_k[r[0]]);
 }
 
-/* tests/golden/codegen/limit-template.pp:5:1: s1 = "${s0}${s0}" */
-static pcl_value *pclu_s1(pcl_gen_env *e) {
+/* tests/golden/codegen/limit-template.pp:5:1: s1 = "${s0}${s0}", and 17 more nodes */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 5 "tests/golden/codegen/limit-template.pp"
-  t0 = pcl_gen_template((pcl_value *[]){pcl_gen_node(e, r[0]), pcl_gen_node(e, r[1])}, 2, err);
-#line 5 "tests/golden/codegen/limit-template.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 5 "tests/golden/codegen/limit-template.pp"
-  return t0;
-#line 127 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){pcl_gen_node(e, r[0]), pcl_gen_node(e, r[1])}, 2, err); if (t0 == NULL) { at = r[2]; goto fail; } return t0;
+#line 123 "<stdout>"
 fail:
   pcl_release(t0);
   return pcl_gen_failed(e, error, at);
@@ -134,18 +130,28 @@ static pcl_value *pclu_big(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 23 "tests/golden/codegen/limit-template.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0]));
-#line 23 "tests/golden/codegen/limit-template.pp"
-  return t0;
-#line 141 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[1]], pcl_gen_node(e, r[0])); return t0;
+#line 135 "<stdout>"
 }
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "limit-template",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "limit-template",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -9,12 +9,12 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[10];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
 };
 static pcl_value pclg_k[10] = {
-    /* 0 */ PCL_STATIC_ASCII("a"),
-    PCL_STATIC_ASCII("m"),
+    /* 0 */ PCL_STATIC_ASCII("m"),
+    PCL_STATIC_ASCII("a"),
     PCL_STATIC_ASCII("x"),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("missing"),
@@ -44,20 +44,20 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* m */ 0, 1, 3,
-    /* andFalse */ 2,
-    /* andFalse */ 0, 4, 2, 0, 1,
-    /* andFalse */ 5, 5, 0, 1, 6,
-    /* orTrue */ 2,
-    /* orTrue */ 0, 4, 2, 2, 1,
-    /* orTrue */ 5, 2, 7, 2, 8,
-    /* bothKnown */ 2,
-    /* bothKnown */ 0, 0, 2, 3, 1,
-    /* bothKnown */ 5, 3, 7, 3, 9,
+    /* m: "m", {...} */ 0, 0, 3,
+    /* andFalse: "x" */ 2,
+    /* andFalse: "missing" */ 0, 4, 2, 0, 1,
+    /* andFalse: false, "andFalse" */ 5, 5, 0, 1, 6,
+    /* orTrue: "x" */ 2,
+    /* orTrue: "missing" */ 0, 4, 2, 2, 1,
+    /* orTrue: true, "orTrue" */ 5, 2, 7, 2, 8,
+    /* bothKnown: "x" */ 2,
+    /* bothKnown: "a" */ 0, 1, 2, 3, 1,
+    /* bothKnown: true, "bothKnown" */ 5, 3, 7, 3, 9,
     0,
 };
 
@@ -83,17 +83,11 @@ static const pcl_gen_module pclg_modules[] = {
 static pcl_value *pclu_m(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
-#line 3 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 3 "tests/golden/codegen/logic-errors.pp"
   if (t0 == NULL) {
-#line 3 "tests/golden/codegen/logic-errors.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 3 "tests/golden/codegen/logic-errors.pp"
   }
-#line 3 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 97 "<stdout>"
 }
 
 /* tests/golden/codegen/logic-errors.pp:7:20: m["missing"] == "x", once its arguments are known */
@@ -101,11 +95,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   (void)err;
-#line 7 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_op_eq(p[0], &pclg_k[r[0]]);
-#line 7 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 109 "<stdout>"
 }
 
 /* tests/golden/codegen/logic-errors.pp:7:20: m["missing"] == "x" */
@@ -113,17 +104,11 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 7 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 7 "tests/golden/codegen/logic-errors.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
-#line 7 "tests/golden/codegen/logic-errors.pp"
   t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 7 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
-#line 7 "tests/golden/codegen/logic-errors.pp"
   return t1;
-#line 127 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -137,23 +122,14 @@ static pcl_value *pclu_andFalse(pcl_gen_env *e) {
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 7 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]);
-#line 7 "tests/golden/codegen/logic-errors.pp"
   t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err);
-#line 7 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
-#line 7 "tests/golden/codegen/logic-errors.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 7 "tests/golden/codegen/logic-errors.pp"
   done1:;
-#line 6 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
-#line 6 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t1), t1 = NULL;
-#line 6 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 157 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -168,23 +144,14 @@ static pcl_value *pclu_orTrue(pcl_gen_env *e) {
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 10 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, r[1]);
-#line 10 "tests/golden/codegen/logic-errors.pp"
   t1 = pcl_gen_logic(e, false, t0, &pclg_k[r[2]], r[3], err);
-#line 10 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
-#line 10 "tests/golden/codegen/logic-errors.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 10 "tests/golden/codegen/logic-errors.pp"
   done1:;
-#line 9 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
-#line 9 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t1), t1 = NULL;
-#line 9 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 188 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -199,23 +166,14 @@ static pcl_value *pclu_bothKnown(pcl_gen_env *e) {
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
-#line 13 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, r[1]);
-#line 13 "tests/golden/codegen/logic-errors.pp"
   t1 = pcl_gen_logic(e, true, t0, &pclg_k[r[2]], r[3], err);
-#line 13 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t0), t0 = NULL;
-#line 13 "tests/golden/codegen/logic-errors.pp"
   if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 13 "tests/golden/codegen/logic-errors.pp"
   done1:;
-#line 12 "tests/golden/codegen/logic-errors.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
-#line 12 "tests/golden/codegen/logic-errors.pp"
   pcl_release(t1), t1 = NULL;
-#line 12 "tests/golden/codegen/logic-errors.pp"
   return t0;
-#line 219 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -225,15 +183,27 @@ fail1:
 }
 
 /* Configuration. */
-static const pcl_type pclg_t0 = {PCL_TY_MAP, &pcl_type_string, NULL, 0};
+static const pcl_type pclg_t0 = {.kind = PCL_TY_MAP, .elem = &pcl_type_string};
 static const pcl_config_decl pclg_config[] = {
-    {"m", &pclg_t0, NULL, 1, 0, 0, "tests/golden/codegen/logic-errors.pp", 3, 1},
+    {.name = "m", .type = &pclg_t0, .has_default_expr = true, .file = "tests/golden/codegen/logic-errors.pp", .line = 3, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "logic-errors",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "logic-errors",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

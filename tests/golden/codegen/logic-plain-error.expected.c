@@ -33,13 +33,13 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* failed */ 0, 0,
-    /* failed */ 1, 2, 0, 1,
-    /* failed */ 2, 4, 1, 2, 3, 3,
+    /* failed: "maybe" */ 0, 0,
+    /* failed: true */ 1, 2, 0, 1,
+    /* failed: false, "failed" */ 2, 4, 1, 2, 3, 3,
     0,
 };
 
@@ -61,12 +61,8 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/logic-plain-error.pp"
-  t0 = pcl_op_not(&pclg_k[r[0]], err);
-#line 4 "tests/golden/codegen/logic-plain-error.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 4 "tests/golden/codegen/logic-plain-error.pp"
-  return t0;
-#line 70 "<stdout>"
+  t0 = pcl_op_not(&pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 66 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -79,16 +75,8 @@ static pcl_value *pclg_thunk2(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/logic-plain-error.pp"
-  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]);
-#line 4 "tests/golden/codegen/logic-plain-error.pp"
-  t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err);
-#line 4 "tests/golden/codegen/logic-plain-error.pp"
-  pcl_release(t0), t0 = NULL;
-#line 4 "tests/golden/codegen/logic-plain-error.pp"
-  if (t1 == NULL) { at = r[3]; goto fail; }
-#line 4 "tests/golden/codegen/logic-plain-error.pp"
-  return t1;
-#line 92 "<stdout>"
+  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]); t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail; } return t1;
+#line 80 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -103,28 +91,10 @@ static pcl_value *pclu_failed(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/logic-plain-error.pp"
-  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk2, r[2]);
-#line 4 "tests/golden/codegen/logic-plain-error.pp"
-  t1 = pcl_gen_logic(e, false, &pclg_k[r[0]], t0, r[3], err);
-#line 4 "tests/golden/codegen/logic-plain-error.pp"
-  pcl_release(t0), t0 = NULL;
-#line 4 "tests/golden/codegen/logic-plain-error.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 4 "tests/golden/codegen/logic-plain-error.pp"
-  t0 = pcl_op_not(t1, err);
-#line 4 "tests/golden/codegen/logic-plain-error.pp"
-  pcl_release(t1), t1 = NULL;
-#line 4 "tests/golden/codegen/logic-plain-error.pp"
-  if (t0 == NULL) { at = r[4]; goto fail1; }
-#line 4 "tests/golden/codegen/logic-plain-error.pp"
-  done1:;
+  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk2, r[2]); t1 = pcl_gen_logic(e, false, &pclg_k[r[0]], t0, r[3], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail1; } t0 = pcl_op_not(t1, err); pcl_release(t1), t1 = NULL; if (t0 == NULL) { at = r[4]; goto fail1; } done1:;
 #line 3 "tests/golden/codegen/logic-plain-error.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[5]], t0);
-#line 3 "tests/golden/codegen/logic-plain-error.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/logic-plain-error.pp"
-  return t1;
-#line 128 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[5]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 98 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -136,9 +106,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "logic-plain-error",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "logic-plain-error",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -54,21 +54,21 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* notAnd */ 0, 0,
-    /* notAnd */ 1, 2, 0, 1, 2, 2,
-    /* nested */ 3, 3,
-    /* nested */ 1, 2, 3, 4,
-    /* nested */ 4, 4, 4, 5, 6, 5,
-    /* condition */ 6, 0, 7, 7, 7,
-    /* condition */ 4, 8, 8,
-    /* condition */ 1, 8, 7, 9,
-    /* condition */ 7, 8, 4, 9, 8, 8, 9, 10, 11,
-    /* orLeft */ 0, 10,
-    /* orLeft */ 4, 2, 10, 11, 12,
+    /* notAnd: "maybe" */ 0, 0,
+    /* notAnd: false, "notAnd" */ 1, 2, 0, 1, 2, 2,
+    /* nested: "abc" */ 3, 3,
+    /* nested: false */ 1, 2, 3, 4,
+    /* nested: true, "nested" */ 4, 4, 4, 5, 6, 5,
+    /* condition: [...], 6 */ 6, 0, 7, 7, 7,
+    /* condition: true, "false" */ 4, 8, 8,
+    /* condition: false */ 1, 8, 7, 9,
+    /* condition: "yes", "no", "condition" */ 7, 8, 4, 9, 8, 8, 9, 10, 11,
+    /* orLeft: "maybe" */ 0, 10,
+    /* orLeft: true, "orLeft" */ 4, 2, 10, 11, 12,
     0,
 };
 
@@ -96,12 +96,8 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 5 "tests/golden/codegen/logic-plain.pp"
-  t0 = pcl_op_not(&pclg_k[r[0]], err);
-#line 5 "tests/golden/codegen/logic-plain.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 5 "tests/golden/codegen/logic-plain.pp"
-  return t0;
-#line 105 "<stdout>"
+  t0 = pcl_op_not(&pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 101 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -115,28 +111,10 @@ static pcl_value *pclu_notAnd(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 5 "tests/golden/codegen/logic-plain.pp"
-  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]);
-#line 5 "tests/golden/codegen/logic-plain.pp"
-  t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err);
-#line 5 "tests/golden/codegen/logic-plain.pp"
-  pcl_release(t0), t0 = NULL;
-#line 5 "tests/golden/codegen/logic-plain.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 5 "tests/golden/codegen/logic-plain.pp"
-  t0 = pcl_op_not(t1, err);
-#line 5 "tests/golden/codegen/logic-plain.pp"
-  pcl_release(t1), t1 = NULL;
-#line 5 "tests/golden/codegen/logic-plain.pp"
-  if (t0 == NULL) { at = r[4]; goto fail1; }
-#line 5 "tests/golden/codegen/logic-plain.pp"
-  done1:;
+  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]); t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail1; } t0 = pcl_op_not(t1, err); pcl_release(t1), t1 = NULL; if (t0 == NULL) { at = r[4]; goto fail1; } done1:;
 #line 4 "tests/golden/codegen/logic-plain.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[5]], t0);
-#line 4 "tests/golden/codegen/logic-plain.pp"
-  pcl_release(t0), t0 = NULL;
-#line 4 "tests/golden/codegen/logic-plain.pp"
-  return t1;
-#line 140 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[5]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 118 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -151,16 +129,8 @@ static pcl_value *pclg_thunk2(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 8 "tests/golden/codegen/logic-plain.pp"
-  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]);
-#line 8 "tests/golden/codegen/logic-plain.pp"
-  t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err);
-#line 8 "tests/golden/codegen/logic-plain.pp"
-  pcl_release(t0), t0 = NULL;
-#line 8 "tests/golden/codegen/logic-plain.pp"
-  if (t1 == NULL) { at = r[3]; goto fail; }
-#line 8 "tests/golden/codegen/logic-plain.pp"
-  return t1;
-#line 164 "<stdout>"
+  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]); t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail; } return t1;
+#line 134 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -175,28 +145,10 @@ static pcl_value *pclu_nested(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 8 "tests/golden/codegen/logic-plain.pp"
-  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk2, r[2]);
-#line 8 "tests/golden/codegen/logic-plain.pp"
-  t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err);
-#line 8 "tests/golden/codegen/logic-plain.pp"
-  pcl_release(t0), t0 = NULL;
-#line 8 "tests/golden/codegen/logic-plain.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 8 "tests/golden/codegen/logic-plain.pp"
-  t0 = pcl_op_not(t1, err);
-#line 8 "tests/golden/codegen/logic-plain.pp"
-  pcl_release(t1), t1 = NULL;
-#line 8 "tests/golden/codegen/logic-plain.pp"
-  if (t0 == NULL) { at = r[4]; goto fail1; }
-#line 8 "tests/golden/codegen/logic-plain.pp"
-  done1:;
+  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk2, r[2]); t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail1; } t0 = pcl_op_not(t1, err); pcl_release(t1), t1 = NULL; if (t0 == NULL) { at = r[4]; goto fail1; } done1:;
 #line 7 "tests/golden/codegen/logic-plain.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[5]], t0);
-#line 7 "tests/golden/codegen/logic-plain.pp"
-  pcl_release(t0), t0 = NULL;
-#line 7 "tests/golden/codegen/logic-plain.pp"
-  return t1;
-#line 200 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[5]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 152 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -221,18 +173,8 @@ static pcl_value *pclg_thunk3(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/logic-plain.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, 0, &pclg_k[r[0]], r[2], err);
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  t1 = pcl_gen_index(t0, &pclg_k[r[3]], 0, err);
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  pcl_release(t0), t0 = NULL;
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  if (t1 == NULL) { at = r[4]; goto fail; }
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  return t1;
-#line 236 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, 0, &pclg_k[r[0]], r[2], err); if (t0 == NULL) { at = r[2]; goto fail; } t1 = pcl_gen_index(t0, &pclg_k[r[3]], 0, err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[4]; goto fail; } return t1;
+#line 178 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -246,12 +188,8 @@ static pcl_value *pclg_thunk4(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/logic-plain.pp"
-  t0 = pcl_gen_logic(e, true, &pclg_k[r[0]], &pclg_k[r[1]], r[2], err);
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  return t0;
-#line 255 "<stdout>"
+  t0 = pcl_gen_logic(e, true, &pclg_k[r[0]], &pclg_k[r[1]], r[2], err); if (t0 == NULL) { at = r[2]; goto fail; } return t0;
+#line 193 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -264,16 +202,8 @@ static pcl_value *pclg_thunk5(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/logic-plain.pp"
-  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk3, r[2]);
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err);
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  pcl_release(t0), t0 = NULL;
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  if (t1 == NULL) { at = r[3]; goto fail; }
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  return t1;
-#line 277 "<stdout>"
+  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk3, r[2]); t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail; } return t1;
+#line 207 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -288,42 +218,10 @@ static pcl_value *pclu_condition(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/logic-plain.pp"
-  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk4, r[1]);
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  t1 = pcl_gen_capture(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_thunk5, r[3]);
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  t2 = pcl_gen_logic(e, false, t0, t1, r[4], err);
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  pcl_release(t0), t0 = NULL;
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  pcl_release(t1), t1 = NULL;
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  if (t2 == NULL) { at = r[4]; goto fail1; }
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  t1 = pcl_gen_truth(t2, err);
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  pcl_release(t2), t2 = NULL;
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  if (t1 == NULL) { at = r[5]; goto fail1; }
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  if (pcl_bool_get(t1)) {
-#line 11 "tests/golden/codegen/logic-plain.pp"
-    t2 = pcl_retain(&pclg_k[r[6]]);
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  } else {
-#line 11 "tests/golden/codegen/logic-plain.pp"
-    t2 = pcl_retain(&pclg_k[r[7]]);
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  }
-#line 11 "tests/golden/codegen/logic-plain.pp"
-  done1:;
+  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk4, r[1]); t1 = pcl_gen_capture(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_thunk5, r[3]); t2 = pcl_gen_logic(e, false, t0, t1, r[4], err); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; if (t2 == NULL) { at = r[4]; goto fail1; } t1 = pcl_gen_truth(t2, err); pcl_release(t2), t2 = NULL; if (t1 == NULL) { at = r[5]; goto fail1; } if (pcl_bool_get(t1)) { t2 = pcl_retain(&pclg_k[r[6]]); } else { t2 = pcl_retain(&pclg_k[r[7]]); } done1:;
 #line 10 "tests/golden/codegen/logic-plain.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[8]], t2);
-#line 10 "tests/golden/codegen/logic-plain.pp"
-  pcl_release(t2), t2 = NULL;
-#line 10 "tests/golden/codegen/logic-plain.pp"
-  return t1;
-#line 327 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[8]], t2); pcl_release(t2), t2 = NULL; return t1;
+#line 225 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -340,22 +238,10 @@ static pcl_value *pclu_orLeft(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/logic-plain.pp"
-  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]);
-#line 14 "tests/golden/codegen/logic-plain.pp"
-  t1 = pcl_gen_logic(e, false, &pclg_k[r[0]], t0, r[3], err);
-#line 14 "tests/golden/codegen/logic-plain.pp"
-  pcl_release(t0), t0 = NULL;
-#line 14 "tests/golden/codegen/logic-plain.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 14 "tests/golden/codegen/logic-plain.pp"
-  done1:;
+  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]); t1 = pcl_gen_logic(e, false, &pclg_k[r[0]], t0, r[3], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 13 "tests/golden/codegen/logic-plain.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
-#line 13 "tests/golden/codegen/logic-plain.pp"
-  pcl_release(t1), t1 = NULL;
-#line 13 "tests/golden/codegen/logic-plain.pp"
-  return t0;
-#line 359 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 245 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -367,9 +253,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "logic-plain",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "logic-plain",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -9,12 +9,12 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[10];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
 };
 static pcl_value pclg_k[10] = {
-    /* 0 */ PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("a"),
+    /* 0 */ PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("x"),
@@ -48,38 +48,38 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* a */ 1, 0, 3, 0,
-    /* shortAnd */ 4,
-    /* shortAnd */ 0, 5, 0, 1, 1,
-    /* shortAnd */ 6, 5, 1, 2, 7,
-    /* shortOr */ 4,
-    /* shortOr */ 0, 5, 0, 3, 1,
-    /* shortOr */ 2, 5, 3, 4, 8,
-    /* unknownAnd */ 4,
-    /* unknownAnd */ 0, 5, 0, 5, 1,
-    /* unknownAnd */ 2, 5, 5, 6, 9,
+    /* a: "a", {...} */ 0, 0, 3, 0,
+    /* shortAnd: "x" */ 4,
+    /* shortAnd: "id" */ 0, 5, 0, 1, 1,
+    /* shortAnd: false, "shortAnd" */ 6, 5, 1, 2, 7,
+    /* shortOr: "x" */ 4,
+    /* shortOr: "id" */ 0, 5, 0, 3, 1,
+    /* shortOr: true, "shortOr" */ 2, 5, 3, 4, 8,
+    /* unknownAnd: "x" */ 4,
+    /* unknownAnd: "id" */ 0, 5, 0, 5, 1,
+    /* unknownAnd: true, "unknownAnd" */ 2, 5, 5, 6, 9,
     0,
 };
 
 /* Node functions. */
 static pcl_value *pclu_a(pcl_gen_env *e);
-static pcl_value *pclu_shortAnd(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_shortOr(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_a, 0}, /* a */
-    {pclu_shortAnd, 10}, /* shortAnd */
+    {pclg_node1, 10}, /* shortAnd */
     {pclu_shortOr, 21}, /* shortOr */
-    {pclu_shortAnd, 32}, /* unknownAnd */
+    {pclg_node1, 32}, /* unknownAnd */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -91,10 +91,8 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/logic-preview.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 2 "tests/golden/codegen/logic-preview.pp"
-  return t0;
-#line 98 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 96 "<stdout>"
 }
 
 /* tests/golden/codegen/logic-preview.pp:6:20: a.id == "x", once its arguments are known */
@@ -103,10 +101,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   (void)err;
 #line 6 "tests/golden/codegen/logic-preview.pp"
-  t0 = pcl_op_eq(p[0], &pclg_k[r[0]]);
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  return t0;
-#line 110 "<stdout>"
+  t0 = pcl_op_eq(p[0], &pclg_k[r[0]]); return t0;
+#line 106 "<stdout>"
 }
 
 /* tests/golden/codegen/logic-preview.pp:6:20: a.id == "x" */
@@ -115,16 +111,8 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 6 "tests/golden/codegen/logic-preview.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  if (t0 == NULL) { at = r[3]; goto fail; }
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  return t1;
-#line 128 "<stdout>"
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; return t1;
+#line 116 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -132,29 +120,17 @@ fail:
   return NULL;
 }
 
-/* tests/golden/codegen/logic-preview.pp:5:1: output shortAnd { value = false && a.id == "x" } */
-static pcl_value *pclu_shortAnd(pcl_gen_env *e) {
+/* tests/golden/codegen/logic-preview.pp:5:1: output shortAnd { value = false && a.id == "x" }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 6 "tests/golden/codegen/logic-preview.pp"
-  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]);
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err);
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 6 "tests/golden/codegen/logic-preview.pp"
-  done1:;
+  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]); t1 = pcl_gen_logic(e, true, &pclg_k[r[0]], t0, r[3], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 5 "tests/golden/codegen/logic-preview.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
-#line 5 "tests/golden/codegen/logic-preview.pp"
-  pcl_release(t1), t1 = NULL;
-#line 5 "tests/golden/codegen/logic-preview.pp"
-  return t0;
-#line 158 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 134 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -170,22 +146,10 @@ static pcl_value *pclu_shortOr(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 9 "tests/golden/codegen/logic-preview.pp"
-  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]);
-#line 9 "tests/golden/codegen/logic-preview.pp"
-  t1 = pcl_gen_logic(e, false, &pclg_k[r[0]], t0, r[3], err);
-#line 9 "tests/golden/codegen/logic-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 9 "tests/golden/codegen/logic-preview.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 9 "tests/golden/codegen/logic-preview.pp"
-  done1:;
+  t0 = pcl_gen_capture(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_thunk1, r[2]); t1 = pcl_gen_logic(e, false, &pclg_k[r[0]], t0, r[3], err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 8 "tests/golden/codegen/logic-preview.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
-#line 8 "tests/golden/codegen/logic-preview.pp"
-  pcl_release(t1), t1 = NULL;
-#line 8 "tests/golden/codegen/logic-preview.pp"
-  return t0;
-#line 189 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 153 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -197,9 +161,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "logic-preview",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "logic-preview",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -9,23 +9,23 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[30];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
+    &pclg_k[2],
     &pclg_k[3],
     &pclg_k[5],
     &pclg_k[6],
     &pclg_k[8],
     &pclg_k[9],
+    &pclg_k[18],
     &pclg_k[16],
-    &pclg_k[15],
     &pclg_k[14],
     &pclg_k[19],
-    &pclg_k[18],
     &pclg_k[17],
+    &pclg_k[15],
 };
 static pcl_value pclg_k[30] = {
     /* 0 */ PCL_STATIC_ASCII("word"),
-    PCL_STATIC_ASCII("text"),
     PCL_STATIC_ASCII("r"),
+    PCL_STATIC_ASCII("text"),
     PCL_STATIC_ASCII("x"),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_STRING("caf\303\251"),
@@ -38,10 +38,10 @@ static pcl_value pclg_k[30] = {
     PCL_STATIC_ASCII("equal"),
     PCL_STATIC_ASCII("lengths"),
     PCL_STATIC_STRING("\303\251"),
-    PCL_STATIC_ASCII("f"),
-    PCL_STATIC_ASCII("a"),
     PCL_STATIC_INT(1),
+    PCL_STATIC_ASCII("f"),
     PCL_STATIC_INT(2),
+    PCL_STATIC_ASCII("a"),
     PCL_STATIC_INT(3),
     /* 20 */ PCL_STATIC_MAP(&pclg_p[6], &pclg_p[9], 3),
     PCL_STATIC_ASCII("sorted"),
@@ -85,42 +85,42 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple-invoke:index:StringResource", PCL_RES_CUSTOM, "10.0.0", NULL, NULL, 0, 0},
+    {.type = "simple-invoke:index:StringResource", .kind = PCL_RES_CUSTOM, .version = "10.0.0"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* word */ 0, 0,
-    /* r */ 2, 0, 4, 0,
-    /* escaped */ 5,
-    /* composed */ 5,
-    /* raw */ 5,
-    /* bare */ 7,
+    /* word: "word" */ 0, 0,
+    /* r: "r", {...} */ 1, 0, 4, 0,
+    /* escaped: "café" */ 5,
+    /* composed: "café" */ 5,
+    /* raw: "café" */ 5,
+    /* bare: {...} */ 7,
     /* equal */ 3,
     /* equal */ 3,
-    /* equal */ 2, 3, 4, 3, 8, 9, 1, 3, 10, 11, 2, 3, 0, 1, 1, 1, 1, 3, 2, 12,
+    /* equal: "cafe", "́", "", [...], "text", "equal" */ 2, 3, 4, 3, 8, 9, 1, 3, 10, 11, 2, 3, 0, 1, 1, 2, 1, 3, 2, 12,
     /* lengths */ 4,
-    /* lengths */ 2, 5, 4, 6, 0, 1, 13,
-    /* sorted */ 20, 21,
-    /* indexed */ 22, 7,
+    /* lengths: "lengths" */ 2, 5, 4, 6, 0, 1, 13,
+    /* sorted: {...}, "sorted" */ 20, 21,
+    /* indexed: "engine" */ 22, 7,
     /* indexed */ 2, 7,
-    /* indexed */ 23, 8,
-    /* indexed */ 5, 8,
-    /* indexed */ 5, 5, 9, 0, 4, 2, 1, 1, 1, 10, 8, 6, 24,
-    /* merged */ 5, 23, 25, 11,
-    /* merged */ 0, 4, 26,
-    /* heredoc */ 27,
-    /* heredoc */ 3, 28, 12, 11, 29,
+    /* indexed: "computed" */ 23, 8,
+    /* indexed: "café" */ 5, 8,
+    /* indexed: "café", "text", "indexed" */ 5, 5, 9, 0, 4, 2, 1, 2, 1, 10, 8, 6, 24,
+    /* merged: "café", "computed", "literal" */ 5, 23, 25, 11,
+    /* merged: "merged" */ 0, 4, 26,
+    /* heredoc: "café\x0a" */ 27,
+    /* heredoc: "\x0a", "heredoc" */ 3, 28, 12, 11, 29,
     0,
 };
 
 /* Node functions. */
 static pcl_value *pclu_word(pcl_gen_env *e);
 static pcl_value *pclu_r(pcl_gen_env *e);
-static pcl_value *pclu_escaped(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_equal(pcl_gen_env *e);
 static pcl_value *pclu_lengths(pcl_gen_env *e);
 static pcl_value *pclu_sorted(pcl_gen_env *e);
@@ -132,16 +132,16 @@ static pcl_value *pclu_heredoc(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_word, 0}, /* word */
     {pclu_r, 2}, /* r */
-    {pclu_escaped, 6}, /* escaped */
-    {pclu_escaped, 7}, /* composed */
-    {pclu_escaped, 8}, /* raw */
-    {pclu_escaped, 9}, /* bare */
+    {pclg_node1, 6}, /* escaped */
+    {pclg_node1, 7}, /* composed */
+    {pclg_node1, 8}, /* raw */
+    {pclg_node1, 9}, /* bare */
     {pclu_equal, 12}, /* equal */
     {pclu_lengths, 33}, /* lengths */
     {pclu_sorted, 40}, /* sorted */
     {pclu_indexed, 50}, /* indexed */
     {pclu_merged, 67}, /* merged */
-    {pclu_escaped, 70}, /* heredoc */
+    {pclg_node1, 70}, /* heredoc */
     {pclu_heredoc, 71}, /* heredoc */
 };
 
@@ -154,16 +154,8 @@ static pcl_value *pclu_word(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 5 "tests/golden/codegen/nfc.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 5 "tests/golden/codegen/nfc.pp"
-  if (t0 == NULL) {
-#line 5 "tests/golden/codegen/nfc.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(pcl_null()));
-#line 5 "tests/golden/codegen/nfc.pp"
-  }
-#line 5 "tests/golden/codegen/nfc.pp"
-  return t0;
-#line 167 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(pcl_null())); } return t0;
+#line 159 "<stdout>"
 }
 
 /* tests/golden/codegen/nfc.pp:6:1: resource r "simple-invoke:index:StringResource" { text = "x" } */
@@ -171,14 +163,12 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 6 "tests/golden/codegen/nfc.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 6 "tests/golden/codegen/nfc.pp"
-  return t0;
-#line 178 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 168 "<stdout>"
 }
 
-/* tests/golden/codegen/nfc.pp:9:1: escaped = "cafe\u0301" */
-static pcl_value *pclu_escaped(pcl_gen_env *e) {
+/* tests/golden/codegen/nfc.pp:9:1: escaped = "cafe\u0301", and 4 more nodes */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   return pcl_retain(&pclg_k[r[0]]);
 }
@@ -189,10 +179,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   (void)err;
 #line 15 "tests/golden/codegen/nfc.pp"
-  t0 = pcl_op_eq(p[0], pcl_gen_node(e, r[0]));
-#line 15 "tests/golden/codegen/nfc.pp"
-  return t0;
-#line 196 "<stdout>"
+  t0 = pcl_op_eq(p[0], pcl_gen_node(e, r[0])); return t0;
+#line 184 "<stdout>"
 }
 
 /* tests/golden/codegen/nfc.pp:13:1: output equal { value = [escaped == composed, raw == composed, "cafe${"\u0301"}" == composed, join("" ... */
@@ -202,57 +190,14 @@ static pcl_value *pclu_equal(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL, *t5 = NULL, *t6 = NULL;
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/nfc.pp"
-  t0 = pcl_op_eq(pcl_gen_node(e, r[0]), pcl_gen_node(e, r[1]));
-#line 14 "tests/golden/codegen/nfc.pp"
-  t1 = pcl_op_eq(pcl_gen_node(e, r[2]), pcl_gen_node(e, r[3]));
-#line 14 "tests/golden/codegen/nfc.pp"
-  t2 = pcl_gen_template((pcl_value *[]){&pclg_k[r[4]], &pclg_k[r[5]]}, 2, err);
-#line 14 "tests/golden/codegen/nfc.pp"
-  if (t2 == NULL) { at = r[6]; goto fail1; }
-#line 14 "tests/golden/codegen/nfc.pp"
-  t3 = pcl_op_eq(t2, pcl_gen_node(e, r[7]));
-#line 14 "tests/golden/codegen/nfc.pp"
-  pcl_release(t2), t2 = NULL;
-  t2 = pcl_fn_join(&pclg_k[r[8]], &pclg_k[r[9]], err);
+  t0 = pcl_op_eq(pcl_gen_node(e, r[0]), pcl_gen_node(e, r[1])); t1 = pcl_op_eq(pcl_gen_node(e, r[2]), pcl_gen_node(e, r[3])); t2 = pcl_gen_template((pcl_value *[]){&pclg_k[r[4]], &pclg_k[r[5]]}, 2, err); if (t2 == NULL) { at = r[6]; goto fail1; } t3 = pcl_op_eq(t2, pcl_gen_node(e, r[7])); pcl_release(t2), t2 = NULL;
 #line 15 "tests/golden/codegen/nfc.pp"
-  if (t2 == NULL) { at = r[10]; goto fail1; }
-#line 15 "tests/golden/codegen/nfc.pp"
-  t4 = pcl_op_eq(t2, pcl_gen_node(e, r[11]));
-#line 15 "tests/golden/codegen/nfc.pp"
-  pcl_release(t2), t2 = NULL;
-#line 15 "tests/golden/codegen/nfc.pp"
-  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[13], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[12])}, 1);
-#line 15 "tests/golden/codegen/nfc.pp"
-  t5 = pcl_gen_path(e, pcl_gen_node(e, r[14]), r + 15, 1, r[17], err);
-#line 15 "tests/golden/codegen/nfc.pp"
-  if (t5 == NULL) { at = r[17]; goto fail1; }
-#line 15 "tests/golden/codegen/nfc.pp"
-  t6 = pcl_gen_apply(pcl_gen_env_new(e, r - r[18], 0, NULL), pclg_apply1, (pcl_value *[]){t5}, 1);
-#line 15 "tests/golden/codegen/nfc.pp"
-  pcl_release(t5), t5 = NULL;
+  t2 = pcl_fn_join(&pclg_k[r[8]], &pclg_k[r[9]], err); if (t2 == NULL) { at = r[10]; goto fail1; } t4 = pcl_op_eq(t2, pcl_gen_node(e, r[11])); pcl_release(t2), t2 = NULL; t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[13], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[12])}, 1); t5 = pcl_gen_path(e, pcl_gen_node(e, r[14]), r + 15, 1, r[17], err); if (t5 == NULL) { at = r[17]; goto fail1; } t6 = pcl_gen_apply(pcl_gen_env_new(e, r - r[18], 0, NULL), pclg_apply1, (pcl_value *[]){t5}, 1); pcl_release(t5), t5 = NULL;
 #line 14 "tests/golden/codegen/nfc.pp"
-  t5 = pcl_list_of((pcl_value *[]){t0, t1, t3, t4, t2, t6}, 6);
-#line 14 "tests/golden/codegen/nfc.pp"
-  pcl_release(t0), t0 = NULL;
-#line 14 "tests/golden/codegen/nfc.pp"
-  pcl_release(t1), t1 = NULL;
-#line 14 "tests/golden/codegen/nfc.pp"
-  pcl_release(t3), t3 = NULL;
-#line 14 "tests/golden/codegen/nfc.pp"
-  pcl_release(t4), t4 = NULL;
-#line 14 "tests/golden/codegen/nfc.pp"
-  pcl_release(t2), t2 = NULL;
-#line 14 "tests/golden/codegen/nfc.pp"
-  pcl_release(t6), t6 = NULL;
-#line 14 "tests/golden/codegen/nfc.pp"
-  done1:;
+  t5 = pcl_list_of((pcl_value *[]){t0, t1, t3, t4, t2, t6}, 6); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t3), t3 = NULL; pcl_release(t4), t4 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t6), t6 = NULL; done1:;
 #line 13 "tests/golden/codegen/nfc.pp"
-  t6 = pcl_gen_output(e, &pclg_k[r[19]], t5);
-#line 13 "tests/golden/codegen/nfc.pp"
-  pcl_release(t5), t5 = NULL;
-#line 13 "tests/golden/codegen/nfc.pp"
-  return t6;
-#line 256 "<stdout>"
+  t6 = pcl_gen_output(e, &pclg_k[r[19]], t5); pcl_release(t5), t5 = NULL; return t6;
+#line 201 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -272,12 +217,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/nfc.pp"
-  t0 = pcl_fn_length(p[0], err);
-#line 18 "tests/golden/codegen/nfc.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 18 "tests/golden/codegen/nfc.pp"
-  return t0;
-#line 281 "<stdout>"
+  t0 = pcl_fn_length(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 222 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -291,32 +232,10 @@ static pcl_value *pclu_lengths(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/nfc.pp"
-  t0 = pcl_fn_length(pcl_gen_node(e, r[0]), err);
-#line 18 "tests/golden/codegen/nfc.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 18 "tests/golden/codegen/nfc.pp"
-  t1 = pcl_fn_length(pcl_gen_node(e, r[2]), err);
-#line 18 "tests/golden/codegen/nfc.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 18 "tests/golden/codegen/nfc.pp"
-  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1);
-#line 18 "tests/golden/codegen/nfc.pp"
-  t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3);
-#line 18 "tests/golden/codegen/nfc.pp"
-  pcl_release(t0), t0 = NULL;
-#line 18 "tests/golden/codegen/nfc.pp"
-  pcl_release(t1), t1 = NULL;
-#line 18 "tests/golden/codegen/nfc.pp"
-  pcl_release(t2), t2 = NULL;
-#line 18 "tests/golden/codegen/nfc.pp"
-  done1:;
+  t0 = pcl_fn_length(pcl_gen_node(e, r[0]), err); if (t0 == NULL) { at = r[1]; goto fail1; } t1 = pcl_fn_length(pcl_gen_node(e, r[2]), err); if (t1 == NULL) { at = r[3]; goto fail1; } t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[4])}, 1); t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; done1:;
 #line 17 "tests/golden/codegen/nfc.pp"
-  t2 = pcl_gen_output(e, &pclg_k[r[6]], t3);
-#line 17 "tests/golden/codegen/nfc.pp"
-  pcl_release(t3), t3 = NULL;
-#line 17 "tests/golden/codegen/nfc.pp"
-  return t2;
-#line 320 "<stdout>"
+  t2 = pcl_gen_output(e, &pclg_k[r[6]], t3); pcl_release(t3), t3 = NULL; return t2;
+#line 239 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -332,10 +251,8 @@ static pcl_value *pclu_sorted(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 21 "tests/golden/codegen/nfc.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[1]], &pclg_k[r[0]]);
-#line 21 "tests/golden/codegen/nfc.pp"
-  return t0;
-#line 339 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[1]], &pclg_k[r[0]]); return t0;
+#line 256 "<stdout>"
 }
 
 /* tests/golden/codegen/nfc.pp:25:64: { "${r.text}" = "engine" }, once its arguments are known */
@@ -344,12 +261,8 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 25 "tests/golden/codegen/nfc.pp"
-  t0 = pcl_gen_object((pcl_value *[]){p[0]}, (pcl_value *[]){&pclg_k[r[0]]}, 1, err);
-#line 25 "tests/golden/codegen/nfc.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 25 "tests/golden/codegen/nfc.pp"
-  return t0;
-#line 353 "<stdout>"
+  t0 = pcl_gen_object((pcl_value *[]){p[0]}, (pcl_value *[]){&pclg_k[r[0]]}, 1, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 266 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -362,12 +275,8 @@ static pcl_value *pclg_apply4(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 25 "tests/golden/codegen/nfc.pp"
-  t0 = pcl_gen_index(p[0], pcl_gen_node(e, r[0]), 0, err);
-#line 25 "tests/golden/codegen/nfc.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 25 "tests/golden/codegen/nfc.pp"
-  return t0;
-#line 371 "<stdout>"
+  t0 = pcl_gen_index(p[0], pcl_gen_node(e, r[0]), 0, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 280 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -380,12 +289,8 @@ static pcl_value *pclg_apply5(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 25 "tests/golden/codegen/nfc.pp"
-  t0 = pcl_gen_index(p[0], &pclg_k[r[0]], 0, err);
-#line 25 "tests/golden/codegen/nfc.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 25 "tests/golden/codegen/nfc.pp"
-  return t0;
-#line 389 "<stdout>"
+  t0 = pcl_gen_index(p[0], &pclg_k[r[0]], 0, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 294 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -399,44 +304,10 @@ static pcl_value *pclu_indexed(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
   uint32_t at = 0;
 #line 25 "tests/golden/codegen/nfc.pp"
-  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), &pclg_k[r[1]], PCL_GEN_DECLARED, err);
-#line 25 "tests/golden/codegen/nfc.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 25 "tests/golden/codegen/nfc.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[3])}, 1);
-#line 25 "tests/golden/codegen/nfc.pp"
-  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply5, (pcl_value *[]){t1}, 1);
-#line 25 "tests/golden/codegen/nfc.pp"
-  pcl_release(t1), t1 = NULL;
-#line 25 "tests/golden/codegen/nfc.pp"
-  t1 = pcl_gen_path(e, pcl_gen_node(e, r[6]), r + 7, 1, r[9], err);
-#line 25 "tests/golden/codegen/nfc.pp"
-  if (t1 == NULL) { at = r[9]; goto fail1; }
-#line 25 "tests/golden/codegen/nfc.pp"
-  t3 = pcl_gen_apply(pcl_gen_env_new(e, r - r[10], 0, NULL), pclg_apply3, (pcl_value *[]){t1}, 1);
-#line 25 "tests/golden/codegen/nfc.pp"
-  pcl_release(t1), t1 = NULL;
-#line 25 "tests/golden/codegen/nfc.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[11], 0, NULL), pclg_apply4, (pcl_value *[]){t3}, 1);
-#line 25 "tests/golden/codegen/nfc.pp"
-  pcl_release(t3), t3 = NULL;
-#line 25 "tests/golden/codegen/nfc.pp"
-  t3 = pcl_list_of((pcl_value *[]){t0, t2, t1}, 3);
-#line 25 "tests/golden/codegen/nfc.pp"
-  pcl_release(t0), t0 = NULL;
-#line 25 "tests/golden/codegen/nfc.pp"
-  pcl_release(t2), t2 = NULL;
-#line 25 "tests/golden/codegen/nfc.pp"
-  pcl_release(t1), t1 = NULL;
-#line 25 "tests/golden/codegen/nfc.pp"
-  done1:;
+  t0 = pcl_gen_index(pcl_gen_node(e, r[0]), &pclg_k[r[1]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[2]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[3])}, 1); t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply5, (pcl_value *[]){t1}, 1); pcl_release(t1), t1 = NULL; t1 = pcl_gen_path(e, pcl_gen_node(e, r[6]), r + 7, 1, r[9], err); if (t1 == NULL) { at = r[9]; goto fail1; } t3 = pcl_gen_apply(pcl_gen_env_new(e, r - r[10], 0, NULL), pclg_apply3, (pcl_value *[]){t1}, 1); pcl_release(t1), t1 = NULL; t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[11], 0, NULL), pclg_apply4, (pcl_value *[]){t3}, 1); pcl_release(t3), t3 = NULL; t3 = pcl_list_of((pcl_value *[]){t0, t2, t1}, 3); pcl_release(t0), t0 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t1), t1 = NULL; done1:;
 #line 24 "tests/golden/codegen/nfc.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[12]], t3);
-#line 24 "tests/golden/codegen/nfc.pp"
-  pcl_release(t3), t3 = NULL;
-#line 24 "tests/golden/codegen/nfc.pp"
-  return t1;
-#line 440 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[12]], t3); pcl_release(t3), t3 = NULL; return t1;
+#line 311 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -453,12 +324,8 @@ static pcl_value *pclg_apply6(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 28 "tests/golden/codegen/nfc.pp"
-  t0 = pcl_gen_object((pcl_value *[]){p[0], &pclg_k[r[0]]}, (pcl_value *[]){&pclg_k[r[1]], &pclg_k[r[2]]}, 2, err);
-#line 28 "tests/golden/codegen/nfc.pp"
-  if (t0 == NULL) { at = r[3]; goto fail; }
-#line 28 "tests/golden/codegen/nfc.pp"
-  return t0;
-#line 462 "<stdout>"
+  t0 = pcl_gen_object((pcl_value *[]){p[0], &pclg_k[r[0]]}, (pcl_value *[]){&pclg_k[r[1]], &pclg_k[r[2]]}, 2, err); if (t0 == NULL) { at = r[3]; goto fail; } return t0;
+#line 329 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -472,12 +339,8 @@ static pcl_value *pclu_merged(pcl_gen_env *e) {
 #line 28 "tests/golden/codegen/nfc.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply6, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 27 "tests/golden/codegen/nfc.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 27 "tests/golden/codegen/nfc.pp"
-  pcl_release(t0), t0 = NULL;
-#line 27 "tests/golden/codegen/nfc.pp"
-  return t1;
-#line 481 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 344 "<stdout>"
 }
 
 /* tests/golden/codegen/nfc.pp:33:1: output heredoc { value = heredoc == "${composed}\n" } */
@@ -487,22 +350,10 @@ static pcl_value *pclu_heredoc(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 34 "tests/golden/codegen/nfc.pp"
-  t0 = pcl_gen_template((pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, 2, err);
-#line 34 "tests/golden/codegen/nfc.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 34 "tests/golden/codegen/nfc.pp"
-  t1 = pcl_op_eq(pcl_gen_node(e, r[3]), t0);
-#line 34 "tests/golden/codegen/nfc.pp"
-  pcl_release(t0), t0 = NULL;
-#line 34 "tests/golden/codegen/nfc.pp"
-  done1:;
+  t0 = pcl_gen_template((pcl_value *[]){pcl_gen_node(e, r[0]), &pclg_k[r[1]]}, 2, err); if (t0 == NULL) { at = r[2]; goto fail1; } t1 = pcl_op_eq(pcl_gen_node(e, r[3]), t0); pcl_release(t0), t0 = NULL; done1:;
 #line 33 "tests/golden/codegen/nfc.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
-#line 33 "tests/golden/codegen/nfc.pp"
-  pcl_release(t1), t1 = NULL;
-#line 33 "tests/golden/codegen/nfc.pp"
-  return t0;
-#line 506 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 357 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -513,13 +364,25 @@ fail1:
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"word", &pcl_type_string, NULL, 0, 0, 0, "tests/golden/codegen/nfc.pp", 5, 1},
+    {.name = "word", .type = &pcl_type_string, .file = "tests/golden/codegen/nfc.pp", .line = 5, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "nfc",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "nfc",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -41,11 +41,11 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* numbers */ 0, 7, 0, 8, 9, 1, 0, 1, 2, 3, 4, 5, 6, 10,
+    /* numbers: 100000000000000000000000..., 1, 7, 2, 100000000000000000000000..., -12345678901234567890123..., ... */ 0, 7, 0, 8, 9, 1, 0, 1, 2, 3, 4, 5, 6, 10,
     0,
 };
 
@@ -68,28 +68,10 @@ static pcl_value *pclu_numbers(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 3 "tests/golden/codegen/numbers.pp"
-  t0 = pcl_op_add(&pclg_k[r[0]], &pclg_k[r[1]], err);
-#line 3 "tests/golden/codegen/numbers.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 3 "tests/golden/codegen/numbers.pp"
-  t1 = pcl_op_div(&pclg_k[r[3]], &pclg_k[r[4]], err);
-#line 3 "tests/golden/codegen/numbers.pp"
-  if (t1 == NULL) { at = r[5]; goto fail1; }
-#line 3 "tests/golden/codegen/numbers.pp"
-  t2 = pcl_list_of((pcl_value *[]){&pclg_k[r[6]], &pclg_k[r[7]], &pclg_k[r[8]], &pclg_k[r[9]], &pclg_k[r[10]], &pclg_k[r[11]], &pclg_k[r[12]], t0, t1}, 9);
-#line 3 "tests/golden/codegen/numbers.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/numbers.pp"
-  pcl_release(t1), t1 = NULL;
-#line 3 "tests/golden/codegen/numbers.pp"
-  done1:;
+  t0 = pcl_op_add(&pclg_k[r[0]], &pclg_k[r[1]], err); if (t0 == NULL) { at = r[2]; goto fail1; } t1 = pcl_op_div(&pclg_k[r[3]], &pclg_k[r[4]], err); if (t1 == NULL) { at = r[5]; goto fail1; } t2 = pcl_list_of((pcl_value *[]){&pclg_k[r[6]], &pclg_k[r[7]], &pclg_k[r[8]], &pclg_k[r[9]], &pclg_k[r[10]], &pclg_k[r[11]], &pclg_k[r[12]], t0, t1}, 9); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; done1:;
 #line 2 "tests/golden/codegen/numbers.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[13]], t2);
-#line 2 "tests/golden/codegen/numbers.pp"
-  pcl_release(t2), t2 = NULL;
-#line 2 "tests/golden/codegen/numbers.pp"
-  return t1;
-#line 93 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[13]], t2); pcl_release(t2), t2 = NULL; return t1;
+#line 75 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -102,9 +84,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "numbers",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "numbers",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -9,33 +9,33 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[19];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[2],
-    &pclg_k[5],
-    &pclg_k[2],
-    &pclg_k[13],
-    &pclg_k[2],
-    &pclg_k[17],
+    &pclg_k[3],
+    &pclg_k[4],
+    &pclg_k[3],
+    &pclg_k[8],
+    &pclg_k[3],
+    &pclg_k[15],
 };
 static pcl_value pclg_k[19] = {
     /* 0 */ PCL_STATIC_ASCII("prov"),
     PCL_STATIC_MAP(NULL, NULL, 0),
-    PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("provider"),
     PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
-    PCL_STATIC_ASCII("hideDiffs"),
-    PCL_STATIC_ASCII("pluginDownloadURL"),
-    PCL_STATIC_ASCII("aliases"),
-    /* 10 */ PCL_STATIC_ASCII("replaceWith"),
-    PCL_STATIC_ASCII("replacementTrigger"),
+    PCL_STATIC_ASCII("provider"),
     PCL_STATIC_ASCII("b"),
     PCL_STATIC_BOOL(0),
     PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
+    /* 10 */ PCL_STATIC_ASCII("hideDiffs"),
     PCL_STATIC_LIST(&pclg_p[4], 1),
+    PCL_STATIC_ASCII("pluginDownloadURL"),
     PCL_STATIC_ASCII("https://example.com/plugins"),
+    PCL_STATIC_ASCII("aliases"),
     PCL_STATIC_ASCII("urn:pulumi:dev::options-more::simple:index:Resource::old"),
     PCL_STATIC_LIST(&pclg_p[5], 1),
+    PCL_STATIC_ASCII("replaceWith"),
+    PCL_STATIC_ASCII("replacementTrigger"),
 };
 
 /* Source files (NULL for package schemas). */
@@ -58,18 +58,18 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"pulumi:providers:simple", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
+    {.type = "pulumi:providers:simple", .kind = PCL_RES_CUSTOM},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* prov */ 0, 0, 1, 0,
-    /* a */ 0, 4, 1, 6, 1,
-    /* b */ 1, 1, 2, 0, 2, 18, 15, 16, 0, 12, 1, 14, 3,
+    /* prov: "prov", {} */ 0, 0, 1, 0,
+    /* a: "a", {...} */ 0, 2, 1, 5, 1,
+    /* b: "value", [...], [...], "https://example.com/plug...", "b", {...} */ 1, 1, 3, 0, 2, 16, 11, 13, 0, 7, 1, 9, 3,
     0,
 };
 
@@ -94,10 +94,8 @@ static pcl_value *pclu_prov(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/options-more.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 3 "tests/golden/codegen/options-more.pp"
-  return t0;
-#line 101 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 99 "<stdout>"
 }
 
 /* tests/golden/codegen/options-more.pp:5:1: resource a "simple:index:Resource" { value = true options { provider = prov } } */
@@ -105,14 +103,10 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 7 "tests/golden/codegen/options-more.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[3]}, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[6]}, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 5 "tests/golden/codegen/options-more.pp"
-  t1 = pcl_gen_register(e, &pclg_decl[r[2]], &pclg_k[r[1]], &pclg_k[r[3]], t0, r[4]);
-#line 5 "tests/golden/codegen/options-more.pp"
-  pcl_release(t0), t0 = NULL;
-#line 5 "tests/golden/codegen/options-more.pp"
-  return t1;
-#line 116 "<stdout>"
+  t1 = pcl_gen_register(e, &pclg_decl[r[2]], &pclg_k[r[1]], &pclg_k[r[3]], t0, r[4]); pcl_release(t0), t0 = NULL; return t1;
+#line 110 "<stdout>"
 }
 
 /* tests/golden/codegen/options-more.pp:11:1: resource b "simple:index:Resource" { value = false options { provider = prov aliases = ["urn:pulumi: ... */
@@ -123,24 +117,13 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/options-more.pp"
   t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-  t1 = pcl_gen_path(e, pcl_gen_node(e, r[1]), r + 2, 1, r[4], err);
 #line 17 "tests/golden/codegen/options-more.pp"
-  if (t1 == NULL) { at = r[4]; goto fail2; }
+  t1 = pcl_gen_path(e, pcl_gen_node(e, r[1]), r + 2, 1, r[4], err); if (t1 == NULL) { at = r[4]; goto fail2; }
 #line 13 "tests/golden/codegen/options-more.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[9], &pclg_k[7], &pclg_k[8], &pclg_k[3], &pclg_k[10], &pclg_k[11]}, (pcl_value *[]){&pclg_k[r[5]], &pclg_k[r[6]], &pclg_k[r[7]], pcl_gen_node(e, r[8]), t0, t1}, 6);
-#line 13 "tests/golden/codegen/options-more.pp"
-  pcl_release(t0), t0 = NULL;
-#line 13 "tests/golden/codegen/options-more.pp"
-  pcl_release(t1), t1 = NULL;
-#line 13 "tests/golden/codegen/options-more.pp"
-  done2:;
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[14], &pclg_k[10], &pclg_k[12], &pclg_k[6], &pclg_k[17], &pclg_k[18]}, (pcl_value *[]){&pclg_k[r[5]], &pclg_k[r[6]], &pclg_k[r[7]], pcl_gen_node(e, r[8]), t0, t1}, 6); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; done2:;
 #line 11 "tests/golden/codegen/options-more.pp"
-  t1 = pcl_gen_register(e, &pclg_decl[r[10]], &pclg_k[r[9]], &pclg_k[r[11]], t2, r[12]);
-#line 11 "tests/golden/codegen/options-more.pp"
-  pcl_release(t2), t2 = NULL;
-#line 11 "tests/golden/codegen/options-more.pp"
-  return t1;
-#line 144 "<stdout>"
+  t1 = pcl_gen_register(e, &pclg_decl[r[10]], &pclg_k[r[9]], &pclg_k[r[11]], t2, r[12]); pcl_release(t2), t2 = NULL; return t1;
+#line 127 "<stdout>"
 fail2:
   pcl_release(t0);
   pcl_release(t1);
@@ -153,9 +136,21 @@ fail2:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "options-more",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "options-more",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

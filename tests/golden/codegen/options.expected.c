@@ -9,50 +9,50 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[33];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
+    &pclg_k[6],
+    &pclg_k[7],
     &pclg_k[5],
+    &pclg_k[1],
     &pclg_k[21],
-    &pclg_k[4],
-    &pclg_k[0],
-    &pclg_k[17],
-    &pclg_k[19],
-    &pclg_k[18],
+    &pclg_k[25],
+    &pclg_k[23],
+    &pclg_k[22],
     &pclg_k[26],
-    &pclg_k[28],
-    &pclg_k[27],
+    &pclg_k[24],
 };
 static pcl_value pclg_k[33] = {
-    /* 0 */ PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("parent"),
+    /* 0 */ PCL_STATIC_ASCII("parent"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
+    PCL_STATIC_ASCII("child"),
     PCL_STATIC_ASCII("tags"),
     PCL_STATIC_ASCII("env"),
-    PCL_STATIC_ASCII("dependsOn"),
-    PCL_STATIC_ASCII("protect"),
-    PCL_STATIC_ASCII("retainOnDelete"),
-    PCL_STATIC_ASCII("deleteBeforeReplace"),
-    /* 10 */ PCL_STATIC_ASCII("ignoreChanges"),
-    PCL_STATIC_ASCII("replaceOnChanges"),
-    PCL_STATIC_ASCII("additionalSecretOutputs"),
-    PCL_STATIC_ASCII("version"),
-    PCL_STATIC_ASCII("customTimeouts"),
-    PCL_STATIC_ASCII("deletedWith"),
-    PCL_STATIC_ASCII("import"),
-    PCL_STATIC_ASCII("create"),
-    PCL_STATIC_ASCII("update"),
-    PCL_STATIC_ASCII("delete"),
-    /* 20 */ PCL_STATIC_ASCII("child"),
     PCL_STATIC_ASCII("dev"),
     PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
+    PCL_STATIC_ASCII("dependsOn"),
+    /* 10 */ PCL_STATIC_ASCII("protect"),
+    PCL_STATIC_ASCII("retainOnDelete"),
+    PCL_STATIC_ASCII("deleteBeforeReplace"),
+    PCL_STATIC_ASCII("ignoreChanges"),
     PCL_STATIC_LIST(&pclg_p[4], 1),
+    PCL_STATIC_ASCII("replaceOnChanges"),
     PCL_STATIC_LIST(&pclg_p[5], 1),
+    PCL_STATIC_ASCII("additionalSecretOutputs"),
+    PCL_STATIC_ASCII("version"),
     PCL_STATIC_ASCII("2.0.0"),
+    /* 20 */ PCL_STATIC_ASCII("customTimeouts"),
+    PCL_STATIC_ASCII("create"),
     PCL_STATIC_ASCII("1m"),
+    PCL_STATIC_ASCII("update"),
     PCL_STATIC_ASCII("2m"),
+    PCL_STATIC_ASCII("delete"),
     PCL_STATIC_ASCII("3m"),
     PCL_STATIC_MAP(&pclg_p[6], &pclg_p[9], 3),
+    PCL_STATIC_ASCII("deletedWith"),
+    PCL_STATIC_ASCII("import"),
     /* 30 */ PCL_STATIC_ASCII("existing-id"),
     PCL_STATIC_ASCII("urn"),
     PCL_STATIC_ASCII("childUrn"),
@@ -78,17 +78,17 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* parent */ 1, 0, 3, 0,
-    /* child */ 0, 0, 0, 1, 22, 0, 24, 29, 2, 0, 23, 30, 0, 2, 24, 2, 25, 20, 0, 2,
-    /* childUrn */ 1, 31, 0, 3, 32,
+    /* parent: "parent", {...} */ 0, 0, 3, 0,
+    /* child: "value", {...}, [...], {...}, true, [...], "existing-id", true, [...], true, "2.0.0", ... */ 0, 1, 0, 1, 8, 0, 16, 27, 2, 0, 14, 30, 0, 2, 16, 2, 19, 4, 0, 2,
+    /* childUrn: "urn", "childUrn" */ 1, 31, 0, 3, 32,
     0,
 };
 
@@ -113,10 +113,8 @@ static pcl_value *pclu_parent(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/options.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 2 "tests/golden/codegen/options.pp"
-  return t0;
-#line 120 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 118 "<stdout>"
 }
 
 /* tests/golden/codegen/options.pp:5:1: resource child "simple:index:Resource" { value = parent.value tags = { env = "dev" } options { paren ... */
@@ -126,30 +124,16 @@ static pcl_value *pclu_child(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 6 "tests/golden/codegen/options.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 6 "tests/golden/codegen/options.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; }
 #line 5 "tests/golden/codegen/options.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[0]}, (pcl_value *[]){&pclg_k[r[4]], t0}, 2);
-#line 5 "tests/golden/codegen/options.pp"
-  pcl_release(t0), t0 = NULL;
-#line 5 "tests/golden/codegen/options.pp"
-  done1:;
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[1]}, (pcl_value *[]){&pclg_k[r[4]], t0}, 2); pcl_release(t0), t0 = NULL; done1:;
 #line 10 "tests/golden/codegen/options.pp"
   t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[5])}, 1);
 #line 8 "tests/golden/codegen/options.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[12], &pclg_k[14], &pclg_k[9], &pclg_k[15], &pclg_k[6], &pclg_k[10], &pclg_k[16], &pclg_k[1], &pclg_k[7], &pclg_k[11], &pclg_k[8], &pclg_k[13]}, (pcl_value *[]){&pclg_k[r[6]], &pclg_k[r[7]], &pclg_k[r[8]], pcl_gen_node(e, r[9]), t0, &pclg_k[r[10]], &pclg_k[r[11]], pcl_gen_node(e, r[12]), &pclg_k[r[13]], &pclg_k[r[14]], &pclg_k[r[15]], &pclg_k[r[16]]}, 12);
-#line 8 "tests/golden/codegen/options.pp"
-  pcl_release(t0), t0 = NULL;
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[17], &pclg_k[20], &pclg_k[12], &pclg_k[28], &pclg_k[9], &pclg_k[13], &pclg_k[29], &pclg_k[0], &pclg_k[10], &pclg_k[15], &pclg_k[11], &pclg_k[18]}, (pcl_value *[]){&pclg_k[r[6]], &pclg_k[r[7]], &pclg_k[r[8]], pcl_gen_node(e, r[9]), t0, &pclg_k[r[10]], &pclg_k[r[11]], pcl_gen_node(e, r[12]), &pclg_k[r[13]], &pclg_k[r[14]], &pclg_k[r[15]], &pclg_k[r[16]]}, 12); pcl_release(t0), t0 = NULL;
 #line 5 "tests/golden/codegen/options.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[18]], &pclg_k[r[17]], t1, t2, r[19]);
-#line 5 "tests/golden/codegen/options.pp"
-  pcl_release(t1), t1 = NULL;
-#line 5 "tests/golden/codegen/options.pp"
-  pcl_release(t2), t2 = NULL;
-#line 5 "tests/golden/codegen/options.pp"
-  return t0;
-#line 153 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[18]], &pclg_k[r[17]], t1, t2, r[19]); pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; return t0;
+#line 137 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -165,18 +149,10 @@ static pcl_value *pclu_childUrn(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/options.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 24 "tests/golden/codegen/options.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 24 "tests/golden/codegen/options.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 23 "tests/golden/codegen/options.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 23 "tests/golden/codegen/options.pp"
-  pcl_release(t0), t0 = NULL;
-#line 23 "tests/golden/codegen/options.pp"
-  return t1;
-#line 180 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 156 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -187,9 +163,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "options",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "options",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

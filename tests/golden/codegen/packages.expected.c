@@ -9,20 +9,20 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[12];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[3],
-    &pclg_k[6],
     &pclg_k[4],
+    &pclg_k[5],
+    &pclg_k[7],
     &pclg_k[8],
 };
 static pcl_value pclg_k[12] = {
     /* 0 */ PCL_STATIC_ASCII("hello"),
     PCL_STATIC_MAP(NULL, NULL, 0),
     PCL_STATIC_ASCII("hi"),
-    PCL_STATIC_ASCII("input"),
-    PCL_STATIC_ASCII("version"),
     PCL_STATIC_ASCII("output"),
+    PCL_STATIC_ASCII("input"),
     PCL_STATIC_ASCII("goodbye"),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
+    PCL_STATIC_ASCII("version"),
     PCL_STATIC_ASCII("2.0.0"),
     PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
     /* 10 */ PCL_STATIC_ASCII("subpackage:index:doHelloWorld"),
@@ -50,30 +50,30 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"subpackage:index:HelloWorld", PCL_RES_CUSTOM, "2.0.0", NULL, NULL, 0, 0},
-    {"hipackage:index:HelloWorld", PCL_RES_CUSTOM, "2.0.0", NULL, NULL, 0, 0},
+    {.type = "subpackage:index:HelloWorld", .kind = PCL_RES_CUSTOM, .version = "2.0.0"},
+    {.type = "hipackage:index:HelloWorld", .kind = PCL_RES_CUSTOM, .version = "2.0.0"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* hello */ 0, 0, 1, 0,
-    /* hi */ 2, 1, 1, 1,
-    /* fromInvoke */ 5, 2,
-    /* fromInvoke */ 10, 7, 9, 2, 2, 11,
+    /* hello: "hello", {} */ 0, 0, 1, 0,
+    /* hi: "hi", {} */ 2, 1, 1, 1,
+    /* fromInvoke: "output" */ 3, 2,
+    /* fromInvoke: "subpackage:index:doHello...", {...}, {...}, "fromInvoke" */ 10, 6, 9, 2, 2, 11,
     0,
 };
 
 /* Node functions. */
-static pcl_value *pclu_hello(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_fromInvoke(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
-    {pclu_hello, 0}, /* hello */
-    {pclu_hello, 4}, /* hi */
+    {pclg_node1, 0}, /* hello */
+    {pclg_node1, 4}, /* hi */
     {pclu_fromInvoke, 10}, /* fromInvoke */
 };
 
@@ -81,15 +81,13 @@ static const pcl_gen_module pclg_modules[] = {
     {pclg_nodes0, 3},
 };
 
-/* tests/golden/codegen/packages.pp:31:1: resource hello "subpackage:index:HelloWorld" { } */
-static pcl_value *pclu_hello(pcl_gen_env *e) {
+/* tests/golden/codegen/packages.pp:31:1: resource hello "subpackage:index:HelloWorld" { }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 31 "tests/golden/codegen/packages.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 31 "tests/golden/codegen/packages.pp"
-  return t0;
-#line 93 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 91 "<stdout>"
 }
 
 /* tests/golden/codegen/packages.pp:38:11: invoke("subpackage:index:doHelloWorld", { input = "goodbye" }).output, once its arguments are known */
@@ -98,12 +96,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 38 "tests/golden/codegen/packages.pp"
-  t0 = pcl_gen_attr(e, p[0], &pclg_k[r[0]], PCL_GEN_DECLARED, err);
-#line 38 "tests/golden/codegen/packages.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 38 "tests/golden/codegen/packages.pp"
-  return t0;
-#line 107 "<stdout>"
+  t0 = pcl_gen_attr(e, p[0], &pclg_k[r[0]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 101 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -115,18 +109,10 @@ static pcl_value *pclu_fromInvoke(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 38 "tests/golden/codegen/packages.pp"
-  t0 = pcl_gen_invoke(e, &pclg_k[r[0]], &pclg_k[r[1]], &pclg_k[r[2]], false, r[3]);
-#line 38 "tests/golden/codegen/packages.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 38 "tests/golden/codegen/packages.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_invoke(e, &pclg_k[r[0]], &pclg_k[r[1]], &pclg_k[r[2]], false, r[3]); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 37 "tests/golden/codegen/packages.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
-#line 37 "tests/golden/codegen/packages.pp"
-  pcl_release(t1), t1 = NULL;
-#line 37 "tests/golden/codegen/packages.pp"
-  return t0;
-#line 130 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 116 "<stdout>"
 }
 
 /* Configuration. */
@@ -135,14 +121,26 @@ static pcl_value *pclu_fromInvoke(pcl_gen_env *e) {
  * URL, the package's name and version, and its parameter (decoded) with
  * its length. */
 static const pcl_package pclg_packages[] = {
-    {"parameterized", "1.2.3", NULL, "subpackage", "2.0.0", "HelloWorld", 10},
-    {"parameterized", "1.2.3", "https://example.com/releases", "hipackage", "2.0.0", "\000\377\"Hi\?\?/\\", 9},
+    {.base_name = "parameterized", .base_version = "1.2.3", .name = "subpackage", .version = "2.0.0", .value = "HelloWorld", .value_len = 10},
+    {.base_name = "parameterized", .base_version = "1.2.3", .download_url = "https://example.com/releases", .name = "hipackage", .version = "2.0.0", .value = "\000\377\"Hi\?\?/\\", .value_len = 9},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "packages",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, pclg_packages, 2,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "packages",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = pclg_packages,
+    .npackages = 2,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

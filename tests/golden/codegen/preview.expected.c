@@ -9,22 +9,22 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[13];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
 };
 static pcl_value pclg_k[13] = {
-    /* 0 */ PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("a"),
+    /* 0 */ PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("v"),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
-    PCL_STATIC_ASCII("text"),
-    PCL_STATIC_ASCII("obj"),
-    PCL_STATIC_ASCII("known"),
-    PCL_STATIC_ASCII("unknown"),
     PCL_STATIC_ASCII("id="),
     PCL_STATIC_ASCII("b"),
-    /* 10 */ PCL_STATIC_ASCII("id"),
-    PCL_STATIC_ASCII("k"),
+    PCL_STATIC_ASCII("text"),
+    PCL_STATIC_ASCII("id"),
+    PCL_STATIC_ASCII("obj"),
+    PCL_STATIC_ASCII("known"),
+    /* 10 */ PCL_STATIC_ASCII("k"),
+    PCL_STATIC_ASCII("unknown"),
     PCL_STATIC_ASCII("urn"),
 };
 
@@ -51,33 +51,33 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* a */ 1, 0, 3, 0,
-    /* b */ 8, 1,
-    /* b */ 0, 10, 0, 2, 2, 0, 10, 0, 3, 11, 9, 0, 4,
-    /* text */ 1, 4, 0, 5, 4,
-    /* urn */ 0, 12, 0, 6, 12,
+    /* a: "a", {...} */ 0, 0, 3, 0,
+    /* b: "id=" */ 4, 1,
+    /* b: "id", "id", "k", "b" */ 0, 7, 0, 2, 2, 0, 7, 0, 3, 10, 5, 0, 4,
+    /* text: "text", "text" */ 1, 6, 0, 5, 6,
+    /* urn: "urn", "urn" */ 0, 12, 0, 6, 12,
     0,
 };
 
 /* Node functions. */
 static pcl_value *pclu_a(pcl_gen_env *e);
 static pcl_value *pclu_b(pcl_gen_env *e);
-static pcl_value *pclu_text(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_a, 0}, /* a */
     {pclu_b, 6}, /* b */
-    {pclu_text, 19}, /* text */
-    {pclu_text, 24}, /* urn */
+    {pclg_node1, 19}, /* text */
+    {pclg_node1, 24}, /* urn */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -89,10 +89,8 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/preview.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 3 "tests/golden/codegen/preview.pp"
-  return t0;
-#line 96 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 94 "<stdout>"
 }
 
 /* tests/golden/codegen/preview.pp:7:10: "id=${a.id}", once its arguments are known */
@@ -101,12 +99,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/preview.pp"
-  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
-#line 7 "tests/golden/codegen/preview.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 7 "tests/golden/codegen/preview.pp"
-  return t0;
-#line 110 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 104 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -120,35 +114,12 @@ static pcl_value *pclu_b(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 7 "tests/golden/codegen/preview.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 7 "tests/golden/codegen/preview.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 7 "tests/golden/codegen/preview.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 7 "tests/golden/codegen/preview.pp"
-  pcl_release(t0), t0 = NULL;
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[5]), r + 6, 1, r[8], err);
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 8 "tests/golden/codegen/preview.pp"
-  if (t0 == NULL) { at = r[8]; goto fail1; }
-#line 8 "tests/golden/codegen/preview.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[6], &pclg_k[7]}, (pcl_value *[]){&pclg_k[r[9]], t0}, 2);
-#line 8 "tests/golden/codegen/preview.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[5]), r + 6, 1, r[8], err); if (t0 == NULL) { at = r[8]; goto fail1; } t2 = pcl_map_of((pcl_value *[]){&pclg_k[9], &pclg_k[11]}, (pcl_value *[]){&pclg_k[r[9]], t0}, 2); pcl_release(t0), t0 = NULL;
 #line 6 "tests/golden/codegen/preview.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[4]}, (pcl_value *[]){t2, t1}, 2);
-#line 6 "tests/golden/codegen/preview.pp"
-  pcl_release(t1), t1 = NULL;
-#line 6 "tests/golden/codegen/preview.pp"
-  pcl_release(t2), t2 = NULL;
-#line 6 "tests/golden/codegen/preview.pp"
-  done1:;
-#line 6 "tests/golden/codegen/preview.pp"
-  t2 = pcl_gen_register(e, &pclg_decl[r[11]], &pclg_k[r[10]], t0, NULL, r[12]);
-#line 6 "tests/golden/codegen/preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/preview.pp"
-  return t2;
-#line 152 "<stdout>"
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[8], &pclg_k[6]}, (pcl_value *[]){t2, t1}, 2); pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; done1:; t2 = pcl_gen_register(e, &pclg_decl[r[11]], &pclg_k[r[10]], t0, NULL, r[12]); pcl_release(t0), t0 = NULL; return t2;
+#line 123 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -158,25 +129,17 @@ fail1:
   goto done1;
 }
 
-/* tests/golden/codegen/preview.pp:10:1: output text { value = b.text } */
-static pcl_value *pclu_text(pcl_gen_env *e) {
+/* tests/golden/codegen/preview.pp:10:1: output text { value = b.text }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/preview.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 11 "tests/golden/codegen/preview.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 11 "tests/golden/codegen/preview.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 10 "tests/golden/codegen/preview.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 10 "tests/golden/codegen/preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 10 "tests/golden/codegen/preview.pp"
-  return t1;
-#line 180 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 143 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -187,9 +150,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "preview",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "preview",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -9,13 +9,13 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[6];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[1],
+    &pclg_k[2],
     &pclg_k[3],
 };
 static pcl_value pclg_k[6] = {
     /* 0 */ PCL_STATIC_ASCII(">=3.201.0"),
-    PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("never"),
@@ -40,17 +40,17 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, "27.0.0", "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}", NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM, .version = "27.0.0", .plugin_download_url = "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* pulumi */ 0,
-    /* a */ 2, 0, 4, 0,
-    /* never */ 1, 1, 1, 1, 5,
+    /* pulumi: ">=3.201.0" */ 0,
+    /* a: "a", {...} */ 1, 0, 4, 0,
+    /* never: "value", "never" */ 1, 2, 1, 1, 5,
     0,
 };
 
@@ -75,10 +75,8 @@ static pcl_value *pclu_pulumi(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 7 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  t0 = pcl_gen_pulumi(e, &pclg_k[r[0]]);
-#line 7 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  return t0;
-#line 82 "<stdout>"
+  t0 = pcl_gen_pulumi(e, &pclg_k[r[0]]); return t0;
+#line 80 "<stdout>"
 }
 
 /* tests/golden/codegen/pulumi-version-unsatisfied.pp:4:1: resource a "simple:index:Resource" { value = true } */
@@ -86,10 +84,8 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 4 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  return t0;
-#line 93 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 89 "<stdout>"
 }
 
 /* tests/golden/codegen/pulumi-version-unsatisfied.pp:10:1: output never { value = a.value } */
@@ -99,18 +95,10 @@ static pcl_value *pclu_never(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 11 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 11 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 10 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 10 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  pcl_release(t0), t0 = NULL;
-#line 10 "tests/golden/codegen/pulumi-version-unsatisfied.pp"
-  return t1;
-#line 114 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 102 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -121,9 +109,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "pulumi-version-unsatisfied",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "pulumi-version-unsatisfied",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -9,14 +9,14 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[7];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[2],
+    &pclg_k[3],
     &pclg_k[4],
 };
 static pcl_value pclg_k[7] = {
     /* 0 */ PCL_STATIC_ASCII("range"),
     PCL_STATIC_ASCII(">=3.0.0 <3.100.0 || >=3.200.0 <4.0.0"),
-    PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("checked"),
@@ -41,18 +41,18 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, "27.0.0", "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}", NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM, .version = "27.0.0", .plugin_download_url = "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* range */ 0, 0, 1,
+    /* range: "range", ">=3.0.0 <3.100.0 || >=3...." */ 0, 0, 1,
     /* pulumi */ 0,
-    /* a */ 3, 0, 5, 0,
-    /* checked */ 2, 2, 1, 1, 6,
+    /* a: "a", {...} */ 2, 0, 5, 0,
+    /* checked: "value", "checked" */ 2, 3, 1, 1, 6,
     0,
 };
 
@@ -79,16 +79,8 @@ static pcl_value *pclu_range(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/pulumi-version.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 4 "tests/golden/codegen/pulumi-version.pp"
-  if (t0 == NULL) {
-#line 4 "tests/golden/codegen/pulumi-version.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 4 "tests/golden/codegen/pulumi-version.pp"
-  }
-#line 4 "tests/golden/codegen/pulumi-version.pp"
-  return t0;
-#line 92 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 84 "<stdout>"
 }
 
 /* tests/golden/codegen/pulumi-version.pp:10:1: pulumi { requiredVersionRange = range } */
@@ -96,10 +88,8 @@ static pcl_value *pclu_pulumi(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 10 "tests/golden/codegen/pulumi-version.pp"
-  t0 = pcl_gen_pulumi(e, pcl_gen_node(e, r[0]));
-#line 10 "tests/golden/codegen/pulumi-version.pp"
-  return t0;
-#line 103 "<stdout>"
+  t0 = pcl_gen_pulumi(e, pcl_gen_node(e, r[0])); return t0;
+#line 93 "<stdout>"
 }
 
 /* tests/golden/codegen/pulumi-version.pp:7:1: resource a "simple:index:Resource" { value = true } */
@@ -107,10 +97,8 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 7 "tests/golden/codegen/pulumi-version.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 7 "tests/golden/codegen/pulumi-version.pp"
-  return t0;
-#line 114 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 102 "<stdout>"
 }
 
 /* tests/golden/codegen/pulumi-version.pp:13:1: output checked { value = a.value } */
@@ -120,18 +108,10 @@ static pcl_value *pclu_checked(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/pulumi-version.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 14 "tests/golden/codegen/pulumi-version.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 14 "tests/golden/codegen/pulumi-version.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 13 "tests/golden/codegen/pulumi-version.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 13 "tests/golden/codegen/pulumi-version.pp"
-  pcl_release(t0), t0 = NULL;
-#line 13 "tests/golden/codegen/pulumi-version.pp"
-  return t1;
-#line 135 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 115 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -141,13 +121,25 @@ fail1:
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"range", &pcl_type_string, NULL, 1, 0, 0, "tests/golden/codegen/pulumi-version.pp", 4, 1},
+    {.name = "range", .type = &pcl_type_string, .has_default_expr = true, .file = "tests/golden/codegen/pulumi-version.pp", .line = 4, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "pulumi-version",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "pulumi-version",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

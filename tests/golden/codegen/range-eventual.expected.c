@@ -17,9 +17,9 @@ static pcl_value pclg_k[10] = {
     PCL_STATIC_INT(1),
     PCL_STATIC_INT(2),
     PCL_STATIC_LIST(&pclg_p[0], 2),
-    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_BOOL(0),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_MAP(NULL, NULL, 0),
     PCL_STATIC_ASCII("checked"),
     PCL_STATIC_ASCII("hidden"),
@@ -52,27 +52,27 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, "27.0.0", "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}", NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM, .version = "27.0.0", .plugin_download_url = "https://github.com/pulumi/pulumi-simple/releases/v${VERSION}"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* levels */ 0, 0, 3,
-    /* checked */ 0, 5, 6,
-    /* checked */ 1, 1,
-    /* checked */ 6,
+    /* levels: "levels", [...] */ 0, 0, 3,
+    /* checked: true, false */ 0, 4, 5,
+    /* checked: 1 */ 1, 1,
+    /* checked: false */ 5,
     /* checked */ 3, 1, 2,
     /* checked */ 3, 3,
-    /* checked */ 4, 1, 0, 11, 0, 7, 4,
-    /* checked */ 0, 9, 8, 7, 4,
+    /* checked: "value", {} */ 6, 1, 0, 11, 0, 7, 4,
+    /* checked: "checked" */ 0, 9, 8, 7, 4,
     /* hidden */ 5,
-    /* hidden */ 1, 6, 6, 5, 6,
+    /* hidden: 1, true, false */ 1, 6, 6, 4, 5,
     /* hidden */ 5, 7,
-    /* hidden */ 4, 1, 8, 8, 0, 7, 9,
-    /* hidden */ 0, 9, 9, 7, 9,
+    /* hidden: "value", {} */ 6, 1, 8, 8, 0, 7, 9,
+    /* hidden: "hidden" */ 0, 9, 9, 7, 9,
     0,
 };
 
@@ -97,16 +97,8 @@ static pcl_value *pclu_levels(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 6 "tests/golden/codegen/range-eventual.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 6 "tests/golden/codegen/range-eventual.pp"
-  if (t0 == NULL) {
-#line 6 "tests/golden/codegen/range-eventual.pp"
-    t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 6 "tests/golden/codegen/range-eventual.pp"
-  }
-#line 6 "tests/golden/codegen/range-eventual.pp"
-  return t0;
-#line 110 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 102 "<stdout>"
 }
 
 /* tests/golden/codegen/range-eventual.pp:10:11: range.value ? true : false, once its arguments are known */
@@ -115,22 +107,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 10 "tests/golden/codegen/range-eventual.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 10 "tests/golden/codegen/range-eventual.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 10 "tests/golden/codegen/range-eventual.pp"
-  if (pcl_bool_get(t0)) {
-#line 10 "tests/golden/codegen/range-eventual.pp"
-    t1 = pcl_retain(&pclg_k[r[1]]);
-#line 10 "tests/golden/codegen/range-eventual.pp"
-  } else {
-#line 10 "tests/golden/codegen/range-eventual.pp"
-    t1 = pcl_retain(&pclg_k[r[2]]);
-#line 10 "tests/golden/codegen/range-eventual.pp"
-  }
-#line 10 "tests/golden/codegen/range-eventual.pp"
-  return t1;
-#line 134 "<stdout>"
+  t0 = pcl_gen_truth(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } if (pcl_bool_get(t0)) { t1 = pcl_retain(&pclg_k[r[1]]); } else { t1 = pcl_retain(&pclg_k[r[2]]); } return t1;
+#line 112 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -144,12 +122,8 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/range-eventual.pp"
-  t0 = pcl_op_gt(e->v[0], &pclg_k[r[0]], err);
-#line 12 "tests/golden/codegen/range-eventual.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 12 "tests/golden/codegen/range-eventual.pp"
-  return t0;
-#line 153 "<stdout>"
+  t0 = pcl_op_gt(e->v[0], &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 127 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -171,14 +145,8 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   (void)key;
   (void)err;
 #line 12 "tests/golden/codegen/range-eventual.pp"
-  t0 = pcl_gen_try((pcl_gen_env *[]){pcl_gen_env_new(e, r - r[0], 1, (pcl_value *[]){value}), pcl_gen_env_new(e, r - r[1], 0, NULL)}, (const pcl_gen_thunk_fn[]){pclg_thunk1, pclg_thunk2}, 2, r[2]);
-#line 12 "tests/golden/codegen/range-eventual.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 12 "tests/golden/codegen/range-eventual.pp"
-  t0 = NULL;
-#line 12 "tests/golden/codegen/range-eventual.pp"
-  return true;
-#line 182 "<stdout>"
+  t0 = pcl_gen_try((pcl_gen_env *[]){pcl_gen_env_new(e, r - r[0], 1, (pcl_value *[]){value}), pcl_gen_env_new(e, r - r[1], 0, NULL)}, (const pcl_gen_thunk_fn[]){pclg_thunk1, pclg_thunk2}, 2, r[2]); out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; return true;
+#line 150 "<stdout>"
 }
 
 /* tests/golden/codegen/range-eventual.pp:12:13: [for level in levels : try(level > 1, false)], once its arguments are known */
@@ -187,12 +155,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/range-eventual.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, 0, p[0], r[1], err);
-#line 12 "tests/golden/codegen/range-eventual.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 12 "tests/golden/codegen/range-eventual.pp"
-  return t0;
-#line 196 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, 0, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 160 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -206,26 +170,10 @@ static pcl_value *pclu_checked_instance(pcl_gen_env *e, pcl_value *range, const 
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 10 "tests/golden/codegen/range-eventual.pp"
-  t0 = pcl_gen_path(e, range, r + 0, 1, r[2], err);
-#line 10 "tests/golden/codegen/range-eventual.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 10 "tests/golden/codegen/range-eventual.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 10 "tests/golden/codegen/range-eventual.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_path(e, range, r + 0, 1, r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 9 "tests/golden/codegen/range-eventual.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[4]}, (pcl_value *[]){t1}, 1);
-#line 9 "tests/golden/codegen/range-eventual.pp"
-  pcl_release(t1), t1 = NULL;
-#line 9 "tests/golden/codegen/range-eventual.pp"
-  done1:;
-#line 9 "tests/golden/codegen/range-eventual.pp"
-  t1 = pcl_gen_register(e, &pclg_decl[r[4]], name, t0, &pclg_k[r[5]], r[6]);
-#line 9 "tests/golden/codegen/range-eventual.pp"
-  pcl_release(t0), t0 = NULL;
-#line 9 "tests/golden/codegen/range-eventual.pp"
-  return t1;
-#line 229 "<stdout>"
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[6]}, (pcl_value *[]){t1}, 1); pcl_release(t1), t1 = NULL; done1:; t1 = pcl_gen_register(e, &pclg_decl[r[4]], name, t0, &pclg_k[r[5]], r[6]); pcl_release(t0), t0 = NULL; return t1;
+#line 177 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -241,12 +189,8 @@ static pcl_value *pclu_checked(pcl_gen_env *e) {
 #line 12 "tests/golden/codegen/range-eventual.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply2, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 9 "tests/golden/codegen/range-eventual.pp"
-  t1 = pcl_gen_range(e, t0, &pclg_k[r[2]], pclu_checked_instance, r - r[3], r[4]);
-#line 9 "tests/golden/codegen/range-eventual.pp"
-  pcl_release(t0), t0 = NULL;
-#line 9 "tests/golden/codegen/range-eventual.pp"
-  return t1;
-#line 250 "<stdout>"
+  t1 = pcl_gen_range(e, t0, &pclg_k[r[2]], pclu_checked_instance, r - r[3], r[4]); pcl_release(t0), t0 = NULL; return t1;
+#line 194 "<stdout>"
 }
 
 /* tests/golden/codegen/range-eventual.pp:16:11: !range.value, once its arguments are known */
@@ -255,12 +199,8 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/range-eventual.pp"
-  t0 = pcl_op_not(p[0], err);
-#line 16 "tests/golden/codegen/range-eventual.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 16 "tests/golden/codegen/range-eventual.pp"
-  return t0;
-#line 264 "<stdout>"
+  t0 = pcl_op_not(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 204 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -275,36 +215,8 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
   (void)key;
 #line 18 "tests/golden/codegen/range-eventual.pp"
-  t0 = pcl_op_gt(value, &pclg_k[r[0]], err);
-#line 18 "tests/golden/codegen/range-eventual.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 18 "tests/golden/codegen/range-eventual.pp"
-  t1 = pcl_gen_truth(t0, err);
-#line 18 "tests/golden/codegen/range-eventual.pp"
-  pcl_release(t0), t0 = NULL;
-#line 18 "tests/golden/codegen/range-eventual.pp"
-  if (t1 == NULL) { at = r[2]; goto fail; }
-#line 18 "tests/golden/codegen/range-eventual.pp"
-  if (pcl_bool_get(t1)) {
-#line 18 "tests/golden/codegen/range-eventual.pp"
-    t1 = pcl_gen_secret(&pclg_k[r[3]]);
-#line 18 "tests/golden/codegen/range-eventual.pp"
-    t0 = t1;
-#line 18 "tests/golden/codegen/range-eventual.pp"
-    t1 = NULL;
-#line 18 "tests/golden/codegen/range-eventual.pp"
-  } else {
-#line 18 "tests/golden/codegen/range-eventual.pp"
-    t0 = pcl_retain(&pclg_k[r[4]]);
-#line 18 "tests/golden/codegen/range-eventual.pp"
-  }
-#line 18 "tests/golden/codegen/range-eventual.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 18 "tests/golden/codegen/range-eventual.pp"
-  t0 = NULL;
-#line 18 "tests/golden/codegen/range-eventual.pp"
-  return true;
-#line 308 "<stdout>"
+  t0 = pcl_op_gt(value, &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } t1 = pcl_gen_truth(t0, err); pcl_release(t0), t0 = NULL; if (t1 == NULL) { at = r[2]; goto fail; } if (pcl_bool_get(t1)) { t1 = pcl_gen_secret(&pclg_k[r[3]]); t0 = t1; t1 = NULL; } else { t0 = pcl_retain(&pclg_k[r[4]]); } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; return true;
+#line 220 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -318,12 +230,8 @@ static pcl_value *pclg_apply4(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/range-eventual.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, 0, p[0], r[1], err);
-#line 18 "tests/golden/codegen/range-eventual.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 18 "tests/golden/codegen/range-eventual.pp"
-  return t0;
-#line 327 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, 0, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 235 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -337,26 +245,10 @@ static pcl_value *pclu_hidden_instance(pcl_gen_env *e, pcl_value *range, const p
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/range-eventual.pp"
-  t0 = pcl_gen_path(e, range, r + 0, 1, r[2], err);
-#line 16 "tests/golden/codegen/range-eventual.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 16 "tests/golden/codegen/range-eventual.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply3, (pcl_value *[]){t0}, 1);
-#line 16 "tests/golden/codegen/range-eventual.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_path(e, range, r + 0, 1, r[2], err); if (t0 == NULL) { at = r[2]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[3], 0, NULL), pclg_apply3, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 15 "tests/golden/codegen/range-eventual.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[4]}, (pcl_value *[]){t1}, 1);
-#line 15 "tests/golden/codegen/range-eventual.pp"
-  pcl_release(t1), t1 = NULL;
-#line 15 "tests/golden/codegen/range-eventual.pp"
-  done1:;
-#line 15 "tests/golden/codegen/range-eventual.pp"
-  t1 = pcl_gen_register(e, &pclg_decl[r[4]], name, t0, &pclg_k[r[5]], r[6]);
-#line 15 "tests/golden/codegen/range-eventual.pp"
-  pcl_release(t0), t0 = NULL;
-#line 15 "tests/golden/codegen/range-eventual.pp"
-  return t1;
-#line 360 "<stdout>"
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[6]}, (pcl_value *[]){t1}, 1); pcl_release(t1), t1 = NULL; done1:; t1 = pcl_gen_register(e, &pclg_decl[r[4]], name, t0, &pclg_k[r[5]], r[6]); pcl_release(t0), t0 = NULL; return t1;
+#line 252 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -372,24 +264,32 @@ static pcl_value *pclu_hidden(pcl_gen_env *e) {
 #line 18 "tests/golden/codegen/range-eventual.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply4, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 15 "tests/golden/codegen/range-eventual.pp"
-  t1 = pcl_gen_range(e, t0, &pclg_k[r[2]], pclu_hidden_instance, r - r[3], r[4]);
-#line 15 "tests/golden/codegen/range-eventual.pp"
-  pcl_release(t0), t0 = NULL;
-#line 15 "tests/golden/codegen/range-eventual.pp"
-  return t1;
-#line 381 "<stdout>"
+  t1 = pcl_gen_range(e, t0, &pclg_k[r[2]], pclu_hidden_instance, r - r[3], r[4]); pcl_release(t0), t0 = NULL; return t1;
+#line 269 "<stdout>"
 }
 
 /* Configuration. */
-static const pcl_type pclg_t0 = {PCL_TY_LIST, &pcl_type_int, NULL, 0};
+static const pcl_type pclg_t0 = {.kind = PCL_TY_LIST, .elem = &pcl_type_int};
 static const pcl_config_decl pclg_config[] = {
-    {"levels", &pclg_t0, NULL, 1, 0, 0, "tests/golden/codegen/range-eventual.pp", 6, 1},
+    {.name = "levels", .type = &pclg_t0, .has_default_expr = true, .file = "tests/golden/codegen/range-eventual.pp", .line = 6, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "range-eventual",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "range-eventual",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

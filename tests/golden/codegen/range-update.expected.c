@@ -9,12 +9,12 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[13];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
 };
 static pcl_value pclg_k[13] = {
-    /* 0 */ PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("a"),
+    /* 0 */ PCL_STATIC_ASCII("a"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("a_id"),
@@ -52,25 +52,25 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* a */ 1, 0, 3, 0,
-    /* maybe */ 4,
-    /* maybe */ 0, 3, 5, 1,
-    /* maybe */ 0, 6, 0, 2, 5, 7, 4, 1,
-    /* many */ 4,
-    /* many */ 3, 8, 9,
-    /* many */ 0, 4, 0, 5, 5,
-    /* many */ 0, 6, 0, 3, 9, 8, 10, 5, 5,
-    /* maybeId */ 1, 6, 0, 6, 11,
+    /* a: "a", {...} */ 0, 0, 3, 0,
+    /* maybe: "a_id" */ 4,
+    /* maybe: {...}, {} */ 0, 3, 5, 1,
+    /* maybe: "id", "maybe" */ 0, 6, 0, 2, 5, 7, 4, 1,
+    /* many: "a_id" */ 4,
+    /* many: 2, 0 */ 3, 8, 9,
+    /* many: "value", {} */ 1, 4, 0, 5, 5,
+    /* many: "id", "many" */ 0, 6, 0, 3, 9, 8, 10, 5, 5,
+    /* maybeId: "id", "maybeId" */ 1, 6, 0, 6, 11,
     /* manyCount */ 7,
-    /* manyCount */ 2, 1, 12,
+    /* manyCount: "manyCount" */ 2, 1, 12,
     0,
 };
 
@@ -99,10 +99,8 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/range-update.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 2 "tests/golden/codegen/range-update.pp"
-  return t0;
-#line 106 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 104 "<stdout>"
 }
 
 /* tests/golden/codegen/range-update.pp:8:13: a.id == "a_id", once its arguments are known */
@@ -111,10 +109,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   (void)err;
 #line 8 "tests/golden/codegen/range-update.pp"
-  t0 = pcl_op_eq(p[0], &pclg_k[r[0]]);
-#line 8 "tests/golden/codegen/range-update.pp"
-  return t0;
-#line 118 "<stdout>"
+  t0 = pcl_op_eq(p[0], &pclg_k[r[0]]); return t0;
+#line 114 "<stdout>"
 }
 
 /* tests/golden/codegen/range-update.pp:5:1: one instance of maybe */
@@ -123,10 +119,8 @@ static pcl_value *pclu_maybe_instance(pcl_gen_env *e, pcl_value *range, const pc
   pcl_value *t0 = NULL;
   (void)range;
 #line 5 "tests/golden/codegen/range-update.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[0]], name, &pclg_k[r[1]], &pclg_k[r[2]], r[3]);
-#line 5 "tests/golden/codegen/range-update.pp"
-  return t0;
-#line 130 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[0]], name, &pclg_k[r[1]], &pclg_k[r[2]], r[3]); return t0;
+#line 124 "<stdout>"
 }
 
 /* tests/golden/codegen/range-update.pp:5:1: resource maybe "simple:index:Resource" { value = true options { range = a.id == "a_id" } } */
@@ -136,22 +130,10 @@ static pcl_value *pclu_maybe(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 8 "tests/golden/codegen/range-update.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 8 "tests/golden/codegen/range-update.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 8 "tests/golden/codegen/range-update.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 8 "tests/golden/codegen/range-update.pp"
-  pcl_release(t0), t0 = NULL;
-#line 8 "tests/golden/codegen/range-update.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; done1:;
 #line 5 "tests/golden/codegen/range-update.pp"
-  t0 = pcl_gen_range(e, t1, &pclg_k[r[5]], pclu_maybe_instance, r - r[6], r[7]);
-#line 5 "tests/golden/codegen/range-update.pp"
-  pcl_release(t1), t1 = NULL;
-#line 5 "tests/golden/codegen/range-update.pp"
-  return t0;
-#line 155 "<stdout>"
+  t0 = pcl_gen_range(e, t1, &pclg_k[r[5]], pclu_maybe_instance, r - r[6], r[7]); pcl_release(t1), t1 = NULL; return t0;
+#line 137 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -166,22 +148,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/range-update.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 14 "tests/golden/codegen/range-update.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 14 "tests/golden/codegen/range-update.pp"
-  if (pcl_bool_get(t0)) {
-#line 14 "tests/golden/codegen/range-update.pp"
-    t1 = pcl_retain(&pclg_k[r[1]]);
-#line 14 "tests/golden/codegen/range-update.pp"
-  } else {
-#line 14 "tests/golden/codegen/range-update.pp"
-    t1 = pcl_retain(&pclg_k[r[2]]);
-#line 14 "tests/golden/codegen/range-update.pp"
-  }
-#line 14 "tests/golden/codegen/range-update.pp"
-  return t1;
-#line 185 "<stdout>"
+  t0 = pcl_gen_truth(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } if (pcl_bool_get(t0)) { t1 = pcl_retain(&pclg_k[r[1]]); } else { t1 = pcl_retain(&pclg_k[r[2]]); } return t1;
+#line 153 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -196,22 +164,10 @@ static pcl_value *pclu_many_instance(pcl_gen_env *e, pcl_value *range, const pcl
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/range-update.pp"
-  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
-#line 12 "tests/golden/codegen/range-update.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
+  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[1]; goto fail1; }
 #line 11 "tests/golden/codegen/range-update.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t0}, 1);
-#line 11 "tests/golden/codegen/range-update.pp"
-  pcl_release(t0), t0 = NULL;
-#line 11 "tests/golden/codegen/range-update.pp"
-  done1:;
-#line 11 "tests/golden/codegen/range-update.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[2]], name, t1, &pclg_k[r[3]], r[4]);
-#line 11 "tests/golden/codegen/range-update.pp"
-  pcl_release(t1), t1 = NULL;
-#line 11 "tests/golden/codegen/range-update.pp"
-  return t0;
-#line 215 "<stdout>"
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[1]}, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; done1:; t0 = pcl_gen_register(e, &pclg_decl[r[2]], name, t1, &pclg_k[r[3]], r[4]); pcl_release(t1), t1 = NULL; return t0;
+#line 171 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -227,26 +183,10 @@ static pcl_value *pclu_many(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/range-update.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 14 "tests/golden/codegen/range-update.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 14 "tests/golden/codegen/range-update.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1);
-#line 14 "tests/golden/codegen/range-update.pp"
-  pcl_release(t0), t0 = NULL;
-#line 14 "tests/golden/codegen/range-update.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply2, (pcl_value *[]){t1}, 1);
-#line 14 "tests/golden/codegen/range-update.pp"
-  pcl_release(t1), t1 = NULL;
-#line 14 "tests/golden/codegen/range-update.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[5], 0, NULL), pclg_apply2, (pcl_value *[]){t1}, 1); pcl_release(t1), t1 = NULL; done1:;
 #line 11 "tests/golden/codegen/range-update.pp"
-  t1 = pcl_gen_range(e, t0, &pclg_k[r[6]], pclu_many_instance, r - r[7], r[8]);
-#line 11 "tests/golden/codegen/range-update.pp"
-  pcl_release(t0), t0 = NULL;
-#line 11 "tests/golden/codegen/range-update.pp"
-  return t1;
-#line 250 "<stdout>"
+  t1 = pcl_gen_range(e, t0, &pclg_k[r[6]], pclu_many_instance, r - r[7], r[8]); pcl_release(t0), t0 = NULL; return t1;
+#line 190 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -262,22 +202,10 @@ static pcl_value *pclu_maybeId(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 18 "tests/golden/codegen/range-update.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 18 "tests/golden/codegen/range-update.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 18 "tests/golden/codegen/range-update.pp"
-  t1 = pcl_list_of((pcl_value *[]){t0}, 1);
-#line 18 "tests/golden/codegen/range-update.pp"
-  pcl_release(t0), t0 = NULL;
-#line 18 "tests/golden/codegen/range-update.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_list_of((pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; done1:;
 #line 17 "tests/golden/codegen/range-update.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1);
-#line 17 "tests/golden/codegen/range-update.pp"
-  pcl_release(t1), t1 = NULL;
-#line 17 "tests/golden/codegen/range-update.pp"
-  return t0;
-#line 281 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[4]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 209 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -292,12 +220,8 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/range-update.pp"
-  t0 = pcl_fn_length(p[0], err);
-#line 21 "tests/golden/codegen/range-update.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 21 "tests/golden/codegen/range-update.pp"
-  return t0;
-#line 301 "<stdout>"
+  t0 = pcl_fn_length(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 225 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -309,26 +233,30 @@ static pcl_value *pclu_manyCount(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 21 "tests/golden/codegen/range-update.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 21 "tests/golden/codegen/range-update.pp"
-  t1 = pcl_list_of((pcl_value *[]){t0}, 1);
-#line 21 "tests/golden/codegen/range-update.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply3, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_list_of((pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 20 "tests/golden/codegen/range-update.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[2]], t1);
-#line 20 "tests/golden/codegen/range-update.pp"
-  pcl_release(t1), t1 = NULL;
-#line 20 "tests/golden/codegen/range-update.pp"
-  return t0;
-#line 324 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[2]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 240 "<stdout>"
 }
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "range-update",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "range-update",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

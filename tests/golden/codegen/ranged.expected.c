@@ -11,10 +11,10 @@ static pcl_value pclg_k[29];
 static pcl_value *const pclg_p[] = {
     &pclg_k[7],
     &pclg_k[8],
-    &pclg_k[12],
-    &pclg_k[11],
-    &pclg_k[15],
     &pclg_k[14],
+    &pclg_k[12],
+    &pclg_k[15],
+    &pclg_k[13],
     &pclg_k[0],
     &pclg_k[19],
     &pclg_k[0],
@@ -32,10 +32,10 @@ static pcl_value pclg_k[29] = {
     PCL_STATIC_ASCII("y"),
     PCL_STATIC_LIST(&pclg_p[0], 2),
     /* 10 */ PCL_STATIC_ASCII("listed"),
-    PCL_STATIC_ASCII("b"),
-    PCL_STATIC_ASCII("a"),
     PCL_STATIC_ASCII("="),
+    PCL_STATIC_ASCII("b"),
     PCL_STATIC_ASCII("2"),
+    PCL_STATIC_ASCII("a"),
     PCL_STATIC_ASCII("1"),
     PCL_STATIC_MAP(&pclg_p[2], &pclg_p[4], 2),
     PCL_STATIC_ASCII("mapped"),
@@ -84,28 +84,28 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* counted */ 0, 0, 0, 1, 1,
-    /* counted */ 2, 3, 5, 1,
-    /* listed */ 0, 2, 6, 3, 0, 1, 4,
-    /* listed */ 9, 10, 7, 4,
-    /* mapped */ 6, 5, 0, 6, 13, 7, 0, 1, 8,
-    /* mapped */ 16, 17, 9, 8,
+    /* counted: "value", {} */ 0, 0, 0, 1, 1,
+    /* counted: 2, "counted" */ 2, 3, 5, 1,
+    /* listed: "value", "key", {} */ 0, 2, 6, 3, 0, 1, 4,
+    /* listed: [...], "listed" */ 9, 10, 7, 4,
+    /* mapped: "key", "value", "=", {} */ 6, 5, 0, 6, 11, 7, 0, 1, 8,
+    /* mapped: {...}, "mapped" */ 16, 17, 9, 8,
     /* maybe */ 9,
-    /* maybe */ 18, 9,
-    /* maybe */ 0, 20, 1, 10,
-    /* maybe */ 1, 7, 6, 21, 4, 10,
-    /* never */ 0, 23, 1, 11,
-    /* never */ 22, 24, 4, 11,
-    /* names */ 1, 25, 2, 4, 0, 12, 1, 18, 2, 4, 0, 13, 2, 12, 2, 0, 0, 14, 26,
-    /* maybeId */ 3, 27, 0, 15, 28,
+    /* maybe: 1 */ 18, 9,
+    /* maybe: {...}, {} */ 0, 20, 1, 10,
+    /* maybe: "maybe" */ 1, 7, 6, 21, 4, 10,
+    /* never: {...}, {} */ 0, 23, 1, 11,
+    /* never: false, "never" */ 22, 24, 4, 11,
+    /* names: 0, "name", 1, "name", "a", "value", "names" */ 1, 25, 2, 4, 0, 12, 1, 18, 2, 4, 0, 13, 2, 14, 2, 0, 0, 14, 26,
+    /* maybeId: "id", "maybeId" */ 3, 27, 0, 15, 28,
     0,
 };
 
@@ -140,22 +140,10 @@ static pcl_value *pclu_counted_instance(pcl_gen_env *e, pcl_value *range, const 
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 3 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
-#line 3 "tests/golden/codegen/ranged.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
+  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[1]; goto fail1; }
 #line 2 "tests/golden/codegen/ranged.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t0}, 1);
-#line 2 "tests/golden/codegen/ranged.pp"
-  pcl_release(t0), t0 = NULL;
-#line 2 "tests/golden/codegen/ranged.pp"
-  done1:;
-#line 2 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[2]], name, t1, &pclg_k[r[3]], r[4]);
-#line 2 "tests/golden/codegen/ranged.pp"
-  pcl_release(t1), t1 = NULL;
-#line 2 "tests/golden/codegen/ranged.pp"
-  return t0;
-#line 159 "<stdout>"
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; done1:; t0 = pcl_gen_register(e, &pclg_decl[r[2]], name, t1, &pclg_k[r[3]], r[4]); pcl_release(t1), t1 = NULL; return t0;
+#line 147 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -169,10 +157,8 @@ static pcl_value *pclu_counted(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_counted_instance, r - r[2], r[3]);
-#line 2 "tests/golden/codegen/ranged.pp"
-  return t0;
-#line 176 "<stdout>"
+  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_counted_instance, r - r[2], r[3]); return t0;
+#line 162 "<stdout>"
 }
 
 /* tests/golden/codegen/ranged.pp:8:1: one instance of listed */
@@ -182,27 +168,12 @@ static pcl_value *pclu_listed_instance(pcl_gen_env *e, pcl_value *range, const p
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 9 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
-#line 9 "tests/golden/codegen/ranged.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-  t1 = pcl_gen_attr(e, range, &pclg_k[r[2]], PCL_GEN_DECLARED, err);
+  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[1]; goto fail1; }
 #line 10 "tests/golden/codegen/ranged.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
+  t1 = pcl_gen_attr(e, range, &pclg_k[r[2]], PCL_GEN_DECLARED, err); if (t1 == NULL) { at = r[3]; goto fail1; }
 #line 8 "tests/golden/codegen/ranged.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[4]}, (pcl_value *[]){t1, t0}, 2);
-#line 8 "tests/golden/codegen/ranged.pp"
-  pcl_release(t0), t0 = NULL;
-#line 8 "tests/golden/codegen/ranged.pp"
-  pcl_release(t1), t1 = NULL;
-#line 8 "tests/golden/codegen/ranged.pp"
-  done1:;
-#line 8 "tests/golden/codegen/ranged.pp"
-  t1 = pcl_gen_register(e, &pclg_decl[r[4]], name, t2, &pclg_k[r[5]], r[6]);
-#line 8 "tests/golden/codegen/ranged.pp"
-  pcl_release(t2), t2 = NULL;
-#line 8 "tests/golden/codegen/ranged.pp"
-  return t1;
-#line 206 "<stdout>"
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[4]}, (pcl_value *[]){t1, t0}, 2); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; done1:; t1 = pcl_gen_register(e, &pclg_decl[r[4]], name, t2, &pclg_k[r[5]], r[6]); pcl_release(t2), t2 = NULL; return t1;
+#line 177 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -217,10 +188,8 @@ static pcl_value *pclu_listed(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 8 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_listed_instance, r - r[2], r[3]);
-#line 8 "tests/golden/codegen/ranged.pp"
-  return t0;
-#line 224 "<stdout>"
+  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_listed_instance, r - r[2], r[3]); return t0;
+#line 193 "<stdout>"
 }
 
 /* tests/golden/codegen/ranged.pp:15:1: one instance of mapped */
@@ -230,34 +199,10 @@ static pcl_value *pclu_mapped_instance(pcl_gen_env *e, pcl_value *range, const p
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err);
-#line 16 "tests/golden/codegen/ranged.pp"
-  if (t0 == NULL) { at = r[1]; goto fail1; }
-#line 16 "tests/golden/codegen/ranged.pp"
-  t1 = pcl_gen_attr(e, range, &pclg_k[r[2]], PCL_GEN_DECLARED, err);
-#line 16 "tests/golden/codegen/ranged.pp"
-  if (t1 == NULL) { at = r[3]; goto fail1; }
-#line 16 "tests/golden/codegen/ranged.pp"
-  t2 = pcl_gen_template((pcl_value *[]){t0, &pclg_k[r[4]], t1}, 3, err);
-#line 16 "tests/golden/codegen/ranged.pp"
-  pcl_release(t0), t0 = NULL;
-#line 16 "tests/golden/codegen/ranged.pp"
-  pcl_release(t1), t1 = NULL;
-#line 16 "tests/golden/codegen/ranged.pp"
-  if (t2 == NULL) { at = r[5]; goto fail1; }
+  t0 = pcl_gen_attr(e, range, &pclg_k[r[0]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[1]; goto fail1; } t1 = pcl_gen_attr(e, range, &pclg_k[r[2]], PCL_GEN_DECLARED, err); if (t1 == NULL) { at = r[3]; goto fail1; } t2 = pcl_gen_template((pcl_value *[]){t0, &pclg_k[r[4]], t1}, 3, err); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; if (t2 == NULL) { at = r[5]; goto fail1; }
 #line 15 "tests/golden/codegen/ranged.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t2}, 1);
-#line 15 "tests/golden/codegen/ranged.pp"
-  pcl_release(t2), t2 = NULL;
-#line 15 "tests/golden/codegen/ranged.pp"
-  done1:;
-#line 15 "tests/golden/codegen/ranged.pp"
-  t2 = pcl_gen_register(e, &pclg_decl[r[6]], name, t1, &pclg_k[r[7]], r[8]);
-#line 15 "tests/golden/codegen/ranged.pp"
-  pcl_release(t1), t1 = NULL;
-#line 15 "tests/golden/codegen/ranged.pp"
-  return t2;
-#line 261 "<stdout>"
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[0]}, (pcl_value *[]){t2}, 1); pcl_release(t2), t2 = NULL; done1:; t2 = pcl_gen_register(e, &pclg_decl[r[6]], name, t1, &pclg_k[r[7]], r[8]); pcl_release(t1), t1 = NULL; return t2;
+#line 206 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -272,10 +217,8 @@ static pcl_value *pclu_mapped(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 15 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_mapped_instance, r - r[2], r[3]);
-#line 15 "tests/golden/codegen/ranged.pp"
-  return t0;
-#line 279 "<stdout>"
+  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_mapped_instance, r - r[2], r[3]); return t0;
+#line 222 "<stdout>"
 }
 
 /* tests/golden/codegen/ranged.pp:24:13: length(listed), once its arguments are known */
@@ -284,12 +227,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_fn_length(p[0], err);
-#line 24 "tests/golden/codegen/ranged.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 24 "tests/golden/codegen/ranged.pp"
-  return t0;
-#line 293 "<stdout>"
+  t0 = pcl_fn_length(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 232 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -302,28 +241,22 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_op_gt(p[0], &pclg_k[r[0]], err);
-#line 24 "tests/golden/codegen/ranged.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 24 "tests/golden/codegen/ranged.pp"
-  return t0;
-#line 311 "<stdout>"
+  t0 = pcl_op_gt(p[0], &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 246 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
 
-/* tests/golden/codegen/ranged.pp:21:1: one instance of maybe */
-static pcl_value *pclu_maybe_instance(pcl_gen_env *e, pcl_value *range, const pcl_value *name) {
+/* tests/golden/codegen/ranged.pp:21:1: one instance of maybe, and 1 more node */
+static pcl_value *pclg_instance1(pcl_gen_env *e, pcl_value *range, const pcl_value *name) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   (void)range;
 #line 21 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[0]], name, &pclg_k[r[1]], &pclg_k[r[2]], r[3]);
-#line 21 "tests/golden/codegen/ranged.pp"
-  return t0;
-#line 327 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[0]], name, &pclg_k[r[1]], &pclg_k[r[2]], r[3]); return t0;
+#line 260 "<stdout>"
 }
 
 /* tests/golden/codegen/ranged.pp:21:1: resource maybe "simple:index:Resource" { value = true options { range = length(listed) > 1 } } */
@@ -331,18 +264,10 @@ static pcl_value *pclu_maybe(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 24 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-#line 24 "tests/golden/codegen/ranged.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1);
-#line 24 "tests/golden/codegen/ranged.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[2], 0, NULL), pclg_apply2, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 21 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_gen_range(e, t1, &pclg_k[r[3]], pclu_maybe_instance, r - r[4], r[5]);
-#line 21 "tests/golden/codegen/ranged.pp"
-  pcl_release(t1), t1 = NULL;
-#line 21 "tests/golden/codegen/ranged.pp"
-  return t0;
-#line 346 "<stdout>"
+  t0 = pcl_gen_range(e, t1, &pclg_k[r[3]], pclg_instance1, r - r[4], r[5]); pcl_release(t1), t1 = NULL; return t0;
+#line 271 "<stdout>"
 }
 
 /* tests/golden/codegen/ranged.pp:27:1: resource never "simple:index:Resource" { value = false options { range = false } } */
@@ -350,10 +275,8 @@ static pcl_value *pclu_never(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 27 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclu_maybe_instance, r - r[2], r[3]);
-#line 27 "tests/golden/codegen/ranged.pp"
-  return t0;
-#line 357 "<stdout>"
+  t0 = pcl_gen_range(e, &pclg_k[r[0]], &pclg_k[r[1]], pclg_instance1, r - r[2], r[3]); return t0;
+#line 280 "<stdout>"
 }
 
 /* tests/golden/codegen/ranged.pp:33:1: output names { value = [listed[0].name, listed[1].name, mapped["a"].value] } */
@@ -363,34 +286,10 @@ static pcl_value *pclu_names(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
   uint32_t at = 0;
 #line 34 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 2, r[5], err);
-#line 34 "tests/golden/codegen/ranged.pp"
-  if (t0 == NULL) { at = r[5]; goto fail1; }
-#line 34 "tests/golden/codegen/ranged.pp"
-  t1 = pcl_gen_path(e, pcl_gen_node(e, r[6]), r + 7, 2, r[11], err);
-#line 34 "tests/golden/codegen/ranged.pp"
-  if (t1 == NULL) { at = r[11]; goto fail1; }
-#line 34 "tests/golden/codegen/ranged.pp"
-  t2 = pcl_gen_path(e, pcl_gen_node(e, r[12]), r + 13, 2, r[17], err);
-#line 34 "tests/golden/codegen/ranged.pp"
-  if (t2 == NULL) { at = r[17]; goto fail1; }
-#line 34 "tests/golden/codegen/ranged.pp"
-  t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3);
-#line 34 "tests/golden/codegen/ranged.pp"
-  pcl_release(t0), t0 = NULL;
-#line 34 "tests/golden/codegen/ranged.pp"
-  pcl_release(t1), t1 = NULL;
-#line 34 "tests/golden/codegen/ranged.pp"
-  pcl_release(t2), t2 = NULL;
-#line 34 "tests/golden/codegen/ranged.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 2, r[5], err); if (t0 == NULL) { at = r[5]; goto fail1; } t1 = pcl_gen_path(e, pcl_gen_node(e, r[6]), r + 7, 2, r[11], err); if (t1 == NULL) { at = r[11]; goto fail1; } t2 = pcl_gen_path(e, pcl_gen_node(e, r[12]), r + 13, 2, r[17], err); if (t2 == NULL) { at = r[17]; goto fail1; } t3 = pcl_list_of((pcl_value *[]){t0, t1, t2}, 3); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; done1:;
 #line 33 "tests/golden/codegen/ranged.pp"
-  t2 = pcl_gen_output(e, &pclg_k[r[18]], t3);
-#line 33 "tests/golden/codegen/ranged.pp"
-  pcl_release(t3), t3 = NULL;
-#line 33 "tests/golden/codegen/ranged.pp"
-  return t2;
-#line 394 "<stdout>"
+  t2 = pcl_gen_output(e, &pclg_k[r[18]], t3); pcl_release(t3), t3 = NULL; return t2;
+#line 293 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -408,18 +307,10 @@ static pcl_value *pclu_maybeId(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 37 "tests/golden/codegen/ranged.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 37 "tests/golden/codegen/ranged.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 37 "tests/golden/codegen/ranged.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 36 "tests/golden/codegen/ranged.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 36 "tests/golden/codegen/ranged.pp"
-  pcl_release(t0), t0 = NULL;
-#line 36 "tests/golden/codegen/ranged.pp"
-  return t1;
-#line 423 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 314 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -430,9 +321,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "ranged",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "ranged",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -29,12 +29,12 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* nums */ 0,
-    /* first */ 0, 1, 0, 2,
+    /* nums: [] */ 0,
+    /* first: 0, "first" */ 0, 1, 0, 2,
     0,
 };
 
@@ -67,18 +67,10 @@ static pcl_value *pclu_first(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 4 "tests/golden/codegen/runtime-error.pp"
-  t0 = pcl_fn_element(pcl_gen_node(e, r[0]), &pclg_k[r[1]], err);
-#line 4 "tests/golden/codegen/runtime-error.pp"
-  if (t0 == NULL) { at = r[2]; goto fail1; }
-#line 4 "tests/golden/codegen/runtime-error.pp"
-  done1:;
+  t0 = pcl_fn_element(pcl_gen_node(e, r[0]), &pclg_k[r[1]], err); if (t0 == NULL) { at = r[2]; goto fail1; } done1:;
 #line 3 "tests/golden/codegen/runtime-error.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 3 "tests/golden/codegen/runtime-error.pp"
-  pcl_release(t0), t0 = NULL;
-#line 3 "tests/golden/codegen/runtime-error.pp"
-  return t1;
-#line 82 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 74 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -89,9 +81,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "runtime-error",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "runtime-error",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

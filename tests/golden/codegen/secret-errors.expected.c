@@ -29,13 +29,13 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* amount */ 0, 0,
-    /* ratio */ 1, 0,
-    /* ratio */ 0, 2, 2,
+    /* amount: "amount" */ 0, 0,
+    /* ratio: 0 */ 1, 0,
+    /* ratio: "ratio" */ 0, 2, 2,
     0,
 };
 
@@ -58,16 +58,8 @@ static pcl_value *pclu_amount(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/secret-errors.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 4 "tests/golden/codegen/secret-errors.pp"
-  if (t0 == NULL) {
-#line 4 "tests/golden/codegen/secret-errors.pp"
-    t0 = pcl_gen_config_default(true, pcl_retain(pcl_null()));
-#line 4 "tests/golden/codegen/secret-errors.pp"
-  }
-#line 4 "tests/golden/codegen/secret-errors.pp"
-  return t0;
-#line 71 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(true, pcl_retain(pcl_null())); } return t0;
+#line 63 "<stdout>"
 }
 
 /* tests/golden/codegen/secret-errors.pp:8:11: amount / 0, once its arguments are known */
@@ -76,12 +68,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 8 "tests/golden/codegen/secret-errors.pp"
-  t0 = pcl_op_div(p[0], &pclg_k[r[0]], err);
-#line 8 "tests/golden/codegen/secret-errors.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 8 "tests/golden/codegen/secret-errors.pp"
-  return t0;
-#line 85 "<stdout>"
+  t0 = pcl_op_div(p[0], &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 73 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -95,23 +83,31 @@ static pcl_value *pclu_ratio(pcl_gen_env *e) {
 #line 8 "tests/golden/codegen/secret-errors.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 7 "tests/golden/codegen/secret-errors.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 7 "tests/golden/codegen/secret-errors.pp"
-  pcl_release(t0), t0 = NULL;
-#line 7 "tests/golden/codegen/secret-errors.pp"
-  return t1;
-#line 104 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 88 "<stdout>"
 }
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"amount", &pcl_type_int, NULL, 0, 0, 1, "tests/golden/codegen/secret-errors.pp", 4, 1},
+    {.name = "amount", .type = &pcl_type_int, .secret = true, .file = "tests/golden/codegen/secret-errors.pp", .line = 4, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "secret-errors",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "secret-errors",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

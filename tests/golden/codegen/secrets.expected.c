@@ -10,10 +10,10 @@
 static pcl_value pclg_k[12] = {
     /* 0 */ PCL_STATIC_ASCII("token"),
     PCL_STATIC_ASCII("s3cr3t"),
-    PCL_STATIC_ASCII("value"),
-    PCL_STATIC_ASCII("plain"),
     PCL_STATIC_ASCII("r"),
+    PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("hidden"),
+    PCL_STATIC_ASCII("plain"),
     PCL_STATIC_ASCII("x"),
     PCL_STATIC_ASCII("token="),
     PCL_STATIC_ASCII("wrapped"),
@@ -42,21 +42,21 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"simple:index:Resource", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0},
+    {.type = "simple:index:Resource", .kind = PCL_RES_CUSTOM},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* token */ 0, 0, 1,
-    /* r */ 5, 6, 4, 0, 0,
-    /* wrapped */ 7, 1,
-    /* wrapped */ 0, 2, 8,
-    /* revealed */ 9, 10,
-    /* resourceSecret */ 1, 2, 0, 2, 11,
-    /* plain */ 1, 3, 0, 3, 3,
+    /* token: "token", "s3cr3t" */ 0, 0, 1,
+    /* r: "hidden", "x", "r" */ 4, 6, 2, 0, 0,
+    /* wrapped: "token=" */ 7, 1,
+    /* wrapped: "wrapped" */ 0, 2, 8,
+    /* revealed: "visible", "revealed" */ 9, 10,
+    /* resourceSecret: "value", "resourceSecret" */ 1, 3, 0, 2, 11,
+    /* plain: "plain", "plain" */ 1, 5, 0, 3, 5,
     0,
 };
 
@@ -65,7 +65,7 @@ static pcl_value *pclu_token(pcl_gen_env *e);
 static pcl_value *pclu_r(pcl_gen_env *e);
 static pcl_value *pclu_wrapped(pcl_gen_env *e);
 static pcl_value *pclu_revealed(pcl_gen_env *e);
-static pcl_value *pclu_resourceSecret(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
@@ -73,8 +73,8 @@ static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_r, 3}, /* r */
     {pclu_wrapped, 10}, /* wrapped */
     {pclu_revealed, 13}, /* revealed */
-    {pclu_resourceSecret, 15}, /* resourceSecret */
-    {pclu_resourceSecret, 20}, /* plain */
+    {pclg_node1, 15}, /* resourceSecret */
+    {pclg_node1, 20}, /* plain */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -86,16 +86,8 @@ static pcl_value *pclu_token(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/secrets.pp"
-  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 2 "tests/golden/codegen/secrets.pp"
-  if (t0 == NULL) {
-#line 2 "tests/golden/codegen/secrets.pp"
-    t0 = pcl_gen_config_default(true, pcl_retain(&pclg_k[r[2]]));
-#line 2 "tests/golden/codegen/secrets.pp"
-  }
-#line 2 "tests/golden/codegen/secrets.pp"
-  return t0;
-#line 99 "<stdout>"
+  t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]); if (t0 == NULL) { t0 = pcl_gen_config_default(true, pcl_retain(&pclg_k[r[2]])); } return t0;
+#line 91 "<stdout>"
 }
 
 /* tests/golden/codegen/secrets.pp:6:1: resource r "simple:index:Resource" { value = secret("hidden") plain = "x" } */
@@ -105,16 +97,8 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
 #line 7 "tests/golden/codegen/secrets.pp"
   t0 = pcl_gen_secret(&pclg_k[r[0]]);
 #line 6 "tests/golden/codegen/secrets.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[3], &pclg_k[2]}, (pcl_value *[]){&pclg_k[r[1]], t0}, 2);
-#line 6 "tests/golden/codegen/secrets.pp"
-  pcl_release(t0), t0 = NULL;
-#line 6 "tests/golden/codegen/secrets.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]);
-#line 6 "tests/golden/codegen/secrets.pp"
-  pcl_release(t1), t1 = NULL;
-#line 6 "tests/golden/codegen/secrets.pp"
-  return t0;
-#line 118 "<stdout>"
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[5], &pclg_k[3]}, (pcl_value *[]){&pclg_k[r[1]], t0}, 2); pcl_release(t0), t0 = NULL; t0 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], t1, NULL, r[4]); pcl_release(t1), t1 = NULL; return t0;
+#line 102 "<stdout>"
 }
 
 /* tests/golden/codegen/secrets.pp:11:11: "token=${token}", once its arguments are known */
@@ -123,12 +107,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/secrets.pp"
-  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
-#line 11 "tests/golden/codegen/secrets.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 11 "tests/golden/codegen/secrets.pp"
-  return t0;
-#line 132 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 112 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -142,12 +122,8 @@ static pcl_value *pclu_wrapped(pcl_gen_env *e) {
 #line 11 "tests/golden/codegen/secrets.pp"
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
 #line 10 "tests/golden/codegen/secrets.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 10 "tests/golden/codegen/secrets.pp"
-  pcl_release(t0), t0 = NULL;
-#line 10 "tests/golden/codegen/secrets.pp"
-  return t1;
-#line 151 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 127 "<stdout>"
 }
 
 /* tests/golden/codegen/secrets.pp:13:1: output revealed { value = unsecret(secret("visible")) } */
@@ -155,39 +131,23 @@ static pcl_value *pclu_revealed(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 14 "tests/golden/codegen/secrets.pp"
-  t0 = pcl_gen_secret(&pclg_k[r[0]]);
-#line 14 "tests/golden/codegen/secrets.pp"
-  t1 = pcl_gen_unsecret(t0);
-#line 14 "tests/golden/codegen/secrets.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_secret(&pclg_k[r[0]]); t1 = pcl_gen_unsecret(t0); pcl_release(t0), t0 = NULL;
 #line 13 "tests/golden/codegen/secrets.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[1]], t1);
-#line 13 "tests/golden/codegen/secrets.pp"
-  pcl_release(t1), t1 = NULL;
-#line 13 "tests/golden/codegen/secrets.pp"
-  return t0;
-#line 170 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[1]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 138 "<stdout>"
 }
 
-/* tests/golden/codegen/secrets.pp:16:1: output resourceSecret { value = r.value } */
-static pcl_value *pclu_resourceSecret(pcl_gen_env *e) {
+/* tests/golden/codegen/secrets.pp:16:1: output resourceSecret { value = r.value }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/secrets.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 17 "tests/golden/codegen/secrets.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 17 "tests/golden/codegen/secrets.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 16 "tests/golden/codegen/secrets.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 16 "tests/golden/codegen/secrets.pp"
-  pcl_release(t0), t0 = NULL;
-#line 16 "tests/golden/codegen/secrets.pp"
-  return t1;
-#line 191 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 151 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -197,13 +157,25 @@ fail1:
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"token", &pcl_type_string, NULL, 1, 0, 1, "tests/golden/codegen/secrets.pp", 2, 1},
+    {.name = "token", .type = &pcl_type_string, .has_default_expr = true, .secret = true, .file = "tests/golden/codegen/secrets.pp", .line = 2, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "secrets",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "secrets",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

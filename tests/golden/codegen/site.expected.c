@@ -10,11 +10,11 @@
 static pcl_value pclg_k[16] = {
     /* 0 */ PCL_STATIC_ASCII("env"),
     PCL_STATIC_ASCII("dev"),
+    PCL_STATIC_ASCII("logs-"),
+    PCL_STATIC_ASCII("logs"),
     PCL_STATIC_ASCII("bucket"),
     PCL_STATIC_ASCII("tags"),
     PCL_STATIC_ASCII("Env"),
-    PCL_STATIC_ASCII("logs-"),
-    PCL_STATIC_ASCII("logs"),
     PCL_STATIC_ASCII("site-"),
     PCL_STATIC_ASCII("site"),
     PCL_STATIC_ASCII("http://"),
@@ -52,38 +52,38 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"aws:s3/bucket:Bucket", PCL_RES_CUSTOM, "6.0.0", NULL, NULL, 0, 0},
+    {.type = "aws:s3/bucket:Bucket", .kind = PCL_RES_CUSTOM, .version = "6.0.0"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* env */ 0, 0, 1,
-    /* logs */ 5, 0,
-    /* logs */ 0, 2, 0, 6, 0, 1,
-    /* site */ 7, 2,
-    /* site */ 0, 2, 0, 8, 0, 3,
-    /* url */ 9, 10, 4,
-    /* url */ 2, 11, 1, 5, 3, 12,
-    /* arns */ 13, 6,
-    /* arns */ 14, 1, 7, 2,
-    /* arns */ 1, 2, 4, 8, 15,
+    /* env: "env", "dev" */ 0, 0, 1,
+    /* logs: "logs-" */ 2, 0,
+    /* logs: "logs" */ 0, 2, 0, 3, 0, 1,
+    /* site: "site-" */ 7, 2,
+    /* site: "site" */ 0, 2, 0, 8, 0, 3,
+    /* url: "http://", "/" */ 9, 10, 4,
+    /* url: "websiteEndpoint", "url" */ 2, 11, 1, 5, 3, 12,
+    /* arns: ": " */ 13, 6,
+    /* arns: "arn" */ 14, 1, 7, 2,
+    /* arns: "arns" */ 1, 2, 4, 8, 15,
     0,
 };
 
 /* Node functions. */
 static pcl_value *pclu_env(pcl_gen_env *e);
-static pcl_value *pclu_logs(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_url(pcl_gen_env *e);
 static pcl_value *pclu_arns(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_env, 0}, /* env */
-    {pclu_logs, 5}, /* logs */
-    {pclu_logs, 13}, /* site */
+    {pclg_node1, 5}, /* logs */
+    {pclg_node1, 13}, /* site */
     {pclu_url, 22}, /* url */
     {pclu_arns, 34}, /* arns */
 };
@@ -117,13 +117,13 @@ fail:
   return NULL;
 }
 
-/* tests/golden/codegen/site.pp:6:1: resource logs "aws:s3/bucket:Bucket" { bucket = "logs-${env}" tags = { Env = env } } */
-static pcl_value *pclu_logs(pcl_gen_env *e) {
+/* tests/golden/codegen/site.pp:6:1: resource logs "aws:s3/bucket:Bucket" { bucket = "logs-${env}" tags = { Env = env } }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[4]}, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1);
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[2], &pclg_k[3]}, (pcl_value *[]){t0, t1}, 2);
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[6]}, (pcl_value *[]){pcl_gen_node(e, r[2])}, 1);
+  t2 = pcl_map_of((pcl_value *[]){&pclg_k[4], &pclg_k[5]}, (pcl_value *[]){t0, t1}, 2);
   pcl_release(t0), t0 = NULL;
   pcl_release(t1), t1 = NULL;
   t1 = pcl_gen_register(e, &pclg_decl[r[4]], &pclg_k[r[3]], t2, NULL, r[5]);
@@ -225,13 +225,25 @@ fail1:
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"env", &pcl_type_string, NULL, 1, 0, 0, "tests/golden/codegen/site.pp", 2, 1},
+    {.name = "env", .type = &pcl_type_string, .has_default_expr = true, .file = "tests/golden/codegen/site.pp", .line = 2, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "site",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "site",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -9,12 +9,12 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[9];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
 };
 static pcl_value pclg_k[9] = {
-    /* 0 */ PCL_STATIC_ASCII("name"),
-    PCL_STATIC_ASCII("ref"),
+    /* 0 */ PCL_STATIC_ASCII("ref"),
+    PCL_STATIC_ASCII("name"),
     PCL_STATIC_ASCII("organization/other/dev"),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("plain"),
@@ -44,31 +44,31 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"pulumi:pulumi:StackReference", PCL_RES_CUSTOM, "1.0.0", NULL, NULL, 0, 0},
+    {.type = "pulumi:pulumi:StackReference", .kind = PCL_RES_CUSTOM, .version = "1.0.0"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* ref */ 1, 0, 3, 0,
-    /* plain */ 0, 4, 1, 4,
-    /* hidden */ 0, 5, 2, 6,
-    /* missing */ 0, 7, 3, 8,
+    /* ref: "ref", {...} */ 0, 0, 3, 0,
+    /* plain: "plain", "plain" */ 0, 4, 1, 4,
+    /* hidden: "pw", "hidden" */ 0, 5, 2, 6,
+    /* missing: "nope", "missing" */ 0, 7, 3, 8,
     0,
 };
 
 /* Node functions. */
 static pcl_value *pclu_ref(pcl_gen_env *e);
-static pcl_value *pclu_plain(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
 static pcl_value *pclu_missing(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_ref, 0}, /* ref */
-    {pclu_plain, 4}, /* plain */
-    {pclu_plain, 8}, /* hidden */
+    {pclg_node1, 4}, /* plain */
+    {pclg_node1, 8}, /* hidden */
     {pclu_missing, 12}, /* missing */
 };
 
@@ -81,25 +81,19 @@ static pcl_value *pclu_ref(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 2 "tests/golden/codegen/stackref.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 2 "tests/golden/codegen/stackref.pp"
-  return t0;
-#line 88 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 86 "<stdout>"
 }
 
-/* tests/golden/codegen/stackref.pp:5:1: output plain { value = getOutput(ref, "plain") } */
-static pcl_value *pclu_plain(pcl_gen_env *e) {
+/* tests/golden/codegen/stackref.pp:5:1: output plain { value = getOutput(ref, "plain") }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 6 "tests/golden/codegen/stackref.pp"
   t0 = pcl_gen_get_output(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2]);
 #line 5 "tests/golden/codegen/stackref.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 5 "tests/golden/codegen/stackref.pp"
-  pcl_release(t0), t0 = NULL;
-#line 5 "tests/golden/codegen/stackref.pp"
-  return t1;
-#line 103 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[3]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 97 "<stdout>"
 }
 
 /* tests/golden/codegen/stackref.pp:11:1: output missing { value = [getOutput(ref, "nope")] } */
@@ -107,26 +101,30 @@ static pcl_value *pclu_missing(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
 #line 12 "tests/golden/codegen/stackref.pp"
-  t0 = pcl_gen_get_output(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2]);
-#line 12 "tests/golden/codegen/stackref.pp"
-  t1 = pcl_list_of((pcl_value *[]){t0}, 1);
-#line 12 "tests/golden/codegen/stackref.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_get_output(e, pcl_gen_node(e, r[0]), &pclg_k[r[1]], r[2]); t1 = pcl_list_of((pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 11 "tests/golden/codegen/stackref.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1);
-#line 11 "tests/golden/codegen/stackref.pp"
-  pcl_release(t1), t1 = NULL;
-#line 11 "tests/golden/codegen/stackref.pp"
-  return t0;
-#line 122 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[3]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 108 "<stdout>"
 }
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "stackref",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "stackref",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -9,25 +9,25 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[14];
 static pcl_value *const pclg_p[] = {
+    &pclg_k[3],
     &pclg_k[4],
-    &pclg_k[5],
-    &pclg_k[2],
-    &pclg_k[1],
-    &pclg_k[7],
     &pclg_k[6],
-    &pclg_k[0],
+    &pclg_k[2],
+    &pclg_k[7],
+    &pclg_k[5],
+    &pclg_k[1],
     &pclg_k[8],
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[11],
 };
 static pcl_value pclg_k[14] = {
-    /* 0 */ PCL_STATIC_ASCII("input"),
+    /* 0 */ PCL_STATIC_ASCII("kept"),
+    PCL_STATIC_ASCII("input"),
     PCL_STATIC_ASCII("list"),
-    PCL_STATIC_ASCII("flag"),
-    PCL_STATIC_ASCII("kept"),
     PCL_STATIC_INT(1),
     PCL_STATIC_ASCII("two"),
     PCL_STATIC_LIST(&pclg_p[0], 2),
+    PCL_STATIC_ASCII("flag"),
     PCL_STATIC_BOOL(1),
     PCL_STATIC_MAP(&pclg_p[2], &pclg_p[4], 2),
     PCL_STATIC_MAP(&pclg_p[6], &pclg_p[7], 1),
@@ -57,67 +57,57 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"pulumi:index:Stash", PCL_RES_CUSTOM, "1.0.0", NULL, NULL, 0, 0},
+    {.type = "pulumi:index:Stash", .kind = PCL_RES_CUSTOM, .version = "1.0.0"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* kept */ 3, 0, 9, 0,
-    /* short */ 10, 0, 12, 1,
-    /* kept */ 0, 13, 1, 2, 3,
-    /* short */ 1, 13, 1, 3, 10,
+    /* kept: "kept", {...} */ 0, 0, 9, 0,
+    /* short: "short", {...} */ 10, 0, 12, 1,
+    /* kept: "output", "kept" */ 0, 13, 1, 2, 0,
+    /* short: "output", "short" */ 1, 13, 1, 3, 10,
     0,
 };
 
 /* Node functions. */
-static pcl_value *pclu_kept(pcl_gen_env *e);
-static pcl_value *pclu_kept_2(pcl_gen_env *e);
+static pcl_value *pclg_node1(pcl_gen_env *e);
+static pcl_value *pclg_node2(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
-    {pclu_kept, 0}, /* kept */
-    {pclu_kept, 4}, /* short */
-    {pclu_kept_2, 8}, /* kept */
-    {pclu_kept_2, 13}, /* short */
+    {pclg_node1, 0}, /* kept */
+    {pclg_node1, 4}, /* short */
+    {pclg_node2, 8}, /* kept */
+    {pclg_node2, 13}, /* short */
 };
 
 static const pcl_gen_module pclg_modules[] = {
     {pclg_nodes0, 4},
 };
 
-/* tests/golden/codegen/stash.pp:4:1: resource kept "pulumi:index:Stash" { input = { list = [1, "two"], flag = true } } */
-static pcl_value *pclu_kept(pcl_gen_env *e) {
+/* tests/golden/codegen/stash.pp:4:1: resource kept "pulumi:index:Stash" { input = { list = [1, "two"], flag = true } }, and 1 more node */
+static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 4 "tests/golden/codegen/stash.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 4 "tests/golden/codegen/stash.pp"
-  return t0;
-#line 100 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 98 "<stdout>"
 }
 
-/* tests/golden/codegen/stash.pp:10:1: output kept { value = kept.output } */
-static pcl_value *pclu_kept_2(pcl_gen_env *e) {
+/* tests/golden/codegen/stash.pp:10:1: output kept { value = kept.output }, and 1 more node */
+static pcl_value *pclg_node2(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_error *error = NULL, **err = &error;
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 11 "tests/golden/codegen/stash.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 11 "tests/golden/codegen/stash.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 11 "tests/golden/codegen/stash.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 10 "tests/golden/codegen/stash.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 10 "tests/golden/codegen/stash.pp"
-  pcl_release(t0), t0 = NULL;
-#line 10 "tests/golden/codegen/stash.pp"
-  return t1;
-#line 121 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 111 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -128,9 +118,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "stash",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "stash",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -9,12 +9,12 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[14];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[0],
+    &pclg_k[1],
     &pclg_k[2],
 };
 static pcl_value pclg_k[14] = {
-    /* 0 */ PCL_STATIC_ASCII("a"),
-    PCL_STATIC_ASCII("raw"),
+    /* 0 */ PCL_STATIC_ASCII("raw"),
+    PCL_STATIC_ASCII("a"),
     PCL_STATIC_INT(1),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("b"),
@@ -51,22 +51,22 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* raw */ 0, 1, 3,
-    /* tried */ 0, 4, 0, 5, 0, 0,
-    /* tried */ 6, 7, 1,
-    /* tried */ 8,
-    /* tried */ 10, 4, 1, 2, 9,
-    /* triedFirst */ 0, 0, 0, 3,
-    /* triedFirst */ 10,
-    /* triedFirst */ 5, 1, 4, 11,
-    /* canA */ 0, 0, 0, 5,
-    /* canA */ 4, 12,
-    /* canB */ 6, 7, 6,
-    /* canB */ 3, 13,
+    /* raw: "raw", {...} */ 0, 0, 3,
+    /* tried: "b", "c" */ 0, 4, 0, 5, 0, 0,
+    /* tried: [], 0 */ 6, 7, 1,
+    /* tried: "fallback" */ 8,
+    /* tried: "tried" */ 10, 4, 1, 2, 9,
+    /* triedFirst: "a" */ 0, 1, 0, 3,
+    /* triedFirst: "unused" */ 10,
+    /* triedFirst: "triedFirst" */ 5, 1, 4, 11,
+    /* canA: "a" */ 0, 1, 0, 5,
+    /* canA: "canA" */ 4, 12,
+    /* canB: [], 0 */ 6, 7, 6,
+    /* canB: "canB" */ 3, 13,
     0,
 };
 
@@ -94,17 +94,11 @@ static const pcl_gen_module pclg_modules[] = {
 static pcl_value *pclu_raw(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
-#line 2 "tests/golden/codegen/try-can.pp"
   t0 = pcl_gen_config(e, r[0], &pclg_k[r[1]]);
-#line 2 "tests/golden/codegen/try-can.pp"
   if (t0 == NULL) {
-#line 2 "tests/golden/codegen/try-can.pp"
     t0 = pcl_gen_config_default(false, pcl_retain(&pclg_k[r[2]]));
-#line 2 "tests/golden/codegen/try-can.pp"
   }
-#line 2 "tests/golden/codegen/try-can.pp"
   return t0;
-#line 108 "<stdout>"
 }
 
 /* tests/golden/codegen/try-can.pp:6:15: raw.b.c */
@@ -112,13 +106,9 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
-#line 6 "tests/golden/codegen/try-can.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 2, r[5], err);
-#line 6 "tests/golden/codegen/try-can.pp"
   if (t0 == NULL) { at = r[5]; goto fail; }
-#line 6 "tests/golden/codegen/try-can.pp"
   return t0;
-#line 122 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -130,13 +120,9 @@ static pcl_value *pclg_thunk2(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
-#line 6 "tests/golden/codegen/try-can.pp"
   t0 = pcl_fn_element(&pclg_k[r[0]], &pclg_k[r[1]], err);
-#line 6 "tests/golden/codegen/try-can.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
-#line 6 "tests/golden/codegen/try-can.pp"
   return t0;
-#line 140 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -154,15 +140,10 @@ static pcl_value *pclg_thunk3(pcl_gen_env *e, pcl_error **err) {
 static pcl_value *pclu_tried(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
-#line 6 "tests/golden/codegen/try-can.pp"
   t0 = pcl_gen_try((pcl_gen_env *[]){pcl_gen_env_new(e, r - r[0], 0, NULL), pcl_gen_env_new(e, r - r[1], 0, NULL), pcl_gen_env_new(e, r - r[2], 0, NULL)}, (const pcl_gen_thunk_fn[]){pclg_thunk1, pclg_thunk2, pclg_thunk3}, 3, r[3]);
-#line 5 "tests/golden/codegen/try-can.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 5 "tests/golden/codegen/try-can.pp"
   pcl_release(t0), t0 = NULL;
-#line 5 "tests/golden/codegen/try-can.pp"
   return t1;
-#line 166 "<stdout>"
 }
 
 /* tests/golden/codegen/try-can.pp:9:15: raw.a */
@@ -170,13 +151,9 @@ static pcl_value *pclg_thunk4(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
-#line 9 "tests/golden/codegen/try-can.pp"
   t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 9 "tests/golden/codegen/try-can.pp"
   if (t0 == NULL) { at = r[3]; goto fail; }
-#line 9 "tests/golden/codegen/try-can.pp"
   return t0;
-#line 180 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -187,56 +164,53 @@ fail:
 static pcl_value *pclu_triedFirst(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
-#line 9 "tests/golden/codegen/try-can.pp"
   t0 = pcl_gen_try((pcl_gen_env *[]){pcl_gen_env_new(e, r - r[0], 0, NULL), pcl_gen_env_new(e, r - r[1], 0, NULL)}, (const pcl_gen_thunk_fn[]){pclg_thunk4, pclg_thunk3}, 2, r[2]);
-#line 8 "tests/golden/codegen/try-can.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 8 "tests/golden/codegen/try-can.pp"
   pcl_release(t0), t0 = NULL;
-#line 8 "tests/golden/codegen/try-can.pp"
   return t1;
-#line 199 "<stdout>"
 }
 
 /* tests/golden/codegen/try-can.pp:11:1: output canA { value = can(raw.a) } */
 static pcl_value *pclu_canA(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
-#line 12 "tests/golden/codegen/try-can.pp"
   t0 = pcl_gen_can(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk4);
-#line 11 "tests/golden/codegen/try-can.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[1]], t0);
-#line 11 "tests/golden/codegen/try-can.pp"
   pcl_release(t0), t0 = NULL;
-#line 11 "tests/golden/codegen/try-can.pp"
   return t1;
-#line 214 "<stdout>"
 }
 
 /* tests/golden/codegen/try-can.pp:14:1: output canB { value = can(element([], 0)) } */
 static pcl_value *pclu_canB(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
-#line 15 "tests/golden/codegen/try-can.pp"
   t0 = pcl_gen_can(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk2);
-#line 14 "tests/golden/codegen/try-can.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[1]], t0);
-#line 14 "tests/golden/codegen/try-can.pp"
   pcl_release(t0), t0 = NULL;
-#line 14 "tests/golden/codegen/try-can.pp"
   return t1;
-#line 229 "<stdout>"
 }
 
 /* Configuration. */
 static const pcl_config_decl pclg_config[] = {
-    {"raw", &pcl_type_any, NULL, 1, 0, 0, "tests/golden/codegen/try-can.pp", 2, 1},
+    {.name = "raw", .type = &pcl_type_any, .has_default_expr = true, .file = "tests/golden/codegen/try-can.pp", .line = 2, .col = 1},
 };
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "try-can",
-    pclg_config, 1, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "try-can",
+    .configs = pclg_config,
+    .nconfigs = 1,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

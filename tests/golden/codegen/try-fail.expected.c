@@ -42,17 +42,17 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* pair */ 2,
-    /* moved */ 3, 0,
-    /* moved */ 4,
-    /* moved */ 3, 1, 1, 5,
-    /* inLoop */ 6, 2,
+    /* pair: [...] */ 2,
+    /* moved: "tuple index must be betw..." */ 3, 0,
+    /* moved: "fallback" */ 4,
+    /* moved: "moved" */ 3, 1, 1, 5,
+    /* inLoop: "cannot traverse value of..." */ 6, 2,
     /* inLoop */ 0, 2, 3,
-    /* inLoop */ 3, 7,
+    /* inLoop: "inLoop" */ 3, 7,
     0,
 };
 
@@ -75,9 +75,7 @@ static const pcl_gen_module pclg_modules[] = {
 /* tests/golden/codegen/try-fail.pp:3:1: pair = [1, "two"] */
 static pcl_value *pclu_pair(pcl_gen_env *e) {
   const uint32_t *r = e->r;
-#line 3 "tests/golden/codegen/try-fail.pp"
   return pcl_retain(&pclg_k[r[0]]);
-#line 81 "<stdout>"
 }
 
 /* tests/golden/codegen/try-fail.pp:6:20: 5 */
@@ -85,13 +83,9 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
-#line 6 "tests/golden/codegen/try-fail.pp"
   t0 = pcl_gen_fail(e, &pclg_k[r[0]], r[1], err);
-#line 6 "tests/golden/codegen/try-fail.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
-#line 6 "tests/golden/codegen/try-fail.pp"
   return t0;
-#line 95 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -109,15 +103,10 @@ static pcl_value *pclg_thunk2(pcl_gen_env *e, pcl_error **err) {
 static pcl_value *pclu_moved(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
-#line 6 "tests/golden/codegen/try-fail.pp"
   t0 = pcl_gen_try((pcl_gen_env *[]){pcl_gen_env_new(e, r - r[0], 0, NULL), pcl_gen_env_new(e, r - r[1], 0, NULL)}, (const pcl_gen_thunk_fn[]){pclg_thunk1, pclg_thunk2}, 2, r[2]);
-#line 5 "tests/golden/codegen/try-fail.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[3]], t0);
-#line 5 "tests/golden/codegen/try-fail.pp"
   pcl_release(t0), t0 = NULL;
-#line 5 "tests/golden/codegen/try-fail.pp"
   return t1;
-#line 121 "<stdout>"
 }
 
 /* tests/golden/codegen/try-fail.pp:9:15: [for v in pair : v.x], per element */
@@ -128,17 +117,11 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
   (void)key;
   (void)value;
-#line 9 "tests/golden/codegen/try-fail.pp"
   t0 = pcl_gen_fail(e, &pclg_k[r[0]], r[1], err);
-#line 9 "tests/golden/codegen/try-fail.pp"
   if (t0 == NULL) { at = r[1]; goto fail; }
-#line 9 "tests/golden/codegen/try-fail.pp"
   out[PCL_GEN_OUT_VALUE] = t0;
-#line 9 "tests/golden/codegen/try-fail.pp"
   t0 = NULL;
-#line 9 "tests/golden/codegen/try-fail.pp"
   return true;
-#line 142 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -150,13 +133,9 @@ static pcl_value *pclg_thunk3(pcl_gen_env *e, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
-#line 9 "tests/golden/codegen/try-fail.pp"
   t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_each1, 0, pcl_gen_node(e, r[0]), r[2], err);
-#line 9 "tests/golden/codegen/try-fail.pp"
   if (t0 == NULL) { at = r[2]; goto fail; }
-#line 9 "tests/golden/codegen/try-fail.pp"
   return t0;
-#line 160 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -167,23 +146,30 @@ fail:
 static pcl_value *pclu_inLoop(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
-#line 9 "tests/golden/codegen/try-fail.pp"
   t0 = pcl_gen_can(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk3);
-#line 8 "tests/golden/codegen/try-fail.pp"
   t1 = pcl_gen_output(e, &pclg_k[r[1]], t0);
-#line 8 "tests/golden/codegen/try-fail.pp"
   pcl_release(t0), t0 = NULL;
-#line 8 "tests/golden/codegen/try-fail.pp"
   return t1;
-#line 179 "<stdout>"
 }
 
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "try-fail",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "try-fail",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -9,53 +9,53 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[47];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[12],
-    &pclg_k[13],
-    &pclg_k[6],
-    &pclg_k[8],
-    &pclg_k[0],
-    &pclg_k[5],
-    &pclg_k[1],
-    &pclg_k[2],
-    &pclg_k[4],
-    &pclg_k[3],
-    &pclg_k[8],
-    &pclg_k[15],
-    &pclg_k[9],
     &pclg_k[10],
-    &pclg_k[14],
     &pclg_k[11],
-    &pclg_k[25],
+    &pclg_k[14],
+    &pclg_k[2],
+    &pclg_k[1],
+    &pclg_k[13],
+    &pclg_k[3],
+    &pclg_k[5],
+    &pclg_k[9],
+    &pclg_k[7],
+    &pclg_k[2],
+    &pclg_k[15],
+    &pclg_k[4],
+    &pclg_k[6],
+    &pclg_k[12],
+    &pclg_k[8],
+    &pclg_k[26],
     &pclg_k[27],
 };
 static pcl_value pclg_k[47] = {
-    /* 0 */ PCL_STATIC_ASCII("boolean"),
-    PCL_STATIC_ASCII("float"),
-    PCL_STATIC_ASCII("integer"),
-    PCL_STATIC_ASCII("string"),
-    PCL_STATIC_ASCII("numberArray"),
-    PCL_STATIC_ASCII("booleanMap"),
-    PCL_STATIC_ASCII("t"),
-    PCL_STATIC_ASCII("p"),
+    /* 0 */ PCL_STATIC_ASCII("p"),
+    PCL_STATIC_ASCII("boolean"),
     PCL_STATIC_BOOL(1),
+    PCL_STATIC_ASCII("float"),
     PCL_STATIC_NUMBER(3.5),
-    /* 10 */ PCL_STATIC_INT(42),
+    PCL_STATIC_ASCII("integer"),
+    PCL_STATIC_INT(42),
+    PCL_STATIC_ASCII("string"),
     PCL_STATIC_ASCII("s"),
-    PCL_STATIC_INT(1),
+    PCL_STATIC_ASCII("numberArray"),
+    /* 10 */ PCL_STATIC_INT(1),
     PCL_STATIC_INT(2),
     PCL_STATIC_LIST(&pclg_p[0], 2),
+    PCL_STATIC_ASCII("booleanMap"),
+    PCL_STATIC_ASCII("t"),
     PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
     PCL_STATIC_MAP(&pclg_p[4], &pclg_p[10], 6),
     PCL_STATIC_INT(10),
     PCL_STATIC_ASCII("-"),
     PCL_STATIC_ASCII("q"),
-    /* 20 */ PCL_STATIC_ASCII("lookup"),
-    PCL_STATIC_ASCII("key-"),
+    /* 20 */ PCL_STATIC_ASCII("key-"),
     PCL_STATIC_ASCII("r"),
     PCL_STATIC_ASCII("existing-id"),
+    PCL_STATIC_ASCII("lookup"),
+    PCL_STATIC_ASCII("result"),
     PCL_STATIC_ASCII("value"),
     PCL_STATIC_ASCII("version"),
-    PCL_STATIC_ASCII("result"),
     PCL_STATIC_ASCII("10.0.0"),
     PCL_STATIC_MAP(&pclg_p[16], &pclg_p[17], 1),
     PCL_STATIC_ASCII("simple-invoke:index:myInvoke"),
@@ -130,41 +130,41 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 
 /* Resource declarations. */
 static const pcl_resource_decl pclg_decl[] = {
-    {"primitive:index:Resource", PCL_RES_CUSTOM, "7.0.0", NULL, NULL, 0, 0},
-    {"read:index:Resource", PCL_RES_CUSTOM, "39.0.0", NULL, NULL, 0, 0},
+    {.type = "primitive:index:Resource", .kind = PCL_RES_CUSTOM, .version = "7.0.0"},
+    {.type = "read:index:Resource", .kind = PCL_RES_CUSTOM, .version = "39.0.0"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
- * code reads them, one line per use, named after its node.  A row
- * refers to the row of a closure it creates by how many entries
- * before it that row starts (r - r[i]). */
+ * code reads them, one line per use, named after its node, with the
+ * constants it reads.  A row refers to the row of a closure it creates
+ * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* p */ 7, 0, 16, 0,
+    /* p: "p", {...} */ 0, 0, 16, 0,
     /* q */ 1,
     /* q */ 1, 2,
-    /* q */ 17, 3,
+    /* q: 10 */ 17, 3,
     /* q */ 2, 4,
-    /* q */ 18, 18, 5,
-    /* q */ 12, 6,
-    /* q */ 13, 7,
+    /* q: "-", "-" */ 18, 18, 5,
+    /* q: 1 */ 10, 6,
+    /* q: 2 */ 11, 7,
     /* q */ 8,
-    /* q */ 0, 0, 1, 9, 1, 0, 1, 1, 7, 3, 0, 2, 1, 6, 5, 0, 3, 1, 10, 0, 2, 1, 11, 8, 0, 4, 1, 12, 10, 0, 5, 1, 13, 14, 19, 0, 14,
-    /* r */ 21, 15,
-    /* r */ 1, 3, 1, 16, 2, 22, 1, 23, 17,
-    /* fromInvoke */ 26, 18,
-    /* fromInvoke */ 1, 3, 1, 19, 29, 28, 18, 2, 30,
-    /* summary */ 31, 20,
-    /* summary */ 21, 32, 1, 3, 1, 22, 2,
-    /* summary */ 1, 0, 1, 21, 7, 33,
-    /* readLookup */ 2, 20, 1, 23, 34,
-    /* recovered */ 0, 4, 1, 35, 2, 24,
-    /* recovered */ 36, 25,
-    /* recovered */ 8, 2, 37,
+    /* q: "boolean", "float", "integer", "string", "integer", "numberArray", "booleanMap", ... */ 0, 1, 1, 9, 1, 0, 3, 1, 7, 3, 0, 5, 1, 6, 5, 0, 7, 1, 10, 0, 5, 1, 11, 8, 0, 9, 1, 12, 10, 0, 13, 1, 13, 14, 19, 0, 14,
+    /* r: "key-" */ 20, 15,
+    /* r: "string", "r", "existing-id" */ 1, 7, 1, 16, 2, 21, 1, 22, 17,
+    /* fromInvoke: "result" */ 24, 18,
+    /* fromInvoke: "string", "simple-invoke:index:myIn...", {...}, "fromInvoke" */ 1, 7, 1, 19, 29, 28, 18, 2, 30,
+    /* summary: "q is " */ 31, 20,
+    /* summary: "q is true", "string" */ 21, 32, 1, 7, 1, 22, 2,
+    /* summary: "boolean", "summary" */ 1, 1, 1, 21, 7, 33,
+    /* readLookup: "lookup", "readLookup" */ 2, 23, 1, 23, 34,
+    /* recovered: "numberArray", 7 */ 0, 9, 1, 35, 2, 24,
+    /* recovered: "recovered: " */ 36, 25,
+    /* recovered: "recovered" */ 8, 2, 37,
     /* count */ 26,
-    /* count */ 1, 4, 1, 27, 1, 38,
-    /* idText */ 39, 28,
-    /* idText */ 0, 40, 1, 29, 2, 41,
-    /* mixed */ 0, 3, 1, 30, 0, 40, 1, 31, 0, 40, 1, 32, 45, 46,
+    /* count: "numberArray", "count" */ 1, 9, 1, 27, 1, 38,
+    /* idText: "id=" */ 39, 28,
+    /* idText: "id", "idText" */ 0, 40, 1, 29, 2, 41,
+    /* mixed: "string", "id", "id", "k", "mixed" */ 0, 7, 1, 30, 0, 40, 1, 31, 0, 40, 1, 32, 45, 46,
     0,
 };
 
@@ -203,10 +203,8 @@ static pcl_value *pclu_p(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
 #line 3 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]);
-#line 3 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 210 "<stdout>"
+  t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
+#line 208 "<stdout>"
 }
 
 /* tests/golden/codegen/typed-preview.pp:17:16: { for k, v in p.booleanMap : k => !v }, per element */
@@ -216,18 +214,8 @@ static bool pclg_each1(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_op_not(value, err);
-#line 17 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 17 "tests/golden/codegen/typed-preview.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 17 "tests/golden/codegen/typed-preview.pp"
-  t0 = NULL;
-#line 17 "tests/golden/codegen/typed-preview.pp"
-  out[PCL_GEN_OUT_KEY] = pcl_retain(key);
-#line 17 "tests/golden/codegen/typed-preview.pp"
-  return true;
-#line 231 "<stdout>"
+  t0 = pcl_op_not(value, err); if (t0 == NULL) { at = r[0]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; out[PCL_GEN_OUT_KEY] = pcl_retain(key); return true;
+#line 219 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -240,12 +228,8 @@ static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 17 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, PCL_GEN_FOR_OBJECT, p[0], r[1], err);
-#line 17 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 17 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 249 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each1, PCL_GEN_FOR_OBJECT, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 233 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -260,16 +244,8 @@ static bool pclg_each2(pcl_gen_env *e, pcl_value *key, pcl_value *value, pcl_val
   uint32_t at = 0;
   (void)key;
 #line 16 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_op_mul(value, &pclg_k[r[0]], err);
-#line 16 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 16 "tests/golden/codegen/typed-preview.pp"
-  out[PCL_GEN_OUT_VALUE] = t0;
-#line 16 "tests/golden/codegen/typed-preview.pp"
-  t0 = NULL;
-#line 16 "tests/golden/codegen/typed-preview.pp"
-  return true;
-#line 273 "<stdout>"
+  t0 = pcl_op_mul(value, &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } out[PCL_GEN_OUT_VALUE] = t0; t0 = NULL; return true;
+#line 249 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -282,12 +258,8 @@ static pcl_value *pclg_apply2(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 16 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, 0, p[0], r[1], err);
-#line 16 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 16 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 291 "<stdout>"
+  t0 = pcl_gen_for(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_each2, 0, p[0], r[1], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 263 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -300,12 +272,8 @@ static pcl_value *pclg_apply3(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 15 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_template((pcl_value *[]){p[0], &pclg_k[r[0]], p[1], &pclg_k[r[1]], p[0]}, 5, err);
-#line 15 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[2]; goto fail; }
-#line 15 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 309 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){p[0], &pclg_k[r[0]], p[1], &pclg_k[r[1]], p[0]}, 5, err); if (t0 == NULL) { at = r[2]; goto fail; } return t0;
+#line 277 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -318,12 +286,8 @@ static pcl_value *pclg_apply4(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 14 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_op_add(p[0], &pclg_k[r[0]], err);
-#line 14 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 14 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 327 "<stdout>"
+  t0 = pcl_op_add(p[0], &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 291 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -336,12 +300,8 @@ static pcl_value *pclg_apply5(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 13 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_op_mul(p[0], &pclg_k[r[0]], err);
-#line 13 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 13 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 345 "<stdout>"
+  t0 = pcl_op_mul(p[0], &pclg_k[r[0]], err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 305 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -354,12 +314,8 @@ static pcl_value *pclg_apply6(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_op_not(p[0], err);
-#line 12 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 12 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 363 "<stdout>"
+  t0 = pcl_op_not(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 319 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -373,77 +329,20 @@ static pcl_value *pclu_q(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL, *t5 = NULL, *t6 = NULL;
   uint32_t at = 0;
 #line 12 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 12 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 12 "tests/golden/codegen/typed-preview.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply6, (pcl_value *[]){t0}, 1);
-#line 12 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t0), t0 = NULL;
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[5]), r + 6, 1, r[8], err);
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply6, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 13 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[8]; goto fail1; }
-#line 13 "tests/golden/codegen/typed-preview.pp"
-  t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[9], 0, NULL), pclg_apply5, (pcl_value *[]){t0}, 1);
-#line 13 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t0), t0 = NULL;
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[10]), r + 11, 1, r[13], err);
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[5]), r + 6, 1, r[8], err); if (t0 == NULL) { at = r[8]; goto fail1; } t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[9], 0, NULL), pclg_apply5, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 14 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[13]; goto fail1; }
-#line 14 "tests/golden/codegen/typed-preview.pp"
-  t3 = pcl_gen_apply(pcl_gen_env_new(e, r - r[14], 0, NULL), pclg_apply4, (pcl_value *[]){t0}, 1);
-#line 14 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t0), t0 = NULL;
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[15]), r + 16, 1, r[18], err);
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[10]), r + 11, 1, r[13], err); if (t0 == NULL) { at = r[13]; goto fail1; } t3 = pcl_gen_apply(pcl_gen_env_new(e, r - r[14], 0, NULL), pclg_apply4, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 15 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[18]; goto fail1; }
-#line 15 "tests/golden/codegen/typed-preview.pp"
-  t4 = pcl_gen_path(e, pcl_gen_node(e, r[19]), r + 20, 1, r[22], err);
-#line 15 "tests/golden/codegen/typed-preview.pp"
-  if (t4 == NULL) { at = r[22]; goto fail1; }
-#line 15 "tests/golden/codegen/typed-preview.pp"
-  t5 = pcl_gen_apply(pcl_gen_env_new(e, r - r[23], 0, NULL), pclg_apply3, (pcl_value *[]){t0, t4}, 2);
-#line 15 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 15 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t4), t4 = NULL;
-  t4 = pcl_gen_path(e, pcl_gen_node(e, r[24]), r + 25, 1, r[27], err);
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[15]), r + 16, 1, r[18], err); if (t0 == NULL) { at = r[18]; goto fail1; } t4 = pcl_gen_path(e, pcl_gen_node(e, r[19]), r + 20, 1, r[22], err); if (t4 == NULL) { at = r[22]; goto fail1; } t5 = pcl_gen_apply(pcl_gen_env_new(e, r - r[23], 0, NULL), pclg_apply3, (pcl_value *[]){t0, t4}, 2); pcl_release(t0), t0 = NULL; pcl_release(t4), t4 = NULL;
 #line 16 "tests/golden/codegen/typed-preview.pp"
-  if (t4 == NULL) { at = r[27]; goto fail1; }
-#line 16 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[28], 0, NULL), pclg_apply2, (pcl_value *[]){t4}, 1);
-#line 16 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t4), t4 = NULL;
-  t4 = pcl_gen_path(e, pcl_gen_node(e, r[29]), r + 30, 1, r[32], err);
+  t4 = pcl_gen_path(e, pcl_gen_node(e, r[24]), r + 25, 1, r[27], err); if (t4 == NULL) { at = r[27]; goto fail1; } t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[28], 0, NULL), pclg_apply2, (pcl_value *[]){t4}, 1); pcl_release(t4), t4 = NULL;
 #line 17 "tests/golden/codegen/typed-preview.pp"
-  if (t4 == NULL) { at = r[32]; goto fail1; }
-#line 17 "tests/golden/codegen/typed-preview.pp"
-  t6 = pcl_gen_apply(pcl_gen_env_new(e, r - r[33], 0, NULL), pclg_apply1, (pcl_value *[]){t4}, 1);
-#line 17 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t4), t4 = NULL;
+  t4 = pcl_gen_path(e, pcl_gen_node(e, r[29]), r + 30, 1, r[32], err); if (t4 == NULL) { at = r[32]; goto fail1; } t6 = pcl_gen_apply(pcl_gen_env_new(e, r - r[33], 0, NULL), pclg_apply1, (pcl_value *[]){t4}, 1); pcl_release(t4), t4 = NULL;
 #line 11 "tests/golden/codegen/typed-preview.pp"
-  t4 = pcl_map_of((pcl_value *[]){&pclg_k[0], &pclg_k[5], &pclg_k[1], &pclg_k[2], &pclg_k[4], &pclg_k[3]}, (pcl_value *[]){t1, t6, t2, t3, t0, t5}, 6);
-#line 11 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t1), t1 = NULL;
-#line 11 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t2), t2 = NULL;
-#line 11 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t3), t3 = NULL;
-#line 11 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t5), t5 = NULL;
-#line 11 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 11 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t6), t6 = NULL;
-#line 11 "tests/golden/codegen/typed-preview.pp"
-  done1:;
-#line 11 "tests/golden/codegen/typed-preview.pp"
-  t6 = pcl_gen_register(e, &pclg_decl[r[35]], &pclg_k[r[34]], t4, NULL, r[36]);
-#line 11 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t4), t4 = NULL;
-#line 11 "tests/golden/codegen/typed-preview.pp"
-  return t6;
-#line 447 "<stdout>"
+  t4 = pcl_map_of((pcl_value *[]){&pclg_k[1], &pclg_k[13], &pclg_k[3], &pclg_k[5], &pclg_k[9], &pclg_k[7]}, (pcl_value *[]){t1, t6, t2, t3, t0, t5}, 6); pcl_release(t1), t1 = NULL; pcl_release(t2), t2 = NULL; pcl_release(t3), t3 = NULL; pcl_release(t5), t5 = NULL; pcl_release(t0), t0 = NULL; pcl_release(t6), t6 = NULL; done1:; t6 = pcl_gen_register(e, &pclg_decl[r[35]], &pclg_k[r[34]], t4, NULL, r[36]); pcl_release(t4), t4 = NULL; return t6;
+#line 346 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -463,12 +362,8 @@ static pcl_value *pclg_apply7(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err);
-#line 21 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 21 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 472 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], p[0]}, 2, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 367 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -482,26 +377,10 @@ static pcl_value *pclu_r(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 21 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 21 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[3]; goto fail2; }
-#line 21 "tests/golden/codegen/typed-preview.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply7, (pcl_value *[]){t0}, 1);
-#line 21 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t0), t0 = NULL;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail2; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply7, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
 #line 19 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[20]}, (pcl_value *[]){t1}, 1);
-#line 19 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t1), t1 = NULL;
-#line 19 "tests/golden/codegen/typed-preview.pp"
-  done2:;
-#line 19 "tests/golden/codegen/typed-preview.pp"
-  t1 = pcl_gen_read(e, &pclg_decl[r[6]], &pclg_k[r[5]], &pclg_k[r[7]], t0, NULL, r[8]);
-#line 19 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 19 "tests/golden/codegen/typed-preview.pp"
-  return t1;
-#line 505 "<stdout>"
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[23]}, (pcl_value *[]){t1}, 1); pcl_release(t1), t1 = NULL; done2:; t1 = pcl_gen_read(e, &pclg_decl[r[6]], &pclg_k[r[5]], &pclg_k[r[7]], t0, NULL, r[8]); pcl_release(t0), t0 = NULL; return t1;
+#line 384 "<stdout>"
 fail2:
   pcl_release(t0);
   pcl_release(t1);
@@ -516,12 +395,8 @@ static pcl_value *pclg_apply8(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_attr(e, p[0], &pclg_k[r[0]], PCL_GEN_DECLARED, err);
-#line 24 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 24 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 525 "<stdout>"
+  t0 = pcl_gen_attr(e, p[0], &pclg_k[r[0]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 400 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -535,30 +410,10 @@ static pcl_value *pclu_fromInvoke(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 24 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 24 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 24 "tests/golden/codegen/typed-preview.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[24]}, (pcl_value *[]){t0}, 1);
-#line 24 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 24 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_invoke(e, &pclg_k[r[4]], t1, &pclg_k[r[5]], false, r[6]);
-#line 24 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t1), t1 = NULL;
-#line 24 "tests/golden/codegen/typed-preview.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[7], 0, NULL), pclg_apply8, (pcl_value *[]){t0}, 1);
-#line 24 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 24 "tests/golden/codegen/typed-preview.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_map_of((pcl_value *[]){&pclg_k[25]}, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t0 = pcl_gen_invoke(e, &pclg_k[r[4]], t1, &pclg_k[r[5]], false, r[6]); pcl_release(t1), t1 = NULL; t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[7], 0, NULL), pclg_apply8, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; done1:;
 #line 23 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[8]], t1);
-#line 23 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t1), t1 = NULL;
-#line 23 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 562 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[8]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 417 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -573,32 +428,8 @@ static pcl_value *pclg_apply9(pcl_gen_env *e, pcl_value *const *p, pcl_error **e
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
   uint32_t at = 0;
 #line 27 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_truth(p[0], err);
-#line 27 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 27 "tests/golden/codegen/typed-preview.pp"
-  if (pcl_bool_get(t0)) {
-#line 27 "tests/golden/codegen/typed-preview.pp"
-    t1 = pcl_retain(&pclg_k[r[1]]);
-#line 27 "tests/golden/codegen/typed-preview.pp"
-  } else {
-#line 27 "tests/golden/codegen/typed-preview.pp"
-    t0 = pcl_gen_path(e, pcl_gen_node(e, r[2]), r + 3, 1, r[5], err);
-#line 27 "tests/golden/codegen/typed-preview.pp"
-    if (t0 == NULL) { at = r[5]; goto fail; }
-#line 27 "tests/golden/codegen/typed-preview.pp"
-    t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[6], 0, NULL), pclg_apply7, (pcl_value *[]){t0}, 1);
-#line 27 "tests/golden/codegen/typed-preview.pp"
-    pcl_release(t0), t0 = NULL;
-#line 27 "tests/golden/codegen/typed-preview.pp"
-    t1 = t2;
-#line 27 "tests/golden/codegen/typed-preview.pp"
-    t2 = NULL;
-#line 27 "tests/golden/codegen/typed-preview.pp"
-  }
-#line 27 "tests/golden/codegen/typed-preview.pp"
-  return t1;
-#line 602 "<stdout>"
+  t0 = pcl_gen_truth(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } if (pcl_bool_get(t0)) { t1 = pcl_retain(&pclg_k[r[1]]); } else { t0 = pcl_gen_path(e, pcl_gen_node(e, r[2]), r + 3, 1, r[5], err); if (t0 == NULL) { at = r[5]; goto fail; } t2 = pcl_gen_apply(pcl_gen_env_new(e, r - r[6], 0, NULL), pclg_apply7, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; t1 = t2; t2 = NULL; } return t1;
+#line 433 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -614,22 +445,10 @@ static pcl_value *pclu_summary(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 27 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 27 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 27 "tests/golden/codegen/typed-preview.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply9, (pcl_value *[]){t0}, 1);
-#line 27 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 27 "tests/golden/codegen/typed-preview.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply9, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; done1:;
 #line 26 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
-#line 26 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t1), t1 = NULL;
-#line 26 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 633 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 452 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -645,18 +464,10 @@ static pcl_value *pclu_readLookup(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 30 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 30 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 30 "tests/golden/codegen/typed-preview.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } done1:;
 #line 29 "tests/golden/codegen/typed-preview.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0);
-#line 29 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 29 "tests/golden/codegen/typed-preview.pp"
-  return t1;
-#line 660 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[4]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 471 "<stdout>"
 fail1:
   pcl_release(t0);
   t0 = pcl_gen_failed(e, error, at);
@@ -670,12 +481,8 @@ static pcl_value *pclg_thunk1(pcl_gen_env *e, pcl_error **err) {
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 33 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 2, r[5], err);
-#line 33 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[5]; goto fail; }
-#line 33 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 679 "<stdout>"
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 2, r[5], err); if (t0 == NULL) { at = r[5]; goto fail; } return t0;
+#line 486 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -688,12 +495,8 @@ static pcl_value *pclg_recovery1(pcl_gen_env *e, pcl_value *error, pcl_error **e
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 33 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], error}, 2, err);
-#line 33 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[1]; goto fail; }
-#line 33 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 697 "<stdout>"
+  t0 = pcl_gen_template((pcl_value *[]){&pclg_k[r[0]], error}, 2, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
+#line 500 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -707,12 +510,8 @@ static pcl_value *pclu_recovered(pcl_gen_env *e) {
 #line 33 "tests/golden/codegen/typed-preview.pp"
   t0 = pcl_gen_recover(pcl_gen_env_new(e, r - r[0], 0, NULL), pclg_thunk1, pcl_gen_env_new(e, r - r[1], 0, NULL), pclg_recovery1);
 #line 32 "tests/golden/codegen/typed-preview.pp"
-  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0);
-#line 32 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 32 "tests/golden/codegen/typed-preview.pp"
-  return t1;
-#line 716 "<stdout>"
+  t1 = pcl_gen_output(e, &pclg_k[r[2]], t0); pcl_release(t0), t0 = NULL; return t1;
+#line 515 "<stdout>"
 }
 
 /* tests/golden/codegen/typed-preview.pp:36:11: length(q.numberArray), once its arguments are known */
@@ -721,12 +520,8 @@ static pcl_value *pclg_apply10(pcl_gen_env *e, pcl_value *const *p, pcl_error **
   pcl_value *t0 = NULL;
   uint32_t at = 0;
 #line 36 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_fn_length(p[0], err);
-#line 36 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[0]; goto fail; }
-#line 36 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 730 "<stdout>"
+  t0 = pcl_fn_length(p[0], err); if (t0 == NULL) { at = r[0]; goto fail; } return t0;
+#line 525 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
@@ -740,22 +535,10 @@ static pcl_value *pclu_count(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 36 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 36 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 36 "tests/golden/codegen/typed-preview.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply10, (pcl_value *[]){t0}, 1);
-#line 36 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 36 "tests/golden/codegen/typed-preview.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply10, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; done1:;
 #line 35 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
-#line 35 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t1), t1 = NULL;
-#line 35 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 759 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 542 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -771,22 +554,10 @@ static pcl_value *pclu_idText(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL;
   uint32_t at = 0;
 #line 39 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 39 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 39 "tests/golden/codegen/typed-preview.pp"
-  t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply7, (pcl_value *[]){t0}, 1);
-#line 39 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 39 "tests/golden/codegen/typed-preview.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply7, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL; done1:;
 #line 38 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1);
-#line 38 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t1), t1 = NULL;
-#line 38 "tests/golden/codegen/typed-preview.pp"
-  return t0;
-#line 790 "<stdout>"
+  t0 = pcl_gen_output(e, &pclg_k[r[5]], t1); pcl_release(t1), t1 = NULL; return t0;
+#line 561 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -802,38 +573,10 @@ static pcl_value *pclu_mixed(pcl_gen_env *e) {
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
   uint32_t at = 0;
 #line 42 "tests/golden/codegen/typed-preview.pp"
-  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err);
-#line 42 "tests/golden/codegen/typed-preview.pp"
-  if (t0 == NULL) { at = r[3]; goto fail1; }
-#line 42 "tests/golden/codegen/typed-preview.pp"
-  t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err);
-#line 42 "tests/golden/codegen/typed-preview.pp"
-  if (t1 == NULL) { at = r[7]; goto fail1; }
-#line 42 "tests/golden/codegen/typed-preview.pp"
-  t2 = pcl_gen_path(e, pcl_gen_node(e, r[8]), r + 9, 1, r[11], err);
-#line 42 "tests/golden/codegen/typed-preview.pp"
-  if (t2 == NULL) { at = r[11]; goto fail1; }
-#line 42 "tests/golden/codegen/typed-preview.pp"
-  t3 = pcl_list_of((pcl_value *[]){t2, &pclg_k[r[12]]}, 2);
-#line 42 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t2), t2 = NULL;
-#line 42 "tests/golden/codegen/typed-preview.pp"
-  t2 = pcl_map_of((pcl_value *[]){&pclg_k[42], &pclg_k[44], &pclg_k[43]}, (pcl_value *[]){t0, t3, t1}, 3);
-#line 42 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t0), t0 = NULL;
-#line 42 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t1), t1 = NULL;
-#line 42 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t3), t3 = NULL;
-#line 42 "tests/golden/codegen/typed-preview.pp"
-  done1:;
+  t0 = pcl_gen_path(e, pcl_gen_node(e, r[0]), r + 1, 1, r[3], err); if (t0 == NULL) { at = r[3]; goto fail1; } t1 = pcl_gen_path(e, pcl_gen_node(e, r[4]), r + 5, 1, r[7], err); if (t1 == NULL) { at = r[7]; goto fail1; } t2 = pcl_gen_path(e, pcl_gen_node(e, r[8]), r + 9, 1, r[11], err); if (t2 == NULL) { at = r[11]; goto fail1; } t3 = pcl_list_of((pcl_value *[]){t2, &pclg_k[r[12]]}, 2); pcl_release(t2), t2 = NULL; t2 = pcl_map_of((pcl_value *[]){&pclg_k[42], &pclg_k[44], &pclg_k[43]}, (pcl_value *[]){t0, t3, t1}, 3); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL; pcl_release(t3), t3 = NULL; done1:;
 #line 41 "tests/golden/codegen/typed-preview.pp"
-  t3 = pcl_gen_output(e, &pclg_k[r[13]], t2);
-#line 41 "tests/golden/codegen/typed-preview.pp"
-  pcl_release(t2), t2 = NULL;
-#line 41 "tests/golden/codegen/typed-preview.pp"
-  return t3;
-#line 837 "<stdout>"
+  t3 = pcl_gen_output(e, &pclg_k[r[13]], t2); pcl_release(t2), t2 = NULL; return t3;
+#line 580 "<stdout>"
 fail1:
   pcl_release(t0);
   pcl_release(t1);
@@ -847,9 +590,21 @@ fail1:
 /* Configuration. */
 
 static const pcl_gen_program pclg_program = {
-    3, &pcl_gen_abi_3, "pclc 0.1.0", "typed-preview",
-    NULL, 0, &pclg_modules[0], pclg_r, pclg_k, pclg_loc, pclg_loc_runs, 1,
-    pclg_files, NULL, 0,
+    .abi = 3,
+    .abi_symbol = &pcl_gen_abi_3,
+    .generator = "pclc 0.1.0",
+    .name = "typed-preview",
+    .configs = NULL,
+    .nconfigs = 0,
+    .main = &pclg_modules[0],
+    .rows = pclg_r,
+    .consts = pclg_k,
+    .locs = pclg_loc,
+    .loc_runs = pclg_loc_runs,
+    .nloc_runs = 1,
+    .files = pclg_files,
+    .packages = NULL,
+    .npackages = 0,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

@@ -5,8 +5,9 @@
  * must report "expression nested too deeply" once, at the place it could
  * not enter, and stop without crashing (AddressSanitizer would report an
  * overflow), and once on the phases' large stack (stack_run), where it must
- * succeed: the AST dump, binding and checking, lowering and the IR dump.
- * (The type operations' guard is test_ty's; pclc's own runs, deep.py's.) */
+ * succeed: the AST dump, binding and checking, lowering, the IR dump and
+ * the emitter, which must write nothing when it stops.  (The type
+ * operations' guard is test_ty's; pclc's own runs, deep.py's.) */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "base/stack.h"
 #include "base/util.h"
 #include "bind/bind.h"
+#include "emit/emit.h"
 #include "front/ast.h"
 #include "front/parse.h"
 #include "ir/ir.h"
@@ -34,8 +36,9 @@ static ty_ctx g_ty;
 static ast_program g_prog;
 static bnd_program *g_bound;
 static ir_module *g_ir;
-/* What the phase just run returned. */
+/* What the phase just run returned, and the bytes of C the emitter wrote. */
 static bool g_ok;
+static size_t g_written;
 
 static int setup(void) {
   arena_init(&g_arena);
@@ -120,6 +123,21 @@ static void dump_ir(void) {
   fclose(sink);
 }
 
+static void emit(void) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  if (out == NULL) {
+    g_ok = false;
+    return;
+  }
+  emit_options eo = {"deep.pp", "deep.c", "pclc test", true};
+  g_ok = emit_program(out, &eo, &g_src, &g_diags, g_ir);
+  fclose(out);
+  g_written = len;
+  free(text);
+}
+
 /* The phase on_large_stack runs. */
 static void (*g_phase)(void);
 
@@ -154,6 +172,12 @@ static void test_phases(void) {
   expect_too_deep();
   on_large_stack(dump_ir);
   expect_whole();
+  on_small_stack(SMALL, emit);
+  expect_too_deep();
+  CU_ASSERT_EQUAL(g_written, 0);
+  on_large_stack(emit);
+  expect_whole();
+  CU_ASSERT(g_written > 0);
 }
 
 void register_depth_tests(void);
