@@ -24,13 +24,15 @@
 #   8. the program's input files: a --mocks path that is a directory, a
 #      missing --config-file and --stack-reference file: status 2 with the
 #      reason;
-#   6. values over the size limit are refused before they are built: join
+#   9. values over the size limit are refused before they are built: join
 #      and a %{for} template of 300 strings of 10 MB end with the limit's
 #      message at their location, the program's peak memory far below the
 #      3 GB they would take;
-#   7. memory that runs out (an allocation of the runtime, one of GMP's):
+#   10. memory that runs out (an allocation of the runtime, one of GMP's):
 #      status 2, "error: out of memory allocating N bytes" and the snapshot
-#      written with that error, never an abort.
+#      written with that error, never an abort;
+#   11. a compiled program's run error coloured on a terminal only, as
+#      pclc's diagnostics are.
 # Prints one line per check and exits non-zero when any check fails.
 set -u
 
@@ -318,7 +320,7 @@ expect "--config-file is missing" 2 "error: $tmp/none.json: No such file or dire
 expect "--stack-reference file is missing" 2 "error: $tmp/none.json: No such file or directory" \
   "$prog" --stack-reference "o/p/s=$tmp/none.json"
 
-# 6. Sizes are checked before memory is spent.
+# 9. Sizes are checked before memory is spent.
 # peak CMD...: runs CMD with stderr to $ERR; prints its exit status and its
 # peak resident memory in KiB.
 peak() {
@@ -363,7 +365,7 @@ else
   done
 fi
 
-# 7. Memory that runs out ends the program with status 2 and a message,
+# 10. Memory that runs out ends the program with status 2 and a message,
 # after the snapshot is written.  Allocations above 64 MiB fail: with
 # AddressSanitizer through its allocator options, otherwise through an
 # address-space limit.
@@ -409,6 +411,26 @@ else
       fail "out of memory in $case: status $status, stderr: $(head -c 400 "$tmp/err"), snapshot: $(head -c 300 "$tmp/oom.json" 2>&1)"
     fi
   done
+fi
+
+# 11. A compiled program's run error in colour on a terminal, as pclc's.
+printf 'x = 1 / 0\noutput o {\n  value = x\n}\n' >"$tmp/prog/fails.pp"
+if ! "$pclc" "$tmp/prog/fails.pp" -o "$tmp/fails.c" 2>"$tmp/err" ||
+  ! ${CC:-cc} -std=c11 ${CGFLAGS:-} -Iruntime/include -Icommon "$tmp/fails.c" "$rt" \
+    -ljansson -lutf8proc -lnettle -larchive -lgmp -lgrpc -lgpr -lprotobuf-c -lm \
+    -o "$tmp/fails-bin" 2>>"$tmp/err"; then
+  fail "building the failing program: $(head -c 2000 "$tmp/err")"
+else
+  check_tty "a run error in colour on a terminal" colour -- "$tmp/fails-bin"
+  check_tty "a run error with NO_COLOR on a terminal" plain NO_COLOR=1 -- "$tmp/fails-bin"
+  check_tty "a run error with TERM=dumb on a terminal" plain TERM=dumb -- "$tmp/fails-bin"
+  "$tmp/fails-bin" 2>"$tmp/err"
+  want="$tmp/prog/fails.pp:1:5: error: cannot compute 1 / 0: division by zero"
+  if [ "$(cat "$tmp/err")" = "$want" ]; then
+    pass "a run error plain in a file"
+  else
+    fail "a run error in a file: $(cat -v "$tmp/err")"
+  fi
 fi
 
 if [ "$failures" -ne 0 ]; then

@@ -928,8 +928,20 @@ static void bind_hook(bind_ctx *c, bnd_node *n) {
         n->hook.ignore_errors = e;
       }
     } else {
-      diag_error(c->diag, a->kind == AST_ATTRIBUTE ? a->attribute.name.span : a->block.type.span,
-                 "unknown property '%s' among [command ignoreErrors onDryRun]", an);
+      pcl_span at = a->kind == AST_ATTRIBUTE ? a->attribute.name.span : a->block.type.span;
+      diag *g = diag_error(c->diag, at, "unknown property '%s' among [command ignoreErrors onDryRun]",
+                           an);
+      static const char *const known[] = {"command", "ignoreErrors", "onDryRun"};
+      pcl__suggest sg;
+      pcl__suggest_init(&sg, an, strlen(an));
+      for (size_t k = 0; k < ARRAY_LEN(known); k++) {
+        pcl__suggest_offer(&sg, known[k], strlen(known[k]));
+      }
+      size_t len;
+      const char *best = pcl__suggest_best(&sg, &len);
+      if (best) {
+        diag_note_suggestion(g, at, best, len);
+      }
     }
   }
   if (!n->hook.command) {

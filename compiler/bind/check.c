@@ -1289,11 +1289,8 @@ static bnd_expr *finish_convert(bind_ctx *c, const ast_node *n, bnd_expr *e) {
     diag_error(c->diag, call_span(n), "missing required parameter '%s'", b->params[cnt]);
     return poison(c, e);
   }
-  if (cnt > b->max_args) {
-    diag_error(c->diag, e->call.args[b->max_args]->span,
-               "too many arguments to call: expected %zu, got %zu", b->max_args, cnt);
-    return poison(c, e);
-  }
+  /* The second argument is a type whatever the count, so that a call with
+     too many arguments is not also told its type is an undefined variable. */
   bnd_expr *te = mk(c, BND_E_TYPE, n->call.args.items[1]->span);
   size_t before = nerrors(c);
   te->type_expr.denoted = type_expr_read(c, n->call.args.items[1]);
@@ -1302,6 +1299,11 @@ static bnd_expr *finish_convert(bind_ctx *c, const ast_node *n, bnd_expr *e) {
     te->error = true;
   }
   e->call.args[1] = te;
+  if (cnt > b->max_args) {
+    diag_error(c->diag, e->call.args[b->max_args]->span,
+               "too many arguments to call: expected %zu, got %zu", b->max_args, cnt);
+    return poison(c, e);
+  }
   if (any_error(e)) {
     return poison(c, e);
   }
@@ -1378,7 +1380,7 @@ static bnd_call_kind call_kind(const char *name) {
 
 /* Binds the arguments of the call n into e in order (inside try and can,
    with their failures caught there).  recover(v, r) binds r with the
-   variable `error` in scope; convert(v, T) binds only v, T being a type
+   variable `error` in scope; convert(v, T, ...) binds all but T, a type
    expression. */
 static void call_args(bind_ctx *c, const bind_scope *s, const ast_node *n, bnd_expr *e) {
   size_t cnt = n->call.args.count;
@@ -1392,9 +1394,11 @@ static void call_args(bind_ctx *c, const bind_scope *s, const ast_node *n, bnd_e
     dc->outer = c->diag->catching;
     c->diag->catching = dc;
   }
-  size_t bound = e->call.kind == BND_CALL_CONVERT && cnt == 2 ? 1 : cnt;
   const bind_scope *inner = s;
-  for (size_t i = 0; i < bound; i++) {
+  for (size_t i = 0; i < cnt; i++) {
+    if (e->call.kind == BND_CALL_CONVERT && i == 1) {
+      continue; /* a type, read by finish_convert */
+    }
     if (e->call.kind == BND_CALL_RECOVER && cnt == 2 && i == 1) {
       e->call.error_var = new_var(c, BND_VAR_RECOVER_ERROR, intern(c->names, "error"),
                                   n->call.args.items[1]->span, ty_string(c->ty));
@@ -1416,6 +1420,15 @@ static bnd_expr *call(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   e->call.nargs = n->call.args.count;
   e->call.args = new_exprs(c, e->call.nargs);
   call_args(c, s, n, e);
+  /* The special forms and the values of the run take their arguments as
+     written: a list's elements cannot stand for them. */
+  const funcs_builtin *b = funcs_lookup(e->call.name);
+  if (e->call.expand_final && b && !b->expandable) {
+    diag_error(c->diag, n->call.args.items[e->call.nargs - 1]->span,
+               "the arguments of '%s' cannot be expanded from a list with '...'; write them out",
+               e->call.name);
+    return poison(c, e);
+  }
   switch (e->call.kind) {
   case BND_CALL_TRY:
     return finish_try(c, n, e);

@@ -100,6 +100,14 @@ typedef struct row {
 /* The parameter names of a row, as an array. */
 #define PARAMS(a, b, c)                                                                            \
   { a, b, c }
+/* Whether calls of a shape may expand their final argument. */
+#define EXPANDABLE_ARGS true
+#define EXPANDABLE_FILE true
+#define EXPANDABLE_VAR true
+#define EXPANDABLE_RUN false
+#define EXPANDABLE_EVENTUAL false
+#define EXPANDABLE_LAZY false
+#define EXPANDABLE_INTRINSIC false
 /* One row: the common columns, then the checker's. */
 #define ROW(ID, NAME, SHAPE, MIN, MAX, PARAMETERS, VARARGS)                                      \
   [FUNCS_##ID] = {.pub.id = FUNCS_##ID,                                                            \
@@ -109,6 +117,7 @@ typedef struct row {
                   .pub.nparams = (MAX) == PCL__B_VARIADIC ? (MIN) : (MAX),                         \
                   .pub.params = PARAMS PARAMETERS,                                                 \
                   .pub.varargs = (VARARGS),                                                        \
+                  .pub.expandable = EXPANDABLE_##SHAPE,                                            \
                   CHECKER_##ID},
 /* NOLINTEND(bugprone-macro-parentheses) */
 

@@ -68,6 +68,10 @@ typedef struct funcs_builtin {
                             required ones of a variadic builtin. */
   const char *params[3]; /* Their names, for "missing required parameter". */
   const char *varargs;   /* Name of the variadic parameter, or NULL. */
+  bool expandable;       /* A call may expand its final argument (f(xs...)):
+                            the runtime can call it by name with the
+                            elements (the shapes ARGS, FILE and VAR of
+                            pcl_builtins.h). */
   funcs_form form;       /* How calls are bound. */
   funcs_lift lift;       /* How eventual arguments shape the result. */
   bool eventual_args;    /* Receives eventual arguments as they are (secret,

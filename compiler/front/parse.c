@@ -4,10 +4,10 @@
  * Order of work for a file: check that it is UTF-8 without NUL bytes (one
  * clear error instead of a cascade), skip a byte-order mark, scan and parse,
  * then -- only when that produced no error -- walk the block bodies
- * iteratively to report duplicate attributes.  Nothing here limits how
- * deeply expressions nest: the phases after parsing walk trees with explicit
- * stacks (the scanner and the parser have their own, far higher, safety
- * limits; lex.h). */
+ * recursively, under the stack guard (base/stack.h), to report duplicate
+ * attributes.  Nothing else here limits how deeply expressions nest: the
+ * scanner and the parser keep their own stacks, with far higher safety
+ * limits (lex.h), and the phases after parsing stop at the stack guard. */
 #include "front/parse.h"
 
 #include <errno.h>
@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/stack.h"
 #include "front/lex.h"
 #include "pcl.tab.h"
 #include "base/util.h"
@@ -158,30 +159,27 @@ static void check_duplicates(parse_env *env, ast_list body, name_set *set) {
   }
 }
 
-/* Checks the bodies of roots and of every block nested in them, with an
- * explicit stack of bodies (blocks nest only in blocks, never inside
- * expressions); returns false after reporting. */
+/* Checks body and the bodies of the blocks in it, in source order (blocks
+ * nest only in blocks, never inside expressions). */
+static void check_body(parse_env *env, ast_list body, name_set *names, bool *too_deep) {
+  check_duplicates(env, body, names);
+  for (size_t i = 0; i < body.count; i++) {
+    const ast_node *n = body.items[i];
+    if (n->kind != AST_BLOCK)
+      continue;
+    if (stack_too_deep(too_deep, env->diags, n->span))
+      return;
+    check_body(env, n->block.body, names, too_deep);
+  }
+}
+
+/* Checks the bodies of roots and of every block nested in them; returns
+ * false after reporting. */
 static bool check_bodies(parse_env *env, ast_list roots) {
   size_t errors = env->diags->errors;
   name_set names = {NULL, 0};
-  ast_list *stack = xmalloc(16 * sizeof *stack);
-  size_t count = 0, cap = 16;
-  stack[count++] = roots;
-  while (count > 0) {
-    ast_list body = stack[--count];
-    check_duplicates(env, body, &names);
-    for (size_t i = body.count; i-- > 0;) {
-      const ast_node *n = body.items[i];
-      if (n->kind != AST_BLOCK)
-        continue;
-      if (count == cap) {
-        cap *= 2;
-        stack = xrealloc(stack, cap * sizeof *stack);
-      }
-      stack[count++] = n->block.body;
-    }
-  }
-  free(stack);
+  bool too_deep = false;
+  check_body(env, roots, &names, &too_deep);
   free(names.slots);
   return env->diags->errors == errors;
 }

@@ -13,6 +13,7 @@
 #include "types/ty.h"
 #include "types/ty_impl.h"
 #include "base/util.h"
+#include "suggest.h"
 
 /* One pending diagnostic. */
 typedef struct tdiag {
@@ -229,11 +230,19 @@ static const ty *trav_object(ty_ctx *c, const ty *recv, const key_info *k, tdiag
       ty_buf_puts(&keys, " ");
     ty_buf_puts(&keys, recv->object.props[i].name);
   }
+  pcl__suggest sg;
+  pcl__suggest_init(&sg, name, len);
+  for (size_t i = 0; i < n; i++) {
+    const char *p = recv->object.props[i].name;
+    pcl__suggest_offer(&sg, p, strlen(p));
+  }
+  size_t best_len;
+  const char *best = pcl__suggest_best(&sg, &best_len);
   add(c, out, sev,
       arena_printf(c->arena, "unknown property '%s' among [%s]",
                    diag_clip(c->arena, arena_strndup(c->arena, name, len)),
                    diag_clip(c->arena, keys.data ? keys.data : "")),
-      NULL);
+      best ? arena_printf(c->arena, "did you mean '%.*s'?", (int)best_len, best) : NULL);
   ty_buf_free(&keys);
   return ty_dynamic(c);
 }

@@ -1020,7 +1020,7 @@ static void emb_log(pcl_engine *eng, pcl_log_severity sev, const char *urn, cons
   emb *e = (emb *)eng;
   if (sev >= PCL_LOG_INFO) {
     add_diag(e, sev, urn, msg);
-    fprintf(stderr, "%s: %s%s%s\n", severity_names[sev], urn ? urn : "", urn ? ": " : "", msg);
+    pcl__print_log(sev, urn, msg);
   }
 }
 

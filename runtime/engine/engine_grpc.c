@@ -411,7 +411,7 @@ static void send_log(gbe *e, pcl_log_severity sev, const char *urn, const char *
      * but the run's error only through pcl_main, which prints it when the
      * engine was not told, so that it shows once. */
     if (!run_error) {
-      fprintf(stderr, "%s: %s%s%s\n", names[sev], urn ? urn : "", urn ? ": " : "", msg);
+      pcl__print_log(sev, urn, msg);
     }
     return;
   }
@@ -744,7 +744,7 @@ static void set_root_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
   (void)a;
   /* Engines that predate SetRootResource answer UNIMPLEMENTED: fine. */
   if (err && r->status != GRPC_STATUS_UNIMPLEMENTED) {
-    fprintf(stderr, "warning: %s\n", pcl_error_message(err));
+    pcl__print_log(PCL_LOG_WARNING, NULL, pcl_error_message(err));
   }
 }
 
@@ -1197,7 +1197,7 @@ static void shutdown_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
   /* Engines that predate SignalAndWaitForShutdown answer UNIMPLEMENTED;
    * another failure (an engine gone) fails the run, as the SDKs do. */
   if (err && r->status != GRPC_STATUS_UNIMPLEMENTED) {
-    fprintf(stderr, "error: %s\n", pcl_error_message(err));
+    pcl__print_log(PCL_LOG_ERROR, NULL, pcl_error_message(err));
     r->e->base.finish_failed = true;
   }
 }

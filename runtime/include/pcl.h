@@ -160,7 +160,9 @@ unsigned pcl_error_column(const pcl_error *e);
 /* Returns the D11 form "file:line:col: error: message" (or "error: message"
  * without a location) as an owned NUL-terminated string (free()). */
 char *pcl_error_format(const pcl_error *e);
-/* Writes pcl_error_format(e) and a newline to f. */
+/* Writes pcl_error_format(e) and a newline to f; to stderr on a terminal
+ * in colour as gcc prints its diagnostics (the location bold, "error:" in
+ * bold red), unless NO_COLOR is set and not empty or TERM is dumb. */
 void pcl_error_print(const pcl_error *e, FILE *f);
 /* Frees e (NULL is ignored). */
 void pcl_error_free(pcl_error *e);

@@ -7,6 +7,7 @@
  * "main.pp:12:5: error: cannot convert 2.5 to int: not an integer". */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "value/pcl_internal.h"
 
@@ -97,10 +98,44 @@ char *pcl_error_format(const pcl_error *e) {
   return b.data;
 }
 
+/* gcc's default colours (GCC_COLORS): the location bold, each severity in
+ * its bold colour; SGR_END ends each. */
+#define SGR_LOCUS "\033[01m"
+#define SGR_END "\033[m"
+static const char *const severity_sgr[] = {"\033[01;36m", "\033[01;36m", "\033[01;35m",
+                                           "\033[01;31m"};
+static const char *const severity_names[] = {"debug", "info", "warning", "error"};
+
+/* True when messages to stderr are coloured: stderr is a terminal, NO_COLOR
+ * is unset or empty and TERM is set and not dumb (pclc's auto rule). */
+static bool stderr_in_colour(void) {
+  static int decided = -1;
+  if (decided < 0) {
+    const char *no_color = getenv("NO_COLOR");
+    const char *term = getenv("TERM");
+    decided = isatty(STDERR_FILENO) && !(no_color && *no_color) && term &&
+              strcmp(term, "dumb") != 0;
+  }
+  return decided != 0;
+}
+
 void pcl_error_print(const pcl_error *e, FILE *f) {
-  char *s = pcl_error_format(e);
-  fprintf(f, "%s\n", s);
-  free(s);
+  if (f != stderr || !stderr_in_colour()) {
+    char *s = pcl_error_format(e);
+    fprintf(f, "%s\n", s);
+    free(s);
+    return;
+  }
+  if (e->file != NULL) {
+    fprintf(f, SGR_LOCUS "%s:%u:%u:" SGR_END " ", e->file, e->line, e->col);
+  }
+  fprintf(f, "%serror:" SGR_END " %s\n", severity_sgr[PCL_LOG_ERROR], e->message);
+}
+
+void pcl__print_log(pcl_log_severity sev, const char *urn, const char *msg) {
+  bool colour = stderr_in_colour();
+  fprintf(stderr, "%s%s:%s %s%s%s\n", colour ? severity_sgr[sev] : "", severity_names[sev],
+          colour ? SGR_END : "", urn ? urn : "", urn ? ": " : "", msg);
 }
 
 void pcl_error_free(pcl_error *e) {

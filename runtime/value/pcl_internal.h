@@ -121,6 +121,12 @@ pcl_value *pcl__parse_number(const char *text, size_t len, bool allow_inf, bool 
  * redaction scope). */
 pcl_error *pcl__convert_error(const pcl_value *v, const char *type, const char *why);
 
+/* Writes "<severity>: <urn>: <msg>" and a newline to stderr (the URN left
+ * out when NULL), the severity in colour as gcc prints it when stderr is a
+ * terminal (pcl_error_print's rule): the run's messages without an engine
+ * to show them. */
+void pcl__print_log(pcl_log_severity sev, const char *urn, const char *msg);
+
 /* Returns the position of the key key[0..key_len) in the MAP map (a binary
  * search, as pcl_map_get's), or SIZE_MAX when map has no such key. */
 size_t pcl__map_find(const pcl_value *map, const char *key, size_t key_len);

@@ -1,6 +1,7 @@
 # A name a small edit away from a known one gets "did you mean": a variable
 # (the note points at its declaration), a for variable, a built-in function,
-# a resource's attribute, a resource type; far names and one-letter names get
+# a resource's attribute, a resource type, a property of an object value or
+# of a typed config, a property of a hook; far names and one-letter names get
 # none.
 bucketName = "logs"
 first = bucketNmae
@@ -15,4 +16,16 @@ resource res "simple:index:Resource" {
 
 resource other "simple:index:Resourse" {
   value = true
+}
+
+settings = { bucket = "a", region = "b" }
+sixth = settings.buckt
+seventh = settings.colour
+
+config cfg "object({name=string})" {}
+eighth = cfg.nmae
+
+hook resource "notify" {
+  command = ["echo"]
+  onDryRn = true
 }
