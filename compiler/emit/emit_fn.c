@@ -1530,6 +1530,26 @@ static uint32_t decl_of(em *e, const ir_node *n) {
   return (uint32_t)i;
 }
 
+/* Writes into temporary t the registration of the instance of component
+ * node n (which has a program) whose C texts are name nt, inputs it and
+ * options ot, declaration row d and location row l: with the deferred
+ * inputs the registration leaves out (program.md 10.4) when n has any. */
+static void component_registration(fctx *w, const ir_node *n, int t, const char *nt,
+                                   const char *it, const char *ot, size_t d, size_t l) {
+  size_t mod = row_add(w, (uint32_t)n->component->index);
+  if (!n->deferred_inputs) {
+    stmt(w, "t%d = pcl_gen_component(e, &pclg_decl[r[%zu]], %s, %s, %s, r[%zu], &pclg_modules[r[%zu]]);",
+         t, d, nt, it, ot, l, mod);
+    return;
+  }
+  opnd held = emit_captured(w, n->deferred_inputs);
+  stmt(w,
+       "t%d = pcl_gen_component_deferred(e, &pclg_decl[r[%zu]], %s, %s, %s, %s, r[%zu], "
+       "&pclg_modules[r[%zu]]);",
+       t, d, nt, it, text(w, held), ot, l, mod);
+  drop(w, held);
+}
+
 /* Writes the registration of node n (one instance) named by the C
  * expression name; returns its value. */
 static opnd registration(fctx *w, const ir_node *n, opnd name) {
@@ -1550,9 +1570,7 @@ static opnd registration(fctx *w, const ir_node *n, opnd name) {
     stmt(w, "t%d = pcl_gen_read(e, &pclg_decl[r[%zu]], %s, %s, %s, %s, r[%zu]);", t, d, nt, it,
          int_, ot, l);
   } else if (n->kind == IR_N_COMPONENT && n->component) {
-    size_t mod = row_add(w, (uint32_t)n->component->index);
-    stmt(w, "t%d = pcl_gen_component(e, &pclg_decl[r[%zu]], %s, %s, %s, r[%zu], &pclg_modules[r[%zu]]);",
-         t, d, nt, int_, ot, l, mod);
+    component_registration(w, n, t, nt, int_, ot, d, l);
   } else {
     stmt(w, "t%d = pcl_gen_register(e, &pclg_decl[r[%zu]], %s, %s, %s, r[%zu]);", t, d, nt, int_,
          ot, l);
@@ -2033,6 +2051,7 @@ static const char *shape_of(em *e, const ir_node *n) {
   shape_tree(e, &s, n->value);
   shape_tree(e, &s, n->inputs);
   shape_tree(e, &s, n->options);
+  shape_tree(e, &s, n->deferred_inputs);
   uint32_t first = UINT32_MAX;
   for (size_t i = 0; i < s.nslots; i++)
     first = s.w[s.slots[i]] < first ? s.w[s.slots[i]] : first;
