@@ -1,33 +1,33 @@
 # Components that read each other's outputs, each output read from a
 # resource the component holds, which waits for the component's
-# registration: first and second directly, another and many through many's
-# range.  The registration of second (and of many) cannot wait for its
-# input, which waits for first's child and so for first's registration,
-# which waits for second's output: it is registered without it.
+# registration: left and right directly, single and pair through pair's
+# range.  No output depends on itself, but waiting for the input that
+# reads the other component would: of each mutual pair, the component
+# evaluated first (right, pair) is registered without that input.
 
-component "first" "./first" {
-    input = second.untainted
+component "left" "./holder" {
+  input = right.steady
 }
 
-component "second" "./second" {
-    input = first.untainted
+component "right" "./holder" {
+  input = left.steady
 }
 
-component "another" "./first" {
-    input = (join("", [ for _, v in many : v.untainted ? "a" : "b" ]) == "xyz")
+component "single" "./holder" {
+  input = length([for p in pair : p.steady if p.steady]) == 3
 }
 
-component "many" "./second" {
-    options {
-        range = 2
-    }
-    input = another.untainted
+component "pair" "./holder" {
+  options {
+    range = 2
+  }
+  input = single.steady
 }
 
-output "untainted" {
-    value = [first.untainted, second.untainted, another.untainted, many[0].untainted, many[1].untainted]
+output "steady" {
+  value = [left.steady, right.steady, single.steady, pair[0].steady, pair[1].steady]
 }
 
-output "tainted" {
-    value = [first.tainted, second.tainted, another.tainted, many[0].tainted, many[1].tainted]
+output "flipped" {
+  value = [left.flipped, right.flipped, single.flipped, pair[0].flipped, pair[1].flipped]
 }
