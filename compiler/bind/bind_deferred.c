@@ -346,10 +346,11 @@ static bool later_component(const graph *g, size_t ci, size_t t) {
 }
 
 /* Returns whether the waits of the expression that config vertex cfg's
-   component block gives for it reach vertex target (seen: a zeroed flag
-   per vertex, left dirty). */
-static bool input_reaches(const graph *g, size_t cfg, size_t target, bool *seen) {
+   component block gives for it reach vertex target.  Each vertex is pushed
+   once, so the stack holds at most every vertex. */
+static bool input_reaches(const graph *g, size_t cfg, size_t target) {
   const vertex *cv = &g->v[cfg];
+  bool *seen = xcalloc(g->n + 1, sizeof *seen);
   size_t *stack = xmalloc((g->n + 1) * sizeof *stack), top = 0;
   for (size_t k = 0; k < cv->given_edges; k++) {
     if (!seen[cv->edges[k].to]) {
@@ -369,6 +370,7 @@ static bool input_reaches(const graph *g, size_t cfg, size_t target, bool *seen)
     }
   }
   free(stack);
+  free(seen);
   return found;
 }
 
@@ -392,11 +394,7 @@ static bool mark_deferred_inputs(graph *g, size_t ci) {
     for (size_t k = 0; k < cv->given_edges && !deferred; k++) {
       deferred = later_component(g, ci, cv->edges[k].to);
     }
-    if (deferred) {
-      bool *seen = xcalloc(g->n, sizeof *seen);
-      deferred = input_reaches(g, cfi, ci, seen);
-      free(seen);
-    }
+    deferred = deferred && input_reaches(g, cfi, ci);
     any |= deferred;
     for (size_t k = 0; deferred && k < n->component.inputs.count; k++) {
       if (n->component.inputs.items[k].name == cfg->logical_name) {
