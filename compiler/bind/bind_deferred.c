@@ -18,8 +18,15 @@
  *   * a config of a component program waits for the expression the
  *     component block gives for it (and the block's range), else for its
  *     default;
- *   * a component's registration (its own vertex) waits for all its
- *     inputs and options;
+ *   * a component's registration (its own vertex) waits for its options
+ *     and for its inputs, except the deferred ones, which it leaves out
+ *     (bnd_attr.deferred): an input is deferred when it reads a component
+ *     evaluated after this one in their program's order (its value is then
+ *     a future) and waiting for it would wait for this very registration
+ *     (through the component's children, which are its parent's); the
+ *     inputs are decided on the graph where every registration waits for
+ *     all its inputs, which has every wait of the final one, so a kept
+ *     input never closes a cycle;
  *   * inside a component program, every registration (resource, read,
  *     component) and every invoke or method call waits for the component's
  *     registration, its parent;
@@ -64,6 +71,9 @@ typedef struct vertex {
                          one: a vertex's waits are recorded together, so
                          this tells a target already recorded. */
   size_t depth;       /* Its component nesting depth (0 at the top level). */
+  size_t pos;         /* Its position in its program's evaluation order. */
+  size_t given_edges; /* CONFIG given by its component block: how many of its
+                         first waits that block's expression makes. */
   int state;          /* Walk state. */
   size_t next;        /* Walk: the next edge to follow. */
 } vertex;
@@ -109,6 +119,9 @@ static void add_program(graph *g, const bnd_program *p, size_t owner) {
     }
     ptrmap_put(&g->index, n, (void *)(uintptr_t)(g->n + 1));
     g->n++;
+  }
+  for (size_t i = 0; i < p->count; i++) {
+    g->v[vertex_of(g, p->order[i])].pos = i;
   }
 }
 
@@ -316,6 +329,82 @@ static void read_block(graph *g, size_t from, const bnd_attrs *attrs, const bnd_
   }
 }
 
+/* Returns whether vertex t is a component evaluated after the component of
+   vertex ci in their program, or a node of such a component's program. */
+static bool later_component(const graph *g, size_t ci, size_t t) {
+  const vertex *c = &g->v[ci];
+  for (;;) {
+    const vertex *v = &g->v[t];
+    if (v->owner == c->owner) {
+      return v->node->kind == BND_COMPONENT && v->pos > c->pos;
+    }
+    if (v->owner == SIZE_MAX) {
+      return false;
+    }
+    t = v->owner;
+  }
+}
+
+/* Returns whether the waits of the expression that config vertex cfg's
+   component block gives for it reach vertex target.  Each vertex is pushed
+   once, so the stack holds at most every vertex. */
+static bool input_reaches(const graph *g, size_t cfg, size_t target) {
+  const vertex *cv = &g->v[cfg];
+  bool *seen = xcalloc(g->n + 1, sizeof *seen);
+  size_t *stack = xmalloc((g->n + 1) * sizeof *stack), top = 0;
+  for (size_t k = 0; k < cv->given_edges; k++) {
+    if (!seen[cv->edges[k].to]) {
+      seen[cv->edges[k].to] = true;
+      stack[top++] = cv->edges[k].to;
+    }
+  }
+  bool found = false;
+  while (top > 0 && !found) {
+    const vertex *v = &g->v[stack[--top]];
+    found = stack[top] == target;
+    for (size_t k = 0; k < v->nedges; k++) {
+      if (!seen[v->edges[k].to]) {
+        seen[v->edges[k].to] = true;
+        stack[top++] = v->edges[k].to;
+      }
+    }
+  }
+  free(stack);
+  free(seen);
+  return found;
+}
+
+/* Marks the deferred inputs of the component of vertex ci (a component with
+   a program) on the graph where every registration waits for all its
+   inputs: those whose expression, as the config vertex it gives reads it,
+   reads a later component of the same program and waits for this
+   component's registration.  Returns whether it marked any. */
+static bool mark_deferred_inputs(graph *g, size_t ci) {
+  bnd_node *n = g->v[ci].node;
+  const bnd_program *q = program_of(n);
+  bool any = false;
+  for (size_t i = 0; i < q->count; i++) {
+    const bnd_node *cfg = q->nodes[i];
+    if (cfg->kind != BND_CONFIG) {
+      continue;
+    }
+    size_t cfi = vertex_of(g, cfg);
+    const vertex *cv = &g->v[cfi];
+    bool deferred = false;
+    for (size_t k = 0; k < cv->given_edges && !deferred; k++) {
+      deferred = later_component(g, ci, cv->edges[k].to);
+    }
+    deferred = deferred && input_reaches(g, cfi, ci);
+    any |= deferred;
+    for (size_t k = 0; deferred && k < n->component.inputs.count; k++) {
+      if (n->component.inputs.items[k].name == cfg->logical_name) {
+        n->component.inputs.items[k].deferred = true;
+      }
+    }
+  }
+  return any;
+}
+
 /* Records every wait of vertex vi (see the file header). */
 static void add_waits(graph *g, size_t vi) {
   const bnd_node *n = g->v[vi].node;
@@ -340,6 +429,7 @@ static void add_waits(graph *g, size_t vi) {
     }
     bool outer_calls = false;
     read_expr(g, vi, given->value, &outer_calls);
+    g->v[vi].given_edges = g->v[vi].nedges;
     read_expr(g, vi, cm->options.opt[BND_OPT_RANGE], &outer_calls);
     size_t grand = g->v[owner].owner;
     if (outer_calls && grand != SIZE_MAX) {
@@ -353,7 +443,14 @@ static void add_waits(graph *g, size_t vi) {
     registers = true;
     break;
   case BND_COMPONENT:
-    read_block(g, vi, &n->component.inputs, &n->component.options, &calls);
+    for (size_t i = 0; i < n->component.inputs.count; i++) {
+      if (!n->component.inputs.items[i].deferred) {
+        read_expr(g, vi, n->component.inputs.items[i].value, &calls);
+      }
+    }
+    for (size_t i = 0; i < BND_OPT_COUNT; i++) {
+      read_expr(g, vi, n->component.options.opt[i], &calls);
+    }
     registers = true;
     break;
   case BND_OUTPUT:
@@ -373,6 +470,16 @@ static void add_waits(graph *g, size_t vi) {
   }
 }
 
+
+/* Records the waits of vertex vi again, once its inputs are decided. */
+static void redo_waits(graph *g, size_t vi) {
+  vertex *v = &g->v[vi];
+  for (size_t k = 0; k < v->nedges; k++) {
+    g->v[v->edges[k].to].waited_by = 0;
+  }
+  v->nedges = 0;
+  add_waits(g, vi);
+}
 
 /* Reports the cycle that closes at stack[from..top] -> stack[from],
    starting it at its outermost vertex (the first one found at the smallest
@@ -464,6 +571,18 @@ void bind_check_deferred_outputs(bind_ctx *c, const bnd_program *p) {
   for (size_t i = 0; i < g.n; i++) {
     add_waits(&g, i);
   }
+  /* The deferred inputs, decided on the graph so far, then the waits of
+     the registrations that leave them out. */
+  bool *redo = xcalloc(g.n + 1, sizeof *redo);
+  for (size_t i = 0; i < g.n; i++) {
+    redo[i] = program_of(g.v[i].node) && mark_deferred_inputs(&g, i);
+  }
+  for (size_t i = 0; i < g.n; i++) {
+    if (redo[i]) {
+      redo_waits(&g, i);
+    }
+  }
+  free(redo);
   size_t cap = 64;
   size_t *stack = xmalloc(cap * sizeof *stack);
   for (size_t i = 0; i < g.n; i++) {

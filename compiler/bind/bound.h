@@ -96,6 +96,10 @@ typedef struct bnd_attr {
   pcl_span name_span; /* The attribute name. */
   bnd_expr *value;    /* The bound value. */
   const ty *expected; /* The type the value must convert to, or NULL. */
+  bool deferred;      /* An input of a component with a program that reads a
+                         component evaluated after it (program.md 10.4): the
+                         component is registered without waiting for it
+                         (set by bind_check_deferred_outputs). */
 } bnd_attr;
 
 /* A counted array of attributes (arena-allocated), in source order. */

@@ -30,17 +30,27 @@ static em_opnd registration(em_writer *w, const ir_node *n, em_opnd name) {
     id = em_expr_captured(w, n->value);
   em_opnd in = em_expr_captured(w, n->inputs);
   em_opnd opts = n->options ? em_expr_captured(w, n->options) : em_operand(OPND_NULL, 0);
+  /* The inputs a component's registration leaves out (program.md §10.4). */
+  em_opnd held = n->deferred_inputs ? em_expr_captured(w, n->deferred_inputs)
+                                    : em_operand(OPND_NULL, 0);
   em_at_line(w, n->span);
   name = em_place(w, name);
   uint32_t d = em_row(w, em_decl(e, n));
   id = em_place(w, id);
   in = em_place(w, in);
   opts = em_place(w, opts);
+  held = em_place(w, held);
   uint32_t l = em_row_loc(w, n->span);
   int t = em_temp_new(w);
   if (n->kind == IR_N_READ) {
     em_stmt(w, "t%d = pcl_gen_read(e, &pclg_decl[r[%u]], %o, %o, %o, %o, r[%u]);", t, d, name, id,
          in, opts, l);
+  } else if (n->kind == IR_N_COMPONENT && n->component && n->deferred_inputs) {
+    uint32_t mod = em_row(w, (uint32_t)n->component->index);
+    em_stmt(w,
+            "t%d = pcl_gen_component_deferred(e, &pclg_decl[r[%u]], %o, %o, %o, %o, r[%u], "
+            "&pclg_modules[r[%u]]);",
+            t, d, name, in, held, opts, l, mod);
   } else if (n->kind == IR_N_COMPONENT && n->component) {
     uint32_t mod = em_row(w, (uint32_t)n->component->index);
     em_stmt(w,
@@ -54,6 +64,7 @@ static em_opnd registration(em_writer *w, const ir_node *n, em_opnd name) {
   em_drop(w, id);
   em_drop(w, in);
   em_drop(w, opts);
+  em_drop(w, held);
   return em_temp(t);
 }
 

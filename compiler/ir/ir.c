@@ -316,6 +316,8 @@ static void dump_module(dumper *d, const ir_module *m) {
       dump_expr(d, n->inputs, 2, "inputs", 0);
     if (n->options)
       dump_expr(d, n->options, 2, "options", 0);
+    if (n->deferred_inputs)
+      dump_expr(d, n->deferred_inputs, 2, "deferred inputs", 0);
   }
 }
 

@@ -172,6 +172,10 @@ typedef struct ir_node {
                            READ: id; PULUMI: the required version range. */
   ir_expr *inputs;      /* RESOURCE, READ, COMPONENT: OBJECT of inputs. */
   ir_expr *options;     /* OBJECT of options, or NULL. */
+  ir_expr *deferred_inputs; /* COMPONENT with a program: LIST of the names of
+                               the inputs its registration leaves out, as they
+                               read components evaluated after it
+                               (program.md 10.4), or NULL when none do. */
   ir_expr *range;       /* The range expression, or NULL. */
   uint32_t range_slot;  /* Slot of `range`. */
   /* RESOURCE, READ, COMPONENT. */

@@ -1655,6 +1655,28 @@ static ir_expr *append_option(lw *w, ir_expr *opts, const char *name, const char
   return o;
 }
 
+/* Returns the LIST of the names of the deferred inputs among attrs (the
+ * inputs of a component that read components evaluated after it, which its
+ * registration leaves out: program.md 10.4), located at span, or NULL when
+ * there are none. */
+static ir_expr *deferred_inputs(lw *w, const bnd_attrs *attrs, pcl_span span) {
+  size_t n = 0;
+  for (size_t i = 0; i < attrs->count; i++)
+    n += attrs->items[i].deferred;
+  if (n == 0)
+    return NULL;
+  ir_expr *l = mk(w, IR_LIST, NULL, n);
+  l->span = span;
+  l->n = 0;
+  for (size_t i = 0; i < attrs->count; i++) {
+    const bnd_attr *a = &attrs->items[i];
+    if (a->deferred)
+      l->kids[l->n++] = mk_string(w, a->name_span, a->name, strlen(a->name));
+  }
+  l->type = retype(w, l);
+  return l;
+}
+
 /* The type of the `range` variable for the lowered range expression r.
  * The instances are made once the range has settled at the top only, so
  * the elements of a range that stands eventual stand eventual too: the
@@ -1857,8 +1879,10 @@ static void lower_node(lw *w, worklist *q, ir_node *n, const bnd_node *b) {
     n->res_kind = IR_RES_COMPONENT;
     n->token = c->source ? component_token(w, c->source) : c->token ? c->token : "";
     lower_registration(w, n, &c->inputs, &c->options, c->range_var, c->range, false, NULL);
-    if (c->program)
+    if (c->program) {
       n->component = queue_module(w->L, q, c->program);
+      n->deferred_inputs = deferred_inputs(w, &c->inputs, n->span);
+    }
     n->type = instance_ref_type(w, c->output_type, c->range, n->range);
     return;
   }

@@ -215,12 +215,35 @@ static char *component_urn(const pcl_gen_frame *f, const pcl_resource_decl *decl
   return urn;
 }
 
+/* Returns the inputs in (borrowed MAP) without those named in deferred (a
+ * LIST of STRINGs, or NULL), owned: what a component registers when some of
+ * its inputs read components evaluated after it (program.md 10.4). */
+static pcl_value *without_deferred(pcl_value *in, const pcl_value *deferred) {
+  if (deferred == NULL || pcl_kind_of(in) != PCL_T_MAP) {
+    return pcl_retain(in);
+  }
+  pcl_mapbuf b = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < pcl_len(in); i++) {
+    pcl_value *k = pcl_map_key_at(in, i);
+    bool held = false;
+    for (size_t j = 0; j < pcl_len(deferred) && !held; j++) {
+      held = pcl_equal(k, pcl_list_at(deferred, j));
+    }
+    if (!held) {
+      pcl_mapbuf_put_take(&b, pcl_retain(k), pcl_retain(pcl_map_val_at(in, i)));
+    }
+  }
+  return pcl_mapbuf_finish(&b);
+}
+
 /* Registers the resource name of decl in e's frame: a read when id is not
- * NULL, a component instance running module m when m is not NULL, else a
- * plain registration.  Returns the resource's value (owned). */
+ * NULL, a component instance running module m when m is not NULL (whose
+ * registration leaves out the inputs named in deferred, a LIST or NULL),
+ * else a plain registration.  Returns the resource's value (owned). */
 static pcl_value *registration(pcl_gen_env *e, const pcl_resource_decl *shared,
                                const pcl_value *name, pcl_value *id, pcl_value *inputs,
-                               pcl_value *options, uint32_t loc, const pcl_gen_module *m) {
+                               const pcl_value *deferred, pcl_value *options, uint32_t loc,
+                               const pcl_gen_module *m) {
   pcl_gen_frame *f = e->f;
   /* The declarations generated code shares between resources of one type
      carry no location: the block's is added here (the run copies it). */
@@ -258,8 +281,13 @@ static pcl_value *registration(pcl_gen_env *e, const pcl_resource_decl *shared,
   } else if (id != NULL) {
     r = pcl__gen_future_value_take(pcl_read_resource(f->run, decl, full, id, in, opts));
   } else if (m != NULL) {
+    /* The component's children wait for its registration: it cannot wait
+       for inputs that may need those children (the deferred ones), which
+       reach the component's program all the same. */
+    pcl_value *registered = without_deferred(in, deferred);
     pcl_value *comp =
-        pcl__gen_future_value_take(pcl_register_resource(f->run, decl, full, in, opts));
+        pcl__gen_future_value_take(pcl_register_resource(f->run, decl, full, registered, opts));
+    pcl_release(registered);
     char *urn = component_urn(f, decl, full, options);
     pcl_strbuf child_prefix = PCL_STRBUF_INIT;
     pcl_strbuf_append_cstr(&child_prefix, full);
@@ -285,18 +313,25 @@ static pcl_value *registration(pcl_gen_env *e, const pcl_resource_decl *shared,
 pcl_value *pcl_gen_register(pcl_gen_env *e, const pcl_resource_decl *decl,
                             const pcl_value *name, pcl_value *inputs, pcl_value *options,
                             uint32_t loc) {
-  return registration(e, decl, name, NULL, inputs, options, loc, NULL);
+  return registration(e, decl, name, NULL, inputs, NULL, options, loc, NULL);
 }
 
 pcl_value *pcl_gen_read(pcl_gen_env *e, const pcl_resource_decl *decl, const pcl_value *name,
                         pcl_value *id, pcl_value *inputs, pcl_value *options, uint32_t loc) {
-  return registration(e, decl, name, id, inputs, options, loc, NULL);
+  return registration(e, decl, name, id, inputs, NULL, options, loc, NULL);
 }
 
 pcl_value *pcl_gen_component(pcl_gen_env *e, const pcl_resource_decl *decl,
                              const pcl_value *name, pcl_value *inputs, pcl_value *options,
                              uint32_t loc, const pcl_gen_module *m) {
-  return registration(e, decl, name, NULL, inputs, options, loc, m);
+  return registration(e, decl, name, NULL, inputs, NULL, options, loc, m);
+}
+
+pcl_value *pcl_gen_component_deferred(pcl_gen_env *e, const pcl_resource_decl *decl,
+                                      const pcl_value *name, pcl_value *inputs,
+                                      const pcl_value *deferred, pcl_value *options,
+                                      uint32_t loc, const pcl_gen_module *m) {
+  return registration(e, decl, name, NULL, inputs, deferred, options, loc, m);
 }
 
 /* ----------------------------------------------------------------- ranges */

@@ -427,6 +427,15 @@ pcl_value *pcl_gen_read(pcl_gen_env *e, const pcl_resource_decl *decl, const pcl
 pcl_value *pcl_gen_component(pcl_gen_env *e, const pcl_resource_decl *decl,
                              const pcl_value *name, pcl_value *inputs, pcl_value *options,
                              uint32_t loc, const pcl_gen_module *m);
+/* pcl_gen_component for a component whose inputs named in deferred (a LIST
+ * of STRINGs) read components evaluated after it (program.md 10.4): their
+ * values are futures that may need the component's own children, which
+ * wait for its registration, so the component is registered without them;
+ * its program reads them as it reads every input. */
+pcl_value *pcl_gen_component_deferred(pcl_gen_env *e, const pcl_resource_decl *decl,
+                                      const pcl_value *name, pcl_value *inputs,
+                                      const pcl_value *deferred, pcl_value *options,
+                                      uint32_t loc, const pcl_gen_module *m);
 /* Registers the instances of a ranged node for the range value (plain, or
  * eventual: then once it resolves): a bool makes zero or one instance named
  * name; a number n makes n instances named "<name>-<i>"; a list or map one

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bind/bind.h"
@@ -306,6 +307,73 @@ static void test_parameterized_packages(void) {
   rmdir(dir);
 }
 
+/* Writes text to dir/sub/main.pp, creating dir/sub. */
+static void write_component(const char *dir, const char *sub, const char *text) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, sub);
+  CU_ASSERT_EQUAL_FATAL(mkdir(path, 0700), 0);
+  snprintf(path, sizeof path, "%s/%s/main.pp", dir, sub);
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* Returns the input called name of component node n, or NULL. */
+static const bnd_attr *input_of(const bnd_node *n, const char *name) {
+  for (size_t i = 0; n && i < n->component.inputs.count; i++) {
+    if (strcmp(n->component.inputs.items[i].name, name) == 0) {
+      return &n->component.inputs.items[i];
+    }
+  }
+  return NULL;
+}
+
+/* Mutually dependent components (program.md 10.4): of a pair whose outputs
+   read resources the components hold, the one evaluated first leaves out of
+   its registration the input that reads the other (it would wait for its
+   own registration); a pair whose outputs are constants keeps its inputs. */
+static void test_deferred_inputs(void) {
+  char dir[] = "/tmp/pclc-bind-XXXXXX";
+  CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+  write_component(dir, "held",
+                  "config input bool {}\n"
+                  "resource child \"x:index:R\" {\n  value = true\n}\n"
+                  "output out {\n  value = child.value\n}\n");
+  write_component(dir, "fixed", "config input bool {}\noutput out {\n  value = true\n}\n");
+  char text[2048];
+  snprintf(text, sizeof text,
+           "component first \"%s/held\" {\n  input = second.out\n}\n"
+           "component second \"%s/held\" {\n  input = first.out\n}\n"
+           "component third \"%s/fixed\" {\n  input = fourth.out\n}\n"
+           "component fourth \"%s/fixed\" {\n  input = third.out\n}\n",
+           dir, dir, dir, dir);
+  env e;
+  env_bind(&e, text);
+  CU_ASSERT_EQUAL(e.diags.errors, 0);
+  CU_ASSERT_FALSE(e.prog->has_errors);
+  /* second is evaluated first and reads first, evaluated after it. */
+  CU_ASSERT(position(&e, "second") < position(&e, "first"));
+  CU_ASSERT(position(&e, "fourth") < position(&e, "third"));
+  const bnd_attr *first = input_of(find(&e, "first"), "input");
+  const bnd_attr *second = input_of(find(&e, "second"), "input");
+  const bnd_attr *third = input_of(find(&e, "third"), "input");
+  const bnd_attr *fourth = input_of(find(&e, "fourth"), "input");
+  CU_ASSERT_FATAL(first && second && third && fourth);
+  CU_ASSERT_FALSE(first->deferred);
+  CU_ASSERT_TRUE(second->deferred);
+  CU_ASSERT_FALSE(third->deferred);
+  CU_ASSERT_FALSE(fourth->deferred);
+  env_close(&e);
+  static const char *const files[] = {"held/main.pp", "held", "fixed/main.pp", "fixed"};
+  for (size_t i = 0; i < ARRAY_LEN(files); i++) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+    CU_ASSERT_EQUAL(remove(path), 0);
+  }
+  rmdir(dir);
+}
+
 void register_bind_tests(void);
 void register_bind_tests(void) {
   CU_pSuite s = CU_add_suite("bind", NULL, NULL);
@@ -315,6 +383,7 @@ void register_bind_tests(void) {
   CU_add_test(s, "output namespace", test_output_namespace);
   CU_add_test(s, "errors are marked", test_errors_are_marked);
   CU_add_test(s, "cycles", test_cycle);
+  CU_add_test(s, "deferred component inputs", test_deferred_inputs);
   CU_add_test(s, "range and options", test_range_and_options);
   CU_add_test(s, "parameterized packages", test_parameterized_packages);
 }

@@ -1,6 +1,5 @@
 # A longer cycle: a's output is its input, b's; b's is c's; c's output reads
-# a resource that waits for c's registration, which waits for c's input,
-# a's output.
+# a resource whose value is c's input, a's output.
 component "a" "../deferred-cycle-direct/pass" {
   input = b.out
 }

@@ -1,9 +1,9 @@
 config "input" "bool" {}
 
-# Registered as a child of the component: it waits for the component's
-# registration, and so for every input of the component.
+# Registered as a child of the component, with the component's input as
+# its value: it waits for that input.
 resource "child" "simple:index:Resource" {
-  value = false
+  value = input
 }
 
 output "out" {

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "simple"
+  baseProviderVersion = "2.0.0"
+}
