@@ -1034,14 +1034,17 @@ static pcl_value *arg_urns(const pcl_invoke_request *req, size_t i) {
 }
 
 /* Returns the arguments of an invoke, or of a call (call set): for a
- * monitor that takes output values, each argument of a call that depends
- * on resources (its argDependencies), or is unknown or secret, as an output
- * value, as the SDKs send them; a resource passed by reference (the
- * receiver __self__) depends on nothing there and stays a reference.  NULL
- * with enc->err. */
+ * monitor that takes output values in the request (invoke_output_values,
+ * call_output_values), every output inside them is an output value of its
+ * own (the runtime gave them as settled EVENTUALs); else, for a monitor that
+ * takes output values, each argument of a call that depends on resources
+ * (its argDependencies), or is unknown or secret, as an output value, as the
+ * SDKs send them; a resource passed by reference (the receiver __self__)
+ * depends on nothing there and stays a reference.  NULL with enc->err. */
 static Google__Protobuf__Struct *args_struct(gbe *e, const pcl_invoke_request *req, bool call,
                                              pcl__rpc_enc *enc) {
-  if (!call || !e->output_values) {
+  bool per_value = call ? e->base.call_output_values : e->base.invoke_output_values;
+  if (per_value || !call || !e->output_values) {
     return pcl__rpc_struct_new(req->args, enc);
   }
   size_t n = pcl_len(req->args);
@@ -1108,6 +1111,7 @@ static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call
       cr.argdependencies[cr.n_argdependencies++] = ae;
     }
     cr.acceptsbytestring = true;
+    cr.accept_output_values = e->base.call_output_values;
     r = rpc_new(e, PCL__RPC_CALL, &cr.base, value_done, what.data);
     for (size_t i = 0; i < cr.n_argdependencies; i++) {
       protobuf_c_message_free_unpacked(&cr.argdependencies[i]->base, NULL);
@@ -1123,6 +1127,7 @@ static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call
     ir.packageref = (char *)(req->package_ref ? req->package_ref : "");
     ir.acceptresources = true;
     ir.acceptsbytestring = true;
+    ir.accept_output_values = e->base.invoke_output_values;
     ir.sourceposition = where;
     r = rpc_new(e, PCL__RPC_INVOKE, &ir.base, value_done, what.data);
   }
@@ -1317,6 +1322,11 @@ static void features_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
         f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_BYTE_STRING);
     e->parameterization =
         f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_PARAMETERIZATION);
+    e->base.invoke_output_values =
+        f &
+        (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_INVOKE_OUTPUT_VALUES);
+    e->base.call_output_values =
+        f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_CALL_OUTPUT_VALUES);
   }
   /* UNIMPLEMENTED: an older monitor, asked feature by feature. */
   e->ask_features = err && r->status == GRPC_STATUS_UNIMPLEMENTED;

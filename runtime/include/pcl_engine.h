@@ -65,7 +65,10 @@ typedef struct pcl_resource_request {
 typedef struct pcl_invoke_request {
   const char *token;         /* Function or method token. */
   pcl_value *args;           /* MAP; nested SECRET and RESOURCE kept; a call
-                                has its receiver as "__self__". */
+                                has its receiver as "__self__".  For an engine that
+                                takes output values in the request (invoke_output_values,
+                                call_output_values), each output inside is a settled
+                                EVENTUAL. */
   const char *provider;      /* Provider reference "<urn>::<id>", or NULL. */
   const char *version;       /* Package version (invoke option), or NULL. */
   const char *plugin_download_url; /* Download URL (invoke option), or NULL. */
@@ -146,6 +149,13 @@ struct pcl_engine {
   bool finish_failed;   /* Finishing a run that succeeded failed (the engine did not
                            take the signal that the program is done); the backend
                            printed why: pcl_main exits with status 1. */
+  bool invoke_output_values; /* The engine takes an invoke's arguments with every output
+                                inside them as a settled EVENTUAL (sent as an output value
+                                with its own dependencies), and answers with the outputs
+                                the provider returned so (EVENTUALs carrying their
+                                dependencies): the run then keeps the dependencies and
+                                secrecy of each value rather than those of the whole. */
+  bool call_output_values;   /* Likewise for a method call's arguments and answer. */
 };
 
 /* -- The embedded engine (runtime/engine/engine_embedded.c). */

@@ -1403,7 +1403,8 @@ static pcl_value *args_map(const slot *s, const char *what, const char *token, b
 typedef struct opstart {
   op *o;             /* The operation. */
   bool has_self;     /* f[0] is the receiver (call) or component (outputs). */
-  pcl_value *args;   /* A call's arguments as given (owned), for their dependencies. */
+  pcl_value *args;   /* An invoke's or call's arguments as given (owned), or NULL:
+                        their dependencies, each value's its own. */
 } opstart;
 
 /* The dependency sets of the futures a walk met, for one union at the end
@@ -1501,6 +1502,98 @@ static const pcl__run_res *receiver(pcl_run *run, const slot *s) {
   return urn ? run_res(run, urn) : NULL;
 }
 
+static pcl_value *per_value_wire(const pcl_value *v);
+
+/* Returns the settled EVENTUAL e as it goes inside the arguments of an
+ * engine that takes output values there (owned): a settled EVENTUAL of its
+ * value made so in turn (per_value_wire), with its bits and its
+ * dependencies but the resources passed by reference in it (a resource is
+ * not a dependency of its own reference); its bare value when nothing is
+ * left to carry. */
+static pcl_value *settled_wire(const pcl_value *e) {
+  pcl_future *f = pcl_value_future(e);
+  if (f == NULL || pcl_future_state_of(f) != PCL_FUTURE_RESOLVED) {
+    /* Never met here (every future was awaited); the encoder refuses it. */
+    return pcl_retain((pcl_value *)e);
+  }
+  unsigned bits = pcl_future_bits(f);
+  pcl_value *inner = pcl_future_value(f);
+  pcl_value *wired = inner ? per_value_wire(inner) : NULL;
+  pcl_deps *deps = deps_without_refs(pcl_future_deps(f), wired ? wired : pcl_null());
+  pcl_value *r;
+  if (bits == 0 && pcl_deps_count(deps) == 0) {
+    r = wired ? pcl_retain(wired) : pcl_null();
+  } else {
+    pcl_future *g = pcl_future_new(PCL_OUTPUT, NULL);
+    pcl_future_resolve(g, wired, bits, deps);
+    r = pcl_future_to_value(g);
+    pcl_future_release(g);
+  }
+  pcl_release(wired);
+  pcl_deps_release(deps);
+  return r;
+}
+
+/* The pcl__value_rewrite step of per_value_wire: a settled EVENTUAL
+ * becomes settled_wire's, anything else is collapse's. */
+static pcl__rw_action per_value_step(pcl__rw_step *s, void *data) {
+  if (pcl_kind_of(s->v) == PCL_T_EVENTUAL) {
+    s->out = settled_wire(s->v);
+    return PCL__RW_DONE;
+  }
+  return collapse_step(s, data);
+}
+
+/* Returns v (borrowed, every future in it settled) with resource objects
+ * collapsed into references and each future in it, at any depth, a settled
+ * EVENTUAL carrying its own dependencies, unknown and secret bits (owned):
+ * the arguments of an invoke or call for an engine that takes output values
+ * inside them (pcl_engine.invoke_output_values), as the SDKs send each
+ * output they meet. */
+static pcl_value *per_value_wire(const pcl_value *v) {
+  return pcl__value_rewrite(v, NULL, per_value_step, NULL);
+}
+
+/* Returns the arguments in (as given, borrowed; every future in them
+ * settled) as per_value_wire sends them: a MAP (owned), each member with
+ * what the whole carries when the arguments are a future themselves;
+ * an empty MAP when they are null. */
+static pcl_value *per_value_args(const pcl_value *in) {
+  pcl_future *top = pcl_value_future(in);
+  const pcl_value *m = top ? pcl_future_value(top) : in;
+  unsigned bits = top ? pcl_future_bits(top) : 0;
+  while (m && pcl_kind_of(m) == PCL_T_SECRET) {
+    bits |= PCL_FUT_SECRET;
+    m = pcl_secret_inner(m);
+  }
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; m && pcl_kind_of(m) == PCL_T_MAP && i < pcl_len(m); i++) {
+    pcl_value *w = per_value_wire(pcl_map_val_at(m, i));
+    pcl_deps *deps = top ? deps_without_refs(pcl_future_deps(top), w) : NULL;
+    if (bits != 0 || pcl_deps_count(deps) > 0) {
+      /* The whole's bits and dependencies reach each member: resolving
+       * with an EVENTUAL member merges its own into them. */
+      pcl_future *g = pcl_future_new(PCL_OUTPUT, NULL);
+      pcl_future_resolve(g, w, bits, deps);
+      pcl_release(w);
+      w = pcl_future_to_value(g);
+      pcl_future_release(g);
+    }
+    pcl_deps_release(deps);
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(m, i)), w);
+  }
+  return pcl_mapbuf_finish(&mb);
+}
+
+/* Returns the union of *deps and the dependencies of the receiver slot of
+ * a method call into *deps: a call's result depends on its receiver, as a
+ * value computed from it does. */
+static void add_receiver_deps(pcl_deps **deps, const slot *self) {
+  pcl_deps *u = pcl_deps_union(*deps, slot_deps(self));
+  pcl_deps_release(*deps);
+  *deps = u;
+}
+
 static void op_send(waitset *w) {
   opstart *s = w->data;
   op *o = s->o;
@@ -1532,6 +1625,19 @@ static void op_send(waitset *w) {
     pcl_value *opts = slot_value(&w->s[first + 1]);
     pcl_value *depends = opt_urns(opts, "dependsOn", &o->deps);
     pcl_release(depends);
+    /* The engine takes every output inside the arguments with its own
+     * dependencies and secrecy, and answers with the provider's outputs so:
+     * the result then carries only what dependsOn and the receiver give
+     * it, each value inside it its own. */
+    bool per_value = o->what == 0   ? run->engine->invoke_output_values
+                     : o->what == 1 ? run->engine->call_output_values
+                                    : false;
+    pcl_deps *own = NULL;
+    pcl_release(opt_urns(opts, "dependsOn", &own));
+    if (o->what == 1 && s->has_self) {
+      add_receiver_deps(&o->deps, &w->s[0]);
+      add_receiver_deps(&own, &w->s[0]);
+    }
     pcl_value *prov = opts ? pcl_map_get_cstr(opts, "provider") : NULL;
     char *provider = prov ? provider_ref(prov) : NULL;
     pcl_value *parent = opts ? pcl_map_get_cstr(opts, "parent") : NULL;
@@ -1588,7 +1694,14 @@ static void op_send(waitset *w) {
                          o->deps);
       op_free(o);
     } else {
-      o->bits = secret ? PCL_FUT_SECRET : 0;
+      o->bits = secret && !per_value ? PCL_FUT_SECRET : 0;
+      if (per_value) {
+        pcl_deps_release(o->deps);
+        o->deps = pcl_deps_retain(own);
+        pcl_release(args);
+        args = per_value_args(s->args ? s->args : &empty_map);
+        req.args = args;
+      }
       run->inflight++;
       if (o->what == 1) {
         pcl_value *self = slot_value(&w->s[0]);
@@ -1612,6 +1725,7 @@ static void op_send(waitset *w) {
     }
     free(provider);
     pcl_release(args);
+    pcl_deps_release(own);
   }
   pcl_release(s->args);
   free(s);
@@ -1639,7 +1753,7 @@ static pcl_future *op_start(pcl_run *run, int what, const char *token, pcl_value
   opstart *s = pcl_xmalloc(sizeof *s);
   s->o = o;
   s->has_self = self != NULL || self_f != NULL;
-  s->args = what == 1 ? pcl_retain(args) : NULL;
+  s->args = what != 2 && args ? pcl_retain(args) : NULL;
   o->package = what != 2 ? package_ref(run, token) : NULL;
   size_t first = s->has_self ? 1 : 0;
   bool after_stack = run->stack_reg != NULL;
