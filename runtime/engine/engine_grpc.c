@@ -672,15 +672,15 @@ static void **string_map(const pcl_value *m, size_t *n, bool providers) {
 }
 
 /* Returns the object of a registration's inputs: for a remote component
- * whose monitor takes output values, each input with dependencies, or
- * unknown or secret, as an output value (the SDKs send a component's
- * inputs so, keeping what it depends on); NULL with enc->err. */
+ * whose monitor takes output values, each output inside them, at any depth,
+ * as an output value with its own dependencies (the SDKs send a component's
+ * inputs so, keeping what each value depends on); NULL with enc->err. */
 static Google__Protobuf__Struct *inputs_struct(gbe *e, const pcl_resource_request *req,
                                                pcl__rpc_enc *enc) {
-  if (req->kind != PCL_RES_REMOTE || !e->output_values) {
+  if (req->kind != PCL_RES_REMOTE || !e->output_values || req->remote_inputs == NULL) {
     return pcl__rpc_struct_new(req->inputs, enc);
   }
-  return pcl__rpc_output_struct_new(req->inputs, req->prop_deps, enc);
+  return pcl__rpc_struct_new(req->remote_inputs, enc);
 }
 
 /* Returns what a registration's answer makes of id: null for components,

@@ -44,6 +44,10 @@ typedef struct pcl_resource_request {
   const char *version;       /* Package version, or NULL. */
   const char *plugin_download_url; /* Download URL, or NULL. */
   pcl_value *inputs;         /* MAP; nested SECRET, UNKNOWN, RESOURCE kept. */
+  pcl_value *remote_inputs;  /* A remote component: the inputs again, each output inside
+                                them (at any depth) a settled EVENTUAL carrying its own
+                                dependencies, for an engine that takes output values;
+                                else NULL. */
   pcl_deps *const *prop_deps; /* Per input entry (parallel to inputs). */
   const pcl_deps *deps;      /* All dependencies (inputs and dependsOn). */
   pcl_value *options;        /* MAP of recorded options (see docs/snapshot.md). */

@@ -732,6 +732,58 @@ static pcl_deps *deps_without_refs(const pcl_deps *d, const pcl_value *v) {
   return out;
 }
 
+static pcl_value *per_value_wire(const pcl_value *v);
+
+/* Returns the settled EVENTUAL e as it goes inside the arguments of an
+ * engine that takes output values there (owned): a settled EVENTUAL of its
+ * value made so in turn (per_value_wire), with its bits and its
+ * dependencies but the resources passed by reference in it (a resource is
+ * not a dependency of its own reference); its bare value when nothing is
+ * left to carry. */
+static pcl_value *settled_wire(const pcl_value *e) {
+  pcl_future *f = pcl_value_future(e);
+  if (f == NULL || pcl_future_state_of(f) != PCL_FUTURE_RESOLVED) {
+    /* Never met here (every future was awaited); the encoder refuses it. */
+    return pcl_retain((pcl_value *)e);
+  }
+  unsigned bits = pcl_future_bits(f);
+  pcl_value *inner = pcl_future_value(f);
+  pcl_value *wired = inner ? per_value_wire(inner) : NULL;
+  pcl_deps *deps = deps_without_refs(pcl_future_deps(f), wired ? wired : pcl_null());
+  pcl_value *r;
+  if (bits == 0 && pcl_deps_count(deps) == 0) {
+    r = wired ? pcl_retain(wired) : pcl_null();
+  } else {
+    pcl_future *g = pcl_future_new(PCL_OUTPUT, NULL);
+    pcl_future_resolve(g, wired, bits, deps);
+    r = pcl_future_to_value(g);
+    pcl_future_release(g);
+  }
+  pcl_release(wired);
+  pcl_deps_release(deps);
+  return r;
+}
+
+/* The pcl__value_rewrite step of per_value_wire: a settled EVENTUAL
+ * becomes settled_wire's, anything else is collapse's. */
+static pcl__rw_action per_value_step(pcl__rw_step *s, void *data) {
+  if (pcl_kind_of(s->v) == PCL_T_EVENTUAL) {
+    s->out = settled_wire(s->v);
+    return PCL__RW_DONE;
+  }
+  return collapse_step(s, data);
+}
+
+/* Returns v (borrowed, every future in it settled) with resource objects
+ * collapsed into references and each future in it, at any depth, a settled
+ * EVENTUAL carrying its own dependencies, unknown and secret bits (owned):
+ * the arguments of an invoke or call for an engine that takes output values
+ * inside them (pcl_engine.invoke_output_values), as the SDKs send each
+ * output they meet. */
+static pcl_value *per_value_wire(const pcl_value *v) {
+  return pcl__value_rewrite(v, NULL, per_value_step, NULL);
+}
+
 /* The pcl__value_rewrite step of hydrate (data: the MAP from URNs to
  * resource objects): a reference the map knows becomes its object;
  * secrets, lists, sets and maps are entered. */
@@ -1036,6 +1088,8 @@ static void reg_send(waitset *w) {
   }
   /* Inputs and their dependencies. */
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf rb = PCL_MAPBUF_INIT; /* A remote component's, per value. */
+  bool remote = r->decl.kind == PCL_RES_REMOTE;
   pcl_deps **prop = pcl_xmalloc((n ? n : 1) * sizeof *prop);
   const pcl_deps **each = pcl_xmalloc((n ? n : 1) * sizeof *each);
   size_t m = 0; /* Inputs sent: a null input is left out, as SDKs do. */
@@ -1049,10 +1103,15 @@ static void reg_send(waitset *w) {
     }
     pcl_value *cv = collapse(v);
     pcl_release(v);
-    prop[m++] = r->decl.kind == PCL_RES_REMOTE ? deps_without_refs(d, cv) : pcl_deps_retain(d);
+    prop[m++] = remote ? deps_without_refs(d, cv) : pcl_deps_retain(d);
     pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(r->inputs, i)), cv);
+    if (remote) {
+      pcl_mapbuf_put_take(&rb, pcl_retain(pcl_map_key_at(r->inputs, i)),
+                          per_value_wire(pcl_map_val_at(r->inputs, i)));
+    }
   }
   pcl_value *inputs = pcl_mapbuf_finish(&mb);
+  pcl_value *remote_inputs = remote ? pcl_mapbuf_finish(&rb) : NULL;
   pcl_deps *deps = pcl__deps_union_all(each, n);
   free(each);
   pcl_error *err = NULL;
@@ -1196,6 +1255,7 @@ static void reg_send(waitset *w) {
       .version = version,
       .plugin_download_url = url,
       .inputs = inputs,
+      .remote_inputs = remote_inputs,
       .prop_deps = prop,
       .deps = deps,
       .options = options,
@@ -1211,6 +1271,7 @@ static void reg_send(waitset *w) {
   run->engine->ops->register_resource(run->engine, &req, reg_done, r);
   pcl_release(id);
   pcl_release(inputs);
+  pcl_release(remote_inputs);
   pcl_release(options);
   for (size_t i = 0; i < m; i++) {
     pcl_deps_release(prop[i]);
@@ -1500,58 +1561,6 @@ static const pcl__run_res *receiver(pcl_run *run, const slot *s) {
   pcl_value *self = slot_value(s);
   const char *urn = self ? urn_of(self) : NULL;
   return urn ? run_res(run, urn) : NULL;
-}
-
-static pcl_value *per_value_wire(const pcl_value *v);
-
-/* Returns the settled EVENTUAL e as it goes inside the arguments of an
- * engine that takes output values there (owned): a settled EVENTUAL of its
- * value made so in turn (per_value_wire), with its bits and its
- * dependencies but the resources passed by reference in it (a resource is
- * not a dependency of its own reference); its bare value when nothing is
- * left to carry. */
-static pcl_value *settled_wire(const pcl_value *e) {
-  pcl_future *f = pcl_value_future(e);
-  if (f == NULL || pcl_future_state_of(f) != PCL_FUTURE_RESOLVED) {
-    /* Never met here (every future was awaited); the encoder refuses it. */
-    return pcl_retain((pcl_value *)e);
-  }
-  unsigned bits = pcl_future_bits(f);
-  pcl_value *inner = pcl_future_value(f);
-  pcl_value *wired = inner ? per_value_wire(inner) : NULL;
-  pcl_deps *deps = deps_without_refs(pcl_future_deps(f), wired ? wired : pcl_null());
-  pcl_value *r;
-  if (bits == 0 && pcl_deps_count(deps) == 0) {
-    r = wired ? pcl_retain(wired) : pcl_null();
-  } else {
-    pcl_future *g = pcl_future_new(PCL_OUTPUT, NULL);
-    pcl_future_resolve(g, wired, bits, deps);
-    r = pcl_future_to_value(g);
-    pcl_future_release(g);
-  }
-  pcl_release(wired);
-  pcl_deps_release(deps);
-  return r;
-}
-
-/* The pcl__value_rewrite step of per_value_wire: a settled EVENTUAL
- * becomes settled_wire's, anything else is collapse's. */
-static pcl__rw_action per_value_step(pcl__rw_step *s, void *data) {
-  if (pcl_kind_of(s->v) == PCL_T_EVENTUAL) {
-    s->out = settled_wire(s->v);
-    return PCL__RW_DONE;
-  }
-  return collapse_step(s, data);
-}
-
-/* Returns v (borrowed, every future in it settled) with resource objects
- * collapsed into references and each future in it, at any depth, a settled
- * EVENTUAL carrying its own dependencies, unknown and secret bits (owned):
- * the arguments of an invoke or call for an engine that takes output values
- * inside them (pcl_engine.invoke_output_values), as the SDKs send each
- * output they meet. */
-static pcl_value *per_value_wire(const pcl_value *v) {
-  return pcl__value_rewrite(v, NULL, per_value_step, NULL);
 }
 
 /* Returns the arguments in (as given, borrowed; every future in them
