@@ -160,7 +160,7 @@ static void write_packages(em *e, const ir_module *m, cw *w, ptrmap *seen, size_
     cstring_or_null(w, p->version);
     cw_puts(w, ", ");
     cw_cstring(w, p->value, p->value_len);
-    cw_printf(w, ", %zu},\n", p->value_len);
+    cw_printf(w, ", %zu, %s},\n", p->value_len, p->extension ? "true" : "false");
     (*n)++;
   }
 }

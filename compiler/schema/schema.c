@@ -470,6 +470,13 @@ static void decode_top(schema_set *s, schema_package *p, const char *expect,
     }
   }
   im->provider = jscan_find(&im->top, intern(s->names, "provider"));
+  json_t *ext = top_json(s, p, "extensionParameterization");
+  if (ext && !json_is_object(ext)) {
+    pkg_error(s, p, LOC("extensionParameterization"), NULL,
+              "'extensionParameterization' must be a JSON object");
+    ok = false;
+  }
+  p->extension = ext != NULL;
   p->ok = ok;
 }
 

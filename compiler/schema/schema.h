@@ -200,6 +200,9 @@ struct schema_package {
    * plugin; it names default providers), or NULL when absent or empty. */
   const char *plugin_download_url;
   const char *path;             /* The file it came from ("<builtin pulumi schema>"). */
+  bool extension;               /* The schema has `extensionParameterization`: the package
+                                   extends its base provider (the engine is told so when
+                                   the program registers it). */
   bool ok;                      /* Loaded without a file-level error. */
   struct schema_pkg_impl *impl; /* Decoding state (internal). */
 };

@@ -533,7 +533,13 @@ static void grpc_register_package(pcl_engine *eng, const pcl_package *pkg, pcl_e
   req.name = (char *)pkg->base_name;
   req.version = (char *)(pkg->base_version ? pkg->base_version : "");
   req.download_url = (char *)(pkg->download_url ? pkg->download_url : "");
-  req.parameterization = &param;
+  /* An extension is registered as one: the engine then serves its
+   * requests with the base provider itself, extended. */
+  if (pkg->extension) {
+    req.extension = &param;
+  } else {
+    req.parameterization = &param;
+  }
   pcl_strbuf what = PCL_STRBUF_INIT;
   pcl_strbuf_appendf(&what, "package '%s'", pkg->name);
   rpc *r = rpc_new(e, PCL__RPC_PACKAGE, &req.base, package_done, what.data);

@@ -30,6 +30,10 @@ typedef struct pcl_package {
   const char *value;        /* The parameter: the bytes the block gives in base64,
                                decoded (they may hold NULs). */
   size_t value_len;         /* Their number. */
+  bool extension;           /* Its schema says it extends the base provider
+                               (extensionParameterization) rather than replacing
+                               it: RegisterPackage sends the parameterization as
+                               the request's extension. */
 } pcl_package;
 
 /* A resource registration or read. */
