@@ -620,7 +620,7 @@ static void complete_resource(pcl_future *f, void *data) {
   if (p->err) {
     p->rcb(p->data, NULL, p->err);
   } else {
-    pcl_resource_result res = {p->r->urn, p->r->id, p->r->outputs, false};
+    pcl_resource_result res = {p->r->urn, p->r->id, p->r->outputs, false, NULL};
     p->rcb(p->data, &res, NULL);
   }
   pcl_error_free(p->err);

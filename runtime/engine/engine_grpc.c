@@ -740,7 +740,8 @@ static void register_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
    * one it did not run (unknown): as the SDKs do, the resource's outputs
    * are unknown and the program goes on; the engine skips what depends on
    * it and reports the failure itself. */
-  pcl_resource_result res = {a->urn, id, outputs, a->failed || (r->custom && a->unknown)};
+  pcl_resource_result res = {a->urn, id, outputs, a->failed || (r->custom && a->unknown),
+                             a->output_deps};
   r->rcb(r->data, &res, NULL);
   pcl_release(id);
   pcl_release(merged);

@@ -963,6 +963,46 @@ static char *failures_text(Pulumirpc__CheckFailure *const *f, size_t n) {
   return b.data ? b.data : pcl_xstrdup("");
 }
 
+/* Returns the MAP from each output name of the registration answer r to the
+ * LIST of the URNs its propertyDependencies entry lists (owned), or NULL:
+ * none listed, or with *err a name or URN that would take more than the
+ * value size limit. */
+static pcl_value *output_deps_get(const Pulumirpc__RegisterResourceResponse *r, pcl_error **err) {
+  if (r->n_propertydependencies == 0) {
+    return NULL;
+  }
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < r->n_propertydependencies; i++) {
+    const Pulumirpc__RegisterResourceResponse__PropertyDependenciesEntry *e =
+        r->propertydependencies[i];
+    const char *key = e->key ? e->key : "";
+    size_t n = e->value ? e->value->n_urns : 0;
+    pcl_value *k = answer_string(key, strlen(key), err);
+    pcl_value *l = k && pcl__value_fits(n * sizeof(pcl_value *), "a list", err) ? pcl_list_new(n)
+                                                                              : NULL;
+    for (size_t j = 0; l && j < n; j++) {
+      const char *u = e->value->urns[j] ? e->value->urns[j] : "";
+      pcl_value *uv = answer_string(u, strlen(u), err);
+      if (uv == NULL) {
+        for (size_t rest = j; rest < n; rest++) {
+          pcl_list_init_take(l, rest, pcl_null());
+        }
+        pcl_release(l);
+        l = NULL;
+        break;
+      }
+      pcl_list_init_take(l, j, uv);
+    }
+    if (l == NULL) {
+      pcl_release(k);
+      pcl_mapbuf_free(&mb);
+      return NULL;
+    }
+    pcl_mapbuf_put_take(&mb, k, l);
+  }
+  return pcl_mapbuf_finish(&mb);
+}
+
 /* The descriptor of each call's answer. */
 static const ProtobufCMessageDescriptor *answer_descriptor(pcl__rpc_method m) {
   switch (m) {
@@ -1001,6 +1041,7 @@ bool pcl__rpc_answer_decode(pcl__rpc_method m, const uint8_t *data, size_t len,
   if (msg == NULL) {
     return false;
   }
+  bool ok = true;
   const Google__Protobuf__Struct *st = NULL;
   switch (m) {
   case PCL__RPC_SUPPORTS_FEATURE:
@@ -1021,6 +1062,8 @@ bool pcl__rpc_answer_decode(pcl__rpc_method m, const uint8_t *data, size_t len,
     out->id = pcl_xstrdup(r->id ? r->id : "");
     out->failed = r->result != PULUMIRPC__RESULT__SUCCESS;
     out->unknown = r->unknown;
+    out->output_deps = output_deps_get(r, err);
+    ok = out->output_deps != NULL || r->n_propertydependencies == 0;
     st = r->object;
     break;
   }
@@ -1058,7 +1101,6 @@ bool pcl__rpc_answer_decode(pcl__rpc_method m, const uint8_t *data, size_t len,
   case PCL__RPC_NMETHODS:
     break;
   }
-  bool ok = true;
   const char *texts[] = {out->urn, out->id, out->ref, out->failures};
   for (size_t i = 0; ok && i < sizeof texts / sizeof texts[0]; i++) {
     ok = texts[i] == NULL || pcl__value_fits(strlen(texts[i]), "a string", err);
@@ -1090,5 +1132,6 @@ void pcl__rpc_answer_free(pcl__rpc_answer *a) {
   pcl_release(a->value);
   free(a->failures);
   free(a->ref);
+  pcl_release(a->output_deps);
   memset(a, 0, sizeof *a);
 }

@@ -97,6 +97,9 @@ typedef struct pcl_resource_result {
   bool unknown;        /* The engine did not run the step (a create a targeted
                           update skipped) or the step failed and the engine
                           goes on: the resource's outputs are unknown. */
+  pcl_value *output_deps; /* MAP output name -> LIST of the URN STRINGs the output
+                             depends on beyond the resource itself (a remote
+                             component's outputs on its children), or NULL. */
 } pcl_resource_result;
 
 /* A completion: exactly one of res and err is not NULL (both borrowed). */

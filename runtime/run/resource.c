@@ -661,6 +661,8 @@ typedef struct reg {
   const char *bad_inputs;        /* Kind name of inputs that were not a MAP. */
   signed char protect, retain;   /* Effective inherited flags. */
   pcl_value *elided_secrets;     /* Preview: additionalSecretOutputs (LIST, owned), or NULL. */
+  pcl_value *output_deps;        /* Once answered: what the engine says each output depends
+                                    on (pcl_resource_result.output_deps; owned), or NULL. */
   pcl_future *package;           /* The reference of the type's parameterized package
                                     (borrowed from the run; also the waitset's last
                                     slot), or NULL. */
@@ -674,6 +676,7 @@ static size_t reg_size(size_t len) { return sizeof(reg) + len + 1; }
 static void reg_free(reg *r) {
   pcl_release(r->providers);
   pcl_release(r->elided_secrets);
+  pcl_release(r->output_deps);
   pcl_future_release(r->result);
   pcl_release(r->inputs);
   free(r->provider);
@@ -824,9 +827,47 @@ static pcl_value *hydrate(pcl_value *v, pcl_value *objs) {
   return pcl__value_rewrite(v, NULL, hydrate_step, objs);
 }
 
+/* Returns outputs (borrowed MAP) with each output that deps (MAP name ->
+ * LIST of URN STRINGs, may be NULL) lists as a settled EVENTUAL carrying
+ * those dependencies (owned): a remote component's output depends on the
+ * children it comes from, so that what uses it depends on them too (and
+ * the engine skips it when one of them failed). */
+static pcl_value *with_output_deps(pcl_value *outputs, const pcl_value *deps) {
+  size_t n = pcl_len(outputs);
+  if (deps == NULL || pcl_len(deps) == 0 || n == 0) {
+    return pcl_retain(outputs);
+  }
+  pcl_value **vals = pcl_xmalloc(n * sizeof *vals);
+  for (size_t i = 0; i < n; i++) {
+    const pcl_value *k = pcl_map_key_at(outputs, i);
+    pcl_value *v = pcl_map_val_at(outputs, i);
+    pcl_value *urns = pcl_map_get(deps, pcl_str_data(k), pcl_str_len(k));
+    size_t nu = urns && pcl_kind_of(urns) == PCL_T_LIST ? pcl_len(urns) : 0;
+    if (nu == 0) {
+      vals[i] = pcl_retain(v);
+      continue;
+    }
+    const char **texts = pcl_xmalloc(nu * sizeof *texts);
+    for (size_t j = 0; j < nu; j++) {
+      texts[j] = pcl_str_data(pcl_list_at(urns, j));
+    }
+    pcl_deps *d = pcl__deps_of_urns(texts, nu);
+    free(texts);
+    pcl_future *f = pcl_future_new(PCL_OUTPUT, NULL);
+    pcl_future_resolve(f, v, 0, d);
+    pcl_deps_release(d);
+    vals[i] = pcl_future_to_value(f);
+    pcl_future_release(f);
+  }
+  pcl_value *r = pcl__map_with_vals_take(outputs, vals);
+  free(vals);
+  return r;
+}
+
 /* Resolves r's future with its object: the outputs (resource references
- * replaced by the objects of hydrated, when not NULL) plus urn, id, __name
- * and __type; urn is interned.  Frees r. */
+ * replaced by the objects of hydrated, when not NULL; each with the
+ * dependencies the engine gave it) plus urn, id, __name and __type; urn is
+ * interned.  Frees r. */
 static void reg_resolve(reg *r, const char *urn, pcl_value *id, pcl_value *outputs,
                         pcl_value *hydrated) {
   pcl_value *base = pcl_retain(outputs);
@@ -840,6 +881,9 @@ static void reg_resolve(reg *r, const char *urn, pcl_value *id, pcl_value *outpu
     base = pcl__map_with_vals_take(outputs, vals);
     free(vals);
   }
+  pcl_value *with_deps = with_output_deps(base, r->output_deps);
+  pcl_release(base);
+  base = with_deps;
   /* In a preview, a secret output the provider left out (it is unknown
    * yet) reads as a secret unknown: all of them put over the outputs in
    * one merge. */
@@ -998,6 +1042,7 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
   rr->plugin_download_url = r->plugin_download_url;
   r->plugin_download_url = NULL;
   rr->gates_invokes = r->decl.kind != PCL_RES_CUSTOM || pcl_kind_of(res->id) == PCL_T_UNKNOWN;
+  r->output_deps = pcl_retain(res->output_deps);
   if (res->unknown) {
     /* A step the engine did not run (a create a targeted update skipped)
        or that failed while the engine goes on: as an SDK resolves them,
@@ -1012,6 +1057,15 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
     for (size_t i = 0; i < pcl_len(r->inputs); i++) {
       pcl_value *k = pcl_map_key_at(r->inputs, i);
       if (pcl_map_get(res->outputs, pcl_str_data(k), pcl_str_len(k)) == NULL) {
+        pcl_mapbuf_put_take(&mb, pcl_retain(k), pcl_unknown());
+      }
+    }
+    /* An output the engine gives dependencies for is one too (a failed
+     * remote component's, on the child that failed). */
+    for (size_t i = 0; res->output_deps && i < pcl_len(res->output_deps); i++) {
+      pcl_value *k = pcl_map_key_at(res->output_deps, i);
+      if (pcl_map_get(res->outputs, pcl_str_data(k), pcl_str_len(k)) == NULL &&
+          pcl_map_get(r->inputs, pcl_str_data(k), pcl_str_len(k)) == NULL) {
         pcl_mapbuf_put_take(&mb, pcl_retain(k), pcl_unknown());
       }
     }
