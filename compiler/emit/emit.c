@@ -370,8 +370,8 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, const ir_mod
   }
   if (npackages) {
     cw_puts(&o, "\n/* Parameterized packages: the base provider's name, version and download\n"
-                " * URL, the package's name and version, and its parameter (decoded) with\n"
-                " * its length. */\n"
+                " * URL, the package's name and version, its parameter (decoded) with its\n"
+                " * length, and whether it extends the base provider. */\n"
                 "static const pcl_package pclg_packages[] = {\n");
     put(&snk, &o, &packages);
     cw_puts(&o, "};\n");

@@ -278,7 +278,7 @@ const monitor = {
       cb({ code: grpc.status.UNAVAILABLE, details: "the package registry is down" });
       return;
     }
-    const params = call.request.getParameterization();
+    const params = call.request.getParameterization() || call.request.getExtension$();
     const ref = (params ? params.getName() : call.request.getName()) + "-ref";
     record("RegisterPackage", call.request, { ref });
     const resp = new resproto.RegisterPackageResponse();

@@ -602,6 +602,21 @@ static void test_answers(void) {
   CU_ASSERT(pcl_map_get_cstr(a.value, "a") == pcl_bool(true));
   pcl__rpc_answer_free(&a);
 
+  /* RegisterResourceResponse{urn: "u", propertyDependencies: {"value": {urns:
+   * ["urn:c"]}}}: what each output depends on (a remote component's on its
+   * children). */
+  static const uint8_t deps[] = {0x0a, 0x01, 'u',  0x32, 0x10, 0x0a, 0x05, 'v', 'a', 'l', 'u',
+                                 'e',  0x12, 0x07, 0x0a, 0x05, 'u',  'r',  'n', ':', 'c'};
+  CU_ASSERT_FATAL(pcl__rpc_answer_decode(PCL__RPC_REGISTER, deps, sizeof deps, &a, &err));
+  CU_ASSERT_FATAL(a.output_deps != NULL && pcl_len(a.output_deps) == 1);
+  pcl_value *vd = pcl_map_get_cstr(a.output_deps, "value");
+  CU_ASSERT_FATAL(vd != NULL && pcl_kind_of(vd) == PCL_T_LIST && pcl_len(vd) == 1);
+  CU_ASSERT(pcl_str_eq_cstr(pcl_list_at(vd, 0), "urn:c"));
+  pcl__rpc_answer_free(&a);
+  CU_ASSERT_FATAL(pcl__rpc_answer_decode(PCL__RPC_REGISTER, reg, sizeof reg, &a, &err));
+  CU_ASSERT_PTR_NULL(a.output_deps);
+  pcl__rpc_answer_free(&a);
+
   /* InvokeResponse{failures: [{property: "p", reason: "bad"}]}. */
   static const uint8_t inv[] = {0x12, 0x08, 0x0a, 0x01, 'p', 0x12, 0x03, 'b', 'a', 'd'};
   CU_ASSERT_FATAL(pcl__rpc_answer_decode(PCL__RPC_INVOKE, inv, sizeof inv, &a, &err));
