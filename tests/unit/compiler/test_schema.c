@@ -911,7 +911,7 @@ static void test_extension_packages(void) {
   CU_ASSERT_FALSE(p->extension);
   CU_ASSERT_FALSE(schema_find_package(f.s, "badext", NULL)->ok);
   EXPECT_STR(diags_text(&f),
-             "badext.json:1:52: error: 'extensionParameterization' must be a JSON object\n");
+             "badext.json:1:20: error: 'extensionParameterization' must be a JSON object\n");
   fx_close(&f);
   remove_temp_dir(dir);
 }
