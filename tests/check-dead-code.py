@@ -41,6 +41,7 @@ TEST_ONLY = {
     "parse_file": "the unit tests and the fuzz targets parse one file; pclc parses a program",
     "stack_size": "test_stack.c checks the size pclc reserves",
     "schema_files_read": "test_schema.c lists a schema folder without a program",
+    "schema_find_package": "test_schema.c looks a package up by name without a program",
     "schema_load_file": "test_schema.c and fuzz_schema load one schema file",
     "schema_package_check": "test_schema.c and fuzz_schema check one package whole",
     "schema_property_find": "test_schema.c reads a property of a decoded type",

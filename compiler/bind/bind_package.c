@@ -308,7 +308,7 @@ void bind_packages(bind_ctx *c, const ast_program *prog) {
       if (c->schemas && pk.param_name) {
         /* Whether the package extends its base provider is its schema's
          * word (extensionParameterization), not the block's. */
-        const schema_package *sp = schema_find_package(c->schemas, name, NULL);
+        const schema_package *sp = schema_find_package_at(c->schemas, name, NULL, pk.span);
         p->packages[p->npackages - 1].extension = sp != NULL && sp->ok && sp->extension;
       }
     }

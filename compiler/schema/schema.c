@@ -595,6 +595,11 @@ schema_package *schema_find_package(schema_set *s, const char *name, const char 
   return find_package(s, name, version, NULL);
 }
 
+schema_package *schema_find_package_at(schema_set *s, const char *name, const char *version,
+                                       pcl_span where) {
+  return find_package(s, name, version, &where);
+}
+
 /* -------------------------------------------------------------- tokens */
 
 bool schema_split_token(schema_set *s, const char *token, const char **pkg, const char **module,
