@@ -305,6 +305,12 @@ void bind_packages(bind_ctx *c, const ast_program *prog) {
       if (c->schemas && version) {
         schema_pin_version(c->schemas, name, version);
       }
+      if (c->schemas && pk.param_name) {
+        /* Whether the package extends its base provider is its schema's
+         * word (extensionParameterization), not the block's. */
+        const schema_package *sp = schema_find_package_at(c->schemas, name, NULL, pk.span);
+        p->packages[p->npackages - 1].extension = sp != NULL && sp->ok && sp->extension;
+      }
     }
   }
   ptrmap_free(&seen);

@@ -348,6 +348,7 @@ typedef struct bnd_package {
   const char *version;      /* baseProviderVersion, or NULL. */
   const char *download_url; /* baseProviderDownloadUrl, or NULL. */
   const char *param_name, *param_version, *param_value; /* parameterization. */
+  bool extension; /* Parameterized, and its schema says it extends the base provider. */
   pcl_span span;
 } bnd_package;
 

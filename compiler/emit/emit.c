@@ -168,7 +168,10 @@ static void write_packages(em *e, const ir_module *m, cw *w, ptrmap *seen, size_
     string_field(w, "version", p->version);
     cw_puts(w, ", .value = ");
     cw_cstring(w, p->value, p->value_len);
-    cw_printf(w, ", .value_len = %zu},\n", p->value_len);
+    cw_printf(w, ", .value_len = %zu", p->value_len);
+    if (p->extension)
+      cw_puts(w, ", .extension = true");
+    cw_puts(w, "},\n");
     (*n)++;
   }
 }
@@ -406,8 +409,8 @@ static bool write_file(em *e, FILE *out, const emit_options *opt, const parts *p
   }
   if (p->npackages) {
     cw_puts(&o, "\n/* Parameterized packages: the base provider's name, version and download\n"
-                " * URL, the package's name and version, and its parameter (decoded) with\n"
-                " * its length. */\n"
+                " * URL, the package's name and version, its parameter (decoded) with its\n"
+                " * length, and whether it extends the base provider. */\n"
                 "static const pcl_package pclg_packages[] = {\n");
     put(&snk, &o, &p->packages);
     cw_puts(&o, "};\n");

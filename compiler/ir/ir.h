@@ -203,6 +203,7 @@ typedef struct ir_package {
   const char *value;        /* The parameterization's value, decoded from its base64
                                (bytes that may hold NULs, then a NUL). */
   size_t value_len;         /* The number of bytes. */
+  bool extension;           /* Its schema says it extends the base provider. */
 } ir_package;
 
 /* The IR of one program (the top-level one or a component's). */

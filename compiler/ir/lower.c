@@ -1916,7 +1916,8 @@ static void lower_packages(lower_ctx *L, const bnd_program *p, ir_module *m) {
                           .name = b->param_name,
                           .version = b->param_version,
                           .value = (const char *)value,
-                          .value_len = dlen};
+                          .value_len = dlen,
+                          .extension = b->extension};
   }
 }
 

@@ -470,6 +470,13 @@ static void decode_top(schema_set *s, schema_package *p, const char *expect,
     }
   }
   im->provider = jscan_find(&im->top, intern(s->names, "provider"));
+  json_t *ext = top_json(s, p, "extensionParameterization");
+  if (ext && !json_is_object(ext)) {
+    pkg_error(s, p, LOC("extensionParameterization"), NULL,
+              "'extensionParameterization' must be a JSON object");
+    ok = false;
+  }
+  p->extension = ext != NULL;
   p->ok = ok;
 }
 
@@ -586,6 +593,11 @@ static schema_package *find_package(schema_set *s, const char *name, const char 
 
 schema_package *schema_find_package(schema_set *s, const char *name, const char *version) {
   return find_package(s, name, version, NULL);
+}
+
+schema_package *schema_find_package_at(schema_set *s, const char *name, const char *version,
+                                       pcl_span where) {
+  return find_package(s, name, version, &where);
 }
 
 /* -------------------------------------------------------------- tokens */

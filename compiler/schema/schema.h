@@ -200,6 +200,9 @@ struct schema_package {
    * plugin; it names default providers), or NULL when absent or empty. */
   const char *plugin_download_url;
   const char *path;             /* The file it came from ("<builtin pulumi schema>"). */
+  bool extension;               /* The schema has `extensionParameterization`: the package
+                                   extends its base provider (the engine is told so when
+                                   the program registers it). */
   bool ok;                      /* Loaded without a file-level error. */
   struct schema_pkg_impl *impl; /* Decoding state (internal). */
 };
@@ -243,6 +246,10 @@ const char *const *schema_files_read(const schema_set *s, size_t *n);
  * exists for the package (nothing reported); a file that exists but is
  * broken is reported once and returned with ok == false. */
 schema_package *schema_find_package(schema_set *s, const char *name, const char *version);
+/* Like schema_find_package, with the warning about a missing version at
+ * where (the package block that asks for it). */
+schema_package *schema_find_package_at(schema_set *s, const char *name, const char *version,
+                                       pcl_span where);
 /* Loads the schema file at path directly (tests, explicit schema files),
  * registering it under its declared name.  Returns NULL after reporting an
  * error if the file cannot be read or has no name. */

@@ -17,7 +17,9 @@
  * pulumi:providers:pulumi::default, and no mock.  A parameterized package
  * is registered under a reference made up here; a request carrying it is
  * the package's (its version and download URL name the providers, and the
- * mocks get the package).  The diagnostics of the run (messages logged,
+ * mocks get the package); an extension's default provider is its base
+ * provider's, at the base version, as the engine serves an extension with
+ * the base provider itself.  The diagnostics of the run (messages logged,
  * failed registrations) are kept for the snapshot.
  *
  * Invariants: records are kept in registration order, the stack first;
@@ -261,6 +263,20 @@ static pcl_value *provider_id(emb *e) {
   return str(buf);
 }
 
+/* Returns the type or token whose package's default provider serves a
+ * request of type (of the parameterized package pkg, or NULL): an
+ * extension's requests are the base provider's (whose name stands for its
+ * type), a replacement's its own. */
+static const char *served_by(const pcl_package *pkg, const char *type) {
+  return pkg && pkg->extension ? pkg->base_name : type;
+}
+
+/* Returns the version of the default provider of the parameterized package
+ * pkg: the base provider's for an extension, else the package's. */
+static const char *package_version(const pcl_package *pkg) {
+  return pkg->extension ? pkg->base_version : pkg->version;
+}
+
 static bool same_str(const char *a, const char *b) {
   return a == b || (a && b && strcmp(a, b) == 0);
 }
@@ -415,7 +431,8 @@ static void emb_register_package(pcl_engine *eng, const pcl_package *pkg, pcl_en
                             .name = pcl_xstrdup(pkg->name),
                             .version = dup_or_null(pkg->version),
                             .value = value,
-                            .value_len = pkg->value_len};
+                            .value_len = pkg->value_len,
+                            .extension = pkg->extension};
     found = ep;
   }
   pending *p = pending_new(e);
@@ -620,7 +637,7 @@ static void complete_resource(pcl_future *f, void *data) {
   if (p->err) {
     p->rcb(p->data, NULL, p->err);
   } else {
-    pcl_resource_result res = {p->r->urn, p->r->id, p->r->outputs, false};
+    pcl_resource_result res = {p->r->urn, p->r->id, p->r->outputs, false, NULL};
     p->rcb(p->data, &res, NULL);
   }
   pcl_error_free(p->err);
@@ -709,8 +726,10 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
     return;
   }
   /* A parameterized package's plugin is its base provider's, at the
-   * package's version, as the engine resolves a package reference. */
-  const char *version = pkg ? pkg->version : req->version;
+   * package's version, as the engine resolves a package reference; an
+   * extension is served by the base provider itself. */
+  const char *ptype = served_by(pkg, req->type);
+  const char *version = pkg ? package_version(pkg) : req->version;
   const char *url = pkg ? pkg->download_url : req->plugin_download_url;
   /* Resources that need a provider get their default one first, so the
    * provider precedes them in the snapshot. */
@@ -718,7 +737,7 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
   if (req->provider) {
     provider = pcl_urn_intern(req->provider);
   } else if (!is_stack && !is_provider && req->kind != PCL_RES_COMPONENT) {
-    provider = default_provider(e, req->type, version, url);
+    provider = default_provider(e, ptype, version, url);
   }
   const char *urn = rec_urn(e, req->type, req->name, req->parent);
   rec *dup = pcl__urn_index_get(&e->index, urn);
@@ -919,7 +938,8 @@ static void emb_invoke_or_call(emb *e, const pcl_invoke_request *req, bool is_ca
   }
   if (!is_call && req->provider == NULL) {
     /* Like a resource, an invoke without a provider uses the default one. */
-    provider = default_provider(e, token, pkg ? pkg->version : req->version,
+    provider = default_provider(e, served_by(pkg, token),
+                                pkg ? package_version(pkg) : req->version,
                                 pkg ? pkg->download_url : req->plugin_download_url);
   }
   if (is_call) {

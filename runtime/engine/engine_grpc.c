@@ -533,7 +533,13 @@ static void grpc_register_package(pcl_engine *eng, const pcl_package *pkg, pcl_e
   req.name = (char *)pkg->base_name;
   req.version = (char *)(pkg->base_version ? pkg->base_version : "");
   req.download_url = (char *)(pkg->download_url ? pkg->download_url : "");
-  req.parameterization = &param;
+  /* An extension is registered as one: the engine then serves its
+   * requests with the base provider itself, extended. */
+  if (pkg->extension) {
+    req.extension = &param;
+  } else {
+    req.parameterization = &param;
+  }
   pcl_strbuf what = PCL_STRBUF_INIT;
   pcl_strbuf_appendf(&what, "package '%s'", pkg->name);
   rpc *r = rpc_new(e, PCL__RPC_PACKAGE, &req.base, package_done, what.data);
@@ -672,15 +678,15 @@ static void **string_map(const pcl_value *m, size_t *n, bool providers) {
 }
 
 /* Returns the object of a registration's inputs: for a remote component
- * whose monitor takes output values, each input with dependencies, or
- * unknown or secret, as an output value (the SDKs send a component's
- * inputs so, keeping what it depends on); NULL with enc->err. */
+ * whose monitor takes output values, each output inside them, at any depth,
+ * as an output value with its own dependencies (the SDKs send a component's
+ * inputs so, keeping what each value depends on); NULL with enc->err. */
 static Google__Protobuf__Struct *inputs_struct(gbe *e, const pcl_resource_request *req,
                                                pcl__rpc_enc *enc) {
-  if (req->kind != PCL_RES_REMOTE || !e->output_values) {
+  if (req->kind != PCL_RES_REMOTE || !e->output_values || req->remote_inputs == NULL) {
     return pcl__rpc_struct_new(req->inputs, enc);
   }
-  return pcl__rpc_output_struct_new(req->inputs, req->prop_deps, enc);
+  return pcl__rpc_struct_new(req->remote_inputs, enc);
 }
 
 /* Returns what a registration's answer makes of id: null for components,
@@ -734,7 +740,8 @@ static void register_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
    * one it did not run (unknown): as the SDKs do, the resource's outputs
    * are unknown and the program goes on; the engine skips what depends on
    * it and reports the failure itself. */
-  pcl_resource_result res = {a->urn, id, outputs, a->failed || (r->custom && a->unknown)};
+  pcl_resource_result res = {a->urn, id, outputs, a->failed || (r->custom && a->unknown),
+                             a->output_deps};
   r->rcb(r->data, &res, NULL);
   pcl_release(id);
   pcl_release(merged);
@@ -1034,14 +1041,17 @@ static pcl_value *arg_urns(const pcl_invoke_request *req, size_t i) {
 }
 
 /* Returns the arguments of an invoke, or of a call (call set): for a
- * monitor that takes output values, each argument of a call that depends
- * on resources (its argDependencies), or is unknown or secret, as an output
- * value, as the SDKs send them; a resource passed by reference (the
- * receiver __self__) depends on nothing there and stays a reference.  NULL
- * with enc->err. */
+ * monitor that takes output values in the request (invoke_output_values,
+ * call_output_values), every output inside them is an output value of its
+ * own (the runtime gave them as settled EVENTUALs); else, for a monitor that
+ * takes output values, each argument of a call that depends on resources
+ * (its argDependencies), or is unknown or secret, as an output value, as the
+ * SDKs send them; a resource passed by reference (the receiver __self__)
+ * depends on nothing there and stays a reference.  NULL with enc->err. */
 static Google__Protobuf__Struct *args_struct(gbe *e, const pcl_invoke_request *req, bool call,
                                              pcl__rpc_enc *enc) {
-  if (!call || !e->output_values) {
+  bool per_value = call ? e->base.call_output_values : e->base.invoke_output_values;
+  if (per_value || !call || !e->output_values) {
     return pcl__rpc_struct_new(req->args, enc);
   }
   size_t n = pcl_len(req->args);
@@ -1108,6 +1118,7 @@ static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call
       cr.argdependencies[cr.n_argdependencies++] = ae;
     }
     cr.acceptsbytestring = true;
+    cr.accept_output_values = e->base.call_output_values;
     r = rpc_new(e, PCL__RPC_CALL, &cr.base, value_done, what.data);
     for (size_t i = 0; i < cr.n_argdependencies; i++) {
       protobuf_c_message_free_unpacked(&cr.argdependencies[i]->base, NULL);
@@ -1123,6 +1134,7 @@ static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call
     ir.packageref = (char *)(req->package_ref ? req->package_ref : "");
     ir.acceptresources = true;
     ir.acceptsbytestring = true;
+    ir.accept_output_values = e->base.invoke_output_values;
     ir.sourceposition = where;
     r = rpc_new(e, PCL__RPC_INVOKE, &ir.base, value_done, what.data);
   }
@@ -1317,6 +1329,11 @@ static void features_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
         f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_BYTE_STRING);
     e->parameterization =
         f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_PARAMETERIZATION);
+    e->base.invoke_output_values =
+        f &
+        (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_INVOKE_OUTPUT_VALUES);
+    e->base.call_output_values =
+        f & (1u << PULUMIRPC__RESOURCE_MONITOR_FEATURE__RESOURCE_MONITOR_FEATURE_CALL_OUTPUT_VALUES);
   }
   /* UNIMPLEMENTED: an older monitor, asked feature by feature. */
   e->ask_features = err && r->status == GRPC_STATUS_UNIMPLEMENTED;

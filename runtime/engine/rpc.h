@@ -112,6 +112,9 @@ typedef struct pcl__rpc_answer {
   bool failed;       /* RegisterResource, ReadResource: the result was not SUCCESS. */
   bool unknown;      /* RegisterResource, ReadResource: the step was not run, so
                         its outputs are unknown. */
+  pcl_value *output_deps; /* RegisterResource: MAP output name -> LIST of the URNs
+                             (STRINGs) the engine says it depends on (a remote
+                             component's outputs on its children), or NULL. */
   char *failures;    /* Invoke, Call: the check failures as text (owned), or NULL. */
   bool supported;    /* SupportsFeature: hasSupport. */
   uint32_t features; /* GetDeploymentInfo: bit i set for ResourceMonitorFeature i < 32. */

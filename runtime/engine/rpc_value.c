@@ -182,6 +182,7 @@ static void enc_locate(pcl__rpc_enc *enc) {
 static Google__Protobuf__Value *encode(const pcl_value *v, pcl__rpc_enc *enc);
 static Google__Protobuf__Value *output_value(const pcl_value *v, const pcl_deps *deps,
                                              pcl__rpc_enc *enc);
+static Google__Protobuf__Value *settled_output(const pcl_value *v, pcl__rpc_enc *enc);
 
 /* Returns the Struct of the MAP m (NULL: empty); with outputs, a member
  * that has dependencies (deps[i], deps may be NULL) or is unknown or secret
@@ -361,11 +362,34 @@ static Google__Protobuf__Value *encode(const pcl_value *v, pcl__rpc_enc *enc) {
   case PCL_T_UNKNOWN:
     return string_value(PCL__UNKNOWN_SENTINEL, strlen(PCL__UNKNOWN_SENTINEL));
   case PCL_T_EVENTUAL:
-    enc_fail(enc, "the engine protocol cannot carry a value that is not settled yet");
-    return NULL;
+    return settled_output(v, enc);
   }
   enc_fail(enc, "the engine protocol cannot carry a value of an unknown kind");
   return NULL;
+}
+
+/* Returns the output value of the EVENTUAL v whose future resolved: its
+ * value (unknown, secret) with its dependencies, as the SDKs send each
+ * output met inside an invoke's or call's arguments; a future not resolved
+ * yet cannot be sent. */
+static Google__Protobuf__Value *settled_output(const pcl_value *v, pcl__rpc_enc *enc) {
+  pcl_future *f = pcl_value_future(v);
+  if (f == NULL || pcl_future_state_of(f) != PCL_FUTURE_RESOLVED) {
+    enc_fail(enc, "the engine protocol cannot carry a value that is not settled yet");
+    return NULL;
+  }
+  unsigned bits = pcl_future_bits(f);
+  pcl_value *inner = (bits & PCL_FUT_UNKNOWN) ? pcl_unknown()
+                     : pcl_future_value(f) ? pcl_retain(pcl_future_value(f))
+                                           : pcl_null();
+  if (bits & PCL_FUT_SECRET) {
+    pcl_value *sv = pcl_secret_new(inner);
+    pcl_release(inner);
+    inner = sv;
+  }
+  Google__Protobuf__Value *r = output_value(inner, pcl_future_deps(f), enc);
+  pcl_release(inner);
+  return r;
 }
 
 /* Returns the output value of v with the dependencies deps. */
@@ -479,7 +503,8 @@ char *pcl__rpc_path_text(const pcl_value *segs) {
 
 /* ------------------------------------------------------------- decoding */
 
-static pcl_value *decode(const Google__Protobuf__Value *v, int depth, pcl_error **err);
+static pcl_value *decode(const Google__Protobuf__Value *v, int depth, bool keep_deps,
+                         pcl_error **err);
 
 /* Returns whether the bytes b are the NUL-terminated s. */
 static bool bytes_eq(ProtobufCBinaryData b, const char *s) {
@@ -578,7 +603,8 @@ static bool string_member_is(const Google__Protobuf__Struct *s, const char *key,
          bytes_eq(v->string_value, want);
 }
 
-static pcl_value *decode_struct(const Google__Protobuf__Struct *s, int depth, pcl_error **err) {
+static pcl_value *decode_struct(const Google__Protobuf__Struct *s, int depth, bool keep_deps,
+                                pcl_error **err) {
   if (s && !pcl__value_fits(2 * s->n_fields * sizeof(pcl_value *), "an object", err)) {
     return NULL;
   }
@@ -586,7 +612,7 @@ static pcl_value *decode_struct(const Google__Protobuf__Struct *s, int depth, pc
   for (size_t i = 0; s && i < s->n_fields; i++) {
     ProtobufCBinaryData k = s->fields[i]->key;
     pcl_value *key = answer_string(k.data, k.len, err);
-    pcl_value *ev = key ? decode(s->fields[i]->value, depth + 1, err) : NULL;
+    pcl_value *ev = key ? decode(s->fields[i]->value, depth + 1, keep_deps, err) : NULL;
     if (ev == NULL) {
       pcl_release(key);
       pcl_mapbuf_free(&mb);
@@ -597,16 +623,82 @@ static pcl_value *decode_struct(const Google__Protobuf__Struct *s, int depth, pc
   return pcl_mapbuf_finish(&mb);
 }
 
+/* Returns the value of the output value s, whose value is v (stolen; its
+ * secret flag secret): when s lists dependencies, an EVENTUAL of a settled
+ * future carrying them (and unknown, secret), which is how the runtime keeps
+ * the dependencies of a value nested in another; else v (SECRET-wrapped
+ * when secret).  NULL with *err when "dependencies" is not a list of
+ * strings. */
+static pcl_value *output_with_deps(const Google__Protobuf__Struct *s, pcl_value *v, bool secret,
+                                   pcl_error **err) {
+  const Google__Protobuf__Value *d = member(s, "dependencies");
+  size_t n = 0;
+  if (d != NULL && d->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_LIST_VALUE && d->list_value) {
+    n = d->list_value->n_values;
+  } else if (d != NULL && d->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_NULL_VALUE) {
+    *err = pcl_error_new("malformed output value: \"dependencies\" is not a list");
+    pcl_release(v);
+    return NULL;
+  }
+  const char **urns = pcl_xmalloc((n ? n : 1) * sizeof *urns);
+  char **owned = pcl_xmalloc((n ? n : 1) * sizeof *owned);
+  for (size_t i = 0; i < n; i++) {
+    const Google__Protobuf__Value *u = d->list_value->values[i];
+    if (u == NULL || u->kind_case != GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE ||
+        u->string_value.len == 0 || memchr(u->string_value.data, 0, u->string_value.len)) {
+      for (size_t j = 0; j < i; j++) {
+        free(owned[j]);
+      }
+      free(owned);
+      free(urns);
+      pcl_release(v);
+      *err = pcl_error_new("malformed output value: a dependency is not a URN");
+      return NULL;
+    }
+    owned[i] = pcl_xmalloc(u->string_value.len + 1);
+    memcpy(owned[i], u->string_value.data, u->string_value.len);
+    owned[i][u->string_value.len] = '\0';
+    urns[i] = owned[i];
+  }
+  pcl_deps *deps = pcl__deps_of_urns(urns, n);
+  for (size_t i = 0; i < n; i++) {
+    free(owned[i]);
+  }
+  free(owned);
+  free(urns);
+  if (deps == NULL) {
+    if (!secret) {
+      return v;
+    }
+    pcl_value *w = pcl_secret_new(v);
+    pcl_release(v);
+    return w;
+  }
+  pcl_future *f = pcl_future_new(PCL_OUTPUT, NULL);
+  bool unknown = pcl_kind_of(v) == PCL_T_UNKNOWN;
+  pcl_future_resolve(f, unknown ? NULL : v,
+                     (unknown ? PCL_FUT_UNKNOWN : 0u) | (secret ? PCL_FUT_SECRET : 0u), deps);
+  pcl_release(v);
+  pcl_deps_release(deps);
+  pcl_value *r = pcl_future_to_value(f);
+  pcl_future_release(f);
+  return r;
+}
+
 /* Decodes a signature object s whose signature is sig. */
 static pcl_value *decode_sig(const Google__Protobuf__Struct *s, const char *sig, int depth,
-                             pcl_error **err) {
+                             bool keep_deps, pcl_error **err) {
   if (strcmp(sig, PCL__SIG_SECRET) == 0 || strcmp(sig, PCL__SIG_OUTPUT) == 0) {
     const Google__Protobuf__Value *in = member(s, "value");
     bool output = strcmp(sig, PCL__SIG_OUTPUT) == 0;
-    pcl_value *v = in ? decode(in, depth + 1, err) : output ? pcl_unknown() : pcl_null();
+    pcl_value *v =
+        in ? decode(in, depth + 1, keep_deps, err) : output ? pcl_unknown() : pcl_null();
     const Google__Protobuf__Value *sec = output ? member(s, "secret") : NULL;
     bool secret = !output || (sec && sec->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_BOOL_VALUE &&
                               sec->bool_value);
+    if (v != NULL && output && keep_deps) {
+      return output_with_deps(s, v, secret, err);
+    }
     if (v == NULL || !secret) {
       return v;
     }
@@ -661,7 +753,7 @@ static pcl_value *decode_sig(const Google__Protobuf__Struct *s, const char *sig,
   if (strcmp(sig, PCL__SIG_ARCHIVE) == 0) {
     const Google__Protobuf__Value *assets = member(s, "assets");
     if (assets && assets->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE) {
-      pcl_value *m = decode_struct(assets->struct_value, depth + 2, err);
+      pcl_value *m = decode_struct(assets->struct_value, depth + 2, keep_deps, err);
       if (m == NULL) {
         return NULL;
       }
@@ -695,7 +787,8 @@ static pcl_value *decode_sig(const Google__Protobuf__Struct *s, const char *sig,
   return NULL;
 }
 
-static pcl_value *decode(const Google__Protobuf__Value *v, int depth, pcl_error **err) {
+static pcl_value *decode(const Google__Protobuf__Value *v, int depth, bool keep_deps,
+                         pcl_error **err) {
   if (depth > MAX_DEPTH) {
     *err = pcl_error_new("a property value nests deeper than %d levels", MAX_DEPTH / 3);
     return NULL;
@@ -728,11 +821,11 @@ static pcl_value *decode(const Google__Protobuf__Value *v, int depth, pcl_error 
   case GOOGLE__PROTOBUF__VALUE__KIND_STRUCT_VALUE: {
     pcl_value *sig = v->struct_value ? plain_string_member(v->struct_value, PCL__SIG_KEY) : NULL;
     if (sig) {
-      pcl_value *r = decode_sig(v->struct_value, pcl_str_data(sig), depth + 1, err);
+      pcl_value *r = decode_sig(v->struct_value, pcl_str_data(sig), depth + 1, keep_deps, err);
       pcl_release(sig);
       return r;
     }
-    return decode_struct(v->struct_value, depth + 1, err);
+    return decode_struct(v->struct_value, depth + 1, keep_deps, err);
   }
   case GOOGLE__PROTOBUF__VALUE__KIND_LIST_VALUE: {
     size_t n = v->list_value ? v->list_value->n_values : 0;
@@ -742,7 +835,7 @@ static pcl_value *decode(const Google__Protobuf__Value *v, int depth, pcl_error 
     pcl_value *l = pcl_list_new(n);
     bool ok = true;
     for (size_t i = 0; i < n; i++) {
-      pcl_value *e = ok ? decode(v->list_value->values[i], depth + 1, err) : NULL;
+      pcl_value *e = ok ? decode(v->list_value->values[i], depth + 1, keep_deps, err) : NULL;
       ok = ok && e != NULL;
       pcl_list_init_take(l, i, e ? e : pcl_null());
     }
@@ -760,11 +853,11 @@ static pcl_value *decode(const Google__Protobuf__Value *v, int depth, pcl_error 
 }
 
 pcl_value *pcl__rpc_value_get(const Google__Protobuf__Value *v, pcl_error **err) {
-  return decode(v, 0, err);
+  return decode(v, 0, false, err);
 }
 
 pcl_value *pcl__rpc_struct_get(const Google__Protobuf__Struct *s, pcl_error **err) {
-  return decode_struct(s, 0, err);
+  return decode_struct(s, 0, false, err);
 }
 
 /* Reads a base-128 varint at *p (before end) into *out; false when the
@@ -851,7 +944,7 @@ pcl_value *pcl__rpc_struct_unpack(const uint8_t *data, size_t len, pcl_error **e
   if (m == NULL) {
     return NULL;
   }
-  pcl_value *v = decode_struct((Google__Protobuf__Struct *)m, 0, err);
+  pcl_value *v = decode_struct((Google__Protobuf__Struct *)m, 0, false, err);
   protobuf_c_message_free_unpacked(m, NULL);
   return v;
 }
@@ -868,6 +961,46 @@ static char *failures_text(Pulumirpc__CheckFailure *const *f, size_t n) {
                        f[i]->reason ? f[i]->reason : "");
   }
   return b.data ? b.data : pcl_xstrdup("");
+}
+
+/* Returns the MAP from each output name of the registration answer r to the
+ * LIST of the URNs its propertyDependencies entry lists (owned), or NULL:
+ * none listed, or with *err a name or URN that would take more than the
+ * value size limit. */
+static pcl_value *output_deps_get(const Pulumirpc__RegisterResourceResponse *r, pcl_error **err) {
+  if (r->n_propertydependencies == 0) {
+    return NULL;
+  }
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; i < r->n_propertydependencies; i++) {
+    const Pulumirpc__RegisterResourceResponse__PropertyDependenciesEntry *e =
+        r->propertydependencies[i];
+    const char *key = e->key ? e->key : "";
+    size_t n = e->value ? e->value->n_urns : 0;
+    pcl_value *k = answer_string(key, strlen(key), err);
+    pcl_value *l = k && pcl__value_fits(n * sizeof(pcl_value *), "a list", err) ? pcl_list_new(n)
+                                                                              : NULL;
+    for (size_t j = 0; l && j < n; j++) {
+      const char *u = e->value->urns[j] ? e->value->urns[j] : "";
+      pcl_value *uv = answer_string(u, strlen(u), err);
+      if (uv == NULL) {
+        for (size_t rest = j; rest < n; rest++) {
+          pcl_list_init_take(l, rest, pcl_null());
+        }
+        pcl_release(l);
+        l = NULL;
+        break;
+      }
+      pcl_list_init_take(l, j, uv);
+    }
+    if (l == NULL) {
+      pcl_release(k);
+      pcl_mapbuf_free(&mb);
+      return NULL;
+    }
+    pcl_mapbuf_put_take(&mb, k, l);
+  }
+  return pcl_mapbuf_finish(&mb);
 }
 
 /* The descriptor of each call's answer. */
@@ -908,6 +1041,7 @@ bool pcl__rpc_answer_decode(pcl__rpc_method m, const uint8_t *data, size_t len,
   if (msg == NULL) {
     return false;
   }
+  bool ok = true;
   const Google__Protobuf__Struct *st = NULL;
   switch (m) {
   case PCL__RPC_SUPPORTS_FEATURE:
@@ -928,6 +1062,8 @@ bool pcl__rpc_answer_decode(pcl__rpc_method m, const uint8_t *data, size_t len,
     out->id = pcl_xstrdup(r->id ? r->id : "");
     out->failed = r->result != PULUMIRPC__RESULT__SUCCESS;
     out->unknown = r->unknown;
+    out->output_deps = output_deps_get(r, err);
+    ok = out->output_deps != NULL || r->n_propertydependencies == 0;
     st = r->object;
     break;
   }
@@ -965,14 +1101,15 @@ bool pcl__rpc_answer_decode(pcl__rpc_method m, const uint8_t *data, size_t len,
   case PCL__RPC_NMETHODS:
     break;
   }
-  bool ok = true;
   const char *texts[] = {out->urn, out->id, out->ref, out->failures};
   for (size_t i = 0; ok && i < sizeof texts / sizeof texts[0]; i++) {
     ok = texts[i] == NULL || pcl__value_fits(strlen(texts[i]), "a string", err);
   }
   if (ok && (st || m == PCL__RPC_REGISTER || m == PCL__RPC_READ || m == PCL__RPC_INVOKE ||
              m == PCL__RPC_CALL)) {
-    out->value = decode_struct(st, 0, err);
+    /* Only an invoke's or call's answer carries output values with their
+     * dependencies (when the request accepts them). */
+    out->value = decode_struct(st, 0, m == PCL__RPC_INVOKE || m == PCL__RPC_CALL, err);
     ok = out->value != NULL;
   }
   if (ok && (m == PCL__RPC_READ || (m == PCL__RPC_REGISTER && !out->failed)) &&
@@ -995,5 +1132,6 @@ void pcl__rpc_answer_free(pcl__rpc_answer *a) {
   pcl_release(a->value);
   free(a->failures);
   free(a->ref);
+  pcl_release(a->output_deps);
   memset(a, 0, sizeof *a);
 }

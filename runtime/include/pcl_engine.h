@@ -30,6 +30,10 @@ typedef struct pcl_package {
   const char *value;        /* The parameter: the bytes the block gives in base64,
                                decoded (they may hold NULs). */
   size_t value_len;         /* Their number. */
+  bool extension;           /* Its schema says it extends the base provider
+                               (extensionParameterization) rather than replacing
+                               it: RegisterPackage sends the parameterization as
+                               the request's extension. */
 } pcl_package;
 
 /* A resource registration or read. */
@@ -44,6 +48,10 @@ typedef struct pcl_resource_request {
   const char *version;       /* Package version, or NULL. */
   const char *plugin_download_url; /* Download URL, or NULL. */
   pcl_value *inputs;         /* MAP; nested SECRET, UNKNOWN, RESOURCE kept. */
+  pcl_value *remote_inputs;  /* A remote component: the inputs again, each output inside
+                                them (at any depth) a settled EVENTUAL carrying its own
+                                dependencies, for an engine that takes output values;
+                                else NULL. */
   pcl_deps *const *prop_deps; /* Per input entry (parallel to inputs). */
   const pcl_deps *deps;      /* All dependencies (inputs and dependsOn). */
   pcl_value *options;        /* MAP of recorded options (see docs/snapshot.md). */
@@ -65,7 +73,10 @@ typedef struct pcl_resource_request {
 typedef struct pcl_invoke_request {
   const char *token;         /* Function or method token. */
   pcl_value *args;           /* MAP; nested SECRET and RESOURCE kept; a call
-                                has its receiver as "__self__". */
+                                has its receiver as "__self__".  For an engine that
+                                takes output values in the request (invoke_output_values,
+                                call_output_values), each output inside is a settled
+                                EVENTUAL. */
   const char *provider;      /* Provider reference "<urn>::<id>", or NULL. */
   const char *version;       /* Package version (invoke option), or NULL. */
   const char *plugin_download_url; /* Download URL (invoke option), or NULL. */
@@ -86,6 +97,9 @@ typedef struct pcl_resource_result {
   bool unknown;        /* The engine did not run the step (a create a targeted
                           update skipped) or the step failed and the engine
                           goes on: the resource's outputs are unknown. */
+  pcl_value *output_deps; /* MAP output name -> LIST of the URN STRINGs the output
+                             depends on beyond the resource itself (a remote
+                             component's outputs on its children), or NULL. */
 } pcl_resource_result;
 
 /* A completion: exactly one of res and err is not NULL (both borrowed). */
@@ -146,6 +160,13 @@ struct pcl_engine {
   bool finish_failed;   /* Finishing a run that succeeded failed (the engine did not
                            take the signal that the program is done); the backend
                            printed why: pcl_main exits with status 1. */
+  bool invoke_output_values; /* The engine takes an invoke's arguments with every output
+                                inside them as a settled EVENTUAL (sent as an output value
+                                with its own dependencies), and answers with the outputs
+                                the provider returned so (EVENTUALs carrying their
+                                dependencies): the run then keeps the dependencies and
+                                secrecy of each value rather than those of the whole. */
+  bool call_output_values;   /* Likewise for a method call's arguments and answer. */
 };
 
 /* -- The embedded engine (runtime/engine/engine_embedded.c). */

@@ -661,6 +661,8 @@ typedef struct reg {
   const char *bad_inputs;        /* Kind name of inputs that were not a MAP. */
   signed char protect, retain;   /* Effective inherited flags. */
   pcl_value *elided_secrets;     /* Preview: additionalSecretOutputs (LIST, owned), or NULL. */
+  pcl_value *output_deps;        /* Once answered: what the engine says each output depends
+                                    on (pcl_resource_result.output_deps; owned), or NULL. */
   pcl_future *package;           /* The reference of the type's parameterized package
                                     (borrowed from the run; also the waitset's last
                                     slot), or NULL. */
@@ -674,6 +676,7 @@ static size_t reg_size(size_t len) { return sizeof(reg) + len + 1; }
 static void reg_free(reg *r) {
   pcl_release(r->providers);
   pcl_release(r->elided_secrets);
+  pcl_release(r->output_deps);
   pcl_future_release(r->result);
   pcl_release(r->inputs);
   free(r->provider);
@@ -732,6 +735,58 @@ static pcl_deps *deps_without_refs(const pcl_deps *d, const pcl_value *v) {
   return out;
 }
 
+static pcl_value *per_value_wire(const pcl_value *v);
+
+/* Returns the settled EVENTUAL e as it goes inside the arguments of an
+ * engine that takes output values there (owned): a settled EVENTUAL of its
+ * value made so in turn (per_value_wire), with its bits and its
+ * dependencies but the resources passed by reference in it (a resource is
+ * not a dependency of its own reference); its bare value when nothing is
+ * left to carry. */
+static pcl_value *settled_wire(const pcl_value *e) {
+  pcl_future *f = pcl_value_future(e);
+  if (f == NULL || pcl_future_state_of(f) != PCL_FUTURE_RESOLVED) {
+    /* Never met here (every future was awaited); the encoder refuses it. */
+    return pcl_retain((pcl_value *)e);
+  }
+  unsigned bits = pcl_future_bits(f);
+  pcl_value *inner = pcl_future_value(f);
+  pcl_value *wired = inner ? per_value_wire(inner) : NULL;
+  pcl_deps *deps = deps_without_refs(pcl_future_deps(f), wired ? wired : pcl_null());
+  pcl_value *r;
+  if (bits == 0 && pcl_deps_count(deps) == 0) {
+    r = wired ? pcl_retain(wired) : pcl_null();
+  } else {
+    pcl_future *g = pcl_future_new(PCL_OUTPUT, NULL);
+    pcl_future_resolve(g, wired, bits, deps);
+    r = pcl_future_to_value(g);
+    pcl_future_release(g);
+  }
+  pcl_release(wired);
+  pcl_deps_release(deps);
+  return r;
+}
+
+/* The pcl__value_rewrite step of per_value_wire: a settled EVENTUAL
+ * becomes settled_wire's, anything else is collapse's. */
+static pcl__rw_action per_value_step(pcl__rw_step *s, void *data) {
+  if (pcl_kind_of(s->v) == PCL_T_EVENTUAL) {
+    s->out = settled_wire(s->v);
+    return PCL__RW_DONE;
+  }
+  return collapse_step(s, data);
+}
+
+/* Returns v (borrowed, every future in it settled) with resource objects
+ * collapsed into references and each future in it, at any depth, a settled
+ * EVENTUAL carrying its own dependencies, unknown and secret bits (owned):
+ * the arguments of an invoke or call for an engine that takes output values
+ * inside them (pcl_engine.invoke_output_values), as the SDKs send each
+ * output they meet. */
+static pcl_value *per_value_wire(const pcl_value *v) {
+  return pcl__value_rewrite(v, NULL, per_value_step, NULL);
+}
+
 /* The pcl__value_rewrite step of hydrate (data: the MAP from URNs to
  * resource objects): a reference the map knows becomes its object;
  * secrets, lists, sets and maps are entered. */
@@ -772,9 +827,47 @@ static pcl_value *hydrate(pcl_value *v, pcl_value *objs) {
   return pcl__value_rewrite(v, NULL, hydrate_step, objs);
 }
 
+/* Returns outputs (borrowed MAP) with each output that deps (MAP name ->
+ * LIST of URN STRINGs, may be NULL) lists as a settled EVENTUAL carrying
+ * those dependencies (owned): a remote component's output depends on the
+ * children it comes from, so that what uses it depends on them too (and
+ * the engine skips it when one of them failed). */
+static pcl_value *with_output_deps(pcl_value *outputs, const pcl_value *deps) {
+  size_t n = pcl_len(outputs);
+  if (deps == NULL || pcl_len(deps) == 0 || n == 0) {
+    return pcl_retain(outputs);
+  }
+  pcl_value **vals = pcl_xmalloc(n * sizeof *vals);
+  for (size_t i = 0; i < n; i++) {
+    const pcl_value *k = pcl_map_key_at(outputs, i);
+    pcl_value *v = pcl_map_val_at(outputs, i);
+    pcl_value *urns = pcl_map_get(deps, pcl_str_data(k), pcl_str_len(k));
+    size_t nu = urns && pcl_kind_of(urns) == PCL_T_LIST ? pcl_len(urns) : 0;
+    if (nu == 0) {
+      vals[i] = pcl_retain(v);
+      continue;
+    }
+    const char **texts = pcl_xmalloc(nu * sizeof *texts);
+    for (size_t j = 0; j < nu; j++) {
+      texts[j] = pcl_str_data(pcl_list_at(urns, j));
+    }
+    pcl_deps *d = pcl__deps_of_urns(texts, nu);
+    free(texts);
+    pcl_future *f = pcl_future_new(PCL_OUTPUT, NULL);
+    pcl_future_resolve(f, v, 0, d);
+    pcl_deps_release(d);
+    vals[i] = pcl_future_to_value(f);
+    pcl_future_release(f);
+  }
+  pcl_value *r = pcl__map_with_vals_take(outputs, vals);
+  free(vals);
+  return r;
+}
+
 /* Resolves r's future with its object: the outputs (resource references
- * replaced by the objects of hydrated, when not NULL) plus urn, id, __name
- * and __type; urn is interned.  Frees r. */
+ * replaced by the objects of hydrated, when not NULL; each with the
+ * dependencies the engine gave it) plus urn, id, __name and __type; urn is
+ * interned.  Frees r. */
 static void reg_resolve(reg *r, const char *urn, pcl_value *id, pcl_value *outputs,
                         pcl_value *hydrated) {
   pcl_value *base = pcl_retain(outputs);
@@ -788,6 +881,9 @@ static void reg_resolve(reg *r, const char *urn, pcl_value *id, pcl_value *outpu
     base = pcl__map_with_vals_take(outputs, vals);
     free(vals);
   }
+  pcl_value *with_deps = with_output_deps(base, r->output_deps);
+  pcl_release(base);
+  base = with_deps;
   /* In a preview, a secret output the provider left out (it is unknown
    * yet) reads as a secret unknown: all of them put over the outputs in
    * one merge. */
@@ -946,6 +1042,7 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
   rr->plugin_download_url = r->plugin_download_url;
   r->plugin_download_url = NULL;
   rr->gates_invokes = r->decl.kind != PCL_RES_CUSTOM || pcl_kind_of(res->id) == PCL_T_UNKNOWN;
+  r->output_deps = pcl_retain(res->output_deps);
   if (res->unknown) {
     /* A step the engine did not run (a create a targeted update skipped)
        or that failed while the engine goes on: as an SDK resolves them,
@@ -960,6 +1057,15 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
     for (size_t i = 0; i < pcl_len(r->inputs); i++) {
       pcl_value *k = pcl_map_key_at(r->inputs, i);
       if (pcl_map_get(res->outputs, pcl_str_data(k), pcl_str_len(k)) == NULL) {
+        pcl_mapbuf_put_take(&mb, pcl_retain(k), pcl_unknown());
+      }
+    }
+    /* An output the engine gives dependencies for is one too (a failed
+     * remote component's, on the child that failed). */
+    for (size_t i = 0; res->output_deps && i < pcl_len(res->output_deps); i++) {
+      pcl_value *k = pcl_map_key_at(res->output_deps, i);
+      if (pcl_map_get(res->outputs, pcl_str_data(k), pcl_str_len(k)) == NULL &&
+          pcl_map_get(r->inputs, pcl_str_data(k), pcl_str_len(k)) == NULL) {
         pcl_mapbuf_put_take(&mb, pcl_retain(k), pcl_unknown());
       }
     }
@@ -1036,6 +1142,8 @@ static void reg_send(waitset *w) {
   }
   /* Inputs and their dependencies. */
   pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf rb = PCL_MAPBUF_INIT; /* A remote component's, per value. */
+  bool remote = r->decl.kind == PCL_RES_REMOTE;
   pcl_deps **prop = pcl_xmalloc((n ? n : 1) * sizeof *prop);
   const pcl_deps **each = pcl_xmalloc((n ? n : 1) * sizeof *each);
   size_t m = 0; /* Inputs sent: a null input is left out, as SDKs do. */
@@ -1049,10 +1157,15 @@ static void reg_send(waitset *w) {
     }
     pcl_value *cv = collapse(v);
     pcl_release(v);
-    prop[m++] = r->decl.kind == PCL_RES_REMOTE ? deps_without_refs(d, cv) : pcl_deps_retain(d);
+    prop[m++] = remote ? deps_without_refs(d, cv) : pcl_deps_retain(d);
     pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(r->inputs, i)), cv);
+    if (remote) {
+      pcl_mapbuf_put_take(&rb, pcl_retain(pcl_map_key_at(r->inputs, i)),
+                          per_value_wire(pcl_map_val_at(r->inputs, i)));
+    }
   }
   pcl_value *inputs = pcl_mapbuf_finish(&mb);
+  pcl_value *remote_inputs = remote ? pcl_mapbuf_finish(&rb) : NULL;
   pcl_deps *deps = pcl__deps_union_all(each, n);
   free(each);
   pcl_error *err = NULL;
@@ -1196,6 +1309,7 @@ static void reg_send(waitset *w) {
       .version = version,
       .plugin_download_url = url,
       .inputs = inputs,
+      .remote_inputs = remote_inputs,
       .prop_deps = prop,
       .deps = deps,
       .options = options,
@@ -1211,6 +1325,7 @@ static void reg_send(waitset *w) {
   run->engine->ops->register_resource(run->engine, &req, reg_done, r);
   pcl_release(id);
   pcl_release(inputs);
+  pcl_release(remote_inputs);
   pcl_release(options);
   for (size_t i = 0; i < m; i++) {
     pcl_deps_release(prop[i]);
@@ -1403,7 +1518,8 @@ static pcl_value *args_map(const slot *s, const char *what, const char *token, b
 typedef struct opstart {
   op *o;             /* The operation. */
   bool has_self;     /* f[0] is the receiver (call) or component (outputs). */
-  pcl_value *args;   /* A call's arguments as given (owned), for their dependencies. */
+  pcl_value *args;   /* An invoke's or call's arguments as given (owned), or NULL:
+                        their dependencies, each value's its own. */
 } opstart;
 
 /* The dependency sets of the futures a walk met, for one union at the end
@@ -1501,6 +1617,46 @@ static const pcl__run_res *receiver(pcl_run *run, const slot *s) {
   return urn ? run_res(run, urn) : NULL;
 }
 
+/* Returns the arguments in (as given, borrowed; every future in them
+ * settled) as per_value_wire sends them: a MAP (owned), each member with
+ * what the whole carries when the arguments are a future themselves;
+ * an empty MAP when they are null. */
+static pcl_value *per_value_args(const pcl_value *in) {
+  pcl_future *top = pcl_value_future(in);
+  const pcl_value *m = top ? pcl_future_value(top) : in;
+  unsigned bits = top ? pcl_future_bits(top) : 0;
+  while (m && pcl_kind_of(m) == PCL_T_SECRET) {
+    bits |= PCL_FUT_SECRET;
+    m = pcl_secret_inner(m);
+  }
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  for (size_t i = 0; m && pcl_kind_of(m) == PCL_T_MAP && i < pcl_len(m); i++) {
+    pcl_value *w = per_value_wire(pcl_map_val_at(m, i));
+    pcl_deps *deps = top ? deps_without_refs(pcl_future_deps(top), w) : NULL;
+    if (bits != 0 || pcl_deps_count(deps) > 0) {
+      /* The whole's bits and dependencies reach each member: resolving
+       * with an EVENTUAL member merges its own into them. */
+      pcl_future *g = pcl_future_new(PCL_OUTPUT, NULL);
+      pcl_future_resolve(g, w, bits, deps);
+      pcl_release(w);
+      w = pcl_future_to_value(g);
+      pcl_future_release(g);
+    }
+    pcl_deps_release(deps);
+    pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(m, i)), w);
+  }
+  return pcl_mapbuf_finish(&mb);
+}
+
+/* Returns the union of *deps and the dependencies of the receiver slot of
+ * a method call into *deps: a call's result depends on its receiver, as a
+ * value computed from it does. */
+static void add_receiver_deps(pcl_deps **deps, const slot *self) {
+  pcl_deps *u = pcl_deps_union(*deps, slot_deps(self));
+  pcl_deps_release(*deps);
+  *deps = u;
+}
+
 static void op_send(waitset *w) {
   opstart *s = w->data;
   op *o = s->o;
@@ -1532,6 +1688,19 @@ static void op_send(waitset *w) {
     pcl_value *opts = slot_value(&w->s[first + 1]);
     pcl_value *depends = opt_urns(opts, "dependsOn", &o->deps);
     pcl_release(depends);
+    /* The engine takes every output inside the arguments with its own
+     * dependencies and secrecy, and answers with the provider's outputs so:
+     * the result then carries only what dependsOn and the receiver give
+     * it, each value inside it its own. */
+    bool per_value = o->what == 0   ? run->engine->invoke_output_values
+                     : o->what == 1 ? run->engine->call_output_values
+                                    : false;
+    pcl_deps *own = NULL;
+    pcl_release(opt_urns(opts, "dependsOn", &own));
+    if (o->what == 1 && s->has_self) {
+      add_receiver_deps(&o->deps, &w->s[0]);
+      add_receiver_deps(&own, &w->s[0]);
+    }
     pcl_value *prov = opts ? pcl_map_get_cstr(opts, "provider") : NULL;
     char *provider = prov ? provider_ref(prov) : NULL;
     pcl_value *parent = opts ? pcl_map_get_cstr(opts, "parent") : NULL;
@@ -1588,7 +1757,14 @@ static void op_send(waitset *w) {
                          o->deps);
       op_free(o);
     } else {
-      o->bits = secret ? PCL_FUT_SECRET : 0;
+      o->bits = secret && !per_value ? PCL_FUT_SECRET : 0;
+      if (per_value) {
+        pcl_deps_release(o->deps);
+        o->deps = pcl_deps_retain(own);
+        pcl_release(args);
+        args = per_value_args(s->args ? s->args : &empty_map);
+        req.args = args;
+      }
       run->inflight++;
       if (o->what == 1) {
         pcl_value *self = slot_value(&w->s[0]);
@@ -1612,6 +1788,7 @@ static void op_send(waitset *w) {
     }
     free(provider);
     pcl_release(args);
+    pcl_deps_release(own);
   }
   pcl_release(s->args);
   free(s);
@@ -1639,7 +1816,7 @@ static pcl_future *op_start(pcl_run *run, int what, const char *token, pcl_value
   opstart *s = pcl_xmalloc(sizeof *s);
   s->o = o;
   s->has_self = self != NULL || self_f != NULL;
-  s->args = what == 1 ? pcl_retain(args) : NULL;
+  s->args = what != 2 && args ? pcl_retain(args) : NULL;
   o->package = what != 2 ? package_ref(run, token) : NULL;
   size_t first = s->has_self ? 1 : 0;
   bool after_stack = run->stack_reg != NULL;

@@ -124,6 +124,10 @@ def write_test(root, name, files, expect, tier, run=None):
         json.dump(exp, fh)
 
 
+# The schemas of the test providers (the package of PACKAGE_EXP has none:
+# it is not an extension).
+PROVIDERS = os.path.join(REPO, "..", "shared", "conformance", "providers")
+
 # The parameterization of a test and the requests engine.js records for a
 # program that registers its package and uses it right: the package checks
 # (check_packages) pass on them, and fail on each of the mistakes below.
@@ -169,6 +173,10 @@ def package_mistakes():
            "Invoke of simple:index:f carries the package reference 'sub-ref'")
     yield ("a package registered twice", changed(lambda q: q.insert(2, copy.deepcopy(q[1]))),
            "registered twice")
+    yield ("a replacement registered as an extension",
+           changed(lambda q: q[1]["request"].update(
+               extension=q[1]["request"].pop("parameterization"))),
+           "does not carry it as its parameterization")
 
 
 def check_package_checks():
@@ -180,13 +188,13 @@ def check_package_checks():
     loader.exec_module(run)
     failures, checks = [], 1
     try:
-        run.check_packages(PACKAGE_EXP, PACKAGE_REQUESTS, "update")
+        run.check_packages(PACKAGE_EXP, PACKAGE_REQUESTS, "update", PROVIDERS)
     except run.Fail as f:
         failures.append(f"check_packages refused right requests: {f}")
     for what, reqs, part in package_mistakes():
         checks += 1
         try:
-            run.check_packages(PACKAGE_EXP, reqs, "update")
+            run.check_packages(PACKAGE_EXP, reqs, "update", PROVIDERS)
             failures.append(f"check_packages missed {what}")
         except run.Fail as f:
             if part not in str(f):

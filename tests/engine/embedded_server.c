@@ -587,18 +587,19 @@ static void serve_package(scall *c) {
   if (r == NULL) {
     return;
   }
-  if (r->parameterization == NULL || *r->parameterization->name == 0) {
+  const Pulumirpc__Parameterization *p = r->parameterization ? r->parameterization : r->extension;
+  if (p == NULL || *p->name == 0 || (r->parameterization && r->extension)) {
     answer(c, NULL, GRPC_STATUS_INVALID_ARGUMENT,
-           "RegisterPackage of a package without a parameterization");
+           "RegisterPackage of a package without one parameterization or extension");
   } else {
-    const Pulumirpc__Parameterization *p = r->parameterization;
     pcl_package pkg = {.base_name = r->name,
                        .base_version = *r->version ? r->version : NULL,
                        .download_url = *r->download_url ? r->download_url : NULL,
                        .name = p->name,
                        .version = *p->version ? p->version : NULL,
                        .value = (const char *)p->value.data,
-                       .value_len = p->value.len};
+                       .value_len = p->value.len,
+                       .extension = r->extension != NULL};
     S.run->engine->ops->register_package(S.run->engine, &pkg, package_answered, c);
   }
   protobuf_c_message_free_unpacked(&r->base, NULL);

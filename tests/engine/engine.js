@@ -29,6 +29,10 @@
 //   --no-parameterization  claim no support for RegisterPackage (feature 9,
 //                      SupportsFeature "parameterization"), as engines that
 //                      predate parameterized packages do
+//   --per-value-outputs  also list INVOKE_OUTPUT_VALUES and CALL_OUTPUT_VALUES
+//                      (features 17, 18), also with --forward: the program then
+//                      sends every output inside an invoke's or call's
+//                      arguments as an output value
 //   --loader DIR       also serve the schema loader codegen.Loader (as the
 //                      engine does for a language host): GetSchema answers
 //                      DIR/<package>-<version>.json, the highest version
@@ -77,6 +81,7 @@ const recordFile = opt("--record");
 const delay = Number(opt("--delay") || 0);
 const oldMonitor = args.includes("--old-monitor");
 const noParameterization = args.includes("--no-parameterization");
+const perValueOutputs = args.includes("--per-value-outputs");
 const fault = opt("--fault") || "";
 const faultArg = fault.includes("=") ? fault.slice(fault.indexOf("=") + 1) : "";
 const faultKind = fault.split("=")[0];
@@ -254,6 +259,9 @@ const monitor = {
       features.push(F.RESOURCE_MONITOR_FEATURE_PARAMETERIZATION);
     }
     info.setSupportedfeaturesList(features);
+    if (perValueOutputs) {
+      addPerValueOutputs(info);
+    }
     info.setDryrun(dryRun);
     cb(null, info);
   },
@@ -278,7 +286,7 @@ const monitor = {
       cb({ code: grpc.status.UNAVAILABLE, details: "the package registry is down" });
       return;
     }
-    const params = call.request.getParameterization();
+    const params = call.request.getParameterization() || call.request.getExtension$();
     const ref = (params ? params.getName() : call.request.getName()) + "-ref";
     record("RegisterPackage", call.request, { ref });
     const resp = new resproto.RegisterPackageResponse();
@@ -310,6 +318,14 @@ const engine = {
   },
 };
 
+// Adds INVOKE_OUTPUT_VALUES and CALL_OUTPUT_VALUES to the features of the
+// DeploymentInfo info (--per-value-outputs), also of a forwarded engine's.
+function addPerValueOutputs(info) {
+  const F = resproto.ResourceMonitorFeature;
+  info.setSupportedfeaturesList(info.getSupportedfeaturesList().concat(
+    [F.RESOURCE_MONITOR_FEATURE_INVOKE_OUTPUT_VALUES, F.RESOURCE_MONITOR_FEATURE_CALL_OUTPUT_VALUES]));
+}
+
 // Returns the handler that records the request under name and passes it to
 // the forwarded engine's method, answering with what that engine answers; a
 // RegisterPackage is recorded once answered, with the reference.
@@ -326,6 +342,9 @@ function forwarded(name, client, method) {
       if (err) {
         cb({ code: err.code, details: err.details });
       } else {
+        if (name === "GetDeploymentInfo" && perValueOutputs) {
+          addPerValueOutputs(resp);
+        }
         cb(null, resp);
       }
     });

@@ -7,25 +7,26 @@
 
 /* Constants, by index, every tenth numbered (rows refer to them as
  * pclg_k[r[i]]). */
-static pcl_value pclg_k[12];
+static pcl_value pclg_k[13];
 static pcl_value *const pclg_p[] = {
-    &pclg_k[4],
     &pclg_k[5],
-    &pclg_k[7],
+    &pclg_k[6],
     &pclg_k[8],
+    &pclg_k[9],
 };
-static pcl_value pclg_k[12] = {
+static pcl_value pclg_k[13] = {
     /* 0 */ PCL_STATIC_ASCII("hello"),
     PCL_STATIC_MAP(NULL, NULL, 0),
     PCL_STATIC_ASCII("hi"),
+    PCL_STATIC_ASCII("greeting"),
     PCL_STATIC_ASCII("output"),
     PCL_STATIC_ASCII("input"),
     PCL_STATIC_ASCII("goodbye"),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
     PCL_STATIC_ASCII("version"),
     PCL_STATIC_ASCII("2.0.0"),
-    PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
-    /* 10 */ PCL_STATIC_ASCII("subpackage:index:doHelloWorld"),
+    /* 10 */ PCL_STATIC_MAP(&pclg_p[2], &pclg_p[3], 1),
+    PCL_STATIC_ASCII("subpackage:index:doHelloWorld"),
     PCL_STATIC_ASCII("fromInvoke"),
 };
 
@@ -34,13 +35,15 @@ static const char *const pclg_files[] = {
     "tests/golden/codegen/packages.pp",
     NULL,
     NULL,
+    NULL,
 };
 
 /* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {31, 1},
-    {34, 1},
-    {38, 11},
+    {43, 1},
+    {46, 1},
+    {49, 1},
+    {53, 11},
 };
 
 /* Their files: the first location in each, and the file's index. */
@@ -52,6 +55,7 @@ static const pcl_gen_loc_run pclg_loc_runs[] = {
 static const pcl_resource_decl pclg_decl[] = {
     {.type = "subpackage:index:HelloWorld", .kind = PCL_RES_CUSTOM, .version = "2.0.0"},
     {.type = "hipackage:index:HelloWorld", .kind = PCL_RES_CUSTOM, .version = "2.0.0"},
+    {.type = "myext:index:Greeting", .kind = PCL_RES_CUSTOM, .version = "2.0.0"},
 };
 
 /* Rows: what differs between the uses of one function, in the order its
@@ -61,8 +65,9 @@ static const pcl_resource_decl pclg_decl[] = {
 static const uint32_t pclg_r[] = {
     /* hello: "hello", {} */ 0, 0, 1, 0,
     /* hi: "hi", {} */ 2, 1, 1, 1,
-    /* fromInvoke: "output" */ 3, 2,
-    /* fromInvoke: "subpackage:index:doHello...", {...}, {...}, "fromInvoke" */ 10, 6, 9, 2, 2, 11,
+    /* greeting: "greeting", {} */ 3, 2, 1, 2,
+    /* fromInvoke: "output" */ 4, 3,
+    /* fromInvoke: "subpackage:index:doHello...", {...}, {...}, "fromInvoke" */ 11, 7, 10, 3, 2, 12,
     0,
 };
 
@@ -74,55 +79,57 @@ static pcl_value *pclu_fromInvoke(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclg_node1, 0}, /* hello */
     {pclg_node1, 4}, /* hi */
-    {pclu_fromInvoke, 10}, /* fromInvoke */
+    {pclg_node1, 8}, /* greeting */
+    {pclu_fromInvoke, 14}, /* fromInvoke */
 };
 
 static const pcl_gen_module pclg_modules[] = {
-    {pclg_nodes0, 3},
+    {pclg_nodes0, 4},
 };
 
-/* tests/golden/codegen/packages.pp:31:1: resource hello "subpackage:index:HelloWorld" { }, and 1 more node */
+/* tests/golden/codegen/packages.pp:43:1: resource hello "subpackage:index:HelloWorld" { }, and 2 more nodes */
 static pcl_value *pclg_node1(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
-#line 31 "tests/golden/codegen/packages.pp"
+#line 43 "tests/golden/codegen/packages.pp"
   t0 = pcl_gen_register(e, &pclg_decl[r[1]], &pclg_k[r[0]], &pclg_k[r[2]], NULL, r[3]); return t0;
-#line 91 "<stdout>"
+#line 97 "<stdout>"
 }
 
-/* tests/golden/codegen/packages.pp:38:11: invoke("subpackage:index:doHelloWorld", { input = "goodbye" }).output, once its arguments are known */
+/* tests/golden/codegen/packages.pp:53:11: invoke("subpackage:index:doHelloWorld", { input = "goodbye" }).output, once its arguments are known */
 static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL;
   uint32_t at = 0;
-#line 38 "tests/golden/codegen/packages.pp"
+#line 53 "tests/golden/codegen/packages.pp"
   t0 = pcl_gen_attr(e, p[0], &pclg_k[r[0]], PCL_GEN_DECLARED, err); if (t0 == NULL) { at = r[1]; goto fail; } return t0;
-#line 101 "<stdout>"
+#line 107 "<stdout>"
 fail:
   pcl_gen_locate(e, *err, at);
   pcl_release(t0);
   return NULL;
 }
 
-/* tests/golden/codegen/packages.pp:37:1: output fromInvoke { value = invoke("subpackage:index:doHelloWorld", { input = "goodbye" }).output } */
+/* tests/golden/codegen/packages.pp:52:1: output fromInvoke { value = invoke("subpackage:index:doHelloWorld", { input = "goodbye" }).output } */
 static pcl_value *pclu_fromInvoke(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
-#line 38 "tests/golden/codegen/packages.pp"
+#line 53 "tests/golden/codegen/packages.pp"
   t0 = pcl_gen_invoke(e, &pclg_k[r[0]], &pclg_k[r[1]], &pclg_k[r[2]], false, r[3]); t1 = pcl_gen_apply(pcl_gen_env_new(e, r - r[4], 0, NULL), pclg_apply1, (pcl_value *[]){t0}, 1); pcl_release(t0), t0 = NULL;
-#line 37 "tests/golden/codegen/packages.pp"
+#line 52 "tests/golden/codegen/packages.pp"
   t0 = pcl_gen_output(e, &pclg_k[r[5]], t1); pcl_release(t1), t1 = NULL; return t0;
-#line 116 "<stdout>"
+#line 122 "<stdout>"
 }
 
 /* Configuration. */
 
 /* Parameterized packages: the base provider's name, version and download
- * URL, the package's name and version, and its parameter (decoded) with
- * its length. */
+ * URL, the package's name and version, its parameter (decoded) with its
+ * length, and whether it extends the base provider. */
 static const pcl_package pclg_packages[] = {
     {.base_name = "parameterized", .base_version = "1.2.3", .name = "subpackage", .version = "2.0.0", .value = "HelloWorld", .value_len = 10},
     {.base_name = "parameterized", .base_version = "1.2.3", .download_url = "https://example.com/releases", .name = "hipackage", .version = "2.0.0", .value = "\000\377\"Hi\?\?/\\", .value_len = 9},
+    {.base_name = "extbase", .base_version = "45.0.0", .name = "myext", .version = "2.0.0", .value = "Hello", .value_len = 5, .extension = true},
 };
 
 static const pcl_gen_program pclg_program = {
@@ -140,7 +147,7 @@ static const pcl_gen_program pclg_program = {
     .nloc_runs = 1,
     .files = pclg_files,
     .packages = pclg_packages,
-    .npackages = 2,
+    .npackages = 3,
 };
 
 int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }

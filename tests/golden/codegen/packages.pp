@@ -28,10 +28,25 @@ package {
   baseProviderVersion = "2.0.0"
 }
 
+# An extension: its schema (extensionParameterization) says it extends its
+# base provider, and the table says so.
+package {
+  baseProviderName    = "extbase"
+  baseProviderVersion = "45.0.0"
+  parameterization {
+    name    = "myext"
+    version = "2.0.0"
+    value   = "SGVsbG8="
+  }
+}
+
 resource hello "subpackage:index:HelloWorld" {
 }
 
 resource hi "hipackage:index:HelloWorld" {
+}
+
+resource greeting "myext:index:Greeting" {
 }
 
 output fromInvoke {

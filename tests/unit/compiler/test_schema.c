@@ -889,6 +889,33 @@ static void test_bad_files(void) {
   remove_temp_dir(dir);
 }
 
+/* A schema with extensionParameterization describes an extension of its
+ * base provider (RegisterPackage says so); one without does not; one whose
+ * extensionParameterization is not an object is refused where it is. */
+static void test_extension_packages(void) {
+  const char *dir = make_temp_dir();
+  write_file(dir, "myext.json",
+             "{\"name\": \"myext\", \"version\": \"2.0.0\", \"extensionParameterization\": "
+             "{\"baseProvider\": {\"name\": \"extbase\", \"version\": \"45.0.0\"}, "
+             "\"parameter\": \"SGVsbG8=\"}}\n");
+  write_file(dir, "plain.json", "{\"name\": \"plain\", \"version\": \"1.0.0\"}\n");
+  write_file(dir, "badext.json", "{\"name\": \"badext\", \"extensionParameterization\": 3}\n");
+  fixture f;
+  fx_open(&f);
+  schema_add_path(f.s, dir);
+  schema_package *p = schema_find_package(f.s, "myext", NULL);
+  CU_ASSERT_FATAL(p != NULL && p->ok);
+  CU_ASSERT(p->extension);
+  p = schema_find_package(f.s, "plain", NULL);
+  CU_ASSERT_FATAL(p != NULL && p->ok);
+  CU_ASSERT_FALSE(p->extension);
+  CU_ASSERT_FALSE(schema_find_package(f.s, "badext", NULL)->ok);
+  EXPECT_STR(diags_text(&f),
+             "badext.json:1:20: error: 'extensionParameterization' must be a JSON object\n");
+  fx_close(&f);
+  remove_temp_dir(dir);
+}
+
 /* A definition is checked whole when it is decoded: required lists that
  * name no property or hold something else than names, methods that name no
  * function, enum members and defaults of another type than their type's,
@@ -1034,6 +1061,7 @@ void register_schema_tests(void);
 void register_schema_tests(void) {
   CU_pSuite s = CU_add_suite("schema", NULL, NULL);
   CU_add_test(s, "conformance provider schemas", test_conformance_providers);
+  CU_add_test(s, "extension packages", test_extension_packages);
   CU_add_test(s, "program schemas", test_program_schemas);
   CU_add_test(s, "token resolution", test_token_resolution);
   CU_add_test(s, "token errors", test_token_errors);

@@ -654,7 +654,8 @@ static void test_deferred_mocks(void) {
 
 /* A parameterized package (its value holds a NUL), as pclc lists it. */
 static const pcl_package sub_packages[] = {
-    {"parameterized", "1.2.3", "https://example.com/dl", "subpackage", "2.0.0", "Hello\0World", 11},
+    {"parameterized", "1.2.3", "https://example.com/dl", "subpackage", "2.0.0", "Hello\0World", 11,
+     false},
 };
 static const pcl_resource_decl sub_decl = {
     "subpackage:index:HelloWorld", PCL_RES_CUSTOM, NULL, NULL, NULL, 0, 0};

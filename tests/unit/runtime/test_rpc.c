@@ -2,7 +2,8 @@
  * packed bytes of a known Struct, round trips of every kind through
  * google.protobuf.Struct, what is lowered for a monitor without secrets or
  * resource references, output values (single and as the members of a
- * remote component's inputs or a call's arguments), byte strings (strings
+ * remote component's inputs or a call's arguments, and every output inside
+ * an invoke's or call's arguments and answer), byte strings (strings
  * that are not UTF-8), ints rounded (D3), and the errors of values the
  * protocol cannot carry and of answers that do not decode. */
 #include <CUnit/CUnit.h>
@@ -601,6 +602,21 @@ static void test_answers(void) {
   CU_ASSERT(pcl_map_get_cstr(a.value, "a") == pcl_bool(true));
   pcl__rpc_answer_free(&a);
 
+  /* RegisterResourceResponse{urn: "u", propertyDependencies: {"value": {urns:
+   * ["urn:c"]}}}: what each output depends on (a remote component's on its
+   * children). */
+  static const uint8_t deps[] = {0x0a, 0x01, 'u',  0x32, 0x10, 0x0a, 0x05, 'v', 'a', 'l', 'u',
+                                 'e',  0x12, 0x07, 0x0a, 0x05, 'u',  'r',  'n', ':', 'c'};
+  CU_ASSERT_FATAL(pcl__rpc_answer_decode(PCL__RPC_REGISTER, deps, sizeof deps, &a, &err));
+  CU_ASSERT_FATAL(a.output_deps != NULL && pcl_len(a.output_deps) == 1);
+  pcl_value *vd = pcl_map_get_cstr(a.output_deps, "value");
+  CU_ASSERT_FATAL(vd != NULL && pcl_kind_of(vd) == PCL_T_LIST && pcl_len(vd) == 1);
+  CU_ASSERT(pcl_str_eq_cstr(pcl_list_at(vd, 0), "urn:c"));
+  pcl__rpc_answer_free(&a);
+  CU_ASSERT_FATAL(pcl__rpc_answer_decode(PCL__RPC_REGISTER, reg, sizeof reg, &a, &err));
+  CU_ASSERT_PTR_NULL(a.output_deps);
+  pcl__rpc_answer_free(&a);
+
   /* InvokeResponse{failures: [{property: "p", reason: "bad"}]}. */
   static const uint8_t inv[] = {0x12, 0x08, 0x0a, 0x01, 'p', 0x12, 0x03, 'b', 'a', 'd'};
   CU_ASSERT_FATAL(pcl__rpc_answer_decode(PCL__RPC_INVOKE, inv, sizeof inv, &a, &err));
@@ -659,6 +675,139 @@ static void test_answers(void) {
   pcl_error_free(err);
 }
 
+/* Returns an EVENTUAL of a future resolved with v (stolen; NULL when
+ * unknown), bits and the dependency urn (NULL: none). */
+static pcl_value *settled(pcl_value *v, unsigned bits, const char *urn) {
+  pcl_future *f = pcl_future_new(PCL_OUTPUT, NULL);
+  pcl_deps *d = urn ? pcl_deps_one(urn) : NULL;
+  pcl_future_resolve(f, v, bits, d);
+  pcl_deps_release(d);
+  pcl_release(v);
+  pcl_value *e = pcl_future_to_value(f);
+  pcl_future_release(f);
+  return e;
+}
+
+/* Returns the answer bytes {field 1: the packed Struct of m} (an invoke's or
+ * call's return; its length in *len) and the Struct's offset in *at
+ * (owned). */
+static uint8_t *return_answer(const pcl_value *m, size_t *len, size_t *at) {
+  pcl__rpc_enc enc = {.secrets = true, .resources = true};
+  size_t n = 0;
+  uint8_t *st = pcl__rpc_struct_pack(m, &enc, &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+  CU_ASSERT_FATAL(n < 16384);
+  uint8_t *out = pcl_xmalloc(n + 3);
+  size_t h = 0;
+  out[h++] = 0x0a;
+  if (n >= 128) {
+    out[h++] = (uint8_t)(0x80 | (n & 0x7f));
+    out[h++] = (uint8_t)(n >> 7);
+  } else {
+    out[h++] = (uint8_t)n;
+  }
+  memcpy(out + h, st, n);
+  free(st);
+  pcl__rpc_enc_clear(&enc);
+  *len = n + h;
+  *at = h;
+  return out;
+}
+
+/* An invoke's or call's arguments for an engine that takes output values
+ * inside them: every settled future, at any depth, is an output value with
+ * its own dependencies; in an invoke's or call's answer such a value comes
+ * back as a settled future carrying them, elsewhere as its value. */
+static void test_per_value_outputs(void) {
+  pcl_mapbuf nb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&nb, "b", settled(pcl_str_from_cstr("y"), PCL_FUT_SECRET, "urn:b"));
+  pcl_mapbuf_put_cstr(&nb, "c", settled(NULL, PCL_FUT_UNKNOWN, NULL));
+  pcl_mapbuf mb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&mb, "a", settled(pcl_str_from_cstr("x"), 0, "urn:a"));
+  pcl_mapbuf_put_cstr(&mb, "nested", pcl_mapbuf_finish(&nb));
+  pcl_mapbuf_put_cstr(&mb, "plain", pcl_str_from_cstr("p"));
+  pcl_value *m = pcl_mapbuf_finish(&mb);
+  pcl__rpc_enc enc = {.secrets = true, .resources = true};
+  Google__Protobuf__Struct *st = pcl__rpc_struct_new(m, &enc);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+  CU_ASSERT_EQUAL_FATAL(st->n_fields, 3);
+  Google__Protobuf__Value *a = st->fields[0]->value;
+  CU_ASSERT_FATAL(sig_object(a, PCL__SIG_OUTPUT, 3, "value", "x"));
+  CU_ASSERT(bytes_are(a->struct_value->fields[2]->key, "dependencies"));
+  CU_ASSERT(bytes_are(a->struct_value->fields[2]->value->list_value->values[0]->string_value,
+                      "urn:a"));
+  Google__Protobuf__Struct *nested = st->fields[1]->value->struct_value;
+  CU_ASSERT_FATAL(nested != NULL && nested->n_fields == 2);
+  Google__Protobuf__Value *b = nested->fields[0]->value;
+  CU_ASSERT_FATAL(sig_object(b, PCL__SIG_OUTPUT, 4, "value", "y"));
+  CU_ASSERT(bytes_are(b->struct_value->fields[2]->key, "secret"));
+  CU_ASSERT(bytes_are(b->struct_value->fields[3]->key, "dependencies"));
+  /* An unknown output without dependencies: the signature only. */
+  CU_ASSERT(sig_object(nested->fields[1]->value, PCL__SIG_OUTPUT, 1, NULL, NULL));
+  CU_ASSERT(st->fields[2]->value->kind_case == GOOGLE__PROTOBUF__VALUE__KIND_STRING_VALUE);
+  protobuf_c_message_free_unpacked(&st->base, NULL);
+
+  /* Back in an invoke's answer: futures with the dependencies. */
+  size_t len = 0;
+  size_t at = 0;
+  uint8_t *bytes = return_answer(m, &len, &at);
+  pcl__rpc_answer ans;
+  pcl_error *err = NULL;
+  CU_ASSERT_FATAL(pcl__rpc_answer_decode(PCL__RPC_INVOKE, bytes, len, &ans, &err));
+  pcl_future *fa = pcl_value_future(pcl_map_get_cstr(ans.value, "a"));
+  CU_ASSERT_FATAL(fa != NULL && pcl_future_state_of(fa) == PCL_FUTURE_RESOLVED);
+  CU_ASSERT(pcl_str_eq_cstr(pcl_future_value(fa), "x"));
+  CU_ASSERT(pcl_future_bits(fa) == 0);
+  CU_ASSERT(pcl_deps_count(pcl_future_deps(fa)) == 1 && pcl_deps_has(pcl_future_deps(fa), "urn:a"));
+  pcl_value *nb_back = pcl_map_get_cstr(ans.value, "nested");
+  pcl_future *fb = pcl_value_future(pcl_map_get_cstr(nb_back, "b"));
+  CU_ASSERT_FATAL(fb != NULL);
+  CU_ASSERT(pcl_future_bits(fb) == PCL_FUT_SECRET && pcl_str_eq_cstr(pcl_future_value(fb), "y"));
+  CU_ASSERT(pcl_deps_has(pcl_future_deps(fb), "urn:b"));
+  /* Without dependencies there is nothing to keep: the unknown value. */
+  CU_ASSERT(pcl_kind_of(pcl_map_get_cstr(nb_back, "c")) == PCL_T_UNKNOWN);
+  pcl__rpc_answer_free(&ans);
+  CU_ASSERT_FATAL(pcl__rpc_answer_decode(PCL__RPC_CALL, bytes, len, &ans, &err));
+  CU_ASSERT(pcl_kind_of(pcl_map_get_cstr(ans.value, "a")) == PCL_T_EVENTUAL);
+  pcl__rpc_answer_free(&ans);
+  /* A registration's answer keeps the values only (the engine sends no
+   * output values there). */
+  pcl_value *plain = pcl__rpc_struct_unpack(bytes + at, len - at, &err);
+  CU_ASSERT_FATAL(plain != NULL);
+  CU_ASSERT(pcl_str_eq_cstr(pcl_map_get_cstr(plain, "a"), "x"));
+  pcl_release(plain);
+  free(bytes);
+
+  /* Dependencies that are not a list of URNs do not decode. */
+  pcl_mapbuf ob = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&ob, PCL__SIG_KEY, pcl_str_from_cstr(PCL__SIG_OUTPUT));
+  pcl_mapbuf_put_cstr(&ob, "dependencies", pcl_str_from_cstr("urn:a"));
+  pcl_mapbuf bad = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&bad, "o", pcl_mapbuf_finish(&ob));
+  pcl_value *badm = pcl_mapbuf_finish(&bad);
+  bytes = return_answer(badm, &len, &at);
+  CU_ASSERT_FALSE(pcl__rpc_answer_decode(PCL__RPC_INVOKE, bytes, len, &ans, &err));
+  CU_ASSERT(err && strstr(pcl_error_message(err),
+                          "malformed output value: \"dependencies\" is not a list") != NULL);
+  pcl_error_free(err);
+  err = NULL;
+  free(bytes);
+  pcl_release(badm);
+
+  /* A future not settled yet cannot be sent. */
+  pcl_future *pending = pcl_future_new(PCL_OUTPUT, NULL);
+  pcl_mapbuf pb = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&pb, "p", pcl_future_to_value(pending));
+  pcl_value *pm = pcl_mapbuf_finish(&pb);
+  CU_ASSERT_PTR_NULL(pcl__rpc_struct_new(pm, &enc));
+  CU_ASSERT(enc.err && strstr(pcl_error_message(enc.err), "not settled yet") != NULL);
+  pcl__rpc_enc_clear(&enc);
+  pcl_release(pm);
+  pcl_future_resolve(pending, NULL, 0, NULL);
+  pcl_future_release(pending);
+  pcl_release(m);
+}
+
 void register_rpc_tests(void);
 void register_rpc_tests(void) {
   CU_pSuite s = CU_add_suite("rpc", NULL, NULL);
@@ -671,4 +820,5 @@ void register_rpc_tests(void) {
   CU_add_test(s, "remote component inputs and call arguments", test_output_struct);
   CU_add_test(s, "answers that do not decode", test_decode_errors);
   CU_add_test(s, "answers to each call", test_answers);
+  CU_add_test(s, "outputs inside invoke and call arguments and answers", test_per_value_outputs);
 }
