@@ -16,8 +16,9 @@
  *   VAR       pcl_fn_<name>(args, n, err): variadic;
  *   RUN       a value of the run (its stack, project, directories), which
  *             generated code reads from the run itself;
- *   EVENTUAL  secret, unsecret, getOutput: they act on eventual values, and
- *             generated code calls the runtime's future operations;
+ *   EVENTUAL  secret, unsecret, getOutput, resourceExists: they act on
+ *             eventual values, and generated code calls the runtime's
+ *             future operations;
  *   LAZY      try, can, recover: their arguments are evaluated by the
  *             generated code, which reports each outcome to the runtime;
  *   INTRINSIC invoke, call, convert: bound by the checker against schemas
@@ -76,6 +77,7 @@
   X(RECOVER, recover, LAZY, 2, 2, ("value", "recovery", NULL), NULL)                               \
   X(NOT_IMPLEMENTED, notImplemented, ARGS, 1, 1, ("errorMessage", NULL, NULL), NULL)               \
   X(GET_OUTPUT, getOutput, EVENTUAL, 2, 2, ("stackReference", "outputName", NULL), NULL)           \
+  X(RESOURCE_EXISTS, resourceExists, EVENTUAL, 2, 3, ("type", "id", "state"), NULL)                \
   X(STACK, stack, RUN, 0, 0, (NULL, NULL, NULL), NULL)                                             \
   X(PROJECT, project, RUN, 0, 0, (NULL, NULL, NULL), NULL)                                         \
   X(ORGANIZATION, organization, RUN, 0, 0, (NULL, NULL, NULL), NULL)                               \

@@ -22,6 +22,9 @@ typedef enum code {
   C_LIST_INT,    /* list(int) */
   C_DYNAMIC,     /* dynamic */
   C_OUT_DYNAMIC, /* output(dynamic) */
+  C_OUT_STRING,  /* output(string) */
+  C_OUT_BOOL,    /* output(bool) */
+  C_OPT_DYNAMIC, /* optional(dynamic) */
   C_ASSET,       /* Asset */
   C_ARCHIVE,     /* Archive */
   C_ASSETS       /* map(union(Archive, Asset)) */
@@ -85,6 +88,7 @@ typedef struct row {
 #define CHECKER_RECOVER CK(SPE, ALWAYS, true, false, CODES(C_GENERIC, C_GENERIC), C_GENERIC, C_GENERIC)
 #define CHECKER_NOT_IMPLEMENTED CK(ORD, NEVER, false, false, CODES(C_STRING), C_GENERIC, C_DYNAMIC)
 #define CHECKER_GET_OUTPUT CK(ORD, ALWAYS, true, false, CODES(C_DYNAMIC, C_STRING), C_GENERIC, C_OUT_DYNAMIC)
+#define CHECKER_RESOURCE_EXISTS CK(ORD, ALWAYS, true, false, CODES(C_STRING, C_OUT_STRING, C_OPT_DYNAMIC), C_GENERIC, C_OUT_BOOL)
 #define CHECKER_STACK CK(ORD, NEVER, false, false, CODES(C_GENERIC), C_GENERIC, C_STRING)
 #define CHECKER_PROJECT CK(ORD, NEVER, false, false, CODES(C_GENERIC), C_GENERIC, C_STRING)
 #define CHECKER_ORGANIZATION CK(ORD, NEVER, false, false, CODES(C_GENERIC), C_GENERIC, C_STRING)
@@ -152,6 +156,12 @@ static const ty *of_code(ty_ctx *c, code k) {
     return ty_dynamic(c);
   case C_OUT_DYNAMIC:
     return ty_output(c, ty_dynamic(c));
+  case C_OUT_STRING:
+    return ty_output(c, ty_string(c));
+  case C_OUT_BOOL:
+    return ty_output(c, ty_bool(c));
+  case C_OPT_DYNAMIC:
+    return ty_optional(c, ty_dynamic(c));
   case C_ASSET:
     return ty_opaque(c, "Asset");
   case C_ARCHIVE:
@@ -447,6 +457,7 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
   case FUNCS_ASSET_ARCHIVE:
   case FUNCS_NOT_IMPLEMENTED:
   case FUNCS_GET_OUTPUT:
+  case FUNCS_RESOURCE_EXISTS:
   case FUNCS_STACK:
   case FUNCS_PROJECT:
   case FUNCS_ORGANIZATION:

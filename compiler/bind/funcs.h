@@ -50,7 +50,8 @@ typedef enum funcs_lift {
                          to its parameter (types.md §11 rule 4). */
   FUNCS_LIFT_FIRST,   /* output(R) when the first argument contains an output
                          or promise anywhere (then the general rule). */
-  FUNCS_LIFT_ALWAYS,  /* Always output(...) (secret, unsecret, getOutput, recover). */
+  FUNCS_LIFT_ALWAYS,  /* Always output(...) (secret, unsecret, getOutput, resourceExists,
+                         recover). */
   FUNCS_LIFT_TRY,     /* try: output when an argument is eventual or dynamic. */
   FUNCS_LIFT_CAN,     /* can: output(bool) when the argument is output-like or dynamic. */
   FUNCS_LIFT_NEVER,   /* Never eventual (no eventual parameter). */
@@ -75,7 +76,7 @@ typedef struct funcs_builtin {
   funcs_form form;       /* How calls are bound. */
   funcs_lift lift;       /* How eventual arguments shape the result. */
   bool eventual_args;    /* Receives eventual arguments as they are (secret,
-                            unsecret, getOutput, try, can, recover, invoke,
+                            unsecret, getOutput, resourceExists, try, can, recover, invoke,
                             call) instead of after resolution. */
   bool deep;             /* Looks inside its argument: nested eventuals
                             (list(output(T))) must be resolved too. */

@@ -50,6 +50,7 @@ static bool own_fallible(const ir_expr *x) {
   case IR_SECRET:
   case IR_UNSECRET:
   case IR_GET_OUTPUT:
+  case IR_RESOURCE_EXISTS:
   case IR_INVOKE:
   case IR_METHOD:
   case IR_TRY:
@@ -114,6 +115,7 @@ size_t em_sync_kids(const ir_expr *x) {
   case IR_SECRET:
   case IR_UNSECRET:
   case IR_GET_OUTPUT:
+  case IR_RESOURCE_EXISTS:
   case IR_INVOKE:
   case IR_METHOD:
   case IR_FAIL:
@@ -220,6 +222,7 @@ static void collect(em_nodectx *c, const ir_expr *x, size_t f) {
   case IR_SECRET:
   case IR_UNSECRET:
   case IR_GET_OUTPUT:
+  case IR_RESOURCE_EXISTS:
   case IR_INVOKE:
   case IR_METHOD:
   case IR_FAIL:

@@ -84,6 +84,7 @@ static callform call_form(const funcs_builtin *b, const char **run) {
   case FUNCS_CAN:
   case FUNCS_RECOVER:
   case FUNCS_GET_OUTPUT:
+  case FUNCS_RESOURCE_EXISTS:
   case FUNCS_INVOKE:
   case FUNCS_CALL:
   case FUNCS_CONVERT:
@@ -584,6 +585,16 @@ static em_opnd operation(em_writer *w, const ir_expr *x, em_opnd *k) {
     em_drop_all(w, k, 2);
     return em_temp(t);
   }
+  case IR_RESOURCE_EXISTS: {
+    /* resourceExists(type, id[, state]): NULL for a state not given. */
+    em_place_all(w, k, x->n);
+    em_opnd state = x->n > 2 ? k[2] : em_operand(OPND_NULL, 0);
+    t = em_temp_new(w);
+    uint32_t l = em_row_loc(w, x->span);
+    em_stmt(w, "t%d = pcl_gen_resource_exists(e, %o, %o, %o, r[%u]);", t, k[0], k[1], state, l);
+    em_drop_all(w, k, x->n);
+    return em_temp(t);
+  }
   case IR_INVOKE:
   case IR_METHOD: {
     /* An invoke's arguments and options, a method's receiver and
@@ -653,6 +664,7 @@ em_opnd em_expr(em_writer *w, const ir_expr *x) {
   case IR_SECRET:
   case IR_UNSECRET:
   case IR_GET_OUTPUT:
+  case IR_RESOURCE_EXISTS:
   case IR_INVOKE:
   case IR_METHOD:
   case IR_TRY:

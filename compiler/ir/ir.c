@@ -213,6 +213,7 @@ static void details(FILE *out, const ir_module *m, const ir_expr *e) {
   case IR_SECRET:
   case IR_UNSECRET:
   case IR_GET_OUTPUT:
+  case IR_RESOURCE_EXISTS:
   case IR_AND:
   case IR_OR:
   case IR_TRY:

@@ -129,7 +129,8 @@ struct ir_expr {
  * BINARY, AND and OR (2), COND (condition, then, else), CALL (arguments), CONVERT (1),
  * FOR (collection, value, then key with IR_F_KEY, then condition with
  * IR_F_COND), SPLAT (source, each), APPLY (arguments, then the body),
- * SECRET and UNSECRET (1), GET_OUTPUT (reference, name), INVOKE (arguments
+ * SECRET and UNSECRET (1), GET_OUTPUT (reference, name), RESOURCE_EXISTS
+ * (type, id, then the state when given), INVOKE (arguments
  * object, options object or none), METHOD (self, arguments object), TRY
  * (alternatives), CAN (1), RECOVER (value, recovery), PATH (root, then the
  * keys of its keyed steps), FAIL (message); CONST, NODE, VAR and PARAM have

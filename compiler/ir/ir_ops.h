@@ -38,6 +38,7 @@
   X(SECRET, "secret")                                                                    \
   X(UNSECRET, "unsecret")                                                                \
   X(GET_OUTPUT, "get-output")                                                            \
+  X(RESOURCE_EXISTS, "resource-exists")                                                  \
   X(INVOKE, "invoke")                                                                    \
   X(METHOD, "method")                                                                    \
   X(TRY, "try")                                                                          \

@@ -551,6 +551,7 @@ static const ty *retype(lw *w, ir_expr *x) {
   case IR_UNSECRET:
     return ty_output(T, resolved(w, x->kids[0]->type));
   case IR_GET_OUTPUT:
+  case IR_RESOURCE_EXISTS:
   case IR_TRY:
   case IR_CAN:
   case IR_RECOVER:
@@ -562,8 +563,8 @@ static const ty *retype(lw *w, ir_expr *x) {
 /* ------------------------------------------------------------------- build */
 
 /* The operation of a built-in call: SECRET and UNSECRET for secret() and
- * unsecret(), GET_OUTPUT for getOutput(), which take eventual arguments as
- * they are, else CALL. */
+ * unsecret(), GET_OUTPUT for getOutput(), RESOURCE_EXISTS for
+ * resourceExists(), which take eventual arguments as they are, else CALL. */
 static ir_op builtin_op(const bnd_expr *e) {
   const char *name = e->call.name;
   if (strcmp(name, "secret") == 0 && e->call.nargs == 1)
@@ -572,6 +573,8 @@ static ir_op builtin_op(const bnd_expr *e) {
     return IR_UNSECRET;
   if (strcmp(name, "getOutput") == 0 && e->call.nargs == 2)
     return IR_GET_OUTPUT;
+  if (strcmp(name, "resourceExists") == 0)
+    return IR_RESOURCE_EXISTS;
   return IR_CALL;
 }
 
@@ -1100,6 +1103,7 @@ static need child_need(const ir_expr *x, size_t i, need inherited) {
   case IR_SECRET:
   case IR_UNSECRET:
   case IR_GET_OUTPUT:
+  case IR_RESOURCE_EXISTS:
   case IR_INVOKE:
   case IR_METHOD:
   case IR_TRY:

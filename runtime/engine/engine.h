@@ -264,6 +264,13 @@ pcl_future *pcl__invoke_at(pcl_run *run, const char *token, pcl_value *args, pcl
 pcl_future *pcl__call_at(pcl_run *run, const char *token, pcl_value *self, pcl_value *args,
                          pcl_value *options, const char *file, unsigned line, unsigned column);
 
+/* resourceExists(type, id, state) as generated code calls it: an output
+ * that settles with whether the engine knows a resource of type with the
+ * id (a STRING, or eventual), given state (a MAP, null, eventual, or NULL
+ * when not given); unknown when the id is unknown or empty (resource.c). */
+pcl_future *pcl__resource_exists(pcl_run *run, const char *type, pcl_value *id,
+                                 pcl_value *state);
+
 /* Notes err (copied), the failure of a node's value at once, as the first
  * failure of the run unless one was noted or the run failed already: when
  * the run fails (pcl_run_fail, whatever error it is given), its error is

@@ -1033,6 +1033,51 @@ static void emb_register_outputs(pcl_engine *eng, const char *urn, pcl_value *ou
   pcl_sched_post(complete_other, p);
 }
 
+/* Returns v without its top-level secret marks (borrowed). */
+static const pcl_value *unmarked(const pcl_value *v) {
+  while (pcl_kind_of(v) == PCL_T_SECRET) {
+    v = pcl_secret_inner(v);
+  }
+  return v;
+}
+
+/* Returns whether the record r is the resource of type and id that
+ * resourceExists asks about, with every entry of state (a MAP, or NULL)
+ * among its outputs: the engine has no provider's Read, so the resources
+ * the run created or read are those that exist, and a state that
+ * contradicts what one holds names none of them. */
+static bool rec_matches(const rec *r, const char *type, const char *id, const pcl_value *state) {
+  if (r->failed || r->outputs == NULL || r->id == NULL || strcmp(r->type, type) != 0 ||
+      pcl_kind_of(unmarked(r->id)) != PCL_T_STRING ||
+      strcmp(pcl_str_data(unmarked(r->id)), id) != 0) {
+    return false;
+  }
+  for (size_t i = 0; state != NULL && i < pcl_len(state); i++) {
+    const pcl_value *k = pcl_map_key_at(state, i);
+    const pcl_value *have = pcl_map_get(r->outputs, pcl_str_data(k), pcl_str_len(k));
+    if (have == NULL || !pcl_equal(unmarked(have), unmarked(pcl_map_val_at(state, i)))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+static void emb_exists_resource(pcl_engine *eng, const pcl_exists_request *req, pcl_engine_cb cb,
+                                void *data) {
+  emb *e = (emb *)eng;
+  pending *p = pending_new(e);
+  p->ecb = cb;
+  p->data = data;
+  if (req->package_ref == NULL || find_package(e, req->package_ref, &p->err) != NULL) {
+    bool found = false;
+    for (size_t i = 0; i < e->n && !found; i++) {
+      found = rec_matches(e->recs[i], req->type, req->id, req->state);
+    }
+    p->result = pcl_bool(found);
+  }
+  pcl_sched_post(complete_other, p);
+}
+
 /* The names of the severities, as the engine's diagnostic events spell them. */
 static const char *const severity_names[] = {"debug", "info", "warning", "error"};
 
@@ -1119,6 +1164,7 @@ static const pcl_engine_ops emb_ops = {
     "embedded",           emb_register, emb_invoke, emb_call,
     emb_register_outputs, emb_log,      emb_cancel, pcl_engine_embedded_snapshot,
     emb_destroy,          NULL,         NULL,       emb_register_package,
+    emb_exists_resource,
 };
 
 /* Returns the stack references refs (a MAP, or NULL) with each one checked

@@ -1156,6 +1156,44 @@ static void gbe_call(pcl_engine *eng, const pcl_invoke_request *req, pcl_engine_
   grpc_invoke_or_call((gbe *)eng, req, true, cb, data);
 }
 
+static void exists_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
+  if (err) {
+    r->ecb(r->data, NULL, err);
+  } else {
+    r->ecb(r->data, a->unknown ? pcl_unknown() : pcl_bool(a->exists), NULL);
+  }
+}
+
+static void grpc_exists_resource(pcl_engine *eng, const pcl_exists_request *req,
+                                 pcl_engine_cb cb, void *data) {
+  gbe *e = (gbe *)eng;
+  pcl__rpc_enc enc = enc_for(e);
+  Google__Protobuf__Struct *props = NULL;
+  if (req->state != NULL && (props = pcl__rpc_struct_new(req->state, &enc)) == NULL) {
+    refuse(NULL, cb, data, enc.err);
+    enc.err = NULL;
+    pcl__rpc_enc_clear(&enc);
+    return;
+  }
+  pcl_strbuf what = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&what, "resourceExists of '%s'", req->type);
+  Pulumirpc__ExistsResourceRequest xr = PULUMIRPC__EXISTS_RESOURCE_REQUEST__INIT;
+  xr.type = (char *)req->type;
+  xr.id = (char *)req->id;
+  xr.properties = props;
+  xr.packageref = (char *)(req->package_ref ? req->package_ref : "");
+  rpc *r = rpc_new(e, PCL__RPC_EXISTS, &xr.base, exists_done, what.data);
+  if (props != NULL) {
+    protobuf_c_message_free_unpacked(&props->base, NULL);
+  }
+  r->ecb = cb;
+  r->data = data;
+  enc_report(e, &enc, what.data, NULL);
+  pcl__rpc_enc_clear(&enc);
+  pcl_strbuf_free(&what);
+  rpc_start(r);
+}
+
 static void grpc_register_outputs(pcl_engine *eng, const char *urn, pcl_value *outputs,
                                   pcl_engine_cb cb, void *data) {
   gbe *e = (gbe *)eng;
@@ -1303,6 +1341,7 @@ static const pcl_engine_ops grpc_ops = {
     .finish = grpc_finish,
     .require_version = grpc_require_version,
     .register_package = grpc_register_package,
+    .exists_resource = grpc_exists_resource,
 };
 
 /* --------------------------------------------------------------- set-up */

@@ -24,6 +24,7 @@
   X(INVOKE, "ResourceMonitor", "Invoke")                                                           \
   X(CALL, "ResourceMonitor", "Call")                                                               \
   X(PACKAGE, "ResourceMonitor", "RegisterPackage")                                                 \
+  X(EXISTS, "ResourceMonitor", "ExistsResource")                                                   \
   X(SHUTDOWN, "ResourceMonitor", "SignalAndWaitForShutdown")                                       \
   X(LOG, "Engine", "Log")                                                                          \
   X(SET_ROOT, "Engine", "SetRootResource")                                                         \
@@ -111,7 +112,9 @@ typedef struct pcl__rpc_answer {
   pcl_value *value;  /* The object, properties or return value (owned MAP). */
   bool failed;       /* RegisterResource, ReadResource: the result was not SUCCESS. */
   bool unknown;      /* RegisterResource, ReadResource: the step was not run, so
-                        its outputs are unknown. */
+                        its outputs are unknown; ExistsResource: existence could
+                        not be decided. */
+  bool exists;       /* ExistsResource: the resource exists. */
   pcl_value *output_deps; /* RegisterResource: MAP output name -> LIST of the URNs
                              (STRINGs) the engine says it depends on (a remote
                              component's outputs on its children), or NULL. */

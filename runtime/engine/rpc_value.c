@@ -1020,6 +1020,8 @@ static const ProtobufCMessageDescriptor *answer_descriptor(pcl__rpc_method m) {
     return &pulumirpc__call_response__descriptor;
   case PCL__RPC_PACKAGE:
     return &pulumirpc__register_package_response__descriptor;
+  case PCL__RPC_EXISTS:
+    return &pulumirpc__exists_resource_response__descriptor;
   case PCL__RPC_SET_ROOT:
     return &pulumirpc__set_root_resource_response__descriptor;
   case PCL__RPC_REQUIRE_VERSION:
@@ -1092,6 +1094,10 @@ bool pcl__rpc_answer_decode(pcl__rpc_method m, const uint8_t *data, size_t len,
     out->ref = pcl_xstrdup(((Pulumirpc__RegisterPackageResponse *)msg)->ref
                                ? ((Pulumirpc__RegisterPackageResponse *)msg)->ref
                                : "");
+    break;
+  case PCL__RPC_EXISTS:
+    out->exists = ((Pulumirpc__ExistsResourceResponse *)msg)->exists;
+    out->unknown = ((Pulumirpc__ExistsResourceResponse *)msg)->unknown;
     break;
   case PCL__RPC_OUTPUTS:
   case PCL__RPC_SHUTDOWN:

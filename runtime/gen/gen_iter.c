@@ -937,6 +937,62 @@ pcl_value *pcl_gen_get_output(const pcl_gen_env *e, pcl_value *ref, pcl_value *n
   return pcl__gen_apply_take(fs, 2, get_output_cb, l, free);
 }
 
+/* A resourceExists call waiting for its type. */
+typedef struct exists_call {
+  pcl_run *run;          /* The run. */
+  pcl_value *id, *state; /* The id and the state or NULL (owned). */
+} exists_call;
+
+static void exists_call_free(void *data) {
+  exists_call *c = data;
+  pcl_release(c->id);
+  pcl_release(c->state);
+  free(c);
+}
+
+/* Starts the check of the call c for the type t (settled): returns the
+ * future of the engine's answer, or NULL with *err. */
+static pcl_future *exists_start(const exists_call *c, const pcl_value *t, pcl_error **err) {
+  if (pcl_kind_of(t) != PCL_T_STRING) {
+    *err = pcl_error_new("resourceExists: the type must be a string, not a %s",
+                         pcl_kind_name(pcl_kind_of(t)));
+    return NULL;
+  }
+  return pcl__resource_exists(c->run, pcl_str_data(t), c->id, c->state);
+}
+
+/* The type of a call, once known: the result follows the answer. */
+static pcl_value *exists_type_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
+  (void)n;
+  pcl_future *f = exists_start(data, args[0], err);
+  if (f == NULL) {
+    return NULL;
+  }
+  pcl_value *r = pcl_future_to_value(f);
+  pcl_future_release(f);
+  return r;
+}
+
+pcl_value *pcl_gen_resource_exists(pcl_gen_env *e, pcl_value *type, pcl_value *id,
+                                   pcl_value *state, uint32_t loc) {
+  exists_call *c = pcl_xmalloc(sizeof *c);
+  *c = (exists_call){e->f->run, pcl_retain(id), pcl_retain(state)};
+  pcl_future *f;
+  if (pcl__gen_unsettled(type)) {
+    pcl_future *t = pcl_future_of_value(type);
+    f = pcl_apply(&t, 1, exists_type_cb, c, exists_call_free, 0);
+    pcl_future_release(t);
+  } else {
+    pcl_error *err = NULL;
+    f = exists_start(c, type, &err);
+    exists_call_free(c);
+    if (f == NULL) {
+      return pcl__gen_rejected(e->f->prog, err, loc);
+    }
+  }
+  return pcl__gen_located_take(e->f->prog, loc, f);
+}
+
 pcl_value *pcl_gen_call_expanded(const char *name, pcl_value *const *args, size_t n,
                                  pcl_error **err) {
   const pcl_builtin *b = pcl_builtin_find(name);

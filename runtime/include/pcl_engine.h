@@ -89,6 +89,15 @@ typedef struct pcl_invoke_request {
   unsigned line, column;     /* The call's 1-based position in file (0 when unknown). */
 } pcl_invoke_request;
 
+/* A resourceExists check: whether a resource of type with id exists. */
+typedef struct pcl_exists_request {
+  const char *type;        /* Type token. */
+  const char *id;          /* The id (never empty: an empty id is not asked about). */
+  pcl_value *state;        /* MAP of the state the provider's Read is given, or NULL. */
+  const char *package_ref; /* The reference of the type's parameterized package (as
+                              pcl_resource_request.package_ref), or NULL. */
+} pcl_exists_request;
+
 /* The answer to a registration. */
 typedef struct pcl_resource_result {
   const char *urn;     /* The URN. */
@@ -148,6 +157,10 @@ typedef struct pcl_engine_ops {
    * or with an error.  The run registers each package once, before the
    * first request of it. */
   void (*register_package)(pcl_engine *e, const pcl_package *pkg, pcl_engine_cb cb, void *data);
+  /* Answers whether the resource of req exists: a BOOL, UNKNOWN when the
+   * engine cannot tell, or an error. */
+  void (*exists_resource)(pcl_engine *e, const pcl_exists_request *req, pcl_engine_cb cb,
+                          void *data);
 } pcl_engine_ops;
 
 /* The common head of every engine backend. */

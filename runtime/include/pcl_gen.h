@@ -588,6 +588,12 @@ pcl_value *pcl_gen_recover(pcl_gen_env *value_closure, pcl_gen_thunk_fn value,
  * either is, its failure located at loc. */
 pcl_value *pcl_gen_get_output(const pcl_gen_env *e, pcl_value *ref, pcl_value *name,
                               uint32_t loc);
+/* resourceExists(type, id, state): an EVENTUAL settling with whether the
+ * engine knows a resource of the type (a STRING, or eventual) with the id,
+ * given the state (NULL when the call gives none), unknown when the id is
+ * unknown or empty; its failure located at loc. */
+pcl_value *pcl_gen_resource_exists(pcl_gen_env *e, pcl_value *type, pcl_value *id,
+                                   pcl_value *state, uint32_t loc);
 /* Calls the built-in named name with args[0..n) where the last argument's
  * elements are the trailing arguments (f(xs...)). */
 pcl_value *pcl_gen_call_expanded(const char *name, pcl_value *const *args, size_t n,

@@ -1861,6 +1861,148 @@ pcl_future *pcl__call_at(pcl_run *run, const char *token, pcl_value *self, pcl_v
   return op_start(run, 1, token, self, NULL, args, options, file, line, column);
 }
 
+/* ------------------------------------------------------------ resourceExists */
+
+/* A resourceExists check in progress: its waitset holds the id, the state,
+ * then the reference of the type's parameterized package and the stack's
+ * registration when there are. */
+typedef struct exists_op {
+  pcl_run *run;        /* The run. */
+  pcl_future *result;  /* Its future (owned). */
+  char *type;          /* The type token (owned). */
+  pcl_deps *deps;      /* The dependencies of the id and the state (owned). */
+  unsigned bits;       /* PCL_FUT_SECRET when the id or the state is secret. */
+  pcl_future *package; /* The reference of the type's package (borrowed), or NULL. */
+} exists_op;
+
+static void exists_free(exists_op *x) {
+  pcl_future_release(x->result);
+  pcl_deps_release(x->deps);
+  free(x->type);
+  free(x);
+}
+
+static void exists_done(void *data, pcl_value *result, const pcl_error *err) {
+  exists_op *x = data;
+  x->run->inflight--;
+  if (err) {
+    pcl_error *e = pcl_error_copy(err);
+    pcl_error_prefix(e, "resourceExists of '%s' failed", x->type);
+    pcl_future_reject_take(x->result, e);
+  } else if (pcl_kind_of(result) == PCL_T_UNKNOWN) {
+    pcl_future_resolve(x->result, NULL, PCL_FUT_UNKNOWN | x->bits, x->deps);
+  } else {
+    pcl_future_resolve(x->result, result, x->bits, x->deps);
+  }
+  exists_free(x);
+}
+
+/* Returns the settled value of slot s without its top-level secret marks
+ * (owned), noting a secret in *secret. */
+static pcl_value *exists_arg(const slot *s, bool *secret) {
+  pcl_value *v = wire_value(s);
+  *secret = *secret || pcl_has_secret(v);
+  pcl_value *plain = v;
+  while (pcl_kind_of(plain) == PCL_T_SECRET) {
+    plain = pcl_secret_inner(plain);
+  }
+  pcl_retain(plain);
+  pcl_release(v);
+  return plain;
+}
+
+static void exists_send(waitset *w) {
+  exists_op *x = w->data;
+  pcl_run *run = x->run;
+  pcl_future *bad = waitset_failed(w);
+  pcl_error *unregistered = NULL;
+  if (run->error) {
+    pcl_future_mark_handled(x->result);
+    pcl_future_reject(x->result, run->error);
+    exists_free(x);
+    return;
+  }
+  if ((unregistered = package_failure(x->package)) != NULL) {
+    pcl_error_prefix(unregistered, "resourceExists of '%s' failed", x->type);
+    pcl_future_reject_take(x->result, unregistered);
+    exists_free(x);
+    return;
+  }
+  if (bad) {
+    pcl_future_reject(x->result, pcl_future_error(bad));
+    exists_free(x);
+    return;
+  }
+  bool secret = false;
+  pcl_value *id = exists_arg(&w->s[0], &secret);
+  pcl_value *state = exists_arg(&w->s[1], &secret);
+  x->deps = pcl_deps_union(slot_deps(&w->s[0]), slot_deps(&w->s[1]));
+  x->bits = secret ? PCL_FUT_SECRET : 0;
+  pcl_kind ik = pcl_kind_of(id), sk = pcl_kind_of(state);
+  if (ik != PCL_T_STRING && ik != PCL_T_UNKNOWN) {
+    pcl_future_reject_take(x->result, pcl_error_new("resourceExists: the id must be a string, "
+                                                    "not a %s",
+                                                    pcl_kind_name(ik)));
+    exists_free(x);
+  } else if (sk != PCL_T_MAP && sk != PCL_T_NULL && sk != PCL_T_UNKNOWN) {
+    pcl_future_reject_take(x->result, pcl_error_new("resourceExists: the state must be an "
+                                                    "object, not a %s",
+                                                    pcl_kind_name(sk)));
+    exists_free(x);
+  } else if (ik == PCL_T_UNKNOWN || pcl_str_len(id) == 0 || !pcl_is_wholly_known(state)) {
+    /* No id yet (a preview of a resource not created) or a state not known:
+     * nothing to ask, and the answer is unknown. */
+    pcl_future_resolve(x->result, NULL, PCL_FUT_UNKNOWN | x->bits, x->deps);
+    exists_free(x);
+  } else if (run->engine->ops->exists_resource == NULL) {
+    pcl_future_reject_take(x->result,
+                           pcl_error_new("resourceExists: the %s engine cannot tell whether a "
+                                         "resource exists",
+                                         run->engine->ops->name));
+    exists_free(x);
+  } else {
+    pcl_value *sent = sk == PCL_T_MAP ? collapse(state) : NULL;
+    pcl_exists_request req = {
+        .type = x->type,
+        .id = pcl_str_data(id),
+        .state = sent,
+        .package_ref = package_ref_text(x->package),
+    };
+    run->inflight++;
+    run->engine->ops->exists_resource(run->engine, &req, exists_done, x);
+    pcl_release(sent);
+  }
+  pcl_release(id);
+  pcl_release(state);
+}
+
+pcl_future *pcl__resource_exists(pcl_run *run, const char *type, pcl_value *id,
+                                 pcl_value *state) {
+  exists_op *x = pcl_xcalloc(1, sizeof *x);
+  x->run = run;
+  x->type = pcl_xstrdup(type);
+  pcl_strbuf label = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&label, "resourceExists '%s'", type);
+  x->result = pcl_future_new(PCL_OUTPUT, label.data);
+  pcl_strbuf_free(&label);
+  x->package = package_ref(run, type);
+  bool after_stack = run->stack_reg != NULL;
+  waitset *w = waitset_new((size_t)2 + (x->package != NULL) + after_stack, exists_send, x);
+  waitset_put(w, 0, id);
+  waitset_put(w, 1, state ? state : pcl_null());
+  if (x->package) {
+    waitset_put_future(w, 2, x->package);
+  }
+  if (after_stack) {
+    /* Like invokes, after the stack, so that every engine sees the
+       program's requests in the same order. */
+    waitset_put_future(w, (size_t)2 + (x->package != NULL), run->stack_reg);
+  }
+  pcl_future *result = pcl_future_retain(x->result);
+  waitset_start(w);
+  return result;
+}
+
 /* The value of a single-value function's result object {name: v}. */
 static pcl_value *single_value_cb(pcl_value *const *args, size_t n, void *data, pcl_error **err) {
   (void)n;

@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "exists"
+  baseProviderVersion = "60.0.0"
+}
