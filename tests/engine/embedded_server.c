@@ -605,6 +605,40 @@ static void serve_package(scall *c) {
   protobuf_c_message_free_unpacked(&r->base, NULL);
 }
 
+static void exists_answered(void *data, pcl_value *result, const pcl_error *err) {
+  scall *c = data;
+  S.run->inflight--;
+  if (err) {
+    answer_error(c, err);
+    return;
+  }
+  Pulumirpc__ExistsResourceResponse resp = PULUMIRPC__EXISTS_RESOURCE_RESPONSE__INIT;
+  resp.unknown = pcl_kind_of(result) == PCL_T_UNKNOWN;
+  resp.exists = pcl_kind_of(result) == PCL_T_BOOL && pcl_bool_get(result);
+  answer(c, &resp.base, GRPC_STATUS_OK, NULL);
+}
+
+/* ExistsResource: the embedded engine answers from the resources of the
+ * run. */
+static void serve_exists(scall *c) {
+  Pulumirpc__ExistsResourceRequest *r = (Pulumirpc__ExistsResourceRequest *)request(
+      c, &pulumirpc__exists_resource_request__descriptor);
+  if (r == NULL) {
+    return;
+  }
+  pcl_value *state = r->properties ? struct_value(c, r->properties) : NULL;
+  if (r->properties == NULL || state != NULL) {
+    pcl_exists_request req = {.type = r->type,
+                              .id = r->id,
+                              .state = state,
+                              .package_ref = *r->packageref ? r->packageref : NULL};
+    S.run->inflight++;
+    S.run->engine->ops->exists_resource(S.run->engine, &req, exists_answered, c);
+  }
+  pcl_release(state);
+  protobuf_c_message_free_unpacked(&r->base, NULL);
+}
+
 static void serve_log(scall *c) {
   Pulumirpc__LogRequest *r =
       (Pulumirpc__LogRequest *)request(c, &pulumirpc__log_request__descriptor);
@@ -678,6 +712,8 @@ static void serve(scall *c) {
     serve_outputs(c);
   } else if (strcmp(method, "/pulumirpc.ResourceMonitor/RegisterPackage") == 0) {
     serve_package(c);
+  } else if (strcmp(method, "/pulumirpc.ResourceMonitor/ExistsResource") == 0) {
+    serve_exists(c);
   } else if (strcmp(method, "/pulumirpc.Engine/Log") == 0) {
     serve_log(c);
   } else if (strcmp(method, "/pulumirpc.Engine/RequirePulumiVersion") == 0) {

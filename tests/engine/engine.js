@@ -7,7 +7,9 @@
 // It answers as a plain engine would: URNs built the Pulumi way, ids
 // "<name>_id" (none in a preview or for components), outputs echoing the
 // inputs, invokes and calls echoing their arguments, RegisterPackage with
-// the reference "<package name>-ref".  A RegisterPackage is recorded once
+// the reference "<package name>-ref", ExistsResource true for a custom
+// resource it registered with that type and id whose inputs hold every
+// entry of the state given.  A RegisterPackage is recorded once
 // answered, with the reference answered ("ref"), also when forwarded.
 // Options:
 //   --project NAME, --stack NAME  the names in the URNs it makes
@@ -56,7 +58,8 @@
 //                      empty URN), big-output=BYTES (every registration's
 //                      outputs hold a string "big" of BYTES bytes),
 //                      hang=NAME (the registration of NAME is never
-//                      answered, while the engine stays alive)
+//                      answered, while the engine stays alive),
+//                      fail-exists (ExistsResource answers NOT_FOUND)
 "use strict";
 
 const fs = require("fs");
@@ -152,6 +155,29 @@ function urnOf(type, name, parent) {
 let registrations = 0;
 let server;
 
+// The custom resources registered, by "<type>::<id>": their inputs.
+const created = new Map();
+
+function existsResource(call, cb) {
+  const req = call.request;
+  record("ExistsResource", req);
+  if (faultKind === "fail-exists") {
+    cb({ code: grpc.status.NOT_FOUND, details: "the provider cannot read that type" });
+    return;
+  }
+  const resp = new resproto.ExistsResourceResponse();
+  const key = req.getType() + "::" + req.getId();
+  let exists = created.has(key);
+  if (exists && req.getProperties()) {
+    const inputs = created.get(key) ? created.get(key).toJavaScript() : {};
+    const state = req.getProperties().toJavaScript();
+    exists = Object.keys(state).every(
+      (k) => JSON.stringify(inputs[k]) === JSON.stringify(state[k]));
+  }
+  resp.setExists(exists);
+  cb(null, resp);
+}
+
 function registerResource(call, cb) {
   const req = call.request;
   inflight++;
@@ -179,6 +205,7 @@ function registerResource(call, cb) {
   resp.setUrn(emptyUrn ? "" : urnOf(req.getType(), req.getName(), req.getParent()));
   if (req.getCustom() && !dryRun) {
     resp.setId(req.getName() + "_id");
+    created.set(req.getType() + "::" + resp.getId(), req.getObject());
   }
   const object = req.getObject() || new structproto.Struct();
   if (faultKind === "big-output") {
@@ -280,6 +307,7 @@ const monitor = {
   readResource,
   registerResource,
   registerResourceOutputs: empty("RegisterResourceOutputs"),
+  existsResource,
   registerPackage(call, cb) {
     if (faultKind === "fail-package") {
       record("RegisterPackage", call.request, null);
@@ -365,6 +393,7 @@ if (forward) {
     registerResource: "RegisterResource",
     registerResourceOutputs: "RegisterResourceOutputs",
     registerPackage: "RegisterPackage",
+    existsResource: "ExistsResource",
     signalAndWaitForShutdown: "SignalAndWaitForShutdown",
   });
   for (const [m, name] of Object.entries(names)) {
