@@ -19,8 +19,10 @@
  * the package's (its version and download URL name the providers, and the
  * mocks get the package); an extension's default provider is its base
  * provider's, at the base version, as the engine serves an extension with
- * the base provider itself.  The diagnostics of the run (messages logged,
- * failed registrations) are kept for the snapshot.
+ * the base provider itself.  Whether a resource exists (resourceExists)
+ * is answered from the records, as no provider's Read is at hand.  The
+ * diagnostics of the run (messages logged, failed registrations) are kept
+ * for the snapshot.
  *
  * Invariants: records are kept in registration order, the stack first;
  * nothing depends on pointer values or hash order. */

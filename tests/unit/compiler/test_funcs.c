@@ -148,6 +148,7 @@ static void test_table(void) {
                                       "recover",
                                       "notImplemented",
                                       "getOutput",
+                                      "resourceExists",
                                       "stack",
                                       "project",
                                       "organization",
@@ -179,6 +180,8 @@ static void test_table(void) {
   CU_ASSERT_EQUAL(funcs_lookup("length")->form, FUNCS_GENERIC);
   CU_ASSERT(funcs_lookup("secret")->eventual_args);
   CU_ASSERT(funcs_lookup("getOutput")->eventual_args);
+  CU_ASSERT(funcs_lookup("resourceExists")->eventual_args);
+  CU_ASSERT_FALSE(funcs_lookup("resourceExists")->expandable);
   CU_ASSERT_FALSE(funcs_lookup("sha1")->eventual_args);
   CU_ASSERT(funcs_lookup("toJSON")->deep);
   CU_ASSERT_EQUAL(funcs_lookup("stack")->lift, FUNCS_LIFT_NEVER);
@@ -325,6 +328,17 @@ static void test_assets_secrets_info(void) {
   EXPECT(call(&e, "getOutput", 2, e.d, e.s), "output(dynamic)");
   EXPECT(call(&e, "getOutput", 2, e.r, e.os), "output(dynamic)");
   EXPECT(call(&e, "getOutput", 1, e.r), "error: missing required parameter 'outputName'");
+  /* resourceExists(type, id, state?) is always an output(bool). */
+  EXPECT(call(&e, "resourceExists", 2, e.s, e.s), "output(bool)");
+  EXPECT(call(&e, "resourceExists", 2, e.s, e.os), "output(bool)");
+  EXPECT(call(&e, "resourceExists", 3, e.s, e.os, e.o), "output(bool)");
+  EXPECT(call(&e, "resourceExists", 3, e.os, e.os, e.d), "output(bool)");
+  EXPECT(call(&e, "resourceExists", 1, e.s), "error: missing required parameter 'id'");
+  EXPECT(call(&e, "resourceExists", 4, e.s, e.s, e.d, e.d),
+         "error: too many arguments to call: expected 3, got 4");
+  EXPECT(call(&e, "resourceExists", 2, e.s, e.ls),
+         "error: cannot assign expression of type list(string) to location of type "
+         "output(string): ");
   EXPECT(call(&e, "notImplemented", 1, e.s), "dynamic");
   EXPECT(call(&e, "notImplemented", 1, e.os), "dynamic");
 
