@@ -1119,6 +1119,7 @@ static const pcl_engine_ops emb_ops = {
     "embedded",           emb_register, emb_invoke, emb_call,
     emb_register_outputs, emb_log,      emb_cancel, pcl_engine_embedded_snapshot,
     emb_destroy,          NULL,         NULL,       emb_register_package,
+    NULL,
 };
 
 /* Returns the stack references refs (a MAP, or NULL) with each one checked
