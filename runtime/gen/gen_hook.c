@@ -188,8 +188,13 @@ static pcl_hook_outcome spawn(char **argv, pcl_strbuf *out) {
     } else {
       pcl_strbuf_appendf(out, "ended abnormally");
     }
-    if (output.len > 0) {
-      pcl_strbuf_appendf(out, ": %.*s", (int)output.len, output.data);
+    /* The output without its last newlines, which would end the message. */
+    size_t len = output.len;
+    while (len > 0 && (output.data[len - 1] == '\n' || output.data[len - 1] == '\r')) {
+      len--;
+    }
+    if (len > 0) {
+      pcl_strbuf_appendf(out, ": %.*s", (int)len, output.data);
     }
   }
   pcl_strbuf_free(&output);

@@ -9,14 +9,14 @@
  * pclg_k[r[i]]). */
 static pcl_value pclg_k[28];
 static pcl_value *const pclg_p[] = {
+    &pclg_k[8],
     &pclg_k[7],
-    &pclg_k[6],
     &pclg_k[2],
+    &pclg_k[9],
     &pclg_k[8],
     &pclg_k[7],
-    &pclg_k[6],
-    &pclg_k[8],
-    &pclg_k[8],
+    &pclg_k[9],
+    &pclg_k[9],
     &pclg_k[22],
     &pclg_k[2],
 };
@@ -26,18 +26,18 @@ static pcl_value pclg_k[28] = {
     PCL_STATIC_BOOL(1),
     PCL_STATIC_ASCII("_"),
     PCL_STATIC_ASCII("name"),
-    PCL_STATIC_ASCII("touch"),
+    PCL_STATIC_ASCII("test"),
+    PCL_STATIC_ASCII("-n"),
     PCL_STATIC_ASCII("onDryRun"),
     PCL_STATIC_ASCII("ignoreErrors"),
     PCL_STATIC_BOOL(0),
-    PCL_STATIC_ASCII("touchHook"),
-    /* 10 */ PCL_STATIC_ASCII("echo"),
+    /* 10 */ PCL_STATIC_ASCII("touchHook"),
+    PCL_STATIC_ASCII("echo"),
     PCL_STATIC_ASCII("urn"),
     PCL_STATIC_ASCII(","),
     PCL_STATIC_ASCII("newInputs"),
     PCL_STATIC_MAP(&pclg_p[0], &pclg_p[2], 2),
     PCL_STATIC_ASCII("listHook"),
-    PCL_STATIC_ASCII("test"),
     PCL_STATIC_ASCII("-e"),
     PCL_STATIC_ASCII("type"),
     PCL_STATIC_MAP(&pclg_p[4], &pclg_p[6], 2),
@@ -59,8 +59,8 @@ static const char *const pclg_files[] = {
 
 /* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
-    {9, 37},
-    {9, 24},
+    {9, 42},
+    {9, 29},
     {8, 1},
     {14, 27},
     {14, 60},
@@ -90,11 +90,11 @@ static const uint32_t pclg_r[] = {
     /* marker: "marker" */ 0, 0,
     /* previews: "previews", true */ 1, 1, 2,
     /* touchHook: "name", "_" */ 4, 0, 3, 1,
-    /* touchHook: "touch" */ 0, 4, 5,
-    /* touchHook: false, "touchHook" */ 8, 1, 9, 3, 2,
-    /* listHook: "urn", "newInputs", ",", "echo" */ 11, 3, 13, 4, 0, 5, 12, 6, 10,
-    /* listHook: {...}, "listHook" */ 14, 15, 9, 7,
-    /* retryHook: "type", "test", "-e" */ 18, 8, 16, 17,
+    /* touchHook: "test", "-n" */ 0, 4, 5, 6,
+    /* touchHook: false, "touchHook" */ 9, 1, 10, 4, 2,
+    /* listHook: "urn", "newInputs", ",", "echo" */ 12, 3, 14, 4, 0, 5, 13, 6, 11,
+    /* listHook: {...}, "listHook" */ 15, 16, 9, 7,
+    /* retryHook: "type", "test", "-e" */ 18, 8, 5, 17,
     /* retryHook: {...}, "retryHook" */ 19, 20, 4, 9,
     /* res: "res", {...} */ 2, 2, 3, 4, 21, 0, 23, 10,
     0,
@@ -112,10 +112,10 @@ static pcl_value *pclu_res(pcl_gen_env *e);
 static const pcl_gen_node_desc pclg_nodes0[] = {
     {pclu_marker, 0}, /* marker */
     {pclu_previews, 2}, /* previews */
-    {pclu_touchHook, 12}, /* touchHook */
-    {pclu_listHook, 26}, /* listHook */
-    {pclu_retryHook, 34}, /* retryHook */
-    {pclu_res, 38}, /* res */
+    {pclu_touchHook, 13}, /* touchHook */
+    {pclu_listHook, 27}, /* listHook */
+    {pclu_retryHook, 35}, /* retryHook */
+    {pclu_res, 39}, /* res */
 };
 
 static const pcl_gen_module pclg_modules[] = {
@@ -144,7 +144,7 @@ static pcl_value *pclu_previews(pcl_gen_env *e) {
   return t0;
 }
 
-/* tests/golden/codegen/hook-commands.pp:9:24: "${marker}_${args.name}", once its arguments are known */
+/* tests/golden/codegen/hook-commands.pp:9:29: "${marker}_${args.name}", once its arguments are known */
 static pcl_value *pclg_apply1(pcl_gen_env *e, pcl_value *const *p, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
@@ -162,22 +162,22 @@ fail:
   return NULL;
 }
 
-/* tests/golden/codegen/hook-commands.pp:8:1: hook resource "touchHook" { command = ["touch", "${marker}_${args.name}"] onDryRun = previews }, each time the engine runs the hook */
+/* tests/golden/codegen/hook-commands.pp:8:1: hook resource "touchHook" { command = ["test", "-n", "${marker}_${args.name}"] onDryRun = previews }, each time the engine runs the hook */
 static pcl_value *pclg_command1(pcl_gen_env *e, pcl_value *args, pcl_error **err) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
   (void)err;
   t0 = pcl_gen_apply(pcl_gen_env_new(e, r - r[1], 1, (pcl_value *[]){args}), pclg_apply1, (pcl_value *[]){pcl_gen_node(e, r[0])}, 1);
-  t1 = pcl_list_of((pcl_value *[]){&pclg_k[r[2]], t0}, 2);
+  t1 = pcl_list_of((pcl_value *[]){&pclg_k[r[2]], &pclg_k[r[3]], t0}, 3);
   pcl_release(t0), t0 = NULL;
   return t1;
 }
 
-/* tests/golden/codegen/hook-commands.pp:8:1: hook resource "touchHook" { command = ["touch", "${marker}_${args.name}"] onDryRun = previews } */
+/* tests/golden/codegen/hook-commands.pp:8:1: hook resource "touchHook" { command = ["test", "-n", "${marker}_${args.name}"] onDryRun = previews } */
 static pcl_value *pclu_touchHook(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL;
-  t0 = pcl_map_of((pcl_value *[]){&pclg_k[7], &pclg_k[6]}, (pcl_value *[]){&pclg_k[r[0]], pcl_gen_node(e, r[1])}, 2);
+  t0 = pcl_map_of((pcl_value *[]){&pclg_k[8], &pclg_k[7]}, (pcl_value *[]){&pclg_k[r[0]], pcl_gen_node(e, r[1])}, 2);
   t1 = pcl_gen_hook(e, &pclg_k[r[2]], false, t0, pclg_command1, r - r[3], r[4]);
   pcl_release(t0), t0 = NULL;
   return t1;

@@ -6,7 +6,7 @@ config previews bool {
 }
 
 hook resource "touchHook" {
-  command  = ["touch", "${marker}_${args.name}"]
+  command  = ["test", "-n", "${marker}_${args.name}"]
   onDryRun = previews
 }
 
