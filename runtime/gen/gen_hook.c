@@ -7,7 +7,6 @@
  * program code, so it runs on the loop (the backend calls pcl_hook_run
  * from a completion the loop handles); the command itself runs as a child
  * process the loop waits for. */
-#define _DEFAULT_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
