@@ -243,9 +243,15 @@ static void command_settled(pcl_future *f, void *data) {
   pcl_strbuf msg = PCL_STRBUF_INIT;
   pcl_hook_outcome o;
   if (pcl_future_state_of(f) == PCL_FUTURE_REJECTED) {
+    /* Where in the command it failed, when known. */
+    const pcl_error *err = pcl_future_error(f);
     o = PCL_HOOK_BROKEN;
-    pcl_strbuf_appendf(&msg, "hook %s: %s", pcl_str_data(hr->h->name),
-                      pcl_error_message(pcl_future_error(f)));
+    pcl_strbuf_appendf(&msg, "hook %s: ", pcl_str_data(hr->h->name));
+    if (pcl_error_file(err)) {
+      pcl_strbuf_appendf(&msg, "%s:%u:%u: ", pcl_error_file(err), pcl_error_line(err),
+                         pcl_error_column(err));
+    }
+    pcl_strbuf_append_cstr(&msg, pcl_error_message(err));
   } else if ((pcl_future_bits(f) & PCL_FUT_UNKNOWN)) {
     o = PCL_HOOK_BROKEN;
     pcl_strbuf_appendf(&msg, "hook %s: the command is unknown", pcl_str_data(hr->h->name));
