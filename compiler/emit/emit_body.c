@@ -73,9 +73,25 @@ static void node(em_writer *w, const ir_node *n) {
   em *e = w->c->e;
   switch (n->kind) {
   case IR_N_LOCAL:
-  case IR_N_HOOK:
     ret(w, em_expr(w, n->value));
     return;
+  case IR_N_HOOK: {
+    /* Registered with its settings; the command is the node's second
+       function, which the runtime calls each time the engine runs it. */
+    em_opnd settings = em_expr_captured(w, n->inputs);
+    em_at_line(w, n->span);
+    settings = em_place(w, settings);
+    uint32_t name = em_row_const(w, em_string(e, n->logical, strlen(n->logical)));
+    const em_nodefn *cmd = &w->c->fns[1];
+    uint32_t back = em_row(w, em_row_back(w, cmd));
+    uint32_t l = em_row_loc(w, n->span);
+    int t = em_temp_new(w);
+    em_stmt(w, "t%d = pcl_gen_hook(e, &pclg_k[r[%u]], %s, %o, %f, r - r[%u], r[%u]);", t, name,
+            n->error_hook ? "true" : "false", settings, cmd->id, back, l);
+    em_drop(w, settings);
+    ret(w, em_temp(t));
+    return;
+  }
   case IR_N_PULUMI:
   case IR_N_OUTPUT: {
     em_opnd v = em_expr_captured(w, n->value);
@@ -175,6 +191,9 @@ void em_body(em_writer *w) {
   case FK_THUNK:
   case FK_RECOVERY:
     ret(w, em_expr(w, f->x));
+    return;
+  case FK_COMMAND:
+    ret(w, em_expr(w, w->c->n->value));
     return;
   case FK_EACH:
     each(w, f->x);

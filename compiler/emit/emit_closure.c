@@ -12,7 +12,7 @@
  * A function captures the variables its code reads, and those its own
  * closures capture, that it does not bind itself (an apply body binds its
  * parameters, a loop body its key and value, a recovery `error`, an
- * instance function `range`). */
+ * instance function `range`, a hook's command `args`). */
 #include <stdlib.h>
 
 #include "base/stack.h"
@@ -241,6 +241,7 @@ static bool binds(const em_nodefn *f, uint32_t s) {
     return s == f->key || s == f->value;
   case FK_RECOVERY:
   case FK_INSTANCE:
+  case FK_COMMAND:
     return s == f->value;
   case FK_NODE:
   case FK_THUNK:
@@ -290,6 +291,11 @@ void em_closures_find(em_nodectx *c) {
     collect(c, n->options, em_body);
   if (n->inputs)
     collect(c, n->inputs, em_body);
+  if (n->kind == IR_N_HOOK) {
+    /* A hook's command runs each time the engine runs the hook. */
+    em_body = add_fn(c, FK_COMMAND, NULL, root);
+    c->fns[em_body].value = n->args_slot;
+  }
   if (n->value)
     collect(c, n->value, em_body);
   captures(c);

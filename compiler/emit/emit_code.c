@@ -364,6 +364,10 @@ em_opnd em_var(em_writer *w, uint32_t s) {
     if (s == f->value)
       return em_operand(OPND_RANGE, 0);
     break;
+  case FK_COMMAND:
+    if (s == f->value)
+      return em_operand(OPND_ARGS, 0);
+    break;
   case FK_NODE:
   case FK_THUNK:
     break;

@@ -82,7 +82,11 @@ void em_words_append(em_words *ws, const uint32_t *v, size_t n);
   X(THUNK, "thunk", "static pcl_value *%s(pcl_gen_env *e, pcl_error **err)", "")         \
   /* The recovery of recover(). */                                                      \
   X(RECOVERY, "recovery",                                                               \
-    "static pcl_value *%s(pcl_gen_env *e, pcl_value *error, pcl_error **err)", "")
+    "static pcl_value *%s(pcl_gen_env *e, pcl_value *error, pcl_error **err)", "")      \
+  /* A hook's command, with `args` bound to what the engine passed. */                  \
+  X(COMMAND, "command",                                                                 \
+    "static pcl_value *%s(pcl_gen_env *e, pcl_value *args, pcl_error **err)",           \
+    ", each time the engine runs the hook")
 
 typedef enum em_fkind {
 #define X(name, text, signature, comment) FK_##name,
@@ -102,7 +106,7 @@ typedef struct em_nodefn {
   uint32_t lo, hi;  /* APPLY: its parameters' slots, [lo, hi). */
   uint32_t key;     /* EACH: the key variable's slot, or UINT32_MAX. */
   uint32_t value;   /* EACH: the value's slot; RECOVERY: `error`'s; INSTANCE:
-                       `range`'s; else UINT32_MAX. */
+                       `range`'s; COMMAND: `args`'s; else UINT32_MAX. */
   em_words refs;       /* Slots its code reads, its closures' captures included. */
   em_words caps;       /* The slots it captures, sorted: its environment. */
   uint32_t id;      /* Its function of the program (emit_shape.c), once written. */
@@ -157,6 +161,7 @@ void em_closures_free(em_nodectx *c);
   X(RANGE, "range")                 /* An instance function's range. */                 \
   X(NAME, "name")                   /* An instance function's name. */                  \
   X(ERROR, "error")                 /* A recovery's error. */                           \
+  X(ARGS, "args")                   /* A hook command's args. */                        \
   X(NULL, "NULL")                   /* No value. */                                     \
   X(PCL_NULL, "pcl_null()")         /* The null value. */
 
@@ -180,7 +185,7 @@ static inline em_opnd em_operand(em_okind k, uint32_t n) { return (em_opnd){k, n
  * ones are marked `(void)`). */
 #define FN_PARAMS(X)                                                                     \
   X(E, "e") X(P, "p") X(KEY, "key") X(VALUE, "value") X(OUT, "out") X(RANGE, "range")    \
-  X(NAME, "name") X(ERROR, "error") X(ERR, "err")
+  X(NAME, "name") X(ERROR, "error") X(ARGS, "args") X(ERR, "err")
 
 enum {
 #define X(name, text) PARAM_##name##_BIT,

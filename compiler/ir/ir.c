@@ -307,10 +307,14 @@ static void dump_module(dumper *d, const ir_module *m) {
       snprintf(l, sizeof l, "range $%u", (unsigned)n->range_slot);
       dump_expr(d, n->range, 2, l, 0);
     }
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "%s command args $%u", n->error_hook ? "error" : "resource",
+             (unsigned)n->args_slot);
     if (n->value)
       dump_expr(d, n->value, 2,
                 n->kind == IR_N_READ     ? "id"
                 : n->kind == IR_N_CONFIG ? "default"
+                : n->kind == IR_N_HOOK   ? cmd
                                          : "value",
                 0);
     if (n->inputs)

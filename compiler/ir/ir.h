@@ -179,6 +179,9 @@ typedef struct ir_node {
                                (program.md 10.4), or NULL when none do. */
   ir_expr *range;       /* The range expression, or NULL. */
   uint32_t range_slot;  /* Slot of `range`. */
+  /* HOOK: value is the command, inputs the OBJECT {onDryRun, ignoreErrors}. */
+  uint32_t args_slot;   /* Slot of `args`, bound by the command. */
+  bool error_hook;      /* An error hook rather than a resource hook. */
   /* RESOURCE, READ, COMPONENT. */
   const char *token;    /* Type token (a component's is made from its source). */
   ir_res_kind res_kind; /* Custom, local or remote component. */

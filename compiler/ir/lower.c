@@ -1815,6 +1815,40 @@ static ir_module *queue_module(lower_ctx *L, worklist *q, const bnd_program *p) 
   return m;
 }
 
+/* Returns the bool setting e of a hook (NULL: false), converted to bool. */
+static ir_expr *hook_setting(lw *w, const bnd_expr *e, pcl_span span) {
+  if (e)
+    return applies(w, convert_to(w, build(w, e), ty_bool(w->T)));
+  ir_expr *x = mk(w, IR_CONST, NULL, 0);
+  x->span = span;
+  x->ck = IR_K_BOOL;
+  x->boolean = false;
+  x->type = ty_bool(w->T);
+  return x;
+}
+
+/* Lowers hook block b into n: its value is command, a function of the
+ * `args` variable (slot args_slot) that the runtime calls each time the
+ * engine runs the hook; its inputs are {onDryRun, ignoreErrors}, computed
+ * once where the node runs.  References to the hook are its name, which
+ * the node's value becomes once the hook is registered. */
+static void lower_hook(lw *w, ir_node *n, const bnd_node *b) {
+  n->kind = IR_N_HOOK;
+  n->error_hook = b->hook.error_hook;
+  n->args_slot = bind_var(w, b->hook.args, b->hook.args->type);
+  n->value = applies(w, convert_to(w, build(w, b->hook.command),
+                                   ty_list(w->T, ty_string(w->T))));
+  ir_expr *o = mk(w, IR_OBJECT, NULL, 4);
+  o->span = b->span;
+  o->kids[0] = mk_string(w, b->span, "onDryRun", 8);
+  o->kids[1] = hook_setting(w, b->hook.on_dry_run, b->span);
+  o->kids[2] = mk_string(w, b->span, "ignoreErrors", 12);
+  o->kids[3] = hook_setting(w, b->hook.ignore_errors, b->span);
+  o->type = retype(w, o);
+  n->inputs = o;
+  n->type = ty_output(w->T, ty_string(w->T));
+}
+
 /* Lowers node b into n. */
 static void lower_node(lw *w, worklist *q, ir_node *n, const bnd_node *b) {
   n->name = b->name;
@@ -1829,11 +1863,7 @@ static void lower_node(lw *w, worklist *q, ir_node *n, const bnd_node *b) {
     n->value = lower(w, b->pulumi_version);
     return;
   case BND_HOOK:
-    /* A hook is referenced by name from the `hooks` option; the runtime
-       does not run hooks, so its value is that name. */
-    n->kind = IR_N_HOOK;
-    n->value = mk_string(w, b->span, b->logical_name, strlen(b->logical_name));
-    n->type = n->value->type;
+    lower_hook(w, n, b);
     return;
   case BND_LOCAL:
     n->kind = IR_N_LOCAL;

@@ -67,6 +67,10 @@ typedef struct pending {
   bool deferred;        /* A mock called pcl_mock_defer on it. */
   bool awaiting;        /* Deferred and not answered yet. */
   bool cancelled;       /* Answered by emb_cancel while the mock held it. */
+  bool hooked;          /* Its afterCreate hooks ran. */
+  pcl_resource_kind kind; /* A registration: what it registers. */
+  pcl_value *providers; /* A remote component's providers for its children (owned), or NULL. */
+  size_t package;       /* 1 + the index of its parameterized package, or 0. */
   struct pending *next; /* Next request in the hung or orphan list. */
 } pending;
 
@@ -96,6 +100,15 @@ typedef struct emb_package {
 /* Distinct default providers remembered; a program uses a handful. */
 #define PROV_CACHE_SIZE 16
 
+/* A hook the program registered. */
+typedef struct emb_hook {
+  char *name;         /* Its name (owned). */
+  pcl_hook *hook;     /* The hook (owned). */
+  bool error_hook;    /* An error hook. */
+  bool on_dry_run;    /* Runs in previews too. */
+  bool ignore_errors; /* A failure is a warning. */
+} emb_hook;
+
 typedef struct emb {
   pcl_engine base;          /* Must be first. */
   char *project, *stack, *org; /* Names (owned). */
@@ -118,6 +131,8 @@ typedef struct emb {
   size_t ndiags, capdiags;  /* Used and allocated. */
   emb_package *packages;    /* Parameterized packages registered, in order. */
   size_t npackages;         /* Their number. */
+  emb_hook *hooks;          /* Hooks registered, in order. */
+  size_t nhooks;            /* Their number. */
 } emb;
 
 /* Returns a new request of e, zeroed but for its engine; given back with
@@ -633,9 +648,14 @@ static bool stash(emb *e, rec *r, pcl_error **err) {
   return true;
 }
 
+static bool run_after_hooks(pending *p);
+
 static void complete_resource(pcl_future *f, void *data) {
   (void)f;
   pending *p = data;
+  if (run_after_hooks(p)) {
+    return;
+  }
   if (p->err) {
     p->rcb(p->data, NULL, p->err);
   } else {
@@ -644,6 +664,7 @@ static void complete_resource(pcl_future *f, void *data) {
   }
   pcl_error_free(p->err);
   pcl_release(p->read_id);
+  pcl_release(p->providers);
   pcl__pool_free(p, sizeof *p);
 }
 
@@ -712,6 +733,178 @@ static void finish_resource(pending *p, pcl_value *id, pcl_value *state, pcl_err
   pcl_release(state);
   p->err = err;
   pcl_sched_post(complete_resource, p);
+}
+
+/* -------------------------------------------------------------- hooks
+ * The embedded engine models creation only: a registration runs its
+ * beforeCreate hooks before it asks the mock, and its afterCreate hooks
+ * once the resource is created, in the order the hooks option lists them
+ * (docs/engine.md). */
+
+static void emb_register_hook(pcl_engine *eng, const pcl_hook_request *req, pcl_engine_cb cb,
+                              void *data) {
+  emb *e = (emb *)eng;
+  e->hooks = pcl_xrealloc(e->hooks, (e->nhooks + 1) * sizeof *e->hooks);
+  e->hooks[e->nhooks++] = (emb_hook){pcl_xstrdup(req->name), req->hook, req->error_hook,
+                                     req->on_dry_run, req->ignore_errors};
+  pending *p = pending_new(e);
+  p->ecb = cb;
+  p->data = data;
+  p->result = pcl_null();
+  pcl_sched_post(complete_other, p);
+}
+
+/* The hooks of one kind that a registration runs, one after the other. */
+typedef struct hook_chain {
+  pending *p;                /* The registration. */
+  const char *when;          /* "beforeCreate" or "afterCreate". */
+  pcl_value *names;          /* The LIST of the hooks' names (owned). */
+  size_t next;               /* The next one to run. */
+  pcl_value *args;           /* Their `args` (owned). */
+  void (*then)(pending *p, pcl_error *err); /* What follows (err owned, or NULL). */
+} hook_chain;
+
+/* Returns the LIST of the names of the hooks of kind when that the options
+ * of r bind, or NULL when none. */
+static pcl_value *bound_hooks(const rec *r, const char *when) {
+  pcl_value *hooks = r->options ? pcl_map_get_cstr(r->options, "hooks") : NULL;
+  pcl_value *names = hooks && pcl_kind_of(hooks) == PCL_T_MAP ? pcl_map_get_cstr(hooks, when)
+                                                              : NULL;
+  return names && pcl_kind_of(names) == PCL_T_LIST && pcl_len(names) > 0 ? names : NULL;
+}
+
+/* Returns the `args` of a creation hook of r (program.md 10.3): outputs is
+ * NULL before the creation. */
+static pcl_value *create_args(const rec *r, pcl_value *outputs) {
+  pcl_mapbuf b = PCL_MAPBUF_INIT;
+  pcl_mapbuf_put_cstr(&b, "urn", str(r->urn));
+  pcl_mapbuf_put_cstr(&b, "id",
+                      outputs && r->id && pcl_kind_of(r->id) == PCL_T_STRING ? pcl_retain(r->id)
+                                                                             : str(""));
+  pcl_mapbuf_put_cstr(&b, "name", pcl_str_from_cstr(r->name));
+  pcl_mapbuf_put_cstr(&b, "type", str(r->type));
+  pcl_mapbuf_put_cstr(&b, "newInputs", pcl_strip_secrets(r->inputs));
+  pcl_mapbuf_put_cstr(&b, "oldInputs", pcl_map_of(NULL, NULL, 0));
+  pcl_mapbuf_put_cstr(&b, "newOutputs",
+                      outputs ? pcl_strip_secrets(outputs) : pcl_map_of(NULL, NULL, 0));
+  pcl_mapbuf_put_cstr(&b, "oldOutputs", pcl_map_of(NULL, NULL, 0));
+  return pcl_mapbuf_finish(&b);
+}
+
+static void chain_next(hook_chain *c);
+
+static void chain_end(hook_chain *c, pcl_error *err) {
+  pending *p = c->p;
+  void (*then)(pending *, pcl_error *) = c->then;
+  pcl_release(c->names);
+  pcl_release(c->args);
+  free(c);
+  then(p, err);
+}
+
+static void chain_ran(void *data, pcl_hook_outcome outcome, const char *message) {
+  hook_chain *c = data;
+  const emb_hook *h = NULL;
+  pcl_value *name = pcl_list_at(c->names, c->next - 1);
+  for (size_t i = 0; i < c->p->e->nhooks && h == NULL; i++) {
+    h = pcl_str_eq_cstr(name, c->p->e->hooks[i].name) ? &c->p->e->hooks[i] : NULL;
+  }
+  if (outcome != PCL_HOOK_SUCCEEDED) {
+    pcl_strbuf b = PCL_STRBUF_INIT;
+    pcl_strbuf_appendf(&b, "%s hook failed: %s", c->when, message);
+    if (h && h->ignore_errors) {
+      add_diag(c->p->e, PCL_LOG_WARNING, c->p->r->urn, b.data);
+      pcl__print_log(PCL_LOG_WARNING, c->p->r->urn, b.data);
+      pcl_strbuf_free(&b);
+    } else {
+      pcl_error *err = pcl_error_new("%s", b.data);
+      pcl_strbuf_free(&b);
+      chain_end(c, err);
+      return;
+    }
+  }
+  chain_next(c);
+}
+
+/* Runs the next hook of c, or what follows them. */
+static void chain_next(hook_chain *c) {
+  emb *e = c->p->e;
+  while (c->next < pcl_len(c->names)) {
+    pcl_value *name = pcl_list_at(c->names, c->next++);
+    const emb_hook *h = NULL;
+    for (size_t i = 0; i < e->nhooks && h == NULL; i++) {
+      h = pcl_kind_of(name) == PCL_T_STRING && pcl_str_eq_cstr(name, e->hooks[i].name)
+              ? &e->hooks[i]
+              : NULL;
+    }
+    if (h == NULL || h->error_hook) {
+      chain_end(c, pcl_error_new("%s hook %s is not a registered resource hook", c->when,
+                                 pcl_kind_of(name) == PCL_T_STRING ? pcl_str_data(name) : "?"));
+      return;
+    }
+    if (e->preview && !h->on_dry_run) {
+      continue;
+    }
+    pcl_hook_run(h->hook, c->args, chain_ran, c);
+    return;
+  }
+  chain_end(c, NULL);
+}
+
+/* Starts the hooks of kind when of p's resource, then; returns false when
+ * it binds none (then is not called). */
+static bool run_hooks(pending *p, const char *when, pcl_value *outputs,
+                      void (*then)(pending *p, pcl_error *err)) {
+  pcl_value *names = bound_hooks(p->r, when);
+  if (names == NULL) {
+    return false;
+  }
+  hook_chain *c = pcl_xmalloc(sizeof *c);
+  *c = (hook_chain){p, when, pcl_retain(names), 0, create_args(p->r, outputs), then};
+  chain_next(c);
+  return true;
+}
+
+/* Whether the registration p creates a resource (hooks run around that). */
+static bool creates(const pending *p) {
+  return p->r && !p->r->read && strcmp(p->r->type, "pulumi:pulumi:Stack") != 0;
+}
+
+static void create(pending *p);
+
+static void before_ran(pending *p, pcl_error *err) {
+  if (err) {
+    diag_failed(p->e, p->r, err);
+    p->err = err;
+    p->hooked = true;
+    pcl_sched_post(complete_resource, p);
+    return;
+  }
+  create(p);
+}
+
+/* Starts p's beforeCreate hooks, which create p once they succeeded;
+ * returns false when there are none to run. */
+static bool run_before_hooks(pending *p) {
+  return creates(p) && run_hooks(p, "beforeCreate", NULL, before_ran);
+}
+
+static void after_ran(pending *p, pcl_error *err) {
+  if (err) {
+    diag_failed(p->e, p->r, err);
+    p->err = err;
+  }
+  complete_resource(NULL, p);
+}
+
+/* Starts the afterCreate hooks of p, created, which complete it once they
+ * ran; returns false when they ran already or there are none. */
+static bool run_after_hooks(pending *p) {
+  if (p->hooked || p->err || !creates(p)) {
+    return false;
+  }
+  p->hooked = true;
+  return run_hooks(p, "afterCreate", p->r->outputs, after_ran);
 }
 
 static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_resource_cb cb,
@@ -802,25 +995,43 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
     r->inputs = merged;
   }
 
+  p->kind = req->kind;
+  p->read_id = pcl_retain(req->id);
+  p->providers = req->providers ? pcl_retain(req->providers) : NULL;
+  for (size_t i = 0; pkg && i < e->npackages; i++) {
+    p->package = &e->packages[i].pkg == pkg ? i + 1 : p->package;
+  }
+  if (!run_before_hooks(p)) {
+    create(p);
+  }
+}
+
+/* Creates (or reads) the resource of the registration p, whose record is
+ * made, as its provider or mock says. */
+static void create(pending *p) {
+  emb *e = p->e;
+  rec *r = p->r;
+  bool is_stack = strcmp(r->type, "pulumi:pulumi:Stack") == 0;
+  const pcl_package *pkg = p->package ? &e->packages[p->package - 1].pkg : NULL;
   pcl_error *err = NULL;
   pcl_value *id = NULL, *state = NULL;
   bool hang = false;
-  if (is_stack || req->kind == PCL_RES_COMPONENT) {
+  if (is_stack || p->kind == PCL_RES_COMPONENT) {
     r->id = pcl_null();
     r->outputs = pcl_map_of(NULL, NULL, 0);
-  } else if (strcmp(req->type, "pulumi:pulumi:StackReference") == 0) {
+  } else if (strcmp(r->type, "pulumi:pulumi:StackReference") == 0) {
     if (!stack_reference(e, r, &err)) {
       diag_failed(e, r, err);
     }
-  } else if (strcmp(req->type, "pulumi:index:Stash") == 0 && !req->read) {
+  } else if (strcmp(r->type, "pulumi:index:Stash") == 0 && !r->read) {
     if (!stash(e, r, &err)) {
       diag_failed(e, r, err);
     }
   } else {
-    pcl_mock_resource_args args = {r->type,     r->name, r->urn,     r->inputs,           req->id,
+    pcl_mock_resource_args args = {r->type,     r->name, r->urn,     r->inputs,           p->read_id,
                                    r->provider, true,    e->preview, (pcl_mock_reply *)p, NULL,
                                    NULL,        pkg};
-    if (req->kind == PCL_RES_REMOTE && e->cmocks.new_resource) {
+    if (p->kind == PCL_RES_REMOTE && e->cmocks.new_resource) {
       /* Construct sees the dependencies of each input. */
       pcl_mapbuf pd = PCL_MAPBUF_INIT;
       for (size_t i = 0; i < pcl_len(r->inputs); i++) {
@@ -828,9 +1039,8 @@ static void emb_register(pcl_engine *eng, const pcl_resource_request *req, pcl_r
                             deps_list(r->prop_deps[i]));
       }
       args.prop_deps = pcl_mapbuf_finish(&pd);
-      args.providers = req->providers;
+      args.providers = p->providers;
     }
-    p->read_id = pcl_retain(req->id);
     bool mocked = false;
     if (e->cmocks.new_resource) {
       mocked = true;
@@ -1117,6 +1327,11 @@ static void emb_cancel(pcl_engine *eng, const pcl_error *err) {
 
 static void emb_destroy(pcl_engine *eng) {
   emb *e = (emb *)eng;
+  for (size_t i = 0; i < e->nhooks; i++) {
+    free(e->hooks[i].name);
+    pcl_hook_free(e->hooks[i].hook);
+  }
+  free(e->hooks);
   for (size_t i = 0; i < e->n; i++) {
     free_rec(e->recs[i]);
   }
@@ -1167,6 +1382,7 @@ static const pcl_engine_ops emb_ops = {
     emb_register_outputs, emb_log,      emb_cancel, pcl_engine_embedded_snapshot,
     emb_destroy,          NULL,         NULL,       emb_register_package,
     emb_exists_resource,
+    emb_register_hook,
 };
 
 /* Returns the stack references refs (a MAP, or NULL) with each one checked

@@ -49,6 +49,7 @@ typedef void (*rpc_done)(rpc *r, pcl__rpc_answer *a, const pcl_error *err);
 
 /* One call of the protocol. */
 struct rpc {
+  pcl__cq_tag head;                /* PCL__TAG_RPC (zero): its completions' tag. */
   gbe *e;                          /* The backend. */
   pcl__rpc_method m;               /* Which call. */
   rpc_done done;                   /* Its answer's handler. */
@@ -99,6 +100,7 @@ struct gbe {
   unsigned deadline_ms;       /* The time the start-up requests are given. */
   char *cwd;                  /* The program's working directory, against which relative
                                  PCL file names are resolved (owned). */
+  pcl__callbacks *callbacks;  /* The server of the program's hooks, once one is registered. */
   struct file_uri *uris;      /* The sourcePosition URI of each PCL file met. */
   size_t nuris, capuris;      /* Used and allocated. */
 };
@@ -325,7 +327,11 @@ static bool poll_queue(void *data, bool wait) {
     if (ev.type != GRPC_OP_COMPLETE) {
       break;
     }
-    rpc_complete(ev.tag, ev.success != 0);
+    if (((const pcl__cq_tag *)ev.tag)->origin == PCL__TAG_CALLBACK) {
+      pcl__callbacks_complete(e->callbacks, ev.tag, ev.success != 0);
+    } else {
+      rpc_complete(ev.tag, ev.success != 0);
+    }
     wait = false;
   }
   return e->outstanding > 0;
@@ -807,6 +813,26 @@ static void read_request(gbe *e, const pcl_resource_request *req, const char *id
   rpc_start(r);
 }
 
+/* Returns the hooks binding of the hooks option (a MAP of hook names to
+ * LISTs of hooks' names; NULL when not set), allocated with malloc so that
+ * protobuf_c_message_free_unpacked frees it, or NULL when it binds none. */
+static Pulumirpc__RegisterResourceRequest__ResourceHooksBinding *hooks_binding(
+    const pcl_value *hooks) {
+  if (hooks == NULL || pcl_kind_of(hooks) != PCL_T_MAP || pcl_len(hooks) == 0) {
+    return NULL;
+  }
+  Pulumirpc__RegisterResourceRequest__ResourceHooksBinding *b = pcl_xmalloc(sizeof *b);
+  pulumirpc__register_resource_request__resource_hooks_binding__init(b);
+  b->before_create = string_array(hooks, "beforeCreate", &b->n_before_create);
+  b->after_create = string_array(hooks, "afterCreate", &b->n_after_create);
+  b->before_update = string_array(hooks, "beforeUpdate", &b->n_before_update);
+  b->after_update = string_array(hooks, "afterUpdate", &b->n_after_update);
+  b->before_delete = string_array(hooks, "beforeDelete", &b->n_before_delete);
+  b->after_delete = string_array(hooks, "afterDelete", &b->n_after_delete);
+  b->on_error = string_array(hooks, "onError", &b->n_on_error);
+  return b;
+}
+
 /* Frees the fields grpc_register allocated in req (not the borrowed ones). */
 static void free_register_request(Pulumirpc__RegisterResourceRequest *req) {
   char **lists[] = {req->dependencies,     req->ignorechanges, req->additionalsecretoutputs,
@@ -835,6 +861,9 @@ static void free_register_request(Pulumirpc__RegisterResourceRequest *req) {
     protobuf_c_message_free_unpacked(&req->envvarmappings[i]->base, NULL);
   }
   free(req->envvarmappings);
+  if (req->hooks) {
+    protobuf_c_message_free_unpacked(&req->hooks->base, NULL);
+  }
   if (req->customtimeouts) {
     protobuf_c_message_free_unpacked(&req->customtimeouts->base, NULL);
   }
@@ -945,6 +974,7 @@ static void grpc_register(pcl_engine *eng, const pcl_resource_request *req, pcl_
       string_array(opts, "additionalSecretOutputs", &rr.n_additionalsecretoutputs);
   rr.replaceonchanges = string_array(opts, "replaceOnChanges", &rr.n_replaceonchanges);
   rr.replacewith = string_array(opts, "replaceWith", &rr.n_replacewith);
+  rr.hooks = hooks_binding(pcl_map_get_cstr(opts, "hooks"));
   pcl_value *hide = opts ? pcl_map_get_cstr(opts, "hideDiffs") : NULL;
   if (hide && pcl_kind_of(hide) == PCL_T_LIST && pcl_len(hide) > 0) {
     rr.hidediffs = pcl_xmalloc(pcl_len(hide) * sizeof *rr.hidediffs);
@@ -1292,14 +1322,22 @@ static void grpc_destroy(pcl_engine *eng) {
   for (rpc *r = e->live; r; r = r->next) {
     grpc_call_cancel(r->call, NULL);
   }
-  while (e->outstanding > 0) {
+  if (e->callbacks) {
+    pcl__callbacks_shutdown(e->callbacks);
+  }
+  while (e->live || (e->callbacks && !pcl__callbacks_stopped(e->callbacks))) {
     grpc_event ev = grpc_completion_queue_next(e->cq, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL);
     if (ev.type != GRPC_OP_COMPLETE) {
       break;
     }
-    rpc_unlink(ev.tag);
-    rpc_free(ev.tag);
+    if (((const pcl__cq_tag *)ev.tag)->origin == PCL__TAG_CALLBACK) {
+      pcl__callbacks_complete(e->callbacks, ev.tag, ev.success != 0);
+    } else {
+      rpc_unlink(ev.tag);
+      rpc_free(ev.tag);
+    }
   }
+  pcl__callbacks_free(e->callbacks);
   pcl__sched_set_poller(NULL, NULL);
   grpc_channel_destroy(e->monitor);
   if (e->engine) {
@@ -1322,6 +1360,51 @@ static void grpc_destroy(pcl_engine *eng) {
   grpc_shutdown_blocking();
 }
 
+/* The answer to RegisterResourceHook or RegisterErrorHook. */
+static void hook_done(rpc *r, pcl__rpc_answer *a, const pcl_error *err) {
+  (void)a;
+  r->ecb(r->data, err ? NULL : pcl_null(), err);
+}
+
+static void grpc_register_hook(pcl_engine *eng, const pcl_hook_request *hr, pcl_engine_cb cb,
+                               void *data) {
+  gbe *e = (gbe *)eng;
+  if (e->callbacks == NULL) {
+    pcl_error *err = NULL;
+    e->callbacks = pcl__callbacks_new(e->cq, &e->outstanding, &err);
+    if (e->callbacks == NULL) {
+      pcl_hook_free(hr->hook);
+      refuse(NULL, cb, data, err);
+      return;
+    }
+  }
+  Pulumirpc__Callback callback = PULUMIRPC__CALLBACK__INIT;
+  callback.target = (char *)pcl__callbacks_target(e->callbacks);
+  callback.token = (char *)pcl__callbacks_add(e->callbacks, hr->hook, hr->error_hook);
+  /* Strings reach a hook's args as they decode: byte strings too. */
+  callback.accepts_byte_string = true;
+  pcl_strbuf what = PCL_STRBUF_INIT;
+  pcl_strbuf_appendf(&what, "hook %s", hr->name);
+  rpc *r;
+  if (hr->error_hook) {
+    Pulumirpc__RegisterErrorHookRequest req = PULUMIRPC__REGISTER_ERROR_HOOK_REQUEST__INIT;
+    req.name = (char *)hr->name;
+    req.callback = &callback;
+    r = rpc_new(e, PCL__RPC_ERROR_HOOK, &req.base, hook_done, what.data);
+  } else {
+    Pulumirpc__RegisterResourceHookRequest req = PULUMIRPC__REGISTER_RESOURCE_HOOK_REQUEST__INIT;
+    req.name = (char *)hr->name;
+    req.callback = &callback;
+    req.on_dry_run = hr->on_dry_run;
+    req.ignore_errors = hr->ignore_errors;
+    r = rpc_new(e, PCL__RPC_RESOURCE_HOOK, &req.base, hook_done, what.data);
+  }
+  pcl_strbuf_free(&what);
+  r->ecb = cb;
+  r->data = data;
+  rpc_start(r);
+}
+
 static char *grpc_snapshot(pcl_engine *eng, const pcl_error *err) {
   (void)eng;
   (void)err;
@@ -1342,6 +1425,7 @@ static const pcl_engine_ops grpc_ops = {
     .require_version = grpc_require_version,
     .register_package = grpc_register_package,
     .exists_resource = grpc_exists_resource,
+    .register_hook = grpc_register_hook,
 };
 
 /* --------------------------------------------------------------- set-up */

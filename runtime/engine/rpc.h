@@ -9,7 +9,10 @@
 #ifndef PCL_RPC_H
 #define PCL_RPC_H
 
+#include <grpc/grpc.h>
+
 #include "engine/engine.h"
+#include "pcl_engine.h"
 #include "google/protobuf/empty.pb-c.h"
 #include "google/protobuf/struct.pb-c.h"
 #include "pulumi/pulumirpc.pb-c.h"
@@ -25,6 +28,8 @@
   X(CALL, "ResourceMonitor", "Call")                                                               \
   X(PACKAGE, "ResourceMonitor", "RegisterPackage")                                                 \
   X(EXISTS, "ResourceMonitor", "ExistsResource")                                                   \
+  X(RESOURCE_HOOK, "ResourceMonitor", "RegisterResourceHook")                                      \
+  X(ERROR_HOOK, "ResourceMonitor", "RegisterErrorHook")                                            \
   X(SHUTDOWN, "ResourceMonitor", "SignalAndWaitForShutdown")                                       \
   X(LOG, "Engine", "Log")                                                                          \
   X(SET_ROOT, "Engine", "SetRootResource")                                                         \
@@ -103,6 +108,12 @@ uint8_t *pcl__rpc_struct_pack(const pcl_value *v, pcl__rpc_enc *enc, size_t *len
  * when the bytes do not decode. */
 pcl_value *pcl__rpc_struct_unpack(const uint8_t *data, size_t len, pcl_error **err);
 
+/* Returns the `args` of a hook call (program.md 10.3) from its packed
+ * ResourceHookRequest (ErrorHookRequest when error_hook) data[0..len): urn,
+ * id, name, type and the inputs and outputs it carries, secrets removed
+ * (owned MAP); NULL with *err when the bytes do not decode. */
+pcl_value *pcl__rpc_hook_args(const uint8_t *data, size_t len, bool error_hook, pcl_error **err);
+
 /* -- The engine's answers. */
 
 /* What an answer says, by call (fields that do not apply stay zero). */
@@ -131,6 +142,39 @@ bool pcl__rpc_answer_decode(pcl__rpc_method m, const uint8_t *data, size_t len,
                             pcl__rpc_answer *out, pcl_error **err);
 /* Frees what *a holds (not a itself). */
 void pcl__rpc_answer_free(pcl__rpc_answer *a);
+
+/* -- Completion tags.  The gRPC backend's queue carries the completions
+ * of its calls and of the callbacks server: every tag starts with this head,
+ * which says whose it is. */
+typedef enum pcl__tag_origin { PCL__TAG_RPC, PCL__TAG_CALLBACK } pcl__tag_origin;
+typedef struct pcl__cq_tag {
+  pcl__tag_origin origin; /* Whose completion it is. */
+} pcl__cq_tag;
+
+/* -- The Callbacks service the program serves to the engine (callbacks.c). */
+
+typedef struct pcl__callbacks pcl__callbacks;
+/* Starts serving on 127.0.0.1 (a free port), the completions arriving on cq
+ * (borrowed) with PCL__TAG_CALLBACK tags; a call counts in *outstanding
+ * from its arrival to its end.  NULL with *err when it cannot listen. */
+pcl__callbacks *pcl__callbacks_new(grpc_completion_queue *cq, size_t *outstanding,
+                                   pcl_error **err);
+/* Returns the address the engine reaches the server at (borrowed). */
+const char *pcl__callbacks_target(const pcl__callbacks *s);
+/* Serves hook h (taken), an error hook when error_hook: returns the token
+ * the engine calls it by (borrowed). */
+const char *pcl__callbacks_add(pcl__callbacks *s, pcl_hook *h, bool error_hook);
+/* Handles the completion of tag (a PCL__TAG_CALLBACK one); ok is its
+ * success.  A received call's hook runs as a task of the loop. */
+void pcl__callbacks_complete(pcl__callbacks *s, void *tag, bool ok);
+/* Stops taking calls and cancels those under way; their completions still
+ * arrive until pcl__callbacks_stopped. */
+void pcl__callbacks_shutdown(pcl__callbacks *s);
+/* Returns whether, after pcl__callbacks_shutdown, no completion of s is
+ * still to come. */
+bool pcl__callbacks_stopped(const pcl__callbacks *s);
+/* Frees s (NULL is ignored) once it stopped, and the hooks it serves. */
+void pcl__callbacks_free(pcl__callbacks *s);
 
 /* -- The backend (engine_grpc.c). */
 

@@ -949,6 +949,69 @@ pcl_value *pcl__rpc_struct_unpack(const uint8_t *data, size_t len, pcl_error **e
   return v;
 }
 
+/* Puts key = the struct s decoded, without its secrets, into b. */
+static bool hook_struct(pcl_mapbuf *b, const char *key, const Google__Protobuf__Struct *s,
+                        pcl_error **err) {
+  pcl_value *v = decode_struct(s, 0, false, err);
+  if (v == NULL) {
+    return false;
+  }
+  pcl_mapbuf_put_cstr(b, key, pcl_strip_secrets(v));
+  pcl_release(v);
+  return true;
+}
+
+pcl_value *pcl__rpc_hook_args(const uint8_t *data, size_t len, bool error_hook, pcl_error **err) {
+  const ProtobufCMessageDescriptor *d =
+      error_hook ? &pulumirpc__error_hook_request__descriptor
+                 : &pulumirpc__resource_hook_request__descriptor;
+  ProtobufCMessage *m = unpack(d, data, len, err);
+  if (m == NULL) {
+    return NULL;
+  }
+  /* The two requests share their first seven fields' meaning, not their
+     layout: read each through its own type. */
+  const char *ids[4];
+  const Google__Protobuf__Struct *structs[4] = {NULL, NULL, NULL, NULL};
+  static const char *const names[4] = {"newInputs", "oldInputs", "newOutputs", "oldOutputs"};
+  if (error_hook) {
+    const Pulumirpc__ErrorHookRequest *r = (const Pulumirpc__ErrorHookRequest *)m;
+    const char *v[4] = {r->urn, r->id, r->name, r->type};
+    memcpy(ids, v, sizeof ids);
+    structs[0] = r->new_inputs;
+    structs[1] = r->old_inputs;
+    structs[3] = r->old_outputs;
+  } else {
+    const Pulumirpc__ResourceHookRequest *r = (const Pulumirpc__ResourceHookRequest *)m;
+    const char *v[4] = {r->urn, r->id, r->name, r->type};
+    memcpy(ids, v, sizeof ids);
+    structs[0] = r->new_inputs;
+    structs[1] = r->old_inputs;
+    structs[2] = r->new_outputs;
+    structs[3] = r->old_outputs;
+  }
+  static const char *const id_names[4] = {"urn", "id", "name", "type"};
+  pcl_mapbuf b = PCL_MAPBUF_INIT;
+  bool ok = true;
+  for (size_t i = 0; i < 4; i++) {
+    pcl_mapbuf_put_cstr(&b, id_names[i], pcl_str_from_cstr(ids[i] ? ids[i] : ""));
+  }
+  for (size_t i = 0; ok && i < 4; i++) {
+    /* An error hook has no new outputs: the operation failed. */
+    if (!(error_hook && i == 2)) {
+      ok = hook_struct(&b, names[i], structs[i], err);
+    }
+  }
+  protobuf_c_message_free_unpacked(m, NULL);
+  pcl_value *args = pcl_mapbuf_finish(&b);
+  if (!ok) {
+    pcl_release(args);
+    pcl_error_prefix(*err, "the %s of a hook call", d->name);
+    return NULL;
+  }
+  return args;
+}
+
 /* Returns the check failures as "property: reason; ..." (owned), or NULL. */
 static char *failures_text(Pulumirpc__CheckFailure *const *f, size_t n) {
   if (n == 0) {
@@ -1029,6 +1092,8 @@ static const ProtobufCMessageDescriptor *answer_descriptor(pcl__rpc_method m) {
   case PCL__RPC_OUTPUTS:
   case PCL__RPC_SHUTDOWN:
   case PCL__RPC_LOG:
+  case PCL__RPC_RESOURCE_HOOK:
+  case PCL__RPC_ERROR_HOOK:
     return &google__protobuf__empty__descriptor;
   case PCL__RPC_NMETHODS:
     break;
@@ -1102,6 +1167,8 @@ bool pcl__rpc_answer_decode(pcl__rpc_method m, const uint8_t *data, size_t len,
   case PCL__RPC_OUTPUTS:
   case PCL__RPC_SHUTDOWN:
   case PCL__RPC_LOG:
+  case PCL__RPC_RESOURCE_HOOK:
+  case PCL__RPC_ERROR_HOOK:
   case PCL__RPC_SET_ROOT:
   case PCL__RPC_REQUIRE_VERSION:
   case PCL__RPC_NMETHODS:

@@ -36,6 +36,37 @@ typedef struct pcl_package {
                                the request's extension. */
 } pcl_package;
 
+/* A hook block of the program (program.md 12), which a backend that runs
+ * hooks keeps and runs with pcl_hook_run each time the engine asks. */
+typedef struct pcl_hook pcl_hook;
+/* A hook's registration. */
+typedef struct pcl_hook_request {
+  const char *name;   /* The hook's name, as the hooks option refers to it. */
+  bool error_hook;    /* An error hook (onError), else a resource hook. */
+  bool on_dry_run;    /* A resource hook that runs in previews too. */
+  bool ignore_errors; /* A resource hook whose failure is only a warning. */
+  pcl_hook *hook;     /* The hook, which the backend owns from then on and
+                         frees with pcl_hook_free. */
+} pcl_hook_request;
+/* How running a hook ended. */
+typedef enum pcl_hook_outcome {
+  PCL_HOOK_SUCCEEDED, /* The command exited with status 0. */
+  PCL_HOOK_FAILED,    /* It could not start, or ended otherwise. */
+  PCL_HOOK_BROKEN     /* The command could not be computed (a failing
+                         expression, not a list of strings, empty, unknown). */
+} pcl_hook_outcome;
+/* A hook run's completion: message (borrowed) says why it did not succeed
+ * (NULL when it did). */
+typedef void (*pcl_hook_cb)(void *data, pcl_hook_outcome outcome, const char *message);
+/* Runs hook h: computes its command with `args` bound to args (a MAP,
+ * borrowed: urn, id, name, type and the inputs and outputs the engine
+ * passed), then runs it (argv form, no shell, in the program's working
+ * directory, its output captured for the message) and completes cb from
+ * the loop, never inline. */
+void pcl_hook_run(pcl_hook *h, pcl_value *args, pcl_hook_cb cb, void *data);
+/* Frees h (NULL is ignored). */
+void pcl_hook_free(pcl_hook *h);
+
 /* A resource registration or read. */
 typedef struct pcl_resource_request {
   const char *type;          /* Type token. */
@@ -161,6 +192,11 @@ typedef struct pcl_engine_ops {
    * engine cannot tell, or an error. */
   void (*exists_resource)(pcl_engine *e, const pcl_exists_request *req, pcl_engine_cb cb,
                           void *data);
+  /* Registers the hook of req (taking req->hook) and completes with null or
+   * an error; NULL when the backend does not run hooks (the run then frees
+   * the hook and a hooks option only names it). */
+  void (*register_hook)(pcl_engine *e, const pcl_hook_request *req, pcl_engine_cb cb,
+                        void *data);
 } pcl_engine_ops;
 
 /* The common head of every engine backend. */

@@ -290,6 +290,11 @@ typedef pcl_value *(*pcl_gen_recover_fn)(pcl_gen_env *e, pcl_value *error, pcl_e
  * Returns the instance's value as a node function does. */
 typedef pcl_value *(*pcl_gen_instance_fn)(pcl_gen_env *e, pcl_value *range,
                                           const pcl_value *name);
+/* A hook's command with `args` bound to args (borrowed): the engine's
+ * description of the resource the hook runs for (program.md 10.3).
+ * Returns the owned LIST of STRINGs (it may be EVENTUAL) or NULL with
+ * *err. */
+typedef pcl_value *(*pcl_gen_command_fn)(pcl_gen_env *e, pcl_value *args, pcl_error **err);
 
 /* -- Program description. */
 
@@ -447,6 +452,14 @@ pcl_value *pcl_gen_component_deferred(pcl_gen_env *e, const pcl_resource_decl *d
  * is); a range of another kind fails, located at loc. */
 pcl_value *pcl_gen_range(pcl_gen_env *e, pcl_value *range, const pcl_value *name,
                          pcl_gen_instance_fn instance, const uint32_t *r, uint32_t loc);
+/* A hook block: registers the hook called name (borrowed STRING), an
+ * error hook when error_hook, with settings (borrowed; {onDryRun,
+ * ignoreErrors}, bools or eventual) and command, the hook's command
+ * function, whose row is r; failures are located at loc.  Returns the
+ * node's value: the name, once the engine registered the hook. */
+pcl_value *pcl_gen_hook(pcl_gen_env *e, const pcl_value *name, bool error_hook,
+                        pcl_value *settings, pcl_gen_command_fn command, const uint32_t *r,
+                        uint32_t loc);
 /* The pulumi block: checks the required version range (a STRING or
  * eventual) before anything is registered; returns the node's value. */
 pcl_value *pcl_gen_pulumi(pcl_gen_env *e, pcl_value *range);

@@ -7,17 +7,28 @@
 
 /* Constants, by index, every tenth numbered (rows refer to them as
  * pclg_k[r[i]]). */
-static pcl_value pclg_k[8];
+static pcl_value pclg_k[14];
 static pcl_value *const pclg_p[] = {
+    &pclg_k[0],
+    &pclg_k[4],
     &pclg_k[2],
     &pclg_k[3],
+    &pclg_k[3],
+    &pclg_k[8],
+    &pclg_k[9],
 };
-static pcl_value pclg_k[8] = {
-    /* 0 */ PCL_STATIC_ASCII("h"),
+static pcl_value pclg_k[14] = {
+    /* 0 */ PCL_STATIC_ASCII("true"),
+    PCL_STATIC_LIST(&pclg_p[0], 1),
+    PCL_STATIC_ASCII("onDryRun"),
+    PCL_STATIC_BOOL(0),
+    PCL_STATIC_ASCII("ignoreErrors"),
+    PCL_STATIC_MAP(&pclg_p[1], &pclg_p[3], 2),
+    PCL_STATIC_ASCII("h"),
     PCL_STATIC_ASCII("a"),
     PCL_STATIC_ASCII("value"),
     PCL_STATIC_BOOL(1),
-    PCL_STATIC_MAP(&pclg_p[0], &pclg_p[1], 1),
+    /* 10 */ PCL_STATIC_MAP(&pclg_p[5], &pclg_p[6], 1),
     PCL_STATIC_ASCII("hooks"),
     PCL_STATIC_ASCII("beforeCreate"),
     PCL_STATIC_ASCII("afterCreate"),
@@ -30,6 +41,7 @@ static const char *const pclg_files[] = {
 
 /* Source locations: line, column. */
 static const pcl_gen_loc pclg_loc[] = {
+    {2, 1},
     {5, 1},
 };
 
@@ -48,8 +60,9 @@ static const pcl_resource_decl pclg_decl[] = {
  * constants it reads.  A row refers to the row of a closure it creates
  * by how many entries before it that row starts (r - r[i]). */
 static const uint32_t pclg_r[] = {
-    /* h: "h" */ 0,
-    /* a: "a", {...} */ 0, 0, 1, 0, 4, 0,
+    /* h: [...] */ 1,
+    /* h: {...}, "h" */ 5, 6, 1, 0,
+    /* a: "a", {...} */ 0, 0, 7, 0, 10, 1,
     0,
 };
 
@@ -59,18 +72,31 @@ static pcl_value *pclu_a(pcl_gen_env *e);
 
 /* Module 0: tests/golden/codegen */
 static const pcl_gen_node_desc pclg_nodes0[] = {
-    {pclu_h, 0}, /* h */
-    {pclu_a, 1}, /* a */
+    {pclu_h, 1}, /* h */
+    {pclu_a, 5}, /* a */
 };
 
 static const pcl_gen_module pclg_modules[] = {
     {pclg_nodes0, 2},
 };
 
+/* tests/golden/codegen/hooks.pp:2:1: hook resource "h" { command = ["true"] }, each time the engine runs the hook */
+static pcl_value *pclg_command1(pcl_gen_env *e, pcl_value *args, pcl_error **err) {
+  const uint32_t *r = e->r;
+  (void)args;
+  (void)err;
+#line 3 "tests/golden/codegen/hooks.pp"
+  return pcl_retain(&pclg_k[r[0]]);
+#line 91 "<stdout>"
+}
+
 /* tests/golden/codegen/hooks.pp:2:1: hook resource "h" { command = ["true"] } */
 static pcl_value *pclu_h(pcl_gen_env *e) {
   const uint32_t *r = e->r;
-  return pcl_retain(&pclg_k[r[0]]);
+  pcl_value *t0 = NULL;
+#line 2 "tests/golden/codegen/hooks.pp"
+  t0 = pcl_gen_hook(e, &pclg_k[r[1]], false, &pclg_k[r[0]], pclg_command1, r - r[2], r[3]); return t0;
+#line 100 "<stdout>"
 }
 
 /* tests/golden/codegen/hooks.pp:5:1: resource a "simple:index:Resource" { value = true options { hooks = { beforeCreate = [h], afterCreat ... */
@@ -78,12 +104,12 @@ static pcl_value *pclu_a(pcl_gen_env *e) {
   const uint32_t *r = e->r;
   pcl_value *t0 = NULL, *t1 = NULL, *t2 = NULL;
 #line 8 "tests/golden/codegen/hooks.pp"
-  t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[1])}, 1); t2 = pcl_map_of((pcl_value *[]){&pclg_k[7], &pclg_k[6]}, (pcl_value *[]){t1, t0}, 2); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL;
+  t0 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[0])}, 1); t1 = pcl_list_of((pcl_value *[]){pcl_gen_node(e, r[1])}, 1); t2 = pcl_map_of((pcl_value *[]){&pclg_k[13], &pclg_k[12]}, (pcl_value *[]){t1, t0}, 2); pcl_release(t0), t0 = NULL; pcl_release(t1), t1 = NULL;
 #line 7 "tests/golden/codegen/hooks.pp"
-  t1 = pcl_map_of((pcl_value *[]){&pclg_k[5]}, (pcl_value *[]){t2}, 1); pcl_release(t2), t2 = NULL;
+  t1 = pcl_map_of((pcl_value *[]){&pclg_k[11]}, (pcl_value *[]){t2}, 1); pcl_release(t2), t2 = NULL;
 #line 5 "tests/golden/codegen/hooks.pp"
   t2 = pcl_gen_register(e, &pclg_decl[r[3]], &pclg_k[r[2]], &pclg_k[r[4]], t1, r[5]); pcl_release(t1), t1 = NULL; return t2;
-#line 87 "<stdout>"
+#line 113 "<stdout>"
 }
 
 /* Configuration. */

@@ -4,8 +4,9 @@
  * resource references, output values (single and as the members of a
  * remote component's inputs or a call's arguments, and every output inside
  * an invoke's or call's arguments and answer), byte strings (strings
- * that are not UTF-8), ints rounded (D3), and the errors of values the
- * protocol cannot carry and of answers that do not decode. */
+ * that are not UTF-8), ints rounded (D3), the errors of values the
+ * protocol cannot carry and of answers that do not decode, and the args of
+ * a hook call. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -808,6 +809,58 @@ static void test_per_value_outputs(void) {
   pcl_release(m);
 }
 
+/* The args of a hook call from its packed request: a resource hook's
+ * ResourceHookRequest, an error hook's ErrorHookRequest (whose field 7 is
+ * the old outputs, and which has no new outputs). */
+static void test_hook_args(void) {
+  /* {urn: "u", id: "i", name: "n", type: "t", 5: {"a": true}, 7: {"a": true}}. */
+  static const uint8_t req[] = {0x0a, 0x01, 'u',  0x12, 0x01, 'i',  0x1a, 0x01, 'n',  0x22,
+                                0x01, 't',  0x2a, 0x09, 0x0a, 0x07, 0x0a, 0x01, 'a',  0x12,
+                                0x02, 0x20, 0x01, 0x3a, 0x09, 0x0a, 0x07, 0x0a, 0x01, 'a',
+                                0x12, 0x02, 0x20, 0x01};
+  pcl_error *err = NULL;
+  pcl_value *args = pcl__rpc_hook_args(req, sizeof req, false, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(args);
+  CU_ASSERT_EQUAL(pcl_len(args), 8);
+  CU_ASSERT(pcl_str_eq_cstr(pcl_map_get_cstr(args, "urn"), "u"));
+  CU_ASSERT(pcl_str_eq_cstr(pcl_map_get_cstr(args, "id"), "i"));
+  CU_ASSERT(pcl_str_eq_cstr(pcl_map_get_cstr(args, "name"), "n"));
+  CU_ASSERT(pcl_str_eq_cstr(pcl_map_get_cstr(args, "type"), "t"));
+  CU_ASSERT(pcl_map_get_cstr(pcl_map_get_cstr(args, "newInputs"), "a") == pcl_bool(true));
+  CU_ASSERT(pcl_map_get_cstr(pcl_map_get_cstr(args, "newOutputs"), "a") == pcl_bool(true));
+  CU_ASSERT_EQUAL(pcl_len(pcl_map_get_cstr(args, "oldInputs")), 0);
+  CU_ASSERT_EQUAL(pcl_len(pcl_map_get_cstr(args, "oldOutputs")), 0);
+  pcl_release(args);
+
+  args = pcl__rpc_hook_args(req, sizeof req, true, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(args);
+  CU_ASSERT_EQUAL(pcl_len(args), 7);
+  CU_ASSERT_PTR_NULL(pcl_map_get_cstr(args, "newOutputs"));
+  CU_ASSERT(pcl_map_get_cstr(pcl_map_get_cstr(args, "oldOutputs"), "a") == pcl_bool(true));
+  pcl_release(args);
+
+  /* A secret reaches args as its plain value. */
+  pcl_value *secret = json("{\"s\": {\"4dabf18193072939515e22adb298388d\": "
+                           "\"1b47061264138c4ac30d75fd1eb44270\", \"value\": \"pw\"}}");
+  pcl__rpc_enc enc = {.secrets = true, .resources = true};
+  size_t len = 0;
+  uint8_t *st = pcl__rpc_struct_pack(secret, &enc, &len);
+  CU_ASSERT_FATAL(st != NULL && len < 120);
+  uint8_t with[128] = {0x2a, (uint8_t)len};
+  memcpy(with + 2, st, len);
+  free(st);
+  args = pcl__rpc_hook_args(with, len + 2, false, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(args);
+  CU_ASSERT(pcl_str_eq_cstr(pcl_map_get_cstr(pcl_map_get_cstr(args, "newInputs"), "s"), "pw"));
+  pcl_release(args);
+  pcl_release(secret);
+
+  /* A request cut short does not decode. */
+  CU_ASSERT_PTR_NULL(pcl__rpc_hook_args(req, 16, false, &err));
+  CU_ASSERT(err && strstr(pcl_error_message(err), "pulumirpc.ResourceHookRequest") != NULL);
+  pcl_error_free(err);
+}
+
 void register_rpc_tests(void);
 void register_rpc_tests(void) {
   CU_pSuite s = CU_add_suite("rpc", NULL, NULL);
@@ -821,4 +874,5 @@ void register_rpc_tests(void) {
   CU_add_test(s, "answers that do not decode", test_decode_errors);
   CU_add_test(s, "answers to each call", test_answers);
   CU_add_test(s, "outputs inside invoke and call arguments and answers", test_per_value_outputs);
+  CU_add_test(s, "the args of a hook call", test_hook_args);
 }
