@@ -1,10 +1,12 @@
 /* methods: the LanguageRuntime service (methods.h).
  *
- * Each method unpacks its request, does its work on the call's own thread
- * and answers.  A request that does not decode is INVALID_ARGUMENT; a
- * failure of the host (a missing toolchain, a file that cannot be written)
- * is INTERNAL with the message; failures of the program are the answer's
- * own fields (Run's error and bail, diagnostics). */
+ * methods_serve unpacks a call's request with the descriptor its method's
+ * row names (a request that does not decode is INVALID_ARGUMENT), the
+ * method does its work on the call's own thread and answers, and the
+ * request is freed after.  A failure of the host (a missing toolchain, a
+ * file that cannot be written) is INTERNAL with the message (reply_or_fail);
+ * failures of the program are the answer's own fields (Run's error and
+ * bail, diagnostics). */
 #include "methods.h"
 
 #include <nettle/base64.h>
@@ -97,34 +99,21 @@ static ProtobufCBinaryData decode_param(const char *text) {
 
 /* -------------------------------------------------------------- methods */
 
-static void handshake(srv_call *c, const uint8_t *data, size_t len) {
-  Pulumirpc__LanguageHandshakeRequest *req =
-      pulumirpc__language_handshake_request__unpack(NULL, len, data);
-  if (!req) {
-    srv_fail(c, GRPC_STATUS_INVALID_ARGUMENT, "the Handshake request does not decode");
-    return;
-  }
+static void handshake(srv_call *c, const void *request) {
+  const Pulumirpc__LanguageHandshakeRequest *req = request;
   if (!*req->engine_address) {
-    pulumirpc__language_handshake_request__free_unpacked(req, NULL);
     srv_fail(c, GRPC_STATUS_INVALID_ARGUMENT, "Handshake needs the engine's address");
     return;
   }
   methods_set_engine(req->engine_address);
   health_watch(req->engine_address);
-  pulumirpc__language_handshake_request__free_unpacked(req, NULL);
   Pulumirpc__LanguageHandshakeResponse resp = PULUMIRPC__LANGUAGE_HANDSHAKE_RESPONSE__INIT;
   srv_reply(c, &resp.base);
 }
 
-static void get_required_packages(srv_call *c, const uint8_t *data, size_t len) {
-  Pulumirpc__GetRequiredPackagesRequest *req =
-      pulumirpc__get_required_packages_request__unpack(NULL, len, data);
-  if (!req) {
-    srv_fail(c, GRPC_STATUS_INVALID_ARGUMENT, "the GetRequiredPackages request does not decode");
-    return;
-  }
+static void get_required_packages(srv_call *c, const void *request) {
+  const Pulumirpc__GetRequiredPackagesRequest *req = request;
   char *dir = program_dir(req->info, NULL);
-  pulumirpc__get_required_packages_request__free_unpacked(req, NULL);
   program_uses u = {0};
   if (!list_uses(c, dir, &u)) {
     free(dir);
@@ -163,15 +152,9 @@ static void get_required_packages(srv_call *c, const uint8_t *data, size_t len) 
   program_uses_free(&u);
 }
 
-static void get_required_plugins(srv_call *c, const uint8_t *data, size_t len) {
-  Pulumirpc__GetRequiredPluginsRequest *req =
-      pulumirpc__get_required_plugins_request__unpack(NULL, len, data);
-  if (!req) {
-    srv_fail(c, GRPC_STATUS_INVALID_ARGUMENT, "the GetRequiredPlugins request does not decode");
-    return;
-  }
+static void get_required_plugins(srv_call *c, const void *request) {
+  const Pulumirpc__GetRequiredPluginsRequest *req = request;
   char *dir = program_dir(req->info, req->pwd);
-  pulumirpc__get_required_plugins_request__free_unpacked(req, NULL);
   program_uses u = {0};
   if (!list_uses(c, dir, &u)) {
     free(dir);
@@ -207,18 +190,13 @@ static void get_required_plugins(srv_call *c, const uint8_t *data, size_t len) {
   program_uses_free(&u);
 }
 
-static void run(srv_call *c, const uint8_t *data, size_t len) {
-  Pulumirpc__RunRequest *req = pulumirpc__run_request__unpack(NULL, len, data);
-  if (!req) {
-    srv_fail(c, GRPC_STATUS_INVALID_ARGUMENT, "the Run request does not decode");
-    return;
-  }
+static void run(srv_call *c, const void *request) {
+  const Pulumirpc__RunRequest *req = request;
   char *dir = program_dir(req->info, req->pwd);
   char *engine = methods_engine();
   run_outcome o = run_program(req, dir, engine, srv_procs(c));
   free(engine);
   free(dir);
-  pulumirpc__run_request__free_unpacked(req, NULL);
   Pulumirpc__RunResponse resp = PULUMIRPC__RUN_RESPONSE__INIT;
   resp.error = o.error ? o.error : (char *)"";
   resp.bail = o.bail;
@@ -226,9 +204,8 @@ static void run(srv_call *c, const uint8_t *data, size_t len) {
   free(o.error);
 }
 
-static void get_plugin_info(srv_call *c, const uint8_t *data, size_t len) {
-  (void)data;
-  (void)len;
+static void get_plugin_info(srv_call *c, const void *request) {
+  (void)request;
   Pulumirpc__PluginInfo resp = PULUMIRPC__PLUGIN_INFO__INIT;
   resp.version = (char *)host_version;
   srv_reply(c, &resp.base);
@@ -258,14 +235,8 @@ static char *cc_version(const toolchain *tc, proc_group *g, herr *e) {
   return line;
 }
 
-static void install_dependencies(srv_call *c, const uint8_t *data, size_t len) {
-  Pulumirpc__InstallDependenciesRequest *req =
-      pulumirpc__install_dependencies_request__unpack(NULL, len, data);
-  if (!req) {
-    srv_fail(c, GRPC_STATUS_INVALID_ARGUMENT, "the InstallDependencies request does not decode");
-    return;
-  }
-  pulumirpc__install_dependencies_request__free_unpacked(req, NULL);
+static void install_dependencies(srv_call *c, const void *request) {
+  (void)request;
   /* A pclc program's packages are schemas, which the engine gives when
      the program runs; what it needs installed is the toolchain, which is
      checked here and said. */
@@ -291,25 +262,22 @@ static void install_dependencies(srv_call *c, const uint8_t *data, size_t len) {
   free(cc);
 }
 
-static void runtime_options_prompts(srv_call *c, const uint8_t *data, size_t len) {
-  (void)data;
-  (void)len;
+static void runtime_options_prompts(srv_call *c, const void *request) {
+  (void)request;
   /* Nothing to ask: the program is its directory's .pp files. */
   Pulumirpc__RuntimeOptionsResponse resp = PULUMIRPC__RUNTIME_OPTIONS_RESPONSE__INIT;
   srv_reply(c, &resp.base);
 }
 
-static void template_(srv_call *c, const uint8_t *data, size_t len) {
-  (void)data;
-  (void)len;
+static void template_(srv_call *c, const void *request) {
+  (void)request;
   /* A template's PCL needs no language-specific preparation. */
   Pulumirpc__TemplateResponse resp = PULUMIRPC__TEMPLATE_RESPONSE__INIT;
   srv_reply(c, &resp.base);
 }
 
-static void about(srv_call *c, const uint8_t *data, size_t len) {
-  (void)data;
-  (void)len;
+static void about(srv_call *c, const void *request) {
+  (void)request;
   herr e = {0};
   const toolchain *tc;
   char *cc = NULL;
@@ -337,16 +305,9 @@ static void about(srv_call *c, const uint8_t *data, size_t len) {
   free(cc);
 }
 
-static void get_program_dependencies(srv_call *c, const uint8_t *data, size_t len) {
-  Pulumirpc__GetProgramDependenciesRequest *req =
-      pulumirpc__get_program_dependencies_request__unpack(NULL, len, data);
-  if (!req) {
-    srv_fail(c, GRPC_STATUS_INVALID_ARGUMENT,
-             "the GetProgramDependencies request does not decode");
-    return;
-  }
+static void get_program_dependencies(srv_call *c, const void *request) {
+  const Pulumirpc__GetProgramDependenciesRequest *req = request;
   char *dir = program_dir(req->info, req->pwd);
-  pulumirpc__get_program_dependencies_request__free_unpacked(req, NULL);
   program_uses u = {0};
   if (!list_uses(c, dir, &u)) {
     free(dir);
@@ -373,52 +334,46 @@ static void get_program_dependencies(srv_call *c, const uint8_t *data, size_t le
   program_uses_free(&u);
 }
 
-static void run_plugin(srv_call *c, const uint8_t *data, size_t len) {
-  (void)data;
-  (void)len;
+static void run_plugin(srv_call *c, const void *request) {
+  (void)request;
   srv_fail(c, GRPC_STATUS_UNIMPLEMENTED,
            "runtime pclc runs programs, not plugins: a PCL program cannot serve as a provider, "
            "policy pack or converter");
 }
 
-/* Answers with diagnostics, or the failure e. */
-static void reply_diags(srv_call *c, bool ok, herr *e, ProtobufCMessage *resp,
-                        Pulumirpc__Codegen__Diagnostic ***field, size_t *n, diag_list *d) {
-  if (!ok) {
-    srv_fail(c, GRPC_STATUS_INTERNAL, "%s", e->msg);
-  } else {
-    *field = d->v;
-    *n = d->n;
+/* Answers resp when the host's work succeeded (ok), else INTERNAL with the
+   host's error e; clears e. */
+static void reply_or_fail(srv_call *c, bool ok, const ProtobufCMessage *resp, herr *e) {
+  if (ok) {
     srv_reply(c, resp);
-    *field = NULL;
-    *n = 0;
+  } else {
+    srv_fail(c, GRPC_STATUS_INTERNAL, "%s", e->msg);
   }
-  diags_free(d);
   herr_clear(e);
 }
 
-static void generate_project(srv_call *c, const uint8_t *data, size_t len) {
-  Pulumirpc__GenerateProjectRequest *req =
-      pulumirpc__generate_project_request__unpack(NULL, len, data);
-  if (!req) {
-    srv_fail(c, GRPC_STATUS_INVALID_ARGUMENT, "the GenerateProject request does not decode");
-    return;
-  }
+/* Answers with diagnostics, or the failure e. */
+static void reply_diags(srv_call *c, bool ok, herr *e, ProtobufCMessage *resp,
+                        Pulumirpc__Codegen__Diagnostic ***field, size_t *n, diag_list *d) {
+  *field = d->v;
+  *n = d->n;
+  reply_or_fail(c, ok, resp, e);
+  *field = NULL;
+  *n = 0;
+  diags_free(d);
+}
+
+static void generate_project(srv_call *c, const void *request) {
+  const Pulumirpc__GenerateProjectRequest *req = request;
   herr e = {0};
   diag_list d = {0};
   bool ok = project_generate(req, srv_procs(c), &d, &e);
-  pulumirpc__generate_project_request__free_unpacked(req, NULL);
   Pulumirpc__GenerateProjectResponse resp = PULUMIRPC__GENERATE_PROJECT_RESPONSE__INIT;
   reply_diags(c, ok, &e, &resp.base, &resp.diagnostics, &resp.n_diagnostics, &d);
 }
 
-static void generate_program(srv_call *c, const uint8_t *data, size_t len) {
-  Pulumirpc__GenerateProgramRequest *req =
-      pulumirpc__generate_program_request__unpack(NULL, len, data);
-  if (!req) {
-    srv_fail(c, GRPC_STATUS_INVALID_ARGUMENT, "the GenerateProgram request does not decode");
-    return;
-  }
+static void generate_program(srv_call *c, const void *request) {
+  const Pulumirpc__GenerateProgramRequest *req = request;
   herr e = {0};
   diag_list d = {0};
   Pulumirpc__GenerateProgramResponse resp = PULUMIRPC__GENERATE_PROGRAM_RESPONSE__INIT;
@@ -428,67 +383,41 @@ static void generate_program(srv_call *c, const uint8_t *data, size_t len) {
     free(resp.source[i]);
   }
   free(resp.source);
-  pulumirpc__generate_program_request__free_unpacked(req, NULL);
 }
 
-static void generate_package(srv_call *c, const uint8_t *data, size_t len) {
-  Pulumirpc__GeneratePackageRequest *req =
-      pulumirpc__generate_package_request__unpack(NULL, len, data);
-  if (!req) {
-    srv_fail(c, GRPC_STATUS_INVALID_ARGUMENT, "the GeneratePackage request does not decode");
-    return;
-  }
+static void generate_package(srv_call *c, const void *request) {
+  const Pulumirpc__GeneratePackageRequest *req = request;
   herr e = {0};
   diag_list d = {0};
   bool ok = package_generate(req, &e);
-  pulumirpc__generate_package_request__free_unpacked(req, NULL);
   Pulumirpc__GeneratePackageResponse resp = PULUMIRPC__GENERATE_PACKAGE_RESPONSE__INIT;
   reply_diags(c, ok, &e, &resp.base, &resp.diagnostics, &resp.n_diagnostics, &d);
 }
 
-static void pack(srv_call *c, const uint8_t *data, size_t len) {
-  Pulumirpc__PackRequest *req = pulumirpc__pack_request__unpack(NULL, len, data);
-  if (!req) {
-    srv_fail(c, GRPC_STATUS_INVALID_ARGUMENT, "the Pack request does not decode");
-    return;
-  }
+static void pack(srv_call *c, const void *request) {
+  const Pulumirpc__PackRequest *req = request;
   herr e = {0};
   char *artifact = NULL;
-  if (package_pack(req, &artifact, &e)) {
-    Pulumirpc__PackResponse resp = PULUMIRPC__PACK_RESPONSE__INIT;
-    resp.artifact_path = artifact;
-    srv_reply(c, &resp.base);
-  } else {
-    srv_fail(c, GRPC_STATUS_INTERNAL, "%s", e.msg);
-  }
+  bool ok = package_pack(req, &artifact, &e);
+  Pulumirpc__PackResponse resp = PULUMIRPC__PACK_RESPONSE__INIT;
+  resp.artifact_path = artifact;
+  reply_or_fail(c, ok, &resp.base, &e);
   free(artifact);
-  herr_clear(&e);
-  pulumirpc__pack_request__free_unpacked(req, NULL);
 }
 
-static void link_(srv_call *c, const uint8_t *data, size_t len) {
-  Pulumirpc__LinkRequest *req = pulumirpc__link_request__unpack(NULL, len, data);
-  if (!req) {
-    srv_fail(c, GRPC_STATUS_INVALID_ARGUMENT, "the Link request does not decode");
-    return;
-  }
+static void link_(srv_call *c, const void *request) {
+  const Pulumirpc__LinkRequest *req = request;
   herr e = {0};
   char *text = NULL;
-  if (package_link(req, &text, &e)) {
-    Pulumirpc__LinkResponse resp = PULUMIRPC__LINK_RESPONSE__INIT;
-    resp.import_instructions = text;
-    srv_reply(c, &resp.base);
-  } else {
-    srv_fail(c, GRPC_STATUS_INTERNAL, "%s", e.msg);
-  }
+  bool ok = package_link(req, &text, &e);
+  Pulumirpc__LinkResponse resp = PULUMIRPC__LINK_RESPONSE__INIT;
+  resp.import_instructions = text;
+  reply_or_fail(c, ok, &resp.base, &e);
   free(text);
-  herr_clear(&e);
-  pulumirpc__link_request__free_unpacked(req, NULL);
 }
 
-static void cancel(srv_call *c, const uint8_t *data, size_t len) {
-  (void)data;
-  (void)len;
+static void cancel(srv_call *c, const void *request) {
+  (void)request;
   /* Every request in progress stops: its children are killed, and it
      answers that it was cancelled. */
   proc_cancel_groups();
@@ -496,37 +425,54 @@ static void cancel(srv_call *c, const uint8_t *data, size_t len) {
   srv_reply(c, &resp.base);
 }
 
-/* The service's methods by path. */
+/* The service's methods by path, each with the descriptor of the request
+   it is given decoded (NULL for a method that reads nothing of its
+   request: it is not decoded, and the method is given NULL). */
 static const struct {
   const char *name;
-  void (*serve)(srv_call *c, const uint8_t *data, size_t len);
+  const ProtobufCMessageDescriptor *request;
+  void (*serve)(srv_call *c, const void *request);
 } table[] = {
-    {"Handshake", handshake},
-    {"GetRequiredPlugins", get_required_plugins},
-    {"GetRequiredPackages", get_required_packages},
-    {"Run", run},
-    {"GetPluginInfo", get_plugin_info},
-    {"InstallDependencies", install_dependencies},
-    {"RuntimeOptionsPrompts", runtime_options_prompts},
-    {"Template", template_},
-    {"About", about},
-    {"GetProgramDependencies", get_program_dependencies},
-    {"RunPlugin", run_plugin},
-    {"GenerateProgram", generate_program},
-    {"GenerateProject", generate_project},
-    {"GeneratePackage", generate_package},
-    {"Pack", pack},
-    {"Link", link_},
-    {"Cancel", cancel},
+    {"Handshake", &pulumirpc__language_handshake_request__descriptor, handshake},
+    {"GetRequiredPlugins", &pulumirpc__get_required_plugins_request__descriptor,
+     get_required_plugins},
+    {"GetRequiredPackages", &pulumirpc__get_required_packages_request__descriptor,
+     get_required_packages},
+    {"Run", &pulumirpc__run_request__descriptor, run},
+    {"GetPluginInfo", NULL, get_plugin_info},
+    {"InstallDependencies", &pulumirpc__install_dependencies_request__descriptor,
+     install_dependencies},
+    {"RuntimeOptionsPrompts", NULL, runtime_options_prompts},
+    {"Template", NULL, template_},
+    {"About", NULL, about},
+    {"GetProgramDependencies", &pulumirpc__get_program_dependencies_request__descriptor,
+     get_program_dependencies},
+    {"RunPlugin", NULL, run_plugin},
+    {"GenerateProgram", &pulumirpc__generate_program_request__descriptor, generate_program},
+    {"GenerateProject", &pulumirpc__generate_project_request__descriptor, generate_project},
+    {"GeneratePackage", &pulumirpc__generate_package_request__descriptor, generate_package},
+    {"Pack", &pulumirpc__pack_request__descriptor, pack},
+    {"Link", &pulumirpc__link_request__descriptor, link_},
+    {"Cancel", NULL, cancel},
 };
 
-void methods_serve(srv_call *c, const char *method, const uint8_t *req, size_t len) {
+void methods_serve(srv_call *c, const char *method, const uint8_t *data, size_t len) {
   static const char service[] = "/pulumirpc.LanguageRuntime/";
   if (strncmp(method, service, sizeof service - 1) == 0) {
     const char *name = method + sizeof service - 1;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
       if (strcmp(name, table[i].name) == 0) {
-        table[i].serve(c, req, len);
+        if (!table[i].request) {
+          table[i].serve(c, NULL);
+          return;
+        }
+        ProtobufCMessage *req = protobuf_c_message_unpack(table[i].request, NULL, len, data);
+        if (!req) {
+          srv_fail(c, GRPC_STATUS_INVALID_ARGUMENT, "the %s request does not decode", name);
+          return;
+        }
+        table[i].serve(c, req);
+        protobuf_c_message_free_unpacked(req, NULL);
         return;
       }
     }

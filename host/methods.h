@@ -19,6 +19,6 @@ void methods_set_engine(const char *address);
 void methods_end(void);
 
 /* Serves one call of the service (an srv_handler). */
-void methods_serve(srv_call *c, const char *method, const uint8_t *req, size_t len);
+void methods_serve(srv_call *c, const char *method, const uint8_t *data, size_t len);
 
 #endif

@@ -404,6 +404,31 @@ test("a host killed with SIGKILL leaves no program behind", async () => {
   }
 });
 
+test("a request that does not decode is INVALID_ARGUMENT, and the host still serves", async () => {
+  const host = await startHost(null);
+  try {
+    // Field 1 as a length-delimited value of 5 bytes of which only 1 came.
+    const truncated = Buffer.from([0x0a, 0x05, 0x61]);
+    const methods = ["Handshake", "GetRequiredPlugins", "GetRequiredPackages", "Run",
+      "GetProgramDependencies", "GenerateProgram", "GenerateProject", "GeneratePackage",
+      "Pack", "Link"];
+    for (const m of methods) {
+      const err = await new Promise((resolve) => {
+        host.client.makeUnaryRequest(`/pulumirpc.LanguageRuntime/${m}`, (b) => b, (b) => b,
+          truncated, { deadline: new Date(Date.now() + 30000) }, (e) => resolve(e));
+      });
+      check(err && err.code === grpc.status.INVALID_ARGUMENT,
+        `${m} answered ${err ? `${err.code} ${err.details}` : "success"}`);
+      check(err.details === `the ${m} request does not decode`, `${m} said '${err.details}'`);
+    }
+    const { err } = await call(host.client, "getPluginInfo", new emptyproto.Empty());
+    check(!err, "the host stopped serving after a request that does not decode");
+  } finally {
+    host.child.kill("SIGTERM");
+    check(await exited(host.child, 10000), "the host did not stop on SIGTERM");
+  }
+});
+
 test("started without an address, the host serves until stopped", async () => {
   const host = await startHost(null);
   try {
