@@ -11,7 +11,7 @@
 #ifndef PCL_ABI_H
 #define PCL_ABI_H
 
-#define PCL_GEN_ABI 3
+#define PCL_GEN_ABI 4
 
 /* What a registration creates (pcl_resource_kind, PCL_RES_<name>):
  * a custom resource managed by a provider, a local component (no
