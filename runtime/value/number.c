@@ -767,27 +767,30 @@ pcl_value *pcl_convert_to_string(const pcl_value *v, pcl_error **err) {
 }
 
 /* Returns the int or number v (not null, unknown or secret) stands for: v
- * itself, or the value of a string's decimal text; NULL with the reason in
- * *why when there is none. */
-static pcl_value *numeric_of(const pcl_value *v, const char **why) {
-  *why = "a number is required";
+ * itself, or the value of a string's decimal text; NULL with the error of
+ * converting v to the type named target when there is none. */
+static pcl_value *numeric_of(const pcl_value *v, const char *target, pcl_error **err) {
   if (pcl_is_numeric(v)) {
     return pcl_retain((pcl_value *)v);
   }
-  if (v->kind != PCL_T_STRING) {
-    return NULL;
+  const char *why = "a number is required";
+  pcl_value *n = NULL;
+  if (v->kind == PCL_T_STRING) {
+    bool too_long;
+    n = pcl__parse_number(v->u.str.ptr, v->u.str.len, true, &too_long);
+    if (n == NULL && too_long) {
+      why = "the integer is too long";
+    }
+    if (n != NULL && n->kind == PCL_T_NUMBER && n->u.d == 0) {
+      /* Zero values parse as the int 0, so a number 0 is a nonzero value
+       * that underflowed ("1e-400"): refused as the literal is, not made 0. */
+      pcl_release(n);
+      n = NULL;
+      why = "out of range: it rounds to 0";
+    }
   }
-  bool too_long;
-  pcl_value *n = pcl__parse_number(v->u.str.ptr, v->u.str.len, true, &too_long);
-  if (n == NULL && too_long) {
-    *why = "the integer is too long";
-  }
-  if (n != NULL && n->kind == PCL_T_NUMBER && n->u.d == 0) {
-    /* Zero values parse as the int 0, so a number 0 is a nonzero value
-     * that underflowed ("1e-400"): refused as the literal is, not made 0. */
-    pcl_release(n);
-    *why = "out of range: it rounds to 0";
-    return NULL;
+  if (n == NULL) {
+    *err = pcl__convert_error(v, target, why);
   }
   return n;
 }
@@ -797,12 +800,7 @@ pcl_value *pcl_convert_to_number(const pcl_value *v, pcl_error **err) {
   if (convert_common(v, pcl_convert_to_number, &out, err)) {
     return out;
   }
-  const char *why;
-  pcl_value *n = numeric_of(v, &why);
-  if (n == NULL) {
-    *err = pcl__convert_error(v, "number", why);
-  }
-  return n;
+  return numeric_of(v, "number", err);
 }
 
 pcl_value *pcl_convert_to_int(const pcl_value *v, pcl_error **err) {
@@ -810,13 +808,8 @@ pcl_value *pcl_convert_to_int(const pcl_value *v, pcl_error **err) {
   if (convert_common(v, pcl_convert_to_int, &out, err)) {
     return out;
   }
-  const char *why;
-  pcl_value *n = numeric_of(v, &why);
-  if (n == NULL) {
-    *err = pcl__convert_error(v, "int", why);
-    return NULL;
-  }
-  if (n->kind == PCL_T_INT) {
+  pcl_value *n = numeric_of(v, "int", err);
+  if (n == NULL || n->kind == PCL_T_INT) {
     return n;
   }
   double d = n->u.d;
