@@ -833,6 +833,18 @@ static Pulumirpc__RegisterResourceRequest__ResourceHooksBinding *hooks_binding(
   return b;
 }
 
+/* Frees the repeated message field array[0..n) of a request built here:
+ * each message as protobuf_c_message_free_unpacked frees one, then the
+ * array.  The array is read as protobuf-c reads a repeated message field,
+ * as pointers to the messages' first member, their ProtobufCMessage. */
+static void free_messages(void *array, size_t n) {
+  ProtobufCMessage **messages = array;
+  for (size_t i = 0; i < n; i++) {
+    protobuf_c_message_free_unpacked(messages[i], NULL);
+  }
+  free(messages);
+}
+
 /* Frees the fields grpc_register allocated in req (not the borrowed ones). */
 static void free_register_request(Pulumirpc__RegisterResourceRequest *req) {
   char **lists[] = {req->dependencies,     req->ignorechanges, req->additionalsecretoutputs,
@@ -845,22 +857,10 @@ static void free_register_request(Pulumirpc__RegisterResourceRequest *req) {
     }
     free(lists[l]);
   }
-  for (size_t i = 0; i < req->n_propertydependencies; i++) {
-    protobuf_c_message_free_unpacked(&req->propertydependencies[i]->base, NULL);
-  }
-  free(req->propertydependencies);
-  for (size_t i = 0; i < req->n_aliases; i++) {
-    protobuf_c_message_free_unpacked(&req->aliases[i]->base, NULL);
-  }
-  free(req->aliases);
-  for (size_t i = 0; i < req->n_providers; i++) {
-    protobuf_c_message_free_unpacked(&req->providers[i]->base, NULL);
-  }
-  free(req->providers);
-  for (size_t i = 0; i < req->n_envvarmappings; i++) {
-    protobuf_c_message_free_unpacked(&req->envvarmappings[i]->base, NULL);
-  }
-  free(req->envvarmappings);
+  free_messages(req->propertydependencies, req->n_propertydependencies);
+  free_messages(req->aliases, req->n_aliases);
+  free_messages(req->providers, req->n_providers);
+  free_messages(req->envvarmappings, req->n_envvarmappings);
   if (req->hooks) {
     protobuf_c_message_free_unpacked(&req->hooks->base, NULL);
   }
@@ -1150,10 +1150,7 @@ static void grpc_invoke_or_call(gbe *e, const pcl_invoke_request *req, bool call
     cr.acceptsbytestring = true;
     cr.accept_output_values = e->base.call_output_values;
     r = rpc_new(e, PCL__RPC_CALL, &cr.base, value_done, what.data);
-    for (size_t i = 0; i < cr.n_argdependencies; i++) {
-      protobuf_c_message_free_unpacked(&cr.argdependencies[i]->base, NULL);
-    }
-    free(cr.argdependencies);
+    free_messages(cr.argdependencies, cr.n_argdependencies);
   } else {
     Pulumirpc__ResourceInvokeRequest ir = PULUMIRPC__RESOURCE_INVOKE_REQUEST__INIT;
     ir.tok = (char *)req->token;
