@@ -19,20 +19,22 @@ pcl_value *pcl_resource_new(pcl_value *urn, pcl_value *id, pcl_value *version) {
   return v;
 }
 
-pcl_value *pcl_asset_new(pcl_asset_kind kind, pcl_value *payload_value) {
-  pcl_value *v = pcl__value_alloc(PCL_T_ASSET, 0);
-  v->sub = (uint16_t)kind;
+/* Returns an asset or archive (kind) of the given sub-kind holding
+ * payload_value (retained). */
+static pcl_value *payload_new(pcl_kind kind, uint16_t sub, pcl_value *payload_value) {
+  pcl_value *v = pcl__value_alloc(kind, 0);
+  v->sub = sub;
   v->u.ref.a = pcl_retain(payload_value);
   pcl__note_part(v, payload_value);
   return v;
 }
 
+pcl_value *pcl_asset_new(pcl_asset_kind kind, pcl_value *payload_value) {
+  return payload_new(PCL_T_ASSET, (uint16_t)kind, payload_value);
+}
+
 pcl_value *pcl_archive_new(pcl_archive_kind kind, pcl_value *payload_value) {
-  pcl_value *v = pcl__value_alloc(PCL_T_ARCHIVE, 0);
-  v->sub = (uint16_t)kind;
-  v->u.ref.a = pcl_retain(payload_value);
-  pcl__note_part(v, payload_value);
-  return v;
+  return payload_new(PCL_T_ARCHIVE, (uint16_t)kind, payload_value);
 }
 
 pcl_value *pcl_secret_new(pcl_value *inner) {
