@@ -604,46 +604,43 @@ static pcl_value *decode_string(decoder *d) {
   return v;
 }
 
+/* Skips the character at the decoder's position when it is one of set;
+ * returns whether it did. */
+static bool skip_one_of(decoder *d, const char *set) {
+  if (d->pos < d->len && d->s[d->pos] != '\0' && strchr(set, d->s[d->pos]) != NULL) {
+    d->pos++;
+    return true;
+  }
+  return false;
+}
+
+/* Skips the decimal digits at the decoder's position; returns how many. */
+static size_t skip_digits(decoder *d) {
+  size_t start = d->pos;
+  while (d->pos < d->len && d->s[d->pos] >= '0' && d->s[d->pos] <= '9') {
+    d->pos++;
+  }
+  return d->pos - start;
+}
+
 /* Decodes a number token: an exact int when integral, else a number. */
 static pcl_value *decode_number(decoder *d) {
   size_t start = d->pos;
   /* JSON's grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
-  if (d->pos < d->len && d->s[d->pos] == '-') {
-    d->pos++;
-  }
+  skip_one_of(d, "-");
   size_t int_start = d->pos;
-  while (d->pos < d->len && d->s[d->pos] >= '0' && d->s[d->pos] <= '9') {
-    d->pos++;
+  size_t nint = skip_digits(d);
+  bool ok = nint > 0 && !(nint > 1 && d->s[int_start] == '0');
+  if (ok && skip_one_of(d, ".")) {
+    ok = skip_digits(d) > 0;
   }
-  size_t nint = d->pos - int_start;
-  if (nint == 0 || (nint > 1 && d->s[int_start] == '0')) {
+  if (ok && skip_one_of(d, "eE")) {
+    skip_one_of(d, "+-");
+    ok = skip_digits(d) > 0;
+  }
+  if (!ok) {
     fail(d, "invalid number");
     return NULL;
-  }
-  if (d->pos < d->len && d->s[d->pos] == '.') {
-    d->pos++;
-    size_t f = d->pos;
-    while (d->pos < d->len && d->s[d->pos] >= '0' && d->s[d->pos] <= '9') {
-      d->pos++;
-    }
-    if (d->pos == f) {
-      fail(d, "invalid number");
-      return NULL;
-    }
-  }
-  if (d->pos < d->len && (d->s[d->pos] == 'e' || d->s[d->pos] == 'E')) {
-    d->pos++;
-    if (d->pos < d->len && (d->s[d->pos] == '+' || d->s[d->pos] == '-')) {
-      d->pos++;
-    }
-    size_t x = d->pos;
-    while (d->pos < d->len && d->s[d->pos] >= '0' && d->s[d->pos] <= '9') {
-      d->pos++;
-    }
-    if (d->pos == x) {
-      fail(d, "invalid number");
-      return NULL;
-    }
   }
   pcl_error *err = NULL;
   pcl_value *v = pcl_num_literal(d->s + start, d->pos - start, &err);
