@@ -202,6 +202,18 @@ void pcl_deps_sorted(const pcl_deps *d, const char **out) {
   qsort(out, n, sizeof *out, cmp_cstr);
 }
 
+pcl_value *pcl__deps_list(const pcl_deps *d) {
+  size_t n = pcl_deps_count(d);
+  const char **urns = pcl_xmalloc((n ? n : 1) * sizeof *urns);
+  pcl_deps_sorted(d, urns);
+  pcl_value *l = pcl_list_new(n);
+  for (size_t i = 0; i < n; i++) {
+    pcl_list_init_take(l, i, pcl__str_fast(urns[i]));
+  }
+  free(urns);
+  return l;
+}
+
 bool pcl_deps_has(const pcl_deps *d, const char *urn) {
   for (size_t i = 0; i < pcl_deps_count(d); i++) {
     if (strcmp(d->urns[i], urn) == 0) {

@@ -193,6 +193,8 @@ pcl_deps *pcl__deps_of_urns(const char *const *urns, size_t n);
  * one set at a time would copy the growing set at each; a set that holds
  * the union itself is shared. */
 pcl_deps *pcl__deps_union_all(const pcl_deps *const *sets, size_t n);
+/* Returns the sorted LIST of the URN strings of d (owned; empty for NULL). */
+pcl_value *pcl__deps_list(const pcl_deps *d);
 
 /* An index from interned URNs to records (urn.c).  Zero-initialise. */
 typedef struct pcl__urn_slot {

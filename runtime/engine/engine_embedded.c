@@ -471,19 +471,6 @@ static const pcl_package *find_package(const emb *e, const char *ref, pcl_error 
   return NULL;
 }
 
-/* Returns the sorted LIST of URN strings of d. */
-static pcl_value *deps_list(const pcl_deps *d) {
-  size_t n = pcl_deps_count(d);
-  const char **u = pcl_xmalloc((n ? n : 1) * sizeof *u);
-  pcl_deps_sorted(d, u);
-  pcl_value *l = pcl_list_new(n);
-  for (size_t i = 0; i < n; i++) {
-    pcl_list_init_take(l, i, str(u[i]));
-  }
-  free(u);
-  return l;
-}
-
 /* Returns the MAP a with the entries of the MAP b put over it. */
 static pcl_value *merge_maps(pcl_value *a, pcl_value *b) {
   size_t n = pcl_len(b);
@@ -1036,7 +1023,7 @@ static void create(pending *p) {
       pcl_mapbuf pd = PCL_MAPBUF_INIT;
       for (size_t i = 0; i < pcl_len(r->inputs); i++) {
         pcl_mapbuf_put_take(&pd, pcl_retain(pcl_map_key_at(r->inputs, i)),
-                            deps_list(r->prop_deps[i]));
+                            pcl__deps_list(r->prop_deps[i]));
       }
       args.prop_deps = pcl_mapbuf_finish(&pd);
       args.providers = p->providers;
@@ -1504,13 +1491,13 @@ char *pcl_engine_embedded_snapshot(pcl_engine *eng, const pcl_error *error) {
     } else {
       field_value(&b, "outputs", pcl_null(), 3);
     }
-    pcl_value *deps = deps_list(r->deps);
+    pcl_value *deps = pcl__deps_list(r->deps);
     field_value(&b, "dependencies", deps, 3);
     pcl_release(deps);
     pcl_mapbuf pd = PCL_MAPBUF_INIT;
     for (size_t j = 0; r->prop_deps && j < pcl_len(r->inputs); j++) {
       pcl_mapbuf_put_take(&pd, pcl_retain(pcl_map_key_at(r->inputs, j)),
-                          deps_list(r->prop_deps[j]));
+                          pcl__deps_list(r->prop_deps[j]));
     }
     pcl_value *pdm = pcl_mapbuf_finish(&pd);
     field_value(&b, "propertyDependencies", pdm, 3);

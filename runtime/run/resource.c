@@ -1594,14 +1594,7 @@ static pcl_value *call_arg_deps(const pcl_value *in, pcl_value *sent) {
     }
     pcl_deps *all = settled_deps(pcl_map_val_at(in, i));
     pcl_deps *d = deps_without_refs(all, arg);
-    size_t n = pcl_deps_count(d);
-    const char **urns = pcl_xmalloc((n ? n : 1) * sizeof *urns);
-    pcl_deps_sorted(d, urns);
-    pcl_value *l = pcl_list_new(n);
-    for (size_t j = 0; j < n; j++) {
-      pcl_list_init_take(l, j, pcl__str_fast(urns[j]));
-    }
-    free(urns);
+    pcl_value *l = pcl__deps_list(d);
     pcl_deps_release(all);
     pcl_deps_release(d);
     pcl_mapbuf_put_take(&mb, pcl_retain(pcl_map_key_at(in, i)), l);
