@@ -24,6 +24,7 @@
 
 #include "front/ast.h"
 #include "bind/bound_kinds.h"
+#include "pcl_builtins.h"
 #include "base/src.h"
 #include "types/ty.h"
 
@@ -48,7 +49,7 @@ typedef enum bnd_option {
 
 /* What a call expression calls. */
 typedef enum bnd_call_kind {
-  BND_CALL_BUILTIN, /* An ordinary builtin of functions.md (by name). */
+  BND_CALL_BUILTIN, /* An ordinary builtin of functions.md. */
   BND_CALL_TRY,     /* try(e...): lazy, error-capturing special form. */
   BND_CALL_CAN,     /* can(e): lazy special form. */
   BND_CALL_RECOVER, /* recover(v, r): r sees the variable `error`. */
@@ -184,6 +185,9 @@ struct bnd_expr {
     struct {
       bnd_call_kind kind;
       const char *name; /* Interned function name as written. */
+      /* The built-in it names (common/pcl_builtins.h), or PCL__B_COUNT for
+         an unknown function. */
+      pcl__builtin_id builtin;
       bnd_expr **args;
       size_t nargs;
       bool expand_final; /* `f(xs...)`. */

@@ -566,14 +566,14 @@ static const ty *retype(lw *w, ir_expr *x) {
  * unsecret(), GET_OUTPUT for getOutput(), RESOURCE_EXISTS for
  * resourceExists(), which take eventual arguments as they are, else CALL. */
 static ir_op builtin_op(const bnd_expr *e) {
-  const char *name = e->call.name;
-  if (strcmp(name, "secret") == 0 && e->call.nargs == 1)
+  pcl__builtin_id id = e->call.builtin;
+  if (id == PCL__B_SECRET && e->call.nargs == 1)
     return IR_SECRET;
-  if (strcmp(name, "unsecret") == 0 && e->call.nargs == 1)
+  if (id == PCL__B_UNSECRET && e->call.nargs == 1)
     return IR_UNSECRET;
-  if (strcmp(name, "getOutput") == 0 && e->call.nargs == 2)
+  if (id == PCL__B_GET_OUTPUT && e->call.nargs == 2)
     return IR_GET_OUTPUT;
-  if (strcmp(name, "resourceExists") == 0)
+  if (id == PCL__B_RESOURCE_EXISTS)
     return IR_RESOURCE_EXISTS;
   return IR_CALL;
 }
@@ -685,7 +685,7 @@ static ir_expr *build_start(lw *w, const bnd_expr *e) {
       ir_op op = builtin_op(e);
       x = mk(w, op, e, e->call.nargs);
       if (op == IR_CALL) {
-        x->s = e->call.name;
+        x->a = (uint32_t)e->call.builtin;
         x->sub = e->call.expand_final ? 1u : 0u;
       }
       return x;
