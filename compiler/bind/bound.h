@@ -97,6 +97,9 @@ typedef struct bnd_attr {
   pcl_span name_span; /* The attribute name. */
   bnd_expr *value;    /* The bound value. */
   const ty *expected; /* The type the value must convert to, or NULL. */
+  /* The input property of the schema's resource that a resource's
+     attribute sets (secret, default), or NULL (untyped, a read, a component). */
+  const struct schema_property *property;
   bool deferred;      /* An input of a component with a program that reads a
                          component evaluated after it (program.md 10.4): the
                          component is registered without waiting for it

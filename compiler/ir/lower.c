@@ -1525,24 +1525,17 @@ static ir_expr *const_of(lw *w, const ty *t, pcl_span span) {
  * none), with the constructor's type.  With a schema (program.md 3.7):
  * secret inputs are marked secret, and inputs with a schema default that
  * the program leaves out get the default, after the attributes in schema
- * order.  The schema's inputs are indexed by (interned) name once, so the
- * cost is attributes plus schema inputs. */
+ * order.  Each attribute names the schema property it sets (the binder
+ * found it), so the cost is attributes plus schema inputs. */
 static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t omit, pcl_span span,
                             const schema_resource *res) {
   size_t ninputs = res ? res->ninputs : 0;
-  ptrmap by_name = {0};
-  for (size_t i = 0; i < ninputs; i++)
-    ptrmap_put(&by_name, intern(w->L->names, res->inputs[i].name), &res->inputs[i]);
   bool *given = xcalloc(ninputs ? ninputs : 1, sizeof *given);
-  const schema_property **props = xcalloc(attrs->count ? attrs->count : 1, sizeof *props);
   for (size_t i = 0; i < attrs->count; i++) {
-    if (i == omit || !res)
-      continue;
-    props[i] = ptrmap_get(&by_name, intern(w->L->names, attrs->items[i].name));
-    if (props[i])
-      given[props[i] - res->inputs] = true;
+    const schema_property *p = attrs->items[i].property;
+    if (i != omit && res && p)
+      given[p - res->inputs] = true;
   }
-  ptrmap_free(&by_name);
   ir_expr **defaults = xcalloc(ninputs ? ninputs : 1, sizeof *defaults);
   size_t ndefaults = 0;
   for (size_t i = 0; i < ninputs; i++) {
@@ -1557,7 +1550,7 @@ static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t omit, pcl_span
       continue;
     const bnd_attr *a = &attrs->items[i];
     ir_expr *v = applies(w, convert_to(w, build(w, a->value), a->expected));
-    if (props[i] && props[i]->secret) {
+    if (res && a->property && a->property->secret) {
       ir_expr *sv = mk(w, IR_SECRET, a->value, 1);
       sv->kids[0] = v;
       sv->type = retype(w, sv);
@@ -1576,7 +1569,6 @@ static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t omit, pcl_span
   }
   x->type = retype(w, x);
   free(defaults);
-  free(props);
   free(given);
   return x;
 }
