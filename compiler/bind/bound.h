@@ -355,6 +355,10 @@ typedef struct bnd_package {
   const char *version;      /* baseProviderVersion, or NULL. */
   const char *download_url; /* baseProviderDownloadUrl, or NULL. */
   const char *param_name, *param_version, *param_value; /* parameterization. */
+  /* The parameterization's value decoded from its base64 (bytes that may
+     hold NULs, then a NUL), or NULL when it has none; param_len bytes. */
+  const unsigned char *param_bytes;
+  size_t param_len;
   bool extension; /* Parameterized, and its schema says it extends the base provider. */
   pcl_span span;
 } bnd_package;

@@ -34,7 +34,6 @@
 #include "ir/lower.h"
 
 #include <gmp.h>
-#include <nettle/base64.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1915,8 +1914,8 @@ static void lower_node(lw *w, worklist *q, ir_node *n, const bnd_node *b) {
   }
 }
 
-/* Gives module m the parameterized packages of its program p, their values
- * decoded from base64 (which the binder checked) with nettle (D8). */
+/* Gives module m the parameterized packages of its program p, with the
+ * parameter bytes the binder decoded. */
 static void lower_packages(lower_ctx *L, const bnd_program *p, ir_module *m) {
   size_t n = 0;
   for (size_t i = 0; i < p->npackages; i++)
@@ -1928,21 +1927,13 @@ static void lower_packages(lower_ctx *L, const bnd_program *p, ir_module *m) {
     const bnd_package *b = &p->packages[i];
     if (b->param_name == NULL)
       continue;
-    const char *text = b->param_value ? b->param_value : "";
-    size_t len = strlen(text), dlen = BASE64_DECODE_LENGTH(len);
-    uint8_t *value = arena_alloc(L->arena, dlen + 1);
-    struct base64_decode_ctx ctx;
-    base64_decode_init(&ctx);
-    if (!base64_decode_update(&ctx, &dlen, value, len, text) || !base64_decode_final(&ctx))
-      ice("the parameterization value of package %s is not base64", b->param_name);
-    value[dlen] = 0;
     *out++ = (ir_package){.base_name = b->name,
                           .base_version = b->version,
                           .download_url = b->download_url,
                           .name = b->param_name,
                           .version = b->param_version,
-                          .value = (const char *)value,
-                          .value_len = dlen,
+                          .value = b->param_bytes ? (const char *)b->param_bytes : "",
+                          .value_len = b->param_len,
                           .extension = b->extension};
   }
 }
