@@ -187,10 +187,10 @@ struct bnd_expr {
        a TYPE expression.  For INVOKE, token is the token literal. */
     struct {
       bnd_call_kind kind;
-      const char *name; /* Interned function name as written. */
       /* The built-in it names (common/pcl_builtins.h), or PCL__B_COUNT for
-         an unknown function. */
+         an unknown function; beside kind, where it costs no space. */
       pcl__builtin_id builtin;
+      const char *name; /* Interned function name as written. */
       bnd_expr **args;
       size_t nargs;
       bool expand_final; /* `f(xs...)`. */
