@@ -6,8 +6,10 @@
  *   X(ID, name, shape, min, max, (params), varargs)
  *
  * ID names it in both programs (FUNCS_<ID> in the checker, PCL__B_<ID>
- * here); name is its PCL spelling, an identifier, so that the runtime's
- * function is pcl_fn_<name>; shape says how a call reaches the runtime:
+ * here, the id that the bound tree and the IR carry); name is its PCL
+ * spelling, an identifier, so that the runtime's function is
+ * pcl_fn_<name>; shape says how a call reaches the runtime (the emitter
+ * writes each call from it):
  *
  *   ARGS      pcl_fn_<name>(a0, ..., err): one parameter per argument,
  *             NULL for an optional one not given;
@@ -15,7 +17,8 @@
  *             program's directory;
  *   VAR       pcl_fn_<name>(args, n, err): variadic;
  *   RUN       a value of the run (its stack, project, directories), which
- *             generated code reads from the run itself;
+ *             generated code reads from the run itself with
+ *             pcl_run_<id>(run), the ID in lower case;
  *   EVENTUAL  secret, unsecret, getOutput, resourceExists: they act on
  *             eventual values, and generated code calls the runtime's
  *             future operations;

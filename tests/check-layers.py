@@ -92,8 +92,6 @@ RULES = {
 # (layer, header) -> why it is still there.  The check reports an entry that
 # no longer occurs, so that the list only shrinks.
 WAIVERS = {
-    ("emit", "bind/funcs.h"): "the built-ins' names and calling shapes move to one table "
-    "in common/ (issue 18 item 2)",
     ("ir", "emit/cw.h"): "lowering builds keys in the C writer's buffer until the one "
     "string buffer of common/ replaces it (issue 18 item 2)",
 }

@@ -639,9 +639,12 @@ static ty_conv input_conversion(bind_ctx *c, const ty *to, const bnd_expr *v) {
   return check_too_deep(c, v->span) ? TY_CONV_SAFE : k;
 }
 
-/* Checks the written inputs against the object type of accepted inputs. */
-static void check_inputs(bind_ctx *c, const bnd_attrs *attrs, const ty *input, const char *what,
-                         const char *subject, pcl_span end) {
+/* Checks the written inputs against the object type of accepted inputs,
+   and records on each the input property of schema it sets (schema NULL
+   for none). */
+static void check_inputs(bind_ctx *c, const bnd_attrs *attrs, const ty *input,
+                         const schema_resource *schema, const char *what, const char *subject,
+                         pcl_span end) {
   /* Every written attribute must be a property and its value must convert
      (safely or unsafely) to the property's (input-shaped) type. */
   for (size_t i = 0; i < attrs->count; i++) {
@@ -686,6 +689,12 @@ static void check_inputs(bind_ctx *c, const bnd_attrs *attrs, const ty *input, c
     const ty_prop *p = &input->object.props[i];
     if (!ty_is_optional(p->type) && p->type->kind != TY_CONST && !ptrmap_get(&written, p->name)) {
       diag_error(c->diag, end, "missing required attribute '%s'", p->name);
+    }
+  }
+  for (size_t i = 0; schema && i < schema->ninputs; i++) {
+    bnd_attr *a = ptrmap_get(&written, schema->inputs[i].name);
+    if (a) {
+      a->property = &schema->inputs[i];
     }
   }
   ptrmap_free(&written);
@@ -742,7 +751,8 @@ static void bind_resource(bind_ctx *c, bnd_node *n) {
   const bind_scope *scope = r->range_var ? &rs : NULL;
   r->inputs = bind_body_attrs(c, n, scope, false);
   if (usable && r->input_type) {
-    check_inputs(c, &r->inputs, r->input_type, "resource", r->token, block_end(b));
+    check_inputs(c, &r->inputs, r->input_type, n->kind == BND_READ ? NULL : r->schema,
+                 "resource", r->token, block_end(b));
   } else if (usable && n->kind == BND_READ) {
     /* Without a schema the inputs are anything, but a read still needs the
        id of what it reads (program.md 4). */

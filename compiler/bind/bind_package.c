@@ -3,8 +3,9 @@
  * A package block describes a package the program uses: its base provider
  * (name, version, download URL) and optionally a parameterization.  The
  * blocks are read before anything is declared; each one is validated
- * (string literals, semver versions, a URL, base64 parameterization value)
- * and a valid one pins its schema version. */
+ * (string literals, semver versions, a URL, base64 parameterization value,
+ * decoded here for lowering) and a valid one pins its schema version. */
+#include <nettle/base64.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -39,6 +40,26 @@ static bool is_base64(const char *s) {
       return false;
     }
   }
+  return true;
+}
+
+/* Decodes the base64 text s into pk's parameter bytes (in the arena, then a
+   NUL) with nettle (D8), once, so that lowering copies them; returns false
+   if s is not standard base64 (with padding) as the reference reads it. */
+static bool decode_parameter(bind_ctx *c, const char *s, bnd_package *pk) {
+  if (!is_base64(s)) {
+    return false;
+  }
+  size_t len = strlen(s), dlen = BASE64_DECODE_LENGTH(len);
+  uint8_t *bytes = arena_alloc(c->arena, dlen + 1);
+  struct base64_decode_ctx ctx;
+  base64_decode_init(&ctx);
+  if (!base64_decode_update(&ctx, &dlen, bytes, len, s) || !base64_decode_final(&ctx)) {
+    return false;
+  }
+  bytes[dlen] = 0;
+  pk->param_bytes = bytes;
+  pk->param_len = dlen;
   return true;
 }
 
@@ -95,7 +116,7 @@ static bool package_parameterization(bind_ctx *c, const ast_node *a, bnd_package
       }
       pk->param_version = v;
     } else if (strcmp(an, "value") == 0) {
-      if (!is_base64(v)) {
+      if (!decode_parameter(c, v, pk)) {
         diag_error(c->diag, vspan, "invalid base64 encoded value for parameterization of \"%s\": %s",
                    pkg, "illegal base64 data");
         ok = false;

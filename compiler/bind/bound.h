@@ -24,6 +24,7 @@
 
 #include "front/ast.h"
 #include "bind/bound_kinds.h"
+#include "pcl_builtins.h"
 #include "base/src.h"
 #include "types/ty.h"
 
@@ -48,7 +49,7 @@ typedef enum bnd_option {
 
 /* What a call expression calls. */
 typedef enum bnd_call_kind {
-  BND_CALL_BUILTIN, /* An ordinary builtin of functions.md (by name). */
+  BND_CALL_BUILTIN, /* An ordinary builtin of functions.md. */
   BND_CALL_TRY,     /* try(e...): lazy, error-capturing special form. */
   BND_CALL_CAN,     /* can(e): lazy special form. */
   BND_CALL_RECOVER, /* recover(v, r): r sees the variable `error`. */
@@ -96,6 +97,9 @@ typedef struct bnd_attr {
   pcl_span name_span; /* The attribute name. */
   bnd_expr *value;    /* The bound value. */
   const ty *expected; /* The type the value must convert to, or NULL. */
+  /* The input property of the schema's resource that a resource's
+     attribute sets (secret, default), or NULL (untyped, a read, a component). */
+  const struct schema_property *property;
   bool deferred;      /* An input of a component with a program that reads a
                          component evaluated after it (program.md 10.4): the
                          component is registered without waiting for it
@@ -183,6 +187,9 @@ struct bnd_expr {
        a TYPE expression.  For INVOKE, token is the token literal. */
     struct {
       bnd_call_kind kind;
+      /* The built-in it names (common/pcl_builtins.h), or PCL__B_COUNT for
+         an unknown function; beside kind, where it costs no space. */
+      pcl__builtin_id builtin;
       const char *name; /* Interned function name as written. */
       bnd_expr **args;
       size_t nargs;
@@ -348,6 +355,10 @@ typedef struct bnd_package {
   const char *version;      /* baseProviderVersion, or NULL. */
   const char *download_url; /* baseProviderDownloadUrl, or NULL. */
   const char *param_name, *param_version, *param_value; /* parameterization. */
+  /* The parameterization's value decoded from its base64 (bytes that may
+     hold NULs, then a NUL), or NULL when it has none; param_len bytes. */
+  const unsigned char *param_bytes;
+  size_t param_len;
   bool extension; /* Parameterized, and its schema says it extends the base provider. */
   pcl_span span;
 } bnd_package;

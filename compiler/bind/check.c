@@ -1317,7 +1317,8 @@ static bnd_expr *finish_convert(bind_ctx *c, const ast_node *n, bnd_expr *e) {
 
 /* Binds a call of an ordinary or generic builtin through funcs.h. */
 static bnd_expr *finish_builtin(bind_ctx *c, const ast_node *n, bnd_expr *e) {
-  const funcs_builtin *fn = funcs_lookup(e->call.name);
+  const funcs_builtin *fn =
+      e->call.builtin < PCL__B_COUNT ? funcs_get((funcs_id)e->call.builtin) : NULL;
   if (!fn) {
     diag *g = diag_error(c->diag, n->call.name.span, "unknown function '%s'", e->call.name);
     pcl__suggest sg;
@@ -1367,15 +1368,15 @@ static bnd_expr *finish_builtin(bind_ctx *c, const ast_node *n, bnd_expr *e) {
   return e;
 }
 
-/* Returns the kind of a call by its name. */
-static bnd_call_kind call_kind(const char *name) {
-  return strcmp(name, "try") == 0       ? BND_CALL_TRY
-         : strcmp(name, "can") == 0     ? BND_CALL_CAN
-         : strcmp(name, "recover") == 0 ? BND_CALL_RECOVER
-         : strcmp(name, "invoke") == 0  ? BND_CALL_INVOKE
-         : strcmp(name, "call") == 0    ? BND_CALL_METHOD
-         : strcmp(name, "convert") == 0 ? BND_CALL_CONVERT
-                                        : BND_CALL_BUILTIN;
+/* Returns the kind of a call of the built-in id. */
+static bnd_call_kind call_kind(pcl__builtin_id id) {
+  return id == PCL__B_TRY       ? BND_CALL_TRY
+         : id == PCL__B_CAN     ? BND_CALL_CAN
+         : id == PCL__B_RECOVER ? BND_CALL_RECOVER
+         : id == PCL__B_INVOKE  ? BND_CALL_INVOKE
+         : id == PCL__B_CALL    ? BND_CALL_METHOD
+         : id == PCL__B_CONVERT ? BND_CALL_CONVERT
+                                : BND_CALL_BUILTIN;
 }
 
 /* Binds the arguments of the call n into e in order (inside try and can,
@@ -1415,14 +1416,15 @@ static void call_args(bind_ctx *c, const bind_scope *s, const ast_node *n, bnd_e
 static bnd_expr *call(bind_ctx *c, const bind_scope *s, const ast_node *n) {
   bnd_expr *e = mk(c, BND_E_CALL, n->span);
   e->call.name = n->call.name.text;
+  const funcs_builtin *b = funcs_lookup(e->call.name);
+  e->call.builtin = b ? (pcl__builtin_id)b->id : PCL__B_COUNT;
   e->call.expand_final = n->call.expand_final;
-  e->call.kind = call_kind(e->call.name);
+  e->call.kind = call_kind(e->call.builtin);
   e->call.nargs = n->call.args.count;
   e->call.args = new_exprs(c, e->call.nargs);
   call_args(c, s, n, e);
   /* The special forms and the values of the run take their arguments as
      written: a list's elements cannot stand for them. */
-  const funcs_builtin *b = funcs_lookup(e->call.name);
   if (e->call.expand_final && b && !b->expandable) {
     diag_error(c->diag, n->call.args.items[e->call.nargs - 1]->span,
                "the arguments of '%s' cannot be expanded from a list with '...'; write them out",

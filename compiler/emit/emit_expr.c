@@ -16,111 +16,84 @@
 #include "pcl_abi.h"
 #include "base/stack.h"
 #include "base/util.h"
-#include "bind/funcs.h"
 #include "emit/emit_fn.h"
 
 /* ----------------------------------------------------------------- calls */
 
-/* How the runtime takes the arguments of a built-in. */
+/* How the runtime takes the arguments of a built-in: the shape column of
+ * its row of PCL__BUILTINS (common/pcl_builtins.h). */
 typedef enum callform {
   CF_ARGS,     /* pcl_fn_<name>(a0, ..., err), optional ones NULL. */
-  CF_VARIADIC, /* pcl_fn_<name>(args, n, err). */
   CF_FILE,     /* pcl_fn_<name>(NULL, a0, ..., err): relative to the working directory. */
-  CF_RUN,      /* A value of the run: pcl_run_<what>(run). */
+  CF_VAR,      /* pcl_fn_<name>(args, n, err). */
+  CF_RUN,      /* A value of the run: pcl_run_<id>(run). */
+  /* Lowered to operations of their own, never to a CALL: */
+  CF_EVENTUAL,
+  CF_LAZY,
+  CF_INTRINSIC
 } callform;
 
-/* Returns the calling form of builtin b and, for CF_RUN, the run accessor. */
-static callform call_form(const funcs_builtin *b, const char **run) {
-  switch (b->id) {
-  case FUNCS_MIN:
-  case FUNCS_MAX:
-    return CF_VARIADIC;
-  case FUNCS_READ_FILE:
-  case FUNCS_FILEBASE64:
-  case FUNCS_FILEBASE64SHA256:
-  case FUNCS_FILE_ASSET:
-  case FUNCS_FILE_ARCHIVE:
-  case FUNCS_READ_DIR:
-    return CF_FILE;
-  case FUNCS_STACK:
-    *run = "pcl_run_stack";
-    return CF_RUN;
-  case FUNCS_PROJECT:
-    *run = "pcl_run_project";
-    return CF_RUN;
-  case FUNCS_ORGANIZATION:
-    *run = "pcl_run_organization";
-    return CF_RUN;
-  case FUNCS_CWD:
-    *run = "pcl_run_cwd";
-    return CF_RUN;
-  case FUNCS_ROOT_DIRECTORY:
-    *run = "pcl_run_root_directory";
-    return CF_RUN;
-  case FUNCS_ELEMENT:
-  case FUNCS_ENTRIES:
-  case FUNCS_LENGTH:
-  case FUNCS_LOOKUP:
-  case FUNCS_JOIN:
-  case FUNCS_SPLIT:
-  case FUNCS_RANGE:
-  case FUNCS_TO_JSON:
-  case FUNCS_TO_BASE64:
-  case FUNCS_FROM_BASE64:
-  case FUNCS_SHA1:
-  case FUNCS_STRING_ASSET:
-  case FUNCS_REMOTE_ASSET:
-  case FUNCS_REMOTE_ARCHIVE:
-  case FUNCS_ASSET_ARCHIVE:
-  case FUNCS_SINGLE_OR_NONE:
-  case FUNCS_NOT_IMPLEMENTED:
-  case FUNCS_PULUMI_RESOURCE_TYPE:
-  case FUNCS_PULUMI_RESOURCE_NAME:
-  case FUNCS_MIME_TYPE:
-    return CF_ARGS;
-  case FUNCS_SECRET:
-  case FUNCS_UNSECRET:
-  case FUNCS_TRY:
-  case FUNCS_CAN:
-  case FUNCS_RECOVER:
-  case FUNCS_GET_OUTPUT:
-  case FUNCS_RESOURCE_EXISTS:
-  case FUNCS_INVOKE:
-  case FUNCS_CALL:
-  case FUNCS_CONVERT:
-  case FUNCS_COUNT:
-    break;
-  }
-  ice("built-in '%s' is not called as a function", b->name);
+/* Each built-in's calling form, ID and number of parameters, by its id. */
+static const struct {
+  callform form;
+  const char *id; /* Its ID, which names the run accessor of a RUN built-in. */
+  size_t max;     /* The arguments it takes (ARGS and FILE: its parameters). */
+} builtins[] = {
+#define ROW(id, name, shape, min, max, params, varargs) {CF_##shape, #id, max},
+    PCL__BUILTINS(ROW)
+#undef ROW
+};
+
+/* Writes to buf the run accessor of a RUN built-in: pcl_run_ then its ID in
+ * lower case (CWD gives pcl_run_cwd, ROOT_DIRECTORY pcl_run_root_directory). */
+static void run_accessor(char *buf, size_t size, const char *id) {
+  static const char prefix[] = "pcl_run_";
+  size_t n = strlen(prefix);
+  if (n + strlen(id) >= size)
+    ice("built-in ID %s is too long for a run accessor", id);
+  memcpy(buf, prefix, n);
+  for (const char *c = id; *c; c++)
+    buf[n++] = *c >= 'A' && *c <= 'Z' ? (char)(*c - 'A' + 'a') : *c;
+  buf[n] = 0;
 }
 
 /* Writes the call of built-in x on the operands k; returns its value. */
 static em_opnd call(em_writer *w, const ir_expr *x, em_opnd *k) {
-  const funcs_builtin *b = funcs_lookup(x->s);
-  if (b == NULL)
-    ice("unknown built-in '%s'", x->s);
+  pcl__builtin_id id = (pcl__builtin_id)x->a;
+  const char *name = ir_builtin_name(id);
   int t = em_temp_new(w);
-  const char *run = NULL;
-  callform form = x->sub ? CF_VARIADIC : call_form(b, &run);
   if (x->sub) {
     /* f(xs...): the runtime spreads the last argument. */
     em_place_all(w, k, x->n);
-    em_stmt(w, "t%d = pcl_gen_call_expanded(\"%s\", %a, %zu, err);", t, b->name, k, x->n, x->n);
-  } else if (form == CF_RUN) {
-    em_stmt(w, "t%d = %s(pcl_gen_run(e));", t, run);
-    return em_temp(t);
-  } else if (form == CF_VARIADIC) {
-    em_place_all(w, k, x->n);
-    em_stmt(w, "t%d = pcl_fn_%s(%a, %zu, err);", t, b->name, k, x->n, x->n);
+    em_stmt(w, "t%d = pcl_gen_call_expanded(\"%s\", %a, %zu, err);", t, name, k, x->n, x->n);
   } else {
-    /* One argument per parameter, an optional one left out NULL. */
-    em_place_all(w, k, x->n);
-    em_stmt(w, "t%d = pcl_fn_%s(", t, b->name);
-    if (form == CF_FILE)
-      em_stmt_more(w, "NULL, ");
-    for (size_t i = 0; i < b->nparams; i++)
-      em_stmt_more(w, "%o, ", i < x->n ? k[i] : em_operand(OPND_NULL, 0));
-    em_stmt_more(w, "err);");
+    switch (builtins[id].form) {
+    case CF_RUN: {
+      char run[64];
+      run_accessor(run, sizeof run, builtins[id].id);
+      em_stmt(w, "t%d = %s(pcl_gen_run(e));", t, run);
+      return em_temp(t);
+    }
+    case CF_VAR:
+      em_place_all(w, k, x->n);
+      em_stmt(w, "t%d = pcl_fn_%s(%a, %zu, err);", t, name, k, x->n, x->n);
+      break;
+    case CF_ARGS:
+    case CF_FILE:
+      /* One argument per parameter, an optional one left out NULL. */
+      em_place_all(w, k, x->n);
+      em_stmt(w, "t%d = pcl_fn_%s(", t, name);
+      if (builtins[id].form == CF_FILE)
+        em_stmt_more(w, "NULL, ");
+      for (size_t i = 0; i < builtins[id].max; i++)
+        em_stmt_more(w, "%o, ", i < x->n ? k[i] : em_operand(OPND_NULL, 0));
+      em_stmt_more(w, "err);");
+      break;
+    case CF_EVENTUAL:
+    case CF_LAZY:
+    case CF_INTRINSIC:
+      ice("built-in '%s' is not called as a function", name);
+    }
   }
   em_drop_all(w, k, x->n);
   em_check(w, t, em_row_loc(w, x->span));

@@ -43,6 +43,14 @@ static const char *const op_names[] = {
 
 const char *ir_op_name(ir_op op) { return op_names[op]; }
 
+static const char *const builtin_names[] = {
+#define X(id, name, shape, min, max, params, varargs) #name,
+    PCL__BUILTINS(X)
+#undef X
+};
+
+const char *ir_builtin_name(pcl__builtin_id id) { return builtin_names[id]; }
+
 static const char *const unary_op_names[] = {
 #define X(name, text) text,
     IR_UNARY_OPS(X)
@@ -175,7 +183,7 @@ static void details(FILE *out, const ir_module *m, const ir_expr *e) {
     fprintf(out, " %s", ir_binary_op_name((ir_binary_op)e->sub));
     break;
   case IR_CALL:
-    fprintf(out, " %s%s", e->s, e->sub ? " expand" : "");
+    fprintf(out, " %s%s", ir_builtin_name((pcl__builtin_id)e->a), e->sub ? " expand" : "");
     break;
   case IR_CONVERT:
     fprintf(out, " %s", convert_name((ir_convert)e->sub));

@@ -32,6 +32,7 @@
 #include <stdio.h>
 
 #include "ir/ir_ops.h"
+#include "pcl_builtins.h"
 #include "base/diag.h"
 #include "base/src.h"
 #include "front/ast.h" /* UNARY and BINARY carry the AST's operators (sub). */
@@ -108,12 +109,13 @@ struct ir_expr {
   pcl_span span;  /* Source location. */
   uint32_t a, b;  /* NODE: node position; VAR, PARAM: slot; FOR: key and
                      value slots; SPLAT: item slot; APPLY: first parameter
-                     slot; RECOVER: error slot. */
+                     slot; RECOVER: error slot; CALL: the built-in
+                     (pcl__builtin_id of common/pcl_builtins.h). */
   ir_const_kind ck; /* CONST: which constant (FAIL: the message is a STRING
                        constant). */
   ir_expr **kids; /* Children (see below). */
   size_t n;       /* Number of children. */
-  const char *s;  /* ATTR: name; CALL: function; INVOKE, METHOD: token. */
+  const char *s;  /* ATTR: name; INVOKE, METHOD: token. */
   ir_step *steps; /* PATH: the steps after the root (kid 0). */
   uint32_t nsteps; /* PATH: their number. */
   bool declared;  /* ATTR, INDEX: the key is declared by the static type. */
@@ -229,6 +231,9 @@ ir_expr *ir_new_expr(arena *a, ir_op op);
 
 /* Returns the dump name of an operation. */
 const char *ir_op_name(ir_op op);
+/* Returns the PCL name of a built-in (its row of common/pcl_builtins.h),
+ * which its runtime function pcl_fn_<name> is named after. */
+const char *ir_builtin_name(pcl__builtin_id id);
 
 /* Prints module m (and its component modules) in the stable text form of
  * --dump-ir.  Returns false when an expression is too deep for the stack:

@@ -34,7 +34,6 @@
 #include "ir/lower.h"
 
 #include <gmp.h>
-#include <nettle/base64.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -566,14 +565,14 @@ static const ty *retype(lw *w, ir_expr *x) {
  * unsecret(), GET_OUTPUT for getOutput(), RESOURCE_EXISTS for
  * resourceExists(), which take eventual arguments as they are, else CALL. */
 static ir_op builtin_op(const bnd_expr *e) {
-  const char *name = e->call.name;
-  if (strcmp(name, "secret") == 0 && e->call.nargs == 1)
+  pcl__builtin_id id = e->call.builtin;
+  if (id == PCL__B_SECRET && e->call.nargs == 1)
     return IR_SECRET;
-  if (strcmp(name, "unsecret") == 0 && e->call.nargs == 1)
+  if (id == PCL__B_UNSECRET && e->call.nargs == 1)
     return IR_UNSECRET;
-  if (strcmp(name, "getOutput") == 0 && e->call.nargs == 2)
+  if (id == PCL__B_GET_OUTPUT && e->call.nargs == 2)
     return IR_GET_OUTPUT;
-  if (strcmp(name, "resourceExists") == 0)
+  if (id == PCL__B_RESOURCE_EXISTS)
     return IR_RESOURCE_EXISTS;
   return IR_CALL;
 }
@@ -685,7 +684,7 @@ static ir_expr *build_start(lw *w, const bnd_expr *e) {
       ir_op op = builtin_op(e);
       x = mk(w, op, e, e->call.nargs);
       if (op == IR_CALL) {
-        x->s = e->call.name;
+        x->a = (uint32_t)e->call.builtin;
         x->sub = e->call.expand_final ? 1u : 0u;
       }
       return x;
@@ -1525,24 +1524,17 @@ static ir_expr *const_of(lw *w, const ty *t, pcl_span span) {
  * none), with the constructor's type.  With a schema (program.md 3.7):
  * secret inputs are marked secret, and inputs with a schema default that
  * the program leaves out get the default, after the attributes in schema
- * order.  The schema's inputs are indexed by (interned) name once, so the
- * cost is attributes plus schema inputs. */
+ * order.  Each attribute names the schema property it sets (the binder
+ * found it), so the cost is attributes plus schema inputs. */
 static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t omit, pcl_span span,
                             const schema_resource *res) {
   size_t ninputs = res ? res->ninputs : 0;
-  ptrmap by_name = {0};
-  for (size_t i = 0; i < ninputs; i++)
-    ptrmap_put(&by_name, intern(w->L->names, res->inputs[i].name), &res->inputs[i]);
   bool *given = xcalloc(ninputs ? ninputs : 1, sizeof *given);
-  const schema_property **props = xcalloc(attrs->count ? attrs->count : 1, sizeof *props);
   for (size_t i = 0; i < attrs->count; i++) {
-    if (i == omit || !res)
-      continue;
-    props[i] = ptrmap_get(&by_name, intern(w->L->names, attrs->items[i].name));
-    if (props[i])
-      given[props[i] - res->inputs] = true;
+    const schema_property *p = attrs->items[i].property;
+    if (i != omit && res && p)
+      given[p - res->inputs] = true;
   }
-  ptrmap_free(&by_name);
   ir_expr **defaults = xcalloc(ninputs ? ninputs : 1, sizeof *defaults);
   size_t ndefaults = 0;
   for (size_t i = 0; i < ninputs; i++) {
@@ -1557,7 +1549,7 @@ static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t omit, pcl_span
       continue;
     const bnd_attr *a = &attrs->items[i];
     ir_expr *v = applies(w, convert_to(w, build(w, a->value), a->expected));
-    if (props[i] && props[i]->secret) {
+    if (res && a->property && a->property->secret) {
       ir_expr *sv = mk(w, IR_SECRET, a->value, 1);
       sv->kids[0] = v;
       sv->type = retype(w, sv);
@@ -1576,7 +1568,6 @@ static ir_expr *lower_attrs(lw *w, const bnd_attrs *attrs, size_t omit, pcl_span
   }
   x->type = retype(w, x);
   free(defaults);
-  free(props);
   free(given);
   return x;
 }
@@ -1923,8 +1914,8 @@ static void lower_node(lw *w, worklist *q, ir_node *n, const bnd_node *b) {
   }
 }
 
-/* Gives module m the parameterized packages of its program p, their values
- * decoded from base64 (which the binder checked) with nettle (D8). */
+/* Gives module m the parameterized packages of its program p, with the
+ * parameter bytes the binder decoded. */
 static void lower_packages(lower_ctx *L, const bnd_program *p, ir_module *m) {
   size_t n = 0;
   for (size_t i = 0; i < p->npackages; i++)
@@ -1936,21 +1927,13 @@ static void lower_packages(lower_ctx *L, const bnd_program *p, ir_module *m) {
     const bnd_package *b = &p->packages[i];
     if (b->param_name == NULL)
       continue;
-    const char *text = b->param_value ? b->param_value : "";
-    size_t len = strlen(text), dlen = BASE64_DECODE_LENGTH(len);
-    uint8_t *value = arena_alloc(L->arena, dlen + 1);
-    struct base64_decode_ctx ctx;
-    base64_decode_init(&ctx);
-    if (!base64_decode_update(&ctx, &dlen, value, len, text) || !base64_decode_final(&ctx))
-      ice("the parameterization value of package %s is not base64", b->param_name);
-    value[dlen] = 0;
     *out++ = (ir_package){.base_name = b->name,
                           .base_version = b->version,
                           .download_url = b->download_url,
                           .name = b->param_name,
                           .version = b->param_version,
-                          .value = (const char *)value,
-                          .value_len = dlen,
+                          .value = b->param_bytes ? (const char *)b->param_bytes : "",
+                          .value_len = b->param_len,
                           .extension = b->extension};
   }
 }

@@ -150,7 +150,8 @@ static void test_applies(void) {
   CU_ASSERT_EQUAL_FATAL(len->op, IR_APPLY);
   CU_ASSERT_EQUAL(len->kids[0]->op, IR_PATH);
   CU_ASSERT_EQUAL(len->kids[1]->op, IR_CALL);
-  CU_ASSERT_STRING_EQUAL(len->kids[1]->s, "length");
+  CU_ASSERT_EQUAL(len->kids[1]->a, (uint32_t)PCL__B_LENGTH);
+  CU_ASSERT_STRING_EQUAL(ir_builtin_name((pcl__builtin_id)len->kids[1]->a), "length");
   env_close(&e);
 }
 
