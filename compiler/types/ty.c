@@ -656,28 +656,18 @@ static void put_double(ty_buf *b, double v) {
   ty_buf_puts(b, tmp);
 }
 
-void ty_buf_put_value(ty_buf *b, const ty *k) {
+ty_value_kind ty_value_kind_of(const ty *k) {
   switch (k->cnst.base->kind) {
   case TY_BOOL:
-    ty_buf_puts(b, k->cnst.boolean ? "true" : "false");
-    return;
-  case TY_INT: {
-    char *s = mpz_get_str(NULL, 10, k->cnst.integer);
-    ty_buf_puts(b, s);
-    void (*freefn)(void *, size_t);
-    mp_get_memory_functions(NULL, NULL, &freefn);
-    freefn(s, strlen(s) + 1);
-    return;
-  }
+    return TY_V_BOOL;
+  case TY_INT:
+    return TY_V_INT;
   case TY_NUMBER:
-    put_double(b, k->cnst.number);
-    return;
+    return TY_V_NUMBER;
   case TY_STRING:
-    put_quoted(b, k->cnst.text, k->cnst.len);
-    return;
+    return TY_V_STRING;
   case TY_NONE:
-    ty_buf_puts(b, "null");
-    return;
+    return TY_V_NULL;
   case TY_ID:
   case TY_DYNAMIC:
   case TY_OPAQUE:
@@ -696,42 +686,54 @@ void ty_buf_put_value(ty_buf *b, const ty *k) {
   ice("constant of unexpected base type %s", k->cnst.base->str);
 }
 
+void ty_buf_put_value(ty_buf *b, const ty *k) {
+  switch (ty_value_kind_of(k)) {
+  case TY_V_BOOL:
+    ty_buf_puts(b, k->cnst.boolean ? "true" : "false");
+    return;
+  case TY_V_INT: {
+    char *s = mpz_get_str(NULL, 10, k->cnst.integer);
+    ty_buf_puts(b, s);
+    void (*freefn)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &freefn);
+    freefn(s, strlen(s) + 1);
+    return;
+  }
+  case TY_V_NUMBER:
+    put_double(b, k->cnst.number);
+    return;
+  case TY_V_STRING:
+    put_quoted(b, k->cnst.text, k->cnst.len);
+    return;
+  case TY_V_NULL:
+    ty_buf_puts(b, "null");
+    return;
+  }
+}
+
 bool ty_value_equal(const ty *a, const ty *b) {
   if (a == b)
     return true;
-  ty_kind ka = a->cnst.base->kind, kb = b->cnst.base->kind;
-  if ((ka == TY_INT || ka == TY_NUMBER) && (kb == TY_INT || kb == TY_NUMBER)) {
-    if (ka == TY_INT && kb == TY_INT)
+  ty_value_kind ka = ty_value_kind_of(a), kb = ty_value_kind_of(b);
+  if ((ka == TY_V_INT || ka == TY_V_NUMBER) && (kb == TY_V_INT || kb == TY_V_NUMBER)) {
+    if (ka == TY_V_INT && kb == TY_V_INT)
       return mpz_cmp(a->cnst.integer, b->cnst.integer) == 0;
-    if (ka == TY_NUMBER && kb == TY_NUMBER)
+    if (ka == TY_V_NUMBER && kb == TY_V_NUMBER)
       return a->cnst.number == b->cnst.number;
-    const ty *i = ka == TY_INT ? a : b, *n = ka == TY_INT ? b : a;
+    const ty *i = ka == TY_V_INT ? a : b, *n = ka == TY_V_INT ? b : a;
     return mpz_cmp_d(i->cnst.integer, n->cnst.number) == 0;
   }
   if (ka != kb)
     return false;
   switch (ka) {
-  case TY_BOOL:
+  case TY_V_BOOL:
     return a->cnst.boolean == b->cnst.boolean;
-  case TY_STRING:
+  case TY_V_STRING:
     return a->cnst.len == b->cnst.len && memcmp(a->cnst.text, b->cnst.text, a->cnst.len) == 0;
-  case TY_NONE:
+  case TY_V_NULL:
     return true;
-  case TY_INT:
-  case TY_NUMBER:
-  case TY_ID:
-  case TY_DYNAMIC:
-  case TY_OPAQUE:
-  case TY_LIST:
-  case TY_MAP:
-  case TY_SET:
-  case TY_TUPLE:
-  case TY_OBJECT:
-  case TY_UNION:
-  case TY_OUTPUT:
-  case TY_PROMISE:
-  case TY_CONST:
-  case TY_ENUM:
+  case TY_V_INT:
+  case TY_V_NUMBER:
     break;
   }
   return false;

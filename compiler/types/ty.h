@@ -235,6 +235,17 @@ const ty *ty_const_int_si(ty_ctx *c, long v);
 const ty *ty_const_number(ty_ctx *c, double v);
 /* Returns const(string s) for the len bytes at s (copied). */
 const ty *ty_const_string(ty_ctx *c, const char *s, size_t len);
+/* The kind of a constant's value, the kind of its base type: a const type's
+ * base is bool, int, number, string or none. */
+typedef enum ty_value_kind {
+  TY_V_BOOL,
+  TY_V_INT,
+  TY_V_NUMBER,
+  TY_V_STRING,
+  TY_V_NULL,
+} ty_value_kind;
+/* Returns the kind of the value of the const type k. */
+ty_value_kind ty_value_kind_of(const ty *k);
 /* Returns the enum for token with underlying primitive base and the n member
  * values (const types, borrowed array); if token is already an enum, returns
  * that one unchanged (enums are identified by token). */

@@ -88,38 +88,25 @@ static key_info key_of(ty_ctx *c, const ty_traverser *t) {
     const ty *kt = t->key_type;
     k.type = kt;
     if (kt->kind == TY_CONST) {
-      switch (kt->cnst.base->kind) {
-      case TY_STRING:
+      switch (ty_value_kind_of(kt)) {
+      case TY_V_STRING:
         k.kind = TY_TRAV_STRING;
         k.text = kt->cnst.text;
         k.len = kt->cnst.len;
         k.type = ty_string(c);
         break;
-      case TY_INT:
-      case TY_NUMBER:
+      case TY_V_INT:
+      case TY_V_NUMBER:
         k.kind = TY_TRAV_NUMBER;
         k.number = kt;
         k.type = ty_number(c);
         break;
-      case TY_BOOL:
+      case TY_V_BOOL:
         k.kind = TY_TRAV_BOOL;
         k.boolean = kt->cnst.boolean;
         k.type = ty_bool(c);
         break;
-      case TY_NONE:
-      case TY_ID:
-      case TY_DYNAMIC:
-      case TY_OPAQUE:
-      case TY_LIST:
-      case TY_MAP:
-      case TY_SET:
-      case TY_TUPLE:
-      case TY_OBJECT:
-      case TY_UNION:
-      case TY_OUTPUT:
-      case TY_PROMISE:
-      case TY_CONST:
-      case TY_ENUM:
+      case TY_V_NULL:
         break;
       }
     }
