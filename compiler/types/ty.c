@@ -595,6 +595,13 @@ void ty_object_set_origin(const ty *input, const ty *origin) {
   ((ty *)input)->origin = origin;
 }
 
+const ty **ty_object_types(const ty *t) {
+  const ty **v = xmalloc((t->object.count ? t->object.count : 1) * sizeof *v);
+  for (size_t i = 0; i < t->object.count; i++)
+    v[i] = t->object.props[i].type;
+  return v;
+}
+
 const ty *ty_object_get(const ty *t, const char *name) {
   if (t->kind != TY_OBJECT)
     return NULL;

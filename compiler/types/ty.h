@@ -217,6 +217,9 @@ void ty_object_define(ty_ctx *c, const ty *obj, size_t n, const ty_prop *props);
 void ty_object_set_origin(const ty *input, const ty *origin);
 /* Returns the property type of name in object t, or NULL if absent. */
 const ty *ty_object_get(const ty *t, const char *name);
+/* Returns the property types of object t in order, in a new array of at
+ * least one slot that the caller frees. */
+const ty **ty_object_types(const ty *t);
 /* Returns the canonical union of the n types (§1.1); n == 0 gives none. */
 const ty *ty_union(ty_ctx *c, size_t n, const ty *const *elems);
 /* Returns the canonical union of a and b. */

@@ -186,9 +186,7 @@ static const ty *trav_object(ty_ctx *c, const ty *recv, const key_info *k, tdiag
   }
   size_t n = recv->object.count;
   if (k->kind == TY_TRAV_DYNAMIC) {
-    const ty **v = xmalloc((n ? n : 1) * sizeof *v);
-    for (size_t i = 0; i < n; i++)
-      v[i] = recv->object.props[i].type;
+    const ty **v = ty_object_types(recv);
     const ty *r = n ? ty_union(c, n, v) : ty_dynamic(c);
     free(v);
     return r;
@@ -362,9 +360,7 @@ bool ty_collection_types(ty_ctx *c, const ty *coll, const ty **key, const ty **v
     *value = ty_unify_safe(c, t->elems.count, t->elems.items);
     return true;
   case TY_OBJECT: {
-    const ty **v = xmalloc((t->object.count ? t->object.count : 1) * sizeof *v);
-    for (size_t i = 0; i < t->object.count; i++)
-      v[i] = t->object.props[i].type;
+    const ty **v = ty_object_types(t);
     *key = ty_string(c);
     *value = ty_unify_safe(c, t->object.count, v);
     free(v);
