@@ -339,6 +339,36 @@ const ty *ty_promise(ty_ctx *c, const ty *elem) {
   return make_wrapper(c, TY_PROMISE, ty_resolve_promises(c, elem));
 }
 
+const ty *ty_wrap(ty_ctx *c, ty_kind k, const ty *elem) {
+  switch (k) {
+  case TY_LIST:
+    return ty_list(c, elem);
+  case TY_SET:
+    return ty_set(c, elem);
+  case TY_MAP:
+    return ty_map(c, elem);
+  case TY_OUTPUT:
+    return ty_output(c, elem);
+  case TY_PROMISE:
+    return ty_promise(c, elem);
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
+  case TY_OPAQUE:
+  case TY_TUPLE:
+  case TY_OBJECT:
+  case TY_UNION:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  ice("wrap of kind %s", ty_kind_name(k));
+}
+
 /* Builds tuple/union from exactly these elements (already canonical). */
 static const ty *make_seq(ty_ctx *c, ty_kind k, size_t n, const ty *const *elems) {
   ty_buf *key = key_start(c, k, 0);
@@ -867,7 +897,35 @@ const ty *ty_enum(ty_ctx *c, const char *token, const ty *base, size_t n,
 
 /* ---------------------------------------------------- optional values */
 
-static bool is_null_type(const ty *t) {
+size_t ty_kid_count(const ty *t) {
+  switch (t->kind) {
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+  case TY_OUTPUT:
+  case TY_PROMISE:
+    return 1;
+  case TY_TUPLE:
+  case TY_UNION:
+    return t->elems.count;
+  case TY_OBJECT:
+    return t->object.count;
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
+  case TY_OPAQUE:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  return 0;
+}
+
+bool ty_is_null(const ty *t) {
   return t->kind == TY_NONE || (t->kind == TY_CONST && t->cnst.base->kind == TY_NONE);
 }
 
@@ -875,7 +933,7 @@ bool ty_is_optional(const ty *t) {
   if (t->kind != TY_UNION)
     return false;
   for (size_t i = 0; i < t->elems.count; i++) {
-    if (is_null_type(t->elems.items[i]))
+    if (ty_is_null(t->elems.items[i]))
       return true;
   }
   return false;
@@ -887,7 +945,7 @@ const ty *ty_strip_optional(ty_ctx *c, const ty *t) {
   const ty **keep = xmalloc(t->elems.count * sizeof *keep);
   size_t n = 0;
   for (size_t i = 0; i < t->elems.count; i++) {
-    if (!is_null_type(t->elems.items[i]))
+    if (!ty_is_null(t->elems.items[i]))
       keep[n++] = t->elems.items[i];
   }
   const ty *r = ty_union(c, n, keep);
@@ -916,43 +974,13 @@ static unsigned eventual_flags(ty_ctx *c, const ty *t, ptrmap *visited, bool *co
     return 0;
   }
   ptrmap_put(visited, t, visited);
-  switch (t->kind) {
-  case TY_OUTPUT:
-    return TYF_OUTPUT | eventual_flags(c, t->elem, visited, complete);
-  case TY_PROMISE:
-    return TYF_PROMISE | eventual_flags(c, t->elem, visited, complete);
-  case TY_LIST:
-  case TY_MAP:
-  case TY_SET:
-    return eventual_flags(c, t->elem, visited, complete);
-  case TY_TUPLE:
-  case TY_UNION: {
-    unsigned f = 0;
-    for (size_t i = 0; i < t->elems.count; i++)
-      f |= eventual_flags(c, t->elems.items[i], visited, complete);
-    return f;
-  }
-  case TY_OBJECT: {
-    if (t->object.token)
-      *complete = *complete && t->object.defined;
-    unsigned f = 0;
-    for (size_t i = 0; i < t->object.count; i++)
-      f |= eventual_flags(c, t->object.props[i].type, visited, complete);
-    return f;
-  }
-  case TY_BOOL:
-  case TY_INT:
-  case TY_NUMBER:
-  case TY_STRING:
-  case TY_ID:
-  case TY_DYNAMIC:
-  case TY_NONE:
-  case TY_OPAQUE:
-  case TY_CONST:
-  case TY_ENUM:
-    break;
-  }
-  return 0;
+  if (t->kind == TY_OBJECT && t->object.token)
+    *complete = *complete && t->object.defined;
+  unsigned f = t->kind == TY_OUTPUT ? TYF_OUTPUT : t->kind == TY_PROMISE ? TYF_PROMISE : 0;
+  size_t n = ty_kid_count(t);
+  for (size_t i = 0; i < n; i++)
+    f |= eventual_flags(c, ty_kid(t, i), visited, complete);
+  return f;
 }
 
 /* The facts of a named object are cached once every named object it
@@ -995,7 +1023,7 @@ const ty *ty_value_target(ty_ctx *c, const ty *t) {
     size_t n = 0;
     for (size_t i = 0; i < r->elems.count; i++) {
       const ty *e = r->elems.items[i];
-      if (e->kind != TY_OUTPUT && e->kind != TY_PROMISE && !is_null_type(e))
+      if (e->kind != TY_OUTPUT && e->kind != TY_PROMISE && !ty_is_null(e))
         keep[n++] = e;
     }
     const ty *prev = r;
@@ -1045,9 +1073,7 @@ static bool rewrite_children(ty_ctx *c, const ty *t, size_t n, const ty **kids,
                              rewrite_mode mode) {
   bool changed = false;
   for (size_t i = 0; i < n; i++) {
-    const ty *kid = t->kind == TY_OBJECT ? t->object.props[i].type
-                    : t->kind == TY_TUPLE || t->kind == TY_UNION ? t->elems.items[i]
-                                                                  : t->elem;
+    const ty *kid = ty_kid(t, i);
     kids[i] = rewrite(c, kid, mode);
     changed |= kids[i] != kid;
   }

@@ -232,10 +232,6 @@ static const ty *trav_object(ty_ctx *c, const ty *recv, const key_info *k, tdiag
   return ty_dynamic(c);
 }
 
-static bool is_null_type(const ty *t) {
-  return t->kind == TY_NONE || (t->kind == TY_CONST && t->cnst.base->kind == TY_NONE);
-}
-
 static const ty *trav_union(ty_ctx *c, const ty *recv, const key_info *k, tdiags *out) {
   size_t n = recv->elems.count;
   const ty **kept = xmalloc(n * sizeof *kept);
@@ -243,7 +239,7 @@ static const ty *trav_union(ty_ctx *c, const ty *recv, const key_info *k, tdiags
   tdiags collected = {0};
   for (size_t i = 0; i < n; i++) {
     const ty *e = recv->elems.items[i];
-    if (is_null_type(e)) {
+    if (ty_is_null(e)) {
       kept[nkept++] = ty_none(c);
       continue;
     }
@@ -299,9 +295,8 @@ static const ty *trav(ty_ctx *c, const ty *recv, const key_info *k, tdiags *out)
   case TY_UNION:
     return trav_union(c, recv, k, out);
   case TY_OUTPUT:
-    return ty_output(c, trav(c, recv->elem, k, out));
   case TY_PROMISE:
-    return ty_promise(c, trav(c, recv->elem, k, out));
+    return ty_wrap(c, recv->kind, trav(c, recv->elem, k, out));
   case TY_ENUM:
     return recv;
   }
@@ -328,19 +323,22 @@ const ty *ty_traverse(ty_ctx *c, const ty *recv, const ty_traverser *key, diag_l
 
 /* ----------------------------------------------------------- iteration */
 
-/* Strips output/promise layers and an optional wrapper (a union of exactly
- * two elements, one of them none), repeatedly (§7). */
+/* The other element of an optional wrapper (a union of exactly two
+ * elements, one of them none), or NULL when t is not one. */
+static const ty *wrapped(const ty *t) {
+  if (t->kind != TY_UNION || t->elems.count != 2)
+    return NULL;
+  if (ty_is_null(t->elems.items[0]))
+    return t->elems.items[1];
+  return ty_is_null(t->elems.items[1]) ? t->elems.items[0] : NULL;
+}
+
+/* Strips output/promise layers and optional wrappers, repeatedly (§7). */
 static const ty *strip_iterable(const ty *t) {
-  for (;;) {
-    if (t->kind == TY_OUTPUT || t->kind == TY_PROMISE) {
-      t = t->elem;
-    } else if (t->kind == TY_UNION && t->elems.count == 2 &&
-               (is_null_type(t->elems.items[0]) || is_null_type(t->elems.items[1]))) {
-      t = is_null_type(t->elems.items[0]) ? t->elems.items[1] : t->elems.items[0];
-    } else {
-      return t;
-    }
-  }
+  if (t->kind == TY_OUTPUT || t->kind == TY_PROMISE)
+    return strip_iterable(t->elem);
+  const ty *inner = wrapped(t);
+  return inner ? strip_iterable(inner) : t;
 }
 
 bool ty_collection_types(ty_ctx *c, const ty *coll, const ty **key, const ty **value,
@@ -397,28 +395,13 @@ bool ty_collection_types(ty_ctx *c, const ty *coll, const ty **key, const ty **v
   return false;
 }
 
+/* The layers are those strip_iterable removes, the optional wrappers
+   dropped: result goes where the collection stands under them. */
 const ty *ty_wrap_iterable(ty_ctx *c, const ty *coll, const ty *result) {
-  ty_kind layers[64];
-  size_t n = 0;
-  const ty *t = coll;
-  for (;;) {
-    if (t->kind == TY_OUTPUT || t->kind == TY_PROMISE) {
-      if (n == ARRAY_LEN(layers))
-        ice("too many eventual layers");
-      layers[n++] = t->kind;
-      t = t->elem;
-    } else if (t->kind == TY_UNION && t->elems.count == 2 &&
-               (is_null_type(t->elems.items[0]) || is_null_type(t->elems.items[1]))) {
-      t = is_null_type(t->elems.items[0]) ? t->elems.items[1] : t->elems.items[0];
-    } else {
-      break;
-    }
-  }
-  while (n > 0) {
-    n--;
-    result = layers[n] == TY_OUTPUT ? ty_output(c, result) : ty_promise(c, result);
-  }
-  return result;
+  if (coll->kind == TY_OUTPUT || coll->kind == TY_PROMISE)
+    return ty_wrap(c, coll->kind, ty_wrap_iterable(c, coll->elem, result));
+  const ty *inner = wrapped(coll);
+  return inner ? ty_wrap_iterable(c, inner, result) : result;
 }
 
 const ty *ty_splat_item(ty_ctx *c, const ty *src) {
