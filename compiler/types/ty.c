@@ -183,8 +183,6 @@ static const char *const kind_names[] = {
 #undef X
 };
 
-const char *ty_kind_name(ty_kind k) { return kind_names[k]; }
-
 static void table_grow(ty_table *t) {
   size_t cap = t->cap ? t->cap * 2 : 256;
   const ty **slots = xcalloc(cap, sizeof *slots);
@@ -366,7 +364,7 @@ const ty *ty_wrap(ty_ctx *c, ty_kind k, const ty *elem) {
   case TY_ENUM:
     break;
   }
-  ice("wrap of kind %s", ty_kind_name(k));
+  ice("wrap of kind %s", kind_names[k]);
 }
 
 /* Builds tuple/union from exactly these elements (already canonical). */

@@ -164,8 +164,6 @@ typedef struct ty_ctx {
 void ty_ctx_init(ty_ctx *c, arena *a, intern_table *names);
 /* Frees what c owns (index tables, GMP integers); the arena keeps the rest. */
 void ty_ctx_free(ty_ctx *c);
-/* Returns the name of a kind ("list"); static storage. */
-const char *ty_kind_name(ty_kind k);
 /* Returns true, and forgets it, when an operation of c ran out of stack
  * since the last call.  The operations recurse over the types they are
  * given, which nest as deep as the input; one that finds the stack low
