@@ -352,6 +352,24 @@ static const char *program_dir(compilation *c, const char *input) {
   return arena_strndup(&c->arena, input, (size_t)(slash - input));
 }
 
+/* The binder's context for c's program, with the types of tyc and the
+ * packages of schemas (NULL for none). */
+static bind_ctx binder(compilation *c, ty_ctx *tyc, schema_set *schemas) {
+  bind_ctx bc = {0};
+  bc.arena = &c->arena;
+  bc.names = &c->intern;
+  bc.src = &c->src;
+  bc.diag = &c->diags;
+  bc.ty = tyc;
+  bc.schemas = schemas;
+  return bc;
+}
+
+/* The exit status that c's diagnostics call for. */
+static int diags_status(const compilation *c) {
+  return c->diags.io_errors ? EXIT_USAGE : c->diags.errors ? EXIT_PROGRAM_ERROR : EXIT_SUCCESS;
+}
+
 /* Lowers the bound program p and prints its IR or writes its C (by o's
  * mode).  Returns the exit status. */
 static int run_backend(compilation *c, const options *o, ty_ctx *tyc, const bnd_program *p) {
@@ -407,17 +425,9 @@ static int run_bind(compilation *c, const options *o, bool dump) {
       status = EXIT_USAGE;
   }
   if (status < 0) {
-    bind_ctx bc = {0};
-    bc.arena = &c->arena;
-    bc.names = &c->intern;
-    bc.src = &c->src;
-    bc.diag = &c->diags;
-    bc.ty = &tyc;
-    bc.schemas = schemas;
+    bind_ctx bc = binder(c, &tyc, schemas);
     bnd_program *p = bind_program(&bc, &c->program, program_dir(c, o->input));
-    status = c->diags.io_errors ? EXIT_USAGE
-             : c->diags.errors  ? EXIT_PROGRAM_ERROR
-                                : EXIT_SUCCESS;
+    status = diags_status(c);
     if (dump && status == EXIT_SUCCESS) {
       dump_buffer b;
       dump_open(&b);
@@ -457,16 +467,11 @@ static int run_list_packages(compilation *c, const options *o) {
     return status;
   ty_ctx tyc;
   ty_ctx_init(&tyc, &c->arena, &c->intern);
-  bind_ctx bc = {0};
-  bc.arena = &c->arena;
-  bc.names = &c->intern;
-  bc.src = &c->src;
-  bc.diag = &c->diags;
-  bc.ty = &tyc;
+  bind_ctx bc = binder(c, &tyc, NULL);
   bind_uses uses = {0};
   bind_collect_uses(&bc, &c->program, program_dir(c, o->input), &uses);
   diag_print(&c->diags, stderr);
-  status = c->diags.io_errors ? EXIT_USAGE : c->diags.errors ? EXIT_PROGRAM_ERROR : EXIT_SUCCESS;
+  status = diags_status(c);
   if (status == EXIT_SUCCESS) {
     json_t *doc = json_object(), *pkgs = json_array(), *files = json_array();
     for (size_t i = 0; i < uses.count; i++) {

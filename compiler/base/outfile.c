@@ -51,6 +51,17 @@ bool outfile_open(outfile *o, const char *path, const char **err) {
   return false;
 }
 
+/* The end of a file that was open: removes the temporary file when asked
+   (it did not become the output), and forgets both names. */
+static void forget(outfile *o, bool remove_tmp) {
+  if (remove_tmp && o->tmp)
+    unlink(o->tmp);
+  util_set_temp_file(NULL);
+  free(o->tmp);
+  free(o->path);
+  o->tmp = o->path = NULL;
+}
+
 bool outfile_commit(outfile *o, const char **err) {
   bool ok = fflush(o->f) == 0 && !ferror(o->f);
   int saved = errno;
@@ -63,15 +74,9 @@ bool outfile_commit(outfile *o, const char **err) {
     ok = false;
     saved = errno;
   }
-  if (!ok) {
+  if (!ok)
     *err = strerror(saved ? saved : EIO);
-    if (o->tmp)
-      unlink(o->tmp);
-  }
-  util_set_temp_file(NULL);
-  free(o->tmp);
-  free(o->path);
-  o->tmp = o->path = NULL;
+  forget(o, !ok);
   return ok;
 }
 
@@ -79,10 +84,5 @@ void outfile_discard(outfile *o) {
   if (o->f && o->f != stdout)
     fclose(o->f);
   o->f = NULL;
-  if (o->tmp)
-    unlink(o->tmp);
-  util_set_temp_file(NULL);
-  free(o->tmp);
-  free(o->path);
-  o->tmp = o->path = NULL;
+  forget(o, true);
 }

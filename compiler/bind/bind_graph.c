@@ -50,98 +50,25 @@ static void add_dep(bind_ctx *c, const char *name, pcl_span where) {
 
 static void collect(bind_ctx *c, const ast_node *e);
 
-/* Collects the dependencies of the items of a list, in order. */
-static void collect_list(bind_ctx *c, ast_list l) {
-  for (size_t i = 0; i < l.count; i++) {
-    collect(c, l.items[i]);
-  }
-}
+static void collect_kid(void *c, const ast_node *kid) { collect(c, kid); }
 
 /* Collects the dependencies of an expression or body item e (which may be
    NULL), visiting names in source order (the first reference of each
-   dependency is the one cycle notes show). */
+   dependency is the one cycle notes show): a name and a call's function are
+   dependencies, a bare-name object key is a literal, not a reference. */
 static void collect(bind_ctx *c, const ast_node *e) {
   if (!e || stack_too_deep(&c->too_deep, c->diag, e->span)) {
     return;
   }
-  switch (e->kind) {
-  case AST_ATTRIBUTE:
-    collect(c, e->attribute.value);
-    return;
-  case AST_BLOCK:
-    collect_list(c, e->block.body);
-    return;
-  case AST_NUMBER:
-  case AST_BOOL:
-  case AST_NULL:
-  case AST_TEMPLATE_LITERAL:
-  case AST_SPLAT_ITEM:
-    return;
-  case AST_VARIABLE:
+  if (e->kind == AST_VARIABLE) {
     add_dep(c, e->variable.name, e->span);
-    return;
-  case AST_TEMPLATE:
-    collect_list(c, e->template.parts);
-    return;
-  case AST_TEMPLATE_IF:
-    collect(c, e->tif.cond);
-    collect(c, e->tif.then);
-    collect(c, e->tif.else_);
-    return;
-  case AST_TEMPLATE_FOR:
-    collect(c, e->tfor.collection);
-    collect(c, e->tfor.body);
-    return;
-  case AST_GET_ATTR:
-    collect(c, e->get_attr.object);
-    return;
-  case AST_INDEX:
-    collect(c, e->index.collection);
-    collect(c, e->index.key);
-    return;
-  case AST_SPLAT:
-    collect(c, e->splat.source);
-    collect(c, e->splat.each);
-    return;
-  case AST_CALL:
+  } else if (e->kind == AST_CALL) {
     add_dep(c, e->call.name.text, e->call.name.span);
-    collect_list(c, e->call.args);
-    return;
-  case AST_TUPLE:
-    collect_list(c, e->tuple.items);
-    return;
-  case AST_OBJECT:
-    collect_list(c, e->object.items);
-    return;
-  case AST_OBJECT_ITEM:
-    /* A bare-name key is a literal, not a reference. */
-    if (e->item.key->kind != AST_VARIABLE) {
-      collect(c, e->item.key);
-    }
+  } else if (e->kind == AST_OBJECT_ITEM && e->item.key->kind == AST_VARIABLE) {
     collect(c, e->item.value);
     return;
-  case AST_FOR:
-    collect(c, e->for_expr.collection);
-    collect(c, e->for_expr.key);
-    collect(c, e->for_expr.value);
-    collect(c, e->for_expr.cond);
-    return;
-  case AST_UNARY:
-    collect(c, e->unary.operand);
-    return;
-  case AST_BINARY:
-    collect(c, e->binary.lhs);
-    collect(c, e->binary.rhs);
-    return;
-  case AST_CONDITIONAL:
-    collect(c, e->cond.cond);
-    collect(c, e->cond.then);
-    collect(c, e->cond.else_);
-    return;
-  case AST_PAREN:
-    collect(c, e->paren.inner);
-    return;
   }
+  ast_each_child(e, collect_kid, c);
 }
 
 /* A dependency with the span of its first reference. */

@@ -3,8 +3,8 @@
  *
  * The program's `package` blocks are read by bind_packages, as binding
  * reads them; then every block of every file is looked at for type tokens,
- * and every expression is walked for `invoke` calls with an explicit stack
- * (expressions may be as deep as the input).  Component programs are parsed
+ * and every expression is walked for `invoke` calls, recursively under the
+ * stack guard (base/stack.h) as the other phases are.  Component programs are parsed
  * and read recursively, each with its own package list; a package defined
  * by any program of the compilation covers the tokens of all of them, as it
  * does when they are bound. */
@@ -13,14 +13,13 @@
 
 #include "bind/bind_impl.h"
 #include "bind/bind_uses.h"
+#include "base/stack.h"
 #include "base/util.h"
 
 /* What one program's walk needs. */
 typedef struct walk {
   bind_ctx *c;
   bind_uses *out;
-  const ast_node **stack; /* Expressions still to visit (heap). */
-  size_t count, cap;
 } walk;
 
 /* True when the optional strings a and b are both absent or equal. */
@@ -115,112 +114,26 @@ static const char *object_literal(const ast_node *obj, const char *key) {
   return NULL;
 }
 
-static void push(walk *w, const ast_node *n) {
-  if (!n) {
+static void walk_invokes(walk *w, const ast_node *e);
+
+static void walk_kid(void *w, const ast_node *kid) { walk_invokes(w, kid); }
+
+/* Records the package of every `invoke` with a literal token in e (an
+   attribute, a block or an expression) and under it. */
+static void walk_invokes(walk *w, const ast_node *e) {
+  if (stack_too_deep(&w->c->too_deep, w->c->diag, e->span)) {
     return;
   }
-  if (w->count == w->cap) {
-    w->cap = w->cap ? w->cap * 2 : 64;
-    w->stack = xrealloc(w->stack, w->cap * sizeof *w->stack);
-  }
-  w->stack[w->count++] = n;
-}
-
-static void push_list(walk *w, ast_list l) {
-  for (size_t i = 0; i < l.count; i++) {
-    push(w, l.items[i]);
-  }
-}
-
-/* Visits every expression under root (an attribute, a block or an
-   expression) and records the package of every `invoke` with a literal
-   token. */
-static void walk_invokes(walk *w, const ast_node *root) {
-  w->count = 0;
-  push(w, root);
-  while (w->count > 0) {
-    const ast_node *e = w->stack[--w->count];
-    switch (e->kind) {
-    case AST_ATTRIBUTE:
-      push(w, e->attribute.value);
-      break;
-    case AST_BLOCK:
-      push_list(w, e->block.body);
-      break;
-    case AST_NUMBER:
-    case AST_BOOL:
-    case AST_NULL:
-    case AST_VARIABLE:
-    case AST_TEMPLATE_LITERAL:
-    case AST_SPLAT_ITEM:
-      break;
-    case AST_TEMPLATE:
-      push_list(w, e->template.parts);
-      break;
-    case AST_TEMPLATE_IF:
-      push(w, e->tif.cond);
-      push(w, e->tif.then);
-      push(w, e->tif.else_);
-      break;
-    case AST_TEMPLATE_FOR:
-      push(w, e->tfor.collection);
-      push(w, e->tfor.body);
-      break;
-    case AST_GET_ATTR:
-      push(w, e->get_attr.object);
-      break;
-    case AST_INDEX:
-      push(w, e->index.collection);
-      push(w, e->index.key);
-      break;
-    case AST_SPLAT:
-      push(w, e->splat.source);
-      push(w, e->splat.each);
-      break;
-    case AST_CALL: {
-      const ast_list *a = &e->call.args;
-      const char *token = a->count > 0 ? bind_literal_text(a->items[0]) : NULL;
-      if (strcmp(e->call.name.text, "invoke") == 0 && token) {
-        const ast_node *opts = a->count > 2 ? a->items[2] : NULL;
-        use_token(w, token, opts ? object_literal(opts, "version") : NULL,
-                  opts ? object_literal(opts, "pluginDownloadUrl") : NULL);
-      }
-      push_list(w, e->call.args);
-      break;
-    }
-    case AST_TUPLE:
-      push_list(w, e->tuple.items);
-      break;
-    case AST_OBJECT:
-      push_list(w, e->object.items);
-      break;
-    case AST_OBJECT_ITEM:
-      push(w, e->item.key);
-      push(w, e->item.value);
-      break;
-    case AST_FOR:
-      push(w, e->for_expr.collection);
-      push(w, e->for_expr.key);
-      push(w, e->for_expr.value);
-      push(w, e->for_expr.cond);
-      break;
-    case AST_UNARY:
-      push(w, e->unary.operand);
-      break;
-    case AST_BINARY:
-      push(w, e->binary.lhs);
-      push(w, e->binary.rhs);
-      break;
-    case AST_CONDITIONAL:
-      push(w, e->cond.cond);
-      push(w, e->cond.then);
-      push(w, e->cond.else_);
-      break;
-    case AST_PAREN:
-      push(w, e->paren.inner);
-      break;
+  if (e->kind == AST_CALL && strcmp(e->call.name.text, "invoke") == 0) {
+    const ast_list *a = &e->call.args;
+    const char *token = a->count > 0 ? bind_literal_text(a->items[0]) : NULL;
+    const ast_node *opts = a->count > 2 ? a->items[2] : NULL;
+    if (token) {
+      use_token(w, token, opts ? object_literal(opts, "version") : NULL,
+                opts ? object_literal(opts, "pluginDownloadUrl") : NULL);
     }
   }
+  ast_each_child(e, walk_kid, w);
 }
 
 /* Returns the options block of a resource-like block, or NULL. */
@@ -280,7 +193,7 @@ static void collect_program(bind_ctx *c, const ast_program *prog, const char *di
     add_use(out, (bind_use){p->name, p->version, p->download_url, p->param_name,
                             p->param_version, p->param_value});
   }
-  walk w = {c, out, NULL, 0, 0};
+  walk w = {c, out};
   for (size_t f = 0; f < prog->count; f++) {
     const ast_list *body = &prog->files[f].body;
     for (size_t i = 0; i < body->count; i++) {
@@ -294,7 +207,6 @@ static void collect_program(bind_ctx *c, const ast_program *prog, const char *di
       walk_invokes(&w, n);
     }
   }
-  free(w.stack);
 }
 
 /* Orders absent strings first, then by bytes. */

@@ -85,6 +85,23 @@ bool check_literal_string(const ast_node *e, const char **text, size_t *len) {
   return true;
 }
 
+const char *check_key_name(const ast_node *k, size_t *len) {
+  const char *text;
+  if (k->kind == AST_VARIABLE) {
+    *len = strlen(k->variable.name);
+    return k->variable.name;
+  }
+  if (k->kind == AST_BOOL) {
+    *len = k->boolean.value ? 4 : 5;
+    return k->boolean.value ? "true" : "false";
+  }
+  if (k->kind == AST_NULL) {
+    *len = 4;
+    return "null";
+  }
+  return check_literal_string(k, &text, len) ? text : NULL;
+}
+
 /* Returns the types of the n expressions es, as an arena array. */
 static const ty *const *types_of(bind_ctx *c, bnd_expr *const *es, size_t n) {
   const ty **ts = n ? ARENA_NEW_ARRAY(c->arena, const ty *, n) : NULL;
@@ -685,33 +702,22 @@ static bnd_expr *tuple(bind_ctx *c, const bind_scope *s, const ast_node *n) {
  * NULL for a computed key (then *computed is the expression to bind). */
 static const char *object_key(bind_ctx *c, const ast_node *k, const ast_node **computed,
                               size_t *len) {
-  const char *text;
   *computed = NULL;
-  switch (k->kind) {
-  case AST_VARIABLE: {
+  const char *name = check_key_name(k, len);
+  if (name && k->kind == AST_VARIABLE) {
     /* A bare key is a string like a quoted one, so it is NFC too. */
-    *len = strlen(k->variable.name);
-    char *nfc = pcl__nfc(k->variable.name, *len, xmalloc, len);
+    char *nfc = pcl__nfc(name, *len, xmalloc, len);
     if (nfc == NULL) {
-      return k->variable.name;
+      return name;
     }
     const char *key = arena_strndup(c->arena, nfc, *len);
     free(nfc);
     return key;
   }
-  case AST_BOOL:
-    *len = k->boolean.value ? 4 : 5;
-    return k->boolean.value ? "true" : "false";
-  case AST_NULL:
-    *len = 4;
-    return "null";
-  case AST_TEMPLATE:
-    if (check_literal_string(k, &text, len)) {
-      return text;
-    }
-    *computed = k;
-    return NULL;
-  case AST_NUMBER: {
+  if (name) {
+    return name;
+  }
+  if (k->kind == AST_NUMBER) {
     const ty *t = ty_number_literal(c->ty, k->number.text, false);
     if (t && t->kind == TY_CONST && t->cnst.base->kind == TY_INT) {
       const char *digits = int_digits(c, t);
@@ -721,30 +727,8 @@ static const char *object_key(bind_ctx *c, const ast_node *k, const ast_node **c
     *len = strlen(k->number.text);
     return k->number.text;
   }
-  case AST_PAREN:
-    *computed = k->paren.inner;
-    return NULL;
-  case AST_ATTRIBUTE:
-  case AST_BLOCK:
-  case AST_TEMPLATE_LITERAL:
-  case AST_TEMPLATE_IF:
-  case AST_TEMPLATE_FOR:
-  case AST_GET_ATTR:
-  case AST_INDEX:
-  case AST_SPLAT:
-  case AST_SPLAT_ITEM:
-  case AST_CALL:
-  case AST_TUPLE:
-  case AST_OBJECT:
-  case AST_OBJECT_ITEM:
-  case AST_FOR:
-  case AST_UNARY:
-  case AST_BINARY:
-  case AST_CONDITIONAL:
-    *computed = k;
-    return NULL;
-  }
-  ice("bad object key kind %d", (int)k->kind);
+  *computed = k->kind == AST_PAREN ? k->paren.inner : k;
+  return NULL;
 }
 
 /* Binds the key of an object item (a literal key, or a computed one that

@@ -57,6 +57,11 @@ const ty *check_type_label(bind_ctx *c, const ast_label *label);
  * AST; returns false and sets nothing otherwise. */
 bool check_literal_string(const ast_node *e, const char **text, size_t *len);
 
+/* Returns the text of an object key that names its property literally (a
+ * bare name, true, false, null, or a quoted string without interpolation)
+ * and sets *len to its length; returns NULL for any other key. */
+const char *check_key_name(const ast_node *k, size_t *len);
+
 /* Returns true if e is the literal null (possibly parenthesised). */
 bool check_is_null_literal(const ast_node *e);
 

@@ -8,6 +8,7 @@
  * then lift the return type. */
 #include "bind/funcs.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -320,10 +321,9 @@ static bool generic_sig(ty_ctx *c, diag_list *d, const row *r, const funcs_call 
       if (r0->kind == TY_MAP) {
         e = r0->elem;
       } else if (r0->kind == TY_OBJECT) {
-        const ty **ts = arena_alloc(c->arena, sizeof *ts * (r0->object.count + 1));
-        for (size_t i = 0; i < r0->object.count; i++)
-          ts[i] = r0->object.props[i].type;
+        const ty **ts = ty_object_types(r0);
         ty_unify_types(c, r0->object.count, ts, NULL, &e);
+        free(ts);
       } else if (r0->kind != TY_DYNAMIC) {
         diag_fail(d, sp0, "the first argument to 'lookup' must be a map");
         return false;

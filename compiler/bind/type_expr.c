@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bind/check.h"
 #include "base/stack.h"
 #include "base/util.h"
 
@@ -54,46 +55,11 @@ static const char *describe(const ast_node *e) {
 
 /* The property name of an object-type item key, or NULL (reported). */
 static const char *item_name(const ast_node *key, diag_list *d, size_t *len) {
-  switch (key->kind) {
-  case AST_VARIABLE:
-    *len = strlen(key->variable.name);
-    return key->variable.name;
-  case AST_BOOL:
-    *len = key->boolean.value ? 4 : 5;
-    return key->boolean.value ? "true" : "false";
-  case AST_NULL:
-    *len = 4;
-    return "null";
-  case AST_TEMPLATE:
-    if (key->template.parts.count == 1 &&
-        key->template.parts.items[0]->kind == AST_TEMPLATE_LITERAL) {
-      *len = key->template.parts.items[0]->literal.len;
-      return key->template.parts.items[0]->literal.text;
-    }
-    break;
-  case AST_ATTRIBUTE:
-  case AST_BLOCK:
-  case AST_NUMBER:
-  case AST_TEMPLATE_LITERAL:
-  case AST_TEMPLATE_IF:
-  case AST_TEMPLATE_FOR:
-  case AST_GET_ATTR:
-  case AST_INDEX:
-  case AST_SPLAT:
-  case AST_SPLAT_ITEM:
-  case AST_CALL:
-  case AST_TUPLE:
-  case AST_OBJECT:
-  case AST_OBJECT_ITEM:
-  case AST_FOR:
-  case AST_UNARY:
-  case AST_BINARY:
-  case AST_CONDITIONAL:
-  case AST_PAREN:
-    break;
+  const char *name = check_key_name(key, len);
+  if (!name) {
+    diag_error(d, key->span, "object type attribute names must be names or quoted strings");
   }
-  diag_error(d, key->span, "object type attribute names must be names or quoted strings");
-  return NULL;
+  return name;
 }
 
 /* Checks the arity of list/set/map(T); reports and returns false if wrong. */

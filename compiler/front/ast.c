@@ -114,6 +114,93 @@ const char *ast_kind_name(ast_kind k) {
   ice("bad AST kind %d", (int)k);
 }
 
+/* Calls visit on kid when it is present. */
+static void each(const ast_node *kid, void (*visit)(void *arg, const ast_node *kid), void *arg) {
+  if (kid)
+    visit(arg, kid);
+}
+
+/* Calls visit on each node of l. */
+static void each_in(ast_list l, void (*visit)(void *arg, const ast_node *kid), void *arg) {
+  for (size_t i = 0; i < l.count; i++)
+    visit(arg, l.items[i]);
+}
+
+void ast_each_child(const ast_node *n, void (*visit)(void *arg, const ast_node *kid), void *arg) {
+  switch (n->kind) {
+  case AST_ATTRIBUTE:
+    each(n->attribute.value, visit, arg);
+    return;
+  case AST_BLOCK:
+    each_in(n->block.body, visit, arg);
+    return;
+  case AST_NUMBER:
+  case AST_BOOL:
+  case AST_NULL:
+  case AST_VARIABLE:
+  case AST_TEMPLATE_LITERAL:
+  case AST_SPLAT_ITEM:
+    return;
+  case AST_TEMPLATE:
+    each_in(n->template.parts, visit, arg);
+    return;
+  case AST_TEMPLATE_IF:
+    each(n->tif.cond, visit, arg);
+    each(n->tif.then, visit, arg);
+    each(n->tif.else_, visit, arg);
+    return;
+  case AST_TEMPLATE_FOR:
+    each(n->tfor.collection, visit, arg);
+    each(n->tfor.body, visit, arg);
+    return;
+  case AST_GET_ATTR:
+    each(n->get_attr.object, visit, arg);
+    return;
+  case AST_INDEX:
+    each(n->index.collection, visit, arg);
+    each(n->index.key, visit, arg);
+    return;
+  case AST_SPLAT:
+    each(n->splat.source, visit, arg);
+    each(n->splat.each, visit, arg);
+    return;
+  case AST_CALL:
+    each_in(n->call.args, visit, arg);
+    return;
+  case AST_TUPLE:
+    each_in(n->tuple.items, visit, arg);
+    return;
+  case AST_OBJECT:
+    each_in(n->object.items, visit, arg);
+    return;
+  case AST_OBJECT_ITEM:
+    each(n->item.key, visit, arg);
+    each(n->item.value, visit, arg);
+    return;
+  case AST_FOR:
+    each(n->for_expr.collection, visit, arg);
+    each(n->for_expr.key, visit, arg);
+    each(n->for_expr.value, visit, arg);
+    each(n->for_expr.cond, visit, arg);
+    return;
+  case AST_UNARY:
+    each(n->unary.operand, visit, arg);
+    return;
+  case AST_BINARY:
+    each(n->binary.lhs, visit, arg);
+    each(n->binary.rhs, visit, arg);
+    return;
+  case AST_CONDITIONAL:
+    each(n->cond.cond, visit, arg);
+    each(n->cond.then, visit, arg);
+    each(n->cond.else_, visit, arg);
+    return;
+  case AST_PAREN:
+    each(n->paren.inner, visit, arg);
+    return;
+  }
+}
+
 /* Returns the spelling of an operator ("&&"). */
 static const char *ast_unary_op_name(ast_unary_op op) {
   switch (op) {

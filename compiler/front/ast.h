@@ -201,6 +201,12 @@ typedef struct ast_program {
 ast_node *ast_new(arena *a, ast_kind kind, pcl_span span);
 /* Returns the dump name of a kind ("get-attr"). */
 const char *ast_kind_name(ast_kind k);
+/* Calls visit(arg, kid) on each child of n in source order: the value of an
+ * attribute, the body of a block, the parts, operands and items of an
+ * expression (an object item's key too, whatever its form).  A child that
+ * is absent (a for expression's key or condition, a template if's else)
+ * is skipped; a leaf has none. */
+void ast_each_child(const ast_node *n, void (*visit)(void *arg, const ast_node *kid), void *arg);
 /* Writes the stable text form of the program used by --dump-ast.  Returns
  * false when a tree is too deep for the stack: "expression nested too
  * deeply" is then reported to diags, and what was written is cut short. */

@@ -1477,45 +1477,31 @@ static ir_expr *const_of(lw *w, const ty *t, pcl_span span) {
   ir_expr *x = mk(w, IR_CONST, NULL, 0);
   x->span = span;
   x->type = t;
-  switch (t->cnst.base->kind) {
-  case TY_BOOL:
+  switch (ty_value_kind_of(t)) {
+  case TY_V_BOOL:
     x->ck = IR_K_BOOL;
     x->boolean = t->cnst.boolean;
     return x;
-  case TY_INT: {
+  case TY_V_INT: {
     char *digits = mpz_get_str(NULL, 10, t->cnst.integer);
     x->ck = IR_K_INT;
     x->text = arena_strdup(w->L->arena, digits);
     free(digits);
     return x;
   }
-  case TY_NUMBER:
+  case TY_V_NUMBER:
     x->ck = IR_K_NUMBER;
     x->number = t->cnst.number;
     x->text = arena_printf(w->L->arena, "%.17g", t->cnst.number);
     return x;
-  case TY_STRING:
+  case TY_V_STRING:
     x->ck = IR_K_STRING;
     x->text = t->cnst.text;
     x->len = t->cnst.len;
     return x;
-  case TY_NONE:
+  case TY_V_NULL:
     x->ck = IR_K_NULL;
     return x;
-  case TY_ID:
-  case TY_DYNAMIC:
-  case TY_OPAQUE:
-  case TY_LIST:
-  case TY_MAP:
-  case TY_SET:
-  case TY_TUPLE:
-  case TY_OBJECT:
-  case TY_UNION:
-  case TY_OUTPUT:
-  case TY_PROMISE:
-  case TY_CONST:
-  case TY_ENUM:
-    return NULL;
   }
   return NULL;
 }

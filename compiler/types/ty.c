@@ -183,8 +183,6 @@ static const char *const kind_names[] = {
 #undef X
 };
 
-const char *ty_kind_name(ty_kind k) { return kind_names[k]; }
-
 static void table_grow(ty_table *t) {
   size_t cap = t->cap ? t->cap * 2 : 256;
   const ty **slots = xcalloc(cap, sizeof *slots);
@@ -337,6 +335,36 @@ const ty *ty_output(ty_ctx *c, const ty *elem) {
 /* §1.1: promise(T) removes the promises inside T but keeps outputs. */
 const ty *ty_promise(ty_ctx *c, const ty *elem) {
   return make_wrapper(c, TY_PROMISE, ty_resolve_promises(c, elem));
+}
+
+const ty *ty_wrap(ty_ctx *c, ty_kind k, const ty *elem) {
+  switch (k) {
+  case TY_LIST:
+    return ty_list(c, elem);
+  case TY_SET:
+    return ty_set(c, elem);
+  case TY_MAP:
+    return ty_map(c, elem);
+  case TY_OUTPUT:
+    return ty_output(c, elem);
+  case TY_PROMISE:
+    return ty_promise(c, elem);
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
+  case TY_OPAQUE:
+  case TY_TUPLE:
+  case TY_OBJECT:
+  case TY_UNION:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  ice("wrap of kind %s", kind_names[k]);
 }
 
 /* Builds tuple/union from exactly these elements (already canonical). */
@@ -595,6 +623,13 @@ void ty_object_set_origin(const ty *input, const ty *origin) {
   ((ty *)input)->origin = origin;
 }
 
+const ty **ty_object_types(const ty *t) {
+  const ty **v = xmalloc((t->object.count ? t->object.count : 1) * sizeof *v);
+  for (size_t i = 0; i < t->object.count; i++)
+    v[i] = t->object.props[i].type;
+  return v;
+}
+
 const ty *ty_object_get(const ty *t, const char *name) {
   if (t->kind != TY_OBJECT)
     return NULL;
@@ -656,28 +691,18 @@ static void put_double(ty_buf *b, double v) {
   ty_buf_puts(b, tmp);
 }
 
-void ty_buf_put_value(ty_buf *b, const ty *k) {
+ty_value_kind ty_value_kind_of(const ty *k) {
   switch (k->cnst.base->kind) {
   case TY_BOOL:
-    ty_buf_puts(b, k->cnst.boolean ? "true" : "false");
-    return;
-  case TY_INT: {
-    char *s = mpz_get_str(NULL, 10, k->cnst.integer);
-    ty_buf_puts(b, s);
-    void (*freefn)(void *, size_t);
-    mp_get_memory_functions(NULL, NULL, &freefn);
-    freefn(s, strlen(s) + 1);
-    return;
-  }
+    return TY_V_BOOL;
+  case TY_INT:
+    return TY_V_INT;
   case TY_NUMBER:
-    put_double(b, k->cnst.number);
-    return;
+    return TY_V_NUMBER;
   case TY_STRING:
-    put_quoted(b, k->cnst.text, k->cnst.len);
-    return;
+    return TY_V_STRING;
   case TY_NONE:
-    ty_buf_puts(b, "null");
-    return;
+    return TY_V_NULL;
   case TY_ID:
   case TY_DYNAMIC:
   case TY_OPAQUE:
@@ -696,42 +721,54 @@ void ty_buf_put_value(ty_buf *b, const ty *k) {
   ice("constant of unexpected base type %s", k->cnst.base->str);
 }
 
+void ty_buf_put_value(ty_buf *b, const ty *k) {
+  switch (ty_value_kind_of(k)) {
+  case TY_V_BOOL:
+    ty_buf_puts(b, k->cnst.boolean ? "true" : "false");
+    return;
+  case TY_V_INT: {
+    char *s = mpz_get_str(NULL, 10, k->cnst.integer);
+    ty_buf_puts(b, s);
+    void (*freefn)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &freefn);
+    freefn(s, strlen(s) + 1);
+    return;
+  }
+  case TY_V_NUMBER:
+    put_double(b, k->cnst.number);
+    return;
+  case TY_V_STRING:
+    put_quoted(b, k->cnst.text, k->cnst.len);
+    return;
+  case TY_V_NULL:
+    ty_buf_puts(b, "null");
+    return;
+  }
+}
+
 bool ty_value_equal(const ty *a, const ty *b) {
   if (a == b)
     return true;
-  ty_kind ka = a->cnst.base->kind, kb = b->cnst.base->kind;
-  if ((ka == TY_INT || ka == TY_NUMBER) && (kb == TY_INT || kb == TY_NUMBER)) {
-    if (ka == TY_INT && kb == TY_INT)
+  ty_value_kind ka = ty_value_kind_of(a), kb = ty_value_kind_of(b);
+  if ((ka == TY_V_INT || ka == TY_V_NUMBER) && (kb == TY_V_INT || kb == TY_V_NUMBER)) {
+    if (ka == TY_V_INT && kb == TY_V_INT)
       return mpz_cmp(a->cnst.integer, b->cnst.integer) == 0;
-    if (ka == TY_NUMBER && kb == TY_NUMBER)
+    if (ka == TY_V_NUMBER && kb == TY_V_NUMBER)
       return a->cnst.number == b->cnst.number;
-    const ty *i = ka == TY_INT ? a : b, *n = ka == TY_INT ? b : a;
+    const ty *i = ka == TY_V_INT ? a : b, *n = ka == TY_V_INT ? b : a;
     return mpz_cmp_d(i->cnst.integer, n->cnst.number) == 0;
   }
   if (ka != kb)
     return false;
   switch (ka) {
-  case TY_BOOL:
+  case TY_V_BOOL:
     return a->cnst.boolean == b->cnst.boolean;
-  case TY_STRING:
+  case TY_V_STRING:
     return a->cnst.len == b->cnst.len && memcmp(a->cnst.text, b->cnst.text, a->cnst.len) == 0;
-  case TY_NONE:
+  case TY_V_NULL:
     return true;
-  case TY_INT:
-  case TY_NUMBER:
-  case TY_ID:
-  case TY_DYNAMIC:
-  case TY_OPAQUE:
-  case TY_LIST:
-  case TY_MAP:
-  case TY_SET:
-  case TY_TUPLE:
-  case TY_OBJECT:
-  case TY_UNION:
-  case TY_OUTPUT:
-  case TY_PROMISE:
-  case TY_CONST:
-  case TY_ENUM:
+  case TY_V_INT:
+  case TY_V_NUMBER:
     break;
   }
   return false;
@@ -858,7 +895,35 @@ const ty *ty_enum(ty_ctx *c, const char *token, const ty *base, size_t n,
 
 /* ---------------------------------------------------- optional values */
 
-static bool is_null_type(const ty *t) {
+size_t ty_kid_count(const ty *t) {
+  switch (t->kind) {
+  case TY_LIST:
+  case TY_MAP:
+  case TY_SET:
+  case TY_OUTPUT:
+  case TY_PROMISE:
+    return 1;
+  case TY_TUPLE:
+  case TY_UNION:
+    return t->elems.count;
+  case TY_OBJECT:
+    return t->object.count;
+  case TY_BOOL:
+  case TY_INT:
+  case TY_NUMBER:
+  case TY_STRING:
+  case TY_ID:
+  case TY_DYNAMIC:
+  case TY_NONE:
+  case TY_OPAQUE:
+  case TY_CONST:
+  case TY_ENUM:
+    break;
+  }
+  return 0;
+}
+
+bool ty_is_null(const ty *t) {
   return t->kind == TY_NONE || (t->kind == TY_CONST && t->cnst.base->kind == TY_NONE);
 }
 
@@ -866,7 +931,7 @@ bool ty_is_optional(const ty *t) {
   if (t->kind != TY_UNION)
     return false;
   for (size_t i = 0; i < t->elems.count; i++) {
-    if (is_null_type(t->elems.items[i]))
+    if (ty_is_null(t->elems.items[i]))
       return true;
   }
   return false;
@@ -878,7 +943,7 @@ const ty *ty_strip_optional(ty_ctx *c, const ty *t) {
   const ty **keep = xmalloc(t->elems.count * sizeof *keep);
   size_t n = 0;
   for (size_t i = 0; i < t->elems.count; i++) {
-    if (!is_null_type(t->elems.items[i]))
+    if (!ty_is_null(t->elems.items[i]))
       keep[n++] = t->elems.items[i];
   }
   const ty *r = ty_union(c, n, keep);
@@ -907,43 +972,13 @@ static unsigned eventual_flags(ty_ctx *c, const ty *t, ptrmap *visited, bool *co
     return 0;
   }
   ptrmap_put(visited, t, visited);
-  switch (t->kind) {
-  case TY_OUTPUT:
-    return TYF_OUTPUT | eventual_flags(c, t->elem, visited, complete);
-  case TY_PROMISE:
-    return TYF_PROMISE | eventual_flags(c, t->elem, visited, complete);
-  case TY_LIST:
-  case TY_MAP:
-  case TY_SET:
-    return eventual_flags(c, t->elem, visited, complete);
-  case TY_TUPLE:
-  case TY_UNION: {
-    unsigned f = 0;
-    for (size_t i = 0; i < t->elems.count; i++)
-      f |= eventual_flags(c, t->elems.items[i], visited, complete);
-    return f;
-  }
-  case TY_OBJECT: {
-    if (t->object.token)
-      *complete = *complete && t->object.defined;
-    unsigned f = 0;
-    for (size_t i = 0; i < t->object.count; i++)
-      f |= eventual_flags(c, t->object.props[i].type, visited, complete);
-    return f;
-  }
-  case TY_BOOL:
-  case TY_INT:
-  case TY_NUMBER:
-  case TY_STRING:
-  case TY_ID:
-  case TY_DYNAMIC:
-  case TY_NONE:
-  case TY_OPAQUE:
-  case TY_CONST:
-  case TY_ENUM:
-    break;
-  }
-  return 0;
+  if (t->kind == TY_OBJECT && t->object.token)
+    *complete = *complete && t->object.defined;
+  unsigned f = t->kind == TY_OUTPUT ? TYF_OUTPUT : t->kind == TY_PROMISE ? TYF_PROMISE : 0;
+  size_t n = ty_kid_count(t);
+  for (size_t i = 0; i < n; i++)
+    f |= eventual_flags(c, ty_kid(t, i), visited, complete);
+  return f;
 }
 
 /* The facts of a named object are cached once every named object it
@@ -986,7 +1021,7 @@ const ty *ty_value_target(ty_ctx *c, const ty *t) {
     size_t n = 0;
     for (size_t i = 0; i < r->elems.count; i++) {
       const ty *e = r->elems.items[i];
-      if (e->kind != TY_OUTPUT && e->kind != TY_PROMISE && !is_null_type(e))
+      if (e->kind != TY_OUTPUT && e->kind != TY_PROMISE && !ty_is_null(e))
         keep[n++] = e;
     }
     const ty *prev = r;
@@ -1036,9 +1071,7 @@ static bool rewrite_children(ty_ctx *c, const ty *t, size_t n, const ty **kids,
                              rewrite_mode mode) {
   bool changed = false;
   for (size_t i = 0; i < n; i++) {
-    const ty *kid = t->kind == TY_OBJECT ? t->object.props[i].type
-                    : t->kind == TY_TUPLE || t->kind == TY_UNION ? t->elems.items[i]
-                                                                  : t->elem;
+    const ty *kid = ty_kid(t, i);
     kids[i] = rewrite(c, kid, mode);
     changed |= kids[i] != kid;
   }

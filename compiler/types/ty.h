@@ -164,8 +164,6 @@ typedef struct ty_ctx {
 void ty_ctx_init(ty_ctx *c, arena *a, intern_table *names);
 /* Frees what c owns (index tables, GMP integers); the arena keeps the rest. */
 void ty_ctx_free(ty_ctx *c);
-/* Returns the name of a kind ("list"); static storage. */
-const char *ty_kind_name(ty_kind k);
 /* Returns true, and forgets it, when an operation of c ran out of stack
  * since the last call.  The operations recurse over the types they are
  * given, which nest as deep as the input; one that finds the stack low
@@ -217,6 +215,9 @@ void ty_object_define(ty_ctx *c, const ty *obj, size_t n, const ty_prop *props);
 void ty_object_set_origin(const ty *input, const ty *origin);
 /* Returns the property type of name in object t, or NULL if absent. */
 const ty *ty_object_get(const ty *t, const char *name);
+/* Returns the property types of object t in order, in a new array of at
+ * least one slot that the caller frees. */
+const ty **ty_object_types(const ty *t);
 /* Returns the canonical union of the n types (§1.1); n == 0 gives none. */
 const ty *ty_union(ty_ctx *c, size_t n, const ty *const *elems);
 /* Returns the canonical union of a and b. */
@@ -235,6 +236,17 @@ const ty *ty_const_int_si(ty_ctx *c, long v);
 const ty *ty_const_number(ty_ctx *c, double v);
 /* Returns const(string s) for the len bytes at s (copied). */
 const ty *ty_const_string(ty_ctx *c, const char *s, size_t len);
+/* The kind of a constant's value, the kind of its base type: a const type's
+ * base is bool, int, number, string or none. */
+typedef enum ty_value_kind {
+  TY_V_BOOL,
+  TY_V_INT,
+  TY_V_NUMBER,
+  TY_V_STRING,
+  TY_V_NULL,
+} ty_value_kind;
+/* Returns the kind of the value of the const type k. */
+ty_value_kind ty_value_kind_of(const ty *k);
 /* Returns the enum for token with underlying primitive base and the n member
  * values (const types, borrowed array); if token is already an enum, returns
  * that one unchanged (enums are identified by token). */

@@ -47,6 +47,19 @@ const char *ty_conv_name(ty_conv k) {
 
 /* ------------------------------------------------------- assignability */
 
+static bool assignable(ty_ctx *c, const ty *to, const ty *from);
+
+/* Whether every element (tuple) or property type (object) of from is
+   assignable to elem, the element of a list or map. */
+static bool kids_assignable(ty_ctx *c, const ty *elem, const ty *from) {
+  size_t n = ty_kid_count(from);
+  for (size_t i = 0; i < n; i++) {
+    if (!assignable(c, elem, ty_kid(from, i)))
+      return false;
+  }
+  return true;
+}
+
 /* §3: whether `to` is assignable from `from`. */
 static bool assignable(ty_ctx *c, const ty *to, const ty *from) {
   if (to == from || to->kind == TY_DYNAMIC)
@@ -70,24 +83,14 @@ static bool assignable(ty_ctx *c, const ty *to, const ty *from) {
   case TY_LIST:
     if (from->kind == TY_LIST)
       return assignable(c, to->elem, from->elem);
-    if (from->kind == TY_TUPLE) {
-      for (size_t i = 0; i < from->elems.count; i++) {
-        if (!assignable(c, to->elem, from->elems.items[i]))
-          return false;
-      }
-      return true;
-    }
+    if (from->kind == TY_TUPLE)
+      return kids_assignable(c, to->elem, from);
     return false;
   case TY_MAP:
     if (from->kind == TY_MAP)
       return assignable(c, to->elem, from->elem);
-    if (from->kind == TY_OBJECT) {
-      for (size_t i = 0; i < from->object.count; i++) {
-        if (!assignable(c, to->elem, from->object.props[i].type))
-          return false;
-      }
-      return true;
-    }
+    if (from->kind == TY_OBJECT)
+      return kids_assignable(c, to->elem, from);
     return false;
   case TY_SET:
     return from->kind == TY_SET && assignable(c, to->elem, from->elem);
@@ -191,48 +194,14 @@ static void set_reason(const char **why, const char *reason) {
    stops at the first that does not convert. */
 static ty_conv conv_each(ty_ctx *c, const ty *to, const ty *from, bool unifying, ty_conv k,
                          const char **why) {
-  size_t n = to->kind == TY_LIST || to->kind == TY_MAP
-                 ? (from->kind == TY_OBJECT ? from->object.count : from->elems.count)
-             : to->kind == TY_TUPLE ? to->elems.count
-                                    : to->object.count;
+  size_t n = ty_kid_count(to->kind == TY_LIST || to->kind == TY_MAP ? from : to);
   for (size_t i = 0; i < n && k != TY_CONV_NONE; i++) {
-    const ty *dst = NULL, *src = NULL;
-    switch (to->kind) {
-    case TY_LIST:
-    case TY_MAP:
-      dst = to->elem;
-      src = from->kind == TY_OBJECT ? from->object.props[i].type : from->elems.items[i];
-      break;
-    case TY_TUPLE:
-      dst = to->elems.items[i];
-      src = from->kind == TY_TUPLE ? from->elems.items[i] : from->elem;
-      break;
-    case TY_OBJECT:
-      dst = to->object.props[i].type;
-      if (from->kind == TY_OBJECT) {
-        const ty *fp = ty_object_get(from, to->object.props[i].name);
-        src = fp ? fp : ty_none(c);
-      } else {
-        src = from->elem;
-      }
-      break;
-    case TY_BOOL:
-    case TY_INT:
-    case TY_NUMBER:
-    case TY_STRING:
-    case TY_ID:
-    case TY_DYNAMIC:
-    case TY_NONE:
-    case TY_OPAQUE:
-    case TY_SET:
-    case TY_UNION:
-    case TY_OUTPUT:
-    case TY_PROMISE:
-    case TY_CONST:
-    case TY_ENUM:
-      ice("elementwise conversion to a %s", ty_kind_name(to->kind));
+    const ty *src = ty_kid(from, i);
+    if (to->kind == TY_OBJECT && from->kind == TY_OBJECT) {
+      const ty *fp = ty_object_get(from, to->object.props[i].name);
+      src = fp ? fp : ty_none(c);
     }
-    k = conv_min(k, conv(c, dst, src, unifying, why));
+    k = conv_min(k, conv(c, ty_kid(to, i), src, unifying, why));
   }
   return k;
 }
@@ -428,37 +397,6 @@ static ty_conv conv(ty_ctx *c, const ty *to, const ty *from, bool unifying, cons
 
 /* --------------------------------------------------------- unification */
 
-/* Wraps the rule result of a collection unification. */
-static const ty *wrap(ty_ctx *c, ty_kind k, const ty *elem) {
-  switch (k) {
-  case TY_LIST:
-    return ty_list(c, elem);
-  case TY_SET:
-    return ty_set(c, elem);
-  case TY_MAP:
-    return ty_map(c, elem);
-  case TY_OUTPUT:
-    return ty_output(c, elem);
-  case TY_PROMISE:
-    return ty_promise(c, elem);
-  case TY_BOOL:
-  case TY_INT:
-  case TY_NUMBER:
-  case TY_STRING:
-  case TY_ID:
-  case TY_DYNAMIC:
-  case TY_NONE:
-  case TY_OPAQUE:
-  case TY_TUPLE:
-  case TY_OBJECT:
-  case TY_UNION:
-  case TY_CONST:
-  case TY_ENUM:
-    break;
-  }
-  ice("wrap of kind %s", ty_kind_name(k));
-}
-
 static const ty *unify(ty_ctx *c, const ty *a, const ty *b, ty_conv *kind);
 
 /* The receiver's result with the kind of converting the other side to it
@@ -470,7 +408,7 @@ static const ty *same(ty_ctx *c, const ty *a, const ty *b, ty_conv *kind) {
 
 /* unify(x, y) wrapped in the collection or eventual kind k. */
 static const ty *unify_wrapped(ty_ctx *c, ty_kind k, const ty *x, const ty *y, ty_conv *kind) {
-  return wrap(c, k, unify(c, x, y, kind));
+  return ty_wrap(c, k, unify(c, x, y, kind));
 }
 
 /* unify folded over start and the elements of src (a tuple) or its property
@@ -479,14 +417,13 @@ static const ty *fold_wrapped(ty_ctx *c, ty_kind k, const ty *start, const ty *s
                               ty_conv *kind) {
   const ty *t = start;
   *kind = k0;
-  size_t n = src->kind == TY_OBJECT ? src->object.count : src->elems.count;
+  size_t n = ty_kid_count(src);
   for (size_t i = 0; i < n; i++) {
     ty_conv ki;
-    t = unify(c, t, src->kind == TY_OBJECT ? src->object.props[i].type : src->elems.items[i],
-              &ki);
+    t = unify(c, t, ty_kid(src, i), &ki);
     *kind = conv_min(*kind, ki);
   }
-  return wrap(c, k, t);
+  return ty_wrap(c, k, t);
 }
 
 /* The tuple receiver rule with another tuple: the common prefix unified

@@ -2,8 +2,9 @@
  *
  * The functions of the byte buffer (ty.h) that builds strings and identity
  * keys, the stack guard of the operations' recursion, the recursion guard
- * for recursive (named) object types, and the cached facts kept in
- * ty.flags. */
+ * for recursive (named) object types, the cached facts kept in ty.flags,
+ * and the small questions the operations' rules share (the null test,
+ * the types a type is made of, the wrapper of a kind). */
 #ifndef PCLC_TY_IMPL_H
 #define PCLC_TY_IMPL_H
 
@@ -23,6 +24,27 @@ enum {
                                     exact, as every named object it reaches
                                     is defined. */
 };
+
+/* Whether t is the type of null: none or const(none). */
+bool ty_is_null(const ty *t);
+
+/* Returns the list, map, set, output or promise (kind k) of elem, by the
+   constructor of that kind. */
+const ty *ty_wrap(ty_ctx *c, ty_kind k, const ty *elem);
+
+/* The number of types t is made of: its elements (tuple, union), its
+   properties' types in order (object), its element (list, map, set, output,
+   promise); 0 for the other kinds. */
+size_t ty_kid_count(const ty *t);
+
+/* The i-th of the types t is made of (i < ty_kid_count(t)); the element of
+   a list, map, set, output or promise whatever i, so that an elementwise
+   rule pairs it with each element of the other side. */
+static inline const ty *ty_kid(const ty *t, size_t i) {
+  return t->kind == TY_OBJECT                         ? t->object.props[i].type
+         : t->kind == TY_TUPLE || t->kind == TY_UNION ? t->elems.items[i]
+                                                      : t->elem;
+}
 
 /* Appends the NUL-terminated string s to b. */
 void ty_buf_puts(ty_buf *b, const char *s);

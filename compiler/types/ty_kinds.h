@@ -1,6 +1,6 @@
 /* ty_kinds: the list of type kinds of the PCL type system, defined once.
- * X(NAME, "name") generates the ty_kind enum (TY_NAME) and the table behind
- * ty_kind_name().  The order here is the order of the enum and nothing else
+ * X(NAME, "name") generates the ty_kind enum (TY_NAME) and the table of the
+ * names types are written with (`list(string)`).  The order here is the order of the enum and nothing else
  * depends on it.  See ty.h for the fields each kind uses. */
 #define TY_KINDS(X)                                                                      \
   /* Primitive (opaque in the reference) types. */                                       \

@@ -88,38 +88,25 @@ static key_info key_of(ty_ctx *c, const ty_traverser *t) {
     const ty *kt = t->key_type;
     k.type = kt;
     if (kt->kind == TY_CONST) {
-      switch (kt->cnst.base->kind) {
-      case TY_STRING:
+      switch (ty_value_kind_of(kt)) {
+      case TY_V_STRING:
         k.kind = TY_TRAV_STRING;
         k.text = kt->cnst.text;
         k.len = kt->cnst.len;
         k.type = ty_string(c);
         break;
-      case TY_INT:
-      case TY_NUMBER:
+      case TY_V_INT:
+      case TY_V_NUMBER:
         k.kind = TY_TRAV_NUMBER;
         k.number = kt;
         k.type = ty_number(c);
         break;
-      case TY_BOOL:
+      case TY_V_BOOL:
         k.kind = TY_TRAV_BOOL;
         k.boolean = kt->cnst.boolean;
         k.type = ty_bool(c);
         break;
-      case TY_NONE:
-      case TY_ID:
-      case TY_DYNAMIC:
-      case TY_OPAQUE:
-      case TY_LIST:
-      case TY_MAP:
-      case TY_SET:
-      case TY_TUPLE:
-      case TY_OBJECT:
-      case TY_UNION:
-      case TY_OUTPUT:
-      case TY_PROMISE:
-      case TY_CONST:
-      case TY_ENUM:
+      case TY_V_NULL:
         break;
       }
     }
@@ -199,9 +186,7 @@ static const ty *trav_object(ty_ctx *c, const ty *recv, const key_info *k, tdiag
   }
   size_t n = recv->object.count;
   if (k->kind == TY_TRAV_DYNAMIC) {
-    const ty **v = xmalloc((n ? n : 1) * sizeof *v);
-    for (size_t i = 0; i < n; i++)
-      v[i] = recv->object.props[i].type;
+    const ty **v = ty_object_types(recv);
     const ty *r = n ? ty_union(c, n, v) : ty_dynamic(c);
     free(v);
     return r;
@@ -247,10 +232,6 @@ static const ty *trav_object(ty_ctx *c, const ty *recv, const key_info *k, tdiag
   return ty_dynamic(c);
 }
 
-static bool is_null_type(const ty *t) {
-  return t->kind == TY_NONE || (t->kind == TY_CONST && t->cnst.base->kind == TY_NONE);
-}
-
 static const ty *trav_union(ty_ctx *c, const ty *recv, const key_info *k, tdiags *out) {
   size_t n = recv->elems.count;
   const ty **kept = xmalloc(n * sizeof *kept);
@@ -258,7 +239,7 @@ static const ty *trav_union(ty_ctx *c, const ty *recv, const key_info *k, tdiags
   tdiags collected = {0};
   for (size_t i = 0; i < n; i++) {
     const ty *e = recv->elems.items[i];
-    if (is_null_type(e)) {
+    if (ty_is_null(e)) {
       kept[nkept++] = ty_none(c);
       continue;
     }
@@ -314,9 +295,8 @@ static const ty *trav(ty_ctx *c, const ty *recv, const key_info *k, tdiags *out)
   case TY_UNION:
     return trav_union(c, recv, k, out);
   case TY_OUTPUT:
-    return ty_output(c, trav(c, recv->elem, k, out));
   case TY_PROMISE:
-    return ty_promise(c, trav(c, recv->elem, k, out));
+    return ty_wrap(c, recv->kind, trav(c, recv->elem, k, out));
   case TY_ENUM:
     return recv;
   }
@@ -343,19 +323,22 @@ const ty *ty_traverse(ty_ctx *c, const ty *recv, const ty_traverser *key, diag_l
 
 /* ----------------------------------------------------------- iteration */
 
-/* Strips output/promise layers and an optional wrapper (a union of exactly
- * two elements, one of them none), repeatedly (§7). */
+/* The other element of an optional wrapper (a union of exactly two
+ * elements, one of them none), or NULL when t is not one. */
+static const ty *wrapped(const ty *t) {
+  if (t->kind != TY_UNION || t->elems.count != 2)
+    return NULL;
+  if (ty_is_null(t->elems.items[0]))
+    return t->elems.items[1];
+  return ty_is_null(t->elems.items[1]) ? t->elems.items[0] : NULL;
+}
+
+/* Strips output/promise layers and optional wrappers, repeatedly (§7). */
 static const ty *strip_iterable(const ty *t) {
-  for (;;) {
-    if (t->kind == TY_OUTPUT || t->kind == TY_PROMISE) {
-      t = t->elem;
-    } else if (t->kind == TY_UNION && t->elems.count == 2 &&
-               (is_null_type(t->elems.items[0]) || is_null_type(t->elems.items[1]))) {
-      t = is_null_type(t->elems.items[0]) ? t->elems.items[1] : t->elems.items[0];
-    } else {
-      return t;
-    }
-  }
+  if (t->kind == TY_OUTPUT || t->kind == TY_PROMISE)
+    return strip_iterable(t->elem);
+  const ty *inner = wrapped(t);
+  return inner ? strip_iterable(inner) : t;
 }
 
 bool ty_collection_types(ty_ctx *c, const ty *coll, const ty **key, const ty **value,
@@ -375,9 +358,7 @@ bool ty_collection_types(ty_ctx *c, const ty *coll, const ty **key, const ty **v
     *value = ty_unify_safe(c, t->elems.count, t->elems.items);
     return true;
   case TY_OBJECT: {
-    const ty **v = xmalloc((t->object.count ? t->object.count : 1) * sizeof *v);
-    for (size_t i = 0; i < t->object.count; i++)
-      v[i] = t->object.props[i].type;
+    const ty **v = ty_object_types(t);
     *key = ty_string(c);
     *value = ty_unify_safe(c, t->object.count, v);
     free(v);
@@ -414,28 +395,13 @@ bool ty_collection_types(ty_ctx *c, const ty *coll, const ty **key, const ty **v
   return false;
 }
 
+/* The layers are those strip_iterable removes, the optional wrappers
+   dropped: result goes where the collection stands under them. */
 const ty *ty_wrap_iterable(ty_ctx *c, const ty *coll, const ty *result) {
-  ty_kind layers[64];
-  size_t n = 0;
-  const ty *t = coll;
-  for (;;) {
-    if (t->kind == TY_OUTPUT || t->kind == TY_PROMISE) {
-      if (n == ARRAY_LEN(layers))
-        ice("too many eventual layers");
-      layers[n++] = t->kind;
-      t = t->elem;
-    } else if (t->kind == TY_UNION && t->elems.count == 2 &&
-               (is_null_type(t->elems.items[0]) || is_null_type(t->elems.items[1]))) {
-      t = is_null_type(t->elems.items[0]) ? t->elems.items[1] : t->elems.items[0];
-    } else {
-      break;
-    }
-  }
-  while (n > 0) {
-    n--;
-    result = layers[n] == TY_OUTPUT ? ty_output(c, result) : ty_promise(c, result);
-  }
-  return result;
+  if (coll->kind == TY_OUTPUT || coll->kind == TY_PROMISE)
+    return ty_wrap(c, coll->kind, ty_wrap_iterable(c, coll->elem, result));
+  const ty *inner = wrapped(coll);
+  return inner ? ty_wrap_iterable(c, inner, result) : result;
 }
 
 const ty *ty_splat_item(ty_ctx *c, const ty *src) {
