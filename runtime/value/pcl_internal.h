@@ -15,6 +15,7 @@
 #include <gmp.h>
 #include <string.h>
 
+#include "mem.h" /* PCL__GROW; pcl__out_of_memory is defined in alloc.c */
 #include "pcl_gen.h"
 
 /* Returns a block of size bytes (pool.c): a small one from the free list of
