@@ -77,7 +77,7 @@ static bool list_uses(srv_call *c, const char *dir, program_uses *u) {
   } else if (st == BUILD_FAILED) {
     srv_fail(c, GRPC_STATUS_INTERNAL, "%s", e.msg);
   }
-  buf_free(&diags);
+  pcl__buf_free(&diags);
   herr_clear(&e);
   return st == BUILD_OK;
 }
@@ -277,7 +277,7 @@ static void install_dependencies(srv_call *c, const uint8_t *data, size_t len) {
     herr_clear(&e);
     return;
   }
-  char *text = xprintf("pclc programs need no packages installed; they are built with %s (%s), "
+  char *text = pcl__format("pclc programs need no packages installed; they are built with %s (%s), "
                        "libpclrt (%s) and the C compiler %s\n",
                        tc->pclc_version, tc->pclc, tc->libpclrt, cc);
   Pulumirpc__InstallDependenciesResponse msg = PULUMIRPC__INSTALL_DEPENDENCIES_RESPONSE__INIT;

@@ -48,7 +48,7 @@ static void finish(pdiag_list *out, buf *detail) {
     }
     out->v[out->n - 1].detail = xstrndup(buf_str(detail), n);
   }
-  buf_free(detail);
+  pcl__buf_free(detail);
 }
 
 void pdiag_parse(const char *text, pdiag_list *out) {
@@ -97,8 +97,8 @@ void pdiag_parse(const char *text, pdiag_list *out) {
         l += 2;
         ll -= 2;
       }
-      buf_add(&detail, l, ll);
-      buf_add(&detail, "\n", 1);
+      pcl__buf_append(&detail, l, ll);
+      pcl__buf_append(&detail, "\n", 1);
     }
     p += len + (nl != NULL);
   }
@@ -108,15 +108,15 @@ void pdiag_parse(const char *text, pdiag_list *out) {
 char *pdiag_text(const pdiag *d) {
   buf b = {0};
   if (d->file) {
-    buf_printf(&b, "%s:%ld:%ld: ", d->file, d->line, d->col);
+    pcl__buf_printf(&b, "%s:%ld:%ld: ", d->file, d->line, d->col);
   }
-  buf_adds(&b, d->message);
+  pcl__buf_puts(&b, d->message);
   if (d->detail && *d->detail) {
-    buf_adds(&b, "\n");
-    buf_adds(&b, d->detail);
+    pcl__buf_puts(&b, "\n");
+    pcl__buf_puts(&b, d->detail);
   }
   char *s = xstrdup(buf_str(&b));
-  buf_free(&b);
+  pcl__buf_free(&b);
   return s;
 }
 

@@ -94,8 +94,6 @@ RULES = {
 WAIVERS = {
     ("emit", "bind/funcs.h"): "the built-ins' names and calling shapes move to one table "
     "in common/ (issue 18 item 2)",
-    ("ir", "emit/cw.h"): "lowering builds keys in the C writer's buffer until the one "
-    "string buffer of common/ replaces it (issue 18 item 2)",
 }
 
 # Include roots of each part of the tree, in the Makefile's order.

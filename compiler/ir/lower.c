@@ -42,7 +42,7 @@
 #include "base/stack.h"
 #include "base/util.h"
 #include "bind/check.h"
-#include "emit/cw.h"
+#include "buf.h"
 #include "schema/schema.h"
 
 /* ------------------------------------------------------------------- state */
@@ -1194,12 +1194,12 @@ static size_t path_steps(const lw *w, const ir_expr *x) {
 /* Appends the deduplication text of one traversal step to k: `.` for an
  * attribute, `[` for an index, then a string key length-prefixed or an int
  * key's digits. */
-static void key_step(cw *k, bool index, const char *text, size_t len, bool string) {
+static void key_step(pcl__buf *k, bool index, const char *text, size_t len, bool string) {
   if (string) {
-    cw_printf(k, "%c%zu:", index ? '[' : '.', len);
-    cw_bytes(k, text, len);
+    pcl__buf_printf(k, "%c%zu:", index ? '[' : '.', len);
+    pcl__buf_append(k, text, len);
   } else {
-    cw_printf(k, "[%s", text);
+    pcl__buf_printf(k, "[%s", text);
   }
 }
 
@@ -1214,8 +1214,8 @@ static const char *ref_key(lw *w, const ir_expr *x) {
   const ir_expr *y = x;
   for (; y->op == IR_ATTR || y->op == IR_INDEX || y->op == IR_PATH; y = y->kids[0])
     n += y->op == IR_PATH ? y->nsteps : 1;
-  cw k = CW_INIT;
-  cw_printf(&k, "%c%u", y->op == IR_NODE ? 'n' : 'v', (unsigned)y->a);
+  pcl__buf k = PCL__BUF_INIT;
+  pcl__buf_printf(&k, "%c%u", y->op == IR_NODE ? 'n' : 'v', (unsigned)y->a);
   const ir_expr **at = xmalloc((n ? n : 1) * sizeof *at);
   size_t *step = xmalloc((n ? n : 1) * sizeof *step);
   size_t i = n;
@@ -1240,14 +1240,14 @@ static const char *ref_key(lw *w, const ir_expr *x) {
       } else {
         inner = ref_key(w, key); /* A computed key (path_keyed). */
         if (inner)
-          cw_printf(&k, "[{%s}", inner);
+          pcl__buf_printf(&k, "[{%s}", inner);
       }
     }
   }
   free(at);
   free(step);
   const char *r = inner ? intern_n(w->L->names, k.data ? k.data : "", k.len) : NULL;
-  cw_free(&k);
+  pcl__buf_free(&k);
   return r;
 }
 
@@ -1771,8 +1771,8 @@ static void lower_registration(lw *w, ir_node *n, const bnd_attrs *inputs,
 static const char *component_token(lw *w, const char *source) {
   size_t blen;
   const char *base = path_base(source, &blen);
-  cw t = CW_INIT;
-  cw_puts(&t, "components:index:");
+  pcl__buf t = PCL__BUF_INIT;
+  pcl__buf_puts(&t, "components:index:");
   bool up = true;
   for (size_t i = 0; i < blen; i++) {
     char c = base[i];
@@ -1783,10 +1783,10 @@ static const char *component_token(lw *w, const char *source) {
     if (up && c >= 'a' && c <= 'z')
       c = (char)(c - 'a' + 'A');
     up = false;
-    cw_bytes(&t, &c, 1);
+    pcl__buf_putc(&t, c);
   }
   const char *r = arena_strndup(w->L->arena, t.data, t.len);
-  cw_free(&t);
+  pcl__buf_free(&t);
   return r;
 }
 

@@ -15,6 +15,7 @@
 #include <gmp.h>
 #include <string.h>
 
+#include "buf.h"
 #include "mem.h" /* PCL__GROW; pcl__out_of_memory is defined in alloc.c */
 #include "pcl_gen.h"
 
