@@ -38,10 +38,7 @@ static void add_use(bind_uses *out, bind_use u) {
       return;
     }
   }
-  if (out->count == out->cap) {
-    out->cap = out->cap ? out->cap * 2 : 8;
-    out->items = xrealloc(out->items, out->cap * sizeof *out->items);
-  }
+  PCL__GROW(out->items, out->cap, out->count + 1);
   out->items[out->count++] = u;
 }
 
@@ -119,10 +116,7 @@ static void push(walk *w, const ast_node *n) {
   if (!n) {
     return;
   }
-  if (w->count == w->cap) {
-    w->cap = w->cap ? w->cap * 2 : 64;
-    w->stack = xrealloc(w->stack, w->cap * sizeof *w->stack);
-  }
+  PCL__GROW(w->stack, w->cap, w->count + 1);
   w->stack[w->count++] = n;
 }
 

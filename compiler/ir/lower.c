@@ -109,10 +109,7 @@ static ir_expr *mk_null(lw *w, pcl_span span) {
 /* Gives v a fresh slot of type t and returns it. */
 static uint32_t bind_var(lw *w, const bnd_var *v, const ty *t) {
   uint32_t slot = w->next_slot++;
-  if (slot >= w->capslots) {
-    w->capslots = w->capslots ? 2 * w->capslots : 32;
-    w->slot_type = xrealloc(w->slot_type, w->capslots * sizeof *w->slot_type);
-  }
+  PCL__GROW(w->slot_type, w->capslots, slot + 1);
   w->slot_type[slot] = t;
   if (v)
     ptrmap_put(&w->slots, v, (void *)(uintptr_t)(slot + 1));
@@ -1355,10 +1352,7 @@ typedef struct actx {
 static ir_expr *param(lw *w, actx *A, ir_expr *arg, const char *key, pcl_span span) {
   size_t i = key ? (size_t)(uintptr_t)ptrmap_get(&A->by_key, key) : 0;
   if (i == 0) {
-    if (A->n == A->cap) {
-      A->cap = A->cap ? 2 * A->cap : 4;
-      A->args = xrealloc(A->args, A->cap * sizeof *A->args);
-    }
+    PCL__GROW(A->args, A->cap, A->n + 1);
     A->args[A->n++] = arg;
     i = A->n;
     if (key)
@@ -1368,10 +1362,7 @@ static ir_expr *param(lw *w, actx *A, ir_expr *arg, const char *key, pcl_span sp
   p->span = span;
   p->a = (uint32_t)(i - 1); /* Numbered into a slot when the apply is made. */
   p->type = resolved(w, A->args[i - 1]->type);
-  if (A->np == A->capp) {
-    A->capp = A->capp ? 2 * A->capp : 4;
-    A->params = xrealloc(A->params, A->capp * sizeof *A->params);
-  }
+  PCL__GROW(A->params, A->capp, A->np + 1);
   A->params[A->np++] = p;
   return p;
 }
@@ -1807,10 +1798,7 @@ typedef struct worklist {
 static ir_module *queue_module(lower_ctx *L, worklist *q, const bnd_program *p) {
   ir_module *m = ARENA_NEW(L->arena, ir_module);
   m->index = L->nmodules++;
-  if (q->n == q->cap) {
-    q->cap = q->cap ? 2 * q->cap : 4;
-    q->items = xrealloc(q->items, q->cap * sizeof *q->items);
-  }
+  PCL__GROW(q->items, q->cap, q->n + 1);
   q->items[q->n++] = (pending){p, m};
   return m;
 }

@@ -65,10 +65,7 @@ bool ty_busy_push(ty_ctx *c, const ty *a, const ty *b, int tag) {
     if (c->busy[i].a == a && c->busy[i].b == b && c->busy[i].tag == tag)
       return false;
   }
-  if (c->nbusy == c->capbusy) {
-    c->capbusy = c->capbusy ? c->capbusy * 2 : 16;
-    c->busy = xrealloc(c->busy, c->capbusy * sizeof *c->busy);
-  }
+  PCL__GROW(c->busy, c->capbusy, c->nbusy + 1);
   c->busy[c->nbusy++] = (ty_pair){a, b, tag};
   return true;
 }
@@ -745,10 +742,7 @@ const ty *ty_const_int(ty_ctx *c, const mpz_t v) {
   ty *t = intern_node(c, TY_CONST, key, &fresh);
   if (fresh) {
     mpz_init_set(t->cnst.integer, v);
-    if (c->nmpz == c->capmpz) {
-      c->capmpz = c->capmpz ? c->capmpz * 2 : 32;
-      c->mpz_owners = xrealloc(c->mpz_owners, c->capmpz * sizeof *c->mpz_owners);
-    }
+    PCL__GROW(c->mpz_owners, c->capmpz, c->nmpz + 1);
     c->mpz_owners[c->nmpz++] = t;
     finish_const(c, t, ty_int(c));
   }
