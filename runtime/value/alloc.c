@@ -171,15 +171,12 @@ static size_t pcl__value_extra(const pcl_value *v) {
 }
 
 void *pcl__grow_array(void *p, const void *fixed, size_t *cap, size_t elem) {
-  size_t ncap = 2 * *cap;
-  void *q;
-  if (p == fixed) {
-    q = pcl_xmalloc(ncap * elem);
-    memcpy(q, p, *cap * elem);
-  } else {
-    q = pcl_xrealloc(p, ncap * elem);
+  size_t old = *cap;
+  if (p != fixed) {
+    return pcl__grow(p, cap, old + 1, elem);
   }
-  *cap = ncap;
+  void *q = pcl__grow(NULL, cap, old + 1, elem);
+  memcpy(q, p, old * elem);
   return q;
 }
 

@@ -39,7 +39,7 @@ void pcl__oom_prepare(void (*handler)(size_t n), size_t reserve);
 pcl_value *pcl__value_alloc(pcl_kind kind, size_t extra);
 
 /* Returns the array p of *cap elements of elem bytes grown to twice as many
- * (the elements kept): moved to the heap from the inline storage fixed,
+ * (the elements kept; pcl__grow's doubling and overflow check): moved to the heap from the inline storage fixed,
  * which is not freed, or reallocated there.  The explicit stacks of the
  * value layer's walks start in inline storage, so that the common small
  * case allocates nothing. */
