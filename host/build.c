@@ -187,10 +187,7 @@ static void external_refs(json_t *doc, pkg_ref **refs, size_t *nrefs) {
             }
           }
         } else if (json_is_object(m) || json_is_array(m)) {
-          if (n == cap) {
-            cap *= 2;
-            stack = xrealloc(stack, cap * sizeof *stack);
-          }
+          PCL__GROW(stack, cap, n + 1);
           stack[n++] = m;
         }
       }
@@ -199,10 +196,7 @@ static void external_refs(json_t *doc, pkg_ref **refs, size_t *nrefs) {
       json_t *m;
       json_array_foreach(v, i, m) {
         if (json_is_object(m) || json_is_array(m)) {
-          if (n == cap) {
-            cap *= 2;
-            stack = xrealloc(stack, cap * sizeof *stack);
-          }
+          PCL__GROW(stack, cap, n + 1);
           stack[n++] = m;
         }
       }
@@ -266,7 +260,7 @@ static bool fetch_one(const char *loader, const pkg_use *p, const char *dir, pkg
     return false;
   }
   if (names) {
-    names->v = xrealloc(names->v, (names->n + 1) * sizeof *names->v);
+    PCL__GROW(names->v, names->cap, names->n + 1);
     names->v[names->n++] = xstrdup(name);
   }
   char *file = version ? pcl__format("%s/%s-%s.json", dir, name, version)

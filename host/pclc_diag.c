@@ -71,7 +71,7 @@ void pdiag_parse(const char *text, pdiag_list *out) {
     }
     if ((header && !note) || bare) {
       finish(out, &detail);
-      out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+      PCL__GROW(out->v, out->cap, out->n + 1);
       pdiag *d = &out->v[out->n++];
       *d = (pdiag){0};
       if (header) {

@@ -45,7 +45,7 @@ static void diags_from_pclc(const char *text, bool demote, diag_list *out) {
       r->end = new_pos(p->line, p->col);
       d->subject = r;
     }
-    out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+    PCL__GROW(out->v, out->cap, out->n + 1);
     out->v[out->n++] = d;
   }
   pdiag_free(&l);

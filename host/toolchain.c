@@ -47,7 +47,7 @@ static void split(const char *text, words *w) {
     while (*p && !isspace((unsigned char)*p)) {
       p++;
     }
-    w->v = xrealloc(w->v, (w->n + 1) * sizeof *w->v);
+    PCL__GROW(w->v, w->cap, w->n + 1);
     w->v[w->n++] = xstrndup(s, (size_t)(p - s));
   }
 }

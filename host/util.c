@@ -233,10 +233,7 @@ bool dir_list(const char *dir, char ***names, size_t *count, herr *e) {
     if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) {
       continue;
     }
-    if (n == cap) {
-      cap *= 2;
-      v = xrealloc(v, cap * sizeof *v);
-    }
+    PCL__GROW(v, cap, n + 1);
     v[n++] = xstrdup(de->d_name);
   }
   closedir(d);
