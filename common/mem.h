@@ -27,8 +27,9 @@ void *pcl__grow(void *items, size_t *cap, size_t n, size_t size);
  * elements, growing it with pcl__grow when it is too small:
  *   PCL__GROW(v->items, v->cap, v->n + 1);
  *   v->items[v->n++] = x; */
-#define PCL__GROW(items, cap, n)                                                                \
-  ((size_t)(n) > (cap) ? (void)((items) = pcl__grow((items), &(cap), (size_t)(n), sizeof *(items))) \
-                       : (void)0)
+#define PCL__GROW(items, cap, n)                                                                   \
+  ((size_t)(n) > (cap)                                                                             \
+       ? (void)((items) = pcl__grow((items), &(cap), (size_t)(n), sizeof *(items)))               \
+       : (void)0)
 
 #endif

@@ -142,8 +142,8 @@ static bool base64_decode(const char *text, buf *b) {
 static char *describe(const pkg_use *p) {
   if (p->param_name) {
     return pcl__format("'%s'%s%s (parameterized from '%s'%s%s)", p->param_name,
-                   p->param_version ? " " : "", p->param_version ? p->param_version : "", p->name,
-                   p->version ? " " : "", p->version ? p->version : "");
+                       p->param_version ? " " : "", p->param_version ? p->param_version : "",
+                       p->name, p->version ? " " : "", p->version ? p->version : "");
   }
   return pcl__format("'%s'%s%s", p->name, p->version ? " " : "", p->version ? p->version : "");
 }

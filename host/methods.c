@@ -277,9 +277,10 @@ static void install_dependencies(srv_call *c, const uint8_t *data, size_t len) {
     herr_clear(&e);
     return;
   }
-  char *text = pcl__format("pclc programs need no packages installed; they are built with %s (%s), "
-                       "libpclrt (%s) and the C compiler %s\n",
-                       tc->pclc_version, tc->pclc, tc->libpclrt, cc);
+  char *text =
+      pcl__format("pclc programs need no packages installed; they are built with %s (%s), "
+                  "libpclrt (%s) and the C compiler %s\n",
+                  tc->pclc_version, tc->pclc, tc->libpclrt, cc);
   Pulumirpc__InstallDependenciesResponse msg = PULUMIRPC__INSTALL_DEPENDENCIES_RESPONSE__INIT;
   msg.stdout = (ProtobufCBinaryData){strlen(text), (uint8_t *)text};
   if (srv_write(c, &msg.base)) {

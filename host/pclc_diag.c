@@ -115,9 +115,7 @@ char *pdiag_text(const pdiag *d) {
     pcl__buf_puts(&b, "\n");
     pcl__buf_puts(&b, d->detail);
   }
-  char *s = xstrdup(buf_str(&b));
-  pcl__buf_free(&b);
-  return s;
+  return pcl__buf_take(&b);
 }
 
 void pdiag_free(pdiag_list *l) {

@@ -441,12 +441,11 @@ bool package_link(const Pulumirpc__LinkRequest *req, char **instructions, herr *
       return false;
     }
     pcl__buf_printf(&text,
-               "The package block of %s is in %s: the program's resources and invokes of "
-               "package %s (such as `resource \"r\" \"%s:index:Resource\" {}`) use it.\n",
-               name, base, name, name);
+                    "The package block of %s is in %s: the program's resources and invokes of "
+                    "package %s (such as `resource \"r\" \"%s:index:Resource\" {}`) use it.\n",
+                    name, base, name, name);
     free(base);
   }
-  *instructions = xstrdup(buf_str(&text));
-  pcl__buf_free(&text);
+  *instructions = pcl__buf_take(&text);
   return true;
 }

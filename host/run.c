@@ -149,9 +149,8 @@ run_outcome run_program(const Pulumirpc__RunRequest *req, const char *dir, const
     return fail(e.msg);
   }
   if (!is_dir(dir)) {
-    return fail(pcl__format("the program of runtime pclc is a directory of .pp files; %s is not a "
-                        "directory",
-                        dir));
+    return fail(pcl__format(
+        "the program of runtime pclc is a directory of .pp files; %s is not a directory", dir));
   }
   buf diags = {0};
   char *exe = NULL;

@@ -32,7 +32,9 @@ static inline void cw_puts(cw *w, const char *s) { pcl__buf_puts(w, s); }
 /* Appends the bytes s[0..len) as they are. */
 static inline void cw_bytes(cw *w, const char *s, size_t len) { pcl__buf_append(w, s, len); }
 /* Appends the contents of other. */
-static inline void cw_append(cw *w, const cw *other) { pcl__buf_append(w, other->data, other->len); }
+static inline void cw_append(cw *w, const cw *other) {
+  pcl__buf_append(w, other->data, other->len);
+}
 /* Frees the buffer and empties it. */
 static inline void cw_free(cw *w) { pcl__buf_free(w); }
 /* Appends v in decimal. */

@@ -159,7 +159,8 @@ static void test_overflow_is_exhaustion(void) {
     char msg[256];
     int status = run_child(cases[i], msg, sizeof msg);
     CU_ASSERT_EQUAL(status, 2);
-    CU_ASSERT_STRING_EQUAL(msg, "pclc: error: out of memory (allocating 18446744073709551615 bytes)\n");
+    CU_ASSERT_STRING_EQUAL(msg,
+                           "pclc: error: out of memory (allocating 18446744073709551615 bytes)\n");
   }
 }
 
