@@ -1,12 +1,8 @@
-/* cw: the C writer's buffer, string literals, comments and names (see
- * cw.h). */
+/* cw: the C writer's printf, string literals, comments and names over
+ * common/'s buffer (see cw.h). */
 #include "emit/cw.h"
 
 #include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "base/util.h"
 
 void cw_printf(cw *w, const char *fmt, ...) {
   va_list ap;
