@@ -12,7 +12,7 @@
  * message, which then fit without growing. */
 enum { BUF_MIN = 64 };
 
-char *pcl__buf_reserve(pcl__buf *b, size_t more) {
+char *pcl__buf_grow(pcl__buf *b, size_t more) {
   if (more >= SIZE_MAX - b->len) {
     pcl__out_of_memory(SIZE_MAX);
   }
@@ -23,19 +23,6 @@ char *pcl__buf_reserve(pcl__buf *b, size_t more) {
   }
   return b->data;
 }
-
-void pcl__buf_append(pcl__buf *b, const void *s, size_t n) {
-  char *data = pcl__buf_reserve(b, n);
-  if (n > 0) {
-    memcpy(data + b->len, s, n);
-  }
-  b->len += n;
-  data[b->len] = '\0';
-}
-
-void pcl__buf_puts(pcl__buf *b, const char *s) { pcl__buf_append(b, s, strlen(s)); }
-
-void pcl__buf_putc(pcl__buf *b, char c) { pcl__buf_append(b, &c, 1); }
 
 void pcl__buf_vprintf(pcl__buf *b, const char *fmt, va_list ap) {
   /* Formatted straight into the free space, and once more after growing

@@ -14,6 +14,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 typedef struct pcl__buf {
   char *data; /* The bytes (owned), NULL until the first reserve. */
@@ -23,15 +24,32 @@ typedef struct pcl__buf {
 
 #define PCL__BUF_INIT {NULL, 0, 0}
 
+/* Grows b to hold more bytes after the len used plus a NUL and returns
+ * b->data; pcl__buf_reserve's slow path. */
+char *pcl__buf_grow(pcl__buf *b, size_t more);
+
 /* Makes room for more bytes after the len used plus a NUL, and returns
- * b->data (never NULL), whose len bytes are unchanged. */
-char *pcl__buf_reserve(pcl__buf *b, size_t more);
+ * b->data (never NULL), whose len bytes are unchanged.  Inline, as are the
+ * appends: the C writer makes millions of them, and most fit. */
+static inline char *pcl__buf_reserve(pcl__buf *b, size_t more) {
+  return more < b->cap - b->len ? b->data : pcl__buf_grow(b, more);
+}
+
 /* Appends the n bytes at s (which may be NULL when n is 0). */
-void pcl__buf_append(pcl__buf *b, const void *s, size_t n);
+static inline void pcl__buf_append(pcl__buf *b, const void *s, size_t n) {
+  char *data = pcl__buf_reserve(b, n);
+  if (n > 0) {
+    memcpy(data + b->len, s, n);
+  }
+  b->len += n;
+  data[b->len] = '\0';
+}
+
 /* Appends the NUL-terminated s. */
-void pcl__buf_puts(pcl__buf *b, const char *s);
+static inline void pcl__buf_puts(pcl__buf *b, const char *s) { pcl__buf_append(b, s, strlen(s)); }
+
 /* Appends the byte c. */
-void pcl__buf_putc(pcl__buf *b, char c);
+static inline void pcl__buf_putc(pcl__buf *b, char c) { pcl__buf_append(b, &c, 1); }
 /* Appends printf-formatted text. */
 void pcl__buf_printf(pcl__buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pcl__buf_vprintf(pcl__buf *b, const char *fmt, va_list ap)

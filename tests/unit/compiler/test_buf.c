@@ -147,9 +147,11 @@ static void grow_need_wrapping(void) {
   pcl__grow(items, &cap, SIZE_MAX / 3 + 1, sizeof *items);
 }
 
-/* A buffer asked to hold more bytes than a size_t counts. */
+/* A buffer asked to hold more bytes than a size_t counts (static, so that
+ * its bytes are still reachable when the hook exits). */
 static void buf_wrapping(void) {
-  pcl__buf b = {NULL, 5, 0};
+  static pcl__buf b = PCL__BUF_INIT;
+  pcl__buf_puts(&b, "12345");
   pcl__buf_reserve(&b, SIZE_MAX - 5);
 }
 
