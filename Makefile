@@ -62,9 +62,10 @@ $(BUILD)/obj/gen/%.o: $(GEN)/%.c $(GEN)/pcl.tab.h $(GEN)/pcl.lex.h
 	$(CC) $(GEN_CFLAGS) $(COMPILER_INC) -c $< -o $@
 
 # ------------------------------------------------------------------- common
-# Modules that the compiler and the runtime share (common/*.c): they depend
-# on the C library only, are built once with the runtime's stricter flags
-# and linked into both pclc and libpclrt.a.
+# Modules that the compiler, the runtime and the language host share
+# (common/*.c): they depend on the C library only, are built once with the
+# runtime's stricter flags and linked into pclc, libpclrt.a and
+# pulumi-language-pclc, each of which defines pcl__out_of_memory (mem.h).
 COMMON_SRCS := $(wildcard common/*.c)
 COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/obj/%.o)
 
@@ -124,7 +125,7 @@ $(BUILD)/libpclrt.a: $(RUNTIME_OBJS) $(PROTO_OBJS)
 # pulumi-language-pclc (host/, docs/host.md): its own messages (host/proto/,
 # generated into $(GEN)/host-proto) beside the engine protocol's of
 # runtime/engine/proto (Engine.Log, google.protobuf), whose generated code it
-# links; nothing of the compiler or the runtime.
+# links, and common/'s buffer; nothing of the compiler or the runtime.
 HOST_PROTO_SRCS := $(shell find host/proto -name '*.proto' | LC_ALL=C sort)
 HOST_PROTO_GEN := $(GEN)/host-proto
 HOST_PROTO_C := $(HOST_PROTO_SRCS:host/proto/%.proto=$(HOST_PROTO_GEN)/%.pb-c.c)
@@ -132,7 +133,7 @@ HOST_PROTO_H := $(HOST_PROTO_C:%.c=%.h)
 HOST_PROTO_OBJS := $(HOST_PROTO_C:$(GEN)/%.c=$(BUILD)/obj/gen/%.o)
 HOST_SRCS := $(wildcard host/*.c)
 HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/obj/%.o)
-HOST_INC := -Ihost -I$(HOST_PROTO_GEN) -I$(PROTO_GEN)
+HOST_INC := -Ihost -Icommon -I$(HOST_PROTO_GEN) -I$(PROTO_GEN)
 HOST_LIBS := -lgrpc -lgpr -lprotobuf-c -ljansson -lnettle -lpthread
 
 $(HOST_PROTO_C) $(HOST_PROTO_H) &: $(HOST_PROTO_SRCS) $(PROTO_SRCS)
@@ -150,7 +151,11 @@ $(BUILD)/obj/host/%.o: host/%.c Makefile | $(HOST_PROTO_H) $(PROTO_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_HAND) -D_GNU_SOURCE -DHOST_VERSION='"$(VERSION)"' $(HOST_INC) -c $< -o $@
 
-$(BUILD)/pulumi-language-pclc: $(HOST_OBJS) $(HOST_PROTO_OBJS) $(PROTO_OBJS)
+# The host takes from common/ its buffer, formatter and array growth only:
+# the other modules would bring their libraries (utf8proc) with them.
+HOST_COMMON_OBJS := $(BUILD)/obj/common/buf.o $(BUILD)/obj/common/mem.o
+
+$(BUILD)/pulumi-language-pclc: $(HOST_OBJS) $(HOST_COMMON_OBJS) $(HOST_PROTO_OBJS) $(PROTO_OBJS)
 	$(CC) $(LDFLAGS_ALL) $^ $(HOST_LIBS) -o $@
 
 # pkg-config files from runtime/pclrt.pc.in: one for the build tree (used by

@@ -90,9 +90,9 @@ static build_status run_pclc(const toolchain *tc, proc_group *g, const char *dir
   if (!proc_run(g, &s, &r, e)) {
     return BUILD_FAILED;
   }
-  buf_add(diags, buf_str(&r.err), r.err.len);
+  pcl__buf_append(diags, buf_str(&r.err), r.err.len);
   if (out) {
-    buf_add(out, buf_str(&r.out), r.out.len);
+    pcl__buf_append(out, buf_str(&r.out), r.out.len);
   }
   build_status st = BUILD_OK;
   if (r.cancelled) {
@@ -118,7 +118,7 @@ build_status build_uses(const toolchain *tc, proc_group *g, const char *dir, pro
   if (st == BUILD_OK && !parse_uses(buf_str(&out), u, e)) {
     st = BUILD_FAILED;
   }
-  buf_free(&out);
+  pcl__buf_free(&out);
   return st;
 }
 
@@ -131,7 +131,7 @@ static bool base64_decode(const char *text, buf *b) {
   base64_decode_init(&ctx);
   bool ok = base64_decode_update(&ctx, &n, out, len, text) && base64_decode_final(&ctx);
   if (ok) {
-    buf_add(b, out, n);
+    pcl__buf_append(b, out, n);
   }
   free(out);
   return ok;
@@ -141,11 +141,11 @@ static bool base64_decode(const char *text, buf *b) {
    (parameterized from parameterized 1.2.3)"). */
 static char *describe(const pkg_use *p) {
   if (p->param_name) {
-    return xprintf("'%s'%s%s (parameterized from '%s'%s%s)", p->param_name,
-                   p->param_version ? " " : "", p->param_version ? p->param_version : "", p->name,
-                   p->version ? " " : "", p->version ? p->version : "");
+    return pcl__format("'%s'%s%s (parameterized from '%s'%s%s)", p->param_name,
+                       p->param_version ? " " : "", p->param_version ? p->param_version : "",
+                       p->name, p->version ? " " : "", p->version ? p->version : "");
   }
-  return xprintf("'%s'%s%s", p->name, p->version ? " " : "", p->version ? p->version : "");
+  return pcl__format("'%s'%s%s", p->name, p->version ? " " : "", p->version ? p->version : "");
 }
 
 /* A package (name, version) that a schema's types refer to. */
@@ -187,10 +187,7 @@ static void external_refs(json_t *doc, pkg_ref **refs, size_t *nrefs) {
             }
           }
         } else if (json_is_object(m) || json_is_array(m)) {
-          if (n == cap) {
-            cap *= 2;
-            stack = xrealloc(stack, cap * sizeof *stack);
-          }
+          PCL__GROW(stack, cap, n + 1);
           stack[n++] = m;
         }
       }
@@ -199,10 +196,7 @@ static void external_refs(json_t *doc, pkg_ref **refs, size_t *nrefs) {
       json_t *m;
       json_array_foreach(v, i, m) {
         if (json_is_object(m) || json_is_array(m)) {
-          if (n == cap) {
-            cap *= 2;
-            stack = xrealloc(stack, cap * sizeof *stack);
-          }
+          PCL__GROW(stack, cap, n + 1);
           stack[n++] = m;
         }
       }
@@ -235,11 +229,11 @@ static bool fetch_one(const char *loader, const pkg_use *p, const char *dir, pkg
   herr ce = {0};
   bool ok = client_call(loader, "/codegen.Loader/GetSchema", &req.base, SCHEMA_TIMEOUT_S, &answer,
                         NULL, &ce);
-  buf_free(&value);
+  pcl__buf_free(&value);
   Codegen__GetSchemaResponse *resp =
       ok ? codegen__get_schema_response__unpack(NULL, answer.len, (const uint8_t *)buf_str(&answer))
          : NULL;
-  buf_free(&answer);
+  pcl__buf_free(&answer);
   if (!resp) {
     char *what = describe(p);
     herr_set(e, "cannot load the schema of package %s: %s", what,
@@ -266,11 +260,11 @@ static bool fetch_one(const char *loader, const pkg_use *p, const char *dir, pkg
     return false;
   }
   if (names) {
-    names->v = xrealloc(names->v, (names->n + 1) * sizeof *names->v);
+    PCL__GROW(names->v, names->cap, names->n + 1);
     names->v[names->n++] = xstrdup(name);
   }
-  char *file = version ? xprintf("%s/%s-%s.json", dir, name, version)
-                       : xprintf("%s/%s.json", dir, name);
+  char *file = version ? pcl__format("%s/%s-%s.json", dir, name, version)
+                       : pcl__format("%s/%s.json", dir, name);
   ok = file_write(file, resp->schema.data, resp->schema.len, 0644, e);
   free(file);
   free(name);
@@ -281,7 +275,7 @@ static bool fetch_one(const char *loader, const pkg_use *p, const char *dir, pkg
 
 /* Whether the schema of (name, version) is in the directory dir. */
 static bool have_schema(const char *dir, const char *name, const char *version) {
-  char *file = xprintf("%s/%s-%s.json", dir, name, version);
+  char *file = pcl__format("%s/%s-%s.json", dir, name, version);
   bool there = access(file, R_OK) == 0;
   free(file);
   return there;
@@ -330,7 +324,7 @@ static char *make_temp(const toolchain *tc, herr *e) {
     free(tmp);
     return NULL;
   }
-  char *t = xprintf("%s/build-XXXXXX", tmp);
+  char *t = pcl__format("%s/build-XXXXXX", tmp);
   free(tmp);
   if (!mkdtemp(t)) {
     herr_set(e, "cannot create a directory in %s: %s", tc->cache, strerror(errno));
@@ -377,7 +371,7 @@ static bool hash_file(struct sha256_ctx *ctx, const char *name, const char *path
   snprintf(len, sizeof len, "%zu", b.len);
   sha256_text(ctx, len);
   sha256_update(ctx, b.len, (const uint8_t *)buf_str(&b));
-  buf_free(&b);
+  pcl__buf_free(&b);
   return true;
 }
 
@@ -507,7 +501,7 @@ build_status build_program(const toolchain *tc, proc_group *g, const char *dir,
     return st;
   }
   /* The list's warnings are pclc's to give again when it compiles. */
-  buf_free(diags);
+  pcl__buf_free(diags);
   char *tmp = make_temp(tc, e);
   char *schemas = tmp ? path_join(tmp, "schemas") : NULL;
   char *programs = path_join(tc->cache, "programs");

@@ -94,7 +94,7 @@ bool client_call(const char *target, const char *method, const ProtobufCMessage 
     grpc_byte_buffer_reader reader;
     if (grpc_byte_buffer_reader_init(&reader, resp)) {
       grpc_slice all = grpc_byte_buffer_reader_readall(&reader);
-      buf_add(answer, GRPC_SLICE_START_PTR(all), GRPC_SLICE_LENGTH(all));
+      pcl__buf_append(answer, GRPC_SLICE_START_PTR(all), GRPC_SLICE_LENGTH(all));
       grpc_slice_unref(all);
       grpc_byte_buffer_reader_destroy(&reader);
     } else {

@@ -49,7 +49,7 @@ static void *watch(void *arg) {
     grpc_status_code code;
     bool ok = client_call(H.address, "/grpc.health.v1.Health/Check", &req.base, CHECK_TIMEOUT_S,
                           &answer, &code, &e);
-    buf_free(&answer);
+    pcl__buf_free(&answer);
     failed = ok || code == GRPC_STATUS_UNIMPLEMENTED ? 0 : failed + 1;
     if (failed >= FAILURES) {
       fprintf(stderr, "pulumi-language-pclc: the engine at %s is gone (%s); stopping\n",

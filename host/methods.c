@@ -79,7 +79,7 @@ static bool list_uses(srv_call *c, const char *dir, program_uses *u) {
   } else if (st == BUILD_FAILED) {
     srv_fail(c, GRPC_STATUS_INTERNAL, "%s", e.msg);
   }
-  buf_free(&diags);
+  pcl__buf_free(&diags);
   herr_clear(&e);
   return st == BUILD_OK;
 }
@@ -248,9 +248,10 @@ static void install_dependencies(srv_call *c, const void *request) {
     herr_clear(&e);
     return;
   }
-  char *text = xprintf("pclc programs need no packages installed; they are built with %s (%s), "
-                       "libpclrt (%s) and the C compiler %s\n",
-                       tc->pclc_version, tc->pclc, tc->libpclrt, cc);
+  char *text =
+      pcl__format("pclc programs need no packages installed; they are built with %s (%s), "
+                  "libpclrt (%s) and the C compiler %s\n",
+                  tc->pclc_version, tc->pclc, tc->libpclrt, cc);
   Pulumirpc__InstallDependenciesResponse msg = PULUMIRPC__INSTALL_DEPENDENCIES_RESPONSE__INIT;
   msg.stdout = (ProtobufCBinaryData){strlen(text), (uint8_t *)text};
   if (srv_write(c, &msg.base)) {

@@ -48,7 +48,7 @@ static void finish(pdiag_list *out, buf *detail) {
     }
     out->v[out->n - 1].detail = xstrndup(buf_str(detail), n);
   }
-  buf_free(detail);
+  pcl__buf_free(detail);
 }
 
 void pdiag_parse(const char *text, pdiag_list *out) {
@@ -71,7 +71,7 @@ void pdiag_parse(const char *text, pdiag_list *out) {
     }
     if ((header && !note) || bare) {
       finish(out, &detail);
-      out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+      PCL__GROW(out->v, out->cap, out->n + 1);
       pdiag *d = &out->v[out->n++];
       *d = (pdiag){0};
       if (header) {
@@ -97,8 +97,8 @@ void pdiag_parse(const char *text, pdiag_list *out) {
         l += 2;
         ll -= 2;
       }
-      buf_add(&detail, l, ll);
-      buf_add(&detail, "\n", 1);
+      pcl__buf_append(&detail, l, ll);
+      pcl__buf_append(&detail, "\n", 1);
     }
     p += len + (nl != NULL);
   }
@@ -108,16 +108,14 @@ void pdiag_parse(const char *text, pdiag_list *out) {
 char *pdiag_text(const pdiag *d) {
   buf b = {0};
   if (d->file) {
-    buf_printf(&b, "%s:%ld:%ld: ", d->file, d->line, d->col);
+    pcl__buf_printf(&b, "%s:%ld:%ld: ", d->file, d->line, d->col);
   }
-  buf_adds(&b, d->message);
+  pcl__buf_puts(&b, d->message);
   if (d->detail && *d->detail) {
-    buf_adds(&b, "\n");
-    buf_adds(&b, d->detail);
+    pcl__buf_puts(&b, "\n");
+    pcl__buf_puts(&b, d->detail);
   }
-  char *s = xstrdup(buf_str(&b));
-  buf_free(&b);
-  return s;
+  return pcl__buf_take(&b);
 }
 
 void pdiag_free(pdiag_list *l) {

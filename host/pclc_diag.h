@@ -23,7 +23,7 @@ typedef struct pdiag {
 
 typedef struct pdiag_list {
   pdiag *v;
-  size_t n;
+  size_t n, cap; /* Used and allocated. */
 } pdiag_list;
 
 /* Reads pclc's messages from text into out. */

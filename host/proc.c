@@ -178,7 +178,7 @@ static int collect(pid_t pid, int out, int err, proc_result *r) {
       char chunk[16384];
       ssize_t got = read(fds[i], chunk, sizeof chunk);
       if (got > 0) {
-        buf_add(bufs[i], chunk, (size_t)got);
+        pcl__buf_append(bufs[i], chunk, (size_t)got);
       } else if (got == 0 || errno != EINTR) {
         close(fds[i]);
         fds[i] = -1;
@@ -278,13 +278,13 @@ bool proc_run(proc_group *g, const proc_spec *s, proc_result *r, herr *e) {
 }
 
 void proc_result_free(proc_result *r) {
-  buf_free(&r->out);
-  buf_free(&r->err);
+  pcl__buf_free(&r->out);
+  pcl__buf_free(&r->err);
 }
 
 char *proc_describe(const proc_result *r) {
   if (r->status >= 0) {
-    return xprintf("exited with status %d", r->status);
+    return pcl__format("exited with status %d", r->status);
   }
-  return xprintf("was killed by signal %d (%s)", r->signal, strsignal(r->signal));
+  return pcl__format("was killed by signal %d (%s)", r->signal, strsignal(r->signal));
 }

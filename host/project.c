@@ -45,7 +45,7 @@ static void diags_from_pclc(const char *text, bool demote, diag_list *out) {
       r->end = new_pos(p->line, p->col);
       d->subject = r;
     }
-    out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+    PCL__GROW(out->v, out->cap, out->n + 1);
     out->v[out->n++] = d;
   }
   pdiag_free(&l);
@@ -87,13 +87,13 @@ static bool plain_scalar(const char *s) {
 
 static void yaml_scalar(buf *b, json_t *v) {
   if (json_is_string(v) && plain_scalar(json_string_value(v))) {
-    buf_adds(b, json_string_value(v));
+    pcl__buf_puts(b, json_string_value(v));
     return;
   }
   /* JSON's own form is a valid YAML flow scalar (double-quoted strings,
      numbers, booleans, null). */
   char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-  buf_adds(b, t);
+  pcl__buf_puts(b, t);
   free(t);
 }
 
@@ -104,11 +104,11 @@ static void yaml_object(buf *b, json_t *obj, int indent) {
   const char *key;
   json_t *v;
   json_object_foreach(obj, key, v) {
-    buf_printf(b, "%*s", indent, "");
+    pcl__buf_printf(b, "%*s", indent, "");
     json_t *k = json_string(key);
     yaml_scalar(b, k);
     json_decref(k);
-    buf_adds(b, ":");
+    pcl__buf_puts(b, ":");
     yaml_value(b, v, indent);
   }
 }
@@ -117,24 +117,24 @@ static void yaml_object(buf *b, json_t *obj, int indent) {
    on the next ones. */
 static void yaml_value(buf *b, json_t *v, int indent) {
   if (json_is_object(v) && json_object_size(v) > 0) {
-    buf_adds(b, "\n");
+    pcl__buf_puts(b, "\n");
     yaml_object(b, v, indent + 2);
   } else if (json_is_array(v) && json_array_size(v) > 0) {
-    buf_adds(b, "\n");
+    pcl__buf_puts(b, "\n");
     size_t i;
     json_t *item;
     json_array_foreach(v, i, item) {
-      buf_printf(b, "%*s-", indent + 2, "");
+      pcl__buf_printf(b, "%*s-", indent + 2, "");
       yaml_value(b, item, indent + 2);
     }
   } else if (json_is_object(v)) {
-    buf_adds(b, " {}\n");
+    pcl__buf_puts(b, " {}\n");
   } else if (json_is_array(v)) {
-    buf_adds(b, " []\n");
+    pcl__buf_puts(b, " []\n");
   } else {
-    buf_adds(b, " ");
+    pcl__buf_puts(b, " ");
     yaml_scalar(b, v);
-    buf_adds(b, "\n");
+    pcl__buf_puts(b, "\n");
   }
 }
 
@@ -174,12 +174,12 @@ static bool check(const char *dir, const char *loader, bool strict, proc_group *
   buf text = {0};
   build_status st = build_check(tc, g, dir, loader, packages, &text, e);
   if (st == BUILD_FAILED) {
-    buf_free(&text);
+    pcl__buf_free(&text);
     return false;
   }
   diags_from_pclc(buf_str(&text), !strict, out);
   *has_errors = st == BUILD_PROGRAM_ERROR && strict;
-  buf_free(&text);
+  pcl__buf_free(&text);
   return true;
 }
 
@@ -234,14 +234,14 @@ bool project_generate(const Pulumirpc__GenerateProjectRequest *req, proc_group *
     if (!among(&used, name)) {
       continue;
     }
-    char *base = xprintf("%s.pp", name);
+    char *base = pcl__format("%s.pp", name);
     char *dst = path_join(dir, base);
     ok = file_copy(req->local_dependencies[i]->value, dst, e);
     free(dst);
     free(base);
   }
   words_free(&used);
-  buf_free(&yaml);
+  pcl__buf_free(&yaml);
   free(file);
   free(dir);
   return ok;
@@ -291,21 +291,21 @@ bool program_generate(const Pulumirpc__GenerateProgramRequest *req, proc_group *
 
 /* Appends `  key = "value"` with the value quoted as an HCL string. */
 static void hcl_attr(buf *b, int indent, const char *key, const char *value) {
-  buf_printf(b, "%*s%s = \"", indent, "", key);
+  pcl__buf_printf(b, "%*s%s = \"", indent, "", key);
   for (const char *p = value; *p; p++) {
     if (*p == '"' || *p == '\\') {
-      buf_printf(b, "\\%c", *p);
+      pcl__buf_printf(b, "\\%c", *p);
     } else if (*p == '\n') {
-      buf_adds(b, "\\n");
+      pcl__buf_puts(b, "\\n");
     } else if (*p == '$' && p[1] == '{') {
-      buf_adds(b, "$$");
+      pcl__buf_puts(b, "$$");
     } else if (*p == '%' && p[1] == '{') {
-      buf_adds(b, "%%");
+      pcl__buf_puts(b, "%%");
     } else {
-      buf_add(b, p, 1);
+      pcl__buf_append(b, p, 1);
     }
   }
-  buf_adds(b, "\"\n");
+  pcl__buf_puts(b, "\"\n");
 }
 
 static const char *jtext(json_t *obj, const char *key) {
@@ -335,7 +335,7 @@ bool package_generate(const Pulumirpc__GeneratePackageRequest *req, herr *e) {
     return herr_set(e, "the parameterized package %s needs a version and a base provider", name);
   }
   buf b = {0};
-  buf_adds(&b, "package {\n");
+  pcl__buf_puts(&b, "package {\n");
   hcl_attr(&b, 2, "baseProviderName", base ? jtext(base, "name") : name);
   const char *base_version = base ? jtext(base, "version") : version;
   if (base_version) {
@@ -346,20 +346,20 @@ bool package_generate(const Pulumirpc__GeneratePackageRequest *req, herr *e) {
     hcl_attr(&b, 2, "baseProviderDownloadUrl", url);
   }
   if (base) {
-    buf_adds(&b, "  parameterization {\n");
+    pcl__buf_puts(&b, "  parameterization {\n");
     hcl_attr(&b, 4, "name", name);
     hcl_attr(&b, 4, "version", version);
     const char *value = jtext(param, "parameter");
     hcl_attr(&b, 4, "value", value ? value : "");
-    buf_adds(&b, "  }\n");
+    pcl__buf_puts(&b, "  }\n");
   }
-  buf_adds(&b, "}\n");
-  char *file = version ? xprintf("%s-%s.pp", name, version) : xprintf("%s.pp", name);
+  pcl__buf_puts(&b, "}\n");
+  char *file = version ? pcl__format("%s-%s.pp", name, version) : pcl__format("%s.pp", name);
   char *path = path_join(req->directory, file);
   bool ok = dir_make(req->directory, e) && file_write(path, b.data, b.len, 0644, e);
   free(path);
   free(file);
-  buf_free(&b);
+  pcl__buf_free(&b);
   json_decref(s);
   return ok;
 }
@@ -422,31 +422,30 @@ bool package_link(const Pulumirpc__LinkRequest *req, char **instructions, herr *
                        : p ? p->name
                            : "";
     if (!*name) {
-      buf_free(&text);
+      pcl__buf_free(&text);
       return herr_set(e, "a package to link has no name");
     }
     char *src = is_dir(d->path) ? package_file(d->path, e) : xstrdup(d->path);
     if (!src) {
-      buf_free(&text);
+      pcl__buf_free(&text);
       return false;
     }
-    char *base = xprintf("%s.pp", name);
+    char *base = pcl__format("%s.pp", name);
     char *dst = path_join(req->info->program_directory, base);
     bool ok = file_copy(src, dst, e);
     free(src);
     free(dst);
     if (!ok) {
       free(base);
-      buf_free(&text);
+      pcl__buf_free(&text);
       return false;
     }
-    buf_printf(&text,
-               "The package block of %s is in %s: the program's resources and invokes of "
-               "package %s (such as `resource \"r\" \"%s:index:Resource\" {}`) use it.\n",
-               name, base, name, name);
+    pcl__buf_printf(&text,
+                    "The package block of %s is in %s: the program's resources and invokes of "
+                    "package %s (such as `resource \"r\" \"%s:index:Resource\" {}`) use it.\n",
+                    name, base, name, name);
     free(base);
   }
-  *instructions = xstrdup(buf_str(&text));
-  buf_free(&text);
+  *instructions = pcl__buf_take(&text);
   return true;
 }

@@ -25,7 +25,7 @@
 /* An answer's diagnostics (heap array of heap messages). */
 typedef struct diag_list {
   Pulumirpc__Codegen__Diagnostic **v;
-  size_t n;
+  size_t n, cap; /* Used and allocated. */
 } diag_list;
 
 void diags_free(diag_list *d);

@@ -35,7 +35,7 @@ static bool run_log(const char *engine, int severity, const char *msg) {
   if (!ok) {
     fprintf(stderr, "pulumi-language-pclc: %s\n", e.msg);
   }
-  buf_free(&answer);
+  pcl__buf_free(&answer);
   herr_clear(&e);
   return ok;
 }
@@ -85,21 +85,21 @@ static char **program_env(const Pulumirpc__RunRequest *req, const char *engine) 
   char *secrets_text = json_dumps(secrets, JSON_COMPACT);
   json_decref(config);
   json_decref(secrets);
-  env[k++] = xprintf("PULUMI_MONITOR=%s", req->monitor_address);
+  env[k++] = pcl__format("PULUMI_MONITOR=%s", req->monitor_address);
   if (engine && *engine) {
-    env[k++] = xprintf("PULUMI_ENGINE=%s", engine);
+    env[k++] = pcl__format("PULUMI_ENGINE=%s", engine);
   }
-  env[k++] = xprintf("PULUMI_PROJECT=%s", req->project);
-  env[k++] = xprintf("PULUMI_STACK=%s", req->stack);
+  env[k++] = pcl__format("PULUMI_PROJECT=%s", req->project);
+  env[k++] = pcl__format("PULUMI_STACK=%s", req->stack);
   if (req->organization && *req->organization) {
-    env[k++] = xprintf("PULUMI_ORGANIZATION=%s", req->organization);
+    env[k++] = pcl__format("PULUMI_ORGANIZATION=%s", req->organization);
   }
   const char *root = req->info && *req->info->root_directory ? req->info->root_directory : req->pwd;
-  env[k++] = xprintf("PULUMI_ROOT_DIRECTORY=%s", root);
-  env[k++] = xprintf("PULUMI_CONFIG=%s", config_text);
-  env[k++] = xprintf("PULUMI_CONFIG_SECRET_KEYS=%s", secrets_text);
-  env[k++] = xprintf("PULUMI_DRY_RUN=%s", req->dryrun ? "true" : "false");
-  env[k++] = xprintf("PULUMI_PARALLEL=%d", req->parallel > 0 ? req->parallel : 0);
+  env[k++] = pcl__format("PULUMI_ROOT_DIRECTORY=%s", root);
+  env[k++] = pcl__format("PULUMI_CONFIG=%s", config_text);
+  env[k++] = pcl__format("PULUMI_CONFIG_SECRET_KEYS=%s", secrets_text);
+  env[k++] = pcl__format("PULUMI_DRY_RUN=%s", req->dryrun ? "true" : "false");
+  env[k++] = pcl__format("PULUMI_PARALLEL=%d", req->parallel > 0 ? req->parallel : 0);
   free(config_text);
   free(secrets_text);
   env[k] = NULL;
@@ -149,9 +149,8 @@ run_outcome run_program(const Pulumirpc__RunRequest *req, const char *dir, const
     return fail(e.msg);
   }
   if (!is_dir(dir)) {
-    return fail(xprintf("the program of runtime pclc is a directory of .pp files; %s is not a "
-                        "directory",
-                        dir));
+    return fail(pcl__format(
+        "the program of runtime pclc is a directory of .pp files; %s is not a directory", dir));
   }
   buf diags = {0};
   char *exe = NULL;
@@ -162,19 +161,19 @@ run_outcome run_program(const Pulumirpc__RunRequest *req, const char *dir, const
        which the CLI shows; then the run bails, as an SDK's does after a
        compile error. */
     if (log_diags(engine, buf_str(&diags))) {
-      buf_free(&diags);
+      pcl__buf_free(&diags);
       return (run_outcome){NULL, true};
     }
     run_outcome o = fail(xstrdup(buf_str(&diags)));
-    buf_free(&diags);
+    pcl__buf_free(&diags);
     return o;
   }
   if (st == BUILD_FAILED) {
-    buf_free(&diags);
+    pcl__buf_free(&diags);
     return fail(e.msg);
   }
   log_diags(engine, buf_str(&diags));
-  buf_free(&diags);
+  pcl__buf_free(&diags);
 
   char **env = program_env(req, engine);
   const char **argv = xcalloc(req->n_args + 2, sizeof *argv);
@@ -195,7 +194,7 @@ run_outcome run_program(const Pulumirpc__RunRequest *req, const char *dir, const
     o.bail = true;
   } else if (r.status != 0) {
     char *how = proc_describe(&r);
-    o = fail(xprintf("the program %s", how));
+    o = fail(pcl__format("the program %s", how));
     free(how);
   }
   proc_result_free(&r);

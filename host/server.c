@@ -164,7 +164,7 @@ void srv_reply(srv_call *c, const ProtobufCMessage *msg) {
 void srv_fail(srv_call *c, grpc_status_code code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char *msg = xvprintf(fmt, ap);
+  char *msg = pcl__vformat(fmt, ap);
   va_end(ap);
   send_status(c, NULL, code, msg);
   free(msg);
@@ -210,7 +210,7 @@ static void *worker(void *arg) {
   work *w = arg;
   S.handler(w->c, w->method, (const uint8_t *)buf_str(&w->req), w->req.len);
   free(w->method);
-  buf_free(&w->req);
+  pcl__buf_free(&w->req);
   free(w);
   pthread_mutex_lock(&S.mu);
   S.workers--;
@@ -228,7 +228,7 @@ static void dispatch(srv_call *c) {
   grpc_byte_buffer_reader reader;
   if (grpc_byte_buffer_reader_init(&reader, c->req)) {
     grpc_slice all = grpc_byte_buffer_reader_readall(&reader);
-    buf_add(&w->req, GRPC_SLICE_START_PTR(all), GRPC_SLICE_LENGTH(all));
+    pcl__buf_append(&w->req, GRPC_SLICE_START_PTR(all), GRPC_SLICE_LENGTH(all));
     grpc_slice_unref(all);
     grpc_byte_buffer_reader_destroy(&reader);
   }
@@ -246,7 +246,7 @@ static void dispatch(srv_call *c) {
     S.workers--;
     pthread_mutex_unlock(&S.mu);
     free(w->method);
-    buf_free(&w->req);
+    pcl__buf_free(&w->req);
     free(w);
     srv_fail(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "cannot start a thread: %s", strerror(err));
   }

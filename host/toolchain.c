@@ -47,7 +47,7 @@ static void split(const char *text, words *w) {
     while (*p && !isspace((unsigned char)*p)) {
       p++;
     }
-    w->v = xrealloc(w->v, (w->n + 1) * sizeof *w->v);
+    PCL__GROW(w->v, w->cap, w->n + 1);
     w->v[w->n++] = xstrndup(s, (size_t)(p - s));
   }
 }
@@ -166,10 +166,10 @@ static char **pkg_config_env(void) {
     }
   }
   if (dir) {
-    env[k++] = old && *old ? xprintf("PKG_CONFIG_PATH=%s:%s", dir, old)
-                           : xprintf("PKG_CONFIG_PATH=%s", dir);
+    env[k++] = old && *old ? pcl__format("PKG_CONFIG_PATH=%s:%s", dir, old)
+                           : pcl__format("PKG_CONFIG_PATH=%s", dir);
   } else if (old) {
-    env[k++] = xprintf("PKG_CONFIG_PATH=%s", old);
+    env[k++] = pcl__format("PKG_CONFIG_PATH=%s", old);
   }
   free(dir);
   return env;
@@ -190,7 +190,7 @@ static bool hash_file(struct sha256_ctx *ctx, const char *what, const char *path
   }
   sha256_text(ctx, what);
   sha256_update(ctx, b.len, (const uint8_t *)buf_str(&b));
-  buf_free(&b);
+  pcl__buf_free(&b);
   return true;
 }
 
@@ -213,9 +213,9 @@ static char *cache_dir(void) {
   }
   d = getenv("HOME");
   if (d && *d == '/') {
-    return xprintf("%s/.cache/pclc", d);
+    return pcl__format("%s/.cache/pclc", d);
   }
-  return xprintf("/tmp/pclc-cache-%ld", (long)getuid());
+  return pcl__format("/tmp/pclc-cache-%ld", (long)getuid());
 }
 
 /* Looks the toolchain up into t. */

@@ -25,7 +25,7 @@
 /* A list of command-line words (heap). */
 typedef struct words {
   char **v;
-  size_t n;
+  size_t n, cap; /* Used and allocated. */
 } words;
 
 typedef struct toolchain {

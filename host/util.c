@@ -5,13 +5,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void out_of_memory(void) {
+/* The host's definition of common/'s hook (mem.h). */
+_Noreturn void pcl__out_of_memory(size_t n) {
+  (void)n;
   fputs("pulumi-language-pclc: out of memory\n", stderr);
   abort();
 }
@@ -19,7 +22,7 @@ static void out_of_memory(void) {
 void *xmalloc(size_t n) {
   void *p = malloc(n ? n : 1);
   if (!p) {
-    out_of_memory();
+    pcl__out_of_memory(n);
   }
   return p;
 }
@@ -27,7 +30,8 @@ void *xmalloc(size_t n) {
 void *xcalloc(size_t count, size_t size) {
   void *p = calloc(count ? count : 1, size ? size : 1);
   if (!p) {
-    out_of_memory();
+    size_t n;
+    pcl__out_of_memory(__builtin_mul_overflow(count, size, &n) ? SIZE_MAX : n);
   }
   return p;
 }
@@ -35,7 +39,7 @@ void *xcalloc(size_t count, size_t size) {
 void *xrealloc(void *p, size_t n) {
   void *q = realloc(p, n ? n : 1);
   if (!q) {
-    out_of_memory();
+    pcl__out_of_memory(n);
   }
   return q;
 }
@@ -51,69 +55,14 @@ char *xstrndup(const char *s, size_t n) {
   return p;
 }
 
-char *xvprintf(const char *fmt, va_list ap) {
-  va_list copy;
-  va_copy(copy, ap);
-  int n = vsnprintf(NULL, 0, fmt, copy);
-  va_end(copy);
-  if (n < 0) {
-    out_of_memory();
-  }
-  char *p = xmalloc((size_t)n + 1);
-  vsnprintf(p, (size_t)n + 1, fmt, ap);
-  return p;
-}
-
-char *xprintf(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  char *p = xvprintf(fmt, ap);
-  va_end(ap);
-  return p;
-}
-
-void buf_add(buf *b, const void *p, size_t n) {
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + n + 1) {
-      cap *= 2;
-    }
-    b->data = xrealloc(b->data, cap);
-    b->cap = cap;
-  }
-  if (n) {
-    memcpy(b->data + b->len, p, n);
-  }
-  b->len += n;
-  b->data[b->len] = 0;
-}
-
-void buf_adds(buf *b, const char *s) {
-  buf_add(b, s, strlen(s));
-}
-
-void buf_printf(buf *b, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  char *p = xvprintf(fmt, ap);
-  va_end(ap);
-  buf_adds(b, p);
-  free(p);
-}
-
 const char *buf_str(buf *b) {
   return b->data ? b->data : "";
-}
-
-void buf_free(buf *b) {
-  free(b->data);
-  *b = (buf){0};
 }
 
 bool herr_set(herr *e, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char *msg = xvprintf(fmt, ap);
+  char *msg = pcl__vformat(fmt, ap);
   va_end(ap);
   free(e->msg);
   e->msg = msg;
@@ -130,7 +79,7 @@ char *path_join(const char *dir, const char *name) {
     return xstrdup(name);
   }
   size_t n = strlen(dir);
-  return xprintf("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+  return pcl__format("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
 }
 
 char *path_dir(const char *path) {
@@ -163,15 +112,15 @@ bool file_read(const char *path, buf *out, herr *e) {
     if (n == 0) {
       break;
     }
-    buf_add(out, chunk, (size_t)n);
+    pcl__buf_append(out, chunk, (size_t)n);
   }
   close(fd);
-  buf_add(out, "", 0);
+  pcl__buf_append(out, "", 0);
   return true;
 }
 
 bool file_write(const char *path, const void *data, size_t n, unsigned mode, herr *e) {
-  char *tmp = xprintf("%s.tmp%ld", path, (long)getpid());
+  char *tmp = pcl__format("%s.tmp%ld", path, (long)getpid());
   int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, (mode_t)mode);
   if (fd < 0) {
     bool r = herr_set(e, "cannot write %s: %s", path, strerror(errno));
@@ -214,7 +163,7 @@ bool file_copy(const char *src, const char *dst, herr *e) {
   bool ok = file_read(src, &b, e) && (stat(src, &st) == 0 || herr_set(e, "cannot read %s: %s", src,
                                                                        strerror(errno))) &&
             file_write(dst, b.data ? b.data : "", b.len, st.st_mode & 07777, e);
-  buf_free(&b);
+  pcl__buf_free(&b);
   return ok;
 }
 
@@ -284,10 +233,7 @@ bool dir_list(const char *dir, char ***names, size_t *count, herr *e) {
     if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) {
       continue;
     }
-    if (n == cap) {
-      cap *= 2;
-      v = xrealloc(v, cap * sizeof *v);
-    }
+    PCL__GROW(v, cap, n + 1);
     v[n++] = xstrdup(de->d_name);
   }
   closedir(d);

@@ -12,6 +12,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "buf.h"
+#include "mem.h"
+
 /* Returns a new block of n bytes; aborts when memory is exhausted. */
 void *xmalloc(size_t n);
 /* Returns a zeroed block of count * size bytes. */
@@ -22,27 +25,13 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /* Returns a heap copy of the n bytes at s, NUL-terminated. */
 char *xstrndup(const char *s, size_t n);
-/* Returns a new string formatted as printf does; the caller frees it. */
-char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-char *xvprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/* A growable byte buffer, always NUL-terminated after its len bytes once
+   anything was added: common/'s (pcl__buf_append, pcl__buf_puts,
+   pcl__buf_printf, pcl__buf_free; strings are formatted with pcl__format). */
+typedef pcl__buf buf;
 
-/* A growable byte buffer, always NUL-terminated after its len bytes. */
-typedef struct buf {
-  char *data; /* The bytes (owned), or NULL while empty. */
-  size_t len; /* Bytes used. */
-  size_t cap; /* Bytes allocated. */
-} buf;
-
-/* Appends n bytes. */
-void buf_add(buf *b, const void *p, size_t n);
-/* Appends a NUL-terminated string. */
-void buf_adds(buf *b, const char *s);
-/* Appends formatted text. */
-void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Returns the text (never NULL: "" while empty); it stays owned by b. */
 const char *buf_str(buf *b);
-/* Frees the bytes and empties b. */
-void buf_free(buf *b);
 
 /* An error message (owned), set by the functions that can fail. */
 typedef struct herr {

@@ -6,8 +6,8 @@ Usage: tests/check-dead-code.py BUILD     (BUILD is the build directory, e.g. bu
 Reads the symbol tables (`nm`) of the objects of each program the
 Makefile links from BUILD/obj: pclc (compiler/, common/ and the parser
 bison and flex write), libpclrt (runtime/, common/ and the engine
-protocol's messages) and, when it is built, the language host (host/);
-common/ is linked into both, so what either uses is used.
+protocol's messages) and, when it is built, the language host (host/ and
+common/'s buffer); common/ is linked into each, so what any uses is used.
 A global symbol defined by a hand-written object and referenced by no
 other object of its program is an error: nothing calls it (delete it) or
 only its own file does (make it `static`).  Not errors:
@@ -163,13 +163,16 @@ def main():
     compiler, runtime = objects(build, "compiler"), objects(build, "runtime")
     bad = check("pclc", compiler, common + pclc_gen, set(), build)
     bad += check("libpclrt", runtime, common + proto, api_names(), build)
-    # common/ is linked into both: what either side uses is used.
-    bad += check("pclc or libpclrt", common, compiler + runtime + pclc_gen + proto,
-                 api_names(), build)
     host = objects(build, "host")
+    # The modules of common/ that the language host links (the Makefile's
+    # HOST_COMMON_OBJS).
+    host_common = [o for o in common if os.path.basename(o) in ("buf.o", "mem.o")]
+    # common/ is linked into each: what any side uses is used.
+    bad += check("pclc, libpclrt or the language host", common,
+                 compiler + runtime + pclc_gen + proto + host, api_names(), build)
     if host:
-        bad += check("the language host", host, objects(build, "gen/host-proto") + proto,
-                     set(), build)
+        bad += check("the language host", host,
+                     host_common + objects(build, "gen/host-proto") + proto, set(), build)
     for sym in sorted(set(TEST_ONLY) - test_only):
         print(f"note: {sym} is no longer used by tests only: remove its entry from TEST_ONLY")
     print(f"check-dead-code: {bad} unused globals, {len(test_only)} used by tests only "

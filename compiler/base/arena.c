@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "buf.h"
 
 struct arena_chunk {
   arena_chunk *next; /* Older chunk. */
@@ -97,15 +98,12 @@ char *arena_strdup(arena *a, const char *s) {
 }
 
 char *arena_printf(arena *a, const char *fmt, ...) {
+  pcl__buf b = PCL__BUF_INIT;
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  pcl__buf_vprintf(&b, fmt, ap);
   va_end(ap);
-  if (n < 0)
-    ice("vsnprintf failed");
-  char *p = arena_alloc(a, (size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(p, (size_t)n + 1, fmt, ap);
-  va_end(ap);
+  char *p = arena_strndup(a, b.data, b.len);
+  pcl__buf_free(&b);
   return p;
 }

@@ -32,10 +32,7 @@ void src_free(src_set *s) {
 uint32_t src_add(src_set *s, const char *path, const char *text, size_t len) {
   if (len >= UINT32_MAX)
     ice("source file too large for 32-bit spans");
-  if (s->count == s->cap) {
-    s->cap = s->cap ? 2 * s->cap : 8;
-    s->files = xrealloc(s->files, s->cap * sizeof *s->files);
-  }
+  PCL__GROW(s->files, s->cap, s->count + 1);
   src_file *f = &s->files[s->count];
   f->path = xstrdup(path);
   f->text = xmalloc(len + 1);
@@ -224,10 +221,7 @@ bool src_list_dir(const char *dir, char ***paths, size_t *count, const char **er
        an error naming it, not a file silently left out. */
     char *path = xmalloc(dirlen + 1 + len + 1);
     snprintf(path, dirlen + len + 2, "%s%s%s", dir, slash ? "" : "/", e->d_name);
-    if (n == cap) {
-      cap *= 2;
-      list = xrealloc(list, cap * sizeof *list);
-    }
+    PCL__GROW(list, cap, n + 1);
     list[n++] = path;
   }
   closedir(d);

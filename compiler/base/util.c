@@ -19,8 +19,8 @@ void util_set_temp_file(const char *path) { temp_file = path; }
 
 /* Running out of memory is an error of the run, not a bug: pclc says so and
  * exits with status 2, as for an input it cannot read, leaving no partial
- * output file behind. */
-static _Noreturn void out_of_memory(size_t n) {
+ * output file behind.  This is pclc's definition of common/'s hook. */
+_Noreturn void pcl__out_of_memory(size_t n) {
   fprintf(stderr, "pclc: error: out of memory (allocating %zu bytes)\n", n);
   if (temp_file)
     unlink(temp_file);
@@ -30,23 +30,23 @@ static _Noreturn void out_of_memory(size_t n) {
 void *xmalloc(size_t n) {
   void *p = malloc(n ? n : 1);
   if (!p)
-    out_of_memory(n);
+    pcl__out_of_memory(n);
   return p;
 }
 
 void *xcalloc(size_t count, size_t size) {
   if (size && count > SIZE_MAX / size)
-    out_of_memory(SIZE_MAX);
+    pcl__out_of_memory(SIZE_MAX);
   void *p = calloc(count ? count : 1, size ? size : 1);
   if (!p)
-    out_of_memory(count * size);
+    pcl__out_of_memory(count * size);
   return p;
 }
 
 void *xrealloc(void *p, size_t n) {
   void *q = realloc(p, n ? n : 1);
   if (!q)
-    out_of_memory(n);
+    pcl__out_of_memory(n);
   return q;
 }
 

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem.h" /* PCL__GROW, and pcl__out_of_memory, defined in util.c */
+
 /* Every allocation failure (of xmalloc and friends, and of GMP and jansson
  * once util_route_allocations has run) prints "out of memory" and exits
  * with status 2, removing the temporary output file set last. */

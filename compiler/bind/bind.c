@@ -34,10 +34,7 @@
 /* ------------------------------------------------------------- state */
 
 void bind_vec_push(node_vec *v, bnd_node *n) {
-  if (v->count == v->cap) {
-    v->cap = v->cap ? v->cap * 2 : 16;
-    v->items = xrealloc(v->items, v->cap * sizeof *v->items);
-  }
+  PCL__GROW(v->items, v->cap, v->count + 1);
   v->items[v->count++] = n;
 }
 

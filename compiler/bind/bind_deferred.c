@@ -101,10 +101,7 @@ static size_t vertex_of(const graph *g, const bnd_node *n) {
    (SIZE_MAX for the top level). */
 static void add_program(graph *g, const bnd_program *p, size_t owner) {
   for (size_t i = 0; i < p->count; i++) {
-    if (g->n == g->cap) {
-      g->cap = g->cap ? 2 * g->cap : 64;
-      g->v = xrealloc(g->v, g->cap * sizeof *g->v);
-    }
+    PCL__GROW(g->v, g->cap, g->n + 1);
     bnd_node *n = p->nodes[i];
     vertex *v = &g->v[g->n];
     memset(v, 0, sizeof *v);
@@ -138,10 +135,7 @@ static void add_edge(graph *g, size_t from, size_t to, pcl_span where, bool pare
   }
   g->v[to].waited_by = from + 1;
   vertex *v = &g->v[from];
-  if (v->nedges == v->cap) {
-    v->cap = v->cap ? 2 * v->cap : 8;
-    v->edges = xrealloc(v->edges, v->cap * sizeof *v->edges);
-  }
+  PCL__GROW(v->edges, v->cap, v->nedges + 1);
   v->edges[v->nedges++] = (edge){to, where, parent};
 }
 
@@ -538,11 +532,8 @@ static void walk(graph *g, size_t root, size_t **stackp, size_t *capp) {
       report(g, stack, from, top);
       continue;
     }
-    if (top + 1 == *capp) {
-      *capp *= 2;
-      *stackp = xrealloc(*stackp, *capp * sizeof **stackp);
-      stack = *stackp;
-    }
+    PCL__GROW(*stackp, *capp, top + 2);
+    stack = *stackp;
     stack[++top] = d;
     g->v[d].state = VISITING;
   }

@@ -40,10 +40,7 @@ static void add_dep(bind_ctx *c, const char *name, pcl_span where) {
     return;
   }
   st->mark[n->index] = st->stamp;
-  if (st->tmp.count == st->tmp_cap) {
-    st->tmp_cap = st->tmp_cap ? st->tmp_cap * 2 : 16;
-    st->tmp_spans = xrealloc(st->tmp_spans, st->tmp_cap * sizeof *st->tmp_spans);
-  }
+  PCL__GROW(st->tmp_spans, st->tmp_cap, st->tmp.count + 1);
   st->tmp_spans[st->tmp.count] = where;
   bind_vec_push(&st->tmp, n);
 }
@@ -212,11 +209,8 @@ static void visit(bind_ctx *c, bnd_node *root, node_vec *order, frame **stackp, 
       report_cycle(c, stack, from, top);
       continue;
     }
-    if (top + 1 == *capp) {
-      *capp *= 2;
-      *stackp = xrealloc(*stackp, *capp * sizeof **stackp);
-      stack = *stackp;
-    }
+    PCL__GROW(*stackp, *capp, top + 2);
+    stack = *stackp;
     stack[++top] = (frame){d, 0};
     d->state = VISITING;
   }

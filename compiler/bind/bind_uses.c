@@ -37,10 +37,7 @@ static void add_use(bind_uses *out, bind_use u) {
       return;
     }
   }
-  if (out->count == out->cap) {
-    out->cap = out->cap ? out->cap * 2 : 8;
-    out->items = xrealloc(out->items, out->cap * sizeof *out->items);
-  }
+  PCL__GROW(out->items, out->cap, out->count + 1);
   out->items[out->count++] = u;
 }
 

@@ -1,41 +1,14 @@
-/* cw: the C writer's buffer, string literals, comments and names (see
- * cw.h). */
+/* cw: the C writer's printf, string literals, comments and names over
+ * common/'s buffer (see cw.h). */
 #include "emit/cw.h"
 
 #include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "base/util.h"
-
-/* Makes room for more bytes and a terminating NUL, doubling the capacity. */
-static void reserve(cw *w, size_t more) {
-  if (w->len + more + 1 <= w->cap)
-    return;
-  size_t cap = w->cap ? w->cap : 256;
-  while (cap < w->len + more + 1)
-    cap *= 2;
-  w->data = xrealloc(w->data, cap);
-  w->cap = cap;
-}
 
 void cw_printf(cw *w, const char *fmt, ...) {
-  /* Formatted straight into the free space, and again after growing when
-     it did not fit: most writes fit, so most are formatted once. */
-  reserve(w, 64);
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(w->data + w->len, w->cap - w->len, fmt, ap);
+  pcl__buf_vprintf(w, fmt, ap);
   va_end(ap);
-  if (n < 0)
-    ice("vsnprintf failed");
-  if ((size_t)n >= w->cap - w->len) {
-    reserve(w, (size_t)n);
-    va_start(ap, fmt);
-    vsnprintf(w->data + w->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-  }
-  w->len += (size_t)n;
 }
 
 void cw_uint(cw *w, unsigned long long v) {
@@ -48,23 +21,8 @@ void cw_uint(cw *w, unsigned long long v) {
   cw_bytes(w, buf + i, sizeof buf - i);
 }
 
-void cw_bytes(cw *w, const char *s, size_t len) {
-  reserve(w, len);
-  memcpy(w->data + w->len, s, len);
-  w->len += len;
-  w->data[w->len] = '\0';
-}
-
-void cw_puts(cw *w, const char *s) {
-  size_t n = strlen(s);
-  reserve(w, n);
-  memcpy(w->data + w->len, s, n + 1);
-  w->len += n;
-}
-
 void cw_cstring(cw *w, const char *s, size_t len) {
-  reserve(w, 4 * len + 2);
-  char *p = w->data + w->len;
+  char *p = pcl__buf_reserve(w, 4 * len + 2) + w->len;
   *p++ = '"';
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)s[i];
@@ -111,18 +69,4 @@ void cw_comment_char(cw *w, char c) {
 void cw_comment(cw *w, const char *s) {
   for (const char *p = s; *p; p++)
     cw_comment_char(w, *p);
-}
-
-void cw_append(cw *w, const cw *other) {
-  if (other->len == 0)
-    return;
-  reserve(w, other->len);
-  memcpy(w->data + w->len, other->data, other->len);
-  w->len += other->len;
-  w->data[w->len] = '\0';
-}
-
-void cw_free(cw *w) {
-  free(w->data);
-  *w = (cw)CW_INIT;
 }

@@ -1,6 +1,6 @@
 /* cw: a small C writer for the emitter.
  *
- * A cw is a growable text buffer: the emitter writes each section of the
+ * A cw is common/'s growable text buffer (buf.h): the emitter writes each section of the
  * translation unit into its own buffer and concatenates them at the end, so
  * that tables can be filled in one pass and printed in dependency order.
  * The writer knows what C text must respect: cw_cstring writes bytes as a
@@ -15,32 +15,32 @@
 #ifndef PCLC_CW_H
 #define PCLC_CW_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
-/* A text buffer; CW_INIT (all zero) is empty. */
-typedef struct cw {
-  char *data; /* The text (owned, NUL-terminated once anything was written). */
-  size_t len; /* Bytes used. */
-  size_t cap; /* Bytes allocated. */
-} cw;
+#include "buf.h"
+
+/* A text buffer: common/'s byte buffer; CW_INIT (all zero) is empty. */
+typedef pcl__buf cw;
 
 /* The empty buffer. */
-#define CW_INIT {NULL, 0, 0}
+#define CW_INIT PCL__BUF_INIT
 
 /* Appends printf-formatted text. */
 void cw_printf(cw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends the NUL-terminated s. */
-void cw_puts(cw *w, const char *s);
+static inline void cw_puts(cw *w, const char *s) { pcl__buf_puts(w, s); }
+/* Appends the bytes s[0..len) as they are. */
+static inline void cw_bytes(cw *w, const char *s, size_t len) { pcl__buf_append(w, s, len); }
+/* Appends the contents of other. */
+static inline void cw_append(cw *w, const cw *other) {
+  pcl__buf_append(w, other->data, other->len);
+}
+/* Frees the buffer and empties it. */
+static inline void cw_free(cw *w) { pcl__buf_free(w); }
 /* Appends v in decimal. */
 void cw_uint(cw *w, unsigned long long v);
-/* Appends the bytes s[0..len) as they are. */
-void cw_bytes(cw *w, const char *s, size_t len);
 /* Appends s[0..len) as a C string literal (with the quotes). */
 void cw_cstring(cw *w, const char *s, size_t len);
-/* Appends the contents of other. */
-void cw_append(cw *w, const cw *other);
 /* Appends the name s as the rest of a C identifier, one to one: letters
  * and digits as they are, `_` as `__`, `-` as `_d`, any other byte as
  * `_x<two hex digits>` (`my-key` is `my_dkey`). */
@@ -49,7 +49,5 @@ void cw_mangle(cw *w, const char *s);
  * after a `/` gets a backslash between them. */
 void cw_comment(cw *w, const char *s);
 void cw_comment_char(cw *w, char c);
-/* Frees the buffer and empties it. */
-void cw_free(cw *w);
 
 #endif

@@ -205,17 +205,11 @@ static const ir_module **walk_modules(em *e, const ir_module *top, size_t *nmods
     write_packages(e, m, packages, &seen, npackages);
     for (size_t i = 0; i < m->count && !e->too_deep; i++) {
       const ir_node *node = &m->nodes[i];
-      if (nentries == capentries) {
-        capentries *= 2;
-        ents = xrealloc(ents, capentries * sizeof *ents);
-      }
+      PCL__GROW(ents, capentries, nentries + 1);
       node_entry *ne = &ents[nentries++];
       em_node(e, node, &ne->fn, &ne->row);
       if (node->component) {
-        if (n == cap) {
-          cap *= 2;
-          queue = xrealloc(queue, cap * sizeof *queue);
-        }
+        PCL__GROW(queue, cap, n + 1);
         queue[n++] = node->component;
       }
     }

@@ -22,10 +22,7 @@
 /* Adds a function of kind kind computing x, created by function parent,
  * and returns its index. */
 static size_t add_fn(em_nodectx *c, em_fkind kind, const ir_expr *x, size_t parent) {
-  if (c->nfns == c->capfns) {
-    c->capfns = c->capfns ? 2 * c->capfns : 8;
-    c->fns = xrealloc(c->fns, c->capfns * sizeof *c->fns);
-  }
+  PCL__GROW(c->fns, c->capfns, c->nfns + 1);
   c->fns[c->nfns] = (em_nodefn){kind, x, parent, 0, 0, UINT32_MAX, UINT32_MAX, {0}, {0}, 0, 0};
   return c->nfns++;
 }

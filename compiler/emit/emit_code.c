@@ -23,15 +23,7 @@
 #include "emit/emit_fn.h"
 #include "base/util.h"
 
-void em_words_reserve(em_words *ws, size_t n) {
-  if (ws->cap - ws->n >= n)
-    return;
-  size_t cap = ws->cap ? 2 * ws->cap : 32;
-  while (cap - ws->n < n)
-    cap *= 2;
-  ws->items = xrealloc(ws->items, cap * sizeof *ws->items);
-  ws->cap = cap;
-}
+void em_words_reserve(em_words *ws, size_t n) { PCL__GROW(ws->items, ws->cap, ws->n + n); }
 
 void em_words_append(em_words *ws, const uint32_t *v, size_t n) {
   if (n == 0)
@@ -88,10 +80,7 @@ static uint32_t text_id_of(em *e, const char *s) {
   uintptr_t v = (uintptr_t)ptrmap_get(&e->text_ids, k);
   if (v)
     return (uint32_t)(v - 1);
-  if (e->ntexts == e->captexts) {
-    e->captexts = e->captexts ? 2 * e->captexts : 64;
-    e->texts = xrealloc(e->texts, e->captexts * sizeof *e->texts);
-  }
+  PCL__GROW(e->texts, e->captexts, e->ntexts + 1);
   uint32_t id = (uint32_t)e->ntexts++;
   em_text *t = &e->texts[id];
   t->text = k;

@@ -88,10 +88,7 @@ enum { SHOWN = 24 };
 
 /* Records show as the text a row's comment shows for constant i. */
 static void shown(em *e, size_t i, const char *show) {
-  if (i >= e->capshown) {
-    e->capshown = e->capshown ? 2 * e->capshown : 256;
-    e->shown = xrealloc(e->shown, e->capshown * sizeof *e->shown);
-  }
+  PCL__GROW(e->shown, e->capshown, i + 1);
   e->shown[i] = show;
 }
 
@@ -179,10 +176,7 @@ uint32_t em_string(em *e, const char *s, size_t len) {
     cw_cstring(&e->consts, bytes, blen);
     cw_puts(&e->consts, "),\n");
   }
-  if (e->nstrings == e->capstrings) {
-    e->capstrings = e->capstrings ? 2 * e->capstrings : 256;
-    e->strings = xrealloc(e->strings, e->capstrings * sizeof *e->strings);
-  }
+  PCL__GROW(e->strings, e->capstrings, e->nstrings + 1);
   /* Indexes only grow, so the array stays sorted by index. */
   e->strings[e->nstrings++] = (em_str){(uint32_t)i, k + 1, blen};
   free(nfc);

@@ -92,10 +92,7 @@ uint32_t em_shape_func(em_writer *w) {
   if (found)
     return (uint32_t)(found - 1);
 
-  if (e->nfuncs == e->capfuncs) {
-    e->capfuncs = e->capfuncs ? 2 * e->capfuncs : 64;
-    e->funcs = xrealloc(e->funcs, e->capfuncs * sizeof *e->funcs);
-  }
+  PCL__GROW(e->funcs, e->capfuncs, e->nfuncs + 1);
   uint32_t id = (uint32_t)e->nfuncs++;
   em_func *g = &e->funcs[id];
   g->kind = (uint32_t)f->kind;

@@ -89,10 +89,7 @@ bool lex_push(pcl_lexer *lx, lex_frame_kind kind) {
     lx->fatal = true;
     return false;
   }
-  if (lx->nframes == lx->capframes) {
-    lx->capframes = lx->capframes ? 2 * lx->capframes : 16;
-    lx->frames = xrealloc(lx->frames, lx->capframes * sizeof *lx->frames);
-  }
+  PCL__GROW(lx->frames, lx->capframes, lx->nframes + 1);
   lex_frame *f = &lx->frames[lx->nframes++];
   memset(f, 0, sizeof *f);
   f->kind = kind;
@@ -393,13 +390,7 @@ void lex_run_begin(pcl_lexer *lx) {
 }
 
 void lex_run_append(pcl_lexer *lx, const char *s, size_t n) {
-  if (lx->buflen + n > lx->bufcap) {
-    size_t cap = lx->bufcap ? lx->bufcap : 256;
-    while (cap < lx->buflen + n)
-      cap *= 2;
-    lx->buf = xrealloc(lx->buf, cap);
-    lx->bufcap = cap;
-  }
+  PCL__GROW(lx->buf, lx->bufcap, lx->buflen + n);
   memcpy(lx->buf + lx->buflen, s, n);
   lx->buflen += n;
 }
@@ -520,10 +511,7 @@ ast_node *lex_run_end_quoted(pcl_lexer *lx, size_t end, bool rtrim) {
 /* ---------------------------------------------------------------- heredocs */
 
 static void add_seg(lex_frame *f, const char *s, size_t n, ast_node *lit) {
-  if (f->nsegs == f->capsegs) {
-    f->capsegs = f->capsegs ? 2 * f->capsegs : 16;
-    f->segs = xrealloc(f->segs, f->capsegs * sizeof *f->segs);
-  }
+  PCL__GROW(f->segs, f->capsegs, f->nsegs + 1);
   f->segs[f->nsegs++] = (lex_seg){s, (uint32_t)n, lit};
 }
 

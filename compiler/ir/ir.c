@@ -347,10 +347,7 @@ bool ir_dump(FILE *out, src_set *src, const ir_module *m, diag_list *diags) {
     for (size_t i = 0; i < cur->count; i++) {
       if (!cur->nodes[i].component)
         continue;
-      if (n == cap) {
-        cap *= 2;
-        queue = xrealloc(queue, cap * sizeof *queue);
-      }
+      PCL__GROW(queue, cap, n + 1);
       queue[n++] = cur->nodes[i].component;
     }
   }

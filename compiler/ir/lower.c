@@ -41,7 +41,7 @@
 #include "base/stack.h"
 #include "base/util.h"
 #include "bind/check.h"
-#include "emit/cw.h"
+#include "buf.h"
 #include "schema/schema.h"
 
 /* ------------------------------------------------------------------- state */
@@ -108,10 +108,7 @@ static ir_expr *mk_null(lw *w, pcl_span span) {
 /* Gives v a fresh slot of type t and returns it. */
 static uint32_t bind_var(lw *w, const bnd_var *v, const ty *t) {
   uint32_t slot = w->next_slot++;
-  if (slot >= w->capslots) {
-    w->capslots = w->capslots ? 2 * w->capslots : 32;
-    w->slot_type = xrealloc(w->slot_type, w->capslots * sizeof *w->slot_type);
-  }
+  PCL__GROW(w->slot_type, w->capslots, slot + 1);
   w->slot_type[slot] = t;
   if (v)
     ptrmap_put(&w->slots, v, (void *)(uintptr_t)(slot + 1));
@@ -1193,12 +1190,12 @@ static size_t path_steps(const lw *w, const ir_expr *x) {
 /* Appends the deduplication text of one traversal step to k: `.` for an
  * attribute, `[` for an index, then a string key length-prefixed or an int
  * key's digits. */
-static void key_step(cw *k, bool index, const char *text, size_t len, bool string) {
+static void key_step(pcl__buf *k, bool index, const char *text, size_t len, bool string) {
   if (string) {
-    cw_printf(k, "%c%zu:", index ? '[' : '.', len);
-    cw_bytes(k, text, len);
+    pcl__buf_printf(k, "%c%zu:", index ? '[' : '.', len);
+    pcl__buf_append(k, text, len);
   } else {
-    cw_printf(k, "[%s", text);
+    pcl__buf_printf(k, "[%s", text);
   }
 }
 
@@ -1213,8 +1210,8 @@ static const char *ref_key(lw *w, const ir_expr *x) {
   const ir_expr *y = x;
   for (; y->op == IR_ATTR || y->op == IR_INDEX || y->op == IR_PATH; y = y->kids[0])
     n += y->op == IR_PATH ? y->nsteps : 1;
-  cw k = CW_INIT;
-  cw_printf(&k, "%c%u", y->op == IR_NODE ? 'n' : 'v', (unsigned)y->a);
+  pcl__buf k = PCL__BUF_INIT;
+  pcl__buf_printf(&k, "%c%u", y->op == IR_NODE ? 'n' : 'v', (unsigned)y->a);
   const ir_expr **at = xmalloc((n ? n : 1) * sizeof *at);
   size_t *step = xmalloc((n ? n : 1) * sizeof *step);
   size_t i = n;
@@ -1239,14 +1236,14 @@ static const char *ref_key(lw *w, const ir_expr *x) {
       } else {
         inner = ref_key(w, key); /* A computed key (path_keyed). */
         if (inner)
-          cw_printf(&k, "[{%s}", inner);
+          pcl__buf_printf(&k, "[{%s}", inner);
       }
     }
   }
   free(at);
   free(step);
   const char *r = inner ? intern_n(w->L->names, k.data ? k.data : "", k.len) : NULL;
-  cw_free(&k);
+  pcl__buf_free(&k);
   return r;
 }
 
@@ -1354,10 +1351,7 @@ typedef struct actx {
 static ir_expr *param(lw *w, actx *A, ir_expr *arg, const char *key, pcl_span span) {
   size_t i = key ? (size_t)(uintptr_t)ptrmap_get(&A->by_key, key) : 0;
   if (i == 0) {
-    if (A->n == A->cap) {
-      A->cap = A->cap ? 2 * A->cap : 4;
-      A->args = xrealloc(A->args, A->cap * sizeof *A->args);
-    }
+    PCL__GROW(A->args, A->cap, A->n + 1);
     A->args[A->n++] = arg;
     i = A->n;
     if (key)
@@ -1367,10 +1361,7 @@ static ir_expr *param(lw *w, actx *A, ir_expr *arg, const char *key, pcl_span sp
   p->span = span;
   p->a = (uint32_t)(i - 1); /* Numbered into a slot when the apply is made. */
   p->type = resolved(w, A->args[i - 1]->type);
-  if (A->np == A->capp) {
-    A->capp = A->capp ? 2 * A->capp : 4;
-    A->params = xrealloc(A->params, A->capp * sizeof *A->params);
-  }
+  PCL__GROW(A->params, A->capp, A->np + 1);
   A->params[A->np++] = p;
   return p;
 }
@@ -1748,8 +1739,8 @@ static void lower_registration(lw *w, ir_node *n, const bnd_attrs *inputs,
 static const char *component_token(lw *w, const char *source) {
   size_t blen;
   const char *base = path_base(source, &blen);
-  cw t = CW_INIT;
-  cw_puts(&t, "components:index:");
+  pcl__buf t = PCL__BUF_INIT;
+  pcl__buf_puts(&t, "components:index:");
   bool up = true;
   for (size_t i = 0; i < blen; i++) {
     char c = base[i];
@@ -1760,10 +1751,10 @@ static const char *component_token(lw *w, const char *source) {
     if (up && c >= 'a' && c <= 'z')
       c = (char)(c - 'a' + 'A');
     up = false;
-    cw_bytes(&t, &c, 1);
+    pcl__buf_putc(&t, c);
   }
   const char *r = arena_strndup(w->L->arena, t.data, t.len);
-  cw_free(&t);
+  pcl__buf_free(&t);
   return r;
 }
 
@@ -1784,10 +1775,7 @@ typedef struct worklist {
 static ir_module *queue_module(lower_ctx *L, worklist *q, const bnd_program *p) {
   ir_module *m = ARENA_NEW(L->arena, ir_module);
   m->index = L->nmodules++;
-  if (q->n == q->cap) {
-    q->cap = q->cap ? 2 * q->cap : 4;
-    q->items = xrealloc(q->items, q->cap * sizeof *q->items);
-  }
+  PCL__GROW(q->items, q->cap, q->n + 1);
   q->items[q->n++] = (pending){p, m};
   return m;
 }

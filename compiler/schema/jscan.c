@@ -30,10 +30,7 @@ static void member_add(jscan_members *m, const char *key, uint32_t start, uint32
                        char kind) {
   jscan_member *e = jscan_find(m, key);
   if (!e) {
-    if (m->count == m->cap) {
-      m->cap = m->cap ? 2 * m->cap : 8;
-      m->items = xrealloc(m->items, m->cap * sizeof *m->items);
-    }
+    PCL__GROW(m->items, m->cap, m->count + 1);
     e = &m->items[m->count++];
     ptrmap_put(&m->index, key, (void *)(uintptr_t)m->count);
   }

@@ -95,14 +95,6 @@ struct schema_set {
   const char *s_index, *s_pulumi, *s_providers, *s_self, *s_id, *s_urn;
 };
 
-#define GROW(arr, n, cap)                                                                          \
-  do {                                                                                             \
-    if ((n) == (cap)) {                                                                            \
-      (cap) = (cap) ? (cap)*2 : 8;                                                                 \
-      (arr) = xrealloc((arr), (cap) * sizeof *(arr));                                              \
-    }                                                                                              \
-  } while (0)
-
 static const char *const type_kind_names[] = {
 #define X(name, text) text,
     SCHEMA_TYPE_KINDS(X)
@@ -357,7 +349,7 @@ static void add_package(schema_set *s, schema_package *p) {
     if (s->pkgs[i]->name == p->name)
       p->impl->primary = false;
   }
-  GROW(s->pkgs, s->npkgs, s->cappkgs);
+  PCL__GROW(s->pkgs, s->cappkgs, s->npkgs + 1);
   s->pkgs[s->npkgs++] = p;
 }
 
@@ -508,7 +500,7 @@ static schema_package *load_path(schema_set *s, const char *path, const char *ex
     add_package(s, p);
     return p;
   }
-  GROW(s->read, s->nread, s->capread);
+  PCL__GROW(s->read, s->capread, s->nread + 1);
   s->read[s->nread++] = p->path;
   schema_pkg_impl *im = p->impl;
   src_file *f = src_get(s->diags->src, id);
@@ -1239,7 +1231,7 @@ static void decode_resource(schema_set *s, schema_package *p, schema_resource *r
  * when the outermost get_resource or get_provider returns, and only
  * decode_ref, which needs the token alone, sees one still undecoded. */
 static void queue_decode(schema_set *s, schema_resource *r, jscan_member *e) {
-  GROW(s->pending, s->npending, s->cappending);
+  PCL__GROW(s->pending, s->cappending, s->npending + 1);
   s->pending[s->npending++] = (pending_resource){r, e};
   if (s->decoding)
     return;
@@ -1840,10 +1832,7 @@ static void named_start(schema_set *s, named_frame **stack, size_t *count, size_
     ptrmap_put(&s->by_ty, r->ty_output, r);
     n = r->noutputs + 2;
   }
-  if (*count == *cap) {
-    *cap *= 2;
-    *stack = xrealloc(*stack, *cap * sizeof **stack);
-  }
+  PCL__GROW(*stack, *cap, *count + 1);
   (*stack)[(*count)++] = (named_frame){d, r, 0, 0, xmalloc((n ? n : 1) * sizeof(ty_prop))};
 }
 

@@ -12,15 +12,6 @@
 #include "semver.h"
 #include "base/util.h"
 
-/* Makes room for one more element in the heap array arr of cap elements. */
-#define GROW(arr, n, cap)                                                                \
-  do {                                                                                   \
-    if ((n) == (cap)) {                                                                  \
-      (cap) = (cap) ? (cap)*2 : 8;                                                       \
-      (arr) = xrealloc((arr), (cap) * sizeof *(arr));                                    \
-    }                                                                                    \
-  } while (0)
-
 void schema_files_init(schema_files *f, arena *a, intern_table *names) {
   memset(f, 0, sizeof *f);
   f->arena = a;
@@ -69,7 +60,7 @@ bool schema_files_add_dir(schema_files *f, const char *dir, const char **err) {
     size_t len = strlen(e->d_name);
     if (len <= 5 || strcmp(e->d_name + len - 5, ".json") != 0 || e->d_name[0] == '.')
       continue;
-    GROW(names, n, cap);
+    PCL__GROW(names, cap, n + 1);
     names[n++] = arena_strdup(f->arena, e->d_name);
   }
   closedir(d);

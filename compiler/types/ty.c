@@ -29,38 +29,7 @@ enum { EAGER_STR_MAX = 1024 };
 
 /* ------------------------------------------------------------ buffers */
 
-static void ty_buf_putn(ty_buf *b, const void *s, size_t n) {
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap * 2 : 64;
-    while (cap < b->len + n + 1)
-      cap *= 2;
-    b->data = xrealloc(b->data, cap);
-    b->cap = cap;
-  }
-  if (n)
-    memcpy(b->data + b->len, s, n);
-  b->len += n;
-  b->data[b->len] = '\0';
-}
-
-void ty_buf_puts(ty_buf *b, const char *s) { ty_buf_putn(b, s, strlen(s)); }
-
-/* Appends formatted text to b. */
-static void ty_buf_printf(ty_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void ty_buf_printf(ty_buf *b, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  if (n < 0)
-    ice("vsnprintf failed");
-  char *tmp = xmalloc((size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(tmp, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  ty_buf_putn(b, tmp, (size_t)n);
-  free(tmp);
-}
+void ty_buf_puts(ty_buf *b, const char *s) { pcl__buf_puts(b, s); }
 
 char *ty_buf_finish(ty_buf *b, arena *a) {
   char *s = arena_strndup(a, b->data ? b->data : "", b->len);
@@ -68,11 +37,7 @@ char *ty_buf_finish(ty_buf *b, arena *a) {
   return s;
 }
 
-void ty_buf_free(ty_buf *b) {
-  free(b->data);
-  b->data = NULL;
-  b->len = b->cap = 0;
-}
+void ty_buf_free(ty_buf *b) { pcl__buf_free(b); }
 
 /* ------------------------------------------------------ stack guard */
 
@@ -100,10 +65,7 @@ bool ty_busy_push(ty_ctx *c, const ty *a, const ty *b, int tag) {
     if (c->busy[i].a == a && c->busy[i].b == b && c->busy[i].tag == tag)
       return false;
   }
-  if (c->nbusy == c->capbusy) {
-    c->capbusy = c->capbusy ? c->capbusy * 2 : 16;
-    c->busy = xrealloc(c->busy, c->capbusy * sizeof *c->busy);
-  }
+  PCL__GROW(c->busy, c->capbusy, c->nbusy + 1);
   c->busy[c->nbusy++] = (ty_pair){a, b, tag};
   return true;
 }
@@ -238,13 +200,13 @@ static ty_buf *key_start(ty_ctx *c, ty_kind k, char variant) {
   ty_buf *key = &c->key;
   unsigned char head[2] = {(unsigned char)k, (unsigned char)variant};
   key->len = 0;
-  ty_buf_putn(key, head, sizeof head);
+  pcl__buf_append(key, head, sizeof head);
   return key;
 }
 
-static void key_ptr(ty_buf *key, const void *p) { ty_buf_putn(key, &p, sizeof p); }
+static void key_ptr(ty_buf *key, const void *p) { pcl__buf_append(key, &p, sizeof p); }
 
-static void key_size(ty_buf *key, size_t n) { ty_buf_putn(key, &n, sizeof n); }
+static void key_size(ty_buf *key, size_t n) { pcl__buf_append(key, &n, sizeof n); }
 
 /* ------------------------------------------------------------ context */
 
@@ -475,11 +437,11 @@ static void put_name(ty_buf *b, const char *name) {
   for (const char *p = name; *p; p++) {
     unsigned char ch = (unsigned char)*p;
     if (ch == '"' || ch == '\\')
-      ty_buf_printf(b, "\\%c", ch);
+      pcl__buf_printf(b, "\\%c", ch);
     else if (ch < 0x20)
-      ty_buf_printf(b, "\\u%04x", ch);
+      pcl__buf_printf(b, "\\u%04x", ch);
     else
-      ty_buf_putn(b, p, 1);
+      pcl__buf_append(b, p, 1);
   }
   ty_buf_puts(b, "\"");
 }
@@ -672,9 +634,9 @@ static void put_quoted(ty_buf *b, const char *s, size_t len) {
       break;
     default:
       if (ch < 0x20 || ch == 0x7f)
-        ty_buf_printf(b, "\\u%04x", ch);
+        pcl__buf_printf(b, "\\u%04x", ch);
       else
-        ty_buf_putn(b, s + i, 1);
+        pcl__buf_append(b, s + i, 1);
     }
   }
   ty_buf_puts(b, "\"");
@@ -778,7 +740,7 @@ bool ty_value_equal(const ty *a, const ty *b) {
 static void finish_const(ty_ctx *c, ty *t, const ty *base) {
   t->cnst.base = base;
   ty_buf s = {0};
-  ty_buf_printf(&s, "const(%s ", base->str);
+  pcl__buf_printf(&s, "const(%s ", base->str);
   ty_buf_put_value(&s, t);
   ty_buf_puts(&s, ")");
   t->str = ty_buf_finish(&s, c->arena);
@@ -786,7 +748,7 @@ static void finish_const(ty_ctx *c, ty *t, const ty *base) {
 
 const ty *ty_const_bool(ty_ctx *c, bool v) {
   ty_buf *key = key_start(c, TY_CONST, 'b');
-  ty_buf_putn(key, v ? "1" : "0", 1);
+  pcl__buf_append(key, v ? "1" : "0", 1);
   bool fresh;
   ty *t = intern_node(c, TY_CONST, key, &fresh);
   if (fresh) {
@@ -809,7 +771,7 @@ const ty *ty_const_int(ty_ctx *c, const mpz_t v) {
   ty_buf *key = key_start(c, TY_CONST, 'i');
   char *digits = mpz_get_str(NULL, 16, v);
   size_t nd = strlen(digits);
-  ty_buf_putn(key, digits, nd);
+  pcl__buf_append(key, digits, nd);
   void (*freefn)(void *, size_t);
   mp_get_memory_functions(NULL, NULL, &freefn);
   freefn(digits, nd + 1);
@@ -817,10 +779,7 @@ const ty *ty_const_int(ty_ctx *c, const mpz_t v) {
   ty *t = intern_node(c, TY_CONST, key, &fresh);
   if (fresh) {
     mpz_init_set(t->cnst.integer, v);
-    if (c->nmpz == c->capmpz) {
-      c->capmpz = c->capmpz ? c->capmpz * 2 : 32;
-      c->mpz_owners = xrealloc(c->mpz_owners, c->capmpz * sizeof *c->mpz_owners);
-    }
+    PCL__GROW(c->mpz_owners, c->capmpz, c->nmpz + 1);
     c->mpz_owners[c->nmpz++] = t;
     finish_const(c, t, ty_int(c));
   }
@@ -841,7 +800,7 @@ const ty *ty_const_number(ty_ctx *c, double v) {
   if (v == 0)
     v = 0; /* -0 and +0 are one value. */
   ty_buf *key = key_start(c, TY_CONST, 'n');
-  ty_buf_putn(key, &v, sizeof v);
+  pcl__buf_append(key, &v, sizeof v);
   bool fresh;
   ty *t = intern_node(c, TY_CONST, key, &fresh);
   if (fresh) {
@@ -853,7 +812,7 @@ const ty *ty_const_number(ty_ctx *c, double v) {
 
 const ty *ty_const_string(ty_ctx *c, const char *s, size_t len) {
   ty_buf *key = key_start(c, TY_CONST, 's');
-  ty_buf_putn(key, s, len);
+  pcl__buf_append(key, s, len);
   bool fresh;
   ty *t = intern_node(c, TY_CONST, key, &fresh);
   if (fresh) {
@@ -874,7 +833,7 @@ const ty *ty_enum(ty_ctx *c, const char *token, const ty *base, size_t n,
   if (fresh) {
     const ty **vals = ARENA_NEW_ARRAY(c->arena, const ty *, n ? n : 1);
     ty_buf s = {0};
-    ty_buf_printf(&s, "enum(%s(%s): ", tok, base->str);
+    pcl__buf_printf(&s, "enum(%s(%s): ", tok, base->str);
     for (size_t i = 0; i < n; i++) {
       if (values[i]->kind != TY_CONST)
         ice("enum member of non-constant type %s", values[i]->str);
@@ -1473,7 +1432,7 @@ static bool pretty(ty_ctx *c, ty_buf *b, const ty *t) {
   case TY_SET:
   case TY_OUTPUT:
   case TY_PROMISE:
-    ty_buf_printf(b, "%s(", kind_names[t->kind]);
+    pcl__buf_printf(b, "%s(", kind_names[t->kind]);
     if (!pretty(c, b, t->elem) || b->len > TY_PRETTY_MAX)
       return false;
     ty_buf_puts(b, ")");

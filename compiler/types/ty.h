@@ -44,6 +44,7 @@
 #include "base/intern.h"
 #include "base/ptrmap.h"
 #include "base/src.h"
+#include "buf.h"
 #include "types/ty_kinds.h"
 
 typedef enum ty_kind {
@@ -123,12 +124,9 @@ struct ty {
   };
 };
 
-/* A heap byte buffer for building strings and identity keys (internal);
- * data is NUL-terminated whenever len > 0. */
-typedef struct ty_buf {
-  char *data;      /* The bytes (owned). */
-  size_t len, cap; /* Bytes used and allocated. */
-} ty_buf;
+/* A heap byte buffer for building strings and identity keys (internal):
+ * common/'s buffer. */
+typedef pcl__buf ty_buf;
 
 /* The intern table (internal). */
 typedef struct ty_table {

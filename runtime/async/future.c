@@ -683,13 +683,7 @@ static void note_future(const pcl_value *x, void *ctx) {
   pcl_future *f = pcl_value_future(x);
   if (f != NULL) {
     if (h->n == h->cap) {
-      pcl_future **fs = pcl_xmalloc(2 * h->cap * sizeof *fs);
-      memcpy(fs, h->fs, h->cap * sizeof *fs);
-      if (h->fs != h->fs_inline) {
-        free(h->fs);
-      }
-      h->fs = fs;
-      h->cap *= 2;
+      h->fs = pcl__grow_array(h->fs, h->fs_inline, &h->cap, sizeof *h->fs);
     }
     h->fs[h->n++] = f;
   }

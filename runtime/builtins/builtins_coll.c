@@ -229,8 +229,7 @@ static bool room(pcl__bcall *c, pcl_value ***items, size_t n, size_t *cap) {
   if (!pcl__value_fits((n + 1) * sizeof **items, "the list", &e)) {
     return pcl__b_fail_take(c, e);
   }
-  *cap *= 2;
-  *items = pcl_xrealloc(*items, *cap * sizeof **items);
+  PCL__GROW(*items, *cap, n + 1);
   return true;
 }
 

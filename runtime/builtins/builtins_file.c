@@ -185,10 +185,7 @@ pcl_value *pcl_fn_readDir(const char *base_dir, pcl_value *path, pcl_error **err
       fits = false;
       break;
     }
-    if (n == cap) {
-      cap = cap ? 2 * cap : 16;
-      names = pcl_xrealloc(names, cap * sizeof *names);
-    }
+    PCL__GROW(names, cap, n + 1);
     names[n++] = pcl_str_new_lossy(ent->d_name, strlen(ent->d_name));
   }
   int e = errno;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem.h"
 #include "engine/engine.h"
 #include "engine/rpc.h"
 #include "pcl_engine.h"
@@ -318,10 +319,7 @@ pcl__callbacks *pcl__callbacks_new(grpc_completion_queue *cq, size_t *outstandin
 const char *pcl__callbacks_target(const pcl__callbacks *s) { return s->target; }
 
 const char *pcl__callbacks_add(pcl__callbacks *s, pcl_hook *h, bool error_hook) {
-  if (s->nhooks == s->caphooks) {
-    s->caphooks = s->caphooks ? 2 * s->caphooks : 4;
-    s->hooks = pcl_xrealloc(s->hooks, s->caphooks * sizeof *s->hooks);
-  }
+  PCL__GROW(s->hooks, s->caphooks, s->nhooks + 1);
   char token[32];
   snprintf(token, sizeof token, "hook-%zu", s->nhooks);
   s->hooks[s->nhooks] = (cb_hook){pcl_xstrdup(token), h, error_hook};

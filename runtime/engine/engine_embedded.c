@@ -130,9 +130,9 @@ typedef struct emb {
   diagnostic *diags;        /* Diagnostics reported, in order. */
   size_t ndiags, capdiags;  /* Used and allocated. */
   emb_package *packages;    /* Parameterized packages registered, in order. */
-  size_t npackages;         /* Their number. */
+  size_t npackages, cappackages; /* Their number, and the allocated. */
   emb_hook *hooks;          /* Hooks registered, in order. */
-  size_t nhooks;            /* Their number. */
+  size_t nhooks, caphooks;  /* Their number, and the allocated. */
 } emb;
 
 /* Returns a new request of e, zeroed but for its engine; given back with
@@ -166,10 +166,7 @@ static rec *add_rec(emb *e, const char *urn, const char *type, const char *name,
   r->urn = urn;
   r->type = pcl_urn_intern(type);
   r->parent = parent ? pcl_urn_intern(parent) : NULL;
-  if (e->n == e->cap) {
-    e->cap = e->cap ? e->cap * 2 : 64;
-    e->recs = pcl_xrealloc(e->recs, e->cap * sizeof *e->recs);
-  }
+  PCL__GROW(e->recs, e->cap, e->n + 1);
   e->recs[e->n++] = r;
   pcl__urn_index_put(&e->index, urn, r);
   return r;
@@ -192,10 +189,7 @@ static pcl_value *str(const char *s) { return pcl__str_fast(s); }
 
 /* Records a diagnostic about urn (may be NULL) with the message msg. */
 static void add_diag(emb *e, pcl_log_severity sev, const char *urn, const char *msg) {
-  if (e->ndiags == e->capdiags) {
-    e->capdiags = e->capdiags ? 2 * e->capdiags : 8;
-    e->diags = pcl_xrealloc(e->diags, e->capdiags * sizeof *e->diags);
-  }
+  PCL__GROW(e->diags, e->capdiags, e->ndiags + 1);
   e->diags[e->ndiags++] = (diagnostic){sev, urn ? pcl_xstrdup(urn) : NULL, pcl_xstrdup(msg)};
 }
 
@@ -432,7 +426,7 @@ static void emb_register_package(pcl_engine *eng, const pcl_package *pkg, pcl_en
     found = same_package(&e->packages[i].pkg, pkg) ? &e->packages[i] : NULL;
   }
   if (found == NULL) {
-    e->packages = pcl_xrealloc(e->packages, (e->npackages + 1) * sizeof *e->packages);
+    PCL__GROW(e->packages, e->cappackages, e->npackages + 1);
     emb_package *ep = &e->packages[e->npackages++];
     /* References in the form of the UUIDs the engine gives, counted apart
      * from the providers' ids. */
@@ -731,7 +725,7 @@ static void finish_resource(pending *p, pcl_value *id, pcl_value *state, pcl_err
 static void emb_register_hook(pcl_engine *eng, const pcl_hook_request *req, pcl_engine_cb cb,
                               void *data) {
   emb *e = (emb *)eng;
-  e->hooks = pcl_xrealloc(e->hooks, (e->nhooks + 1) * sizeof *e->hooks);
+  PCL__GROW(e->hooks, e->caphooks, e->nhooks + 1);
   e->hooks[e->nhooks++] = (emb_hook){pcl_xstrdup(req->name), req->hook, req->error_hook,
                                      req->on_dry_run, req->ignore_errors};
   pending *p = pending_new(e);

@@ -471,10 +471,7 @@ static const char *source_uri(gbe *e, const char *file) {
     }
   }
   free(clean);
-  if (e->nuris == e->capuris) {
-    e->capuris = e->capuris ? 2 * e->capuris : 4;
-    e->uris = pcl_xrealloc(e->uris, e->capuris * sizeof *e->uris);
-  }
+  PCL__GROW(e->uris, e->capuris, e->nuris + 1);
   e->uris[e->nuris] = (file_uri){pcl_xstrdup(file), uri.data};
   return e->uris[e->nuris++].uri;
 }

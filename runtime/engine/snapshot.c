@@ -134,10 +134,7 @@ typedef struct snap_enc {
 
 /* Enters a container: pushes its frame. */
 static void snap_push(snap_enc *e, snap_frame f) {
-  if (e->n == e->cap) {
-    e->cap = e->cap ? 2 * e->cap : 16;
-    e->frames = pcl_xrealloc(e->frames, e->cap * sizeof *e->frames);
-  }
+  PCL__GROW(e->frames, e->cap, e->n + 1);
   e->frames[e->n++] = f;
 }
 

@@ -264,10 +264,7 @@ pcl_value *pcl_config_parse(const char *key, const char *text, const pcl_type *t
  * entries for each key would take n^2. */
 
 void pcl__config_put(pcl__config_set *cs, const char *key, const char *text, bool secret) {
-  if (cs->n == cs->cap) {
-    cs->cap = cs->cap ? 2 * cs->cap : 16;
-    cs->items = pcl_xrealloc(cs->items, cs->cap * sizeof *cs->items);
-  }
+  PCL__GROW(cs->items, cs->cap, cs->n + 1);
   pcl__config_entry *c = &cs->items[cs->n++];
   c->key = pcl_xstrdup(key);
   c->text = pcl_xstrdup(text);

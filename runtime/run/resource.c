@@ -1022,10 +1022,7 @@ static void reg_done(void *data, const pcl_resource_result *res, const pcl_error
     reg_free(r);
     return;
   }
-  if (run->nres == run->capres) {
-    run->capres = run->capres ? run->capres * 2 : 64;
-    run->res = pcl_xrealloc(run->res, run->capres * sizeof *run->res);
-  }
+  PCL__GROW(run->res, run->capres, run->nres + 1);
   pcl__run_res *rr = pcl__pool_alloc(sizeof *rr);
   run->res[run->nres++] = rr;
   rr->urn = pcl_urn_intern(res->urn);
@@ -1537,10 +1534,7 @@ static void settled_future_deps(const pcl_value *e, void *acc) {
   if (f == NULL) {
     return;
   }
-  if (g->n == g->cap) {
-    g->cap = g->cap ? 2 * g->cap : 8;
-    g->sets = pcl_xrealloc(g->sets, g->cap * sizeof *g->sets);
-  }
+  PCL__GROW(g->sets, g->cap, g->n + 1);
   g->sets[g->n++] = pcl_future_deps(f);
   if (pcl_future_state_of(f) == PCL_FUTURE_RESOLVED && pcl_future_value(f)) {
     pcl__value_each_kind(pcl_future_value(f), PCL_T_EVENTUAL, settled_future_deps, g);

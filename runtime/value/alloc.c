@@ -35,7 +35,8 @@ void pcl__oom_prepare(void (*handler)(size_t n), size_t reserve) {
   oom_reserve = reserve > 0 ? malloc(reserve) : NULL;
 }
 
-static _Noreturn void out_of_memory(size_t n) {
+/* libpclrt's definition of common/'s hook (mem.h). */
+_Noreturn void pcl__out_of_memory(size_t n) {
   if (oom_handler != NULL && !oom_handling) {
     oom_handling = true;
     free(oom_reserve);
@@ -51,7 +52,7 @@ static _Noreturn void out_of_memory(size_t n) {
 void *pcl_xmalloc(size_t n) {
   void *p = malloc(n == 0 ? 1 : n);
   if (p == NULL) {
-    out_of_memory(n);
+    pcl__out_of_memory(n);
   }
   return p;
 }
@@ -60,7 +61,7 @@ void *pcl_xcalloc(size_t count, size_t size) {
   void *p = calloc(count == 0 ? 1 : count, size == 0 ? 1 : size);
   if (p == NULL) {
     size_t n;
-    out_of_memory(__builtin_mul_overflow(count, size, &n) ? SIZE_MAX : n);
+    pcl__out_of_memory(__builtin_mul_overflow(count, size, &n) ? SIZE_MAX : n);
   }
   return p;
 }
@@ -68,7 +69,7 @@ void *pcl_xcalloc(size_t count, size_t size) {
 void *pcl_xrealloc(void *p, size_t n) {
   void *q = realloc(p, n == 0 ? 1 : n);
   if (q == NULL) {
-    out_of_memory(n);
+    pcl__out_of_memory(n);
   }
   return q;
 }
@@ -170,15 +171,12 @@ static size_t pcl__value_extra(const pcl_value *v) {
 }
 
 void *pcl__grow_array(void *p, const void *fixed, size_t *cap, size_t elem) {
-  size_t ncap = 2 * *cap;
-  void *q;
-  if (p == fixed) {
-    q = pcl_xmalloc(ncap * elem);
-    memcpy(q, p, *cap * elem);
-  } else {
-    q = pcl_xrealloc(p, ncap * elem);
+  size_t old = *cap;
+  if (p != fixed) {
+    return pcl__grow(p, cap, old + 1, elem);
   }
-  *cap = ncap;
+  void *q = pcl__grow(NULL, cap, old + 1, elem);
+  memcpy(q, p, old * elem);
   return q;
 }
 

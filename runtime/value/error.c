@@ -18,24 +18,9 @@ struct pcl_error {
   unsigned col;  /* 1-based column, 0 without a location. */
 };
 
-/* Returns an owned string formatted from fmt and ap. */
-static char *vformat(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
-static char *vformat(const char *fmt, va_list ap) {
-  va_list copy;
-  va_copy(copy, ap);
-  int n = vsnprintf(NULL, 0, fmt, copy);
-  va_end(copy);
-  if (n < 0) {
-    return pcl_xstrdup(fmt);
-  }
-  char *s = pcl_xmalloc((size_t)n + 1);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  return s;
-}
-
 pcl_error *pcl_error_newv(const char *fmt, va_list ap) {
   pcl_error *e = pcl_xmalloc(sizeof *e);
-  e->message = vformat(fmt, ap);
+  e->message = pcl__vformat(fmt, ap);
   e->file = NULL;
   e->line = 0;
   e->col = 0;
@@ -62,7 +47,7 @@ pcl_error *pcl_error_copy(const pcl_error *e) {
 void pcl_error_prefix(pcl_error *e, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char *prefix = vformat(fmt, ap);
+  char *prefix = pcl__vformat(fmt, ap);
   va_end(ap);
   size_t np = strlen(prefix), nm = strlen(e->message);
   char *s = pcl_xmalloc(np + 2 + nm + 1);

@@ -155,10 +155,7 @@ static void cannot(encoder *e, const char *what) {
 
 /* Enters a container at depth: pushes its frame. */
 static enc_frame *push(encoder *e, const pcl_value *v, size_t n, int depth) {
-  if (e->n == e->cap) {
-    e->cap = e->cap ? 2 * e->cap : 16;
-    e->frames = pcl_xrealloc(e->frames, e->cap * sizeof *e->frames);
-  }
+  PCL__GROW(e->frames, e->cap, e->n + 1);
   enc_frame *f = &e->frames[e->n++];
   *f = (enc_frame){v, 0, n, depth, {NULL, NULL, NULL}, {NULL, NULL, NULL}};
   return f;
@@ -745,10 +742,7 @@ static pcl_value *from_snapshot(decoder *d, pcl_value *map) {
 
 /* Enters an array or object: pushes its frame. */
 static dec_frame *enter(decoder *d, bool object) {
-  if (d->n == d->cap) {
-    d->cap = d->cap ? 2 * d->cap : 16;
-    d->frames = pcl_xrealloc(d->frames, d->cap * sizeof *d->frames);
-  }
+  PCL__GROW(d->frames, d->cap, d->n + 1);
   dec_frame *f = &d->frames[d->n++];
   *f = (dec_frame){object, PCL_MAPBUF_INIT, NULL, NULL, 0, 0};
   return f;
@@ -809,10 +803,7 @@ static bool add(decoder *d, pcl_value *v) {
     }
     return true;
   }
-  if (f->n == f->cap) {
-    f->cap = f->cap ? 2 * f->cap : 8;
-    f->items = pcl_xrealloc(f->items, f->cap * sizeof *f->items);
-  }
+  PCL__GROW(f->items, f->cap, f->n + 1);
   f->items[f->n++] = v;
   if (!pcl__value_fits(f->n * sizeof(pcl_value *), "an array", &e)) {
     fail_take(d, e);

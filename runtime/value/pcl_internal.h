@@ -15,6 +15,8 @@
 #include <gmp.h>
 #include <string.h>
 
+#include "buf.h"
+#include "mem.h" /* PCL__GROW; pcl__out_of_memory is defined in alloc.c */
 #include "pcl_gen.h"
 
 /* Returns a block of size bytes (pool.c): a small one from the free list of
@@ -37,7 +39,7 @@ void pcl__oom_prepare(void (*handler)(size_t n), size_t reserve);
 pcl_value *pcl__value_alloc(pcl_kind kind, size_t extra);
 
 /* Returns the array p of *cap elements of elem bytes grown to twice as many
- * (the elements kept): moved to the heap from the inline storage fixed,
+ * (the elements kept; pcl__grow's doubling and overflow check): moved to the heap from the inline storage fixed,
  * which is not freed, or reallocated there.  The explicit stacks of the
  * value layer's walks start in inline storage, so that the common small
  * case allocates nothing. */

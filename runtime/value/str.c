@@ -249,36 +249,21 @@ size_t pcl_str_graphemes(const pcl_value *v) {
 
 void pcl_strbuf_init(pcl_strbuf *b) { *b = (pcl_strbuf)PCL_STRBUF_INIT; }
 
-/* Makes room for n more bytes plus the terminating NUL and returns b->data,
- * which is then never NULL (an unallocated buffer has cap 0, so it always
- * allocates here).  A size that does not fit size_t aborts as exhaustion. */
-static char *reserve(pcl_strbuf *b, size_t n) {
-  if (n >= SIZE_MAX - b->len) {
-    fprintf(stderr, "pcl: out of memory growing a string to more than %zu bytes\n", b->len);
-    abort();
-  }
-  size_t need = b->len + n + 1;
-  if (need <= b->cap && b->data != NULL) {
-    return b->data;
-  }
-  /* A buffer is transient (pcl_strbuf_finish copies it), so it starts at a
-   * size that holds a URN or a template's result without growing. */
-  size_t cap = b->cap ? b->cap : 128;
-  while (cap < need) {
-    cap = cap <= SIZE_MAX / 2 ? 2 * cap : need;
-  }
-  b->data = pcl_xrealloc(b->data, cap);
-  b->cap = cap;
-  return b->data;
+/* The public buffer's operations are common/'s buffer (buf.h), whose fields
+ * pcl_strbuf repeats in pcl.h: the fields are moved into a pcl__buf for the
+ * operation and back, so that the two structs never alias. */
+static pcl__buf to_common(const pcl_strbuf *b) { return (pcl__buf){b->data, b->len, b->cap}; }
+
+static void from_common(pcl_strbuf *b, const pcl__buf *c) {
+  b->data = c->data;
+  b->len = c->len;
+  b->cap = c->cap;
 }
 
 void pcl_strbuf_append(pcl_strbuf *b, const char *s, size_t n) {
-  char *data = reserve(b, n);
-  if (n > 0) {
-    memcpy(data + b->len, s, n);
-  }
-  b->len += n;
-  data[b->len] = '\0';
+  pcl__buf c = to_common(b);
+  pcl__buf_append(&c, s, n);
+  from_common(b, &c);
 }
 
 void pcl_strbuf_append_cstr(pcl_strbuf *b, const char *s) { pcl_strbuf_append(b, s, strlen(s)); }
@@ -286,17 +271,12 @@ void pcl_strbuf_append_cstr(pcl_strbuf *b, const char *s) { pcl_strbuf_append(b,
 void pcl_strbuf_append_char(pcl_strbuf *b, char c) { pcl_strbuf_append(b, &c, 1); }
 
 void pcl_strbuf_appendf(pcl_strbuf *b, const char *fmt, ...) {
-  va_list ap, copy;
+  pcl__buf c = to_common(b);
+  va_list ap;
   va_start(ap, fmt);
-  va_copy(copy, ap);
-  int n = vsnprintf(NULL, 0, fmt, copy);
-  va_end(copy);
-  if (n > 0) {
-    char *data = reserve(b, (size_t)n);
-    vsnprintf(data + b->len, (size_t)n + 1, fmt, ap);
-    b->len += (size_t)n;
-  }
+  pcl__buf_vprintf(&c, fmt, ap);
   va_end(ap);
+  from_common(b, &c);
 }
 
 bool pcl_strbuf_append_value(pcl_strbuf *b, const pcl_value *v, pcl_error **err) {
