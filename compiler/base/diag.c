@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "buf.h"
 
 void diag_init(diag_list *d, src_set *src) {
   d->src = src;
@@ -33,14 +34,6 @@ void diag_free(diag_list *d) {
   d->caught = NULL;
 }
 
-/* Appends the text s[0..n) to the heap buffer *buf of *len bytes. */
-static void append_text(char **buf, size_t *len, const char *s, size_t n) {
-  *buf = xrealloc(*buf, *len + n + 1);
-  memcpy(*buf + *len, s, n);
-  *len += n;
-  (*buf)[*len] = '\0';
-}
-
 /* Returns the length in bytes of the first DIAG_QUOTE_WIDTH code points of
  * s[0..len), or len when s has no more. */
 static size_t quote_cut(const char *s, size_t len) {
@@ -65,17 +58,15 @@ const char *diag_clip(arena *a, const char *s) {
  * message a megabyte long.  The conversions are those diagnostics use:
  * %s, %.*s, %c, %d, %u, %x, %X, %o, %g and the length modifiers z, l, ll,
  * with flags and widths. */
-static void append_conversion(char **buf, size_t *len, const char *spec, size_t n, va_list *ap) {
+static void append_conversion(pcl__buf *b, const char *spec, size_t n, va_list *ap) {
   char f[32];
   if (n >= sizeof f)
     ice("diagnostic conversion too long");
   memcpy(f, spec, n);
   f[n] = '\0';
   char conv = f[n - 1];
-  char tmp[128];
-  int w = 0;
   if (conv == '%') {
-    append_text(buf, len, "%", 1);
+    pcl__buf_putc(b, '%');
     return;
   }
   if (conv == 's') {
@@ -84,9 +75,9 @@ static void append_conversion(char **buf, size_t *len, const char *spec, size_t 
     const char *arg = va_arg(*ap, const char *);
     size_t alen = star ? strnlen(arg, (size_t)(prec < 0 ? 0 : prec)) : strlen(arg);
     size_t cut = quote_cut(arg, alen);
-    append_text(buf, len, arg, cut);
+    pcl__buf_append(b, arg, cut);
     if (cut < alen)
-      append_text(buf, len, "...", 3);
+      pcl__buf_puts(b, "...");
     return;
   }
   bool z = strchr(f, 'z') != NULL, ll = strstr(f, "ll") != NULL, l = !ll && strchr(f, 'l');
@@ -112,24 +103,24 @@ static void append_conversion(char **buf, size_t *len, const char *spec, size_t 
   if (conv == 'g' || conv == 'f' || conv == 'e') {
     int prec = star ? va_arg(*ap, int) : 0;
     double v = va_arg(*ap, double);
-    w = star ? snprintf(tmp, sizeof tmp, g, prec, v) : snprintf(tmp, sizeof tmp, g, v);
+    if (star)
+      pcl__buf_printf(b, g, prec, v);
+    else
+      pcl__buf_printf(b, g, v);
   } else if (conv == 'd' || conv == 'i') {
     long long v = z ? (long long)va_arg(*ap, ptrdiff_t) : ll ? va_arg(*ap, long long)
                   : l ? va_arg(*ap, long) : va_arg(*ap, int);
-    w = snprintf(tmp, sizeof tmp, g, v);
+    pcl__buf_printf(b, g, v);
   } else if (conv == 'u' || conv == 'x' || conv == 'X' || conv == 'o') {
     unsigned long long v = z ? va_arg(*ap, size_t) : ll ? va_arg(*ap, unsigned long long)
                            : l ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned);
-    w = snprintf(tmp, sizeof tmp, g, v);
+    pcl__buf_printf(b, g, v);
   } else if (conv == 'c') {
-    w = snprintf(tmp, sizeof tmp, g, va_arg(*ap, int));
+    pcl__buf_printf(b, g, va_arg(*ap, int));
   } else {
     ice("unsupported diagnostic conversion '%s'", f);
   }
 #pragma GCC diagnostic pop
-  if (w < 0 || (size_t)w >= sizeof tmp)
-    ice("diagnostic conversion '%s' failed", f);
-  append_text(buf, len, tmp, (size_t)w);
 }
 
 char *diag_vformat(const char *fmt, va_list ap) {
@@ -140,24 +131,22 @@ char *diag_vformat(const char *fmt, va_list ap) {
     va_end(args);
     return whole;
   }
-  char *buf = xmalloc(1);
-  size_t len = 0;
-  buf[0] = '\0';
+  pcl__buf b = PCL__BUF_INIT;
   for (const char *p = fmt; *p;) {
     const char *pct = strchr(p, '%');
     if (!pct) {
-      append_text(&buf, &len, p, strlen(p));
+      pcl__buf_puts(&b, p);
       break;
     }
-    append_text(&buf, &len, p, (size_t)(pct - p));
+    pcl__buf_append(&b, p, (size_t)(pct - p));
     size_t n = 1 + strspn(pct + 1, "-+ #0123456789.*hlzjt");
     if (!pct[n])
       ice("diagnostic format ends in a conversion: %s", fmt);
-    append_conversion(&buf, &len, pct, n + 1, &args);
+    append_conversion(&b, pct, n + 1, &args);
     p = pct + n + 1;
   }
   va_end(args);
-  return buf;
+  return pcl__buf_take(&b);
 }
 
 __attribute__((format(printf, 4, 0))) static diag *new_diag(diag_severity sev, bool has_span,
