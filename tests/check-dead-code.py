@@ -6,8 +6,9 @@ Usage: tests/check-dead-code.py BUILD     (BUILD is the build directory, e.g. bu
 Reads the symbol tables (`nm`) of the objects of each program the
 Makefile links from BUILD/obj: pclc (compiler/, common/ and the parser
 bison and flex write), libpclrt (runtime/, common/ and the engine
-protocol's messages) and, when it is built, the language host (host/ and
-common/'s buffer); common/ is linked into each, so what any uses is used.
+protocol's messages) and the language host (host/ and common/'s buffer);
+common/ is linked into each, so what any uses is used, and all three must
+be built (the Makefile's check-dead-code builds them).
 A global symbol defined by a hand-written object and referenced by no
 other object of its program is an error: nothing calls it (delete it) or
 only its own file does (make it `static`).  Not errors:
@@ -164,15 +165,18 @@ def main():
     bad = check("pclc", compiler, common + pclc_gen, set(), build)
     bad += check("libpclrt", runtime, common + proto, api_names(), build)
     host = objects(build, "host")
+    if not host:
+        # Without the host's objects, what only the host uses of common/
+        # would be reported as unused.
+        sys.exit(f"check-dead-code: {build}/obj/host has no object: build the language host first")
     # The modules of common/ that the language host links (the Makefile's
     # HOST_COMMON_OBJS).
     host_common = [o for o in common if os.path.basename(o) in ("buf.o", "mem.o")]
     # common/ is linked into each: what any side uses is used.
     bad += check("pclc, libpclrt or the language host", common,
                  compiler + runtime + pclc_gen + proto + host, api_names(), build)
-    if host:
-        bad += check("the language host", host,
-                     host_common + objects(build, "gen/host-proto") + proto, set(), build)
+    bad += check("the language host", host,
+                 host_common + objects(build, "gen/host-proto") + proto, set(), build)
     for sym in sorted(set(TEST_ONLY) - test_only):
         print(f"note: {sym} is no longer used by tests only: remove its entry from TEST_ONLY")
     print(f"check-dead-code: {bad} unused globals, {len(test_only)} used by tests only "
