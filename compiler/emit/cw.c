@@ -1,15 +1,6 @@
-/* cw: the C writer's printf, string literals, comments and names over
+/* cw: the C writer's numbers, string literals, comments and names over
  * common/'s buffer (see cw.h). */
 #include "emit/cw.h"
-
-#include <stdarg.h>
-
-void cw_printf(cw *w, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  pcl__buf_vprintf(w, fmt, ap);
-  va_end(ap);
-}
 
 void cw_uint(cw *w, unsigned long long v) {
   char buf[24];
@@ -18,7 +9,7 @@ void cw_uint(cw *w, unsigned long long v) {
     buf[--i] = (char)('0' + v % 10);
     v /= 10;
   } while (v);
-  cw_bytes(w, buf + i, sizeof buf - i);
+  pcl__buf_append(w, buf + i, sizeof buf - i);
 }
 
 void cw_cstring(cw *w, const char *s, size_t len) {
@@ -47,14 +38,14 @@ void cw_mangle(cw *w, const char *s) {
   static const char hex[] = "0123456789abcdef";
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
     if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')) {
-      cw_bytes(w, (const char *)p, 1);
+      pcl__buf_append(w, (const char *)p, 1);
     } else if (*p == '_') {
-      cw_bytes(w, "__", 2);
+      pcl__buf_append(w, "__", 2);
     } else if (*p == '-') {
-      cw_bytes(w, "_d", 2);
+      pcl__buf_append(w, "_d", 2);
     } else {
       char esc[4] = {'_', 'x', hex[*p >> 4], hex[*p & 15]};
-      cw_bytes(w, esc, 4);
+      pcl__buf_append(w, esc, 4);
     }
   }
 }
@@ -62,8 +53,8 @@ void cw_mangle(cw *w, const char *s) {
 void cw_comment_char(cw *w, char c) {
   char prev = w->len ? w->data[w->len - 1] : '\0';
   if ((c == '/' && prev == '*') || (c == '*' && prev == '/'))
-    cw_bytes(w, "\\", 1);
-  cw_bytes(w, &c, 1);
+    pcl__buf_append(w, "\\", 1);
+  pcl__buf_append(w, &c, 1);
 }
 
 void cw_comment(cw *w, const char *s) {

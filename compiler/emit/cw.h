@@ -19,24 +19,10 @@
 
 #include "buf.h"
 
-/* A text buffer: common/'s byte buffer; CW_INIT (all zero) is empty. */
+/* The text being written: common/'s byte buffer, PCL__BUF_INIT when empty,
+ * written with pcl__buf_puts, pcl__buf_printf and the functions below. */
 typedef pcl__buf cw;
 
-/* The empty buffer. */
-#define CW_INIT PCL__BUF_INIT
-
-/* Appends printf-formatted text. */
-void cw_printf(cw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Appends the NUL-terminated s. */
-static inline void cw_puts(cw *w, const char *s) { pcl__buf_puts(w, s); }
-/* Appends the bytes s[0..len) as they are. */
-static inline void cw_bytes(cw *w, const char *s, size_t len) { pcl__buf_append(w, s, len); }
-/* Appends the contents of other. */
-static inline void cw_append(cw *w, const cw *other) {
-  pcl__buf_append(w, other->data, other->len);
-}
-/* Frees the buffer and empties it. */
-static inline void cw_free(cw *w) { pcl__buf_free(w); }
 /* Appends v in decimal. */
 void cw_uint(cw *w, unsigned long long v);
 /* Appends s[0..len) as a C string literal (with the quotes). */

@@ -50,8 +50,8 @@ static const char *type_ref(em *e, const ty *t, pcl_span span) {
   case TY_MAP: {
     const char *elem = type_ref(e, t->elem, span);
     size_t n = e->ntypes++;
-    cw_printf(&e->types, "static const pcl_type pclg_t%zu = {.kind = %s, .elem = %s};\n", n,
-              t->kind == TY_MAP ? "PCL_TY_MAP" : "PCL_TY_LIST", elem);
+    pcl__buf_printf(&e->types, "static const pcl_type pclg_t%zu = {.kind = %s, .elem = %s};\n", n,
+                    t->kind == TY_MAP ? "PCL_TY_MAP" : "PCL_TY_LIST", elem);
     return arena_printf(&e->keys, "&pclg_t%zu", n);
   }
   case TY_UNION: {
@@ -70,8 +70,10 @@ static const char *type_ref(em *e, const ty *t, pcl_span span) {
       return "&pcl_type_any";
     const char *elem = type_ref(e, other, span);
     size_t n = e->ntypes++;
-    cw_printf(&e->types, "static const pcl_type pclg_t%zu = {.kind = PCL_TY_OPTIONAL, .elem = %s};\n",
-              n, elem);
+    pcl__buf_printf(&e->types,
+                    "static const pcl_type pclg_t%zu = {.kind = PCL_TY_OPTIONAL, "
+                    ".elem = %s};\n",
+                    n, elem);
     return arena_printf(&e->keys, "&pclg_t%zu", n);
   }
   case TY_OBJECT: {
@@ -81,19 +83,20 @@ static const char *type_ref(em *e, const ty *t, pcl_span span) {
       fields[i] = type_ref(e, t->object.props[i].type, span);
     size_t n = e->ntypes++;
     if (count) {
-      cw_printf(&e->types, "static const pcl_type_field pclg_tf%zu[] = {", n);
+      pcl__buf_printf(&e->types, "static const pcl_type_field pclg_tf%zu[] = {", n);
       for (size_t i = 0; i < count; i++) {
-        cw_puts(&e->types, i ? ", {" : "{");
+        pcl__buf_puts(&e->types, i ? ", {" : "{");
         cw_cstring(&e->types, t->object.props[i].name, strlen(t->object.props[i].name));
-        cw_printf(&e->types, ", %s}", fields[i]);
+        pcl__buf_printf(&e->types, ", %s}", fields[i]);
       }
-      cw_puts(&e->types, "};\n");
-      cw_printf(&e->types,
-                "static const pcl_type pclg_t%zu = {.kind = PCL_TY_OBJECT, .fields = pclg_tf%zu, "
-                ".nfields = %zu};\n",
-                n, n, count);
+      pcl__buf_puts(&e->types, "};\n");
+      pcl__buf_printf(
+          &e->types,
+          "static const pcl_type pclg_t%zu = {.kind = PCL_TY_OBJECT, .fields = pclg_tf%zu, "
+          ".nfields = %zu};\n",
+          n, n, count);
     } else {
-      cw_printf(&e->types, "static const pcl_type pclg_t%zu = {.kind = PCL_TY_OBJECT};\n", n);
+      pcl__buf_printf(&e->types, "static const pcl_type pclg_t%zu = {.kind = PCL_TY_OBJECT};\n", n);
     }
     free(fields);
     return arena_printf(&e->keys, "&pclg_t%zu", n);
@@ -119,21 +122,21 @@ static size_t write_configs(em *e, const ir_module *m, cw *w) {
     const char *t = type_ref(e, c->config_type, c->span);
     /* The default, when there is one, is computed by the config's node:
        default_value stays NULL. */
-    cw_puts(w, "    {.name = ");
+    pcl__buf_puts(w, "    {.name = ");
     cw_cstring(w, c->logical, strlen(c->logical));
-    cw_printf(w, ", .type = %s, ", t);
+    pcl__buf_printf(w, ", .type = %s, ", t);
     if (c->value)
-      cw_puts(w, ".has_default_expr = true, ");
+      pcl__buf_puts(w, ".has_default_expr = true, ");
     if (c->nullable)
-      cw_puts(w, ".nullable = true, ");
+      pcl__buf_puts(w, ".nullable = true, ");
     if (c->secret)
-      cw_puts(w, ".secret = true, ");
+      pcl__buf_puts(w, ".secret = true, ");
     /* Where the declaration is: a bad or missing value is reported there. */
     const char *path = src_get(e->src, c->span.file)->path;
     src_pos pos = src_position(e->src, c->span.file, c->span.start);
-    cw_puts(w, ".file = ");
+    pcl__buf_puts(w, ".file = ");
     cw_cstring(w, path, strlen(path));
-    cw_printf(w, ", .line = %zu, .col = %zu},\n", pos.line, pos.column);
+    pcl__buf_printf(w, ", .line = %zu, .col = %zu},\n", pos.line, pos.column);
     n++;
   }
   return n;
@@ -145,7 +148,7 @@ static size_t write_configs(em *e, const ir_module *m, cw *w) {
 static void string_field(cw *w, const char *field, const char *s) {
   if (s == NULL)
     return;
-  cw_printf(w, ", .%s = ", field);
+  pcl__buf_printf(w, ", .%s = ", field);
   cw_cstring(w, s, strlen(s));
 }
 
@@ -160,18 +163,18 @@ static void write_packages(em *e, const ir_module *m, cw *w, ptrmap *seen, size_
     if (ptrmap_get(seen, name))
       continue;
     ptrmap_put(seen, name, (void *)1);
-    cw_puts(w, "    {.base_name = ");
+    pcl__buf_puts(w, "    {.base_name = ");
     cw_cstring(w, p->base_name, strlen(p->base_name));
     string_field(w, "base_version", p->base_version);
     string_field(w, "download_url", p->download_url);
     string_field(w, "name", p->name);
     string_field(w, "version", p->version);
-    cw_puts(w, ", .value = ");
+    pcl__buf_puts(w, ", .value = ");
     cw_cstring(w, p->value, p->value_len);
-    cw_printf(w, ", .value_len = %zu", p->value_len);
+    pcl__buf_printf(w, ", .value_len = %zu", p->value_len);
     if (p->extension)
-      cw_puts(w, ", .extension = true");
-    cw_puts(w, "},\n");
+      pcl__buf_puts(w, ", .extension = true");
+    pcl__buf_puts(w, "},\n");
     (*n)++;
   }
 }
@@ -224,29 +227,29 @@ static const ir_module **walk_modules(em *e, const ir_module *top, size_t *nmods
  * functions and rows are entries (in order), and the module table. */
 static void write_modules(em *e, const ir_module **mods, size_t n, const node_entry *entries,
                           cw *tables) {
-  cw descs = CW_INIT;
+  cw descs = PCL__BUF_INIT;
   for (size_t k = 0; k < n; k++) {
     const ir_module *m = mods[k];
     if (m->count == 0) {
-      cw_printf(&descs, "    {NULL, 0},\n");
+      pcl__buf_printf(&descs, "    {NULL, 0},\n");
       continue;
     }
-    cw_printf(tables, "\n/* Module %zu: ", m->index);
+    pcl__buf_printf(tables, "\n/* Module %zu: ", m->index);
     cw_comment(tables, m->dir);
-    cw_printf(tables, " */\nstatic const pcl_gen_node_desc pclg_nodes%zu[] = {\n", m->index);
+    pcl__buf_printf(tables, " */\nstatic const pcl_gen_node_desc pclg_nodes%zu[] = {\n", m->index);
     for (size_t i = 0; i < m->count; i++, entries++) {
-      cw_printf(tables, "    {%s, %u}, /* ", em_func_name(e, entries->fn),
-                (unsigned)entries->row);
+      pcl__buf_printf(tables, "    {%s, %u}, /* ", em_func_name(e, entries->fn),
+                      (unsigned)entries->row);
       cw_comment(tables, m->nodes[i].logical);
-      cw_puts(tables, " */\n");
+      pcl__buf_puts(tables, " */\n");
     }
-    cw_puts(tables, "};\n");
-    cw_printf(&descs, "    {pclg_nodes%zu, %zu},\n", m->index, m->count);
+    pcl__buf_puts(tables, "};\n");
+    pcl__buf_printf(&descs, "    {pclg_nodes%zu, %zu},\n", m->index, m->count);
   }
-  cw_puts(tables, "\nstatic const pcl_gen_module pclg_modules[] = {\n");
-  cw_append(tables, &descs);
-  cw_puts(tables, "};\n");
-  cw_free(&descs);
+  pcl__buf_puts(tables, "\nstatic const pcl_gen_module pclg_modules[] = {\n");
+  pcl__buf_append(tables, descs.data, descs.len);
+  pcl__buf_puts(tables, "};\n");
+  pcl__buf_free(&descs);
 }
 
 /* ------------------------------------------------------------------ program */
@@ -317,118 +320,123 @@ typedef struct parts {
  * false when a write failed. */
 static bool write_file(em *e, FILE *out, const emit_options *opt, const parts *p) {
   const src_set *src = e->src;
-  sink snk = {out, CW_INIT, 1, true, true};
+  sink snk = {out, PCL__BUF_INIT, 1, true, true};
   const char *output = strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output;
   cw_cstring(&snk.name, output, strlen(output));
-  cw o = CW_INIT;
-  cw_puts(&o, "/* Generated by ");
+  cw o = PCL__BUF_INIT;
+  pcl__buf_puts(&o, "/* Generated by ");
   cw_comment(&o, opt->generator);
-  cw_puts(&o, " from ");
+  pcl__buf_puts(&o, " from ");
   cw_comment(&o, opt->input);
-  cw_puts(&o, "; do not edit. */\n#include \"pcl_gen.h\"\n\n");
-  cw_printf(&o,
-            "#if !defined(PCL_GEN_ABI) || PCL_GEN_ABI != %d\n"
-            "#error \"generated by %s for the generated-code ABI %d of libpclrt, which this "
-            "pcl_gen.h does not describe: use the libpclrt of that pclc, or regenerate this file "
-            "with the pclc of this libpclrt\"\n"
-            "#endif\n",
-            PCL_GEN_ABI, opt->generator, PCL_GEN_ABI);
+  pcl__buf_puts(&o, "; do not edit. */\n#include \"pcl_gen.h\"\n\n");
+  pcl__buf_printf(
+      &o,
+      "#if !defined(PCL_GEN_ABI) || PCL_GEN_ABI != %d\n"
+      "#error \"generated by %s for the generated-code ABI %d of libpclrt, which this "
+      "pcl_gen.h does not describe: use the libpclrt of that pclc, or regenerate this file "
+      "with the pclc of this libpclrt\"\n"
+      "#endif\n",
+      PCL_GEN_ABI, opt->generator, PCL_GEN_ABI);
 
-  cw_puts(&o, "\n/* Constants, by index, every tenth numbered (rows refer to them as\n"
-              " * pclg_k[r[i]]). */\n");
+  pcl__buf_puts(&o, "\n/* Constants, by index, every tenth numbered (rows refer to them as\n"
+                    " * pclg_k[r[i]]). */\n");
   put(&snk, &o, &e->limbs);
   size_t nconsts = e->nconsts ? e->nconsts : 1;
   if (e->nitems) {
-    cw_printf(&o, "static pcl_value pclg_k[%zu];\n", nconsts);
-    cw_puts(&o, "static pcl_value *const pclg_p[] = {\n");
+    pcl__buf_printf(&o, "static pcl_value pclg_k[%zu];\n", nconsts);
+    pcl__buf_puts(&o, "static pcl_value *const pclg_p[] = {\n");
     put(&snk, &o, &e->items);
-    cw_puts(&o, "};\n");
+    pcl__buf_puts(&o, "};\n");
   }
-  cw_printf(&o, "static pcl_value pclg_k[%zu] = {\n", nconsts);
+  pcl__buf_printf(&o, "static pcl_value pclg_k[%zu] = {\n", nconsts);
   put(&snk, &o, &e->consts);
   if (e->nconsts == 0)
-    cw_puts(&o, "    PCL_STATIC_NULL,\n");
-  cw_puts(&o, "};\n\n/* Source files (NULL for package schemas). */\n"
-              "static const char *const pclg_files[] = {\n");
+    pcl__buf_puts(&o, "    PCL_STATIC_NULL,\n");
+  pcl__buf_puts(&o, "};\n\n/* Source files (NULL for package schemas). */\n"
+                    "static const char *const pclg_files[] = {\n");
   for (size_t i = 0; i < src->count; i++) {
     const char *path = src->files[i].path;
     size_t len = strlen(path);
     if (len > 3 && strcmp(path + len - 3, ".pp") == 0) {
-      cw_puts(&o, "    ");
+      pcl__buf_puts(&o, "    ");
       cw_cstring(&o, path, len);
-      cw_puts(&o, ",\n");
+      pcl__buf_puts(&o, ",\n");
     } else {
-      cw_puts(&o, "    NULL,\n");
+      pcl__buf_puts(&o, "    NULL,\n");
     }
   }
   if (src->count == 0)
-    cw_puts(&o, "    NULL,\n");
-  cw_puts(&o, "};\n\n/* Source locations: line, column. */\n"
-              "static const pcl_gen_loc pclg_loc[] = {\n");
+    pcl__buf_puts(&o, "    NULL,\n");
+  pcl__buf_puts(&o, "};\n\n/* Source locations: line, column. */\n"
+                    "static const pcl_gen_loc pclg_loc[] = {\n");
   put(&snk, &o, &e->locs);
   if (e->nlocs == 0)
-    cw_puts(&o, "    {0, 0},\n");
-  cw_puts(&o, "};\n\n/* Their files: the first location in each, and the file's index. */\n"
-              "static const pcl_gen_loc_run pclg_loc_runs[] = {\n");
+    pcl__buf_puts(&o, "    {0, 0},\n");
+  pcl__buf_puts(&o, "};\n\n/* Their files: the first location in each, and the file's index. */\n"
+                    "static const pcl_gen_loc_run pclg_loc_runs[] = {\n");
   put(&snk, &o, &e->loc_runs);
   if (e->nloc_runs == 0)
-    cw_puts(&o, "    {0, 0},\n");
-  cw_puts(&o, "};\n");
+    pcl__buf_puts(&o, "    {0, 0},\n");
+  pcl__buf_puts(&o, "};\n");
   if (e->ndecls) {
-    cw_puts(&o, "\n/* Resource declarations. */\nstatic const pcl_resource_decl pclg_decl[] = {\n");
+    pcl__buf_puts(&o, "\n/* Resource declarations. */\n"
+                      "static const pcl_resource_decl pclg_decl[] = {\n");
     put(&snk, &o, &e->decls);
-    cw_puts(&o, "};\n");
+    pcl__buf_puts(&o, "};\n");
   }
-  cw_puts(&o, "\n/* Rows: what differs between the uses of one function, in the order its\n"
-              " * code reads them, one line per use, named after its node, with the\n"
-              " * constants it reads.  A row refers to the row of a closure it creates\n"
-              " * by how many entries before it that row starts (r - r[i]). */\n"
-              "static const uint32_t pclg_r[] = {\n");
+  pcl__buf_puts(&o, "\n/* Rows: what differs between the uses of one function, in the order its\n"
+                    " * code reads them, one line per use, named after its node, with the\n"
+                    " * constants it reads.  A row refers to the row of a closure it creates\n"
+                    " * by how many entries before it that row starts (r - r[i]). */\n"
+                    "static const uint32_t pclg_r[] = {\n");
   put(&snk, &o, &e->rows);
-  cw_puts(&o, "    0,\n};\n");
-  cw_puts(&o, "\n/* Node functions. */\n");
-  cw protos = CW_INIT, code = CW_INIT;
+  pcl__buf_puts(&o, "    0,\n};\n");
+  pcl__buf_puts(&o, "\n/* Node functions. */\n");
+  cw protos = PCL__BUF_INIT, code = PCL__BUF_INIT;
   em_funcs_print(e, &protos, &code);
   put(&snk, &o, &protos);
   put(&snk, &o, &p->tables);
   put(&snk, &o, &code);
-  cw_free(&protos);
-  cw_free(&code);
-  cw_puts(&o, "\n/* Configuration. */\n");
+  pcl__buf_free(&protos);
+  pcl__buf_free(&code);
+  pcl__buf_puts(&o, "\n/* Configuration. */\n");
   put(&snk, &o, &e->types);
   if (p->nconfigs) {
-    cw_puts(&o, "static const pcl_config_decl pclg_config[] = {\n");
+    pcl__buf_puts(&o, "static const pcl_config_decl pclg_config[] = {\n");
     put(&snk, &o, &p->configs);
-    cw_puts(&o, "};\n");
+    pcl__buf_puts(&o, "};\n");
   }
   if (p->npackages) {
-    cw_puts(&o, "\n/* Parameterized packages: the base provider's name, version and download\n"
-                " * URL, the package's name and version, its parameter (decoded) with its\n"
-                " * length, and whether it extends the base provider. */\n"
-                "static const pcl_package pclg_packages[] = {\n");
+    pcl__buf_puts(&o,
+                  "\n/* Parameterized packages: the base provider's name, version and download\n"
+                  " * URL, the package's name and version, its parameter (decoded) with its\n"
+                  " * length, and whether it extends the base provider. */\n"
+                  "static const pcl_package pclg_packages[] = {\n");
     put(&snk, &o, &p->packages);
-    cw_puts(&o, "};\n");
+    pcl__buf_puts(&o, "};\n");
   }
   char *name = program_name(opt->input);
-  cw_printf(&o, "\nstatic const pcl_gen_program pclg_program = {\n"
-                "    .abi = %d,\n    .abi_symbol = &pcl_gen_abi_%d,\n    .generator = ",
-            PCL_GEN_ABI, PCL_GEN_ABI);
+  pcl__buf_printf(&o,
+                  "\nstatic const pcl_gen_program pclg_program = {\n"
+                  "    .abi = %d,\n    .abi_symbol = &pcl_gen_abi_%d,\n    .generator = ",
+                  PCL_GEN_ABI, PCL_GEN_ABI);
   cw_cstring(&o, opt->generator, strlen(opt->generator));
-  cw_puts(&o, ",\n    .name = ");
+  pcl__buf_puts(&o, ",\n    .name = ");
   cw_cstring(&o, name, strlen(name));
-  cw_printf(&o,
-            ",\n    .configs = %s,\n    .nconfigs = %zu,\n    .main = &pclg_modules[0],\n"
-            "    .rows = pclg_r,\n    .consts = pclg_k,\n    .locs = pclg_loc,\n"
-            "    .loc_runs = pclg_loc_runs,\n    .nloc_runs = %zu,\n    .files = pclg_files,\n"
-            "    .packages = %s,\n    .npackages = %zu,\n};\n\n"
-            "int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }\n",
-            p->nconfigs ? "pclg_config" : "NULL", p->nconfigs, e->nloc_runs ? e->nloc_runs : 1,
-            p->npackages ? "pclg_packages" : "NULL", p->npackages);
+  pcl__buf_printf(
+      &o,
+      ",\n    .configs = %s,\n    .nconfigs = %zu,\n    .main = &pclg_modules[0],\n"
+      "    .rows = pclg_r,\n    .consts = pclg_k,\n    .locs = pclg_loc,\n"
+      "    .loc_runs = pclg_loc_runs,\n    .nloc_runs = %zu,\n    .files = pclg_files,\n"
+      "    .packages = %s,\n    .npackages = %zu,\n};\n\n"
+      "int main(int argc, char **argv) { return pcl_gen_main(argc, argv, &pclg_program); }\n",
+      p->nconfigs ? "pclg_config" : "NULL", p->nconfigs, e->nloc_runs ? e->nloc_runs : 1,
+      p->npackages ? "pclg_packages" : "NULL", p->npackages);
   free(name);
 
   put(&snk, &o, NULL);
-  cw_free(&snk.name);
-  cw_free(&o);
+  pcl__buf_free(&snk.name);
+  pcl__buf_free(&o);
   return snk.ok;
 }
 
@@ -442,7 +450,7 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, diag_list *d
   arena_init(&e.keys);
   intern_init(&e.names, &e.keys);
 
-  parts p = {CW_INIT, CW_INIT, 0, CW_INIT, 0};
+  parts p = {PCL__BUF_INIT, PCL__BUF_INIT, 0, PCL__BUF_INIT, 0};
   size_t nmods = 0;
   node_entry *entries = NULL;
   const ir_module **mods = walk_modules(&e, top, &nmods, &entries, &p.packages, &p.npackages);
@@ -457,19 +465,19 @@ bool emit_program(FILE *out, const emit_options *opt, src_set *src, diag_list *d
   free(entries);
   bool written = !e.too_deep && write_file(&e, out, opt, &p);
 
-  cw_free(&p.configs);
-  cw_free(&p.tables);
-  cw_free(&p.packages);
+  pcl__buf_free(&p.configs);
+  pcl__buf_free(&p.tables);
+  pcl__buf_free(&p.packages);
   em_const_free(&e);
-  cw_free(&e.locs);
-  cw_free(&e.decls);
-  cw_free(&e.rows);
-  cw_free(&e.types);
+  pcl__buf_free(&e.locs);
+  pcl__buf_free(&e.decls);
+  pcl__buf_free(&e.rows);
+  pcl__buf_free(&e.types);
   ptrmap_free(&e.loc_index);
   ptrmap_free(&e.decl_index);
   em_funcs_free(&e);
-  cw_free(&e.key);
-  cw_free(&e.loc_runs);
+  pcl__buf_free(&e.key);
+  pcl__buf_free(&e.loc_runs);
   intern_free(&e.names);
   arena_free(&e.keys);
   return written;

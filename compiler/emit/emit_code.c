@@ -376,12 +376,12 @@ static void print_operand(cw *out, const uint32_t *code, size_t *i) {
   uint32_t n = code[(*i)++];
   const char *u = strstr(text, "%u");
   if (u == NULL) {
-    cw_puts(out, text);
+    pcl__buf_puts(out, text);
     return;
   }
-  cw_bytes(out, text, (size_t)(u - text));
+  pcl__buf_append(out, text, (size_t)(u - text));
   cw_uint(out, n);
-  cw_puts(out, u + 2);
+  pcl__buf_puts(out, u + 2);
 }
 
 /* Prints `(pcl_value *[]){a, b, ...}` of the operands at code[*i] (NULL
@@ -389,16 +389,16 @@ static void print_operand(cw *out, const uint32_t *code, size_t *i) {
 static void print_array(cw *out, const uint32_t *code, size_t *i) {
   uint32_t n = code[(*i)++];
   if (n == 0) {
-    cw_puts(out, "NULL");
+    pcl__buf_puts(out, "NULL");
     return;
   }
-  cw_puts(out, "(pcl_value *[]){");
+  pcl__buf_puts(out, "(pcl_value *[]){");
   for (uint32_t j = 0; j < n; j++) {
     if (j)
-      cw_puts(out, ", ");
+      pcl__buf_puts(out, ", ");
     print_operand(out, code, i);
   }
-  cw_puts(out, "}");
+  pcl__buf_puts(out, "}");
 }
 
 /* Prints the record at code[*i] (without indentation or newline), moving
@@ -410,10 +410,10 @@ static void print_record(const em *e, cw *out, const uint32_t *code, size_t *i) 
   for (const char *p = form->text; *p;) {
     const char *q = strchr(p, '%');
     if (q == NULL) {
-      cw_puts(out, p);
+      pcl__buf_puts(out, p);
       break;
     }
-    cw_bytes(out, p, (size_t)(q - p));
+    pcl__buf_append(out, p, (size_t)(q - p));
     p = q + (q[1] == 'z' ? 3 : 2);
     switch (*c++) {
     case 'd':
@@ -422,10 +422,10 @@ static void print_record(const em *e, cw *out, const uint32_t *code, size_t *i) 
       cw_uint(out, code[(*i)++]);
       break;
     case 's':
-      cw_puts(out, e->texts[code[(*i)++]].text);
+      pcl__buf_puts(out, e->texts[code[(*i)++]].text);
       break;
     case 'f':
-      cw_puts(out, em_func_name(e, code[(*i)++]));
+      pcl__buf_puts(out, em_func_name(e, code[(*i)++]));
       break;
     case 'o':
       print_operand(out, code, i);
@@ -434,22 +434,22 @@ static void print_record(const em *e, cw *out, const uint32_t *code, size_t *i) 
       if (code[*i] == OPND_TEMP) {
         print_operand(out, code, i);
       } else {
-        cw_puts(out, "pcl_retain(");
+        pcl__buf_puts(out, "pcl_retain(");
         print_operand(out, code, i);
-        cw_puts(out, ")");
+        pcl__buf_puts(out, ")");
       }
       break;
     case 'a':
       print_array(out, code, i);
       break;
     case 'c':
-      cw_puts(out, "pcl_gen_env_new(e, r - r[");
+      pcl__buf_puts(out, "pcl_gen_env_new(e, r - r[");
       cw_uint(out, code[(*i)++]);
-      cw_puts(out, "], ");
+      pcl__buf_puts(out, "], ");
       cw_uint(out, code[*i]);
-      cw_puts(out, ", ");
+      pcl__buf_puts(out, ", ");
       print_array(out, code, i);
-      cw_puts(out, ")");
+      pcl__buf_puts(out, ")");
       break;
     default:
       ice("unknown conversion in '%s'", form->text);
@@ -476,28 +476,28 @@ bool em_code_print(em *e, cw *out, const uint32_t *code, size_t n, const uint32_
     uint32_t f = mapped ? where[2 * nstmts] : UINT32_MAX;
     size_t want = mapped ? src_position(e->src, f, where[2 * nstmts + 1]).line : 0;
     if (mapped && f == file && want == line) {
-      cw_bytes(out, " ", 1);
+      pcl__buf_append(out, " ", 1);
     } else {
       if (nstmts > 0)
-        cw_bytes(out, "\n", 1);
+        pcl__buf_append(out, "\n", 1);
       if (mapped) {
         const char *path = e->src->files[f].path;
-        cw_puts(out, "#line ");
+        pcl__buf_puts(out, "#line ");
         cw_uint(out, want);
-        cw_bytes(out, " ", 1);
+        pcl__buf_append(out, " ", 1);
         cw_cstring(out, path, strlen(path));
-        cw_bytes(out, "\n", 1);
+        pcl__buf_append(out, "\n", 1);
         directive = true;
       }
       file = f;
       line = want;
       for (uint32_t j = 0; j < level; j++)
-        cw_bytes(out, "  ", 2);
+        pcl__buf_append(out, "  ", 2);
     }
     print_record(e, out, code, &i);
     nstmts++;
   }
   if (nstmts > 0)
-    cw_bytes(out, "\n", 1);
+    pcl__buf_append(out, "\n", 1);
   return directive;
 }

@@ -54,20 +54,20 @@ static void write_int(em *e, const char *digits) {
     ice("bad integer literal '%s'", digits);
   if (mpz_cmp_si(z, INT64_MAX) <= 0 && mpz_cmp_si(z, -INT64_MAX) >= 0) {
     char *s = mpz_get_str(NULL, 10, z);
-    cw_printf(&e->consts, "PCL_STATIC_INT(%s)", s);
+    pcl__buf_printf(&e->consts, "PCL_STATIC_INT(%s)", s);
     free(s);
   } else if (mpz_cmp_si(z, INT64_MIN) == 0) {
-    cw_puts(&e->consts, "PCL_STATIC_INT(-9223372036854775807 - 1)");
+    pcl__buf_puts(&e->consts, "PCL_STATIC_INT(-9223372036854775807 - 1)");
   } else {
     size_t count = 0;
     uint64_t *limbs = mpz_export(NULL, &count, -1, 8, 0, 0, z);
     size_t l = e->nlimbs++;
-    cw_printf(&e->limbs, "static const uint64_t pclg_l%zu[] = {", l);
+    pcl__buf_printf(&e->limbs, "static const uint64_t pclg_l%zu[] = {", l);
     for (size_t i = 0; i < count; i++)
-      cw_printf(&e->limbs, "%s0x%016llxu", i ? ", " : "", (unsigned long long)limbs[i]);
-    cw_puts(&e->limbs, "};\n");
-    cw_printf(&e->consts, "PCL_STATIC_BIGINT(pclg_l%zu, %s%zu)", l, mpz_sgn(z) < 0 ? "-" : "",
-              count);
+      pcl__buf_printf(&e->limbs, "%s0x%016llxu", i ? ", " : "", (unsigned long long)limbs[i]);
+    pcl__buf_puts(&e->limbs, "};\n");
+    pcl__buf_printf(&e->consts, "PCL_STATIC_BIGINT(pclg_l%zu, %s%zu)", l, mpz_sgn(z) < 0 ? "-" : "",
+                    count);
     free(limbs);
   }
   mpz_clear(z);
@@ -78,9 +78,9 @@ static void write_int(em *e, const char *digits) {
 static void write_double(cw *w, double d) {
   char buf[40];
   snprintf(buf, sizeof buf, "%.17g", d);
-  cw_puts(w, buf);
+  pcl__buf_puts(w, buf);
   if (strpbrk(buf, ".e") == NULL)
-    cw_puts(w, ".0");
+    pcl__buf_puts(w, ".0");
 }
 
 /* The longest text of a constant that a row's comment shows, in bytes. */
@@ -96,25 +96,25 @@ static void shown(em *e, size_t i, const char *show) {
  * with `"`, `\` and control bytes escaped, cut after SHOWN bytes (at a
  * character's start) with "...". */
 static const char *show_string(em *e, const char *s, size_t len) {
-  cw t = CW_INIT;
-  cw_bytes(&t, "\"", 1);
+  cw t = PCL__BUF_INIT;
+  pcl__buf_append(&t, "\"", 1);
   size_t i = 0;
   for (; i < len && (i < SHOWN || ((unsigned char)s[i] & 0xc0) == 0x80); i++) {
     unsigned char c = (unsigned char)s[i];
     if (c == '"' || c == '\\') {
-      cw_bytes(&t, "\\", 1);
-      cw_bytes(&t, s + i, 1);
+      pcl__buf_append(&t, "\\", 1);
+      pcl__buf_append(&t, s + i, 1);
     } else if (c < 0x20 || c == 0x7f) {
-      cw_printf(&t, "\\x%02x", c);
+      pcl__buf_printf(&t, "\\x%02x", c);
     } else {
-      cw_bytes(&t, s + i, 1);
+      pcl__buf_append(&t, s + i, 1);
     }
   }
   if (i < len)
-    cw_puts(&t, "...");
-  cw_bytes(&t, "\"", 1);
+    pcl__buf_puts(&t, "...");
+  pcl__buf_append(&t, "\"", 1);
   const char *show = arena_strndup(&e->keys, t.data, t.len);
-  cw_free(&t);
+  pcl__buf_free(&t);
   return show;
 }
 
@@ -135,11 +135,11 @@ static size_t begin_entry(em *e) {
   /* Every tenth entry is numbered, which is enough to find an index
      without making the table grow faster than the program. */
   if (e->nconsts % 10 == 0) {
-    cw_bytes(&e->consts, "    /* ", 7);
+    pcl__buf_append(&e->consts, "    /* ", 7);
     cw_uint(&e->consts, e->nconsts);
-    cw_bytes(&e->consts, " */ ", 4);
+    pcl__buf_append(&e->consts, " */ ", 4);
   } else {
-    cw_bytes(&e->consts, "    ", 4);
+    pcl__buf_append(&e->consts, "    ", 4);
   }
   return e->nconsts++;
 }
@@ -153,8 +153,8 @@ uint32_t em_string(em *e, const char *s, size_t len) {
   size_t blen = nfc ? nlen : len;
   cw *key = &e->key;
   key->len = 0;
-  cw_bytes(key, "s", 1);
-  cw_bytes(key, bytes, blen);
+  pcl__buf_append(key, "s", 1);
+  pcl__buf_append(key, bytes, blen);
   const char *k = em_intern(e, key->data, key->len);
   long found = lookup(&e->const_index, k);
   if (found >= 0) {
@@ -168,13 +168,13 @@ uint32_t em_string(em *e, const char *s, size_t len) {
   for (size_t j = 0; j < blen && ascii; j++)
     ascii = (unsigned char)bytes[j] < 0x80;
   if (nul) {
-    cw_puts(&e->consts, "PCL_STATIC_STRING_N(");
+    pcl__buf_puts(&e->consts, "PCL_STATIC_STRING_N(");
     cw_cstring(&e->consts, bytes, blen);
-    cw_printf(&e->consts, ", %zu),\n", blen);
+    pcl__buf_printf(&e->consts, ", %zu),\n", blen);
   } else {
-    cw_puts(&e->consts, ascii ? "PCL_STATIC_ASCII(" : "PCL_STATIC_STRING(");
+    pcl__buf_puts(&e->consts, ascii ? "PCL_STATIC_ASCII(" : "PCL_STATIC_STRING(");
     cw_cstring(&e->consts, bytes, blen);
-    cw_puts(&e->consts, "),\n");
+    pcl__buf_puts(&e->consts, "),\n");
   }
   PCL__GROW(e->strings, e->capstrings, e->nstrings + 1);
   /* Indexes only grow, so the array stays sorted by index. */
@@ -190,18 +190,18 @@ uint32_t em_const(em *e, const ir_expr *c) {
   key->len = 0;
   switch (c->ck) {
   case IR_K_NULL:
-    cw_puts(key, "n");
+    pcl__buf_puts(key, "n");
     break;
   case IR_K_BOOL:
-    cw_puts(key, c->boolean ? "t" : "f");
+    pcl__buf_puts(key, c->boolean ? "t" : "f");
     break;
   case IR_K_INT:
-    cw_puts(key, "i");
-    cw_puts(key, c->text);
+    pcl__buf_puts(key, "i");
+    pcl__buf_puts(key, c->text);
     break;
   case IR_K_NUMBER:
-    cw_puts(key, "d");
-    cw_bytes(key, (const char *)&c->number, sizeof c->number);
+    pcl__buf_puts(key, "d");
+    pcl__buf_append(key, (const char *)&c->number, sizeof c->number);
     break;
   case IR_K_STRING:
     break;
@@ -215,22 +215,22 @@ uint32_t em_const(em *e, const ir_expr *c) {
   switch (c->ck) {
   case IR_K_NULL:
     shown(e, i, "null");
-    cw_puts(&e->consts, "PCL_STATIC_NULL,\n");
+    pcl__buf_puts(&e->consts, "PCL_STATIC_NULL,\n");
     break;
   case IR_K_BOOL:
     shown(e, i, c->boolean ? "true" : "false");
-    cw_printf(&e->consts, "PCL_STATIC_BOOL(%d),\n", c->boolean ? 1 : 0);
+    pcl__buf_printf(&e->consts, "PCL_STATIC_BOOL(%d),\n", c->boolean ? 1 : 0);
     break;
   case IR_K_INT:
     shown(e, i, show_number(e, c->text));
     write_int(e, c->text);
-    cw_puts(&e->consts, ",\n");
+    pcl__buf_puts(&e->consts, ",\n");
     break;
   case IR_K_NUMBER:
     shown(e, i, show_number(e, c->text));
-    cw_puts(&e->consts, "PCL_STATIC_NUMBER(");
+    pcl__buf_puts(&e->consts, "PCL_STATIC_NUMBER(");
     write_double(&e->consts, c->number);
-    cw_puts(&e->consts, "),\n");
+    pcl__buf_puts(&e->consts, "),\n");
     break;
   case IR_K_STRING:
     break;
@@ -243,7 +243,7 @@ uint32_t em_const(em *e, const ir_expr *c) {
 static size_t write_items(em *e, const uint32_t *idx, size_t n) {
   size_t first = e->nitems;
   for (size_t i = 0; i < n; i++)
-    cw_printf(&e->items, "    &pclg_k[%u],\n", (unsigned)idx[i]);
+    pcl__buf_printf(&e->items, "    &pclg_k[%u],\n", (unsigned)idx[i]);
   e->nitems += n;
   return first;
 }
@@ -252,8 +252,8 @@ uint32_t em_static_list(em *e, const uint32_t *items, size_t n) {
   /* The key is "L" and the items' indexes as bytes. */
   cw *key = &e->key;
   key->len = 0;
-  cw_puts(key, "L");
-  cw_bytes(key, (const char *)items, n * sizeof *items);
+  pcl__buf_puts(key, "L");
+  pcl__buf_append(key, (const char *)items, n * sizeof *items);
   const char *k = em_intern(e, key->data, key->len);
   long found = lookup(&e->const_index, k);
   if (found >= 0)
@@ -263,9 +263,9 @@ uint32_t em_static_list(em *e, const uint32_t *items, size_t n) {
   store(&e->const_index, k, i);
   shown(e, i, n ? "[...]" : "[]");
   if (n)
-    cw_printf(&e->consts, "PCL_STATIC_LIST(&pclg_p[%zu], %zu),\n", p, n);
+    pcl__buf_printf(&e->consts, "PCL_STATIC_LIST(&pclg_p[%zu], %zu),\n", p, n);
   else
-    cw_puts(&e->consts, "PCL_STATIC_LIST(NULL, 0),\n");
+    pcl__buf_puts(&e->consts, "PCL_STATIC_LIST(NULL, 0),\n");
   return (uint32_t)i;
 }
 
@@ -314,8 +314,8 @@ uint32_t em_static_map(em *e, const uint32_t *keys, const uint32_t *vals, size_t
   /* The key is "M" and the keys' then the values' indexes as bytes. */
   cw *key = &e->key;
   key->len = 0;
-  cw_puts(key, "M");
-  cw_bytes(key, (const char *)kv, 2 * m * sizeof *kv);
+  pcl__buf_puts(key, "M");
+  pcl__buf_append(key, (const char *)kv, 2 * m * sizeof *kv);
   const char *k = em_intern(e, key->data, key->len);
   long found = lookup(&e->const_index, k);
   if (found >= 0) {
@@ -328,16 +328,16 @@ uint32_t em_static_map(em *e, const uint32_t *keys, const uint32_t *vals, size_t
   store(&e->const_index, k, i);
   shown(e, i, m ? "{...}" : "{}");
   if (m)
-    cw_printf(&e->consts, "PCL_STATIC_MAP(&pclg_p[%zu], &pclg_p[%zu], %zu),\n", p, p + m, m);
+    pcl__buf_printf(&e->consts, "PCL_STATIC_MAP(&pclg_p[%zu], &pclg_p[%zu], %zu),\n", p, p + m, m);
   else
-    cw_puts(&e->consts, "PCL_STATIC_MAP(NULL, NULL, 0),\n");
+    pcl__buf_puts(&e->consts, "PCL_STATIC_MAP(NULL, NULL, 0),\n");
   return (uint32_t)i;
 }
 
 void em_const_free(em *e) {
-  cw_free(&e->consts);
-  cw_free(&e->limbs);
-  cw_free(&e->items);
+  pcl__buf_free(&e->consts);
+  pcl__buf_free(&e->limbs);
+  pcl__buf_free(&e->items);
   ptrmap_free(&e->const_index);
   free(e->strings);
   e->strings = NULL;
@@ -360,19 +360,19 @@ uint32_t em_loc(em *e, pcl_span span) {
   src_pos p = src_position(e->src, span.file, span.start);
   if (e->nlocs == 0 || span.file != e->loc_file) {
     /* A run of locations in another file starts here. */
-    cw_bytes(&e->loc_runs, "    {", 5);
+    pcl__buf_append(&e->loc_runs, "    {", 5);
     cw_uint(&e->loc_runs, e->nlocs);
-    cw_bytes(&e->loc_runs, ", ", 2);
+    pcl__buf_append(&e->loc_runs, ", ", 2);
     cw_uint(&e->loc_runs, span.file);
-    cw_bytes(&e->loc_runs, "},\n", 3);
+    pcl__buf_append(&e->loc_runs, "},\n", 3);
     e->nloc_runs++;
     e->loc_file = span.file;
   }
-  cw_bytes(&e->locs, "    {", 5);
+  pcl__buf_append(&e->locs, "    {", 5);
   cw_uint(&e->locs, p.line);
-  cw_bytes(&e->locs, ", ", 2);
+  pcl__buf_append(&e->locs, ", ", 2);
   cw_uint(&e->locs, p.column);
-  cw_bytes(&e->locs, "},\n", 3);
+  pcl__buf_append(&e->locs, "},\n", 3);
   size_t i = e->nlocs++;
   store(&e->loc_index, k, i);
   return (uint32_t)i;
@@ -388,8 +388,8 @@ uint32_t em_decl(em *e, const ir_node *n) {
   };
   cw *key = &e->key;
   key->len = 0;
-  cw_printf(key, "%s|%d|%s|%s", n->token, (int)n->res_kind, n->version ? n->version : "",
-            n->plugin_download_url ? n->plugin_download_url : "");
+  pcl__buf_printf(key, "%s|%d|%s|%s", n->token, (int)n->res_kind, n->version ? n->version : "",
+                  n->plugin_download_url ? n->plugin_download_url : "");
   const char *k = em_intern(e, key->data, key->len);
   long found = lookup(&e->decl_index, k);
   if (found >= 0)
@@ -397,18 +397,18 @@ uint32_t em_decl(em *e, const ir_node *n) {
   size_t i = e->ndecls++;
   store(&e->decl_index, k, i);
   /* The node's location travels in its row, not here. */
-  cw_puts(&e->decls, "    {.type = ");
+  pcl__buf_puts(&e->decls, "    {.type = ");
   cw_cstring(&e->decls, n->token, strlen(n->token));
-  cw_printf(&e->decls, ", .kind = %s", kinds[n->res_kind]);
+  pcl__buf_printf(&e->decls, ", .kind = %s", kinds[n->res_kind]);
   if (n->version) {
-    cw_puts(&e->decls, ", .version = ");
+    pcl__buf_puts(&e->decls, ", .version = ");
     cw_cstring(&e->decls, n->version, strlen(n->version));
   }
   if (n->plugin_download_url) {
-    cw_puts(&e->decls, ", .plugin_download_url = ");
+    pcl__buf_puts(&e->decls, ", .plugin_download_url = ");
     cw_cstring(&e->decls, n->plugin_download_url, strlen(n->plugin_download_url));
   }
-  cw_puts(&e->decls, "},\n");
+  pcl__buf_puts(&e->decls, "},\n");
   return (uint32_t)i;
 }
 
@@ -430,7 +430,7 @@ void em_comment_source(em *e, cw *w, pcl_span span, size_t max) {
       break;
     }
     if (space) {
-      cw_bytes(w, " ", 1);
+      pcl__buf_append(w, " ", 1);
       n++;
       space = false;
     }
@@ -438,11 +438,11 @@ void em_comment_source(em *e, cw *w, pcl_span span, size_t max) {
     n++;
   }
   if (cut)
-    cw_puts(w, " ...");
+    pcl__buf_puts(w, " ...");
 }
 
 void em_where(em *e, cw *w, pcl_span span) {
   src_pos p = src_position(e->src, span.file, span.start);
   cw_comment(w, e->src->files[span.file].path);
-  cw_printf(w, ":%zu:%zu", p.line, p.column);
+  pcl__buf_printf(w, ":%zu:%zu", p.line, p.column);
 }

@@ -350,14 +350,14 @@ static em_opnd path(em_writer *w, const ir_expr *x, em_opnd *k) {
 /* The C flags of a FOR: the runtime's PCL_GEN_FOR_* (pcl_abi.h) of the
  * IR's flags of the same names. */
 static const char *for_flags(em *e, unsigned sub) {
-  cw t = CW_INIT;
-#define X(name, bit)                                                                         \
-  if (sub & IR_F_##name)                                                                     \
-    cw_puts(&t, " | PCL_GEN_FOR_" #name);
+  cw t = PCL__BUF_INIT;
+#define X(name, bit)                                                                               \
+  if (sub & IR_F_##name)                                                                           \
+    pcl__buf_puts(&t, " | PCL_GEN_FOR_" #name);
   PCL_GEN_FOR_FLAGS(X)
 #undef X
   const char *s = t.len ? em_intern(e, t.data + 3, t.len - 3) : "0";
-  cw_free(&t);
+  pcl__buf_free(&t);
   return s;
 }
 

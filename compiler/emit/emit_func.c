@@ -25,18 +25,18 @@ enum { ROW_COMMENT = 80 };
 /* Writes the comment of the row of w, which node runs: the node's name,
  * and the constants the row refers to, in order. */
 static void row_comment(em *e, cw *o, const char *node, const em_writer *w) {
-  cw_bytes(o, "    /* ", 7);
+  pcl__buf_append(o, "    /* ", 7);
   cw_comment(o, node);
   size_t start = o->len;
   for (size_t i = 0; i < w->row_consts.n; i++) {
     if (o->len - start > ROW_COMMENT) {
-      cw_puts(o, ", ...");
+      pcl__buf_puts(o, ", ...");
       break;
     }
-    cw_puts(o, i ? ", " : ": ");
+    pcl__buf_puts(o, i ? ", " : ": ");
     cw_comment(o, em_const_shown(e, w->row.items[w->row_consts.items[i]]));
   }
-  cw_bytes(o, " */", 3);
+  pcl__buf_append(o, " */", 3);
 }
 
 /* Writes function c->fns[i] (its closures are written) and appends its
@@ -52,11 +52,11 @@ static void write_fn(em_nodectx *c, size_t i) {
   if (w.row.n > 0) {
     row_comment(e, &e->rows, c->n->name, &w);
     for (size_t j = 0; j < w.row.n; j++) {
-      cw_bytes(&e->rows, " ", 1);
+      pcl__buf_append(&e->rows, " ", 1);
       cw_uint(&e->rows, w.row.items[j]);
-      cw_bytes(&e->rows, ",", 1);
+      pcl__buf_append(&e->rows, ",", 1);
     }
-    cw_bytes(&e->rows, "\n", 1);
+    pcl__buf_append(&e->rows, "\n", 1);
     e->nrows += (uint32_t)w.row.n;
   }
   em_code_free(&w);
@@ -97,34 +97,34 @@ static const struct {
 /* Writes the declaration of function f: its signature by kind. */
 static void signature(cw *o, const em_func *f) {
   const char *sig = kinds[f->kind].signature, *at = strstr(sig, "%s");
-  cw_bytes(o, sig, (size_t)(at - sig));
-  cw_puts(o, f->name);
-  cw_puts(o, at + 2);
+  pcl__buf_append(o, sig, (size_t)(at - sig));
+  pcl__buf_puts(o, f->name);
+  pcl__buf_puts(o, at + 2);
 }
 
 void em_func_prototype(cw *o, const em_func *f) {
   signature(o, f);
-  cw_puts(o, ";\n");
+  pcl__buf_puts(o, ";\n");
 }
 
 /* Writes the comment above function f: where its first use is and what
  * it computes, and for a node function that several nodes run, how many
  * more. */
 static void comment(em *e, cw *o, const em_func *f) {
-  cw_puts(o, "\n/* ");
+  pcl__buf_puts(o, "\n/* ");
   em_where(e, o, f->span);
-  cw_puts(o, ": ");
+  pcl__buf_puts(o, ": ");
   const char *what = kinds[f->kind].comment;
   if (what) {
     em_comment_source(e, o, f->span, 100);
-    cw_puts(o, what);
+    pcl__buf_puts(o, what);
   } else {
-    cw_puts(o, "one instance of ");
+    pcl__buf_puts(o, "one instance of ");
     cw_comment(o, f->node);
   }
   if (f->users > 1)
-    cw_printf(o, ", and %zu more node%s", f->users - 1, f->users > 2 ? "s" : "");
-  cw_puts(o, " */\n");
+    pcl__buf_printf(o, ", and %zu more node%s", f->users - 1, f->users > 2 ? "s" : "");
+  pcl__buf_puts(o, " */\n");
 }
 
 void em_func_print(em *e, cw *o, const em_func *f) {
@@ -136,41 +136,42 @@ void em_func_print(em *e, cw *o, const em_func *f) {
   em_fkind k = (em_fkind)f->kind;
   comment(e, o, f);
   signature(o, f);
-  cw_puts(o, " {\n");
+  pcl__buf_puts(o, " {\n");
   /* The signature, the declarations and the failure code are the C file's
      lines; only the statements are the source's. */
   bool node = k == FK_NODE || k == FK_INSTANCE;
   if (f->uses_r)
-    cw_puts(o, "  const uint32_t *r = e->r;\n");
+    pcl__buf_puts(o, "  const uint32_t *r = e->r;\n");
   if (node && ((f->uses & PARAM_ERR) || f->fails || f->uses_error))
-    cw_puts(o, "  pcl_error *error = NULL, **err = &error;\n");
+    pcl__buf_puts(o, "  pcl_error *error = NULL, **err = &error;\n");
   if (f->ntemps > 0) {
-    cw_puts(o, "  pcl_value ");
+    pcl__buf_puts(o, "  pcl_value ");
     for (int i = 0; i < f->ntemps; i++)
-      cw_printf(o, "%s*t%d = NULL", i ? ", " : "", i);
-    cw_puts(o, ";\n");
+      pcl__buf_printf(o, "%s*t%d = NULL", i ? ", " : "", i);
+    pcl__buf_puts(o, ";\n");
   }
   if (f->uses_at)
-    cw_puts(o, "  uint32_t at = 0;\n");
+    pcl__buf_puts(o, "  uint32_t at = 0;\n");
   /* The parameters the code does not name; the row and the failure code
      read the environment. */
   unsigned used = f->uses | (f->uses_r || f->fails ? PARAM_E : 0) | (f->fails ? PARAM_ERR : 0);
   for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
     unsigned bit = 1u << i;
     if ((em_named_params(kinds[k].signature) & bit) && !(used & bit))
-      cw_printf(o, "  (void)%s;\n", params[i]);
+      pcl__buf_printf(o, "  (void)%s;\n", params[i]);
   }
   if (em_code_print(e, o, f->body, f->nbody, f->where))
-    cw_puts(o, "#line PCLG_C_LINE\n");
+    pcl__buf_puts(o, "#line PCLG_C_LINE\n");
   em_code_print(e, o, f->fails_code, f->nfails, NULL);
   if (f->fails) {
-    cw_puts(o, "fail:\n");
+    pcl__buf_puts(o, "fail:\n");
     if (!node)
-      cw_puts(o, "  pcl_gen_locate(e, *err, at);\n");
+      pcl__buf_puts(o, "  pcl_gen_locate(e, *err, at);\n");
     for (int i = 0; i < f->ntemps; i++)
-      cw_printf(o, "  pcl_release(t%d);\n", i);
-    cw_puts(o, node ? "  return pcl_gen_failed(e, error, at);\n"
-                    : k == FK_EACH ? "  return false;\n" : "  return NULL;\n");
+      pcl__buf_printf(o, "  pcl_release(t%d);\n", i);
+    pcl__buf_puts(o, node           ? "  return pcl_gen_failed(e, error, at);\n"
+                     : k == FK_EACH ? "  return false;\n"
+                                    : "  return NULL;\n");
   }
-  cw_puts(o, "}\n");
+  pcl__buf_puts(o, "}\n");
 }

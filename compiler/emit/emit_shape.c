@@ -44,26 +44,26 @@ static const uint32_t *copy_words(em *e, const uint32_t *ws, size_t n) {
  * compiler's own; counts numbers the latter by kind. */
 static const char *new_name(em *e, const em_func *f, size_t *counts) {
   em_fkind k = (em_fkind)f->kind;
-  cw base = CW_INIT;
+  cw base = PCL__BUF_INIT;
   if ((k == FK_NODE || k == FK_INSTANCE) && f->users == 1) {
-    cw_puts(&base, "pclu_");
+    pcl__buf_puts(&base, "pclu_");
     cw_mangle(&base, f->node);
     if (k == FK_INSTANCE)
-      cw_puts(&base, "_instance");
+      pcl__buf_puts(&base, "_instance");
   } else {
-    cw_printf(&base, "pclg_%s%zu", em_fn_kind_name(k), ++counts[k]);
+    pcl__buf_printf(&base, "pclg_%s%zu", em_fn_kind_name(k), ++counts[k]);
   }
   const char *name = em_intern(e, base.data, base.len);
   /* A mangled name reads as letters, digits, `__`, `_d` and `_x<hex>`, none
      of which is `_` and a digit, so no name ends as another's `_<n>`. */
   for (unsigned i = 2; ptrmap_get(&e->used, name); i++) {
-    cw alt = CW_INIT;
-    cw_printf(&alt, "%s_%u", base.data, i);
+    cw alt = PCL__BUF_INIT;
+    pcl__buf_printf(&alt, "%s_%u", base.data, i);
     name = em_intern(e, alt.data, alt.len);
-    cw_free(&alt);
+    pcl__buf_free(&alt);
   }
   ptrmap_put(&e->used, name, (void *)1);
-  cw_free(&base);
+  pcl__buf_free(&base);
   return name;
 }
 

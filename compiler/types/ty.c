@@ -29,15 +29,11 @@ enum { EAGER_STR_MAX = 1024 };
 
 /* ------------------------------------------------------------ buffers */
 
-void ty_buf_puts(ty_buf *b, const char *s) { pcl__buf_puts(b, s); }
-
-char *ty_buf_finish(ty_buf *b, arena *a) {
+char *ty_buf_finish(pcl__buf *b, arena *a) {
   char *s = arena_strndup(a, b->data ? b->data : "", b->len);
-  ty_buf_free(b);
+  pcl__buf_free(b);
   return s;
 }
-
-void ty_buf_free(ty_buf *b) { pcl__buf_free(b); }
 
 /* ------------------------------------------------------ stack guard */
 
@@ -164,7 +160,7 @@ static void table_grow(ty_table *t) {
 
 /* Returns the node whose identity key is key, creating a zeroed node of kind
  * k if there is none (then *fresh is true and the caller fills it in). */
-static ty *intern_node(ty_ctx *c, ty_kind k, const ty_buf *key, bool *fresh) {
+static ty *intern_node(ty_ctx *c, ty_kind k, const pcl__buf *key, bool *fresh) {
   ty_table *t = &c->table;
   if (2 * (t->count + 1) > t->cap)
     table_grow(t);
@@ -196,17 +192,21 @@ static ty *intern_node(ty_ctx *c, ty_kind k, const ty_buf *key, bool *fresh) {
 /* Starts the identity key of a type with the kind byte, in c's scratch
  * buffer: a key is complete and interned before the next one starts, so one
  * buffer serves every constructor without an allocation each. */
-static ty_buf *key_start(ty_ctx *c, ty_kind k, char variant) {
-  ty_buf *key = &c->key;
+static pcl__buf *key_start(ty_ctx *c, ty_kind k, char variant) {
+  pcl__buf *key = &c->key;
   unsigned char head[2] = {(unsigned char)k, (unsigned char)variant};
   key->len = 0;
   pcl__buf_append(key, head, sizeof head);
   return key;
 }
 
-static void key_ptr(ty_buf *key, const void *p) { pcl__buf_append(key, &p, sizeof p); }
+static void key_ptr(pcl__buf *key, const void *p) {
+  pcl__buf_append(key, &p, sizeof p);
+}
 
-static void key_size(ty_buf *key, size_t n) { pcl__buf_append(key, &n, sizeof n); }
+static void key_size(pcl__buf *key, size_t n) {
+  pcl__buf_append(key, &n, sizeof n);
+}
 
 /* ------------------------------------------------------------ context */
 
@@ -215,7 +215,7 @@ void ty_ctx_init(ty_ctx *c, arena *a, intern_table *names) {
   c->arena = a;
   c->names = names;
   for (int k = TY_BOOL; k <= TY_NONE; k++) {
-    ty_buf *key = key_start(c, (ty_kind)k, 0);
+    pcl__buf *key = key_start(c, (ty_kind)k, 0);
     bool fresh;
     ty *t = intern_node(c, (ty_kind)k, key, &fresh);
     t->str = kind_names[k];
@@ -230,7 +230,7 @@ void ty_ctx_free(ty_ctx *c) {
   free(c->table.slots);
   free(c->busy);
   free(c->memo);
-  ty_buf_free(&c->key);
+  pcl__buf_free(&c->key);
   ptrmap_free(&c->literals);
   ptrmap_free(&c->negated_literals);
   memset(c, 0, sizeof *c);
@@ -248,7 +248,7 @@ const ty *ty_none(ty_ctx *c) { return c->prim[TY_NONE]; }
 
 const ty *ty_opaque(ty_ctx *c, const char *name) {
   const char *n = intern(c->names, name);
-  ty_buf *key = key_start(c, TY_OPAQUE, 0);
+  pcl__buf *key = key_start(c, TY_OPAQUE, 0);
   key_ptr(key, n);
   bool fresh;
   ty *t = intern_node(c, TY_OPAQUE, key, &fresh);
@@ -269,7 +269,7 @@ static const ty *make_wrapper(ty_ctx *c, ty_kind k, const ty *elem) {
   kb[0] = (unsigned char)k;
   kb[1] = 0;
   memcpy(kb + 2, &elem, sizeof elem);
-  const ty_buf key = {(char *)kb, sizeof kb, sizeof kb};
+  const pcl__buf key = {(char *)kb, sizeof kb, sizeof kb};
   bool fresh;
   ty *t = intern_node(c, k, &key, &fresh);
   if (fresh) {
@@ -331,7 +331,7 @@ const ty *ty_wrap(ty_ctx *c, ty_kind k, const ty *elem) {
 
 /* Builds tuple/union from exactly these elements (already canonical). */
 static const ty *make_seq(ty_ctx *c, ty_kind k, size_t n, const ty *const *elems) {
-  ty_buf *key = key_start(c, k, 0);
+  pcl__buf *key = key_start(c, k, 0);
   key_size(key, n);
   for (size_t i = 0; i < n; i++)
     key_ptr(key, elems[i]);
@@ -339,9 +339,9 @@ static const ty *make_seq(ty_ctx *c, ty_kind k, size_t n, const ty *const *elems
   ty *t = intern_node(c, k, key, &fresh);
   if (fresh) {
     const ty **items = ARENA_NEW_ARRAY(c->arena, const ty *, n ? n : 1);
-    ty_buf s = {0};
-    ty_buf_puts(&s, kind_names[k]);
-    ty_buf_puts(&s, "(");
+    pcl__buf s = {0};
+    pcl__buf_puts(&s, kind_names[k]);
+    pcl__buf_puts(&s, "(");
     bool eager = true;
     for (size_t i = 0; i < n; i++) {
       items[i] = elems[i];
@@ -349,17 +349,17 @@ static const ty *make_seq(ty_ctx *c, ty_kind k, size_t n, const ty *const *elems
       eager = eager && elems[i]->str && s.len < EAGER_STR_MAX;
       if (eager) {
         if (i)
-          ty_buf_puts(&s, ", ");
-        ty_buf_puts(&s, elems[i]->str);
+          pcl__buf_puts(&s, ", ");
+        pcl__buf_puts(&s, elems[i]->str);
       }
     }
-    ty_buf_puts(&s, ")");
+    pcl__buf_puts(&s, ")");
     t->elems.items = items;
     t->elems.count = n;
     if (eager && s.len <= EAGER_STR_MAX)
       t->str = ty_buf_finish(&s, c->arena);
     else
-      ty_buf_free(&s);
+      pcl__buf_free(&s);
   }
   return t;
 }
@@ -422,7 +422,7 @@ const ty *ty_union2(ty_ctx *c, const ty *a, const ty *b) {
 const ty *ty_optional(ty_ctx *c, const ty *t) { return ty_union2(c, t, ty_none(c)); }
 
 /* Appends a property name: bare if it is an identifier, else quoted. */
-static void put_name(ty_buf *b, const char *name) {
+static void put_name(pcl__buf *b, const char *name) {
   bool ident = (name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') ||
                name[0] == '_';
   for (const char *p = name; ident && *p; p++) {
@@ -430,10 +430,10 @@ static void put_name(ty_buf *b, const char *name) {
             *p == '_' || *p == '-';
   }
   if (ident) {
-    ty_buf_puts(b, name);
+    pcl__buf_puts(b, name);
     return;
   }
-  ty_buf_puts(b, "\"");
+  pcl__buf_puts(b, "\"");
   for (const char *p = name; *p; p++) {
     unsigned char ch = (unsigned char)*p;
     if (ch == '"' || ch == '\\')
@@ -443,7 +443,7 @@ static void put_name(ty_buf *b, const char *name) {
     else
       pcl__buf_append(b, p, 1);
   }
-  ty_buf_puts(b, "\"");
+  pcl__buf_puts(b, "\"");
 }
 
 typedef struct indexed_prop {
@@ -496,7 +496,7 @@ static ty_prop *canonical_props(ty_ctx *c, size_t n, const ty_prop *props, size_
 const ty *ty_object(ty_ctx *c, size_t n, const ty_prop *props) {
   size_t m;
   ty_prop *sorted = canonical_props(c, n, props, &m);
-  ty_buf *key = key_start(c, TY_OBJECT, 'A');
+  pcl__buf *key = key_start(c, TY_OBJECT, 'A');
   key_size(key, m);
   for (size_t i = 0; i < m; i++) {
     key_ptr(key, sorted[i].name);
@@ -505,21 +505,21 @@ const ty *ty_object(ty_ctx *c, size_t n, const ty_prop *props) {
   bool fresh;
   ty *t = intern_node(c, TY_OBJECT, key, &fresh);
   if (fresh) {
-    ty_buf s = {0};
-    ty_buf_puts(&s, "object({");
+    pcl__buf s = {0};
+    pcl__buf_puts(&s, "object({");
     bool eager = true;
     for (size_t i = 0; i < m; i++) {
       t->flags |= child_flags(sorted[i].type);
       eager = eager && sorted[i].type->str && s.len < EAGER_STR_MAX;
       if (eager) {
         if (i)
-          ty_buf_puts(&s, ", ");
+          pcl__buf_puts(&s, ", ");
         put_name(&s, sorted[i].name);
-        ty_buf_puts(&s, " = ");
-        ty_buf_puts(&s, sorted[i].type->str);
+        pcl__buf_puts(&s, " = ");
+        pcl__buf_puts(&s, sorted[i].type->str);
       }
     }
-    ty_buf_puts(&s, "})");
+    pcl__buf_puts(&s, "})");
     /* Only a new object keeps its properties, in the arena. */
     ty_prop *kept = ARENA_NEW_ARRAY(c->arena, ty_prop, m ? m : 1);
     memcpy(kept, sorted, m * sizeof *kept);
@@ -530,7 +530,7 @@ const ty *ty_object(ty_ctx *c, size_t n, const ty_prop *props) {
     if (eager && s.len <= EAGER_STR_MAX)
       t->str = ty_buf_finish(&s, c->arena);
     else
-      ty_buf_free(&s);
+      pcl__buf_free(&s);
   }
   free(sorted);
   return t;
@@ -539,7 +539,7 @@ const ty *ty_object(ty_ctx *c, size_t n, const ty_prop *props) {
 /* Declares the named object for token; *fresh tells whether it is new. */
 static ty *object_declare(ty_ctx *c, const char *token, bool strict, bool *fresh) {
   const char *tok = intern(c->names, token);
-  ty_buf *key = key_start(c, TY_OBJECT, 'N');
+  pcl__buf *key = key_start(c, TY_OBJECT, 'N');
   key_ptr(key, tok);
   ty *t = intern_node(c, TY_OBJECT, key, fresh);
   if (*fresh) {
@@ -612,25 +612,25 @@ const ty *ty_object_get(const ty *t, const char *name) {
 }
 
 /* Appends a string literal with HCL escapes. */
-static void put_quoted(ty_buf *b, const char *s, size_t len) {
-  ty_buf_puts(b, "\"");
+static void put_quoted(pcl__buf *b, const char *s, size_t len) {
+  pcl__buf_puts(b, "\"");
   for (size_t i = 0; i < len; i++) {
     unsigned char ch = (unsigned char)s[i];
     switch (ch) {
     case '"':
-      ty_buf_puts(b, "\\\"");
+      pcl__buf_puts(b, "\\\"");
       break;
     case '\\':
-      ty_buf_puts(b, "\\\\");
+      pcl__buf_puts(b, "\\\\");
       break;
     case '\n':
-      ty_buf_puts(b, "\\n");
+      pcl__buf_puts(b, "\\n");
       break;
     case '\r':
-      ty_buf_puts(b, "\\r");
+      pcl__buf_puts(b, "\\r");
       break;
     case '\t':
-      ty_buf_puts(b, "\\t");
+      pcl__buf_puts(b, "\\t");
       break;
     default:
       if (ch < 0x20 || ch == 0x7f)
@@ -639,18 +639,18 @@ static void put_quoted(ty_buf *b, const char *s, size_t len) {
         pcl__buf_append(b, s + i, 1);
     }
   }
-  ty_buf_puts(b, "\"");
+  pcl__buf_puts(b, "\"");
 }
 
 /* Appends the shortest %g form of v that reads back as v. */
-static void put_double(ty_buf *b, double v) {
+static void put_double(pcl__buf *b, double v) {
   char tmp[64];
   for (int prec = 1; prec <= 17; prec++) {
     snprintf(tmp, sizeof tmp, "%.*g", prec, v);
     if (strtod(tmp, NULL) == v)
       break;
   }
-  ty_buf_puts(b, tmp);
+  pcl__buf_puts(b, tmp);
 }
 
 ty_value_kind ty_value_kind_of(const ty *k) {
@@ -683,14 +683,14 @@ ty_value_kind ty_value_kind_of(const ty *k) {
   ice("constant of unexpected base type %s", k->cnst.base->str);
 }
 
-void ty_buf_put_value(ty_buf *b, const ty *k) {
+void ty_buf_put_value(pcl__buf *b, const ty *k) {
   switch (ty_value_kind_of(k)) {
   case TY_V_BOOL:
-    ty_buf_puts(b, k->cnst.boolean ? "true" : "false");
+    pcl__buf_puts(b, k->cnst.boolean ? "true" : "false");
     return;
   case TY_V_INT: {
     char *s = mpz_get_str(NULL, 10, k->cnst.integer);
-    ty_buf_puts(b, s);
+    pcl__buf_puts(b, s);
     void (*freefn)(void *, size_t);
     mp_get_memory_functions(NULL, NULL, &freefn);
     freefn(s, strlen(s) + 1);
@@ -703,7 +703,7 @@ void ty_buf_put_value(ty_buf *b, const ty *k) {
     put_quoted(b, k->cnst.text, k->cnst.len);
     return;
   case TY_V_NULL:
-    ty_buf_puts(b, "null");
+    pcl__buf_puts(b, "null");
     return;
   }
 }
@@ -739,15 +739,15 @@ bool ty_value_equal(const ty *a, const ty *b) {
 /* Finishes a fresh const node: base, String form. */
 static void finish_const(ty_ctx *c, ty *t, const ty *base) {
   t->cnst.base = base;
-  ty_buf s = {0};
+  pcl__buf s = {0};
   pcl__buf_printf(&s, "const(%s ", base->str);
   ty_buf_put_value(&s, t);
-  ty_buf_puts(&s, ")");
+  pcl__buf_puts(&s, ")");
   t->str = ty_buf_finish(&s, c->arena);
 }
 
 const ty *ty_const_bool(ty_ctx *c, bool v) {
-  ty_buf *key = key_start(c, TY_CONST, 'b');
+  pcl__buf *key = key_start(c, TY_CONST, 'b');
   pcl__buf_append(key, v ? "1" : "0", 1);
   bool fresh;
   ty *t = intern_node(c, TY_CONST, key, &fresh);
@@ -759,7 +759,7 @@ const ty *ty_const_bool(ty_ctx *c, bool v) {
 }
 
 const ty *ty_const_null(ty_ctx *c) {
-  ty_buf *key = key_start(c, TY_CONST, 'z');
+  pcl__buf *key = key_start(c, TY_CONST, 'z');
   bool fresh;
   ty *t = intern_node(c, TY_CONST, key, &fresh);
   if (fresh)
@@ -768,7 +768,7 @@ const ty *ty_const_null(ty_ctx *c) {
 }
 
 const ty *ty_const_int(ty_ctx *c, const mpz_t v) {
-  ty_buf *key = key_start(c, TY_CONST, 'i');
+  pcl__buf *key = key_start(c, TY_CONST, 'i');
   char *digits = mpz_get_str(NULL, 16, v);
   size_t nd = strlen(digits);
   pcl__buf_append(key, digits, nd);
@@ -799,7 +799,7 @@ const ty *ty_const_number(ty_ctx *c, double v) {
     ice("const(number) of a non-finite value");
   if (v == 0)
     v = 0; /* -0 and +0 are one value. */
-  ty_buf *key = key_start(c, TY_CONST, 'n');
+  pcl__buf *key = key_start(c, TY_CONST, 'n');
   pcl__buf_append(key, &v, sizeof v);
   bool fresh;
   ty *t = intern_node(c, TY_CONST, key, &fresh);
@@ -811,7 +811,7 @@ const ty *ty_const_number(ty_ctx *c, double v) {
 }
 
 const ty *ty_const_string(ty_ctx *c, const char *s, size_t len) {
-  ty_buf *key = key_start(c, TY_CONST, 's');
+  pcl__buf *key = key_start(c, TY_CONST, 's');
   pcl__buf_append(key, s, len);
   bool fresh;
   ty *t = intern_node(c, TY_CONST, key, &fresh);
@@ -826,23 +826,23 @@ const ty *ty_const_string(ty_ctx *c, const char *s, size_t len) {
 const ty *ty_enum(ty_ctx *c, const char *token, const ty *base, size_t n,
                   const ty *const *values) {
   const char *tok = intern(c->names, token);
-  ty_buf *key = key_start(c, TY_ENUM, 0);
+  pcl__buf *key = key_start(c, TY_ENUM, 0);
   key_ptr(key, tok);
   bool fresh;
   ty *t = intern_node(c, TY_ENUM, key, &fresh);
   if (fresh) {
     const ty **vals = ARENA_NEW_ARRAY(c->arena, const ty *, n ? n : 1);
-    ty_buf s = {0};
+    pcl__buf s = {0};
     pcl__buf_printf(&s, "enum(%s(%s): ", tok, base->str);
     for (size_t i = 0; i < n; i++) {
       if (values[i]->kind != TY_CONST)
         ice("enum member of non-constant type %s", values[i]->str);
       vals[i] = values[i];
       if (i)
-        ty_buf_puts(&s, ",");
+        pcl__buf_puts(&s, ",");
       ty_buf_put_value(&s, values[i]);
     }
-    ty_buf_puts(&s, ")");
+    pcl__buf_puts(&s, ")");
     t->enm.token = tok;
     t->enm.base = base;
     t->enm.values = vals;
@@ -1263,11 +1263,11 @@ const ty *ty_config_optional_properties(ty_ctx *c, const ty *t) {
    piece, stopping at the first piece to find b holding more than limit
    bytes.  Returns false when it stopped before the end (for the limit, or
    because the stack ran low: b then holds at most limit bytes). */
-static bool put_form(ty_buf *b, const ty *t, size_t limit) {
+static bool put_form(pcl__buf *b, const ty *t, size_t limit) {
   if (b->len > limit)
     return false;
   if (t->str) {
-    ty_buf_puts(b, t->str);
+    pcl__buf_puts(b, t->str);
     return true;
   }
   if (ty_deep(t->ctx))
@@ -1278,36 +1278,36 @@ static bool put_form(ty_buf *b, const ty *t, size_t limit) {
   case TY_SET:
   case TY_OUTPUT:
   case TY_PROMISE:
-    ty_buf_puts(b, kind_names[t->kind]);
-    ty_buf_puts(b, "(");
+    pcl__buf_puts(b, kind_names[t->kind]);
+    pcl__buf_puts(b, "(");
     if (!put_form(b, t->elem, limit))
       return false;
-    ty_buf_puts(b, ")");
+    pcl__buf_puts(b, ")");
     return true;
   case TY_TUPLE:
   case TY_UNION:
-    ty_buf_puts(b, kind_names[t->kind]);
-    ty_buf_puts(b, "(");
+    pcl__buf_puts(b, kind_names[t->kind]);
+    pcl__buf_puts(b, "(");
     for (size_t i = 0; i < t->elems.count; i++) {
       if (i > 0)
-        ty_buf_puts(b, ", ");
+        pcl__buf_puts(b, ", ");
       if (!put_form(b, t->elems.items[i], limit))
         return false;
     }
-    ty_buf_puts(b, ")");
+    pcl__buf_puts(b, ")");
     return true;
   case TY_OBJECT:
     /* Anonymous: a named object keeps its form. */
-    ty_buf_puts(b, "object({");
+    pcl__buf_puts(b, "object({");
     for (size_t i = 0; i < t->object.count; i++) {
       if (i > 0)
-        ty_buf_puts(b, ", ");
+        pcl__buf_puts(b, ", ");
       put_name(b, t->object.props[i].name);
-      ty_buf_puts(b, " = ");
+      pcl__buf_puts(b, " = ");
       if (!put_form(b, t->object.props[i].type, limit))
         return false;
     }
-    ty_buf_puts(b, "})");
+    pcl__buf_puts(b, "})");
     return true;
   case TY_BOOL:
   case TY_INT:
@@ -1333,7 +1333,7 @@ int ty_cmp_string(const ty *a, const ty *b) {
     return 0;
   if (a->str && b->str)
     return strcmp(a->str, b->str);
-  ty_buf fa = {0}, fb = {0};
+  pcl__buf fa = {0}, fb = {0};
   int r;
   for (size_t limit = 256;; limit *= 4) {
     fa.len = fb.len = 0;
@@ -1349,8 +1349,8 @@ int ty_cmp_string(const ty *a, const ty *b) {
       break;
     }
   }
-  ty_buf_free(&fa);
-  ty_buf_free(&fb);
+  pcl__buf_free(&fa);
+  pcl__buf_free(&fb);
   return r;
 }
 
@@ -1360,7 +1360,7 @@ int ty_cmp_string(const ty *a, const ty *b) {
 const char *ty_to_string(const ty *t) {
   if (t->str)
     return t->str;
-  ty_buf b = {0};
+  pcl__buf b = {0};
   bool whole = put_form(&b, t, SIZE_MAX);
   const char *s = ty_buf_finish(&b, t->ctx->arena);
   if (whole)
@@ -1373,21 +1373,21 @@ void ty_print(FILE *out, const ty *t) {
     fputs(t->str, out);
     return;
   }
-  ty_buf b = {0};
+  pcl__buf b = {0};
   put_form(&b, t, SIZE_MAX);
   if (b.len)
     fwrite(b.data, 1, b.len, out);
-  ty_buf_free(&b);
+  pcl__buf_free(&b);
 }
 
 /* Cuts the form in b to max bytes, at a character boundary, and ends it
    with `...`. */
-static void cut(ty_buf *b, size_t max) {
+static void cut(pcl__buf *b, size_t max) {
   b->len = max;
   while (b->len > 0 && ((unsigned char)b->data[b->len] & 0xC0) == 0x80)
     b->len--;
   b->data[b->len] = '\0';
-  ty_buf_puts(b, "...");
+  pcl__buf_puts(b, "...");
 }
 
 void ty_print_cut(FILE *out, const ty *t, size_t max) {
@@ -1395,13 +1395,13 @@ void ty_print_cut(FILE *out, const ty *t, size_t max) {
     fputs(t->str, out);
     return;
   }
-  ty_buf b = {0};
+  pcl__buf b = {0};
   put_form(&b, t, max);
   if (b.len > max)
     cut(&b, max);
   if (b.len)
     fwrite(b.data, 1, b.len, out);
-  ty_buf_free(&b);
+  pcl__buf_free(&b);
 }
 
 /* Appends the pretty form of t (§1.3): unions as `a | b` with none shown as
@@ -1411,7 +1411,7 @@ void ty_print_cut(FILE *out, const ty *t, size_t max) {
  * T's depth, and a message need not show all of it: the walk stops at the
  * first piece to find b longer than TY_PRETTY_MAX bytes (or the stack low),
  * and returns false, for ty_pretty to cut the form there. */
-static bool pretty(ty_ctx *c, ty_buf *b, const ty *t) {
+static bool pretty(ty_ctx *c, pcl__buf *b, const ty *t) {
   if (b->len > TY_PRETTY_MAX || ty_deep(c))
     return false;
   switch (t->kind) {
@@ -1422,10 +1422,10 @@ static bool pretty(ty_ctx *c, ty_buf *b, const ty *t) {
   case TY_ID:
   case TY_DYNAMIC:
   case TY_NONE:
-    ty_buf_puts(b, t->str);
+    pcl__buf_puts(b, t->str);
     return true;
   case TY_OPAQUE:
-    ty_buf_puts(b, t->name);
+    pcl__buf_puts(b, t->name);
     return true;
   case TY_LIST:
   case TY_MAP:
@@ -1435,46 +1435,46 @@ static bool pretty(ty_ctx *c, ty_buf *b, const ty *t) {
     pcl__buf_printf(b, "%s(", kind_names[t->kind]);
     if (!pretty(c, b, t->elem) || b->len > TY_PRETTY_MAX)
       return false;
-    ty_buf_puts(b, ")");
+    pcl__buf_puts(b, ")");
     return true;
   case TY_TUPLE:
-    ty_buf_puts(b, "tuple(");
+    pcl__buf_puts(b, "tuple(");
     for (size_t i = 0; i < t->elems.count; i++) {
       if (i > 0) {
         if (b->len > TY_PRETTY_MAX)
           return false;
-        ty_buf_puts(b, ", ");
+        pcl__buf_puts(b, ", ");
       }
       if (!pretty(c, b, t->elems.items[i]))
         return false;
     }
     if (t->elems.count > 0 && b->len > TY_PRETTY_MAX)
       return false;
-    ty_buf_puts(b, ")");
+    pcl__buf_puts(b, ")");
     return true;
   case TY_OBJECT: {
     if (t->object.token && !ty_busy_push(c, t, t, TY_BUSY_PRINT)) {
       /* A recursive reference prints as the type's token. */
-      ty_buf_puts(b, t->object.token);
+      pcl__buf_puts(b, t->object.token);
       return true;
     }
     bool whole = true;
-    ty_buf_puts(b, t->object.count ? "{ " : "{");
+    pcl__buf_puts(b, t->object.count ? "{ " : "{");
     for (size_t i = 0; whole && i < t->object.count; i++) {
       if (i > 0) {
         whole = b->len <= TY_PRETTY_MAX;
         if (!whole)
           break;
-        ty_buf_puts(b, ", ");
+        pcl__buf_puts(b, ", ");
       }
       put_name(b, t->object.props[i].name);
-      ty_buf_puts(b, ": ");
+      pcl__buf_puts(b, ": ");
       whole = pretty(c, b, t->object.props[i].type);
     }
     if (whole && t->object.count > 0 && b->len > TY_PRETTY_MAX)
       whole = false;
     if (whole)
-      ty_buf_puts(b, t->object.count ? " }" : "}");
+      pcl__buf_puts(b, t->object.count ? " }" : "}");
     if (t->object.token)
       ty_busy_pop(c);
     return whole;
@@ -1490,7 +1490,7 @@ static bool pretty(ty_ctx *c, ty_buf *b, const ty *t) {
     }
     bool parens = has_none && members > 1;
     if (parens)
-      ty_buf_puts(b, "(");
+      pcl__buf_puts(b, "(");
     size_t shown = 0;
     for (size_t i = 0; i < t->elems.count; i++) {
       if (t->elems.items[i]->kind == TY_NONE)
@@ -1498,7 +1498,7 @@ static bool pretty(ty_ctx *c, ty_buf *b, const ty *t) {
       if (shown++) {
         if (b->len > TY_PRETTY_MAX)
           return false;
-        ty_buf_puts(b, " | ");
+        pcl__buf_puts(b, " | ");
       }
       if (!pretty(c, b, t->elems.items[i]))
         return false;
@@ -1506,29 +1506,29 @@ static bool pretty(ty_ctx *c, ty_buf *b, const ty *t) {
     if (members > 0 && b->len > TY_PRETTY_MAX)
       return false;
     if (parens)
-      ty_buf_puts(b, ")");
+      pcl__buf_puts(b, ")");
     if (has_none)
-      ty_buf_puts(b, "?");
+      pcl__buf_puts(b, "?");
     return true;
   }
   case TY_CONST:
     ty_buf_put_value(b, t);
     return true;
   case TY_ENUM:
-    ty_buf_puts(b, "enum(");
+    pcl__buf_puts(b, "enum(");
     for (size_t i = 0; i < t->enm.count; i++) {
       if (i)
-        ty_buf_puts(b, " | ");
+        pcl__buf_puts(b, " | ");
       ty_buf_put_value(b, t->enm.values[i]);
     }
-    ty_buf_puts(b, ")");
+    pcl__buf_puts(b, ")");
     return true;
   }
   ice("bad type kind %d", (int)t->kind);
 }
 
 const char *ty_pretty(ty_ctx *c, const ty *t) {
-  ty_buf b = {0};
+  pcl__buf b = {0};
   if (!pretty(c, &b, t) && b.len > TY_PRETTY_MAX)
     cut(&b, TY_PRETTY_MAX);
   return ty_buf_finish(&b, c->arena);

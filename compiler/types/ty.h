@@ -124,10 +124,6 @@ struct ty {
   };
 };
 
-/* A heap byte buffer for building strings and identity keys (internal):
- * common/'s buffer. */
-typedef pcl__buf ty_buf;
-
 /* The intern table (internal). */
 typedef struct ty_table {
   const ty **slots;  /* Open-addressing table of interned types. */
@@ -152,7 +148,7 @@ typedef struct ty_ctx {
      in names, one map for plain and one for negated literals (owned maps;
      the types are the context's). */
   ptrmap literals, negated_literals;
-  ty_buf key; /* The identity key of the type being made (owned scratch). */
+  pcl__buf key; /* The identity key of the type being made (owned scratch). */
 } ty_ctx;
 
 /* ------------------------------------------------------------ context */

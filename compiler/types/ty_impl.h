@@ -46,12 +46,8 @@ static inline const ty *ty_kid(const ty *t, size_t i) {
                                                       : t->elem;
 }
 
-/* Appends the NUL-terminated string s to b. */
-void ty_buf_puts(ty_buf *b, const char *s);
 /* Returns an arena copy of b's contents and frees b. */
-char *ty_buf_finish(ty_buf *b, arena *a);
-/* Frees b's storage. */
-void ty_buf_free(ty_buf *b);
+char *ty_buf_finish(pcl__buf *b, arena *a);
 
 /* Returns false when the stack has room for one more level of a type
    operation's recursion and no operation has stopped since the last
@@ -114,7 +110,7 @@ bool ty_memo_ok(const ty *a, const ty *b);
 
 /* Appends the literal form of a const type's value (`42`, `"a"`, `true`,
  * `null`, shortest round-trip double) to b. */
-void ty_buf_put_value(ty_buf *b, const ty *k);
+void ty_buf_put_value(pcl__buf *b, const ty *k);
 /* Returns true if the values of two const types are equal (numbers compare
  * exactly across int and number). */
 bool ty_value_equal(const ty *a, const ty *b);

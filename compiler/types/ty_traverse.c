@@ -124,7 +124,7 @@ static const char *key_string(ty_ctx *c, const key_info *k, size_t *len) {
     *len = k->len;
     return k->text;
   case TY_TRAV_NUMBER: {
-    ty_buf b = {0};
+    pcl__buf b = {0};
     if (k->number)
       ty_buf_put_value(&b, k->number);
     char *s = ty_buf_finish(&b, c->arena);
@@ -209,11 +209,11 @@ static const ty *trav_object(ty_ctx *c, const ty *recv, const key_info *k, tdiag
   }
   /* The list of properties is cut as quoted text is (diag_clip), so it
      need not be written past that. */
-  ty_buf keys = {0};
+  pcl__buf keys = {0};
   for (size_t i = 0; i < n && keys.len <= (size_t)4 * DIAG_QUOTE_WIDTH; i++) {
     if (i)
-      ty_buf_puts(&keys, " ");
-    ty_buf_puts(&keys, recv->object.props[i].name);
+      pcl__buf_puts(&keys, " ");
+    pcl__buf_puts(&keys, recv->object.props[i].name);
   }
   pcl__suggest sg;
   pcl__suggest_init(&sg, name, len);
@@ -228,7 +228,7 @@ static const ty *trav_object(ty_ctx *c, const ty *recv, const key_info *k, tdiag
                    diag_clip(c->arena, arena_strndup(c->arena, name, len)),
                    diag_clip(c->arena, keys.data ? keys.data : "")),
       best ? arena_printf(c->arena, "did you mean '%.*s'?", (int)best_len, best) : NULL);
-  ty_buf_free(&keys);
+  pcl__buf_free(&keys);
   return ty_dynamic(c);
 }
 

@@ -458,22 +458,22 @@ static void test_mangle(void) {
       {"a.b", "a_x2eb"},    {"\xc3\xa9", "_xc3_xa9"}, {"_x2e", "__x2e"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    cw w = CW_INIT;
+    cw w = PCL__BUF_INIT;
     cw_mangle(&w, cases[i][0]);
     CU_ASSERT_STRING_EQUAL(w.data, cases[i][1]);
-    cw_free(&w);
+    pcl__buf_free(&w);
   }
 }
 
 static void test_cstring(void) {
-  cw w = CW_INIT;
+  cw w = PCL__BUF_INIT;
   cw_cstring(&w, "a\"b\\c?\n\0\xc3\xa9", 10);
   CU_ASSERT_STRING_EQUAL(w.data, "\"a\\\"b\\\\c\\?\\012\\000\\303\\251\"");
-  cw_free(&w);
-  cw_printf(&w, "%d-%s", 7, "x");
+  pcl__buf_free(&w);
+  pcl__buf_printf(&w, "%d-%s", 7, "x");
   cw_uint(&w, 18446744073709551615ull);
   CU_ASSERT_STRING_EQUAL(w.data, "7-x18446744073709551615");
-  cw_free(&w);
+  pcl__buf_free(&w);
 }
 
 void register_backend_tests(void);
